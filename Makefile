@@ -1,0 +1,92 @@
+# rpcbench: one binary, ./rpcbench.  `make check` installs what is missing,
+# builds, and runs every test; `make check SAN=1` does it under ASan+UBSan.
+# Quiet lines unless V=1.
+
+CC       ?= cc
+SAN      ?=
+V        ?=
+Q        := $(if $(V),,@)
+
+FLAVOR   := $(if $(SAN),san,rel)
+BUILD    := build/$(FLAVOR)
+
+# xmlrpc-c ships no .pc file; libev and http-parser neither.
+XMLRPC_CFLAGS := $(shell xmlrpc-c-config --cflags 2>/dev/null)
+XMLRPC_LIBS   := $(shell xmlrpc-c-config --libs 2>/dev/null)
+JSONC_CFLAGS  := $(shell pkg-config --cflags json-c 2>/dev/null)
+JSONC_LIBS    := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
+
+WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+SANFLAGS := $(if $(SAN),-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+CFLAGS   ?= -O2 -g
+ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE $(CFLAGS) $(WARN) $(SANFLAGS) -MMD -MP \
+              -Isrc -Iencoders $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
+LIBS     := -lev -lhttp_parser -lssl -lcrypto $(JSONC_LIBS) $(XMLRPC_LIBS) -lm
+LDFLAGS  += $(SANFLAGS)
+
+# Every .c under src/ and encoders/ is part of the program; main.c alone is
+# left out of the library the tests link against.
+LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard encoders/*.c)
+LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(BUILD)/src/main.o
+UNIT_SRC := $(wildcard tests/test_*.c)
+UNIT_BIN := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%)
+BENCH_SRC := $(wildcard bench/*.c)
+BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all deps build check test demo bench fuzz clean
+all: deps
+	$(Q)$(MAKE) --no-print-directory build
+
+deps:
+	$(Q)scripts/deps.sh build
+
+build: rpcbench
+
+# ./rpcbench is a copy of the flavor just built, so switching SAN relinks it.
+rpcbench: $(BUILD)/rpcbench FORCE
+	$(Q)cmp -s $< $@ || cp $< $@
+
+$(BUILD)/rpcbench: $(MAIN_OBJ) $(BUILD)/librpcbench.a
+	@echo "  LINK  $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/librpcbench.a: $(LIB_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC    $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/librpcbench.a
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LIBS)
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/librpcbench.a
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+# check: make sure the test peers are installed, then build and run all.
+check:
+	$(Q)scripts/deps.sh check
+	$(Q)$(MAKE) --no-print-directory test
+
+test: rpcbench $(UNIT_BIN)
+	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run.sh
+
+demo:
+	$(Q)scripts/deps.sh check
+	$(Q)$(MAKE) --no-print-directory rpcbench
+	$(Q)./rpcbench compare --verb getAllVmStats --vms 150 --rate 20 --duration 8s \
+	    --warmup 2s --rounds 3 --plot demo.svg
+
+bench:
+	$(Q)scripts/deps.sh bench
+	$(Q)$(MAKE) --no-print-directory rpcbench $(BENCH_BIN)
+	$(Q)BUILD=$(BUILD) bench/run.sh
+
+clean:
+	rm -rf build rpcbench demo.svg demo.*.dat demo.gp
+
+FORCE:
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,137 @@
+/* encoder: one small interface over the two wire encodings rpcbench speaks,
+ * XML-RPC (xmlrpc-c) and JSON-RPC 2.0 (json-c), for both sides of a call.
+ *
+ * Values that cross this interface (params, results) are json-c objects:
+ * json-c is the neutral tree, and the XML-RPC encoder converts to and from
+ * xmlrpc-c values at its edge (ints beyond int32 become <i8>, null <nil/>).
+ *
+ * Client side: a request is rendered once per verb (enc_request), then each
+ * send only stamps a fresh id into its fixed-width slot. Responses get a
+ * cheap check (no tree built: fault? error? VDSM status.code != 0?) or a
+ * full decode (tree built and walked: how many items?).
+ *
+ * Server side: parse a call, render a result or an error.
+ *
+ * All functions return one of enum enc_status and, where they take `err`,
+ * write a one-line reason there (ENC_ERR_LEN bytes, caller-owned). */
+#ifndef RPCBENCH_ENCODER_H
+#define RPCBENCH_ENCODER_H
+
+#include <json-c/json.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "buf.h"
+
+#define ENC_ERR_LEN 256
+/* Request ids are UUID-shaped strings, as VDSM's clients send; the counter
+ * lives in the last ENC_ID_DIGITS hex digits. */
+#define ENC_ID_PREFIX "00000000-0000-4000-8000-"
+#define ENC_ID_DIGITS 12
+#define ENC_METHOD_MAX 128
+
+enum enc_status {
+    ENC_OK = 0,
+    ENC_FAULT,   /* a well-formed answer that says "failed": XML-RPC fault,
+                    JSON-RPC error, or VDSM status.code != 0 */
+    ENC_DECODE,  /* not a valid document / response */
+    ENC_INVALID, /* server side: valid document but not a request (-32600) */
+    ENC_NOMEM,
+};
+
+/* JSON-RPC 2.0 error codes, also used as XML-RPC fault codes for the same
+ * protocol-level failures. */
+#define ENC_ERR_PARSE (-32700)
+#define ENC_ERR_INVALID_REQUEST (-32600)
+#define ENC_ERR_NO_METHOD (-32601)
+#define ENC_ERR_INVALID_PARAMS (-32602)
+#define ENC_ERR_INTERNAL (-32603)
+
+/* A request rendered once; stamp ids into body.data[id_off .. id_off+id_len). */
+struct enc_request {
+    struct buf body;
+    size_t id_off;
+    size_t id_len; /* 0 when the encoding carries no id (XML-RPC) */
+};
+
+/* What a response check found. */
+struct enc_result {
+    int status;         /* enum enc_status */
+    int64_t fault_code; /* with ENC_FAULT */
+    int has_id;
+    uint64_t id;        /* counter parsed from the response id (JSON-RPC) */
+    int64_t items;      /* full decode only: list length (VMs), -1 if none */
+};
+
+/* A call as the server receives it. */
+struct enc_call {
+    char method[ENC_METHOD_MAX];
+    json_object *params; /* owned: array (positional) or object (named), may be NULL */
+    json_object *id;     /* owned, JSON-RPC only; NULL for XML-RPC */
+    int is_notification; /* JSON-RPC request without id: no reply */
+};
+
+/* Server-side answer: result value, wrapped as VDSM does per encoding.
+ * XML-RPC wraps in {status:{code:0,message:"Done"}, <xml_key>: value}
+ * (no value when xml_key is NULL); JSON-RPC sends value as the result. */
+struct enc_answer {
+    json_object *value;  /* borrowed */
+    const char *xml_key; /* "statsList", "vmList", or NULL */
+};
+
+/* Who sends an error: the protocol (malformed, unknown method: XML-RPC fault)
+ * or the application (VDSM: XML-RPC status envelope with code != 0). Both
+ * are a JSON-RPC error object. */
+enum enc_error_kind { ENC_ERROR_PROTOCOL, ENC_ERROR_APP };
+
+struct encoder {
+    const char *name;         /* "xmlrpc", "jsonrpc" */
+    const char *content_type; /* for HTTP */
+    const char *default_path; /* "/RPC2", "/jsonrpc" */
+
+    /* Client: protocol method and params for a VDSM verb ("ping", "list",
+     * "getAllVmStats", "getVmStats"); vm_id is used by getVmStats.
+     * *params is a new reference (may be NULL). */
+    int (*verb_call)(const char *verb, const char *vm_id, const char **method,
+                     json_object **params, char *err);
+    /* Client: renders method(params) once, with an id slot where the
+     * encoding has ids. */
+    int (*render_request)(const char *method, json_object *params,
+                          struct enc_request *out, char *err);
+    /* Client: cheap check, builds no tree. */
+    int (*check_response)(const char *body, size_t len, struct enc_result *out);
+    /* Client: full decode, builds and walks the tree, counts items. */
+    int (*decode_response)(const char *body, size_t len, struct enc_result *out);
+
+    /* Server: parse a call. ENC_DECODE for malformed input, ENC_INVALID for
+     * a document that is not a request. call must be freed with
+     * enc_call_clear whatever the return. */
+    int (*parse_call)(const char *body, size_t len, struct enc_call *call, char *err);
+    /* Server: render a successful answer to call into out (appended). */
+    int (*render_result)(const struct enc_call *call, const struct enc_answer *ans,
+                         struct buf *out);
+    /* Server: render an error; call may be NULL (e.g. unparseable input). */
+    int (*render_error)(const struct enc_call *call, enum enc_error_kind kind,
+                        int64_t code, const char *message, struct buf *out);
+};
+
+extern const struct encoder enc_xmlrpc;
+extern const struct encoder enc_jsonrpc;
+
+/* The encoder called `name`, or NULL. */
+const struct encoder *enc_find(const char *name);
+
+/* Writes id as ENC_ID_DIGITS lowercase hex digits at req's id slot
+ * (no-op when the encoding has none). Never allocates. */
+void enc_stamp_id(struct enc_request *req, uint64_t id);
+/* Parses the counter out of a UUID-shaped id string; 0 on success. */
+int enc_parse_id(const char *s, size_t len, uint64_t *id);
+
+void enc_request_free(struct enc_request *req);
+void enc_call_clear(struct enc_call *call);
+
+/* xmlrpc-c refuses documents over 512 KiB by default; every entry point of
+ * the XML-RPC encoder raises the limit to this once. */
+#define ENC_XML_SIZE_LIMIT ((size_t)1 << 30)
+
+#endif

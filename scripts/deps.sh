@@ -1,0 +1,42 @@
+#!/bin/sh
+# Installs the Debian packages rpcbench needs to build, test, demo and bench.
+# Usage: scripts/deps.sh [build|check|bench]   (default: check)
+# When a package is missing it runs apt-get (as root, or through sudo when
+# available); otherwise it stops and prints the exact apt-get line to run.
+set -eu
+
+build="gcc make pkg-config libev-dev libjson-c-dev libxmlrpc-core-c3-dev libhttp-parser-dev libssl-dev"
+# Test peers: Python's standard xmlrpc, stomp.py, the Java HdrHistogram
+# reader, openssl for certificates, gnuplot for plots, clang for fuzzing.
+check="$build libcmocka-dev python3 python3-stomp openssl default-jre-headless libhdrhistogram-java gnuplot-nox"
+bench="$check wrk hey"
+
+case "${1:-check}" in
+build) want=$build ;;
+check) want=$check ;;
+bench) want=$bench ;;
+*) echo "usage: $0 [build|check|bench]" >&2; exit 2 ;;
+esac
+
+missing=""
+for p in $want; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+        missing="$missing $p"
+    fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" = 0 ]; then
+    sudo=""
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    sudo="sudo"
+else
+    echo "rpcbench: missing packages; run: sudo apt-get update && sudo apt-get install -y$missing" >&2
+    exit 1
+fi
+
+echo "rpcbench: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# Fresh machines may have empty package lists: update before installing.
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null

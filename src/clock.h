@@ -1,0 +1,19 @@
+/* clock: monotonic nanoseconds, the one time base of a run. */
+#ifndef RPCBENCH_CLOCK_H
+#define RPCBENCH_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+#define NS_PER_US 1000LL
+#define NS_PER_MS 1000000LL
+#define NS_PER_S 1000000000LL
+
+static inline int64_t clock_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+#endif

@@ -1,0 +1,78 @@
+/* procstat: the server's and the client's CPU, memory and the machine's
+ * load, read from /proc on the run's uniform interval grid.
+ *
+ * CPU % follows top: 100 % is one core busy. A sampler watches a set of
+ * server processes given by pid (summed) or by name (every process whose
+ * comm or argv[0] basename matches, re-resolved at each sample so a
+ * restarted server is found again). */
+#ifndef RPCBENCH_PROCSTAT_H
+#define RPCBENCH_PROCSTAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define PROCSTAT_MAX_PIDS 64
+
+/* Fields of /proc/<pid>/stat that rpcbench uses. */
+struct proc_stat {
+    char comm[64];
+    char state;
+    uint64_t utime;   /* clock ticks, all threads */
+    uint64_t stime;
+    long num_threads;
+};
+
+/* Parses the text of /proc/<pid>/stat (comm may hold spaces and ')').
+ * @return 0, or -1 when the text is not a stat line. */
+int procstat_parse_stat(const char *text, struct proc_stat *out);
+/* Parses /proc/stat's first "cpu" line: busy and total jiffies. */
+int procstat_parse_system(const char *text, uint64_t *busy, uint64_t *total);
+/* Parses /proc/loadavg's first three fields. */
+int procstat_parse_loadavg(const char *text, double load[3]);
+/* Parses /proc/<pid>/statm's second field (resident pages) into KiB. */
+int procstat_parse_statm(const char *text, long page_kb, int64_t *rss_kb);
+
+/* Reads /proc/<pid>/stat; -1 if the process is gone. */
+int procstat_read_pid(pid_t pid, struct proc_stat *out);
+
+/* One point of the timeline. Percentages are over the interval since the
+ * previous sample; -1 where unknown (first sample, no server). */
+struct proc_point {
+    int64_t t_ns;          /* since run start */
+    double server_pct;     /* summed over the watched pids */
+    int64_t server_rss_kb; /* summed */
+    long server_threads;
+    int server_alive;      /* how many watched pids were readable */
+    double client_pct;     /* this process */
+    double machine_busy_pct; /* whole machine, 100 % = all cores busy */
+    double loadavg1;
+};
+
+struct sampler {
+    pid_t pids[PROCSTAT_MAX_PIDS];
+    size_t npids;
+    char name[64];          /* non-empty: resolve by name at each sample */
+    int vanished;           /* a watched pid disappeared during the run */
+    long ticks_per_sec;
+    long page_kb;
+    /* previous readings, for the differences */
+    int64_t prev_t_ns;
+    uint64_t prev_server_ticks;
+    uint64_t prev_client_ticks;
+    uint64_t prev_busy, prev_total;
+    uint64_t total_server_ticks; /* accumulated since start, for CPU-ms per call */
+    int have_prev;
+};
+
+/* Watch explicit pids (npids may be 0 with name NULL: client and machine only). */
+int sampler_init(struct sampler *s, const pid_t *pids, size_t npids, const char *name,
+                 char *err);
+/* Takes the first reading at t_ns (run start); returns nothing useful yet. */
+void sampler_start(struct sampler *s, int64_t t_ns);
+/* Reads /proc now and fills p with figures over [previous sample, t_ns]. */
+void sampler_sample(struct sampler *s, int64_t t_ns, struct proc_point *p);
+/* Server CPU time since sampler_start, in milliseconds. */
+double sampler_server_cpu_ms(const struct sampler *s);
+
+#endif
