@@ -17,7 +17,8 @@ JSONC_CFLAGS  := $(shell pkg-config --cflags json-c 2>/dev/null)
 JSONC_LIBS    := $(shell pkg-config --libs json-c 2>/dev/null || echo -ljson-c)
 
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-SANFLAGS := $(if $(SAN),-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)
+SAN_ON   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SANFLAGS := $(if $(SAN),$(SAN_ON))
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE $(CFLAGS) $(WARN) $(SANFLAGS) -MMD -MP \
               -Isrc -Iencoders $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
