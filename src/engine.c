@@ -1,0 +1,438 @@
+/* engine: pacing, dispatch and recording for one run (see engine.h). */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "engine_int.h"
+#include "procstat.h"
+#include "progress.h"
+
+static void dispatch(struct engine *e, int from_timer);
+
+/* Smooth weighted round robin (nginx's): a deterministic interleaving that
+ * honours the weights over every window, e.g. list:4,getAllVmStats:1 gives
+ * L L G L L, like the engine's 3 s ticks did. */
+static int pick_verb(struct engine *e)
+{
+    const struct run_config *cfg = e->cfg;
+    int total = 0, best = 0;
+    for (size_t i = 0; i < cfg->nverbs; i++) {
+        e->wrr_current[i] += (int)cfg->verbs[i].weight;
+        total += (int)cfg->verbs[i].weight;
+        if (e->wrr_current[i] > e->wrr_current[best])
+            best = (int)i;
+    }
+    e->wrr_current[best] -= total;
+    return best;
+}
+
+static void send_on(struct engine *e, struct conn *c, int64_t intended, int queued)
+{
+    struct inflight *r = &c->req;
+    r->verb = pick_verb(e);
+    r->id = ++e->next_id;
+    r->intended_ns = intended;
+    r->measured = intended >= e->m0_ns && intended < e->end_ns;
+    e->inflight++;
+    conn_http_send(c);
+    if (r->measured) {
+        e->res->sent++;
+        e->res->verbs[r->verb].requests++;
+        hist_record(&e->res->send_lag, (r->sent_ns - intended) / NS_PER_US);
+        e->res->queued += queued;
+    }
+    e->ival_sent++;
+}
+
+void engine_request_done(struct engine *e, struct conn *c, int kind, size_t rx)
+{
+    (void)rx;
+    struct inflight *r = &c->req;
+    struct run_result *res = e->res;
+    int64_t now = clock_now_ns();
+    e->inflight--;
+    if (kind < 0) {
+        e->ival_ok++;
+        hist_record(&e->ival_hist, (now - r->intended_ns) / NS_PER_US);
+    } else {
+        e->ival_errors++;
+    }
+    if (r->measured) {
+        struct verb_result *v = &res->verbs[r->verb];
+        if (kind < 0) {
+            int64_t lat = (now - r->intended_ns) / NS_PER_US;
+            res->ok++;
+            v->ok++;
+            hist_record(&res->latency, lat);
+            hist_record(&v->latency, lat);
+            hist_record(&res->service, (now - r->sent_ns) / NS_PER_US);
+        } else {
+            res->errors++;
+            res->err[kind]++;
+            v->errors++;
+        }
+    }
+    r->measured = 0;
+    if (e->stopping && e->inflight == 0)
+        ev_break(e->loop, EVBREAK_ALL);
+}
+
+void engine_conn_idle(struct engine *e, struct conn *c)
+{
+    c->next_idle = e->idle;
+    e->idle = c;
+    if (e->t0_ns)
+        dispatch(e, 0);
+}
+
+void engine_conn_backoff(struct engine *e, struct conn *c)
+{
+    c->state = CONN_BACKOFF;
+    e->nbackoff++;
+    ev_timer_stop(e->loop, &c->timer);
+    ev_timer_set(&c->timer, c->backoff_s, 0);
+    ev_timer_start(e->loop, &c->timer);
+    if (c->backoff_s < 1.0)
+        c->backoff_s *= 2;
+}
+
+static void arm_pacer(struct engine *e, int64_t at_ns)
+{
+    struct itimerspec its = {0};
+    its.it_value.tv_sec = at_ns / NS_PER_S;
+    its.it_value.tv_nsec = at_ns % NS_PER_S;
+    timerfd_settime(e->timerfd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+/* A request that is due and cannot go anywhere because every connection is
+ * waiting to reconnect: the target is down, so it fails now as `connect`
+ * rather than piling up. */
+static void fail_unconnectable(struct engine *e, int64_t intended)
+{
+    if (intended >= e->m0_ns && intended < e->end_ns) {
+        e->res->sent++;
+        e->res->errors++;
+        e->res->err[ERR_CONNECT]++;
+    }
+    e->ival_sent++;
+    e->ival_errors++;
+}
+
+/* Sends every request that is due, as long as a connection is free; what
+ * is left stays in the schedule (the backlog) and keeps its intended time.
+ * from_timer tells the pacer's wake-up from a connection freeing up: a
+ * request sent on the latter waited in the backlog (queued). */
+static void dispatch(struct engine *e, int from_timer)
+{
+    if (e->ended)
+        return;
+    int64_t now = clock_now_ns();
+    if (e->cfg->rate <= 0) { /* closed loop: every free connection sends now */
+        while (e->idle) {
+            struct conn *c = e->idle;
+            e->idle = c->next_idle;
+            send_on(e, c, clock_now_ns(), 0);
+        }
+        return;
+    }
+    while (sched_peek(&e->sched) <= now) {
+        if (e->idle) {
+            struct conn *c = e->idle;
+            e->idle = c->next_idle;
+            send_on(e, c, sched_take(&e->sched), !from_timer);
+        } else if (e->nbackoff == e->cfg->connections) {
+            fail_unconnectable(e, sched_take(&e->sched));
+        } else {
+            return; /* backlog: the next completion sends it */
+        }
+        now = clock_now_ns();
+    }
+    arm_pacer(e, sched_peek(&e->sched));
+}
+
+static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    struct engine *e = w->data;
+    uint64_t expirations;
+    if (read(e->timerfd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
+        return;
+    dispatch(e, 1);
+}
+
+/* Closes the interval ending at t_ns (grid index k; k <= 0 is warmup). */
+static void close_interval(struct engine *e, int64_t k, int64_t t_ns)
+{
+    struct interval_rec rec = {0};
+    struct proc_point pt = {.server_pct = -1, .client_pct = -1};
+    int64_t now = clock_now_ns();
+    if (e->smp) {
+        if (k == 0)
+            sampler_start(e->smp, now);
+        else
+            sampler_sample(e->smp, now, &pt);
+    }
+    rec.t = (double)(t_ns - e->m0_ns) / 1e9;
+    rec.sent = e->ival_sent;
+    rec.ok = e->ival_ok;
+    rec.errors = e->ival_errors;
+    rec.p50_ms = (double)hist_percentile(&e->ival_hist, 50) / 1000.0;
+    rec.p99_ms = (double)hist_percentile(&e->ival_hist, 99) / 1000.0;
+    rec.server_cpu_pct = pt.server_pct;
+    rec.client_cpu_pct = pt.client_pct;
+    rec.server_rss_kb = pt.server_rss_kb;
+    if (k > 0) {
+        pt.t_ns = t_ns - e->m0_ns;
+        result_add_interval(e->res, &rec);
+        result_add_sample(e->res, &pt);
+    }
+    if (!e->cfg->quiet)
+        progress_line(e->cfg, &rec, k <= 0, (double)(e->end_ns - e->m0_ns) / 1e9);
+    e->ival_sent = e->ival_ok = e->ival_errors = 0;
+    hist_reset(&e->ival_hist);
+}
+
+static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)revents;
+    struct engine *e = w->data;
+    int64_t now = clock_now_ns();
+    int64_t step = e->cfg->interval_ns;
+    while (e->m0_ns + e->tick_k * step <= now && e->m0_ns + e->tick_k * step < e->end_ns) {
+        close_interval(e, e->tick_k, e->m0_ns + e->tick_k * step);
+        e->tick_k++;
+    }
+    int64_t next = e->m0_ns + e->tick_k * step;
+    if (next >= e->end_ns)
+        return; /* the end closes the last interval */
+    ev_timer_set(w, (double)(next - now) / 1e9, 0);
+    ev_timer_start(loop, w);
+}
+
+static void count_unsent(struct engine *e)
+{
+    if (e->cfg->rate <= 0)
+        return;
+    while (sched_peek(&e->sched) < e->end_ns) {
+        int64_t t = sched_take(&e->sched);
+        if (t >= e->m0_ns) {
+            e->res->sent++;
+            e->res->unfinished++;
+        }
+    }
+}
+
+/* The measured window is over (or SIGINT): stop sending, close the last
+ * interval, then let in-flight requests finish within their timeout. */
+static void end_run(struct engine *e, int64_t at_ns)
+{
+    if (e->ended)
+        return;
+    e->ended = 1;
+    if (at_ns < e->end_ns)
+        e->end_ns = at_ns;
+    ev_timer_stop(e->loop, &e->tick);
+    ev_io_stop(e->loop, &e->pace);
+    count_unsent(e);
+    if (e->tick_k > 0 || e->end_ns > e->m0_ns)
+        close_interval(e, e->tick_k > 0 ? e->tick_k : 1, e->end_ns);
+    if (e->smp)
+        e->res->server_cpu_ms = sampler_server_cpu_ms(e->smp);
+    e->res->duration_s = (double)(e->end_ns - e->m0_ns) / 1e9;
+    if (e->res->duration_s < 0)
+        e->res->duration_s = 0;
+}
+
+static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)revents;
+    struct engine *e = w->data;
+    if (!e->ended) {
+        end_run(e, e->end_ns);
+        if (e->inflight == 0) {
+            ev_break(loop, EVBREAK_ALL);
+            return;
+        }
+        e->stopping = 1;
+        /* Grace: the longest a request sent just now may take. */
+        ev_timer_set(w, (double)e->cfg->timeout_ns / 1e9 + 0.5, 0);
+        ev_timer_start(loop, w);
+        return;
+    }
+    ev_break(loop, EVBREAK_ALL); /* grace over: what is left is unfinished */
+}
+
+static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+    (void)revents;
+    struct engine *e = w->data;
+    e->res->interrupted = 1;
+    end_run(e, clock_now_ns());
+    /* A second ^C kills the process outright. */
+    signal(w->signum, SIG_DFL);
+    ev_break(loop, EVBREAK_ALL);
+}
+
+static void begin(struct engine *e)
+{
+    int64_t now = clock_now_ns();
+    const struct run_config *cfg = e->cfg;
+    e->t0_ns = now;
+    e->m0_ns = now + cfg->warmup_ns;
+    e->end_ns = e->m0_ns + cfg->duration_ns;
+    /* The interval grid is aligned to the measured window's start; warmup
+     * ticks (k <= 0) only print progress. */
+    e->tick_k = -(cfg->warmup_ns / cfg->interval_ns);
+    if (cfg->warmup_ns == 0) {
+        if (e->smp)
+            sampler_start(e->smp, now);
+        e->tick_k = 1;
+    }
+    sched_init(&e->sched, cfg->arrival, cfg->rate > 0 ? cfg->rate : 1, now, cfg->seed);
+    ev_timer_set(&e->tick, (double)(e->m0_ns + e->tick_k * cfg->interval_ns - now) / 1e9, 0);
+    ev_timer_start(e->loop, &e->tick);
+    ev_timer_set(&e->end, (double)(e->end_ns - now) / 1e9, 0);
+    ev_timer_start(e->loop, &e->end);
+    ev_io_start(e->loop, &e->pace);
+    dispatch(e, 1);
+}
+
+/* Waits (bounded by the timeout) for the connections to come up, so the
+ * first intended sends are not charged with connection setup. */
+static void startup_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)revents;
+    struct engine *e = w->data;
+    int idle = 0;
+    for (struct conn *c = e->idle; c; c = c->next_idle)
+        idle++;
+    if (idle < e->cfg->connections && clock_now_ns() < e->startup_deadline_ns)
+        return; /* the repeating timer looks again */
+    ev_timer_stop(loop, w);
+    begin(e);
+}
+
+static int setup_requests(struct engine *e, char *err)
+{
+    const struct run_config *cfg = e->cfg;
+    for (size_t i = 0; i < cfg->nverbs; i++) {
+        const char *method = cfg->verbs[i].name;
+        json_object *params = NULL;
+        struct enc_request body = {0};
+        int rc;
+        if (cfg->custom_method) {
+            if (cfg->method_params[0]) {
+                params = json_tokener_parse(cfg->method_params);
+                if (!params) {
+                    snprintf(err, ERR_LEN, "--params is not valid JSON: %.180s", cfg->method_params);
+                    return -1;
+                }
+            }
+        } else if (e->enc->verb_call(cfg->verbs[i].name, "", &method, &params, err)) {
+            return -1;
+        }
+        rc = e->enc->render_request(method, params, &body, err);
+        json_object_put(params);
+        if (rc == ENC_OK)
+            rc = conn_http_prepare(e, (int)i, &body, err);
+        enc_request_free(&body);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static int setup_loop(struct engine *e, char *err)
+{
+    e->loop = ev_loop_new(EVFLAG_AUTO);
+    e->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (!e->loop || e->timerfd < 0) {
+        snprintf(err, ERR_LEN, "cannot create the event loop: %s", strerror(errno));
+        return -1;
+    }
+    ev_io_init(&e->pace, pace_cb, e->timerfd, EV_READ);
+    e->pace.data = e;
+    ev_init(&e->tick, tick_cb);
+    e->tick.data = e;
+    ev_init(&e->end, end_cb);
+    e->end.data = e;
+    ev_signal_init(&e->sigint, sig_cb, SIGINT);
+    e->sigint.data = e;
+    ev_signal_start(e->loop, &e->sigint);
+    ev_signal_init(&e->sigterm, sig_cb, SIGTERM);
+    e->sigterm.data = e;
+    ev_signal_start(e->loop, &e->sigterm);
+    return 0;
+}
+
+static void teardown(struct engine *e)
+{
+    for (int i = 0; e->conns && i < e->cfg->connections; i++) {
+        struct conn *c = &e->conns[i];
+        if (c->state == CONN_BUSY && c->req.measured)
+            e->res->unfinished++;
+        conn_http_close(c);
+        buf_free(&c->body);
+        buf_free(&c->out);
+    }
+    free(e->conns);
+    for (size_t i = 0; i < RUN_MAX_VERBS; i++)
+        enc_request_free(&e->prep[i].req);
+    hist_close(&e->ival_hist);
+    if (e->timerfd >= 0)
+        close(e->timerfd);
+    if (e->loop)
+        ev_loop_destroy(e->loop);
+}
+
+int engine_run(const struct run_config *cfg, const struct target *target,
+               struct sampler *smp, struct run_result *res, char *err)
+{
+    struct engine *e = calloc(1, sizeof *e);
+    if (!e) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    e->cfg = cfg;
+    e->target = target;
+    e->res = res;
+    e->smp = smp;
+    e->timerfd = -1;
+    e->enc = enc_find(cfg->proto);
+    res->closed_loop = cfg->rate <= 0;
+    int rc = -1;
+    if (!e->enc) {
+        snprintf(err, ERR_LEN, "unknown protocol '%s'", cfg->proto);
+        goto out;
+    }
+    e->conns = calloc((size_t)cfg->connections, sizeof *e->conns);
+    if (!e->conns || hist_init_latency(&e->ival_hist) || setup_requests(e, err) ||
+        setup_loop(e, err))
+        goto out;
+    for (int i = 0; i < cfg->connections; i++) {
+        conn_http_init(e, &e->conns[i]);
+        conn_http_start(&e->conns[i]);
+    }
+    ev_timer startup;
+    ev_timer_init(&startup, startup_cb, 0.001, 0.001);
+    startup.data = e;
+    e->startup_deadline_ns = clock_now_ns() + cfg->timeout_ns;
+    ev_timer_start(e->loop, &startup);
+    ev_run(e->loop, 0);
+    ev_timer_stop(e->loop, &startup);
+    if (!e->ended)
+        end_run(e, clock_now_ns());
+    res->rate_achieved = res->duration_s > 0
+                             ? (double)(res->sent - res->unfinished) / res->duration_s : 0;
+    rc = 0;
+out:
+    teardown(e);
+    free(e);
+    return rc;
+}

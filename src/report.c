@@ -1,0 +1,188 @@
+#include "report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "buckets.h"
+#include "commands.h"
+#include "progress.h"
+
+static char progress_prefix[96];
+
+void progress_set_prefix(const char *prefix)
+{
+    snprintf(progress_prefix, sizeof progress_prefix, "%s", prefix ? prefix : "");
+}
+
+void report_fmt_us(double us, char *out, size_t len)
+{
+    if (us < 1000)
+        snprintf(out, len, "%.0fus", us);
+    else if (us < 1e6)
+        snprintf(out, len, "%.*fms", us < 1e4 ? 2 : 1, us / 1000);
+    else
+        snprintf(out, len, "%.2fs", us / 1e6);
+}
+
+void progress_line(const struct run_config *cfg, const struct interval_rec *rec, int warmup,
+                   double total_s)
+{
+    double ival = (double)cfg->interval_ns / 1e9;
+    char cpu[32] = "";
+    if (rec->server_cpu_pct >= 0)
+        snprintf(cpu, sizeof cpu, "  srv-cpu %5.1f%%", rec->server_cpu_pct);
+    fprintf(stderr, "%s%s[%6.1fs/%.1fs] rate %7.1f/s  ok %6lld  err %4lld  p50 %8.3fms  "
+            "p99 %8.3fms%s\n",
+            progress_prefix, progress_prefix[0] ? " " : "", warmup ? 0.0 : rec->t, total_s,
+            (double)rec->sent / ival, (long long)rec->ok, (long long)rec->errors, rec->p50_ms,
+            rec->p99_ms, cpu);
+    if (warmup)
+        fprintf(stderr, "%*s(warmup)\n", 4, "");
+}
+
+static void header(FILE *out, const struct run_result *r)
+{
+    const struct run_config *c = &r->cfg;
+    char dur[32], warm[32], tmo[32];
+    units_format_duration(c->duration_ns, dur, sizeof dur);
+    units_format_duration(c->warmup_ns, warm, sizeof warm);
+    units_format_duration(c->timeout_ns, tmo, sizeof tmo);
+    fprintf(out, "rpcbench %s\n", RPCBENCH_VERSION);
+    fprintf(out, "target      %s (%s)%s\n", r->target_url, c->proto,
+            c->url[0] ? "" : " built-in simulator");
+    fprintf(out, "verbs       ");
+    for (size_t i = 0; i < c->nverbs; i++)
+        fprintf(out, "%s%s:%u", i ? "," : "", c->verbs[i].name, c->verbs[i].weight);
+    if (r->closed_loop)
+        fprintf(out, "\nrate        closed loop (max): %.2f/s achieved; latency is service time\n",
+                r->rate_achieved);
+    else
+        fprintf(out, "\nrate        %.2f/s target, %.2f/s achieved (%s arrivals)\n", c->rate,
+                r->rate_achieved, c->arrival == ARRIVAL_POISSON ? "poisson" : "constant");
+    fprintf(out, "duration    %s measured (+%s warmup)%s, %d connections, timeout %s\n", dur, warm,
+            r->interrupted ? " INTERRUPTED" : "", c->connections, tmo);
+}
+
+static int bucket_table(FILE *out, const struct run_result *r, char *err)
+{
+    const struct hist *h = &r->latency;
+    double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
+    int n = buckets_edges(r->cfg.buckets, h->total_count ? h->min : 0, h->max, edges, err);
+    if (n < 0)
+        return -1;
+    buckets_fill(h, edges, n, pct);
+    fprintf(out, "\naverage=%.3gms min=%.3gms max=%.3gms\n", hist_mean(h) / 1000,
+            h->total_count ? (double)h->min / 1000 : 0, (double)h->max / 1000);
+    fprintf(out, "response time: percentage\n");
+    for (int i = 0; i < n; i++) {
+        char e[32];
+        buckets_format_ms(edges[i], e, sizeof e);
+        fprintf(out, "<%sms: %.1f\n", e, pct[i]);
+    }
+    return 0;
+}
+
+static void percentiles(FILE *out, const struct run_result *r)
+{
+    fprintf(out, "\n%-10s %12s %12s\n", "percentile", "latency", "service");
+    for (size_t i = 0; i < r->cfg.npcts; i++) {
+        char a[32], b[32], p[16];
+        report_fmt_us((double)hist_percentile(&r->latency, r->cfg.pcts[i]), a, sizeof a);
+        report_fmt_us((double)hist_percentile(&r->service, r->cfg.pcts[i]), b, sizeof b);
+        snprintf(p, sizeof p, "p%g", r->cfg.pcts[i]);
+        fprintf(out, "%-10s %12s %12s\n", p, a, b);
+    }
+    char m1[32], m2[32];
+    report_fmt_us(hist_mean(&r->latency), m1, sizeof m1);
+    report_fmt_us(hist_mean(&r->service), m2, sizeof m2);
+    fprintf(out, "%-10s %12s %12s\n", "mean", m1, m2);
+    fprintf(out, "(latency counts from the intended send time; service from the actual write)\n");
+}
+
+static void counts(FILE *out, const struct run_result *r)
+{
+    fprintf(out, "\nrequests    sent %lld  ok %lld  errors %lld  unfinished %lld  (queued %lld)\n",
+            (long long)r->sent, (long long)r->ok, (long long)r->errors,
+            (long long)r->unfinished, (long long)r->queued);
+    fprintf(out, "errors     ");
+    for (int k = 0; k < ERR_KINDS; k++)
+        fprintf(out, " %s %lld", err_kind_names[k], (long long)r->err[k]);
+    int64_t answered = r->ok + r->errors;
+    int64_t written = r->sent - r->unfinished;
+    fprintf(out, "\nbytes       request %.0f B, response %.0f B (mean)\n",
+            written > 0 ? (double)r->bytes_sent / (double)written : 0,
+            answered > 0 ? (double)r->bytes_received / (double)answered : 0);
+    char p50[32], p99[32], mx[32];
+    report_fmt_us((double)hist_percentile(&r->send_lag, 50), p50, sizeof p50);
+    report_fmt_us((double)hist_percentile(&r->send_lag, 99), p99, sizeof p99);
+    report_fmt_us((double)r->send_lag.max, mx, sizeof mx);
+    fprintf(out, "send lag    p50 %s  p99 %s  max %s (actual - intended send time)\n", p50, p99,
+            mx);
+}
+
+static void cpu(FILE *out, const struct run_result *r)
+{
+    double mean, p50, max, cmax;
+    result_cpu_summary(r, &mean, &p50, &max);
+    if (r->nwatched) {
+        fprintf(out, "server      pid");
+        for (size_t i = 0; i < r->nwatched; i++)
+            fprintf(out, "%s%d", i ? "+" : " ", (int)r->watched_pids[i]);
+        fprintf(out, " (%ld threads): CPU mean %.1f%% p50 %.1f%% max %.1f%%", r->server_threads,
+                mean, p50, max);
+        double per = result_cpu_ms_per_call(r);
+        if (per >= 0)
+            fprintf(out, ", %.3f CPU-ms/call", per);
+        fprintf(out, "\n            RSS %.1f MB -> %.1f MB\n", (double)r->rss_start_kb / 1024,
+                (double)r->rss_end_kb / 1024);
+    } else {
+        fprintf(out, "server      CPU not sampled (give --server-pid or --server-name)\n");
+    }
+    double cmean = result_client_cpu_mean(r, &cmax);
+    fprintf(out, "machine     busy %.1f%% (all cores), load %.2f; client CPU mean %.1f%% max %.1f%%\n",
+            r->machine_busy_pct, r->loadavg1, cmean, cmax);
+}
+
+static void per_verb(FILE *out, const struct run_result *r)
+{
+    if (r->nverbs < 2)
+        return;
+    fprintf(out, "\n%-16s %8s %8s %8s %10s %10s\n", "verb", "requests", "ok", "errors", "p50",
+            "p99");
+    for (size_t i = 0; i < r->nverbs; i++) {
+        const struct verb_result *v = &r->verbs[i];
+        char a[32], b[32];
+        report_fmt_us((double)hist_percentile(&v->latency, 50), a, sizeof a);
+        report_fmt_us((double)hist_percentile(&v->latency, 99), b, sizeof b);
+        fprintf(out, "%-16s %8lld %8lld %8lld %10s %10s\n", v->name, (long long)v->requests,
+                (long long)v->ok, (long long)v->errors, a, b);
+    }
+}
+
+int report_text(FILE *out, const struct run_result *r, char *err)
+{
+    header(out, r);
+    if (bucket_table(out, r, err))
+        return -1;
+    percentiles(out, r);
+    counts(out, r);
+    cpu(out, r);
+    per_verb(out, r);
+    if (r->nwarnings) {
+        fprintf(out, "\nwarnings\n");
+        for (size_t i = 0; i < r->nwarnings; i++)
+            fprintf(out, "  ! %s\n", r->warnings[i]);
+    }
+    return 0;
+}
+
+void report_csv(FILE *out, const struct run_result *r)
+{
+    fprintf(out, "t,sent,ok,errors,p50_ms,p99_ms,server_cpu_pct,client_cpu_pct,server_rss_kb\n");
+    for (size_t i = 0; i < r->nintervals; i++) {
+        const struct interval_rec *x = &r->intervals[i];
+        fprintf(out, "%.3f,%lld,%lld,%lld,%.3f,%.3f,%.1f,%.1f,%lld\n", x->t, (long long)x->sent,
+                (long long)x->ok, (long long)x->errors, x->p50_ms, x->p99_ms, x->server_cpu_pct,
+                x->client_cpu_pct, (long long)x->server_rss_kb);
+    }
+}

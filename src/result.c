@@ -1,0 +1,162 @@
+#include "result.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const err_kind_names[ERR_KINDS] = {
+    "connect", "timeout", "closed", "http", "fault", "decode",
+};
+
+int result_init(struct run_result *r, const struct run_config *cfg)
+{
+    memset(r, 0, sizeof *r);
+    if (cfg)
+        r->cfg = *cfg;
+    if (hist_init_latency(&r->latency) || hist_init_latency(&r->service) ||
+        hist_init_latency(&r->send_lag))
+        return -1;
+    r->nverbs = cfg ? cfg->nverbs : 0;
+    for (size_t i = 0; i < r->nverbs; i++) {
+        snprintf(r->verbs[i].name, sizeof r->verbs[i].name, "%s", cfg->verbs[i].name);
+        if (hist_init_latency(&r->verbs[i].latency))
+            return -1;
+    }
+    return 0;
+}
+
+void result_free(struct run_result *r)
+{
+    hist_close(&r->latency);
+    hist_close(&r->service);
+    hist_close(&r->send_lag);
+    for (size_t i = 0; i < RUN_MAX_VERBS; i++)
+        hist_close(&r->verbs[i].latency);
+    free(r->intervals);
+    free(r->samples);
+    r->intervals = NULL;
+    r->samples = NULL;
+}
+
+/* Grows a timeline array by doubling: O(log n) allocations per run. */
+static int grow(void **arr, size_t *cap, size_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    size_t ncap = *cap ? *cap * 2 : 64;
+    void *p = realloc(*arr, ncap * elem);
+    if (!p)
+        return -1;
+    *arr = p;
+    *cap = ncap;
+    return 0;
+}
+
+int result_add_interval(struct run_result *r, const struct interval_rec *rec)
+{
+    if (grow((void **)&r->intervals, &r->cap_intervals, r->nintervals, sizeof *rec))
+        return -1;
+    r->intervals[r->nintervals++] = *rec;
+    return 0;
+}
+
+int result_add_sample(struct run_result *r, const struct proc_point *p)
+{
+    if (grow((void **)&r->samples, &r->cap_samples, r->nsamples, sizeof *p))
+        return -1;
+    r->samples[r->nsamples++] = *p;
+    return 0;
+}
+
+void result_warn(struct run_result *r, const char *fmt, ...)
+{
+    if (r->nwarnings >= RUN_MAX_WARNINGS)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->warnings[r->nwarnings++], sizeof r->warnings[0], fmt, ap);
+    va_end(ap);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void result_cpu_summary(const struct run_result *r, double *mean, double *p50, double *max)
+{
+    *mean = *p50 = *max = -1;
+    double *v = malloc((r->nsamples + 1) * sizeof *v);
+    size_t n = 0;
+    double sum = 0;
+    for (size_t i = 0; v && i < r->nsamples; i++) {
+        if (r->samples[i].server_pct < 0)
+            continue;
+        v[n++] = r->samples[i].server_pct;
+        sum += r->samples[i].server_pct;
+    }
+    if (n) {
+        qsort(v, n, sizeof *v, cmp_double);
+        *mean = sum / (double)n;
+        *p50 = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        *max = v[n - 1];
+    }
+    free(v);
+}
+
+double result_client_cpu_mean(const struct run_result *r, double *max)
+{
+    double sum = 0, mx = -1;
+    size_t n = 0;
+    for (size_t i = 0; i < r->nsamples; i++) {
+        double c = r->samples[i].client_pct;
+        if (c < 0)
+            continue;
+        sum += c;
+        n++;
+        if (c > mx)
+            mx = c;
+    }
+    if (max)
+        *max = mx;
+    return n ? sum / (double)n : -1;
+}
+
+double result_cpu_ms_per_call(const struct run_result *r)
+{
+    if (r->nwatched == 0 || r->ok + r->errors == 0 || r->server_cpu_ms < 0)
+        return -1;
+    return r->server_cpu_ms / (double)(r->ok + r->errors);
+}
+
+void result_check_warnings(struct run_result *r)
+{
+    for (size_t i = 0; i < r->nsamples; i++) {
+        if (r->samples[i].server_pct >= r->cfg.cpu_saturation) {
+            result_warn(r, "server saturated: %.0f%% CPU at t=%.1fs (>= %.0f%% of one core); "
+                        "latency here measures overload", r->samples[i].server_pct,
+                        (double)r->samples[i].t_ns / 1e9, r->cfg.cpu_saturation);
+            break;
+        }
+    }
+    double cmax;
+    double cmean = result_client_cpu_mean(r, &cmax);
+    double lag99 = (double)hist_percentile(&r->send_lag, 99) / 1000.0;
+    /* Lag from waiting for a busy connection is the server's doing; lag with
+     * connections free is the client's. */
+    double queued_pct = r->sent ? 100.0 * (double)r->queued / (double)r->sent : 0;
+    if (cmean > 80 || (!r->closed_loop && lag99 > 1.0 && queued_pct < 1))
+        result_warn(r, "client-bound: client CPU %.0f%%, send-lag p99 %.2fms; the client, not "
+                    "the server, may limit these figures", cmean, lag99);
+    if (!r->closed_loop && queued_pct >= 1)
+        result_warn(r, "%.1f%% of requests waited for a free connection (all %d busy): the "
+                    "server is slower than the rate, or raise --connections", queued_pct,
+                    r->cfg.connections);
+    if (!r->closed_loop && r->cfg.rate > 0 && r->rate_achieved < 0.99 * r->cfg.rate)
+        result_warn(r, "rate not held: achieved %.2f/s of %.2f/s target", r->rate_achieved,
+                    r->cfg.rate);
+    if (r->server_vanished)
+        result_warn(r, "a watched server process vanished during the run");
+}

@@ -1,0 +1,129 @@
+/* result: what one run measured, and its configuration.
+ *
+ * Everything counted per request lives in fixed-size histograms and
+ * counters; only the timeline (one record per --interval) grows with the
+ * run's length, by a few dozen bytes per interval. */
+#ifndef RPCBENCH_RESULT_H
+#define RPCBENCH_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "hist.h"
+#include "procstat.h"
+#include "sched.h"
+
+enum err_kind {
+    ERR_CONNECT, /* could not connect */
+    ERR_TIMEOUT, /* no complete answer within --timeout */
+    ERR_CLOSED,  /* peer closed or reset mid-response */
+    ERR_HTTP,    /* non-2xx status */
+    ERR_FAULT,   /* XML-RPC fault, JSON-RPC error, VDSM status.code != 0 */
+    ERR_DECODE,  /* not a valid response */
+    ERR_KINDS
+};
+extern const char *const err_kind_names[ERR_KINDS];
+
+enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL };
+
+#define RUN_MAX_VERBS 8
+#define RUN_MAX_PCTS 16
+#define RUN_MAX_BUCKETS 64
+#define RUN_MAX_PIDS 16
+#define RUN_MAX_WARNINGS 8
+
+struct verb_spec {
+    char name[64];     /* verb ("list") or, with --method, the method name */
+    unsigned weight;   /* share in the mix */
+};
+
+struct run_config {
+    char url[512];           /* empty: the embedded simulator */
+    char proto[16];          /* "xmlrpc" | "jsonrpc" */
+    char label[64];          /* compare's arm label; defaults to proto */
+    struct verb_spec verbs[RUN_MAX_VERBS];
+    size_t nverbs;
+    char method_params[1024]; /* --params JSON for --method */
+    int custom_method;       /* verbs[0].name is a raw method */
+    double rate;             /* per second; 0 = closed loop (max) */
+    int64_t duration_ns, warmup_ns, timeout_ns, interval_ns;
+    int connections;
+    enum arrival arrival;
+    uint64_t seed;
+    enum validate validate;
+    int vms;                 /* embedded simulator size */
+    char buckets[256];       /* --buckets spec */
+    double pcts[RUN_MAX_PCTS];
+    size_t npcts;
+    pid_t server_pids[RUN_MAX_PIDS];
+    size_t nserver_pids;
+    char server_name[64];
+    double cpu_saturation;   /* % of one core */
+    size_t max_response;     /* bytes */
+    int quiet;
+};
+
+struct verb_result {
+    char name[64];
+    int64_t requests, ok, errors;
+    struct hist latency;
+};
+
+/* One --interval of the timeline (t = seconds since the measured start, at
+ * the interval's end). */
+struct interval_rec {
+    double t;
+    int64_t sent, ok, errors;
+    double p50_ms, p99_ms;
+    double server_cpu_pct, client_cpu_pct;
+    int64_t server_rss_kb;
+};
+
+struct run_result {
+    struct run_config cfg;
+    char target_url[512];    /* the URL actually measured */
+    pid_t watched_pids[RUN_MAX_PIDS];
+    size_t nwatched;
+    double duration_s;       /* measured window */
+    double rate_achieved;    /* sent / duration */
+    int64_t sent, ok, errors, unfinished;
+    int64_t err[ERR_KINDS];
+    int64_t queued;          /* sent late because every connection was busy */
+    int64_t bytes_sent, bytes_received;
+    struct hist latency;     /* from the intended send time: the headline */
+    struct hist service;     /* from the actual write */
+    struct hist send_lag;    /* actual - intended */
+    struct verb_result verbs[RUN_MAX_VERBS];
+    size_t nverbs;
+    struct interval_rec *intervals;
+    size_t nintervals, cap_intervals;
+    struct proc_point *samples;
+    size_t nsamples, cap_samples;
+    /* CPU summary */
+    double server_cpu_ms;    /* CPU time the server used in the window */
+    int server_vanished;
+    int64_t rss_start_kb, rss_end_kb;
+    long server_threads;
+    double machine_busy_pct, loadavg1;
+    char warnings[RUN_MAX_WARNINGS][160];
+    size_t nwarnings;
+    int interrupted;         /* ended early by SIGINT */
+    int closed_loop;
+};
+
+int result_init(struct run_result *r, const struct run_config *cfg);
+void result_free(struct run_result *r);
+int result_add_interval(struct run_result *r, const struct interval_rec *rec);
+int result_add_sample(struct run_result *r, const struct proc_point *p);
+void result_warn(struct run_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Server CPU figures over the samples: mean, median, max (%); -1 if none. */
+void result_cpu_summary(const struct run_result *r, double *mean, double *p50, double *max);
+double result_client_cpu_mean(const struct run_result *r, double *max);
+/* Server CPU-ms per answered request; -1 when unknown. */
+double result_cpu_ms_per_call(const struct run_result *r);
+/* Adds the warnings that the figures call for (saturation, client-bound, rate). */
+void result_check_warnings(struct run_result *r);
+
+#endif

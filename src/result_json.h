@@ -1,0 +1,25 @@
+/* result_json: a run's result as JSON (--output), with stable field names,
+ * and back again, so `report` and `compare` work from saved files.
+ *
+ * The merged latency histograms are saved whole, as HdrHistogram's
+ * compressed V2 encoding in base64 (the form HdrHistogram's own tools
+ * exchange), under "histograms": {"latency_us", "service_us", "send_lag_us",
+ * "verbs": {name: ...}}; values are microseconds. Re-bucketing and merging
+ * read them, never the rounded figures. */
+#ifndef RPCBENCH_RESULT_JSON_H
+#define RPCBENCH_RESULT_JSON_H
+
+#include <json-c/json.h>
+
+#include "result.h"
+
+json_object *result_to_json(const struct run_result *r);
+/* Writes the JSON result to path. @return 0, or -1 with err. */
+int result_save(const struct run_result *r, const char *path, char *err);
+/* Reads a saved result (histograms, counters, timeline, config figures)
+ * into r, which this initialises. @return 0, or -1 with err. */
+int result_load(struct run_result *r, const char *path, char *err);
+/* Adds the figures of a latency histogram ({min, mean, max, stddev, pNN}, ms). */
+json_object *result_hist_json(const struct hist *h, const double *pcts, size_t npcts);
+
+#endif

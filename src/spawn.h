@@ -1,0 +1,19 @@
+/* spawn: the embedded default target, `rpcbench serve` as a child process
+ * on a free loopback port, started before a run and stopped after it. */
+#ifndef RPCBENCH_SPAWN_H
+#define RPCBENCH_SPAWN_H
+
+#include <sys/types.h>
+
+struct child_server {
+    pid_t pid;
+    char hostport[64]; /* "127.0.0.1:PORT" from its "listening on" line */
+};
+
+/* Starts `<self> serve --listen 127.0.0.1:0` with extra args (NULL-ended)
+ * and waits (up to 10 s) for its listening line. @return 0, or -1 with err. */
+int spawn_server(struct child_server *cs, const char *const *extra, char *err);
+/* SIGTERM, then SIGKILL after 2 s; reaps the child. */
+void spawn_stop(struct child_server *cs);
+
+#endif
