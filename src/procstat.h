@@ -21,6 +21,7 @@ struct proc_stat {
     uint64_t utime;   /* clock ticks, all threads */
     uint64_t stime;
     long num_threads;
+    uint64_t starttime; /* ticks after boot: tells a reused pid apart */
 };
 
 /* Parses the text of /proc/<pid>/stat (comm may hold spaces and ')').
@@ -41,8 +42,8 @@ int procstat_read_pid(pid_t pid, struct proc_stat *out);
 struct proc_point {
     int64_t t_ns;          /* since run start */
     double server_pct;     /* summed over the watched pids */
-    int64_t server_rss_kb; /* summed */
-    long server_threads;
+    int64_t server_rss_kb; /* summed over the readable pids (0 if none) */
+    long server_threads;   /* summed over the readable pids (0 if none) */
     int server_alive;      /* how many watched pids were readable */
     double client_pct;     /* this process */
     double machine_busy_pct; /* whole machine, 100 % = all cores busy */
@@ -63,9 +64,21 @@ struct sampler {
     uint64_t prev_busy, prev_total;
     uint64_t total_server_ticks; /* accumulated since start, for CPU-ms per call */
     int have_prev;
+    /* per-pid previous ticks: only pids seen in both samples count, so a
+     * restarted or replaced server never gives a negative or huge delta */
+    struct procstat_prev {
+        pid_t pid;
+        uint64_t starttime;
+        uint64_t ticks;
+    } prev[PROCSTAT_MAX_PIDS];
+    size_t nprev;
+    char root[64];          /* "/proc"; tests point it at a fixture tree */
 };
 
-/* Watch explicit pids (npids may be 0 with name NULL: client and machine only). */
+/* Watch explicit pids (npids may be 0 with name NULL: client and machine only).
+ * By name, the sampler's own process is never counted as the server.
+ * @return 0, or -1 with err filled (too many pids, bad pid, name too long,
+ * both pids and a name). */
 int sampler_init(struct sampler *s, const pid_t *pids, size_t npids, const char *name,
                  char *err);
 /* Takes the first reading at t_ns (run start); returns nothing useful yet. */
