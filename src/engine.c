@@ -71,6 +71,7 @@ void engine_request_done(struct engine *e, struct conn *c, int kind, size_t rx)
             hist_record(&res->latency, lat);
             hist_record(&v->latency, lat);
             hist_record(&res->service, (now - r->sent_ns) / NS_PER_US);
+            hist_record(&e->hook_hist, lat);
         } else {
             res->errors++;
             res->err[kind]++;
@@ -166,6 +167,17 @@ static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
     dispatch(e, 1);
 }
 
+/* Hands the measured latencies since the last call to the interval hook. */
+static void flush_hook(struct engine *e, const struct interval_rec *rec, int64_t t_ns)
+{
+    if (e->cfg->on_interval && t_ns > e->hook_start_ns)
+        e->cfg->on_interval(e->cfg->on_interval_ctx, rec, &e->hook_hist,
+                            (double)(e->hook_start_ns - e->m0_ns) / 1e9,
+                            (double)(t_ns - e->hook_start_ns) / 1e9);
+    hist_reset(&e->hook_hist);
+    e->hook_start_ns = t_ns;
+}
+
 /* Closes the interval ending at t_ns (grid index k; k <= 0 is warmup). */
 static void close_interval(struct engine *e, int64_t k, int64_t t_ns)
 {
@@ -191,6 +203,9 @@ static void close_interval(struct engine *e, int64_t k, int64_t t_ns)
         pt.t_ns = t_ns - e->m0_ns;
         result_add_interval(e->res, &rec);
         result_add_sample(e->res, &pt);
+        flush_hook(e, &rec, t_ns);
+    } else {
+        e->hook_start_ns = e->m0_ns;
     }
     if (!e->cfg->quiet)
         progress_line(e->cfg, &rec, k <= 0, (double)(e->end_ns - e->m0_ns) / 1e9);
@@ -286,6 +301,7 @@ static void begin(struct engine *e)
     e->t0_ns = now;
     e->m0_ns = now + cfg->warmup_ns;
     e->end_ns = e->m0_ns + cfg->duration_ns;
+    e->hook_start_ns = e->m0_ns;
     /* The interval grid is aligned to the measured window's start; warmup
      * ticks (k <= 0) only print progress. */
     e->tick_k = -(cfg->warmup_ns / cfg->interval_ns);
@@ -385,6 +401,7 @@ static void teardown(struct engine *e)
     for (size_t i = 0; i < RUN_MAX_VERBS; i++)
         enc_request_free(&e->prep[i].req);
     hist_close(&e->ival_hist);
+    hist_close(&e->hook_hist);
     if (e->timerfd >= 0)
         close(e->timerfd);
     if (e->loop)
@@ -412,7 +429,8 @@ int engine_run(const struct run_config *cfg, const struct target *target,
         goto out;
     }
     e->conns = calloc((size_t)cfg->connections, sizeof *e->conns);
-    if (!e->conns || hist_init_latency(&e->ival_hist) || setup_requests(e, err) ||
+    if (!e->conns || hist_init_latency(&e->ival_hist) || hist_init_latency(&e->hook_hist) ||
+        setup_requests(e, err) ||
         setup_loop(e, err))
         goto out;
     for (int i = 0; i < cfg->connections; i++) {
@@ -428,6 +446,11 @@ int engine_run(const struct run_config *cfg, const struct target *target,
     ev_timer_stop(e->loop, &startup);
     if (!e->ended)
         end_run(e, clock_now_ns());
+    if (e->hook_hist.total_count) { /* answers that came in the drain */
+        struct interval_rec drain = {.t = (double)(clock_now_ns() - e->m0_ns) / 1e9,
+                                     .server_cpu_pct = -1, .client_cpu_pct = -1};
+        flush_hook(e, &drain, clock_now_ns());
+    }
     res->rate_achieved = res->duration_s > 0
                              ? (double)(res->sent - res->unfinished) / res->duration_s : 0;
     rc = 0;

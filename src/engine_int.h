@@ -80,6 +80,8 @@ struct engine {
     int stopping;               /* draining in-flight after the end */
 
     struct hist ival_hist;      /* latencies completed in this interval */
+    struct hist hook_hist;      /* the same, measured requests only (on_interval) */
+    int64_t hook_start_ns;      /* where hook_hist's interval began */
     int64_t ival_sent, ival_ok, ival_errors;
     int64_t total_sent_window;
 };

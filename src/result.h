@@ -38,6 +38,15 @@ struct verb_spec {
     unsigned weight;   /* share in the mix */
 };
 
+struct interval_rec;
+
+/* Called for every measured interval with the histogram of the latencies
+ * (us, from the intended send time) of the requests answered ok in it; the
+ * last call covers the drain after the window, so the calls' counts add up
+ * to requests.ok. start_s is since the measured window's start. */
+typedef void (*interval_hook)(void *ctx, const struct interval_rec *rec, const struct hist *h,
+                              double start_s, double len_s);
+
 struct run_config {
     char url[512];           /* empty: the embedded simulator */
     char proto[16];          /* "xmlrpc" | "jsonrpc" */
@@ -62,6 +71,8 @@ struct run_config {
     double cpu_saturation;   /* % of one core */
     size_t max_response;     /* bytes */
     int quiet;
+    interval_hook on_interval; /* may be NULL */
+    void *on_interval_ctx;
 };
 
 struct verb_result {
