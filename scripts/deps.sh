@@ -8,7 +8,7 @@ set -eu
 build="gcc make pkg-config libev-dev libjson-c-dev libxmlrpc-core-c3-dev libhttp-parser-dev libssl-dev"
 # Test peers: Python's standard xmlrpc, stomp.py, the Java HdrHistogram
 # reader, openssl for certificates, gnuplot for plots, clang for fuzzing.
-check="$build libcmocka-dev python3 python3-stomp openssl default-jre-headless libhdrhistogram-java gnuplot-nox"
+check="$build libcmocka-dev python3 python3-stomp openssl default-jdk-headless libhdrhistogram-java gnuplot-nox"
 bench="$check wrk hey"
 
 case "${1:-check}" in

@@ -1,0 +1,80 @@
+#!/bin/sh
+# it_hdrlog_java: the Java HdrHistogram library (Debian libhdrhistogram-java,
+# 2.1.11) reads the interval log rpcbench writes, and agrees with the C side
+# on each interval's start, count and max, on the line layout, on total
+# count / p50 / p99 / p99.9 / max of the sum, and on the percentile table
+# row for row.
+#
+# $BUILD/tests/test_hdrlog (BUILD defaults to build/rel) writes the log and
+# its expectations when HDRLOG_OUT is set; tests/java/HdrCheck.java is
+# compiled here into a temporary directory.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build/rel}
+JAR=/usr/share/java/hdrhistogram.jar
+
+fail() {
+    echo "it_hdrlog_java: FAIL: $*" >&2
+    exit 1
+}
+
+# Debian's JDK first: a java earlier on PATH may be another vendor's.
+pick() {
+    if [ -x "/usr/bin/$1" ]; then echo "/usr/bin/$1"; else command -v "$1"; fi
+}
+
+JAVAC=$(pick javac) ||
+    fail "javac not found: install the Debian package default-jdk-headless (it brings javac)"
+JAVA=$(pick java) || fail "java not found: install default-jre-headless"
+[ -f "$JAR" ] || fail "$JAR not found: install libhdrhistogram-java"
+[ -x "$BUILD/tests/test_hdrlog" ] || fail "$BUILD/tests/test_hdrlog is not built (run make test)"
+TIMEOUT=""
+command -v timeout >/dev/null 2>&1 && TIMEOUT="timeout 120"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+
+$TIMEOUT "$JAVAC" -cp "$JAR" -d "$tmp" tests/java/HdrCheck.java || fail "javac could not compile HdrCheck.java"
+
+HDRLOG_OUT="$tmp/run.hlog" $TIMEOUT "$BUILD/tests/test_hdrlog" >"$tmp/c.out" 2>&1 || {
+    cat "$tmp/c.out"
+    fail "test_hdrlog failed"
+}
+[ -s "$tmp/run.hlog" ] && [ -s "$tmp/run.hlog.expect" ] && [ -s "$tmp/run.hlog.pct" ] ||
+    fail "test_hdrlog wrote no log and expectations into HDRLOG_OUT=$tmp/run.hlog"
+
+$TIMEOUT "$JAVA" -cp "$JAR:$tmp" HdrCheck "$tmp/run.hlog" "$tmp/java.pct" \
+    >"$tmp/java.out" 2>"$tmp/java.err" || {
+    cat "$tmp/java.err"
+    fail "the Java HdrHistogram reader could not read the log"
+}
+
+status=0
+same() { # what, expected file, actual file
+    if ! diff -u "$2" "$3" >"$tmp/diff"; then
+        echo "it_hdrlog_java: $1 differ (- C side, + Java):"
+        cat "$tmp/diff"
+        status=1
+    fi
+}
+
+# Counts, starts, maxima and percentiles.
+grep -E '^(interval|total)' "$tmp/java.out" >"$tmp/java.numbers"
+same "numbers" "$tmp/run.hlog.expect" "$tmp/java.numbers"
+
+# Each data line, up to the payload, as Java's HistogramLogWriter writes it.
+grep -v -e '^#' -e '^"' "$tmp/run.hlog" | cut -d, -f1-3 |
+    awk '{ print "line " NR ": " $0 }' >"$tmp/c.lines"
+grep '^line' "$tmp/java.out" >"$tmp/java.lines"
+same "interval lines" "$tmp/c.lines" "$tmp/java.lines"
+[ "$(wc -l <"$tmp/c.lines")" -eq 3 ] || { echo "expected 3 intervals"; status=1; }
+
+# The percentile table, all but the mean/stddev line (rpcbench's are exact,
+# Java's come from bucket midpoints).
+grep -v '^#\[Mean' "$tmp/run.hlog.pct" >"$tmp/c.pct"
+grep -v '^#\[Mean' "$tmp/java.pct" >"$tmp/j.pct"
+same "percentile tables" "$tmp/c.pct" "$tmp/j.pct"
+
+[ "$status" = 0 ] || fail "Java and C disagree"
+echo "it_hdrlog_java: ok: $(grep '^total' "$tmp/java.out"), $(wc -l <"$tmp/c.pct") table lines identical"

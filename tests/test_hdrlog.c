@@ -1,0 +1,462 @@
+/* test_hdrlog: V2 encoding round trips, zlib/base64 building blocks, the
+ * interval log and percentile table layouts.
+ *
+ * With HDRLOG_OUT=path set it also writes, for tests/it_hdrlog_java.sh, an
+ * interval log at path, the numbers the Java reader must report at
+ * path.expect, and rpcbench's percentile table at path.pct. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "buf.h"
+#include "hdrlog.h"
+#include "hist.h"
+#include "units.h"
+
+#define START_EPOCH 1700000000.0
+
+static uint64_t lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *s >> 33;
+}
+
+static void assert_same_hist(const struct hist *a, const struct hist *b)
+{
+    assert_int_equal(a->lowest, b->lowest);
+    assert_int_equal(a->highest, b->highest);
+    assert_int_equal(a->sigfigs, b->sigfigs);
+    assert_int_equal(a->counts_len, b->counts_len);
+    assert_int_equal(a->total_count, b->total_count);
+    assert_memory_equal(a->counts, b->counts, (size_t)a->counts_len * sizeof(int64_t));
+}
+
+/* Encode, decode, compare counts, and check re-encoding is byte-identical. */
+static void round_trip(const struct hist *h)
+{
+    struct buf enc = {0}, again = {0};
+    struct hist back;
+    char err[ERR_LEN] = "";
+    assert_int_equal(hdrlog_encode(h, &enc), 0);
+    assert_int_equal(strncmp(enc.data, "HISTF", 5), 0); /* 0x1c849314, as Java writes */
+    int rc = hdrlog_decode(enc.data, enc.len, &back, err);
+    if (rc != 0)
+        fail_msg("decode: %s", err);
+    assert_same_hist(h, &back);
+    if (h->total_count) {
+        assert_int_equal(hist_lowest_equivalent(h, back.min), hist_lowest_equivalent(h, h->min));
+        assert_int_equal(hist_index_for(h, back.max), hist_index_for(h, h->max));
+    }
+    assert_int_equal(hdrlog_encode(&back, &again), 0);
+    assert_int_equal(again.len, enc.len);
+    assert_string_equal(again.data, enc.data);
+    hist_close(&back);
+    buf_free(&enc);
+    buf_free(&again);
+}
+
+static void test_adler32(void **state)
+{
+    (void)state;
+    assert_int_equal(hdrlog_adler32("Wikipedia", 9), 0x11E60398);
+    assert_int_equal(hdrlog_adler32("", 0), 1);
+    /* Long input: the deferred modulo must match the textbook one. */
+    static unsigned char big[100000];
+    uint32_t a = 1, b = 0;
+    for (size_t i = 0; i < sizeof(big); i++) {
+        big[i] = (unsigned char)(255 - i % 7);
+        a = (a + big[i]) % 65521;
+        b = (b + a) % 65521;
+    }
+    assert_int_equal(hdrlog_adler32(big, sizeof(big)), b << 16 | a);
+}
+
+static void test_base64(void **state)
+{
+    (void)state;
+    static const char *vec[][2] = {
+        {"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"},
+        {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"},
+    };
+    for (size_t i = 0; i < sizeof(vec) / sizeof(vec[0]); i++) {
+        struct buf e = {0}, d = {0};
+        assert_int_equal(hdrlog_base64_encode(vec[i][0], strlen(vec[i][0]), &e), 0);
+        assert_string_equal(e.len ? e.data : "", vec[i][1]);
+        assert_int_equal(hdrlog_base64_decode(vec[i][1], strlen(vec[i][1]), &d), 0);
+        assert_int_equal(d.len, strlen(vec[i][0]));
+        assert_memory_equal(d.len ? d.data : "", vec[i][0], d.len);
+        buf_free(&e);
+        buf_free(&d);
+    }
+    static const char *bad[] = {"Zm9", "Zm=v", "Zm9v====", "Z!9v", "Zg==Zg==", "=Zg="};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct buf d = {0};
+        assert_int_equal(hdrlog_base64_decode(bad[i], strlen(bad[i]), &d), -1);
+        buf_free(&d);
+    }
+    /* All 256 byte values survive. */
+    unsigned char all[256];
+    for (int i = 0; i < 256; i++)
+        all[i] = (unsigned char)i;
+    struct buf e = {0}, d = {0};
+    assert_int_equal(hdrlog_base64_encode(all, sizeof(all), &e), 0);
+    assert_int_equal(hdrlog_base64_decode(e.data, e.len, &d), 0);
+    assert_int_equal(d.len, sizeof(all));
+    assert_memory_equal(d.data, all, sizeof(all));
+    buf_free(&e);
+    buf_free(&d);
+}
+
+/* The exact bytes for a histogram holding one value 3. */
+static void test_known_bytes(void **state)
+{
+    (void)state;
+    struct hist h;
+    assert_int_equal(hist_init_latency(&h), 0);
+    hist_record(&h, 3);
+    struct buf enc = {0}, raw = {0};
+    assert_int_equal(hdrlog_encode(&h, &enc), 0);
+    assert_int_equal(hdrlog_base64_decode(enc.data, enc.len, &raw), 0);
+    static const unsigned char want_head[] = {
+        0x1c, 0x84, 0x93, 0x14, 0, 0, 0, 53,      /* envelope: cookie, zlib length */
+        0x78, 0x01, 0x01, 42, 0, 0xd5, 0xff,       /* zlib header, final stored block */
+        0x1c, 0x84, 0x93, 0x13, 0, 0, 0, 2,        /* payload cookie, payload length */
+        0, 0, 0, 0, 0, 0, 0, 3,                    /* normalizing offset, sigfigs */
+        0, 0, 0, 0, 0, 0, 0, 1,                    /* lowest */
+        0, 0, 0, 0, 0xd6, 0x93, 0xa4, 0,           /* highest 3600000000 */
+        0x3f, 0xf0, 0, 0, 0, 0, 0, 0,              /* ratio 1.0 */
+        0x05, 0x02,                                /* -3 (three zeros), then 1 */
+    };
+    assert_int_equal(raw.len, sizeof(want_head) + 4);
+    assert_memory_equal(raw.data, want_head, sizeof(want_head));
+    uint32_t adler = hdrlog_adler32(want_head + 15, 42);
+    const unsigned char *t = (const unsigned char *)raw.data + sizeof(want_head);
+    assert_int_equal((uint32_t)t[0] << 24 | (uint32_t)t[1] << 16 | (uint32_t)t[2] << 8 | t[3], adler);
+    buf_free(&enc);
+    buf_free(&raw);
+    hist_close(&h);
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    struct hist h;
+    assert_int_equal(hist_init_latency(&h), 0);
+    round_trip(&h); /* empty */
+    hist_record(&h, 0);
+    round_trip(&h);
+    uint64_t seed = 7;
+    for (int i = 0; i < 50000; i++)
+        hist_record(&h, (int64_t)(lcg(&seed) % 100000) * (i % 10 == 0 ? 1000 : 1));
+    hist_record_n(&h, INT64_C(1) << 40, INT64_C(1) << 50); /* counts needing 8+ varint bytes */
+    hist_record(&h, INT64_MAX);                         /* clamped to highest */
+    round_trip(&h);
+    hist_close(&h);
+
+    /* Every bucket non-empty with large counts: a payload over 64 KiB, so the
+     * zlib stream needs several stored blocks. */
+    assert_int_equal(hist_init_latency(&h), 0);
+    for (int32_t i = 0; i < h.counts_len; i++)
+        hist_record_n(&h, hist_value_at_index(&h, i) > h.highest ? h.highest
+                                                                  : hist_value_at_index(&h, i),
+                      INT64_C(1) << 45);
+    struct buf enc = {0};
+    assert_int_equal(hdrlog_encode(&h, &enc), 0);
+    assert_true(enc.len > 4 * 65535 / 3 * 2);
+    buf_free(&enc);
+    round_trip(&h);
+    hist_close(&h);
+
+    /* Another layout: unit magnitude and sigfigs survive. */
+    assert_int_equal(hist_init(&h, 1000, INT64_C(1000000000000), 2), 0);
+    for (int64_t v = 1000; v < INT64_C(1000000000000); v = v * 3 + 7)
+        hist_record(&h, v);
+    round_trip(&h);
+    hist_close(&h);
+}
+
+/* Wraps raw envelope bytes as base64 and expects decode to fail with a
+ * message containing `needle`. */
+static void expect_decode_error(const unsigned char *p, size_t n, const char *needle)
+{
+    struct buf b64 = {0};
+    struct hist h;
+    char err[ERR_LEN] = "";
+    assert_int_equal(hdrlog_base64_encode(p, n, &b64), 0);
+    assert_int_equal(hdrlog_decode(b64.data ? b64.data : "", b64.len, &h, err), -1);
+    if (!strstr(err, needle))
+        fail_msg("error \"%s\" lacks \"%s\"", err, needle);
+    assert_null(h.counts);
+    buf_free(&b64);
+}
+
+static void test_decode_errors(void **state)
+{
+    (void)state;
+    struct hist h;
+    char err[ERR_LEN] = "";
+    assert_int_equal(hdrlog_decode("not base64!", 11, &h, err), -1);
+    assert_non_null(strstr(err, "base64"));
+
+    struct hist src;
+    struct buf enc = {0}, raw = {0};
+    assert_int_equal(hist_init_latency(&src), 0);
+    hist_record(&src, 3);
+    assert_int_equal(hdrlog_encode(&src, &enc), 0);
+    assert_int_equal(hdrlog_base64_decode(enc.data, enc.len, &raw), 0);
+    unsigned char *p = (unsigned char *)raw.data;
+    size_t n = raw.len;
+
+    p[0] ^= 0x01; /* cookie */
+    expect_decode_error(p, n, "not a compressed V2");
+    p[0] ^= 0x01;
+    p[n - 1] ^= 0xff; /* adler32 */
+    expect_decode_error(p, n, "checksum");
+    p[n - 1] ^= 0xff;
+    expect_decode_error(p, n - 6, "past the end");
+    p[7] -= 6; /* truncated, and the envelope says so: the zlib data ends early */
+    expect_decode_error(p, n - 6, "ends early");
+    p[7] += 6;
+    p[10] = 0x03; /* final block, fixed Huffman (BTYPE 01) */
+    expect_decode_error(p, n, "compressed DEFLATE blocks are not supported");
+    p[10] = 0x01;
+    p[13] ^= 0x01; /* NLEN */
+    expect_decode_error(p, n, "stored block");
+    p[13] ^= 0x01;
+    /* Significant digits 9: a layout hist_init refuses (checksum redone so
+     * the payload check is what fails). */
+    p[15 + 15] = 9;
+    uint32_t adler = hdrlog_adler32(p + 15, 42);
+    p[n - 4] = (unsigned char)(adler >> 24);
+    p[n - 3] = (unsigned char)(adler >> 16);
+    p[n - 2] = (unsigned char)(adler >> 8);
+    p[n - 1] = (unsigned char)adler;
+    expect_decode_error(p, n, "bad layout");
+    buf_free(&enc);
+    buf_free(&raw);
+
+    /* Counts past the layout: lowest 1, highest 2, 1 digit gives 20 slots;
+     * a payload of 40 ones overflows them. */
+    struct hist tiny;
+    assert_int_equal(hist_init(&tiny, 1, 2, 1), 0);
+    hist_record(&tiny, 2);
+    enc = (struct buf){0};
+    raw = (struct buf){0};
+    assert_int_equal(hdrlog_encode(&tiny, &enc), 0);
+    assert_int_equal(hdrlog_base64_decode(enc.data, enc.len, &raw), 0);
+    struct buf bad = {0};
+    unsigned char payload[40 + 40];
+    memcpy(payload, raw.data + 15, 40);
+    memset(payload + 40, 0x02, 40);
+    payload[7] = 40; /* payload length */
+    unsigned char head[8] = {0x1c, 0x84, 0x93, 0x14, 0, 0, 0, 2 + 5 + 80 + 4};
+    unsigned char blk[7] = {0x78, 0x01, 0x01, 80, 0, (unsigned char)~80, 0xff};
+    buf_append(&bad, head, 8);
+    buf_append(&bad, blk, 7);
+    buf_append(&bad, payload, 80);
+    uint32_t a = hdrlog_adler32(payload, 80);
+    unsigned char tail[4] = {(unsigned char)(a >> 24), (unsigned char)(a >> 16),
+                             (unsigned char)(a >> 8), (unsigned char)a};
+    buf_append(&bad, tail, 4);
+    expect_decode_error((unsigned char *)bad.data, bad.len, "overflow");
+    buf_free(&bad);
+    buf_free(&enc);
+    buf_free(&raw);
+    hist_close(&tiny);
+    hist_close(&src);
+}
+
+/* Three intervals with known contents (also what the Java check reads). */
+static void fill_interval(struct hist *h, int which)
+{
+    hist_reset(h);
+    if (which == 0) {
+        for (int v = 1; v <= 1000; v++)
+            hist_record(h, v);
+    } else if (which == 1) {
+        hist_record_n(h, 5000, 1000);
+        hist_record_n(h, 200000, 10);
+    } else {
+        uint64_t seed = 99;
+        for (int i = 0; i < 5000; i++)
+            hist_record(h, (int64_t)(lcg(&seed) % 10000000));
+        hist_record(h, INT64_C(10000000000)); /* clamped to 1 h */
+    }
+}
+
+static void write_log(FILE *f, struct hist *merged)
+{
+    struct hdrlog_writer w;
+    struct hist h;
+    char err[ERR_LEN] = "";
+    assert_int_equal(hist_init_latency(&h), 0);
+    assert_int_equal(hdrlog_writer_open(&w, f, START_EPOCH, 1000.0, NULL, err), 0);
+    for (int i = 0; i < 3; i++) {
+        fill_interval(&h, i);
+        assert_int_equal(hdrlog_write_interval(&w, i, 1.0, &h, err), 0);
+        if (merged)
+            assert_int_equal(hist_merge(merged, &h), 0);
+    }
+    assert_int_equal(hdrlog_close(&w, err), 0);
+    hist_close(&h);
+}
+
+static void test_log_shape(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    assert_non_null(f);
+    write_log(f, NULL);
+    fclose(f);
+
+    char *save = NULL, *line = strtok_r(text, "\n", &save);
+    assert_string_equal(line, "#[Histogram log format version 1.3]");
+    line = strtok_r(NULL, "\n", &save);
+    assert_int_equal(strncmp(line, "#[StartTime: 1700000000.000 (seconds since epoch), ", 51), 0);
+    assert_int_equal(line[strlen(line) - 1], ']');
+    line = strtok_r(NULL, "\n", &save);
+    assert_string_equal(line, "#[BaseTime: 1700000000.000 (seconds since epoch)]");
+    line = strtok_r(NULL, "\n", &save);
+    assert_true(line[0] == '#' && strstr(line, "microseconds") && strstr(line, "intended"));
+    line = strtok_r(NULL, "\n", &save);
+    assert_string_equal(line, "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","
+                              "\"Interval_Compressed_Histogram\"");
+    static const char *prefix[3] = {"0.000,1.000,1.000,HISTF", "1.000,1.000,200.063,HISTF",
+                                    "2.000,1.000,3600809.983,HISTF"};
+    struct hist h, back;
+    assert_int_equal(hist_init_latency(&h), 0);
+    for (int i = 0; i < 3; i++) {
+        line = strtok_r(NULL, "\n", &save);
+        assert_non_null(line);
+        if (strncmp(line, prefix[i], strlen(prefix[i])) != 0)
+            fail_msg("line %d: \"%.40s\" want prefix \"%s\"", i, line, prefix[i]);
+        const char *b64 = strrchr(line, ',') + 1;
+        char err[ERR_LEN] = "";
+        assert_int_equal(hdrlog_decode(b64, strlen(b64), &back, err), 0);
+        fill_interval(&h, i);
+        assert_same_hist(&h, &back);
+        hist_close(&back);
+    }
+    assert_null(strtok_r(NULL, "\n", &save));
+    hist_close(&h);
+    free(text);
+}
+
+static void test_percentile_table(void **state)
+{
+    (void)state;
+    struct hist h;
+    assert_int_equal(hist_init_latency(&h), 0);
+    for (int v = 1; v <= 4; v++)
+        hist_record(&h, v * 100);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    assert_int_equal(hdrlog_write_percentiles(f, &h, 100.0, 5), 0);
+    fclose(f);
+    static const char *want_lines[] = {
+        "       Value     Percentile TotalCount 1/(1-Percentile)\n\n",
+        "       1.000 0.000000000000          1           1.00\n",
+        "       1.000 0.100000000000          1           1.11\n",
+        "       2.000 0.300000000000          2           1.43\n",
+        "       4.000 0.775000000000          4           4.44\n",
+        "       4.000 1.000000000000          4\n",
+        "#[Mean    =        2.500, StdDeviation   =        1.118]\n",
+        "#[Max     =        4.000, Total count    =            4]\n",
+        "#[Buckets =           22, SubBuckets     =         2048]\n",
+    };
+    for (size_t i = 0; i < sizeof(want_lines) / sizeof(want_lines[0]); i++)
+        if (!strstr(text, want_lines[i]))
+            fail_msg("table lacks \"%s\":\n%s", want_lines[i], text);
+    /* Rows: 0..20 % at 1000, 30..50 % at 2000, 55..75 % at 3000, then 77.5 % and 100 %. */
+    int rows = 0;
+    for (char *p = text; (p = strchr(p, '\n')); p++)
+        rows++;
+    assert_int_equal(rows, 2 + 13 + 3);
+    free(text);
+
+    /* Ties round half-up from the shortest decimal, as Java's Formatter
+     * does: 1235 / 10000 is 0.1235, printed 0.124 (C's printf says 0.123). */
+    hist_reset(&h);
+    hist_record(&h, 1235);
+    text = NULL;
+    f = open_memstream(&text, &size);
+    assert_int_equal(hdrlog_write_percentiles(f, &h, 10000.0, 5), 0);
+    fclose(f);
+    assert_non_null(strstr(text, "\n       0.124 0.000000000000          1           1.00\n"));
+    assert_non_null(strstr(text, "#[Max     =        0.124, Total count    =            1]"));
+    free(text);
+
+    /* Empty: header and footer only. */
+    hist_reset(&h);
+    text = NULL;
+    f = open_memstream(&text, &size);
+    assert_int_equal(hdrlog_write_percentiles(f, &h, 1.0, 5), 0);
+    fclose(f);
+    assert_non_null(strstr(text, "1/(1-Percentile)\n\n#[Mean    ="));
+    assert_non_null(strstr(text, "Total count    =            0]"));
+    free(text);
+    hist_close(&h);
+}
+
+/* For tests/it_hdrlog_java.sh: the log and what Java should say about it. */
+static void test_java_fixture(void **state)
+{
+    (void)state;
+    const char *path = getenv("HDRLOG_OUT");
+    if (!path || !*path)
+        skip();
+    char other[4096];
+    struct hist merged, h;
+    assert_int_equal(hist_init_latency(&merged), 0);
+    assert_int_equal(hist_init_latency(&h), 0);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    write_log(f, &merged);
+    assert_int_equal(fclose(f), 0);
+
+    snprintf(other, sizeof(other), "%s.expect", path);
+    f = fopen(other, "w");
+    assert_non_null(f);
+    for (int i = 0; i < 3; i++) {
+        fill_interval(&h, i);
+        fprintf(f, "interval %d start=%.3f count=%lld max=%lld\n", i + 1, START_EPOCH + i,
+                (long long)h.total_count, (long long)hist_highest_equivalent(&h, h.max));
+    }
+    fprintf(f, "total=%lld p50=%lld p99=%lld p99.9=%lld max=%lld\n",
+            (long long)merged.total_count, (long long)hist_percentile(&merged, 50),
+            (long long)hist_percentile(&merged, 99), (long long)hist_percentile(&merged, 99.9),
+            (long long)hist_highest_equivalent(&merged, merged.max));
+    assert_int_equal(fclose(f), 0);
+
+    snprintf(other, sizeof(other), "%s.pct", path);
+    f = fopen(other, "w");
+    assert_non_null(f);
+    assert_int_equal(hdrlog_write_percentiles(f, &merged, 1.0, 5), 0);
+    assert_int_equal(fclose(f), 0);
+    hist_close(&h);
+    hist_close(&merged);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_adler32),
+        cmocka_unit_test(test_base64),
+        cmocka_unit_test(test_known_bytes),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_decode_errors),
+        cmocka_unit_test(test_log_shape),
+        cmocka_unit_test(test_percentile_table),
+        cmocka_unit_test(test_java_fixture),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
