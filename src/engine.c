@@ -350,7 +350,7 @@ static int setup_requests(struct engine *e, char *err)
                     return -1;
                 }
             }
-        } else if (e->enc->verb_call(cfg->verbs[i].name, "", &method, &params, err)) {
+        } else if (e->enc->verb_call(cfg->verbs[i].name, cfg->vm_id, &method, &params, err)) {
             return -1;
         }
         rc = e->enc->render_request(method, params, &body, err);

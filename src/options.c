@@ -11,7 +11,7 @@ enum {
     OPT_VERB = 256, OPT_METHOD, OPT_PARAMS, OPT_WARMUP, OPT_ARRIVAL, OPT_SEED, OPT_TIMEOUT,
     OPT_INTERVAL, OPT_BUCKETS, OPT_PCTS, OPT_OUTPUT, OPT_FORMAT, OPT_VMS, OPT_VALIDATE,
     OPT_QUIET, OPT_SERVER_PID, OPT_SERVER_NAME, OPT_CPU_SAT, OPT_MAX_RESPONSE, OPT_LABEL,
-    OPT_ROUNDS, OPT_PLOT, OPT_HDR_LOG, OPT_PCT_DIST,
+    OPT_ROUNDS, OPT_PLOT, OPT_HDR_LOG, OPT_PCT_DIST, OPT_VM_ID,
 };
 
 static const struct option long_opts[] = {
@@ -44,6 +44,7 @@ static const struct option long_opts[] = {
     {"plot", required_argument, NULL, OPT_PLOT},
     {"hdr-log", required_argument, NULL, OPT_HDR_LOG},
     {"percentile-dist", required_argument, NULL, OPT_PCT_DIST},
+    {"vm-id", required_argument, NULL, OPT_VM_ID},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -56,6 +57,7 @@ void options_usage(FILE *out, int compare)
             "  -p, --proto P          xmlrpc | jsonrpc%s\n"
             "      --verb V[:W],...   ping, list, getAllVmStats, getVmStats; weighted mix\n"
             "                         e.g. list:4,getAllVmStats:1 (default getAllVmStats)\n"
+            "      --vm-id UUID       the VM of getVmStats\n"
             "      --method M --params JSON   call any other method\n"
             "  -R, --rate R           50, 50/s, 4/m, 1/15s, max (closed loop); default 10/s\n"
             "  -d, --duration D       measured time, default 30s (units ms s m h)\n"
@@ -195,6 +197,7 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
         c->nverbs = 1;
         c->verbs[0].weight = 1;
         return copy_opt(c->verbs[0].name, sizeof c->verbs[0].name, "--method", arg, err);
+    case OPT_VM_ID: return copy_opt(c->vm_id, sizeof c->vm_id, "--vm-id", arg, err);
     case OPT_PARAMS: return copy_opt(c->method_params, sizeof c->method_params, "--params", arg, err);
     case 'R': return units_parse_rate(arg, &c->rate, err);
     case 'd': return units_parse_duration(arg, &c->duration_ns, err);
@@ -266,6 +269,11 @@ static int check(const struct options *o, char *err)
         snprintf(err, ERR_LEN, "--timeout must be > 0");
         return -1;
     }
+    for (size_t i = 0; i < c->nverbs && !c->custom_method; i++)
+        if (!strcmp(c->verbs[i].name, "getVmStats") && !c->vm_id[0]) {
+            snprintf(err, ERR_LEN, "getVmStats needs --vm-id UUID (the vmId of a VM, see verb list)");
+            return -1;
+        }
     if (c->method_params[0] && !c->custom_method) {
         snprintf(err, ERR_LEN, "--params needs --method");
         return -1;

@@ -54,6 +54,7 @@ struct run_config {
     struct verb_spec verbs[RUN_MAX_VERBS];
     size_t nverbs;
     char method_params[1024]; /* --params JSON for --method */
+    char vm_id[64];          /* getVmStats' argument */
     int custom_method;       /* verbs[0].name is a raw method */
     double rate;             /* per second; 0 = closed loop (max) */
     int64_t duration_ns, warmup_ns, timeout_ns, interval_ns;

@@ -1,0 +1,126 @@
+"""rpcbench run against the real `rpcbench serve` over loopback."""
+import os
+import subprocess
+import threading
+import time
+import xmlrpc.client
+
+from rpctest import Server, check, main, rpcbench, run_json, RPCBENCH
+
+
+def accounted(r):
+    q = r["requests"]
+    check(q["sent"] == q["ok"] + q["errors"] + q["unfinished"],
+          "sent != ok + errors + unfinished: %r" % q)
+    check(q["errors"] == sum(r["errors"].values()), "error kinds do not add up: %r" % r["errors"])
+
+
+def test_every_verb_both_encodings():
+    with Server("--vms", "20") as s:
+        vm = xmlrpc.client.ServerProxy(s.url("/RPC2")).list()["vmList"][0]["vmId"]
+        for proto, path in (("xmlrpc", "/RPC2"), ("jsonrpc", "/jsonrpc")):
+            for verb in ("ping", "list", "getAllVmStats", "getVmStats"):
+                _, r, _ = run_json("--url", s.url(path), "-p", proto, "--verb", verb,
+                                   "--vm-id", vm, "-R", "50", "-d", "1s")
+                accounted(r)
+                q = r["requests"]
+                check(q["errors"] == 0, "%s %s errors: %r" % (proto, verb, r["errors"]))
+                check(q["sent"] == 50, "%s %s sent %d, want 50" % (proto, verb, q["sent"]))
+                check(q["ok"] == 50, "%s %s ok %d" % (proto, verb, q["ok"]))
+
+
+def test_rate_held_and_counts_add_up():
+    with Server("--vms", "10") as s:
+        _, r, _ = run_json("--url", s.url("/jsonrpc"), "-p", "jsonrpc", "--verb", "ping",
+                           "-R", "200", "-d", "3s", "--warmup", "500ms")
+        accounted(r)
+        check(r["requests"]["sent"] == 600, "sent %d, want 600" % r["requests"]["sent"])
+        ach = r["rate"]["achieved"]
+        check(abs(ach - 200) <= 2, "achieved rate %.2f not within 1%% of 200" % ach)
+        check(len(r["intervals"]) == 3, "intervals: %d" % len(r["intervals"]))
+        check(sum(i["sent"] for i in r["intervals"]) >= 590, "interval sends do not add up")
+
+
+def test_verb_mix_weights():
+    with Server("--vms", "5") as s:
+        _, r, _ = run_json("--url", s.url("/RPC2"), "--verb", "list:4,getAllVmStats:1",
+                           "-R", "50", "-d", "2s")
+        v = r["verbs"]
+        check(v["list"]["requests"] == 80 and v["getAllVmStats"]["requests"] == 20,
+              "mix 4:1 of 100 gave %r" % {k: x["requests"] for k, x in v.items()})
+
+
+def test_delay_shows_in_percentiles():
+    with Server("--vms", "1", "--delay", "20ms") as s:
+        _, r, _ = run_json("--url", s.url("/RPC2"), "--verb", "ping", "-R", "20", "-d", "2s")
+        p50 = r["latency_ms"]["p50"]
+        check(20 <= p50 < 60, "p50 %.2fms with a 20ms server delay" % p50)
+        check(r["requests"]["errors"] == 0, "errors with delay")
+
+
+def test_text_report_shape():
+    with Server("--vms", "3") as s:
+        code, out, _ = rpcbench("run", "--url", s.url("/RPC2"), "--verb", "ping", "-R", "20",
+                                "-d", "1s", "--quiet", "--buckets", "1,2,5,1000", timeout=30)
+        check(code == 0, "exit %d" % code)
+        check("response time: percentage" in out, "no bucket table:\n" + out)
+        check("<1000ms: 100.0" in out, "cumulative bucket at 1000ms not 100%:\n" + out)
+        check(out.count("\n<") == 4, "want exactly 4 bucket rows:\n" + out)
+        check("average=" in out and "p99.9" in out, "no average/percentiles")
+
+
+def test_nothing_listening_exits_1():
+    code, out, err = rpcbench("run", "--url", "http://127.0.0.1:9/RPC2", "-d", "1s", timeout=20)
+    check(code == 1, "exit %d, want 1" % code)
+    check("cannot connect" in err and err.count("\n") == 1, "want one clear line, got %r" % err)
+
+
+def test_bad_options_exit_2():
+    for args in (["-R", "fast"], ["-d", "-1s"], ["--proto", "soap"], ["--verb", "getVmStats"]):
+        code, _, err = rpcbench("run", *args, timeout=10)
+        check(code == 2 and err.startswith("rpcbench run: "), "%r: exit %d %r" % (args, code, err))
+
+
+def test_server_killed_mid_run():
+    with Server("--vms", "5") as s:
+        killer = threading.Timer(1.0, s.kill)
+        killer.start()
+        t = time.time()
+        _, r, _ = run_json("--url", s.url("/RPC2"), "--verb", "ping", "-R", "50", "-d", "3s",
+                           "--timeout", "1s")
+        killer.join()
+        check(time.time() - t < 3 + 1 + 2, "run took too long after the kill")
+        accounted(r)
+        check(r["requests"]["sent"] == 150, "sent %d" % r["requests"]["sent"])
+        check(r["requests"]["ok"] > 20, "no answers before the kill")
+        check(r["errors"]["connect"] + r["errors"]["closed"] > 50,
+              "errors after the kill not counted: %r" % r["errors"])
+
+
+def test_embedded_simulator_default():
+    _, r, _ = run_json("-p", "jsonrpc", "-R", "10", "-d", "2s", "--vms", "20")
+    accounted(r)
+    check(r["requests"]["ok"] == 20, "ok %d" % r["requests"]["ok"])
+    check(r["target"]["embedded"] is True, "not embedded")
+    check(len(r["server_cpu"]["pids"]) == 1, "embedded server pid not watched")
+    check(r["server_cpu"]["mean_pct"] >= 0, "no server CPU")
+
+
+def test_sigint_still_reports():
+    with Server("--vms", "2") as s:
+        p = subprocess.Popen([RPCBENCH, "run", "--url", s.url("/RPC2"), "--verb", "ping",
+                              "-R", "20", "-d", "30s", "--quiet"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(1.5)
+        p.send_signal(2)
+        out, _ = p.communicate(timeout=10)
+        check(p.returncode == 0, "exit %d after SIGINT" % p.returncode)
+        check("INTERRUPTED" in out and "response time: percentage" in out, "no report:\n" + out)
+
+
+if __name__ == "__main__":
+    os.chdir(os.path.dirname(os.path.abspath(__file__)))
+    main([test_every_verb_both_encodings, test_rate_held_and_counts_add_up, test_verb_mix_weights,
+          test_delay_shows_in_percentiles, test_text_report_shape, test_nothing_listening_exits_1,
+          test_bad_options_exit_2, test_server_killed_mid_run, test_embedded_simulator_default,
+          test_sigint_still_reports])
