@@ -1,0 +1,151 @@
+#include "xmlscan.h"
+
+#include <string.h>
+
+#include "encoder.h"
+
+#define LIT(s) s, sizeof(s) - 1
+
+static int is_ws(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+static const char *skip_ws(const char *p, const char *end)
+{
+    while (p < end && is_ws(*p))
+        p++;
+    return p;
+}
+
+/* Skips whitespace, then matches s; returns the byte after it or NULL. */
+static const char *lit(const char *p, const char *end, const char *s, size_t n)
+{
+    if (!p)
+        return NULL;
+    p = skip_ws(p, end);
+    if ((size_t)(end - p) < n || memcmp(p, s, n) != 0)
+        return NULL;
+    return p + n;
+}
+
+static const char *find(const char *p, const char *end, const char *s, size_t n)
+{
+    return p && p < end ? memmem(p, (size_t)(end - p), s, n) : NULL;
+}
+
+/* XML declaration, processing instructions and comments before the root;
+ * bounded so a hostile prolog cannot loop long. */
+static const char *prolog(const char *p, const char *end)
+{
+    if (end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3;
+    for (int i = 0; i < 16 && p; i++) {
+        p = skip_ws(p, end);
+        if (end - p >= 2 && p[0] == '<' && p[1] == '?')
+            p = find(p + 2, end, LIT("?>")) ? find(p + 2, end, LIT("?>")) + 2 : NULL;
+        else if (end - p >= 4 && memcmp(p, "<!--", 4) == 0)
+            p = find(p + 4, end, LIT("-->")) ? find(p + 4, end, LIT("-->")) + 3 : NULL;
+        else
+            return p;
+    }
+    return NULL;
+}
+
+/* p just after <value>: <int>N</int>, <i4> or <i8>. 0 or -1. */
+static int read_int(const char *p, const char *end, int64_t *v)
+{
+    const char *q = lit(p, end, LIT("<int>"));
+    if (!q)
+        q = lit(p, end, LIT("<i4>"));
+    if (!q)
+        q = lit(p, end, LIT("<i8>"));
+    if (!q)
+        return -1;
+    q = skip_ws(q, end);
+    int neg = q < end && *q == '-';
+    q += neg || (q < end && *q == '+');
+    if (q >= end || *q < '0' || *q > '9')
+        return -1;
+    uint64_t u = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    for (; q < end && *q >= '0' && *q <= '9'; q++) {
+        unsigned d = (unsigned)(*q - '0');
+        if (u > (lim - d) / 10)
+            return -1;
+        u = u * 10 + d;
+    }
+    if (!lit(q, end, LIT("</")))
+        return -1;
+    *v = neg ? (int64_t)(0 - u) : (int64_t)u;
+    return 0;
+}
+
+/* p just after <name>status</name>: 1 with *code when the value is a
+ * struct holding code, 0 when it is something else (a VM's string status),
+ * -1 when malformed. */
+static int status_at(const char *p, const char *end, int64_t *code)
+{
+    p = lit(lit(p, end, LIT("<value>")), end, LIT("<struct>"));
+    if (!p)
+        return 0;
+    const char *close = find(p, end, LIT("</struct>"));
+    if (!close)
+        return -1;
+    const char *c = find(p, close, LIT("<name>code</name>"));
+    if (!c)
+        return 0;
+    p = lit(c + sizeof "<name>code</name>" - 1, close, LIT("<value>"));
+    return p && read_int(p, close, code) == 0 ? 1 : -1;
+}
+
+static int status_result(int r, int64_t code)
+{
+    if (r < 0)
+        return ENC_DECODE;
+    return r > 0 && code != 0 ? ENC_FAULT : ENC_OK;
+}
+
+/* p just after <params>. */
+static int check_params(const char *p, const char *end, int64_t *code)
+{
+    static const char name[] = "<name>status</name>";
+    p = lit(lit(p, end, LIT("<param>")), end, LIT("<value>"));
+    p = lit(p, end, LIT("<struct>"));
+    if (!p)
+        return ENC_OK; /* not a struct: no envelope */
+    const char *m = lit(lit(p, end, LIT("<member>")), end, LIT("<name>status</name>"));
+    int r = m ? status_at(m, end, code) : 0;
+    if (r != 0)
+        return status_result(r, *code);
+    for (const char *q = p; (q = find(q, end, name, sizeof name - 1)); q += sizeof name - 1) {
+        r = status_at(q + sizeof name - 1, end, code);
+        if (r != 0)
+            return status_result(r, *code);
+    }
+    return ENC_OK;
+}
+
+int xmlscan_check(const char *body, size_t len, int64_t *code)
+{
+    static const char tail[] = "</methodResponse>";
+    const char *end = body + len;
+    *code = 0;
+    while (end > body && is_ws(end[-1]))
+        end--;
+    if ((size_t)(end - body) < sizeof tail - 1 ||
+        memcmp(end - (sizeof tail - 1), tail, sizeof tail - 1) != 0)
+        return ENC_DECODE;
+    const char *p = lit(prolog(body, end), end, LIT("<methodResponse>"));
+    if (!p)
+        return ENC_DECODE;
+    const char *f = lit(p, end, LIT("<fault>"));
+    if (f) {
+        f = find(f, end, LIT("<name>faultCode</name>"));
+        f = f ? lit(f + sizeof "<name>faultCode</name>" - 1, end, LIT("<value>")) : NULL;
+        if (!f || read_int(f, end, code) < 0)
+            *code = 0;
+        return ENC_FAULT;
+    }
+    p = lit(p, end, LIT("<params>"));
+    return p ? check_params(p, end, code) : ENC_DECODE;
+}
