@@ -1,0 +1,75 @@
+#include "delay.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+/* splitmix64, as in vmsim: ours, seeded, the same on every libc. */
+static uint64_t next_u64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in (0, 1]: never 0, so log() below stays finite. */
+static double next_open01(uint64_t *s)
+{
+    return ((double)(next_u64(s) >> 11) + 1.0) * (1.0 / 9007199254740992.0);
+}
+
+static int parse_two(const char *s, int64_t *lo, int64_t *hi, char *err)
+{
+    char tmp[64];
+    const char *colon = strchr(s, ':');
+    size_t n = colon ? (size_t)(colon - s) : 0;
+    if (!colon || n >= sizeof tmp) {
+        snprintf(err, ERR_LEN, "delay: uniform wants LOW:HIGH, got '%s'", s);
+        return -1;
+    }
+    memcpy(tmp, s, n);
+    tmp[n] = '\0';
+    if (units_parse_duration(tmp, lo, err) < 0 || units_parse_duration(colon + 1, hi, err) < 0)
+        return -1;
+    if (*hi < *lo) {
+        snprintf(err, ERR_LEN, "delay: uniform high is below low in '%s'", s);
+        return -1;
+    }
+    return 0;
+}
+
+int delay_parse(const char *spec, uint64_t seed, struct delay *d, char *err)
+{
+    memset(d, 0, sizeof *d);
+    d->rng = seed ^ 0x5deece66dULL;
+    if (!strncmp(spec, "uniform:", 8)) {
+        d->kind = DELAY_UNIFORM;
+        return parse_two(spec + 8, &d->a_ns, &d->b_ns, err);
+    }
+    if (!strncmp(spec, "exp:", 4)) {
+        d->kind = DELAY_EXP;
+        return units_parse_duration(spec + 4, &d->a_ns, err);
+    }
+    if (units_parse_duration(spec, &d->a_ns, err) < 0)
+        return -1;
+    d->kind = d->a_ns ? DELAY_FIXED : DELAY_NONE;
+    return 0;
+}
+
+int64_t delay_next(struct delay *d)
+{
+    switch (d->kind) {
+    case DELAY_FIXED:
+        return d->a_ns;
+    case DELAY_UNIFORM:
+        return d->a_ns + (int64_t)((double)(d->b_ns - d->a_ns) * (1.0 - next_open01(&d->rng)));
+    case DELAY_EXP:
+        return (int64_t)(-log(next_open01(&d->rng)) * (double)d->a_ns);
+    default:
+        return 0;
+    }
+}

@@ -1,0 +1,147 @@
+#include "vdsm_api.h"
+
+#include <string.h>
+
+#include "clock.h"
+
+/* What a verb produced: a value (with its XML-RPC envelope key) or an error. */
+struct outcome {
+    json_object *value; /* owned */
+    const char *xml_key;
+    int is_error;
+    enum enc_error_kind kind;
+    int64_t code;
+    const char *message;
+};
+
+static void set_error(struct outcome *o, enum enc_error_kind kind, int64_t code, const char *msg)
+{
+    o->is_error = 1;
+    o->kind = kind;
+    o->code = code;
+    o->message = msg;
+}
+
+/* Models an expensive server: spins on the monotonic clock, so the CPU the
+ * benchmark sees is really spent. */
+static void burn(const struct vdsm_api *api, int nvms)
+{
+    if (api->work_ns_per_vm <= 0 || nvms <= 0)
+        return;
+    int64_t end = clock_now_ns() + api->work_ns_per_vm * nvms;
+    while (clock_now_ns() < end)
+        ;
+}
+
+static void verb_ping(struct vdsm_api *api, const struct enc_call *call, struct outcome *o)
+{
+    (void)api;
+    (void)call;
+    o->value = json_object_new_boolean(1);
+}
+
+static void verb_list(struct vdsm_api *api, const struct enc_call *call, struct outcome *o)
+{
+    (void)call;
+    o->value = vmsim_list(api->sim);
+    o->xml_key = "vmList";
+}
+
+static void verb_all_stats(struct vdsm_api *api, const struct enc_call *call, struct outcome *o)
+{
+    (void)call;
+    burn(api, vmsim_count(api->sim));
+    o->value = vmsim_stats_all(api->sim);
+    o->xml_key = "statsList";
+}
+
+/* vmId is positional in XML-RPC (getVmStats(vmId)) and named in JSON-RPC
+ * (VM.getStats {"vmID": ...}); either shape is accepted in both. */
+static const char *vm_id_param(const json_object *params)
+{
+    json_object *v = NULL;
+    if (json_object_is_type(params, json_type_array))
+        v = json_object_array_get_idx(params, 0);
+    else if (json_object_is_type(params, json_type_object))
+        json_object_object_get_ex(params, "vmID", &v);
+    return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static void verb_vm_stats(struct vdsm_api *api, const struct enc_call *call, struct outcome *o)
+{
+    const char *id = vm_id_param(call->params);
+    if (!id) {
+        set_error(o, ENC_ERROR_PROTOCOL, ENC_ERR_INVALID_PARAMS, "vmID (a string) is required");
+        return;
+    }
+    burn(api, 1);
+    o->value = vmsim_stats_one(api->sim, id);
+    o->xml_key = "statsList";
+    if (!o->value)
+        set_error(o, ENC_ERROR_APP, VDSM_ERR_NO_VM, VDSM_MSG_NO_VM);
+}
+
+static const struct {
+    const char *xml;  /* XML-RPC method */
+    const char *json; /* JSON-RPC method */
+    void (*fn)(struct vdsm_api *, const struct enc_call *, struct outcome *);
+} verbs[] = {
+    {"ping", "Host.ping", verb_ping},
+    {"list", "Host.getVMList", verb_list},
+    {"getAllVmStats", "Host.getAllVmStats", verb_all_stats},
+    {"getVmStats", "VM.getStats", verb_vm_stats},
+};
+
+static void dispatch(struct vdsm_api *api, const struct encoder *enc, const struct enc_call *call,
+                     struct outcome *o)
+{
+    int json = enc == &enc_jsonrpc;
+    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++) {
+        if (!strcmp(call->method, json ? verbs[i].json : verbs[i].xml)) {
+            verbs[i].fn(api, call, o);
+            return;
+        }
+    }
+    set_error(o, ENC_ERROR_PROTOCOL, ENC_ERR_NO_METHOD, "Method not found");
+}
+
+static int render(const struct encoder *enc, const struct enc_call *call, struct outcome *o,
+                  struct buf *out)
+{
+    if (!o->is_error && !o->value)
+        set_error(o, ENC_ERROR_PROTOCOL, ENC_ERR_INTERNAL, "Internal error: out of memory");
+    int rc;
+    if (o->is_error) {
+        rc = enc->render_error(call, o->kind, o->code, o->message, out);
+    } else {
+        struct enc_answer ans = {.value = o->value, .xml_key = o->xml_key};
+        rc = enc->render_result(call, &ans, out);
+    }
+    return rc == ENC_OK ? VDSM_REPLY : VDSM_NOMEM;
+}
+
+int vdsm_api_handle(struct vdsm_api *api, const struct encoder *enc, const char *body,
+                    size_t len, struct buf *out)
+{
+    struct enc_call call;
+    char err[ENC_ERR_LEN] = "";
+    struct outcome o = {0};
+    int rc = enc->parse_call(body, len, &call, err);
+    if (rc == ENC_DECODE)
+        set_error(&o, ENC_ERROR_PROTOCOL, ENC_ERR_PARSE, "Parse error");
+    else if (rc == ENC_INVALID)
+        set_error(&o, ENC_ERROR_PROTOCOL, ENC_ERR_INVALID_REQUEST, "Invalid request");
+    else if (rc != ENC_OK)
+        set_error(&o, ENC_ERROR_PROTOCOL, ENC_ERR_INTERNAL, "Internal error");
+    else
+        dispatch(api, enc, &call, &o);
+    /* A notification gets no reply, even a failed one (JSON-RPC 2.0 §4.1);
+     * unparseable input is never a notification. */
+    if (rc == ENC_OK && call.is_notification)
+        rc = VDSM_NO_REPLY;
+    else
+        rc = render(enc, rc == ENC_DECODE ? NULL : &call, &o, out);
+    json_object_put(o.value);
+    enc_call_clear(&call);
+    return rc;
+}
