@@ -44,9 +44,10 @@ deps:
 
 build: rpcbench
 
-# ./rpcbench is a copy of the flavor just built, so switching SAN relinks it.
+# ./rpcbench is a copy of the flavor just built, so switching SAN relinks it;
+# copied then renamed, so a ./rpcbench still running keeps its old file.
 rpcbench: $(BUILD)/rpcbench FORCE
-	$(Q)cmp -s $< $@ || cp $< $@
+	$(Q)cmp -s $< $@ || { cp $< $@.tmp && mv -f $@.tmp $@; }
 
 $(BUILD)/rpcbench: $(MAIN_OBJ) $(BUILD)/librpcbench.a
 	@echo "  LINK  $@"
@@ -77,13 +78,43 @@ test: rpcbench $(UNIT_BIN)
 demo:
 	$(Q)scripts/deps.sh check
 	$(Q)$(MAKE) --no-print-directory rpcbench
-	$(Q)./rpcbench compare --verb getAllVmStats --vms 150 --rate 20 --duration 8s \
+	$(Q)./rpcbench compare --verb getAllVmStats --vms 150 --rate 5 --duration 8s \
 	    --warmup 2s --rounds 3 --plot demo.svg
 
 bench:
 	$(Q)scripts/deps.sh bench
 	$(Q)$(MAKE) --no-print-directory rpcbench $(BENCH_BIN)
 	$(Q)BUILD=$(BUILD) bench/run.sh
+
+# fuzz: libFuzzer targets (tests/fuzz/fuzz_*.c) built with clang against
+# the whole library under ASan+UBSan, into build/fuzz/; tests/fuzz/run.sh
+# replays the seeds and regressions, then fuzzes each FUZZ_SECONDS.
+FUZZ_SECONDS ?= 15
+FUZZ_CC      ?= clang
+FUZZ_DIR     := build/fuzz
+FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) $(FUZZ_SAN) -MMD -MP \
+                -Isrc -Iencoders $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
+FUZZ_OBJ     := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_DIR)/%)
+
+fuzz:
+	$(Q)scripts/deps.sh fuzz
+	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
+	$(Q)FUZZ_DIR=$(FUZZ_DIR) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC    $< (fuzz)"
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_DIR)/librpcbench.a: $(FUZZ_OBJ)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_DIR)/librpcbench.a
+	@echo "  LINK  $@"
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer -o $@ $(filter %.o %.a,$^) $(LIBS)
 
 clean:
 	rm -rf build rpcbench demo.svg demo.*.dat demo.gp

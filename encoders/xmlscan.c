@@ -149,3 +149,42 @@ int xmlscan_check(const char *body, size_t len, int64_t *code)
     p = lit(p, end, LIT("<params>"));
     return p ? check_params(p, end, code) : ENC_DECODE;
 }
+
+/* Whether p[0..n) is blanks, an optional sign, digits that fit an int64
+ * (xmlrpc-c's overflow error path crashes as well), blanks. */
+static int is_integer_text(const char *p, size_t n)
+{
+    size_t i = 0, digits = 0;
+    uint64_t v = 0;
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+        i++;
+    if (i < n && (p[i] == '+' || p[i] == '-'))
+        i++;
+    for (; i < n && p[i] >= '0' && p[i] <= '9'; i++, digits++) {
+        if (v > (UINT64_C(9223372036854775807) - (uint64_t)(p[i] - '0')) / 10)
+            return 0;
+        v = v * 10 + (uint64_t)(p[i] - '0');
+    }
+    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
+        i++;
+    return digits > 0 && i == n;
+}
+
+static int tag_texts_ok(const char *body, size_t len, const char *tag)
+{
+    size_t tlen = strlen(tag);
+    const char *end = body + len;
+    for (const char *p = body; (p = memmem(p, (size_t)(end - p), tag, tlen)) != NULL;) {
+        p += tlen;
+        const char *close = memchr(p, '<', (size_t)(end - p));
+        if (!close || !is_integer_text(p, (size_t)(close - p)))
+            return 0;
+        p = close;
+    }
+    return 1;
+}
+
+int xmlscan_i8_ok(const char *body, size_t len)
+{
+    return tag_texts_ok(body, len, "<i8>") && tag_texts_ok(body, len, "<ex:i8>");
+}

@@ -17,4 +17,10 @@
  * fault carries no readable code) or ENC_DECODE. */
 int xmlscan_check(const char *body, size_t len, int64_t *code);
 
+/* xmlrpc-c 1.33 (Debian 12) crashes parsing an <i8> whose text is not a
+ * number (found by fuzzing: <i8>1x</i8>). Returns 1 when every <i8> (and
+ * <ex:i8>) in the document holds an optionally signed decimal integer, so
+ * the document is safe to hand to xmlrpc-c; 0 otherwise. */
+int xmlscan_i8_ok(const char *body, size_t len);
+
 #endif

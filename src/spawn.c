@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,6 +33,8 @@ static void exec_child(int out_fd, const char *const *extra)
     /* The server must not die with the terminal's ^C before the run has
      * reported: the parent stops it. */
     signal(SIGINT, SIG_IGN);
+    /* ...and must not outlive a parent that was killed outright. */
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
     execv("/proc/self/exe", (char *const *)argv);
     fprintf(stderr, "rpcbench: cannot start the embedded server: %s\n", strerror(errno));
     _exit(127);

@@ -20,13 +20,15 @@ def test_every_verb_both_encodings():
         vm = xmlrpc.client.ServerProxy(s.url("/RPC2")).list()["vmList"][0]["vmId"]
         for proto, path in (("xmlrpc", "/RPC2"), ("jsonrpc", "/jsonrpc")):
             for verb in ("ping", "list", "getAllVmStats", "getVmStats"):
+                # 20 VMs cost the server a few ms per stats call: 20/s is far
+                # below what it serves, even on a busy machine.
                 _, r, _ = run_json("--url", s.url(path), "-p", proto, "--verb", verb,
-                                   "--vm-id", vm, "-R", "50", "-d", "1s")
+                                   "--vm-id", vm, "-R", "20", "-d", "1s")
                 accounted(r)
                 q = r["requests"]
                 check(q["errors"] == 0, "%s %s errors: %r" % (proto, verb, r["errors"]))
-                check(q["sent"] == 50, "%s %s sent %d, want 50" % (proto, verb, q["sent"]))
-                check(q["ok"] == 50, "%s %s ok %d" % (proto, verb, q["ok"]))
+                check(q["sent"] == 20, "%s %s sent %d, want 20" % (proto, verb, q["sent"]))
+                check(q["ok"] == 20, "%s %s ok %d" % (proto, verb, q["ok"]))
 
 
 def test_rate_held_and_counts_add_up():

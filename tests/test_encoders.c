@@ -561,6 +561,31 @@ static void test_values(void **state)
     json_object_put(p);
 }
 
+/* Regression (found by fuzzing): xmlrpc-c 1.33 crashes on an <i8> that
+ * holds no integer; the encoder must refuse such documents itself. */
+static void test_xmlrpc_bad_i8(void **state)
+{
+    (void)state;
+    static const char resp[] = "<?xml version=\"1.0\"?><methodResponse><params><param>"
+                               "<value><i8>1x</i8></value></param></params></methodResponse>";
+    static const char call[] = "<?xml version=\"1.0\"?><methodCall><methodName>ping"
+                               "</methodName><params><param><value><i8> -</i8></value>"
+                               "</param></params></methodCall>";
+    static const char good[] = "<?xml version=\"1.0\"?><methodResponse><params><param>"
+                               "<value><i8>-42</i8></value></param></params></methodResponse>";
+    static const char big[] = "<?xml version=\"1.0\"?><methodResponse><params><param>"
+                              "<value><i8>99999999999999999999999</i8></value></param></params>"
+                              "</methodResponse>";
+    struct enc_result r;
+    struct enc_call c;
+    char err[ENC_ERR_LEN];
+    assert_int_equal(enc_xmlrpc.decode_response(resp, sizeof resp - 1, &r), ENC_DECODE);
+    assert_int_equal(enc_xmlrpc.parse_call(call, sizeof call - 1, &c, err), ENC_DECODE);
+    enc_call_clear(&c);
+    assert_int_equal(enc_xmlrpc.decode_response(good, sizeof good - 1, &r), ENC_OK);
+    assert_int_equal(enc_xmlrpc.decode_response(big, sizeof big - 1, &r), ENC_DECODE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -577,6 +602,7 @@ int main(void)
         cmocka_unit_test(test_large),
         cmocka_unit_test(test_vdsm_sample),
         cmocka_unit_test(test_values),
+        cmocka_unit_test(test_xmlrpc_bad_i8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
