@@ -404,8 +404,13 @@ static void teardown(struct engine *e)
     hist_close(&e->hook_hist);
     if (e->timerfd >= 0)
         close(e->timerfd);
-    if (e->loop)
+    if (e->loop) {
+        /* libev keeps signal ownership process-wide: a later run's loop
+         * (compare's next round) may take SIGINT only once this one lets go. */
+        ev_signal_stop(e->loop, &e->sigint);
+        ev_signal_stop(e->loop, &e->sigterm);
         ev_loop_destroy(e->loop);
+    }
 }
 
 int engine_run(const struct run_config *cfg, const struct target *target,

@@ -19,6 +19,18 @@ int result_save(const struct run_result *r, const char *path, char *err);
 /* Reads a saved result (histograms, counters, timeline, config figures)
  * into r, which this initialises. @return 0, or -1 with err. */
 int result_load(struct run_result *r, const char *path, char *err);
+/* How result_merge combines two results (result_load.c):
+ * SEQUENTIAL: back to back (compare's rounds of one arm): durations add,
+ *   the timeline continues, the rate is the overall one.
+ * CONCURRENT: at the same time (several clients' files, `report`): rates
+ *   add, intervals and samples at the same t merge; server CPU adds up
+ *   across different servers and is taken once for the same server. */
+enum result_merge { RESULT_MERGE_SEQUENTIAL, RESULT_MERGE_CONCURRENT };
+/* Adds src into dst: histograms merged, counters summed, warnings joined.
+ * dst may be fresh from result_init. @return 0, or -1 with err (layouts
+ * differ, too many verbs, no memory). */
+int result_merge(struct run_result *dst, const struct run_result *src, enum result_merge mode,
+                 char *err);
 /* Adds the figures of a latency histogram ({min, mean, max, stddev, pNN}, ms). */
 json_object *result_hist_json(const struct hist *h, const double *pcts, size_t npcts);
 

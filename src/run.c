@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "options.h"
+#include "plot.h"
 #include "report.h"
 #include "result_json.h"
 #include "runner.h"
@@ -27,6 +28,19 @@ static int emit(const struct options *o, const struct run_result *res, char *err
     }
 }
 
+/* --percentile-dist and --plot, after the report. */
+static int extras(const struct options *o, const struct run_result *res, char *err)
+{
+    if (o->pct_dist[0] && plot_percentile_dist(o->pct_dist, &res->latency, err))
+        return -1;
+    if (o->plot[0]) {
+        const struct run_result *arms[1] = {res};
+        const char *names[1] = {res->cfg.label};
+        return plot_svg(o->plot, arms, names, 1, err);
+    }
+    return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
     static struct options o; /* large: keep it off the stack */
@@ -39,6 +53,15 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "rpcbench run: %s\n", err);
         return 2;
     }
+    static struct plot_hdr_sink hdr;
+    if (o.hdr_log[0]) {
+        if (plot_hdr_open(&hdr, o.hdr_log, err)) {
+            fprintf(stderr, "rpcbench run: %s\n", err);
+            return 1;
+        }
+        cfg.on_interval = plot_hdr_hook;
+        cfg.on_interval_ctx = &hdr;
+    }
     struct child_server cs = {0};
     if (!cfg.url[0] && runner_start_embedded(&cfg, &cs, err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
@@ -50,6 +73,13 @@ int cmd_run(int argc, char **argv)
     if (rc == 0)
         rc = emit(&o, &res, err);
     fflush(stdout);
+    if (rc == 0)
+        rc = extras(&o, &res, err);
+    char herr[ERR_LEN];
+    if (o.hdr_log[0] && plot_hdr_close(&hdr, herr) && rc == 0) {
+        snprintf(err, ERR_LEN, "%s", herr);
+        rc = -1;
+    }
     result_free(&res);
     if (rc) {
         fprintf(stderr, "rpcbench run: %s\n", err);

@@ -1,0 +1,99 @@
+"""it_compare: `rpcbench compare` on the built-in simulator for two short
+rounds gives both arms, ratios with a confidence interval, the side-by-side
+buckets, per-round figures, the documented JSON, a plot and one HdrHistogram
+log per arm; then compares two saved results (one round: no interval).
+Every subprocess has a timeout."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+RPCBENCH = os.environ.get("RPCBENCH", "./rpcbench")
+FIGURES = ("p50_ms", "p90_ms", "p99_ms", "mean_ms", "rate_per_s", "errors",
+           "server_cpu_pct", "server_cpu_ms_per_call", "bytes_per_response")
+
+
+def run(args, timeout=90):
+    p = subprocess.run([RPCBENCH] + args, capture_output=True, text=True, timeout=timeout)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what)
+        sys.exit(1)
+
+
+def check_live(tmp):
+    out_json, svg, hlog = (os.path.join(tmp, n) for n in ("c.json", "c.svg", "c.hlog"))
+    rc, out, err = run(["compare", "--rounds", "2", "-d", "1s", "-R", "20", "--vms", "10",
+                        "--output", out_json, "--plot", svg, "--hdr-log", hlog])
+    check(rc == 0, "compare: rc %d: %s" % (rc, err[-2000:]))
+    for i in (1, 2):
+        for arm, label in (("A", "xmlrpc"), ("B", "jsonrpc")):
+            check("round %d/2 arm %s (%s)" % (i, arm, label) in err, "no progress for %d %s" % (i, arm))
+    check(re.search(r"^figure\s+A xmlrpc\s+B jsonrpc\s+B/A\s+95% CI", out, re.M), "summary head")
+    p50 = re.search(r"^p50 latency\s+\S+\s+\S+\s+([0-9.]+)\s+(\[[0-9.]+, [0-9.]+\]|n/a)", out, re.M)
+    check(p50 and float(p50.group(1)) > 0, "p50 row: %s" % out[:600])
+    check(re.search(r"^response time\s+xmlrpc\s+jsonrpc$", out, re.M), "bucket head")
+    check(re.search(r"^<[0-9.]+ms:\s+[0-9.]+\s+[0-9.]+$", out, re.M), "bucket rows")
+    check(len(re.findall(r"^[12]\s+[AB]\s+", out, re.M)) == 4, "four per-round rows")
+
+    doc = json.load(open(out_json))
+    check(doc["kind"] == "compare" and doc["rounds"] == 2, "json head %r" % doc.get("kind"))
+    check([a["arm"] for a in doc["arms"]] == ["A", "B"], "arms")
+    for a in doc["arms"]:
+        check(set(FIGURES) <= set(a["figures"]), "figures of %s" % a["arm"])
+        check(len(a["rounds"]) == 2, "rounds of %s" % a["arm"])
+        for r in a["rounds"]:
+            check("latency_us" in r["histograms"] and r["requests"]["ok"] > 0, "round result")
+    check(doc["arms"][0]["proto"] == "xmlrpc" and doc["arms"][1]["proto"] == "jsonrpc", "protos")
+    r = doc["ratios"]["p50_ms"]
+    check(r["ratio"] > 0 and r["ci_low"] <= r["ci_high"], "p50 ratio %r" % r)
+    check(isinstance(r["significant"], bool), "significant flag")
+    check(len(doc["buckets"]) > 0 and {"lt_ms", "a_pct", "b_pct"} <= set(doc["buckets"][0]),
+          "buckets")
+
+    if shutil.which("gnuplot"):
+        check("<svg" in open(svg).read(), "no <svg in the plot")
+    for f in ("c.gp", "c.xmlrpc.cdf.dat", "c.jsonrpc.timeline.dat"):
+        check(os.path.exists(os.path.join(tmp, f)), "missing " + f)
+    for arm in ("A", "B"):
+        log = open(hlog + "." + arm).read()
+        check(log.startswith("#[Histogram log format version 1.3]"), "hdr log " + arm)
+        check(len([l for l in log.splitlines() if l[:1].isdigit()]) >= 2, "hdr intervals " + arm)
+    return doc
+
+
+def check_saved(tmp, doc):
+    """The per-round results in compare's JSON are saved results themselves."""
+    a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
+    json.dump(doc["arms"][0]["rounds"][0], open(a, "w"))
+    json.dump(doc["arms"][1]["rounds"][1], open(b, "w"))
+    rc, out, err = run(["compare", a, b, "--buckets", "1,2,5,10"], 20)
+    check(rc == 0, "compare files: rc %d: %s" % (rc, err))
+    check("n/a (1 round)" in out, "one round should have no interval")
+    rows = re.findall(r"^<([0-9.]+)ms:", out, re.M)
+    check(rows == ["1", "2", "5", "10"], "bucket edges %r" % rows)
+    rc, out, err = run(["compare", a, b, "--format", "json"], 20)
+    ratio = json.loads(out)["ratios"]["p50_ms"]
+    check(rc == 0 and ratio["ci_low"] is None and ratio["ratio"] > 0, "json one round %r" % ratio)
+    for args in (["compare", a], ["compare", "--proto", "xmlrpc,soap"], ["compare", "--proto", "soap"], ["compare", "--rounds", "0"]):
+        rc, out, err = run(args, 20)
+        check(rc == 2 and err.startswith("rpcbench compare: "), "%r: rc %d %r" % (args, rc, err))
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="rpcbench-it-compare-")
+    try:
+        check_saved(tmp, check_live(tmp))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()

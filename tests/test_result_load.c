@@ -1,0 +1,322 @@
+/* test_result_load: saved results come back whole (histograms, counters,
+ * timeline), re-bucket from the histogram, merge like one run over the
+ * union, and bad files fail cleanly. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "buckets.h"
+#include "hdrlog.h"
+#include "report.h"
+#include "result_json.h"
+
+static uint64_t lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *s >> 33;
+}
+
+static void config(struct run_config *c)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->proto, sizeof c->proto, "xmlrpc");
+    snprintf(c->label, sizeof c->label, "xmlrpc");
+    snprintf(c->verbs[0].name, sizeof c->verbs[0].name, "getAllVmStats");
+    c->verbs[0].weight = 1;
+    c->nverbs = 1;
+    c->rate = 20;
+    c->duration_ns = 3000000000LL;
+    c->interval_ns = 1000000000LL;
+    c->timeout_ns = 10000000000LL;
+    c->connections = 4;
+    snprintf(c->buckets, sizeof c->buckets, "auto");
+    c->pcts[0] = 50, c->pcts[1] = 99;
+    c->npcts = 2;
+    c->cpu_saturation = 95;
+}
+
+/* A result with n latencies from seed (us, 500 .. ~20 ms), three intervals
+ * and one watched pid. */
+static void fill(struct run_result *r, uint64_t seed, int n, pid_t pid)
+{
+    struct run_config c;
+    config(&c);
+    assert_int_equal(result_init(r, &c), 0);
+    for (int i = 0; i < n; i++) {
+        int64_t v = 500 + (int64_t)(lcg(&seed) % 20000);
+        hist_record(&r->latency, v);
+        hist_record(&r->service, v - 100);
+        hist_record(&r->send_lag, 100);
+        hist_record(&r->verbs[0].latency, v);
+    }
+    r->sent = r->ok = n;
+    r->verbs[0].requests = r->verbs[0].ok = n;
+    r->bytes_received = 1000LL * n;
+    r->duration_s = 3;
+    r->rate_achieved = n / 3.0;
+    r->watched_pids[0] = pid;
+    r->nwatched = 1;
+    r->server_cpu_ms = 30;
+    for (int i = 1; i <= 3; i++) {
+        struct interval_rec rec = {.t = i, .sent = n / 3, .ok = n / 3, .p50_ms = i,
+                                   .p99_ms = 2 * i, .server_cpu_pct = 10 * i,
+                                   .client_cpu_pct = 1, .server_rss_kb = 4096};
+        struct proc_point p = {.t_ns = i * 1000000000LL, .server_pct = 10 * i,
+                               .server_rss_kb = 4096, .client_pct = 1};
+        assert_int_equal(result_add_interval(r, &rec), 0);
+        assert_int_equal(result_add_sample(r, &p), 0);
+    }
+}
+
+static void tmp_path(char *path, size_t len)
+{
+    snprintf(path, len, "/tmp/rpcbench-test-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+}
+
+static void assert_same_hist(const struct hist *a, const struct hist *b)
+{
+    assert_int_equal(a->total_count, b->total_count);
+    static const double ps[] = {0, 10, 50, 90, 99, 99.9, 100};
+    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++)
+        assert_int_equal(hist_percentile(a, ps[i]), hist_percentile(b, ps[i]));
+    for (int32_t i = 0; i < a->counts_len; i++)
+        assert_int_equal(a->counts[i], b->counts[i]);
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    struct run_result r, back;
+    char path[64], err[ERR_LEN] = "";
+    fill(&r, 7, 600, 4242);
+    r.err[ERR_TIMEOUT] = 3;
+    r.errors = 3;
+    result_warn(&r, "a warning");
+    tmp_path(path, sizeof path);
+    assert_int_equal(result_save(&r, path, err), 0);
+    assert_int_equal(result_load(&back, path, err), 0);
+    unlink(path);
+    assert_same_hist(&r.latency, &back.latency);
+    assert_same_hist(&r.service, &back.service);
+    assert_same_hist(&r.verbs[0].latency, &back.verbs[0].latency);
+    assert_int_equal(back.sent, 600);
+    assert_int_equal(back.errors, 3);
+    assert_int_equal(back.err[ERR_TIMEOUT], 3);
+    assert_int_equal(back.bytes_received, 600000);
+    assert_string_equal(back.cfg.proto, "xmlrpc");
+    assert_string_equal(back.verbs[0].name, "getAllVmStats");
+    assert_int_equal(back.cfg.duration_ns, 3000000000LL);
+    assert_int_equal(back.cfg.npcts, 2);
+    assert_int_equal(back.nintervals, 3);
+    assert_true(back.intervals[2].p99_ms == 6);
+    assert_int_equal(back.nsamples, 3);
+    assert_int_equal(back.nwatched, 1);
+    assert_int_equal(back.watched_pids[0], 4242);
+    assert_true(result_cpu_ms_per_call(&back) == result_cpu_ms_per_call(&r));
+    double m1, p1, x1, m2, p2, x2;
+    result_cpu_summary(&r, &m1, &p1, &x1);
+    result_cpu_summary(&back, &m2, &p2, &x2);
+    assert_true(m1 == m2 && x1 == x2);
+    assert_true(result_client_cpu_mean(&back, NULL) == 1);
+    assert_int_equal(back.nwarnings, 1);
+    result_free(&r);
+    result_free(&back);
+}
+
+/* Buckets from the loaded histogram equal buckets from the live one, and
+ * the text report shows exactly the edges asked for. */
+static void test_rebucket(void **state)
+{
+    (void)state;
+    struct run_result r, back;
+    char path[64], err[ERR_LEN] = "";
+    fill(&r, 11, 400, 1);
+    tmp_path(path, sizeof path);
+    assert_int_equal(result_save(&r, path, err), 0);
+    assert_int_equal(result_load(&back, path, err), 0);
+    unlink(path);
+    double edges[BUCKETS_MAX], pa[BUCKETS_MAX], pb[BUCKETS_MAX];
+    int n = buckets_edges("1,2,5,10,15", 0, 0, edges, err);
+    assert_int_equal(n, 5);
+    buckets_fill(&r.latency, edges, n, pa);
+    buckets_fill(&back.latency, edges, n, pb);
+    for (int i = 0; i < n; i++)
+        assert_true(pa[i] == pb[i]);
+    assert_true(pb[0] < 5 && pb[4] > 50 && pb[4] < 100); /* values 0.5 .. 20.5 ms */
+
+    snprintf(back.cfg.buckets, sizeof back.cfg.buckets, "1,2,5");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_int_equal(report_text(f, &back, err), 0);
+    fclose(f);
+    int rows = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"))
+        if (line[0] == '<') {
+            static const char *const want[] = {"<1ms: ", "<2ms: ", "<5ms: "};
+            assert_true(rows < 3);
+            assert_true(!strncmp(line, want[rows], strlen(want[rows])));
+            rows++;
+        }
+    assert_int_equal(rows, 3);
+    free(text);
+    result_free(&r);
+    result_free(&back);
+}
+
+/* Two results merged equal one run that recorded both sets of values. */
+static void test_merge_union(void **state)
+{
+    (void)state;
+    struct run_result a, b, all;
+    char err[ERR_LEN] = "";
+    fill(&a, 1, 300, 10);
+    fill(&b, 2, 500, 20);
+    fill(&all, 1, 300, 10);
+    uint64_t seed = 2;
+    for (int i = 0; i < 500; i++) {
+        int64_t v = 500 + (int64_t)(lcg(&seed) % 20000);
+        hist_record(&all.latency, v);
+        hist_record(&all.verbs[0].latency, v);
+    }
+    assert_int_equal(result_merge(&a, &b, RESULT_MERGE_CONCURRENT, err), 0);
+    assert_same_hist(&a.latency, &all.latency);
+    assert_same_hist(&a.verbs[0].latency, &all.verbs[0].latency);
+    assert_int_equal(a.sent, 800);
+    assert_int_equal(a.ok, 800);
+    assert_int_equal(a.verbs[0].requests, 800);
+    assert_true(a.rate_achieved == 300 / 3.0 + 500 / 3.0);
+    assert_true(a.cfg.rate == 40);
+    assert_true(a.duration_s == 3);
+    /* same t: one interval each, counts summed; different servers: CPU adds */
+    assert_int_equal(a.nintervals, 3);
+    assert_int_equal(a.intervals[0].sent, 100 + 166);
+    assert_true(a.intervals[1].server_cpu_pct == 40);
+    assert_true(a.server_cpu_ms == 60);
+    assert_int_equal(a.nwatched, 2);
+    result_free(&a);
+    result_free(&b);
+    result_free(&all);
+}
+
+/* Rounds back to back into a fresh result: durations add, the timeline
+ * continues, the rate is the overall one. */
+static void test_merge_sequential(void **state)
+{
+    (void)state;
+    struct run_result a, b, m;
+    struct run_config c;
+    char err[ERR_LEN] = "";
+    fill(&a, 1, 300, 10);
+    fill(&b, 2, 600, 10);
+    config(&c);
+    assert_int_equal(result_init(&m, &c), 0);
+    assert_int_equal(result_merge(&m, &a, RESULT_MERGE_SEQUENTIAL, err), 0);
+    assert_int_equal(result_merge(&m, &b, RESULT_MERGE_SEQUENTIAL, err), 0);
+    assert_int_equal(m.latency.total_count, 900);
+    assert_true(m.duration_s == 6);
+    assert_true(m.rate_achieved == 150);
+    assert_int_equal(m.nintervals, 6);
+    assert_true(m.intervals[5].t == 6);
+    assert_true(m.server_cpu_ms == 60);
+    assert_true(result_cpu_ms_per_call(&m) == 60.0 / 900);
+    assert_true(m.cfg.rate == 20);
+    result_free(&a);
+    result_free(&b);
+    result_free(&m);
+}
+
+/* CSV: a header and one row of nine fields per interval. */
+static void test_csv_shape(void **state)
+{
+    (void)state;
+    struct run_result r;
+    fill(&r, 3, 90, 1);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    report_csv(f, &r);
+    fclose(f);
+    int lines = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), lines++) {
+        int commas = 0;
+        for (char *p = line; *p; p++)
+            commas += *p == ',';
+        assert_int_equal(commas, 8);
+        if (lines == 0)
+            assert_true(!strncmp(line, "t,sent,ok,", 10));
+    }
+    assert_int_equal(lines, 1 + 3);
+    free(text);
+    result_free(&r);
+}
+
+static void load_text(const char *json, int want)
+{
+    char path[64], err[ERR_LEN] = "";
+    tmp_path(path, sizeof path);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(json, f);
+    fclose(f);
+    struct run_result r;
+    assert_int_equal(result_load(&r, path, err), want);
+    if (want)
+        assert_true(err[0] != '\0');
+    result_free(&r);
+    unlink(path);
+}
+
+static void test_bad_files(void **state)
+{
+    (void)state;
+    struct run_result r;
+    char err[ERR_LEN] = "";
+    assert_int_equal(result_load(&r, "/nonexistent/x.json", err), -1);
+    assert_non_null(strstr(err, "/nonexistent/x.json"));
+    result_free(&r);
+    load_text("", -1);
+    load_text("[1,2]", -1);
+    load_text("{}", -1);
+    load_text("{\"histograms\": {\"latency_us\": 5}}", -1);
+    load_text("{\"histograms\": {\"latency_us\": \"HISTFAAAA!!\"}}", -1);
+    load_text("{\"histograms\": {\"latency_us\": \"HISTFAAAAA==\"}}", -1);
+    /* odd but harmless numbers are clamped, not trusted */
+    struct hist h;
+    struct buf b = {0};
+    assert_int_equal(hist_init_latency(&h), 0);
+    hist_record(&h, 1234);
+    assert_int_equal(hdrlog_encode(&h, &b), 0);
+    char json[4096];
+    snprintf(json, sizeof json,
+             "{\"config\": {\"duration_s\": 1e300, \"verbs\": [{\"name\": \"x\", "
+             "\"weight\": -5}], \"percentiles\": [50, 500]}, \"intervals\": [{\"t\": \"x\"}],"
+             " \"requests\": {\"ok\": \"many\"}, \"histograms\": {\"latency_us\": \"%s\"}}",
+             b.data);
+    load_text(json, 0);
+    buf_free(&b);
+    hist_close(&h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_rebucket),
+        cmocka_unit_test(test_merge_union),
+        cmocka_unit_test(test_merge_sequential),
+        cmocka_unit_test(test_csv_shape),
+        cmocka_unit_test(test_bad_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
