@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages rpcbench needs to build, test, demo and bench.
-# Usage: scripts/deps.sh [build|check|bench]   (default: check)
+# Usage: scripts/deps.sh [build|check|bench|fuzz]   (default: check)
 # When a package is missing it runs apt-get (as root, or through sudo when
 # available); otherwise it stops and prints the exact apt-get line to run.
 set -eu
@@ -10,12 +10,16 @@ build="gcc make pkg-config libev-dev libjson-c-dev libxmlrpc-core-c3-dev libhttp
 # reader, openssl for certificates, gnuplot for plots, clang for fuzzing.
 check="$build libcmocka-dev python3 python3-stomp openssl default-jdk-headless libhdrhistogram-java gnuplot-nox"
 bench="$check wrk hey"
+# libFuzzer: clang, plus its runtime libraries (libclang_rt.fuzzer and the
+# sanitizers), which clang only recommends.
+fuzz="$build clang libclang-rt-14-dev"
 
 case "${1:-check}" in
 build) want=$build ;;
 check) want=$check ;;
 bench) want=$bench ;;
-*) echo "usage: $0 [build|check|bench]" >&2; exit 2 ;;
+fuzz) want=$fuzz ;;
+*) echo "usage: $0 [build|check|bench|fuzz]" >&2; exit 2 ;;
 esac
 
 missing=""

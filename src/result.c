@@ -147,9 +147,13 @@ void result_check_warnings(struct run_result *r)
     /* Lag from waiting for a busy connection is the server's doing; lag with
      * connections free is the client's. */
     double queued_pct = r->sent ? 100.0 * (double)r->queued / (double)r->sent : 0;
-    if (cmean > 80 || (!r->closed_loop && lag99 > 1.0 && queued_pct < 1))
-        result_warn(r, "client-bound: client CPU %.0f%%, send-lag p99 %.2fms; the client, not "
-                    "the server, may limit these figures", cmean, lag99);
+    if (cmean > 80)
+        result_warn(r, "client-bound: client CPU %.0f%% of a core; the client, not the server, "
+                    "may limit these figures", cmean);
+    else if (!r->closed_loop && lag99 > 1.0 && queued_pct < 1)
+        result_warn(r, "client-bound: send-lag p99 %.2fms with the client at %.0f%% CPU: the "
+                    "machine (load %.2f) kept the client from sending on time; latencies "
+                    "include that delay", lag99, cmean, r->loadavg1);
     if (!r->closed_loop && queued_pct >= 1)
         result_warn(r, "%.1f%% of requests waited for a free connection (all %d busy): the "
                     "server is slower than the rate, or raise --connections", queued_pct,
