@@ -1,6 +1,8 @@
 /* encoder: what both encodings share (lookup, request ids, cleanup). */
 #include "encoder.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 const struct encoder *enc_find(const char *name)
@@ -69,4 +71,14 @@ void enc_call_clear(struct enc_call *call)
     json_object_put(call->params);
     json_object_put(call->id);
     memset(call, 0, sizeof *call);
+}
+
+void enc_seterr(char *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, ENC_ERR_LEN, fmt, ap);
+    va_end(ap);
 }

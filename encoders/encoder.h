@@ -128,6 +128,8 @@ void enc_stamp_id(struct enc_request *req, uint64_t id);
 int enc_parse_id(const char *s, size_t len, uint64_t *id);
 
 void enc_request_free(struct enc_request *req);
+/* Writes a one-line reason into err (ENC_ERR_LEN bytes) unless err is NULL. */
+void enc_seterr(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void enc_call_clear(struct enc_call *call);
 
 /* xmlrpc-c refuses documents over 512 KiB by default; every entry point of

@@ -13,16 +13,6 @@
 
 #define JSON_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
-static void seterr(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void seterr(char *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, ENC_ERR_LEN, fmt, ap);
-    va_end(ap);
-}
 
 static int verb_call(const char *verb, const char *vm_id, const char **method,
                      json_object **params, char *err)
@@ -36,12 +26,12 @@ static int verb_call(const char *verb, const char *vm_id, const char **method,
         *method = "Host.getAllVmStats";
     } else if (strcmp(verb, "getVmStats") == 0) {
         if (!vm_id) {
-            seterr(err, "getVmStats needs a VM id");
+            enc_seterr(err, "getVmStats needs a VM id");
             return ENC_INVALID;
         }
         *method = "VM.getStats";
     } else {
-        seterr(err, "unknown verb '%s' (want ping, list, getAllVmStats, getVmStats)", verb);
+        enc_seterr(err, "unknown verb '%s' (want ping, list, getAllVmStats, getVmStats)", verb);
         return ENC_INVALID;
     }
     json_object *p = json_object_new_object();
@@ -59,7 +49,7 @@ static int verb_call(const char *verb, const char *vm_id, const char **method,
     *params = p;
     return ENC_OK;
 nomem:
-    seterr(err, "out of memory");
+    enc_seterr(err, "out of memory");
     return ENC_NOMEM;
 }
 
@@ -84,7 +74,7 @@ static int render_request(const char *method, json_object *params, struct enc_re
     if (!bad && params)
         bad = buf_append_str(&out->body, ",\"params\":") < 0 || append_json(&out->body, params) < 0;
     if (bad || buf_append_str(&out->body, ",\"id\":\"" ENC_ID_PREFIX "000000000000\"}") < 0) {
-        seterr(err, "out of memory");
+        enc_seterr(err, "out of memory");
         return ENC_NOMEM;
     }
     out->id_len = ENC_ID_DIGITS;
@@ -244,18 +234,18 @@ static int take_request(json_object *doc, struct enc_call *call, char *err)
     call->is_notification = !json_object_object_get_ex(doc, "id", NULL);
     if (!json_object_object_get_ex(doc, "jsonrpc", &v) || !json_object_is_type(v, json_type_string) ||
         strcmp(json_object_get_string(v), "2.0") != 0) {
-        seterr(err, "not a JSON-RPC 2.0 request (jsonrpc != \"2.0\")");
+        enc_seterr(err, "not a JSON-RPC 2.0 request (jsonrpc != \"2.0\")");
         return ENC_INVALID;
     }
     if (!json_object_object_get_ex(doc, "method", &m) || !json_object_is_type(m, json_type_string) ||
         (size_t)json_object_get_string_len(m) >= ENC_METHOD_MAX) {
-        seterr(err, "request has no method string (or it is too long)");
+        enc_seterr(err, "request has no method string (or it is too long)");
         return ENC_INVALID;
     }
     memcpy(call->method, json_object_get_string(m), (size_t)json_object_get_string_len(m) + 1);
     if (json_object_object_get_ex(doc, "params", &p) && p) {
         if (!json_object_is_type(p, json_type_array) && !json_object_is_type(p, json_type_object)) {
-            seterr(err, "params must be an array or an object");
+            enc_seterr(err, "params must be an array or an object");
             return ENC_INVALID;
         }
         call->params = json_object_get(p);
@@ -268,14 +258,14 @@ static int parse_call(const char *body, size_t len, struct enc_call *call, char 
     memset(call, 0, sizeof *call);
     json_object *doc;
     if (parse_doc(body, len, &doc) < 0) {
-        seterr(err, "malformed JSON");
+        enc_seterr(err, "malformed JSON");
         return ENC_DECODE;
     }
     int rc = ENC_INVALID;
     if (json_object_is_type(doc, json_type_object))
         rc = take_request(doc, call, err);
     else
-        seterr(err, "not a request object (batches are not supported)");
+        enc_seterr(err, "not a request object (batches are not supported)");
     json_object_put(doc);
     return rc;
 }

@@ -24,16 +24,6 @@ static void raise_limit(void)
     }
 }
 
-static void seterr(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void seterr(char *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, ENC_ERR_LEN, fmt, ap);
-    va_end(ap);
-}
 
 static int verb_call(const char *verb, const char *vm_id, const char **method,
                      json_object **params, char *err)
@@ -46,18 +36,18 @@ static int verb_call(const char *verb, const char *vm_id, const char **method,
         return ENC_OK;
     }
     if (strcmp(verb, "getVmStats") != 0) {
-        seterr(err, "unknown verb '%s' (want ping, list, getAllVmStats, getVmStats)", verb);
+        enc_seterr(err, "unknown verb '%s' (want ping, list, getAllVmStats, getVmStats)", verb);
         return ENC_INVALID;
     }
     if (!vm_id) {
-        seterr(err, "getVmStats needs a VM id");
+        enc_seterr(err, "getVmStats needs a VM id");
         return ENC_INVALID;
     }
     *method = "getVmStats";
     json_object *a = json_object_new_array();
     if (!a || json_object_array_add(a, json_object_new_string(vm_id)) < 0) {
         json_object_put(a);
-        seterr(err, "out of memory");
+        enc_seterr(err, "out of memory");
         return ENC_NOMEM;
     }
     *params = a;
@@ -104,7 +94,7 @@ static int render_request(const char *method, json_object *params, struct enc_re
     if (mb)
         xmlrpc_serialize_call2(&env, mb, method, a, xmlrpc_dialect_i8);
     if (env.fault_occurred)
-        seterr(err, "cannot render %s: %s", method, env.fault_string);
+        enc_seterr(err, "cannot render %s: %s", method, env.fault_string);
     int rc = mb ? take_block(&env, mb, &out->body) : ENC_NOMEM;
     if (a)
         xmlrpc_DECREF(a);
@@ -212,12 +202,12 @@ static int parse_call(const char *body, size_t len, struct enc_call *call, char 
     else
         xmlrpc_env_set_fault(&env, XMLRPC_PARSE_ERROR, "<i8> holds no integer");
     if (env.fault_occurred) {
-        seterr(err, "malformed XML-RPC call: %s", env.fault_string);
+        enc_seterr(err, "malformed XML-RPC call: %s", env.fault_string);
     } else if (strlen(method) >= ENC_METHOD_MAX) {
-        seterr(err, "method name too long");
+        enc_seterr(err, "method name too long");
         rc = ENC_INVALID;
     } else if (xmlconv_to_json(&env, params, &call->params) < 0) {
-        seterr(err, "params: %s", env.fault_string);
+        enc_seterr(err, "params: %s", env.fault_string);
         rc = ENC_INVALID;
     } else {
         strcpy(call->method, method);

@@ -11,20 +11,15 @@ import subprocess
 import sys
 import tempfile
 
+from rpctest import check, rpcbench  # noqa: E402
+
 RPCBENCH = os.environ.get("RPCBENCH", "./rpcbench")
 FIGURES = ("p50_ms", "p90_ms", "p99_ms", "mean_ms", "rate_per_s", "errors",
            "server_cpu_pct", "server_cpu_ms_per_call", "bytes_per_response")
 
 
 def run(args, timeout=90):
-    p = subprocess.run([RPCBENCH] + args, capture_output=True, text=True, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        print("FAIL:", what)
-        sys.exit(1)
+    return rpcbench(*args, timeout=timeout)
 
 
 def check_live(tmp):

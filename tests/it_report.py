@@ -12,18 +12,13 @@ import sys
 import tempfile
 import zlib
 
+from rpctest import check, rpcbench  # noqa: E402
+
 RPCBENCH = os.environ.get("RPCBENCH", "./rpcbench")
 
 
 def run(args, timeout=60):
-    p = subprocess.run([RPCBENCH] + args, capture_output=True, text=True, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(cond, what):
-    if not cond:
-        print("FAIL:", what)
-        sys.exit(1)
+    return rpcbench(*args, timeout=timeout)
 
 
 def varint(b, i):
