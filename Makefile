@@ -21,7 +21,7 @@ SAN_ON   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 SANFLAGS := $(if $(SAN),$(SAN_ON))
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE $(CFLAGS) $(WARN) $(SANFLAGS) -MMD -MP \
-              -Isrc -Iencoders $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
+              -iquote src -iquote encoders $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
 LIBS     := -lev -lhttp_parser -lssl -lcrypto $(JSONC_LIBS) $(XMLRPC_LIBS) -lm
 LDFLAGS  += $(SANFLAGS)
 
@@ -94,7 +94,7 @@ FUZZ_CC      ?= clang
 FUZZ_DIR     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) $(FUZZ_SAN) -MMD -MP \
-                -Isrc -Iencoders $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
+                -iquote src -iquote encoders $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
 FUZZ_OBJ     := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_DIR)/%)
