@@ -1,17 +1,13 @@
-/* conn_http: one HTTP/1.1 keep-alive connection of the load engine, one
- * request in flight at a time (as XML-RPC and JSON-RPC over HTTP are used).
+/* conn_http: XML-RPC and JSON-RPC over HTTP/1.1 keep-alive, one request in
+ * flight per connection (as these protocols are used over HTTP).
  *
- * The request bytes are rendered once per verb (conn_http_prepare) and only
- * the id is stamped per send; responses are framed by http-parser into a
+ * The request bytes are rendered once per verb (http_prepare) and only the
+ * id is stamped per send; responses are framed by http-parser into a
  * per-connection body buffer that is reused, so a steady run allocates
- * nothing. Every failure ends in conn_fail(): the request is counted with its
- * kind and the connection reconnects. */
-#include <errno.h>
+ * nothing. A failure fails the request with its kind and reconnects. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "clock.h"
 #include "engine_int.h"
@@ -26,7 +22,7 @@ static const http_parser_settings parser_settings = {
     .on_message_complete = on_message_complete,
 };
 
-int conn_http_prepare(struct engine *e, int verb, const struct enc_request *body, char *err)
+static int http_prepare(struct engine *e, int verb, const struct enc_request *body, char *err)
 {
     struct prepared *p = &e->prep[verb];
     struct buf *b = &p->req.body;
@@ -47,126 +43,44 @@ int conn_http_prepare(struct engine *e, int verb, const struct enc_request *body
     return 0;
 }
 
-static void io_cb(struct ev_loop *loop, ev_io *w, int revents);
-static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents);
-
-void conn_http_init(struct engine *e, struct conn *c)
+static void http_ready(struct conn *c)
 {
-    memset(c, 0, sizeof *c);
-    c->eng = e;
-    c->fd = -1;
-    c->state = CONN_DOWN;
-    c->backoff_s = 0.01;
-    ev_init(&c->io, io_cb);
-    c->io.data = c;
-    ev_init(&c->timer, timer_cb);
-    c->timer.data = c;
-}
-
-static void watch(struct conn *c, int events)
-{
-    struct ev_loop *loop = c->eng->loop;
-    if (c->io.fd == c->fd && (c->io.events & (EV_READ | EV_WRITE)) == events &&
-        ev_is_active(&c->io))
-        return;
-    ev_io_stop(loop, &c->io);
-    ev_io_set(&c->io, c->fd, events);
-    ev_io_start(loop, &c->io);
-}
-
-void conn_http_close(struct conn *c)
-{
-    ev_io_stop(c->eng->loop, &c->io);
-    ev_timer_stop(c->eng->loop, &c->timer);
-    if (c->fd >= 0)
-        close(c->fd);
-    c->fd = -1;
-    c->state = CONN_DOWN;
-    c->out_off = c->out.len = 0;
-}
-
-void conn_http_start(struct conn *c)
-{
-    char err[ERR_LEN];
-    c->fd = target_connect_nb(c->eng->target, err);
-    if (c->fd < 0) {
-        engine_conn_backoff(c->eng, c);
-        return;
-    }
-    c->state = CONN_CONNECTING;
-    watch(c, EV_WRITE);
-}
-
-/* The request failed: count it and start over on a fresh connection. */
-static void conn_fail(struct conn *c, int kind)
-{
-    struct engine *e = c->eng;
-    conn_http_close(c);
-    engine_request_done(e, c, kind, 0);
-    conn_http_start(c);
-}
-
-static void connected(struct conn *c)
-{
-    int soerr = 0;
-    socklen_t len = sizeof soerr;
-    if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len) < 0 || soerr) {
-        conn_http_close(c);
-        engine_conn_backoff(c->eng, c);
-        return;
-    }
-    c->backoff_s = 0.01;
     c->state = CONN_IDLE;
-    watch(c, EV_READ); /* an idle keep-alive socket still tells us of EOF */
+    conn_watch(c, EV_READ); /* an idle keep-alive socket still tells us of EOF */
     engine_conn_idle(c->eng, c);
 }
 
-/* Writes what is left of the request; 0 when done, 1 pending, -1 error. */
-static int flush_out(struct conn *c, const char *data, size_t len)
+static void http_on_close(struct conn *c, int kind)
 {
-    while (c->out_off < len) {
-        ssize_t n = send(c->fd, data + c->out_off, len - c->out_off, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return 1;
-        if (n <= 0)
-            return -1;
-        c->out_off += (size_t)n;
-        if (c->req.measured)
-            c->eng->res->bytes_sent += n;
+    if (c->req.live) {
+        c->req.live = 0;
+        engine_request_done(c->eng, &c->req, kind);
     }
-    return 0;
 }
 
-void conn_http_send(struct conn *c)
+static void http_send(struct conn *c, struct inflight *r)
 {
     struct engine *e = c->eng;
-    struct prepared *p = &e->prep[c->req.verb];
-    enc_stamp_id(&p->req, c->req.id);
+    struct prepared *p = &e->prep[r->verb];
+    enc_stamp_id(&p->req, r->id);
     http_parser_init(&c->parser, HTTP_RESPONSE);
     c->parser.data = c;
     c->message_done = c->too_large = 0;
     buf_reset(&c->body);
     c->state = CONN_BUSY;
-    c->out_off = 0;
-    buf_reset(&c->out);
-    c->req.sent_ns = clock_now_ns();
-    int rc = flush_out(c, p->req.body.data, p->req.body.len);
-    ev_timer_set(&c->timer, (double)e->cfg->timeout_ns / 1e9, 0);
-    ev_timer_start(e->loop, &c->timer);
-    if (rc < 0) {
+    r->live = 1;
+    r->sent_ns = clock_now_ns();
+    /* The shared template is restamped by the next send, so what the socket
+     * does not take now is copied (rare: requests are small). */
+    if (conn_send_bytes(c, p->req.body.data, p->req.body.len) < 0) {
         conn_fail(c, ERR_CLOSED);
         return;
     }
-    if (rc > 0) {
-        /* The shared template gets restamped by the next send: keep a copy
-         * of the rest (rare: requests are small). */
-        buf_append(&c->out, p->req.body.data, p->req.body.len);
-        watch(c, EV_READ | EV_WRITE);
-        return;
-    }
-    watch(c, EV_READ);
+    if (r->measured)
+        e->res->bytes_sent += (int64_t)p->req.body.len;
+    ev_timer_set(&c->timer, (double)e->cfg->timeout_ns / 1e9, 0);
+    ev_timer_start(e->loop, &c->timer);
+    conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
 }
 
 static int on_headers_complete(http_parser *p)
@@ -218,48 +132,44 @@ static int classify(struct conn *c)
     return -1;
 }
 
-static void finish(struct conn *c, size_t rx)
+static void finish(struct conn *c, int eof)
 {
     struct engine *e = c->eng;
     int kind = classify(c);
-    int keep = http_should_keep_alive(&c->parser);
+    int keep = !eof && http_should_keep_alive(&c->parser);
     ev_timer_stop(e->loop, &c->timer);
-    engine_request_done(e, c, kind, rx);
-    if (!keep || c->state != CONN_BUSY) {
-        conn_http_close(c);
-        conn_http_start(c);
+    c->req.live = 0;
+    engine_request_done(e, &c->req, kind);
+    if (!keep) {
+        conn_close(c);
+        conn_start(c);
         return;
     }
     c->state = CONN_IDLE;
-    watch(c, EV_READ);
+    conn_watch(c, EV_READ);
     engine_conn_idle(e, c);
 }
 
 /* Reads and frames what the socket has. */
 static void on_readable(struct conn *c)
 {
-    size_t rx = 0;
+    struct engine *e = c->eng;
     for (;;) {
-        ssize_t n = recv(c->fd, c->eng->rbuf, sizeof c->eng->rbuf, 0);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        ssize_t n = conn_read(c, e->rbuf, sizeof e->rbuf);
+        if (n == CONN_AGAIN)
             break;
         if (n <= 0) { /* EOF or reset: maybe the end of a body without length */
             if (n == 0)
                 http_parser_execute(&c->parser, &parser_settings, NULL, 0);
-            if (c->message_done) {
-                c->state = CONN_DOWN;
-                finish(c, rx);
-            } else {
+            if (c->message_done)
+                finish(c, 1);
+            else
                 conn_fail(c, ERR_CLOSED);
-            }
             return;
         }
-        rx += (size_t)n;
         if (c->req.measured)
-            c->eng->res->bytes_received += n;
-        size_t used = http_parser_execute(&c->parser, &parser_settings, c->eng->rbuf, (size_t)n);
+            e->res->bytes_received += n;
+        size_t used = http_parser_execute(&c->parser, &parser_settings, e->rbuf, (size_t)n);
         if (c->parser.http_errno != HPE_OK || used != (size_t)n) {
             if (c->message_done && used == (size_t)n)
                 break;
@@ -270,7 +180,7 @@ static void on_readable(struct conn *c)
             break;
     }
     if (c->message_done)
-        finish(c, rx);
+        finish(c, 0);
 }
 
 /* An idle keep-alive socket became readable: the server closed it (or sent
@@ -278,55 +188,50 @@ static void on_readable(struct conn *c)
 static void on_idle_readable(struct conn *c)
 {
     struct engine *e = c->eng;
+    /* TLS 1.3 sends session tickets after the handshake: readable, yet no
+     * application byte. Only EOF, an error or unasked data end the idle. */
+    if (conn_read(c, e->rbuf, sizeof e->rbuf) == CONN_AGAIN)
+        return;
     for (struct conn **pp = &e->idle; *pp; pp = &(*pp)->next_idle)
         if (*pp == c) {
             *pp = c->next_idle;
             break;
         }
-    conn_http_close(c);
-    conn_http_start(c);
+    conn_close(c);
+    conn_start(c);
 }
 
-static void io_cb(struct ev_loop *loop, ev_io *w, int revents)
+static void http_on_io(struct conn *c, int revents)
 {
-    (void)loop;
-    struct conn *c = w->data;
-    switch (c->state) {
-    case CONN_CONNECTING:
-        connected(c);
-        return;
-    case CONN_IDLE:
+    if (c->state == CONN_IDLE) {
         on_idle_readable(c);
         return;
-    case CONN_BUSY:
-        if ((revents & EV_WRITE) && c->out_off < c->out.len) {
-            int rc = flush_out(c, c->out.data, c->out.len);
-            if (rc < 0) {
-                conn_fail(c, ERR_CLOSED);
-                return;
-            }
-            if (rc == 0)
-                watch(c, EV_READ);
-        }
-        if (revents & EV_READ)
-            on_readable(c);
-        return;
-    default:
-        return;
     }
+    if ((revents & EV_WRITE) && c->out.len) {
+        int rc = conn_flush(c);
+        if (rc < 0) {
+            conn_fail(c, ERR_CLOSED);
+            return;
+        }
+        if (rc == 0)
+            conn_watch(c, EV_READ);
+    }
+    if (revents & EV_READ)
+        on_readable(c);
 }
 
-static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
+static void http_on_timer(struct conn *c)
 {
-    (void)loop;
-    (void)revents;
-    struct conn *c = w->data;
-    if (c->state == CONN_BACKOFF) {
-        c->state = CONN_DOWN;
-        c->eng->nbackoff--;
-        conn_http_start(c);
-        return;
-    }
     if (c->state == CONN_BUSY)
         conn_fail(c, ERR_TIMEOUT);
 }
+
+const struct conn_proto conn_proto_http = {
+    .multiplex = 0,
+    .prepare = http_prepare,
+    .on_ready = http_ready,
+    .on_io = http_on_io,
+    .send = http_send,
+    .on_timer = http_on_timer,
+    .on_close = http_on_close,
+};

@@ -11,6 +11,7 @@
 #include "engine_int.h"
 #include "procstat.h"
 #include "progress.h"
+#include "tls.h"
 
 static void dispatch(struct engine *e, int from_timer);
 
@@ -31,28 +32,49 @@ static int pick_verb(struct engine *e)
     return best;
 }
 
+/* The slot a STOMP request with this id lives in. A slot still live from
+ * nslots ids ago is far past its timeout (nslots covers rate x timeout
+ * twice over): it fails as such before its slot is reused. */
+static struct inflight *slot_for(struct engine *e, uint64_t id)
+{
+    struct inflight *r = &e->slots[id & (e->nslots - 1)];
+    if (r->live) {
+        r->live = 0;
+        engine_request_done(e, r, ERR_TIMEOUT);
+    }
+    return r;
+}
+
+struct inflight *engine_slot(struct engine *e, uint64_t id)
+{
+    struct inflight *r = &e->slots[id & (e->nslots - 1)];
+    return r->live && r->id == id ? r : NULL;
+}
+
 static void send_on(struct engine *e, struct conn *c, int64_t intended, int queued)
 {
-    struct inflight *r = &c->req;
+    uint64_t id = ++e->next_id;
+    struct inflight *r = e->proto->multiplex ? slot_for(e, id) : &c->req;
     r->verb = pick_verb(e);
-    r->id = ++e->next_id;
+    r->id = id;
+    r->conn = c;
     r->intended_ns = intended;
     r->measured = intended >= e->m0_ns && intended < e->end_ns;
+    r->sent_ns = clock_now_ns();
     e->inflight++;
-    conn_http_send(c);
+    e->ival_sent++;
+    /* Counted before the write, which may fail and count the error. */
     if (r->measured) {
         e->res->sent++;
         e->res->verbs[r->verb].requests++;
         hist_record(&e->res->send_lag, (r->sent_ns - intended) / NS_PER_US);
         e->res->queued += queued;
     }
-    e->ival_sent++;
+    e->proto->send(c, r);
 }
 
-void engine_request_done(struct engine *e, struct conn *c, int kind, size_t rx)
+void engine_request_done(struct engine *e, struct inflight *r, int kind)
 {
-    (void)rx;
-    struct inflight *r = &c->req;
     struct run_result *res = e->res;
     int64_t now = clock_now_ns();
     e->inflight--;
@@ -85,10 +107,32 @@ void engine_request_done(struct engine *e, struct conn *c, int kind, size_t rx)
 
 void engine_conn_idle(struct engine *e, struct conn *c)
 {
-    c->next_idle = e->idle;
-    e->idle = c;
+    if (!e->proto->multiplex) {
+        c->next_idle = e->idle;
+        e->idle = c;
+    }
     if (e->t0_ns)
         dispatch(e, 0);
+}
+
+/* A connection that can take a request now, or NULL. HTTP: the idle
+ * stack; STOMP: every ready connection, in turn. */
+static struct conn *take_conn(struct engine *e)
+{
+    if (!e->proto->multiplex) {
+        struct conn *c = e->idle;
+        if (c)
+            e->idle = c->next_idle;
+        return c;
+    }
+    for (int i = 0; i < e->cfg->connections; i++) {
+        struct conn *c = &e->conns[(e->rr + i) % e->cfg->connections];
+        if (c->state == CONN_IDLE) {
+            e->rr = (c->idx + 1) % e->cfg->connections;
+            return c;
+        }
+    }
+    return NULL;
 }
 
 void engine_conn_backoff(struct engine *e, struct conn *c)
@@ -134,17 +178,14 @@ static void dispatch(struct engine *e, int from_timer)
         return;
     int64_t now = clock_now_ns();
     if (e->cfg->rate <= 0) { /* closed loop: every free connection sends now */
-        while (e->idle) {
-            struct conn *c = e->idle;
-            e->idle = c->next_idle;
+        struct conn *c;
+        while (!e->proto->multiplex && (c = take_conn(e)) != NULL)
             send_on(e, c, clock_now_ns(), 0);
-        }
         return;
     }
     while (sched_peek(&e->sched) <= now) {
-        if (e->idle) {
-            struct conn *c = e->idle;
-            e->idle = c->next_idle;
+        struct conn *c = take_conn(e);
+        if (c) {
             send_on(e, c, sched_take(&e->sched), !from_timer);
         } else if (e->nbackoff == e->cfg->connections) {
             fail_unconnectable(e, sched_take(&e->sched));
@@ -325,10 +366,10 @@ static void startup_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)revents;
     struct engine *e = w->data;
-    int idle = 0;
-    for (struct conn *c = e->idle; c; c = c->next_idle)
-        idle++;
-    if (idle < e->cfg->connections && clock_now_ns() < e->startup_deadline_ns)
+    int ready = 0;
+    for (int i = 0; i < e->cfg->connections; i++)
+        ready += e->conns[i].state == CONN_IDLE;
+    if (ready < e->cfg->connections && clock_now_ns() < e->startup_deadline_ns)
         return; /* the repeating timer looks again */
     ev_timer_stop(loop, w);
     begin(e);
@@ -356,12 +397,78 @@ static int setup_requests(struct engine *e, char *err)
         rc = e->enc->render_request(method, params, &body, err);
         json_object_put(params);
         if (rc == ENC_OK)
-            rc = conn_http_prepare(e, (int)i, &body, err);
+            rc = e->proto->prepare(e, (int)i, &body, err);
         enc_request_free(&body);
         if (rc)
             return -1;
     }
     return 0;
+}
+
+/* Picks HTTP or STOMP, plain or TLS, from the target's scheme. */
+static int setup_transport(struct engine *e, char *err)
+{
+    const struct run_config *cfg = e->cfg;
+    enum scheme sc = e->target->scheme;
+    int stomp = sc == SCHEME_STOMP || sc == SCHEME_STOMPS;
+    e->proto = stomp ? &conn_proto_stomp : &conn_proto_http;
+    if (stomp && strcmp(e->enc->name, "jsonrpc")) {
+        snprintf(err, ERR_LEN, "STOMP carries JSON-RPC only: use -p jsonrpc with stomp://");
+        return -1;
+    }
+    if (stomp && cfg->rate <= 0) {
+        snprintf(err, ERR_LEN, "--rate max (closed loop) is for HTTP; give STOMP a rate");
+        return -1;
+    }
+    if (stomp) {
+        /* Enough slots for every request of rate x timeout, twice over. */
+        double need = cfg->rate * ((double)cfg->timeout_ns / 1e9) * 2 + 64;
+        e->nslots = 64;
+        while ((double)e->nslots < need && e->nslots < (1u << 22))
+            e->nslots *= 2;
+        e->slots = calloc(e->nslots, sizeof *e->slots);
+        if (!e->slots) {
+            snprintf(err, ERR_LEN, "out of memory for %llu in-flight slots",
+                     (unsigned long long)e->nslots);
+            return -1;
+        }
+    }
+    if (sc == SCHEME_HTTPS || sc == SCHEME_STOMPS) {
+        struct tls_client_opts o = {
+            .cacert = cfg->cacert[0] ? cfg->cacert : NULL,
+            .cert = cfg->cert[0] ? cfg->cert : NULL,
+            .key = cfg->key[0] ? cfg->key : NULL,
+            .insecure = cfg->tls_insecure,
+        };
+        char terr[TLS_ERR_LEN];
+        e->tls = tls_client_ctx(&o, terr);
+        if (!e->tls) {
+            snprintf(err, ERR_LEN, "%s", terr);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* STOMP: fails the requests that waited longer than the timeout. Ids are
+ * sent in order and share one timeout, so the oldest live ones expire
+ * first: a FIFO scan from the oldest. */
+static void reaper_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    struct engine *e = w->data;
+    int64_t now = clock_now_ns();
+    while (e->oldest_id < e->next_id) {
+        struct inflight *r = engine_slot(e, e->oldest_id + 1);
+        if (r && now - r->sent_ns < e->cfg->timeout_ns)
+            break;
+        if (r) {
+            r->live = 0;
+            engine_request_done(e, r, ERR_TIMEOUT);
+        }
+        e->oldest_id++;
+    }
 }
 
 static int setup_loop(struct engine *e, char *err)
@@ -378,6 +485,12 @@ static int setup_loop(struct engine *e, char *err)
     e->tick.data = e;
     ev_init(&e->end, end_cb);
     e->end.data = e;
+    if (e->proto->multiplex) {
+        double period = (double)e->cfg->timeout_ns / 1e9 / 10;
+        ev_timer_init(&e->reaper, reaper_cb, period, period < 0.2 ? period : 0.2);
+        e->reaper.data = e;
+        ev_timer_start(e->loop, &e->reaper);
+    }
     ev_signal_init(&e->sigint, sig_cb, SIGINT);
     e->sigint.data = e;
     ev_signal_start(e->loop, &e->sigint);
@@ -391,17 +504,26 @@ static void teardown(struct engine *e)
 {
     for (int i = 0; e->conns && i < e->cfg->connections; i++) {
         struct conn *c = &e->conns[i];
-        if (c->state == CONN_BUSY && c->req.measured)
+        if (c->req.live && c->req.measured)
             e->res->unfinished++;
-        conn_http_close(c);
+        conn_close(c);
         buf_free(&c->body);
         buf_free(&c->out);
+        buf_free(&c->in);
+        buf_free(&c->frames);
     }
+    for (uint64_t i = 0; i < e->nslots; i++)
+        if (e->slots[i].live && e->slots[i].measured)
+            e->res->unfinished++;
+    free(e->slots);
     free(e->conns);
+    if (e->tls)
+        SSL_CTX_free(e->tls);
     for (size_t i = 0; i < RUN_MAX_VERBS; i++)
         enc_request_free(&e->prep[i].req);
     hist_close(&e->ival_hist);
     hist_close(&e->hook_hist);
+    buf_free(&e->scratch);
     if (e->timerfd >= 0)
         close(e->timerfd);
     if (e->loop) {
@@ -411,6 +533,47 @@ static void teardown(struct engine *e)
         ev_signal_stop(e->loop, &e->sigterm);
         ev_loop_destroy(e->loop);
     }
+}
+
+/* Polls until every live connection has its receipt. */
+static void goodbye_poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)revents;
+    struct engine *e = w->data;
+    for (int i = 0; i < e->cfg->connections; i++)
+        if (e->conns[i].state == CONN_IDLE && !e->conns[i].receipt_done)
+            return;
+    ev_break(loop, EVBREAK_ALL);
+}
+
+static void goodbye_deadline_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)w;
+    (void)revents;
+    ev_break(loop, EVBREAK_ALL);
+}
+
+/* STOMP: DISCONNECT with a receipt on every live connection, and wait (up
+ * to a second) for the receipts, so the server sees a clean goodbye. */
+static void say_goodbye(struct engine *e)
+{
+    int any = 0;
+    for (int i = 0; i < e->cfg->connections; i++)
+        if (e->conns[i].state == CONN_IDLE) {
+            e->proto->goodbye(&e->conns[i]);
+            any = 1;
+        }
+    if (!any)
+        return;
+    ev_timer poll, deadline;
+    ev_timer_init(&poll, goodbye_poll_cb, 0.002, 0.002);
+    poll.data = e;
+    ev_timer_init(&deadline, goodbye_deadline_cb, 1.0, 0);
+    ev_timer_start(e->loop, &poll);
+    ev_timer_start(e->loop, &deadline);
+    ev_run(e->loop, 0);
+    ev_timer_stop(e->loop, &poll);
+    ev_timer_stop(e->loop, &deadline);
 }
 
 int engine_run(const struct run_config *cfg, const struct target *target,
@@ -435,12 +598,11 @@ int engine_run(const struct run_config *cfg, const struct target *target,
     }
     e->conns = calloc((size_t)cfg->connections, sizeof *e->conns);
     if (!e->conns || hist_init_latency(&e->ival_hist) || hist_init_latency(&e->hook_hist) ||
-        setup_requests(e, err) ||
-        setup_loop(e, err))
+        setup_transport(e, err) || setup_requests(e, err) || setup_loop(e, err))
         goto out;
     for (int i = 0; i < cfg->connections; i++) {
-        conn_http_init(e, &e->conns[i]);
-        conn_http_start(&e->conns[i]);
+        conn_init(e, &e->conns[i], i);
+        conn_start(&e->conns[i]);
     }
     ev_timer startup;
     ev_timer_init(&startup, startup_cb, 0.001, 0.001);
@@ -451,6 +613,8 @@ int engine_run(const struct run_config *cfg, const struct target *target,
     ev_timer_stop(e->loop, &startup);
     if (!e->ended)
         end_run(e, clock_now_ns());
+    if (e->proto->goodbye && !res->interrupted)
+        say_goodbye(e);
     if (e->hook_hist.total_count) { /* answers that came in the drain */
         struct interval_rec drain = {.t = (double)(clock_now_ns() - e->m0_ns) / 1e9,
                                      .server_cpu_pct = -1, .client_cpu_pct = -1};

@@ -4,15 +4,23 @@
 
 #include <ev.h>
 #include <http_parser.h>
+#include <openssl/ssl.h>
 
 #include "buf.h"
 #include "encoder.h"
 #include "engine.h"
 #include "sched.h"
 
-enum conn_state { CONN_DOWN, CONN_CONNECTING, CONN_IDLE, CONN_BUSY, CONN_BACKOFF };
+/* DOWN -> CONNECTING (TCP) -> HANDSHAKE (TLS) -> LOGIN (STOMP) -> IDLE
+ * (free for a request; a STOMP connection stays IDLE with requests in
+ * flight) <-> BUSY (HTTP: one request in flight). Failures go to BACKOFF
+ * then DOWN, or straight back to CONNECTING. */
+enum conn_state {
+    CONN_DOWN, CONN_CONNECTING, CONN_HANDSHAKE, CONN_LOGIN, CONN_IDLE, CONN_BUSY, CONN_BACKOFF
+};
 
-/* The request a connection carries (HTTP: one at a time). */
+/* A request in flight (HTTP: the connection's one; STOMP: a slot of the
+ * engine's ring, found again by id). */
 struct inflight {
     int verb;            /* index into the verb mix */
     uint64_t id;
@@ -20,17 +28,43 @@ struct inflight {
     int64_t sent_ns;
     int measured;        /* intended inside the measured window */
     int queued;          /* waited for a free connection */
+    int live;            /* STOMP slot in use */
+    struct conn *conn;   /* STOMP: the connection it went out on */
 };
 
 struct engine;
+struct conn;
+
+/* What a wire protocol does on a connection whose transport (TCP, TLS) is
+ * up; conn.c owns connecting, TLS and reconnecting. */
+struct conn_proto {
+    int multiplex; /* many requests in flight per connection */
+    int (*prepare)(struct engine *e, int verb, const struct enc_request *body, char *err);
+    void (*on_ready)(struct conn *c);          /* transport up */
+    void (*on_io)(struct conn *c, int revents);
+    void (*send)(struct conn *c, struct inflight *r);
+    void (*on_timer)(struct conn *c);          /* c->timer fired while up */
+    void (*on_close)(struct conn *c, int kind); /* fail what is in flight */
+    void (*goodbye)(struct conn *c);           /* at the end (STOMP DISCONNECT); may be NULL */
+};
+
+extern const struct conn_proto conn_proto_http;
+extern const struct conn_proto conn_proto_stomp;
+
+#define CONN_AGAIN (-2)
+#define CONN_ERR (-1)
 
 struct conn {
     struct engine *eng;
+    int idx;
     int fd;
+    SSL *ssl;
     enum conn_state state;
     ev_io io;
-    ev_timer timer;        /* request timeout, or reconnect backoff */
+    ev_timer timer;        /* request timeout, heart-beat, or reconnect backoff */
     double backoff_s;
+    int64_t connect_ns;    /* when this connection attempt began */
+    int ever_up;           /* reconnects are counted after the first */
     http_parser parser;
     struct buf body;       /* response body (not kept with --validate none) */
     int message_done;
@@ -39,6 +73,14 @@ struct conn {
     struct buf out;
     struct inflight req;
     struct conn *next_idle;
+    /* STOMP */
+    struct buf in;         /* bytes read, not yet parsed */
+    struct buf frames;     /* SEND frames per verb for this connection */
+    size_t frame_off[RUN_MAX_VERBS], frame_len[RUN_MAX_VERBS], frame_id_off[RUN_MAX_VERBS];
+    int64_t last_rx_ns, last_tx_ns;
+    int64_t hb_send_ns, hb_recv_ns; /* negotiated heart-beat periods, 0 = none */
+    int receipt_done;
+    int leaving;           /* DISCONNECT sent: a close is the goodbye, not a failure */
 };
 
 /* A request rendered once per verb: HTTP head and body in one buffer, id
@@ -53,17 +95,25 @@ struct engine {
     const struct run_config *cfg;
     const struct target *target;
     const struct encoder *enc;
+    const struct conn_proto *proto;
+    SSL_CTX *tls;               /* NULL: plain TCP */
     struct run_result *res;
     struct sampler *smp;
 
     struct prepared prep[RUN_MAX_VERBS];
     int wrr_current[RUN_MAX_VERBS]; /* smooth weighted round robin state */
     struct conn *conns;
-    struct conn *idle;          /* stack of idle connections */
+    struct conn *idle;          /* stack of idle connections (HTTP) */
+    int rr;                     /* round robin over connections (STOMP) */
+    struct inflight *slots;     /* STOMP: ring of requests in flight, by id */
+    uint64_t nslots;            /* a power of two */
+    uint64_t oldest_id;         /* STOMP: first id that may still be live */
+    ev_timer reaper;            /* STOMP: times out the oldest requests */
     int nbackoff;               /* connections waiting to reconnect */
     int inflight;
     uint64_t next_id;
     char rbuf[65536];           /* one loop thread: one read buffer */
+    struct buf scratch;         /* small frames rendered on the way out */
 
     struct sched sched;
     int timerfd;
@@ -86,16 +136,26 @@ struct engine {
     int64_t total_sent_window;
 };
 
-/* conn_http.c */
-void conn_http_init(struct engine *e, struct conn *c);
-void conn_http_start(struct conn *c);   /* connect, then idle */
-void conn_http_send(struct conn *c);    /* c->req filled in; writes it */
-void conn_http_close(struct conn *c);
-int conn_http_prepare(struct engine *e, int verb, const struct enc_request *body, char *err);
+/* conn.c: the transport under every protocol */
+void conn_init(struct engine *e, struct conn *c, int idx);
+void conn_start(struct conn *c);          /* connect, TLS, then proto->on_ready */
+void conn_close(struct conn *c);          /* just closes; no accounting */
+/* Closes after a failure: proto->on_close(kind) fails what is in flight,
+ * then reconnects. */
+void conn_fail(struct conn *c, int kind);
+void conn_watch(struct conn *c, int events);
+/* Plain or TLS I/O: > 0 bytes, 0 peer closed (read), CONN_AGAIN, CONN_ERR. */
+ssize_t conn_read(struct conn *c, void *buf, size_t n);
+ssize_t conn_write(struct conn *c, const void *buf, size_t n);
+/* Writes c->out from c->out_off on: 0 all written, 1 some left, -1 error. */
+int conn_flush(struct conn *c);
+/* Queues bytes after what c->out still holds, writing what the socket takes. */
+int conn_send_bytes(struct conn *c, const char *p, size_t n);
 
 /* engine.c, called by the connection code */
 void engine_conn_idle(struct engine *e, struct conn *c);
 void engine_conn_backoff(struct engine *e, struct conn *c);
-void engine_request_done(struct engine *e, struct conn *c, int err_kind, size_t rx_bytes);
+void engine_request_done(struct engine *e, struct inflight *r, int err_kind);
+struct inflight *engine_slot(struct engine *e, uint64_t id); /* STOMP; NULL if not live */
 
 #endif

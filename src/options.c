@@ -11,7 +11,8 @@ enum {
     OPT_VERB = 256, OPT_METHOD, OPT_PARAMS, OPT_WARMUP, OPT_ARRIVAL, OPT_SEED, OPT_TIMEOUT,
     OPT_INTERVAL, OPT_BUCKETS, OPT_PCTS, OPT_OUTPUT, OPT_FORMAT, OPT_VMS, OPT_VALIDATE,
     OPT_QUIET, OPT_SERVER_PID, OPT_SERVER_NAME, OPT_CPU_SAT, OPT_MAX_RESPONSE, OPT_LABEL,
-    OPT_ROUNDS, OPT_PLOT, OPT_HDR_LOG, OPT_PCT_DIST, OPT_VM_ID,
+    OPT_ROUNDS, OPT_PLOT, OPT_HDR_LOG, OPT_PCT_DIST, OPT_VM_ID, OPT_CACERT, OPT_CERT, OPT_KEY,
+    OPT_INSECURE, OPT_STOMP_DEST,
 };
 
 static const struct option long_opts[] = {
@@ -45,6 +46,11 @@ static const struct option long_opts[] = {
     {"hdr-log", required_argument, NULL, OPT_HDR_LOG},
     {"percentile-dist", required_argument, NULL, OPT_PCT_DIST},
     {"vm-id", required_argument, NULL, OPT_VM_ID},
+    {"cacert", required_argument, NULL, OPT_CACERT},
+    {"cert", required_argument, NULL, OPT_CERT},
+    {"key", required_argument, NULL, OPT_KEY},
+    {"insecure", no_argument, NULL, OPT_INSECURE},
+    {"stomp-destination", required_argument, NULL, OPT_STOMP_DEST},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -53,7 +59,8 @@ void options_usage(FILE *out, int compare)
 {
     fprintf(out,
             "usage: rpcbench %s [options]%s\n"
-            "  -u, --url URL          http://host:port[/path] (default: start the built-in simulator)\n"
+            "  -u, --url URL          http[s]://host:port[/path], stomp[s]://host:port\n"
+            "                         (default: start the built-in simulator)\n"
             "  -p, --proto P          xmlrpc | jsonrpc%s\n"
             "      --verb V[:W],...   ping, list, getAllVmStats, getVmStats; weighted mix\n"
             "                         e.g. list:4,getAllVmStats:1 (default getAllVmStats)\n"
@@ -75,6 +82,9 @@ void options_usage(FILE *out, int compare)
             "      --output FILE      JSON result;  --format text|json|csv (stdout)\n"
             "      --plot FILE.svg    plots with gnuplot; --hdr-log FILE; --percentile-dist FILE\n"
             "      --vms N            size of the built-in simulator, default 150\n"
+            "      --cacert F --cert F --key F   TLS: verify the server; client certificate\n"
+            "      --insecure         TLS without verifying the server (said in the report)\n"
+            "      --stomp-destination D   default jms.topic.vdsm_requests\n"
             "      --quiet            no progress lines\n",
             compare ? "compare" : "run", compare ? " | rpcbench compare A.json B.json" : "",
             compare ? "; A,B compares two (also --url, --server-pid, --label)\n"
@@ -198,6 +208,13 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
         c->verbs[0].weight = 1;
         return copy_opt(c->verbs[0].name, sizeof c->verbs[0].name, "--method", arg, err);
     case OPT_VM_ID: return copy_opt(c->vm_id, sizeof c->vm_id, "--vm-id", arg, err);
+    case OPT_CACERT: return copy_opt(c->cacert, sizeof c->cacert, "--cacert", arg, err);
+    case OPT_CERT: return copy_opt(c->cert, sizeof c->cert, "--cert", arg, err);
+    case OPT_KEY: return copy_opt(c->key, sizeof c->key, "--key", arg, err);
+    case OPT_INSECURE: c->tls_insecure = 1; return 0;
+    case OPT_STOMP_DEST:
+        return copy_opt(c->stomp_destination, sizeof c->stomp_destination,
+                        "--stomp-destination", arg, err);
     case OPT_PARAMS: return copy_opt(c->method_params, sizeof c->method_params, "--params", arg, err);
     case 'R': return units_parse_rate(arg, &c->rate, err);
     case 'd': return units_parse_duration(arg, &c->duration_ns, err);

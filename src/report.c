@@ -120,6 +120,34 @@ static void counts(FILE *out, const struct run_result *r)
             mx);
 }
 
+static int uses_tls(const struct run_result *r)
+{
+    return !strncmp(r->target_url, "https:", 6) || !strncmp(r->target_url, "stomps:", 7);
+}
+
+/* Connections, TLS and STOMP: what the transport went through. */
+static void transport(FILE *out, const struct run_result *r)
+{
+    fprintf(out, "transport   reconnects %lld", (long long)r->reconnects);
+    if (uses_tls(r)) {
+        char p50[32], mx[32];
+        report_fmt_us((double)hist_percentile(&r->handshake, 50), p50, sizeof p50);
+        report_fmt_us((double)r->handshake.max, mx, sizeof mx);
+        fprintf(out, "; TLS %s, %lld handshakes (connect + handshake p50 %s, max %s; not in "
+                "latency), %lld failed", r->cfg.tls_insecure ? "INSECURE (server not verified)"
+                                                             : "verified",
+                (long long)r->handshakes, p50, mx, (long long)r->tls_failures);
+    }
+    if (!strncmp(r->target_url, "stomp", 5))
+        fprintf(out, "; STOMP ERROR frames %lld, stray replies %lld", (long long)r->stomp_errors,
+                (long long)r->stray_replies);
+    fprintf(out, "\n");
+    if (r->tls_error[0])
+        fprintf(out, "            last TLS failure: %s\n", r->tls_error);
+    if (r->stomp_error[0])
+        fprintf(out, "            last STOMP ERROR: %s\n", r->stomp_error);
+}
+
 static void cpu(FILE *out, const struct run_result *r)
 {
     double mean, p50, max, cmax;
@@ -166,6 +194,7 @@ int report_text(FILE *out, const struct run_result *r, char *err)
         return -1;
     percentiles(out, r);
     counts(out, r);
+    transport(out, r);
     cpu(out, r);
     per_verb(out, r);
     if (r->nwarnings) {

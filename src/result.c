@@ -15,7 +15,7 @@ int result_init(struct run_result *r, const struct run_config *cfg)
     if (cfg)
         r->cfg = *cfg;
     if (hist_init_latency(&r->latency) || hist_init_latency(&r->service) ||
-        hist_init_latency(&r->send_lag))
+        hist_init_latency(&r->send_lag) || hist_init_latency(&r->handshake))
         return -1;
     r->nverbs = cfg ? cfg->nverbs : 0;
     for (size_t i = 0; i < r->nverbs; i++) {
@@ -31,6 +31,7 @@ void result_free(struct run_result *r)
     hist_close(&r->latency);
     hist_close(&r->service);
     hist_close(&r->send_lag);
+    hist_close(&r->handshake);
     for (size_t i = 0; i < RUN_MAX_VERBS; i++)
         hist_close(&r->verbs[i].latency);
     free(r->intervals);
@@ -161,6 +162,12 @@ void result_check_warnings(struct run_result *r)
     if (!r->closed_loop && r->cfg.rate > 0 && r->rate_achieved < 0.99 * r->cfg.rate)
         result_warn(r, "rate not held: achieved %.2f/s of %.2f/s target", r->rate_achieved,
                     r->cfg.rate);
+    if (r->cfg.tls_insecure)
+        result_warn(r, "TLS without verifying the server (--insecure): anyone could have "
+                    "answered");
+    if (r->stomp_errors)
+        result_warn(r, "%lld STOMP ERROR frames; the last said: %.80s",
+                    (long long)r->stomp_errors, r->stomp_error);
     if (r->server_vanished)
         result_warn(r, "a watched server process vanished during the run");
 }

@@ -72,6 +72,10 @@ struct run_config {
     double cpu_saturation;   /* % of one core */
     size_t max_response;     /* bytes */
     int quiet;
+    /* TLS (https://, stomps://) and STOMP */
+    char cacert[256], cert[256], key[256];
+    int tls_insecure;
+    char stomp_destination[128];
     interval_hook on_interval; /* may be NULL */
     void *on_interval_ctx;
 };
@@ -102,6 +106,14 @@ struct run_result {
     int64_t sent, ok, errors, unfinished;
     int64_t err[ERR_KINDS];
     int64_t queued;          /* sent late because every connection was busy */
+    int64_t reconnects;      /* connections opened again after the first time */
+    int64_t handshakes;      /* TLS handshakes done (not counted in latency) */
+    struct hist handshake;   /* their times (us), connect included */
+    int64_t tls_failures;
+    char tls_error[256];     /* the last TLS failure */
+    int64_t stomp_errors;    /* STOMP ERROR frames received */
+    int64_t stray_replies;   /* STOMP replies matching no request in flight */
+    char stomp_error[160];   /* the last one's message */
     int64_t bytes_sent, bytes_received;
     struct hist latency;     /* from the intended send time: the headline */
     struct hist service;     /* from the actual write */

@@ -243,6 +243,17 @@ json_object *result_to_json(const struct run_result *r)
     for (size_t i = 0; i < r->nwarnings; i++)
         json_object_array_add(w, json_object_new_string(r->warnings[i]));
     json_object_object_add(root, "warnings", w);
+    json_object *tr = json_object_new_object();
+    add_int(tr, "reconnects", r->reconnects);
+    add_int(tr, "tls_handshakes", r->handshakes);
+    add_int(tr, "tls_failures", r->tls_failures);
+    json_object_object_add(tr, "tls_insecure", json_object_new_boolean(r->cfg.tls_insecure));
+    json_object_object_add(tr, "handshake_ms", result_hist_json(&r->handshake, p, r->cfg.npcts));
+    json_object_object_add(tr, "tls_error", json_object_new_string(r->tls_error));
+    add_int(tr, "stomp_errors", r->stomp_errors);
+    json_object_object_add(tr, "stomp_error", json_object_new_string(r->stomp_error));
+    add_int(tr, "stray_replies", r->stray_replies);
+    json_object_object_add(root, "transport", tr);
     json_object_object_add(root, "histograms", histograms_json(r));
     return root;
 }

@@ -89,15 +89,15 @@ int runner_run(const struct run_config *cfg, const struct child_server *cs,
     if (resolve_url(cfg, cs, res->target_url, sizeof res->target_url, err) ||
         target_parse(res->target_url, enc->default_path, &target, err))
         return -1;
-    if (target.scheme != SCHEME_HTTP) {
-        snprintf(err, ERR_LEN, "%.200s: only http:// is supported so far", res->target_url);
-        return -1;
-    }
     if (target_probe(&target, (int)(cfg->timeout_ns / 1000000), err) ||
         start_sampler(cfg, cs, &smp, res, err))
         return -1;
     if (engine_run(cfg, &target, &smp, res, err))
         return -1;
+    if (res->handshakes == 0 && res->tls_failures > 0) { /* never got through TLS */
+        snprintf(err, ERR_LEN, "%.200s", res->tls_error);
+        return -1;
+    }
     summarise(res, &smp);
     result_check_warnings(res);
     return 0;
