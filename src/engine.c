@@ -68,6 +68,10 @@ static void send_on(struct engine *e, struct conn *c, int64_t intended, int queu
         e->res->sent++;
         e->res->verbs[r->verb].requests++;
         hist_record(&e->res->send_lag, (r->sent_ns - intended) / NS_PER_US);
+        /* The pacer's own precision: sends that did not wait for a busy
+         * connection. */
+        if (!queued)
+            hist_record(&e->res->pacing_lag, (r->sent_ns - intended) / NS_PER_US);
         e->res->queued += queued;
     }
     e->proto->send(c, r);
@@ -93,7 +97,8 @@ void engine_request_done(struct engine *e, struct inflight *r, int kind)
             hist_record(&res->latency, lat);
             hist_record(&v->latency, lat);
             hist_record(&res->service, (now - r->sent_ns) / NS_PER_US);
-            hist_record(&e->hook_hist, lat);
+            if (e->cfg->on_interval)
+                hist_record(&e->hook_hist, lat);
         } else {
             res->errors++;
             res->err[kind]++;

@@ -112,7 +112,7 @@ struct engine {
     int nbackoff;               /* connections waiting to reconnect */
     int inflight;
     uint64_t next_id;
-    char rbuf[65536];           /* one loop thread: one read buffer */
+    char rbuf[262144];          /* one loop thread: one read buffer (a 2 MB answer in ~10 reads) */
     struct buf scratch;         /* small frames rendered on the way out */
 
     struct sched sched;

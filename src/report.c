@@ -118,6 +118,11 @@ static void counts(FILE *out, const struct run_result *r)
     report_fmt_us((double)r->send_lag.max, mx, sizeof mx);
     fprintf(out, "send lag    p50 %s  p99 %s  max %s (actual - intended send time)\n", p50, p99,
             mx);
+    report_fmt_us((double)hist_percentile(&r->pacing_lag, 50), p50, sizeof p50);
+    report_fmt_us((double)hist_percentile(&r->pacing_lag, 99), p99, sizeof p99);
+    report_fmt_us((double)r->pacing_lag.max, mx, sizeof mx);
+    fprintf(out, "pacer lag   p50 %s  p99 %s  max %s (the same, sends that found a free "
+            "connection)\n", p50, p99, mx);
 }
 
 static int uses_tls(const struct run_result *r)

@@ -15,7 +15,8 @@ int result_init(struct run_result *r, const struct run_config *cfg)
     if (cfg)
         r->cfg = *cfg;
     if (hist_init_latency(&r->latency) || hist_init_latency(&r->service) ||
-        hist_init_latency(&r->send_lag) || hist_init_latency(&r->handshake))
+        hist_init_latency(&r->send_lag) || hist_init_latency(&r->handshake) ||
+        hist_init_latency(&r->pacing_lag))
         return -1;
     r->nverbs = cfg ? cfg->nverbs : 0;
     for (size_t i = 0; i < r->nverbs; i++) {
@@ -32,6 +33,7 @@ void result_free(struct run_result *r)
     hist_close(&r->service);
     hist_close(&r->send_lag);
     hist_close(&r->handshake);
+    hist_close(&r->pacing_lag);
     for (size_t i = 0; i < RUN_MAX_VERBS; i++)
         hist_close(&r->verbs[i].latency);
     free(r->intervals);
@@ -144,15 +146,15 @@ void result_check_warnings(struct run_result *r)
     }
     double cmax;
     double cmean = result_client_cpu_mean(r, &cmax);
-    double lag99 = (double)hist_percentile(&r->send_lag, 99) / 1000.0;
+    double lag99 = (double)hist_percentile(&r->pacing_lag, 99) / 1000.0;
     /* Lag from waiting for a busy connection is the server's doing; lag with
      * connections free is the client's. */
     double queued_pct = r->sent ? 100.0 * (double)r->queued / (double)r->sent : 0;
     if (cmean > 80)
         result_warn(r, "client-bound: client CPU %.0f%% of a core; the client, not the server, "
                     "may limit these figures", cmean);
-    else if (!r->closed_loop && lag99 > 1.0 && queued_pct < 1)
-        result_warn(r, "client-bound: send-lag p99 %.2fms with the client at %.0f%% CPU: the "
+    else if (!r->closed_loop && lag99 > 1.0)
+        result_warn(r, "client-bound: pacer lag p99 %.2fms with the client at %.0f%% CPU: the "
                     "machine (load %.2f) kept the client from sending on time; latencies "
                     "include that delay", lag99, cmean, r->loadavg1);
     if (!r->closed_loop && queued_pct >= 1)

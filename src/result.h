@@ -118,6 +118,7 @@ struct run_result {
     struct hist latency;     /* from the intended send time: the headline */
     struct hist service;     /* from the actual write */
     struct hist send_lag;    /* actual - intended */
+    struct hist pacing_lag;  /* the same, for sends that found a free connection */
     struct verb_result verbs[RUN_MAX_VERBS];
     size_t nverbs;
     struct interval_rec *intervals;

@@ -226,6 +226,8 @@ json_object *result_to_json(const struct run_result *r)
     json_object_object_add(root, "latency_ms", result_hist_json(&r->latency, p, r->cfg.npcts));
     json_object_object_add(root, "service_ms", result_hist_json(&r->service, p, r->cfg.npcts));
     json_object_object_add(root, "send_lag_ms", result_hist_json(&r->send_lag, p, r->cfg.npcts));
+    json_object_object_add(root, "pacing_lag_ms",
+                           result_hist_json(&r->pacing_lag, p, r->cfg.npcts));
     json_object_object_add(root, "buckets", buckets_json(r));
     json_object_object_add(root, "verbs", verbs_json(r));
     json_object_object_add(root, "intervals", intervals_json(r));
