@@ -1,0 +1,354 @@
+#!/usr/bin/python3
+"""bench.py: rpcbench's own speed, side by side with wrk and hey.
+
+Runs the five parts of `make bench` against one `rpcbench serve` on
+loopback and writes bench/RESULTS.md: one markdown table per part, medians
+over repetitions, each figure next to its peer measured in the same run,
+interleaved (rep 1 of every tool, then rep 2, ...) so that a fuzzer loading
+the machine hurts every column alike.
+
+Pinning: on 2+ CPUs the server runs on CPU 1 and every client on CPU 0
+(wrk with one thread, hey with GOMAXPROCS from its affinity = 1, rpcbench
+is single-threaded), so each tool gets the same single core.
+
+Client CPU comes from wait4()'s rusage of the client process (user+sys,
+microsecond-accurate, whole process lifetime) and peak RSS from its
+ru_maxrss (the kernel's VmHWM).
+
+usage: bench.py [--quick] [--out FILE]   (env BUILD=build/rel)
+"""
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+import benchlib as L
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# $BUILD/rpcbench, not ./rpcbench: a concurrent `make SAN=1` replaces the
+# latter with a sanitizer build mid-run; the flavor's own copy stays.
+RPCBENCH = os.path.join(ROOT, os.environ.get("BUILD", "build/rel"), "rpcbench")
+LUA = os.path.join(ROOT, "bench", "post.lua")
+PROTOS = ("xmlrpc", "jsonrpc")
+
+
+class Plan:
+    """Durations and repetitions: the full plan fits `make bench` in ~4 min."""
+
+    def __init__(self, quick):
+        q = quick
+        self.reps = 2 if q else 3
+        self.conns = 16          # part 1 -c for every tool
+        self.tput_s = 1 if q else 2
+        self.pace_rates = (1000, 5000, 20000)
+        self.pace_conns = 10     # divides every rate: hey -q is per worker
+        self.pace_s = 1 if q else 2
+        self.check_rates = {"xmlrpc": 8, "jsonrpc": 30}  # server and full decode < 70%
+        self.check_s = 1 if q else 2
+        self.codec_ms = 20 if q else 50
+        self.codec_vms = "1,150" if q else "1,150,1000"
+        self.mem_rate = 1000
+        self.mem_conns = 10
+        self.mem_short_s = 3 if q else 10
+        self.mem_long_s = 6 if q else 60
+
+
+# --------------------------------------------------------------- parts ---
+
+def part_throughput(plan, srv, bodies, out):
+    """1. Closed loop: max requests/s and client CPU-us per request."""
+    tools = [t for t in ("rpcbench", "wrk", "hey") if L.have(t)]
+    rows = {}   # (proto, tool) -> list of dicts
+    cmds = {}
+    for rep in range(plan.reps):
+        for proto in PROTOS:
+            order = tools[rep % len(tools):] + tools[:rep % len(tools)]
+            for tool in order:
+                argv, parse = L.closed_loop_cmd(tool, srv, proto, bodies[proto], plan.conns,
+                                                plan.tput_s, RPCBENCH, LUA)
+                r = L.measure(argv, srv, parse)
+                rows.setdefault((proto, tool), []).append(r)
+                cmds[(proto, tool)] = argv
+    out.append("## 1. Client throughput, closed loop (ping)\n")
+    out.append(f"Every tool: {plan.conns} keep-alive connections, {plan.tput_s} s, one request "
+               "in flight per connection, same body and Content-Type, against the same "
+               f"`rpcbench serve`. Medians of {plan.reps} interleaved runs. "
+               "CPU-us/req is the client's user+sys over its whole life divided by the "
+               "requests it completed. Server CPU tells who saturated first: near 100% "
+               "means the server was the bottleneck and the client's spare capacity shows "
+               "only in CPU-us/req; req/s per client core = 1e6 / CPU-us/req is what the "
+               "client would do with a whole core to itself.\n")
+    hdr = ["proto", "tool", "req/s", "vs wrk", "vs hey", "client CPU-us/req", "vs wrk",
+           "req/s per client core", "client CPU %", "server CPU %", "errors"]
+    table = []
+    for proto in PROTOS:
+        med = {t: L.medians(rows.get((proto, t), [])) for t in tools}
+        for t in tools:
+            m = med[t]
+            table.append([proto, t, L.f0(m.get("rps")),
+                          L.ratio(m.get("rps"), med.get("wrk", {}).get("rps")),
+                          L.ratio(m.get("rps"), med.get("hey", {}).get("rps")),
+                          L.f1(m.get("cpu_us_req")),
+                          L.ratio(m.get("cpu_us_req"), med.get("wrk", {}).get("cpu_us_req")),
+                          L.f0(1e6 / m["cpu_us_req"] if m.get("cpu_us_req") else None),
+                          L.f0(m.get("client_pct")), L.f0(m.get("server_pct")),
+                          L.f0(m.get("errors"))])
+    out.append(L.md_table(hdr, table))
+    out.append(L.commands(cmds))
+    return {p: L.medians(rows.get((p, "rpcbench"), [])).get("rps", 0) /
+            max(L.medians(rows.get((p, "wrk"), [])).get("rps", 0) or 1e-9, 1e-9)
+            for p in PROTOS if "wrk" in tools}
+
+
+def part_pacing(plan, srv, bodies, out):
+    """2. Open loop: send lag and achieved rate at fixed targets, next to
+    the floor bench_timer measures on the same core (timer + scheduler)."""
+    proto = "xmlrpc"
+    timer = os.path.join(ROOT, os.environ.get("BUILD", "build/rel"), "bench", "bench_timer")
+    rows, cmds = {}, {}
+    for rep in range(plan.reps):
+        for rate in plan.pace_rates:
+            for tool in ("rpcbench", "hey", "floor"):
+                if tool == "floor":
+                    argv, parse = [timer, str(rate), str(plan.pace_s)], L.parse_timer
+                elif L.have(tool):
+                    argv, parse = L.paced_cmd(tool, srv, proto, bodies[proto], plan.pace_conns,
+                                              rate, plan.pace_s, RPCBENCH)
+                else:
+                    continue
+                rows.setdefault((rate, tool), []).append(L.measure(argv, srv, parse))
+                cmds[(rate, tool)] = argv
+    out.append("## 2. Pacing precision, open loop (XML-RPC ping)\n")
+    out.append(f"{plan.pace_conns} connections, {plan.pace_s} s per run, medians of "
+               f"{plan.reps}. Send lag = actual - intended send time (rpcbench's "
+               "`send_lag_ms`, 1 us resolution). The floor is `bench_timer`: the same "
+               "absolute-timerfd pacing with no I/O at all, on the same core, interleaved: "
+               "the lag the kernel's timers and the other processes on the core impose on any "
+               "client. Queued % = requests that found every connection busy and waited for one "
+               "(lag from the server's latency, not from the pacer). hey has no intended schedule: only its achieved rate is comparable "
+               f"(`-q` is per worker: q = rate / {plan.pace_conns}).\n")
+    hdr = ["target/s", "rpcbench achieved/target", "lag p50 us", "lag p99 us", "lag max us",
+           "floor p50 us", "floor p99 us", "floor max us", "p99 vs floor", "queued %",
+           "rpcbench client CPU %", "hey achieved/target", "hey client CPU %"]
+    table, lag5k = [], None
+    for rate in plan.pace_rates:
+        m = L.medians(rows.get((rate, "rpcbench"), []))
+        h = L.medians(rows.get((rate, "hey"), []))
+        fl = L.medians(rows.get((rate, "floor"), []))
+        if rate == 5000:
+            lag5k = (m.get("lag_p99_us"), fl.get("lag_p99_us"))
+        table.append([rate, L.f3(m.get("rps", 0) / rate if m else None),
+                      L.f0(m.get("lag_p50_us")), L.f0(m.get("lag_p99_us")),
+                      L.f0(m.get("lag_max_us")), L.f0(fl.get("lag_p50_us")),
+                      L.f0(fl.get("lag_p99_us")), L.f0(fl.get("lag_max_us")),
+                      L.ratio(m.get("lag_p99_us"), fl.get("lag_p99_us")),
+                      L.f1(m.get("queued_pct")),
+                      L.f0(m.get("client_pct")),
+                      L.f3(h.get("rps", 0) / rate if h else None), L.f0(h.get("client_pct"))])
+    out.append(L.md_table(hdr, table))
+    out.append(L.commands(cmds))
+    return lag5k
+
+
+def part_check_cost(plan, srv, codec, out):
+    """3. Client CPU per getAllVmStats response, per --validate mode."""
+    modes = ("none", "cheap", "full")
+    rows, cmds = {}, {}
+    for rep in range(plan.reps):
+        for proto in PROTOS:
+            rate = plan.check_rates[proto]
+            # Baseline: the same run's fixed cost (start, timers, sampler,
+            # JSON output) with next to no traffic; subtracted below.
+            argv, parse = L.rpcbench_cmd(RPCBENCH, srv, proto, "ping", "1", 1, plan.check_s,
+                                         "cheap")
+            rows.setdefault((proto, "base"), []).append(L.measure(argv, srv, parse))
+            for mode in modes:
+                argv, parse = L.rpcbench_cmd(RPCBENCH, srv, proto, "getAllVmStats", str(rate),
+                                             4, plan.check_s, mode)
+                rows.setdefault((proto, mode), []).append(L.measure(argv, srv, parse))
+                cmds[(proto, mode)] = argv
+    out.append("## 3. Response checking cost (getAllVmStats, 150 VMs)\n")
+    out.append(f"### 3a. In a run: client CPU per response\n\nrpcbench at a rate the server "
+               f"sustains ({', '.join(f'{p} {r}/s' for p, r in plan.check_rates.items())}), "
+               f"{plan.check_s} s, 4 connections, medians of {plan.reps}. CPU-us/resp = "
+               "(client CPU of the run - client CPU of a baseline run of the same length "
+               "at 1 ping/s) / responses: receive + HTTP framing + the check. A rate the "
+               "client cannot keep up with shows as fewer responses.\n")
+    hdr = ["proto", "validate", "responses", "MB/resp", "client CPU-us/resp", "vs none",
+           "server CPU %"]
+    table = []
+    for proto in PROTOS:
+        base = L.medians(rows[(proto, "base")]).get("cpu_s", 0)
+        per = {}
+        for mode in modes:
+            samples = [dict(r, marg=(r["cpu_s"] - base) * 1e6 / r["ok"])
+                       for r in rows[(proto, mode)] if r.get("ok")]
+            per[mode] = L.medians(samples)
+        for mode in modes:
+            m = per[mode]
+            table.append([proto, mode, L.f0(m.get("ok")),
+                          L.f2(m.get("rx_bytes", 0) / m["ok"] / 1e6 if m.get("ok") else None),
+                          L.f0(m.get("marg")), L.ratio(m.get("marg"), per["none"].get("marg")),
+                          L.f0(m.get("server_pct"))])
+    out.append(L.md_table(hdr, table))
+    out.append(L.commands(cmds))
+    out.append("### 3b. Plain loops: check and decode per 150-VM response\n\n"
+               "From part 4's runs (same binary, CPU 0). Goal: cheap check > 1,000 XML-RPC "
+               "responses/s per core. `status last` moves VDSM's status member after the "
+               "list (as a Python 2 dict may order it), so the cheap check must scan.\n")
+    hdr = ["proto", "operation", "us/response", "responses/s per core", "vs full decode"]
+    table, cheap_xml = [], None
+    for proto in PROTOS:
+        full = codec.get(("getAllVmStats", 150, proto, "decode_response"))
+        for op, name in (("check_response", "cheap check"),
+                         ("check_status_last", "cheap check, status last"),
+                         ("decode_response", "full decode")):
+            us = codec.get(("getAllVmStats", 150, proto, op))
+            if us is None:
+                continue
+            if proto == "xmlrpc" and op == "check_response":
+                cheap_xml = 1e6 / us
+            table.append([proto, name, L.f2(us), L.f0(1e6 / us), L.ratio(full, us)])
+    out.append(L.md_table(hdr, table))
+    return cheap_xml
+
+
+def part_codec(plan, out):
+    """4. Encoders, plain loops: us per call and MB/s."""
+    exe = os.path.join(ROOT, os.environ.get("BUILD", "build/rel"), "bench", "bench_codec")
+    argv = L.pin(L.CLIENT_CPU, [exe, str(plan.codec_ms), str(plan.reps), plan.codec_vms])
+    res = subprocess.run(argv, capture_output=True, text=True, timeout=240)
+    samples = {}
+    for line in res.stdout.splitlines()[1:]:
+        rep, verb, vms, enc, op, nbytes, us = line.split("\t")
+        samples.setdefault((verb, int(vms), enc, op), []).append((int(nbytes), float(us)))
+    codec = {k: statistics.median(u for _, u in v) for k, v in samples.items()}
+    size = {k: v[0][0] for k, v in samples.items()}
+    out.append("## 4. Encoders, plain loops\n")
+    out.append(f"`{' '.join(argv)}` (exit {res.returncode}): every operation warmed up once, "
+               f"then looped for {plan.codec_ms} ms; the grid repeated {plan.reps} times, "
+               "interleaved; medians. Documents are the simulator's own answers (vmsim, "
+               "seed 1). Server side: parse_call, render_result; client side: render_request "
+               "(once per run: each send only stamps the id), check_response (cheap), "
+               "decode_response (full). MB/s over the document the operation reads or "
+               "writes.\n")
+    hdr = ["verb", "VMs", "side", "operation", "xmlrpc bytes", "xmlrpc us", "xmlrpc MB/s",
+           "jsonrpc bytes", "jsonrpc us", "jsonrpc MB/s", "xml/json time"]
+    side = {"render_request": "client", "check_response": "client", "decode_response": "client",
+            "check_status_last": "client", "parse_call": "server", "render_result": "server"}
+    table = []
+    cases = sorted({(v, n) for v, n, _, _ in codec}, key=lambda c: (c[1], c[0] != "ping", c[0]))
+    for verb, vms in cases:
+        for op in ("parse_call", "render_result", "render_request", "check_response",
+                   "check_status_last", "decode_response"):
+            cells = []
+            for enc in PROTOS:
+                k = (verb, vms, enc, op)
+                us = codec.get(k)
+                cells += [size.get(k, "-"), L.f2(us), L.f1(size[k] / us if us else None)]
+            if cells[1] == "-" and cells[4] == "-":
+                continue
+            table.append([verb, vms, side[op], op] + cells +
+                         [L.ratio(codec.get((verb, vms, "xmlrpc", op)),
+                                  codec.get((verb, vms, "jsonrpc", op)))])
+    out.append(L.md_table(hdr, table))
+    if res.returncode:
+        out.append(f"bench_codec failed: {res.stderr.strip()[:300]}\n")
+    return codec
+
+
+def part_memory(plan, srv, bodies, out):
+    """5. Peak RSS for a short and a long run at 1k/s: all four at once."""
+    proto = "xmlrpc"
+    runs = []
+    for tool in ("rpcbench", "hey"):
+        if not L.have(tool):
+            continue
+        for secs in (plan.mem_short_s, plan.mem_long_s):
+            argv, parse = L.paced_cmd(tool, srv, proto, bodies[proto], plan.mem_conns,
+                                      plan.mem_rate, secs, RPCBENCH)
+            runs.append((tool, secs, argv, parse))
+    results = [None] * len(runs)
+
+    def one(i):
+        tool, secs, argv, parse = runs[i]
+        results[i] = L.measure(argv, srv, parse)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(len(runs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out.append("## 5. Memory: peak RSS at 1k requests/s (XML-RPC ping)\n")
+    out.append(f"{plan.mem_short_s} s and {plan.mem_long_s} s runs, {plan.mem_conns} "
+               "connections, one repetition; all runs at the same time, clients on CPU 0, "
+               "server on CPU 1 (the server handles the sum, far below its capacity). Peak "
+               "RSS is the client's ru_maxrss (= VmHWM).\n")
+    hdr = ["tool", "duration s", "achieved/s", "peak RSS KiB", "long/short", "vs hey"]
+    rss = {(runs[i][0], runs[i][1]): results[i] for i in range(len(runs))}
+    table = []
+    for tool, secs, _, _ in runs:
+        r = rss[(tool, secs)]
+        table.append([tool, secs, L.f0(r.get("rps")), r.get("maxrss_kb"),
+                      L.ratio(r.get("maxrss_kb"), rss[(tool, plan.mem_short_s)].get("maxrss_kb")),
+                      L.ratio(r.get("maxrss_kb"), rss.get(("hey", secs), {}).get("maxrss_kb"))])
+    out.append(L.md_table(hdr, table))
+    out.append(L.commands({(t, s): a for t, s, a, _ in runs}))
+    return {s: rss[("rpcbench", s)].get("maxrss_kb") for s in (plan.mem_short_s, plan.mem_long_s)}
+
+
+# ---------------------------------------------------------------- main ---
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="short runs, to try the script")
+    ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
+    ap.add_argument("--parts", default="12345")
+    args = ap.parse_args()
+    plan = Plan(args.quick)
+    t0 = time.time()
+    tmp = tempfile.mkdtemp(prefix="rpcbench-bench-")
+    L.TMP = tmp
+    out = [L.header(RPCBENCH, plan, args.quick)]
+    srv = L.Server(RPCBENCH, vms=150)
+    summary = {}
+    try:
+        bodies = {p: L.capture_request(RPCBENCH, p, "ping", tmp) for p in PROTOS}
+        out.append(L.bodies_section(bodies))
+        codec = {}
+        if "1" in args.parts:
+            L.log("part 1: closed-loop throughput")
+            summary["tput"] = part_throughput(plan, srv, bodies, out)
+        if "2" in args.parts:
+            L.log("part 2: pacing")
+            summary["lag5k"] = part_pacing(plan, srv, bodies, out)
+        if "4" in args.parts or "3" in args.parts:
+            L.log("part 4: encoders (plain loops)")
+            part4 = []
+            codec = part_codec(plan, part4)
+        if "3" in args.parts:
+            L.log("part 3: response checking cost")
+            summary["cheap_xml"] = part_check_cost(plan, srv, codec, out)
+        if "4" in args.parts:
+            out.extend(part4)
+        if "5" in args.parts:
+            L.log("part 5: memory")
+            summary["rss"] = part_memory(plan, srv, bodies, out)
+    finally:
+        srv.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    out.append(L.footer(summary, time.time() - t0))
+    with open(args.out, "w") as f:
+        f.write("\n".join(out))
+    L.log(f"wrote {args.out} in {time.time() - t0:.0f} s")
+    print(L.footer(summary, time.time() - t0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

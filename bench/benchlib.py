@@ -1,0 +1,377 @@
+"""benchlib: the plumbing of bench.py: the server, the three clients'
+command lines and output parsers, one measured run, and markdown."""
+import json
+import os
+import re
+import select
+import shlex
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+NCPU = os.cpu_count() or 1
+PIN = NCPU >= 2 and shutil.which("taskset") is not None
+CLIENT_CPU = "0" if PIN else None
+SERVER_CPU = "1" if PIN else None
+TMP = "/tmp"
+
+
+def log(msg):
+    print(f"bench: {msg}", file=sys.stderr, flush=True)
+
+
+def have(tool):
+    return tool == "rpcbench" or shutil.which(tool) is not None
+
+
+def pin(cpu, argv):
+    return ["taskset", "-c", cpu] + argv if cpu is not None else argv
+
+
+def proc_cpu_s(pid):
+    """utime+stime of pid (all threads) in seconds, or None."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+class Server:
+    """One `rpcbench serve` on an ephemeral loopback port, pinned."""
+
+    def __init__(self, rpcbench, vms):
+        argv = pin(SERVER_CPU, [rpcbench, "serve", "--listen", "127.0.0.1:0", "--vms", str(vms)])
+        self.argv = argv
+        self.p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.port = None
+        deadline = time.time() + 10
+        line = b""
+        while time.time() < deadline and self.port is None:
+            r, _, _ = select.select([self.p.stdout], [], [], 0.5)
+            if r:
+                line = self.p.stdout.readline()
+                if not line:
+                    break
+                m = re.search(rb"listening on ([\d.]+):(\d+)", line)
+                if m:
+                    self.port = int(m.group(2))
+        if self.port is None:
+            self.stop()
+            raise RuntimeError(f"rpcbench serve did not start: {line!r}")
+        self.pid = self.p.pid  # taskset execs: same pid
+
+    def url(self, proto):
+        return f"http://127.0.0.1:{self.port}{PATHS[proto]}"
+
+    def cpu_s(self):
+        return proc_cpu_s(self.pid)
+
+    def stop(self):
+        if self.p.poll() is None:
+            self.p.send_signal(signal.SIGTERM)
+            try:
+                self.p.wait(5)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                self.p.wait()
+
+
+PATHS = {"xmlrpc": "/RPC2", "jsonrpc": "/jsonrpc"}
+
+
+def capture_request(rpcbench, proto, verb, tmp):
+    """The exact request rpcbench sends for verb, read off the wire: a
+    listening socket takes one request from a short rpcbench run, then the
+    run is stopped. Returns {head, body, ctype, file}."""
+    ls = socket.socket()
+    ls.bind(("127.0.0.1", 0))
+    ls.listen(4)
+    ls.settimeout(10)
+    port = ls.getsockname()[1]
+    p = subprocess.Popen([rpcbench, "run", "-u", f"http://127.0.0.1:{port}{PATHS[proto]}",
+                          "-p", proto, "--verb", verb, "--rate", "1", "-c", "1", "-d", "3s",
+                          "--timeout", "2s", "--quiet"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    data = b""
+    deadline = time.time() + 10
+    try:  # rpcbench may probe the port first: take connections until a request
+        while b"\r\n\r\n" not in data and time.time() < deadline:
+            conn, _ = ls.accept()
+            data = _read_request(conn)
+            conn.close()
+    finally:
+        p.terminate()
+        p.wait()
+        ls.close()
+    if b"\r\n\r\n" not in data:
+        raise RuntimeError(f"no {proto} request captured from rpcbench run")
+    head, body = data.split(b"\r\n\r\n", 1)
+    ctype = re.search(rb"(?i)\r\ncontent-type:\s*([^\r]+)", head).group(1).decode()
+    path = os.path.join(tmp, f"{proto}-{verb}.body")
+    with open(path, "wb") as f:
+        f.write(body)
+    return {"head": head.decode(), "body": body.decode(), "ctype": ctype, "file": path}
+
+
+def _read_request(conn):
+    """One HTTP request (head + Content-Length body), or what came."""
+    conn.settimeout(5)
+    data = b""
+    while True:
+        head_end = data.find(b"\r\n\r\n")
+        if head_end >= 0:
+            m = re.search(rb"(?i)\r\ncontent-length:\s*(\d+)", data[:head_end])
+            if m and len(data) >= head_end + 4 + int(m.group(1)):
+                return data
+        try:
+            chunk = conn.recv(65536)
+        except OSError:
+            return data
+        if not chunk:
+            return data
+        data += chunk
+
+
+# ------------------------------------------------------------ clients ---
+
+def rpcbench_cmd(rpcbench, srv, proto, verb, rate, conns, secs, validate="cheap"):
+    out = os.path.join(TMP, f"run-{time.monotonic_ns()}.json")
+    argv = [rpcbench, "run", "-u", srv.url(proto), "-p", proto, "--verb", verb,
+            "--rate", str(rate), "-c", str(conns), "-d", f"{secs}s",
+            "--validate", validate, "--quiet", "--output", out]
+
+    def parse(_stdout):
+        with open(out) as f:
+            d = json.load(f)
+        os.unlink(out)
+        lag = d["send_lag_ms"]
+        dur = d["duration_s"] or 1e-9
+        return {"requests": d["requests"]["ok"], "ok": d["requests"]["ok"],
+                "errors": d["requests"]["errors"] + d["requests"]["unfinished"],
+                "rps": d["requests"]["ok"] / dur, "rx_bytes": d["bytes"]["received"],
+                "lag_p50_us": lag["p50"] * 1e3, "lag_p99_us": lag["p99"] * 1e3,
+                "lag_max_us": lag["max"] * 1e3,
+                "queued_pct": 100 * d["requests"]["queued"] / max(d["requests"]["sent"], 1)}
+    return argv, parse
+
+
+def wrk_cmd(srv, proto, body, conns, secs, lua):
+    argv = ["wrk", "-t1", "-c", str(conns), "-d", f"{secs}s", "-s", lua, srv.url(proto),
+            "--", body["file"], body["ctype"]]
+
+    def parse(stdout):
+        m = re.search(r"wrk-summary requests=(\d+) duration_us=(\d+) errors=(\d+) non2xx=(\d+)",
+                      stdout)
+        n, us, err, non2xx = (int(x) for x in m.groups())
+        return {"requests": n - non2xx, "errors": err + non2xx, "rps": (n - non2xx) / (us / 1e6)}
+    return argv, parse
+
+
+def hey_cmd(srv, proto, body, conns, secs, rate=None):
+    argv = ["hey", "-m", "POST", "-D", body["file"], "-T", body["ctype"], "-c", str(conns),
+            "-z", f"{secs}s"]
+    if rate:
+        argv += ["-q", f"{rate / conns:g}"]
+    argv.append(srv.url(proto))
+
+    def parse(stdout):
+        ok = sum(int(n) for code, n in re.findall(r"\[(\d{3})\]\s+(\d+) responses", stdout)
+                 if code.startswith("2"))
+        bad = sum(int(n) for code, n in re.findall(r"\[(\d{3})\]\s+(\d+) responses", stdout)
+                  if not code.startswith("2"))
+        tail = stdout.split("Error distribution:", 1)[1] if "Error distribution:" in stdout else ""
+        errs = sum(int(n) for n in re.findall(r"^\s+\[(\d+)\]", tail, re.M))
+        total = re.search(r"Total:\s+([\d.]+) secs", stdout)
+        secs_run = float(total.group(1)) if total else secs
+        return {"requests": ok, "errors": bad + errs, "rps": ok / secs_run}
+    return argv, parse
+
+
+def parse_timer(stdout):
+    n, p50, p99, mx = stdout.split()[:4]
+    return {"requests": int(n), "lag_p50_us": float(p50), "lag_p99_us": float(p99),
+            "lag_max_us": float(mx)}
+
+
+def closed_loop_cmd(tool, srv, proto, body, conns, secs, rpcbench, lua):
+    if tool == "rpcbench":
+        return rpcbench_cmd(rpcbench, srv, proto, "ping", "max", conns, secs)
+    if tool == "wrk":
+        return wrk_cmd(srv, proto, body, conns, secs, lua)
+    return hey_cmd(srv, proto, body, conns, secs)
+
+
+def paced_cmd(tool, srv, proto, body, conns, rate, secs, rpcbench):
+    if tool == "rpcbench":
+        return rpcbench_cmd(rpcbench, srv, proto, "ping", rate, conns, secs)
+    return hey_cmd(srv, proto, body, conns, secs, rate)
+
+
+def measure(argv, srv, parse, timeout_s=120):
+    """Runs one client pinned to CLIENT_CPU; returns the parser's figures
+    plus cpu_s, cpu_us_req, client_pct, maxrss_kb, server_pct, wall_s."""
+    argv = pin(CLIENT_CPU, argv)
+    out_path = os.path.join(TMP, f"out-{time.monotonic_ns()}.txt")
+    s0, t0 = srv.cpu_s(), time.monotonic()
+    with open(out_path, "w+") as out:
+        p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
+        killer = threading.Timer(timeout_s, p.kill)
+        killer.start()
+        _, status, ru = os.wait4(p.pid, 0)
+        killer.cancel()
+        p.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.monotonic() - t0
+        s1 = srv.cpu_s()
+        out.seek(0)
+        text = out.read()
+    os.unlink(out_path)
+    cpu = ru.ru_utime + ru.ru_stime
+    r = {"cpu_s": cpu, "wall_s": wall, "maxrss_kb": ru.ru_maxrss, "client_pct": cpu / wall * 100,
+         "server_pct": (s1 - s0) / wall * 100 if s0 is not None and s1 is not None else None,
+         "exit": p.returncode}
+    try:
+        r.update(parse(text))
+    except (AttributeError, KeyError, ValueError, OSError) as e:
+        log(f"cannot parse the output of {' '.join(argv)} (exit {p.returncode}): {e}: "
+            f"{text[-300:]!r}")
+        return r
+    if r.get("requests"):
+        r["cpu_us_req"] = cpu * 1e6 / r["requests"]
+    return r
+
+
+# ----------------------------------------------------------- markdown ---
+
+def medians(rows):
+    keys = {k for r in rows for k, v in r.items() if isinstance(v, (int, float))}
+    return {k: statistics.median(r[k] for r in rows if isinstance(r.get(k), (int, float)))
+            for k in keys}
+
+
+def _fmt(x, nd):
+    return "-" if x is None else f"{x:,.{nd}f}"
+
+
+def f0(x):
+    return _fmt(x, 0)
+
+
+def f1(x):
+    return _fmt(x, 1)
+
+
+def f2(x):
+    return _fmt(x, 2)
+
+
+def f3(x):
+    return _fmt(x, 3)
+
+
+def ratio(a, b):
+    return "-" if not a or not b else f"{a / b:.2f}"
+
+
+def md_table(hdr, rows):
+    lines = ["| " + " | ".join(hdr) + " |", "|" + "---|" * len(hdr)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def commands(cmds):
+    lines = ["Commands (last repetition; clients prefixed with "
+             f"`{' '.join(pin(CLIENT_CPU, []))}`):\n", "```"]
+    lines += [" ".join(shlex.quote(a) for a in argv) for argv in cmds.values()]
+    return "\n".join(lines + ["```", ""])
+
+
+def bodies_section(bodies):
+    lines = ["## Request bodies\n",
+             "Read off the wire from `rpcbench run --verb ping` (the JSON-RPC id is the first "
+             "one rpcbench stamps; rpcbench stamps a new id per request, wrk and hey resend "
+             "this one). wrk (`bench/post.lua`) and hey send the same body and Content-Type.\n"]
+    for proto, b in bodies.items():
+        lines += [f"{proto}:", "```", b["head"].replace("\r\n", "\n"), "", b["body"], "```", ""]
+    return "\n".join(lines)
+
+
+def _cpu_model():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+def _version(argv):
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=10)
+        return (r.stdout + r.stderr).strip().splitlines()[0]
+    except (OSError, IndexError, subprocess.TimeoutExpired):
+        return "not installed"
+
+
+def _sanitized(exe):
+    try:
+        with open(exe, "rb") as f:
+            return b"__asan_init" in f.read()
+    except OSError:
+        return False
+
+
+def header(rpcbench, plan, quick):
+    rev = _version(["git", "-C", os.path.dirname(rpcbench), "rev-parse", "--short", "HEAD"])
+    pinning = (f"server on CPU {SERVER_CPU}, every client on CPU {CLIENT_CPU} (taskset)"
+               if PIN else "none (one CPU or no taskset)")
+    return "\n".join([
+        "# rpcbench benchmarks" + (" (QUICK: short runs, not for comparison)" if quick else ""),
+        "",
+        "Generated by `make bench` (bench/run.sh, bench/bench.py); do not edit by hand.",
+        "",
+        "| | |", "|---|---|",
+        f"| date (UTC) | {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} |",
+        f"| commit | {rev} (working tree as built) |",
+        f"| machine | nproc {NCPU}, {_cpu_model()}, kernel {os.uname().release} |",
+        f"| load at start | {os.getloadavg()[0]:.2f} (1 min) |",
+        f"| pinning | {pinning} |",
+        f"| rpcbench | {_version([rpcbench, '--version'])}, `{os.path.relpath(rpcbench)}`"
+        f"{' (SANITIZER BUILD: not representative)' if _sanitized(rpcbench) else ''} |",
+        f"| wrk | {_version(['dpkg-query', '-W', '-f=${Version}', 'wrk'])} (one thread) |",
+        f"| hey | {_version(['dpkg-query', '-W', '-f=${Version}', 'hey'])} |",
+        f"| repetitions | {plan.reps}, interleaved; every figure is a median |",
+        "",
+        "Ratios compare tools measured in the same run, so they hold on a loaded machine; "
+        "absolute figures do not.",
+        ""])
+
+
+def footer(summary, took_s):
+    lines = ["## Summary\n"]
+    for proto, r in (summary.get("tput") or {}).items():
+        lines.append(f"- closed-loop throughput rpcbench/wrk, {proto} ping: {r:.2f}")
+    lag, floor = summary.get("lag5k") or (None, None)
+    if lag is not None:
+        lines.append(f"- send-lag p99 at 5k/s: {lag:.0f} us (timer floor on the same core: "
+                     f"{floor:.0f} us)" if floor is not None else
+                     f"- send-lag p99 at 5k/s: {lag:.0f} us")
+    if summary.get("cheap_xml"):
+        lines.append(f"- cheap check, XML-RPC 150 VMs: {summary['cheap_xml']:,.0f} responses/s "
+                     "per core")
+    rss = summary.get("rss")
+    if rss:
+        (s, a), (l, b) = sorted(rss.items())
+        lines.append(f"- rpcbench peak RSS {s} s: {a} KiB, {l} s: {b} KiB (ratio "
+                     f"{ratio(b, a)})")
+    lines.append(f"\nTook {took_s:.0f} s; load at end {os.getloadavg()[0]:.2f} (1 min).\n")
+    return "\n".join(lines)
+
