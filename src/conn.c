@@ -91,8 +91,8 @@ static void transport_up(struct conn *c)
 {
     struct engine *e = c->eng;
     ev_timer_stop(e->loop, &c->timer);
-    c->backoff_s = 0.01;
-    c->ever_up = 1;
+    c->ever_up = 1; /* backoff_s is reset by the first answer, not here: a
+                       server that accepts and then drops us must not spin */
     if (c->ssl) {
         e->res->handshakes++;
         hist_record(&e->res->handshake, (clock_now_ns() - c->connect_ns) / NS_PER_US);
@@ -141,10 +141,24 @@ static void connected(struct conn *c)
     handshake_step(c);
 }
 
+/* A TLS failure after the handshake (e.g. the server refusing our client
+ * certificate, which TLS 1.3 says only then): counted and kept for the
+ * report. */
+static void tls_failed(struct conn *c)
+{
+    struct run_result *r = c->eng->res;
+    char reason[200];
+    tls_last_error(reason, sizeof reason);
+    r->tls_failures++;
+    snprintf(r->tls_error, sizeof r->tls_error, "after the handshake: %s", reason);
+}
+
 ssize_t conn_read(struct conn *c, void *buf, size_t n)
 {
     if (c->ssl) {
         ssize_t r = tls_read(c->ssl, buf, n);
+        if (r == TLS_FAIL)
+            tls_failed(c);
         return r == TLS_WANT_READ || r == TLS_WANT_WRITE ? CONN_AGAIN : r < 0 ? CONN_ERR : r;
     }
     for (;;) {
@@ -161,6 +175,8 @@ ssize_t conn_write(struct conn *c, const void *buf, size_t n)
 {
     if (c->ssl) {
         ssize_t r = tls_write(c->ssl, buf, n);
+        if (r == TLS_FAIL)
+            tls_failed(c);
         return r == TLS_WANT_READ || r == TLS_WANT_WRITE ? CONN_AGAIN : r < 0 ? CONN_ERR : r;
     }
     for (;;) {

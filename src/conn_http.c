@@ -190,7 +190,8 @@ static void on_idle_readable(struct conn *c)
     struct engine *e = c->eng;
     /* TLS 1.3 sends session tickets after the handshake: readable, yet no
      * application byte. Only EOF, an error or unasked data end the idle. */
-    if (conn_read(c, e->rbuf, sizeof e->rbuf) == CONN_AGAIN)
+    ssize_t n = conn_read(c, e->rbuf, sizeof e->rbuf);
+    if (n == CONN_AGAIN)
         return;
     for (struct conn **pp = &e->idle; *pp; pp = &(*pp)->next_idle)
         if (*pp == c) {
@@ -198,7 +199,10 @@ static void on_idle_readable(struct conn *c)
             break;
         }
     conn_close(c);
-    conn_start(c);
+    if (n == CONN_ERR) /* e.g. TLS refused us: do not spin reconnecting */
+        engine_conn_backoff(e, c);
+    else
+        conn_start(c);
 }
 
 static void http_on_io(struct conn *c, int revents)

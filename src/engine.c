@@ -83,6 +83,7 @@ void engine_request_done(struct engine *e, struct inflight *r, int kind)
     int64_t now = clock_now_ns();
     e->inflight--;
     if (kind < 0) {
+        r->conn->backoff_s = 0.01; /* this connection works */
         e->ival_ok++;
         hist_record(&e->ival_hist, (now - r->intended_ns) / NS_PER_US);
     } else {
@@ -509,6 +510,8 @@ static void teardown(struct engine *e)
 {
     for (int i = 0; e->conns && i < e->cfg->connections; i++) {
         struct conn *c = &e->conns[i];
+        if (!c->eng)
+            continue; /* setup failed before this connection began */
         if (c->req.live && c->req.measured)
             e->res->unfinished++;
         conn_close(c);

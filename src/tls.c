@@ -167,7 +167,8 @@ ssize_t tls_read(SSL *ssl, void *buf, size_t n)
     if (rc == 1)
         return (ssize_t)got;
     int st = status(ssl, rc);
-    ERR_clear_error();
+    if (st != TLS_FAIL)
+        ERR_clear_error(); /* on failure the caller may ask tls_last_error */
     return st;
 }
 
@@ -178,8 +179,19 @@ ssize_t tls_write(SSL *ssl, const void *buf, size_t n)
     if (rc == 1)
         return (ssize_t)put;
     int st = status(ssl, rc);
-    ERR_clear_error();
+    if (st != TLS_FAIL && st != 0)
+        ERR_clear_error();
     return st == 0 ? TLS_FAIL : st;
+}
+
+void tls_last_error(char *out, size_t len)
+{
+    unsigned long e = ERR_peek_last_error();
+    if (e)
+        ERR_error_string_n(e, out, len);
+    else
+        snprintf(out, len, "connection failed (%s)", errno ? strerror(errno) : "no detail");
+    ERR_clear_error();
 }
 
 int tls_pending(SSL *ssl)

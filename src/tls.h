@@ -43,6 +43,9 @@ ssize_t tls_write(SSL *ssl, const void *buf, size_t n);
 /* Whether decrypted bytes wait inside OpenSSL (read them before sleeping:
  * epoll cannot see them). */
 int tls_pending(SSL *ssl);
+/* After TLS_FAIL from tls_read or tls_write: OpenSSL's reason as one line
+ * ("...:tlsv13 alert certificate required"), and the error queue cleared. */
+void tls_last_error(char *out, size_t len);
 void tls_free(SSL *ssl);
 
 #endif

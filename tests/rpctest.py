@@ -63,6 +63,32 @@ def run_json(*args, timeout=60):
             return code, json.load(f), stdout
 
 
+def make_certs(d):
+    """A CA, a server certificate for 127.0.0.1 (IP SAN) and a client
+    certificate, both signed by the CA, made with the openssl CLI in d.
+    Returns a dict of paths: ca, server_cert, server_key, client_cert,
+    client_key, other_ca (a CA that signed nothing here)."""
+    def ssl(*args):
+        subprocess.run(["openssl"] + list(args), check=True, capture_output=True, timeout=60)
+    p = {k: os.path.join(d, k + ".pem") for k in
+         ("ca", "ca_key", "server_cert", "server_key", "client_cert", "client_key",
+          "other_ca", "other_ca_key")}
+    for ca, key, cn in (("ca", "ca_key", "rpcbench test CA"),
+                        ("other_ca", "other_ca_key", "another CA")):
+        ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=" + cn,
+            "-keyout", p[key], "-out", p[ca])
+    ext = os.path.join(d, "san.ext")
+    with open(ext, "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    for who in ("server", "client"):
+        csr = os.path.join(d, who + ".csr")
+        ssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=" + who,
+            "-keyout", p[who + "_key"], "-out", csr)
+        ssl("x509", "-req", "-in", csr, "-CA", p["ca"], "-CAkey", p["ca_key"],
+            "-CAcreateserial", "-days", "2", "-extfile", ext, "-out", p[who + "_cert"])
+    return p
+
+
 def check(cond, what):
     if not cond:
         raise AssertionError(what)
