@@ -1,8 +1,9 @@
 /* serve: `rpcbench serve`, the built-in simulated VDSM host.
  *
- * One libev loop, one listening socket; serve_conn handles each client,
- * vdsm_api answers, vmsim makes the VMs. SIGINT/SIGTERM stop it cleanly
- * (exit 0). */
+ * One libev loop, one listening socket speaking HTTP (XML-RPC, JSON-RPC)
+ * and STOMP (JSON-RPC), all over TLS with --tls-cert, as VDSM does;
+ * serve_conn handles each client, vdsm_api answers, vmsim makes the VMs.
+ * SIGINT/SIGTERM stop it cleanly (exit 0). */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -21,6 +22,7 @@
 #include "clock.h"
 #include "commands.h"
 #include "serve_conn.h"
+#include "tls.h"
 #include "units.h"
 
 #define READ_BUF (64 * 1024)
@@ -37,6 +39,7 @@ struct serve_opts {
     size_t max_body;
     int64_t idle_ns;
     int max_conns;
+    const char *tls_cert, *tls_key, *tls_ca;
 };
 
 struct server {
@@ -54,7 +57,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: rpcbench serve [options]\n"
             "  Runs a simulated VDSM host: XML-RPC at POST /RPC2 (and /),\n"
-            "  JSON-RPC 2.0 at POST /jsonrpc, on one HTTP/1.1 port.\n\n"
+            "  JSON-RPC 2.0 at POST /jsonrpc (HTTP/1.1), and JSON-RPC over STOMP 1.2\n"
+            "  (SEND to jms.topic.vdsm_requests with reply-to), all on one port.\n\n"
             "  --listen HOST:PORT      address (default 127.0.0.1:54321; port 0 picks one)\n"
             "  --vms N                 simulated running VMs (default 150)\n"
             "  --seed S                seed of the VMs and the delays (default 1)\n"
@@ -63,6 +67,9 @@ static void usage(FILE *out)
             "  --max-body SIZE         largest request body (default 16MiB; beyond: 413)\n"
             "  --idle-timeout D        drop clients without a complete request for D (default 60s)\n"
             "  --max-connections N     open connections at most (default 10000)\n"
+            "  --tls-cert FILE         serve everything over TLS with this certificate (PEM)\n"
+            "  --tls-key FILE          its private key (default: in --tls-cert's file)\n"
+            "  --tls-ca FILE           require client certificates signed by this CA\n"
             "  --help                  this text\n\n"
             "  Prints \"listening on HOST:PORT\" once ready; SIGINT/SIGTERM stop it.\n");
 }
@@ -119,6 +126,15 @@ static int parse_opt(int ch, const char *name, const char *arg, struct serve_opt
             return -1;
         o->max_conns = (int)v;
         return 0;
+    case 'C':
+        o->tls_cert = arg;
+        return 0;
+    case 'K':
+        o->tls_key = arg;
+        return 0;
+    case 'A':
+        o->tls_ca = arg;
+        return 0;
     default:
         return -1;
     }
@@ -136,6 +152,9 @@ static int parse_args(int argc, char **argv, struct serve_opts *o, char *err)
         {"max-body", required_argument, NULL, 'b'},
         {"idle-timeout", required_argument, NULL, 'i'},
         {"max-connections", required_argument, NULL, 'c'},
+        {"tls-cert", required_argument, NULL, 'C'},
+        {"tls-key", required_argument, NULL, 'K'},
+        {"tls-ca", required_argument, NULL, 'A'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -158,6 +177,10 @@ static int parse_args(int argc, char **argv, struct serve_opts *o, char *err)
     }
     if (optind < argc) {
         snprintf(err, ERR_LEN, "unexpected argument '%s'", argv[optind]);
+        return -1;
+    }
+    if (!o->tls_cert && (o->tls_key || o->tls_ca)) {
+        snprintf(err, ERR_LEN, "--tls-key and --tls-ca need --tls-cert");
         return -1;
     }
     return 0;
@@ -298,6 +321,13 @@ static int setup(struct server *s, const struct serve_opts *o, char *bound, char
         return -1;
     if (!(ctx->api.sim = vmsim_new(o->vms, o->seed, err)))
         return -1;
+    if (o->tls_cert) {
+        char terr[TLS_ERR_LEN];
+        if (!(ctx->tls = tls_server_ctx(o->tls_cert, o->tls_key, o->tls_ca, terr))) {
+            snprintf(err, ERR_LEN, "%s", terr);
+            return -1;
+        }
+    }
     ctx->rbuf_len = READ_BUF;
     if (!(ctx->rbuf = malloc(ctx->rbuf_len))) {
         snprintf(err, ERR_LEN, "out of memory");
@@ -329,6 +359,8 @@ static void teardown(struct server *s)
         close(s->lfd);
     vmsim_free(s->ctx.api.sim);
     free(s->ctx.rbuf);
+    if (s->ctx.tls)
+        SSL_CTX_free(s->ctx.tls);
     buf_free(&s->ctx.out);
 }
 
@@ -355,9 +387,11 @@ int cmd_serve(int argc, char **argv)
     fflush(stdout);
     run(&s);
     fprintf(stderr,
-            "serve: stopped after %" PRIu64 " connections, %" PRIu64 " requests, %" PRIu64
-            " bad, %" PRIu64 " rejected\n",
-            s.ctx.accepted, s.ctx.requests, s.ctx.bad_requests, s.ctx.rejected);
+            "serve: stopped after %" PRIu64 " connections, %" PRIu64 " requests (%" PRIu64
+            " over STOMP), %" PRIu64 " bad, %" PRIu64 " rejected, %" PRIu64
+            " failed TLS handshakes\n",
+            s.ctx.accepted, s.ctx.requests, s.ctx.stomp_requests, s.ctx.bad_requests,
+            s.ctx.rejected, s.ctx.tls_failures);
     teardown(&s);
     return 0;
 }

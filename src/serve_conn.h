@@ -1,16 +1,18 @@
 /* serve_conn: one client connection of `rpcbench serve`.
  *
- * A connection reads into a reused buffer, sniffs its first bytes once to
- * pick a protocol (today only HTTP; the seam where STOMP and TLS will be
- * told apart is serve_conn.c's sniff()), then parses HTTP/1.x requests with
- * http-parser, one at a time: parsing pauses at each complete request until
- * its response (possibly delayed by --delay) is fully written, so pipelined
- * requests are answered in order and a connection holds at most one
- * request body (<= max_body) plus one read chunk. */
+ * A connection (over TLS when the server has a certificate) reads into a
+ * reused buffer and sniffs its first bytes once to pick a protocol
+ * (serve_conn.c's sniff()), as VDSM does on its one port:
+ *  - HTTP/1.x (serve_http.c): requests answered one at a time, in order,
+ *    so a connection holds at most one request body plus one read chunk;
+ *  - STOMP 1.2 (serve_stomp.c): JSON-RPC requests SENT to VDSM's request
+ *    queue, answered as MESSAGEs to the reply-to destination, many in
+ *    flight at once, each after its own --delay, in any order. */
 #ifndef RPCBENCH_SERVE_CONN_H
 #define RPCBENCH_SERVE_CONN_H
 
 #include <ev.h>
+#include <openssl/ssl.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +31,9 @@ struct serve_ctx {
     int max_conns;
     int nconns;          /* open now */
     uint64_t accepted, rejected, requests, bad_requests;
+    uint64_t stomp_requests; /* of requests, those that came over STOMP */
+    uint64_t tls_failures;   /* failed handshakes (e.g. no client certificate) */
+    SSL_CTX *tls;        /* every connection is TLS when set */
     struct conn *conns;  /* every open connection, for shutdown */
     /* Shared by all connections (one thread): reads land in rbuf and are
      * parsed in place; responses are rendered into out and written from

@@ -1,0 +1,169 @@
+"""Helpers for the STOMP and TLS integration tests: `rpcbench serve` on an
+ephemeral loopback port (stderr kept for its closing line) and a raw STOMP
+1.2 client over a plain or TLS socket. Every wait is bounded."""
+import json
+import os
+import select
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+
+RPCBENCH = os.environ.get("RPCBENCH") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "rpcbench")
+TIMEOUT = 10.0
+REQUESTS = "jms.topic.vdsm_requests"
+
+
+class Server:
+    """`rpcbench serve` on 127.0.0.1:0; use as a context manager."""
+
+    def __init__(self, *args):
+        self.errlog = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen([RPCBENCH, "serve", "--listen", "127.0.0.1:0", *args],
+                                     stdout=subprocess.PIPE, stderr=self.errlog)
+        ready, _, _ = select.select([self.proc.stdout], [], [], TIMEOUT)
+        line = self.proc.stdout.readline().decode() if ready else ""
+        if not line.startswith("listening on "):
+            self.kill()
+            raise AssertionError("serve did not start: %r %r" % (line, self.stderr()))
+        self.host, self.port = "127.0.0.1", int(line.rsplit(":", 1)[1])
+
+    def stderr(self):
+        self.errlog.seek(0)
+        return self.errlog.read().decode(errors="replace")
+
+    def stop(self):
+        """SIGTERM; @return (exit code, stderr)."""
+        self.proc.send_signal(signal.SIGTERM)
+        code = self.proc.wait(TIMEOUT)
+        return code, self.stderr()
+
+    def kill(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(TIMEOUT)
+        self.proc.stdout.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.kill()
+        self.errlog.close()
+
+
+def frame(cmd, headers=(), body=None):
+    """A STOMP frame as bytes; headers are (key, value) pairs, not escaped."""
+    out = cmd + "\n" + "".join("%s:%s\n" % kv for kv in headers)
+    b = body.encode() if isinstance(body, str) else (body or b"")
+    if body is not None:
+        out += "content-length:%d\n" % len(b)
+    return out.encode() + b"\n" + b + b"\0"
+
+
+def request(rid, method="Host.ping", params=None):
+    return json.dumps({"jsonrpc": "2.0", "id": rid, "method": method, "params": params or {}})
+
+
+def send(rid, reply_to, method="Host.ping", dest=REQUESTS):
+    return frame("SEND", [("destination", dest), ("content-type", "application/json"),
+                          ("reply-to", reply_to)], request(rid, method))
+
+
+class Raw:
+    """A raw STOMP client on a socket (plain, or wrapped by ssl_ctx)."""
+
+    def __init__(self, srv, ssl_ctx=None):
+        s = socket.create_connection((srv.host, srv.port), timeout=TIMEOUT)
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock = ssl_ctx.wrap_socket(s, server_hostname=srv.host) if ssl_ctx else s
+        self.buf = b""
+        self.beats = 0
+
+    def close(self):
+        self.sock.close()
+
+    def sendall(self, data):
+        self.sock.sendall(data)
+
+    def _fill(self, deadline):
+        self.sock.settimeout(max(0.01, deadline - time.monotonic()))
+        data = self.sock.recv(65536)
+        if not data:
+            raise EOFError("closed by server")
+        self.buf += data
+
+    def read(self, timeout=TIMEOUT):
+        """Next frame: (command, headers, body bytes); heart-beats are counted
+        in self.beats and skipped. Raises EOFError when the server closes."""
+        deadline = time.monotonic() + timeout
+        while True:
+            while self.buf[:1] in (b"\n", b"\r"):
+                if self.buf[:1] == b"\n":
+                    self.beats += 1
+                self.buf = self.buf[1:]
+            f = self._parse()
+            if f:
+                return f
+            if time.monotonic() > deadline:
+                raise TimeoutError("no frame in %.1fs" % timeout)
+            self._fill(deadline)
+
+    def _parse(self):
+        end = self.buf.find(b"\n\n")
+        if end < 0:
+            return None
+        lines = self.buf[:end].decode().replace("\r", "").split("\n")
+        headers = {}
+        for ln in lines[1:]:
+            k, _, v = ln.partition(":")
+            headers.setdefault(k, v)
+        start = end + 2
+        if "content-length" in headers:
+            stop = start + int(headers["content-length"])
+            if len(self.buf) < stop + 1:
+                return None
+            assert self.buf[stop:stop + 1] == b"\0", "no NUL after the body"
+        else:
+            stop = self.buf.find(b"\0", start)
+            if stop < 0:
+                return None
+        body = self.buf[start:stop]
+        self.buf = self.buf[stop + 1:]
+        return lines[0], headers, body
+
+    def expect(self, cmd, timeout=TIMEOUT):
+        c, h, b = self.read(timeout)
+        if c != cmd:
+            raise AssertionError("wanted %s, got %s %r %r" % (cmd, c, h, b[:200]))
+        return h, b
+
+    def connect(self, heart_beat="0,0"):
+        self.sendall(frame("CONNECT", [("accept-version", "1.2"), ("host", "localhost"),
+                                       ("heart-beat", heart_beat)]))
+        h, _ = self.expect("CONNECTED")
+        assert h.get("version") == "1.2", h
+        return h
+
+    def subscribe(self, dest, sid):
+        self.sendall(frame("SUBSCRIBE", [("destination", dest), ("id", sid), ("ack", "auto")]))
+
+    def closed(self, timeout=TIMEOUT):
+        """Whether the server closes within timeout (frames before are skipped)."""
+        deadline = time.monotonic() + timeout
+        try:
+            while time.monotonic() < deadline:
+                self.buf = b""
+                self._fill(deadline)
+        except (TimeoutError, socket.timeout):
+            return False
+        except (EOFError, OSError):  # reset, or a TLS peer gone without close_notify
+            return True
+        return False
+
+
+def check(cond, what):
+    if not cond:
+        raise AssertionError(what)
