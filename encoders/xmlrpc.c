@@ -166,10 +166,10 @@ static int decode_response(const char *body, size_t len, struct enc_result *out)
     xmlrpc_value *v = NULL;
     int fcode = 0;
     const char *fstr = NULL;
-    if (xmlscan_i8_ok(body, len))
+    if (xmlscan_safe(body, len))
         xmlrpc_parse_response2(&env, body, len, &v, &fcode, &fstr);
     else
-        xmlrpc_env_set_fault(&env, XMLRPC_PARSE_ERROR, "<i8> holds no integer");
+        xmlrpc_env_set_fault(&env, XMLRPC_PARSE_ERROR, "refused: a DTD, or an <i8> that is no int64");
     if (env.fault_occurred) {
         out->status = ENC_DECODE;
     } else if (fstr) {
@@ -197,10 +197,10 @@ static int parse_call(const char *body, size_t len, struct enc_call *call, char 
     const char *method = NULL;
     xmlrpc_value *params = NULL;
     int rc = ENC_DECODE;
-    if (xmlscan_i8_ok(body, len))
+    if (xmlscan_safe(body, len))
         xmlrpc_parse_call(&env, body, len, &method, &params);
     else
-        xmlrpc_env_set_fault(&env, XMLRPC_PARSE_ERROR, "<i8> holds no integer");
+        xmlrpc_env_set_fault(&env, XMLRPC_PARSE_ERROR, "refused: a DTD, or an <i8> that is no int64");
     if (env.fault_occurred) {
         enc_seterr(err, "malformed XML-RPC call: %s", env.fault_string);
     } else if (strlen(method) >= ENC_METHOD_MAX) {

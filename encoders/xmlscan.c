@@ -184,7 +184,8 @@ static int tag_texts_ok(const char *body, size_t len, const char *tag)
     return 1;
 }
 
-int xmlscan_i8_ok(const char *body, size_t len)
+int xmlscan_safe(const char *body, size_t len)
 {
-    return tag_texts_ok(body, len, "<i8>") && tag_texts_ok(body, len, "<ex:i8>");
+    return !memmem(body, len, "<!DOCTYPE", 9) && !memmem(body, len, "<!ENTITY", 8) &&
+           tag_texts_ok(body, len, "<i8>") && tag_texts_ok(body, len, "<ex:i8>");
 }

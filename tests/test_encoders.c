@@ -563,7 +563,7 @@ static void test_values(void **state)
 
 /* Regression (found by fuzzing): xmlrpc-c 1.33 crashes on an <i8> that
  * holds no integer; the encoder must refuse such documents itself. */
-static void test_xmlrpc_bad_i8(void **state)
+static void test_xmlrpc_unsafe_documents(void **state)
 {
     (void)state;
     static const char resp[] = "<?xml version=\"1.0\"?><methodResponse><params><param>"
@@ -584,6 +584,11 @@ static void test_xmlrpc_bad_i8(void **state)
     enc_call_clear(&c);
     assert_int_equal(enc_xmlrpc.decode_response(good, sizeof good - 1, &r), ENC_OK);
     assert_int_equal(enc_xmlrpc.decode_response(big, sizeof big - 1, &r), ENC_DECODE);
+    /* A DTD is refused before expat could expand its entities. */
+    static const char dtd[] = "<?xml version=\"1.0\"?><!DOCTYPE m [<!ENTITY a \"aa\">]>"
+                              "<methodCall><methodName>&a;</methodName></methodCall>";
+    assert_int_equal(enc_xmlrpc.parse_call(dtd, sizeof dtd - 1, &c, err), ENC_DECODE);
+    enc_call_clear(&c);
 }
 
 int main(void)
@@ -602,7 +607,7 @@ int main(void)
         cmocka_unit_test(test_large),
         cmocka_unit_test(test_vdsm_sample),
         cmocka_unit_test(test_values),
-        cmocka_unit_test(test_xmlrpc_bad_i8),
+        cmocka_unit_test(test_xmlrpc_unsafe_documents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
