@@ -150,14 +150,13 @@ int xmlscan_check(const char *body, size_t len, int64_t *code)
     return p ? check_params(p, end, code) : ENC_DECODE;
 }
 
-/* Whether p[0..n) is blanks, an optional sign, digits that fit an int64
- * (xmlrpc-c's overflow error path crashes as well), blanks. */
+/* Whether p[0..n) is an optional sign and digits that fit an int64, and
+ * nothing else: xmlrpc-c crashes on any other <i8> text, blanks included
+ * ("<i8>5 </i8>"), and on overflow. */
 static int is_integer_text(const char *p, size_t n)
 {
     size_t i = 0, digits = 0;
     uint64_t v = 0;
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
-        i++;
     if (i < n && (p[i] == '+' || p[i] == '-'))
         i++;
     for (; i < n && p[i] >= '0' && p[i] <= '9'; i++, digits++) {
@@ -165,21 +164,29 @@ static int is_integer_text(const char *p, size_t n)
             return 0;
         v = v * 10 + (uint64_t)(p[i] - '0');
     }
-    while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' || p[i] == '\n'))
-        i++;
     return digits > 0 && i == n;
 }
 
+/* Every element called tag (start tags with blanks or attributes too)
+ * must hold integer text and then straight away its end tag: comments,
+ * CDATA or character references inside would reach xmlrpc-c as text. */
 static int tag_texts_ok(const char *body, size_t len, const char *tag)
 {
     size_t tlen = strlen(tag);
     const char *end = body + len;
     for (const char *p = body; (p = memmem(p, (size_t)(end - p), tag, tlen)) != NULL;) {
         p += tlen;
-        const char *close = memchr(p, '<', (size_t)(end - p));
-        if (!close || !is_integer_text(p, (size_t)(close - p)))
+        if (p < end && *p != '>' && *p != '/' && *p != ' ' && *p != '\t' && *p != '\r' &&
+            *p != '\n')
+            continue; /* a longer name, e.g. <i8x> */
+        const char *gt = memchr(p, '>', (size_t)(end - p));
+        if (!gt || gt[-1] == '/')
+            return 0; /* unterminated, or empty <i8/> */
+        const char *text = gt + 1;
+        const char *lt = memchr(text, '<', (size_t)(end - text));
+        if (!lt || lt + 1 >= end || lt[1] != '/' || !is_integer_text(text, (size_t)(lt - text)))
             return 0;
-        p = close;
+        p = lt;
     }
     return 1;
 }
@@ -187,5 +194,5 @@ static int tag_texts_ok(const char *body, size_t len, const char *tag)
 int xmlscan_safe(const char *body, size_t len)
 {
     return !memmem(body, len, "<!DOCTYPE", 9) && !memmem(body, len, "<!ENTITY", 8) &&
-           tag_texts_ok(body, len, "<i8>") && tag_texts_ok(body, len, "<ex:i8>");
+           tag_texts_ok(body, len, "<i8") && tag_texts_ok(body, len, "<ex:i8");
 }

@@ -569,7 +569,7 @@ static void test_xmlrpc_unsafe_documents(void **state)
     static const char resp[] = "<?xml version=\"1.0\"?><methodResponse><params><param>"
                                "<value><i8>1x</i8></value></param></params></methodResponse>";
     static const char call[] = "<?xml version=\"1.0\"?><methodCall><methodName>ping"
-                               "</methodName><params><param><value><i8> -</i8></value>"
+                               "</methodName><params><param><value><i8>5 </i8></value>"
                                "</param></params></methodCall>";
     static const char good[] = "<?xml version=\"1.0\"?><methodResponse><params><param>"
                                "<value><i8>-42</i8></value></param></params></methodResponse>";
