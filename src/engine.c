@@ -150,6 +150,10 @@ void engine_conn_backoff(struct engine *e, struct conn *c)
     ev_timer_start(e->loop, &c->timer);
     if (c->backoff_s < 1.0)
         c->backoff_s *= 2;
+    /* The last connection gave up: the backlog cannot go anywhere, so it
+     * fails now rather than waiting for a connection that may never come. */
+    if (e->t0_ns && e->nbackoff == e->cfg->connections)
+        dispatch(e, 0);
 }
 
 static void arm_pacer(struct engine *e, int64_t at_ns)
