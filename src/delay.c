@@ -5,21 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
 #include "units.h"
-
-/* splitmix64, as in vmsim: ours, seeded, the same on every libc. */
-static uint64_t next_u64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 /* Uniform in (0, 1]: never 0, so log() below stays finite. */
 static double next_open01(uint64_t *s)
 {
-    return ((double)(next_u64(s) >> 11) + 1.0) * (1.0 / 9007199254740992.0);
+    return ((double)(rng_next(s) >> 11) + 1.0) * (1.0 / 9007199254740992.0);
 }
 
 static int parse_two(const char *s, int64_t *lo, int64_t *hi, char *err)

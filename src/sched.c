@@ -3,15 +3,7 @@
 #include <math.h>
 
 #include "clock.h"
-
-double sched_uniform(uint64_t *state)
-{
-    uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
-}
+#include "rng.h"
 
 /* Intended time of request k for a constant rate: computed from k, not by
  * adding 1/R k times, so rounding never drifts. */
@@ -28,7 +20,7 @@ static void advance(struct sched *s)
     }
     s->next_ns = s->t0_ns + (int64_t)llround(s->poisson_s * (double)NS_PER_S);
     /* Exponential gap with mean 1/R: -ln(1-U)/R, U in [0,1). */
-    s->poisson_s += -log1p(-sched_uniform(&s->rng)) / s->rate;
+    s->poisson_s += -log1p(-rng_u01(&s->rng)) / s->rate;
 }
 
 void sched_init(struct sched *s, enum arrival arrival, double rate, int64_t t0_ns, uint64_t seed)
@@ -39,7 +31,7 @@ void sched_init(struct sched *s, enum arrival arrival, double rate, int64_t t0_n
     s->k = 0;
     s->rng = seed;
     /* The first Poisson arrival is one gap after t0, like every other. */
-    s->poisson_s = arrival == ARRIVAL_POISSON ? -log1p(-sched_uniform(&s->rng)) / rate : 0;
+    s->poisson_s = arrival == ARRIVAL_POISSON ? -log1p(-rng_u01(&s->rng)) / rate : 0;
     advance(s);
 }
 

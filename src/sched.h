@@ -32,7 +32,4 @@ int64_t sched_take(struct sched *s);
  * one (consumes them): the backlog left unsent when a run ends. */
 uint64_t sched_drain_before(struct sched *s, int64_t t_ns);
 
-/* A uniform double in [0,1) from a splitmix64 state. */
-double sched_uniform(uint64_t *state);
-
 #endif

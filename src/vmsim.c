@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "clock.h"
+#include "rng.h"
 #include "units.h"
 
 #define MAX_DEV 3
@@ -58,21 +59,6 @@ struct vmsim {
     int64_t t_ns;    /* sim time since start */
     int64_t mono0_ms; /* host monotonic ms at start, as VDSM's statusTime */
 };
-
-/* splitmix64: small, good enough, and ours (rand() is neither seeded per
- * simulator nor the same across libcs). */
-static uint64_t rng_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static double rng_u01(uint64_t *s)
-{
-    return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
-}
 
 static int rng_int(uint64_t *s, int lo, int hi) /* inclusive */
 {
