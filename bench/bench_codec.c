@@ -53,7 +53,7 @@ struct bcase {
 };
 
 /* The same document with the status member moved after the list, as a
- * Python 2 dict may order it (from bench_encoders.c). */
+ * Python 2 dict may order it. */
 static int status_last(const struct buf *in, struct buf *out)
 {
     const char *s = strstr(in->data, "<member><name>status</name>");
