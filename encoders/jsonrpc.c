@@ -132,6 +132,8 @@ static int check_response(const char *body, size_t len, struct enc_result *out)
     memset(out, 0, sizeof *out);
     out->items = -1;
     out->status = ENC_DECODE;
+    if (!body)
+        body = ""; /* an empty body may come as (NULL, 0) */
     struct jsonscan s = {body, body + len};
     if (jsonscan_expect(&s, '{') < 0)
         return out->status;

@@ -128,6 +128,8 @@ static int check_params(const char *p, const char *end, int64_t *code)
 int xmlscan_check(const char *body, size_t len, int64_t *code)
 {
     static const char tail[] = "</methodResponse>";
+    if (!body)
+        body = ""; /* an empty body may come as (NULL, 0) */
     const char *end = body + len;
     *code = 0;
     while (end > body && is_ws(end[-1]))
@@ -156,11 +158,11 @@ int xmlscan_check(const char *body, size_t len, int64_t *code)
 static int is_integer_text(const char *p, size_t n)
 {
     size_t i = 0, digits = 0;
-    uint64_t v = 0;
+    uint64_t v = 0, max = UINT64_C(9223372036854775807);
     if (i < n && (p[i] == '+' || p[i] == '-'))
-        i++;
+        max += p[i++] == '-'; /* INT64_MIN's magnitude is one more */
     for (; i < n && p[i] >= '0' && p[i] <= '9'; i++, digits++) {
-        if (v > (UINT64_C(9223372036854775807) - (uint64_t)(p[i] - '0')) / 10)
+        if (v > (max - (uint64_t)(p[i] - '0')) / 10)
             return 0;
         v = v * 10 + (uint64_t)(p[i] - '0');
     }

@@ -122,9 +122,9 @@ static int classify(struct conn *c)
     if (e->cfg->validate == VALIDATE_NONE)
         return -1;
     struct enc_result r = {0};
-    int st = e->cfg->validate == VALIDATE_FULL
-                 ? e->enc->decode_response(c->body.data, c->body.len, &r)
-                 : e->enc->check_response(c->body.data, c->body.len, &r);
+    const char *body = c->body.data ? c->body.data : ""; /* an empty body has no buffer */
+    int st = e->cfg->validate == VALIDATE_FULL ? e->enc->decode_response(body, c->body.len, &r)
+                                               : e->enc->check_response(body, c->body.len, &r);
     if (st == ENC_FAULT)
         return ERR_FAULT;
     if (st != ENC_OK || (r.has_id && r.id != c->req.id))

@@ -8,6 +8,13 @@
 #include "rng.h"
 #include "units.h"
 
+/* A double of nanoseconds as int64, saturating: converting one beyond
+ * INT64_MAX is undefined (found by fuzzing: --delay exp:5666666667). */
+static int64_t to_ns(double v)
+{
+    return v < 9.2e18 ? (int64_t)v : INT64_C(9200000000000000000);
+}
+
 /* Uniform in (0, 1]: never 0, so log() below stays finite. */
 static double next_open01(uint64_t *s)
 {
@@ -58,9 +65,9 @@ int64_t delay_next(struct delay *d)
     case DELAY_FIXED:
         return d->a_ns;
     case DELAY_UNIFORM:
-        return d->a_ns + (int64_t)((double)(d->b_ns - d->a_ns) * (1.0 - next_open01(&d->rng)));
+        return d->a_ns + to_ns((double)(d->b_ns - d->a_ns) * (1.0 - next_open01(&d->rng)));
     case DELAY_EXP:
-        return (int64_t)(-log(next_open01(&d->rng)) * (double)d->a_ns);
+        return to_ns(-log(next_open01(&d->rng)) * (double)d->a_ns);
     default:
         return 0;
     }
