@@ -1,0 +1,169 @@
+"""Fault injection: `rpcbench run` against tests/faultserver.py, a server
+that misbehaves in one way per mode, over loopback.
+
+For every fault, rpcbench must exit 0, end within duration + timeout + 1 s
+(+ slack for process start), write its JSON result, count every request
+exactly once (sent == ok + errors + unfinished, errors == sum of kinds) and
+put the failures under the kind that names the fault. Prints the table
+fault -> what rpcbench reported."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+from rpctest import RPCBENCH, check, main
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PY = os.environ.get("PY", sys.executable)
+RATE, DURATION_S, TIMEOUT_S = 20, 2.0, 1.0
+# duration + timeout + 1 s, plus 0.5 s for starting the process and
+# connecting (the engine's startup wait is bounded by the timeout too, but
+# a healthy loopback connect takes microseconds).
+BUDGET_S = DURATION_S + TIMEOUT_S + 1.5
+
+TABLE = []
+
+
+class FaultServer:
+    def __init__(self, mode, *args):
+        self.args = ["--mode", mode] + list(args)
+        self.proc = None
+
+    def __enter__(self):
+        self.proc = subprocess.Popen([PY, os.path.join(HERE, "faultserver.py")] + self.args,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.proc.stdout.readline()
+        if not line.startswith("listening on "):
+            self.proc.kill()
+            raise AssertionError("faultserver did not start: %r" % line)
+        self.port = int(line.rsplit(":", 1)[1])
+        return self
+
+    def __exit__(self, *exc):
+        self.proc.kill()
+        self.proc.wait(5)
+
+
+def run_fault(mode, proto="jsonrpc", extra=(), server_args=()):
+    """Runs rpcbench against a faultserver in mode; returns (result, seconds)."""
+    path = "/jsonrpc" if proto == "jsonrpc" else "/RPC2"
+    with FaultServer(mode, *server_args) as fs, tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        args = [RPCBENCH, "run", "--url", "http://127.0.0.1:%d%s" % (fs.port, path),
+                "-p", proto, "--verb", "ping", "-R", str(RATE), "-d", "%gs" % DURATION_S,
+                "--timeout", "%gs" % TIMEOUT_S, "--output", out, "--quiet"] + list(extra)
+        t0 = time.monotonic()
+        p = subprocess.run(args, capture_output=True, text=True, timeout=60)
+        took = time.monotonic() - t0
+        check(p.returncode == 0, "%s: exit %d, stderr %r" % (mode, p.returncode, p.stderr[-500:]))
+        check(os.path.exists(out), "%s: no JSON result written" % mode)
+        with open(out) as f:
+            r = json.load(f)
+    q, errs = r["requests"], r["errors"]
+    check(q["sent"] == q["ok"] + q["errors"] + q["unfinished"],
+          "%s: sent != ok + errors + unfinished: %r" % (mode, q))
+    check(q["errors"] == sum(errs.values()), "%s: error kinds do not add up: %r" % (mode, errs))
+    check(q["sent"] == RATE * DURATION_S,
+          "%s: sent %d, want %d (every scheduled request counted)" % (mode, q["sent"], RATE * DURATION_S))
+    check(took <= BUDGET_S, "%s: took %.2fs, budget %.2fs" % (mode, took, BUDGET_S))
+    kinds = {k: v for k, v in errs.items() if v}
+    TABLE.append((mode + ("" if proto == "jsonrpc" else " (xmlrpc)"), q, kinds, took))
+    return r, kinds
+
+
+def only(kinds, allowed, mode, at_least=1):
+    """Every error is of an allowed kind, and there are some."""
+    check(sum(kinds.values()) >= at_least, "%s: want errors, got none" % mode)
+    bad = {k: v for k, v in kinds.items() if k not in allowed}
+    check(not bad, "%s: errors of kinds %r, want only %r" % (mode, bad, allowed))
+
+
+def test_control_ok():
+    r, kinds = run_fault("ok")
+    check(r["requests"]["ok"] == RATE * DURATION_S and not kinds, "ok: %r %r" % (r["requests"], kinds))
+
+
+def test_close_mid_response():
+    _, kinds = run_fault("close")
+    only(kinds, {"closed"}, "close")
+
+
+def test_reset():
+    _, kinds = run_fault("reset", proto="xmlrpc")
+    only(kinds, {"closed"}, "reset")
+
+
+def test_garbage():
+    _, kinds = run_fault("garbage")
+    only(kinds, {"decode"}, "garbage")
+
+
+def test_truncated_body():
+    r, kinds = run_fault("truncated")
+    only(kinds, {"closed", "timeout"}, "truncated")
+    check(r["requests"]["ok"] == 0, "truncated: some answers taken as ok")
+
+
+def test_stall():
+    r, kinds = run_fault("stall")
+    only(kinds, {"timeout"}, "stall")
+    check(r["requests"]["ok"] == 0, "stall: some answers taken as ok")
+
+
+def test_big_body_capped():
+    r, kinds = run_fault("big", extra=("--max-response", "1MiB"))
+    only(kinds, {"decode"}, "big")
+    check(r["requests"]["ok"] == 0, "big: a 100 MiB answer taken as ok")
+
+
+def test_trickle():
+    r, kinds = run_fault("trickle", proto="xmlrpc")
+    only(kinds, {"timeout"}, "trickle")
+    check(r["requests"]["ok"] == 0, "trickle: some answers taken as ok")
+
+
+def test_wrong_id():
+    r, kinds = run_fault("wrongid")
+    only(kinds, {"decode"}, "wrongid")
+    check(r["requests"]["ok"] == 0, "wrongid: an answer to another request taken as ok")
+
+
+def test_empty_body():
+    for proto in ("jsonrpc", "xmlrpc"):
+        _, kinds = run_fault("empty", proto=proto)
+        only(kinds, {"decode"}, "empty " + proto)
+
+
+def test_bad_i8_full_decode():
+    """Found by fuzzing: xmlrpc-c 1.33 crashes on <i8>1x</i8>; with
+    --validate full such an answer must be a decode error, not a crash."""
+    r, kinds = run_fault("badi8", proto="xmlrpc", extra=("--validate", "full"))
+    only(kinds, {"decode"}, "badi8")
+
+
+def test_stop_listening():
+    r, kinds = run_fault("stop", server_args=("--stop-after", "1.0"))
+    check(r["requests"]["ok"] > 0, "stop: nothing answered before the stop")
+    # Requests due while every connection waits to reconnect fail now as
+    # `connect`; they must not sit in the backlog until the end and come
+    # out as `unfinished` (at most one connection may be mid-connect then).
+    check(r["requests"]["unfinished"] <= 2,
+          "stop: %d requests left unfinished after the server went away" % r["requests"]["unfinished"])
+    only(kinds, {"connect", "closed"}, "stop")
+
+
+def print_table():
+    print("fault                 sent   ok errors unfin  seconds  kinds")
+    for mode, q, kinds, took in TABLE:
+        print("%-20s %5d %4d %6d %5d  %7.2f  %s" % (mode, q["sent"], q["ok"], q["errors"],
+                                                  q["unfinished"], took,
+                                                  ", ".join("%s=%d" % kv for kv in sorted(kinds.items())) or "-"))
+
+
+if __name__ == "__main__":
+    import atexit
+    atexit.register(print_table)
+    main([test_control_ok, test_close_mid_response, test_reset, test_garbage, test_truncated_body,
+          test_stall, test_big_body_capped, test_trickle, test_wrong_id, test_empty_body, test_bad_i8_full_decode, test_stop_listening])
