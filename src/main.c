@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "spawn.h"
 
 static const struct {
     const char *name;
@@ -29,6 +30,8 @@ int main(int argc, char **argv)
 {
     /* A peer that closes mid-write must give EPIPE, not kill the run. */
     signal(SIGPIPE, SIG_IGN);
+    if (strchr(argv[0], '/'))
+        spawn_self = argv[0]; /* run starts `serve` from the same file */
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -15,6 +15,8 @@
 
 #define SPAWN_MAX_ARGS 32
 
+const char *spawn_self = "/proc/self/exe";
+
 static void exec_child(int out_fd, const char *const *extra)
 {
     const char *argv[SPAWN_MAX_ARGS] = {"rpcbench", "serve", "--listen", "127.0.0.1:0"};
@@ -35,7 +37,7 @@ static void exec_child(int out_fd, const char *const *extra)
     signal(SIGINT, SIG_IGN);
     /* ...and must not outlive a parent that was killed outright. */
     prctl(PR_SET_PDEATHSIG, SIGTERM);
-    execv("/proc/self/exe", (char *const *)argv);
+    execv(spawn_self, (char *const *)argv);
     fprintf(stderr, "rpcbench: cannot start the embedded server: %s\n", strerror(errno));
     _exit(127);
 }

@@ -10,6 +10,10 @@ struct child_server {
     char hostport[64]; /* "127.0.0.1:PORT" from its "listening on" line */
 };
 
+/* The program to start as the server: main() sets it from argv[0] when
+ * that names a file (under valgrind /proc/self/exe is valgrind itself). */
+extern const char *spawn_self;
+
 /* Starts `<self> serve --listen 127.0.0.1:0` with extra args (NULL-ended)
  * and waits (up to 10 s) for its listening line. @return 0, or -1 with err. */
 int spawn_server(struct child_server *cs, const char *const *extra, char *err);
