@@ -1,0 +1,103 @@
+/* Schedule math: how many requests fall in an interval, for constant and
+ * Poisson arrivals, and that times never drift or repeat. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <math.h>
+
+#include "buckets.h"
+#include "clock.h"
+#include "sched.h"
+
+/* Requests due in [0, len) of a schedule started at t0 = 0. */
+static uint64_t count_in(enum arrival a, double rate, int64_t len, uint64_t seed)
+{
+    struct sched s;
+    sched_init(&s, a, rate, 0, seed);
+    return sched_drain_before(&s, len);
+}
+
+static void test_constant_counts(void **state)
+{
+    (void)state;
+    assert_int_equal(count_in(ARRIVAL_CONSTANT, 50, 20 * NS_PER_S, 1), 1000);
+    assert_int_equal(count_in(ARRIVAL_CONSTANT, 4.0 / 60, 60 * NS_PER_S, 1), 4);
+    assert_int_equal(count_in(ARRIVAL_CONSTANT, 1.0 / 15, 31 * NS_PER_S, 1), 3); /* 0, 15, 30 */
+    assert_int_equal(count_in(ARRIVAL_CONSTANT, 3, NS_PER_S, 1), 3);
+    /* A rate that 1e9 does not divide: still exactly R*T, no drift. */
+    assert_int_equal(count_in(ARRIVAL_CONSTANT, 7000, 3600 * NS_PER_S, 1), 7000ULL * 3600);
+}
+
+static void test_constant_times_absolute(void **state)
+{
+    (void)state;
+    struct sched s;
+    sched_init(&s, ARRIVAL_CONSTANT, 3, 1000, 1);
+    assert_int_equal(sched_take(&s), 1000);
+    for (int k = 1; k < 3000; k++)
+        assert_int_equal(sched_take(&s), 1000 + llround((double)k * 1e9 / 3));
+}
+
+static void test_poisson_counts(void **state)
+{
+    (void)state;
+    /* 100/s for 100 s: mean 10000, sd 100; allow 5 sd. */
+    uint64_t n = count_in(ARRIVAL_POISSON, 100, 100 * NS_PER_S, 42);
+    assert_in_range(n, 9500, 10500);
+    /* Seeded: the same seed gives the same count, another seed another. */
+    assert_int_equal(count_in(ARRIVAL_POISSON, 100, 100 * NS_PER_S, 42), n);
+    assert_int_not_equal(count_in(ARRIVAL_POISSON, 100, 100 * NS_PER_S, 43), n);
+}
+
+static void test_poisson_gaps_exponential(void **state)
+{
+    (void)state;
+    struct sched s;
+    sched_init(&s, ARRIVAL_POISSON, 1000, 0, 7);
+    int64_t prev = sched_take(&s);
+    double sum = 0, sumsq = 0;
+    const int n = 20000;
+    for (int i = 0; i < n; i++) {
+        int64_t t = sched_take(&s);
+        assert_true(t >= prev); /* never backwards */
+        double g = (double)(t - prev) / 1e6; /* ms */
+        sum += g;
+        sumsq += g * g;
+        prev = t;
+    }
+    double mean = sum / n, sd = sqrt(sumsq / n - mean * mean);
+    /* Exponential with mean 1 ms: sd equals the mean. */
+    assert_true(fabs(mean - 1.0) < 0.05);
+    assert_true(fabs(sd - 1.0) < 0.08);
+}
+
+static void test_auto_buckets_round(void **state)
+{
+    (void)state;
+    double e[BUCKETS_MAX];
+    char err[256];
+    /* The VDSM seed's spread: 3220 ms .. 11880 ms gives 500 ms steps. */
+    int n = buckets_edges("auto", 3220000, 11880000, e, err);
+    assert_in_range(n, 15, 25);
+    assert_true(e[0] <= 3220 && e[n - 1] > 11880);
+    for (int i = 1; i < n; i++)
+        assert_true(fabs(e[i] - e[i - 1] - 500) < 1e-9);
+    assert_int_equal(buckets_edges("3000:12000:500", 0, 0, e, err), 19);
+    assert_int_equal(buckets_edges("1,2,5,10", 0, 0, e, err), 4);
+    assert_int_equal(buckets_edges("5:1:1", 0, 0, e, err), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_constant_counts),
+        cmocka_unit_test(test_constant_times_absolute),
+        cmocka_unit_test(test_poisson_counts),
+        cmocka_unit_test(test_poisson_gaps_exponential),
+        cmocka_unit_test(test_auto_buckets_round),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
