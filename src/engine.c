@@ -355,7 +355,7 @@ static void begin(struct engine *e)
     e->hook_start_ns = e->m0_ns;
     /* The interval grid is aligned to the measured window's start; warmup
      * ticks (k <= 0) only print progress. */
-    e->tick_k = -(cfg->warmup_ns / cfg->interval_ns);
+    e->tick_k = -((cfg->warmup_ns - 1) / cfg->interval_ns); /* first tick after t0 */
     if (cfg->warmup_ns == 0) {
         if (e->smp)
             sampler_start(e->smp, now);

@@ -31,13 +31,14 @@ void progress_line(const struct run_config *cfg, const struct interval_rec *rec,
     char cpu[32] = "";
     if (rec->server_cpu_pct >= 0)
         snprintf(cpu, sizeof cpu, "  srv-cpu %5.1f%%", rec->server_cpu_pct);
-    fprintf(stderr, "%s%s[%6.1fs/%.1fs] rate %7.1f/s  ok %6lld  err %4lld  p50 %8.3fms  "
-            "p99 %8.3fms%s\n",
-            progress_prefix, progress_prefix[0] ? " " : "", warmup ? 0.0 : rec->t, total_s,
-            (double)rec->sent / ival, (long long)rec->ok, (long long)rec->errors, rec->p50_ms,
-            rec->p99_ms, cpu);
+    char when[32];
     if (warmup)
-        fprintf(stderr, "%*s(warmup)\n", 4, "");
+        snprintf(when, sizeof when, "[warmup %6.1fs]", rec->t);
+    else
+        snprintf(when, sizeof when, "[%6.1fs/%.1fs]", rec->t, total_s);
+    fprintf(stderr, "%s%s%s rate %7.1f/s  ok %6lld  err %4lld  p50 %8.3fms  p99 %8.3fms%s\n",
+            progress_prefix, progress_prefix[0] ? " " : "", when, (double)rec->sent / ival,
+            (long long)rec->ok, (long long)rec->errors, rec->p50_ms, rec->p99_ms, cpu);
 }
 
 static void header(FILE *out, const struct run_result *r)
