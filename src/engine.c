@@ -14,7 +14,7 @@
 #include "progress.h"
 #include "tls.h"
 
-static void dispatch(struct engine *e, int from_timer);
+static void dispatch(struct engine *e, int64_t busy_since);
 
 /* Smooth weighted round robin (nginx's): a deterministic interleaving that
  * honours the weights over every window, e.g. list:4,getAllVmStats:1 gives
@@ -114,12 +114,15 @@ void engine_request_done(struct engine *e, struct inflight *r, int kind)
 
 void engine_conn_idle(struct engine *e, struct conn *c)
 {
+    /* Requests that fell due since every connection got busy waited for
+     * this one: they are the queued ones. */
+    int64_t busy_since = e->idle || e->proto->multiplex ? INT64_MAX : e->all_busy_ns;
     if (!e->proto->multiplex) {
         c->next_idle = e->idle;
         e->idle = c;
     }
     if (e->t0_ns)
-        dispatch(e, 0);
+        dispatch(e, busy_since);
 }
 
 /* A connection that can take a request now, or NULL. HTTP: the idle
@@ -130,6 +133,8 @@ static struct conn *take_conn(struct engine *e)
         struct conn *c = e->idle;
         if (c)
             e->idle = c->next_idle;
+        if (c && !e->idle)
+            e->all_busy_ns = clock_now_ns();
         return c;
     }
     for (int i = 0; i < e->cfg->connections; i++) {
@@ -154,7 +159,7 @@ void engine_conn_backoff(struct engine *e, struct conn *c)
     /* The last connection gave up: the backlog cannot go anywhere, so it
      * fails now rather than waiting for a connection that may never come. */
     if (e->t0_ns && e->nbackoff == e->cfg->connections)
-        dispatch(e, 0);
+        dispatch(e, INT64_MAX);
 }
 
 /* Waking a sleeping thread takes tens to hundreds of microseconds (more
@@ -192,9 +197,9 @@ static void fail_unconnectable(struct engine *e, int64_t intended)
 
 /* Sends every request that is due, as long as a connection is free; what
  * is left stays in the schedule (the backlog) and keeps its intended time.
- * from_timer tells the pacer's wake-up from a connection freeing up: a
- * request sent on the latter waited in the backlog (queued). */
-static void dispatch(struct engine *e, int from_timer)
+ * A request due at or after busy_since found every connection busy: it
+ * was queued, and its lag is the server's doing, not the pacer's. */
+static void dispatch(struct engine *e, int64_t busy_since)
 {
     if (e->ended)
         return;
@@ -208,7 +213,8 @@ static void dispatch(struct engine *e, int from_timer)
     while (sched_peek(&e->sched) <= now) {
         struct conn *c = take_conn(e);
         if (c) {
-            send_on(e, c, sched_take(&e->sched), !from_timer);
+            int64_t due = sched_take(&e->sched);
+            send_on(e, c, due, due >= busy_since);
         } else if (e->nbackoff == e->cfg->connections) {
             fail_unconnectable(e, sched_take(&e->sched));
         } else {
@@ -231,7 +237,7 @@ static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
     if (!e->ended && due - clock_now_ns() <= spin_ns(e)) /* bounded: at most spin_ns */
         while (clock_now_ns() < due)
             ;
-    dispatch(e, 1);
+    dispatch(e, INT64_MAX);
 }
 
 /* Hands the measured latencies since the last call to the interval hook. */
@@ -383,7 +389,7 @@ static void begin(struct engine *e)
     ev_timer_set(&e->end, (double)(e->end_ns - now) / 1e9, 0);
     ev_timer_start(e->loop, &e->end);
     ev_io_start(e->loop, &e->pace);
-    dispatch(e, 1);
+    dispatch(e, INT64_MAX);
 }
 
 /* Waits (bounded by the timeout) for the connections to come up, so the

@@ -110,6 +110,7 @@ struct engine {
     uint64_t oldest_id;         /* STOMP: first id that may still be live */
     ev_timer reaper;            /* STOMP: times out the oldest requests */
     int nbackoff;               /* connections waiting to reconnect */
+    int64_t all_busy_ns;        /* when the last idle connection was taken */
     int inflight;
     uint64_t next_id;
     char rbuf[262144];          /* one loop thread: one read buffer (a 2 MB answer in ~10 reads) */
