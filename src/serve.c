@@ -252,6 +252,12 @@ static void on_resume_accept(struct ev_loop *loop, ev_timer *w, int revents)
 static void take_client(struct server *s, int fd)
 {
     if (s->ctx.nconns >= s->ctx.max_conns) {
+        /* A plain-text refusal an HTTP client can read (a TLS client gets
+         * only the close: no handshake is spent on a connection we drop). */
+        static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n"
+                                   "Content-Length: 0\r\n\r\n";
+        if (!s->ctx.tls && send(fd, busy, sizeof busy - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
+            (void)0; /* best effort: the close below is the refusal too */
         close(fd);
         s->ctx.rejected++;
         log_limited(s, "--max-connections reached: closed a new connection");

@@ -297,7 +297,9 @@ def test_connection_flood_refused_beyond_max():
             with connect(srv.port) as s:
                 s.sendall(post(b"/jsonrpc", b'{"jsonrpc":"2.0","method":"Host.ping","id":"1"}'))
                 data, how = read_all(s)
-                if how in ("eof", "reset") and not data.startswith(b"HTTP/1.1 200"):
+                # A 503 when it arrives before the reset that the unread
+                # request causes; never an answer.
+                if how in ("eof", "reset") and (not data or data.startswith(b"HTTP/1.1 503")):
                     refused += 1
         check(refused == 20, "only %d of 20 connections beyond the limit were refused" % refused)
         # The held ones still work.
