@@ -158,6 +158,7 @@ def rpcbench_cmd(rpcbench, srv, proto, verb, rate, conns, secs, validate="cheap"
                 "rps": d["requests"]["ok"] / dur, "rx_bytes": d["bytes"]["received"],
                 "lag_p50_us": lag["p50"] * 1e3, "lag_p99_us": lag["p99"] * 1e3,
                 "lag_max_us": lag["max"] * 1e3,
+                "pacer_p99_us": d["pacing_lag_ms"]["p99"] * 1e3,
                 "queued_pct": 100 * d["requests"]["queued"] / max(d["requests"]["sent"], 1)}
     return argv, parse
 
@@ -361,9 +362,9 @@ def footer(summary, took_s):
         lines.append(f"- closed-loop throughput rpcbench/wrk, {proto} ping: {r:.2f}")
     lag, floor = summary.get("lag5k") or (None, None)
     if lag is not None:
-        lines.append(f"- send-lag p99 at 5k/s: {lag:.0f} us (timer floor on the same core: "
+        lines.append(f"- pacer-lag p99 at 5k/s: {lag:.0f} us (timer floor on the same core: "
                      f"{floor:.0f} us)" if floor is not None else
-                     f"- send-lag p99 at 5k/s: {lag:.0f} us")
+                     f"- pacer-lag p99 at 5k/s: {lag:.0f} us")
     if summary.get("cheap_xml"):
         lines.append(f"- cheap check, XML-RPC 150 VMs: {summary['cheap_xml']:,.0f} responses/s "
                      "per core")
