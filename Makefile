@@ -121,4 +121,7 @@ clean:
 
 FORCE:
 
+# Test and fuzz objects are intermediate to make; keep them for the next build.
+.SECONDARY:
+
 -include $(shell find build -name '*.d' 2>/dev/null)
