@@ -162,14 +162,18 @@ void engine_conn_backoff(struct engine *e, struct conn *c)
         dispatch(e, INT64_MAX);
 }
 
-/* Waking a sleeping thread takes tens to hundreds of microseconds (more
- * on a virtual machine), so the pacer wakes this much early and spins the
- * rest: a tenth of the gap between requests, at most 200 us, so the
- * spinning costs at most a tenth of a core. */
+/* Waking a sleeping thread takes tens of microseconds, and milliseconds
+ * now and then on a virtual machine whose idle vCPU the host parked, so
+ * the pacer wakes early and spins the rest: 200 us, or up to 1 % of a core
+ * at low rates (2 ms at 5/s), never more than a tenth of the gap between
+ * requests. */
 static int64_t spin_ns(const struct engine *e)
 {
-    int64_t tenth = (int64_t)((double)NS_PER_S / e->cfg->rate / 10);
-    return tenth < 200 * NS_PER_US ? tenth : 200 * NS_PER_US;
+    double gap = (double)NS_PER_S / e->cfg->rate;
+    double spin = gap / 100 > 200 * NS_PER_US ? gap / 100 : 200 * NS_PER_US;
+    if (spin > 2 * NS_PER_MS)
+        spin = 2 * NS_PER_MS;
+    return (int64_t)(spin < gap / 10 ? spin : gap / 10);
 }
 
 static void arm_pacer(struct engine *e, int64_t at_ns)
