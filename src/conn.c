@@ -259,3 +259,44 @@ static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
     }
     c->eng->proto->on_timer(c);
 }
+
+/* Polls until every live connection has its receipt. */
+static void goodbye_poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)revents;
+    struct engine *e = w->data;
+    for (int i = 0; i < e->cfg->connections; i++)
+        if (e->conns[i].state == CONN_IDLE && !e->conns[i].receipt_done)
+            return;
+    ev_break(loop, EVBREAK_ALL);
+}
+
+static void goodbye_deadline_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)w;
+    (void)revents;
+    ev_break(loop, EVBREAK_ALL);
+}
+
+/* STOMP: DISCONNECT with a receipt on every live connection, and wait (up
+ * to a second) for the receipts, so the server sees a clean goodbye. */
+void conn_goodbye_all(struct engine *e)
+{
+    int any = 0;
+    for (int i = 0; i < e->cfg->connections; i++)
+        if (e->conns[i].state == CONN_IDLE) {
+            e->proto->goodbye(&e->conns[i]);
+            any = 1;
+        }
+    if (!any)
+        return;
+    ev_timer poll, deadline;
+    ev_timer_init(&poll, goodbye_poll_cb, 0.002, 0.002);
+    poll.data = e;
+    ev_timer_init(&deadline, goodbye_deadline_cb, 1.0, 0);
+    ev_timer_start(e->loop, &poll);
+    ev_timer_start(e->loop, &deadline);
+    ev_run(e->loop, 0);
+    ev_timer_stop(e->loop, &poll);
+    ev_timer_stop(e->loop, &deadline);
+}

@@ -156,7 +156,7 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
     struct engine *e = c->eng;
     struct enc_result res = {0};
     int st = e->enc->check_response(f->body, f->body_len, &res);
-    struct inflight *r = res.has_id ? engine_slot(e, res.id) : NULL;
+    struct inflight *r = res.has_id ? inflight_find(e, res.id) : NULL;
     if (!r) {
         e->res->stray_replies++; /* late (timed out), unknown or id-less */
         return;
@@ -288,14 +288,7 @@ static void stomp_on_timer(struct conn *c)
 /* Every request still in flight on c fails with kind. */
 static void stomp_on_close(struct conn *c, int kind)
 {
-    struct engine *e = c->eng;
-    for (uint64_t i = 0; i < e->nslots; i++) {
-        struct inflight *r = &e->slots[i];
-        if (r->live && r->conn == c) {
-            r->live = 0;
-            engine_request_done(e, r, kind);
-        }
-    }
+    inflight_fail_conn(c->eng, c, kind);
 }
 
 static void stomp_goodbye(struct conn *c)

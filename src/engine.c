@@ -33,29 +33,10 @@ static int pick_verb(struct engine *e)
     return best;
 }
 
-/* The slot a STOMP request with this id lives in. A slot still live from
- * nslots ids ago is far past its timeout (nslots covers rate x timeout
- * twice over): it fails as such before its slot is reused. */
-static struct inflight *slot_for(struct engine *e, uint64_t id)
-{
-    struct inflight *r = &e->slots[id & (e->nslots - 1)];
-    if (r->live) {
-        r->live = 0;
-        engine_request_done(e, r, ERR_TIMEOUT);
-    }
-    return r;
-}
-
-struct inflight *engine_slot(struct engine *e, uint64_t id)
-{
-    struct inflight *r = &e->slots[id & (e->nslots - 1)];
-    return r->live && r->id == id ? r : NULL;
-}
-
 static void send_on(struct engine *e, struct conn *c, int64_t intended, int queued)
 {
     uint64_t id = ++e->next_id;
-    struct inflight *r = e->proto->multiplex ? slot_for(e, id) : &c->req;
+    struct inflight *r = e->proto->multiplex ? inflight_slot_for(e, id) : &c->req;
     r->verb = pick_verb(e);
     r->id = id;
     r->conn = c;
@@ -456,19 +437,8 @@ static int setup_transport(struct engine *e, char *err)
         snprintf(err, ERR_LEN, "--rate max (closed loop) is for HTTP; give STOMP a rate");
         return -1;
     }
-    if (stomp) {
-        /* Enough slots for every request of rate x timeout, twice over. */
-        double need = cfg->rate * ((double)cfg->timeout_ns / 1e9) * 2 + 64;
-        e->nslots = 64;
-        while ((double)e->nslots < need && e->nslots < (1u << 22))
-            e->nslots *= 2;
-        e->slots = calloc(e->nslots, sizeof *e->slots);
-        if (!e->slots) {
-            snprintf(err, ERR_LEN, "out of memory for %llu in-flight slots",
-                     (unsigned long long)e->nslots);
-            return -1;
-        }
-    }
+    if (stomp && inflight_init(e, err))
+        return -1;
     if (sc == SCHEME_HTTPS || sc == SCHEME_STOMPS) {
         struct tls_client_opts o = {
             .cacert = cfg->cacert[0] ? cfg->cacert : NULL,
@@ -484,27 +454,6 @@ static int setup_transport(struct engine *e, char *err)
         }
     }
     return 0;
-}
-
-/* STOMP: fails the requests that waited longer than the timeout. Ids are
- * sent in order and share one timeout, so the oldest live ones expire
- * first: a FIFO scan from the oldest. */
-static void reaper_cb(struct ev_loop *loop, ev_timer *w, int revents)
-{
-    (void)loop;
-    (void)revents;
-    struct engine *e = w->data;
-    int64_t now = clock_now_ns();
-    while (e->oldest_id < e->next_id) {
-        struct inflight *r = engine_slot(e, e->oldest_id + 1);
-        if (r && now - r->sent_ns < e->cfg->timeout_ns)
-            break;
-        if (r) {
-            r->live = 0;
-            engine_request_done(e, r, ERR_TIMEOUT);
-        }
-        e->oldest_id++;
-    }
 }
 
 static int setup_loop(struct engine *e, char *err)
@@ -524,12 +473,8 @@ static int setup_loop(struct engine *e, char *err)
     e->tick.data = e;
     ev_init(&e->end, end_cb);
     e->end.data = e;
-    if (e->proto->multiplex) {
-        double period = (double)e->cfg->timeout_ns / 1e9 / 10;
-        ev_timer_init(&e->reaper, reaper_cb, period, period < 0.2 ? period : 0.2);
-        e->reaper.data = e;
-        ev_timer_start(e->loop, &e->reaper);
-    }
+    if (e->proto->multiplex)
+        inflight_start_reaper(e);
     ev_signal_init(&e->sigint, sig_cb, SIGINT);
     e->sigint.data = e;
     ev_signal_start(e->loop, &e->sigint);
@@ -553,10 +498,7 @@ static void teardown(struct engine *e)
         buf_free(&c->in);
         buf_free(&c->frames);
     }
-    for (uint64_t i = 0; i < e->nslots; i++)
-        if (e->slots[i].live && e->slots[i].measured)
-            e->res->unfinished++;
-    free(e->slots);
+    inflight_close(e);
     free(e->conns);
     if (e->tls)
         SSL_CTX_free(e->tls);
@@ -574,47 +516,6 @@ static void teardown(struct engine *e)
         ev_signal_stop(e->loop, &e->sigterm);
         ev_loop_destroy(e->loop);
     }
-}
-
-/* Polls until every live connection has its receipt. */
-static void goodbye_poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
-{
-    (void)revents;
-    struct engine *e = w->data;
-    for (int i = 0; i < e->cfg->connections; i++)
-        if (e->conns[i].state == CONN_IDLE && !e->conns[i].receipt_done)
-            return;
-    ev_break(loop, EVBREAK_ALL);
-}
-
-static void goodbye_deadline_cb(struct ev_loop *loop, ev_timer *w, int revents)
-{
-    (void)w;
-    (void)revents;
-    ev_break(loop, EVBREAK_ALL);
-}
-
-/* STOMP: DISCONNECT with a receipt on every live connection, and wait (up
- * to a second) for the receipts, so the server sees a clean goodbye. */
-static void say_goodbye(struct engine *e)
-{
-    int any = 0;
-    for (int i = 0; i < e->cfg->connections; i++)
-        if (e->conns[i].state == CONN_IDLE) {
-            e->proto->goodbye(&e->conns[i]);
-            any = 1;
-        }
-    if (!any)
-        return;
-    ev_timer poll, deadline;
-    ev_timer_init(&poll, goodbye_poll_cb, 0.002, 0.002);
-    poll.data = e;
-    ev_timer_init(&deadline, goodbye_deadline_cb, 1.0, 0);
-    ev_timer_start(e->loop, &poll);
-    ev_timer_start(e->loop, &deadline);
-    ev_run(e->loop, 0);
-    ev_timer_stop(e->loop, &poll);
-    ev_timer_stop(e->loop, &deadline);
 }
 
 int engine_run(const struct run_config *cfg, const struct target *target,
@@ -655,7 +556,7 @@ int engine_run(const struct run_config *cfg, const struct target *target,
     if (!e->ended)
         end_run(e, clock_now_ns());
     if (e->proto->goodbye && !res->interrupted)
-        say_goodbye(e);
+        conn_goodbye_all(e);
     if (e->hook_hist.total_count) { /* answers that came in the drain */
         struct interval_rec drain = {.t = (double)(clock_now_ns() - e->m0_ns) / 1e9,
                                      .server_cpu_pct = -1, .client_cpu_pct = -1};

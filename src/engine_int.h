@@ -148,6 +148,9 @@ void conn_watch(struct conn *c, int events);
 /* Plain or TLS I/O: > 0 bytes, 0 peer closed (read), CONN_AGAIN, CONN_ERR. */
 ssize_t conn_read(struct conn *c, void *buf, size_t n);
 ssize_t conn_write(struct conn *c, const void *buf, size_t n);
+/* At the end: proto->goodbye on every live connection (STOMP DISCONNECT),
+ * then up to a second for their receipts. */
+void conn_goodbye_all(struct engine *e);
 /* Writes c->out from c->out_off on: 0 all written, 1 some left, -1 error. */
 int conn_flush(struct conn *c);
 /* Queues bytes after what c->out still holds, writing what the socket takes. */
@@ -157,6 +160,17 @@ int conn_send_bytes(struct conn *c, const char *p, size_t n);
 void engine_conn_idle(struct engine *e, struct conn *c);
 void engine_conn_backoff(struct engine *e, struct conn *c);
 void engine_request_done(struct engine *e, struct inflight *r, int err_kind);
-struct inflight *engine_slot(struct engine *e, uint64_t id); /* STOMP; NULL if not live */
+
+/* inflight.c: the ring of requests in flight on multiplexed connections */
+int inflight_init(struct engine *e, char *err);
+/* The slot for a new request id (failing, as timed out, one still there). */
+struct inflight *inflight_slot_for(struct engine *e, uint64_t id);
+/* The live request with this id, or NULL (answered, timed out, unknown). */
+struct inflight *inflight_find(struct engine *e, uint64_t id);
+void inflight_start_reaper(struct engine *e);
+/* Fails every request in flight on c with kind. */
+void inflight_fail_conn(struct engine *e, struct conn *c, int kind);
+/* Counts what is still live as unfinished and frees the ring. */
+void inflight_close(struct engine *e);
 
 #endif
