@@ -19,6 +19,8 @@ int result_save(const struct run_result *r, const char *path, char *err);
 /* Reads a saved result (histograms, counters, timeline, config figures)
  * into r, which this initialises. @return 0, or -1 with err. */
 int result_load(struct run_result *r, const char *path, char *err);
+/* The same from a parsed document (borrowed). */
+int result_load_json(struct run_result *r, json_object *root, char *err);
 /* How result_merge combines two results (result_load.c):
  * SEQUENTIAL: back to back (compare's rounds of one arm): durations add,
  *   the timeline continues, the rate is the overall one.

@@ -247,6 +247,16 @@ static int load_root(json_object *root, struct run_result *r, char *err)
     return load_histograms(root, r, err);
 }
 
+int result_load_json(struct run_result *r, json_object *root, char *err)
+{
+    memset(r, 0, sizeof *r);
+    if (!json_object_is_type(root, json_type_object)) {
+        snprintf(err, ERR_LEN, "not an rpcbench result");
+        return -1;
+    }
+    return load_root(root, r, err);
+}
+
 int result_load(struct run_result *r, const char *path, char *err)
 {
     memset(r, 0, sizeof *r); /* result_free is safe whatever happens below */
@@ -258,11 +268,7 @@ int result_load(struct run_result *r, const char *path, char *err)
             *nl = '\0';
         return -1;
     }
-    int rc = -1;
-    if (!json_object_is_type(root, json_type_object))
-        snprintf(err, ERR_LEN, "%.200s: not an rpcbench result", path);
-    else if (load_root(root, r, err) == 0)
-        rc = 0;
+    int rc = result_load_json(r, root, err);
     json_object_put(root);
     if (rc) {
         char why[ERR_LEN];
