@@ -65,7 +65,7 @@ static void http_send(struct conn *c, struct inflight *r)
     enc_stamp_id(&p->req, r->id);
     http_parser_init(&c->parser, HTTP_RESPONSE);
     c->parser.data = c;
-    c->message_done = c->too_large = 0;
+    c->message_done = 0;
     buf_reset(&c->body);
     c->state = CONN_BUSY;
     r->live = 1;
@@ -86,20 +86,16 @@ static void http_send(struct conn *c, struct inflight *r)
 static int on_headers_complete(http_parser *p)
 {
     struct conn *c = p->data;
-    if (p->content_length != ULLONG_MAX && p->content_length > c->eng->cfg->max_response) {
-        c->too_large = 1;
-        return -1;
-    }
+    if (p->content_length != ULLONG_MAX && p->content_length > c->eng->cfg->max_response)
+        return -1; /* over --max-response: a decode error, and the connection closes */
     return 0;
 }
 
 static int on_body(http_parser *p, const char *at, size_t len)
 {
     struct conn *c = p->data;
-    if (c->body.len + len > c->eng->cfg->max_response) {
-        c->too_large = 1;
+    if (c->body.len + len > c->eng->cfg->max_response)
         return -1;
-    }
     if (c->eng->cfg->validate == VALIDATE_NONE)
         c->body.len += len; /* count only: nothing is kept */
     else if (buf_append(&c->body, at, len))

@@ -68,7 +68,6 @@ struct conn {
     http_parser parser;
     struct buf body;       /* response body (not kept with --validate none) */
     int message_done;
-    int too_large;
     size_t out_off;        /* partial write: what of `out` is still to go */
     struct buf out;
     struct inflight req;
@@ -134,7 +133,6 @@ struct engine {
     struct hist hook_hist;      /* the same, measured requests only (on_interval) */
     int64_t hook_start_ns;      /* where hook_hist's interval began */
     int64_t ival_sent, ival_ok, ival_errors;
-    int64_t total_sent_window;
 };
 
 /* conn.c: the transport under every protocol */
