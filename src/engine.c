@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -422,11 +423,30 @@ static int setup_requests(struct engine *e, char *err)
     return 0;
 }
 
+/* One descriptor per connection: raise the soft limit as far as the hard
+ * one allows, or say plainly why --connections cannot be had. */
+static int ensure_fds(int connections, char *err)
+{
+    struct rlimit rl;
+    rlim_t want = (rlim_t)connections + 64;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= want)
+        return 0;
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+    if (rl.rlim_cur >= want)
+        return 0;
+    snprintf(err, ERR_LEN, "--connections %d needs %llu open files; the limit is %llu (ulimit -n)",
+             connections, (unsigned long long)want, (unsigned long long)rl.rlim_cur);
+    return -1;
+}
+
 /* Picks HTTP or STOMP, plain or TLS, from the target's scheme. */
 static int setup_transport(struct engine *e, char *err)
 {
     const struct run_config *cfg = e->cfg;
     enum scheme sc = e->target->scheme;
+    if (ensure_fds(cfg->connections, err))
+        return -1;
     int stomp = sc == SCHEME_STOMP || sc == SCHEME_STOMPS;
     e->proto = stomp ? &conn_proto_stomp : &conn_proto_http;
     if (stomp && strcmp(e->enc->name, "jsonrpc")) {
