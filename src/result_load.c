@@ -33,12 +33,18 @@ static double num(json_object *o, const char *key, double dflt)
     return isfinite(d) ? d : dflt;
 }
 
+/* Counts, sizes and seeds in a saved result are never negative, and never
+ * beyond 2^53: clamping them there keeps the sums of merged files from
+ * overflowing (found by fuzzing: two INT64_MAX counts). */
+#define LOAD_INT_MAX ((int64_t)1 << 53)
+
 static int64_t i64(json_object *o, const char *key)
 {
     json_object *v = get(o, key);
     if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
         return 0;
-    return json_object_get_int64(v);
+    int64_t n = json_object_get_int64(v);
+    return n < 0 ? 0 : n > LOAD_INT_MAX ? LOAD_INT_MAX : n;
 }
 
 static void str(json_object *o, const char *key, char *out, size_t len)
