@@ -205,6 +205,8 @@ static void decode_id(json_object *id, struct enc_result *out)
 
 static int decode_response(const char *body, size_t len, struct enc_result *out)
 {
+    if (!body)
+        body = ""; /* an empty body may come as (NULL, 0) */
     memset(out, 0, sizeof *out);
     out->items = -1;
     out->status = ENC_DECODE;
@@ -257,6 +259,8 @@ static int take_request(json_object *doc, struct enc_call *call, char *err)
 
 static int parse_call(const char *body, size_t len, struct enc_call *call, char *err)
 {
+    if (!body)
+        body = ""; /* an empty body may come as (NULL, 0) */
     memset(call, 0, sizeof *call);
     json_object *doc;
     if (parse_doc(body, len, &doc) < 0) {

@@ -158,6 +158,8 @@ static int64_t count_items(xmlrpc_env *env, xmlrpc_value *v)
 
 static int decode_response(const char *body, size_t len, struct enc_result *out)
 {
+    if (!body)
+        body = ""; /* an empty body may come as (NULL, 0) */
     raise_limit();
     memset(out, 0, sizeof *out);
     out->items = -1;
@@ -190,6 +192,8 @@ static int decode_response(const char *body, size_t len, struct enc_result *out)
 
 static int parse_call(const char *body, size_t len, struct enc_call *call, char *err)
 {
+    if (!body)
+        body = ""; /* an empty body may come as (NULL, 0) */
     raise_limit();
     memset(call, 0, sizeof *call);
     xmlrpc_env env;
