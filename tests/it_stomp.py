@@ -13,9 +13,9 @@ import os
 import queue
 import sys
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rpctest import main as run_tests  # noqa: E402
 from stomptest import REQUESTS, Raw, Server, check, frame, request, send  # noqa: E402
 
 ID = "00000000-0000-4000-8000-%012x"
@@ -226,17 +226,7 @@ def main():
              test_frame_split_over_many_writes, test_many_in_flight_with_delay,
              test_notification_and_legacy_and_unsubscribe, test_heartbeats,
              test_bad_input_error_then_close, test_disconnect_with_receipt_after_delayed_answers]
-    failed = 0
-    for t in tests:
-        try:
-            t()
-            print("  ok    %s" % t.__name__)
-        except Exception:  # noqa: BLE001 - report every failure
-            failed += 1
-            print("  FAIL  %s" % t.__name__)
-            traceback.print_exc()
-    print("%d passed, %d failed" % (len(tests) - failed, failed))
-    sys.exit(1 if failed else 0)
+    run_tests(tests)
 
 
 if __name__ == "__main__":

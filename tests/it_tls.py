@@ -12,39 +12,15 @@ import json
 import os
 import queue
 import ssl
-import subprocess
 import sys
 import tempfile
-import traceback
 import xmlrpc.client
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rpctest import main as run_tests, make_certs  # noqa: E402
 from stomptest import REQUESTS, TIMEOUT, Raw, Server, check, request, send  # noqa: E402
 
 ID = "00000000-0000-4000-8000-%012x"
-
-
-def openssl(*args, cwd):
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, timeout=60,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-
-def make_certs(d):
-    """Files in d: ca.pem, server.pem/.key, client.pem/.key, rogue.pem/.key."""
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test CA",
-            "-keyout", "ca.key", "-out", "ca.pem", "-addext", "basicConstraints=critical,CA:TRUE",
-            "-addext", "keyUsage=critical,keyCertSign,cRLSign", cwd=d)
-    for name, ext in (("server", "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n"),
-                      ("client", "extendedKeyUsage=clientAuth\n")):
-        with open(os.path.join(d, name + ".ext"), "w") as f:
-            f.write(ext)
-        openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=" + name,
-                "-keyout", name + ".key", "-out", name + ".csr", cwd=d)
-        openssl("x509", "-req", "-in", name + ".csr", "-CA", "ca.pem", "-CAkey", "ca.key",
-                "-CAcreateserial", "-days", "2", "-extfile", name + ".ext",
-                "-out", name + ".pem", cwd=d)
-    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=rogue",
-            "-keyout", "rogue.key", "-out", "rogue.pem", cwd=d)
 
 
 def client_ctx(d, cert="client"):
@@ -160,20 +136,11 @@ def test_stomp_py_over_tls(d):
 
 def main():
     tests = [test_https_xmlrpc_with_client_cert, test_tls_without_ca_takes_any_client,
-             test_handshake_bounded_by_idle_timeout,             test_stomp_over_tls_raw, test_stomp_py_over_tls]
-    failed = 0
+             test_handshake_bounded_by_idle_timeout, test_stomp_over_tls_raw,
+             test_stomp_py_over_tls]
     with tempfile.TemporaryDirectory() as d:
         make_certs(d)
-        for t in tests:
-            try:
-                t(d)
-                print("  ok    %s" % t.__name__)
-            except Exception:  # noqa: BLE001 - report every failure
-                failed += 1
-                print("  FAIL  %s" % t.__name__)
-                traceback.print_exc()
-    print("%d passed, %d failed" % (len(tests) - failed, failed))
-    sys.exit(1 if failed else 0)
+        run_tests(tests, d)
 
 
 if __name__ == "__main__":

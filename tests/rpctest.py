@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import traceback
 
 RPCBENCH = os.environ.get("RPCBENCH", os.path.join(os.path.dirname(__file__), "..", "rpcbench"))
 
@@ -63,30 +64,33 @@ def run_json(*args, timeout=60):
             return code, json.load(f), stdout
 
 
+def openssl(*args, cwd):
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, timeout=60,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+
 def make_certs(d):
-    """A CA, a server certificate for 127.0.0.1 (IP SAN) and a client
-    certificate, both signed by the CA, made with the openssl CLI in d.
-    Returns a dict of paths: ca, server_cert, server_key, client_cert,
-    client_key, other_ca (a CA that signed nothing here)."""
-    def ssl(*args):
-        subprocess.run(["openssl"] + list(args), check=True, capture_output=True, timeout=60)
-    p = {k: os.path.join(d, k + ".pem") for k in
-         ("ca", "ca_key", "server_cert", "server_key", "client_cert", "client_key",
-          "other_ca", "other_ca_key")}
-    for ca, key, cn in (("ca", "ca_key", "rpcbench test CA"),
-                        ("other_ca", "other_ca_key", "another CA")):
-        ssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=" + cn,
-            "-keyout", p[key], "-out", p[ca])
-    ext = os.path.join(d, "san.ext")
-    with open(ext, "w") as f:
-        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    for who in ("server", "client"):
-        csr = os.path.join(d, who + ".csr")
-        ssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=" + who,
-            "-keyout", p[who + "_key"], "-out", csr)
-        ssl("x509", "-req", "-in", csr, "-CA", p["ca"], "-CAkey", p["ca_key"],
-            "-CAcreateserial", "-days", "2", "-extfile", ext, "-out", p[who + "_cert"])
-    return p
+    """Files in d, made with the openssl CLI: ca.pem/.key (a CA), server.pem/.key
+    (for 127.0.0.1, signed by the CA), client.pem/.key (signed by the CA) and
+    rogue.pem/.key (self-signed, trusted by nobody). Returns their paths."""
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test CA",
+            "-keyout", "ca.key", "-out", "ca.pem", "-addext", "basicConstraints=critical,CA:TRUE",
+            "-addext", "keyUsage=critical,keyCertSign,cRLSign", cwd=d)
+    for name, ext in (("server", "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n"),
+                      ("client", "extendedKeyUsage=clientAuth\n")):
+        with open(os.path.join(d, name + ".ext"), "w") as f:
+            f.write(ext)
+        openssl("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=" + name,
+                "-keyout", name + ".key", "-out", name + ".csr", cwd=d)
+        openssl("x509", "-req", "-in", name + ".csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+                "-CAcreateserial", "-days", "2", "-extfile", name + ".ext",
+                "-out", name + ".pem", cwd=d)
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=rogue",
+            "-keyout", "rogue.key", "-out", "rogue.pem", cwd=d)
+    j = lambda f: os.path.join(d, f)  # noqa: E731
+    return {"ca": j("ca.pem"), "server_cert": j("server.pem"), "server_key": j("server.key"),
+            "client_cert": j("client.pem"), "client_key": j("client.key"),
+            "other_ca": j("rogue.pem")}
 
 
 def check(cond, what):
@@ -94,15 +98,17 @@ def check(cond, what):
         raise AssertionError(what)
 
 
-def main(tests):
-    """Runs each test function; prints PASS/FAIL; exits 1 on any failure."""
+def main(tests, *args):
+    """Runs each test function (with args); prints ok/FAIL and the traceback
+    of each failure; exits 1 on any failure."""
     failed = 0
     for t in tests:
         try:
-            t()
+            t(*args)
             print("ok   %s" % t.__name__)
-        except Exception as e:  # noqa: BLE001 - report every failure
+        except Exception:  # noqa: BLE001 - report every failure
             failed += 1
-            print("FAIL %s: %s" % (t.__name__, e))
+            print("FAIL %s" % t.__name__)
+            traceback.print_exc()
     print("%d passed, %d failed" % (len(tests) - failed, failed))
     sys.exit(1 if failed else 0)
