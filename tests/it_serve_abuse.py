@@ -3,64 +3,23 @@ requests, slowloris clients, half-open connections and a connection flood
 past --max-connections. After each, serve must still answer valid clients,
 and its memory (VmRSS) must not have grown by more than RSS_BOUND_KB."""
 import json
-import os
 import random
 import re
 import select
-import signal
 import socket
-import subprocess
-import tempfile
 import time
 
-from rpctest import RPCBENCH, check, main
+from rpctest import RPCBENCH, Server, check, main
 
 RSS_BOUND_KB = 50 * 1024
 MALFORMED = 2000
 
 
-class Serve:
-    """rpcbench serve with stderr kept (its closing line has the counters)."""
+class Serve(Server):
+    """The shared test server with a small simulator."""
 
     def __init__(self, *args):
-        self.args = list(args)
-
-    def __enter__(self):
-        self.err = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen([RPCBENCH, "serve", "--listen", "127.0.0.1:0", "--vms", "5"]
-                                     + self.args, stdout=subprocess.PIPE, stderr=self.err, text=True)
-        line = self.proc.stdout.readline()
-        if not line.startswith("listening on "):
-            self.proc.kill()
-            raise AssertionError("serve did not start: %r" % line)
-        self.port = int(line.rsplit(":", 1)[1])
-        return self
-
-    def alive(self, what):
-        check(self.proc.poll() is None, "serve died (%s) with status %r" % (what, self.proc.returncode))
-
-    def rss_kb(self):
-        with open("/proc/%d/status" % self.proc.pid) as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-        raise AssertionError("no VmRSS")
-
-    def stop(self):
-        """SIGTERM; returns serve's stderr."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.err.seek(0)
-        return self.err.read()
-
-    def __exit__(self, *exc):
-        self.stop()
-        self.err.close()
+        super().__init__("--vms", "5", *args)
 
 
 def connect(port):
@@ -312,7 +271,7 @@ def test_connection_flood_refused_beyond_max():
         time.sleep(0.3)
         check_serving(srv, "after the flood")
         check(srv.rss_kb() - rss0 < RSS_BOUND_KB, "VmRSS grew")
-        err = srv.stop()
+        _, err = srv.stop()
         check("--max-connections reached" in err, "no refusal logged: %r" % err[-300:])
         m = re.search(r"(\d+) rejected", err.strip().splitlines()[-1] if err.strip() else "")
         check(m and int(m.group(1)) >= 20, "closing line does not count 20 rejected: %r" % err[-300:])

@@ -2,6 +2,7 @@
 ephemeral loopback port, run rpcbench with a hard timeout, read results."""
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -12,25 +13,52 @@ RPCBENCH = os.environ.get("RPCBENCH", os.path.join(os.path.dirname(__file__), ".
 
 
 class Server:
-    """`rpcbench serve` on 127.0.0.1:0; use as a context manager."""
+    """`rpcbench serve` on 127.0.0.1:0, its stderr kept (the closing line has
+    the counters); use as a context manager."""
 
     def __init__(self, *args):
         self.args = list(args)
         self.proc = None
-        self.port = None
+        self.host, self.port = "127.0.0.1", None
 
     def __enter__(self):
+        self.errlog = tempfile.TemporaryFile(mode="w+")
         self.proc = subprocess.Popen([RPCBENCH, "serve", "--listen", "127.0.0.1:0"] + self.args,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = self.proc.stdout.readline()
+                                     stdout=subprocess.PIPE, stderr=self.errlog, text=True)
+        ready, _, _ = select.select([self.proc.stdout], [], [], 10)
+        line = self.proc.stdout.readline() if ready else ""
         if not line.startswith("listening on "):
-            self.proc.kill()
-            raise AssertionError("serve did not start: %r" % line)
+            self.kill()
+            raise AssertionError("serve did not start: %r %r" % (line, self.stderr()))
         self.port = int(line.rsplit(":", 1)[1])
         return self
 
     def url(self, path):
         return "http://127.0.0.1:%d%s" % (self.port, path)
+
+    def stderr(self):
+        self.errlog.seek(0)
+        return self.errlog.read()
+
+    def alive(self, what):
+        check(self.proc.poll() is None, "serve died (%s) with status %r" % (what, self.proc.returncode))
+
+    def rss_kb(self):
+        with open("/proc/%d/status" % self.proc.pid) as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        raise AssertionError("no VmRSS")
+
+    def stop(self):
+        """SIGTERM; returns (exit code, stderr)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        return self.proc.returncode, self.stderr()
 
     def kill(self):
         if self.proc and self.proc.poll() is None:
@@ -38,12 +66,9 @@ class Server:
             self.proc.wait(5)
 
     def __exit__(self, *exc):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        self.stop()
+        self.proc.stdout.close()
+        self.errlog.close()
 
 
 def rpcbench(*args, timeout=60):

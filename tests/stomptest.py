@@ -1,57 +1,14 @@
-"""Helpers for the STOMP and TLS integration tests: `rpcbench serve` on an
-ephemeral loopback port (stderr kept for its closing line) and a raw STOMP
-1.2 client over a plain or TLS socket. Every wait is bounded."""
+"""Helpers for the STOMP and TLS integration tests: a raw STOMP 1.2 client
+over a plain or TLS socket (the server is rpctest.Server, re-exported here).
+Every wait is bounded."""
 import json
-import os
-import select
-import signal
 import socket
-import subprocess
-import tempfile
 import time
 
-RPCBENCH = os.environ.get("RPCBENCH") or os.path.join(
-    os.path.dirname(os.path.abspath(__file__)), "..", "rpcbench")
+from rpctest import Server  # noqa: F401 - re-exported for it_stomp and it_tls
+
 TIMEOUT = 10.0
 REQUESTS = "jms.topic.vdsm_requests"
-
-
-class Server:
-    """`rpcbench serve` on 127.0.0.1:0; use as a context manager."""
-
-    def __init__(self, *args):
-        self.errlog = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([RPCBENCH, "serve", "--listen", "127.0.0.1:0", *args],
-                                     stdout=subprocess.PIPE, stderr=self.errlog)
-        ready, _, _ = select.select([self.proc.stdout], [], [], TIMEOUT)
-        line = self.proc.stdout.readline().decode() if ready else ""
-        if not line.startswith("listening on "):
-            self.kill()
-            raise AssertionError("serve did not start: %r %r" % (line, self.stderr()))
-        self.host, self.port = "127.0.0.1", int(line.rsplit(":", 1)[1])
-
-    def stderr(self):
-        self.errlog.seek(0)
-        return self.errlog.read().decode(errors="replace")
-
-    def stop(self):
-        """SIGTERM; @return (exit code, stderr)."""
-        self.proc.send_signal(signal.SIGTERM)
-        code = self.proc.wait(TIMEOUT)
-        return code, self.stderr()
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(TIMEOUT)
-        self.proc.stdout.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.kill()
-        self.errlog.close()
 
 
 def frame(cmd, headers=(), body=None):
