@@ -44,9 +44,12 @@ deps:
 
 build: rpcbench
 
-# ./rpcbench is a copy of the flavor just built, so switching SAN relinks it;
-# copied then renamed, so a ./rpcbench still running keeps its old file.
-rpcbench: $(BUILD)/rpcbench FORCE
+# ./rpcbench is a copy of the flavor just built, so switching SAN swaps it
+# (phony: checked on every make; a FORCE prerequisite would not do, since
+# .SECONDARY exempts it); copied then renamed, so a ./rpcbench still
+# running keeps its old file.
+.PHONY: rpcbench
+rpcbench: $(BUILD)/rpcbench
 	$(Q)cmp -s $< $@ || { cp $< $@.tmp && mv -f $@.tmp $@; }
 
 $(BUILD)/rpcbench: $(MAIN_OBJ) $(BUILD)/librpcbench.a
@@ -119,7 +122,6 @@ $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/obj/tests/fuzz/fuzz_%.o $(FUZZ_DIR)/librpcbench.
 clean:
 	rm -rf build rpcbench demo.svg demo.*.dat demo.gp
 
-FORCE:
 
 # Test and fuzz objects are intermediate to make; keep them for the next build.
 .SECONDARY:
