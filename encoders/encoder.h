@@ -37,6 +37,7 @@ enum enc_status {
     ENC_DECODE,  /* not a valid document / response */
     ENC_INVALID, /* server side: valid document but not a request (-32600) */
     ENC_NOMEM,
+    ENC_MORE,    /* check_head: the head alone does not decide */
 };
 
 /* JSON-RPC 2.0 error codes, also used as XML-RPC fault codes for the same
@@ -100,6 +101,14 @@ struct encoder {
                           struct enc_request *out, char *err);
     /* Client: cheap check, builds no tree. */
     int (*check_response)(const char *body, size_t len, struct enc_result *out);
+    /* Client: the cheap check split for a body that arrives in pieces
+     * (check_stream.h), so the middle of a long one need not be kept.
+     * check_head decides from the first bytes, or returns ENC_MORE; its
+     * verdict stands when tail_ok accepts the last bytes (trailing blanks
+     * stripped): check_response on the whole body then agrees. NULL where
+     * the encoding cannot decide early (JSON-RPC: its id comes last). */
+    int (*check_head)(const char *head, size_t len, struct enc_result *out);
+    int (*tail_ok)(const char *tail, size_t len);
     /* Client: full decode, builds and walks the tree, counts items. */
     int (*decode_response)(const char *body, size_t len, struct enc_result *out);
 

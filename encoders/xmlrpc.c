@@ -111,6 +111,15 @@ static int check_response(const char *body, size_t len, struct enc_result *out)
     return out->status;
 }
 
+static int check_head(const char *head, size_t len, struct enc_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->items = -1;
+    int st = xmlscan_check_head(head, len, &out->fault_code);
+    out->status = st == XMLSCAN_MORE ? ENC_MORE : st;
+    return out->status;
+}
+
 /* VDSM status: {code, message}, code as <int>, <i4> or <i8>. */
 static int status_code(xmlrpc_env *env, xmlrpc_value *v, int64_t *code)
 {
@@ -306,6 +315,8 @@ const struct encoder enc_xmlrpc = {
     .verb_call = verb_call,
     .render_request = render_request,
     .check_response = check_response,
+    .check_head = check_head,
+    .tail_ok = xmlscan_tail_ok,
     .decode_response = decode_response,
     .parse_call = parse_call,
     .render_result = render_result,

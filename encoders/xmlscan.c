@@ -80,9 +80,13 @@ static int read_int(const char *p, const char *end, int64_t *v)
     return 0;
 }
 
+/* What status_at found beyond 1/0/-1: a status struct whose </struct> is
+ * not in the text (yet: the head of a response that is still arriving). */
+#define STATUS_OPEN (-2)
+
 /* p just after <name>status</name>: 1 with *code when the value is a
  * struct holding code, 0 when it is something else (a VM's string status),
- * -1 when malformed. */
+ * -1 when malformed, STATUS_OPEN when the struct does not end in the text. */
 static int status_at(const char *p, const char *end, int64_t *code)
 {
     p = lit(lit(p, end, LIT("<value>")), end, LIT("<struct>"));
@@ -90,7 +94,7 @@ static int status_at(const char *p, const char *end, int64_t *code)
         return 0;
     const char *close = find(p, end, LIT("</struct>"));
     if (!close)
-        return -1;
+        return STATUS_OPEN;
     const char *c = find(p, close, LIT("<name>code</name>"));
     if (!c)
         return 0;
@@ -125,19 +129,33 @@ static int check_params(const char *p, const char *end, int64_t *code)
     return ENC_OK;
 }
 
+int xmlscan_tail_ok(const char *tail, size_t len)
+{
+    static const char close[] = "</methodResponse>";
+    const char *end = tail + len;
+    while (end > tail && is_ws(end[-1]))
+        end--;
+    return (size_t)(end - tail) >= sizeof close - 1 &&
+           memcmp(end - (sizeof close - 1), close, sizeof close - 1) == 0;
+}
+
+/* Just after <methodResponse>, or NULL. */
+static const char *response_start(const char *body, const char *end)
+{
+    return lit(prolog(body, end), end, LIT("<methodResponse>"));
+}
+
 int xmlscan_check(const char *body, size_t len, int64_t *code)
 {
-    static const char tail[] = "</methodResponse>";
     if (!body)
         body = ""; /* an empty body may come as (NULL, 0) */
     const char *end = body + len;
     *code = 0;
-    while (end > body && is_ws(end[-1]))
-        end--;
-    if ((size_t)(end - body) < sizeof tail - 1 ||
-        memcmp(end - (sizeof tail - 1), tail, sizeof tail - 1) != 0)
+    if (!xmlscan_tail_ok(body, len))
         return ENC_DECODE;
-    const char *p = lit(prolog(body, end), end, LIT("<methodResponse>"));
+    while (is_ws(end[-1])) /* xmlscan_tail_ok saw the closing tag: bounded */
+        end--;
+    const char *p = response_start(body, end);
     if (!p)
         return ENC_DECODE;
     const char *f = lit(p, end, LIT("<fault>"));
@@ -150,6 +168,28 @@ int xmlscan_check(const char *body, size_t len, int64_t *code)
     }
     p = lit(p, end, LIT("<params>"));
     return p ? check_params(p, end, code) : ENC_DECODE;
+}
+
+/* Only the status-first envelope is decided here, and only when all of it
+ * is in the head: every match below is either the first occurrence in the
+ * head (so also in the whole body) or bounded by the status struct's
+ * </struct>, so the whole-body check reaches the same verdict. Anything
+ * else (a fault, status elsewhere, a cut) is left to the whole body. */
+int xmlscan_check_head(const char *head, size_t len, int64_t *code)
+{
+    const char *end = head + len;
+    *code = 0;
+    if (!head)
+        return XMLSCAN_MORE;
+    const char *p = lit(response_start(head, end), end, LIT("<params>"));
+    p = lit(lit(lit(p, end, LIT("<param>")), end, LIT("<value>")), end, LIT("<struct>"));
+    p = lit(lit(p, end, LIT("<member>")), end, LIT("<name>status</name>"));
+    int r = p ? status_at(p, end, code) : 0;
+    if (r == 0 || r == STATUS_OPEN) {
+        *code = 0;
+        return XMLSCAN_MORE;
+    }
+    return status_result(r, *code);
 }
 
 /* Whether p[0..n) is an optional sign and digits that fit an int64, and

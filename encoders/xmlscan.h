@@ -17,6 +17,16 @@
  * fault carries no readable code) or ENC_DECODE. */
 int xmlscan_check(const char *body, size_t len, int64_t *code);
 
+/* The same check split for a body that arrives in pieces, so the middle of
+ * a long one need not be kept (see check_stream.h). xmlscan_check_head
+ * decides from the first bytes alone, or returns XMLSCAN_MORE when it needs
+ * the whole body; a decision stands if xmlscan_tail_ok accepts the last
+ * bytes (the closing tag after trailing blanks): then xmlscan_check on the
+ * whole body returns the same status and code. */
+#define XMLSCAN_MORE (-1)
+int xmlscan_check_head(const char *head, size_t len, int64_t *code);
+int xmlscan_tail_ok(const char *tail, size_t len);
+
 /* Whether a document is safe to hand to xmlrpc-c 1.33 (Debian 12): 1, or
  * 0 when it holds what xmlrpc-c mishandles, found by fuzzing:
  * - an <i8> (or <ex:i8>) whose text is not an int64 crashes it (<i8>1x</i8>);

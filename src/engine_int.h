@@ -7,6 +7,7 @@
 #include <openssl/ssl.h>
 
 #include "buf.h"
+#include "check_stream.h"
 #include "encoder.h"
 #include "engine.h"
 #include "sched.h"
@@ -66,7 +67,9 @@ struct conn {
     int64_t connect_ns;    /* when this connection attempt began */
     int ever_up;           /* reconnects are counted after the first */
     http_parser parser;
-    struct buf body;       /* response body (not kept with --validate none) */
+    struct buf body;       /* response body, or what the check keeps of it */
+    struct check_stream check; /* --validate cheap: fed the body as it comes */
+    size_t body_seen;      /* body bytes received (kept or not) */
     int message_done;
     size_t out_off;        /* partial write: what of `out` is still to go */
     struct buf out;

@@ -15,6 +15,9 @@ each request on each connection (one thread per connection) according to
   trickle    a valid response, one byte per second
   wrongid    a valid JSON-RPC answer carrying another request's id
   empty      200 with an empty body (Content-Length: 0)
+  bigxml     a valid 1 MB XML-RPC answer, VDSM's status first (the client's
+             cheap check decides on its head and keeps only the last bytes)
+  badend     the same 1 MB answer whose closing tag is broken
   badi8      a well-framed XML-RPC answer holding a bad <i8> (xmlrpc-c 1.33
              crashes parsing these: found by tests/fuzz), in turn: "1x",
              "5 " and "<i8 >1x"
@@ -44,6 +47,15 @@ XML_PING = (b"<?xml version='1.0'?>\n<methodResponse>\n<params>\n<param>\n<value
             b"<member><name>message</name><value><string>Done</string></value></member>\n"
             b"</struct></value></member>\n</struct></value>\n</param>\n</params>\n"
             b"</methodResponse>\n")
+
+# XML_PING with a 1 MB list after the status: a getAllVmStats-like answer.
+BIG_XML = XML_PING.replace(
+    b"</struct></value></member>\n</struct></value>",
+    b"</struct></value></member>\n<member><name>statsList</name><value><array><data>\n" +
+    b"<value><struct><member><name>status</name><value><string>Up</string></value>"
+    b"</member></struct></value>\n" * 12000 +
+    b"</data></array></value></member>\n</struct></value>", 1)
+BAD_END = BIG_XML.replace(b"</methodResponse>", b"</methodRespons>")
 
 BAD_I8 = [b"<i8>1x</i8>", b"<i8>5 </i8>", b"<i8 >1x</i8>"]
 BAD_I8_TURN = itertools.count()
@@ -158,6 +170,9 @@ def serve_one(mode, sock, body):
         return True
     if mode == "empty":
         sock.sendall(response(b"", ctype))
+        return True
+    if mode in ("bigxml", "badend"):
+        sock.sendall(response(BIG_XML if mode == "bigxml" else BAD_END, "text/xml"))
         return True
     if mode == "badi8":
         bad = XML_PING.replace(b"<int>0</int>", BAD_I8[next(BAD_I8_TURN) % len(BAD_I8)])

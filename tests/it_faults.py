@@ -130,6 +130,17 @@ def test_wrong_id():
     check(r["requests"]["ok"] == 0, "wrongid: an answer to another request taken as ok")
 
 
+def test_big_answer_bad_end():
+    """The cheap check keeps only the head and the last bytes of a long
+    answer: a broken closing tag must still fail it, a whole one pass."""
+    r, kinds = run_fault("bigxml", proto="xmlrpc")
+    check(r["requests"]["ok"] == RATE * DURATION_S and not kinds, "bigxml: %r %r" % (r["requests"], kinds))
+    check(r["bytes"]["received"] > 1000000 * RATE * DURATION_S, "bigxml: answers not big: %r" % r["bytes"])
+    r, kinds = run_fault("badend", proto="xmlrpc")
+    only(kinds, {"decode"}, "badend")
+    check(r["requests"]["ok"] == 0, "badend: an answer with a broken end taken as ok")
+
+
 def test_empty_body():
     for proto in ("jsonrpc", "xmlrpc"):
         _, kinds = run_fault("empty", proto=proto)
@@ -166,4 +177,5 @@ if __name__ == "__main__":
     import atexit
     atexit.register(print_table)
     main([test_control_ok, test_close_mid_response, test_reset, test_garbage, test_truncated_body,
-          test_stall, test_big_body_capped, test_trickle, test_wrong_id, test_empty_body, test_bad_i8_full_decode, test_stop_listening])
+          test_stall, test_big_body_capped, test_trickle, test_wrong_id, test_big_answer_bad_end,
+          test_empty_body, test_bad_i8_full_decode, test_stop_listening])

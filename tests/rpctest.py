@@ -125,8 +125,15 @@ def check(cond, what):
 
 def main(tests, *args):
     """Runs each test function (with args); prints ok/FAIL and the traceback
-    of each failure; exits 1 on any failure."""
+    of each failure; exits 1 on any failure. A test_ function of the
+    calling script left out of the list fails too: it would never run."""
     failed = 0
+    caller = sys.modules["__main__"]
+    forgotten = sorted(n for n, f in vars(caller).items()
+                       if n.startswith("test_") and callable(f) and f not in tests)
+    if forgotten:
+        print("FAIL defined but not in main()'s list: %s" % ", ".join(forgotten))
+        failed += len(forgotten)
     for t in tests:
         try:
             t(*args)
