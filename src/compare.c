@@ -219,22 +219,26 @@ static int bucket_table(FILE *out, const struct cmp *c, char *err)
     return 0;
 }
 
+/* Per round, with the hypervisor's steal: a round it disturbed stands out. */
 static void rounds_table(FILE *out, const struct cmp *c)
 {
-    fprintf(out, "\n%-6s %-3s %-16s %10s %10s %10s %12s\n", "round", "arm", "label", "p50", "p99",
-            "rate", "CPU-ms/call");
+    fprintf(out, "\n%-6s %-3s %-16s %10s %10s %10s %12s %6s\n", "round", "arm", "label", "p50",
+            "p99", "rate", "CPU-ms/call", "steal");
     for (size_t i = 0; i < c->pairs; i++)
         for (int a = 0; a < 2; a++) {
+            const struct run_result *r = &c->arm[a].rounds[i];
             double v[FIG_N];
-            char p50[32], p99[32], rate[32], cpu[32];
-            figures_of(&c->arm[a].rounds[i], v);
+            char p50[32], p99[32], rate[32], cpu[32], steal[16] = "-";
+            figures_of(r, v);
             fmt_fig(FIG_P50, v[FIG_P50], p50, sizeof p50);
             fmt_fig(FIG_P99, v[FIG_P99], p99, sizeof p99);
             fmt_fig(FIG_RATE, v[FIG_RATE], rate, sizeof rate);
             fmt_fig(FIG_CPU_MS, v[FIG_CPU_MS], cpu, sizeof cpu);
-            fprintf(out, "%-6zu %-3c %-16.16s %10s %10s %10s %12s%s\n", i + 1, c->arm[a].letter,
-                    arm_name(&c->arm[a]), p50, p99, rate, cpu,
-                    c->arm[a].rounds[i].interrupted ? "  (interrupted)" : "");
+            if (r->machine_steal_pct >= 0)
+                snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
+            fprintf(out, "%-6zu %-3c %-16.16s %10s %10s %10s %12s %6s%s\n", i + 1,
+                    c->arm[a].letter, arm_name(&c->arm[a]), p50, p99, rate, cpu, steal,
+                    r->interrupted ? "  (interrupted)" : "");
         }
 }
 

@@ -88,8 +88,11 @@ int procstat_parse_stat(const char *text, struct proc_stat *out)
 
 /* "cpu  user nice system idle iowait irq softirq steal guest guest_nice";
  * guest time is already inside user, so it is not added again. Old kernels
- * print fewer fields: four are required, the rest count as 0. */
-int procstat_parse_system(const char *text, uint64_t *busy, uint64_t *total)
+ * print fewer fields: four are required, the rest count as 0. Steal stays
+ * out of busy so that busy + steal + idle make the whole, as in top: a
+ * stolen vCPU did none of the guest's work. The "cpuN" lines that follow
+ * give the number of cores. */
+int procstat_parse_system(const char *text, struct sys_times *out)
 {
     uint64_t f[8] = {0};
     const char *q = text + 3;
@@ -100,9 +103,37 @@ int procstat_parse_system(const char *text, uint64_t *busy, uint64_t *total)
         n++;
     if (n < 4)
         return -1;
-    *busy = f[0] + f[1] + f[2] + f[5] + f[6] + f[7];
-    *total = *busy + f[3] + f[4];
+    out->busy = f[0] + f[1] + f[2] + f[5] + f[6];
+    out->idle = f[3] + f[4];
+    out->steal = f[7];
+    out->total = out->busy + out->steal + out->idle;
+    out->ncpu = 0;
+    for (const char *l = text; (l = strstr(l, "\ncpu")) != NULL; l += 4)
+        out->ncpu += l[4] >= '0' && l[4] <= '9';
     return 0;
+}
+
+/* Idle and steal are kept exactly (idle by the tickless idle code, steal
+ * by the hypervisor's clock), but busy jiffies are counted at timer ticks,
+ * and on a tickless VM whose CPUs work in short bursts most bursts see no
+ * tick: the same load read here 1 % to 41 % busy from the jiffies alone
+ * (24 % from the wall clock). So the whole is the wall-clock time of every
+ * core, and busy is what idle and steal leave of it; only without a core
+ * count (fixtures) is the sum of the jiffies the whole. */
+double procstat_machine_pct(const struct sys_times *a, const struct sys_times *b, int64_t wall_ns,
+                            long hz, double *steal_pct)
+{
+    double idle = (double)(b->idle - a->idle), steal = (double)(b->steal - a->steal);
+    double whole = b->ncpu > 0 && wall_ns > 0 && hz > 0
+                       ? (double)wall_ns / 1e9 * (double)hz * b->ncpu
+                       : (double)(b->total - a->total);
+    if (b->idle < a->idle || b->steal < a->steal || whole <= 0) {
+        *steal_pct = -1;
+        return -1;
+    }
+    *steal_pct = steal >= whole ? 100 : steal / whole * 100;
+    double busy = whole - idle - steal;
+    return busy <= 0 ? 0 : busy / whole * 100;
 }
 
 int procstat_parse_loadavg(const char *text, double load[3])
@@ -350,20 +381,24 @@ static uint64_t read_client_ticks(const struct sampler *s, int *ok)
 
 static void sample_machine(struct sampler *s, struct proc_point *p, int64_t dt_ns)
 {
-    char buf[4096];
+    char buf[8192];
     double load[3];
-    uint64_t busy, total;
+    struct sys_times now;
     if (read_proc(s->root, ".", "loadavg", buf, sizeof(buf)) > 0 &&
         procstat_parse_loadavg(buf, load) == 0)
         p->loadavg1 = load[0];
     if (read_proc(s->root, ".", "stat", buf, sizeof(buf)) <= 0 ||
-        procstat_parse_system(buf, &busy, &total) < 0)
+        procstat_parse_system(buf, &now) < 0)
         return;
-    uint64_t dt = delta(total, s->prev_total);
-    if (s->have_prev && dt_ns > 0 && dt > 0)
-        p->machine_busy_pct = (double)delta(busy, s->prev_busy) / (double)dt * 100.0;
-    s->prev_busy = busy;
-    s->prev_total = total;
+    if (s->have_prev && dt_ns > 0) {
+        p->machine_busy_pct = procstat_machine_pct(&s->prev_sys, &now, dt_ns, s->ticks_per_sec,
+                                                   &p->machine_steal_pct);
+        if (p->machine_steal_pct >= 0) { /* the window's: weighted by time */
+            s->window_steal_pct_x_ns += p->machine_steal_pct * (double)dt_ns;
+            s->window_ns += dt_ns;
+        }
+    }
+    s->prev_sys = now;
 }
 
 static void sample_all(struct sampler *s, int64_t t_ns, struct proc_point *p)
@@ -372,7 +407,8 @@ static void sample_all(struct sampler *s, int64_t t_ns, struct proc_point *p)
     int known = s->have_prev && dt_ns > 0;
     int client_ok;
     *p = (struct proc_point){.t_ns = t_ns, .server_pct = -1, .client_pct = -1,
-                             .machine_busy_pct = -1, .loadavg1 = -1};
+                             .machine_busy_pct = -1, .machine_steal_pct = -1,
+                             .loadavg1 = -1};
     uint64_t server = sample_server(s, p);
     s->total_server_ticks += server;
     if (known && p->server_alive > 0)
@@ -395,6 +431,8 @@ void sampler_start(struct sampler *s, int64_t t_ns)
     s->vanished = 0;
     sample_all(s, t_ns, &ignored);
     s->total_server_ticks = 0;
+    s->window_steal_pct_x_ns = 0;
+    s->window_ns = 0;
 }
 
 void sampler_sample(struct sampler *s, int64_t t_ns, struct proc_point *p)
@@ -405,4 +443,9 @@ void sampler_sample(struct sampler *s, int64_t t_ns, struct proc_point *p)
 double sampler_server_cpu_ms(const struct sampler *s)
 {
     return (double)s->total_server_ticks * 1000.0 / (double)s->ticks_per_sec;
+}
+
+double sampler_steal_pct(const struct sampler *s)
+{
+    return s->window_ns > 0 ? s->window_steal_pct_x_ns / (double)s->window_ns : -1;
 }

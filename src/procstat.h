@@ -27,8 +27,22 @@ struct proc_stat {
 /* Parses the text of /proc/<pid>/stat (comm may hold spaces and ')').
  * @return 0, or -1 when the text is not a stat line. */
 int procstat_parse_stat(const char *text, struct proc_stat *out);
-/* Parses /proc/stat's first "cpu" line: busy and total jiffies. */
-int procstat_parse_system(const char *text, uint64_t *busy, uint64_t *total);
+/* /proc/stat's first "cpu" line (all cores), in jiffies: busy (the
+ * guest's own work), idle (with iowait), steal (time the hypervisor ran
+ * something else while a vCPU wanted to run; 0 on kernels that do not
+ * print it), total (their sum); ncpu from the "cpuN" lines (0 if none). */
+struct sys_times {
+    uint64_t busy, idle, steal, total;
+    int ncpu;
+};
+/* @return 0, or -1 when the text does not start with a "cpu " line of at
+ * least four numbers. */
+int procstat_parse_system(const char *text, struct sys_times *out);
+/* The machine's busy % between readings a and b taken wall_ns apart (100 %
+ * = every core), and its steal % in *steal_pct; -1 for both when unknown.
+ * hz: jiffies per second. */
+double procstat_machine_pct(const struct sys_times *a, const struct sys_times *b, int64_t wall_ns,
+                            long hz, double *steal_pct);
 /* Parses /proc/loadavg's first three fields. */
 int procstat_parse_loadavg(const char *text, double load[3]);
 /* Parses /proc/<pid>/statm's second field (resident pages) into KiB. */
@@ -47,6 +61,7 @@ struct proc_point {
     int server_alive;      /* how many watched pids were readable */
     double client_pct;     /* this process */
     double machine_busy_pct; /* whole machine, 100 % = all cores busy */
+    double machine_steal_pct; /* taken by the hypervisor, 100 % = all cores */
     double loadavg1;
 };
 
@@ -61,7 +76,9 @@ struct sampler {
     int64_t prev_t_ns;
     uint64_t prev_server_ticks;
     uint64_t prev_client_ticks;
-    uint64_t prev_busy, prev_total;
+    struct sys_times prev_sys;
+    double window_steal_pct_x_ns; /* steal % x ns, summed since start */
+    int64_t window_ns;
     uint64_t total_server_ticks; /* accumulated since start, for CPU-ms per call */
     int have_prev;
     /* per-pid previous ticks: only pids seen in both samples count, so a
@@ -87,5 +104,8 @@ void sampler_start(struct sampler *s, int64_t t_ns);
 void sampler_sample(struct sampler *s, int64_t t_ns, struct proc_point *p);
 /* Server CPU time since sampler_start, in milliseconds. */
 double sampler_server_cpu_ms(const struct sampler *s);
+/* The hypervisor's steal since sampler_start, % of all cores' time;
+ * -1 when /proc/stat could not be read twice. */
+double sampler_steal_pct(const struct sampler *s);
 
 #endif

@@ -32,6 +32,7 @@ enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL };
 #define RUN_MAX_BUCKETS 64
 #define RUN_MAX_PIDS 16
 #define RUN_MAX_WARNINGS 8
+#define RUN_WARNING_LEN 200
 
 struct verb_spec {
     char name[64];     /* verb ("list") or, with --method, the method name */
@@ -131,7 +132,9 @@ struct run_result {
     int64_t rss_start_kb, rss_end_kb;
     long server_threads;
     double machine_busy_pct, loadavg1;
-    char warnings[RUN_MAX_WARNINGS][160];
+    double machine_steal_pct; /* hypervisor steal over the window, % of all
+                                 cores' time; -1 unknown */
+    char warnings[RUN_MAX_WARNINGS][RUN_WARNING_LEN];
     size_t nwarnings;
     int interrupted;         /* ended early by SIGINT */
     int closed_loop;
@@ -148,7 +151,8 @@ void result_cpu_summary(const struct run_result *r, double *mean, double *p50, d
 double result_client_cpu_mean(const struct run_result *r, double *max);
 /* Server CPU-ms per answered request; -1 when unknown. */
 double result_cpu_ms_per_call(const struct run_result *r);
-/* Adds the warnings that the figures call for (saturation, client-bound, rate). */
+/* Adds the warnings that the figures call for (saturation, client-bound,
+ * hypervisor steal, rate). */
 void result_check_warnings(struct run_result *r);
 
 #endif

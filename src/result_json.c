@@ -239,6 +239,7 @@ json_object *result_to_json(const struct run_result *r)
     json_object_object_add(root, "client_cpu", client);
     json_object *sys = json_object_new_object();
     add_double(sys, "busy_pct", r->machine_busy_pct);
+    add_double(sys, "steal_pct", r->machine_steal_pct);
     add_double(sys, "loadavg", r->loadavg1);
     json_object_object_add(root, "system", sys);
     json_object *w = json_object_new_array();

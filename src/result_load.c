@@ -202,7 +202,7 @@ static int load_timeline(json_object *root, struct run_result *r)
             .t_ns = secs_ns(num(x, "t", 0)), .server_pct = num(x, "pct", -1),
             .server_rss_kb = i64(x, "rss_kb"),
             .client_pct = i < r->nintervals ? r->intervals[i].client_cpu_pct : -1,
-            .machine_busy_pct = -1,
+            .machine_busy_pct = -1, .machine_steal_pct = -1,
         };
         if (result_add_sample(r, &p))
             return -1;
@@ -222,6 +222,7 @@ static void load_cpu(json_object *root, struct run_result *r)
     r->server_vanished = boolean(cpu, "vanished");
     json_object *sys = get(root, "system");
     r->machine_busy_pct = num(sys, "busy_pct", -1);
+    r->machine_steal_pct = num(sys, "steal_pct", -1); /* absent in older files: unknown */
     r->loadavg1 = num(sys, "loadavg", 0);
     json_object *w = get(root, "warnings");
     for (size_t i = 0; i < array_len(w); i++)
@@ -372,6 +373,15 @@ static void merge_counts(struct run_result *dst, const struct run_result *src)
     }
 }
 
+/* Two machine shares over back-to-back windows of ta and tb seconds:
+ * weighted by time; -1 (unknown) on one side takes the other. */
+static double weigh(double a, double ta, double b, double tb)
+{
+    if (a < 0 || b < 0)
+        return combine(a, b, 1);
+    return ta + tb > 0 ? (a * ta + b * tb) / (ta + tb) : a;
+}
+
 /* Back to back: the timeline continues where dst's ended. */
 static int merge_sequential(struct run_result *dst, const struct run_result *src)
 {
@@ -389,11 +399,10 @@ static int merge_sequential(struct run_result *dst, const struct run_result *src
             return -1;
     }
     double total = dst->duration_s + src->duration_s;
-    if (dst->machine_busy_pct < 0 || src->machine_busy_pct < 0)
-        dst->machine_busy_pct = combine(dst->machine_busy_pct, src->machine_busy_pct, 1);
-    else if (total > 0) /* weighted by time */
-        dst->machine_busy_pct = (dst->machine_busy_pct * dst->duration_s +
-                                 src->machine_busy_pct * src->duration_s) / total;
+    dst->machine_busy_pct = weigh(dst->machine_busy_pct, dst->duration_s, src->machine_busy_pct,
+                                  src->duration_s);
+    dst->machine_steal_pct = weigh(dst->machine_steal_pct, dst->duration_s,
+                                   src->machine_steal_pct, src->duration_s);
     dst->duration_s = total;
     dst->rate_achieved = total > 0 ? (double)(dst->sent - dst->unfinished) / total : 0;
     dst->server_cpu_ms = combine(dst->server_cpu_ms, src->server_cpu_ms, 0);
@@ -461,6 +470,7 @@ static int merge_concurrent(struct run_result *dst, const struct run_result *src
     dst->cfg.rate += src->cfg.rate;
     dst->server_cpu_ms = combine(dst->server_cpu_ms, src->server_cpu_ms, same);
     dst->machine_busy_pct = combine(dst->machine_busy_pct, src->machine_busy_pct, 1);
+    dst->machine_steal_pct = combine(dst->machine_steal_pct, src->machine_steal_pct, 1);
     if (!same) {
         dst->rss_start_kb += src->rss_start_kb;
         dst->rss_end_kb += src->rss_end_kb;
@@ -487,6 +497,7 @@ static void adopt(struct run_result *dst, const struct run_result *src, enum res
         return;
     dst->server_cpu_ms = -1;
     dst->machine_busy_pct = -1;
+    dst->machine_steal_pct = -1;
     dst->rss_start_kb = src->rss_start_kb;
     snprintf(dst->target_url, sizeof dst->target_url, "%s", src->target_url);
     if (mode == RESULT_MERGE_CONCURRENT)

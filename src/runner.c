@@ -68,6 +68,7 @@ static void summarise(struct run_result *r, const struct sampler *smp)
     }
     r->machine_busy_pct = n ? busy / (double)n : -1;
     r->loadavg1 = load;
+    r->machine_steal_pct = sampler_steal_pct(smp); /* jiffies over the window, exact */
     r->server_vanished = smp->vanished;
     if (smp->name[0]) {
         /* by name: report the pids last seen */

@@ -1,5 +1,6 @@
 """Server CPU from /proc, seen through `rpcbench run`: a burner of a known
-share of one core, found by pid and by name; the simulator's own CPU."""
+share of one core, found by pid and by name (with the machine's busy and
+steal shares); the simulator's own CPU."""
 import os
 import shutil
 import subprocess
@@ -43,6 +44,10 @@ def test_burner_by_pid():
         in_band(r["server_cpu"]["p50_pct"], "by pid")
         check(r["server_cpu"]["pids"] == [b.pid], "pids %r" % r["server_cpu"]["pids"])
         check(all("server_cpu_pct" in i for i in r["intervals"]), "no CPU in intervals")
+        sysm = r["system"]
+        check(0 <= sysm["busy_pct"] <= 100, "machine busy %r" % sysm)
+        # steal is a share of all cores' time, outside busy (0 on bare metal)
+        check("steal_pct" in sysm and 0 <= sysm["steal_pct"] <= 100, "machine steal %r" % sysm)
     finally:
         b.kill()
         b.wait()

@@ -113,30 +113,89 @@ static void test_parse_stat_prefixes(void **state)
         int rc = procstat_parse_stat(copy, &st);
         if (len < need)
             assert_int_equal(rc, -1);
-        uint64_t busy, total;
+        struct sys_times sys;
         double load[3];
         int64_t rss;
-        procstat_parse_system(copy, &busy, &total);
+        procstat_parse_system(copy, &sys);
         procstat_parse_loadavg(copy, load);
         procstat_parse_statm(copy, 4, &rss);
         free(copy);
     }
 }
 
+/* Steal (the 8th number) is its own share: out of busy, inside total. */
 static void test_parse_system(void **state)
 {
     (void)state;
-    uint64_t busy, total;
-    assert_int_equal(procstat_parse_system(slurp(DATA "system_stat"), &busy, &total), 0);
-    assert_int_equal(busy, 2943 + 0 + 2080 + 0 + 121 + 128);
-    assert_int_equal(total, busy + 62119 + 532);
-    assert_int_equal(procstat_parse_system(slurp(DATA "system_stat_old"), &busy, &total), 0);
-    assert_int_equal(busy, 155);
-    assert_int_equal(total, 1155);
-    assert_int_equal(procstat_parse_system(slurp(DATA "system_stat_short"), &busy, &total), -1);
-    assert_int_equal(procstat_parse_system("cpu0 1 2 3 4\n", &busy, &total), -1);
-    assert_int_equal(procstat_parse_system("cpu  1 2 x 4\n", &busy, &total), -1);
-    assert_int_equal(procstat_parse_system("", &busy, &total), -1);
+    struct sys_times t;
+    assert_int_equal(procstat_parse_system(slurp(DATA "system_stat"), &t), 0);
+    assert_int_equal(t.busy, 2943 + 0 + 2080 + 0 + 121);
+    assert_int_equal(t.steal, 128);
+    assert_int_equal(t.idle, 62119 + 532);
+    assert_int_equal(t.total, t.busy + 128 + 62119 + 532);
+    assert_int_equal(procstat_parse_system(slurp(DATA "system_stat_old"), &t), 0);
+    assert_int_equal(t.busy, 155);
+    assert_int_equal(t.steal, 0);
+    assert_int_equal(t.total, 1155);
+    /* seven numbers: a kernel without the steal column */
+    t.steal = 99;
+    assert_int_equal(procstat_parse_system("cpu  10 0 5 80 3 1 1\n", &t), 0);
+    assert_int_equal(t.busy, 17);
+    assert_int_equal(t.steal, 0);
+    assert_int_equal(t.total, 100);
+    assert_int_equal(t.ncpu, 0);
+    /* guest and guest_nice are already in user; cores from the cpuN lines */
+    assert_int_equal(procstat_parse_system("cpu  10 0 5 80 0 0 0 5 7 7\ncpu0 1 2 3 4\n"
+                                           "cpu1 1 2 3 4\ncpufreq 1\nintr 5\n", &t), 0);
+    assert_int_equal(t.busy, 15);
+    assert_int_equal(t.total, 100);
+    assert_int_equal(t.ncpu, 2);
+    assert_int_equal(procstat_parse_system(slurp(DATA "system_stat_short"), &t), -1);
+    assert_int_equal(procstat_parse_system("cpu0 1 2 3 4\n", &t), -1);
+    assert_int_equal(procstat_parse_system("cpu  1 2 x 4\n", &t), -1);
+    assert_int_equal(procstat_parse_system("", &t), -1);
+}
+
+static int near(double x, double want)
+{
+    return x > want - 0.01 && x < want + 0.01;
+}
+
+/* Busy is what idle and steal leave of the cores' wall-clock time: busy
+ * jiffies come from ticks and miss short bursts (seen on this VM: 4 busy
+ * jiffies counted for 2 s of a 24 %-busy 2-core machine), or come in
+ * bursts (more jiffies than the wall clock holds). */
+static void test_machine_pct(void **state)
+{
+    (void)state;
+    struct sys_times a = {.busy = 1000, .idle = 5000, .steal = 10, .total = 6010, .ncpu = 2};
+    struct sys_times b = a;
+    double steal;
+    /* 2 s, 2 cores, 100 Hz: 400 jiffies of wall clock; 300 idle, 4 stolen */
+    b.busy += 4;
+    b.idle += 300;
+    b.steal += 4;
+    b.total += 308;
+    assert_true(near(procstat_machine_pct(&a, &b, 2 * NS_PER_S, 100, &steal), 24.0));
+    assert_true(near(steal, 1.0));
+    /* more jiffies than the wall clock: busy still from idle and steal */
+    b.busy = a.busy + 200;
+    b.total = a.total + 504;
+    assert_true(near(procstat_machine_pct(&a, &b, 2 * NS_PER_S, 100, &steal), 24.0));
+    /* idle beyond the wall clock (a late reading): 0 % busy, not negative */
+    b.idle = a.idle + 450;
+    assert_true(procstat_machine_pct(&a, &b, 2 * NS_PER_S, 100, &steal) == 0);
+    /* no core count (fixtures): the jiffies are the whole */
+    a.ncpu = b.ncpu = 0;
+    b.busy = a.busy + 500;
+    b.idle = a.idle + 480;
+    b.steal = a.steal + 20;
+    b.total = a.total + 1000;
+    assert_true(near(procstat_machine_pct(&a, &b, NS_PER_S, 100, &steal), 50.0));
+    assert_true(near(steal, 2.0));
+    /* counters going backwards, or no time: unknown */
+    assert_true(procstat_machine_pct(&b, &a, NS_PER_S, 100, &steal) == -1 && steal == -1);
+    assert_true(procstat_machine_pct(&a, &a, NS_PER_S, 100, &steal) == -1);
 }
 
 static void test_parse_loadavg_statm(void **state)
@@ -196,7 +255,10 @@ static void test_sampler_fixture_by_name(void **state)
     assert_int_equal(p.server_rss_kb, 2 * 250 * 4);
     assert_int_equal(p.server_threads, 4);
     assert_true(p.client_pct > 49.99 && p.client_pct < 50.01);
+    /* t1 -> t2: 1000 jiffies, 500 busy, 20 stolen */
     assert_true(p.machine_busy_pct > 49.99 && p.machine_busy_pct < 50.01);
+    assert_true(p.machine_steal_pct > 1.99 && p.machine_steal_pct < 2.01);
+    assert_true(sampler_steal_pct(&s) > 1.99 && sampler_steal_pct(&s) < 2.01);
     assert_true(p.loadavg1 == 0.75);
     assert_true(sampler_server_cpu_ms(&s) > 499.9 && sampler_server_cpu_ms(&s) < 500.1);
 }
@@ -216,7 +278,13 @@ static void test_sampler_fixture_backwards(void **state)
     /* a second sample with nothing changed: all deltas 0 */
     sampler_sample(&s, NS_PER_S, &p);
     assert_true(p.server_pct == 0.0 && p.client_pct == 0.0 && p.machine_busy_pct == -1);
+    assert_true(p.machine_steal_pct == -1);
     assert_true(sampler_server_cpu_ms(&s) > 499.9 && sampler_server_cpu_ms(&s) < 500.1);
+    /* the window keeps the first interval's 20 of 1000 jiffies */
+    assert_true(sampler_steal_pct(&s) > 1.99 && sampler_steal_pct(&s) < 2.01);
+    /* a new start forgets them */
+    sampler_start(&s, 2 * NS_PER_S);
+    assert_true(sampler_steal_pct(&s) == -1);
 }
 
 static void test_sampler_fixture_gone(void **state)
@@ -236,6 +304,7 @@ static void test_sampler_fixture_gone(void **state)
     sampler_sample(&s, 2 * NS_PER_S, &p);
     assert_int_equal(p.server_alive, 0);
     assert_true(p.server_pct == -1 && p.client_pct == -1 && p.machine_busy_pct == -1);
+    assert_true(p.machine_steal_pct == -1);
     assert_true(p.loadavg1 == -1);
 }
 
@@ -294,6 +363,9 @@ static void test_sampler_self_burn(void **state)
     }
     assert_true(p.client_pct > 50);
     assert_true(p.machine_busy_pct >= 0 && p.machine_busy_pct <= 100);
+    assert_true(p.machine_steal_pct >= 0 && p.machine_steal_pct <= 100);
+    assert_true(p.machine_busy_pct + p.machine_steal_pct <= 100.001);
+    assert_true(sampler_steal_pct(&s) >= 0 && sampler_steal_pct(&s) <= 100);
     assert_true(p.loadavg1 >= 0);
     assert_int_equal(p.server_alive, 0);
     assert_true(p.server_pct == -1);
@@ -453,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_parse_stat_malformed),
         cmocka_unit_test(test_parse_stat_prefixes),
         cmocka_unit_test(test_parse_system),
+        cmocka_unit_test(test_machine_pct),
         cmocka_unit_test(test_parse_loadavg_statm),
         cmocka_unit_test(test_sampler_fixture_by_name),
         cmocka_unit_test(test_sampler_fixture_backwards),

@@ -101,6 +101,7 @@ static void test_round_trip(void **state)
     fill(&r, 7, 600, 4242);
     r.err[ERR_TIMEOUT] = 3;
     r.errors = 3;
+    r.machine_steal_pct = 1.25;
     result_warn(&r, "a warning");
     tmp_path(path, sizeof path);
     assert_int_equal(result_save(&r, path, err), 0);
@@ -122,6 +123,7 @@ static void test_round_trip(void **state)
     assert_int_equal(back.nsamples, 3);
     assert_int_equal(back.nwatched, 1);
     assert_int_equal(back.watched_pids[0], 4242);
+    assert_true(back.machine_steal_pct == 1.25);
     assert_true(result_cpu_ms_per_call(&back) == result_cpu_ms_per_call(&r));
     double m1, p1, x1, m2, p2, x2;
     result_cpu_summary(&r, &m1, &p1, &x1);
@@ -219,6 +221,8 @@ static void test_merge_sequential(void **state)
     char err[ERR_LEN] = "";
     fill(&a, 1, 300, 10);
     fill(&b, 2, 600, 10);
+    a.machine_steal_pct = 1;
+    b.machine_steal_pct = 3;
     config(&c);
     assert_int_equal(result_init(&m, &c), 0);
     assert_int_equal(result_merge(&m, &a, RESULT_MERGE_SEQUENTIAL, err), 0);
@@ -231,6 +235,7 @@ static void test_merge_sequential(void **state)
     assert_true(m.server_cpu_ms == 60);
     assert_true(result_cpu_ms_per_call(&m) == 60.0 / 900);
     assert_true(m.cfg.rate == 20);
+    assert_true(m.machine_steal_pct == 2); /* 1 % then 3 %, 3 s each */
     result_free(&a);
     result_free(&b);
     result_free(&m);
@@ -308,6 +313,98 @@ static void test_bad_files(void **state)
     hist_close(&h);
 }
 
+/* The report's machine line, or "" if there is none. */
+static void machine_line(const struct run_result *r, char *line, size_t len)
+{
+    char *text = NULL, err[ERR_LEN];
+    size_t n = 0;
+    FILE *f = open_memstream(&text, &n);
+    assert_int_equal(report_text(f, r, err), 0);
+    fclose(f);
+    const char *m = strstr(text, "\nmachine ");
+    line[0] = '\0';
+    if (m)
+        snprintf(line, len, "%.*s", (int)strcspn(m + 1, "\n"), m + 1);
+    free(text);
+}
+
+/* Steal is shown and saved when measured; a file saved before steal was
+ * measured loads as unknown and its report leaves steal out. */
+static void test_steal_saved_and_shown(void **state)
+{
+    (void)state;
+    struct run_result r, back;
+    char path[64], err[ERR_LEN] = "", line[256];
+    fill(&r, 5, 90, 1);
+    r.machine_busy_pct = 39.74;
+    r.machine_steal_pct = 1.23;
+    r.loadavg1 = 0.83;
+    machine_line(&r, line, sizeof line);
+    assert_non_null(strstr(line, "busy 39.7% (all cores), steal 1.2%, load 0.83; client CPU"));
+    json_object *o = result_to_json(&r), *sys;
+    assert_true(json_object_object_get_ex(o, "system", &sys));
+    json_object_object_del(sys, "steal_pct");
+    tmp_path(path, sizeof path);
+    assert_int_equal(json_object_to_file(path, o), 0);
+    json_object_put(o);
+    assert_int_equal(result_load(&back, path, err), 0);
+    unlink(path);
+    assert_true(back.machine_steal_pct == -1);
+    assert_true(back.machine_busy_pct > 39.73 && back.machine_busy_pct < 39.75);
+    machine_line(&back, line, sizeof line);
+    assert_non_null(strstr(line, "busy 39.7% (all cores), load 0.83; client CPU"));
+    assert_null(strstr(line, "steal"));
+    result_free(&r);
+    result_free(&back);
+}
+
+static int has_warning(const struct run_result *r, const char *what)
+{
+    for (size_t i = 0; i < r->nwarnings; i++)
+        if (strstr(r->warnings[i], what))
+            return 1;
+    return 0;
+}
+
+/* From 0.5 % of steal a warning of its own; any steal is named in the
+ * client-bound warning about pacer lag. */
+static void test_steal_warnings(void **state)
+{
+    (void)state;
+    struct run_result r;
+    fill(&r, 6, 90, 1);
+    r.machine_steal_pct = 0.4;
+    result_check_warnings(&r);
+    assert_false(has_warning(&r, "hypervisor steal"));
+    result_free(&r);
+
+    fill(&r, 6, 90, 1);
+    r.machine_steal_pct = 1.23;
+    result_check_warnings(&r);
+    assert_true(has_warning(&r, "hypervisor steal 1.2% of CPU time: the VM was paused now and "
+                                "then; latencies and send lag include those pauses (rerun, or "
+                                "compare rounds)"));
+    assert_false(has_warning(&r, "client-bound"));
+    result_free(&r);
+
+    fill(&r, 6, 90, 1);
+    hist_record(&r.pacing_lag, 5000); /* p99 5 ms with the client at 1 % CPU */
+    r.loadavg1 = 0.83;
+    r.machine_steal_pct = 0.3;
+    result_check_warnings(&r);
+    assert_true(has_warning(&r, "the machine (load 0.83, hypervisor steal 0.3%) kept the "
+                                "client from sending on time; latencies include that delay"));
+    assert_false(has_warning(&r, "of CPU time: the VM was paused"));
+    result_free(&r);
+
+    fill(&r, 6, 90, 1);
+    hist_record(&r.pacing_lag, 5000);
+    r.loadavg1 = 0.83;
+    result_check_warnings(&r); /* no steal: the warning as before */
+    assert_true(has_warning(&r, "the machine (load 0.83) kept the client"));
+    result_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -317,6 +414,8 @@ int main(void)
         cmocka_unit_test(test_merge_sequential),
         cmocka_unit_test(test_csv_shape),
         cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_steal_saved_and_shown),
+        cmocka_unit_test(test_steal_warnings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
