@@ -151,6 +151,8 @@ void engine_conn_backoff(struct engine *e, struct conn *c)
  * requests. */
 static int64_t spin_ns(const struct engine *e)
 {
+    if (e->cfg->busy_poll)
+        return 0; /* poll_cb sends on time, no timer wakes the pacer */
     double gap = (double)NS_PER_S / e->cfg->rate;
     double spin = gap / 100 > 200 * NS_PER_US ? gap / 100 : 200 * NS_PER_US;
     if (spin > 2 * NS_PER_MS)
@@ -160,6 +162,9 @@ static int64_t spin_ns(const struct engine *e)
 
 static void arm_pacer(struct engine *e, int64_t at_ns)
 {
+    if (e->cfg->busy_poll)
+        return; /* poll_cb sends; a timer interrupt at the due time would
+                   only take the vCPU away then (~20 us on this VM) */
     at_ns -= spin_ns(e);
     struct itimerspec its = {0};
     its.it_value.tv_sec = at_ns / NS_PER_S;
@@ -224,6 +229,21 @@ static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
         while (clock_now_ns() < due)
             ;
     dispatch(e, INT64_MAX);
+}
+
+/* --busy-poll: an idle watcher keeps libev polling with a zero timeout, so
+ * the vCPU never halts and no timer interrupt is needed. On this 2-core VM
+ * a halted vCPU woke late (the hypervisor counts it as steal): at 1k/s,
+ * sleeping gave send lag p99 3-307 us with 30-110 ms stolen per 2 s run,
+ * polling 1-68 us with 0-10 ms. Answers are read on the turn they arrive,
+ * never behind a spin. */
+static void poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    struct engine *e = w->data;
+    if (!e->ended && sched_peek(&e->sched) <= clock_now_ns())
+        dispatch(e, INT64_MAX);
 }
 
 /* Hands the measured latencies since the last call to the interval hook. */
@@ -313,6 +333,7 @@ static void end_run(struct engine *e, int64_t at_ns)
         e->end_ns = at_ns;
     ev_timer_stop(e->loop, &e->tick);
     ev_io_stop(e->loop, &e->pace);
+    ev_idle_stop(e->loop, &e->poll); /* the drain only waits for answers */
     count_unsent(e);
     if (e->tick_k > 0 || e->end_ns > e->m0_ns)
         close_interval(e, e->tick_k > 0 ? e->tick_k : 1, e->end_ns);
@@ -375,6 +396,8 @@ static void begin(struct engine *e)
     ev_timer_set(&e->end, (double)(e->end_ns - now) / 1e9, 0);
     ev_timer_start(e->loop, &e->end);
     ev_io_start(e->loop, &e->pace);
+    if (cfg->busy_poll && cfg->rate > 0)
+        ev_idle_start(e->loop, &e->poll);
     dispatch(e, INT64_MAX);
 }
 
@@ -488,6 +511,8 @@ static int setup_loop(struct engine *e, char *err)
         return -1;
     }
     ev_io_init(&e->pace, pace_cb, e->timerfd, EV_READ);
+    ev_idle_init(&e->poll, poll_cb);
+    e->poll.data = e;
     e->pace.data = e;
     ev_init(&e->tick, tick_cb);
     e->tick.data = e;

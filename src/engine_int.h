@@ -121,6 +121,7 @@ struct engine {
     struct sched sched;
     int timerfd;
     ev_io pace;
+    ev_idle poll;               /* --busy-poll: the pacer runs every loop turn */
     ev_timer tick;
     ev_timer end;
     ev_signal sigint, sigterm;

@@ -12,7 +12,7 @@ enum {
     OPT_INTERVAL, OPT_BUCKETS, OPT_PCTS, OPT_OUTPUT, OPT_FORMAT, OPT_VMS, OPT_VALIDATE,
     OPT_QUIET, OPT_SERVER_PID, OPT_SERVER_NAME, OPT_CPU_SAT, OPT_MAX_RESPONSE, OPT_LABEL,
     OPT_ROUNDS, OPT_PLOT, OPT_HDR_LOG, OPT_PCT_DIST, OPT_VM_ID, OPT_CACERT, OPT_CERT, OPT_KEY,
-    OPT_INSECURE, OPT_STOMP_DEST,
+    OPT_INSECURE, OPT_STOMP_DEST, OPT_BUSY_POLL,
 };
 
 static const struct option long_opts[] = {
@@ -26,6 +26,7 @@ static const struct option long_opts[] = {
     {"warmup", required_argument, NULL, OPT_WARMUP},
     {"connections", required_argument, NULL, 'c'},
     {"arrival", required_argument, NULL, OPT_ARRIVAL},
+    {"busy-poll", no_argument, NULL, OPT_BUSY_POLL},
     {"seed", required_argument, NULL, OPT_SEED},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"interval", required_argument, NULL, OPT_INTERVAL},
@@ -71,6 +72,8 @@ void options_usage(FILE *out, int compare)
             "      --warmup D         excluded from every figure, default 0\n"
             "  -c, --connections N    keep-alive connections, default 4\n"
             "      --arrival A        constant | poisson (seeded by --seed)\n"
+            "      --busy-poll        the pacer polls instead of sleeping: sends on time\n"
+            "                         on a VM that is slow to wake (costs a core)\n"
             "      --timeout D        per request, default 10s\n"
             "      --interval D       progress and timeline step, default 1s\n"
             "      --buckets SPEC     auto | START:END:STEP (ms) | 1,2,5,10 (ms)\n"
@@ -227,6 +230,7 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
         if (parse_choice("--arrival", arg, arrivals, 2, &choice, err)) return -1;
         c->arrival = (enum arrival)choice;
         return 0;
+    case OPT_BUSY_POLL: c->busy_poll = 1; return 0;
     case OPT_SEED:
         if (parse_int("--seed", arg, 0, 0x7fffffffL, &v, err)) return -1;
         c->seed = (uint64_t)v;

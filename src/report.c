@@ -58,8 +58,9 @@ static void header(FILE *out, const struct run_result *r)
         fprintf(out, "\nrate        closed loop (max): %.2f/s achieved; latency is service time\n",
                 r->rate_achieved);
     else
-        fprintf(out, "\nrate        %.2f/s target, %.2f/s achieved (%s arrivals)\n", c->rate,
-                r->rate_achieved, c->arrival == ARRIVAL_POISSON ? "poisson" : "constant");
+        fprintf(out, "\nrate        %.2f/s target, %.2f/s achieved (%s arrivals%s)\n", c->rate,
+                r->rate_achieved, c->arrival == ARRIVAL_POISSON ? "poisson" : "constant",
+                c->busy_poll ? ", busy-poll pacer" : "");
     fprintf(out, "duration    %s measured (+%s warmup)%s, %d connections, timeout %s\n", dur, warm,
             r->interrupted ? " INTERRUPTED" : "", c->connections, tmo);
 }

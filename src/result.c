@@ -161,7 +161,7 @@ void result_check_warnings(struct run_result *r)
     /* Lag from waiting for a busy connection is the server's doing; lag with
      * connections free is the client's. */
     double queued_pct = r->sent ? 100.0 * (double)r->queued / (double)r->sent : 0;
-    if (cmean > 80)
+    if (cmean > 80 && !r->cfg.busy_poll) /* a polling pacer is always busy */
         result_warn(r, "client-bound: client CPU %.0f%% of a core; the client, not the server, "
                     "may limit these figures", cmean);
     else if (!r->closed_loop && lag99 > 1.0)

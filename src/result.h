@@ -61,6 +61,7 @@ struct run_config {
     int64_t duration_ns, warmup_ns, timeout_ns, interval_ns;
     int connections;
     enum arrival arrival;
+    int busy_poll;           /* the pacer polls instead of sleeping (--busy-poll) */
     uint64_t seed;
     enum validate validate;
     int vms;                 /* embedded simulator size */

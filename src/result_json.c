@@ -70,6 +70,7 @@ static json_object *config_json(const struct run_config *c)
     add_int(o, "connections", c->connections);
     json_object_object_add(o, "arrival", json_object_new_string(
                                              c->arrival == ARRIVAL_POISSON ? "poisson" : "constant"));
+    json_object_object_add(o, "busy_poll", json_object_new_boolean(c->busy_poll));
     add_int(o, "seed", (int64_t)c->seed);
     static const char *const validates[] = {"none", "cheap", "full"};
     json_object_object_add(o, "validate", json_object_new_string(validates[c->validate]));

@@ -97,6 +97,7 @@ static void load_config(json_object *c, struct run_config *cfg)
     char s[32] = "";
     str(c, "arrival", s, sizeof s);
     cfg->arrival = !strcmp(s, "poisson") ? ARRIVAL_POISSON : ARRIVAL_CONSTANT;
+    cfg->busy_poll = boolean(c, "busy_poll");
     cfg->seed = (uint64_t)i64(c, "seed");
     s[0] = '\0';
     str(c, "validate", s, sizeof s);

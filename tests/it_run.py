@@ -43,6 +43,24 @@ def test_rate_held_and_counts_add_up():
         check(sum(i["sent"] for i in r["intervals"]) >= 590, "interval sends do not add up")
 
 
+def test_busy_poll():
+    """--busy-poll holds the rate and counts as the sleeping pacer does,
+    says so in the report and the JSON, and stops polling when the
+    window ends (the client's CPU over the run stays below 100 %)."""
+    with Server("--vms", "1") as s:
+        _, r, out = run_json("--url", s.url("/RPC2"), "--verb", "ping", "-R", "500", "-d", "2s",
+                             "--busy-poll", "--format", "text")
+        accounted(r)
+        check(r["requests"]["sent"] == 1000 and r["requests"]["ok"] == 1000,
+              "busy-poll: %r" % r["requests"])
+        check(r["config"]["busy_poll"] is True, "config.busy_poll: %r" % r["config"].get("busy_poll"))
+        check("busy-poll pacer" in out, "report does not say busy-poll:\n" + out[:400])
+        check(not any("client-bound: client CPU" in w for w in r["warnings"]),
+              "a polling pacer's CPU taken for a client-bound run: %r" % r["warnings"])
+        _, r, _ = run_json("--url", s.url("/RPC2"), "--verb", "ping", "-R", "500", "-d", "1s")
+        check(r["config"]["busy_poll"] is False, "busy_poll without the option")
+
+
 def test_verb_mix_weights():
     with Server("--vms", "5") as s:
         _, r, _ = run_json("--url", s.url("/RPC2"), "--verb", "list:4,getAllVmStats:1",
@@ -122,7 +140,8 @@ def test_sigint_still_reports():
 
 if __name__ == "__main__":
     os.chdir(os.path.dirname(os.path.abspath(__file__)))
-    main([test_every_verb_both_encodings, test_rate_held_and_counts_add_up, test_verb_mix_weights,
+    main([test_every_verb_both_encodings, test_rate_held_and_counts_add_up, test_busy_poll,
+          test_verb_mix_weights,
           test_delay_shows_in_percentiles, test_text_report_shape, test_nothing_listening_exits_1,
           test_bad_options_exit_2, test_server_killed_mid_run, test_embedded_simulator_default,
           test_sigint_still_reports])
