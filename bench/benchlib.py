@@ -141,11 +141,11 @@ def _read_request(conn):
 
 # ------------------------------------------------------------ clients ---
 
-def rpcbench_cmd(rpcbench, srv, proto, verb, rate, conns, secs, validate="cheap"):
+def rpcbench_cmd(rpcbench, srv, proto, verb, rate, conns, secs, validate="cheap", extra=()):
     out = os.path.join(TMP, f"run-{time.monotonic_ns()}.json")
     argv = [rpcbench, "run", "-u", srv.url(proto), "-p", proto, "--verb", verb,
             "--rate", str(rate), "-c", str(conns), "-d", f"{secs}s",
-            "--validate", validate, "--quiet", "--output", out]
+            "--validate", validate, *extra, "--quiet", "--output", out]
 
     def parse(_stdout):
         with open(out) as f:
@@ -210,16 +210,33 @@ def closed_loop_cmd(tool, srv, proto, body, conns, secs, rpcbench, lua):
 
 
 def paced_cmd(tool, srv, proto, body, conns, rate, secs, rpcbench):
-    if tool == "rpcbench":
-        return rpcbench_cmd(rpcbench, srv, proto, "ping", rate, conns, secs)
+    """tool: rpcbench, rpcbench-poll (--busy-poll) or hey."""
+    if tool.startswith("rpcbench"):
+        extra = ("--busy-poll",) if tool == "rpcbench-poll" else ()
+        return rpcbench_cmd(rpcbench, srv, proto, "ping", rate, conns, secs, extra=extra)
     return hey_cmd(srv, proto, body, conns, secs, rate)
+
+
+def steal_ms():
+    """Per CPU, the milliseconds the hypervisor has run something else while
+    this VM's vCPU wanted to run (/proc/stat's 8th column, USER_HZ ticks)."""
+    hz = os.sysconf("SC_CLK_TCK")
+    out = {}
+    with open("/proc/stat") as f:
+        for line in f:
+            v = line.split()
+            if v and v[0].startswith("cpu") and v[0] != "cpu" and len(v) > 8:
+                out[int(v[0][3:])] = int(v[8]) * 1000 / hz
+    return out
 
 
 def measure(argv, srv, parse, timeout_s=120):
     """Runs one client pinned to CLIENT_CPU; returns the parser's figures
-    plus cpu_s, cpu_us_req, client_pct, maxrss_kb, server_pct, wall_s."""
+    plus cpu_s, cpu_us_req, client_pct, maxrss_kb, server_pct, wall_s and
+    steal_ms (stolen from the client's CPU during the run)."""
     argv = pin(CLIENT_CPU, argv)
     out_path = os.path.join(TMP, f"out-{time.monotonic_ns()}.txt")
+    st0 = steal_ms()
     s0, t0 = srv.cpu_s(), time.monotonic()
     with open(out_path, "w+") as out:
         p = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
@@ -233,8 +250,12 @@ def measure(argv, srv, parse, timeout_s=120):
         out.seek(0)
         text = out.read()
     os.unlink(out_path)
+    st1 = steal_ms()
     cpu = ru.ru_utime + ru.ru_stime
+    # Unpinned, the client may run on any CPU: what was stolen from all.
+    cpus = [int(CLIENT_CPU)] if CLIENT_CPU is not None else list(st1)
     r = {"cpu_s": cpu, "wall_s": wall, "maxrss_kb": ru.ru_maxrss, "client_pct": cpu / wall * 100,
+         "steal_ms": sum(st1.get(c, 0) - st0.get(c, 0) for c in cpus),
          "server_pct": (s1 - s0) / wall * 100 if s0 is not None and s1 is not None else None,
          "exit": p.returncode}
     try:
@@ -360,14 +381,26 @@ def footer(summary, took_s):
     lines = ["## Summary\n"]
     for proto, r in (summary.get("tput") or {}).items():
         lines.append(f"- closed-loop throughput rpcbench/wrk, {proto} ping: {r:.2f}")
-    lag, floor = summary.get("lag5k") or (None, None)
-    if lag is not None:
-        lines.append(f"- pacer-lag p99 at 5k/s: {lag:.0f} us (timer floor on the same core: "
-                     f"{floor:.0f} us)" if floor is not None else
-                     f"- pacer-lag p99 at 5k/s: {lag:.0f} us")
-    if summary.get("cheap_xml"):
-        lines.append(f"- cheap check, XML-RPC 150 VMs: {summary['cheap_xml']:,.0f} responses/s "
-                     "per core")
+    lag = summary.get("lag5k") or {}
+    for name in ("sleep", "busy-poll"):
+        pl = lag.get(name)
+        if not pl or not pl.get("runs"):
+            continue
+        clean = (f"{pl['clean_p99']:.0f} us in the {pl['clean_runs']} of {pl['runs']} runs "
+                 "without hypervisor steal" if pl.get("clean_p99") is not None else
+                 f"no run of {pl['runs']} was free of hypervisor steal")
+        lines.append(f"- pacer-lag p99 at 5k/s, {name} pacer: {clean}; "
+                     f"{_fmt(pl.get('all_p99'), 0)} us over all runs")
+    if lag.get("floor_p99") is not None:
+        lines.append(f"- timer floor p99 at 5k/s on the same core: {lag['floor_p99']:.0f} us")
+    cheap = summary.get("cheap") or {}
+    if cheap.get("in_run"):
+        lines.append(f"- cheap check, XML-RPC 150 VMs, in a run (receive + framing + check): "
+                     f"{cheap['in_run']:,.0f} responses/s per client core")
+    if cheap.get("check_response"):
+        lines.append(f"- cheap check alone, XML-RPC 150 VMs: {cheap['check_response']:,.0f} "
+                     "responses/s per core with status first (as VDSM sends), "
+                     f"{_fmt(cheap.get('check_status_last'), 0)} with status last")
     rss = summary.get("rss")
     if rss:
         (s, a), (l, b) = sorted(rss.items())
