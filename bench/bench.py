@@ -45,10 +45,11 @@ class Plan:
         self.reps = 2 if q else 3
         self.conns = 16          # part 1 -c for every tool
         self.tput_s = 1 if q else 2
+        self.tput_reps = 2 if q else 5  # server-bound and noisy: ratios need repeats
         self.pace_rates = (1000, 5000, 20000)
         self.pace_conns = 10     # divides every rate: hey -q is per worker
         self.pace_s = 1 if q else 2
-        self.pace_reps = 2 if q else 5  # more than elsewhere: steal spoils some runs
+        self.pace_reps = 2 if q else 4  # more than elsewhere: steal spoils some runs
         self.check_rates = {"xmlrpc": 8, "jsonrpc": 30}  # server and full decode < 70%
         self.check_s = 1 if q else 2
         self.codec_ms = 20 if q else 50
@@ -66,7 +67,7 @@ def part_throughput(plan, srv, bodies, out):
     tools = [t for t in ("rpcbench", "wrk", "hey") if L.have(t)]
     rows = {}   # (proto, tool) -> list of dicts
     cmds = {}
-    for rep in range(plan.reps):
+    for rep in range(plan.tput_reps):
         for proto in PROTOS:
             order = tools[rep % len(tools):] + tools[:rep % len(tools)]
             for tool in order:
@@ -78,7 +79,10 @@ def part_throughput(plan, srv, bodies, out):
     out.append("## 1. Client throughput, closed loop (ping)\n")
     out.append(f"Every tool: {plan.conns} keep-alive connections, {plan.tput_s} s, one request "
                "in flight per connection, same body and Content-Type, against the same "
-               f"`rpcbench serve`. Medians of {plan.reps} interleaved runs. "
+               f"`rpcbench serve`. Medians of {plan.tput_reps} interleaved runs; \"vs wrk\" "
+               "and \"vs hey\" are the medians of the ratios within each repetition (runs "
+               "seconds apart), which cancels the machine's drift better than a ratio of "
+               "medians. "
                "CPU-us/req is the client's user+sys over its whole life divided by the "
                "requests it completed. Server CPU tells who saturated first: near 100% "
                "means the server was the bottleneck and the client's spare capacity shows "
@@ -86,24 +90,31 @@ def part_throughput(plan, srv, bodies, out):
                "client would do with a whole core to itself.\n")
     hdr = ["proto", "tool", "req/s", "vs wrk", "vs hey", "client CPU-us/req", "vs wrk",
            "req/s per client core", "client CPU %", "server CPU %", "errors"]
-    table = []
+    table, paired = [], {}
     for proto in PROTOS:
         med = {t: L.medians(rows.get((proto, t), [])) for t in tools}
+        pr = {(t, peer, k): _paired(rows, proto, t, peer, k) for t in tools
+              for peer in ("wrk", "hey") for k in ("rps", "cpu_us_req")}
+        paired[proto] = pr.get(("rpcbench", "wrk", "rps"))
         for t in tools:
             m = med[t]
             table.append([proto, t, L.f0(m.get("rps")),
-                          L.ratio(m.get("rps"), med.get("wrk", {}).get("rps")),
-                          L.ratio(m.get("rps"), med.get("hey", {}).get("rps")),
+                          L.f2(pr[(t, "wrk", "rps")]), L.f2(pr[(t, "hey", "rps")]),
                           L.f1(m.get("cpu_us_req")),
-                          L.ratio(m.get("cpu_us_req"), med.get("wrk", {}).get("cpu_us_req")),
+                          L.f2(pr[(t, "wrk", "cpu_us_req")]),
                           L.f0(1e6 / m["cpu_us_req"] if m.get("cpu_us_req") else None),
                           L.f0(m.get("client_pct")), L.f0(m.get("server_pct")),
                           L.f0(m.get("errors"))])
     out.append(L.md_table(hdr, table))
     out.append(L.commands(cmds))
-    return {p: L.medians(rows.get((p, "rpcbench"), [])).get("rps", 0) /
-            max(L.medians(rows.get((p, "wrk"), [])).get("rps", 0) or 1e-9, 1e-9)
-            for p in PROTOS if "wrk" in tools}
+    return {p: r for p, r in paired.items() if r is not None}
+
+
+def _paired(rows, proto, tool, peer, key):
+    """Median over repetitions of tool's figure / peer's in the same one."""
+    a, b = rows.get((proto, tool), []), rows.get((proto, peer), [])
+    ratios = [x[key] / y[key] for x, y in zip(a, b) if x.get(key) and y.get(key)]
+    return statistics.median(ratios) if ratios else None
 
 
 def part_pacing(plan, srv, bodies, out):
