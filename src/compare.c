@@ -252,7 +252,10 @@ static int report_compare_text(FILE *out, const struct cmp *c, char *err)
     for (int a = 0; a < 2; a++)
         fprintf(out, "%c           %s: %s (%s)\n", c->arm[a].letter, arm_name(&c->arm[a]),
                 c->arm[a].merged.target_url, c->arm[a].merged.cfg.proto);
-    if (c->saved)
+    if (c->saved && c->o->npositional == 1)
+        fprintf(out, "saved       %s, %zu rounds per arm; rate %.2f/s, verbs ",
+                c->o->positional[0], c->pairs, cfg->rate);
+    else if (c->saved)
         fprintf(out, "saved       A %s, B %s; rate %.2f/s, verbs ", c->o->positional[0],
                 c->o->positional[1], cfg->rate);
     else
@@ -503,6 +506,58 @@ static int load_files(struct cmp *c, char *err)
     return 0;
 }
 
+/* One arm's saved rounds (compare --output keeps each round whole,
+ * histograms and all): n of them, n at least 1. */
+static int load_saved_rounds(struct arm *arm, json_object *rounds, size_t n, char *err)
+{
+    arm->rounds = calloc(n, sizeof *arm->rounds);
+    if (!arm->rounds) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        arm->nrounds = i + 1; /* cleanup frees what was loaded, and this one */
+        if (result_load_json(&arm->rounds[i], json_object_array_get_idx(rounds, i), err))
+            return -1;
+    }
+    return 0;
+}
+
+/* compare FILE.json: a saved comparison re-rendered from its rounds, so
+ * the buckets, percentiles and plots can be asked for again. */
+static int load_compare_file(struct cmp *c, const char *path, char *err)
+{
+    json_object *root = json_object_from_file(path), *kind, *arms, *rounds[2];
+    size_t n = 0;
+    int ok = root && json_object_object_get_ex(root, "kind", &kind) &&
+             json_object_is_type(kind, json_type_string) &&
+             strcmp(json_object_get_string(kind), "compare") == 0 &&
+             json_object_object_get_ex(root, "arms", &arms) &&
+             json_object_is_type(arms, json_type_array) && json_object_array_length(arms) == 2;
+    for (int a = 0; ok && a < 2; a++) {
+        ok = json_object_object_get_ex(json_object_array_get_idx(arms, a), "rounds", &rounds[a]) &&
+             json_object_is_type(rounds[a], json_type_array);
+        size_t len = ok ? json_object_array_length(rounds[a]) : 0;
+        n = a == 0 || len < n ? len : n;
+    }
+    int rc = -1;
+    if (!ok || n == 0)
+        snprintf(err, ERR_LEN, "%.120s: not a saved comparison (compare --output) with "
+                 "rounds; to compare two run results give both", path);
+    else if (load_saved_rounds(&c->arm[0], rounds[0], n, err) == 0 &&
+             load_saved_rounds(&c->arm[1], rounds[1], n, err) == 0)
+        rc = 0;
+    else {
+        char why[ERR_LEN];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, ERR_LEN, "%.100s: a round: %.120s", path, why);
+    }
+    json_object_put(root);
+    c->pairs = n;
+    c->saved = 1;
+    return rc;
+}
+
 static void cleanup(struct cmp *c, char *err)
 {
     for (int a = 0; a < 2; a++) {
@@ -527,8 +582,9 @@ int cmd_compare(int argc, char **argv)
     int rc = options_parse(argc, argv, 1, &o, err);
     if (rc == 1)
         return 0;
-    if (rc == 0 && o.npositional != 0 && o.npositional != 2) {
-        snprintf(err, ERR_LEN, "give two saved results (A.json B.json) or none");
+    if (rc == 0 && o.npositional > 2) {
+        snprintf(err, ERR_LEN, "give two saved results (A.json B.json), one saved comparison, "
+                 "or none");
         rc = -1;
     }
     if (rc < 0) {
@@ -542,6 +598,8 @@ int cmd_compare(int argc, char **argv)
     int usage = 0;
     if (o.npositional == 2) {
         rc = load_files(&c, err);
+    } else if (o.npositional == 1) {
+        rc = load_compare_file(&c, o.positional[0], err);
     } else {
         rc = setup_live(&c, err);
         usage = rc != 0 && c.arm[1].rounds == NULL; /* bad --proto, --server-pid, ... */

@@ -262,6 +262,12 @@ int result_load_json(struct run_result *r, json_object *root, char *err)
         snprintf(err, ERR_LEN, "not an rpcbench result");
         return -1;
     }
+    json_object *kind = get(root, "kind");
+    if (kind && json_object_is_type(kind, json_type_string) &&
+        strcmp(json_object_get_string(kind), "compare") == 0) {
+        snprintf(err, ERR_LEN, "a saved comparison, not a run: rpcbench compare FILE re-renders it");
+        return -1;
+    }
     return load_root(root, r, err);
 }
 

@@ -1,7 +1,8 @@
 """it_compare: `rpcbench compare` on the built-in simulator for two short
 rounds gives both arms, ratios with a confidence interval, the side-by-side
 buckets, per-round figures, the documented JSON, a plot and one HdrHistogram
-log per arm; then compares two saved results (one round: no interval).
+log per arm; re-renders the saved comparison; then compares two saved
+results (one round: no interval).
 Every subprocess has a timeout."""
 import json
 import os
@@ -76,15 +77,38 @@ def check_saved(tmp, doc):
     rc, out, err = run(["compare", a, b, "--format", "json"], 20)
     ratio = json.loads(out)["ratios"]["p50_ms"]
     check(rc == 0 and ratio["ci_low"] is None and ratio["ratio"] > 0, "json one round %r" % ratio)
-    for args in (["compare", a], ["compare", "--proto", "xmlrpc,soap"], ["compare", "--proto", "soap"], ["compare", "--rounds", "0"]):
+    rc, out, err = run(["compare", a], 20)
+    check(rc == 1 and "not a saved comparison" in err, "one run result: rc %d %r" % (rc, err))
+    for args in (["compare", a, b, a], ["compare", "--proto", "xmlrpc,soap"],
+                 ["compare", "--proto", "soap"], ["compare", "--rounds", "0"]):
         rc, out, err = run(args, 20)
         check(rc == 2 and err.startswith("rpcbench compare: "), "%r: rc %d %r" % (args, rc, err))
+
+
+def check_saved_comparison(tmp, doc):
+    """compare --output re-renders with compare FILE (the same figures, new
+    buckets), and report refuses it with a pointer to compare."""
+    saved = os.path.join(tmp, "c.json")
+    rc, out, err = run(["compare", saved, "--buckets", "1,2,5"], 20)
+    check(rc == 0, "compare saved: rc %d: %s" % (rc, err))
+    check("saved       %s, 2 rounds per arm" % saved in out, "saved head:\n" + out[:400])
+    check(re.findall(r"^<([0-9.]+)ms:", out, re.M) == ["1", "2", "5"], "re-bucketed:\n" + out)
+    check(len(re.findall(r"^[12]\s+[AB]\s+", out, re.M)) == 4, "four per-round rows again")
+    rc, out, err = run(["compare", saved, "--format", "json"], 20)
+    again = json.loads(out)
+    for f in ("p50_ms", "p99_ms", "bytes_per_response"):
+        check(abs(again["ratios"][f]["ratio"] - doc["ratios"][f]["ratio"]) < 1e-9,
+              "%s ratio %r vs saved %r" % (f, again["ratios"][f], doc["ratios"][f]))
+    rc, out, err = run(["report", saved], 20)
+    check(rc != 0 and "rpcbench compare FILE" in err, "report of a comparison: rc %d %r" % (rc, err))
 
 
 def main():
     tmp = tempfile.mkdtemp(prefix="rpcbench-it-compare-")
     try:
-        check_saved(tmp, check_live(tmp))
+        doc = check_live(tmp)
+        check_saved_comparison(tmp, doc)
+        check_saved(tmp, doc)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("ok")
