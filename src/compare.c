@@ -3,8 +3,9 @@
  * Live: K rounds interleaved A B A B ..., the same load each time, so slow
  * drift of the machine (thermal, other tenants) falls on both arms alike;
  * each round pairs an A with a B and the spread of the pairs' ratios gives
- * the confidence interval (compare_stats.h). Saved: two result files, one
- * round each, compared the same way without an interval. */
+ * the confidence interval (compare_stats.h). Saved (compare_saved.h): two
+ * result files, one round each, compared the same way without an interval,
+ * or a saved comparison, rendered again from its rounds. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "buckets.h"
 #include "commands.h"
+#include "compare_saved.h"
 #include "compare_stats.h"
 #include "encoder.h"
 #include "options.h"
@@ -489,71 +491,18 @@ static int setup_live(struct cmp *c, char *err)
     return o->hdr_log[0] ? open_hdr_logs(c, err) : 0;
 }
 
-static int load_files(struct cmp *c, char *err)
+/* compare A.json B.json, or compare AB.json (compare_saved.h). */
+static int load_saved(struct cmp *c, char *err)
 {
+    struct run_result *rounds[2] = {NULL, NULL};
+    size_t n[2] = {0, 0};
+    int rc = compare_load_saved((const char *const *)c->o->positional, (size_t)c->o->npositional,
+                                rounds, n, err);
     for (int a = 0; a < 2; a++) {
-        c->arm[a].rounds = calloc(1, sizeof *c->arm[a].rounds);
-        if (!c->arm[a].rounds) {
-            snprintf(err, ERR_LEN, "out of memory");
-            return -1;
-        }
-        c->arm[a].nrounds = 1;
-        if (result_load(&c->arm[a].rounds[0], c->o->positional[a], err))
-            return -1;
+        c->arm[a].rounds = rounds[a];
+        c->arm[a].nrounds = n[a];
     }
-    c->pairs = 1;
-    c->saved = 1;
-    return 0;
-}
-
-/* One arm's saved rounds (compare --output keeps each round whole,
- * histograms and all): n of them, n at least 1. */
-static int load_saved_rounds(struct arm *arm, json_object *rounds, size_t n, char *err)
-{
-    arm->rounds = calloc(n, sizeof *arm->rounds);
-    if (!arm->rounds) {
-        snprintf(err, ERR_LEN, "out of memory");
-        return -1;
-    }
-    for (size_t i = 0; i < n; i++) {
-        arm->nrounds = i + 1; /* cleanup frees what was loaded, and this one */
-        if (result_load_json(&arm->rounds[i], json_object_array_get_idx(rounds, i), err))
-            return -1;
-    }
-    return 0;
-}
-
-/* compare FILE.json: a saved comparison re-rendered from its rounds, so
- * the buckets, percentiles and plots can be asked for again. */
-static int load_compare_file(struct cmp *c, const char *path, char *err)
-{
-    json_object *root = json_object_from_file(path), *kind, *arms, *rounds[2];
-    size_t n = 0;
-    int ok = root && json_object_object_get_ex(root, "kind", &kind) &&
-             json_object_is_type(kind, json_type_string) &&
-             strcmp(json_object_get_string(kind), "compare") == 0 &&
-             json_object_object_get_ex(root, "arms", &arms) &&
-             json_object_is_type(arms, json_type_array) && json_object_array_length(arms) == 2;
-    for (int a = 0; ok && a < 2; a++) {
-        ok = json_object_object_get_ex(json_object_array_get_idx(arms, a), "rounds", &rounds[a]) &&
-             json_object_is_type(rounds[a], json_type_array);
-        size_t len = ok ? json_object_array_length(rounds[a]) : 0;
-        n = a == 0 || len < n ? len : n;
-    }
-    int rc = -1;
-    if (!ok || n == 0)
-        snprintf(err, ERR_LEN, "%.120s: not a saved comparison (compare --output) with "
-                 "rounds; to compare two run results give both", path);
-    else if (load_saved_rounds(&c->arm[0], rounds[0], n, err) == 0 &&
-             load_saved_rounds(&c->arm[1], rounds[1], n, err) == 0)
-        rc = 0;
-    else {
-        char why[ERR_LEN];
-        snprintf(why, sizeof why, "%s", err);
-        snprintf(err, ERR_LEN, "%.100s: a round: %.120s", path, why);
-    }
-    json_object_put(root);
-    c->pairs = n;
+    c->pairs = n[0] < n[1] ? n[0] : n[1];
     c->saved = 1;
     return rc;
 }
@@ -596,10 +545,8 @@ int cmd_compare(int argc, char **argv)
     c.arm[0].letter = 'A';
     c.arm[1].letter = 'B';
     int usage = 0;
-    if (o.npositional == 2) {
-        rc = load_files(&c, err);
-    } else if (o.npositional == 1) {
-        rc = load_compare_file(&c, o.positional[0], err);
+    if (o.npositional > 0) {
+        rc = load_saved(&c, err);
     } else {
         rc = setup_live(&c, err);
         usage = rc != 0 && c.arm[1].rounds == NULL; /* bad --proto, --server-pid, ... */

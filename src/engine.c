@@ -12,7 +12,6 @@
 #include "clock.h"
 #include "engine_int.h"
 #include "procstat.h"
-#include "progress.h"
 #include "tls.h"
 
 static void dispatch(struct engine *e, int64_t busy_since);
@@ -246,69 +245,6 @@ static void poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
         dispatch(e, INT64_MAX);
 }
 
-/* Hands the measured latencies since the last call to the interval hook. */
-static void flush_hook(struct engine *e, const struct interval_rec *rec, int64_t t_ns)
-{
-    if (e->cfg->on_interval && t_ns > e->hook_start_ns)
-        e->cfg->on_interval(e->cfg->on_interval_ctx, rec, &e->hook_hist,
-                            (double)(e->hook_start_ns - e->m0_ns) / 1e9,
-                            (double)(t_ns - e->hook_start_ns) / 1e9);
-    hist_reset(&e->hook_hist);
-    e->hook_start_ns = t_ns;
-}
-
-/* Closes the interval ending at t_ns (grid index k; k <= 0 is warmup). */
-static void close_interval(struct engine *e, int64_t k, int64_t t_ns)
-{
-    struct interval_rec rec = {0};
-    struct proc_point pt = {.server_pct = -1, .client_pct = -1};
-    int64_t now = clock_now_ns();
-    if (e->smp) {
-        if (k == 0)
-            sampler_start(e->smp, now);
-        else
-            sampler_sample(e->smp, now, &pt);
-    }
-    rec.t = (double)(t_ns - e->m0_ns) / 1e9;
-    rec.sent = e->ival_sent;
-    rec.ok = e->ival_ok;
-    rec.errors = e->ival_errors;
-    rec.p50_ms = (double)hist_percentile(&e->ival_hist, 50) / 1000.0;
-    rec.p99_ms = (double)hist_percentile(&e->ival_hist, 99) / 1000.0;
-    rec.server_cpu_pct = pt.server_pct;
-    rec.client_cpu_pct = pt.client_pct;
-    rec.server_rss_kb = pt.server_rss_kb;
-    if (k > 0) {
-        pt.t_ns = t_ns - e->m0_ns;
-        result_add_interval(e->res, &rec);
-        result_add_sample(e->res, &pt);
-        flush_hook(e, &rec, t_ns);
-    } else {
-        e->hook_start_ns = e->m0_ns;
-    }
-    if (!e->cfg->quiet)
-        progress_line(e->cfg, &rec, k <= 0, (double)(e->end_ns - e->m0_ns) / 1e9);
-    e->ival_sent = e->ival_ok = e->ival_errors = 0;
-    hist_reset(&e->ival_hist);
-}
-
-static void tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
-{
-    (void)revents;
-    struct engine *e = w->data;
-    int64_t now = clock_now_ns();
-    int64_t step = e->cfg->interval_ns;
-    while (e->m0_ns + e->tick_k * step <= now && e->m0_ns + e->tick_k * step < e->end_ns) {
-        close_interval(e, e->tick_k, e->m0_ns + e->tick_k * step);
-        e->tick_k++;
-    }
-    int64_t next = e->m0_ns + e->tick_k * step;
-    if (next >= e->end_ns)
-        return; /* the end closes the last interval */
-    ev_timer_set(w, (double)(next - now) / 1e9, 0);
-    ev_timer_start(loop, w);
-}
-
 static void count_unsent(struct engine *e)
 {
     if (e->cfg->rate <= 0)
@@ -336,7 +272,7 @@ static void end_run(struct engine *e, int64_t at_ns)
     ev_idle_stop(e->loop, &e->poll); /* the drain only waits for answers */
     count_unsent(e);
     if (e->tick_k > 0 || e->end_ns > e->m0_ns)
-        close_interval(e, e->tick_k > 0 ? e->tick_k : 1, e->end_ns);
+        timeline_close(e, e->tick_k > 0 ? e->tick_k : 1, e->end_ns);
     if (e->smp)
         e->res->server_cpu_ms = sampler_server_cpu_ms(e->smp);
     e->res->duration_s = (double)(e->end_ns - e->m0_ns) / 1e9;
@@ -514,7 +450,7 @@ static int setup_loop(struct engine *e, char *err)
     ev_idle_init(&e->poll, poll_cb);
     e->poll.data = e;
     e->pace.data = e;
-    ev_init(&e->tick, tick_cb);
+    ev_init(&e->tick, timeline_tick_cb);
     e->tick.data = e;
     ev_init(&e->end, end_cb);
     e->end.data = e;
@@ -605,7 +541,7 @@ int engine_run(const struct run_config *cfg, const struct target *target,
     if (e->hook_hist.total_count) { /* answers that came in the drain */
         struct interval_rec drain = {.t = (double)(clock_now_ns() - e->m0_ns) / 1e9,
                                      .server_cpu_pct = -1, .client_cpu_pct = -1};
-        flush_hook(e, &drain, clock_now_ns());
+        timeline_flush_hook(e, &drain, clock_now_ns());
     }
     res->rate_achieved = res->duration_s > 0
                              ? (double)(res->sent - res->unfinished) / res->duration_s : 0;

@@ -163,6 +163,14 @@ void engine_conn_idle(struct engine *e, struct conn *c);
 void engine_conn_backoff(struct engine *e, struct conn *c);
 void engine_request_done(struct engine *e, struct inflight *r, int err_kind);
 
+/* engine_timeline.c: the interval grid. timeline_close closes the interval
+ * ending at t_ns (grid index k; k <= 0 is warmup, k == 0 starts the /proc
+ * sampler); timeline_tick_cb is e->tick's callback; timeline_flush_hook
+ * hands the latencies since the last call to the interval hook. */
+void timeline_close(struct engine *e, int64_t k, int64_t t_ns);
+void timeline_tick_cb(struct ev_loop *loop, ev_timer *w, int revents);
+void timeline_flush_hook(struct engine *e, const struct interval_rec *rec, int64_t t_ns);
+
 /* inflight.c: the ring of requests in flight on multiplexed connections */
 int inflight_init(struct engine *e, char *err);
 /* The slot for a new request id (failing, as timed out, one still there). */
