@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sched.h>
 
 #include "encoder.h"
 #include "engine.h"
@@ -77,6 +78,14 @@ static void summarise(struct run_result *r, const struct sampler *smp)
     }
 }
 
+/* CPUs this process may run on (its affinity, which an embedded server
+ * inherits), or 0 when unknown. */
+static int usable_cpus(void)
+{
+    cpu_set_t set;
+    return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+}
+
 int runner_run(const struct run_config *cfg, const struct child_server *cs,
                struct run_result *res, char *err)
 {
@@ -101,5 +110,8 @@ int runner_run(const struct run_config *cfg, const struct child_server *cs,
     }
     summarise(res, &smp);
     result_check_warnings(res);
+    if (cfg->busy_poll && usable_cpus() == 1)
+        result_warn(res, "--busy-poll on a single CPU: the polling client takes it from everything "
+                         "else, a server on this machine included");
     return 0;
 }

@@ -59,6 +59,12 @@ def test_busy_poll():
               "a polling pacer's CPU taken for a client-bound run: %r" % r["warnings"])
         _, r, _ = run_json("--url", s.url("/RPC2"), "--verb", "ping", "-R", "500", "-d", "1s")
         check(r["config"]["busy_poll"] is False, "busy_poll without the option")
+        # Pinned to one CPU (taskset), polling would starve a local server: said.
+        p = subprocess.run(["taskset", "-c", "0", RPCBENCH, "run", "--url", s.url("/RPC2"),
+                            "--verb", "ping", "-R", "100", "-d", "500ms", "--busy-poll",
+                            "--quiet"], capture_output=True, text=True, timeout=30)
+        check(p.returncode == 0 and "--busy-poll on a single CPU" in p.stdout,
+              "no single-CPU warning: rc %d\n%s" % (p.returncode, p.stdout[-600:]))
 
 
 def test_verb_mix_weights():
