@@ -2,7 +2,8 @@
  * verdict (status and code) the cheap check gives the whole body; a
  * difference aborts. Byte 0 picks the encoder (bit 0) and the head size
  * (the rest: small heads, so short inputs reach the head-decided path);
- * byte 1 seeds the piece sizes; the rest is the body. */
+ * byte 1 seeds the piece sizes; the rest is the body. The seeds use
+ * printable selectors: '0'/'1' (XML/JSON, head 193), 'J'/'K' (head 297). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
