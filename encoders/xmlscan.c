@@ -129,14 +129,25 @@ static int check_params(const char *p, const char *end, int64_t *code)
     return ENC_OK;
 }
 
-int xmlscan_tail_ok(const char *tail, size_t len)
+/* end, less the blanks before it. */
+static const char *trim_end(const char *p, const char *end)
+{
+    while (end > p && is_ws(end[-1]))
+        end--;
+    return end;
+}
+
+/* Whether p..end (already trimmed) ends with the closing tag. */
+static int ends_closed(const char *p, const char *end)
 {
     static const char close[] = "</methodResponse>";
-    const char *end = tail + len;
-    while (end > tail && is_ws(end[-1]))
-        end--;
-    return (size_t)(end - tail) >= sizeof close - 1 &&
+    return (size_t)(end - p) >= sizeof close - 1 &&
            memcmp(end - (sizeof close - 1), close, sizeof close - 1) == 0;
+}
+
+int xmlscan_tail_ok(const char *tail, size_t len)
+{
+    return ends_closed(tail, trim_end(tail, tail + len));
 }
 
 /* Just after <methodResponse>, or NULL. */
@@ -149,12 +160,10 @@ int xmlscan_check(const char *body, size_t len, int64_t *code)
 {
     if (!body)
         body = ""; /* an empty body may come as (NULL, 0) */
-    const char *end = body + len;
+    const char *end = trim_end(body, body + len);
     *code = 0;
-    if (!xmlscan_tail_ok(body, len))
+    if (!ends_closed(body, end))
         return ENC_DECODE;
-    while (is_ws(end[-1])) /* xmlscan_tail_ok saw the closing tag: bounded */
-        end--;
     const char *p = response_start(body, end);
     if (!p)
         return ENC_DECODE;

@@ -350,7 +350,7 @@ static json_object *compare_json(const struct cmp *c)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "rpcbench", json_object_new_string(RPCBENCH_VERSION));
-    json_object_object_add(o, "kind", json_object_new_string("compare"));
+    json_object_object_add(o, "kind", json_object_new_string(RESULT_KIND_COMPARE));
     json_object_object_add(o, "rounds", json_object_new_int64((int64_t)c->pairs));
     json_object_object_add(o, "confidence", json_object_new_double(0.95));
     json_object *arms = json_object_new_array();

@@ -3,7 +3,6 @@
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "result_json.h"
 #include "units.h"
@@ -52,11 +51,8 @@ static int load_arm_rounds(json_object *arr, size_t n, struct run_result **round
  * have; 0 when root is not one. */
 static size_t comparison_rounds(json_object *root, json_object *rounds[2])
 {
-    json_object *kind, *arms;
-    if (!root || !json_object_object_get_ex(root, "kind", &kind) ||
-        !json_object_is_type(kind, json_type_string) ||
-        strcmp(json_object_get_string(kind), "compare") != 0 ||
-        !json_object_object_get_ex(root, "arms", &arms) ||
+    json_object *arms;
+    if (!result_json_is_comparison(root) || !json_object_object_get_ex(root, "arms", &arms) ||
         !json_object_is_type(arms, json_type_array) || json_object_array_length(arms) != 2)
         return 0;
     size_t n = 0;

@@ -150,8 +150,6 @@ void engine_conn_backoff(struct engine *e, struct conn *c)
  * requests. */
 static int64_t spin_ns(const struct engine *e)
 {
-    if (e->cfg->busy_poll)
-        return 0; /* poll_cb sends on time, no timer wakes the pacer */
     double gap = (double)NS_PER_S / e->cfg->rate;
     double spin = gap / 100 > 200 * NS_PER_US ? gap / 100 : 200 * NS_PER_US;
     if (spin > 2 * NS_PER_MS)

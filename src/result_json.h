@@ -21,6 +21,10 @@ int result_save(const struct run_result *r, const char *path, char *err);
 int result_load(struct run_result *r, const char *path, char *err);
 /* The same from a parsed document (borrowed). */
 int result_load_json(struct run_result *r, json_object *root, char *err);
+/* compare --output writes "kind": RESULT_KIND_COMPARE; a run has no kind. */
+#define RESULT_KIND_COMPARE "compare"
+/* Whether a parsed document (borrowed, may be NULL) is a saved comparison. */
+int result_json_is_comparison(json_object *root);
 /* How result_merge combines two results (result_load.c):
  * SEQUENTIAL: back to back (compare's rounds of one arm): durations add,
  *   the timeline continues, the rate is the overall one.

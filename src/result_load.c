@@ -255,6 +255,13 @@ static int load_root(json_object *root, struct run_result *r, char *err)
     return load_histograms(root, r, err);
 }
 
+int result_json_is_comparison(json_object *root)
+{
+    json_object *kind = get(root, "kind");
+    return kind && json_object_is_type(kind, json_type_string) &&
+           strcmp(json_object_get_string(kind), RESULT_KIND_COMPARE) == 0;
+}
+
 int result_load_json(struct run_result *r, json_object *root, char *err)
 {
     memset(r, 0, sizeof *r);
@@ -262,9 +269,7 @@ int result_load_json(struct run_result *r, json_object *root, char *err)
         snprintf(err, ERR_LEN, "not an rpcbench result");
         return -1;
     }
-    json_object *kind = get(root, "kind");
-    if (kind && json_object_is_type(kind, json_type_string) &&
-        strcmp(json_object_get_string(kind), "compare") == 0) {
+    if (result_json_is_comparison(root)) {
         snprintf(err, ERR_LEN, "a saved comparison, not a run: rpcbench compare FILE re-renders it");
         return -1;
     }
