@@ -9,12 +9,10 @@
  * "5 ", "<i8 >1x", overflow) and expanding DTD entities ("billion
  * laughs"); encoders/xmlscan.c's xmlscan_safe() now refuses both, and
  * regressions/fuzz_rpc_call, regressions/fuzz_rpc_response keep them.
+ * An empty body reaching the encoders as (NULL, 0) (NULL + 0 in
+ * jsonrpc.c, found by fuzz_http_response): every entry point takes it.
  *
- * 1. An empty body reaches the encoders' checks as (NULL, 0) from
- *    conn_http.c (a connection's body buffer is never allocated before a
- *    non-empty body); jsonrpc.c's check_response computes NULL + 0, which
- *    UBSan reports (clang: pointer-overflow).
- * 2. delay_next() (src/delay.c) converts a double beyond int64 to int64
+ * 1. delay_next() (src/delay.c) converts a double beyond int64 to int64
  *    (UB) when the --delay mean or range is huge ("exp:5666666667": a
  *    mean of 180 years; -log(u) reaches 36.7): fuzz_known_delay_ok(). */
 #ifndef RPCBENCH_FUZZ_KNOWN_H
