@@ -141,6 +141,17 @@ void enc_request_free(struct enc_request *req);
 void enc_seterr(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void enc_call_clear(struct enc_call *call);
 
+/* JSON-RPC server side, for batches (vdsm_api.c). jsonrpc_parse_body parses
+ * exactly one JSON value into *doc (owned by the caller; NULL for null):
+ * ENC_OK or ENC_DECODE. jsonrpc_take_call reads one request object (req is
+ * borrowed): ENC_OK or ENC_INVALID; call must be cleared with enc_call_clear
+ * whatever the return. jsonrpc_count_requests counts a batch's elements
+ * without building a tree (1 for a lone object, an empty batch or anything
+ * malformed; at most cap). */
+int jsonrpc_parse_body(const char *body, size_t len, json_object **doc, char *err);
+int jsonrpc_take_call(json_object *req, struct enc_call *call, char *err);
+size_t jsonrpc_count_requests(const char *body, size_t len, size_t cap);
+
 /* xmlrpc-c refuses documents over 512 KiB by default; every entry point of
  * the XML-RPC encoder raises the limit to this once. */
 #define ENC_XML_SIZE_LIMIT ((size_t)1 << 30)

@@ -257,23 +257,51 @@ static int take_request(json_object *doc, struct enc_call *call, char *err)
     return ENC_OK;
 }
 
+int jsonrpc_parse_body(const char *body, size_t len, json_object **doc, char *err)
+{
+    if (parse_doc(body ? body : "", len, doc) == 0) /* (NULL, 0) may come for "" */
+        return ENC_OK;
+    enc_seterr(err, "malformed JSON");
+    return ENC_DECODE;
+}
+
+int jsonrpc_take_call(json_object *req, struct enc_call *call, char *err)
+{
+    memset(call, 0, sizeof *call);
+    if (json_object_is_type(req, json_type_object))
+        return take_request(req, call, err);
+    enc_seterr(err, "not a request object");
+    return ENC_INVALID;
+}
+
+/* One request object; a batch is not a call (vdsm_api splits batches). */
 static int parse_call(const char *body, size_t len, struct enc_call *call, char *err)
 {
-    if (!body)
-        body = ""; /* an empty body may come as (NULL, 0) */
     memset(call, 0, sizeof *call);
     json_object *doc;
-    if (parse_doc(body, len, &doc) < 0) {
-        enc_seterr(err, "malformed JSON");
-        return ENC_DECODE;
-    }
-    int rc = ENC_INVALID;
-    if (json_object_is_type(doc, json_type_object))
-        rc = take_request(doc, call, err);
-    else
-        enc_seterr(err, "not a request object (batches are not supported)");
+    int rc = jsonrpc_parse_body(body, len, &doc, err);
+    if (rc == ENC_OK)
+        rc = jsonrpc_take_call(doc, call, err);
     json_object_put(doc);
     return rc;
+}
+
+size_t jsonrpc_count_requests(const char *body, size_t len, size_t cap)
+{
+    struct jsonscan s = {body ? body : "", (body ? body : "") + len};
+    if (jsonscan_peek(&s) != '[')
+        return 1;
+    s.p++;
+    if (jsonscan_peek(&s) == ']')
+        return 1; /* the empty batch gets one (error) answer */
+    size_t n = 0;
+    while (n < cap && jsonscan_skip(&s) == 0) {
+        n++;
+        if (jsonscan_peek(&s) != ',')
+            break;
+        s.p++;
+    }
+    return n ? n : 1;
 }
 
 /* Envelope built around the borrowed value and serialised in one go: the

@@ -368,6 +368,7 @@ static void teardown(struct server *s)
     if (s->ctx.tls)
         SSL_CTX_free(s->ctx.tls);
     buf_free(&s->ctx.out);
+    broker_free(&s->ctx);
 }
 
 int cmd_serve(int argc, char **argv)
@@ -398,6 +399,13 @@ int cmd_serve(int argc, char **argv)
             " failed TLS handshakes\n",
             s.ctx.accepted, s.ctx.requests, s.ctx.stomp_requests, s.ctx.bad_requests,
             s.ctx.rejected, s.ctx.tls_failures);
+    if (s.ctx.api.batches_refused || s.ctx.broker.unrouted || s.ctx.broker.dropped_copies)
+        fprintf(stderr,
+                "serve: %" PRIu64 " JSON-RPC batches over %d requests refused, %" PRIu64
+                " STOMP messages without a subscriber, %" PRIu64
+                " copies dropped for subscribers too far behind\n",
+                s.ctx.api.batches_refused, VDSM_MAX_BATCH, s.ctx.broker.unrouted,
+                s.ctx.broker.dropped_copies);
     teardown(&s);
     return 0;
 }

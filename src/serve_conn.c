@@ -358,6 +358,19 @@ int serve_conn_start(struct serve_ctx *ctx, int fd)
     return 0;
 }
 
+int64_t sconn_batch_delay(struct serve_ctx *ctx, const struct encoder *enc, const char *body,
+                          size_t len)
+{
+    size_t n = vdsm_api_requests_in(enc, body, len);
+    int64_t longest = 0;
+    ctx->requests += n;
+    for (size_t i = 0; i < n; i++) {
+        int64_t d = delay_next(&ctx->delay);
+        longest = d > longest ? d : longest;
+    }
+    return longest;
+}
+
 void serve_conn_close_all(struct serve_ctx *ctx)
 {
     while (ctx->conns)

@@ -20,6 +20,17 @@
 #include "vdsm_api.h"
 
 struct conn;
+struct sub;
+
+/* STOMP subscriptions of every connection, hashed by destination
+ * (serve_broker.c). */
+struct broker {
+    struct sub **buckets;
+    size_t nbuckets, nsubs;
+    uint64_t message_id;     /* last message-id given (ack:client subscriptions) */
+    uint64_t dropped_copies; /* copies not queued to a subscriber far behind */
+    uint64_t unrouted;       /* messages with no subscriber to take them */
+};
 
 /* What every connection of one server shares. */
 struct serve_ctx {
@@ -35,6 +46,7 @@ struct serve_ctx {
     uint64_t tls_failures;   /* failed handshakes (e.g. no client certificate) */
     SSL_CTX *tls;        /* every connection is TLS when set */
     struct conn *conns;  /* every open connection, for shutdown */
+    struct broker broker;
     /* Shared by all connections (one thread): reads land in rbuf and are
      * parsed in place; responses are rendered into out and written from
      * there, so an idle connection holds no big buffers. */
@@ -49,5 +61,8 @@ int serve_conn_start(struct serve_ctx *ctx, int fd);
 
 /* Closes every connection (shutdown). */
 void serve_conn_close_all(struct serve_ctx *ctx);
+
+/* Frees the subscription table (after serve_conn_close_all). */
+void broker_free(struct serve_ctx *ctx);
 
 #endif

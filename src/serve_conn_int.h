@@ -71,6 +71,42 @@ void sconn_linger_start(struct conn *c);
 /* Frees a buffer above KEEP_CAP, else empties it. */
 void sconn_trim(struct buf *b);
 
+/* Counts the requests in body (a JSON-RPC batch has many) into
+ * ctx->requests and draws a --delay for each: @return the longest, after
+ * which the whole body is answered at once. */
+int64_t sconn_batch_delay(struct serve_ctx *ctx, const struct encoder *enc, const char *body,
+                          size_t len);
+
+/* serve_broker.c: who subscribed to what, across connections, as VDSM's
+ * stompserver keeps it. */
+#define SUB_NAME_LEN 256
+struct sub {
+    struct sub *next; /* in its hash bucket */
+    struct conn *c;
+    uint32_t hash;
+    int ack;          /* not ack:auto: MESSAGEs carry message-id and ack */
+    char id[SUB_NAME_LEN];
+    char dest[SUB_NAME_LEN];
+};
+/* Registers s (allocated by the caller; its c, id, dest, ack filled).
+ * Never fails: a table that cannot grow just gets longer chains. */
+void broker_subscribe(struct serve_ctx *ctx, struct sub *s);
+/* Unregisters and frees s. */
+void broker_unsubscribe(struct serve_ctx *ctx, struct sub *s);
+/* Queues body as a MESSAGE to every subscription of dest (and with
+ * parents set, of its dot-separated parents too: "a.b" subscribers get
+ * "a.b.c", as VDSM's find_subscribers). Headers: destination, subscription,
+ * content-type ctype, then the NULL-terminated pairs extra (may be NULL),
+ * then message-id and ack for ack:client subscriptions. Frames for from
+ * are only queued (its caller flushes); other connections are kicked, and
+ * skipped (counted in dropped_copies) while more than BROKER_BACKLOG
+ * bytes wait for them. Nothing is freed here.
+ * @return subscriptions matched, or -1 when from's frame could not be had
+ * (out of memory: the caller frees from). */
+#define BROKER_BACKLOG (8u << 20)
+int broker_deliver(struct conn *from, const char *dest, int parents, const char *ctype,
+                   const char *const *extra, const char *body, size_t len);
+
 /* serve_http.c */
 void serve_http_init(struct conn *c);
 enum step serve_http_input(struct conn *c, const char *p, size_t n);
@@ -87,5 +123,7 @@ void serve_stomp_idle(struct conn *c);
 /* Wrote something: the client is reading, so it is alive. */
 void serve_stomp_progress(struct conn *c);
 void serve_stomp_free(struct conn *c);
+/* A frame was queued on c from another connection: write it out soon. */
+void serve_stomp_kick(struct conn *c);
 
 #endif

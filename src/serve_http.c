@@ -162,10 +162,11 @@ static enum step begin_answer(struct conn *c)
 {
     struct serve_ctx *ctx = c->ctx;
     c->busy = 1;
-    ctx->requests++;
     ev_io_stop(ctx->loop, &c->rio);
     ev_timer_stop(ctx->loop, &c->idle);
-    int64_t d = delay_next(&ctx->delay);
+    /* A JSON-RPC batch is many requests, answered once the slowest is done. */
+    int64_t d = sconn_batch_delay(ctx, c->route == ROUTE_JSONRPC ? &enc_jsonrpc : &enc_xmlrpc,
+                                  c->body.data, c->body.len);
     if (d <= 0)
         return answer(c);
     ev_timer_set(&c->delay, (double)d / 1e9, 0.0);

@@ -1,12 +1,20 @@
 /* serve_stomp: VDSM's JSON-RPC over STOMP 1.2 on a serve connection.
  *
  * CONNECT (heart-beats negotiated), SUBSCRIBE to a reply destination, SEND
- * JSON-RPC requests to jms.topic.vdsm_requests (or the legacy
+ * JSON-RPC requests (or batches) to jms.topic.vdsm_requests (or the legacy
  * /queue/_local/vdsm/requests) with reply-to; each answer goes out as a
- * MESSAGE to that destination through this connection's subscription.
- * Many requests are in flight at once: each waits for its own --delay on
- * its own timer, so answers go out in any order. Bad input gets an ERROR
- * frame, then the connection closes.
+ * MESSAGE to every subscription of that destination, on any connection
+ * (serve_broker.c). A SEND elsewhere is forwarded to that destination's
+ * subscribers. As on VDSM, frames may come before CONNECT (the engine
+ * SUBSCRIBEs first). Many requests are in flight at once: each SEND waits
+ * for its own --delay on its own timer, so answers go out in any order.
+ * Bad input gets an ERROR frame, then the connection closes.
+ *
+ * Silence: a client that promised heart-beats (cx > 0 in its CONNECT) is
+ * dropped after HB_GRACE times the agreed interval without a byte; one
+ * that did not is never dropped for silence once CONNECTed (VDSM's client
+ * says 0,24000). --idle-timeout bounds connections that never CONNECTed,
+ * and one that does not read what we wrote for that long.
  *
  * Answers are appended to c->out; reading pauses while too much waits
  * there (a client that does not read) or too many requests are in flight,
@@ -18,21 +26,17 @@
 #include "serve_conn_int.h"
 #include "stomp.h"
 
-#define MAX_SUBS 16
-#define NAME_LEN 256           /* destinations, ids, receipts */
+#define MAX_SUBS 16            /* per connection */
+#define NAME_LEN SUB_NAME_LEN  /* destinations, ids, receipts */
 #define HDR_ROOM (8 * 1024)    /* a frame may hold --max-body plus this */
 #define MAX_INFLIGHT 4096      /* delayed requests per connection before reading pauses */
 #define OUT_HIGH (4u << 20)    /* unwritten bytes before reading pauses */
 #define HB_MIN_MS 50           /* heart-beats no closer than this, either way */
+#define HB_GRACE 3.0           /* silence tolerated, in agreed client intervals */
 #define REQUESTS "jms.topic.vdsm_requests"
 #define REQUESTS_LEGACY "/queue/_local/vdsm/requests"
 #define REPLIES "jms.topic.vdsm_responses"
 #define REPLIES_LEGACY "/queue/_local/vdsm/reponses" /* sic, as VDSM */
-
-struct sub {
-    char id[NAME_LEN];
-    char dest[NAME_LEN];
-};
 
 /* A request waiting for its --delay; body copied out of the read buffer. */
 struct pending {
@@ -47,13 +51,12 @@ struct pending {
 struct stomp_conn {
     int connected, disconnecting, failed;
     char receipt[NAME_LEN]; /* DISCONNECT's, sent once all answers are out */
-    struct sub subs[MAX_SUBS];
+    struct sub *subs[MAX_SUBS]; /* registered with the broker */
     int nsubs;
     struct pending *pending;
     int npending;
-    double rx_s;            /* 3x the client's heart-beat; 0: --idle-timeout */
+    double rx_s;            /* HB_GRACE x the client's heart-beat; 0: none promised */
     ev_timer hb;            /* our heart-beats to the client */
-    uint64_t message_id;
 };
 
 static enum step parse_held(struct conn *c);
@@ -68,6 +71,21 @@ static int queue(struct conn *c, const char *cmd, const char *const *kv, const c
         return 0;
     sconn_free(c);
     return -1;
+}
+
+static void drop_subs(struct conn *c)
+{
+    struct stomp_conn *st = c->stomp;
+    while (st->nsubs)
+        broker_unsubscribe(c->ctx, st->subs[--st->nsubs]);
+}
+
+/* Connected without heart-beats, and output stuck: drop c once the socket
+ * takes nothing for --idle-timeout (the client does not read). */
+static void arm_stall(struct conn *c)
+{
+    if (c->stomp->connected && !c->stomp->rx_s && !ev_is_active(&c->idle))
+        sconn_idle_restart(c, c->ctx->idle_s);
 }
 
 static void cancel_pending(struct conn *c)
@@ -99,6 +117,7 @@ static enum step fail(struct conn *c, const char *msg, const char *receipt)
     struct stomp_conn *st = c->stomp;
     c->ctx->bad_requests++;
     cancel_pending(c);
+    drop_subs(c); /* no more MESSAGEs for it */
     ev_timer_stop(c->ctx->loop, &st->hb);
     sconn_reading(c, 0);
     st->failed = 1;
@@ -121,17 +140,10 @@ static int receipt_for(struct conn *c, const char *receipt)
 
 /* ---- answering ---- */
 
-static const struct sub *find_sub(const struct stomp_conn *st, const char *dest)
-{
-    for (int i = 0; i < st->nsubs; i++)
-        if (!strcmp(st->subs[i].dest, dest))
-            return &st->subs[i];
-    return NULL;
-}
-
-/* Dispatches one JSON-RPC request and queues its MESSAGE; a notification
- * gets none, and neither does a reply-to nobody here subscribed to (a
- * broker would drop it too). @return 0, or -1 (c freed). */
+/* Dispatches a JSON-RPC request or batch and queues its one MESSAGE to
+ * every subscription of reply_to; a notification gets none, and a reply-to
+ * nobody subscribed to is dropped (counted), as a broker would.
+ * @return 0, or -1 (c freed). */
 static int answer(struct conn *c, const char *reply_to, const char *body, size_t len)
 {
     struct serve_ctx *ctx = c->ctx;
@@ -139,18 +151,14 @@ static int answer(struct conn *c, const char *reply_to, const char *body, size_t
     int r = vdsm_api_handle(&ctx->api, &enc_jsonrpc, body, len, &ctx->out);
     if (r == VDSM_NO_REPLY)
         return 0;
-    if (r != VDSM_REPLY) {
+    if (r == VDSM_REPLY)
+        r = broker_deliver(c, reply_to, 0, "application/json", NULL, ctx->out.data, ctx->out.len);
+    if (r < 0) {
         sconn_free(c);
         return -1;
     }
-    const struct sub *s = find_sub(c->stomp, reply_to);
-    if (!s)
-        return 0;
-    char mid[32];
-    snprintf(mid, sizeof mid, "%llu", (unsigned long long)++c->stomp->message_id);
-    const char *kv[] = {"destination", reply_to, "subscription", s->id, "message-id", mid,
-                        "content-type", "application/json", NULL};
-    return queue(c, "MESSAGE", kv, ctx->out.data, ctx->out.len);
+    ctx->broker.unrouted += r == 0;
+    return 0;
 }
 
 /* Whether more input may be taken now. */
@@ -174,6 +182,8 @@ static enum step settle(struct conn *c)
     enum step s = c->out.len > c->out_off ? sconn_flush(c) : STEP_GO;
     if (s == STEP_GONE)
         return s;
+    if (s == STEP_WAIT)
+        arm_stall(c);
     if (s == STEP_GO && c->close_after)
         return closing_check(c);
     if (!can_read(c)) {
@@ -211,9 +221,9 @@ static void on_delay(struct ev_loop *loop, ev_timer *w, int revents)
 static int request(struct conn *c, const char *reply_to, const char *body, size_t len)
 {
     struct serve_ctx *ctx = c->ctx;
-    ctx->requests++;
-    ctx->stomp_requests++;
-    int64_t d = delay_next(&ctx->delay);
+    uint64_t before = ctx->requests;
+    int64_t d = sconn_batch_delay(ctx, &enc_jsonrpc, body, len);
+    ctx->stomp_requests += ctx->requests - before;
     if (d <= 0)
         return answer(c, reply_to, body, len);
     struct pending *p = malloc(sizeof *p + len);
@@ -250,7 +260,8 @@ static void on_heartbeat(struct ev_loop *loop, ev_timer *w, int revents)
         sconn_free(c);
         return;
     }
-    sconn_flush(c);
+    if (sconn_flush(c) == STEP_WAIT)
+        arm_stall(c);
 }
 
 /* "cx,cy" in ms. @return 0, or -1 when malformed. */
@@ -296,32 +307,50 @@ static enum step on_connect(struct conn *c, const struct stomp_frame *f)
     if (queue(c, "CONNECTED", kv, NULL, 0) < 0)
         return STEP_GONE;
     st->connected = 1;
-    st->rx_s = sy ? 3.0 * (double)sy / 1000.0 : 0;
+    st->rx_s = sy ? HB_GRACE * (double)sy / 1000.0 : 0;
     if (sx) {
         ev_timer_set(&st->hb, (double)sx / 1000.0, (double)sx / 1000.0);
         ev_timer_start(c->ctx->loop, &st->hb);
     }
-    sconn_idle_restart(c, st->rx_s ? st->rx_s : c->ctx->idle_s);
+    if (st->rx_s)
+        sconn_idle_restart(c, st->rx_s);
+    else /* no beats promised: silence is fine from now on */
+        ev_timer_stop(c->ctx->loop, &c->idle);
     return STEP_GO;
+}
+
+/* ack:auto (the default) or a client ack mode; -1 for anything else. */
+static int ack_mode(const struct stomp_frame *f)
+{
+    char ack[32];
+    if (stomp_header(f, "ack", ack, sizeof ack) < 0 || !strcmp(ack, "auto"))
+        return 0;
+    return !strcmp(ack, "client") || !strcmp(ack, "client-individual") ? 1 : -1;
 }
 
 static enum step on_subscribe(struct conn *c, const struct stomp_frame *f, const char *receipt)
 {
     struct stomp_conn *st = c->stomp;
-    struct sub s;
-    char ack[32] = "auto";
+    struct sub s = {.c = c, .ack = ack_mode(f)};
     if (stomp_header(f, "destination", s.dest, sizeof s.dest) <= 0)
         return fail(c, "SUBSCRIBE without destination", receipt);
     if (stomp_header(f, "id", s.id, sizeof s.id) <= 0)
         return fail(c, "SUBSCRIBE without id", receipt);
-    if (stomp_header(f, "ack", ack, sizeof ack) >= 0 && strcmp(ack, "auto"))
-        return fail(c, "only ack:auto is supported", receipt);
+    if (s.ack < 0)
+        return fail(c, "ack must be auto, client or client-individual", receipt);
     for (int i = 0; i < st->nsubs; i++)
-        if (!strcmp(st->subs[i].id, s.id))
+        if (!strcmp(st->subs[i]->id, s.id))
             return fail(c, "subscription id already in use", receipt);
     if (st->nsubs == MAX_SUBS)
         return fail(c, "too many subscriptions", receipt);
-    st->subs[st->nsubs++] = s;
+    struct sub *n = malloc(sizeof *n);
+    if (!n) {
+        sconn_free(c);
+        return STEP_GONE;
+    }
+    *n = s;
+    broker_subscribe(c->ctx, n);
+    st->subs[st->nsubs++] = n;
     return receipt_for(c, receipt) < 0 ? STEP_GONE : STEP_GO;
 }
 
@@ -332,7 +361,8 @@ static enum step on_unsubscribe(struct conn *c, const struct stomp_frame *f, con
     if (stomp_header(f, "id", id, sizeof id) <= 0)
         return fail(c, "UNSUBSCRIBE without id", receipt);
     for (int i = 0; i < st->nsubs; i++) {
-        if (!strcmp(st->subs[i].id, id)) {
+        if (!strcmp(st->subs[i]->id, id)) {
+            broker_unsubscribe(c->ctx, st->subs[i]);
             st->subs[i] = st->subs[--st->nsubs];
             break;
         }
@@ -340,15 +370,50 @@ static enum step on_unsubscribe(struct conn *c, const struct stomp_frame *f, con
     return receipt_for(c, receipt) < 0 ? STEP_GONE : STEP_GO;
 }
 
+/* Whether dest is queue or below it ("queue.x"), as VDSM matches them. */
+static int under(const char *dest, const char *queue)
+{
+    size_t n = strlen(queue);
+    return !strncmp(dest, queue, n) && (!dest[n] || dest[n] == '.');
+}
+
+/* Forwards a SEND to the subscribers of its destination (and parents),
+ * with its content-type and reply-to. @return matched, or -1 (c freed). */
+static int forward(struct conn *c, const struct stomp_frame *f, const char *dest,
+                   const char *reply_to)
+{
+    char ctype[NAME_LEN];
+    int has_ctype = stomp_header(f, "content-type", ctype, sizeof ctype) >= 0;
+    const char *extra[] = {"reply-to", reply_to, NULL};
+    int r = broker_deliver(c, dest, 1, has_ctype ? ctype : NULL, *reply_to ? extra : NULL,
+                           f->body, f->body_len);
+    if (r < 0)
+        sconn_free(c);
+    return r;
+}
+
 static enum step on_send(struct conn *c, const struct stomp_frame *f, const char *receipt)
 {
-    char dest[NAME_LEN], reply_to[NAME_LEN];
+    char dest[NAME_LEN], reply_to[NAME_LEN] = "";
     if (stomp_header(f, "destination", dest, sizeof dest) <= 0)
         return fail(c, "SEND without destination", receipt);
-    int legacy = !strcmp(dest, REQUESTS_LEGACY);
-    if (!legacy && strcmp(dest, REQUESTS))
-        return fail(c, "unknown destination (VDSM takes requests at " REQUESTS ")", receipt);
-    if (stomp_header(f, "reply-to", reply_to, sizeof reply_to) <= 0)
+    int has_reply_to = stomp_header(f, "reply-to", reply_to, sizeof reply_to) > 0;
+    if (!has_reply_to)
+        reply_to[0] = '\0';
+    int matched = forward(c, f, dest, reply_to);
+    if (matched < 0)
+        return STEP_GONE;
+    int legacy = under(dest, REQUESTS_LEGACY);
+    if (!legacy && !under(dest, REQUESTS)) {
+        /* VDSM's answer to a SEND nobody takes; the connection stays. */
+        const char *kv[] = {"message", "Subscription not available", "content-type", "text/plain",
+                            *receipt ? "receipt-id" : NULL, receipt, NULL};
+        if (matched)
+            return receipt_for(c, receipt) < 0 ? STEP_GONE : STEP_GO;
+        c->ctx->broker.unrouted++;
+        return queue(c, "ERROR", kv, kv[1], strlen(kv[1])) < 0 ? STEP_GONE : STEP_GO;
+    }
+    if (!has_reply_to)
         snprintf(reply_to, sizeof reply_to, "%s", legacy ? REPLIES_LEGACY : REPLIES);
     if (request(c, reply_to, f->body, f->body_len) < 0)
         return STEP_GONE;
@@ -361,10 +426,9 @@ static enum step on_frame(struct conn *c, const struct stomp_frame *f)
     char receipt[NAME_LEN] = "";
     if (stomp_header(f, "receipt", receipt, sizeof receipt) < 0)
         receipt[0] = '\0';
+    /* Any frame may come before CONNECT, as VDSM takes them. */
     if (stomp_is(f, "CONNECT") || stomp_is(f, "STOMP"))
         return on_connect(c, f);
-    if (!st->connected)
-        return fail(c, "not connected: CONNECT first", receipt);
     if (stomp_is(f, "SEND"))
         return on_send(c, f, receipt);
     if (stomp_is(f, "SUBSCRIBE"))
@@ -424,7 +488,10 @@ enum step serve_stomp_input(struct conn *c, const char *p, size_t n)
     struct stomp_conn *st = c->stomp;
     if (st->failed) /* reading was stopped; a TLS leftover may still come */
         return STEP_WAIT;
-    sconn_idle_restart(c, st->rx_s ? st->rx_s : c->ctx->idle_s); /* any byte is a heart-beat */
+    if (st->rx_s) /* any byte is a heart-beat */
+        sconn_idle_restart(c, st->rx_s);
+    else if (!st->connected)
+        sconn_idle_restart(c, c->ctx->idle_s);
     if (c->in.len > c->in_off) { /* a partial frame first */
         if (buf_append(&c->in, p, n) < 0) {
             sconn_free(c);
@@ -454,10 +521,13 @@ enum step serve_stomp_written(struct conn *c)
 void serve_stomp_idle(struct conn *c)
 {
     struct stomp_conn *st = c->stomp;
-    /* Without heart-beats a client may wait long for delayed answers; one
-     * that does not read what we wrote is dropped (writing restarts the
-     * timer while it makes progress). */
-    if (!st->rx_s && !st->failed && st->npending) {
+    int stuck = c->out.len > c->out_off; /* writing restarts the timer on progress */
+    if (!st->failed && st->connected && !st->rx_s && !stuck) {
+        ev_timer_stop(c->ctx->loop, &c->idle); /* silent is fine; it reads again */
+        return;
+    }
+    /* Before CONNECT, a client may wait long for delayed answers. */
+    if (!st->failed && !st->connected && !stuck && st->npending) {
         sconn_idle_restart(c, c->ctx->idle_s);
         return;
     }
@@ -484,7 +554,15 @@ void serve_stomp_free(struct conn *c)
     if (!c->stomp)
         return;
     cancel_pending(c);
+    drop_subs(c);
     ev_timer_stop(c->ctx->loop, &c->stomp->hb);
     free(c->stomp);
     c->stomp = NULL;
+}
+
+void serve_stomp_kick(struct conn *c)
+{
+    if (!ev_is_active(&c->wio))
+        ev_io_start(c->ctx->loop, &c->wio);
+    arm_stall(c);
 }

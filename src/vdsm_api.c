@@ -1,8 +1,11 @@
 #include "vdsm_api.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "clock.h"
+
+#define TEXT_LEN 512 /* error texts that quote the caller's input */
 
 /* What a verb produced: a value (with its XML-RPC envelope key) or an error. */
 struct outcome {
@@ -12,6 +15,7 @@ struct outcome {
     enum enc_error_kind kind;
     int64_t code;
     const char *message;
+    char text[TEXT_LEN]; /* message, when it is built from the request */
 };
 
 static void set_error(struct outcome *o, enum enc_error_kind kind, int64_t code, const char *msg)
@@ -20,6 +24,49 @@ static void set_error(struct outcome *o, enum enc_error_kind kind, int64_t code,
     o->kind = kind;
     o->code = code;
     o->message = msg;
+}
+
+/* Appends s as Python's repr() of a str writes it (VDSM's error texts quote
+ * request values that way): single quotes unless s holds one and no double
+ * quote; backslash escapes for the quote, \\, \n, \r, \t and other control
+ * bytes. Truncated to fit. */
+static void py_repr(char *out, size_t cap, const char *s)
+{
+    char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
+    size_t n = 0;
+    char tmp[8];
+    if (cap < 3)
+        return;
+    out[n++] = q;
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        int k;
+        if (ch == (unsigned char)q || ch == '\\')
+            k = snprintf(tmp, sizeof tmp, "\\%c", ch);
+        else if (ch == '\n' || ch == '\r' || ch == '\t')
+            k = snprintf(tmp, sizeof tmp, "\\%c", ch == '\n' ? 'n' : ch == '\r' ? 'r' : 't');
+        else if (ch < 0x20 || ch == 0x7f)
+            k = snprintf(tmp, sizeof tmp, "\\x%02x", ch);
+        else
+            k = snprintf(tmp, sizeof tmp, "%c", ch);
+        if (n + (size_t)k + 2 > cap)
+            break;
+        memcpy(out + n, tmp, (size_t)k);
+        n += (size_t)k;
+    }
+    out[n++] = q;
+    out[n] = '\0';
+}
+
+/* An error whose text names a request value as VDSM's ContextException
+ * prints it: "<msg>: {'<key>': '<value>'}". */
+static void set_error_ctx(struct outcome *o, enum enc_error_kind kind, int64_t code,
+                          const char *msg, const char *key, const char *value)
+{
+    char v[TEXT_LEN / 2];
+    py_repr(v, sizeof v, value);
+    snprintf(o->text, sizeof o->text, "%s: {'%s': %s}", msg, key, v);
+    set_error(o, kind, code, o->text);
 }
 
 /* Models an expensive server: spins on the monotonic clock, so the CPU the
@@ -78,7 +125,7 @@ static void verb_vm_stats(struct vdsm_api *api, const struct enc_call *call, str
     o->value = vmsim_stats_one(api->sim, id);
     o->xml_key = "statsList";
     if (!o->value)
-        set_error(o, ENC_ERROR_APP, VDSM_ERR_NO_VM, VDSM_MSG_NO_VM);
+        set_error_ctx(o, ENC_ERROR_APP, VDSM_ERR_NO_VM, VDSM_MSG_NO_VM, "vmId", id);
 }
 
 static const struct {
@@ -102,7 +149,15 @@ static void dispatch(struct vdsm_api *api, const struct encoder *enc, const stru
             return;
         }
     }
-    set_error(o, ENC_ERROR_PROTOCOL, ENC_ERR_NO_METHOD, "Method not found");
+    /* VDSM's texts: yajsonrpc's JsonRpcMethodNotFoundError over JSON-RPC;
+     * over XML-RPC, Python's SimpleXMLRPCDispatcher (VDSM <= 4.19). */
+    if (json) {
+        set_error_ctx(o, ENC_ERROR_PROTOCOL, ENC_ERR_NO_METHOD, VDSM_MSG_NO_METHOD, "method",
+                      call->method);
+    } else {
+        snprintf(o->text, sizeof o->text, "method \"%s\" is not supported", call->method);
+        set_error(o, ENC_ERROR_PROTOCOL, VDSM_XML_FAULT_NO_METHOD, o->text);
+    }
 }
 
 static int render(const struct encoder *enc, const struct enc_call *call, struct outcome *o,
@@ -120,13 +175,12 @@ static int render(const struct encoder *enc, const struct enc_call *call, struct
     return rc == ENC_OK ? VDSM_REPLY : VDSM_NOMEM;
 }
 
-int vdsm_api_handle(struct vdsm_api *api, const struct encoder *enc, const char *body,
-                    size_t len, struct buf *out)
+/* Answers one call, parsed with result rc, into out; clears call.
+ * @return enum vdsm_reply. */
+static int answer_call(struct vdsm_api *api, const struct encoder *enc, int rc,
+                       struct enc_call *call, struct buf *out)
 {
-    struct enc_call call;
-    char err[ENC_ERR_LEN] = "";
     struct outcome o = {0};
-    int rc = enc->parse_call(body, len, &call, err);
     if (rc == ENC_DECODE)
         set_error(&o, ENC_ERROR_PROTOCOL, ENC_ERR_PARSE, "Parse error");
     else if (rc == ENC_INVALID)
@@ -134,14 +188,104 @@ int vdsm_api_handle(struct vdsm_api *api, const struct encoder *enc, const char 
     else if (rc != ENC_OK)
         set_error(&o, ENC_ERROR_PROTOCOL, ENC_ERR_INTERNAL, "Internal error");
     else
-        dispatch(api, enc, &call, &o);
+        dispatch(api, enc, call, &o);
     /* A notification gets no reply, even a failed one (JSON-RPC 2.0 §4.1);
      * unparseable input is never a notification. */
-    if (rc == ENC_OK && call.is_notification)
+    if (rc == ENC_OK && call->is_notification)
         rc = VDSM_NO_REPLY;
     else
-        rc = render(enc, rc == ENC_DECODE ? NULL : &call, &o, out);
+        rc = render(enc, rc == ENC_DECODE ? NULL : call, &o, out);
     json_object_put(o.value);
-    enc_call_clear(&call);
+    enc_call_clear(call);
     return rc;
+}
+
+/* A batch-level error: one answer with id null. */
+static int batch_error(const char *text, struct buf *out)
+{
+    struct outcome o = {0};
+    set_error(&o, ENC_ERROR_PROTOCOL, ENC_ERR_INVALID_REQUEST, text);
+    return render(&enc_jsonrpc, NULL, &o, out);
+}
+
+/* Turns "[a,b" (start at the '[') into the message VDSM sends for a batch:
+ * nothing for no answers, the bare object for one, an array otherwise. */
+static int batch_close(struct buf *out, size_t start, size_t answers)
+{
+    if (answers == 0) {
+        out->len = start;
+        return VDSM_NO_REPLY;
+    }
+    if (answers == 1) {
+        memmove(out->data + start, out->data + start + 1, out->len - start - 1);
+        out->len--;
+        return VDSM_REPLY;
+    }
+    return buf_append(out, "]", 1) < 0 ? VDSM_NOMEM : VDSM_REPLY;
+}
+
+/* Every request of a JSON-RPC batch, answered in order in one message (as
+ * VDSM's _JsonRpcServeRequestContext does). */
+static int handle_batch(struct vdsm_api *api, json_object *batch, struct buf *out)
+{
+    size_t n = json_object_array_length(batch), start = out->len, answers = 0;
+    char text[128];
+    if (n == 0)
+        return batch_error(VDSM_MSG_EMPTY_BATCH, out);
+    if (n > VDSM_MAX_BATCH) {
+        api->batches_refused++;
+        snprintf(text, sizeof text,
+                 "Invalid request: {'reason': 'batch of %zu requests, more than %d'}", n,
+                 VDSM_MAX_BATCH);
+        return batch_error(text, out);
+    }
+    if (buf_append(out, "[", 1) < 0)
+        return VDSM_NOMEM;
+    for (size_t i = 0; i < n; i++) {
+        size_t mark = out->len;
+        struct enc_call call;
+        char err[ENC_ERR_LEN] = "";
+        if (answers && buf_append(out, ",", 1) < 0)
+            return VDSM_NOMEM;
+        int rc = jsonrpc_take_call(json_object_array_get_idx(batch, i), &call, err);
+        rc = answer_call(api, &enc_jsonrpc, rc, &call, out);
+        if (rc == VDSM_NOMEM)
+            return rc;
+        if (rc == VDSM_NO_REPLY)
+            out->len = mark;
+        else
+            answers++;
+    }
+    return batch_close(out, start, answers);
+}
+
+static int handle_json(struct vdsm_api *api, const char *body, size_t len, struct buf *out)
+{
+    struct enc_call call = {0};
+    char err[ENC_ERR_LEN] = "";
+    json_object *doc;
+    int rc = jsonrpc_parse_body(body, len, &doc, err);
+    if (rc == ENC_OK && json_object_is_type(doc, json_type_array))
+        rc = handle_batch(api, doc, out);
+    else
+        rc = answer_call(api, &enc_jsonrpc,
+                         rc == ENC_OK ? jsonrpc_take_call(doc, &call, err) : rc, &call, out);
+    json_object_put(doc);
+    return rc;
+}
+
+int vdsm_api_handle(struct vdsm_api *api, const struct encoder *enc, const char *body,
+                    size_t len, struct buf *out)
+{
+    if (enc == &enc_jsonrpc)
+        return handle_json(api, body, len, out);
+    struct enc_call call;
+    char err[ENC_ERR_LEN] = "";
+    int rc = enc->parse_call(body, len, &call, err);
+    return answer_call(api, enc, rc, &call, out);
+}
+
+size_t vdsm_api_requests_in(const struct encoder *enc, const char *body, size_t len)
+{
+    return enc == &enc_jsonrpc ? jsonrpc_count_requests(body, len, VDSM_MAX_BATCH) : 1;
 }
