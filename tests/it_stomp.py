@@ -164,7 +164,6 @@ def test_heartbeats():
 BAD = [
     ("unknown command", [frame("CONNECT", [("accept-version", "1.2")]), frame("FROB")],
      "unknown", None),
-    ("not connected", [send(ID % 1, "rq")], "not connected", None),
     ("SEND without destination",
      [frame("STOMP", [("accept-version", "1.2")]), frame("SEND", [("receipt", "r-9")], "{}")],
      "destination", "r-9"),
