@@ -26,7 +26,7 @@ static void set_error(struct outcome *o, enum enc_error_kind kind, int64_t code,
     o->message = msg;
 }
 
-/* Appends s as Python's repr() of a str writes it (VDSM's error texts quote
+/* Writes s into out (cap bytes) as Python's repr() of a str writes it (VDSM's error texts quote
  * request values that way): single quotes unless s holds one and no double
  * quote; backslash escapes for the quote, \\, \n, \r, \t and other control
  * bytes. Truncated to fit. */
