@@ -26,17 +26,20 @@ static void set_error(struct outcome *o, enum enc_error_kind kind, int64_t code,
     o->message = msg;
 }
 
-/* Writes s into out (cap bytes) as Python's repr() of a str writes it (VDSM's error texts quote
- * request values that way): single quotes unless s holds one and no double
- * quote; backslash escapes for the quote, \\, \n, \r, \t and other control
- * bytes. Truncated to fit. */
+/* Writes s into out (cap bytes, NUL-terminated) as Python's repr() of a
+ * str writes it, since VDSM's error texts quote request values that way:
+ * single quotes unless s holds one and no double quote; backslash escapes
+ * for the quote, \\, \n, \r, \t and other control bytes. Truncated to fit. */
 static void py_repr(char *out, size_t cap, const char *s)
 {
     char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
     size_t n = 0;
     char tmp[8];
-    if (cap < 3)
+    if (cap < 3) {
+        if (cap)
+            out[0] = '\0';
         return;
+    }
     out[n++] = q;
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
