@@ -89,7 +89,8 @@ struct sub {
     char dest[SUB_NAME_LEN];
 };
 /* Registers s (allocated by the caller; its c, id, dest, ack filled).
- * Never fails: a table that cannot grow just gets longer chains. */
+ * Never fails: a table that cannot grow gets longer chains (and without
+ * even the first table, s gets no messages). */
 void broker_subscribe(struct serve_ctx *ctx, struct sub *s);
 /* Unregisters and frees s. */
 void broker_unsubscribe(struct serve_ctx *ctx, struct sub *s);
