@@ -66,7 +66,7 @@ static json_object *hex64(uint64_t *rng)
     return json_object_new_string(h);
 }
 
-static const char *disk_name(int i)
+const char *vmsim_disk_name(int i)
 {
     static const char *const names[MAX_DEV] = {"vda", "vdb", "sda"};
     return names[i];
@@ -155,8 +155,8 @@ static void build_devices(uint64_t *rng, struct vm *v, int idx)
     v->ndisks = rng_int(rng, 1, MAX_DEV);
     v->nnics = rng_int(rng, 1, MAX_DEV);
     for (int i = 0; i < v->ndisks; i++) {
-        add(disks, disk_name(i), build_disk(rng, &v->disks[i]));
-        json_object_array_add(iot, build_iotune(disk_name(i), v->disks[i].img));
+        add(disks, vmsim_disk_name(i), build_disk(rng, &v->disks[i]));
+        json_object_array_add(iot, build_iotune(vmsim_disk_name(i), v->disks[i].img));
     }
     for (int i = 0; i < v->nnics; i++) {
         char name[16];

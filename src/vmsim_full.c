@@ -20,8 +20,6 @@
 
 #include "vmsim_int.h"
 
-static const char *const disk_names[MAX_DEV] = {"vda", "vdb", "sda"};
-
 static json_object *jstr(const char *s) { return json_object_new_string(s); }
 static json_object *jint(int v) { return json_object_new_int(v); }
 static json_object *jbool(int v) { return json_object_new_boolean(v); }
@@ -95,7 +93,7 @@ static json_object *disk_device(uint64_t *rng, const struct vm *v, int i, const 
         vmsim_make_uuid(rng, vol);
         json_object_array_add(chain, chain_entry(sd, dk->img, vol, path, sizeof path));
     }
-    add(d, "name", jstr(disk_names[i]));
+    add(d, "name", jstr(vmsim_disk_name(i)));
     add(d, "address", pci_address(6 + i));
     add(d, "index", jint(i));
     add(d, "iface", jstr(i == 2 ? "scsi" : "virtio"));
@@ -198,7 +196,7 @@ static json_object *disk_mapping(const struct vm *v)
         char serial[21];
         json_object *e = json_object_new_object();
         snprintf(serial, sizeof serial, "%.20s", v->disks[i].img);
-        add(e, "name", vmsim_jfmt("/dev/%s", disk_names[i]));
+        add(e, "name", vmsim_jfmt("/dev/%s", vmsim_disk_name(i)));
         add(m, serial, e);
     }
     return m;

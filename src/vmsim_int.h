@@ -70,6 +70,8 @@ static inline void add(json_object *o, const char *key, json_object *v)
 json_object *vmsim_jfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Writes a random v4 UUID (VMSIM_ID_LEN + 1 bytes) into out. */
 void vmsim_make_uuid(uint64_t *rng, char *out);
+/* The name of disk i (0 <= i < MAX_DEV): "vda", "vdb", "sda". */
+const char *vmsim_disk_name(int i);
 /* The VM's MAC address for NIC i, as the stats and the definition show it. */
 json_object *vmsim_mac(int vm_idx, int nic);
 /* Host monotonic ms at the sim's current time: VDSM's statusTime. */
