@@ -91,7 +91,7 @@ struct encoder {
     const char *default_path; /* "/RPC2", "/jsonrpc" */
 
     /* Client: protocol method and params for a VDSM verb ("ping", "list",
-     * "getAllVmStats", "getVmStats"); vm_id is used by getVmStats.
+     * "fullList", "getAllVmStats", "getVmStats"); vm_id is used by getVmStats.
      * *params is a new reference (may be NULL). */
     int (*verb_call)(const char *verb, const char *vm_id, const char **method,
                      json_object **params, char *err);

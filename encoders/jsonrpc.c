@@ -22,6 +22,10 @@ static int verb_call(const char *verb, const char *vm_id, const char **method,
         *method = "Host.ping";
     } else if (strcmp(verb, "list") == 0) {
         *method = "Host.getVMList";
+    } else if (strcmp(verb, "fullList") == 0) {
+        /* The engine's fullList: getVMFullList, vmList left out when empty
+         * (VDSM's Bridge ignores Host.getVMList's fullStatus). */
+        *method = "Host.getVMFullList";
     } else if (strcmp(verb, "getAllVmStats") == 0) {
         *method = "Host.getAllVmStats";
     } else if (strcmp(verb, "getVmStats") == 0) {
@@ -31,7 +35,8 @@ static int verb_call(const char *verb, const char *vm_id, const char **method,
         }
         *method = "VM.getStats";
     } else {
-        enc_seterr(err, "unknown verb '%s' (want ping, list, getAllVmStats, getVmStats)", verb);
+        enc_seterr(err, "unknown verb '%s' (want ping, list, fullList, getAllVmStats, getVmStats)",
+                   verb);
         return ENC_INVALID;
     }
     json_object *p = json_object_new_object();

@@ -25,6 +25,22 @@ static void raise_limit(void)
 }
 
 
+/* list(True, []): full definitions of every VM, positional as vdsClient
+ * sent them. */
+static int full_list_call(const char **method, json_object **params, char *err)
+{
+    json_object *a = json_object_new_array();
+    *method = "list";
+    if (!a || json_object_array_add(a, json_object_new_boolean(1)) < 0 ||
+        json_object_array_add(a, json_object_new_array()) < 0) {
+        json_object_put(a);
+        enc_seterr(err, "out of memory");
+        return ENC_NOMEM;
+    }
+    *params = a;
+    return ENC_OK;
+}
+
 static int verb_call(const char *verb, const char *vm_id, const char **method,
                      json_object **params, char *err)
 {
@@ -35,8 +51,11 @@ static int verb_call(const char *verb, const char *vm_id, const char **method,
         *method = verb;
         return ENC_OK;
     }
+    if (strcmp(verb, "fullList") == 0) /* vdsClient's "list table": list(True, []) */
+        return full_list_call(method, params, err);
     if (strcmp(verb, "getVmStats") != 0) {
-        enc_seterr(err, "unknown verb '%s' (want ping, list, getAllVmStats, getVmStats)", verb);
+        enc_seterr(err, "unknown verb '%s' (want ping, list, fullList, getAllVmStats, getVmStats)",
+                   verb);
         return ENC_INVALID;
     }
     if (!vm_id) {

@@ -63,7 +63,7 @@ void options_usage(FILE *out, int compare)
             "  -u, --url URL          http[s]://host:port[/path], stomp[s]://host:port\n"
             "                         (default: start the built-in simulator)\n"
             "  -p, --proto P          xmlrpc | jsonrpc%s\n"
-            "      --verb V[:W],...   ping, list, getAllVmStats, getVmStats; weighted mix\n"
+            "      --verb V[:W],...   ping, list, fullList, getAllVmStats, getVmStats; weighted mix\n"
             "                         e.g. list:4,getAllVmStats:1 (default getAllVmStats)\n"
             "      --vm-id UUID       the VM of getVmStats\n"
             "      --method M --params JSON   call any other method\n"

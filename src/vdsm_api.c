@@ -90,11 +90,53 @@ static void verb_ping(struct vdsm_api *api, const struct enc_call *call, struct 
     o->value = json_object_new_boolean(1);
 }
 
+/* A list parameter: positional in XML-RPC (list(fullStatus, vmList)),
+ * named in JSON-RPC (Host.getVMList {"fullStatus": ..., "vmList": ...}). */
+static json_object *list_param(const json_object *params, size_t pos, const char *name)
+{
+    json_object *v = NULL;
+    if (json_object_is_type(params, json_type_array))
+        v = json_object_array_get_idx(params, pos);
+    else if (json_object_is_type(params, json_type_object))
+        json_object_object_get_ex(params, name, &v);
+    return v;
+}
+
+/* Full VM definitions (VMFullInfo), filtered by ids as VDSM's vmList. */
+static void full_list(struct vdsm_api *api, json_object *ids, struct outcome *o)
+{
+    if (ids && !json_object_is_type(ids, json_type_array)) {
+        set_error(o, ENC_ERROR_PROTOCOL, ENC_ERR_INVALID_PARAMS, "vmList must be a list of VM ids");
+        return;
+    }
+    o->value = vmsim_full_list(api->sim, ids);
+    o->xml_key = "vmList";
+    if (o->value)
+        burn(api, (int)json_object_array_length(o->value));
+}
+
+/* list() and list(False) answer short status, list(True[, vmIds]) full
+ * definitions (what vdsClient's "list table" asked for). Over JSON-RPC,
+ * VDSM's Bridge ignores fullStatus and the engine calls getVMFullList
+ * instead; the schema documents fullStatus, so it is honoured here too.
+ * onlyUUID keeps the short form, as VDSM (master) answers it. */
 static void verb_list(struct vdsm_api *api, const struct enc_call *call, struct outcome *o)
 {
-    (void)call;
+    json_object *full = list_param(call->params, 0, "fullStatus");
+    int flag = json_object_is_type(full, json_type_boolean) ||
+               json_object_is_type(full, json_type_int);
+    if (flag && json_object_get_int64(full)) {
+        full_list(api, list_param(call->params, 1, "vmList"), o);
+        return;
+    }
     o->value = vmsim_list(api->sim);
     o->xml_key = "vmList";
+}
+
+/* Host.getVMFullList {vmList}: JSON-RPC only, as in VDSM. */
+static void verb_full_list(struct vdsm_api *api, const struct enc_call *call, struct outcome *o)
+{
+    full_list(api, list_param(call->params, 0, "vmList"), o);
 }
 
 static void verb_all_stats(struct vdsm_api *api, const struct enc_call *call, struct outcome *o)
@@ -132,7 +174,7 @@ static void verb_vm_stats(struct vdsm_api *api, const struct enc_call *call, str
 }
 
 static const struct {
-    const char *xml;  /* XML-RPC method */
+    const char *xml;  /* XML-RPC method, NULL when XML-RPC has none */
     const char *json; /* JSON-RPC method */
     void (*fn)(struct vdsm_api *, const struct enc_call *, struct outcome *);
 } verbs[] = {
@@ -140,6 +182,7 @@ static const struct {
     {"list", "Host.getVMList", verb_list},
     {"getAllVmStats", "Host.getAllVmStats", verb_all_stats},
     {"getVmStats", "VM.getStats", verb_vm_stats},
+    {NULL, "Host.getVMFullList", verb_full_list},
 };
 
 static void dispatch(struct vdsm_api *api, const struct encoder *enc, const struct enc_call *call,
@@ -147,7 +190,8 @@ static void dispatch(struct vdsm_api *api, const struct encoder *enc, const stru
 {
     int json = enc == &enc_jsonrpc;
     for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++) {
-        if (!strcmp(call->method, json ? verbs[i].json : verbs[i].xml)) {
+        const char *name = json ? verbs[i].json : verbs[i].xml;
+        if (name && !strcmp(call->method, name)) {
             verbs[i].fn(api, call, o);
             return;
         }

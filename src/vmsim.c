@@ -14,56 +14,8 @@
 #include <string.h>
 
 #include "clock.h"
-#include "rng.h"
 #include "units.h"
-
-#define MAX_DEV 3
-
-/* Top-level fields rewritten at each render. */
-enum { F_CPU_USER, F_CPU_SYS, F_CPU_USAGE, F_ELAPSED, F_STATUS_TIME, F_MEM_USAGE,
-       F_MEM_UNUSED, F_MEM_FREE, F_MINFLT, F_PAGEFLT, F_STATS_AGE, F_FS_USED, F_NFIELDS };
-enum { D_RD_RATE, D_WR_RATE, D_RD_LAT, D_WR_LAT, D_FL_LAT, D_RD_OPS, D_WR_OPS,
-       D_RD_BYTES, D_WR_BYTES, D_TRUESIZE, D_NFIELDS };
-enum { N_RX, N_TX, N_RX_DROP, N_SAMPLE_TIME, N_NFIELDS };
-
-struct vm_disk {
-    double rd_rate, wr_rate, rd_lat, wr_lat, fl_lat; /* B/s, ns */
-    double rd_ops, wr_ops, rd_bytes, wr_bytes, truesize;
-    json_object *f[D_NFIELDS];
-};
-
-struct vm_nic {
-    double rx_rate, tx_rate, rx, tx, rx_drop;
-    json_object *f[N_NFIELDS];
-};
-
-struct vm {
-    char id[VMSIM_ID_LEN + 1];
-    json_object *obj;
-    json_object *f[F_NFIELDS];
-    double cpu_user, cpu_sys, cpu_usage_ns, mem_usage, mem_total, minflt, stats_age;
-    double fs_used, fs_total;
-    int64_t elapsed0_s;
-    int ncpu, ndisks, nnics;
-    int64_t rendered_ns; /* sim time of the last render, -1 never */
-    struct vm_disk disks[MAX_DEV];
-    struct vm_nic nics[MAX_DEV];
-};
-
-struct vmsim {
-    struct vm *vms;
-    int n;
-    uint64_t rng;
-    int manual;
-    int64_t t0_real; /* real clock at start */
-    int64_t t_ns;    /* sim time since start */
-    int64_t mono0_ms; /* host monotonic ms at start, as VDSM's statusTime */
-};
-
-static int rng_int(uint64_t *s, int lo, int hi) /* inclusive */
-{
-    return lo + (int)(rng_next(s) % (uint64_t)(hi - lo + 1));
-}
+#include "vmsim_int.h"
 
 static double walk(uint64_t *s, double x, double step, double lo, double hi)
 {
@@ -73,8 +25,7 @@ static double walk(uint64_t *s, double x, double step, double lo, double hi)
 
 /* ---- building the long-lived objects ---- */
 
-static json_object *jfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static json_object *jfmt(const char *fmt, ...)
+json_object *vmsim_jfmt(const char *fmt, ...)
 {
     char tmp[256];
     va_list ap;
@@ -82,11 +33,6 @@ static json_object *jfmt(const char *fmt, ...)
     vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
     return json_object_new_string(tmp);
-}
-
-static void add(json_object *o, const char *key, json_object *v)
-{
-    json_object_object_add(o, key, v);
 }
 
 /* Adds v under key and remembers it for in-place updates. */
@@ -104,7 +50,7 @@ static json_object *str_array(int n, const char *const *items)
     return a;
 }
 
-static void make_uuid(uint64_t *rng, char *out)
+void vmsim_make_uuid(uint64_t *rng, char *out)
 {
     uint64_t a = rng_next(rng), b = rng_next(rng);
     snprintf(out, VMSIM_ID_LEN + 1, "%08x-%04x-4%03x-%04x-%012" PRIx64,
@@ -120,13 +66,14 @@ static json_object *hex64(uint64_t *rng)
     return json_object_new_string(h);
 }
 
-static const char *disk_name(int i)
+const char *vmsim_disk_name(int i)
 {
     static const char *const names[MAX_DEV] = {"vda", "vdb", "sda"};
     return names[i];
 }
 
-static json_object *build_disk(uint64_t *rng, struct vm_disk *d, char *img)
+/* VmDiskStats (one value of RunningVmStats.disks, a VmDiskStatsMap). */
+static json_object *build_disk(uint64_t *rng, struct vm_disk *d)
 {
     json_object *o = json_object_new_object();
     d->truesize = (double)rng_int(rng, 2, 60) * 1073741824.0;
@@ -139,10 +86,10 @@ static json_object *build_disk(uint64_t *rng, struct vm_disk *d, char *img)
     d->wr_ops = rng_int(rng, 1000, 3000000);
     d->rd_bytes = d->rd_ops * 4096.0 * rng_int(rng, 1, 16);
     d->wr_bytes = d->wr_ops * 4096.0 * rng_int(rng, 1, 16);
-    make_uuid(rng, img);
-    add(o, "imageID", json_object_new_string(img));
+    vmsim_make_uuid(rng, d->img);
+    add(o, "imageID", json_object_new_string(d->img));
     add_slot(o, "truesize", json_object_new_string("0"), &d->f[D_TRUESIZE]);
-    add(o, "apparentsize", jfmt("%.0f", d->truesize * 2));
+    add(o, "apparentsize", vmsim_jfmt("%.0f", d->truesize * 2));
     add_slot(o, "readRate", json_object_new_string("0"), &d->f[D_RD_RATE]);
     add_slot(o, "writeRate", json_object_new_string("0"), &d->f[D_WR_RATE]);
     add_slot(o, "readLatency", json_object_new_string("0"), &d->f[D_RD_LAT]);
@@ -155,6 +102,12 @@ static json_object *build_disk(uint64_t *rng, struct vm_disk *d, char *img)
     return o;
 }
 
+json_object *vmsim_mac(int vm_idx, int nic)
+{
+    return vmsim_jfmt("00:1a:4a:%02x:%02x:%02x", (vm_idx >> 8) & 0xff, vm_idx & 0xff, nic);
+}
+
+/* NetworkInterfaceStats (one value of RunningVmStats.network). */
 static json_object *build_nic(uint64_t *rng, struct vm_nic *n, int vm, int i)
 {
     json_object *o = json_object_new_object();
@@ -163,8 +116,8 @@ static json_object *build_nic(uint64_t *rng, struct vm_nic *n, int vm, int i)
     n->rx = rng_int(rng, 0, 1 << 30) * 8.0;
     n->tx = rng_int(rng, 0, 1 << 30) * 8.0;
     n->rx_drop = rng_int(rng, 0, 2000);
-    add(o, "name", jfmt("vnet%d", vm * MAX_DEV + i));
-    add(o, "macAddr", jfmt("00:1a:4a:%02x:%02x:%02x", (vm >> 8) & 0xff, vm & 0xff, i));
+    add(o, "name", vmsim_jfmt("vnet%d", vm * MAX_DEV + i));
+    add(o, "macAddr", vmsim_mac(vm, i));
     add(o, "speed", json_object_new_string("1000"));
     add(o, "state", json_object_new_string("unknown"));
     add_slot(o, "rx", json_object_new_string("0"), &n->f[N_RX]);
@@ -177,11 +130,12 @@ static json_object *build_nic(uint64_t *rng, struct vm_nic *n, int vm, int i)
     return o;
 }
 
+/* VmDiskDeviceTuneParams (RunningVmStats.ioTune) with its VmDiskDeviceIoTuneParams. */
 static json_object *build_iotune(const char *name, const char *img)
 {
     json_object *o = json_object_new_object(), *t = json_object_new_object();
     add(o, "name", json_object_new_string(name));
-    add(o, "path", jfmt("/rhev/data-center/mnt/blockSD/images/%s", img));
+    add(o, "path", vmsim_jfmt("/rhev/data-center/mnt/blockSD/images/%s", img));
     add(t, "total_bytes_sec", json_object_new_string("0"));
     add(t, "read_bytes_sec", json_object_new_string("104857600"));
     add(t, "write_bytes_sec", json_object_new_string("52428800"));
@@ -192,28 +146,28 @@ static json_object *build_iotune(const char *name, const char *img)
     return o;
 }
 
-/* disks, network and ioTune: 1..3 of each, names from the seed. */
+/* disks, network, ioTune and netIfaces (GuestNetworkDeviceInfo): 1..3 of
+ * each, names from the seed. */
 static void build_devices(uint64_t *rng, struct vm *v, int idx)
 {
     json_object *disks = json_object_new_object(), *nets = json_object_new_object();
     json_object *iot = json_object_new_array(), *ifaces = json_object_new_array();
-    char img[VMSIM_ID_LEN + 1];
     v->ndisks = rng_int(rng, 1, MAX_DEV);
     v->nnics = rng_int(rng, 1, MAX_DEV);
     for (int i = 0; i < v->ndisks; i++) {
-        add(disks, disk_name(i), build_disk(rng, &v->disks[i], img));
-        json_object_array_add(iot, build_iotune(disk_name(i), img));
+        add(disks, vmsim_disk_name(i), build_disk(rng, &v->disks[i]));
+        json_object_array_add(iot, build_iotune(vmsim_disk_name(i), v->disks[i].img));
     }
     for (int i = 0; i < v->nnics; i++) {
         char name[16];
         snprintf(name, sizeof name, "vnet%d", idx * MAX_DEV + i);
         add(nets, name, build_nic(rng, &v->nics[i], idx, i));
         json_object *ni = json_object_new_object();
-        add(ni, "name", jfmt("eth%d", i));
-        add(ni, "hw", jfmt("00:1a:4a:%02x:%02x:%02x", (idx >> 8) & 0xff, idx & 0xff, i));
+        add(ni, "name", vmsim_jfmt("eth%d", i));
+        add(ni, "hw", vmsim_mac(idx, i));
         json_object *in4 = json_object_new_array(), *in6 = json_object_new_array();
-        json_object_array_add(in4, jfmt("10.%d.%d.%d", i, (idx >> 8) & 0xff, idx & 0xff));
-        json_object_array_add(in6, jfmt("fe80::21a:4aff:fe%02x:%02x%02x", idx >> 8 & 0xff,
+        json_object_array_add(in4, vmsim_jfmt("10.%d.%d.%d", i, (idx >> 8) & 0xff, idx & 0xff));
+        json_object_array_add(in6, vmsim_jfmt("fe80::21a:4aff:fe%02x:%02x%02x", idx >> 8 & 0xff,
                                         idx & 0xff, i));
         add(ni, "inet", in4);
         add(ni, "inet6", in6);
@@ -225,84 +179,73 @@ static void build_devices(uint64_t *rng, struct vm *v, int idx)
     add(v->obj, "netIfaces", ifaces);
 }
 
+/* memoryStats (GuestMemoryStats) and balloonInfo (BalloonInfo). */
 static void build_memory(uint64_t *rng, struct vm *v)
 {
     json_object *m = json_object_new_object(), *b = json_object_new_object();
     v->mem_total = 1048576.0 * rng_int(rng, 1, 16);
     v->mem_usage = rng_int(rng, 10, 80);
     v->minflt = rng_int(rng, 0, 500);
-    add(m, "mem_total", jfmt("%.0f", v->mem_total - 380000));
+    add(m, "mem_total", vmsim_jfmt("%.0f", v->mem_total - 380000));
     add_slot(m, "mem_unused", json_object_new_string("0"), &v->f[F_MEM_UNUSED]);
     add_slot(m, "mem_free", json_object_new_string("0"), &v->f[F_MEM_FREE]);
-    add(m, "mem_cached", jfmt("%d", rng_int(rng, 100000, 900000)));
-    add(m, "mem_buffers", jfmt("%d", rng_int(rng, 10000, 200000)));
+    add(m, "mem_cached", vmsim_jfmt("%d", rng_int(rng, 100000, 900000)));
+    add(m, "mem_buffers", vmsim_jfmt("%d", rng_int(rng, 10000, 200000)));
     add(m, "swap_in", json_object_new_int(0));
     add(m, "swap_out", json_object_new_int(0));
     add(m, "majflt", json_object_new_int(0));
     add_slot(m, "minflt", json_object_new_int(0), &v->f[F_MINFLT]);
     add_slot(m, "pageflt", json_object_new_int(0), &v->f[F_PAGEFLT]);
     add(v->obj, "memoryStats", m);
-    add(b, "balloon_max", jfmt("%.0f", v->mem_total));
-    add(b, "balloon_min", jfmt("%.0f", v->mem_total / 2));
-    add(b, "balloon_cur", jfmt("%.0f", v->mem_total));
-    add(b, "balloon_target", jfmt("%.0f", v->mem_total));
+    add(b, "balloon_max", vmsim_jfmt("%.0f", v->mem_total));
+    add(b, "balloon_min", vmsim_jfmt("%.0f", v->mem_total / 2));
+    add(b, "balloon_cur", vmsim_jfmt("%.0f", v->mem_total));
+    add(b, "balloon_target", vmsim_jfmt("%.0f", v->mem_total));
     add(b, "ballooning_enabled", json_object_new_boolean(1));
     add(v->obj, "balloonInfo", b);
 }
 
+/* displayInfo (VmDisplayInfo) and the display* scalars of RunningVmStats. */
 static void build_display(struct vm *v, int idx)
 {
     json_object *o = v->obj, *di = json_object_new_array(), *d = json_object_new_object();
-    int port = 5900 + 2 * (idx % 500);
+    int port = v->display_port = 5900 + 2 * (idx % 500);
     add(d, "type", json_object_new_string("spice"));
-    add(d, "port", jfmt("%d", port));
-    add(d, "tlsPort", jfmt("%d", port + 1));
+    add(d, "port", vmsim_jfmt("%d", port));
+    add(d, "tlsPort", vmsim_jfmt("%d", port + 1));
     add(d, "ipAddress", json_object_new_string("192.0.2.21"));
     json_object_array_add(di, d);
     add(o, "displayInfo", di);
     add(o, "displayType", json_object_new_string("qxl"));
     add(o, "displayIp", json_object_new_string("192.0.2.21"));
-    add(o, "displayPort", jfmt("%d", port));
-    add(o, "displaySecurePort", jfmt("%d", port + 1));
+    add(o, "displayPort", vmsim_jfmt("%d", port));
+    add(o, "displaySecurePort", vmsim_jfmt("%d", port + 1));
 }
 
-/* What the guest agent reports. */
+/* What the guest agent reports, as RunningVmStats carries it: guestFQDN,
+ * username, session, guestIPs, guestCPUCount, appsList, disksUsage
+ * (GuestMountInfo), guestContainers (GuestContainerInfo). The agent's OS
+ * info and timezone are VMFullInfo fields (guestOsInfo, guestTimezone), not
+ * stats: see vmsim_full.c. */
 static void build_guest(uint64_t *rng, struct vm *v, int idx)
 {
     static const char *const apps[] = {"kernel-4.18.0-553.el8_10.x86_64",
                                        "qemu-guest-agent-8.2.0", "ovirt-guest-agent-1.0.16"};
     json_object *o = v->obj, *du = json_object_new_array(), *fs = json_object_new_object();
-    json_object *os = json_object_new_object(), *tz = json_object_new_object();
     v->fs_total = 21464350720.0;
     v->fs_used = v->fs_total * (0.1 + 0.6 * rng_u01(rng));
-    add(o, "guestFQDN", jfmt("vm-%03d.example.com", idx));
-    add(o, "guestName", jfmt("vm-%03d", idx));
-    add(o, "guestOs", json_object_new_string("4.18.0-553.el8_10.x86_64"));
+    add(o, "guestFQDN", vmsim_jfmt("vm-%03d.example.com", idx));
     add(o, "username", json_object_new_string("Unknown"));
     add(o, "session", json_object_new_string("Unknown"));
-    add(o, "lastUser", json_object_new_string("None"));
-    add(o, "lastLogin", jfmt("%d", 1718000000 + rng_int(rng, 0, 99999)));
-    add(o, "lastLogout", json_object_new_string("0"));
-    add(o, "guestIPs", jfmt("10.0.%d.%d", (idx >> 8) & 0xff, idx & 0xff));
+    add(o, "guestIPs", vmsim_jfmt("10.0.%d.%d", (idx >> 8) & 0xff, idx & 0xff));
     add(o, "guestCPUCount", json_object_new_int(v->ncpu));
-    add(o, "guestAgentAPIVersion", json_object_new_int(3));
     add(o, "appsList", str_array(rng_int(rng, 1, 3), apps));
     add(fs, "path", json_object_new_string("/"));
     add(fs, "fs", json_object_new_string("xfs"));
-    add(fs, "total", jfmt("%.0f", v->fs_total));
+    add(fs, "total", vmsim_jfmt("%.0f", v->fs_total));
     add_slot(fs, "used", json_object_new_string("0"), &v->f[F_FS_USED]);
     json_object_array_add(du, fs);
     add(o, "disksUsage", du);
-    add(os, "type", json_object_new_string("linux"));
-    add(os, "arch", json_object_new_string("x86_64"));
-    add(os, "kernel", json_object_new_string("4.18.0-553.el8_10.x86_64"));
-    add(os, "distribution", json_object_new_string("Red Hat Enterprise Linux"));
-    add(os, "version", json_object_new_string("8.10"));
-    add(os, "codename", json_object_new_string("Ootpa"));
-    add(o, "guestOsInfo", os);
-    add(tz, "offset", json_object_new_int(0));
-    add(tz, "zone", json_object_new_string("UTC"));
-    add(o, "guestTimezone", tz);
     add(o, "guestContainers", json_object_new_array());
 }
 
@@ -317,10 +260,11 @@ static json_object *build_pci(int vendor, int device)
     return p;
 }
 
+/* watchdogEvent (WatchdogEvent), vmJobs (VmJobsMap), pci_devices
+ * (GuestPCIDevice) and the hashes of RunningVmStats. */
 static void build_misc(uint64_t *rng, struct vm *v)
 {
     json_object *o = v->obj, *w = json_object_new_object(), *pci = json_object_new_array();
-    json_object *numa = json_object_new_object(), *cpus = json_object_new_array();
     add(w, "action", json_object_new_string("reset"));
     add(w, "time", json_object_new_double(1718031045.12));
     add(o, "watchdogEvent", w);
@@ -328,35 +272,34 @@ static void build_misc(uint64_t *rng, struct vm *v)
     json_object_array_add(pci, build_pci(6900, 4096));
     json_object_array_add(pci, build_pci(6900, 4097));
     add(o, "pci_devices", pci);
-    for (int i = 0; i < v->ncpu; i++)
-        json_object_array_add(cpus, json_object_new_int(i));
-    add(numa, "0", cpus);
-    add(o, "vNodeRuntimeInfo", numa);
-    add(o, "hash", jfmt("%" PRId64, (int64_t)rng_next(rng)));
+    add(o, "hash", vmsim_jfmt("%" PRId64, (int64_t)rng_next(rng)));
     add(o, "tpmHash", hex64(rng));
     add(o, "nvramHash", hex64(rng));
 }
 
-/* The fields that never change while the VM runs, then the device maps. */
+/* RunningVmStats (the running member of the schema's VmStats union): the
+ * top-level scalars, then the groups above. Every key is one the schema
+ * lists (vdsm-api.yml); a key outside it makes vdsmapi reject the VM. */
 static void build_vm(uint64_t *rng, struct vm *v, int idx)
 {
     json_object *o = v->obj = json_object_new_object();
-    make_uuid(rng, v->id);
+    vmsim_make_uuid(rng, v->id);
     v->ncpu = 1 << rng_int(rng, 0, 3);
     v->cpu_user = rng_u01(rng) * 40;
     v->cpu_sys = rng_u01(rng) * 5;
     v->cpu_usage_ns = rng_u01(rng) * 1e13;
     v->elapsed0_s = rng_int(rng, 60, 10000000);
-    v->stats_age = 0.3;
     v->rendered_ns = -1;
     add(o, "vmId", json_object_new_string(v->id));
-    add(o, "vmName", jfmt("vm-%03d", idx));
+    add(o, "vmName", vmsim_jfmt("vm-%03d", idx));
     add(o, "status", json_object_new_string("Up"));
     add_slot(o, "statusTime", json_object_new_string("0"), &v->f[F_STATUS_TIME]);
     add(o, "vmType", json_object_new_string("kvm"));
     add(o, "kvmEnable", json_object_new_string("true"));
     add(o, "acpiEnable", json_object_new_string("true"));
-    add(o, "pid", jfmt("%d", rng_int(rng, 1000, 99999)));
+    v->idx = idx;
+    v->pid = rng_int(rng, 1000, 99999);
+    add(o, "pid", vmsim_jfmt("%d", v->pid));
     add_slot(o, "elapsedTime", json_object_new_string("0"), &v->f[F_ELAPSED]);
     add(o, "timeOffset", json_object_new_string("0"));
     add(o, "monitorResponse", json_object_new_string("0"));
@@ -366,13 +309,12 @@ static void build_vm(uint64_t *rng, struct vm *v, int idx)
     add_slot(o, "cpuSys", json_object_new_string("0"), &v->f[F_CPU_SYS]);
     add_slot(o, "cpuUsage", json_object_new_string("0"), &v->f[F_CPU_USAGE]);
     add(o, "cpuActual", json_object_new_boolean(1));
-    add(o, "vcpuCount", jfmt("%d", v->ncpu));
+    add(o, "vcpuCount", vmsim_jfmt("%d", v->ncpu));
     add(o, "vcpuQuota", json_object_new_string("-1"));
     add(o, "vcpuPeriod", json_object_new_int(100000));
     add(o, "vcpuUserLimit", json_object_new_int(100));
     add(o, "migrationProgress", json_object_new_int(0));
     add_slot(o, "memUsage", json_object_new_string("0"), &v->f[F_MEM_USAGE]);
-    add_slot(o, "statsAge", json_object_new_string("0"), &v->f[F_STATS_AGE]);
     add(o, "cdrom", json_object_new_string(""));
     add(o, "boot", json_object_new_string("c"));
     build_memory(rng, v);
@@ -395,7 +337,7 @@ struct vmsim *vmsim_new(int nvms, uint64_t seed, char *err)
         return NULL;
     }
     sim->n = nvms;
-    sim->rng = seed;
+    sim->seed = sim->rng = seed;
     sim->mono0_ms = 4000000000LL + (int64_t)(rng_next(&sim->rng) % 1000000000ULL);
     for (int i = 0; i < nvms; i++)
         build_vm(&sim->rng, &sim->vms[i], i);
@@ -407,8 +349,10 @@ void vmsim_free(struct vmsim *sim)
 {
     if (!sim)
         return;
-    for (int i = 0; i < sim->n; i++)
+    for (int i = 0; i < sim->n; i++) {
         json_object_put(sim->vms[i].obj);
+        vmsim_full_free(&sim->vms[i]);
+    }
     free(sim->vms);
     free(sim);
 }
@@ -429,7 +373,6 @@ static void evolve_vm(uint64_t *rng, struct vm *v, double dt)
     v->cpu_usage_ns += (v->cpu_user + v->cpu_sys) / 100.0 * v->ncpu * dt * 1e9;
     v->mem_usage = walk(rng, v->mem_usage, 1.0, 5, 95);
     v->minflt = walk(rng, v->minflt, 20, 0, 5000);
-    v->stats_age = walk(rng, v->stats_age, 0.1, 0.05, 2.0);
     v->fs_used = walk(rng, v->fs_used, 1e6, 0, v->fs_total) + 4096.0 * dt;
     for (int i = 0; i < v->ndisks; i++) {
         struct vm_disk *d = &v->disks[i];
@@ -464,7 +407,7 @@ static void move_to(struct vmsim *sim, int64_t t_ns)
         evolve_vm(&sim->rng, &sim->vms[i], dt);
 }
 
-static void advance(struct vmsim *sim)
+void vmsim_advance(struct vmsim *sim)
 {
     if (!sim->manual)
         move_to(sim, clock_now_ns() - sim->t0_real);
@@ -513,7 +456,7 @@ static void set_int(json_object *o, int64_t v)
     json_object_set_string_len(o, p, (int)(end - p));
 }
 
-static int64_t status_time_ms(const struct vmsim *sim)
+int64_t vmsim_status_time_ms(const struct vmsim *sim)
 {
     return sim->mono0_ms + sim->t_ns / NS_PER_MS;
 }
@@ -528,11 +471,10 @@ static void render_vm(const struct vmsim *sim, struct vm *v)
     set_fixed(v->f[F_CPU_SYS], v->cpu_sys, 2);
     set_fixed(v->f[F_CPU_USAGE], v->cpu_usage_ns, 0);
     set_int(v->f[F_ELAPSED], v->elapsed0_s + sim->t_ns / NS_PER_S);
-    set_int(v->f[F_STATUS_TIME], status_time_ms(sim));
+    set_int(v->f[F_STATUS_TIME], vmsim_status_time_ms(sim));
     set_int(v->f[F_MEM_USAGE], (int64_t)v->mem_usage);
     set_fixed(v->f[F_MEM_UNUSED], unused, 0);
     set_fixed(v->f[F_MEM_FREE], unused * 1.2 < v->mem_total ? unused * 1.2 : unused, 0);
-    set_fixed(v->f[F_STATS_AGE], v->stats_age, 2);
     set_fixed(v->f[F_FS_USED], v->fs_used, 0);
     json_object_set_int(v->f[F_MINFLT], (int)v->minflt);
     json_object_set_int(v->f[F_PAGEFLT], (int)v->minflt);
@@ -549,7 +491,7 @@ static void render_vm(const struct vmsim *sim, struct vm *v)
         set_fixed(d->f[D_WR_BYTES], d->wr_bytes, 0);
         set_fixed(d->f[D_TRUESIZE], d->truesize, 0);
     }
-    double sample_time = (double)status_time_ms(sim) / 1000.0;
+    double sample_time = (double)vmsim_status_time_ms(sim) / 1000.0;
     for (int i = 0; i < v->nnics; i++) {
         struct vm_nic *n = &v->nics[i];
         set_fixed(n->f[N_RX], n->rx, 0);
@@ -564,7 +506,7 @@ json_object *vmsim_stats_all(struct vmsim *sim)
     json_object *a = json_object_new_array_ext(sim->n ? sim->n : 1);
     if (!a)
         return NULL;
-    advance(sim);
+    vmsim_advance(sim);
     for (int i = 0; i < sim->n; i++) {
         render_vm(sim, &sim->vms[i]);
         json_object_array_add(a, json_object_get(sim->vms[i].obj));
@@ -588,7 +530,7 @@ json_object *vmsim_stats_one(struct vmsim *sim, const char *vm_id)
     json_object *a = json_object_new_array_ext(1);
     if (!a)
         return NULL;
-    advance(sim);
+    vmsim_advance(sim);
     render_vm(sim, v);
     json_object_array_add(a, json_object_get(v->obj));
     return a;
@@ -599,9 +541,9 @@ json_object *vmsim_list(struct vmsim *sim)
     json_object *a = json_object_new_array_ext(sim->n ? sim->n : 1);
     if (!a)
         return NULL;
-    advance(sim);
+    vmsim_advance(sim);
     char st[32];
-    snprintf(st, sizeof st, "%" PRId64, status_time_ms(sim));
+    snprintf(st, sizeof st, "%" PRId64, vmsim_status_time_ms(sim));
     for (int i = 0; i < sim->n; i++) {
         json_object *e = json_object_new_object();
         add(e, "vmId", json_object_new_string(sim->vms[i].id));

@@ -7,6 +7,9 @@
  * from the seed (vmIds, device counts, names, the walk), so two simulators
  * with the same seed advanced to the same times answer the same bytes.
  *
+ * Stats keys are the schema's RunningVmStats (vdsm-api.yml); full VM
+ * definitions (vmsim_full_list) are its VMFullInfo.
+ *
  * Each VM's stats object is built once and then updated in place, so a
  * stats call allocates only the outer array. The returned arrays share
  * those objects: render them before the next call into the simulator. */
@@ -40,5 +43,11 @@ json_object *vmsim_stats_all(struct vmsim *sim);
 json_object *vmsim_stats_one(struct vmsim *sim, const char *vm_id);
 /* Array of {vmId, status, statusTime}: VDSM's list without fullStatus. */
 json_object *vmsim_list(struct vmsim *sim);
+/* Array of full VM definitions (the schema's VMFullInfo): VDSM's list with
+ * fullStatus, Host.getVMFullList. vm_ids (borrowed) filters as VDSM's
+ * vmList does: NULL, a non-array or an empty array means every VM; ids
+ * that name no VM are skipped. New reference, NULL without memory; the
+ * definitions are shared like the stats objects. */
+json_object *vmsim_full_list(struct vmsim *sim, json_object *vm_ids);
 
 #endif

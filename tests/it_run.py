@@ -31,6 +31,25 @@ def test_every_verb_both_encodings():
                 check(q["ok"] == 20, "%s %s ok %d" % (proto, verb, q["ok"]))
 
 
+def test_full_list_every_transport():
+    """--verb fullList: list(True, []) over XML-RPC, Host.getVMFullList over
+    JSON-RPC (HTTP and STOMP), each answer decoded (--validate full), and
+    big enough to be full definitions rather than short status (~90 B/VM)."""
+    with Server("--vms", "20") as s:
+        for proto, url, min_per_vm in (("xmlrpc", s.url("/RPC2"), 10000),
+                                       ("jsonrpc", s.url("/jsonrpc"), 4000),
+                                       ("jsonrpc", "stomp://127.0.0.1:%d" % s.port, 4000)):
+            _, r, _ = run_json("--url", url, "-p", proto, "--verb", "fullList", "-R", "10",
+                               "-d", "1s", "--validate", "full")
+            accounted(r)
+            q = r["requests"]
+            check(q["sent"] == 10 and q["ok"] == 10 and q["errors"] == 0,
+                  "%s fullList: %r %r" % (url, q, r["errors"]))
+            check(r["verbs"]["fullList"]["ok"] == 10, "%s: verbs %r" % (url, r["verbs"]))
+            per_vm = r["bytes"]["received"] / q["ok"] / 20
+            check(per_vm >= min_per_vm, "%s: %.0f B per VM, want full definitions" % (url, per_vm))
+
+
 def test_rate_held_and_counts_add_up():
     with Server("--vms", "10") as s:
         _, r, _ = run_json("--url", s.url("/jsonrpc"), "-p", "jsonrpc", "--verb", "ping",
@@ -146,7 +165,7 @@ def test_sigint_still_reports():
 
 if __name__ == "__main__":
     os.chdir(os.path.dirname(os.path.abspath(__file__)))
-    main([test_every_verb_both_encodings, test_rate_held_and_counts_add_up, test_busy_poll,
+    main([test_every_verb_both_encodings, test_full_list_every_transport, test_rate_held_and_counts_add_up, test_busy_poll,
           test_verb_mix_weights,
           test_delay_shows_in_percentiles, test_text_report_shape, test_nothing_listening_exits_1,
           test_bad_options_exit_2, test_server_killed_mid_run, test_embedded_simulator_default,

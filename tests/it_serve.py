@@ -123,7 +123,7 @@ def test_xmlrpc_verbs(srv):
     assert r["status"] == {"code": 0, "message": "Done"}, r["status"]
     assert len(r["statsList"]) == 150
     vm = r["statsList"][0]
-    assert 55 <= len(vm) <= 65, len(vm)
+    assert 45 <= len(vm) <= 50, len(vm)  # RunningVmStats has 50 keys
     assert isinstance(vm["cpuUser"], str) and isinstance(vm["vcpuPeriod"], int)
     lst = p.list()
     assert lst["status"]["code"] == 0 and len(lst["vmList"]) == 150
@@ -151,6 +151,62 @@ def test_jsonrpc_verbs(srv):
     assert doc["error"]["code"] == 1, doc
     st, doc = jsonrpc(c, "Host.ping")
     assert doc["result"] is True
+
+
+# VMFullInfo's properties without a default (VDSM's vdsm-api.yml).
+FULL_REQUIRED = {"acpiEnable", "arch", "clientIp", "cpuType", "custom", "devices",
+                 "emulatedMachine", "guestDiskMapping", "guestFQDN", "guestIPs", "keyboardLayout",
+                 "kvmEnable", "memGuaranteedSize", "memSize", "nicModel", "nice", "pauseCode",
+                 "pid", "pitReinjection", "smartcardEnable", "smp", "smpCoresPerSocket",
+                 "spiceSslCipherSuite", "status", "statusTime", "timeOffset",
+                 "transparentHugePages", "username", "vmId", "vmName", "vmType"}
+
+
+def assert_full(vms, ids):
+    assert [v["vmId"] for v in vms] == ids, ([v["vmId"] for v in vms][:3], ids[:3])
+    for v in vms:
+        assert FULL_REQUIRED <= set(v), FULL_REQUIRED - set(v)
+        assert isinstance(v["memSize"], int) and isinstance(v["smp"], int)
+        assert v["kvmEnable"] is True and v["display"] == "qxl"
+        kinds = [d["deviceType"] for d in v["devices"]]
+        assert "disk" in kinds and "interface" in kinds and "graphics" in kinds, kinds
+
+
+def test_xmlrpc_full_list(srv):
+    """vdsClient's "list table": list(True, vmIds) answers full definitions;
+    list() and list(False) the short status."""
+    p = srv.xml()
+    ids = [v["vmId"] for v in p.list()["vmList"]]
+    r = p.list(True, [])
+    assert r["status"] == {"code": 0, "message": "Done"}, r["status"]
+    assert_full(r["vmList"], ids)
+    assert isinstance(r["vmList"][0]["statusTime"], int)  # the schema's uint: <i8> here
+    r = p.list(True, [ids[9], ids[4], "00000000-0000-4000-8000-00000000dead"])
+    assert_full(r["vmList"], [ids[4], ids[9]])  # the host's order; unknown ids skipped
+    assert set(p.list(False)["vmList"][0]) == {"vmId", "status", "statusTime"}
+    assert set(p.list(False, [ids[1]])["vmList"][0]) == {"vmId", "status", "statusTime"}
+
+
+def test_jsonrpc_full_list(srv):
+    c = srv.http()
+    ids = [v["vmId"] for v in jsonrpc(c, "Host.getVMList", {"onlyUUID": False})[1]["result"]]
+    st, doc = jsonrpc(c, "Host.getVMFullList")
+    assert st == 200, st
+    assert_full(doc["result"], ids)
+    full_json = len(json.dumps(doc["result"], separators=(",", ":")))
+    assert_full(jsonrpc(c, "Host.getVMFullList", {"vmList": [ids[7]]})[1]["result"], [ids[7]])
+    assert_full(jsonrpc(c, "Host.getVMList", {"fullStatus": True})[1]["result"], ids)
+    assert_full(jsonrpc(c, "Host.getVMList", {"fullStatus": True, "vmList": [ids[2], ids[1]]})
+                [1]["result"], [ids[1], ids[2]])
+    short = jsonrpc(c, "Host.getVMList", {"onlyUUID": True})[1]["result"]
+    assert set(short[0]) == {"vmId", "status", "statusTime"}, short[0]
+    err = jsonrpc(c, "Host.getVMFullList", {"vmList": ids[0]})[1]
+    assert err["error"]["code"] == -32602, err
+    # Full definitions are several KB per VM, more than the stats.
+    stats = jsonrpc(c, "Host.getAllVmStats")[1]["result"]
+    stats_json = len(json.dumps(stats, separators=(",", ":")))
+    assert 4000 <= full_json / len(ids) <= 9000, full_json / len(ids)
+    assert full_json > stats_json, (full_json, stats_json)
 
 
 def test_counters_move(srv):
@@ -446,7 +502,8 @@ def test_usage():
         assert len(r.stderr.decode().strip().splitlines()) == 1, r.stderr
 
 
-SHARED = [test_xmlrpc_verbs, test_jsonrpc_verbs, test_counters_move, test_protocol_errors,
+SHARED = [test_xmlrpc_verbs, test_jsonrpc_verbs, test_xmlrpc_full_list, test_jsonrpc_full_list,
+          test_counters_move, test_protocol_errors,
           test_notification_gets_204, test_routes_and_methods, test_broken_http,
           test_truncated_request, test_pipelined, test_connection_close_and_http10,
           test_many_connections, test_big_body_accepted, test_expect_continue]

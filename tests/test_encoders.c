@@ -146,6 +146,8 @@ struct verb_case {
 static const struct verb_case verbs[] = {
     {"ping", "ping", "[]", "Host.ping", "{}", NULL, -1},
     {"list", "list", "[]", "Host.getVMList", "{\"onlyUUID\":false}", "vmList", 3},
+    /* vdsClient's list(True, []); the engine's getVMFullList, empty vmList left out */
+    {"fullList", "list", "[true,[]]", "Host.getVMFullList", "{}", "vmList", 4},
     {"getAllVmStats", "getAllVmStats", "[]", "Host.getAllVmStats", "{}", "statsList", 5},
     {"getVmStats", "getVmStats", "[\"" VM_UUID "\"]", "VM.getStats", "{\"vmID\":\"" VM_UUID "\"}",
      "statsList", 1},
