@@ -44,7 +44,12 @@ static void send_on(struct engine *e, struct conn *c, int64_t intended, int queu
     r->measured = intended >= e->m0_ns && intended < e->end_ns;
     r->sent_ns = clock_now_ns();
     e->inflight++;
-    e->ival_sent++;
+    if (!r->measured)
+        e->warm.sent++;
+    else if (intended >= e->m0_ns + e->tick_k * e->cfg->interval_ns && !e->ended)
+        e->ival_ahead++; /* the interval its intended time falls in */
+    else
+        e->ival.sent++;
     /* Counted before the write, which may fail and count the error. */
     if (r->measured) {
         e->res->sent++;
@@ -63,13 +68,14 @@ void engine_request_done(struct engine *e, struct inflight *r, int kind)
 {
     struct run_result *res = e->res;
     int64_t now = clock_now_ns();
+    struct ival_counts *ic = r->measured ? &e->ival : &e->warm;
     e->inflight--;
     if (kind < 0) {
         r->conn->backoff_s = 0.01; /* this connection works */
-        e->ival_ok++;
+        ic->ok++;
         hist_record(&e->ival_hist, (now - r->intended_ns) / NS_PER_US);
     } else {
-        e->ival_errors++;
+        ic->errors++;
     }
     if (r->measured) {
         struct verb_result *v = &res->verbs[r->verb];
@@ -116,6 +122,11 @@ static struct conn *take_conn(struct engine *e)
             e->idle = c->next_idle;
         if (c && !e->idle)
             e->all_busy_ns = clock_now_ns();
+        if (!c && e->spare) { /* opened now, it takes the backlog once up */
+            struct conn *s = e->spare;
+            e->spare = s->next_spare;
+            conn_start(s);
+        }
         return c;
     }
     for (int i = 0; i < e->cfg->connections; i++) {
@@ -174,13 +185,14 @@ static void arm_pacer(struct engine *e, int64_t at_ns)
  * rather than piling up. */
 static void fail_unconnectable(struct engine *e, int64_t intended)
 {
-    if (intended >= e->m0_ns && intended < e->end_ns) {
+    int measured = intended >= e->m0_ns && intended < e->end_ns;
+    if (measured) {
         e->res->sent++;
         e->res->errors++;
         e->res->err[ERR_CONNECT]++;
     }
-    e->ival_sent++;
-    e->ival_errors++;
+    (measured ? &e->ival : &e->warm)->sent++;
+    (measured ? &e->ival : &e->warm)->errors++;
 }
 
 /* Sends every request that is due, as long as a connection is free; what
@@ -252,6 +264,7 @@ static void count_unsent(struct engine *e)
         if (t >= e->m0_ns) {
             e->res->sent++;
             e->res->unfinished++;
+            e->ival.sent++; /* in the last interval, as requests.sent has it */
         }
     }
 }
@@ -271,8 +284,11 @@ static void end_run(struct engine *e, int64_t at_ns)
     count_unsent(e);
     if (e->tick_k > 0 || e->end_ns > e->m0_ns)
         timeline_close(e, e->tick_k > 0 ? e->tick_k : 1, e->end_ns);
-    if (e->smp)
+    if (e->smp) {
         e->res->server_cpu_ms = sampler_server_cpu_ms(e->smp);
+        snprintf(e->res->server_cpu_source, sizeof e->res->server_cpu_source, "%s",
+                 sampler_cpu_source(e->smp));
+    }
     e->res->duration_s = (double)(e->end_ns - e->m0_ns) / 1e9;
     if (e->res->duration_s < 0)
         e->res->duration_s = 0;
@@ -341,10 +357,12 @@ static void startup_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)revents;
     struct engine *e = w->data;
-    int ready = 0;
-    for (int i = 0; i < e->cfg->connections; i++)
+    int ready = 0, opened = 0;
+    for (int i = 0; i < e->cfg->connections; i++) {
         ready += e->conns[i].state == CONN_IDLE;
-    if (ready < e->cfg->connections && clock_now_ns() < e->startup_deadline_ns)
+        opened += e->conns[i].state != CONN_DOWN || e->conns[i].ever_up;
+    }
+    if (ready < opened && clock_now_ns() < e->startup_deadline_ns)
         return; /* the repeating timer looks again */
     ev_timer_stop(loop, w);
     begin(e);
@@ -371,6 +389,12 @@ static int setup_requests(struct engine *e, char *err)
         }
         rc = e->enc->render_request(method, params, &body, err);
         json_object_put(params);
+        /* The id slot's fixed part becomes this run's random one. */
+        if (rc == ENC_OK && body.id_len && body.id_off >= REQID_PREFIX_LEN &&
+            !memcmp(body.body.data + body.id_off - REQID_PREFIX_LEN, ENC_ID_PREFIX,
+                    REQID_PREFIX_LEN))
+            memcpy(body.body.data + body.id_off - REQID_PREFIX_LEN, e->ids.prefix,
+                   REQID_PREFIX_LEN);
         if (rc == ENC_OK)
             rc = e->proto->prepare(e, (int)i, &body, err);
         enc_request_free(&body);
@@ -511,6 +535,7 @@ int engine_run(const struct run_config *cfg, const struct target *target,
     e->smp = smp;
     e->timerfd = -1;
     e->enc = enc_find(cfg->proto);
+    reqid_init(&e->ids);
     res->closed_loop = cfg->rate <= 0;
     int rc = -1;
     if (!e->enc) {
@@ -521,17 +546,19 @@ int engine_run(const struct run_config *cfg, const struct target *target,
     if (!e->conns || hist_init_latency(&e->ival_hist) || hist_init_latency(&e->hook_hist) ||
         setup_transport(e, err) || setup_requests(e, err) || setup_loop(e, err))
         goto out;
-    for (int i = 0; i < cfg->connections; i++) {
-        conn_init(e, &e->conns[i], i);
-        conn_start(&e->conns[i]);
-    }
+    conn_start_pool(e);
     ev_timer startup;
     ev_timer_init(&startup, startup_cb, 0.001, 0.001);
     startup.data = e;
     e->startup_deadline_ns = clock_now_ns() + cfg->timeout_ns;
     ev_timer_start(e->loop, &startup);
-    ev_run(e->loop, 0);
+    if (!e->fatal[0]) /* a connect may fail at once, before the loop runs */
+        ev_run(e->loop, 0);
     ev_timer_stop(e->loop, &startup);
+    if (e->fatal[0]) {
+        snprintf(err, ERR_LEN, "%s", e->fatal);
+        goto out;
+    }
     if (!e->ended)
         end_run(e, clock_now_ns());
     if (e->proto->goodbye && !res->interrupted)
@@ -541,6 +568,7 @@ int engine_run(const struct run_config *cfg, const struct target *target,
                                      .server_cpu_pct = -1, .client_cpu_pct = -1};
         timeline_flush_hook(e, &drain, clock_now_ns());
     }
+    timeline_fold_drain(e);
     res->rate_achieved = res->duration_s > 0
                              ? (double)(res->sent - res->unfinished) / res->duration_s : 0;
     rc = 0;
