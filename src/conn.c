@@ -78,6 +78,7 @@ void engine_conn_spare(struct engine *e, struct conn *c)
 {
     c->next_spare = e->spare;
     e->spare = c;
+    e->nspare++;
 }
 
 void engine_connect_failed(struct engine *e, const char *why)

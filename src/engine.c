@@ -125,6 +125,7 @@ static struct conn *take_conn(struct engine *e)
         if (!c && e->spare) { /* opened now, it takes the backlog once up */
             struct conn *s = e->spare;
             e->spare = s->next_spare;
+            e->nspare--;
             conn_start(s);
         }
         return c;
@@ -139,6 +140,13 @@ static struct conn *take_conn(struct engine *e)
     return NULL;
 }
 
+/* Every connection opened is waiting to reconnect (spares, never opened
+ * or closed while idle, would fare no better). */
+static int all_gave_up(const struct engine *e)
+{
+    return e->nbackoff == e->cfg->connections - e->nspare;
+}
+
 void engine_conn_backoff(struct engine *e, struct conn *c)
 {
     c->state = CONN_BACKOFF;
@@ -150,7 +158,7 @@ void engine_conn_backoff(struct engine *e, struct conn *c)
         c->backoff_s *= 2;
     /* The last connection gave up: the backlog cannot go anywhere, so it
      * fails now rather than waiting for a connection that may never come. */
-    if (e->t0_ns && e->nbackoff == e->cfg->connections)
+    if (e->t0_ns && all_gave_up(e) && !e->dispatching) /* else dispatch sees it */
         dispatch(e, INT64_MAX);
 }
 
@@ -199,7 +207,7 @@ static void fail_unconnectable(struct engine *e, int64_t intended)
  * is left stays in the schedule (the backlog) and keeps its intended time.
  * A request due at or after busy_since found every connection busy: it
  * was queued, and its lag is the server's doing, not the pacer's. */
-static void dispatch(struct engine *e, int64_t busy_since)
+static void dispatch_due(struct engine *e, int64_t busy_since)
 {
     if (e->ended)
         return;
@@ -215,7 +223,7 @@ static void dispatch(struct engine *e, int64_t busy_since)
         if (c) {
             int64_t due = sched_take(&e->sched);
             send_on(e, c, due, due >= busy_since);
-        } else if (e->nbackoff == e->cfg->connections) {
+        } else if (all_gave_up(e)) {
             fail_unconnectable(e, sched_take(&e->sched));
         } else {
             return; /* backlog: the next completion sends it */
@@ -223,6 +231,16 @@ static void dispatch(struct engine *e, int64_t busy_since)
         now = clock_now_ns();
     }
     arm_pacer(e, sched_peek(&e->sched));
+}
+
+/* take_conn may open a spare that fails at once: its backoff then leaves
+ * the verdict to the dispatch under way instead of recursing. */
+static void dispatch(struct engine *e, int64_t busy_since)
+{
+    int outer = e->dispatching;
+    e->dispatching = 1;
+    dispatch_due(e, busy_since);
+    e->dispatching = outer;
 }
 
 static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)

@@ -109,6 +109,8 @@ struct engine {
     struct conn *conns;
     struct conn *idle;          /* stack of idle connections (HTTP) */
     struct conn *spare;         /* HTTP: connections not open, opened on demand */
+    int nspare;
+    int dispatching;            /* inside dispatch (see engine.c) */
     int reached;                /* a TCP connection got through once */
     char fatal[ERR_LEN];        /* the run cannot go on (the target is unreachable) */
     int rr;                     /* round robin over connections (STOMP) */
