@@ -74,13 +74,6 @@ void conn_start(struct conn *c)
     ev_timer_start(c->eng->loop, &c->timer);
 }
 
-void engine_conn_spare(struct engine *e, struct conn *c)
-{
-    c->next_spare = e->spare;
-    e->spare = c;
-    e->nspare++;
-}
-
 void engine_connect_failed(struct engine *e, const char *why)
 {
     if (e->t0_ns || e->reached || e->fatal[0])

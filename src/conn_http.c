@@ -145,9 +145,12 @@ static void finish(struct conn *c, int eof)
     ev_timer_stop(e->loop, &c->timer);
     c->req.live = 0;
     engine_request_done(e, &c->req, kind);
-    if (!keep) {
+    if (!keep) { /* reopened when the next request needs it, never to sit silent */
         conn_close(c);
-        conn_start(c);
+        if (e->cfg->rate > 0)
+            engine_conn_spare(e, c);
+        else
+            conn_start(c);
         return;
     }
     c->state = CONN_IDLE;

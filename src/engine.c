@@ -56,11 +56,12 @@ static void send_on(struct engine *e, struct conn *c, int64_t intended, int queu
         e->res->verbs[r->verb].requests++;
         hist_record(&e->res->send_lag, (r->sent_ns - intended) / NS_PER_US);
         /* The pacer's own precision: sends that did not wait for a busy
-         * connection. */
-        if (!queued)
+         * connection, nor for one opened for them. */
+        if (!queued && !c->on_demand)
             hist_record(&e->res->pacing_lag, (r->sent_ns - intended) / NS_PER_US);
         e->res->queued += queued;
     }
+    c->on_demand = 0;
     e->proto->send(c, r);
 }
 
@@ -126,6 +127,9 @@ static struct conn *take_conn(struct engine *e)
             struct conn *s = e->spare;
             e->spare = s->next_spare;
             e->nspare--;
+            if (e->inflight == 0) /* waits for a connect, not for a busy connection */
+                e->all_busy_ns = INT64_MAX;
+            s->on_demand = 1;
             conn_start(s);
         }
         return c;
@@ -138,6 +142,16 @@ static struct conn *take_conn(struct engine *e)
         }
     }
     return NULL;
+}
+
+void engine_conn_spare(struct engine *e, struct conn *c)
+{
+    c->next_spare = e->spare;
+    e->spare = c;
+    e->nspare++;
+    /* A backlog waits for no completion now: dispatch opens this one again. */
+    if (e->t0_ns && !e->dispatching)
+        dispatch(e, e->idle ? INT64_MAX : e->all_busy_ns);
 }
 
 /* Every connection opened is waiting to reconnect (spares, never opened

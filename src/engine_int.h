@@ -77,6 +77,7 @@ struct conn {
     struct inflight req;
     struct conn *next_idle;
     struct conn *next_spare;
+    int on_demand;         /* HTTP: opened for a request that waits for it */
     /* STOMP */
     struct buf in;         /* bytes read, not yet parsed */
     struct buf frames;     /* SEND frames per verb for this connection */
@@ -185,8 +186,8 @@ void engine_request_done(struct engine *e, struct inflight *r, int err_kind);
  * connection got through, the target is unreachable: the run stops and
  * engine_run fails with one line. */
 void engine_connect_failed(struct engine *e, const char *why);
-/* HTTP: c, closed while idle, goes back to the spares, reopened when a
- * request needs it. */
+/* engine.c: HTTP: c, closed while idle or by a "Connection: close", goes
+ * back to the spares, reopened when a request needs it. */
 void engine_conn_spare(struct engine *e, struct conn *c);
 
 /* engine_timeline.c: the interval grid. timeline_close closes the interval
