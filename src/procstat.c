@@ -357,7 +357,7 @@ static int any_gone(const struct sampler *s, const struct procstat_prev *cur, si
  * a kernel without it) or the table is full: ticks are used then. */
 static int read_threads(struct sampler *s, const char *who, struct procstat_prev *cur)
 {
-    char path[256], buf[128];
+    char path[sizeof s->root + 64], buf[128];
     struct procstat_thread *t = s->threads[s->thr_cur];
     snprintf(path, sizeof(path), "%s/%s/task", s->root, who);
     DIR *d = opendir(path);
@@ -375,7 +375,8 @@ static int read_threads(struct sampler *s, const char *who, struct procstat_prev
             s->thr_used = cur->thr_off;
             return -1;
         }
-        snprintf(path, sizeof(path), "%s/%s/task/%s/schedstat", s->root, who, e->d_name);
+        /* all_digits: a tid of at most 9 digits */
+        snprintf(path, sizeof(path), "%s/%.24s/task/%.9s/schedstat", s->root, who, e->d_name);
         /* a thread that exited since readdir is skipped: its time is lost */
         if (read_text(path, buf, sizeof(buf)) <= 0 || procstat_parse_schedstat(buf, &ns) < 0)
             continue;
