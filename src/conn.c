@@ -3,6 +3,7 @@
  * writes, reconnecting with backoff. The wire protocol on top (HTTP or
  * STOMP) is reached through e->proto. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -59,6 +60,7 @@ void conn_start(struct conn *c)
     c->connect_ns = clock_now_ns();
     c->fd = target_connect_nb(c->eng->target, err);
     if (c->fd < 0) {
+        engine_connect_failed(c->eng, strchr(err, ':') ? strrchr(err, ':') + 2 : err);
         engine_conn_backoff(c->eng, c);
         return;
     }
@@ -70,6 +72,36 @@ void conn_start(struct conn *c)
     ev_timer_stop(c->eng->loop, &c->timer);
     ev_timer_set(&c->timer, (double)c->eng->cfg->timeout_ns / 1e9, 0);
     ev_timer_start(c->eng->loop, &c->timer);
+}
+
+void engine_connect_failed(struct engine *e, const char *why)
+{
+    if (e->t0_ns || e->reached || e->fatal[0])
+        return;
+    snprintf(e->fatal, sizeof e->fatal, "cannot connect to %.100s:%d: %s", e->target->host,
+             e->target->port, why);
+    ev_break(e->loop, EVBREAK_ALL);
+}
+
+/* No separate reachability probe: a connection closed without a byte sets
+ * VDSM's protocol detector spinning at 100 % CPU until its 10 s timeout,
+ * which the run would then measure. The run's own first connection tells
+ * an unreachable target (engine_connect_failed). For the same reason HTTP
+ * opens one connection ahead and the others when a request finds none
+ * free (up to --connections): a pool opened ahead would leave the unused
+ * ones silent. STOMP connections speak at once (CONNECT), and a closed
+ * loop uses every connection from the start. */
+void conn_start_pool(struct engine *e)
+{
+    int lazy = !e->proto->multiplex && e->cfg->rate > 0;
+    for (int i = 0; i < e->cfg->connections; i++)
+        conn_init(e, &e->conns[i], i);
+    for (int i = e->cfg->connections - 1; i >= 0; i--) {
+        if (lazy && i > 0)
+            engine_conn_spare(e, &e->conns[i]);
+        else
+            conn_start(&e->conns[i]);
+    }
 }
 
 void conn_fail(struct conn *c, int kind)
@@ -123,10 +155,12 @@ static void connected(struct conn *c)
     int soerr = 0;
     socklen_t len = sizeof soerr;
     if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len) < 0 || soerr) {
+        engine_connect_failed(c->eng, strerror(soerr ? soerr : errno));
         setup_failed(c);
         return;
     }
     struct engine *e = c->eng;
+    e->reached = 1;
     if (!e->tls) {
         transport_up(c);
         return;
@@ -254,6 +288,8 @@ static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
         return;
     }
     if (c->state == CONN_CONNECTING || c->state == CONN_HANDSHAKE) {
+        if (c->state == CONN_CONNECTING)
+            engine_connect_failed(c->eng, "timed out");
         setup_failed(c);
         return;
     }

@@ -65,7 +65,7 @@ static void http_send(struct conn *c, struct inflight *r)
 {
     struct engine *e = c->eng;
     struct prepared *p = &e->prep[r->verb];
-    enc_stamp_id(&p->req, r->id);
+    enc_stamp_id(&p->req, reqid_wire(&e->ids, r->id));
     http_parser_init(&c->parser, HTTP_RESPONSE);
     c->parser.data = c;
     c->message_done = 0;
@@ -132,7 +132,7 @@ static int classify(struct conn *c)
                                                : check_stream_finish(&c->check, &r);
     if (st == ENC_FAULT)
         return ERR_FAULT;
-    if (st != ENC_OK || (r.has_id && r.id != c->req.id))
+    if (st != ENC_OK || (r.has_id && r.id != reqid_wire(&e->ids, c->req.id)))
         return ERR_DECODE;
     return -1;
 }
@@ -145,9 +145,12 @@ static void finish(struct conn *c, int eof)
     ev_timer_stop(e->loop, &c->timer);
     c->req.live = 0;
     engine_request_done(e, &c->req, kind);
-    if (!keep) {
+    if (!keep) { /* reopened when the next request needs it, never to sit silent */
         conn_close(c);
-        conn_start(c);
+        if (e->cfg->rate > 0)
+            engine_conn_spare(e, c);
+        else
+            conn_start(c);
         return;
     }
     c->state = CONN_IDLE;
@@ -189,7 +192,7 @@ static void on_readable(struct conn *c)
 }
 
 /* An idle keep-alive socket became readable: the server closed it (or sent
- * something unasked). Reconnect quietly: no request was lost. */
+ * something unasked). No request was lost: it is reopened when needed. */
 static void on_idle_readable(struct conn *c)
 {
     struct engine *e = c->eng;
@@ -206,6 +209,8 @@ static void on_idle_readable(struct conn *c)
     conn_close(c);
     if (n == CONN_ERR) /* e.g. TLS refused us: do not spin reconnecting */
         engine_conn_backoff(e, c);
+    else if (e->cfg->rate > 0)
+        engine_conn_spare(e, c); /* reopened when a request needs it, never to sit silent */
     else
         conn_start(c);
 }

@@ -8,12 +8,15 @@
  * requests in a ring of slots indexed by id and times them out. */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "clock.h"
 #include "engine_int.h"
 #include "stomp.h"
 
+/* Offered both ways: "we can beat every 10 s, beat us every 10 s". VDSM
+ * takes our figure as its deadline for us (and sends its own beats at our
+ * second); we beat after 5 s of silence, so a run that sends every few
+ * seconds never beats at all, and a slower one beats once per 5 s idle. */
 #define STOMP_HEARTBEAT_MS 10000
 #define STOMP_DEFAULT_DESTINATION "jms.topic.vdsm_requests"
 
@@ -31,9 +34,12 @@ static int stomp_prepare(struct engine *e, int verb, const struct enc_request *b
     return 0;
 }
 
+/* Named from the run's random tag, not the pid: runs on other hosts (MPI
+ * ranks) may share a pid, and a broker delivers to every subscriber of a
+ * destination. */
 static void reply_queue(const struct conn *c, char *out, size_t len)
 {
-    snprintf(out, len, "jms.queue.rpcbench.%d.%d", (int)getpid(), c->idx);
+    snprintf(out, len, "jms.queue.rpcbench.%s.%d", c->eng->ids.tag, c->idx);
 }
 
 static int send_frame(struct conn *c, const char *command, const char *const *kv)
@@ -108,19 +114,31 @@ static void negotiate(struct conn *c, const struct stomp_frame *f)
     c->hb_recv_ns = sx > 0 ? (sx > mine ? sx : mine) * NS_PER_MS : 0;
 }
 
+/* Beats go after half the negotiated period of silence, as common clients
+ * do: VDSM closes a connection the moment a period passes without a byte
+ * (10.01 s after the last one, with no grace), so a beat sent only once the
+ * period had passed lost the race. The server is given up after three of
+ * its periods. The timer wakes when the next of these is due. */
 static void heartbeat_timer(struct conn *c)
 {
-    int64_t p = 1000 * NS_PER_MS;
-    if (c->hb_send_ns && c->hb_send_ns / 2 < p)
-        p = c->hb_send_ns / 2;
-    arm_timer(c, (double)p / 1e9);
+    int64_t now = clock_now_ns(), next = INT64_MAX;
+    if (c->hb_send_ns) /* bytes still queued are on their way: look again later */
+        next = c->out.len ? now + c->hb_send_ns / 10 : c->last_tx_ns + c->hb_send_ns / 2;
+    if (c->hb_recv_ns && c->last_rx_ns + 3 * c->hb_recv_ns < next)
+        next = c->last_rx_ns + 3 * c->hb_recv_ns;
+    if (next == INT64_MAX) {
+        ev_timer_stop(c->eng->loop, &c->timer);
+        return;
+    }
+    double s = (double)(next - now) / 1e9;
+    arm_timer(c, s > 0.001 ? s : 0.001);
 }
 
 static void logged_in(struct conn *c, const struct stomp_frame *f)
 {
-    char queue[64], id[32];
+    char queue[64], id[48];
     reply_queue(c, queue, sizeof queue);
-    snprintf(id, sizeof id, "rpcbench-%d", c->idx);
+    snprintf(id, sizeof id, "rpcbench-%s-%d", c->eng->ids.tag, c->idx);
     const char *kv[] = {"destination", queue, "id", id, "ack", "auto", NULL};
     negotiate(c, f);
     if (build_frames(c) || send_frame(c, "SUBSCRIBE", kv) < 0) {
@@ -139,7 +157,7 @@ static void stomp_send(struct conn *c, struct inflight *r)
     struct enc_request slot = {.body = {.data = c->frames.data, .len = c->frames.len},
                                .id_off = c->frame_id_off[r->verb],
                                .id_len = e->prep[r->verb].req.id_len};
-    enc_stamp_id(&slot, r->id);
+    enc_stamp_id(&slot, reqid_wire(&e->ids, r->id));
     r->live = 1;
     if (conn_send_bytes(c, frame, c->frame_len[r->verb]) < 0) {
         conn_fail(c, ERR_CLOSED);
@@ -156,7 +174,7 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
     struct engine *e = c->eng;
     struct enc_result res = {0};
     int st = e->enc->check_response(f->body, f->body_len, &res);
-    struct inflight *r = res.has_id ? inflight_find(e, res.id) : NULL;
+    struct inflight *r = res.has_id ? inflight_find(e, reqid_counter(&e->ids, res.id)) : NULL;
     if (!r) {
         e->res->stray_replies++; /* late (timed out), unknown or id-less */
         return;
@@ -273,11 +291,12 @@ static void stomp_on_timer(struct conn *c)
         engine_conn_backoff(c->eng, c);
         return;
     }
-    if (c->hb_recv_ns && now - c->last_rx_ns > 3 * c->hb_recv_ns) {
+    if (c->hb_recv_ns && now - c->last_rx_ns >= 3 * c->hb_recv_ns) {
         conn_fail(c, ERR_CLOSED); /* the server went silent */
         return;
     }
-    if (c->hb_send_ns && now - c->last_tx_ns >= c->hb_send_ns && !c->out.len &&
+    /* Only after silence: a request or frame sent since is the beat. */
+    if (c->hb_send_ns && now - c->last_tx_ns >= c->hb_send_ns / 2 && !c->out.len &&
         conn_send_bytes(c, "\n", 1) < 0) {
         conn_fail(c, ERR_CLOSED);
         return;

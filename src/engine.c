@@ -44,18 +44,24 @@ static void send_on(struct engine *e, struct conn *c, int64_t intended, int queu
     r->measured = intended >= e->m0_ns && intended < e->end_ns;
     r->sent_ns = clock_now_ns();
     e->inflight++;
-    e->ival_sent++;
+    if (!r->measured)
+        e->warm.sent++;
+    else if (intended >= e->m0_ns + e->tick_k * e->cfg->interval_ns && !e->ended)
+        e->ival_ahead++; /* the interval its intended time falls in */
+    else
+        e->ival.sent++;
     /* Counted before the write, which may fail and count the error. */
     if (r->measured) {
         e->res->sent++;
         e->res->verbs[r->verb].requests++;
         hist_record(&e->res->send_lag, (r->sent_ns - intended) / NS_PER_US);
         /* The pacer's own precision: sends that did not wait for a busy
-         * connection. */
-        if (!queued)
+         * connection, nor for one opened for them. */
+        if (!queued && !c->on_demand)
             hist_record(&e->res->pacing_lag, (r->sent_ns - intended) / NS_PER_US);
         e->res->queued += queued;
     }
+    c->on_demand = 0;
     e->proto->send(c, r);
 }
 
@@ -63,13 +69,14 @@ void engine_request_done(struct engine *e, struct inflight *r, int kind)
 {
     struct run_result *res = e->res;
     int64_t now = clock_now_ns();
+    struct ival_counts *ic = r->measured ? &e->ival : &e->warm;
     e->inflight--;
     if (kind < 0) {
         r->conn->backoff_s = 0.01; /* this connection works */
-        e->ival_ok++;
+        ic->ok++;
         hist_record(&e->ival_hist, (now - r->intended_ns) / NS_PER_US);
     } else {
-        e->ival_errors++;
+        ic->errors++;
     }
     if (r->measured) {
         struct verb_result *v = &res->verbs[r->verb];
@@ -116,6 +123,15 @@ static struct conn *take_conn(struct engine *e)
             e->idle = c->next_idle;
         if (c && !e->idle)
             e->all_busy_ns = clock_now_ns();
+        if (!c && e->spare) { /* opened now, it takes the backlog once up */
+            struct conn *s = e->spare;
+            e->spare = s->next_spare;
+            e->nspare--;
+            if (e->inflight == 0) /* waits for a connect, not for a busy connection */
+                e->all_busy_ns = INT64_MAX;
+            s->on_demand = 1;
+            conn_start(s);
+        }
         return c;
     }
     for (int i = 0; i < e->cfg->connections; i++) {
@@ -126,6 +142,23 @@ static struct conn *take_conn(struct engine *e)
         }
     }
     return NULL;
+}
+
+void engine_conn_spare(struct engine *e, struct conn *c)
+{
+    c->next_spare = e->spare;
+    e->spare = c;
+    e->nspare++;
+    /* A backlog waits for no completion now: dispatch opens this one again. */
+    if (e->t0_ns && !e->dispatching)
+        dispatch(e, e->idle ? INT64_MAX : e->all_busy_ns);
+}
+
+/* Every connection opened is waiting to reconnect (spares, never opened
+ * or closed while idle, would fare no better). */
+static int all_gave_up(const struct engine *e)
+{
+    return e->nbackoff == e->cfg->connections - e->nspare;
 }
 
 void engine_conn_backoff(struct engine *e, struct conn *c)
@@ -139,7 +172,7 @@ void engine_conn_backoff(struct engine *e, struct conn *c)
         c->backoff_s *= 2;
     /* The last connection gave up: the backlog cannot go anywhere, so it
      * fails now rather than waiting for a connection that may never come. */
-    if (e->t0_ns && e->nbackoff == e->cfg->connections)
+    if (e->t0_ns && all_gave_up(e) && !e->dispatching) /* else dispatch sees it */
         dispatch(e, INT64_MAX);
 }
 
@@ -174,20 +207,21 @@ static void arm_pacer(struct engine *e, int64_t at_ns)
  * rather than piling up. */
 static void fail_unconnectable(struct engine *e, int64_t intended)
 {
-    if (intended >= e->m0_ns && intended < e->end_ns) {
+    int measured = intended >= e->m0_ns && intended < e->end_ns;
+    if (measured) {
         e->res->sent++;
         e->res->errors++;
         e->res->err[ERR_CONNECT]++;
     }
-    e->ival_sent++;
-    e->ival_errors++;
+    (measured ? &e->ival : &e->warm)->sent++;
+    (measured ? &e->ival : &e->warm)->errors++;
 }
 
 /* Sends every request that is due, as long as a connection is free; what
  * is left stays in the schedule (the backlog) and keeps its intended time.
  * A request due at or after busy_since found every connection busy: it
  * was queued, and its lag is the server's doing, not the pacer's. */
-static void dispatch(struct engine *e, int64_t busy_since)
+static void dispatch_due(struct engine *e, int64_t busy_since)
 {
     if (e->ended)
         return;
@@ -203,7 +237,7 @@ static void dispatch(struct engine *e, int64_t busy_since)
         if (c) {
             int64_t due = sched_take(&e->sched);
             send_on(e, c, due, due >= busy_since);
-        } else if (e->nbackoff == e->cfg->connections) {
+        } else if (all_gave_up(e)) {
             fail_unconnectable(e, sched_take(&e->sched));
         } else {
             return; /* backlog: the next completion sends it */
@@ -211,6 +245,16 @@ static void dispatch(struct engine *e, int64_t busy_since)
         now = clock_now_ns();
     }
     arm_pacer(e, sched_peek(&e->sched));
+}
+
+/* take_conn may open a spare that fails at once: its backoff then leaves
+ * the verdict to the dispatch under way instead of recursing. */
+static void dispatch(struct engine *e, int64_t busy_since)
+{
+    int outer = e->dispatching;
+    e->dispatching = 1;
+    dispatch_due(e, busy_since);
+    e->dispatching = outer;
 }
 
 static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
@@ -252,6 +296,7 @@ static void count_unsent(struct engine *e)
         if (t >= e->m0_ns) {
             e->res->sent++;
             e->res->unfinished++;
+            e->ival.sent++; /* in the last interval, as requests.sent has it */
         }
     }
 }
@@ -271,8 +316,11 @@ static void end_run(struct engine *e, int64_t at_ns)
     count_unsent(e);
     if (e->tick_k > 0 || e->end_ns > e->m0_ns)
         timeline_close(e, e->tick_k > 0 ? e->tick_k : 1, e->end_ns);
-    if (e->smp)
+    if (e->smp) {
         e->res->server_cpu_ms = sampler_server_cpu_ms(e->smp);
+        snprintf(e->res->server_cpu_source, sizeof e->res->server_cpu_source, "%s",
+                 sampler_cpu_source(e->smp));
+    }
     e->res->duration_s = (double)(e->end_ns - e->m0_ns) / 1e9;
     if (e->res->duration_s < 0)
         e->res->duration_s = 0;
@@ -341,10 +389,12 @@ static void startup_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)revents;
     struct engine *e = w->data;
-    int ready = 0;
-    for (int i = 0; i < e->cfg->connections; i++)
+    int ready = 0, opened = 0;
+    for (int i = 0; i < e->cfg->connections; i++) {
         ready += e->conns[i].state == CONN_IDLE;
-    if (ready < e->cfg->connections && clock_now_ns() < e->startup_deadline_ns)
+        opened += e->conns[i].state != CONN_DOWN || e->conns[i].ever_up;
+    }
+    if (ready < opened && clock_now_ns() < e->startup_deadline_ns)
         return; /* the repeating timer looks again */
     ev_timer_stop(loop, w);
     begin(e);
@@ -371,6 +421,12 @@ static int setup_requests(struct engine *e, char *err)
         }
         rc = e->enc->render_request(method, params, &body, err);
         json_object_put(params);
+        /* The id slot's fixed part becomes this run's random one. */
+        if (rc == ENC_OK && body.id_len && body.id_off >= REQID_PREFIX_LEN &&
+            !memcmp(body.body.data + body.id_off - REQID_PREFIX_LEN, ENC_ID_PREFIX,
+                    REQID_PREFIX_LEN))
+            memcpy(body.body.data + body.id_off - REQID_PREFIX_LEN, e->ids.prefix,
+                   REQID_PREFIX_LEN);
         if (rc == ENC_OK)
             rc = e->proto->prepare(e, (int)i, &body, err);
         enc_request_free(&body);
@@ -511,6 +567,7 @@ int engine_run(const struct run_config *cfg, const struct target *target,
     e->smp = smp;
     e->timerfd = -1;
     e->enc = enc_find(cfg->proto);
+    reqid_init(&e->ids);
     res->closed_loop = cfg->rate <= 0;
     int rc = -1;
     if (!e->enc) {
@@ -521,17 +578,19 @@ int engine_run(const struct run_config *cfg, const struct target *target,
     if (!e->conns || hist_init_latency(&e->ival_hist) || hist_init_latency(&e->hook_hist) ||
         setup_transport(e, err) || setup_requests(e, err) || setup_loop(e, err))
         goto out;
-    for (int i = 0; i < cfg->connections; i++) {
-        conn_init(e, &e->conns[i], i);
-        conn_start(&e->conns[i]);
-    }
+    conn_start_pool(e);
     ev_timer startup;
     ev_timer_init(&startup, startup_cb, 0.001, 0.001);
     startup.data = e;
     e->startup_deadline_ns = clock_now_ns() + cfg->timeout_ns;
     ev_timer_start(e->loop, &startup);
-    ev_run(e->loop, 0);
+    if (!e->fatal[0]) /* a connect may fail at once, before the loop runs */
+        ev_run(e->loop, 0);
     ev_timer_stop(e->loop, &startup);
+    if (e->fatal[0]) {
+        snprintf(err, ERR_LEN, "%s", e->fatal);
+        goto out;
+    }
     if (!e->ended)
         end_run(e, clock_now_ns());
     if (e->proto->goodbye && !res->interrupted)
@@ -541,6 +600,7 @@ int engine_run(const struct run_config *cfg, const struct target *target,
                                      .server_cpu_pct = -1, .client_cpu_pct = -1};
         timeline_flush_hook(e, &drain, clock_now_ns());
     }
+    timeline_fold_drain(e);
     res->rate_achieved = res->duration_s > 0
                              ? (double)(res->sent - res->unfinished) / res->duration_s : 0;
     rc = 0;

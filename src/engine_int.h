@@ -10,6 +10,7 @@
 #include "check_stream.h"
 #include "encoder.h"
 #include "engine.h"
+#include "reqid.h"
 #include "sched.h"
 
 /* DOWN -> CONNECTING (TCP) -> HANDSHAKE (TLS) -> LOGIN (STOMP) -> IDLE
@@ -75,6 +76,8 @@ struct conn {
     struct buf out;
     struct inflight req;
     struct conn *next_idle;
+    struct conn *next_spare;
+    int on_demand;         /* HTTP: opened for a request that waits for it */
     /* STOMP */
     struct buf in;         /* bytes read, not yet parsed */
     struct buf frames;     /* SEND frames per verb for this connection */
@@ -106,6 +109,11 @@ struct engine {
     int wrr_current[RUN_MAX_VERBS]; /* smooth weighted round robin state */
     struct conn *conns;
     struct conn *idle;          /* stack of idle connections (HTTP) */
+    struct conn *spare;         /* HTTP: connections not open, opened on demand */
+    int nspare;
+    int dispatching;            /* inside dispatch (see engine.c) */
+    int reached;                /* a TCP connection got through once */
+    char fatal[ERR_LEN];        /* the run cannot go on (the target is unreachable) */
     int rr;                     /* round robin over connections (STOMP) */
     struct inflight *slots;     /* STOMP: ring of requests in flight, by id */
     uint64_t nslots;            /* a power of two */
@@ -114,7 +122,8 @@ struct engine {
     int nbackoff;               /* connections waiting to reconnect */
     int64_t all_busy_ns;        /* when the last idle connection was taken */
     int inflight;
-    uint64_t next_id;
+    uint64_t next_id;           /* counter of the last id handed out */
+    struct reqid ids;           /* this run's random id base and STOMP names */
     char rbuf[262144];          /* one loop thread: one read buffer (a 2 MB answer in ~10 reads) */
     struct buf scratch;         /* small frames rendered on the way out */
 
@@ -136,12 +145,22 @@ struct engine {
     struct hist ival_hist;      /* latencies completed in this interval */
     struct hist hook_hist;      /* the same, measured requests only (on_interval) */
     int64_t hook_start_ns;      /* where hook_hist's interval began */
-    int64_t ival_sent, ival_ok, ival_errors;
+    /* The interval's counts. Measured requests only (intended inside the
+     * window), as requests.* count them, so the intervals sum to those;
+     * warm counts what the warmup intervals show. */
+    struct ival_counts {
+        int64_t sent, ok, errors;
+    } ival, warm;
+    int64_t ival_ahead;         /* measured sends due at or after the next tick,
+                                   made before it ran (the pacer wakes early) */
 };
 
 /* conn.c: the transport under every protocol */
 void conn_init(struct engine *e, struct conn *c, int idx);
 void conn_start(struct conn *c);          /* connect, TLS, then proto->on_ready */
+/* Initialises every connection and opens those a run starts with (see
+ * conn.c: HTTP keeps the rest as spares). */
+void conn_start_pool(struct engine *e);
 void conn_close(struct conn *c);          /* just closes; no accounting */
 /* Closes after a failure: proto->on_close(kind) fails what is in flight,
  * then reconnects. */
@@ -162,6 +181,14 @@ int conn_send_bytes(struct conn *c, const char *p, size_t n);
 void engine_conn_idle(struct engine *e, struct conn *c);
 void engine_conn_backoff(struct engine *e, struct conn *c);
 void engine_request_done(struct engine *e, struct inflight *r, int err_kind);
+/* conn.c, for the engine and the protocols: a TCP connect failed (why:
+ * "Connection refused", "timed out"). Before the run began and before any
+ * connection got through, the target is unreachable: the run stops and
+ * engine_run fails with one line. */
+void engine_connect_failed(struct engine *e, const char *why);
+/* engine.c: HTTP: c, closed while idle or by a "Connection: close", goes
+ * back to the spares, reopened when a request needs it. */
+void engine_conn_spare(struct engine *e, struct conn *c);
 
 /* engine_timeline.c: the interval grid. timeline_close closes the interval
  * ending at t_ns (grid index k; k <= 0 is warmup, k == 0 starts the /proc
@@ -170,6 +197,9 @@ void engine_request_done(struct engine *e, struct inflight *r, int err_kind);
 void timeline_close(struct engine *e, int64_t k, int64_t t_ns);
 void timeline_tick_cb(struct ev_loop *loop, ev_timer *w, int revents);
 void timeline_flush_hook(struct engine *e, const struct interval_rec *rec, int64_t t_ns);
+/* Adds what finished after the last interval closed (the drain) to the
+ * last interval, so the intervals sum to requests.ok and errors. */
+void timeline_fold_drain(struct engine *e);
 
 /* inflight.c: the ring of requests in flight on multiplexed connections */
 int inflight_init(struct engine *e, char *err);

@@ -31,9 +31,14 @@ void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
             sampler_sample(e->smp, now, &pt);
     }
     rec.t = (double)(t_ns - e->m0_ns) / 1e9;
-    rec.sent = e->ival_sent;
-    rec.ok = e->ival_ok;
-    rec.errors = e->ival_errors;
+    /* Warmup intervals show the warmup's requests; measured ones count the
+     * measured requests only: the send the pacer makes at the window's end
+     * (intended at end_ns, outside it) or a warmup answer arriving late
+     * would otherwise make the intervals sum to more than requests.*. */
+    struct ival_counts *ic = k > 0 ? &e->ival : &e->warm;
+    rec.sent = ic->sent;
+    rec.ok = ic->ok;
+    rec.errors = ic->errors;
     rec.p50_ms = (double)hist_percentile(&e->ival_hist, 50) / 1000.0;
     rec.p99_ms = (double)hist_percentile(&e->ival_hist, 99) / 1000.0;
     rec.server_cpu_pct = pt.server_pct;
@@ -49,8 +54,23 @@ void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
     }
     if (!e->cfg->quiet)
         progress_line(e->cfg, &rec, k <= 0, (double)(e->end_ns - e->m0_ns) / 1e9);
-    e->ival_sent = e->ival_ok = e->ival_errors = 0;
+    *ic = (struct ival_counts){0};
+    e->ival.sent += e->ival_ahead;
+    e->ival_ahead = 0;
     hist_reset(&e->ival_hist);
+}
+
+void timeline_fold_drain(struct engine *e)
+{
+    struct run_result *res = e->res;
+    if (res->nintervals) {
+        struct interval_rec *last = &res->intervals[res->nintervals - 1];
+        last->sent += e->ival.sent + e->ival_ahead;
+        last->ok += e->ival.ok;
+        last->errors += e->ival.errors;
+    }
+    e->ival = (struct ival_counts){0};
+    e->ival_ahead = 0;
 }
 
 void timeline_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)

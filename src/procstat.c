@@ -15,8 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "units.h"
 
 /* ---- parsing ------------------------------------------------------------ */
@@ -165,6 +167,32 @@ int procstat_parse_statm(const char *text, long page_kb, int64_t *rss_kb)
     return 0;
 }
 
+int procstat_parse_schedstat(const char *text, uint64_t *run_ns)
+{
+    const char *q = text;
+    uint64_t wait, slices;
+    /* "run_ns wait_ns timeslices": all three, or it is not a schedstat line */
+    if (next_field(&q, run_ns) < 0 || next_field(&q, &wait) < 0 || next_field(&q, &slices) < 0)
+        return -1;
+    return 0;
+}
+
+uint64_t procstat_threads_delta(const struct procstat_thread *a, size_t na,
+                                const struct procstat_thread *b, size_t nb)
+{
+    uint64_t sum = 0;
+    size_t j = 0; /* /proc lists threads in the same order each time: the
+                     match is usually the next one, so this is linear */
+    for (size_t i = 0; i < nb; i++) {
+        const struct procstat_thread *was = NULL;
+        for (size_t k = 0; k < na && !was; k++, j = j + 1 < na ? j + 1 : 0)
+            if (a[j].tid == b[i].tid)
+                was = &a[j];
+        sum += was && b[i].ns >= was->ns ? b[i].ns - was->ns : b[i].ns;
+    }
+    return sum;
+}
+
 /* ---- reading ------------------------------------------------------------ */
 
 /* Reads a small /proc file whole (one read: procfs hands out a page at a
@@ -296,9 +324,9 @@ static uint64_t delta(uint64_t now, uint64_t before)
     return now >= before ? now - before : 0;
 }
 
-static double pct(uint64_t ticks, const struct sampler *s, int64_t dt_ns)
+static double pct(uint64_t ns, int64_t dt_ns)
 {
-    return (double)ticks / (double)s->ticks_per_sec / ((double)dt_ns / 1e9) * 100.0;
+    return (double)ns / (double)dt_ns * 100.0;
 }
 
 static const struct procstat_prev *find_prev(const struct sampler *s, pid_t pid,
@@ -324,8 +352,59 @@ static int any_gone(const struct sampler *s, const struct procstat_prev *cur, si
     return 0;
 }
 
+/* Reads the schedstat of every thread of `who` into the current table.
+ * @return 0, or -1 when schedstat is missing (no task directory, no file,
+ * a kernel without it) or the table is full: ticks are used then. */
+static int read_threads(struct sampler *s, const char *who, struct procstat_prev *cur)
+{
+    char path[sizeof s->root + 64], buf[128];
+    struct procstat_thread *t = s->threads[s->thr_cur];
+    snprintf(path, sizeof(path), "%s/%s/task", s->root, who);
+    DIR *d = opendir(path);
+    struct dirent *e;
+    if (!d)
+        return -1;
+    cur->thr_off = s->thr_used;
+    cur->thr_n = 0;
+    while ((e = readdir(d)) != NULL) {
+        uint64_t ns;
+        if (!all_digits(e->d_name))
+            continue;
+        if (s->thr_used == PROCSTAT_MAX_THREADS) {
+            closedir(d);
+            s->thr_used = cur->thr_off;
+            return -1;
+        }
+        /* all_digits: a tid of at most 9 digits */
+        snprintf(path, sizeof(path), "%s/%.24s/task/%.9s/schedstat", s->root, who, e->d_name);
+        /* a thread that exited since readdir is skipped: its time is lost */
+        if (read_text(path, buf, sizeof(buf)) <= 0 || procstat_parse_schedstat(buf, &ns) < 0)
+            continue;
+        t[s->thr_used++] = (struct procstat_thread){.tid = (pid_t)atoi(e->d_name), .ns = ns};
+        cur->thr_n++;
+    }
+    closedir(d);
+    return cur->thr_n ? 0 : -1;
+}
+
+/* The CPU ns of one pid since its previous reading (0 without one). */
+static uint64_t pid_delta_ns(struct sampler *s, const struct procstat_prev *cur,
+                             const struct procstat_prev *before)
+{
+    if (!before)
+        return 0;
+    if (cur->exact && before->exact) {
+        const struct procstat_thread *was = s->threads[!s->thr_cur] + before->thr_off;
+        s->used_schedstat = 1;
+        return procstat_threads_delta(was, before->thr_n,
+                                      s->threads[s->thr_cur] + cur->thr_off, cur->thr_n);
+    }
+    s->used_ticks = 1;
+    return delta(cur->ticks, before->ticks) * (uint64_t)NS_PER_S / (uint64_t)s->ticks_per_sec;
+}
+
 /* Reads one watched pid into the point and the new table.
- * @return its ticks since the previous sample, or -1 if unreadable. */
+ * @return its CPU ns since the previous sample, or -1 if unreadable. */
 static int64_t read_server_pid(struct sampler *s, pid_t pid, struct proc_point *p,
                                struct procstat_prev *cur)
 {
@@ -338,45 +417,53 @@ static int64_t read_server_pid(struct sampler *s, pid_t pid, struct proc_point *
     cur->pid = pid;
     cur->starttime = st.starttime;
     cur->ticks = st.utime + st.stime;
+    cur->exact = read_threads(s, who, cur) == 0;
     p->server_alive++;
     p->server_threads += st.num_threads;
     if (read_proc(s->root, who, "statm", buf, sizeof(buf)) > 0 &&
         procstat_parse_statm(buf, s->page_kb, &rss) == 0)
         p->server_rss_kb += rss;
-    const struct procstat_prev *before = find_prev(s, pid, st.starttime);
-    return before ? (int64_t)delta(cur->ticks, before->ticks) : 0;
+    return (int64_t)pid_delta_ns(s, cur, find_prev(s, pid, st.starttime));
 }
 
-/* Server side of a sample: returns the ticks of pids seen in both samples. */
+/* Server side of a sample: returns the CPU ns of pids seen in both samples. */
 static uint64_t sample_server(struct sampler *s, struct proc_point *p)
 {
     struct procstat_prev cur[PROCSTAT_MAX_PIDS];
     size_t ncur = 0;
-    uint64_t ticks = 0, now = 0;
+    uint64_t ns = 0;
     if (s->name[0])
         resolve_name(s);
+    s->thr_used = 0;
     for (size_t i = 0; i < s->npids; i++) {
         int64_t d = read_server_pid(s, s->pids[i], p, &cur[ncur]);
         if (d < 0) {
             s->vanished = 1;
             continue;
         }
-        ticks += (uint64_t)d;
-        now += cur[ncur++].ticks;
+        ns += (uint64_t)d;
+        ncur++;
     }
     if (any_gone(s, cur, ncur))
         s->vanished = 1;
     memcpy(s->prev, cur, ncur * sizeof(cur[0]));
     s->nprev = ncur;
-    s->prev_server_ticks = now;
-    return ticks;
+    s->thr_cur = !s->thr_cur; /* this sample's threads are the next one's previous */
+    return ns;
 }
 
-static uint64_t read_client_ticks(const struct sampler *s, int *ok)
+/* This process's CPU: the kernel's ns count (exited threads included);
+ * from a fixture tree, its self/stat ticks. */
+static uint64_t read_client_ns(const struct sampler *s, int *ok)
 {
     struct proc_stat st;
+    struct timespec ts;
+    if (!strcmp(s->root, "/proc")) {
+        *ok = clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0;
+        return *ok ? (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec : 0;
+    }
     *ok = read_stat_at(s->root, "self", &st) == 0;
-    return *ok ? st.utime + st.stime : 0;
+    return *ok ? (st.utime + st.stime) * (uint64_t)NS_PER_S / (uint64_t)s->ticks_per_sec : 0;
 }
 
 static void sample_machine(struct sampler *s, struct proc_point *p, int64_t dt_ns)
@@ -410,14 +497,14 @@ static void sample_all(struct sampler *s, int64_t t_ns, struct proc_point *p)
                              .machine_busy_pct = -1, .machine_steal_pct = -1,
                              .loadavg1 = -1};
     uint64_t server = sample_server(s, p);
-    s->total_server_ticks += server;
+    s->total_server_ns += server;
     if (known && p->server_alive > 0)
-        p->server_pct = pct(server, s, dt_ns);
-    uint64_t client = read_client_ticks(s, &client_ok);
+        p->server_pct = pct(server, dt_ns);
+    uint64_t client = read_client_ns(s, &client_ok);
     if (known && client_ok)
-        p->client_pct = pct(delta(client, s->prev_client_ticks), s, dt_ns);
+        p->client_pct = pct(delta(client, s->prev_client_ns), dt_ns);
     if (client_ok)
-        s->prev_client_ticks = client;
+        s->prev_client_ns = client;
     sample_machine(s, p, dt_ns);
     s->prev_t_ns = t_ns;
     s->have_prev = 1;
@@ -430,7 +517,8 @@ void sampler_start(struct sampler *s, int64_t t_ns)
     s->nprev = 0;
     s->vanished = 0;
     sample_all(s, t_ns, &ignored);
-    s->total_server_ticks = 0;
+    s->total_server_ns = 0;
+    s->used_schedstat = s->used_ticks = 0;
     s->window_steal_pct_x_ns = 0;
     s->window_ns = 0;
 }
@@ -442,7 +530,14 @@ void sampler_sample(struct sampler *s, int64_t t_ns, struct proc_point *p)
 
 double sampler_server_cpu_ms(const struct sampler *s)
 {
-    return (double)s->total_server_ticks * 1000.0 / (double)s->ticks_per_sec;
+    return (double)s->total_server_ns / 1e6;
+}
+
+const char *sampler_cpu_source(const struct sampler *s)
+{
+    if (s->used_schedstat)
+        return s->used_ticks ? "schedstat+ticks" : "schedstat";
+    return s->used_ticks ? "ticks" : "";
 }
 
 double sampler_steal_pct(const struct sampler *s)

@@ -1,6 +1,12 @@
 /* procstat: the server's and the client's CPU, memory and the machine's
  * load, read from /proc on the run's uniform interval grid.
  *
+ * Server CPU is the kernel's nanosecond count of time on CPU, summed over
+ * the process's threads (/proc/PID/task/TID/schedstat, first field), so a
+ * cheap call at a low rate is not rounded to zero as clock ticks (10 ms)
+ * would round it; where schedstat is missing it falls back to the ticks of
+ * /proc/PID/stat. The client's own CPU is CLOCK_PROCESS_CPUTIME_ID (ns).
+ *
  * CPU % follows top: 100 % is one core busy. A sampler watches a set of
  * server processes given by pid (summed) or by name (every process whose
  * comm or argv[0] basename matches, re-resolved at each sample so a
@@ -13,6 +19,9 @@
 #include <sys/types.h>
 
 #define PROCSTAT_MAX_PIDS 64
+/* Threads followed over all watched pids; past this a pid falls back to
+ * ticks. */
+#define PROCSTAT_MAX_THREADS 2048
 
 /* Fields of /proc/<pid>/stat that rpcbench uses. */
 struct proc_stat {
@@ -47,6 +56,23 @@ double procstat_machine_pct(const struct sys_times *a, const struct sys_times *b
 int procstat_parse_loadavg(const char *text, double load[3]);
 /* Parses /proc/<pid>/statm's second field (resident pages) into KiB. */
 int procstat_parse_statm(const char *text, long page_kb, int64_t *rss_kb);
+/* Parses /proc/<pid>/task/<tid>/schedstat's first field: ns on CPU. */
+int procstat_parse_schedstat(const char *text, uint64_t *run_ns);
+
+/* A thread's time on CPU at one sample. */
+struct procstat_thread {
+    pid_t tid;
+    uint64_t ns;
+};
+/* The CPU time a process's threads used between two readings a (na
+ * threads) and b (nb), both in the order /proc lists them. Threads only in
+ * b are new: all their time is since a. Threads only in a have exited:
+ * their time since a is lost (the kernel moves it to the process's total,
+ * which only ticks show), but never counted negative, as a plain sum of
+ * the live threads would. A tid whose count went down was reused: counted
+ * as new. */
+uint64_t procstat_threads_delta(const struct procstat_thread *a, size_t na,
+                                const struct procstat_thread *b, size_t nb);
 
 /* Reads /proc/<pid>/stat; -1 if the process is gone. */
 int procstat_read_pid(pid_t pid, struct proc_stat *out);
@@ -74,21 +100,27 @@ struct sampler {
     long page_kb;
     /* previous readings, for the differences */
     int64_t prev_t_ns;
-    uint64_t prev_server_ticks;
-    uint64_t prev_client_ticks;
+    uint64_t prev_client_ns;
     struct sys_times prev_sys;
     double window_steal_pct_x_ns; /* steal % x ns, summed since start */
     int64_t window_ns;
-    uint64_t total_server_ticks; /* accumulated since start, for CPU-ms per call */
+    uint64_t total_server_ns; /* accumulated since start, for CPU-ms per call */
     int have_prev;
-    /* per-pid previous ticks: only pids seen in both samples count, so a
-     * restarted or replaced server never gives a negative or huge delta */
+    int used_schedstat, used_ticks; /* since start: what the server CPU came from */
+    /* per-pid previous readings: only pids seen in both samples count, so
+     * a restarted or replaced server never gives a negative or huge delta */
     struct procstat_prev {
         pid_t pid;
         uint64_t starttime;
         uint64_t ticks;
+        int exact;              /* threads[] below hold its schedstat */
+        size_t thr_off, thr_n;  /* its threads in the previous table */
     } prev[PROCSTAT_MAX_PIDS];
     size_t nprev;
+    /* threads of the previous and the current sample, pid after pid */
+    struct procstat_thread threads[2][PROCSTAT_MAX_THREADS];
+    int thr_cur;            /* which table the sample being taken fills */
+    size_t thr_used;
     char root[64];          /* "/proc"; tests point it at a fixture tree */
 };
 
@@ -104,6 +136,10 @@ void sampler_start(struct sampler *s, int64_t t_ns);
 void sampler_sample(struct sampler *s, int64_t t_ns, struct proc_point *p);
 /* Server CPU time since sampler_start, in milliseconds. */
 double sampler_server_cpu_ms(const struct sampler *s);
+/* Where the server CPU came from since sampler_start: "schedstat",
+ * "ticks", "schedstat+ticks" (some pids or samples each), or "" when no
+ * server was read. Static string. */
+const char *sampler_cpu_source(const struct sampler *s);
 /* The hypervisor's steal since sampler_start, % of all cores' time;
  * -1 when /proc/stat could not be read twice. */
 double sampler_steal_pct(const struct sampler *s);

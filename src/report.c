@@ -168,6 +168,8 @@ static void cpu(FILE *out, const struct run_result *r)
         double per = result_cpu_ms_per_call(r);
         if (per >= 0)
             fprintf(out, ", %.3f CPU-ms/call", per);
+        if (r->server_cpu_source[0])
+            fprintf(out, " (%s)", r->server_cpu_source);
         fprintf(out, "\n            RSS %.1f MB -> %.1f MB\n", (double)r->rss_start_kb / 1024,
                 (double)r->rss_end_kb / 1024);
     } else {

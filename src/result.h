@@ -129,6 +129,7 @@ struct run_result {
     size_t nsamples, cap_samples;
     /* CPU summary */
     double server_cpu_ms;    /* CPU time the server used in the window */
+    char server_cpu_source[16]; /* "schedstat", "ticks", "schedstat+ticks"; "" unknown */
     int server_vanished;
     int64_t rss_start_kb, rss_end_kb;
     long server_threads;

@@ -153,6 +153,8 @@ static json_object *cpu_json(const struct run_result *r)
     add_double(o, "max_pct", max);
     add_double(o, "cpu_ms", r->server_cpu_ms);
     add_double(o, "cpu_ms_per_call", result_cpu_ms_per_call(r));
+    if (r->server_cpu_source[0])
+        json_object_object_add(o, "source", json_object_new_string(r->server_cpu_source));
     add_int(o, "threads", r->server_threads);
     add_int(o, "rss_start_kb", r->rss_start_kb);
     add_int(o, "rss_end_kb", r->rss_end_kb);

@@ -217,6 +217,7 @@ static void load_cpu(json_object *root, struct run_result *r)
     for (size_t i = 0; i < array_len(pids) && r->nwatched < RUN_MAX_PIDS; i++)
         r->watched_pids[r->nwatched++] = (pid_t)json_object_get_int(json_object_array_get_idx(pids, i));
     r->server_cpu_ms = num(cpu, "cpu_ms", -1);
+    str(cpu, "source", r->server_cpu_source, sizeof r->server_cpu_source);
     r->server_threads = (long)i64(cpu, "threads");
     r->rss_start_kb = i64(cpu, "rss_start_kb");
     r->rss_end_kb = i64(cpu, "rss_end_kb");

@@ -106,22 +106,3 @@ int target_connect_nb(const struct target *t, char *err)
     }
     return fd;
 }
-
-int target_probe(const struct target *t, int timeout_ms, char *err)
-{
-    int fd = target_connect_nb(t, err);
-    if (fd < 0)
-        return -1;
-    struct pollfd p = {.fd = fd, .events = POLLOUT};
-    int rc = poll(&p, 1, timeout_ms);
-    int soerr = 0;
-    socklen_t len = sizeof soerr;
-    if (rc == 1)
-        getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &len);
-    close(fd);
-    if (rc == 1 && soerr == 0)
-        return 0;
-    snprintf(err, ERR_LEN, "cannot connect to %.100s:%d: %s", t->host, t->port,
-             rc == 0 ? "timed out" : strerror(soerr ? soerr : errno));
-    return -1;
-}

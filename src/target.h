@@ -19,10 +19,6 @@ struct target {
  * resolves host numerically or by name. @return 0, or -1 with err. */
 int target_parse(const char *url, const char *default_path, struct target *t, char *err);
 
-/* A blocking connect with a timeout, to tell "cannot reach" up front.
- * @return 0, or -1 with err ("connect 127.0.0.1:9: Connection refused"). */
-int target_probe(const struct target *t, int timeout_ms, char *err);
-
 /* Starts a non-blocking connect; returns the fd (>= 0) or -1 with err. */
 int target_connect_nb(const struct target *t, char *err);
 
