@@ -148,8 +148,8 @@ static void header(FILE *out, const struct run_result *r)
     duration_line(out, r);
 }
 
-/* The VDSM table: always in ms, one number of decimals for the line above
- * it; n/a and no rows when nothing succeeded. */
+/* The VDSM table: always in ms, the average/min/max line with one number of
+ * decimals for all three; n/a and no rows when nothing succeeded. */
 static int bucket_table(FILE *out, const struct run_result *r, char *err)
 {
     const struct hist *h = &r->latency;

@@ -161,7 +161,8 @@ void result_note_default(struct run_result *r, int kind, const char *host, int p
     char tmo[32];
     switch (kind) {
     case ERR_CONNECT:
-        result_note_error(r, kind, "could not connect to %s:%d", host, port);
+        result_note_error(r, kind, "could not connect to %s:%d%s%.100s", host, port,
+                          r->tls_error[0] ? ": TLS " : "", r->tls_error);
         break;
     case ERR_TIMEOUT:
         units_format_duration(r->cfg.timeout_ns, tmo, sizeof tmo);
