@@ -254,10 +254,11 @@ static void transport(FILE *out, const struct run_result *r)
         int have = r->handshake.total_count > 0;
         tfmt(&u, have, (double)hist_percentile(&r->handshake, 50), p50, sizeof p50);
         tfmt(&u, have, (double)r->handshake.max, mx, sizeof mx);
-        fprintf(out, "; TLS %s, %lld handshakes (connect + handshake p50 %s, max %s; not in "
+        fprintf(out, "; TLS %s, %lld %s (connect + handshake p50 %s, max %s; not in "
                 "latency), %lld failed", r->cfg.tls_insecure ? "INSECURE (server not verified)"
                                                              : "verified",
-                (long long)r->handshakes, p50, mx, (long long)r->tls_failures);
+                (long long)r->handshakes, plural(r->handshakes, "handshake", "handshakes"), p50,
+                mx, (long long)r->tls_failures);
     }
     if (!strncmp(r->target_url, "stomp", 5))
         fprintf(out, "; STOMP ERROR frames %lld, stray replies %lld", (long long)r->stomp_errors,
