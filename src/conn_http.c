@@ -130,12 +130,15 @@ static int describe(struct conn *c, int kind, const struct enc_result *r)
     size_t len = body ? c->body.len : 0;
     char ex[96] = "";
     switch (kind) {
-    case ERR_HTTP:
+    case ERR_HTTP: {
+        const char *reason = http_status_str((enum http_status)c->parser.status_code);
         errtext_excerpt(body ? body : "", len, 60, ex, sizeof ex);
-        result_note_error(res, kind, "HTTP %u %s%s%s", c->parser.status_code,
-                          http_status_str((enum http_status)c->parser.status_code),
+        if (!strcmp(ex, reason)) /* a body that only repeats the reason */
+            ex[0] = '\0';
+        result_note_error(res, kind, "HTTP %u %s%s%s", c->parser.status_code, reason,
                           ex[0] ? ": " : "", ex);
         break;
+    }
     case ERR_FAULT:
         errtext_fault(body, len, r->fault_code, res->error_samples[kind], ERR_SAMPLE_LEN);
         break;
