@@ -7,10 +7,10 @@
 #include "units.h"
 
 /* The round step (1, 2 or 5 times a power of ten, in ms) that cuts span_ms
- * into about 20 buckets. */
-static double round_step(double span_ms)
+ * into about rows buckets. */
+static double round_step(double span_ms, double rows)
 {
-    double raw = span_ms / 20.0;
+    double raw = span_ms / rows;
     if (raw <= 0.001)
         return 0.001;
     double mag = pow(10, floor(log10(raw)));
@@ -18,23 +18,70 @@ static double round_step(double span_ms)
     return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * mag;
 }
 
-static int auto_edges(int64_t lo_us, int64_t hi_us, double *edges)
+/* The data's spread over every histogram given: min, p99, max (ms).
+ * @return 0 when none holds a value. */
+static int spread(const struct hist *const *hs, int nh, double *lo, double *body, double *hi)
 {
-    double lo = (double)lo_us / 1000.0, hi = (double)hi_us / 1000.0;
-    if (hi <= lo)
-        hi = lo + 0.001;
-    double step = round_step(hi - lo);
+    int any = 0;
+    for (int i = 0; i < nh; i++) {
+        const struct hist *h = hs[i];
+        if (!h->total_count)
+            continue;
+        double mn = (double)h->min / 1000, mx = (double)h->max / 1000;
+        double p99 = (double)hist_percentile(h, 99) / 1000;
+        *lo = any && *lo < mn ? *lo : mn;
+        *hi = any && *hi > mx ? *hi : mx;
+        *body = any && *body > p99 ? *body : p99;
+        any = 1;
+    }
+    return any;
+}
+
+/* Drops every edge whose row would repeat the one before it for every
+ * histogram: the table keeps the rows where something changes. */
+static int drop_repeats(const struct hist *const *hs, int nh, double *edges, int n)
+{
+    double prev[8] = {0};
+    int out = 0;
+    for (int i = 0; i < n; i++) {
+        int same = out > 0;
+        for (int k = 0; k < nh && k < 8; k++) {
+            double p = hist_pct_below(hs[k], (int64_t)llround(edges[i] * 1000.0));
+            same = same && p == prev[k];
+            prev[k] = p;
+        }
+        if (!same)
+            edges[out++] = edges[i];
+    }
+    return out;
+}
+
+/* Round edges across the body of the data (min to the largest p99), about
+ * 20 of them, then one round edge above the max when the tail reaches
+ * further; rows that repeat the row before them are left out, so a few
+ * requests or a long tail do not fill the table with the same figure. */
+static int auto_edges(const struct hist *const *hs, int nh, double *edges)
+{
+    double lo = 0, body = 0, hi = 0;
+    if (!spread(hs, nh, &lo, &body, &hi))
+        return 0;
+    double span = body - lo > body / 20 ? body - lo : body / 20; /* one value: a few rows */
+    double step = round_step(span, 20);
     double start = floor(lo / step) * step;
     if (start <= 0)
         start = step; /* "<0ms: 0.0" says nothing */
     int n = 0;
-    /* First edge at or below the minimum (shows 0.0), last above the max. */
-    for (double e = start; n < BUCKETS_MAX; e += step) {
+    /* First edge at or below the minimum (shows 0.0), then up past the body. */
+    for (double e = start; n < BUCKETS_MAX - 1; e += step) {
         edges[n++] = round(e / step) * step;
-        if (e > hi)
+        if (e > body)
             break;
     }
-    return n;
+    if (edges[n - 1] <= hi) { /* the tail: one edge above the max */
+        double tstep = round_step(hi, 20);
+        edges[n++] = (floor(hi / tstep) + 1) * tstep;
+    }
+    return drop_repeats(hs, nh, edges, n);
 }
 
 static int range_edges(const char *spec, double *edges, char *err)
@@ -56,10 +103,11 @@ static int range_edges(const char *spec, double *edges, char *err)
     return n;
 }
 
-int buckets_edges(const char *spec, int64_t lo_us, int64_t hi_us, double *edges_ms, char *err)
+int buckets_edges(const char *spec, const struct hist *const *hs, int nh, double *edges_ms,
+                  char *err)
 {
     if (!spec[0] || !strcmp(spec, "auto"))
-        return auto_edges(lo_us, hi_us, edges_ms);
+        return auto_edges(hs, nh, edges_ms);
     if (strchr(spec, ':'))
         return range_edges(spec, edges_ms, err);
     size_t n;

@@ -9,9 +9,13 @@
 
 #define BUCKETS_MAX 64
 
-/* Edges in ms from spec: "auto" (about 20 round edges spanning [lo_us, hi_us]),
- * "START:END:STEP" or a list "1,2,5,10". @return count, or -1 with err. */
-int buckets_edges(const char *spec, int64_t lo_us, int64_t hi_us, double *edges_ms,
+/* Edges in ms from spec: "auto" (round edges from the minimum to the
+ * largest p99 of the nh histograms hs, about 20, one more above the max,
+ * rows that would repeat the row before for every histogram left out; none
+ * when no histogram holds a value), "START:END:STEP" or a list "1,2,5,10"
+ * (taken as given). hs may be NULL when nh is 0. @return count, or -1 with
+ * err. */
+int buckets_edges(const char *spec, const struct hist *const *hs, int nh, double *edges_ms,
                   char *err);
 
 /* Cumulative % of h below each edge. */

@@ -186,17 +186,11 @@ static void summary_table(FILE *out, const struct cmp *c)
                  "rounds' ratios)\n");
 }
 
+/* One set of edges for both arms, from the union of their data. */
 static int bucket_edges(const struct cmp *c, double *edges, char *err)
 {
-    const struct hist *a = &c->arm[0].merged.latency, *b = &c->arm[1].merged.latency;
-    int64_t lo = INT64_MAX, hi = 0;
-    if (a->total_count)
-        lo = a->min, hi = a->max;
-    if (b->total_count) {
-        lo = b->min < lo ? b->min : lo;
-        hi = b->max > hi ? b->max : hi;
-    }
-    return buckets_edges(c->o->cfg.buckets, lo == INT64_MAX ? 0 : lo, hi, edges, err);
+    const struct hist *hs[2] = {&c->arm[0].merged.latency, &c->arm[1].merged.latency};
+    return buckets_edges(c->o->cfg.buckets, hs, 2, edges, err);
 }
 
 static int bucket_table(FILE *out, const struct cmp *c, char *err)

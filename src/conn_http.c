@@ -14,6 +14,7 @@
 
 #include "clock.h"
 #include "engine_int.h"
+#include "errtext.h"
 
 static int on_headers_complete(http_parser *p);
 static int on_body(http_parser *p, const char *at, size_t len);
@@ -118,22 +119,57 @@ static int on_message_complete(http_parser *p)
     return 0;
 }
 
+/* Keeps the first error of each kind in the user's terms (once per kind:
+ * later errors of that kind skip it). */
+static int describe(struct conn *c, int kind, const struct enc_result *r)
+{
+    struct run_result *res = c->eng->res;
+    if (res->error_samples[kind][0])
+        return kind;
+    const char *body = c->body.data;
+    size_t len = body ? c->body.len : 0;
+    char ex[96] = "";
+    switch (kind) {
+    case ERR_HTTP: {
+        const char *reason = http_status_str((enum http_status)c->parser.status_code);
+        errtext_excerpt(body ? body : "", len, 60, ex, sizeof ex);
+        if (!strcmp(ex, reason)) /* a body that only repeats the reason */
+            ex[0] = '\0';
+        result_note_error(res, kind, "HTTP %u %s%s%s", c->parser.status_code, reason,
+                          ex[0] ? ": " : "", ex);
+        break;
+    }
+    case ERR_FAULT:
+        errtext_fault(body, len, r->fault_code, res->error_samples[kind], ERR_SAMPLE_LEN);
+        break;
+    default:
+        if (r->status == ENC_OK && r->has_id)
+            result_note_error(res, kind, "answer id %llu where %llu was expected",
+                              (unsigned long long)r->id, (unsigned long long)c->req.id);
+        else
+            errtext_decode(c->eng->enc->name, body, len, res->error_samples[kind],
+                           ERR_SAMPLE_LEN);
+    }
+    return kind;
+}
+
 /* Classifies a complete response: -1 ok, or an error kind. */
 static int classify(struct conn *c)
 {
     struct engine *e = c->eng;
+    struct enc_result r = {0};
     if (c->parser.status_code < 200 || c->parser.status_code > 299)
-        return ERR_HTTP;
+        return describe(c, ERR_HTTP, &r);
     if (e->cfg->validate == VALIDATE_NONE)
         return -1;
-    struct enc_result r = {0};
     const char *body = c->body.data ? c->body.data : ""; /* an empty body has no buffer */
     int st = e->cfg->validate == VALIDATE_FULL ? e->enc->decode_response(body, c->body.len, &r)
                                                : check_stream_finish(&c->check, &r);
+    r.status = st;
     if (st == ENC_FAULT)
-        return ERR_FAULT;
+        return describe(c, ERR_FAULT, &r);
     if (st != ENC_OK || (r.has_id && r.id != reqid_wire(&e->ids, c->req.id)))
-        return ERR_DECODE;
+        return describe(c, ERR_DECODE, &r);
     return -1;
 }
 
@@ -156,6 +192,18 @@ static void finish(struct conn *c, int eof)
     c->state = CONN_IDLE;
     conn_watch(c, EV_READ);
     engine_conn_idle(e, c);
+}
+
+/* Why http-parser stopped: our --max-response cap, or a malformed answer. */
+static void note_framing(struct conn *c)
+{
+    enum http_errno he = HTTP_PARSER_ERRNO(&c->parser);
+    if (he == HPE_CB_headers_complete || he == HPE_CB_body)
+        result_note_error(c->eng->res, ERR_DECODE, "answer larger than --max-response (%zu "
+                          "bytes)", c->eng->cfg->max_response);
+    else
+        result_note_error(c->eng->res, ERR_DECODE, "malformed HTTP answer: %s",
+                          http_errno_description(he));
 }
 
 /* Reads and frames what the socket has. */
@@ -181,6 +229,7 @@ static void on_readable(struct conn *c)
         if (c->parser.http_errno != HPE_OK || used != (size_t)n) {
             if (c->message_done && used == (size_t)n)
                 break;
+            note_framing(c);
             conn_fail(c, ERR_DECODE);
             return;
         }

@@ -11,6 +11,7 @@
 
 #include "clock.h"
 #include "engine_int.h"
+#include "errtext.h"
 #include "stomp.h"
 
 /* Offered both ways: "we can beat every 10 s, beat us every 10 s". VDSM
@@ -182,6 +183,12 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
     if (st == ENC_OK && e->cfg->validate == VALIDATE_FULL)
         st = e->enc->decode_response(f->body, f->body_len, &res);
     int kind = st == ENC_OK ? -1 : st == ENC_FAULT ? ERR_FAULT : ERR_DECODE;
+    if (kind == ERR_FAULT && !e->res->error_samples[kind][0])
+        errtext_fault(f->body, f->body_len, res.fault_code, e->res->error_samples[kind],
+                      ERR_SAMPLE_LEN);
+    else if (kind == ERR_DECODE && !e->res->error_samples[kind][0])
+        errtext_decode(e->enc->name, f->body, f->body_len, e->res->error_samples[kind],
+                       ERR_SAMPLE_LEN);
     if (r->measured)
         e->res->bytes_received += (int64_t)frame_len;
     r->live = 0;

@@ -93,6 +93,8 @@ void engine_request_done(struct engine *e, struct inflight *r, int kind)
             res->errors++;
             res->err[kind]++;
             v->errors++;
+            if (!res->error_samples[kind][0])
+                result_note_default(res, kind, e->target->host, e->target->port);
         }
     }
     r->measured = 0;
@@ -212,6 +214,9 @@ static void fail_unconnectable(struct engine *e, int64_t intended)
         e->res->sent++;
         e->res->errors++;
         e->res->err[ERR_CONNECT]++;
+        if (!e->res->error_samples[ERR_CONNECT][0])
+            result_note_default(e->res, ERR_CONNECT, e->target->host,
+                                e->target->port);
     }
     (measured ? &e->ival : &e->warm)->sent++;
     (measured ? &e->ival : &e->warm)->errors++;
@@ -234,6 +239,12 @@ static void dispatch_due(struct engine *e, int64_t busy_since)
     }
     while (sched_peek(&e->sched) <= now) {
         struct conn *c = take_conn(e);
+        /* A connection freed while the backlog waited goes straight back to
+         * it: every connection has been busy since busy_since, not since now
+         * (restarting the spell here made every later backlog request look
+         * as if the pacer, not the server, had held it back). */
+        if (c && busy_since != INT64_MAX && !e->idle)
+            e->all_busy_ns = busy_since;
         if (c) {
             int64_t due = sched_take(&e->sched);
             send_on(e, c, due, due >= busy_since);

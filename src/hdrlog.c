@@ -507,8 +507,9 @@ static void percentile_row(FILE *f, const struct hist *h, int32_t idx, double sc
                            double level, int64_t running, int last)
 {
     char val[64], pct[64], inv[64];
-    java_fixed(val, sizeof(val), 12, h->sigfigs,
-               (double)hist_highest_equivalent(h, hist_value_at_index(h, idx)) / scale);
+    int64_t v = hist_highest_equivalent(h, hist_value_at_index(h, idx));
+    v = v > h->max ? h->max : v < h->min ? h->min : v; /* never past the exact extremes */
+    java_fixed(val, sizeof(val), 12, h->sigfigs, (double)v / scale);
     java_fixed(pct, sizeof(pct), 2, 12, level / 100.0);
     if (last) {
         fprintf(f, "%s %s %10lld\n", val, pct, (long long)running);
@@ -552,7 +553,7 @@ int hdrlog_write_percentiles(FILE *f, const struct hist *h, double value_scale,
         ticks_per_half_distance = 1;
     fprintf(f, "%12s %14s %10s %14s\n\n", "Value", "Percentile", "TotalCount", "1/(1-Percentile)");
     percentile_rows(f, h, value_scale, ticks_per_half_distance);
-    double max = h->total_count ? (double)hist_highest_equivalent(h, h->max) : 0.0;
+    double max = (double)h->max; /* exact; Java knows only the bucket's top */
     char a[64], b[64];
     java_fixed(a, sizeof(a), 12, h->sigfigs, hist_mean(h) / value_scale);
     java_fixed(b, sizeof(b), 12, h->sigfigs, hist_stddev(h) / value_scale);

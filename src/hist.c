@@ -189,7 +189,8 @@ int hist_merge(struct hist *dst, const struct hist *src)
 
 /* As hdr_value_at_percentile: the rank is rounded to the nearest count, the
  * first index whose running count reaches it gives the bucket, and the
- * bucket's highest equivalent value is reported (lowest for p == 0). */
+ * bucket's highest equivalent value is reported (lowest for p == 0),
+ * clamped to the exact min and max recorded. */
 int64_t hist_percentile(const struct hist *h, double p)
 {
     if (h->total_count == 0)
@@ -209,7 +210,10 @@ int64_t hist_percentile(const struct hist *h, double p)
             break;
         }
     }
-    return p == 0.0 ? hist_lowest_equivalent(h, value) : hist_highest_equivalent(h, value);
+    value = p == 0.0 ? hist_lowest_equivalent(h, value) : hist_highest_equivalent(h, value);
+    /* A bucket's edge can lie beyond the exact extremes (p99 52.895 with
+     * max 52.888): no percentile is reported outside them. */
+    return value < h->min ? h->min : value > h->max ? h->max : value;
 }
 
 double hist_mean(const struct hist *h)

@@ -47,7 +47,8 @@ void hist_record_n(struct hist *h, int64_t value, int64_t count);
 int hist_merge(struct hist *dst, const struct hist *src);
 
 /* Value at percentile p (0..100): the highest value equivalent to the
- * bucket holding that rank, as HdrHistogram reports it. 0 when empty. */
+ * bucket holding that rank, as HdrHistogram reports it, but never outside
+ * the exact min and max recorded. 0 when empty. */
 int64_t hist_percentile(const struct hist *h, double p);
 double hist_mean(const struct hist *h);
 double hist_stddev(const struct hist *h);

@@ -93,6 +93,10 @@ void options_usage(FILE *out, int compare)
             compare ? "; A,B compares two (also --url, --server-pid, --label)\n"
                       "      --rounds K         interleaved rounds A B A B ..., default 3"
                     : "");
+    if (!compare)
+        fprintf(out, "exit status: 0 done, 1 runtime failure (e.g. target unreachable), 2 usage "
+                     "error,\n  3 no request succeeded, 130 interrupted by SIGINT (figures "
+                     "still reported)\n");
 }
 
 static void defaults(struct options *o)

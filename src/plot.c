@@ -90,13 +90,14 @@ static int write_cdf(const char *path, const struct hist *h, char *err)
         return -1;
     fprintf(f, "# latency_ms  pct_at_or_below   (rpcbench, from the merged histogram)\n");
     if (h->total_count) {
-        fprintf(f, "%.3f 0\n", (double)hist_lowest_equivalent(h, h->min) / 1000.0);
+        fprintf(f, "%.3f 0\n", (double)h->min / 1000.0);
         int64_t running = 0;
         for (int32_t i = 0; i < h->counts_len && running < h->total_count; i++) {
             if (!h->counts[i])
                 continue;
             running += h->counts[i];
             int64_t v = hist_highest_equivalent(h, hist_value_at_index(h, i));
+            v = v > h->max ? h->max : v; /* never past the exact max */
             fprintf(f, "%.3f %.4f\n", (double)v / 1000.0,
                     100.0 * (double)running / (double)h->total_count);
         }

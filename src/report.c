@@ -41,13 +41,97 @@ void progress_line(const struct run_config *cfg, const struct interval_rec *rec,
             (long long)rec->ok, (long long)rec->errors, rec->p50_ms, rec->p99_ms, cpu);
 }
 
-static void header(FILE *out, const struct run_result *r)
+/* ---- units: one per table, chosen from the figures it shows ------------- */
+
+/* A time unit and the decimals every cell of one table gets. */
+struct tunit {
+    const char *name;
+    double div; /* us per unit */
+    int dec;
+};
+
+/* Picks from the largest and the smallest non-zero figure (us) of a table:
+ * the unit of the largest, with decimals enough for the smallest to keep
+ * about 3 significant digits (at most 3 decimals). */
+static struct tunit tunit_pick(double max_us, double min_us)
+{
+    struct tunit u = {"us", 1, 0};
+    if (max_us >= 1e6)
+        u = (struct tunit){"s", 1e6, 0};
+    else if (max_us >= 1000)
+        u = (struct tunit){"ms", 1000, 0};
+    if (u.div > 1 && min_us > 0) {
+        int d = 2 - (int)floor(log10(min_us / u.div));
+        u.dec = d < 0 ? 0 : d > 3 ? 3 : d;
+    }
+    return u;
+}
+
+/* Widens [*mn, *mx] (us) by what h shows: its min, max and percentiles. */
+static void tunit_span(const struct hist *h, double *mn, double *mx)
+{
+    if (!h->total_count)
+        return;
+    double lo = (double)h->min, hi = (double)h->max;
+    if (lo > 0 && (*mn <= 0 || lo < *mn))
+        *mn = lo;
+    if (lo <= 0 && *mn <= 0) {
+        double p = (double)hist_percentile(h, 50); /* zeros print as 0 anyway */
+        if (p > 0)
+            *mn = p;
+    }
+    if (hi > *mx)
+        *mx = hi;
+}
+
+/* "12.3ms" in unit u, or "n/a" when the histogram behind it is empty. */
+static void tfmt(const struct tunit *u, int have, double us, char *out, size_t len)
+{
+    if (!have)
+        snprintf(out, len, "n/a");
+    else
+        snprintf(out, len, "%.*f%s", u->dec, us / u->div, u->name);
+}
+
+void report_fmt_bytes(double bytes, char *out, size_t len)
+{
+    static const char *const names[] = {"B", "kB", "MB", "GB", "TB"};
+    int i = 0;
+    while (i < 4 && bytes >= 999.5)
+        bytes /= 1000, i++;
+    if (i == 0)
+        snprintf(out, len, "%.0f B", bytes);
+    else
+        snprintf(out, len, "%.*f %s", bytes < 9.995 ? 2 : bytes < 99.95 ? 1 : 0, bytes,
+                 names[i]);
+}
+
+static const char *plural(int64_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+/* ---- sections ---------------------------------------------------------- */
+
+static void duration_line(FILE *out, const struct run_result *r)
 {
     const struct run_config *c = &r->cfg;
     char dur[32], warm[32], tmo[32];
     units_format_duration(c->duration_ns, dur, sizeof dur);
     units_format_duration(c->warmup_ns, warm, sizeof warm);
     units_format_duration(c->timeout_ns, tmo, sizeof tmo);
+    fprintf(out, "duration    ");
+    if (r->interrupted)
+        fprintf(out, "%.2fs measured of %s planned, INTERRUPTED", r->duration_s, dur);
+    else
+        fprintf(out, "%s measured", dur);
+    fprintf(out, " (+%s warmup), %d %s, timeout %s\n", warm, c->connections,
+            plural(c->connections, "connection", "connections"), tmo);
+}
+
+static void header(FILE *out, const struct run_result *r)
+{
+    const struct run_config *c = &r->cfg;
     fprintf(out, "rpcbench %s\n", RPCBENCH_VERSION);
     fprintf(out, "target      %s (%s)%s\n", r->target_url, c->proto,
             c->url[0] ? "" : " built-in simulator");
@@ -61,20 +145,26 @@ static void header(FILE *out, const struct run_result *r)
         fprintf(out, "\nrate        %.2f/s target, %.2f/s achieved (%s arrivals%s)\n", c->rate,
                 r->rate_achieved, c->arrival == ARRIVAL_POISSON ? "poisson" : "constant",
                 c->busy_poll ? ", busy-poll pacer" : "");
-    fprintf(out, "duration    %s measured (+%s warmup)%s, %d connections, timeout %s\n", dur, warm,
-            r->interrupted ? " INTERRUPTED" : "", c->connections, tmo);
+    duration_line(out, r);
 }
 
+/* The VDSM table: always in ms, the average/min/max line with one number of
+ * decimals for all three; n/a and no rows when nothing succeeded. */
 static int bucket_table(FILE *out, const struct run_result *r, char *err)
 {
     const struct hist *h = &r->latency;
     double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
-    int n = buckets_edges(r->cfg.buckets, h->total_count ? h->min : 0, h->max, edges, err);
+    int n = buckets_edges(r->cfg.buckets, &h, 1, edges, err);
     if (n < 0)
         return -1;
     buckets_fill(h, edges, n, pct);
-    fprintf(out, "\naverage=%.3gms min=%.3gms max=%.3gms\n", hist_mean(h) / 1000,
-            h->total_count ? (double)h->min / 1000 : 0, (double)h->max / 1000);
+    if (h->total_count) {
+        struct tunit u = tunit_pick(1000, (double)(h->min > 0 ? h->min : 1));
+        fprintf(out, "\naverage=%.*fms min=%.*fms max=%.*fms\n", u.dec, hist_mean(h) / 1000,
+                u.dec, (double)h->min / 1000, u.dec, (double)h->max / 1000);
+    } else {
+        fprintf(out, "\naverage=n/a min=n/a max=n/a (no successful response)\n");
+    }
     fprintf(out, "response time: percentage\n");
     for (int i = 0; i < n; i++) {
         char e[32];
@@ -86,19 +176,46 @@ static int bucket_table(FILE *out, const struct run_result *r, char *err)
 
 static void percentiles(FILE *out, const struct run_result *r)
 {
+    const struct hist *lat = &r->latency, *svc = &r->service;
+    double mn = 0, mx = 0;
+    tunit_span(lat, &mn, &mx);
+    tunit_span(svc, &mn, &mx);
+    struct tunit u = tunit_pick(mx, mn);
     fprintf(out, "\n%-10s %12s %12s\n", "percentile", "latency", "service");
     for (size_t i = 0; i < r->cfg.npcts; i++) {
         char a[32], b[32], p[16];
-        report_fmt_us((double)hist_percentile(&r->latency, r->cfg.pcts[i]), a, sizeof a);
-        report_fmt_us((double)hist_percentile(&r->service, r->cfg.pcts[i]), b, sizeof b);
+        tfmt(&u, lat->total_count > 0, (double)hist_percentile(lat, r->cfg.pcts[i]), a, sizeof a);
+        tfmt(&u, svc->total_count > 0, (double)hist_percentile(svc, r->cfg.pcts[i]), b, sizeof b);
         snprintf(p, sizeof p, "p%g", r->cfg.pcts[i]);
         fprintf(out, "%-10s %12s %12s\n", p, a, b);
     }
     char m1[32], m2[32];
-    report_fmt_us(hist_mean(&r->latency), m1, sizeof m1);
-    report_fmt_us(hist_mean(&r->service), m2, sizeof m2);
+    tfmt(&u, lat->total_count > 0, hist_mean(lat), m1, sizeof m1);
+    tfmt(&u, svc->total_count > 0, hist_mean(svc), m2, sizeof m2);
     fprintf(out, "%-10s %12s %12s\n", "mean", m1, m2);
     fprintf(out, "(latency counts from the intended send time; service from the actual write)\n");
+}
+
+/* Send lag and pacer lag, one unit per line (they differ by orders of
+ * magnitude when the server is the bottleneck). */
+static void lags(FILE *out, const struct run_result *r)
+{
+    const struct hist *hs[2] = {&r->send_lag, &r->pacing_lag};
+    static const char *const what[2] = {
+        "send lag    p50 %s  p99 %s  max %s (actual - intended send time)\n",
+        "pacer lag   p50 %s  p99 %s  max %s (the same, sends that found a free connection)\n",
+    };
+    for (int i = 0; i < 2; i++) {
+        double mn = 0, mx = 0;
+        tunit_span(hs[i], &mn, &mx);
+        struct tunit u = tunit_pick(mx, mn);
+        char p50[32], p99[32], m[32];
+        int have = hs[i]->total_count > 0;
+        tfmt(&u, have, (double)hist_percentile(hs[i], 50), p50, sizeof p50);
+        tfmt(&u, have, (double)hist_percentile(hs[i], 99), p99, sizeof p99);
+        tfmt(&u, have, (double)hs[i]->max, m, sizeof m);
+        fprintf(out, what[i], p50, p99, m);
+    }
 }
 
 static void counts(FILE *out, const struct run_result *r)
@@ -111,20 +228,13 @@ static void counts(FILE *out, const struct run_result *r)
         fprintf(out, " %s %lld", err_kind_names[k], (long long)r->err[k]);
     int64_t answered = r->ok + r->errors;
     int64_t written = r->sent - r->unfinished;
-    fprintf(out, "\nbytes       request %.0f B, response %.0f B (mean)\n",
-            written > 0 ? (double)r->bytes_sent / (double)written : 0,
-            answered > 0 ? (double)r->bytes_received / (double)answered : 0);
-    char p50[32], p99[32], mx[32];
-    report_fmt_us((double)hist_percentile(&r->send_lag, 50), p50, sizeof p50);
-    report_fmt_us((double)hist_percentile(&r->send_lag, 99), p99, sizeof p99);
-    report_fmt_us((double)r->send_lag.max, mx, sizeof mx);
-    fprintf(out, "send lag    p50 %s  p99 %s  max %s (actual - intended send time)\n", p50, p99,
-            mx);
-    report_fmt_us((double)hist_percentile(&r->pacing_lag, 50), p50, sizeof p50);
-    report_fmt_us((double)hist_percentile(&r->pacing_lag, 99), p99, sizeof p99);
-    report_fmt_us((double)r->pacing_lag.max, mx, sizeof mx);
-    fprintf(out, "pacer lag   p50 %s  p99 %s  max %s (the same, sends that found a free "
-            "connection)\n", p50, p99, mx);
+    char req[32] = "n/a", resp[32] = "n/a";
+    if (written > 0)
+        report_fmt_bytes((double)r->bytes_sent / (double)written, req, sizeof req);
+    if (answered > 0)
+        report_fmt_bytes((double)r->bytes_received / (double)answered, resp, sizeof resp);
+    fprintf(out, "\nbytes       request %s, response %s (mean)\n", req, resp);
+    lags(out, r);
 }
 
 static int uses_tls(const struct run_result *r)
@@ -138,12 +248,17 @@ static void transport(FILE *out, const struct run_result *r)
     fprintf(out, "transport   reconnects %lld", (long long)r->reconnects);
     if (uses_tls(r)) {
         char p50[32], mx[32];
-        report_fmt_us((double)hist_percentile(&r->handshake, 50), p50, sizeof p50);
-        report_fmt_us((double)r->handshake.max, mx, sizeof mx);
-        fprintf(out, "; TLS %s, %lld handshakes (connect + handshake p50 %s, max %s; not in "
+        double lo = 0, hi = 0;
+        tunit_span(&r->handshake, &lo, &hi);
+        struct tunit u = tunit_pick(hi, lo);
+        int have = r->handshake.total_count > 0;
+        tfmt(&u, have, (double)hist_percentile(&r->handshake, 50), p50, sizeof p50);
+        tfmt(&u, have, (double)r->handshake.max, mx, sizeof mx);
+        fprintf(out, "; TLS %s, %lld %s (connect + handshake p50 %s, max %s; not in "
                 "latency), %lld failed", r->cfg.tls_insecure ? "INSECURE (server not verified)"
                                                              : "verified",
-                (long long)r->handshakes, p50, mx, (long long)r->tls_failures);
+                (long long)r->handshakes, plural(r->handshakes, "handshake", "handshakes"), p50,
+                mx, (long long)r->tls_failures);
     }
     if (!strncmp(r->target_url, "stomp", 5))
         fprintf(out, "; STOMP ERROR frames %lld, stray replies %lld", (long long)r->stomp_errors,
@@ -163,15 +278,17 @@ static void cpu(FILE *out, const struct run_result *r)
         fprintf(out, "server      pid");
         for (size_t i = 0; i < r->nwatched; i++)
             fprintf(out, "%s%d", i ? "+" : " ", (int)r->watched_pids[i]);
-        fprintf(out, " (%ld threads): CPU mean %.1f%% p50 %.1f%% max %.1f%%", r->server_threads,
-                mean, p50, max);
+        fprintf(out, " (%ld %s): CPU mean %.1f%% p50 %.1f%% max %.1f%%", r->server_threads,
+                plural(r->server_threads, "thread", "threads"), mean, p50, max);
         double per = result_cpu_ms_per_call(r);
         if (per >= 0)
             fprintf(out, ", %.3f CPU-ms/call", per);
         if (r->server_cpu_source[0])
             fprintf(out, " (%s)", r->server_cpu_source);
-        fprintf(out, "\n            RSS %.1f MB -> %.1f MB\n", (double)r->rss_start_kb / 1024,
-                (double)r->rss_end_kb / 1024);
+        char a[32], b[32];
+        report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
+        report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
+        fprintf(out, "\n            RSS %s -> %s\n", a, b);
     } else {
         fprintf(out, "server      CPU not sampled (give --server-pid or --server-name)\n");
     }
@@ -189,11 +306,16 @@ static void per_verb(FILE *out, const struct run_result *r)
         return;
     fprintf(out, "\n%-16s %8s %8s %8s %10s %10s\n", "verb", "requests", "ok", "errors", "p50",
             "p99");
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < r->nverbs; i++)
+        tunit_span(&r->verbs[i].latency, &lo, &hi);
+    struct tunit u = tunit_pick(hi, lo);
     for (size_t i = 0; i < r->nverbs; i++) {
         const struct verb_result *v = &r->verbs[i];
         char a[32], b[32];
-        report_fmt_us((double)hist_percentile(&v->latency, 50), a, sizeof a);
-        report_fmt_us((double)hist_percentile(&v->latency, 99), b, sizeof b);
+        int have = v->latency.total_count > 0;
+        tfmt(&u, have, (double)hist_percentile(&v->latency, 50), a, sizeof a);
+        tfmt(&u, have, (double)hist_percentile(&v->latency, 99), b, sizeof b);
         fprintf(out, "%-16s %8lld %8lld %8lld %10s %10s\n", v->name, (long long)v->requests,
                 (long long)v->ok, (long long)v->errors, a, b);
     }

@@ -13,5 +13,7 @@ int report_text(FILE *out, const struct run_result *r, char *err);
 void report_csv(FILE *out, const struct run_result *r);
 /* "12.3ms", "850us", "2.41s": a latency in us, human-sized. */
 void report_fmt_us(double us, char *out, size_t len);
+/* "146 B", "2.32 MB": a size in bytes, 1000-based, about 3 digits. */
+void report_fmt_bytes(double bytes, char *out, size_t len);
 
 #endif

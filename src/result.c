@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "units.h"
+
 const char *const err_kind_names[ERR_KINDS] = {
     "connect", "timeout", "closed", "http", "fault", "decode",
 };
@@ -144,30 +146,115 @@ static const char *steal_note(const struct run_result *r, char *note, size_t len
     return note;
 }
 
-void result_check_warnings(struct run_result *r)
+void result_note_error(struct run_result *r, int kind, const char *fmt, ...)
+{
+    if (kind < 0 || kind >= ERR_KINDS || r->error_samples[kind][0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->error_samples[kind], sizeof r->error_samples[kind], fmt, ap);
+    va_end(ap);
+}
+
+void result_note_default(struct run_result *r, int kind, const char *host, int port)
+{
+    char tmo[32];
+    switch (kind) {
+    case ERR_CONNECT:
+        result_note_error(r, kind, "could not connect to %s:%d%s%.100s", host, port,
+                          r->tls_error[0] ? ": TLS " : "", r->tls_error);
+        break;
+    case ERR_TIMEOUT:
+        units_format_duration(r->cfg.timeout_ns, tmo, sizeof tmo);
+        result_note_error(r, kind, "no complete answer within %s (--timeout)", tmo);
+        break;
+    case ERR_CLOSED:
+        result_note_error(r, kind, "the server closed or reset the connection before the "
+                          "answer was complete");
+        break;
+    default:
+        result_note_error(r, kind, "%s error", err_kind_names[kind]);
+    }
+}
+
+int result_exit_code(const struct run_result *r)
+{
+    if (r->sent > 0 && r->ok == 0)
+        return RUN_EXIT_NO_SUCCESS;
+    return r->interrupted ? RUN_EXIT_INTERRUPTED : 0;
+}
+
+/* The failed share, then the first error of each kind that occurred. */
+static void warn_failures(struct run_result *r)
+{
+    if (r->errors == 0)
+        return;
+    int64_t done = r->ok + r->errors;
+    if (r->ok == 0)
+        result_warn(r, "no request succeeded: %lld of %lld answered requests failed (100%%); "
+                    "latency figures are n/a", (long long)r->errors, (long long)done);
+    else
+        result_warn(r, "%.1f%% of answered requests failed (%lld of %lld); latency covers the "
+                    "successful ones", 100.0 * (double)r->errors / (double)done,
+                    (long long)r->errors, (long long)done);
+    for (int k = 0; k < ERR_KINDS; k++)
+        if (r->err[k])
+            result_warn(r, "first %s error (%lld in all): %s", err_kind_names[k],
+                        (long long)r->err[k],
+                        r->error_samples[k][0] ? r->error_samples[k] : "(not recorded)");
+}
+
+static void warn_saturation(struct run_result *r)
 {
     for (size_t i = 0; i < r->nsamples; i++) {
         if (r->samples[i].server_pct >= r->cfg.cpu_saturation) {
             result_warn(r, "server saturated: %.0f%% CPU at t=%.1fs (>= %.0f%% of one core); "
                         "latency here measures overload", r->samples[i].server_pct,
                         (double)r->samples[i].t_ns / 1e9, r->cfg.cpu_saturation);
-            break;
+            return;
         }
     }
+}
+
+/* The client limits the figures only when it is busy itself; a late pacer
+ * with an idle client means the machine held it back (load, steal), which
+ * is said as such and never called client-bound. Lag from waiting for a
+ * busy connection is the server's doing and is not pacer lag at all. */
+static void warn_client(struct run_result *r)
+{
     double cmax;
     double cmean = result_client_cpu_mean(r, &cmax);
     char note[48];
     double lag99 = (double)hist_percentile(&r->pacing_lag, 99) / 1000.0;
-    /* Lag from waiting for a busy connection is the server's doing; lag with
-     * connections free is the client's. */
-    double queued_pct = r->sent ? 100.0 * (double)r->queued / (double)r->sent : 0;
+    /* A p99 of a handful of sends is one outlier: a few must be late. */
+    double late = (100 - hist_pct_below(&r->pacing_lag, 1001)) / 100 *
+                  (double)r->pacing_lag.total_count;
     if (cmean > 80 && !r->cfg.busy_poll) /* a polling pacer is always busy */
         result_warn(r, "client-bound: client CPU %.0f%% of a core; the client, not the server, "
                     "may limit these figures", cmean);
-    else if (!r->closed_loop && lag99 > 1.0)
-        result_warn(r, "client-bound: pacer lag p99 %.2fms with the client at %.0f%% CPU: the "
+    else if (!r->closed_loop && lag99 > 1.0 && late >= 3)
+        result_warn(r, "late pacer: pacer lag p99 %.2fms with the client at %.0f%% CPU: the "
                     "machine (load %.2f%s) kept the client from sending on time; latencies "
-                    "include that delay", lag99, cmean, r->loadavg1, steal_note(r, note, sizeof note));
+                    "include that delay", lag99, cmean, r->loadavg1,
+                    steal_note(r, note, sizeof note));
+}
+
+static void warn_interrupted(struct run_result *r)
+{
+    if (!r->interrupted)
+        return;
+    char planned[32];
+    units_format_duration(r->cfg.duration_ns, planned, sizeof planned);
+    result_warn(r, "interrupted (SIGINT) after %.2fs of the planned %s: the figures cover only "
+                "that part", r->duration_s, planned);
+}
+
+void result_check_warnings(struct run_result *r)
+{
+    warn_failures(r);
+    warn_interrupted(r);
+    warn_saturation(r);
+    warn_client(r);
     /* At 0.5 % the hypervisor took ~10 ms of each core in a 2 s run, enough
      * to push send lag p99 into milliseconds at kHz rates: on a 2-core VM at
      * 5k/s, runs with 1-3 % steal had p99 2-12 ms, runs with none ~1 us. */
@@ -175,10 +262,11 @@ void result_check_warnings(struct run_result *r)
         result_warn(r, "hypervisor steal %.1f%% of CPU time: the VM was paused now and then; "
                     "latencies and send lag include those pauses (rerun, or compare rounds)",
                     r->machine_steal_pct);
-    if (!r->closed_loop && queued_pct >= 1)
-        result_warn(r, "%.1f%% of requests waited for a free connection (all %d busy): the "
-                    "server is slower than the rate, or raise --connections", queued_pct,
-                    r->cfg.connections);
+    int64_t written = r->sent - r->unfinished;
+    if (!r->closed_loop && written > 0 && 100.0 * (double)r->queued / (double)written >= 1)
+        result_warn(r, "%.1f%% of the requests sent waited for a free connection (all %d "
+                    "busy): the server is slower than the rate, or raise --connections",
+                    100.0 * (double)r->queued / (double)written, r->cfg.connections);
     if (!r->closed_loop && r->cfg.rate > 0 && r->rate_achieved < 0.99 * r->cfg.rate)
         result_warn(r, "rate not held: achieved %.2f/s of %.2f/s target", r->rate_achieved,
                     r->cfg.rate);

@@ -31,8 +31,13 @@ enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL };
 #define RUN_MAX_PCTS 16
 #define RUN_MAX_BUCKETS 64
 #define RUN_MAX_PIDS 16
-#define RUN_MAX_WARNINGS 8
-#define RUN_WARNING_LEN 200
+#define RUN_MAX_WARNINGS 16
+#define RUN_WARNING_LEN 240
+#define ERR_SAMPLE_LEN 160   /* the first error of each kind, as text */
+
+/* Exit codes of `run` beyond 0 (ok), 1 (runtime failure) and 2 (usage). */
+#define RUN_EXIT_NO_SUCCESS 3    /* requests were sent and none succeeded */
+#define RUN_EXIT_INTERRUPTED 130 /* ended early by SIGINT, as shells report it */
 
 struct verb_spec {
     char name[64];     /* verb ("list") or, with --method, the method name */
@@ -136,6 +141,9 @@ struct run_result {
     double machine_busy_pct, loadavg1;
     double machine_steal_pct; /* hypervisor steal over the window, % of all
                                  cores' time; -1 unknown */
+    /* The first error of each kind, described ("HTTP 404 Not Found");
+     * "" when none. Filled once per kind into this fixed space. */
+    char error_samples[ERR_KINDS][ERR_SAMPLE_LEN];
     char warnings[RUN_MAX_WARNINGS][RUN_WARNING_LEN];
     size_t nwarnings;
     int interrupted;         /* ended early by SIGINT */
@@ -148,13 +156,24 @@ int result_add_interval(struct run_result *r, const struct interval_rec *rec);
 int result_add_sample(struct run_result *r, const struct proc_point *p);
 void result_warn(struct run_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Keeps the first error of kind described (later ones cost one test).
+ * Never allocates: safe on the hot path. */
+void result_note_error(struct run_result *r, int kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The first error of kind in general terms (connect: host:port; timeout:
+ * the --timeout), when the site that failed said nothing more specific. */
+void result_note_default(struct run_result *r, int kind, const char *host, int port);
+/* The exit code the run's outcome calls for: RUN_EXIT_NO_SUCCESS when
+ * requests were sent and none succeeded, else RUN_EXIT_INTERRUPTED after
+ * SIGINT, else 0. */
+int result_exit_code(const struct run_result *r);
 /* Server CPU figures over the samples: mean, median, max (%); -1 if none. */
 void result_cpu_summary(const struct run_result *r, double *mean, double *p50, double *max);
 double result_client_cpu_mean(const struct run_result *r, double *max);
 /* Server CPU-ms per answered request; -1 when unknown. */
 double result_cpu_ms_per_call(const struct run_result *r);
-/* Adds the warnings that the figures call for (saturation, client-bound,
- * hypervisor steal, rate). */
+/* Adds the warnings that the figures call for (failures, interruption,
+ * saturation, client-bound or late pacer, hypervisor steal, rate). */
 void result_check_warnings(struct run_result *r);
 
 #endif

@@ -9,6 +9,9 @@
 #include "hdrlog.h"
 #include "units.h"
 
+const char *const result_hist_names[5] = {"latency_us", "service_us", "send_lag_us",
+                                          "pacing_lag_us", "handshake_us"};
+
 static void add_double(json_object *o, const char *k, double v)
 {
     json_object_object_add(o, k, json_object_new_double(v));
@@ -24,18 +27,37 @@ static void pct_key(double p, char *out, size_t len)
     snprintf(out, len, "p%g", p);
 }
 
+/* An empty histogram has no figures: null, never 0 (a run where nothing
+ * succeeded is not a fast one). */
+static void add_figure(json_object *o, const struct hist *h, const char *k, double v)
+{
+    json_object_object_add(o, k, h->total_count ? json_object_new_double(v) : NULL);
+}
+
 json_object *result_hist_json(const struct hist *h, const double *pcts, size_t npcts)
 {
     json_object *o = json_object_new_object();
-    add_double(o, "min", h->total_count ? (double)h->min / 1000 : 0);
-    add_double(o, "mean", hist_mean(h) / 1000);
-    add_double(o, "max", (double)h->max / 1000);
-    add_double(o, "stddev", hist_stddev(h) / 1000);
+    add_figure(o, h, "min", (double)h->min / 1000);
+    add_figure(o, h, "mean", hist_mean(h) / 1000);
+    add_figure(o, h, "max", (double)h->max / 1000);
+    add_figure(o, h, "stddev", hist_stddev(h) / 1000);
     for (size_t i = 0; i < npcts; i++) {
         char k[24];
         pct_key(pcts[i], k, sizeof k);
-        add_double(o, k, (double)hist_percentile(h, pcts[i]) / 1000);
+        add_figure(o, h, k, (double)hist_percentile(h, pcts[i]) / 1000);
     }
+    return o;
+}
+
+/* What the bucket encoding loses: the exact min, max and sums (us), so a
+ * saved result reports the same figures as the run. */
+static json_object *hist_exact(const struct hist *h)
+{
+    json_object *o = json_object_new_object();
+    add_int(o, "min", h->total_count ? h->min : 0);
+    add_int(o, "max", h->max);
+    add_int(o, "sum", (int64_t)h->sum);
+    add_double(o, "sum_sq", h->sum_sq);
     return o;
 }
 
@@ -90,7 +112,7 @@ static json_object *buckets_json(const struct run_result *r)
     char err[ERR_LEN];
     const struct hist *h = &r->latency;
     json_object *a = json_object_new_array();
-    int n = buckets_edges(r->cfg.buckets, h->total_count ? h->min : 0, h->max, edges, err);
+    int n = buckets_edges(r->cfg.buckets, &h, 1, edges, err);
     if (n < 0)
         return a;
     buckets_fill(h, edges, n, pct);
@@ -180,10 +202,21 @@ static json_object *histograms_json(const struct run_result *r)
     json_object_object_add(o, "latency_us", hist_encoded(&r->latency));
     json_object_object_add(o, "service_us", hist_encoded(&r->service));
     json_object_object_add(o, "send_lag_us", hist_encoded(&r->send_lag));
-    json_object *v = json_object_new_object();
+    json_object_object_add(o, "pacing_lag_us", hist_encoded(&r->pacing_lag));
+    json_object_object_add(o, "handshake_us", hist_encoded(&r->handshake));
+    json_object *v = json_object_new_object(), *x = json_object_new_object();
     for (size_t i = 0; i < r->nverbs; i++)
         json_object_object_add(v, r->verbs[i].name, hist_encoded(&r->verbs[i].latency));
     json_object_object_add(o, "verbs", v);
+    const struct hist *hs[] = {&r->latency, &r->service, &r->send_lag, &r->pacing_lag,
+                               &r->handshake};
+    for (size_t i = 0; i < sizeof hs / sizeof *hs; i++)
+        json_object_object_add(x, result_hist_names[i], hist_exact(hs[i]));
+    json_object *xv = json_object_new_object();
+    for (size_t i = 0; i < r->nverbs; i++)
+        json_object_object_add(xv, r->verbs[i].name, hist_exact(&r->verbs[i].latency));
+    json_object_object_add(x, "verbs", xv);
+    json_object_object_add(o, "exact_us", x);
     return o;
 }
 
@@ -200,6 +233,12 @@ static json_object *counts_json(const struct run_result *r, json_object *root)
     for (int k = 0; k < ERR_KINDS; k++)
         add_int(err, err_kind_names[k], r->err[k]);
     json_object_object_add(root, "errors", err);
+    json_object *samples = json_object_new_object();
+    for (int k = 0; k < ERR_KINDS; k++)
+        if (r->err[k] && r->error_samples[k][0])
+            json_object_object_add(samples, err_kind_names[k],
+                                   json_object_new_string(r->error_samples[k]));
+    json_object_object_add(root, "error_samples", samples);
     json_object *bytes = json_object_new_object();
     add_int(bytes, "sent", r->bytes_sent);
     add_int(bytes, "received", r->bytes_received);

@@ -4,8 +4,10 @@
  * The merged latency histograms are saved whole, as HdrHistogram's
  * compressed V2 encoding in base64 (the form HdrHistogram's own tools
  * exchange), under "histograms": {"latency_us", "service_us", "send_lag_us",
- * "verbs": {name: ...}}; values are microseconds. Re-bucketing and merging
- * read them, never the rounded figures. */
+ * "pacing_lag_us", "handshake_us", "verbs": {name: ...}}; values are
+ * microseconds. "exact_us" beside them keeps what the buckets lose (exact
+ * min, max, sums), so a loaded result prints the run's own figures.
+ * Re-bucketing and merging read them, never the rounded figures. */
 #ifndef RPCBENCH_RESULT_JSON_H
 #define RPCBENCH_RESULT_JSON_H
 
@@ -37,7 +39,11 @@ enum result_merge { RESULT_MERGE_SEQUENTIAL, RESULT_MERGE_CONCURRENT };
  * differ, too many verbs, no memory). */
 int result_merge(struct run_result *dst, const struct run_result *src, enum result_merge mode,
                  char *err);
-/* Adds the figures of a latency histogram ({min, mean, max, stddev, pNN}, ms). */
+/* Names of the run-wide histograms under "histograms" and "exact_us", in
+ * the order latency, service, send_lag, pacing_lag, handshake. */
+extern const char *const result_hist_names[5];
+/* Adds the figures of a latency histogram ({min, mean, max, stddev, pNN}, ms;
+ * null when the histogram is empty). */
 json_object *result_hist_json(const struct hist *h, const double *pcts, size_t npcts);
 
 #endif

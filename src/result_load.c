@@ -136,6 +136,23 @@ static void load_counts(json_object *root, struct run_result *r)
     r->rate_achieved = num(get(root, "rate"), "achieved", 0);
 }
 
+/* The exact min, max and sums saved beside the buckets (files saved before
+ * them keep the bucket-derived ones), when they fit the buckets. */
+static void load_exact(json_object *x, struct hist *h)
+{
+    if (!x || h->total_count == 0)
+        return;
+    int64_t mn = i64(x, "min"), mx = i64(x, "max"), sum = i64(x, "sum");
+    double sq = num(x, "sum_sq", -1);
+    if (hist_lowest_equivalent(h, mn) != h->min || hist_lowest_equivalent(h, mx) !=
+        hist_lowest_equivalent(h, h->max) || mn > mx || sq < 0)
+        return; /* not this histogram's: keep what the buckets say */
+    h->min = mn;
+    h->max = mx;
+    h->sum = (double)sum;
+    h->sum_sq = sq;
+}
+
 /* Replaces *h with the histogram encoded at key; a missing key leaves the
  * (empty) histogram as it is. */
 static int load_hist(json_object *o, const char *key, struct hist *h, char *err)
@@ -154,6 +171,7 @@ static int load_hist(json_object *o, const char *key, struct hist *h, char *err)
     }
     hist_close(h);
     *h = tmp;
+    load_exact(get(get(o, "exact_us"), key), h);
     return 0;
 }
 
@@ -164,9 +182,10 @@ static int load_histograms(json_object *root, struct run_result *r, char *err)
         snprintf(err, ERR_LEN, "no histograms.latency_us: not an rpcbench result");
         return -1;
     }
-    if (load_hist(h, "latency_us", &r->latency, err) || load_hist(h, "service_us", &r->service, err) ||
-        load_hist(h, "send_lag_us", &r->send_lag, err))
-        return -1;
+    struct hist *hs[] = {&r->latency, &r->service, &r->send_lag, &r->pacing_lag, &r->handshake};
+    for (size_t i = 0; i < sizeof hs / sizeof *hs; i++)
+        if (load_hist(h, result_hist_names[i], hs[i], err))
+            return -1;
     json_object *hv = get(h, "verbs"), *counts = get(root, "verbs");
     for (size_t i = 0; i < r->nverbs; i++) {
         struct verb_result *v = &r->verbs[i];
@@ -176,6 +195,7 @@ static int load_histograms(json_object *root, struct run_result *r, char *err)
         v->errors = i64(c, "errors");
         if (load_hist(hv, v->name, &v->latency, err))
             return -1;
+        load_exact(get(get(get(h, "exact_us"), "verbs"), v->name), &v->latency);
     }
     return 0;
 }
@@ -226,6 +246,17 @@ static void load_cpu(json_object *root, struct run_result *r)
     r->machine_busy_pct = num(sys, "busy_pct", -1);
     r->machine_steal_pct = num(sys, "steal_pct", -1); /* absent in older files: unknown */
     r->loadavg1 = num(sys, "loadavg", 0);
+    json_object *tr = get(root, "transport"), *es = get(root, "error_samples");
+    r->reconnects = i64(tr, "reconnects");
+    r->handshakes = i64(tr, "tls_handshakes");
+    r->tls_failures = i64(tr, "tls_failures");
+    r->stomp_errors = i64(tr, "stomp_errors");
+    r->stray_replies = i64(tr, "stray_replies");
+    str(tr, "tls_error", r->tls_error, sizeof r->tls_error);
+    str(tr, "stomp_error", r->stomp_error, sizeof r->stomp_error);
+    r->cfg.tls_insecure = boolean(tr, "tls_insecure");
+    for (int k = 0; k < ERR_KINDS; k++)
+        str(es, err_kind_names[k], r->error_samples[k], sizeof r->error_samples[k]);
     json_object *w = get(root, "warnings");
     for (size_t i = 0; i < array_len(w); i++)
         result_warn(r, "%s", json_object_get_string(json_object_array_get_idx(w, i)));
@@ -330,7 +361,9 @@ static double combine(double a, double b, int same)
 static int merge_hists(struct run_result *dst, const struct run_result *src, char *err)
 {
     if (hist_merge(&dst->latency, &src->latency) || hist_merge(&dst->service, &src->service) ||
-        hist_merge(&dst->send_lag, &src->send_lag)) {
+        hist_merge(&dst->send_lag, &src->send_lag) ||
+        hist_merge(&dst->pacing_lag, &src->pacing_lag) ||
+        hist_merge(&dst->handshake, &src->handshake)) {
         snprintf(err, ERR_LEN, "histograms of different layouts cannot be merged");
         return -1;
     }
@@ -366,8 +399,16 @@ static void merge_counts(struct run_result *dst, const struct run_result *src)
     dst->errors += src->errors;
     dst->unfinished += src->unfinished;
     dst->queued += src->queued;
-    for (int k = 0; k < ERR_KINDS; k++)
+    for (int k = 0; k < ERR_KINDS; k++) {
         dst->err[k] += src->err[k];
+        if (!dst->error_samples[k][0])
+            memcpy(dst->error_samples[k], src->error_samples[k], sizeof dst->error_samples[k]);
+    }
+    dst->reconnects += src->reconnects;
+    dst->handshakes += src->handshakes;
+    dst->tls_failures += src->tls_failures;
+    dst->stomp_errors += src->stomp_errors;
+    dst->stray_replies += src->stray_replies;
     dst->bytes_sent += src->bytes_sent;
     dst->bytes_received += src->bytes_received;
     dst->interrupted |= src->interrupted;

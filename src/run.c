@@ -80,10 +80,11 @@ int cmd_run(int argc, char **argv)
         snprintf(err, ERR_LEN, "%s", herr);
         rc = -1;
     }
+    int code = rc ? 1 : result_exit_code(&res);
     result_free(&res);
     if (rc) {
         fprintf(stderr, "rpcbench run: %s\n", err);
         return 1;
     }
-    return 0;
+    return code; /* 3: no request succeeded; 130: interrupted (README, --help) */
 }

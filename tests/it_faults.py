@@ -57,11 +57,17 @@ def run_fault(mode, proto="jsonrpc", extra=(), server_args=()):
         t0 = time.monotonic()
         p = subprocess.run(args, capture_output=True, text=True, timeout=60)
         took = time.monotonic() - t0
-        check(p.returncode == 0, "%s: exit %d, stderr %r" % (mode, p.returncode, p.stderr[-500:]))
-        check(os.path.exists(out), "%s: no JSON result written" % mode)
+        check(os.path.exists(out), "%s: no JSON result written (exit %d, stderr %r)"
+              % (mode, p.returncode, p.stderr[-500:]))
         with open(out) as f:
             r = json.load(f)
     q, errs = r["requests"], r["errors"]
+    want = 3 if q["sent"] and not q["ok"] else 0  # 3: no request succeeded
+    check(p.returncode == want, "%s: exit %d (want %d), stderr %r"
+          % (mode, p.returncode, want, p.stderr[-500:]))
+    for k, n in errs.items():  # each kind that occurred quotes its first error
+        check(bool(r["error_samples"].get(k)) == (n > 0),
+              "%s: %d %s errors, sample %r" % (mode, n, k, r["error_samples"].get(k)))
     check(q["sent"] == q["ok"] + q["errors"] + q["unfinished"],
           "%s: sent != ok + errors + unfinished: %r" % (mode, q))
     check(q["errors"] == sum(errs.values()), "%s: error kinds do not add up: %r" % (mode, errs))

@@ -422,6 +422,9 @@ static void test_java_fixture(void **state)
     assert_non_null(f);
     write_log(f, &merged);
     assert_int_equal(fclose(f), 0);
+    /* Java reads only the buckets: its max is the top of the max's bucket,
+     * and rpcbench clamps percentiles to the max it knows. */
+    merged.max = hist_highest_equivalent(&merged, merged.max);
 
     snprintf(other, sizeof(other), "%s.expect", path);
     f = fopen(other, "w");

@@ -113,7 +113,7 @@ static void test_uniform_percentiles(void **state)
         assert_true(got - exact <= exact * 0.001);
     }
     assert_int_equal(hist_percentile(&h, 0), 1);
-    assert_int_equal(hist_percentile(&h, 200), hist_highest_equivalent(&h, 1000000));
+    assert_int_equal(hist_percentile(&h, 200), 1000000); /* the exact max, not the bucket's top */
     assert_true(hist_mean(&h) == 500000.5);
     hist_close(&h);
 }
@@ -129,13 +129,14 @@ static void test_hand_checked(void **state)
     assert_int_equal(hist_percentile(&h, 30), 1000);
     assert_int_equal(hist_percentile(&h, 99), 1000);
     assert_int_equal(hist_percentile(&h, 99.99), 1000);
-    assert_int_equal(hist_percentile(&h, 99.999), 100007935);
-    assert_int_equal(hist_percentile(&h, 100), 100007935);
+    /* HdrHistogram says 100007935, the top of the max's bucket: past the max. */
+    assert_int_equal(hist_percentile(&h, 99.999), 100000000);
+    assert_int_equal(hist_percentile(&h, 100), 100000000);
     assert_int_equal(h.min, 1000);
     assert_int_equal(h.max, 100000000);
     hist_reset(&h);
     hist_record(&h, 10007);
-    assert_int_equal(hist_percentile(&h, 0), 10000);
+    assert_int_equal(hist_percentile(&h, 0), 10007); /* not 10000, below the min */
     assert_int_equal(hist_percentile(&h, 50), 10007);
     hist_reset(&h);
     for (int v = 1; v <= 4; v++)
@@ -211,7 +212,7 @@ static void test_clamping(void **state)
     assert_int_equal(h.min, 0);
     assert_int_equal(h.counts[0], 1);
     assert_int_equal(h.counts[hist_index_for(&h, h.highest)], 2);
-    assert_int_equal(hist_percentile(&h, 100), hist_highest_equivalent(&h, h.highest));
+    assert_int_equal(hist_percentile(&h, 100), h.highest);
     assert_int_equal(hist_percentile(&h, 0), 0);
     hist_close(&h);
 }
@@ -270,6 +271,43 @@ static void test_reset(void **state)
     hist_close(&h);
 }
 
+/* The report's p99 52.895 ms beside max 52.888 ms: a percentile never
+ * leaves the exact [min, max], whatever the bucket's edges. */
+static void test_percentiles_within_extremes(void **state)
+{
+    (void)state;
+    struct hist h;
+    assert_int_equal(hist_init_latency(&h), 0);
+    hist_record(&h, 40001);
+    hist_record_n(&h, 52000, 98);
+    hist_record(&h, 52888);
+    assert_true(hist_highest_equivalent(&h, 52888) == 52895);
+    assert_int_equal(hist_percentile(&h, 99.5), 52888);
+    assert_int_equal(hist_percentile(&h, 100), 52888);
+    assert_int_equal(hist_percentile(&h, 0), 40001);
+    for (double p = 0; p <= 100; p += 0.25) {
+        int64_t v = hist_percentile(&h, p);
+        assert_true(v >= h.min && v <= h.max);
+    }
+    /* Random spreads: every percentile inside, and not decreasing in p. */
+    uint64_t x = 88172645463325252ULL;
+    for (int run = 0; run < 50; run++) {
+        hist_reset(&h);
+        int n = 1 + run * 7;
+        for (int i = 0; i < n; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            hist_record(&h, (int64_t)(x % 5000000) + 1);
+        }
+        int64_t prev = 0;
+        for (double p = 0; p <= 100; p += 0.5) {
+            int64_t v = hist_percentile(&h, p);
+            assert_true(v >= h.min && v <= h.max && v >= prev);
+            prev = v;
+        }
+    }
+    hist_close(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_empty),
         cmocka_unit_test(test_mean_stddev),
         cmocka_unit_test(test_reset),
+        cmocka_unit_test(test_percentiles_within_extremes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

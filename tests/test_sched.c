@@ -80,14 +80,20 @@ static void test_auto_buckets_round(void **state)
     double e[BUCKETS_MAX];
     char err[256];
     /* The VDSM seed's spread: 3220 ms .. 11880 ms gives 500 ms steps. */
-    int n = buckets_edges("auto", 3220000, 11880000, e, err);
+    struct hist h;
+    assert_int_equal(hist_init_latency(&h), 0);
+    for (int64_t v = 3220000; v <= 11880000; v += 1000)
+        hist_record(&h, v);
+    const struct hist *hs[1] = {&h};
+    int n = buckets_edges("auto", hs, 1, e, err);
+    hist_close(&h);
     assert_in_range(n, 15, 25);
     assert_true(e[0] <= 3220 && e[n - 1] > 11880);
     for (int i = 1; i < n; i++)
         assert_true(fabs(e[i] - e[i - 1] - 500) < 1e-9);
-    assert_int_equal(buckets_edges("3000:12000:500", 0, 0, e, err), 19);
-    assert_int_equal(buckets_edges("1,2,5,10", 0, 0, e, err), 4);
-    assert_int_equal(buckets_edges("5:1:1", 0, 0, e, err), -1);
+    assert_int_equal(buckets_edges("3000:12000:500", NULL, 0, e, err), 19);
+    assert_int_equal(buckets_edges("1,2,5,10", NULL, 0, e, err), 4);
+    assert_int_equal(buckets_edges("5:1:1", NULL, 0, e, err), -1);
 }
 
 int main(void)
