@@ -103,12 +103,14 @@ void options_usage(FILE *out, int compare)
             "      --insecure         TLS without verifying the server (said in the report)\n"
             "      --stomp-destination D   default jms.topic.vdsm_requests\n"
             "      --quiet            no progress lines\n"
+            "%s"
             "  -V, --version          the version;  -h, --help  this text\n"
-            "%s" USAGE_EXIT_CODES,
+            USAGE_EXIT_CODES,
             compare ? "compare" : "run", compare ? " | rpcbench compare A.json B.json" : "",
             compare ? "; A,B gives each arm its own\n"
                       "                         (also --url, --server-pid, --label); one value\n"
-                      "                         is both arms'"
+                      "                         is both arms' (default: xmlrpc,jsonrpc on the\n"
+                      "                         built-in simulator, xmlrpc on a --url)"
                     : "",
             compare ? " (text or json for compare)" : "", compare ? " (FILE.A, FILE.B)" : "",
             compare ? " (FILE.A, FILE.B)" : "", compare ? " (A,B)" : "",
