@@ -175,6 +175,14 @@ static void describe(struct run_result *m, const struct run_result *in)
         snprintf(c->url, sizeof c->url, "%s", in->cfg.url); /* not all the simulator */
 }
 
+/* Appends "label 1.5s" (measured) to the list of inputs. */
+static void name_input(char *list, size_t len, const struct run_result *in)
+{
+    size_t used = strlen(list);
+    snprintf(list + used, len - used, "%s%.40s %.3gs", used ? ", " : "",
+             in->cfg.label[0] ? in->cfg.label : in->cfg.proto, in->duration_s);
+}
+
 static int by_time(const void *a, const void *b)
 {
     double x = ((const struct interval_rec *)a)->t, y = ((const struct interval_rec *)b)->t;
@@ -184,13 +192,17 @@ static int by_time(const void *a, const void *b)
 /* Loads every file into merged (initialised here: free it even on failure). */
 static int load_all(const struct report_opts *ro, struct run_result *merged, char *err)
 {
+    char inputs[120] = ""; /* "long 3s, short 1.5s": each input's label and length */
     if (result_load(merged, ro->files[0], err))
         return -1;
+    name_input(inputs, sizeof inputs, merged);
     for (int i = 1; i < ro->nfiles; i++) {
         struct run_result one;
         int rc = result_load(&one, ro->files[i], err);
-        if (rc == 0)
+        if (rc == 0) {
             describe(merged, &one);
+            name_input(inputs, sizeof inputs, &one);
+        }
         if (rc == 0 && result_merge(merged, &one, RESULT_MERGE_CONCURRENT, err)) {
             char why[ERR_LEN];
             snprintf(why, sizeof why, "%s", err);
@@ -204,9 +216,9 @@ static int load_all(const struct report_opts *ro, struct run_result *merged, cha
     /* inputs that ran side by side, or for different lengths, interleave */
     qsort(merged->intervals, merged->nintervals, sizeof *merged->intervals, by_time);
     if (ro->nfiles > 1)
-        result_warn(merged, "merged from %d saved results: counts and rates summed, latency "
-                    "from the merged histograms, per-interval p50/p99 the worst of them",
-                    ro->nfiles);
+        result_warn(merged, "merged from %d saved results (%s): counts and rates summed, "
+                    "latency from the merged histograms, per-interval p50/p99 the worst of them",
+                    ro->nfiles, inputs);
     return 0;
 }
 

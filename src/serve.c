@@ -179,8 +179,14 @@ static int parse_args(int argc, char **argv, struct serve_opts *o, char *err)
                      argv[optind - 1] ? argv[optind - 1] : "?");
             return -1;
         }
-        if (parse_opt(ch, longopts[idx].name, optarg, o, err) < 0)
+        if (parse_opt(ch, longopts[idx].name, optarg, o, err) < 0) {
+            if (strncmp(err, "--", 2)) { /* name the option: "--listen: address ..." */
+                char why[ERR_LEN];
+                snprintf(why, sizeof why, "%s", err);
+                snprintf(err, ERR_LEN, "--%.30s: %.200s", longopts[idx].name, why);
+            }
             return -1;
+        }
     }
     if (optind < argc) {
         snprintf(err, ERR_LEN, "unexpected argument '%s'", argv[optind]);
