@@ -321,11 +321,7 @@ static int apply_named(struct options *o, int opt, const char *arg, int compare,
         return 0;
     char name[64];
     snprintf(name, sizeof name, "--%s", opt_name(opt));
-    if (strncmp(err, name, strlen(name))) {
-        char why[ERR_LEN];
-        snprintf(why, sizeof why, "%s", err);
-        snprintf(err, ERR_LEN, "%.30s: %.200s", name, why);
-    }
+    options_name_error(name, err);
     return -1;
 }
 
@@ -462,5 +458,5 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
         snprintf(cfg->label, sizeof cfg->label, "%s", cfg->proto);
     if (pids[0] && parse_pids(pids, cfg, err))
         return -1;
-    return options_check_arm(o, cfg, err);
+    return options_check_arm(cfg, err);
 }

@@ -55,7 +55,10 @@ void options_usage(FILE *out, int compare);
 /* options_check.c: the checks that need no network, run by options_parse
  * and options_arm. @return 0, or -1 with err. */
 int options_check(const struct options *o, char *err);
-int options_check_arm(const struct options *o, const struct run_config *cfg, char *err);
+int options_check_arm(const struct run_config *cfg, char *err);
+
+/* Puts "OPT: " before err unless it names opt already. */
+void options_name_error(const char *opt, char *err);
 
 /* A file the run will write after it ends: its directory must be writable
  * now. @return 0, or -1 with err naming opt. */

@@ -12,6 +12,15 @@
 #include "buckets.h"
 #include "encoder.h"
 
+void options_name_error(const char *opt, char *err)
+{
+    if (!strncmp(err, opt, strlen(opt)))
+        return;
+    char why[ERR_LEN];
+    snprintf(why, sizeof why, "%s", err);
+    snprintf(err, ERR_LEN, "%.30s: %.200s", opt, why);
+}
+
 static int check_pcts(const struct run_config *c, char *err)
 {
     for (size_t i = 0; i < c->npcts; i++)
@@ -46,10 +55,15 @@ int options_check_out_path(const char *opt, const char *path, char *err)
         snprintf(dir, sizeof dir, ".");
     else
         snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    if (access(dir, W_OK | X_OK) == 0)
-        return 0;
-    snprintf(err, ERR_LEN, "%s: cannot write in '%.200s': %s", opt, dir, strerror(errno));
-    return -1;
+    if (access(dir, W_OK | X_OK)) {
+        snprintf(err, ERR_LEN, "%s: cannot write in '%.200s': %s", opt, dir, strerror(errno));
+        return -1;
+    }
+    if (access(path, F_OK) == 0 && access(path, W_OK)) {
+        snprintf(err, ERR_LEN, "%s: cannot write '%.200s': %s", opt, path, strerror(errno));
+        return -1;
+    }
+    return 0;
 }
 
 static int check_files(const struct options *o, char *err)
@@ -93,8 +107,10 @@ int options_check(const struct options *o, char *err)
     double edges[BUCKETS_MAX];
     if (check_pcts(c, err))
         return -1;
-    if (buckets_edges(c->buckets, 1000, 2000, edges, err) < 0)
+    if (buckets_edges(c->buckets, 1000, 2000, edges, err) < 0) {
+        options_name_error("--buckets", err);
         return -1;
+    }
     if (o->compare && o->format != FORMAT_TEXT && o->format != FORMAT_JSON) {
         snprintf(err, ERR_LEN, "--format: compare writes text or json ('%s' is for run and "
                  "report)", out_format_names[o->format]);
@@ -144,9 +160,8 @@ static int check_verbs(const struct run_config *cfg, const struct encoder *enc, 
     return 0;
 }
 
-int options_check_arm(const struct options *o, const struct run_config *cfg, char *err)
+int options_check_arm(const struct run_config *cfg, char *err)
 {
-    (void)o;
     int stomp = !strncmp(cfg->url, "stomp", 5);
     if (cfg->url[0] && check_url(cfg->url, err))
         return -1;

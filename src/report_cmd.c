@@ -104,10 +104,16 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
         case 'f': rc = parse_format(optarg, &ro->format, err); break;
         case 'b':
             rc = copy(ro->buckets, sizeof ro->buckets, "--buckets", optarg, err);
-            if (rc == 0 && buckets_edges(ro->buckets, 1000, 2000, edges, err) < 0)
+            if (rc == 0 && buckets_edges(ro->buckets, 1000, 2000, edges, err) < 0) {
+                options_name_error("--buckets", err);
                 rc = -1;
+            }
             break;
-        case 'p': rc = units_parse_list(optarg, ro->pcts, RUN_MAX_PCTS, &ro->npcts, err); break;
+        case 'p':
+            rc = units_parse_list(optarg, ro->pcts, RUN_MAX_PCTS, &ro->npcts, err);
+            if (rc)
+                options_name_error("--percentiles", err);
+            break;
         case 'P': rc = copy(ro->plot, sizeof ro->plot, "--plot", optarg, err); break;
         case 'o': rc = copy(ro->output, sizeof ro->output, "--output", optarg, err); break;
         default:

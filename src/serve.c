@@ -180,11 +180,9 @@ static int parse_args(int argc, char **argv, struct serve_opts *o, char *err)
             return -1;
         }
         if (parse_opt(ch, longopts[idx].name, optarg, o, err) < 0) {
-            if (strncmp(err, "--", 2)) { /* name the option: "--listen: address ..." */
-                char why[ERR_LEN];
-                snprintf(why, sizeof why, "%s", err);
-                snprintf(err, ERR_LEN, "--%.30s: %.200s", longopts[idx].name, why);
-            }
+            char name[40]; /* name the option: "--listen: address ..." */
+            snprintf(name, sizeof name, "--%.30s", longopts[idx].name);
+            options_name_error(name, err);
             return -1;
         }
     }
