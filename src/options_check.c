@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -101,6 +102,20 @@ static int check_params(const struct run_config *c, char *err)
     return -1;
 }
 
+/* One descriptor per connection: beyond the hard limit no run can have
+ * them (the soft limit is raised when the run starts). */
+static int check_connections(const struct run_config *c, char *err)
+{
+    struct rlimit rl;
+    rlim_t want = (rlim_t)c->connections + 64;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want)
+        return 0;
+    snprintf(err, ERR_LEN, "--connections: %d needs %llu open files; the hard limit is %llu "
+             "(ulimit -Hn)", c->connections, (unsigned long long)want,
+             (unsigned long long)rl.rlim_max);
+    return -1;
+}
+
 int options_check(const struct options *o, char *err)
 {
     const struct run_config *c = &o->cfg;
@@ -116,7 +131,7 @@ int options_check(const struct options *o, char *err)
                  "report)", out_format_names[o->format]);
         return -1;
     }
-    return check_params(c, err) || check_files(o, err) ? -1 : 0;
+    return check_params(c, err) || check_connections(c, err) || check_files(o, err) ? -1 : 0;
 }
 
 /* http[s]://host:port[/path] or stomp[s]://host:port: the form only; the

@@ -7,10 +7,12 @@ issue 13 item 8: https to a plain server, unreadable and non-JSON saved
 files, a bad verb, all in the user's terms and with the documented code."""
 import os
 import re
+import resource
 import socket
+import subprocess
 import tempfile
 
-from rpctest import Server, check, main, rpcbench
+from rpctest import RPCBENCH, Server, check, main, rpcbench
 
 LONG = ("-d", "10m", "--quiet")
 
@@ -126,6 +128,20 @@ def test_compare_report_serve_check_first():
             refused("serve", args, option, tmp)
 
 
+def test_connections_beyond_the_fd_limit():
+    """--connections that no raise of the soft limit can give: a usage error
+    naming the option, before any connection."""
+    sock = listener()
+    url = "http://127.0.0.1:%d" % sock.getsockname()[1]
+    limit = lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (100, 100))  # noqa: E731
+    p = subprocess.run([RPCBENCH, "run", "--url", url, "-c", "1000", *LONG], preexec_fn=limit,
+                       capture_output=True, text=True, timeout=15)
+    check(p.returncode == 2 and p.stderr.startswith("rpcbench run: --connections: 1000 needs "),
+          "rc %d %r" % (p.returncode, p.stderr))
+    check(accepted(sock) == 0, "connected")
+    sock.close()
+
+
 def test_https_to_plain_server_fails_fast():
     """The server answers a ClientHello with plain HTTP: no 10 s wait for a
     handshake that cannot succeed, and a message in the user's terms."""
@@ -156,4 +172,4 @@ def test_saved_file_errors_in_plain_words():
 
 if __name__ == "__main__":
     main([test_run_checks_every_option_first, test_compare_report_serve_check_first,
-          test_https_to_plain_server_fails_fast, test_saved_file_errors_in_plain_words])
+          test_connections_beyond_the_fd_limit, test_https_to_plain_server_fails_fast, test_saved_file_errors_in_plain_words])
