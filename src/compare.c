@@ -160,9 +160,14 @@ static void verdict(const struct cmp *c, int f, char *out, size_t len)
         snprintf(out, len, "n/a");
         return;
     }
-    const struct ci *ci = &c->ci[f];
-    snprintf(out, len, "[%.3g, %.3g] %s", ci->low, ci->high,
-             compare_stats_significant(ci) ? (ci->high < 1 ? "B lower" : "B higher")
+    /* judged on the interval as printed: "[1, 1] B lower" (rounds alike to
+     * within a tick) would contradict itself */
+    char lo[16], hi[16];
+    snprintf(lo, sizeof lo, "%.3g", c->ci[f].low);
+    snprintf(hi, sizeof hi, "%.3g", c->ci[f].high);
+    struct ci shown = {.low = strtod(lo, NULL), .high = strtod(hi, NULL)};
+    snprintf(out, len, "[%s, %s] %s", lo, hi,
+             compare_stats_significant(&shown) ? (shown.high < 1 ? "B lower" : "B higher")
              : c->pairs < 3 ? "too few rounds to tell"
                             : "no significant difference");
 }

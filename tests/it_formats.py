@@ -111,6 +111,7 @@ def test_compare_single_proto_is_an_aa_and_two_rounds_are_too_few():
         check(re.search(r"^A\s+jsonrpc-A: .* \(jsonrpc\)$", out, re.M) and
               re.search(r"^B\s+jsonrpc-B: .* \(jsonrpc\)$", out, re.M), "arms: " + out[:400])
         check("no significant difference" not in out, "2 rounds read as no difference")
+        check(not re.search(r"\[1, 1\] B (lower|higher)", out), "a verdict beyond what it prints")
         if "too few rounds to tell" in out:
             check("2 rounds: the interval cannot exclude 1" in out and "use 3 or more" in out,
                   "no round-count note: " + out)
