@@ -6,16 +6,17 @@
  * the confidence interval (compare_stats.h). Saved (compare_saved.h): two
  * result files, one round each, compared the same way without an interval,
  * or a saved comparison, rendered again from its rounds. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buckets.h"
 #include "commands.h"
 #include "compare_saved.h"
 #include "compare_stats.h"
-#include "encoder.h"
 #include "options.h"
 #include "plot.h"
 #include "progress.h"
@@ -159,10 +160,34 @@ static void verdict(const struct cmp *c, int f, char *out, size_t len)
         snprintf(out, len, "n/a");
         return;
     }
-    const struct ci *ci = &c->ci[f];
-    snprintf(out, len, "[%.3g, %.3g] %s", ci->low, ci->high,
-             !compare_stats_significant(ci) ? "no significant difference"
-             : ci->high < 1 ? "B lower" : "B higher");
+    /* judged on the interval as printed: "[1, 1] B lower" (rounds alike to
+     * within a tick) would contradict itself */
+    char lo[16], hi[16];
+    snprintf(lo, sizeof lo, "%.3g", c->ci[f].low);
+    snprintf(hi, sizeof hi, "%.3g", c->ci[f].high);
+    struct ci shown = {.low = strtod(lo, NULL), .high = strtod(hi, NULL)};
+    snprintf(out, len, "[%s, %s] %s", lo, hi,
+             compare_stats_significant(&shown) ? (shown.high < 1 ? "B lower" : "B higher")
+             : c->pairs < 3 ? "too few rounds to tell"
+                            : "no significant difference");
+}
+
+/* 1 when a figure's interval includes 1 only because there are 2 rounds. */
+static int too_few_rounds(const struct cmp *c)
+{
+    for (int f = 0; c->pairs == 2 && f < FIG_N; f++)
+        if (c->ci_rc[f] == 0 && !compare_stats_significant(&c->ci[f]))
+            return 1;
+    return 0;
+}
+
+/* Same target, encoding and watched server: what differs is noise. */
+static int same_config(const struct cmp *c)
+{
+    const struct run_result *a = &c->arm[0].merged, *b = &c->arm[1].merged;
+    return !strcmp(a->target_url, b->target_url) && !strcmp(a->cfg.proto, b->cfg.proto) &&
+           a->nwatched == b->nwatched &&
+           !memcmp(a->watched_pids, b->watched_pids, a->nwatched * sizeof *a->watched_pids);
 }
 
 static void summary_table(FILE *out, const struct cmp *c)
@@ -184,6 +209,10 @@ static void summary_table(FILE *out, const struct cmp *c)
     }
     fprintf(out, "(B/A of the merged rounds; the interval is the paired t-interval of the "
                  "rounds' ratios)\n");
+    if (too_few_rounds(c))
+        fprintf(out, "2 rounds: the interval cannot exclude 1 unless both rounds agree closely "
+                     "(t = %.1f with 1 degree of freedom); use 3 or more (--rounds)\n",
+                compare_stats_t975(1));
 }
 
 /* One set of edges for both arms, from the union of their data. */
@@ -248,6 +277,9 @@ static int report_compare_text(FILE *out, const struct cmp *c, char *err)
     for (int a = 0; a < 2; a++)
         fprintf(out, "%c           %s: %s (%s)\n", c->arm[a].letter, arm_name(&c->arm[a]),
                 c->arm[a].merged.target_url, c->arm[a].merged.cfg.proto);
+    if (same_config(c))
+        fprintf(out, "A/A         A and B are the same configuration (A/A): their differences "
+                     "are the noise of the setup\n");
     if (c->saved && c->o->npositional == 1)
         fprintf(out, "saved       %s, %zu rounds per arm; rate %.2f/s, verbs ",
                 c->o->positional[0], c->pairs, cfg->rate);
@@ -347,6 +379,7 @@ static json_object *compare_json(const struct cmp *c)
     json_object_object_add(o, "kind", json_object_new_string(RESULT_KIND_COMPARE));
     json_object_object_add(o, "rounds", json_object_new_int64((int64_t)c->pairs));
     json_object_object_add(o, "confidence", json_object_new_double(0.95));
+    json_object_object_add(o, "same_configuration", json_object_new_boolean(same_config(c)));
     json_object *arms = json_object_new_array();
     for (int a = 0; a < 2; a++)
         json_object_array_add(arms, arm_json(c, &c->arm[a]));
@@ -370,14 +403,9 @@ static int arm_path(const char *base, char letter, char *out, size_t len, char *
 static int save_json(const struct cmp *c, char *err)
 {
     json_object *j = compare_json(c);
-    int rc = json_object_to_file_ext(c->o->output, j, JSON_C_TO_STRING_PRETTY |
-                                                          JSON_C_TO_STRING_SPACED);
+    int rc = result_json_write(j, c->o->output, err);
     json_object_put(j);
-    if (rc < 0) {
-        snprintf(err, ERR_LEN, "cannot write %.200s", c->o->output);
-        return -1;
-    }
-    return 0;
+    return rc;
 }
 
 static int emit(struct cmp *c, char *err)
@@ -386,7 +414,7 @@ static int emit(struct cmp *c, char *err)
     int rc = 0;
     if (o->format == FORMAT_JSON) {
         json_object *j = compare_json(c);
-        puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+        puts(result_json_text(j));
         json_object_put(j);
     } else {
         rc = report_compare_text(stdout, c, err);
@@ -402,7 +430,7 @@ static int emit(struct cmp *c, char *err)
     if (rc == 0 && o->plot[0]) {
         const struct run_result *arms[2] = {&c->arm[0].merged, &c->arm[1].merged};
         const char *names[2] = {arm_name(&c->arm[0]), arm_name(&c->arm[1])};
-        rc = plot_svg(o->plot, arms, names, 2, err);
+        rc = plot_svg(o->plot, arms, names, 2, o->plot_keep, err);
     }
     return rc ? -1 : 0;
 }
@@ -467,11 +495,25 @@ static int run_rounds(struct cmp *c, char *err)
     return rc < 0 ? -1 : 0;
 }
 
+/* Arms with one label (an A/A, or --label X) get "-A" and "-B", so every
+ * table, file and plot line tells them apart. */
+static void label_arms(struct cmp *c)
+{
+    struct run_config *a = &c->arm[0].cfg, *b = &c->arm[1].cfg;
+    if (strcmp(a->label, b->label))
+        return;
+    char base[sizeof a->label];
+    snprintf(base, sizeof base, "%s", a->label);
+    snprintf(a->label, sizeof a->label, "%.*s-A", (int)sizeof a->label - 3, base);
+    snprintf(b->label, sizeof b->label, "%.*s-B", (int)sizeof b->label - 3, base);
+}
+
 static int setup_live(struct cmp *c, char *err)
 {
     struct options *o = c->o;
-    /* one known protocol and the simulator: compare the two encodings */
-    if (!o->url[0] && !strchr(o->proto, ',') && enc_find(o->proto))
+    /* no --proto and the simulator: compare the two encodings; a single
+     * --proto is both arms' (README), which may make an A/A */
+    if (!o->url[0] && !o->proto_given)
         snprintf(o->proto, sizeof o->proto, "xmlrpc,jsonrpc");
     for (int a = 0; a < 2; a++) {
         if (options_arm(o, a, &c->arm[a].cfg, err))
@@ -482,6 +524,10 @@ static int setup_live(struct cmp *c, char *err)
             return -1;
         }
     }
+    label_arms(c);
+    if (o->rounds == 2)
+        fprintf(stderr, "compare: 2 rounds give an interval too wide to show most differences; "
+                        "use 3 or more\n");
     return o->hdr_log[0] ? open_hdr_logs(c, err) : 0;
 }
 
@@ -530,6 +576,11 @@ int cmd_compare(int argc, char **argv)
                  "or none");
         rc = -1;
     }
+    for (int i = 0; rc == 0 && i < o.npositional; i++)
+        if (access(o.positional[i], R_OK)) {
+            snprintf(err, ERR_LEN, "%.200s: cannot read: %s", o.positional[i], strerror(errno));
+            rc = -1;
+        }
     if (rc < 0) {
         fprintf(stderr, "rpcbench compare: %s\n", err);
         return 2;

@@ -141,10 +141,17 @@ static void handshake_step(struct conn *c)
         return;
     }
     if (rc != 0) {
-        struct run_result *r = c->eng->res;
+        struct engine *e = c->eng;
+        struct run_result *r = e->res;
+        int plain = tls_spoke_plain(c->ssl);
         r->tls_failures++;
         snprintf(r->tls_error, sizeof r->tls_error, "%s", err);
         setup_failed(c);
+        if (plain && r->handshakes == 0) { /* the URL's scheme is wrong: stop now */
+            snprintf(r->tls_error, sizeof r->tls_error, "%.200s: use %s", err,
+                     e->target->scheme == SCHEME_STOMPS ? "stomp://" : "http://");
+            ev_break(e->loop, EVBREAK_ALL);
+        }
         return;
     }
     transport_up(c);

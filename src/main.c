@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "options.h"
 #include "spawn.h"
 
 static const struct {
@@ -24,6 +25,7 @@ static void usage(FILE *out)
     fprintf(out, "usage: rpcbench <command> [options]   (rpcbench <command> --help)\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].what);
+    fprintf(out, "\n  -V, --version  the version\n  %s", USAGE_EXIT_CODES);
 }
 
 int main(int argc, char **argv)
@@ -40,7 +42,7 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (!strcmp(argv[1], "--version")) {
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
         printf("rpcbench %s\n", RPCBENCH_VERSION);
         return 0;
     }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "commands.h"
 #include "encoder.h"
 
 enum {
@@ -12,7 +13,7 @@ enum {
     OPT_INTERVAL, OPT_BUCKETS, OPT_PCTS, OPT_OUTPUT, OPT_FORMAT, OPT_VMS, OPT_VALIDATE,
     OPT_QUIET, OPT_SERVER_PID, OPT_SERVER_NAME, OPT_CPU_SAT, OPT_MAX_RESPONSE, OPT_LABEL,
     OPT_ROUNDS, OPT_PLOT, OPT_HDR_LOG, OPT_PCT_DIST, OPT_VM_ID, OPT_CACERT, OPT_CERT, OPT_KEY,
-    OPT_INSECURE, OPT_STOMP_DEST, OPT_BUSY_POLL,
+    OPT_INSECURE, OPT_STOMP_DEST, OPT_BUSY_POLL, OPT_PLOT_KEEP,
 };
 
 static const struct option long_opts[] = {
@@ -44,6 +45,7 @@ static const struct option long_opts[] = {
     {"label", required_argument, NULL, OPT_LABEL},
     {"rounds", required_argument, NULL, OPT_ROUNDS},
     {"plot", required_argument, NULL, OPT_PLOT},
+    {"plot-keep", no_argument, NULL, OPT_PLOT_KEEP},
     {"hdr-log", required_argument, NULL, OPT_HDR_LOG},
     {"percentile-dist", required_argument, NULL, OPT_PCT_DIST},
     {"vm-id", required_argument, NULL, OPT_VM_ID},
@@ -53,8 +55,12 @@ static const struct option long_opts[] = {
     {"insecure", no_argument, NULL, OPT_INSECURE},
     {"stomp-destination", required_argument, NULL, OPT_STOMP_DEST},
     {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
 };
+
+const char *const out_format_names[OUT_FORMATS] = {"text", "json", "csv", "csv-summary",
+                                                   "csv-buckets"};
 
 void options_usage(FILE *out, int compare)
 {
@@ -68,30 +74,48 @@ void options_usage(FILE *out, int compare)
             "      --vm-id UUID       the VM of getVmStats\n"
             "      --method M --params JSON   call any other method\n"
             "  -R, --rate R           50, 50/s, 4/m, 1/15s, max (closed loop); default 10/s\n"
-            "  -d, --duration D       measured time, default 30s (units ms s m h)\n"
+            "  -d, --duration D       measured time, default 30s (units ms s m h;\n"
+            "                         a bare number is seconds)\n"
             "      --warmup D         excluded from every figure, default 0\n"
             "  -c, --connections N    keep-alive connections, default 4\n"
             "      --arrival A        constant | poisson (seeded by --seed)\n"
+            "      --seed N           seed of the poisson arrivals, 0..2147483647 (default 1)\n"
             "      --busy-poll        the pacer polls instead of sleeping: sends on time\n"
             "                         on a VM that is slow to wake (costs a core)\n"
             "      --timeout D        per request, default 10s\n"
             "      --interval D       progress and timeline step, default 1s\n"
-            "      --buckets SPEC     auto | START:END:STEP (ms) | 1,2,5,10 (ms)\n"
-            "      --percentiles L    default 50,90,99,99.9\n"
+            "      --buckets SPEC     auto | START:END:STEP (ms) | 1,2,5,10 (ms); 64 edges at most\n"
+            "      --percentiles L    increasing, each 0..100; default 50,90,99,99.9\n"
             "      --validate V       none | cheap (default) | full\n"
             "      --server-pid P[,P] --server-name NAME   server processes to sample\n"
             "      --cpu-saturation P warn at this server CPU %% of one core, default 95\n"
             "      --max-response SZ  default 64MiB\n"
-            "      --output FILE      JSON result;  --format text|json|csv (stdout)\n"
-            "      --plot FILE.svg    plots with gnuplot; --hdr-log FILE; --percentile-dist FILE\n"
+            "      --output FILE      JSON result\n"
+            "      --format F         stdout: text | json | csv (timeline) | csv-summary |\n"
+            "                         csv-buckets%s\n"
+            "      --plot FILE.svg    plots with gnuplot (one SVG); --plot-keep also keeps\n"
+            "                         FILE.gp and its .dat files\n"
+            "      --hdr-log FILE     HdrHistogram interval log%s\n"
+            "      --percentile-dist FILE   HdrHistogram percentile table%s\n"
+            "      --label NAME       the run's name in reports and plots%s\n"
             "      --vms N            size of the built-in simulator, default 150\n"
             "      --cacert F --cert F --key F   TLS: verify the server; client certificate\n"
             "      --insecure         TLS without verifying the server (said in the report)\n"
             "      --stomp-destination D   default jms.topic.vdsm_requests\n"
-            "      --quiet            no progress lines\n",
+            "      --quiet            no progress lines\n"
+            "%s"
+            "  -V, --version          the version;  -h, --help  this text\n"
+            USAGE_EXIT_CODES,
             compare ? "compare" : "run", compare ? " | rpcbench compare A.json B.json" : "",
-            compare ? "; A,B compares two (also --url, --server-pid, --label)\n"
-                      "      --rounds K         interleaved rounds A B A B ..., default 3"
+            compare ? "; A,B gives each arm its own\n"
+                      "                         (also --url, --server-pid, --label); one value\n"
+                      "                         is both arms' (default: xmlrpc,jsonrpc on the\n"
+                      "                         built-in simulator, xmlrpc on a --url)"
+                    : "",
+            compare ? " (text or json for compare)" : "", compare ? " (FILE.A, FILE.B)" : "",
+            compare ? " (FILE.A, FILE.B)" : "", compare ? " (A,B)" : "",
+            compare ? "      --rounds K         interleaved rounds A B A B ..., default 3\n"
+                      "                         (fewer than 3 cannot show most differences)\n"
                     : "");
     if (!compare)
         fprintf(out, "exit status: 0 done, 1 runtime failure (e.g. target unreachable), 2 usage "
@@ -204,10 +228,11 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
     int choice;
     static const char *const arrivals[] = {"constant", "poisson"};
     static const char *const validates[] = {"none", "cheap", "full"};
-    static const char *const formats[] = {"text", "json", "csv"};
     switch (opt) {
     case 'u': return copy_opt(o->url, sizeof o->url, "--url", arg, err);
-    case 'p': return copy_opt(o->proto, sizeof o->proto, "--proto", arg, err);
+    case 'p':
+        o->proto_given = 1;
+        return copy_opt(o->proto, sizeof o->proto, "--proto", arg, err);
     case OPT_VERB: return options_parse_verbs(arg, c, err);
     case OPT_METHOD:
         c->custom_method = 1;
@@ -245,7 +270,7 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
     case OPT_PCTS: return units_parse_list(arg, c->pcts, RUN_MAX_PCTS, &c->npcts, err);
     case OPT_OUTPUT: return copy_opt(o->output, sizeof o->output, "--output", arg, err);
     case OPT_FORMAT:
-        if (parse_choice("--format", arg, formats, 3, &choice, err)) return -1;
+        if (parse_choice("--format", arg, out_format_names, OUT_FORMATS, &choice, err)) return -1;
         o->format = (enum out_format)choice;
         return 0;
     case OPT_VMS:
@@ -266,16 +291,41 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
     case OPT_MAX_RESPONSE: return units_parse_size(arg, &c->max_response, err);
     case OPT_LABEL: return copy_opt(o->label, sizeof o->label, "--label", arg, err);
     case OPT_ROUNDS:
-        if (!compare) break;
+        if (!compare) {
+            snprintf(err, ERR_LEN, "--rounds: only for compare (run makes one run)");
+            return -1;
+        }
         if (parse_int("--rounds", arg, 1, 1000, &v, err)) return -1;
         o->rounds = (int)v;
         return 0;
     case OPT_PLOT: return copy_opt(o->plot, sizeof o->plot, "--plot", arg, err);
+    case OPT_PLOT_KEEP: o->plot_keep = 1; return 0;
     case OPT_HDR_LOG: return copy_opt(o->hdr_log, sizeof o->hdr_log, "--hdr-log", arg, err);
     case OPT_PCT_DIST: return copy_opt(o->pct_dist, sizeof o->pct_dist, "--percentile-dist", arg, err);
     default: break;
     }
     snprintf(err, ERR_LEN, "unknown option (see --help)");
+    return -1;
+}
+
+/* The option opt as the user may write it: "--duration". */
+static const char *opt_name(int opt)
+{
+    for (const struct option *l = long_opts; l->name; l++)
+        if (l->val == opt)
+            return l->name;
+    return "?";
+}
+
+/* Applies one option; an error that does not name it yet gets its name:
+ * "--duration: duration '1x': unknown unit". */
+static int apply_named(struct options *o, int opt, const char *arg, int compare, char *err)
+{
+    if (apply(o, opt, arg, compare, err) == 0)
+        return 0;
+    char name[64];
+    snprintf(name, sizeof name, "--%s", opt_name(opt));
+    options_name_error(name, err);
     return -1;
 }
 
@@ -303,7 +353,7 @@ static int check(const struct options *o, char *err)
         snprintf(err, ERR_LEN, "--params needs --method");
         return -1;
     }
-    return 0;
+    return options_check(o, err);
 }
 
 int options_parse(int argc, char **argv, int compare, struct options *o, char *err)
@@ -313,9 +363,13 @@ int options_parse(int argc, char **argv, int compare, struct options *o, char *e
     optind = 1;
     opterr = 0;
     int opt;
-    while ((opt = getopt_long(argc, argv, ":u:p:R:d:c:h", long_opts, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, ":u:p:R:d:c:hV", long_opts, NULL)) != -1) {
         if (opt == 'h') {
             options_usage(stdout, compare);
+            return 1;
+        }
+        if (opt == 'V') {
+            printf("rpcbench %s\n", RPCBENCH_VERSION);
             return 1;
         }
         if (opt == '?' || opt == ':') {
@@ -323,7 +377,7 @@ int options_parse(int argc, char **argv, int compare, struct options *o, char *e
                      opt == ':' ? "missing value for" : "unknown", argv[optind - 1]);
             return -1;
         }
-        if (apply(o, opt, optarg, compare, err))
+        if (apply_named(o, opt, optarg, compare, err))
             return -1;
     }
     o->positional = argv + optind;
@@ -379,6 +433,14 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
 {
     *cfg = o->cfg;
     char pids[256];
+    static const char *const pairable[3] = {"--url", "--proto", "--label"};
+    const char *vals[3] = {o->url, o->proto, o->label};
+    for (int i = 0; i < 3 && !o->compare; i++)
+        if (strchr(vals[i], ',')) { /* run has one arm: a list would lose all but one */
+            snprintf(err, ERR_LEN, "%s: one value for run ('%.64s' is a list; A,B pairs are "
+                     "for compare)", pairable[i], vals[i]);
+            return -1;
+        }
     if (pick_arm("--url", o->url, arm, cfg->url, sizeof cfg->url, err) ||
         pick_arm("--proto", o->proto, arm, cfg->proto, sizeof cfg->proto, err) ||
         pick_arm("--label", o->label, arm, cfg->label, sizeof cfg->label, err))
@@ -389,11 +451,16 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
         snprintf(pids, sizeof pids, "%s", o->server_pid);
     else if (pick_arm("--server-pid", o->server_pid, arm, pids, sizeof pids, err))
         return -1;
+    /* STOMP carries JSON-RPC only: without --proto, that is the default */
+    if (!o->proto_given && !strncmp(cfg->url, "stomp", 5))
+        snprintf(cfg->proto, sizeof cfg->proto, "jsonrpc");
     if (!enc_find(cfg->proto)) {
         snprintf(err, ERR_LEN, "--proto: unknown protocol '%s' (xmlrpc or jsonrpc)", cfg->proto);
         return -1;
     }
     if (!cfg->label[0])
         snprintf(cfg->label, sizeof cfg->label, "%s", cfg->proto);
-    return pids[0] ? parse_pids(pids, cfg, err) : 0;
+    if (pids[0] && parse_pids(pids, cfg, err))
+        return -1;
+    return options_check_arm(cfg, err);
 }

@@ -305,8 +305,18 @@ static int run_gnuplot(const char *script, char *err)
     return 0;
 }
 
+/* The script and data once the SVG is made, unless --plot-keep. */
+static void remove_inputs(const struct plot_files *pf, size_t narms)
+{
+    for (size_t i = 0; i < narms; i++) {
+        unlink(pf->cdf[i]);
+        unlink(pf->timeline[i]);
+    }
+    unlink(pf->gp);
+}
+
 int plot_svg(const char *svg_path, const struct run_result *const *arms,
-             const char *const *names, size_t narms, char *err)
+             const char *const *names, size_t narms, int keep, char *err)
 {
     static struct plot_files pf; /* large: keep it off the stack */
     if (narms < 1 || narms > PLOT_MAX_ARMS) {
@@ -321,10 +331,14 @@ int plot_svg(const char *svg_path, const struct run_result *const *arms,
     if (write_script(&pf, svg_path, arms, names, narms, err))
         return -1;
     if (!on_path("gnuplot")) {
-        fprintf(stderr, "gnuplot not found: apt-get install gnuplot-nox\n");
+        fprintf(stderr, "gnuplot not found: apt-get install gnuplot-nox, then gnuplot %s\n",
+                pf.gp);
         return 0;
     }
-    return run_gnuplot(pf.gp, err);
+    int rc = run_gnuplot(pf.gp, err);
+    if (rc == 0 && !keep)
+        remove_inputs(&pf, narms);
+    return rc;
 }
 
 /* ---- HdrHistogram outputs -------------------------------------------------- */

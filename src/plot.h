@@ -1,9 +1,10 @@
 /* plot: files drawn from results, beside the text report.
  *
  * - --plot FILE.svg: one SVG by gnuplot (three panels: cumulative
- *   response-time distribution, p50/p99 over time, server CPU over time),
- *   with the data and the script kept beside it so `gnuplot FILE.gp`
- *   re-makes it: FILE.gp, FILE.<arm>.cdf.dat, FILE.<arm>.timeline.dat.
+ *   response-time distribution, p50/p99 over time, server CPU over time);
+ *   with --plot-keep the data and the script stay beside it so
+ *   `gnuplot FILE.gp` re-makes it: FILE.gp, FILE.<arm>.cdf.dat,
+ *   FILE.<arm>.timeline.dat.
  * - --hdr-log FILE: HdrHistogram interval log, fed by the engine's
  *   interval hook (one histogram per interval, microseconds).
  * - --percentile-dist FILE: HdrHistogram's percentile table, in ms. */
@@ -18,11 +19,12 @@
 #include "units.h"
 
 /* Writes the data files and script for narms results (names label the
- * lines), then runs gnuplot from PATH. Without gnuplot it prints one line
- * to stderr and returns 0: the data and script are still written.
+ * lines), then runs gnuplot from PATH; once the SVG is made the script and
+ * data are removed unless keep (--plot-keep). Without gnuplot it prints
+ * one line to stderr and returns 0: the data and script are kept.
  * @return 0, or -1 with err (a file cannot be written, gnuplot failed). */
 int plot_svg(const char *svg_path, const struct run_result *const *arms,
-             const char *const *names, size_t narms, char *err);
+             const char *const *names, size_t narms, int keep, char *err);
 
 /* --hdr-log: an interval log that may span several runs (compare's
  * rounds of one arm); timestamps are wall-clock seconds since the first

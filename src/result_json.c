@@ -303,14 +303,32 @@ json_object *result_to_json(const struct run_result *r)
     return root;
 }
 
-int result_save(const struct run_result *r, const char *path, char *err)
+/* 10 digits: more than any figure measures (microseconds of an hour),
+ * fewer than the 17 that expose the binary fraction. */
+#define DOUBLE_FORMAT "%.10g"
+#define TEXT_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | \
+                    JSON_C_TO_STRING_NOSLASHESCAPE)
+
+const char *result_json_text(json_object *j)
 {
-    json_object *o = result_to_json(r);
-    int rc = json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED);
-    json_object_put(o);
-    if (rc < 0) {
-        snprintf(err, ERR_LEN, "cannot write %s: %s", path, strerror(errno));
+    json_c_set_serialization_double_format(DOUBLE_FORMAT, JSON_C_OPTION_GLOBAL);
+    return json_object_to_json_string_ext(j, TEXT_FLAGS);
+}
+
+int result_json_write(json_object *j, const char *path, char *err)
+{
+    json_c_set_serialization_double_format(DOUBLE_FORMAT, JSON_C_OPTION_GLOBAL);
+    if (json_object_to_file_ext(path, j, TEXT_FLAGS) < 0) {
+        snprintf(err, ERR_LEN, "cannot write %.200s: %s", path, strerror(errno));
         return -1;
     }
     return 0;
+}
+
+int result_save(const struct run_result *r, const char *path, char *err)
+{
+    json_object *o = result_to_json(r);
+    int rc = result_json_write(o, path, err);
+    json_object_put(o);
+    return rc;
 }

@@ -16,6 +16,13 @@
 #include "result.h"
 
 json_object *result_to_json(const struct run_result *r);
+/* Every JSON document rpcbench writes is printed this way: pretty, slashes
+ * not escaped ("http://..."), numbers with at most 10 significant digits,
+ * so no binary noise (99.900000000000006) reaches the reader.
+ * @return j's text, owned by j (valid until j changes or is freed). */
+const char *result_json_text(json_object *j);
+/* The same text into path. @return 0, or -1 with err. */
+int result_json_write(json_object *j, const char *path, char *err);
 /* Writes the JSON result to path. @return 0, or -1 with err. */
 int result_save(const struct run_result *r, const char *path, char *err);
 /* Reads a saved result (histograms, counters, timeline, config figures)

@@ -7,9 +7,12 @@
  * range-checked and every array bounded. */
 #include "result_json.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hdrlog.h"
 #include "units.h"
@@ -308,15 +311,32 @@ int result_load_json(struct run_result *r, json_object *root, char *err)
     return load_root(root, r, err);
 }
 
+/* Why path could not be read, in the user's terms: cannot open it, or not
+ * JSON and where the parser stopped (json-c's own wording trimmed). */
+static void load_error(const char *path, char *err)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        snprintf(err, ERR_LEN, "%.200s: cannot read: %s", path, strerror(errno));
+        return;
+    }
+    close(fd);
+    const char *why = json_util_get_last_err();
+    const char *p = why ? strstr(why, "failed: ") : NULL;
+    char reason[128] = "";
+    if (p)
+        snprintf(reason, sizeof reason, "%s", p + strlen("failed: "));
+    reason[strcspn(reason, "\n")] = '\0';
+    snprintf(err, ERR_LEN, "%.150s: not JSON%s%s (want a result saved by --output)", path,
+             reason[0] ? ": " : "", reason);
+}
+
 int result_load(struct run_result *r, const char *path, char *err)
 {
     memset(r, 0, sizeof *r); /* result_free is safe whatever happens below */
     json_object *root = json_object_from_file(path);
     if (!root) {
-        snprintf(err, ERR_LEN, "%.200s: cannot read JSON (%s)", path, json_util_get_last_err());
-        char *nl = strchr(err, '\n');
-        if (nl)
-            *nl = '\0';
+        load_error(path, err);
         return -1;
     }
     int rc = result_load_json(r, root, err);

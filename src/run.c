@@ -6,6 +6,7 @@
 #include "options.h"
 #include "plot.h"
 #include "report.h"
+#include "report_csv.h"
 #include "result_json.h"
 #include "runner.h"
 
@@ -16,13 +17,18 @@ static int emit(const struct options *o, const struct run_result *res, char *err
     switch (o->format) {
     case FORMAT_JSON: {
         json_object *j = result_to_json(res);
-        puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+        puts(result_json_text(j));
         json_object_put(j);
         return 0;
     }
     case FORMAT_CSV:
         report_csv(stdout, res);
         return 0;
+    case FORMAT_CSV_SUMMARY:
+        report_csv_summary(stdout, res);
+        return 0;
+    case FORMAT_CSV_BUCKETS:
+        return report_csv_buckets(stdout, res, err);
     default:
         return report_text(stdout, res, err);
     }
@@ -36,7 +42,7 @@ static int extras(const struct options *o, const struct run_result *res, char *e
     if (o->plot[0]) {
         const struct run_result *arms[1] = {res};
         const char *names[1] = {res->cfg.label};
-        return plot_svg(o->plot, arms, names, 1, err);
+        return plot_svg(o->plot, arms, names, 1, o->plot_keep, err);
     }
     return 0;
 }

@@ -21,6 +21,7 @@
 
 #include "clock.h"
 #include "commands.h"
+#include "options.h"
 #include "serve_conn.h"
 #include "tls.h"
 #include "units.h"
@@ -71,8 +72,10 @@ static void usage(FILE *out)
             "  --tls-cert FILE         serve everything over TLS with this certificate (PEM)\n"
             "  --tls-key FILE          its private key (default: in --tls-cert's file)\n"
             "  --tls-ca FILE           require client certificates signed by this CA\n"
-            "  --help                  this text\n\n"
-            "  Prints \"listening on HOST:PORT\" once ready; SIGINT/SIGTERM stop it.\n");
+            "  -V, --version           the version\n"
+            "  -h, --help              this text\n\n"
+            "  Prints \"listening on HOST:PORT\" once ready; SIGINT/SIGTERM stop it.\n"
+            "  " USAGE_EXIT_CODES);
 }
 
 static int parse_int(const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *out,
@@ -141,7 +144,8 @@ static int parse_opt(int ch, const char *name, const char *arg, struct serve_opt
     }
 }
 
-/* @return 0 to serve, 1 for --help, -1 bad usage (err filled). */
+/* @return 0 to serve, 1 for --help, 2 for --version, -1 bad usage (err
+ * filled). */
 static int parse_args(int argc, char **argv, struct serve_opts *o, char *err)
 {
     static const struct option longopts[] = {
@@ -157,6 +161,7 @@ static int parse_args(int argc, char **argv, struct serve_opts *o, char *err)
         {"tls-key", required_argument, NULL, 'K'},
         {"tls-ca", required_argument, NULL, 'A'},
         {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
     *o = (struct serve_opts){.host = "127.0.0.1", .port = 54321, .vms = 150, .seed = 1,
@@ -165,16 +170,22 @@ static int parse_args(int argc, char **argv, struct serve_opts *o, char *err)
     optind = 0; /* full re-initialisation (GNU) */
     opterr = 0;
     int ch, idx;
-    while ((ch = getopt_long(argc, argv, "h", longopts, &idx)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":hV", longopts, &idx)) != -1) {
         if (ch == 'h')
             return 1;
+        if (ch == 'V')
+            return 2;
         if (ch == '?' || ch == ':') {
-            snprintf(err, ERR_LEN, "unknown option or missing value: '%s'",
+            snprintf(err, ERR_LEN, "%s option '%s'", ch == ':' ? "missing value for" : "unknown",
                      argv[optind - 1] ? argv[optind - 1] : "?");
             return -1;
         }
-        if (parse_opt(ch, longopts[idx].name, optarg, o, err) < 0)
+        if (parse_opt(ch, longopts[idx].name, optarg, o, err) < 0) {
+            char name[40]; /* name the option: "--listen: address ..." */
+            snprintf(name, sizeof name, "--%.30s", longopts[idx].name);
+            options_name_error(name, err);
             return -1;
+        }
     }
     if (optind < argc) {
         snprintf(err, ERR_LEN, "unexpected argument '%s'", argv[optind]);
@@ -184,6 +195,14 @@ static int parse_args(int argc, char **argv, struct serve_opts *o, char *err)
         snprintf(err, ERR_LEN, "--tls-key and --tls-ca need --tls-cert");
         return -1;
     }
+    const char *files[][2] = {{"--tls-cert", o->tls_cert}, {"--tls-key", o->tls_key},
+                              {"--tls-ca", o->tls_ca}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (files[i][1] && access(files[i][1], R_OK)) {
+            snprintf(err, ERR_LEN, "%s: cannot read '%.200s': %s", files[i][0], files[i][1],
+                     strerror(errno));
+            return -1;
+        }
     return 0;
 }
 
@@ -379,6 +398,10 @@ int cmd_serve(int argc, char **argv)
     int rc = parse_args(argc, argv, &o, err);
     if (rc == 1) {
         usage(stdout);
+        return 0;
+    }
+    if (rc == 2) {
+        printf("rpcbench %s\n", RPCBENCH_VERSION);
         return 0;
     }
     if (rc < 0) {

@@ -1,5 +1,6 @@
 #include "tls.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +38,26 @@ static int load_pair(SSL_CTX *ctx, const char *cert, const char *key, char *err)
     return 0;
 }
 
+/* The first bytes of the last record a client read, and whose they are:
+ * when the "record" is "HTTP/", the server is not speaking TLS. One event
+ * loop runs the client, and the handshake step that fails is the one that
+ * read them, so one slot is enough. */
+static struct {
+    const SSL *ssl;
+    unsigned char head[5];
+} last_record;
+
+static void on_record(int write_p, int version, int content_type, const void *buf, size_t len,
+                      SSL *ssl, void *arg)
+{
+    (void)version;
+    (void)arg;
+    if (write_p || content_type != SSL3_RT_HEADER || len < sizeof last_record.head)
+        return;
+    last_record.ssl = ssl;
+    memcpy(last_record.head, buf, sizeof last_record.head);
+}
+
 SSL_CTX *tls_client_ctx(const struct tls_client_opts *o, char *err)
 {
     SSL_CTX *ctx = SSL_CTX_new(TLS_client_method());
@@ -45,6 +66,7 @@ SSL_CTX *tls_client_ctx(const struct tls_client_opts *o, char *err)
         return NULL;
     }
     SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+    SSL_CTX_set_msg_callback(ctx, on_record);
     if (o->insecure) {
         SSL_CTX_set_verify(ctx, SSL_VERIFY_NONE, NULL);
     } else {
@@ -143,6 +165,32 @@ static int status(SSL *ssl, int rc)
     }
 }
 
+int tls_spoke_plain(const SSL *ssl)
+{
+    if (last_record.ssl != ssl)
+        return 0;
+    for (size_t i = 0; i < sizeof last_record.head; i++)
+        if (!isprint(last_record.head[i]) && !isspace(last_record.head[i]))
+            return 0; /* a TLS record header has a binary type and length */
+    return 1;
+}
+
+/* A client's handshake that read clear text: said in the user's terms. */
+static int plain_answer(SSL *ssl, char *err)
+{
+    if (SSL_is_server(ssl) || !tls_spoke_plain(ssl))
+        return 0;
+    ERR_clear_error();
+    if (!err)
+        return 1;
+    if (!memcmp(last_record.head, "HTTP/", 5))
+        snprintf(err, TLS_ERR_LEN, "the server answered plain HTTP, not TLS");
+    else
+        snprintf(err, TLS_ERR_LEN, "the server answered in clear text ('%.5s...'), not TLS",
+                 (const char *)last_record.head);
+    return 1;
+}
+
 int tls_handshake(SSL *ssl, char *err)
 {
     int rc = SSL_do_handshake(ssl);
@@ -152,6 +200,8 @@ int tls_handshake(SSL *ssl, char *err)
     if (st == TLS_WANT_READ || st == TLS_WANT_WRITE)
         return st;
     long v = SSL_get_verify_result(ssl);
+    if (plain_answer(ssl, err))
+        return TLS_FAIL;
     if (v != X509_V_OK && err)
         snprintf(err, TLS_ERR_LEN, "TLS handshake: certificate verify failed: %s",
                  X509_verify_cert_error_string(v));

@@ -33,8 +33,12 @@ SSL_CTX *tls_server_ctx(const char *cert, const char *key, const char *ca, char 
 SSL *tls_new_client(SSL_CTX *ctx, int fd, const char *host, int insecure, char *err);
 SSL *tls_new_server(SSL_CTX *ctx, int fd, char *err);
 
-/* One handshake step: 0 done, TLS_WANT_READ/WRITE, or TLS_FAIL with err. */
+/* One handshake step: 0 done, TLS_WANT_READ/WRITE, or TLS_FAIL with err
+ * ("the server answered plain HTTP, not TLS" when it did). */
 int tls_handshake(SSL *ssl, char *err);
+/* After a client's TLS_FAIL from tls_handshake: 1 when the server answered
+ * in clear text (plain HTTP or STOMP), so every retry would fail alike. */
+int tls_spoke_plain(const SSL *ssl);
 /* Reads up to n bytes: > 0 bytes read, 0 the peer closed, TLS_WANT_*, or
  * TLS_FAIL. */
 ssize_t tls_read(SSL *ssl, void *buf, size_t n);

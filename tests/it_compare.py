@@ -26,7 +26,7 @@ def run(args, timeout=90):
 def check_live(tmp):
     out_json, svg, hlog = (os.path.join(tmp, n) for n in ("c.json", "c.svg", "c.hlog"))
     rc, out, err = run(["compare", "--rounds", "2", "-d", "1s", "-R", "20", "--vms", "10",
-                        "--output", out_json, "--plot", svg, "--hdr-log", hlog])
+                        "--output", out_json, "--plot", svg, "--plot-keep", "--hdr-log", hlog])
     check(rc == 0, "compare: rc %d: %s" % (rc, err[-2000:]))
     for i in (1, 2):
         for arm, label in (("A", "xmlrpc"), ("B", "jsonrpc")):

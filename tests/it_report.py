@@ -76,13 +76,17 @@ def main():
         check("Value" in table and "Percentile" in table and "#[Mean" in table,
               "percentile table: %r" % table[:200])
 
-        # --plot: the SVG (gnuplot is installed) with its script and data
+        # --plot: one SVG (gnuplot is installed); its script and data are gone
+        # (--plot-keep keeps them: it_compare); without gnuplot they stay
         if shutil.which("gnuplot"):
             check("<svg" in open(svg).read(), "no <svg in the plot")
+            left = sorted(f for f in os.listdir(tmp) if f.startswith("r.") and
+                          (f.endswith(".gp") or f.endswith(".dat")))
+            check(left == [], "plot left %r beside the SVG" % left)
         else:
             check("gnuplot not found" in err, "no gnuplot message")
-        for f in ("r.gp", "r.xmlrpc.cdf.dat", "r.xmlrpc.timeline.dat"):
-            check(os.path.exists(os.path.join(tmp, f)), "missing " + f)
+            for f in ("r.gp", "r.xmlrpc.cdf.dat", "r.xmlrpc.timeline.dat"):
+                check(os.path.exists(os.path.join(tmp, f)), "missing " + f)
 
         # re-bucket the saved histogram: exactly the rows asked for
         rc, out, err = run(["report", res, "--buckets", "1,2,5", "--percentiles", "50,75"], 20)
@@ -110,7 +114,7 @@ def main():
         bad = os.path.join(tmp, "bad.json")
         open(bad, "w").write('{"not": "a result"}')
         for args, want in ((["report"], 2), (["report", bad], 1),
-                           (["report", os.path.join(tmp, "none.json")], 1),
+                           (["report", os.path.join(tmp, "none.json")], 2),
                            (["report", res, "--buckets", "x"], 2)):
             rc, out, err = run(args, 20)
             check(rc == want and err.startswith("rpcbench report: "),

@@ -47,10 +47,16 @@ def test_stomp_getallvmstats_counts_vms():
 
 
 def test_stomp_needs_jsonrpc():
+    """-p xmlrpc with stomp:// is a usage error (exit 2, before any connection);
+    without -p, stomp:// takes jsonrpc, its only encoding."""
     with Server("--vms", "1") as s:
         code, _, err = rpcbench("run", "--url", "stomp://127.0.0.1:%d" % s.port, "-p", "xmlrpc",
                                 "-d", "1s", timeout=20)
-        check(code == 1 and "JSON-RPC" in err, "exit %d %r" % (code, err))
+        check(code == 2 and "JSON-RPC" in err and "--proto" in err, "exit %d %r" % (code, err))
+        _, r, _ = run_json("--url", "stomp://127.0.0.1:%d" % s.port, "--verb", "ping",
+                           "-R", "10", "-d", "1s")
+        check(r["target"]["proto"] == "jsonrpc" and r["requests"]["ok"] > 0,
+              "stomp:// default: %r %r" % (r["target"], r["requests"]))
 
 
 def test_stomps_mutual_tls():

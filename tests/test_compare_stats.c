@@ -83,6 +83,33 @@ static void test_many_rounds(void **state)
     assert_false(compare_stats_significant(&ci));
 }
 
+/* k rounds of a ratio r whose rounds' ratios spread by a factor spread
+ * (logs evenly from -ln(spread)/2 to +ln(spread)/2 around ln r). */
+static int shows(double r, double spread, int k)
+{
+    double a[8], b[8];
+    for (int i = 0; i < k; i++) {
+        a[i] = 1;
+        b[i] = r * exp(log(spread) * ((double)i / (k - 1) - 0.5));
+    }
+    struct ci ci;
+    assert_int_equal(compare_stats_ci(a, b, (size_t)k, &ci), 0);
+    return compare_stats_significant(&ci);
+}
+
+/* Issue 13's case: B 6x faster, rounds a third apart. Two rounds (t with 1
+ * df, 12.7) cannot show it, so compare says "too few rounds"; the default
+ * (`compare --help`: 3) can, with the spreads the README states. */
+static void test_default_rounds_show_the_issue_effect(void **state)
+{
+    (void)state;
+    assert_false(shows(1 / 6.0, 1.34, 2));
+    assert_true(shows(1 / 6.0, 1.34, 3));
+    assert_true(shows(1 / 6.0, 4.0, 3));  /* README: 6x even when the rounds spread 4x */
+    assert_true(shows(2.0, 1.7, 3));      /* README: 2x when they spread less than 1.7x */
+    assert_false(shows(2.0, 1.1, 2) && shows(2.0, 1.7, 2)); /* 2 rounds need close agreement */
+}
+
 static void test_no_interval(void **state)
 {
     (void)state;
@@ -114,6 +141,7 @@ int main(void)
         cmocka_unit_test(test_three_rounds_significant),
         cmocka_unit_test(test_identical_ratios),
         cmocka_unit_test(test_many_rounds),
+        cmocka_unit_test(test_default_rounds_show_the_issue_effect),
         cmocka_unit_test(test_no_interval),
         cmocka_unit_test(test_undefined),
     };

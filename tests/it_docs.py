@@ -1,0 +1,71 @@
+"""it_docs: the README matches the binary. Every option a subcommand's
+--help names is in that subcommand's README section, and every option a
+section names is in the --help of its subcommand (compare takes run's
+options, so its section adds only its own). --help and --version are
+documented once for all, and every subcommand answers them with exit 0."""
+import os
+import re
+
+from rpctest import check, main, rpcbench
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
+COMMON = {"--help", "--version"}
+COMMANDS = ("serve", "run", "compare", "report")
+
+
+def help_options(cmd):
+    rc, out, err = rpcbench(cmd, "--help", timeout=10)
+    check(rc == 0 and out, "%s --help: rc %d %r" % (cmd, rc, err))
+    return set(OPTION.findall(out)) - COMMON
+
+
+def readme_sections():
+    """{command: text of its '### `rpcbench command`' section}."""
+    text = open(os.path.join(ROOT, "README.md")).read()
+    parts = re.split(r"^(#{2,3} .*)$", text, flags=re.M)
+    sections = {}
+    for head, body in zip(parts[1::2], parts[2::2]):
+        m = re.match(r"### `rpcbench (\w+)`", head)
+        if m:
+            sections[m.group(1)] = body
+    check(set(COMMANDS) <= set(sections), "README sections: %r" % sorted(sections))
+    return sections
+
+
+def readme_options(sections, cmd):
+    return set(OPTION.findall(sections[cmd])) - COMMON
+
+
+def test_every_help_option_in_readme_and_back():
+    sections = readme_sections()
+    for cmd in ("serve", "run", "report"):
+        helped, documented = help_options(cmd), readme_options(sections, cmd)
+        check(helped - documented == set(), "%s: in --help, not in README: %s"
+              % (cmd, sorted(helped - documented)))
+        check(documented - helped == set(), "%s: in README, not in --help: %s"
+              % (cmd, sorted(documented - helped)))
+    helped = help_options("compare")
+    documented = readme_options(sections, "compare") | readme_options(sections, "run")
+    check(helped - documented == set(), "compare: in --help, not in README: %s"
+          % sorted(helped - documented))
+    own = readme_options(sections, "compare")
+    check(own - helped == set(), "compare: in README, not in --help: %s" % sorted(own - helped))
+    check("--rounds" in own and "--rounds" not in help_options("run"), "--rounds is compare's")
+
+
+def test_version_and_help_on_every_subcommand():
+    for cmd in COMMANDS:
+        for flag in ("--version", "-V"):
+            rc, out, err = rpcbench(cmd, flag, timeout=10)
+            check(rc == 0 and re.match(r"rpcbench \d+\.\d+\.\d+\n$", out),
+                  "%s %s: rc %d %r %r" % (cmd, flag, rc, out, err))
+        rc, out, _ = rpcbench(cmd, "-h", timeout=10)
+        check(rc == 0 and "exit status: 0 ok, 1 " in out and "2 bad usage" in out,
+              "%s -h documents the exit codes: %r" % (cmd, out[-200:]))
+    readme = open(os.path.join(ROOT, "README.md")).read()
+    check("| exit status | meaning |" in readme, "README exit-code table")
+
+
+if __name__ == "__main__":
+    main([test_every_help_option_in_readme_and_back, test_version_and_help_on_every_subcommand])
