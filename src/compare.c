@@ -60,6 +60,7 @@ struct cmp {
     int saved;                    /* compare A.json B.json */
     struct ci ci[FIG_N];
     int ci_rc[FIG_N];             /* compare_stats_ci's return */
+    int interrupted;              /* SIGINT ended the rounds early */
 };
 
 /* ---- figures ------------------------------------------------------------- */
@@ -85,10 +86,27 @@ static void figures_of(const struct run_result *r, double *v)
     v[FIG_BYTES] = answered > 0 ? (double)r->bytes_received / (double)answered : NAN;
 }
 
-static void fmt_fig(int f, double v, char *out, size_t len)
+static int is_latency(int f)
 {
-    if (isnan(v)) {
-        snprintf(out, len, "-");
+    return f == FIG_P50 || f == FIG_P90 || f == FIG_P99 || f == FIG_MEAN;
+}
+
+/* One time unit for every latency a table shows (ms figures, NAN skipped). */
+static void unit_widen(double ms, double *mn, double *mx)
+{
+    if (isnan(ms) || ms <= 0)
+        return;
+    if (*mn <= 0 || ms * 1000 < *mn)
+        *mn = ms * 1000;
+    if (ms * 1000 > *mx)
+        *mx = ms * 1000;
+}
+
+/* u: the table's time unit, for the latency figures. */
+static void fmt_fig(int f, double v, const struct report_unit *u, char *out, size_t len)
+{
+    if (isnan(v)) { /* no answer, CPU not sampled: as run's report says it */
+        snprintf(out, len, "n/a");
         return;
     }
     switch (f) {
@@ -97,7 +115,7 @@ static void fmt_fig(int f, double v, char *out, size_t len)
     case FIG_CPU_PCT: snprintf(out, len, "%.1f%%", v); break;
     case FIG_CPU_MS: snprintf(out, len, "%.3f", v); break;
     case FIG_BYTES: snprintf(out, len, "%.0f B", v); break;
-    default: report_fmt_us(v * 1000, out, len); break;
+    default: report_unit_fmt(u, 1, v * 1000, out, len); break;
     }
 }
 
@@ -197,10 +215,17 @@ static void summary_table(FILE *out, const struct cmp *c)
     snprintf(ha, sizeof ha, "A %.60s", arm_name(A));
     snprintf(hb, sizeof hb, "B %.60s", arm_name(B));
     fprintf(out, "\n%-20s %14s %14s %8s  %s\n", "figure", ha, hb, "B/A", "95% CI of B/A");
+    double mn = 0, mx = 0;
+    for (int f = 0; f < FIG_N; f++)
+        if (is_latency(f)) {
+            unit_widen(A->fig[f], &mn, &mx);
+            unit_widen(B->fig[f], &mn, &mx);
+        }
+    struct report_unit u = report_unit_pick(mx, mn);
     for (int f = 0; f < FIG_N; f++) {
         char va[32], vb[32], r[32] = "-", v[96];
-        fmt_fig(f, A->fig[f], va, sizeof va);
-        fmt_fig(f, B->fig[f], vb, sizeof vb);
+        fmt_fig(f, A->fig[f], &u, va, sizeof va);
+        fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
         double x = ratio(A->fig[f], B->fig[f]);
         if (!isnan(x))
             snprintf(r, sizeof r, "%.3g", x);
@@ -235,11 +260,19 @@ static int bucket_table(FILE *out, const struct cmp *c, char *err)
     wb = wb < 8 ? 8 : wb;
     fprintf(out, "\n%-16s %*s %*s\n", "response time", wa, arm_name(&c->arm[0]), wb,
             arm_name(&c->arm[1]));
+    if (n == 0)
+        fprintf(out, "(no successful answer in either arm: nothing to bucket)\n");
+    int ha = c->arm[0].merged.latency.total_count > 0;
+    int hb = c->arm[1].merged.latency.total_count > 0;
     for (int i = 0; i < n; i++) {
-        char e[32], row[48];
+        char e[32], row[48], ca[16] = "n/a", cb[16] = "n/a"; /* an arm without answers */
         buckets_format_ms(edges[i], e, sizeof e);
         snprintf(row, sizeof row, "<%sms:", e);
-        fprintf(out, "%-16s %*.1f %*.1f\n", row, wa, pa[i], wb, pb[i]);
+        if (ha)
+            snprintf(ca, sizeof ca, "%.1f", pa[i]);
+        if (hb)
+            snprintf(cb, sizeof cb, "%.1f", pb[i]);
+        fprintf(out, "%-16s %*s %*s\n", row, wa, ca, wb, cb);
     }
     return 0;
 }
@@ -249,16 +282,25 @@ static void rounds_table(FILE *out, const struct cmp *c)
 {
     fprintf(out, "\n%-6s %-3s %-16s %10s %10s %10s %12s %6s\n", "round", "arm", "label", "p50",
             "p99", "rate", "CPU-ms/call", "steal");
+    double mn = 0, mx = 0;
+    for (size_t i = 0; i < c->pairs; i++)
+        for (int a = 0; a < 2; a++) {
+            double v[FIG_N];
+            figures_of(&c->arm[a].rounds[i], v);
+            unit_widen(v[FIG_P50], &mn, &mx);
+            unit_widen(v[FIG_P99], &mn, &mx);
+        }
+    struct report_unit u = report_unit_pick(mx, mn);
     for (size_t i = 0; i < c->pairs; i++)
         for (int a = 0; a < 2; a++) {
             const struct run_result *r = &c->arm[a].rounds[i];
             double v[FIG_N];
             char p50[32], p99[32], rate[32], cpu[32], steal[16] = "-";
             figures_of(r, v);
-            fmt_fig(FIG_P50, v[FIG_P50], p50, sizeof p50);
-            fmt_fig(FIG_P99, v[FIG_P99], p99, sizeof p99);
-            fmt_fig(FIG_RATE, v[FIG_RATE], rate, sizeof rate);
-            fmt_fig(FIG_CPU_MS, v[FIG_CPU_MS], cpu, sizeof cpu);
+            fmt_fig(FIG_P50, v[FIG_P50], &u, p50, sizeof p50);
+            fmt_fig(FIG_P99, v[FIG_P99], &u, p99, sizeof p99);
+            fmt_fig(FIG_RATE, v[FIG_RATE], &u, rate, sizeof rate);
+            fmt_fig(FIG_CPU_MS, v[FIG_CPU_MS], &u, cpu, sizeof cpu);
             if (r->machine_steal_pct >= 0)
                 snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
             fprintf(out, "%-6zu %-3c %-16.16s %10s %10s %10s %12s %6s%s\n", i + 1,
@@ -486,8 +528,10 @@ static int run_rounds(struct cmp *c, char *err)
     }
     progress_set_prefix(NULL);
     spawn_stop(&cs);
-    if (rc > 0)
+    if (rc > 0) {
+        c->interrupted = 1;
         fprintf(stderr, "compare: interrupted; reporting %zu complete round(s)\n", c->pairs);
+    }
     if (rc >= 0 && c->pairs == 0) {
         snprintf(err, ERR_LEN, "no complete round");
         return -1;
@@ -563,6 +607,24 @@ static void cleanup(struct cmp *c, char *err)
     }
 }
 
+/* As run's (README): 3 when an arm sent requests and none succeeded, so
+ * there is nothing to compare; else 130 when SIGINT cut the rounds short. */
+static int exit_code(const struct cmp *c)
+{
+    int code = 0;
+    for (int a = 0; a < 2; a++) {
+        const struct run_result *m = &c->arm[a].merged;
+        if (c->arm[a].have_merged && m->sent > 0 && m->ok == 0) {
+            fprintf(stderr, "rpcbench compare: arm %c: none of its %lld requests succeeded\n",
+                    c->arm[a].letter, (long long)m->sent);
+            code = RUN_EXIT_NO_SUCCESS;
+        }
+    }
+    if (code == 0 && c->interrupted)
+        code = RUN_EXIT_INTERRUPTED;
+    return code;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     static struct options o; /* large: keep it off the stack */
@@ -602,6 +664,7 @@ int cmd_compare(int argc, char **argv)
         rc = summarise(&c, err);
     if (rc == 0)
         rc = emit(&c, err);
+    int code = rc == 0 ? exit_code(&c) : 0;
     char cerr[ERR_LEN] = "";
     cleanup(&c, cerr);
     if (rc == 0 && cerr[0]) {
@@ -612,5 +675,5 @@ int cmd_compare(int argc, char **argv)
         fprintf(stderr, "rpcbench compare: %s\n", err);
         return usage ? 2 : 1;
     }
-    return 0;
+    return code;
 }

@@ -117,10 +117,8 @@ void options_usage(FILE *out, int compare)
             compare ? "      --rounds K         interleaved rounds A B A B ..., default 3\n"
                       "                         (fewer than 3 cannot show most differences)\n"
                     : "");
-    if (!compare)
-        fprintf(out, "exit status: 0 done, 1 runtime failure (e.g. target unreachable), 2 usage "
-                     "error,\n  3 no request succeeded, 130 interrupted by SIGINT (figures "
-                     "still reported)\n");
+    fprintf(out, "             3 no request succeeded%s, 130 interrupted by SIGINT (figures "
+                 "still reported)\n", compare ? " in an arm" : "");
 }
 
 static void defaults(struct options *o)

@@ -43,23 +43,13 @@ void progress_line(const struct run_config *cfg, const struct interval_rec *rec,
 
 /* ---- units: one per table, chosen from the figures it shows ------------- */
 
-/* A time unit and the decimals every cell of one table gets. */
-struct tunit {
-    const char *name;
-    double div; /* us per unit */
-    int dec;
-};
-
-/* Picks from the largest and the smallest non-zero figure (us) of a table:
- * the unit of the largest, with decimals enough for the smallest to keep
- * about 3 significant digits (at most 3 decimals). */
-static struct tunit tunit_pick(double max_us, double min_us)
+struct report_unit report_unit_pick(double max_us, double min_us)
 {
-    struct tunit u = {"us", 1, 0};
+    struct report_unit u = {"us", 1, 0};
     if (max_us >= 1e6)
-        u = (struct tunit){"s", 1e6, 0};
+        u = (struct report_unit){"s", 1e6, 0};
     else if (max_us >= 1000)
-        u = (struct tunit){"ms", 1000, 0};
+        u = (struct report_unit){"ms", 1000, 0};
     if (u.div > 1 && min_us > 0) {
         int d = 2 - (int)floor(log10(min_us / u.div));
         u.dec = d < 0 ? 0 : d > 3 ? 3 : d;
@@ -67,8 +57,7 @@ static struct tunit tunit_pick(double max_us, double min_us)
     return u;
 }
 
-/* Widens [*mn, *mx] (us) by what h shows: its min, max and percentiles. */
-static void tunit_span(const struct hist *h, double *mn, double *mx)
+void report_unit_span(const struct hist *h, double *mn, double *mx)
 {
     if (!h->total_count)
         return;
@@ -84,8 +73,7 @@ static void tunit_span(const struct hist *h, double *mn, double *mx)
         *mx = hi;
 }
 
-/* "12.3ms" in unit u, or "n/a" when the histogram behind it is empty. */
-static void tfmt(const struct tunit *u, int have, double us, char *out, size_t len)
+void report_unit_fmt(const struct report_unit *u, int have, double us, char *out, size_t len)
 {
     if (!have)
         snprintf(out, len, "n/a");
@@ -159,7 +147,7 @@ static int bucket_table(FILE *out, const struct run_result *r, char *err)
         return -1;
     buckets_fill(h, edges, n, pct);
     if (h->total_count) {
-        struct tunit u = tunit_pick(1000, (double)(h->min > 0 ? h->min : 1));
+        struct report_unit u = report_unit_pick(1000, (double)(h->min > 0 ? h->min : 1));
         fprintf(out, "\naverage=%.*fms min=%.*fms max=%.*fms\n", u.dec, hist_mean(h) / 1000,
                 u.dec, (double)h->min / 1000, u.dec, (double)h->max / 1000);
     } else {
@@ -178,20 +166,21 @@ static void percentiles(FILE *out, const struct run_result *r)
 {
     const struct hist *lat = &r->latency, *svc = &r->service;
     double mn = 0, mx = 0;
-    tunit_span(lat, &mn, &mx);
-    tunit_span(svc, &mn, &mx);
-    struct tunit u = tunit_pick(mx, mn);
+    report_unit_span(lat, &mn, &mx);
+    report_unit_span(svc, &mn, &mx);
+    struct report_unit u = report_unit_pick(mx, mn);
     fprintf(out, "\n%-10s %12s %12s\n", "percentile", "latency", "service");
     for (size_t i = 0; i < r->cfg.npcts; i++) {
-        char a[32], b[32], p[16];
-        tfmt(&u, lat->total_count > 0, (double)hist_percentile(lat, r->cfg.pcts[i]), a, sizeof a);
-        tfmt(&u, svc->total_count > 0, (double)hist_percentile(svc, r->cfg.pcts[i]), b, sizeof b);
-        snprintf(p, sizeof p, "p%g", r->cfg.pcts[i]);
-        fprintf(out, "%-10s %12s %12s\n", p, a, b);
+        char a[32], b[32], name[16];
+        double p = r->cfg.pcts[i];
+        report_unit_fmt(&u, lat->total_count > 0, (double)hist_percentile(lat, p), a, sizeof a);
+        report_unit_fmt(&u, svc->total_count > 0, (double)hist_percentile(svc, p), b, sizeof b);
+        snprintf(name, sizeof name, "p%g", p);
+        fprintf(out, "%-10s %12s %12s\n", name, a, b);
     }
     char m1[32], m2[32];
-    tfmt(&u, lat->total_count > 0, hist_mean(lat), m1, sizeof m1);
-    tfmt(&u, svc->total_count > 0, hist_mean(svc), m2, sizeof m2);
+    report_unit_fmt(&u, lat->total_count > 0, hist_mean(lat), m1, sizeof m1);
+    report_unit_fmt(&u, svc->total_count > 0, hist_mean(svc), m2, sizeof m2);
     fprintf(out, "%-10s %12s %12s\n", "mean", m1, m2);
     fprintf(out, "(latency counts from the intended send time; service from the actual write)\n");
 }
@@ -207,13 +196,13 @@ static void lags(FILE *out, const struct run_result *r)
     };
     for (int i = 0; i < 2; i++) {
         double mn = 0, mx = 0;
-        tunit_span(hs[i], &mn, &mx);
-        struct tunit u = tunit_pick(mx, mn);
+        report_unit_span(hs[i], &mn, &mx);
+        struct report_unit u = report_unit_pick(mx, mn);
         char p50[32], p99[32], m[32];
         int have = hs[i]->total_count > 0;
-        tfmt(&u, have, (double)hist_percentile(hs[i], 50), p50, sizeof p50);
-        tfmt(&u, have, (double)hist_percentile(hs[i], 99), p99, sizeof p99);
-        tfmt(&u, have, (double)hs[i]->max, m, sizeof m);
+        report_unit_fmt(&u, have, (double)hist_percentile(hs[i], 50), p50, sizeof p50);
+        report_unit_fmt(&u, have, (double)hist_percentile(hs[i], 99), p99, sizeof p99);
+        report_unit_fmt(&u, have, (double)hs[i]->max, m, sizeof m);
         fprintf(out, what[i], p50, p99, m);
     }
 }
@@ -249,11 +238,11 @@ static void transport(FILE *out, const struct run_result *r)
     if (uses_tls(r)) {
         char p50[32], mx[32];
         double lo = 0, hi = 0;
-        tunit_span(&r->handshake, &lo, &hi);
-        struct tunit u = tunit_pick(hi, lo);
+        report_unit_span(&r->handshake, &lo, &hi);
+        struct report_unit u = report_unit_pick(hi, lo);
         int have = r->handshake.total_count > 0;
-        tfmt(&u, have, (double)hist_percentile(&r->handshake, 50), p50, sizeof p50);
-        tfmt(&u, have, (double)r->handshake.max, mx, sizeof mx);
+        report_unit_fmt(&u, have, (double)hist_percentile(&r->handshake, 50), p50, sizeof p50);
+        report_unit_fmt(&u, have, (double)r->handshake.max, mx, sizeof mx);
         fprintf(out, "; TLS %s, %lld %s (connect + handshake p50 %s, max %s; not in "
                 "latency), %lld failed", r->cfg.tls_insecure ? "INSECURE (server not verified)"
                                                              : "verified",
@@ -308,14 +297,14 @@ static void per_verb(FILE *out, const struct run_result *r)
             "p99");
     double lo = 0, hi = 0;
     for (size_t i = 0; i < r->nverbs; i++)
-        tunit_span(&r->verbs[i].latency, &lo, &hi);
-    struct tunit u = tunit_pick(hi, lo);
+        report_unit_span(&r->verbs[i].latency, &lo, &hi);
+    struct report_unit u = report_unit_pick(hi, lo);
     for (size_t i = 0; i < r->nverbs; i++) {
         const struct verb_result *v = &r->verbs[i];
         char a[32], b[32];
         int have = v->latency.total_count > 0;
-        tfmt(&u, have, (double)hist_percentile(&v->latency, 50), a, sizeof a);
-        tfmt(&u, have, (double)hist_percentile(&v->latency, 99), b, sizeof b);
+        report_unit_fmt(&u, have, (double)hist_percentile(&v->latency, 50), a, sizeof a);
+        report_unit_fmt(&u, have, (double)hist_percentile(&v->latency, 99), b, sizeof b);
         fprintf(out, "%-16s %8lld %8lld %8lld %10s %10s\n", v->name, (long long)v->requests,
                 (long long)v->ok, (long long)v->errors, a, b);
     }

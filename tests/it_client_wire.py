@@ -308,7 +308,8 @@ def test_interval_sums_every_transport():
                 sums(r, what)
             # warmup, and errors (an unknown method: a fault each)
             _, r, _ = run_json("--url", "stomp://127.0.0.1:%d" % port, "-p", "jsonrpc",
-                               "--method", "No.such", "-R", "10", "-d", "2s", "--warmup", "1s")
+                               "--method", "No.such", "-R", "10", "-d", "2s", "--warmup", "1s",
+                               code=3)
             check(r["requests"]["errors"] == 20, "faults %r" % r["requests"])
             sums(r, "stomp faults with warmup")
 

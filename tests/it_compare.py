@@ -8,11 +8,13 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 
-from rpctest import check, rpcbench  # noqa: E402
+from rpctest import Server, check, rpcbench  # noqa: E402
 
 RPCBENCH = os.environ.get("RPCBENCH", "./rpcbench")
 FIGURES = ("p50_ms", "p90_ms", "p99_ms", "mean_ms", "rate_per_s", "errors",
@@ -37,6 +39,7 @@ def check_live(tmp):
     check(re.search(r"^response time\s+xmlrpc\s+jsonrpc$", out, re.M), "bucket head")
     check(re.search(r"^<[0-9.]+ms:\s+[0-9.]+\s+[0-9.]+$", out, re.M), "bucket rows")
     check(len(re.findall(r"^[12]\s+[AB]\s+", out, re.M)) == 4, "four per-round rows")
+    check_one_unit_per_table(out)
 
     doc = json.load(open(out_json))
     check(doc["kind"] == "compare" and doc["rounds"] == 2, "json head %r" % doc.get("kind"))
@@ -103,12 +106,55 @@ def check_saved_comparison(tmp, doc):
     check(rc != 0 and "rpcbench compare FILE" in err, "report of a comparison: rc %d %r" % (rc, err))
 
 
+def check_one_unit_per_table(out):
+    """Every latency of the summary table in one unit, and every p50/p99 of
+    the per-round table in one unit (issue 13.9)."""
+    cells = re.findall(r"^(?:p50|p90|p99|mean) latency\s+(\S+)\s+(\S+)", out, re.M)
+    units = {re.sub(r"^[0-9.]+", "", c) for row in cells for c in row}
+    check(len(cells) == 4 and len(units) == 1, "summary latency units %r" % cells)
+    rows = re.findall(r"^[12]\s+[AB]\s+\S+\s+(\S+)\s+(\S+)", out, re.M)
+    units = {re.sub(r"^[0-9.]+", "", c) for row in rows for c in row}
+    check(len(rows) == 4 and len(units) == 1, "per-round latency units %r" % rows)
+
+
+def check_nothing_succeeded(tmp):
+    """Both arms against a wrong path: every request fails, so there is
+    nothing to compare: exit 3 (as run's), naming the arms, report still out."""
+    with Server("--vms", "2") as srv:
+        rc, out, err = run(["compare", "--url", srv.url("/nope"), "--rounds", "1", "-d", "1s",
+                            "-R", "5"])
+    check(rc == 3, "all failed: rc %d: %s" % (rc, err[-800:]))
+    for arm in "AB":
+        check("arm %s: none of its 5 requests succeeded" % arm in err, "stderr %r" % err[-800:])
+    check(re.search(r"^p50 latency\s+n/a\s+n/a", out, re.M), "n/a latencies:\n" + out[:800])
+    check("(no successful answer in either arm: nothing to bucket)" in out, "buckets:\n" + out)
+
+
+def check_interrupted(tmp):
+    """SIGINT in the second round: the complete round is reported, exit 130.
+    The signal lands in round 2's A arm (4-6 s), a second from either edge."""
+    p = subprocess.Popen([RPCBENCH, "compare", "--rounds", "3", "-d", "2s", "-R", "10",
+                          "--vms", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    try:
+        time.sleep(5)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+    finally:
+        p.kill()
+    check(p.returncode == 130, "exit %d after SIGINT: %s" % (p.returncode, err[-800:]))
+    check("compare: interrupted; reporting 1 complete round(s)" in err, err[-800:])
+    check(len(re.findall(r"^1\s+[AB]\s+", out, re.M)) == 2, "round 1 reported:\n" + out)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="rpcbench-it-compare-")
     try:
         doc = check_live(tmp)
         check_saved_comparison(tmp, doc)
         check_saved(tmp, doc)
+        check_nothing_succeeded(tmp)
+        check_interrupted(tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("ok")

@@ -274,12 +274,12 @@ def test_subscriber_that_never_reads_is_bounded():
         a = vdsm_client(srv, REPLIES)
         time.sleep(0.2)
         n, sent = 0, 0
-        for i in range(60):  # about 600 kB each with 150 VMs
+        for i in range(80):  # about 550 kB each with 150 VMs
             a.sendall(vdsm_send([call(ID % i, "Host.getAllVmStats")], REPLIES))
             h, body = a.expect("MESSAGE")
             n += json.loads(body)["id"] == ID % i
             sent += len(body)
-        check(n == 60, "A got %d of 60" % n)
+        check(n == 80, "A got %d of 80" % n)
         check(sent > 32 << 20, "too little sent to test the cap: %d bytes" % sent)
         got = 0
         b.settimeout(1.0)

@@ -78,12 +78,14 @@ def rpcbench(*args, timeout=60):
     return p.returncode, p.stdout, p.stderr
 
 
-def run_json(*args, timeout=60):
-    """Runs `rpcbench run ... --output tmp.json --quiet`; returns (code, result, stdout)."""
+def run_json(*args, timeout=60, code=0):
+    """Runs `rpcbench run ... --output tmp.json --quiet`, expecting exit status
+    `code` (3: no request succeeded); returns (code, result, stdout)."""
+    want = code
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.json")
         code, stdout, stderr = rpcbench("run", *args, "--output", out, "--quiet", timeout=timeout)
-        if code != 0:
+        if code != want:
             raise AssertionError("run exited %d: %s" % (code, stderr.strip()))
         with open(out) as f:
             return code, json.load(f), stdout
