@@ -21,21 +21,23 @@ SAN_ON   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 SANFLAGS := $(if $(SAN),$(SAN_ON))
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE $(CFLAGS) $(WARN) $(SANFLAGS) -MMD -MP \
-              -iquote src -iquote encoders $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
+              -iquote src -iquote . $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
 LIBS     := -lev -lhttp_parser -lssl -lcrypto $(JSONC_LIBS) $(XMLRPC_LIBS) -lm
 LDFLAGS  += $(SANFLAGS)
 
-# Every .c under src/ and encoders/ is part of the program; main.c alone is
-# left out of the library the tests link against.
-LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c)) $(wildcard encoders/*.c)
+# Every .c under src/<layer>/ and encoders/ is part of the program; main.c
+# alone is left out of the library the tests link against. Includes name
+# their layer ("base/buf.h"); `make check-layers` enforces who may include
+# whom (scripts/check-layers.sh, README's Development section).
+LIB_SRC  := $(filter-out src/cli/main.c,$(wildcard src/*/*.c)) $(wildcard encoders/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
-MAIN_OBJ := $(BUILD)/src/main.o
+MAIN_OBJ := $(BUILD)/src/cli/main.o
 UNIT_SRC := $(wildcard tests/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps build check test demo bench fuzz clean
+.PHONY: all deps build check check-layers test demo bench fuzz clean
 all: deps
 	$(Q)$(MAKE) --no-print-directory build
 
@@ -59,6 +61,17 @@ $(BUILD)/rpcbench: $(MAIN_OBJ) $(BUILD)/librpcbench.a
 $(BUILD)/librpcbench.a: $(LIB_OBJ)
 	$(Q)rm -f $@ && ar rcs $@ $^
 
+# The version names the commit it was built from (base/version.c), only in
+# a git clone of this tree (not a tarball inside some other repository).
+# The stamp is rewritten, at parse time, only when `git describe` changes,
+# so only version.o is rebuilt.
+GIT_DESCRIBE := $(if $(wildcard .git),$(shell git describe --tags --always --dirty 2>/dev/null))
+VERSION_STAMP := $(BUILD)/version.stamp
+$(shell mkdir -p $(BUILD) && { echo '$(GIT_DESCRIBE)' | cmp -s - $(VERSION_STAMP) || \
+        echo '$(GIT_DESCRIBE)' > $(VERSION_STAMP); })
+$(BUILD)/src/base/version.o: $(VERSION_STAMP)
+$(BUILD)/src/base/version.o: ALL_CFLAGS += -DRPCBENCH_GIT_DESCRIBE='"$(GIT_DESCRIBE)"'
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
@@ -73,7 +86,10 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/librpcbench.a
 # check: make sure the test peers are installed, then build and run all.
 check:
 	$(Q)scripts/deps.sh check
-	$(Q)$(MAKE) --no-print-directory test
+	$(Q)$(MAKE) --no-print-directory check-layers test
+
+check-layers:
+	$(Q)scripts/check-layers.sh
 
 test: rpcbench $(UNIT_BIN)
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) tests/run.sh
@@ -97,7 +113,7 @@ FUZZ_CC      ?= clang
 FUZZ_DIR     := build/fuzz
 FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 FUZZ_CFLAGS   = -std=c11 -D_GNU_SOURCE -O1 -g $(WARN) $(FUZZ_SAN) -MMD -MP \
-                -iquote src -iquote encoders $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
+                -iquote src -iquote . $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
 FUZZ_OBJ     := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_DIR)/%)

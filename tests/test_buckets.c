@@ -9,8 +9,8 @@
 
 #include <math.h>
 
-#include "buckets.h"
-#include "units.h"
+#include "stats/buckets.h"
+#include "base/units.h"
 
 /* Rows whose percentage equals the row before it, for every histogram. */
 static int repeats(const struct hist *const *hs, int nh, const double *e, int n)

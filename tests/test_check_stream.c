@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_stream.h"
-#include "vdsm_api.h"
-#include "vmsim.h"
+#include "encoders/check_stream.h"
+#include "server/vdsm_api.h"
+#include "server/vmsim.h"
 
 /* Feeds body in pieces of `piece` bytes; returns the verdict. */
 static int feed(struct check_stream *s, struct buf *keep, const struct encoder *enc,

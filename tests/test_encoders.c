@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoder.h"
-#include "xmlconv.h"
+#include "encoders/encoder.h"
+#include "encoders/xmlconv.h"
 
 #define VM_UUID "6f2b8a3c-1d4e-4b7a-9c61-2e8f0a5d7b13"
 

@@ -14,10 +14,10 @@
 
 #include <cmocka.h>
 
-#include "buf.h"
-#include "hdrlog.h"
-#include "hist.h"
-#include "units.h"
+#include "base/buf.h"
+#include "stats/hdrlog.h"
+#include "stats/hist.h"
+#include "base/units.h"
 
 #define START_EPOCH 1700000000.0
 

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "hist.h"
+#include "stats/hist.h"
 
 /* Deterministic values for tests: a 64-bit LCG. */
 static uint64_t lcg(uint64_t *s)

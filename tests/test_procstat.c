@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "clock.h"
-#include "procstat.h"
-#include "units.h"
+#include "base/clock.h"
+#include "stats/procstat.h"
+#include "base/units.h"
 
 #define DATA "tests/data/proc/"
 

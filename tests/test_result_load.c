@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include "buckets.h"
-#include "hdrlog.h"
-#include "report.h"
-#include "result_json.h"
+#include "stats/buckets.h"
+#include "stats/hdrlog.h"
+#include "results/report.h"
+#include "results/result_json.h"
 
 static uint64_t lcg(uint64_t *s)
 {

@@ -8,9 +8,9 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "buckets.h"
-#include "clock.h"
-#include "sched.h"
+#include "stats/buckets.h"
+#include "base/clock.h"
+#include "client/sched.h"
 
 /* Requests due in [0, len) of a schedule started at t0 = 0. */
 static uint64_t count_in(enum arrival a, double rate, int64_t len, uint64_t seed)

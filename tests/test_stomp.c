@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "stomp.h"
+#include "net/stomp.h"
 
 #define BIG (1 << 20)
 #define SUMMARY 4096

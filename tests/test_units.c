@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "units.h"
+#include "base/units.h"
 
 /* A rejected input must leave a one-line message that quotes it. */
 static void assert_error_names(const char *err, const char *input)

@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "units.h"
-#include "vdsm_api.h"
+#include "base/units.h"
+#include "server/vdsm_api.h"
 
 static struct vdsm_api api;
 

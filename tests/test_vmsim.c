@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "units.h"
-#include "vmsim.h"
+#include "base/units.h"
+#include "server/vmsim.h"
 
 static struct vmsim *mk(int n, uint64_t seed)
 {

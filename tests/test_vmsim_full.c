@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "units.h"
-#include "vmsim.h"
+#include "base/units.h"
+#include "server/vmsim.h"
 
 /* VMFullInfo's properties without a default in VDSM's schema (vdsm-api.yml):
  * vdsmapi reports each one missing. */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_stream.h"
+#include "encoders/check_stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

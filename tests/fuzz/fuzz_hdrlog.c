@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "hdrlog.h"
-#include "hist.h"
-#include "units.h"
+#include "base/buf.h"
+#include "stats/hdrlog.h"
+#include "stats/hist.h"
+#include "base/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
-#include "check_stream.h"
-#include "encoder.h"
+#include "base/buf.h"
+#include "encoders/check_stream.h"
+#include "encoders/encoder.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

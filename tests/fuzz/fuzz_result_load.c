@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-#include "result_json.h"
+#include "results/report.h"
+#include "results/result_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

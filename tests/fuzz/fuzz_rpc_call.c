@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoder.h"
-#include "vdsm_api.h"
-#include "vmsim.h"
+#include "encoders/encoder.h"
+#include "server/vdsm_api.h"
+#include "server/vmsim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

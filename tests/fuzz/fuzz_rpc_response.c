@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoder.h"
+#include "encoders/encoder.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -17,8 +17,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "serve_conn.h"
-#include "vmsim.h"
+#include "server/serve_conn.h"
+#include "server/vmsim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stomp.h"
+#include "net/stomp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

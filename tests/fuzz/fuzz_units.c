@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "delay.h"
+#include "server/delay.h"
 #include "fuzz_known.h"
-#include "options.h"
-#include "units.h"
+#include "cli/options.h"
+#include "base/units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

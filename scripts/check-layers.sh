@@ -1,0 +1,64 @@
+#!/bin/sh
+# check-layers: every #include "..." of ours names its layer ("base/buf.h")
+# and goes only where the layer rules allow (README, Development):
+#
+#   cli ──> client ──> results ──> stats ──> base
+#    │        │  └──> net, encoders ──────────> base
+#    └──> server ──> net, encoders, base   (never client or results)
+#
+# Usage: scripts/check-layers.sh [ROOT]  (default: the repository)
+# Prints one line per offending include, FILE:LINE: why, and exits 1 if
+# there is any; 0 and one summary line otherwise.
+set -eu
+root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+cd "$root"
+
+# The layers each layer may include (itself included).
+allowed() {
+    case $1 in
+    base) echo "base" ;;
+    net) echo "net base" ;;
+    stats) echo "stats base" ;;
+    encoders) echo "encoders base" ;;
+    results) echo "results stats base" ;;
+    client) echo "client net encoders stats results base" ;;
+    server) echo "server net encoders base" ;;
+    cli) echo "cli client server results stats net encoders base" ;;
+    *) return 1 ;;
+    esac
+}
+
+bad=0
+files=0
+for f in src/*/*.[ch] encoders/*.[ch]; do
+    [ -e "$f" ] || continue
+    files=$((files + 1))
+    dir=${f%/*}
+    layer=${dir##*/}
+    if ! may=$(allowed "$layer"); then
+        echo "$f: '$layer' is not a layer (base net stats encoders results client server cli)"
+        bad=$((bad + 1))
+        continue
+    fi
+    # "N:target" for every quoted include
+    for hit in $(grep -n '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$f" |
+                 sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1:\2/'); do
+        line=${hit%%:*}
+        inc=${hit#*:}
+        case $inc in
+        */*) to=${inc%%/*} ;;
+        *) echo "$f:$line: #include \"$inc\" does not name its layer (write \"$layer/$inc\")"
+           bad=$((bad + 1)); continue ;;
+        esac
+        case " $may " in
+        *" $to "*) ;;
+        *) echo "$f:$line: #include \"$inc\": $layer may not include $to (it may include: $may)"
+           bad=$((bad + 1)) ;;
+        esac
+    done
+done
+if [ "$bad" -gt 0 ]; then
+    echo "check-layers: $bad include(s) break the layer rules" >&2
+    exit 1
+fi
+echo "check-layers: $files files keep the layer rules"

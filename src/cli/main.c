@@ -1,0 +1,56 @@
+/* rpcbench: drive an RPC server at a fixed rate for a fixed time and report
+ * honest latency histograms with the server's CPU. See README.md. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/version.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "client/spawn.h"
+
+static const struct {
+    const char *name;
+    int (*fn)(int, char **);
+    const char *what;
+} commands[] = {
+    {"serve", cmd_serve, "run the built-in simulated VDSM host"},
+    {"run", cmd_run, "drive a server at a fixed rate for a fixed time"},
+    {"compare", cmd_compare, "A/B: two protocols or two servers, interleaved rounds"},
+    {"report", cmd_report, "re-render or merge saved results"},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: rpcbench <command> [options]   (rpcbench <command> --help)\n\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].what);
+    fprintf(out, "\n  -V, --version  the version\n  %s", USAGE_EXIT_CODES);
+}
+
+int main(int argc, char **argv)
+{
+    /* A peer that closes mid-write must give EPIPE, not kill the run. */
+    signal(SIGPIPE, SIG_IGN);
+    if (strchr(argv[0], '/'))
+        spawn_self = argv[0]; /* run starts `serve` from the same file */
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf("rpcbench %s\n", rpcbench_version());
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "rpcbench: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

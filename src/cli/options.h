@@ -1,0 +1,70 @@
+/* options: the command line shared by `run` and `compare`.
+ *
+ * Options that name one arm of a comparison (--url, --proto, --server-pid,
+ * --label) are kept as given, "A" or "A,B"; options_arm() resolves them
+ * for arm 0 or 1. Everything else fills the run_config both arms share. */
+#ifndef RPCBENCH_OPTIONS_H
+#define RPCBENCH_OPTIONS_H
+
+#include <stdio.h>
+
+#include "results/result.h"
+#include "base/units.h"
+
+/* text; json; csv: the timeline (one row per interval); csv-summary: one
+ * row of the run's figures; csv-buckets: the cumulative bucket table. */
+enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_CSV_SUMMARY, FORMAT_CSV_BUCKETS };
+
+/* The --format names, in enum order; OUT_FORMATS of them. */
+#define OUT_FORMATS 5
+extern const char *const out_format_names[OUT_FORMATS];
+
+struct options {
+    struct run_config cfg;   /* shared by both arms */
+    char url[1024], proto[64], server_pid[256], label[160];
+    char output[512];        /* --output FILE (JSON) */
+    char plot[512];          /* --plot FILE.svg */
+    int plot_keep;           /* --plot-keep: keep the gnuplot script and data */
+    int proto_given;         /* --proto was on the command line */
+    char hdr_log[512];       /* --hdr-log FILE */
+    char pct_dist[512];      /* --percentile-dist FILE */
+    enum out_format format;
+    int compare;             /* parsed for compare */
+    int rounds;              /* compare */
+    char **positional;       /* compare A.json B.json */
+    int npositional;
+};
+
+/* Parses and checks every option (argv[0] = the command name): nothing
+ * is sent before this returns 0. compare = 1 accepts the compare-only
+ * options. @return 0, 1 when --help or --version was printed, or -1 with
+ * err (one line naming the option and what it accepts) for bad usage. */
+int options_parse(int argc, char **argv, int compare, struct options *o, char *err);
+
+/* Fills cfg for arm (0 = A, 1 = B) from the pairable options and checks
+ * what depends on the arm (protocol, URL, verbs). Without --proto a
+ * stomp:// URL gets jsonrpc, its only encoding.
+ * @return 0, or -1 with err (e.g. "--server-pid: 'x' is not a pid"). */
+int options_arm(const struct options *o, int arm, struct run_config *cfg, char *err);
+
+/* Parses a verb mix "list:4,getAllVmStats:1" into cfg. */
+int options_parse_verbs(const char *s, struct run_config *cfg, char *err);
+
+void options_usage(FILE *out, int compare);
+
+/* options_check.c: the checks that need no network, run by options_parse
+ * and options_arm. @return 0, or -1 with err. */
+int options_check(const struct options *o, char *err);
+int options_check_arm(const struct run_config *cfg, char *err);
+
+/* Puts "OPT: " before err unless it names opt already. */
+void options_name_error(const char *opt, char *err);
+
+/* A file the run will write after it ends: its directory must be writable
+ * now. @return 0, or -1 with err naming opt. */
+int options_check_out_path(const char *opt, const char *path, char *err);
+
+/* The line every subcommand's --help ends with. */
+#define USAGE_EXIT_CODES "exit status: 0 ok, 1 failure at run time, 2 bad usage (nothing sent)\n"
+
+#endif

@@ -1,0 +1,286 @@
+/* `rpcbench report`: re-render saved results, or merge several (e.g. the
+ * files of clients that ran side by side) into one report.
+ *
+ * Buckets and percentiles come from the saved histograms, never from the
+ * rounded figures, so `--buckets 1,2,5` on a saved file gives what the run
+ * itself would have printed with those edges. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/version.h"
+#include "stats/buckets.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "results/plot.h"
+#include "results/report.h"
+#include "results/report_csv.h"
+#include "results/result_json.h"
+
+struct report_opts {
+    enum out_format format;
+    char buckets[256];       /* empty: as saved */
+    double pcts[RUN_MAX_PCTS];
+    size_t npcts;            /* 0: as saved */
+    char plot[512];
+    int plot_keep;           /* --plot-keep */
+    char output[512];
+    char **files;
+    int nfiles;
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: rpcbench report FILE.json [FILE.json ...] [options]\n"
+            "  re-renders saved results (run --output) from their histograms; several files\n"
+            "  are merged into one report (histograms merged, counts and rates summed)\n"
+            "      --format F         text (default) | json | csv (one row per interval) |\n"
+            "                         csv-summary (one row of figures) | csv-buckets\n"
+            "      --buckets SPEC     auto | START:END:STEP (ms) | 1,2,5,10 (ms); 64 edges at most\n"
+            "      --percentiles L    increasing, each 0..100, e.g. 50,90,99,99.9\n"
+            "      --plot FILE.svg    plots with gnuplot (one SVG); --plot-keep also keeps\n"
+            "                         FILE.gp and its .dat files\n"
+            "      --output FILE      the (merged) result as JSON\n"
+            "  -V, --version          the version;  -h, --help  this text\n"
+            USAGE_EXIT_CODES);
+}
+
+static int copy(char *dst, size_t len, const char *opt, const char *s, char *err)
+{
+    if (strlen(s) >= len) {
+        snprintf(err, ERR_LEN, "%s: value too long", opt);
+        return -1;
+    }
+    memcpy(dst, s, strlen(s) + 1);
+    return 0;
+}
+
+static int parse_format(const char *s, enum out_format *f, char *err)
+{
+    for (int i = 0; i < OUT_FORMATS; i++)
+        if (!strcmp(s, out_format_names[i])) {
+            *f = (enum out_format)i;
+            return 0;
+        }
+    snprintf(err, ERR_LEN, "--format: unknown value '%.64s' (text, json, csv, csv-summary, "
+             "csv-buckets)", s);
+    return -1;
+}
+
+/* What needs no file read: outputs writable, --plot-keep with --plot. */
+static int check_outputs(const struct report_opts *ro, char *err)
+{
+    if (ro->plot_keep && !ro->plot[0]) {
+        snprintf(err, ERR_LEN, "--plot-keep: needs --plot FILE.svg");
+        return -1;
+    }
+    return options_check_out_path("--output", ro->output, err) ||
+           options_check_out_path("--plot", ro->plot, err) ? -1 : 0;
+}
+
+/* @return 0, 1 after --help, -1 with err on bad usage. */
+static int parse(int argc, char **argv, struct report_opts *ro, char *err)
+{
+    static const struct option longs[] = {
+        {"format", required_argument, NULL, 'f'}, {"buckets", required_argument, NULL, 'b'},
+        {"percentiles", required_argument, NULL, 'p'}, {"plot", required_argument, NULL, 'P'},
+        {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
+        {"plot-keep", no_argument, NULL, 'k'}, {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(ro, 0, sizeof *ro);
+    optind = 1;
+    opterr = 0;
+    int opt, rc = 0;
+    double edges[BUCKETS_MAX];
+    while (rc == 0 && (opt = getopt_long(argc, argv, ":hV", longs, NULL)) != -1) {
+        switch (opt) {
+        case 'h': usage(stdout); return 1;
+        case 'V': printf("rpcbench %s\n", rpcbench_version()); return 1;
+        case 'k': ro->plot_keep = 1; break;
+        case 'f': rc = parse_format(optarg, &ro->format, err); break;
+        case 'b':
+            rc = copy(ro->buckets, sizeof ro->buckets, "--buckets", optarg, err);
+            if (rc == 0 && buckets_edges(ro->buckets, NULL, 0, edges, err) < 0) {
+                options_name_error("--buckets", err);
+                rc = -1;
+            }
+            break;
+        case 'p':
+            rc = units_parse_list(optarg, ro->pcts, RUN_MAX_PCTS, &ro->npcts, err);
+            if (rc)
+                options_name_error("--percentiles", err);
+            break;
+        case 'P': rc = copy(ro->plot, sizeof ro->plot, "--plot", optarg, err); break;
+        case 'o': rc = copy(ro->output, sizeof ro->output, "--output", optarg, err); break;
+        default:
+            snprintf(err, ERR_LEN, "%s option '%s' (see --help)",
+                     opt == ':' ? "missing value for" : "unknown", argv[optind - 1]);
+            rc = -1;
+        }
+    }
+    for (size_t i = 0; rc == 0 && i < ro->npcts; i++)
+        if (ro->pcts[i] < 0 || ro->pcts[i] > 100) {
+            snprintf(err, ERR_LEN, "--percentiles: %g is not in 0..100 (e.g. 50,90,99,99.9)",
+                     ro->pcts[i]);
+            rc = -1;
+        }
+    ro->files = argv + optind;
+    ro->nfiles = argc - optind;
+    if (rc == 0 && ro->nfiles < 1) {
+        snprintf(err, ERR_LEN, "give at least one saved result (FILE.json)");
+        rc = -1;
+    }
+    for (int i = 0; rc == 0 && i < ro->nfiles; i++)
+        if (access(ro->files[i], R_OK)) {
+            snprintf(err, ERR_LEN, "%.200s: cannot read: %s", ro->files[i], strerror(errno));
+            rc = -1;
+        }
+    return rc ? rc : check_outputs(ro, err);
+}
+
+/* Adds item to dst, a list joined by sep, unless it is there already. */
+static void join(char *dst, size_t len, const char *item, const char *sep)
+{
+    size_t n = strlen(item), k = strlen(sep);
+    if (!n)
+        return;
+    for (const char *p = dst; *p;) {
+        const char *end = strstr(p, sep);
+        size_t m = end ? (size_t)(end - p) : strlen(p);
+        if (m == n && !strncmp(p, item, n))
+            return;
+        p = end ? end + k : p + m;
+    }
+    size_t used = strlen(dst);
+    if (used + (used ? k : 0) + n < len)
+        snprintf(dst + used, len - used, "%s%s", used ? sep : "", item);
+}
+
+/* The merged header describes every input, not only the first: targets,
+ * encodings, labels and verbs of all, the longest planned duration. */
+static void describe(struct run_result *m, const struct run_result *in)
+{
+    struct run_config *c = &m->cfg;
+    join(m->target_url, sizeof m->target_url, in->target_url, " + ");
+    join(c->proto, sizeof c->proto, in->cfg.proto, "+");
+    join(c->label, sizeof c->label, in->cfg.label, "+");
+    for (size_t i = 0; i < in->cfg.nverbs; i++) {
+        size_t j = 0;
+        while (j < c->nverbs && strcmp(c->verbs[j].name, in->cfg.verbs[i].name))
+            j++;
+        if (j == c->nverbs && j < RUN_MAX_VERBS)
+            c->verbs[c->nverbs++] = in->cfg.verbs[i];
+    }
+    if (in->cfg.duration_ns > c->duration_ns)
+        c->duration_ns = in->cfg.duration_ns;
+    if (in->cfg.url[0] && !c->url[0])
+        snprintf(c->url, sizeof c->url, "%s", in->cfg.url); /* not all the simulator */
+}
+
+/* Appends "label 1.5s" (measured) to the list of inputs. */
+static void name_input(char *list, size_t len, const struct run_result *in)
+{
+    size_t used = strlen(list);
+    snprintf(list + used, len - used, "%s%.40s %.3gs", used ? ", " : "",
+             in->cfg.label[0] ? in->cfg.label : in->cfg.proto, in->duration_s);
+}
+
+static int by_time(const void *a, const void *b)
+{
+    double x = ((const struct interval_rec *)a)->t, y = ((const struct interval_rec *)b)->t;
+    return (x > y) - (x < y);
+}
+
+/* Loads every file into merged (initialised here: free it even on failure). */
+static int load_all(const struct report_opts *ro, struct run_result *merged, char *err)
+{
+    char inputs[120] = ""; /* "long 3s, short 1.5s": each input's label and length */
+    if (result_load(merged, ro->files[0], err))
+        return -1;
+    name_input(inputs, sizeof inputs, merged);
+    for (int i = 1; i < ro->nfiles; i++) {
+        struct run_result one;
+        int rc = result_load(&one, ro->files[i], err);
+        if (rc == 0) {
+            describe(merged, &one);
+            name_input(inputs, sizeof inputs, &one);
+        }
+        if (rc == 0 && result_merge(merged, &one, RESULT_MERGE_CONCURRENT, err)) {
+            char why[ERR_LEN];
+            snprintf(why, sizeof why, "%s", err);
+            snprintf(err, ERR_LEN, "%.100s: %.150s", ro->files[i], why);
+            rc = -1;
+        }
+        result_free(&one);
+        if (rc)
+            return -1;
+    }
+    /* inputs that ran side by side, or for different lengths, interleave */
+    qsort(merged->intervals, merged->nintervals, sizeof *merged->intervals, by_time);
+    if (ro->nfiles > 1)
+        result_warn(merged, "merged from %d saved results (%s): counts and rates summed, "
+                    "latency from the merged histograms, per-interval p50/p99 the worst of them",
+                    ro->nfiles, inputs);
+    return 0;
+}
+
+static int emit(const struct report_opts *ro, const struct run_result *r, char *err)
+{
+    int rc = 0;
+    switch (ro->format) {
+    case FORMAT_JSON: {
+        json_object *j = result_to_json(r);
+        puts(result_json_text(j));
+        json_object_put(j);
+        break;
+    }
+    case FORMAT_CSV: report_csv(stdout, r); break;
+    case FORMAT_CSV_SUMMARY: report_csv_summary(stdout, r); break;
+    case FORMAT_CSV_BUCKETS: rc = report_csv_buckets(stdout, r, err); break;
+    default: rc = report_text(stdout, r, err); break;
+    }
+    fflush(stdout);
+    if (rc == 0 && ro->output[0])
+        rc = result_save(r, ro->output, err);
+    if (rc == 0 && ro->plot[0]) {
+        const struct run_result *arms[1] = {r};
+        const char *names[1] = {r->cfg.label[0] ? r->cfg.label : r->cfg.proto};
+        rc = plot_svg(ro->plot, arms, names, 1, ro->plot_keep, err);
+    }
+    return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    static struct report_opts ro;
+    static struct run_result r; /* large: keep it off the stack */
+    char err[ERR_LEN] = "";
+    int rc = parse(argc, argv, &ro, err);
+    if (rc == 1)
+        return 0;
+    if (rc < 0) {
+        fprintf(stderr, "rpcbench report: %s\n", err);
+        return 2;
+    }
+    rc = load_all(&ro, &r, err);
+    if (rc == 0) {
+        if (ro.buckets[0])
+            snprintf(r.cfg.buckets, sizeof r.cfg.buckets, "%s", ro.buckets);
+        if (ro.npcts) {
+            memcpy(r.cfg.pcts, ro.pcts, ro.npcts * sizeof *ro.pcts);
+            r.cfg.npcts = ro.npcts;
+        }
+        rc = emit(&ro, &r, err);
+    }
+    result_free(&r);
+    if (rc) {
+        fprintf(stderr, "rpcbench report: %s\n", err);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,96 @@
+/* `rpcbench run`: one fixed-rate, duration-bounded run and its report. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "results/plot.h"
+#include "results/report.h"
+#include "results/report_csv.h"
+#include "results/result_json.h"
+#include "client/runner.h"
+
+static int emit(const struct options *o, const struct run_result *res, char *err)
+{
+    if (o->output[0] && result_save(res, o->output, err))
+        return -1;
+    switch (o->format) {
+    case FORMAT_JSON: {
+        json_object *j = result_to_json(res);
+        puts(result_json_text(j));
+        json_object_put(j);
+        return 0;
+    }
+    case FORMAT_CSV:
+        report_csv(stdout, res);
+        return 0;
+    case FORMAT_CSV_SUMMARY:
+        report_csv_summary(stdout, res);
+        return 0;
+    case FORMAT_CSV_BUCKETS:
+        return report_csv_buckets(stdout, res, err);
+    default:
+        return report_text(stdout, res, err);
+    }
+}
+
+/* --percentile-dist and --plot, after the report. */
+static int extras(const struct options *o, const struct run_result *res, char *err)
+{
+    if (o->pct_dist[0] && plot_percentile_dist(o->pct_dist, &res->latency, err))
+        return -1;
+    if (o->plot[0]) {
+        const struct run_result *arms[1] = {res};
+        const char *names[1] = {res->cfg.label};
+        return plot_svg(o->plot, arms, names, 1, o->plot_keep, err);
+    }
+    return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    static struct options o; /* large: keep it off the stack */
+    struct run_config cfg;
+    char err[ERR_LEN] = "";
+    int rc = options_parse(argc, argv, 0, &o, err);
+    if (rc == 1)
+        return 0;
+    if (rc < 0 || options_arm(&o, 0, &cfg, err)) {
+        fprintf(stderr, "rpcbench run: %s\n", err);
+        return 2;
+    }
+    static struct plot_hdr_sink hdr;
+    if (o.hdr_log[0]) {
+        if (plot_hdr_open(&hdr, o.hdr_log, err)) {
+            fprintf(stderr, "rpcbench run: %s\n", err);
+            return 1;
+        }
+        cfg.on_interval = plot_hdr_hook;
+        cfg.on_interval_ctx = &hdr;
+    }
+    struct child_server cs = {0};
+    if (!cfg.url[0] && runner_start_embedded(&cfg, &cs, err)) {
+        fprintf(stderr, "rpcbench run: %s\n", err);
+        return 1;
+    }
+    struct run_result res;
+    rc = runner_run(&cfg, &cs, &res, err);
+    spawn_stop(&cs);
+    if (rc == 0)
+        rc = emit(&o, &res, err);
+    fflush(stdout);
+    if (rc == 0)
+        rc = extras(&o, &res, err);
+    char herr[ERR_LEN];
+    if (o.hdr_log[0] && plot_hdr_close(&hdr, herr) && rc == 0) {
+        snprintf(err, ERR_LEN, "%s", herr);
+        rc = -1;
+    }
+    int code = rc ? 1 : result_exit_code(&res);
+    result_free(&res);
+    if (rc) {
+        fprintf(stderr, "rpcbench run: %s\n", err);
+        return 1;
+    }
+    return code; /* 3: no request succeeded; 130: interrupted (README, --help) */
+}

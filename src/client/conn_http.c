@@ -1,0 +1,300 @@
+/* conn_http: XML-RPC and JSON-RPC over HTTP/1.1 keep-alive, one request in
+ * flight per connection (as these protocols are used over HTTP).
+ *
+ * The request bytes are rendered once per verb (http_prepare) and only the
+ * id is stamped per send; responses are framed by http-parser into a
+ * per-connection body buffer that is reused, so a steady run allocates
+ * nothing. With --validate cheap the body goes through check_stream, which
+ * keeps only the head and the last bytes when they decide (a 2.3 MB
+ * XML-RPC answer is then never copied whole). A failure fails the request
+ * with its kind and reconnects. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "client/engine_int.h"
+#include "client/errtext.h"
+
+static int on_headers_complete(http_parser *p);
+static int on_body(http_parser *p, const char *at, size_t len);
+static int on_message_complete(http_parser *p);
+
+static const http_parser_settings parser_settings = {
+    .on_headers_complete = on_headers_complete,
+    .on_body = on_body,
+    .on_message_complete = on_message_complete,
+};
+
+static int http_prepare(struct engine *e, int verb, const struct enc_request *body, char *err)
+{
+    struct prepared *p = &e->prep[verb];
+    struct buf *b = &p->req.body;
+    buf_reset(b);
+    int rc = buf_appendf(b,
+                         "POST %s HTTP/1.1\r\nHost: %s:%d\r\nUser-Agent: rpcbench\r\n"
+                         "Content-Type: %s\r\nContent-Length: %zu\r\n\r\n",
+                         e->target->path, e->target->host, e->target->port,
+                         e->enc->content_type, body->body.len);
+    size_t head = b->len;
+    if (rc || buf_append(b, body->body.data, body->body.len)) {
+        snprintf(err, ERR_LEN, "out of memory rendering the request");
+        return -1;
+    }
+    p->req.id_off = head + body->id_off;
+    p->req.id_len = body->id_len;
+    p->body_len = body->body.len;
+    return 0;
+}
+
+static void http_ready(struct conn *c)
+{
+    c->state = CONN_IDLE;
+    conn_watch(c, EV_READ); /* an idle keep-alive socket still tells us of EOF */
+    engine_conn_idle(c->eng, c);
+}
+
+static void http_on_close(struct conn *c, int kind)
+{
+    if (c->req.live) {
+        c->req.live = 0;
+        engine_request_done(c->eng, &c->req, kind);
+    }
+}
+
+static void http_send(struct conn *c, struct inflight *r)
+{
+    struct engine *e = c->eng;
+    struct prepared *p = &e->prep[r->verb];
+    enc_stamp_id(&p->req, reqid_wire(&e->ids, r->id));
+    http_parser_init(&c->parser, HTTP_RESPONSE);
+    c->parser.data = c;
+    c->message_done = 0;
+    check_stream_start(&c->check, e->enc, &c->body, CHECK_STREAM_HEAD);
+    c->body_seen = 0;
+    c->state = CONN_BUSY;
+    r->live = 1;
+    r->sent_ns = clock_now_ns();
+    /* The shared template is restamped by the next send, so what the socket
+     * does not take now is copied (rare: requests are small). */
+    if (conn_send_bytes(c, p->req.body.data, p->req.body.len) < 0) {
+        conn_fail(c, ERR_CLOSED);
+        return;
+    }
+    if (r->measured)
+        e->res->bytes_sent += (int64_t)p->req.body.len;
+    ev_timer_set(&c->timer, (double)e->cfg->timeout_ns / 1e9, 0);
+    ev_timer_start(e->loop, &c->timer);
+    conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
+}
+
+static int on_headers_complete(http_parser *p)
+{
+    struct conn *c = p->data;
+    if (p->content_length != ULLONG_MAX && p->content_length > c->eng->cfg->max_response)
+        return -1; /* over --max-response: a decode error, and the connection closes */
+    return 0;
+}
+
+static int on_body(http_parser *p, const char *at, size_t len)
+{
+    struct conn *c = p->data;
+    const struct run_config *cfg = c->eng->cfg;
+    if (len > cfg->max_response - c->body_seen)
+        return -1;
+    c->body_seen += len;
+    switch (cfg->validate) {
+    case VALIDATE_NONE:
+        return 0; /* count only: nothing is kept */
+    case VALIDATE_CHEAP:
+        return check_stream_feed(&c->check, at, len);
+    default:
+        return buf_append(&c->body, at, len);
+    }
+}
+
+static int on_message_complete(http_parser *p)
+{
+    ((struct conn *)p->data)->message_done = 1;
+    return 0;
+}
+
+/* Keeps the first error of each kind in the user's terms (once per kind:
+ * later errors of that kind skip it). */
+static int describe(struct conn *c, int kind, const struct enc_result *r)
+{
+    struct run_result *res = c->eng->res;
+    if (res->error_samples[kind][0])
+        return kind;
+    const char *body = c->body.data;
+    size_t len = body ? c->body.len : 0;
+    char ex[96] = "";
+    switch (kind) {
+    case ERR_HTTP: {
+        const char *reason = http_status_str((enum http_status)c->parser.status_code);
+        errtext_excerpt(body ? body : "", len, 60, ex, sizeof ex);
+        if (!strcmp(ex, reason)) /* a body that only repeats the reason */
+            ex[0] = '\0';
+        result_note_error(res, kind, "HTTP %u %s%s%s", c->parser.status_code, reason,
+                          ex[0] ? ": " : "", ex);
+        break;
+    }
+    case ERR_FAULT:
+        errtext_fault(body, len, r->fault_code, res->error_samples[kind], ERR_SAMPLE_LEN);
+        break;
+    default:
+        if (r->status == ENC_OK && r->has_id)
+            result_note_error(res, kind, "answer id %llu where %llu was expected",
+                              (unsigned long long)r->id, (unsigned long long)c->req.id);
+        else
+            errtext_decode(c->eng->enc->name, body, len, res->error_samples[kind],
+                           ERR_SAMPLE_LEN);
+    }
+    return kind;
+}
+
+/* Classifies a complete response: -1 ok, or an error kind. */
+static int classify(struct conn *c)
+{
+    struct engine *e = c->eng;
+    struct enc_result r = {0};
+    if (c->parser.status_code < 200 || c->parser.status_code > 299)
+        return describe(c, ERR_HTTP, &r);
+    if (e->cfg->validate == VALIDATE_NONE)
+        return -1;
+    const char *body = c->body.data ? c->body.data : ""; /* an empty body has no buffer */
+    int st = e->cfg->validate == VALIDATE_FULL ? e->enc->decode_response(body, c->body.len, &r)
+                                               : check_stream_finish(&c->check, &r);
+    r.status = st;
+    if (st == ENC_FAULT)
+        return describe(c, ERR_FAULT, &r);
+    if (st != ENC_OK || (r.has_id && r.id != reqid_wire(&e->ids, c->req.id)))
+        return describe(c, ERR_DECODE, &r);
+    return -1;
+}
+
+static void finish(struct conn *c, int eof)
+{
+    struct engine *e = c->eng;
+    int kind = classify(c);
+    int keep = !eof && http_should_keep_alive(&c->parser);
+    ev_timer_stop(e->loop, &c->timer);
+    c->req.live = 0;
+    engine_request_done(e, &c->req, kind);
+    if (!keep) { /* reopened when the next request needs it, never to sit silent */
+        conn_close(c);
+        if (e->cfg->rate > 0)
+            engine_conn_spare(e, c);
+        else
+            conn_start(c);
+        return;
+    }
+    c->state = CONN_IDLE;
+    conn_watch(c, EV_READ);
+    engine_conn_idle(e, c);
+}
+
+/* Why http-parser stopped: our --max-response cap, or a malformed answer. */
+static void note_framing(struct conn *c)
+{
+    enum http_errno he = HTTP_PARSER_ERRNO(&c->parser);
+    if (he == HPE_CB_headers_complete || he == HPE_CB_body)
+        result_note_error(c->eng->res, ERR_DECODE, "answer larger than --max-response (%zu "
+                          "bytes)", c->eng->cfg->max_response);
+    else
+        result_note_error(c->eng->res, ERR_DECODE, "malformed HTTP answer: %s",
+                          http_errno_description(he));
+}
+
+/* Reads and frames what the socket has. */
+static void on_readable(struct conn *c)
+{
+    struct engine *e = c->eng;
+    for (;;) {
+        ssize_t n = conn_read(c, e->rbuf, sizeof e->rbuf);
+        if (n == CONN_AGAIN)
+            break;
+        if (n <= 0) { /* EOF or reset: maybe the end of a body without length */
+            if (n == 0)
+                http_parser_execute(&c->parser, &parser_settings, NULL, 0);
+            if (c->message_done)
+                finish(c, 1);
+            else
+                conn_fail(c, ERR_CLOSED);
+            return;
+        }
+        if (c->req.measured)
+            e->res->bytes_received += n;
+        size_t used = http_parser_execute(&c->parser, &parser_settings, e->rbuf, (size_t)n);
+        if (c->parser.http_errno != HPE_OK || used != (size_t)n) {
+            if (c->message_done && used == (size_t)n)
+                break;
+            note_framing(c);
+            conn_fail(c, ERR_DECODE);
+            return;
+        }
+        if (c->message_done)
+            break;
+    }
+    if (c->message_done)
+        finish(c, 0);
+}
+
+/* An idle keep-alive socket became readable: the server closed it (or sent
+ * something unasked). No request was lost: it is reopened when needed. */
+static void on_idle_readable(struct conn *c)
+{
+    struct engine *e = c->eng;
+    /* TLS 1.3 sends session tickets after the handshake: readable, yet no
+     * application byte. Only EOF, an error or unasked data end the idle. */
+    ssize_t n = conn_read(c, e->rbuf, sizeof e->rbuf);
+    if (n == CONN_AGAIN)
+        return;
+    for (struct conn **pp = &e->idle; *pp; pp = &(*pp)->next_idle)
+        if (*pp == c) {
+            *pp = c->next_idle;
+            break;
+        }
+    conn_close(c);
+    if (n == CONN_ERR) /* e.g. TLS refused us: do not spin reconnecting */
+        engine_conn_backoff(e, c);
+    else if (e->cfg->rate > 0)
+        engine_conn_spare(e, c); /* reopened when a request needs it, never to sit silent */
+    else
+        conn_start(c);
+}
+
+static void http_on_io(struct conn *c, int revents)
+{
+    if (c->state == CONN_IDLE) {
+        on_idle_readable(c);
+        return;
+    }
+    if ((revents & EV_WRITE) && c->out.len) {
+        int rc = conn_flush(c);
+        if (rc < 0) {
+            conn_fail(c, ERR_CLOSED);
+            return;
+        }
+        if (rc == 0)
+            conn_watch(c, EV_READ);
+    }
+    if (revents & EV_READ)
+        on_readable(c);
+}
+
+static void http_on_timer(struct conn *c)
+{
+    if (c->state == CONN_BUSY)
+        conn_fail(c, ERR_TIMEOUT);
+}
+
+const struct conn_proto conn_proto_http = {
+    .multiplex = 0,
+    .prepare = http_prepare,
+    .on_ready = http_ready,
+    .on_io = http_on_io,
+    .send = http_send,
+    .on_timer = http_on_timer,
+    .on_close = http_on_close,
+};

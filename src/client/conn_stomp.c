@@ -1,0 +1,342 @@
+/* conn_stomp: JSON-RPC over STOMP 1.2, as oVirt Engine talks to VDSM.
+ *
+ * CONNECT (accept-version 1.2, heart-beats), SUBSCRIBE to a reply queue of
+ * this connection's own (replies go to every subscriber of a destination),
+ * then SEND requests with reply-to; MESSAGE replies are matched to requests
+ * by JSON-RPC id, so many requests are in flight on one connection and the
+ * open-loop schedule is never throttled by them. The engine keeps the
+ * requests in a ring of slots indexed by id and times them out. */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "client/engine_int.h"
+#include "client/errtext.h"
+#include "net/stomp.h"
+
+/* Offered both ways: "we can beat every 10 s, beat us every 10 s". VDSM
+ * takes our figure as its deadline for us (and sends its own beats at our
+ * second); we beat after 5 s of silence, so a run that sends every few
+ * seconds never beats at all, and a slower one beats once per 5 s idle. */
+#define STOMP_HEARTBEAT_MS 10000
+#define STOMP_DEFAULT_DESTINATION "jms.topic.vdsm_requests"
+
+static int stomp_prepare(struct engine *e, int verb, const struct enc_request *body, char *err)
+{
+    struct prepared *p = &e->prep[verb];
+    buf_reset(&p->req.body);
+    if (buf_append(&p->req.body, body->body.data, body->body.len)) {
+        snprintf(err, ERR_LEN, "out of memory rendering the request");
+        return -1;
+    }
+    p->req.id_off = body->id_off;
+    p->req.id_len = body->id_len;
+    p->body_len = body->body.len;
+    return 0;
+}
+
+/* Named from the run's random tag, not the pid: runs on other hosts (MPI
+ * ranks) may share a pid, and a broker delivers to every subscriber of a
+ * destination. */
+static void reply_queue(const struct conn *c, char *out, size_t len)
+{
+    snprintf(out, len, "jms.queue.rpcbench.%s.%d", c->eng->ids.tag, c->idx);
+}
+
+static int send_frame(struct conn *c, const char *command, const char *const *kv)
+{
+    struct buf *b = &c->eng->scratch;
+    buf_reset(b);
+    if (stomp_render(b, command, kv, NULL, 0))
+        return -1;
+    return conn_send_bytes(c, b->data, b->len);
+}
+
+static void arm_timer(struct conn *c, double s)
+{
+    ev_timer_stop(c->eng->loop, &c->timer);
+    ev_timer_set(&c->timer, s, 0);
+    ev_timer_start(c->eng->loop, &c->timer);
+}
+
+static void stomp_ready(struct conn *c)
+{
+    char hb[32];
+    snprintf(hb, sizeof hb, "%d,%d", STOMP_HEARTBEAT_MS, STOMP_HEARTBEAT_MS);
+    const char *kv[] = {"accept-version", "1.2", "host", c->eng->target->host,
+                        "heart-beat", hb, NULL};
+    c->state = CONN_LOGIN;
+    c->leaving = 0;
+    c->last_rx_ns = clock_now_ns();
+    if (send_frame(c, "CONNECT", kv) < 0) {
+        conn_close(c);
+        engine_conn_backoff(c->eng, c);
+        return;
+    }
+    conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
+    arm_timer(c, (double)c->eng->cfg->timeout_ns / 1e9); /* login deadline */
+}
+
+/* SEND frames, one per verb, rendered once per connection (reply-to is the
+ * connection's own); the JSON-RPC id is stamped into them per send. */
+static int build_frames(struct conn *c)
+{
+    struct engine *e = c->eng;
+    char queue[64];
+    reply_queue(c, queue, sizeof queue);
+    const char *dest = e->cfg->stomp_destination[0] ? e->cfg->stomp_destination
+                                                     : STOMP_DEFAULT_DESTINATION;
+    const char *kv[] = {"destination", dest, "content-type", "application/json",
+                        "reply-to", queue, NULL};
+    buf_reset(&c->frames);
+    for (size_t v = 0; v < e->cfg->nverbs; v++) {
+        const struct prepared *p = &e->prep[v];
+        size_t start = c->frames.len;
+        if (stomp_render(&c->frames, "SEND", kv, p->req.body.data, p->req.body.len))
+            return -1;
+        c->frame_off[v] = start;
+        c->frame_len[v] = c->frames.len - start;
+        /* The body ends just before the frame's NUL. */
+        c->frame_id_off[v] = c->frames.len - 1 - p->req.body.len + p->req.id_off;
+    }
+    return 0;
+}
+
+/* Heart-beat periods from CONNECTED's "sx,sy" against ours (STOMP 1.2 §
+ * Heart-beating): we send every max(ours, sy), expect every max(sx, ours). */
+static void negotiate(struct conn *c, const struct stomp_frame *f)
+{
+    char hb[64];
+    long sx = 0, sy = 0;
+    if (stomp_header(f, "heart-beat", hb, sizeof hb) > 0)
+        sscanf(hb, "%ld,%ld", &sx, &sy);
+    long mine = STOMP_HEARTBEAT_MS;
+    c->hb_send_ns = sy > 0 ? (sy > mine ? sy : mine) * NS_PER_MS : 0;
+    c->hb_recv_ns = sx > 0 ? (sx > mine ? sx : mine) * NS_PER_MS : 0;
+}
+
+/* Beats go after half the negotiated period of silence, as common clients
+ * do: VDSM closes a connection the moment a period passes without a byte
+ * (10.01 s after the last one, with no grace), so a beat sent only once the
+ * period had passed lost the race. The server is given up after three of
+ * its periods. The timer wakes when the next of these is due. */
+static void heartbeat_timer(struct conn *c)
+{
+    int64_t now = clock_now_ns(), next = INT64_MAX;
+    if (c->hb_send_ns) /* bytes still queued are on their way: look again later */
+        next = c->out.len ? now + c->hb_send_ns / 10 : c->last_tx_ns + c->hb_send_ns / 2;
+    if (c->hb_recv_ns && c->last_rx_ns + 3 * c->hb_recv_ns < next)
+        next = c->last_rx_ns + 3 * c->hb_recv_ns;
+    if (next == INT64_MAX) {
+        ev_timer_stop(c->eng->loop, &c->timer);
+        return;
+    }
+    double s = (double)(next - now) / 1e9;
+    arm_timer(c, s > 0.001 ? s : 0.001);
+}
+
+static void logged_in(struct conn *c, const struct stomp_frame *f)
+{
+    char queue[64], id[48];
+    reply_queue(c, queue, sizeof queue);
+    snprintf(id, sizeof id, "rpcbench-%s-%d", c->eng->ids.tag, c->idx);
+    const char *kv[] = {"destination", queue, "id", id, "ack", "auto", NULL};
+    negotiate(c, f);
+    if (build_frames(c) || send_frame(c, "SUBSCRIBE", kv) < 0) {
+        conn_fail(c, ERR_CLOSED);
+        return;
+    }
+    c->state = CONN_IDLE;
+    heartbeat_timer(c);
+    engine_conn_idle(c->eng, c);
+}
+
+static void stomp_send(struct conn *c, struct inflight *r)
+{
+    struct engine *e = c->eng;
+    char *frame = c->frames.data + c->frame_off[r->verb];
+    struct enc_request slot = {.body = {.data = c->frames.data, .len = c->frames.len},
+                               .id_off = c->frame_id_off[r->verb],
+                               .id_len = e->prep[r->verb].req.id_len};
+    enc_stamp_id(&slot, reqid_wire(&e->ids, r->id));
+    r->live = 1;
+    if (conn_send_bytes(c, frame, c->frame_len[r->verb]) < 0) {
+        conn_fail(c, ERR_CLOSED);
+        return;
+    }
+    if (r->measured)
+        e->res->bytes_sent += (int64_t)c->frame_len[r->verb];
+    conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
+}
+
+/* A reply: which request, and how did it go. */
+static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame_len)
+{
+    struct engine *e = c->eng;
+    struct enc_result res = {0};
+    int st = e->enc->check_response(f->body, f->body_len, &res);
+    struct inflight *r = res.has_id ? inflight_find(e, reqid_counter(&e->ids, res.id)) : NULL;
+    if (!r) {
+        e->res->stray_replies++; /* late (timed out), unknown or id-less */
+        return;
+    }
+    if (st == ENC_OK && e->cfg->validate == VALIDATE_FULL)
+        st = e->enc->decode_response(f->body, f->body_len, &res);
+    int kind = st == ENC_OK ? -1 : st == ENC_FAULT ? ERR_FAULT : ERR_DECODE;
+    if (kind == ERR_FAULT && !e->res->error_samples[kind][0])
+        errtext_fault(f->body, f->body_len, res.fault_code, e->res->error_samples[kind],
+                      ERR_SAMPLE_LEN);
+    else if (kind == ERR_DECODE && !e->res->error_samples[kind][0])
+        errtext_decode(e->enc->name, f->body, f->body_len, e->res->error_samples[kind],
+                       ERR_SAMPLE_LEN);
+    if (r->measured)
+        e->res->bytes_received += (int64_t)frame_len;
+    r->live = 0;
+    engine_request_done(e, r, kind);
+}
+
+static void on_error_frame(struct conn *c, const struct stomp_frame *f)
+{
+    struct run_result *res = c->eng->res;
+    res->stomp_errors++;
+    if (stomp_header(f, "message", res->stomp_error, sizeof res->stomp_error) < 0)
+        snprintf(res->stomp_error, sizeof res->stomp_error, "%.*s",
+                 (int)(f->body_len < 120 ? f->body_len : 120), f->body ? f->body : "");
+}
+
+/* Handles one parsed frame; returns -1 when the connection is gone. */
+static int on_frame(struct conn *c, const struct stomp_frame *f, size_t len)
+{
+    if (stomp_is(f, "ERROR")) {
+        on_error_frame(c, f);
+        if (c->state == CONN_LOGIN) {
+            conn_close(c);
+            engine_conn_backoff(c->eng, c);
+        } else {
+            conn_fail(c, ERR_CLOSED);
+        }
+        return -1;
+    }
+    if (c->state == CONN_LOGIN) {
+        if (!stomp_is(f, "CONNECTED")) {
+            conn_close(c);
+            engine_conn_backoff(c->eng, c);
+            return -1;
+        }
+        logged_in(c, f);
+        return c->state == CONN_IDLE ? 0 : -1;
+    }
+    if (stomp_is(f, "MESSAGE"))
+        on_message(c, f, len);
+    else if (stomp_is(f, "RECEIPT"))
+        c->receipt_done = 1;
+    return 0;
+}
+
+/* Parses every whole frame that c->in holds. */
+static void parse_input(struct conn *c)
+{
+    char err[STOMP_ERR_LEN];
+    size_t off = 0;
+    while (off < c->in.len) {
+        struct stomp_frame f;
+        ssize_t n = stomp_parse(c->in.data + off, c->in.len - off,
+                                c->eng->cfg->max_response, &f, err);
+        if (n == 0)
+            break;
+        if (n < 0) {
+            c->eng->res->stomp_errors++;
+            snprintf(c->eng->res->stomp_error, sizeof c->eng->res->stomp_error,
+                     "bad frame from the server: %.100s", err);
+            conn_fail(c, ERR_DECODE);
+            return;
+        }
+        off += (size_t)n;
+        if (f.command_len && on_frame(c, &f, (size_t)n) < 0)
+            return;
+    }
+    buf_consume(&c->in, off);
+}
+
+static void stomp_on_io(struct conn *c, int revents)
+{
+    struct engine *e = c->eng;
+    if ((revents & EV_WRITE) && c->out.len) {
+        if (conn_flush(c) < 0) {
+            conn_fail(c, ERR_CLOSED);
+            return;
+        }
+        conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
+    }
+    if (!(revents & EV_READ))
+        return;
+    for (;;) {
+        ssize_t n = conn_read(c, e->rbuf, sizeof e->rbuf);
+        if (n == CONN_AGAIN)
+            break;
+        if (n <= 0) {
+            if (c->leaving)
+                conn_close(c);
+            else
+                conn_fail(c, ERR_CLOSED);
+            return;
+        }
+        c->last_rx_ns = clock_now_ns();
+        if (buf_append(&c->in, e->rbuf, (size_t)n)) {
+            conn_fail(c, ERR_DECODE);
+            return;
+        }
+    }
+    parse_input(c);
+}
+
+static void stomp_on_timer(struct conn *c)
+{
+    int64_t now = clock_now_ns();
+    if (c->state == CONN_LOGIN) { /* no CONNECTED in time */
+        conn_close(c);
+        engine_conn_backoff(c->eng, c);
+        return;
+    }
+    if (c->hb_recv_ns && now - c->last_rx_ns >= 3 * c->hb_recv_ns) {
+        conn_fail(c, ERR_CLOSED); /* the server went silent */
+        return;
+    }
+    /* Only after silence: a request or frame sent since is the beat. */
+    if (c->hb_send_ns && now - c->last_tx_ns >= c->hb_send_ns / 2 && !c->out.len &&
+        conn_send_bytes(c, "\n", 1) < 0) {
+        conn_fail(c, ERR_CLOSED);
+        return;
+    }
+    heartbeat_timer(c);
+}
+
+/* Every request still in flight on c fails with kind. */
+static void stomp_on_close(struct conn *c, int kind)
+{
+    inflight_fail_conn(c->eng, c, kind);
+}
+
+static void stomp_goodbye(struct conn *c)
+{
+    char receipt[32];
+    snprintf(receipt, sizeof receipt, "bye-%d", c->idx);
+    const char *kv[] = {"receipt", receipt, NULL};
+    c->receipt_done = 0;
+    c->leaving = 1;
+    if (send_frame(c, "DISCONNECT", kv) < 0)
+        c->receipt_done = 1;
+    else
+        conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
+}
+
+const struct conn_proto conn_proto_stomp = {
+    .multiplex = 1,
+    .prepare = stomp_prepare,
+    .on_ready = stomp_ready,
+    .on_io = stomp_on_io,
+    .send = stomp_send,
+    .on_timer = stomp_on_timer,
+    .on_close = stomp_on_close,
+    .goodbye = stomp_goodbye,
+};

@@ -1,0 +1,622 @@
+/* engine: pacing, dispatch and recording for one run (see engine.h). */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "client/engine_int.h"
+#include "stats/procstat.h"
+#include "net/tls.h"
+
+static void dispatch(struct engine *e, int64_t busy_since);
+
+/* Smooth weighted round robin (nginx's): a deterministic interleaving that
+ * honours the weights over every window, e.g. list:4,getAllVmStats:1 gives
+ * L L G L L, like the engine's 3 s ticks did. */
+static int pick_verb(struct engine *e)
+{
+    const struct run_config *cfg = e->cfg;
+    int total = 0, best = 0;
+    for (size_t i = 0; i < cfg->nverbs; i++) {
+        e->wrr_current[i] += (int)cfg->verbs[i].weight;
+        total += (int)cfg->verbs[i].weight;
+        if (e->wrr_current[i] > e->wrr_current[best])
+            best = (int)i;
+    }
+    e->wrr_current[best] -= total;
+    return best;
+}
+
+static void send_on(struct engine *e, struct conn *c, int64_t intended, int queued)
+{
+    uint64_t id = ++e->next_id;
+    struct inflight *r = e->proto->multiplex ? inflight_slot_for(e, id) : &c->req;
+    r->verb = pick_verb(e);
+    r->id = id;
+    r->conn = c;
+    r->intended_ns = intended;
+    r->measured = intended >= e->m0_ns && intended < e->end_ns;
+    r->sent_ns = clock_now_ns();
+    e->inflight++;
+    if (!r->measured)
+        e->warm.sent++;
+    else if (intended >= e->m0_ns + e->tick_k * e->cfg->interval_ns && !e->ended)
+        e->ival_ahead++; /* the interval its intended time falls in */
+    else
+        e->ival.sent++;
+    /* Counted before the write, which may fail and count the error. */
+    if (r->measured) {
+        e->res->sent++;
+        e->res->verbs[r->verb].requests++;
+        hist_record(&e->res->send_lag, (r->sent_ns - intended) / NS_PER_US);
+        /* The pacer's own precision: sends that did not wait for a busy
+         * connection, nor for one opened for them. */
+        if (!queued && !c->on_demand)
+            hist_record(&e->res->pacing_lag, (r->sent_ns - intended) / NS_PER_US);
+        e->res->queued += queued;
+    }
+    c->on_demand = 0;
+    e->proto->send(c, r);
+}
+
+void engine_request_done(struct engine *e, struct inflight *r, int kind)
+{
+    struct run_result *res = e->res;
+    int64_t now = clock_now_ns();
+    struct ival_counts *ic = r->measured ? &e->ival : &e->warm;
+    e->inflight--;
+    if (kind < 0) {
+        r->conn->backoff_s = 0.01; /* this connection works */
+        ic->ok++;
+        hist_record(&e->ival_hist, (now - r->intended_ns) / NS_PER_US);
+    } else {
+        ic->errors++;
+    }
+    if (r->measured) {
+        struct verb_result *v = &res->verbs[r->verb];
+        if (kind < 0) {
+            int64_t lat = (now - r->intended_ns) / NS_PER_US;
+            res->ok++;
+            v->ok++;
+            hist_record(&res->latency, lat);
+            hist_record(&v->latency, lat);
+            hist_record(&res->service, (now - r->sent_ns) / NS_PER_US);
+            if (e->cfg->on_interval)
+                hist_record(&e->hook_hist, lat);
+        } else {
+            res->errors++;
+            res->err[kind]++;
+            v->errors++;
+            if (!res->error_samples[kind][0])
+                result_note_default(res, kind, e->target->host, e->target->port);
+        }
+    }
+    r->measured = 0;
+    if (e->stopping && e->inflight == 0)
+        ev_break(e->loop, EVBREAK_ALL);
+}
+
+void engine_conn_idle(struct engine *e, struct conn *c)
+{
+    /* Requests that fell due since every connection got busy waited for
+     * this one: they are the queued ones. */
+    int64_t busy_since = e->idle || e->proto->multiplex ? INT64_MAX : e->all_busy_ns;
+    if (!e->proto->multiplex) {
+        c->next_idle = e->idle;
+        e->idle = c;
+    }
+    if (e->t0_ns)
+        dispatch(e, busy_since);
+}
+
+/* A connection that can take a request now, or NULL. HTTP: the idle
+ * stack; STOMP: every ready connection, in turn. */
+static struct conn *take_conn(struct engine *e)
+{
+    if (!e->proto->multiplex) {
+        struct conn *c = e->idle;
+        if (c)
+            e->idle = c->next_idle;
+        if (c && !e->idle)
+            e->all_busy_ns = clock_now_ns();
+        if (!c && e->spare) { /* opened now, it takes the backlog once up */
+            struct conn *s = e->spare;
+            e->spare = s->next_spare;
+            e->nspare--;
+            if (e->inflight == 0) /* waits for a connect, not for a busy connection */
+                e->all_busy_ns = INT64_MAX;
+            s->on_demand = 1;
+            conn_start(s);
+        }
+        return c;
+    }
+    for (int i = 0; i < e->cfg->connections; i++) {
+        struct conn *c = &e->conns[(e->rr + i) % e->cfg->connections];
+        if (c->state == CONN_IDLE) {
+            e->rr = (c->idx + 1) % e->cfg->connections;
+            return c;
+        }
+    }
+    return NULL;
+}
+
+void engine_conn_spare(struct engine *e, struct conn *c)
+{
+    c->next_spare = e->spare;
+    e->spare = c;
+    e->nspare++;
+    /* A backlog waits for no completion now: dispatch opens this one again. */
+    if (e->t0_ns && !e->dispatching)
+        dispatch(e, e->idle ? INT64_MAX : e->all_busy_ns);
+}
+
+/* Every connection opened is waiting to reconnect (spares, never opened
+ * or closed while idle, would fare no better). */
+static int all_gave_up(const struct engine *e)
+{
+    return e->nbackoff == e->cfg->connections - e->nspare;
+}
+
+void engine_conn_backoff(struct engine *e, struct conn *c)
+{
+    c->state = CONN_BACKOFF;
+    e->nbackoff++;
+    ev_timer_stop(e->loop, &c->timer);
+    ev_timer_set(&c->timer, c->backoff_s, 0);
+    ev_timer_start(e->loop, &c->timer);
+    if (c->backoff_s < 1.0)
+        c->backoff_s *= 2;
+    /* The last connection gave up: the backlog cannot go anywhere, so it
+     * fails now rather than waiting for a connection that may never come. */
+    if (e->t0_ns && all_gave_up(e) && !e->dispatching) /* else dispatch sees it */
+        dispatch(e, INT64_MAX);
+}
+
+/* Waking a sleeping thread takes tens of microseconds, and milliseconds
+ * now and then on a virtual machine whose idle vCPU the host parked, so
+ * the pacer wakes early and spins the rest: 200 us, or up to 1 % of a core
+ * at low rates (2 ms at 5/s), never more than a tenth of the gap between
+ * requests. */
+static int64_t spin_ns(const struct engine *e)
+{
+    double gap = (double)NS_PER_S / e->cfg->rate;
+    double spin = gap / 100 > 200 * NS_PER_US ? gap / 100 : 200 * NS_PER_US;
+    if (spin > 2 * NS_PER_MS)
+        spin = 2 * NS_PER_MS;
+    return (int64_t)(spin < gap / 10 ? spin : gap / 10);
+}
+
+static void arm_pacer(struct engine *e, int64_t at_ns)
+{
+    if (e->cfg->busy_poll)
+        return; /* poll_cb sends; a timer interrupt at the due time would
+                   only take the vCPU away then (~20 us on this VM) */
+    at_ns -= spin_ns(e);
+    struct itimerspec its = {0};
+    its.it_value.tv_sec = at_ns / NS_PER_S;
+    its.it_value.tv_nsec = at_ns % NS_PER_S;
+    timerfd_settime(e->timerfd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+/* A request that is due and cannot go anywhere because every connection is
+ * waiting to reconnect: the target is down, so it fails now as `connect`
+ * rather than piling up. */
+static void fail_unconnectable(struct engine *e, int64_t intended)
+{
+    int measured = intended >= e->m0_ns && intended < e->end_ns;
+    if (measured) {
+        e->res->sent++;
+        e->res->errors++;
+        e->res->err[ERR_CONNECT]++;
+        if (!e->res->error_samples[ERR_CONNECT][0])
+            result_note_default(e->res, ERR_CONNECT, e->target->host,
+                                e->target->port);
+    }
+    (measured ? &e->ival : &e->warm)->sent++;
+    (measured ? &e->ival : &e->warm)->errors++;
+}
+
+/* Sends every request that is due, as long as a connection is free; what
+ * is left stays in the schedule (the backlog) and keeps its intended time.
+ * A request due at or after busy_since found every connection busy: it
+ * was queued, and its lag is the server's doing, not the pacer's. */
+static void dispatch_due(struct engine *e, int64_t busy_since)
+{
+    if (e->ended)
+        return;
+    int64_t now = clock_now_ns();
+    if (e->cfg->rate <= 0) { /* closed loop: every free connection sends now */
+        struct conn *c;
+        while (!e->proto->multiplex && (c = take_conn(e)) != NULL)
+            send_on(e, c, clock_now_ns(), 0);
+        return;
+    }
+    while (sched_peek(&e->sched) <= now) {
+        struct conn *c = take_conn(e);
+        /* A connection freed while the backlog waited goes straight back to
+         * it: every connection has been busy since busy_since, not since now
+         * (restarting the spell here made every later backlog request look
+         * as if the pacer, not the server, had held it back). */
+        if (c && busy_since != INT64_MAX && !e->idle)
+            e->all_busy_ns = busy_since;
+        if (c) {
+            int64_t due = sched_take(&e->sched);
+            send_on(e, c, due, due >= busy_since);
+        } else if (all_gave_up(e)) {
+            fail_unconnectable(e, sched_take(&e->sched));
+        } else {
+            return; /* backlog: the next completion sends it */
+        }
+        now = clock_now_ns();
+    }
+    arm_pacer(e, sched_peek(&e->sched));
+}
+
+/* take_conn may open a spare that fails at once: its backoff then leaves
+ * the verdict to the dispatch under way instead of recursing. */
+static void dispatch(struct engine *e, int64_t busy_since)
+{
+    int outer = e->dispatching;
+    e->dispatching = 1;
+    dispatch_due(e, busy_since);
+    e->dispatching = outer;
+}
+
+static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    struct engine *e = w->data;
+    uint64_t expirations;
+    if (read(e->timerfd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
+        return;
+    int64_t due = sched_peek(&e->sched);
+    if (!e->ended && due - clock_now_ns() <= spin_ns(e)) /* bounded: at most spin_ns */
+        while (clock_now_ns() < due)
+            ;
+    dispatch(e, INT64_MAX);
+}
+
+/* --busy-poll: an idle watcher keeps libev polling with a zero timeout, so
+ * the vCPU never halts and no timer interrupt is needed. On this 2-core VM
+ * a halted vCPU woke late (the hypervisor counts it as steal): at 1k/s,
+ * sleeping gave send lag p99 3-307 us with 30-110 ms stolen per 2 s run,
+ * polling 1-68 us with 0-10 ms. Answers are read on the turn they arrive,
+ * never behind a spin. */
+static void poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    struct engine *e = w->data;
+    if (!e->ended && sched_peek(&e->sched) <= clock_now_ns())
+        dispatch(e, INT64_MAX);
+}
+
+static void count_unsent(struct engine *e)
+{
+    if (e->cfg->rate <= 0)
+        return;
+    while (sched_peek(&e->sched) < e->end_ns) {
+        int64_t t = sched_take(&e->sched);
+        if (t >= e->m0_ns) {
+            e->res->sent++;
+            e->res->unfinished++;
+            e->ival.sent++; /* in the last interval, as requests.sent has it */
+        }
+    }
+}
+
+/* The measured window is over (or SIGINT): stop sending, close the last
+ * interval, then let in-flight requests finish within their timeout. */
+static void end_run(struct engine *e, int64_t at_ns)
+{
+    if (e->ended)
+        return;
+    e->ended = 1;
+    if (at_ns < e->end_ns)
+        e->end_ns = at_ns;
+    ev_timer_stop(e->loop, &e->tick);
+    ev_io_stop(e->loop, &e->pace);
+    ev_idle_stop(e->loop, &e->poll); /* the drain only waits for answers */
+    count_unsent(e);
+    if (e->tick_k > 0 || e->end_ns > e->m0_ns)
+        timeline_close(e, e->tick_k > 0 ? e->tick_k : 1, e->end_ns);
+    if (e->smp) {
+        e->res->server_cpu_ms = sampler_server_cpu_ms(e->smp);
+        snprintf(e->res->server_cpu_source, sizeof e->res->server_cpu_source, "%s",
+                 sampler_cpu_source(e->smp));
+    }
+    e->res->duration_s = (double)(e->end_ns - e->m0_ns) / 1e9;
+    if (e->res->duration_s < 0)
+        e->res->duration_s = 0;
+}
+
+static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)revents;
+    struct engine *e = w->data;
+    if (!e->ended) {
+        end_run(e, e->end_ns);
+        if (e->inflight == 0) {
+            ev_break(loop, EVBREAK_ALL);
+            return;
+        }
+        e->stopping = 1;
+        /* Grace: the longest a request sent just now may take. */
+        ev_timer_set(w, (double)e->cfg->timeout_ns / 1e9 + 0.5, 0);
+        ev_timer_start(loop, w);
+        return;
+    }
+    ev_break(loop, EVBREAK_ALL); /* grace over: what is left is unfinished */
+}
+
+static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
+{
+    (void)revents;
+    struct engine *e = w->data;
+    e->res->interrupted = 1;
+    end_run(e, clock_now_ns());
+    /* A second ^C kills the process outright. */
+    signal(w->signum, SIG_DFL);
+    ev_break(loop, EVBREAK_ALL);
+}
+
+static void begin(struct engine *e)
+{
+    int64_t now = clock_now_ns();
+    const struct run_config *cfg = e->cfg;
+    e->t0_ns = now;
+    e->m0_ns = now + cfg->warmup_ns;
+    e->end_ns = e->m0_ns + cfg->duration_ns;
+    e->hook_start_ns = e->m0_ns;
+    /* The interval grid is aligned to the measured window's start; warmup
+     * ticks (k <= 0) only print progress. */
+    e->tick_k = -((cfg->warmup_ns - 1) / cfg->interval_ns); /* first tick after t0 */
+    if (cfg->warmup_ns == 0) {
+        if (e->smp)
+            sampler_start(e->smp, now);
+        e->tick_k = 1;
+    }
+    sched_init(&e->sched, cfg->arrival, cfg->rate > 0 ? cfg->rate : 1, now, cfg->seed);
+    ev_timer_set(&e->tick, (double)(e->m0_ns + e->tick_k * cfg->interval_ns - now) / 1e9, 0);
+    ev_timer_start(e->loop, &e->tick);
+    ev_timer_set(&e->end, (double)(e->end_ns - now) / 1e9, 0);
+    ev_timer_start(e->loop, &e->end);
+    ev_io_start(e->loop, &e->pace);
+    if (cfg->busy_poll && cfg->rate > 0)
+        ev_idle_start(e->loop, &e->poll);
+    dispatch(e, INT64_MAX);
+}
+
+/* Waits (bounded by the timeout) for the connections to come up, so the
+ * first intended sends are not charged with connection setup. */
+static void startup_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)revents;
+    struct engine *e = w->data;
+    int ready = 0, opened = 0;
+    for (int i = 0; i < e->cfg->connections; i++) {
+        ready += e->conns[i].state == CONN_IDLE;
+        opened += e->conns[i].state != CONN_DOWN || e->conns[i].ever_up;
+    }
+    if (ready < opened && clock_now_ns() < e->startup_deadline_ns)
+        return; /* the repeating timer looks again */
+    ev_timer_stop(loop, w);
+    begin(e);
+}
+
+static int setup_requests(struct engine *e, char *err)
+{
+    const struct run_config *cfg = e->cfg;
+    for (size_t i = 0; i < cfg->nverbs; i++) {
+        const char *method = cfg->verbs[i].name;
+        json_object *params = NULL;
+        struct enc_request body = {0};
+        int rc;
+        if (cfg->custom_method) {
+            if (cfg->method_params[0]) {
+                params = json_tokener_parse(cfg->method_params);
+                if (!params) {
+                    snprintf(err, ERR_LEN, "--params is not valid JSON: %.180s", cfg->method_params);
+                    return -1;
+                }
+            }
+        } else if (e->enc->verb_call(cfg->verbs[i].name, cfg->vm_id, &method, &params, err)) {
+            return -1;
+        }
+        rc = e->enc->render_request(method, params, &body, err);
+        json_object_put(params);
+        /* The id slot's fixed part becomes this run's random one. */
+        if (rc == ENC_OK && body.id_len && body.id_off >= REQID_PREFIX_LEN &&
+            !memcmp(body.body.data + body.id_off - REQID_PREFIX_LEN, ENC_ID_PREFIX,
+                    REQID_PREFIX_LEN))
+            memcpy(body.body.data + body.id_off - REQID_PREFIX_LEN, e->ids.prefix,
+                   REQID_PREFIX_LEN);
+        if (rc == ENC_OK)
+            rc = e->proto->prepare(e, (int)i, &body, err);
+        enc_request_free(&body);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* One descriptor per connection: raise the soft limit as far as the hard
+ * one allows, or say plainly why --connections cannot be had. */
+static int ensure_fds(int connections, char *err)
+{
+    struct rlimit rl;
+    rlim_t want = (rlim_t)connections + 64;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= want)
+        return 0;
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &rl);
+    if (rl.rlim_cur >= want)
+        return 0;
+    snprintf(err, ERR_LEN, "--connections %d needs %llu open files; the limit is %llu (ulimit -n)",
+             connections, (unsigned long long)want, (unsigned long long)rl.rlim_cur);
+    return -1;
+}
+
+/* Picks HTTP or STOMP, plain or TLS, from the target's scheme. */
+static int setup_transport(struct engine *e, char *err)
+{
+    const struct run_config *cfg = e->cfg;
+    enum scheme sc = e->target->scheme;
+    if (ensure_fds(cfg->connections, err))
+        return -1;
+    int stomp = sc == SCHEME_STOMP || sc == SCHEME_STOMPS;
+    e->proto = stomp ? &conn_proto_stomp : &conn_proto_http;
+    if (stomp && strcmp(e->enc->name, "jsonrpc")) {
+        snprintf(err, ERR_LEN, "STOMP carries JSON-RPC only: use -p jsonrpc with stomp://");
+        return -1;
+    }
+    if (stomp && cfg->rate <= 0) {
+        snprintf(err, ERR_LEN, "--rate max (closed loop) is for HTTP; give STOMP a rate");
+        return -1;
+    }
+    if (stomp && inflight_init(e, err))
+        return -1;
+    if (sc == SCHEME_HTTPS || sc == SCHEME_STOMPS) {
+        struct tls_client_opts o = {
+            .cacert = cfg->cacert[0] ? cfg->cacert : NULL,
+            .cert = cfg->cert[0] ? cfg->cert : NULL,
+            .key = cfg->key[0] ? cfg->key : NULL,
+            .insecure = cfg->tls_insecure,
+        };
+        char terr[TLS_ERR_LEN];
+        e->tls = tls_client_ctx(&o, terr);
+        if (!e->tls) {
+            snprintf(err, ERR_LEN, "%s", terr);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int setup_loop(struct engine *e, char *err)
+{
+    /* The kernel may defer a sleeping thread's timer by its slack (50 us by
+     * default) to batch wake-ups; the pacer wants its nanoseconds. */
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+    e->loop = ev_loop_new(EVFLAG_AUTO);
+    e->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (!e->loop || e->timerfd < 0) {
+        snprintf(err, ERR_LEN, "cannot create the event loop: %s", strerror(errno));
+        return -1;
+    }
+    ev_io_init(&e->pace, pace_cb, e->timerfd, EV_READ);
+    ev_idle_init(&e->poll, poll_cb);
+    e->poll.data = e;
+    e->pace.data = e;
+    ev_init(&e->tick, timeline_tick_cb);
+    e->tick.data = e;
+    ev_init(&e->end, end_cb);
+    e->end.data = e;
+    if (e->proto->multiplex)
+        inflight_start_reaper(e);
+    ev_signal_init(&e->sigint, sig_cb, SIGINT);
+    e->sigint.data = e;
+    ev_signal_start(e->loop, &e->sigint);
+    ev_signal_init(&e->sigterm, sig_cb, SIGTERM);
+    e->sigterm.data = e;
+    ev_signal_start(e->loop, &e->sigterm);
+    return 0;
+}
+
+static void teardown(struct engine *e)
+{
+    for (int i = 0; e->conns && i < e->cfg->connections; i++) {
+        struct conn *c = &e->conns[i];
+        if (!c->eng)
+            continue; /* setup failed before this connection began */
+        if (c->req.live && c->req.measured)
+            e->res->unfinished++;
+        conn_close(c);
+        buf_free(&c->body);
+        buf_free(&c->out);
+        buf_free(&c->in);
+        buf_free(&c->frames);
+    }
+    inflight_close(e);
+    free(e->conns);
+    if (e->tls)
+        SSL_CTX_free(e->tls);
+    for (size_t i = 0; i < RUN_MAX_VERBS; i++)
+        enc_request_free(&e->prep[i].req);
+    hist_close(&e->ival_hist);
+    hist_close(&e->hook_hist);
+    buf_free(&e->scratch);
+    if (e->timerfd >= 0)
+        close(e->timerfd);
+    if (e->loop) {
+        /* libev keeps signal ownership process-wide: a later run's loop
+         * (compare's next round) may take SIGINT only once this one lets go. */
+        ev_signal_stop(e->loop, &e->sigint);
+        ev_signal_stop(e->loop, &e->sigterm);
+        ev_loop_destroy(e->loop);
+    }
+}
+
+int engine_run(const struct run_config *cfg, const struct target *target,
+               struct sampler *smp, struct run_result *res, char *err)
+{
+    struct engine *e = calloc(1, sizeof *e);
+    if (!e) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    e->cfg = cfg;
+    e->target = target;
+    e->res = res;
+    e->smp = smp;
+    e->timerfd = -1;
+    e->enc = enc_find(cfg->proto);
+    reqid_init(&e->ids);
+    res->closed_loop = cfg->rate <= 0;
+    int rc = -1;
+    if (!e->enc) {
+        snprintf(err, ERR_LEN, "unknown protocol '%s'", cfg->proto);
+        goto out;
+    }
+    e->conns = calloc((size_t)cfg->connections, sizeof *e->conns);
+    if (!e->conns || hist_init_latency(&e->ival_hist) || hist_init_latency(&e->hook_hist) ||
+        setup_transport(e, err) || setup_requests(e, err) || setup_loop(e, err))
+        goto out;
+    conn_start_pool(e);
+    ev_timer startup;
+    ev_timer_init(&startup, startup_cb, 0.001, 0.001);
+    startup.data = e;
+    e->startup_deadline_ns = clock_now_ns() + cfg->timeout_ns;
+    ev_timer_start(e->loop, &startup);
+    if (!e->fatal[0]) /* a connect may fail at once, before the loop runs */
+        ev_run(e->loop, 0);
+    ev_timer_stop(e->loop, &startup);
+    if (e->fatal[0]) {
+        snprintf(err, ERR_LEN, "%s", e->fatal);
+        goto out;
+    }
+    if (!e->ended)
+        end_run(e, clock_now_ns());
+    if (e->proto->goodbye && !res->interrupted)
+        conn_goodbye_all(e);
+    if (e->hook_hist.total_count) { /* answers that came in the drain */
+        struct interval_rec drain = {.t = (double)(clock_now_ns() - e->m0_ns) / 1e9,
+                                     .server_cpu_pct = -1, .client_cpu_pct = -1};
+        timeline_flush_hook(e, &drain, clock_now_ns());
+    }
+    timeline_fold_drain(e);
+    res->rate_achieved = res->duration_s > 0
+                             ? (double)(res->sent - res->unfinished) / res->duration_s : 0;
+    rc = 0;
+out:
+    teardown(e);
+    free(e);
+    return rc;
+}

@@ -1,0 +1,24 @@
+/* engine: the load loop of one run: open-loop pacing, connections, and the
+ * recording of every request into the result.
+ *
+ * Latency counts from each request's intended send time (no coordinated
+ * omission); service time from the actual write; send lag is the difference.
+ * The run ends at warmup + duration: no new sends, in-flight requests get
+ * until their timeout, and what was never sent or is still pending at the
+ * end is `unfinished`. sent = ok + errors + unfinished always holds. */
+#ifndef RPCBENCH_ENGINE_H
+#define RPCBENCH_ENGINE_H
+
+#include "results/result.h"
+#include "net/target.h"
+#include "base/units.h"
+
+struct sampler;
+
+/* Runs cfg against target, filling res (initialised by the caller with
+ * result_init). smp may be NULL. @return 0 (the run happened, whatever its
+ * errors), or -1 with err when it could not start. */
+int engine_run(const struct run_config *cfg, const struct target *target,
+               struct sampler *smp, struct run_result *res, char *err);
+
+#endif

@@ -1,0 +1,91 @@
+/* engine_timeline: the run's uniform interval grid. Every --interval a
+ * tick closes the interval: counts, p50/p99, the /proc sample taken now,
+ * the progress line, and the interval hook (HdrHistogram logs). Intervals
+ * sit at m0 + k * interval, so timelines of different runs line up. */
+#include "base/clock.h"
+#include "client/engine_int.h"
+#include "stats/procstat.h"
+#include "results/progress.h"
+
+/* Hands the measured latencies since the last call to the interval hook. */
+void timeline_flush_hook(struct engine *e, const struct interval_rec *rec, int64_t t_ns)
+{
+    if (e->cfg->on_interval && t_ns > e->hook_start_ns)
+        e->cfg->on_interval(e->cfg->on_interval_ctx, rec, &e->hook_hist,
+                            (double)(e->hook_start_ns - e->m0_ns) / 1e9,
+                            (double)(t_ns - e->hook_start_ns) / 1e9);
+    hist_reset(&e->hook_hist);
+    e->hook_start_ns = t_ns;
+}
+
+/* Closes the interval ending at t_ns (grid index k; k <= 0 is warmup). */
+void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
+{
+    struct interval_rec rec = {0};
+    struct proc_point pt = {.server_pct = -1, .client_pct = -1};
+    int64_t now = clock_now_ns();
+    if (e->smp) {
+        if (k == 0)
+            sampler_start(e->smp, now);
+        else
+            sampler_sample(e->smp, now, &pt);
+    }
+    rec.t = (double)(t_ns - e->m0_ns) / 1e9;
+    /* Warmup intervals show the warmup's requests; measured ones count the
+     * measured requests only: the send the pacer makes at the window's end
+     * (intended at end_ns, outside it) or a warmup answer arriving late
+     * would otherwise make the intervals sum to more than requests.*. */
+    struct ival_counts *ic = k > 0 ? &e->ival : &e->warm;
+    rec.sent = ic->sent;
+    rec.ok = ic->ok;
+    rec.errors = ic->errors;
+    rec.p50_ms = (double)hist_percentile(&e->ival_hist, 50) / 1000.0;
+    rec.p99_ms = (double)hist_percentile(&e->ival_hist, 99) / 1000.0;
+    rec.server_cpu_pct = pt.server_pct;
+    rec.client_cpu_pct = pt.client_pct;
+    rec.server_rss_kb = pt.server_rss_kb;
+    if (k > 0) {
+        pt.t_ns = t_ns - e->m0_ns;
+        result_add_interval(e->res, &rec);
+        result_add_sample(e->res, &pt);
+        timeline_flush_hook(e, &rec, t_ns);
+    } else {
+        e->hook_start_ns = e->m0_ns;
+    }
+    if (!e->cfg->quiet)
+        progress_line(e->cfg, &rec, k <= 0, (double)(e->end_ns - e->m0_ns) / 1e9);
+    *ic = (struct ival_counts){0};
+    e->ival.sent += e->ival_ahead;
+    e->ival_ahead = 0;
+    hist_reset(&e->ival_hist);
+}
+
+void timeline_fold_drain(struct engine *e)
+{
+    struct run_result *res = e->res;
+    if (res->nintervals) {
+        struct interval_rec *last = &res->intervals[res->nintervals - 1];
+        last->sent += e->ival.sent + e->ival_ahead;
+        last->ok += e->ival.ok;
+        last->errors += e->ival.errors;
+    }
+    e->ival = (struct ival_counts){0};
+    e->ival_ahead = 0;
+}
+
+void timeline_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)revents;
+    struct engine *e = w->data;
+    int64_t now = clock_now_ns();
+    int64_t step = e->cfg->interval_ns;
+    while (e->m0_ns + e->tick_k * step <= now && e->m0_ns + e->tick_k * step < e->end_ns) {
+        timeline_close(e, e->tick_k, e->m0_ns + e->tick_k * step);
+        e->tick_k++;
+    }
+    int64_t next = e->m0_ns + e->tick_k * step;
+    if (next >= e->end_ns)
+        return; /* the end closes the last interval */
+    ev_timer_set(w, (double)(next - now) / 1e9, 0);
+    ev_timer_start(loop, w);
+}

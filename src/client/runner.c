@@ -1,0 +1,116 @@
+#include "client/runner.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sched.h>
+
+#include "encoders/encoder.h"
+#include "client/engine.h"
+#include "stats/procstat.h"
+#include "net/target.h"
+#include "base/units.h"
+
+int runner_start_embedded(const struct run_config *cfg, struct child_server *cs, char *err)
+{
+    char vms[16];
+    snprintf(vms, sizeof vms, "%d", cfg->vms);
+    const char *extra[] = {"--vms", vms, NULL};
+    return spawn_server(cs, extra, err);
+}
+
+static int resolve_url(const struct run_config *cfg, const struct child_server *cs,
+                       char *url, size_t len, char *err)
+{
+    const struct encoder *enc = enc_find(cfg->proto);
+    if (!enc) {
+        snprintf(err, ERR_LEN, "unknown protocol '%s' (xmlrpc or jsonrpc)", cfg->proto);
+        return -1;
+    }
+    if (cfg->url[0])
+        snprintf(url, len, "%s", cfg->url);
+    else
+        snprintf(url, len, "http://%s%s", cs->hostport, enc->default_path);
+    return 0;
+}
+
+static int start_sampler(const struct run_config *cfg, const struct child_server *cs,
+                         struct sampler *smp, struct run_result *res, char *err)
+{
+    pid_t pids[RUN_MAX_PIDS];
+    size_t n = cfg->nserver_pids;
+    memcpy(pids, cfg->server_pids, n * sizeof *pids);
+    if (!n && !cfg->server_name[0] && !cfg->url[0] && cs)
+        pids[n++] = cs->pid; /* the embedded simulator is watched by default */
+    if (sampler_init(smp, pids, n, cfg->server_name[0] ? cfg->server_name : NULL, err))
+        return -1;
+    memcpy(res->watched_pids, pids, n * sizeof *pids);
+    res->nwatched = n;
+    return 0;
+}
+
+/* What the samples say over the whole window. */
+static void summarise(struct run_result *r, const struct sampler *smp)
+{
+    double busy = 0, load = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < r->nsamples; i++) {
+        const struct proc_point *p = &r->samples[i];
+        if (p->server_rss_kb > 0 && !r->rss_start_kb)
+            r->rss_start_kb = p->server_rss_kb;
+        if (p->server_rss_kb > 0)
+            r->rss_end_kb = p->server_rss_kb;
+        if (p->server_threads > r->server_threads)
+            r->server_threads = p->server_threads;
+        if (p->machine_busy_pct >= 0) {
+            busy += p->machine_busy_pct;
+            load = p->loadavg1;
+            n++;
+        }
+    }
+    r->machine_busy_pct = n ? busy / (double)n : -1;
+    r->loadavg1 = load;
+    r->machine_steal_pct = sampler_steal_pct(smp); /* jiffies over the window, exact */
+    r->server_vanished = smp->vanished;
+    if (smp->name[0]) {
+        /* by name: report the pids last seen */
+        r->nwatched = smp->npids < RUN_MAX_PIDS ? smp->npids : RUN_MAX_PIDS;
+        memcpy(r->watched_pids, smp->pids, r->nwatched * sizeof *smp->pids);
+    }
+}
+
+/* CPUs this process may run on (its affinity, which an embedded server
+ * inherits), or 0 when unknown. */
+static int usable_cpus(void)
+{
+    cpu_set_t set;
+    return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+}
+
+int runner_run(const struct run_config *cfg, const struct child_server *cs,
+               struct run_result *res, char *err)
+{
+    struct target target;
+    struct sampler smp;
+    if (result_init(res, cfg)) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    const struct encoder *enc = enc_find(cfg->proto);
+    if (resolve_url(cfg, cs, res->target_url, sizeof res->target_url, err) ||
+        target_parse(res->target_url, enc->default_path, &target, err))
+        return -1;
+    /* No probe first: the engine's first connection tells an unreachable
+     * target (a connection closed without a byte disturbs VDSM). */
+    if (start_sampler(cfg, cs, &smp, res, err) || engine_run(cfg, &target, &smp, res, err))
+        return -1;
+    if (res->handshakes == 0 && res->tls_failures > 0) { /* never got through TLS */
+        snprintf(err, ERR_LEN, "%.200s", res->tls_error);
+        return -1;
+    }
+    summarise(res, &smp);
+    result_check_warnings(res);
+    if (cfg->busy_poll && usable_cpus() == 1)
+        result_warn(res, "--busy-poll on a single CPU: the polling client takes it from everything "
+                         "else, a server on this machine included");
+    return 0;
+}

@@ -1,0 +1,35 @@
+/* sched: intended send times of an open-loop run.
+ *
+ * Times come from absolute arithmetic, t0 + k/R for a constant rate or a
+ * seeded sum of exponential gaps for Poisson arrivals, never from summed
+ * sleeps, so timer jitter never accumulates into the rate. The schedule is a
+ * generator: the engine draws the next intended time when it can send, and
+ * what has not been drawn yet is the backlog, so a queue of late requests
+ * costs no memory at all. */
+#ifndef RPCBENCH_SCHED_H
+#define RPCBENCH_SCHED_H
+
+#include <stdint.h>
+
+#include "results/result.h" /* enum arrival: part of the run's configuration */
+
+struct sched {
+    enum arrival arrival;
+    double rate;      /* per second, > 0 */
+    int64_t t0_ns;    /* when request 0 is due */
+    uint64_t k;       /* index of the next request */
+    int64_t next_ns;  /* its intended time */
+    double poisson_s; /* Poisson: the next time, as seconds since t0 */
+    uint64_t rng;     /* Poisson: splitmix64 state */
+};
+
+void sched_init(struct sched *s, enum arrival arrival, double rate, int64_t t0_ns, uint64_t seed);
+/* Intended time of the next request (not consumed). */
+static inline int64_t sched_peek(const struct sched *s) { return s->next_ns; }
+/* Consumes the next request and returns its intended time. */
+int64_t sched_take(struct sched *s);
+/* How many requests are due strictly before t_ns, counting from the next
+ * one (consumes them): the backlog left unsent when a run ends. */
+uint64_t sched_drain_before(struct sched *s, int64_t t_ns);
+
+#endif

@@ -1,0 +1,61 @@
+/* stomp: STOMP 1.2 frames, parsed in place and rendered into a buf.
+ *
+ * A frame is COMMAND EOL, header lines "key:value" EOL, a blank line, the
+ * body, then NUL (EOL is \n or \r\n). With content-length the body is
+ * exactly that many bytes (and may hold NULs); without it the body ends at
+ * the first NUL. Header values escape \r \n : and \ as \\r \\n \\c \\\\ (not
+ * in CONNECT/CONNECTED frames). Heart-beats are lone EOLs between frames.
+ *
+ * Like picohttpparser, the parser never allocates: a parsed frame points
+ * into the caller's buffer, which must stay put while the frame is used. */
+#ifndef RPCBENCH_STOMP_H
+#define RPCBENCH_STOMP_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "base/buf.h"
+
+#define STOMP_MAX_HEADERS 32
+#define STOMP_ERR_LEN 256
+
+struct stomp_header {
+    const char *key; /* raw (still escaped), not NUL-terminated */
+    size_t key_len;
+    const char *value;
+    size_t value_len;
+};
+
+struct stomp_frame {
+    const char *command;
+    size_t command_len;
+    struct stomp_header headers[STOMP_MAX_HEADERS];
+    size_t nheaders;
+    const char *body;
+    size_t body_len;
+};
+
+/* Parses one frame from buf[0..len), skipping heart-beat EOLs before it.
+ * Returns the bytes consumed (> 0) when a whole frame (or only heart-beats:
+ * then f->command_len is 0) was read; 0 when more bytes are needed; -1 when
+ * the input is not STOMP or a frame would exceed max_frame bytes, with err
+ * (STOMP_ERR_LEN) saying why ("no NUL after content-length body", ...). */
+ssize_t stomp_parse(const char *buf, size_t len, size_t max_frame, struct stomp_frame *f,
+                    char *err);
+
+/* Whether f's command is cmd. */
+int stomp_is(const struct stomp_frame *f, const char *cmd);
+
+/* Copies the unescaped value of the first header called key (STOMP 1.2:
+ * the first occurrence wins) into out (outlen bytes, NUL-terminated).
+ * @return the value's length, or -1 when absent or too long for out. */
+ssize_t stomp_header(const struct stomp_frame *f, const char *key, char *out, size_t outlen);
+
+/* Appends a frame to out: command, headers as NULL-terminated key/value
+ * pairs (values escaped unless the command is CONNECT or CONNECTED), a
+ * content-length header when body is not NULL, the body and the NUL.
+ * @return 0, or -1 when memory cannot be had. */
+int stomp_render(struct buf *out, const char *command, const char *const *kv, const char *body,
+                 size_t body_len);
+
+#endif

@@ -1,0 +1,21 @@
+/* compare_saved: the saved inputs of `rpcbench compare`.
+ *
+ * Either two run results (run --output; one round per arm, compared without
+ * a confidence interval), or one saved comparison (compare --output keeps
+ * every round of both arms whole, histograms and all, so it can be
+ * rendered again with other buckets, percentiles or plots). */
+#ifndef RPCBENCH_COMPARE_SAVED_H
+#define RPCBENCH_COMPARE_SAVED_H
+
+#include <stddef.h>
+
+#include "results/result.h"
+
+/* Loads paths[0..npaths) (1 or 2 of them) into rounds[a] (nrounds[a]
+ * results each, arm A then B; as many rounds in both). Whatever was
+ * loaded, even on failure, is the caller's to result_free and free.
+ * @return 0, or -1 with a one-line reason in err. */
+int compare_load_saved(const char *const *paths, size_t npaths, struct run_result *rounds[2],
+                       size_t nrounds[2], char *err);
+
+#endif

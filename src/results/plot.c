@@ -1,0 +1,423 @@
+#include "results/plot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PLOT_MAX_ARMS 8
+#define GNUPLOT_TIMEOUT_MS 30000
+
+/* ---- file names ---------------------------------------------------------- */
+
+struct plot_files {
+    char base[512];                    /* FILE.svg without ".svg" */
+    char arm[PLOT_MAX_ARMS][64];       /* name safe for a file name */
+    char cdf[PLOT_MAX_ARMS][600];
+    char timeline[PLOT_MAX_ARMS][600];
+    char gp[600];
+};
+
+static void safe_name(const char *in, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; in[n] && n + 1 < len; n++) {
+        char c = in[n];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '-' || c == '_';
+        out[n] = ok ? c : '_';
+    }
+    out[n] = '\0';
+}
+
+/* Arm names from the labels; letters A, B, ... when labels are missing or
+ * would give two arms the same files. */
+static void name_files(struct plot_files *pf, const char *svg, const char *const *names,
+                       size_t narms)
+{
+    size_t len = strlen(svg);
+    if (len > 4 && !strcmp(svg + len - 4, ".svg"))
+        len -= 4;
+    snprintf(pf->base, sizeof pf->base, "%.*s", (int)len, svg);
+    int clash = 0;
+    for (size_t i = 0; i < narms; i++) {
+        safe_name(names[i], pf->arm[i], sizeof pf->arm[i]);
+        for (size_t j = 0; j < i; j++)
+            clash |= !strcmp(pf->arm[i], pf->arm[j]);
+        clash |= !pf->arm[i][0];
+    }
+    for (size_t i = 0; i < narms; i++) {
+        if (clash)
+            snprintf(pf->arm[i], sizeof pf->arm[i], "%c", (char)('A' + i));
+        snprintf(pf->cdf[i], sizeof pf->cdf[i], "%s.%s.cdf.dat", pf->base, pf->arm[i]);
+        snprintf(pf->timeline[i], sizeof pf->timeline[i], "%s.%s.timeline.dat", pf->base,
+                 pf->arm[i]);
+    }
+    snprintf(pf->gp, sizeof pf->gp, "%s.gp", pf->base);
+}
+
+/* ---- data files ---------------------------------------------------------- */
+
+static int close_checked(FILE *f, const char *path, char *err)
+{
+    int bad = ferror(f);
+    if (fclose(f) || bad) {
+        snprintf(err, ERR_LEN, "cannot write %.200s", path);
+        return -1;
+    }
+    return 0;
+}
+
+static FILE *create(const char *path, char *err)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        snprintf(err, ERR_LEN, "cannot create %.200s: %s", path, strerror(errno));
+    return f;
+}
+
+/* One point per non-empty bucket: (its highest value in ms, % of values at
+ * or below it), starting from (min, 0). */
+static int write_cdf(const char *path, const struct hist *h, char *err)
+{
+    FILE *f = create(path, err);
+    if (!f)
+        return -1;
+    fprintf(f, "# latency_ms  pct_at_or_below   (rpcbench, from the merged histogram)\n");
+    if (h->total_count) {
+        fprintf(f, "%.3f 0\n", (double)h->min / 1000.0);
+        int64_t running = 0;
+        for (int32_t i = 0; i < h->counts_len && running < h->total_count; i++) {
+            if (!h->counts[i])
+                continue;
+            running += h->counts[i];
+            int64_t v = hist_highest_equivalent(h, hist_value_at_index(h, i));
+            v = v > h->max ? h->max : v; /* never past the exact max */
+            fprintf(f, "%.3f %.4f\n", (double)v / 1000.0,
+                    100.0 * (double)running / (double)h->total_count);
+        }
+    }
+    return close_checked(f, path, err);
+}
+
+/* t, p50, p99 (ms), server CPU % (NaN when not sampled: gnuplot skips it). */
+static int write_timeline(const char *path, const struct run_result *r, char *err)
+{
+    FILE *f = create(path, err);
+    if (!f)
+        return -1;
+    fprintf(f, "# t_s  p50_ms  p99_ms  server_cpu_pct\n");
+    for (size_t i = 0; i < r->nintervals; i++) {
+        const struct interval_rec *x = &r->intervals[i];
+        int answered = x->ok + x->errors > 0;
+        fprintf(f, "%.3f ", x->t);
+        if (answered)
+            fprintf(f, "%.3f %.3f ", x->p50_ms, x->p99_ms);
+        else
+            fprintf(f, "NaN NaN ");
+        if (x->server_cpu_pct >= 0)
+            fprintf(f, "%.2f\n", x->server_cpu_pct);
+        else
+            fprintf(f, "NaN\n");
+    }
+    return close_checked(f, path, err);
+}
+
+static int has_timeline(const struct run_result *r, int cpu)
+{
+    for (size_t i = 0; i < r->nintervals; i++) {
+        const struct interval_rec *x = &r->intervals[i];
+        if (cpu ? x->server_cpu_pct >= 0 : x->ok + x->errors > 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- the script ------------------------------------------------------------ */
+
+/* A gnuplot single-quoted string: a quote is written twice. */
+static void gp_str(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'')
+            fputc('\'', f);
+        if (*s != '\n')
+            fputc(*s, f);
+    }
+    fputc('\'', f);
+}
+
+static void placeholder(FILE *f, const char *what)
+{
+    fprintf(f, "set xrange [0:1]; set yrange [0:1]; unset xtics; unset ytics\n");
+    fprintf(f, "set label 1 ");
+    gp_str(f, what);
+    fprintf(f, " at graph 0.5,0.5 center\nplot -1 notitle\n");
+    fprintf(f, "unset label 1; set xtics; set ytics; set autoscale x; set autoscale y\n");
+}
+
+static void panel_cdf(FILE *f, const struct plot_files *pf, const struct run_result *const *arms,
+                      const char *const *names, size_t narms)
+{
+    int64_t lo = INT64_MAX, hi = 0;
+    for (size_t i = 0; i < narms; i++)
+        if (arms[i]->latency.total_count) {
+            lo = arms[i]->latency.min < lo ? arms[i]->latency.min : lo;
+            hi = arms[i]->latency.max > hi ? arms[i]->latency.max : hi;
+        }
+    fprintf(f, "\nset title 'cumulative response-time distribution (from the intended send time)'\n"
+               "set xlabel 'response time (ms)'\nset ylabel '%% of requests at or below'\n");
+    if (!hi) {
+        placeholder(f, "no answered requests");
+        return;
+    }
+    /* a long tail squeezes the body into one corner on a linear axis */
+    if (lo > 0 && hi / lo > 50)
+        fprintf(f, "set logscale x\n");
+    fprintf(f, "set yrange [0:100]\nset key bottom right\nplot ");
+    int first = 1;
+    for (size_t i = 0; i < narms; i++) {
+        if (!arms[i]->latency.total_count)
+            continue;
+        fprintf(f, "%s", first ? "" : ", \\\n     ");
+        gp_str(f, pf->cdf[i]);
+        fprintf(f, " using 1:2 with lines lw 2 title ");
+        gp_str(f, names[i]);
+        first = 0;
+    }
+    fprintf(f, "\nunset logscale x\nset autoscale y\n");
+}
+
+static void panel_timeline(FILE *f, const struct plot_files *pf,
+                           const struct run_result *const *arms, const char *const *names,
+                           size_t narms, int cpu)
+{
+    fprintf(f, "\nset title '%s'\nset xlabel 'measured time (s)%s'\nset ylabel '%s'\n",
+            cpu ? "server CPU" : "latency over time", narms > 1 ? ", rounds end to end" : "",
+            cpu ? "% of one core" : "ms");
+    fprintf(f, "set yrange [0:*]\n"); /* a flat line must not sit on the frame */
+    int first = 1;
+    for (size_t i = 0; i < narms; i++) {
+        if (!has_timeline(arms[i], cpu))
+            continue;
+        for (int col = cpu ? 4 : 2; col <= (cpu ? 4 : 3); col++) {
+            fprintf(f, "%s", first ? "set key top right\nplot " : ", \\\n     ");
+            gp_str(f, pf->timeline[i]);
+            /* p99 thin with open points, not dashed: some SVG renderers
+             * draw gnuplot's dashed paths with stray segments */
+            fprintf(f, " using 1:%d with linespoints lc %zu lw %d pt %d ps 0.5 title ", col,
+                    i + 1, col == 3 ? 1 : 2, col == 3 ? 6 : 7);
+            char t[96];
+            snprintf(t, sizeof t, "%s%s", names[i], cpu ? "" : col == 2 ? " p50" : " p99");
+            gp_str(f, t);
+            first = 0;
+        }
+    }
+    if (first)
+        placeholder(f, cpu ? "server CPU not sampled" : "no intervals");
+    else
+        fprintf(f, "\n");
+}
+
+static int write_script(const struct plot_files *pf, const char *svg,
+                        const struct run_result *const *arms, const char *const *names,
+                        size_t narms, char *err)
+{
+    FILE *f = create(pf->gp, err);
+    if (!f)
+        return -1;
+    fprintf(f, "# rpcbench plot; re-make with: gnuplot %s\n", pf->gp);
+    fprintf(f, "set terminal svg size 900,1100 dynamic noenhanced font 'sans,11' "
+               "background rgb 'white'\nset output ");
+    gp_str(f, svg);
+    char title[256] = "rpcbench:";
+    for (size_t i = 0; i < narms; i++) {
+        size_t n = strlen(title);
+        snprintf(title + n, sizeof title - n, "%s %s", i ? " vs" : "", names[i]);
+    }
+    fprintf(f, "\nset grid\nset multiplot layout 3,1 title ");
+    gp_str(f, title);
+    fprintf(f, "\n");
+    panel_cdf(f, pf, arms, names, narms);
+    panel_timeline(f, pf, arms, names, narms, 0);
+    panel_timeline(f, pf, arms, names, narms, 1);
+    fprintf(f, "\nunset multiplot\nset output\n");
+    return close_checked(f, pf->gp, err);
+}
+
+/* ---- running gnuplot --------------------------------------------------------- */
+
+static int on_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return 0;
+    char dir[4096];
+    for (const char *p = path; *p;) {
+        const char *colon = strchr(p, ':');
+        size_t n = colon ? (size_t)(colon - p) : strlen(p);
+        snprintf(dir, sizeof dir, "%.*s/%s", (int)n, n ? p : ".", prog);
+        if (access(dir, X_OK) == 0)
+            return 1;
+        p += n + (colon ? 1 : 0);
+    }
+    return 0;
+}
+
+/* Runs `gnuplot script`, its stdout discarded, within a bounded time. */
+static int run_gnuplot(const char *script, char *err)
+{
+    fflush(NULL); /* the child must not write our buffered output again */
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(err, ERR_LEN, "fork: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
+            _exit(126);
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    struct timespec tick = {0, 10 * 1000000L};
+    for (int waited = 0; waitpid(pid, &status, WNOHANG) == 0; waited += 10) {
+        if (waited >= GNUPLOT_TIMEOUT_MS) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            snprintf(err, ERR_LEN, "gnuplot %.200s: timed out", script);
+            return -1;
+        }
+        nanosleep(&tick, NULL);
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+        snprintf(err, ERR_LEN, "gnuplot %.200s failed (exit %d)", script,
+                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        return -1;
+    }
+    return 0;
+}
+
+/* The script and data once the SVG is made, unless --plot-keep. */
+static void remove_inputs(const struct plot_files *pf, size_t narms)
+{
+    for (size_t i = 0; i < narms; i++) {
+        unlink(pf->cdf[i]);
+        unlink(pf->timeline[i]);
+    }
+    unlink(pf->gp);
+}
+
+int plot_svg(const char *svg_path, const struct run_result *const *arms,
+             const char *const *names, size_t narms, int keep, char *err)
+{
+    static struct plot_files pf; /* large: keep it off the stack */
+    if (narms < 1 || narms > PLOT_MAX_ARMS) {
+        snprintf(err, ERR_LEN, "--plot: 1..%d arms", PLOT_MAX_ARMS);
+        return -1;
+    }
+    name_files(&pf, svg_path, names, narms);
+    for (size_t i = 0; i < narms; i++)
+        if (write_cdf(pf.cdf[i], &arms[i]->latency, err) ||
+            write_timeline(pf.timeline[i], arms[i], err))
+            return -1;
+    if (write_script(&pf, svg_path, arms, names, narms, err))
+        return -1;
+    if (!on_path("gnuplot")) {
+        fprintf(stderr, "gnuplot not found: apt-get install gnuplot-nox, then gnuplot %s\n",
+                pf.gp);
+        return 0;
+    }
+    int rc = run_gnuplot(pf.gp, err);
+    if (rc == 0 && !keep)
+        remove_inputs(&pf, narms);
+    return rc;
+}
+
+/* ---- HdrHistogram outputs -------------------------------------------------- */
+
+static double epoch_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int plot_hdr_open(struct plot_hdr_sink *s, const char *path, char *err)
+{
+    memset(s, 0, sizeof *s);
+    s->f = create(path, err);
+    return s->f ? 0 : -1;
+}
+
+void plot_hdr_next_run(struct plot_hdr_sink *s)
+{
+    s->in_run = 0;
+}
+
+void plot_hdr_hook(void *ctx, const struct interval_rec *rec, const struct hist *h,
+                   double start_s, double len_s)
+{
+    (void)rec;
+    struct plot_hdr_sink *s = ctx;
+    if (s->failed || !s->f)
+        return;
+    if (!s->in_run) {
+        /* Called as the interval closes: the run's measured start is now
+         * less the interval's end. */
+        s->run_base = epoch_now() - (start_s + len_s);
+        s->in_run = 1;
+    }
+    if (!s->opened) {
+        s->log_start = s->run_base + start_s;
+        if (hdrlog_writer_open(&s->w, s->f, s->log_start, 1000.0, NULL, s->err)) {
+            s->failed = 1;
+            return;
+        }
+        s->opened = 1;
+    }
+    double at = s->run_base + start_s - s->log_start;
+    if (hdrlog_write_interval(&s->w, at > 0 ? at : 0, len_s, h, s->err))
+        s->failed = 1;
+    s->total += h->total_count;
+}
+
+int plot_hdr_close(struct plot_hdr_sink *s, char *err)
+{
+    int rc = s->failed ? -1 : 0;
+    if (rc)
+        snprintf(err, ERR_LEN, "--hdr-log: %.200s", s->err);
+    if (!s->f)
+        return rc;
+    if (!s->opened && !s->failed &&
+        hdrlog_writer_open(&s->w, s->f, epoch_now(), 1000.0, NULL, err) == 0)
+        s->opened = 1; /* no interval at all: still a valid, empty log */
+    if (s->opened && hdrlog_close(&s->w, err))
+        rc = -1;
+    if (fclose(s->f) && rc == 0) {
+        snprintf(err, ERR_LEN, "--hdr-log: %s", strerror(errno));
+        rc = -1;
+    }
+    s->f = NULL;
+    return rc;
+}
+
+int plot_percentile_dist(const char *path, const struct hist *h, char *err)
+{
+    FILE *f = create(path, err);
+    if (!f)
+        return -1;
+    if (hdrlog_write_percentiles(f, h, 1000.0, 5)) {
+        fclose(f);
+        snprintf(err, ERR_LEN, "cannot write %.200s", path);
+        return -1;
+    }
+    return close_checked(f, path, err);
+}

@@ -1,0 +1,36 @@
+/* report: a run's result as text (the report a person reads), CSV (one row
+ * per interval) or JSON (result_json.h). */
+#ifndef RPCBENCH_REPORT_H
+#define RPCBENCH_REPORT_H
+
+#include <stdio.h>
+
+#include "results/result.h"
+#include "base/units.h"
+
+/* Writes the full text report. @return 0, or -1 with err (bad --buckets). */
+int report_text(FILE *out, const struct run_result *r, char *err);
+void report_csv(FILE *out, const struct run_result *r);
+/* "12.3ms", "850us", "2.41s": a latency in us, human-sized. */
+void report_fmt_us(double us, char *out, size_t len);
+/* A time unit and the decimals every cell of one table gets: one per table. */
+struct report_unit {
+    const char *name; /* "us", "ms", "s" */
+    double div;       /* us per unit */
+    int dec;
+};
+
+/* Picks from the largest and the smallest non-zero figure (us) of a table:
+ * the unit of the largest, with decimals enough for the smallest to keep
+ * about 3 significant digits (at most 3). @return the unit, by value. */
+struct report_unit report_unit_pick(double max_us, double min_us);
+/* Widens [*mn, *mx] (us; 0 = nothing yet) by what h shows: its min, max
+ * and, when its min is 0, its median. Empty h leaves them as they are. */
+void report_unit_span(const struct hist *h, double *mn, double *mx);
+/* "12.3ms" in unit u into out (len bytes, always terminated), or "n/a"
+ * when have is 0 (the histogram behind the figure is empty). */
+void report_unit_fmt(const struct report_unit *u, int have, double us, char *out, size_t len);
+/* "146 B", "2.32 MB": a size in bytes, 1000-based, about 3 digits. */
+void report_fmt_bytes(double bytes, char *out, size_t len);
+
+#endif

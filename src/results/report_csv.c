@@ -1,0 +1,94 @@
+/* report_csv: the run's summary and its bucket table as CSV, for the
+ * spreadsheet workflow (--format csv-summary, --format csv-buckets); the
+ * timeline (--format csv) is report_csv in report.c. Each is one
+ * rectangular table with a header row, so a spreadsheet or
+ * csv.DictReader takes it as is. Figures without data are empty cells. */
+#include <stdio.h>
+#include <string.h>
+
+#include "stats/buckets.h"
+#include "results/report.h"
+#include "results/report_csv.h"
+
+/* A CSV cell: quoted when it holds a comma, a quote or a line break. */
+static void cell(FILE *out, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void num(FILE *out, double v, int have)
+{
+    if (have)
+        fprintf(out, ",%.10g", v);
+    else
+        fputs(",", out);
+}
+
+static void summary_head(FILE *out, const struct run_result *r)
+{
+    fputs("label,proto,url,duration_s,rate_target,rate_achieved,sent,ok,errors,unfinished", out);
+    for (int k = 0; k < ERR_KINDS; k++)
+        fprintf(out, ",errors_%s", err_kind_names[k]);
+    fputs(",latency_min_ms,latency_mean_ms,latency_max_ms", out);
+    for (size_t i = 0; i < r->cfg.npcts; i++)
+        fprintf(out, ",latency_p%g_ms", r->cfg.pcts[i]);
+    fputs(",server_cpu_mean_pct,server_cpu_ms_per_call,bytes_received\n", out);
+}
+
+void report_csv_summary(FILE *out, const struct run_result *r)
+{
+    const struct hist *h = &r->latency;
+    int any = h->total_count > 0;
+    summary_head(out, r);
+    cell(out, r->cfg.label[0] ? r->cfg.label : r->cfg.proto);
+    fputc(',', out);
+    cell(out, r->cfg.proto);
+    fputc(',', out);
+    cell(out, r->target_url);
+    fprintf(out, ",%.10g,%.10g,%.10g,%lld,%lld,%lld,%lld", r->duration_s, r->cfg.rate,
+            r->rate_achieved, (long long)r->sent, (long long)r->ok, (long long)r->errors,
+            (long long)r->unfinished);
+    for (int k = 0; k < ERR_KINDS; k++)
+        fprintf(out, ",%lld", (long long)r->err[k]);
+    num(out, (double)h->min / 1000, any);
+    num(out, hist_mean(h) / 1000, any);
+    num(out, (double)h->max / 1000, any);
+    for (size_t i = 0; i < r->cfg.npcts; i++)
+        num(out, (double)hist_percentile(h, r->cfg.pcts[i]) / 1000, any);
+    double mean, p50, max;
+    result_cpu_summary(r, &mean, &p50, &max);
+    double per = result_cpu_ms_per_call(r);
+    num(out, mean, mean >= 0);
+    num(out, per, per >= 0);
+    fprintf(out, ",%lld\n", (long long)r->bytes_received);
+}
+
+int report_csv_buckets(FILE *out, const struct run_result *r, char *err)
+{
+    const struct hist *h = &r->latency;
+    double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
+    int n = buckets_edges(r->cfg.buckets, &h, 1, edges, err);
+    if (n < 0)
+        return -1;
+    buckets_fill(h, edges, n, pct);
+    fputs("lt_ms,pct\n", out);
+    for (int i = 0; i < n; i++) {
+        char e[32];
+        buckets_format_ms(edges[i], e, sizeof e);
+        if (h->total_count)
+            fprintf(out, "%s,%.1f\n", e, pct[i]);
+        else
+            fprintf(out, "%s,\n", e); /* no answer: no share */
+    }
+    return 0;
+}

@@ -1,0 +1,18 @@
+/* report_csv: a run's summary and bucket table as CSV (report_csv.c); the
+ * timeline is report_csv() in report.h. */
+#ifndef RPCBENCH_REPORT_CSV_H
+#define RPCBENCH_REPORT_CSV_H
+
+#include <stdio.h>
+
+#include "results/result.h"
+
+/* A header row and one row: label, target, counts by kind, latency
+ * figures (ms, empty without an answer), server CPU. */
+void report_csv_summary(FILE *out, const struct run_result *r);
+
+/* "lt_ms,pct", one row per edge of r->cfg.buckets (pct empty without an
+ * answer). @return 0, or -1 with err (bad bucket spec). */
+int report_csv_buckets(FILE *out, const struct run_result *r, char *err);
+
+#endif

@@ -1,0 +1,181 @@
+/* result: what one run measured, and its configuration.
+ *
+ * Everything counted per request lives in fixed-size histograms and
+ * counters; only the timeline (one record per --interval) grows with the
+ * run's length, by a few dozen bytes per interval. */
+#ifndef RPCBENCH_RESULT_H
+#define RPCBENCH_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "stats/hist.h"
+#include "stats/procstat.h"
+
+enum err_kind {
+    ERR_CONNECT, /* could not connect */
+    ERR_TIMEOUT, /* no complete answer within --timeout */
+    ERR_CLOSED,  /* peer closed or reset mid-response */
+    ERR_HTTP,    /* non-2xx status */
+    ERR_FAULT,   /* XML-RPC fault, JSON-RPC error, VDSM status.code != 0 */
+    ERR_DECODE,  /* not a valid response */
+    ERR_KINDS
+};
+extern const char *const err_kind_names[ERR_KINDS];
+
+enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL };
+
+#define RUN_MAX_VERBS 8
+#define RUN_MAX_PCTS 16
+#define RUN_MAX_BUCKETS 64
+#define RUN_MAX_PIDS 16
+#define RUN_MAX_WARNINGS 16
+#define RUN_WARNING_LEN 240
+#define ERR_SAMPLE_LEN 160   /* the first error of each kind, as text */
+
+/* Exit codes of `run` beyond 0 (ok), 1 (runtime failure) and 2 (usage). */
+#define RUN_EXIT_NO_SUCCESS 3    /* requests were sent and none succeeded */
+#define RUN_EXIT_INTERRUPTED 130 /* ended early by SIGINT, as shells report it */
+
+struct verb_spec {
+    char name[64];     /* verb ("list") or, with --method, the method name */
+    unsigned weight;   /* share in the mix */
+};
+
+struct interval_rec;
+
+/* How requests arrive: t0 + k/R, or a seeded Poisson process. */
+enum arrival { ARRIVAL_CONSTANT, ARRIVAL_POISSON };
+
+/* Called for every measured interval with the histogram of the latencies
+ * (us, from the intended send time) of the requests answered ok in it; the
+ * last call covers the drain after the window, so the calls' counts add up
+ * to requests.ok. start_s is since the measured window's start. */
+typedef void (*interval_hook)(void *ctx, const struct interval_rec *rec, const struct hist *h,
+                              double start_s, double len_s);
+
+struct run_config {
+    char url[512];           /* empty: the embedded simulator */
+    char proto[16];          /* "xmlrpc" | "jsonrpc" */
+    char label[64];          /* compare's arm label; defaults to proto */
+    struct verb_spec verbs[RUN_MAX_VERBS];
+    size_t nverbs;
+    char method_params[1024]; /* --params JSON for --method */
+    char vm_id[64];          /* getVmStats' argument */
+    int custom_method;       /* verbs[0].name is a raw method */
+    double rate;             /* per second; 0 = closed loop (max) */
+    int64_t duration_ns, warmup_ns, timeout_ns, interval_ns;
+    int connections;
+    enum arrival arrival;
+    int busy_poll;           /* the pacer polls instead of sleeping (--busy-poll) */
+    uint64_t seed;
+    enum validate validate;
+    int vms;                 /* embedded simulator size */
+    char buckets[256];       /* --buckets spec */
+    double pcts[RUN_MAX_PCTS];
+    size_t npcts;
+    pid_t server_pids[RUN_MAX_PIDS];
+    size_t nserver_pids;
+    char server_name[64];
+    double cpu_saturation;   /* % of one core */
+    size_t max_response;     /* bytes */
+    int quiet;
+    /* TLS (https://, stomps://) and STOMP */
+    char cacert[256], cert[256], key[256];
+    int tls_insecure;
+    char stomp_destination[128];
+    interval_hook on_interval; /* may be NULL */
+    void *on_interval_ctx;
+};
+
+struct verb_result {
+    char name[64];
+    int64_t requests, ok, errors;
+    struct hist latency;
+};
+
+/* One --interval of the timeline (t = seconds since the measured start, at
+ * the interval's end). */
+struct interval_rec {
+    double t;
+    int64_t sent, ok, errors;
+    double p50_ms, p99_ms;
+    double server_cpu_pct, client_cpu_pct;
+    int64_t server_rss_kb;
+};
+
+struct run_result {
+    struct run_config cfg;
+    char target_url[512];    /* the URL actually measured */
+    pid_t watched_pids[RUN_MAX_PIDS];
+    size_t nwatched;
+    double duration_s;       /* measured window */
+    double rate_achieved;    /* sent / duration */
+    int64_t sent, ok, errors, unfinished;
+    int64_t err[ERR_KINDS];
+    int64_t queued;          /* sent late because every connection was busy */
+    int64_t reconnects;      /* connections opened again after the first time */
+    int64_t handshakes;      /* TLS handshakes done (not counted in latency) */
+    struct hist handshake;   /* their times (us), connect included */
+    int64_t tls_failures;
+    char tls_error[256];     /* the last TLS failure */
+    int64_t stomp_errors;    /* STOMP ERROR frames received */
+    int64_t stray_replies;   /* STOMP replies matching no request in flight */
+    char stomp_error[160];   /* the last one's message */
+    int64_t bytes_sent, bytes_received;
+    struct hist latency;     /* from the intended send time: the headline */
+    struct hist service;     /* from the actual write */
+    struct hist send_lag;    /* actual - intended */
+    struct hist pacing_lag;  /* the same, for sends that found a free connection */
+    struct verb_result verbs[RUN_MAX_VERBS];
+    size_t nverbs;
+    struct interval_rec *intervals;
+    size_t nintervals, cap_intervals;
+    struct proc_point *samples;
+    size_t nsamples, cap_samples;
+    /* CPU summary */
+    double server_cpu_ms;    /* CPU time the server used in the window */
+    char server_cpu_source[16]; /* "schedstat", "ticks", "schedstat+ticks"; "" unknown */
+    int server_vanished;
+    int64_t rss_start_kb, rss_end_kb;
+    long server_threads;
+    double machine_busy_pct, loadavg1;
+    double machine_steal_pct; /* hypervisor steal over the window, % of all
+                                 cores' time; -1 unknown */
+    /* The first error of each kind, described ("HTTP 404 Not Found");
+     * "" when none. Filled once per kind into this fixed space. */
+    char error_samples[ERR_KINDS][ERR_SAMPLE_LEN];
+    char warnings[RUN_MAX_WARNINGS][RUN_WARNING_LEN];
+    size_t nwarnings;
+    int interrupted;         /* ended early by SIGINT */
+    int closed_loop;
+};
+
+int result_init(struct run_result *r, const struct run_config *cfg);
+void result_free(struct run_result *r);
+int result_add_interval(struct run_result *r, const struct interval_rec *rec);
+int result_add_sample(struct run_result *r, const struct proc_point *p);
+void result_warn(struct run_result *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Keeps the first error of kind described (later ones cost one test).
+ * Never allocates: safe on the hot path. */
+void result_note_error(struct run_result *r, int kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* The first error of kind in general terms (connect: host:port; timeout:
+ * the --timeout), when the site that failed said nothing more specific. */
+void result_note_default(struct run_result *r, int kind, const char *host, int port);
+/* The exit code the run's outcome calls for: RUN_EXIT_NO_SUCCESS when
+ * requests were sent and none succeeded, else RUN_EXIT_INTERRUPTED after
+ * SIGINT, else 0. */
+int result_exit_code(const struct run_result *r);
+/* Server CPU figures over the samples: mean, median, max (%); -1 if none. */
+void result_cpu_summary(const struct run_result *r, double *mean, double *p50, double *max);
+double result_client_cpu_mean(const struct run_result *r, double *max);
+/* Server CPU-ms per answered request; -1 when unknown. */
+double result_cpu_ms_per_call(const struct run_result *r);
+/* Adds the warnings that the figures call for (failures, interruption,
+ * saturation, client-bound or late pacer, hypervisor steal, rate). */
+void result_check_warnings(struct run_result *r);
+
+#endif

@@ -1,0 +1,596 @@
+/* result_load: a saved JSON result back into a struct run_result, and the
+ * merge of results (rounds of one arm, or several clients' files).
+ *
+ * The histograms come back whole from their HdrHistogram encoding, so a
+ * loaded result re-renders with any buckets or percentiles exactly as the
+ * live run would have. A saved file is input from outside: every number is
+ * range-checked and every array bounded. */
+#include "results/result_json.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "stats/hdrlog.h"
+#include "base/units.h"
+
+/* ---- JSON access that tolerates missing or mistyped fields ------------ */
+
+static json_object *get(json_object *o, const char *key)
+{
+    json_object *v = NULL;
+    if (o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, &v))
+        return v;
+    return NULL;
+}
+
+static double num(json_object *o, const char *key, double dflt)
+{
+    json_object *v = get(o, key);
+    if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+        return dflt;
+    double d = json_object_get_double(v);
+    return isfinite(d) ? d : dflt;
+}
+
+/* Counts, sizes and seeds in a saved result are never negative, and never
+ * beyond 2^53: clamping them there keeps the sums of merged files from
+ * overflowing (found by fuzzing: two INT64_MAX counts). */
+#define LOAD_INT_MAX ((int64_t)1 << 53)
+
+static int64_t i64(json_object *o, const char *key)
+{
+    json_object *v = get(o, key);
+    if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+        return 0;
+    int64_t n = json_object_get_int64(v);
+    return n < 0 ? 0 : n > LOAD_INT_MAX ? LOAD_INT_MAX : n;
+}
+
+static void str(json_object *o, const char *key, char *out, size_t len)
+{
+    json_object *v = get(o, key);
+    if (v && json_object_is_type(v, json_type_string))
+        snprintf(out, len, "%s", json_object_get_string(v));
+}
+
+static int boolean(json_object *o, const char *key)
+{
+    json_object *v = get(o, key);
+    return v ? json_object_get_boolean(v) : 0;
+}
+
+static size_t array_len(json_object *a)
+{
+    return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+/* Seconds (0 .. ~30 years) to ns; anything else gives 0. */
+static int64_t secs_ns(double s)
+{
+    return s >= 0 && s < 1e9 ? (int64_t)(s * 1e9) : 0;
+}
+
+/* ---- sections --------------------------------------------------------- */
+
+static void load_config(json_object *c, struct run_config *cfg)
+{
+    json_object *verbs = get(c, "verbs");
+    for (size_t i = 0; i < array_len(verbs) && cfg->nverbs < RUN_MAX_VERBS; i++) {
+        json_object *v = json_object_array_get_idx(verbs, i);
+        struct verb_spec *vs = &cfg->verbs[cfg->nverbs];
+        str(v, "name", vs->name, sizeof vs->name);
+        int64_t w = i64(v, "weight");
+        vs->weight = w >= 1 && w <= 1000 ? (unsigned)w : 1;
+        if (vs->name[0])
+            cfg->nverbs++;
+    }
+    cfg->custom_method = boolean(c, "custom_method");
+    str(c, "label", cfg->label, sizeof cfg->label);
+    cfg->rate = num(c, "rate", 0);
+    cfg->duration_ns = secs_ns(num(c, "duration_s", 0));
+    cfg->warmup_ns = secs_ns(num(c, "warmup_s", 0));
+    cfg->timeout_ns = secs_ns(num(c, "timeout_s", 10));
+    cfg->interval_ns = secs_ns(num(c, "interval_s", 1));
+    int64_t n = i64(c, "connections");
+    cfg->connections = n > 0 && n < 1000000 ? (int)n : 0;
+    char s[32] = "";
+    str(c, "arrival", s, sizeof s);
+    cfg->arrival = !strcmp(s, "poisson") ? ARRIVAL_POISSON : ARRIVAL_CONSTANT;
+    cfg->busy_poll = boolean(c, "busy_poll");
+    cfg->seed = (uint64_t)i64(c, "seed");
+    s[0] = '\0';
+    str(c, "validate", s, sizeof s);
+    cfg->validate = !strcmp(s, "none") ? VALIDATE_NONE
+                    : !strcmp(s, "full") ? VALIDATE_FULL : VALIDATE_CHEAP;
+    n = i64(c, "vms");
+    cfg->vms = n >= 0 && n < 1000000 ? (int)n : 0;
+    snprintf(cfg->buckets, sizeof cfg->buckets, "auto");
+    str(c, "buckets", cfg->buckets, sizeof cfg->buckets);
+    json_object *p = get(c, "percentiles");
+    for (size_t i = 0; i < array_len(p) && cfg->npcts < RUN_MAX_PCTS; i++) {
+        double v = json_object_get_double(json_object_array_get_idx(p, i));
+        if (v >= 0 && v <= 100)
+            cfg->pcts[cfg->npcts++] = v;
+    }
+    cfg->cpu_saturation = num(c, "cpu_saturation", 95);
+}
+
+static void load_counts(json_object *root, struct run_result *r)
+{
+    json_object *req = get(root, "requests");
+    r->sent = i64(req, "sent");
+    r->ok = i64(req, "ok");
+    r->errors = i64(req, "errors");
+    r->unfinished = i64(req, "unfinished");
+    r->queued = i64(req, "queued");
+    json_object *err = get(root, "errors");
+    for (int k = 0; k < ERR_KINDS; k++)
+        r->err[k] = i64(err, err_kind_names[k]);
+    json_object *bytes = get(root, "bytes");
+    r->bytes_sent = i64(bytes, "sent");
+    r->bytes_received = i64(bytes, "received");
+    r->duration_s = num(root, "duration_s", 0);
+    r->interrupted = boolean(root, "interrupted");
+    r->closed_loop = boolean(root, "closed_loop");
+    r->rate_achieved = num(get(root, "rate"), "achieved", 0);
+}
+
+/* The exact min, max and sums saved beside the buckets (files saved before
+ * them keep the bucket-derived ones), when they fit the buckets. */
+static void load_exact(json_object *x, struct hist *h)
+{
+    if (!x || h->total_count == 0)
+        return;
+    int64_t mn = i64(x, "min"), mx = i64(x, "max"), sum = i64(x, "sum");
+    double sq = num(x, "sum_sq", -1);
+    if (hist_lowest_equivalent(h, mn) != h->min || hist_lowest_equivalent(h, mx) !=
+        hist_lowest_equivalent(h, h->max) || mn > mx || sq < 0)
+        return; /* not this histogram's: keep what the buckets say */
+    h->min = mn;
+    h->max = mx;
+    h->sum = (double)sum;
+    h->sum_sq = sq;
+}
+
+/* Replaces *h with the histogram encoded at key; a missing key leaves the
+ * (empty) histogram as it is. */
+static int load_hist(json_object *o, const char *key, struct hist *h, char *err)
+{
+    json_object *v = get(o, key);
+    if (!v)
+        return 0;
+    struct hist tmp;
+    if (!json_object_is_type(v, json_type_string) ||
+        hdrlog_decode(json_object_get_string(v), (size_t)json_object_get_string_len(v), &tmp,
+                      err)) {
+        char why[ERR_LEN];
+        snprintf(why, sizeof why, "%s", json_object_is_type(v, json_type_string) ? err : "not a string");
+        snprintf(err, ERR_LEN, "histogram %.40s: %.180s", key, why);
+        return -1;
+    }
+    hist_close(h);
+    *h = tmp;
+    load_exact(get(get(o, "exact_us"), key), h);
+    return 0;
+}
+
+static int load_histograms(json_object *root, struct run_result *r, char *err)
+{
+    json_object *h = get(root, "histograms");
+    if (!get(h, "latency_us")) {
+        snprintf(err, ERR_LEN, "no histograms.latency_us: not an rpcbench result");
+        return -1;
+    }
+    struct hist *hs[] = {&r->latency, &r->service, &r->send_lag, &r->pacing_lag, &r->handshake};
+    for (size_t i = 0; i < sizeof hs / sizeof *hs; i++)
+        if (load_hist(h, result_hist_names[i], hs[i], err))
+            return -1;
+    json_object *hv = get(h, "verbs"), *counts = get(root, "verbs");
+    for (size_t i = 0; i < r->nverbs; i++) {
+        struct verb_result *v = &r->verbs[i];
+        json_object *c = get(counts, v->name);
+        v->requests = i64(c, "requests");
+        v->ok = i64(c, "ok");
+        v->errors = i64(c, "errors");
+        if (load_hist(hv, v->name, &v->latency, err))
+            return -1;
+        load_exact(get(get(get(h, "exact_us"), "verbs"), v->name), &v->latency);
+    }
+    return 0;
+}
+
+static int load_timeline(json_object *root, struct run_result *r)
+{
+    json_object *iv = get(root, "intervals");
+    for (size_t i = 0; i < array_len(iv); i++) {
+        json_object *x = json_object_array_get_idx(iv, i);
+        struct interval_rec rec = {
+            .t = num(x, "t", 0), .sent = i64(x, "sent"), .ok = i64(x, "ok"),
+            .errors = i64(x, "errors"), .p50_ms = num(x, "p50_ms", 0),
+            .p99_ms = num(x, "p99_ms", 0), .server_cpu_pct = num(x, "server_cpu_pct", -1),
+            .client_cpu_pct = num(x, "client_cpu_pct", -1),
+            .server_rss_kb = i64(x, "server_rss_kb"),
+        };
+        if (result_add_interval(r, &rec))
+            return -1;
+    }
+    json_object *cpu = get(root, "server_cpu"), *sm = get(cpu, "samples");
+    for (size_t i = 0; i < array_len(sm); i++) {
+        json_object *x = json_object_array_get_idx(sm, i);
+        /* The client's CPU is saved per interval, one sample per interval. */
+        struct proc_point p = {
+            .t_ns = secs_ns(num(x, "t", 0)), .server_pct = num(x, "pct", -1),
+            .server_rss_kb = i64(x, "rss_kb"),
+            .client_pct = i < r->nintervals ? r->intervals[i].client_cpu_pct : -1,
+            .machine_busy_pct = -1, .machine_steal_pct = -1,
+        };
+        if (result_add_sample(r, &p))
+            return -1;
+    }
+    return 0;
+}
+
+static void load_cpu(json_object *root, struct run_result *r)
+{
+    json_object *cpu = get(root, "server_cpu"), *pids = get(cpu, "pids");
+    for (size_t i = 0; i < array_len(pids) && r->nwatched < RUN_MAX_PIDS; i++)
+        r->watched_pids[r->nwatched++] = (pid_t)json_object_get_int(json_object_array_get_idx(pids, i));
+    r->server_cpu_ms = num(cpu, "cpu_ms", -1);
+    str(cpu, "source", r->server_cpu_source, sizeof r->server_cpu_source);
+    r->server_threads = (long)i64(cpu, "threads");
+    r->rss_start_kb = i64(cpu, "rss_start_kb");
+    r->rss_end_kb = i64(cpu, "rss_end_kb");
+    r->server_vanished = boolean(cpu, "vanished");
+    json_object *sys = get(root, "system");
+    r->machine_busy_pct = num(sys, "busy_pct", -1);
+    r->machine_steal_pct = num(sys, "steal_pct", -1); /* absent in older files: unknown */
+    r->loadavg1 = num(sys, "loadavg", 0);
+    json_object *tr = get(root, "transport"), *es = get(root, "error_samples");
+    r->reconnects = i64(tr, "reconnects");
+    r->handshakes = i64(tr, "tls_handshakes");
+    r->tls_failures = i64(tr, "tls_failures");
+    r->stomp_errors = i64(tr, "stomp_errors");
+    r->stray_replies = i64(tr, "stray_replies");
+    str(tr, "tls_error", r->tls_error, sizeof r->tls_error);
+    str(tr, "stomp_error", r->stomp_error, sizeof r->stomp_error);
+    r->cfg.tls_insecure = boolean(tr, "tls_insecure");
+    for (int k = 0; k < ERR_KINDS; k++)
+        str(es, err_kind_names[k], r->error_samples[k], sizeof r->error_samples[k]);
+    json_object *w = get(root, "warnings");
+    for (size_t i = 0; i < array_len(w); i++)
+        result_warn(r, "%s", json_object_get_string(json_object_array_get_idx(w, i)));
+}
+
+static int load_root(json_object *root, struct run_result *r, char *err)
+{
+    struct run_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    load_config(get(root, "config"), &cfg);
+    json_object *t = get(root, "target");
+    str(t, "proto", cfg.proto, sizeof cfg.proto);
+    if (!boolean(t, "embedded"))
+        str(t, "url", cfg.url, sizeof cfg.url);
+    if (!cfg.label[0])
+        snprintf(cfg.label, sizeof cfg.label, "%s", cfg.proto);
+    if (result_init(r, &cfg)) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    str(t, "url", r->target_url, sizeof r->target_url);
+    load_counts(root, r);
+    load_cpu(root, r);
+    if (load_timeline(root, r)) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    return load_histograms(root, r, err);
+}
+
+int result_json_is_comparison(json_object *root)
+{
+    json_object *kind = get(root, "kind");
+    return kind && json_object_is_type(kind, json_type_string) &&
+           strcmp(json_object_get_string(kind), RESULT_KIND_COMPARE) == 0;
+}
+
+int result_load_json(struct run_result *r, json_object *root, char *err)
+{
+    memset(r, 0, sizeof *r);
+    if (!json_object_is_type(root, json_type_object)) {
+        snprintf(err, ERR_LEN, "not an rpcbench result");
+        return -1;
+    }
+    if (result_json_is_comparison(root)) {
+        snprintf(err, ERR_LEN, "a saved comparison, not a run: rpcbench compare FILE re-renders it");
+        return -1;
+    }
+    return load_root(root, r, err);
+}
+
+/* Why path could not be read, in the user's terms: cannot open it, or not
+ * JSON and where the parser stopped (json-c's own wording trimmed). */
+static void load_error(const char *path, char *err)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        snprintf(err, ERR_LEN, "%.200s: cannot read: %s", path, strerror(errno));
+        return;
+    }
+    close(fd);
+    const char *why = json_util_get_last_err();
+    const char *p = why ? strstr(why, "failed: ") : NULL;
+    char reason[128] = "";
+    if (p)
+        snprintf(reason, sizeof reason, "%s", p + strlen("failed: "));
+    reason[strcspn(reason, "\n")] = '\0';
+    snprintf(err, ERR_LEN, "%.150s: not JSON%s%s (want a result saved by --output)", path,
+             reason[0] ? ": " : "", reason);
+}
+
+int result_load(struct run_result *r, const char *path, char *err)
+{
+    memset(r, 0, sizeof *r); /* result_free is safe whatever happens below */
+    json_object *root = json_object_from_file(path);
+    if (!root) {
+        load_error(path, err);
+        return -1;
+    }
+    int rc = result_load_json(r, root, err);
+    json_object_put(root);
+    if (rc) {
+        char why[ERR_LEN];
+        snprintf(why, sizeof why, "%s", err);
+        if (strncmp(why, path, strlen(path)))
+            snprintf(err, ERR_LEN, "%.120s: %.130s", path, why);
+    }
+    return rc;
+}
+
+/* ---- merging ------------------------------------------------------------ */
+
+static int same_servers(const struct run_result *a, const struct run_result *b)
+{
+    if (a->nwatched != b->nwatched)
+        return 0;
+    for (size_t i = 0; i < a->nwatched; i++) {
+        size_t j = 0;
+        while (j < b->nwatched && b->watched_pids[j] != a->watched_pids[i])
+            j++;
+        if (j == b->nwatched)
+            return 0;
+    }
+    return 1;
+}
+
+/* Two readings of one figure taken at the same time: the same server seen
+ * by two clients reads the same (take the larger), different servers add
+ * up. -1 means unknown. */
+static double combine(double a, double b, int same)
+{
+    if (a < 0)
+        return b;
+    if (b < 0)
+        return a;
+    return same ? (a > b ? a : b) : a + b;
+}
+
+static int merge_hists(struct run_result *dst, const struct run_result *src, char *err)
+{
+    if (hist_merge(&dst->latency, &src->latency) || hist_merge(&dst->service, &src->service) ||
+        hist_merge(&dst->send_lag, &src->send_lag) ||
+        hist_merge(&dst->pacing_lag, &src->pacing_lag) ||
+        hist_merge(&dst->handshake, &src->handshake)) {
+        snprintf(err, ERR_LEN, "histograms of different layouts cannot be merged");
+        return -1;
+    }
+    for (size_t i = 0; i < src->nverbs; i++) {
+        const struct verb_result *s = &src->verbs[i];
+        size_t j = 0;
+        while (j < dst->nverbs && strcmp(dst->verbs[j].name, s->name))
+            j++;
+        if (j == dst->nverbs) {
+            if (j == RUN_MAX_VERBS || hist_init_latency(&dst->verbs[j].latency)) {
+                snprintf(err, ERR_LEN, "too many verbs to merge (at most %d)", RUN_MAX_VERBS);
+                return -1;
+            }
+            snprintf(dst->verbs[j].name, sizeof dst->verbs[j].name, "%s", s->name);
+            dst->nverbs++;
+        }
+        struct verb_result *d = &dst->verbs[j];
+        d->requests += s->requests;
+        d->ok += s->ok;
+        d->errors += s->errors;
+        if (hist_merge(&d->latency, &s->latency)) {
+            snprintf(err, ERR_LEN, "verb %s: histograms of different layouts", s->name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void merge_counts(struct run_result *dst, const struct run_result *src)
+{
+    dst->sent += src->sent;
+    dst->ok += src->ok;
+    dst->errors += src->errors;
+    dst->unfinished += src->unfinished;
+    dst->queued += src->queued;
+    for (int k = 0; k < ERR_KINDS; k++) {
+        dst->err[k] += src->err[k];
+        if (!dst->error_samples[k][0])
+            memcpy(dst->error_samples[k], src->error_samples[k], sizeof dst->error_samples[k]);
+    }
+    dst->reconnects += src->reconnects;
+    dst->handshakes += src->handshakes;
+    dst->tls_failures += src->tls_failures;
+    dst->stomp_errors += src->stomp_errors;
+    dst->stray_replies += src->stray_replies;
+    dst->bytes_sent += src->bytes_sent;
+    dst->bytes_received += src->bytes_received;
+    dst->interrupted |= src->interrupted;
+    dst->closed_loop |= src->closed_loop;
+    dst->server_vanished |= src->server_vanished;
+    if (src->server_threads > dst->server_threads)
+        dst->server_threads = src->server_threads;
+    if (src->loadavg1 > dst->loadavg1)
+        dst->loadavg1 = src->loadavg1;
+    for (size_t i = 0; i < src->nwarnings; i++) {
+        size_t j = 0;
+        while (j < dst->nwarnings && strcmp(dst->warnings[j], src->warnings[i]))
+            j++;
+        if (j == dst->nwarnings)
+            result_warn(dst, "%s", src->warnings[i]);
+    }
+}
+
+/* Two machine shares over back-to-back windows of ta and tb seconds:
+ * weighted by time; -1 (unknown) on one side takes the other. */
+static double weigh(double a, double ta, double b, double tb)
+{
+    if (a < 0 || b < 0)
+        return combine(a, b, 1);
+    return ta + tb > 0 ? (a * ta + b * tb) / (ta + tb) : a;
+}
+
+/* Back to back: the timeline continues where dst's ended. */
+static int merge_sequential(struct run_result *dst, const struct run_result *src)
+{
+    double off = dst->duration_s;
+    for (size_t i = 0; i < src->nintervals; i++) {
+        struct interval_rec rec = src->intervals[i];
+        rec.t += off;
+        if (result_add_interval(dst, &rec))
+            return -1;
+    }
+    for (size_t i = 0; i < src->nsamples; i++) {
+        struct proc_point p = src->samples[i];
+        p.t_ns += (int64_t)(off * 1e9);
+        if (result_add_sample(dst, &p))
+            return -1;
+    }
+    double total = dst->duration_s + src->duration_s;
+    dst->machine_busy_pct = weigh(dst->machine_busy_pct, dst->duration_s, src->machine_busy_pct,
+                                  src->duration_s);
+    dst->machine_steal_pct = weigh(dst->machine_steal_pct, dst->duration_s,
+                                   src->machine_steal_pct, src->duration_s);
+    dst->duration_s = total;
+    dst->rate_achieved = total > 0 ? (double)(dst->sent - dst->unfinished) / total : 0;
+    dst->server_cpu_ms = combine(dst->server_cpu_ms, src->server_cpu_ms, 0);
+    if (src->rss_end_kb)
+        dst->rss_end_kb = src->rss_end_kb;
+    return 0;
+}
+
+/* Side by side: intervals and samples at the same t (within 1 ms) merge;
+ * counts add, latency figures take the worse (the per-interval histograms
+ * are not saved), CPU follows combine(). */
+static int merge_intervals(struct run_result *dst, const struct run_result *src, int same)
+{
+    for (size_t i = 0; i < src->nintervals; i++) {
+        const struct interval_rec *s = &src->intervals[i];
+        size_t j = 0;
+        while (j < dst->nintervals && fabs(dst->intervals[j].t - s->t) >= 1e-3)
+            j++;
+        if (j == dst->nintervals) {
+            if (result_add_interval(dst, s))
+                return -1;
+            continue;
+        }
+        struct interval_rec *d = &dst->intervals[j];
+        d->sent += s->sent;
+        d->ok += s->ok;
+        d->errors += s->errors;
+        d->p50_ms = fmax(d->p50_ms, s->p50_ms);
+        d->p99_ms = fmax(d->p99_ms, s->p99_ms);
+        d->server_cpu_pct = combine(d->server_cpu_pct, s->server_cpu_pct, same);
+        d->client_cpu_pct = combine(d->client_cpu_pct, s->client_cpu_pct, 0);
+        d->server_rss_kb = (int64_t)combine((double)d->server_rss_kb, (double)s->server_rss_kb, same);
+    }
+    return 0;
+}
+
+static int merge_samples(struct run_result *dst, const struct run_result *src, int same)
+{
+    for (size_t i = 0; i < src->nsamples; i++) {
+        const struct proc_point *s = &src->samples[i];
+        size_t j = 0;
+        while (j < dst->nsamples && llabs(dst->samples[j].t_ns - s->t_ns) >= 1000000)
+            j++;
+        if (j == dst->nsamples) {
+            if (result_add_sample(dst, s))
+                return -1;
+            continue;
+        }
+        struct proc_point *d = &dst->samples[j];
+        d->server_pct = combine(d->server_pct, s->server_pct, same);
+        d->client_pct = combine(d->client_pct, s->client_pct, 0);
+        d->server_rss_kb = (int64_t)combine((double)d->server_rss_kb, (double)s->server_rss_kb, same);
+    }
+    return 0;
+}
+
+static int merge_concurrent(struct run_result *dst, const struct run_result *src)
+{
+    int same = same_servers(dst, src);
+    if (merge_intervals(dst, src, same) || merge_samples(dst, src, same))
+        return -1;
+    if (src->duration_s > dst->duration_s)
+        dst->duration_s = src->duration_s;
+    dst->rate_achieved += src->rate_achieved;
+    dst->cfg.rate += src->cfg.rate;
+    dst->server_cpu_ms = combine(dst->server_cpu_ms, src->server_cpu_ms, same);
+    dst->machine_busy_pct = combine(dst->machine_busy_pct, src->machine_busy_pct, 1);
+    dst->machine_steal_pct = combine(dst->machine_steal_pct, src->machine_steal_pct, 1);
+    if (!same) {
+        dst->rss_start_kb += src->rss_start_kb;
+        dst->rss_end_kb += src->rss_end_kb;
+    }
+    return 0;
+}
+
+static void merge_pids(struct run_result *dst, const struct run_result *src)
+{
+    for (size_t i = 0; i < src->nwatched && dst->nwatched < RUN_MAX_PIDS; i++) {
+        size_t j = 0;
+        while (j < dst->nwatched && dst->watched_pids[j] != src->watched_pids[i])
+            j++;
+        if (j == dst->nwatched)
+            dst->watched_pids[dst->nwatched++] = src->watched_pids[i];
+    }
+}
+
+/* A result fresh from result_init takes its starting figures from the
+ * first one merged into it. */
+static void adopt(struct run_result *dst, const struct run_result *src, enum result_merge mode)
+{
+    if (dst->sent || dst->nintervals || dst->latency.total_count || dst->duration_s > 0)
+        return;
+    dst->server_cpu_ms = -1;
+    dst->machine_busy_pct = -1;
+    dst->machine_steal_pct = -1;
+    dst->rss_start_kb = src->rss_start_kb;
+    snprintf(dst->target_url, sizeof dst->target_url, "%s", src->target_url);
+    if (mode == RESULT_MERGE_CONCURRENT)
+        dst->cfg.rate = 0;
+}
+
+int result_merge(struct run_result *dst, const struct run_result *src, enum result_merge mode,
+                 char *err)
+{
+    adopt(dst, src, mode);
+    if (merge_hists(dst, src, err))
+        return -1;
+    merge_counts(dst, src);
+    int rc = mode == RESULT_MERGE_SEQUENTIAL ? merge_sequential(dst, src)
+                                             : merge_concurrent(dst, src);
+    if (rc) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    merge_pids(dst, src);
+    return 0;
+}

@@ -1,0 +1,378 @@
+/* serve_conn: one client connection of `rpcbench serve`: its life cycle,
+ * its byte I/O (plain TCP or TLS, decided here and nowhere else), and the
+ * sniffing of its first bytes that hands it to serve_http.c or
+ * serve_stomp.c.
+ *
+ * Life of a connection: TLS handshake (every connection, with --tls-cert;
+ * bounded by the idle timer) -> SNIFF -> HTTP or STOMP -> closed, or
+ * CLOSING after an error answer (write shut, input drained briefly so the
+ * client reads our answer instead of a reset).
+ *
+ * OpenSSL may hold decrypted bytes that epoll cannot see; whenever reading
+ * is (re)started or a read leaves some behind, a read event is fed to the
+ * loop by hand so they are not stranded. */
+#include "server/serve_conn.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "server/serve_conn_int.h"
+#include "net/tls.h"
+
+#define LINGER_S 2.0     /* how long an error-closed connection drains input */
+#define MAX_READS 16     /* reads per event while draining a closing connection */
+#define SNIFF_MAX 16     /* bytes after which an undecided connection is HTTP */
+
+/* ---- life cycle ---- */
+
+void sconn_free(struct conn *c)
+{
+    struct ev_loop *loop = c->ctx->loop;
+    ev_io_stop(loop, &c->rio);
+    ev_io_stop(loop, &c->wio);
+    ev_timer_stop(loop, &c->idle);
+    ev_timer_stop(loop, &c->delay);
+    serve_stomp_free(c);
+    tls_free(c->ssl);
+    close(c->fd);
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        c->ctx->conns = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
+    c->ctx->nconns--;
+    buf_free(&c->in);
+    buf_free(&c->body);
+    buf_free(&c->out);
+    free(c);
+}
+
+void sconn_idle_restart(struct conn *c, double after)
+{
+    c->idle.repeat = after;
+    ev_timer_again(c->ctx->loop, &c->idle);
+}
+
+/* Error answers close the connection; shutting the write side first and
+ * draining for a moment lets the client read the answer even if it is
+ * still sending (closing with unread input would send a reset). */
+void sconn_linger_start(struct conn *c)
+{
+    if (c->ssl)
+        SSL_shutdown(c->ssl); /* close_notify; the drain below reads raw */
+    shutdown(c->fd, SHUT_WR);
+    c->proto = PROTO_CLOSING;
+    ev_io_stop(c->ctx->loop, &c->wio);
+    ev_io_start(c->ctx->loop, &c->rio);
+    sconn_idle_restart(c, LINGER_S);
+}
+
+static void drain(struct conn *c)
+{
+    for (int i = 0; i < MAX_READS; i++) {
+        ssize_t n = read(c->fd, c->ctx->rbuf, c->ctx->rbuf_len);
+        if (n > 0)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+            return;
+        sconn_free(c);
+        return;
+    }
+}
+
+/* Big buffers of one request go back to the allocator, so many idle
+ * connections stay small. */
+void sconn_trim(struct buf *b)
+{
+    if (b->cap > KEEP_CAP)
+        buf_free(b);
+    else
+        buf_reset(b);
+}
+
+/* ---- byte I/O: plain or TLS ---- */
+
+ssize_t sconn_read(struct conn *c, void *buf, size_t n)
+{
+    if (c->ssl) {
+        ssize_t r = tls_read(c->ssl, buf, n);
+        return r == TLS_WANT_READ || r == TLS_WANT_WRITE ? IO_AGAIN : r < 0 ? -1 : r;
+    }
+    ssize_t r = read(c->fd, buf, n);
+    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return IO_AGAIN;
+    return r;
+}
+
+/* One write: > 0 bytes, IO_AGAIN, or -1. */
+static ssize_t write_once(struct conn *c, const char *p, size_t n)
+{
+    if (c->ssl) {
+        ssize_t w = tls_write(c->ssl, p, n);
+        return w == TLS_WANT_READ || w == TLS_WANT_WRITE ? IO_AGAIN : w;
+    }
+    ssize_t w = send(c->fd, p, n, MSG_NOSIGNAL);
+    if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+        return IO_AGAIN;
+    if (w < 0 && errno == EINTR)
+        return 0;
+    return w < 0 ? -1 : w;
+}
+
+int sconn_write_some(struct conn *c, const char *p, size_t n, size_t *off)
+{
+    while (*off < n) {
+        ssize_t w = write_once(c, p + *off, n - *off);
+        if (w == IO_AGAIN)
+            return 0;
+        if (w < 0)
+            return -1;
+        *off += (size_t)w;
+    }
+    return 1;
+}
+
+enum step sconn_flush(struct conn *c)
+{
+    if (ev_is_active(&c->wio))
+        return STEP_WAIT; /* EV_WRITE will carry on */
+    int r = sconn_write_some(c, c->out.data, c->out.len, &c->out_off);
+    if (r < 0) {
+        sconn_free(c);
+        return STEP_GONE;
+    }
+    if (r == 1) {
+        sconn_trim(&c->out);
+        c->out_off = 0;
+        return STEP_GO;
+    }
+    ev_io_start(c->ctx->loop, &c->wio);
+    return STEP_WAIT;
+}
+
+void sconn_reading(struct conn *c, int on)
+{
+    if (!on) {
+        ev_io_stop(c->ctx->loop, &c->rio);
+        return;
+    }
+    ev_io_start(c->ctx->loop, &c->rio);
+    if (c->ssl && tls_pending(c->ssl))
+        ev_feed_event(c->ctx->loop, &c->rio, EV_READ);
+}
+
+/* ---- TLS handshake ---- */
+
+static void handshake(struct conn *c)
+{
+    char err[TLS_ERR_LEN] = "";
+    int r = tls_handshake(c->ssl, err);
+    if (r == TLS_FAIL) { /* e.g. no client certificate: nothing to answer */
+        c->ctx->tls_failures++;
+        sconn_free(c);
+        return;
+    }
+    ev_io_stop(c->ctx->loop, r == TLS_WANT_WRITE ? &c->rio : &c->wio);
+    ev_io_start(c->ctx->loop, r == TLS_WANT_WRITE ? &c->wio : &c->rio);
+    if (r == 0) {
+        c->proto = PROTO_SNIFF;
+        sconn_reading(c, 1);
+        ev_feed_event(c->ctx->loop, &c->rio, EV_READ); /* bytes that came with it */
+    }
+}
+
+/* ---- sniffing and reading ---- */
+
+/* Whether p[0..n) names a frame a STOMP client sends. */
+static int stomp_command(const char *p, size_t n)
+{
+    static const char *const cmds[] = {"CONNECT", "STOMP", "SEND", "SUBSCRIBE", "UNSUBSCRIBE",
+                                       "ACK", "NACK", "BEGIN", "COMMIT", "ABORT", "DISCONNECT"};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        if (strlen(cmds[i]) == n && !memcmp(cmds[i], p, n))
+            return 1;
+    return 0;
+}
+
+/* The one place that decides, from its first bytes, what a new connection
+ * speaks (as VDSM's protocol detector does on port 54321): a STOMP client
+ * command alone on the first line ("CONNECT\n", "STOMP\r\n") is STOMP;
+ * anything else (an HTTP method is followed by a space) is HTTP. Leading
+ * EOLs are skipped. @return PROTO_SNIFF while the bytes so far could still
+ * be either. */
+static enum proto sniff(const char *p, size_t n)
+{
+    size_t i = 0, start;
+    while (i < n && (p[i] == '\r' || p[i] == '\n'))
+        i++;
+    start = i;
+    while (i < n && p[i] >= 'A' && p[i] <= 'Z')
+        i++;
+    if (i == n)
+        return n < SNIFF_MAX ? PROTO_SNIFF : PROTO_HTTP;
+    if ((p[i] == '\n' || p[i] == '\r') && stomp_command(p + start, i - start))
+        return PROTO_STOMP;
+    return PROTO_HTTP;
+}
+
+static enum step deliver(struct conn *c, const char *p, size_t n)
+{
+    return c->proto == PROTO_STOMP ? serve_stomp_input(c, p, n) : serve_http_input(c, p, n);
+}
+
+/* First bytes: decide, keeping them in c->in until the protocol is known. */
+static enum step first_bytes(struct conn *c, const char *p, size_t n)
+{
+    if (c->in.len == 0 && (c->proto = sniff(p, n)) != PROTO_SNIFF) {
+        if (c->proto == PROTO_STOMP && serve_stomp_start(c) < 0) {
+            sconn_free(c);
+            return STEP_GONE;
+        }
+        return deliver(c, p, n);
+    }
+    if (buf_append(&c->in, p, n) < 0) {
+        sconn_free(c);
+        return STEP_GONE;
+    }
+    if ((c->proto = sniff(c->in.data, c->in.len)) == PROTO_SNIFF)
+        return STEP_WAIT;
+    struct buf held = c->in;
+    c->in = (struct buf){0};
+    c->proto = PROTO_SNIFF;
+    enum step s = first_bytes(c, held.data, held.len);
+    buf_free(&held);
+    return s;
+}
+
+/* One read per event: libev is level-triggered and calls again while bytes
+ * wait, and c may be freed by what the bytes cause. */
+static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
+{
+    (void)revents;
+    struct conn *c = w->data;
+    if (c->proto == PROTO_CLOSING) {
+        drain(c);
+        return;
+    }
+    if (c->proto == PROTO_TLS) {
+        handshake(c);
+        return;
+    }
+    ssize_t n = sconn_read(c, c->ctx->rbuf, c->ctx->rbuf_len);
+    if (n == IO_AGAIN)
+        return;
+    if (n <= 0) { /* EOF (maybe mid-request: nothing to answer) or error */
+        sconn_free(c);
+        return;
+    }
+    enum step s = c->proto == PROTO_SNIFF ? first_bytes(c, c->ctx->rbuf, (size_t)n)
+                                          : deliver(c, c->ctx->rbuf, (size_t)n);
+    if (s != STEP_GONE && c->ssl && ev_is_active(&c->rio) && tls_pending(c->ssl))
+        ev_feed_event(loop, &c->rio, EV_READ);
+}
+
+static void on_writable(struct ev_loop *loop, ev_io *w, int revents)
+{
+    (void)revents;
+    struct conn *c = w->data;
+    if (c->proto == PROTO_TLS) {
+        handshake(c);
+        return;
+    }
+    size_t before = c->out_off;
+    int r = sconn_write_some(c, c->out.data, c->out.len, &c->out_off);
+    if (r < 0) {
+        sconn_free(c);
+        return;
+    }
+    if (r == 0) {
+        if (c->out_off > before) { /* slow but reading: not idle */
+            sconn_idle_restart(c, c->ctx->idle_s);
+            serve_stomp_progress(c);
+        }
+        return;
+    }
+    ev_io_stop(loop, &c->wio);
+    if (c->proto == PROTO_STOMP)
+        serve_stomp_written(c);
+    else
+        serve_http_written(c);
+}
+
+static void on_idle(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    struct conn *c = w->data;
+    if (c->proto == PROTO_STOMP)
+        serve_stomp_idle(c);
+    else
+        sconn_free(c);
+}
+
+static struct conn *conn_new(struct serve_ctx *ctx, int fd)
+{
+    struct conn *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->ctx = ctx;
+    c->fd = fd;
+    c->proto = PROTO_SNIFF;
+    if (ctx->tls) {
+        char err[TLS_ERR_LEN];
+        if (!(c->ssl = tls_new_server(ctx->tls, fd, err))) {
+            free(c);
+            return NULL;
+        }
+        /* No renegotiation: a write must never have to wait for a read. */
+        SSL_set_options(c->ssl, SSL_OP_NO_RENEGOTIATION);
+        c->proto = PROTO_TLS;
+    }
+    serve_http_init(c);
+    ev_io_init(&c->rio, on_readable, fd, EV_READ);
+    ev_io_init(&c->wio, on_writable, fd, EV_WRITE);
+    ev_init(&c->idle, on_idle);
+    c->rio.data = c->wio.data = c->idle.data = c;
+    return c;
+}
+
+int serve_conn_start(struct serve_ctx *ctx, int fd)
+{
+    struct conn *c = conn_new(ctx, fd);
+    if (!c) {
+        close(fd);
+        return -1;
+    }
+    c->next = ctx->conns;
+    if (ctx->conns)
+        ctx->conns->prev = c;
+    ctx->conns = c;
+    ctx->nconns++;
+    ev_io_start(ctx->loop, &c->rio);
+    sconn_idle_restart(c, ctx->idle_s); /* also bounds the TLS handshake */
+    return 0;
+}
+
+int64_t sconn_batch_delay(struct serve_ctx *ctx, const struct encoder *enc, const char *body,
+                          size_t len)
+{
+    size_t n = vdsm_api_requests_in(enc, body, len);
+    int64_t longest = 0;
+    ctx->requests += n;
+    for (size_t i = 0; i < n; i++) {
+        int64_t d = delay_next(&ctx->delay);
+        longest = d > longest ? d : longest;
+    }
+    return longest;
+}
+
+void serve_conn_close_all(struct serve_ctx *ctx)
+{
+    while (ctx->conns)
+        sconn_free(ctx->conns);
+}

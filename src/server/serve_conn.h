@@ -1,0 +1,68 @@
+/* serve_conn: one client connection of `rpcbench serve`.
+ *
+ * A connection (over TLS when the server has a certificate) reads into a
+ * reused buffer and sniffs its first bytes once to pick a protocol
+ * (serve_conn.c's sniff()), as VDSM does on its one port:
+ *  - HTTP/1.x (serve_http.c): requests answered one at a time, in order,
+ *    so a connection holds at most one request body plus one read chunk;
+ *  - STOMP 1.2 (serve_stomp.c): JSON-RPC requests SENT to VDSM's request
+ *    queue, answered as MESSAGEs to the reply-to destination, many in
+ *    flight at once, each after its own --delay, in any order. */
+#ifndef RPCBENCH_SERVE_CONN_H
+#define RPCBENCH_SERVE_CONN_H
+
+#include <ev.h>
+#include <openssl/ssl.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "server/delay.h"
+#include "server/vdsm_api.h"
+
+struct conn;
+struct sub;
+
+/* STOMP subscriptions of every connection, hashed by destination
+ * (serve_broker.c). */
+struct broker {
+    struct sub **buckets;
+    size_t nbuckets, nsubs;
+    uint64_t message_id;     /* last message-id given (ack:client subscriptions) */
+    uint64_t dropped_copies; /* copies not queued to a subscriber far behind */
+    uint64_t unrouted;       /* messages with no subscriber to take them */
+};
+
+/* What every connection of one server shares. */
+struct serve_ctx {
+    struct ev_loop *loop;
+    struct vdsm_api api;
+    struct delay delay;
+    size_t max_body;
+    double idle_s;       /* drop a connection with no complete request for this long */
+    int max_conns;
+    int nconns;          /* open now */
+    uint64_t accepted, rejected, requests, bad_requests;
+    uint64_t stomp_requests; /* of requests, those that came over STOMP */
+    uint64_t tls_failures;   /* failed handshakes (e.g. no client certificate) */
+    SSL_CTX *tls;        /* every connection is TLS when set */
+    struct conn *conns;  /* every open connection, for shutdown */
+    struct broker broker;
+    /* Shared by all connections (one thread): reads land in rbuf and are
+     * parsed in place; responses are rendered into out and written from
+     * there, so an idle connection holds no big buffers. */
+    char *rbuf;
+    size_t rbuf_len;
+    struct buf out;
+};
+
+/* Takes ownership of a connected, non-blocking fd and starts serving it.
+ * @return 0, or -1 (out of memory; fd closed). */
+int serve_conn_start(struct serve_ctx *ctx, int fd);
+
+/* Closes every connection (shutdown). */
+void serve_conn_close_all(struct serve_ctx *ctx);
+
+/* Frees the subscription table (after serve_conn_close_all). */
+void broker_free(struct serve_ctx *ctx);
+
+#endif

@@ -1,0 +1,55 @@
+/* server: the listening side of `rpcbench serve`, the simulated VDSM host.
+ *
+ * One libev loop, one listening socket speaking HTTP (XML-RPC, JSON-RPC)
+ * and STOMP (JSON-RPC), all over TLS when given a certificate, as VDSM
+ * does; serve_conn handles each client, vdsm_api answers, vmsim makes the
+ * VMs. SIGINT/SIGTERM stop the loop cleanly. */
+#ifndef RPCBENCH_SERVER_H
+#define RPCBENCH_SERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <ev.h>
+
+#include "server/serve_conn.h"
+
+/* What `rpcbench serve` was asked for (the CLI fills it, checked). */
+struct server_config {
+    char host[256];
+    int port;
+    int vms;
+    uint64_t seed;
+    const char *delay;      /* delay spec, NULL for none; borrowed */
+    int64_t work_us_per_vm;
+    size_t max_body;
+    int64_t idle_ns;
+    int max_conns;
+    const char *tls_cert, *tls_key, *tls_ca; /* NULL without TLS; borrowed */
+};
+
+struct server {
+    struct serve_ctx ctx;
+    int lfd;
+    ev_io accept_w;
+    ev_timer resume_w; /* re-arms accepting after running out of fds */
+    ev_signal sigint_w, sigterm_w;
+    int64_t last_log_ns;
+    uint64_t quiet_logs; /* log lines held back by the rate limit */
+};
+
+/* Builds the VMs, the TLS context and the listening socket; writes the
+ * address bound ("HOST:PORT", IPv6 in brackets) into bound (boundlen
+ * bytes). s must be zeroed with lfd = -1 before.
+ * @return 0, or -1 with err (ERR_LEN bytes); call server_free either way. */
+int server_start(struct server *s, const struct server_config *c, char *bound, size_t boundlen,
+                 char *err);
+/* Serves until SIGINT or SIGTERM, then closes every connection. */
+void server_run(struct server *s);
+/* The closing counts (connections, requests, refusals) for stderr. */
+void server_print_counts(const struct server *s, FILE *out);
+/* Frees what server_start made; s may be half started. */
+void server_free(struct server *s);
+
+#endif

@@ -1,0 +1,57 @@
+/* vdsm_api: the simulated VDSM's verbs, protocol-neutral.
+ *
+ * One request body in, one response body out: the encoder parses the call,
+ * the method name picks a verb, the verb answers from the simulator, and
+ * the encoder renders the answer (XML-RPC wraps it in VDSM's status
+ * envelope, JSON-RPC sends it bare). Errors are answers too: malformed
+ * bodies, unknown methods, bad params and unknown VMs each get the reply
+ * VDSM would send. */
+#ifndef RPCBENCH_VDSM_API_H
+#define RPCBENCH_VDSM_API_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/buf.h"
+#include "encoders/encoder.h"
+#include "server/vmsim.h"
+
+/* VDSM's error codes and texts; errors that name a request value append it
+ * as VDSM's ContextException prints it: "<text>: {'vmId': '<id>'}". */
+#define VDSM_ERR_NO_VM 1
+#define VDSM_MSG_NO_VM "Virtual machine does not exist"
+#define VDSM_MSG_NO_METHOD "The method does not exist or is not available"
+#define VDSM_MSG_EMPTY_BATCH \
+    "Invalid request: {'request': [], 'reason': 'request batch is empty'}"
+#define VDSM_XML_FAULT_NO_METHOD 1 /* with 'method "X" is not supported' */
+/* JSON-RPC batches of more requests get one -32600 answer (VDSM has no cap;
+ * the body is bounded by --max-body anyway, this bounds the work). */
+#define VDSM_MAX_BATCH 256
+
+struct vdsm_api {
+    struct vmsim *sim;     /* borrowed */
+    int64_t work_ns_per_vm; /* CPU burnt per VM returned by the stats verbs */
+    uint64_t batches_refused; /* batches over VDSM_MAX_BATCH */
+};
+
+enum vdsm_reply {
+    VDSM_REPLY = 0,    /* out holds the response body */
+    VDSM_NO_REPLY = 1, /* a JSON-RPC notification: nothing to send */
+    VDSM_NOMEM = -1,
+};
+
+/* Handles the request in body (len bytes) in encoding enc and appends the
+ * response body to out. A JSON-RPC batch (array) is answered as VDSM does:
+ * every request in order, in one body that is the bare answer when there is
+ * one, an array otherwise, and nothing (VDSM_NO_REPLY) when all were
+ * notifications; an empty or oversized batch gets one -32600 error.
+ * @return enum vdsm_reply. */
+int vdsm_api_handle(struct vdsm_api *api, const struct encoder *enc, const char *body,
+                    size_t len, struct buf *out);
+
+/* How many requests body carries (a batch's elements, at most
+ * VDSM_MAX_BATCH; 1 otherwise), counted without parsing it: each gets its
+ * own --delay draw. */
+size_t vdsm_api_requests_in(const struct encoder *enc, const char *body, size_t len);
+
+#endif

@@ -1,0 +1,86 @@
+/* vmsim_int: what vmsim.c (the stats) and vmsim_full.c (the full VM
+ * definitions) share. Not part of the simulator's interface. */
+#ifndef RPCBENCH_VMSIM_INT_H
+#define RPCBENCH_VMSIM_INT_H
+
+#include <json-c/json.h>
+#include <stdint.h>
+
+#include "base/rng.h"
+#include "server/vmsim.h"
+
+#define MAX_DEV 3
+
+/* Top-level fields rewritten at each render. */
+enum { F_CPU_USER, F_CPU_SYS, F_CPU_USAGE, F_ELAPSED, F_STATUS_TIME, F_MEM_USAGE,
+       F_MEM_UNUSED, F_MEM_FREE, F_MINFLT, F_PAGEFLT, F_FS_USED, F_NFIELDS };
+enum { D_RD_RATE, D_WR_RATE, D_RD_LAT, D_WR_LAT, D_FL_LAT, D_RD_OPS, D_WR_OPS,
+       D_RD_BYTES, D_WR_BYTES, D_TRUESIZE, D_NFIELDS };
+enum { N_RX, N_TX, N_RX_DROP, N_SAMPLE_TIME, N_NFIELDS };
+
+struct vm_disk {
+    double rd_rate, wr_rate, rd_lat, wr_lat, fl_lat; /* B/s, ns */
+    double rd_ops, wr_ops, rd_bytes, wr_bytes, truesize;
+    char img[VMSIM_ID_LEN + 1]; /* imageID, shared by stats and definition */
+    json_object *f[D_NFIELDS];
+};
+
+struct vm_nic {
+    double rx_rate, tx_rate, rx, tx, rx_drop;
+    json_object *f[N_NFIELDS];
+};
+
+struct vm {
+    char id[VMSIM_ID_LEN + 1];
+    json_object *obj;  /* the VmStats object */
+    json_object *full; /* the VMFullInfo object, built at first use; NULL before */
+    json_object *full_status_time;
+    json_object *f[F_NFIELDS];
+    double cpu_user, cpu_sys, cpu_usage_ns, mem_usage, mem_total, minflt;
+    double fs_used, fs_total;
+    int64_t elapsed0_s;
+    int idx, ncpu, ndisks, nnics, pid, display_port;
+    int64_t rendered_ns; /* sim time of the last render, -1 never */
+    struct vm_disk disks[MAX_DEV];
+    struct vm_nic nics[MAX_DEV];
+};
+
+struct vmsim {
+    struct vm *vms;
+    int n;
+    uint64_t seed;
+    uint64_t rng;
+    int manual;
+    int64_t t0_real; /* real clock at start */
+    int64_t t_ns;    /* sim time since start */
+    int64_t mono0_ms; /* host monotonic ms at start, as VDSM's statusTime */
+};
+
+static inline int rng_int(uint64_t *s, int lo, int hi) /* inclusive */
+{
+    return lo + (int)(rng_next(s) % (uint64_t)(hi - lo + 1));
+}
+
+static inline void add(json_object *o, const char *key, json_object *v)
+{
+    json_object_object_add(o, key, v);
+}
+
+/* A new json string from printf-style arguments (at most 255 bytes). */
+json_object *vmsim_jfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Writes a random v4 UUID (VMSIM_ID_LEN + 1 bytes) into out. */
+void vmsim_make_uuid(uint64_t *rng, char *out);
+/* The name of disk i (0 <= i < MAX_DEV): "vda", "vdb", "sda". */
+const char *vmsim_disk_name(int i);
+/* The VM's MAC address for NIC i, as the stats and the definition show it. */
+json_object *vmsim_mac(int vm_idx, int nic);
+/* Host monotonic ms at the sim's current time: VDSM's statusTime. */
+int64_t vmsim_status_time_ms(const struct vmsim *sim);
+/* Moves the sim to the real clock's now (no-op on a manual clock). */
+void vmsim_advance(struct vmsim *sim);
+/* VM v's VMFullInfo object, built on first use (NULL without memory). */
+json_object *vmsim_full_of(const struct vmsim *sim, struct vm *v);
+/* Releases what vmsim_full_of built for v. */
+void vmsim_full_free(struct vm *v);
+
+#endif

@@ -1,0 +1,81 @@
+/* hdrlog: HdrHistogram's file formats, so the Java (and C) HdrHistogram
+ * tools read what rpcbench writes.
+ *
+ * - The compressed V2 histogram encoding (base64 text, "HISTF..."), used in
+ *   interval logs and in rpcbench's saved JSON results.
+ * - The interval log, format 1.3 (HistogramLogWriter's layout).
+ * - The percentile distribution table of outputPercentileDistribution, which
+ *   wrk2 also prints.
+ *
+ * rpcbench has no zlib dependency: the zlib stream inside the encoding is
+ * written with DEFLATE stored (uncompressed) blocks, which every inflater
+ * reads. Decoding accepts only stored blocks, which is what we write.
+ *
+ * Functions that can fail return 0 or -1 and write a one-line reason into
+ * err (ERR_LEN bytes, caller-owned; ERR_LEN is in units.h). */
+#ifndef RPCBENCH_HDRLOG_H
+#define RPCBENCH_HDRLOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/buf.h"
+#include "stats/hist.h"
+
+/* Appends h's compressed V2 encoding, base64, to out (no NUL counted in
+ * out->len, but out->data stays NUL-terminated). @return 0, or -1 when
+ * memory cannot be had. */
+int hdrlog_encode(const struct hist *h, struct buf *out);
+
+/* Decodes base64 text (len bytes, no NUL needed) into out, which this
+ * initialises with the encoded lowest/highest/sigfigs; on success the caller
+ * owns it (hist_close). min, max and the sums behind mean and stddev are
+ * rebuilt from the buckets, as HdrHistogram does. @return 0, or -1 on bad
+ * input (out left closed). */
+int hdrlog_decode(const char *base64, size_t len, struct hist *out, char *err);
+
+/* Interval log writer. The FILE stays the caller's: hdrlog_close flushes
+ * it and frees the writer's scratch memory but does not fclose it. */
+struct hdrlog_writer {
+    FILE *f;
+    double start_epoch_s;  /* written as StartTime and BaseTime */
+    double max_ratio;      /* Interval_Max = max / max_ratio */
+    struct buf scratch;    /* base64 of the interval being written */
+};
+
+/* Writes the header: format version 1.3, StartTime, BaseTime (= StartTime,
+ * so interval timestamps are seconds since the start), a comment line
+ * (comment may be NULL for rpcbench's default one: microseconds of latency
+ * from the intended send time) and the legend. max_ratio scales the
+ * Interval_Max column: 1000.0 shows microsecond values as milliseconds.
+ * @return 0, or -1 on a write error. */
+int hdrlog_writer_open(struct hdrlog_writer *w, FILE *f, double start_epoch_s,
+                       double max_ratio, const char *comment, char *err);
+
+/* One line: "<start>,<length>,<max/max_ratio>,<base64>", start in seconds
+ * since the log's start. @return 0, or -1 on a write or memory error. */
+int hdrlog_write_interval(struct hdrlog_writer *w, double start_s, double len_s,
+                          const struct hist *h, char *err);
+
+/* @return 0, or -1 if the stream had a write error. */
+int hdrlog_close(struct hdrlog_writer *w, char *err);
+
+/* The classic percentile table (HdrHistogram outputPercentileDistribution,
+ * wrk2 --latency): values divided by value_scale, percentile steps that
+ * halve the distance to 100 % every ticks_per_half_distance rows (5 is the
+ * usual), then the Mean/StdDeviation, Max/Total count, Buckets/SubBuckets
+ * footer. Mean and stddev are the exact ones hist keeps.
+ * @return 0, or -1 if the stream had a write error. */
+int hdrlog_write_percentiles(FILE *f, const struct hist *h, double value_scale,
+                             int ticks_per_half_distance);
+
+/* Building blocks, public for the tests. */
+uint32_t hdrlog_adler32(const void *p, size_t n);
+/* @return 0, or -1 when memory cannot be had. */
+int hdrlog_base64_encode(const void *p, size_t n, struct buf *out);
+/* Standard alphabet with '=' padding, length a multiple of 4.
+ * @return 0, or -1 on bad input or no memory. */
+int hdrlog_base64_decode(const char *s, size_t n, struct buf *out);
+
+#endif

@@ -1,0 +1,546 @@
+/* procstat: CPU, memory and load figures read from /proc.
+ *
+ * The parsers take the text of one /proc file and never trust it: every
+ * field is checked, a short or garbled line is an error, never a crash.
+ * The sampler keeps the previous reading of each watched pid so that a
+ * server that restarts, forks or exits between two samples only ever
+ * contributes deltas of processes seen in both (never a negative one). */
+#include "stats/procstat.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/units.h"
+
+/* ---- parsing ------------------------------------------------------------ */
+
+/* Reads one integer field after blanks, staying on the current line.
+ * Negative values (tty_nr, nice) are accepted and wrap: they are skipped.
+ * @return 0, or -1 at the end of the line or on junk. */
+static int next_field(const char **q, uint64_t *v)
+{
+    const char *p = *q;
+    char *end;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (!isdigit((unsigned char)*p) && *p != '-')
+        return -1;
+    errno = 0;
+    *v = *p == '-' ? (uint64_t)strtoll(p, &end, 10) : strtoull(p, &end, 10);
+    if (end == p || errno == ERANGE)
+        return -1;
+    if (*end != ' ' && *end != '\t' && *end != '\n' && *end != '\0')
+        return -1;
+    *q = end;
+    return 0;
+}
+
+/* Copies the comm between the first '(' and the LAST ')': comm may hold
+ * spaces and parentheses, the numeric fields after it never do. */
+static const char *parse_comm(const char *text, char *comm, size_t size)
+{
+    const char *open = strchr(text, '(');
+    const char *close = strrchr(text, ')');
+    if (!open || !close || close < open)
+        return NULL;
+    size_t len = (size_t)(close - open - 1);
+    if (len >= size)
+        len = size - 1;
+    memcpy(comm, open + 1, len);
+    comm[len] = '\0';
+    return close + 1;
+}
+
+int procstat_parse_stat(const char *text, struct proc_stat *out)
+{
+    uint64_t pid, v;
+    const char *q = text;
+    memset(out, 0, sizeof(*out));
+    if (next_field(&q, &pid) < 0 || strncmp(q, " (", 2) != 0)
+        return -1;
+    q = parse_comm(q, out->comm, sizeof(out->comm));
+    if (!q || q[0] != ' ' || !isalpha((unsigned char)q[1]))
+        return -1;
+    out->state = q[1];
+    q += 2;
+    /* fields 4 (ppid) .. 22 (starttime), numbered as in proc(5) */
+    for (int field = 4; field <= 22; field++) {
+        if (next_field(&q, &v) < 0)
+            return -1;
+        if (field == 14)
+            out->utime = v;
+        else if (field == 15)
+            out->stime = v;
+        else if (field == 20)
+            out->num_threads = (long)v;
+        else if (field == 22)
+            out->starttime = v;
+    }
+    return 0;
+}
+
+/* "cpu  user nice system idle iowait irq softirq steal guest guest_nice";
+ * guest time is already inside user, so it is not added again. Old kernels
+ * print fewer fields: four are required, the rest count as 0. Steal stays
+ * out of busy so that busy + steal + idle make the whole, as in top: a
+ * stolen vCPU did none of the guest's work. The "cpuN" lines that follow
+ * give the number of cores. */
+int procstat_parse_system(const char *text, struct sys_times *out)
+{
+    uint64_t f[8] = {0};
+    const char *q = text + 3;
+    int n = 0;
+    if (strncmp(text, "cpu ", 4) != 0)
+        return -1;
+    while (n < 8 && next_field(&q, &f[n]) == 0)
+        n++;
+    if (n < 4)
+        return -1;
+    out->busy = f[0] + f[1] + f[2] + f[5] + f[6];
+    out->idle = f[3] + f[4];
+    out->steal = f[7];
+    out->total = out->busy + out->steal + out->idle;
+    out->ncpu = 0;
+    for (const char *l = text; (l = strstr(l, "\ncpu")) != NULL; l += 4)
+        out->ncpu += l[4] >= '0' && l[4] <= '9';
+    return 0;
+}
+
+/* Idle and steal are kept exactly (idle by the tickless idle code, steal
+ * by the hypervisor's clock), but busy jiffies are counted at timer ticks,
+ * and on a tickless VM whose CPUs work in short bursts most bursts see no
+ * tick: the same load read here 1 % to 41 % busy from the jiffies alone
+ * (24 % from the wall clock). So the whole is the wall-clock time of every
+ * core, and busy is what idle and steal leave of it; only without a core
+ * count (fixtures) is the sum of the jiffies the whole. */
+double procstat_machine_pct(const struct sys_times *a, const struct sys_times *b, int64_t wall_ns,
+                            long hz, double *steal_pct)
+{
+    double idle = (double)(b->idle - a->idle), steal = (double)(b->steal - a->steal);
+    double whole = b->ncpu > 0 && wall_ns > 0 && hz > 0
+                       ? (double)wall_ns / 1e9 * (double)hz * b->ncpu
+                       : (double)(b->total - a->total);
+    if (b->idle < a->idle || b->steal < a->steal || whole <= 0) {
+        *steal_pct = -1;
+        return -1;
+    }
+    *steal_pct = steal >= whole ? 100 : steal / whole * 100;
+    double busy = whole - idle - steal;
+    return busy <= 0 ? 0 : busy / whole * 100;
+}
+
+int procstat_parse_loadavg(const char *text, double load[3])
+{
+    const char *p = text;
+    for (int i = 0; i < 3; i++) {
+        char *end;
+        while (*p == ' ')
+            p++;
+        if (!isdigit((unsigned char)*p))
+            return -1;
+        load[i] = strtod(p, &end);
+        if (end == p || (*end != ' ' && *end != '\n' && *end != '\0'))
+            return -1;
+        p = end;
+    }
+    return 0;
+}
+
+int procstat_parse_statm(const char *text, long page_kb, int64_t *rss_kb)
+{
+    uint64_t size, resident;
+    const char *q = text;
+    if (page_kb <= 0 || next_field(&q, &size) < 0 || next_field(&q, &resident) < 0)
+        return -1;
+    if (resident > (uint64_t)(INT64_MAX / page_kb))
+        return -1;
+    *rss_kb = (int64_t)resident * page_kb;
+    return 0;
+}
+
+int procstat_parse_schedstat(const char *text, uint64_t *run_ns)
+{
+    const char *q = text;
+    uint64_t wait, slices;
+    /* "run_ns wait_ns timeslices": all three, or it is not a schedstat line */
+    if (next_field(&q, run_ns) < 0 || next_field(&q, &wait) < 0 || next_field(&q, &slices) < 0)
+        return -1;
+    return 0;
+}
+
+uint64_t procstat_threads_delta(const struct procstat_thread *a, size_t na,
+                                const struct procstat_thread *b, size_t nb)
+{
+    uint64_t sum = 0;
+    size_t j = 0; /* /proc lists threads in the same order each time: the
+                     match is usually the next one, so this is linear */
+    for (size_t i = 0; i < nb; i++) {
+        const struct procstat_thread *was = NULL;
+        for (size_t k = 0; k < na && !was; k++, j = j + 1 < na ? j + 1 : 0)
+            if (a[j].tid == b[i].tid)
+                was = &a[j];
+        sum += was && b[i].ns >= was->ns ? b[i].ns - was->ns : b[i].ns;
+    }
+    return sum;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+/* Reads a small /proc file whole (one read: procfs hands out a page at a
+ * time, more than any line we parse). @return bytes read, or -1. */
+static ssize_t read_text(const char *path, char *buf, size_t size)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, buf, size - 1);
+    close(fd);
+    if (n < 0)
+        return -1;
+    buf[n] = '\0';
+    return n;
+}
+
+/* Reads <root>/<who>/<file> where who is a pid or "self". */
+static ssize_t read_proc(const char *root, const char *who, const char *file, char *buf,
+                         size_t size)
+{
+    char path[256];
+    snprintf(path, sizeof(path), "%s/%s/%s", root, who, file);
+    return read_text(path, buf, size);
+}
+
+static int read_stat_at(const char *root, const char *who, struct proc_stat *out)
+{
+    char buf[1024];
+    if (read_proc(root, who, "stat", buf, sizeof(buf)) <= 0)
+        return -1;
+    return procstat_parse_stat(buf, out);
+}
+
+int procstat_read_pid(pid_t pid, struct proc_stat *out)
+{
+    char who[24];
+    snprintf(who, sizeof(who), "%d", (int)pid);
+    return read_stat_at("/proc", who, out);
+}
+
+/* ---- resolving a server by name ----------------------------------------- */
+
+static int all_digits(const char *s)
+{
+    if (!*s || strlen(s) > 9)
+        return 0;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return 0;
+    return 1;
+}
+
+/* comm is cut to 15 characters by the kernel, so argv[0]'s basename is
+ * checked too (it also names scripts run through an interpreter less
+ * well, but that is what the user typed). */
+static int pid_has_name(const char *root, const char *who, const char *name)
+{
+    struct proc_stat st;
+    char buf[4096];
+    if (read_stat_at(root, who, &st) == 0 && strcmp(st.comm, name) == 0)
+        return 1;
+    if (read_proc(root, who, "cmdline", buf, sizeof(buf)) <= 0)
+        return 0;
+    const char *base = strrchr(buf, '/');
+    return strcmp(base ? base + 1 : buf, name) == 0;
+}
+
+/* Replaces s->pids with every process called s->name, except ourselves:
+ * `rpcbench run --server-name rpcbench` must not measure the client. */
+static void resolve_name(struct sampler *s)
+{
+    DIR *d = opendir(s->root);
+    struct dirent *e;
+    s->npids = 0;
+    if (!d)
+        return;
+    while (s->npids < PROCSTAT_MAX_PIDS && (e = readdir(d)) != NULL) {
+        if (!all_digits(e->d_name) || atoi(e->d_name) == (int)getpid())
+            continue;
+        if (pid_has_name(s->root, e->d_name, s->name))
+            s->pids[s->npids++] = (pid_t)atoi(e->d_name);
+    }
+    closedir(d);
+}
+
+/* ---- the sampler ---------------------------------------------------------- */
+
+__attribute__((format(printf, 2, 3))) static int fail(char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, ERR_LEN, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int sampler_init(struct sampler *s, const pid_t *pids, size_t npids, const char *name,
+                 char *err)
+{
+    memset(s, 0, sizeof(*s));
+    if (npids > PROCSTAT_MAX_PIDS)
+        return fail(err, "too many server pids (%zu > %d)", npids, PROCSTAT_MAX_PIDS);
+    if (name && name[0] && npids > 0)
+        return fail(err, "give server pids or a server name, not both");
+    if (name && strlen(name) >= sizeof(s->name))
+        return fail(err, "server name too long: '%.40s...'", name);
+    for (size_t i = 0; i < npids; i++) {
+        if (pids[i] <= 0)
+            return fail(err, "bad server pid %d", (int)pids[i]);
+        s->pids[i] = pids[i];
+    }
+    s->npids = npids;
+    if (name)
+        strcpy(s->name, name);
+    s->ticks_per_sec = sysconf(_SC_CLK_TCK);
+    s->page_kb = sysconf(_SC_PAGESIZE) / 1024;
+    if (s->ticks_per_sec <= 0)
+        s->ticks_per_sec = 100;
+    if (s->page_kb <= 0)
+        s->page_kb = 4;
+    strcpy(s->root, "/proc");
+    return 0;
+}
+
+/* Counters that go backwards (a wrap, a reused pid) count as no time. */
+static uint64_t delta(uint64_t now, uint64_t before)
+{
+    return now >= before ? now - before : 0;
+}
+
+static double pct(uint64_t ns, int64_t dt_ns)
+{
+    return (double)ns / (double)dt_ns * 100.0;
+}
+
+static const struct procstat_prev *find_prev(const struct sampler *s, pid_t pid,
+                                             uint64_t starttime)
+{
+    for (size_t i = 0; i < s->nprev; i++)
+        if (s->prev[i].pid == pid && s->prev[i].starttime == starttime)
+            return &s->prev[i];
+    return NULL;
+}
+
+/* A previous pid missing from the new table has exited (or was replaced). */
+static int any_gone(const struct sampler *s, const struct procstat_prev *cur, size_t ncur)
+{
+    for (size_t i = 0; i < s->nprev; i++) {
+        size_t j = 0;
+        while (j < ncur && (cur[j].pid != s->prev[i].pid ||
+                            cur[j].starttime != s->prev[i].starttime))
+            j++;
+        if (j == ncur)
+            return 1;
+    }
+    return 0;
+}
+
+/* Reads the schedstat of every thread of `who` into the current table.
+ * @return 0, or -1 when schedstat is missing (no task directory, no file,
+ * a kernel without it) or the table is full: ticks are used then. */
+static int read_threads(struct sampler *s, const char *who, struct procstat_prev *cur)
+{
+    char path[sizeof s->root + 64], buf[128];
+    struct procstat_thread *t = s->threads[s->thr_cur];
+    snprintf(path, sizeof(path), "%s/%s/task", s->root, who);
+    DIR *d = opendir(path);
+    struct dirent *e;
+    if (!d)
+        return -1;
+    cur->thr_off = s->thr_used;
+    cur->thr_n = 0;
+    while ((e = readdir(d)) != NULL) {
+        uint64_t ns;
+        if (!all_digits(e->d_name))
+            continue;
+        if (s->thr_used == PROCSTAT_MAX_THREADS) {
+            closedir(d);
+            s->thr_used = cur->thr_off;
+            return -1;
+        }
+        /* all_digits: a tid of at most 9 digits */
+        snprintf(path, sizeof(path), "%s/%.24s/task/%.9s/schedstat", s->root, who, e->d_name);
+        /* a thread that exited since readdir is skipped: its time is lost */
+        if (read_text(path, buf, sizeof(buf)) <= 0 || procstat_parse_schedstat(buf, &ns) < 0)
+            continue;
+        t[s->thr_used++] = (struct procstat_thread){.tid = (pid_t)atoi(e->d_name), .ns = ns};
+        cur->thr_n++;
+    }
+    closedir(d);
+    return cur->thr_n ? 0 : -1;
+}
+
+/* The CPU ns of one pid since its previous reading (0 without one). */
+static uint64_t pid_delta_ns(struct sampler *s, const struct procstat_prev *cur,
+                             const struct procstat_prev *before)
+{
+    if (!before)
+        return 0;
+    if (cur->exact && before->exact) {
+        const struct procstat_thread *was = s->threads[!s->thr_cur] + before->thr_off;
+        s->used_schedstat = 1;
+        return procstat_threads_delta(was, before->thr_n,
+                                      s->threads[s->thr_cur] + cur->thr_off, cur->thr_n);
+    }
+    s->used_ticks = 1;
+    return delta(cur->ticks, before->ticks) * (uint64_t)NS_PER_S / (uint64_t)s->ticks_per_sec;
+}
+
+/* Reads one watched pid into the point and the new table.
+ * @return its CPU ns since the previous sample, or -1 if unreadable. */
+static int64_t read_server_pid(struct sampler *s, pid_t pid, struct proc_point *p,
+                               struct procstat_prev *cur)
+{
+    char who[24], buf[256];
+    struct proc_stat st;
+    int64_t rss;
+    snprintf(who, sizeof(who), "%d", (int)pid);
+    if (read_stat_at(s->root, who, &st) < 0)
+        return -1;
+    cur->pid = pid;
+    cur->starttime = st.starttime;
+    cur->ticks = st.utime + st.stime;
+    cur->exact = read_threads(s, who, cur) == 0;
+    p->server_alive++;
+    p->server_threads += st.num_threads;
+    if (read_proc(s->root, who, "statm", buf, sizeof(buf)) > 0 &&
+        procstat_parse_statm(buf, s->page_kb, &rss) == 0)
+        p->server_rss_kb += rss;
+    return (int64_t)pid_delta_ns(s, cur, find_prev(s, pid, st.starttime));
+}
+
+/* Server side of a sample: returns the CPU ns of pids seen in both samples. */
+static uint64_t sample_server(struct sampler *s, struct proc_point *p)
+{
+    struct procstat_prev cur[PROCSTAT_MAX_PIDS];
+    size_t ncur = 0;
+    uint64_t ns = 0;
+    if (s->name[0])
+        resolve_name(s);
+    s->thr_used = 0;
+    for (size_t i = 0; i < s->npids; i++) {
+        int64_t d = read_server_pid(s, s->pids[i], p, &cur[ncur]);
+        if (d < 0) {
+            s->vanished = 1;
+            continue;
+        }
+        ns += (uint64_t)d;
+        ncur++;
+    }
+    if (any_gone(s, cur, ncur))
+        s->vanished = 1;
+    memcpy(s->prev, cur, ncur * sizeof(cur[0]));
+    s->nprev = ncur;
+    s->thr_cur = !s->thr_cur; /* this sample's threads are the next one's previous */
+    return ns;
+}
+
+/* This process's CPU: the kernel's ns count (exited threads included);
+ * from a fixture tree, its self/stat ticks. */
+static uint64_t read_client_ns(const struct sampler *s, int *ok)
+{
+    struct proc_stat st;
+    struct timespec ts;
+    if (!strcmp(s->root, "/proc")) {
+        *ok = clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0;
+        return *ok ? (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec : 0;
+    }
+    *ok = read_stat_at(s->root, "self", &st) == 0;
+    return *ok ? (st.utime + st.stime) * (uint64_t)NS_PER_S / (uint64_t)s->ticks_per_sec : 0;
+}
+
+static void sample_machine(struct sampler *s, struct proc_point *p, int64_t dt_ns)
+{
+    char buf[8192];
+    double load[3];
+    struct sys_times now;
+    if (read_proc(s->root, ".", "loadavg", buf, sizeof(buf)) > 0 &&
+        procstat_parse_loadavg(buf, load) == 0)
+        p->loadavg1 = load[0];
+    if (read_proc(s->root, ".", "stat", buf, sizeof(buf)) <= 0 ||
+        procstat_parse_system(buf, &now) < 0)
+        return;
+    if (s->have_prev && dt_ns > 0) {
+        p->machine_busy_pct = procstat_machine_pct(&s->prev_sys, &now, dt_ns, s->ticks_per_sec,
+                                                   &p->machine_steal_pct);
+        if (p->machine_steal_pct >= 0) { /* the window's: weighted by time */
+            s->window_steal_pct_x_ns += p->machine_steal_pct * (double)dt_ns;
+            s->window_ns += dt_ns;
+        }
+    }
+    s->prev_sys = now;
+}
+
+static void sample_all(struct sampler *s, int64_t t_ns, struct proc_point *p)
+{
+    int64_t dt_ns = t_ns - s->prev_t_ns;
+    int known = s->have_prev && dt_ns > 0;
+    int client_ok;
+    *p = (struct proc_point){.t_ns = t_ns, .server_pct = -1, .client_pct = -1,
+                             .machine_busy_pct = -1, .machine_steal_pct = -1,
+                             .loadavg1 = -1};
+    uint64_t server = sample_server(s, p);
+    s->total_server_ns += server;
+    if (known && p->server_alive > 0)
+        p->server_pct = pct(server, dt_ns);
+    uint64_t client = read_client_ns(s, &client_ok);
+    if (known && client_ok)
+        p->client_pct = pct(delta(client, s->prev_client_ns), dt_ns);
+    if (client_ok)
+        s->prev_client_ns = client;
+    sample_machine(s, p, dt_ns);
+    s->prev_t_ns = t_ns;
+    s->have_prev = 1;
+}
+
+void sampler_start(struct sampler *s, int64_t t_ns)
+{
+    struct proc_point ignored;
+    s->have_prev = 0;
+    s->nprev = 0;
+    s->vanished = 0;
+    sample_all(s, t_ns, &ignored);
+    s->total_server_ns = 0;
+    s->used_schedstat = s->used_ticks = 0;
+    s->window_steal_pct_x_ns = 0;
+    s->window_ns = 0;
+}
+
+void sampler_sample(struct sampler *s, int64_t t_ns, struct proc_point *p)
+{
+    sample_all(s, t_ns, p);
+}
+
+double sampler_server_cpu_ms(const struct sampler *s)
+{
+    return (double)s->total_server_ns / 1e6;
+}
+
+const char *sampler_cpu_source(const struct sampler *s)
+{
+    if (s->used_schedstat)
+        return s->used_ticks ? "schedstat+ticks" : "schedstat";
+    return s->used_ticks ? "ticks" : "";
+}
+
+double sampler_steal_pct(const struct sampler *s)
+{
+    return s->window_ns > 0 ? s->window_steal_pct_x_ns / (double)s->window_ns : -1;
+}
