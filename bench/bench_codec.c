@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "encoder.h"
-#include "vmsim.h"
+#include "base/clock.h"
+#include "encoders/encoder.h"
+#include "server/vmsim.h"
 
 #define MAX_SIZES 8
 

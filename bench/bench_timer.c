@@ -16,7 +16,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 
-#include "clock.h"
+#include "base/clock.h"
 
 #define MAX_SENDS 2000000
 

@@ -1,4 +1,4 @@
-#include "check_stream.h"
+#include "encoders/check_stream.h"
 
 #include <string.h>
 

@@ -19,8 +19,8 @@
 
 #include <stddef.h>
 
-#include "buf.h"
-#include "encoder.h"
+#include "base/buf.h"
+#include "encoders/encoder.h"
 
 /* Head bytes the encoder gets to decide on: VDSM's status envelope is
  * about 300 bytes into the answer. */

@@ -1,5 +1,5 @@
 /* encoder: what both encodings share (lookup, request ids, cleanup). */
-#include "encoder.h"
+#include "encoders/encoder.h"
 
 #include <stdarg.h>
 #include <stdio.h>

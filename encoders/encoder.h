@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "buf.h"
+#include "base/buf.h"
 
 #define ENC_ERR_LEN 256
 /* Request ids are UUID-shaped strings, as VDSM's clients send; the counter

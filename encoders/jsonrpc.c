@@ -3,8 +3,8 @@
  * Output is serialised with JSON_C_TO_STRING_PLAIN (no spaces, like the
  * Java and Python clients) plus NOSLASHESCAPE, so paths read as VDSM's
  * Python json module writes them. */
-#include "encoder.h"
-#include "jsonscan.h"
+#include "encoders/encoder.h"
+#include "encoders/jsonscan.h"
 
 #include <limits.h>
 #include <stdarg.h>

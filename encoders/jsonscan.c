@@ -1,4 +1,4 @@
-#include "jsonscan.h"
+#include "encoders/jsonscan.h"
 
 #include <string.h>
 

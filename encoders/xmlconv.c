@@ -1,4 +1,4 @@
-#include "xmlconv.h"
+#include "encoders/xmlconv.h"
 
 #include <stdint.h>
 #include <stdlib.h>

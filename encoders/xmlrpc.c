@@ -1,9 +1,9 @@
 /* xmlrpc: XML-RPC on xmlrpc-c (dialect i8: <i8> and <nil/> allowed), with
  * VDSM's conventions: results wrapped in {status: {code, message}, ...},
  * application errors as status.code != 0 rather than faults. */
-#include "encoder.h"
-#include "xmlconv.h"
-#include "xmlscan.h"
+#include "encoders/encoder.h"
+#include "encoders/xmlconv.h"
+#include "encoders/xmlscan.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>

@@ -1,8 +1,8 @@
-#include "xmlscan.h"
+#include "encoders/xmlscan.h"
 
 #include <string.h>
 
-#include "encoder.h"
+#include "encoders/encoder.h"
 
 #define LIT(s) s, sizeof(s) - 1
 
