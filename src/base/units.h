@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define ERR_LEN 256
+#include "base/err.h"
 
 /* "250ms", "2s", "1.5m", "1h", "500us"; a bare number means seconds.
  * Result in nanoseconds, >= 0. */

@@ -6,12 +6,12 @@
 
 #include <errno.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "stats/buckets.h"
 #include "encoders/encoder.h"
+#include "net/sock.h"
 
 void options_name_error(const char *opt, char *err)
 {
@@ -106,13 +106,11 @@ static int check_params(const struct run_config *c, char *err)
  * them (the soft limit is raised when the run starts). */
 static int check_connections(const struct run_config *c, char *err)
 {
-    struct rlimit rl;
-    rlim_t want = (rlim_t)c->connections + 64;
-    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want)
+    long want = (long)c->connections + 64, max = sock_fd_limit_max();
+    if (max < 0 || max >= want)
         return 0;
-    snprintf(err, ERR_LEN, "--connections: %d needs %llu open files; the hard limit is %llu "
-             "(ulimit -Hn)", c->connections, (unsigned long long)want,
-             (unsigned long long)rl.rlim_max);
+    snprintf(err, ERR_LEN, "--connections: %d needs %ld open files; the hard limit is %ld "
+             "(ulimit -Hn)", c->connections, want, max);
     return -1;
 }
 

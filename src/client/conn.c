@@ -10,6 +10,7 @@
 
 #include "base/clock.h"
 #include "client/engine_int.h"
+#include "net/sock.h"
 #include "net/tls.h"
 
 static void io_cb(struct ev_loop *loop, ev_io *w, int revents);
@@ -134,7 +135,7 @@ static void transport_up(struct conn *c)
 
 static void handshake_step(struct conn *c)
 {
-    char err[TLS_ERR_LEN];
+    char err[ERR_LEN];
     int rc = tls_handshake(c->ssl, err);
     if (rc == TLS_WANT_READ || rc == TLS_WANT_WRITE) {
         conn_watch(c, rc == TLS_WANT_READ ? EV_READ : EV_WRITE);
@@ -172,7 +173,7 @@ static void connected(struct conn *c)
         transport_up(c);
         return;
     }
-    char err[TLS_ERR_LEN];
+    char err[ERR_LEN];
     c->ssl = tls_new_client(e->tls, c->fd, e->target->host, e->cfg->tls_insecure, err);
     if (!c->ssl) {
         setup_failed(c);
@@ -194,54 +195,22 @@ static void tls_failed(struct conn *c)
     snprintf(r->tls_error, sizeof r->tls_error, "after the handshake: %s", reason);
 }
 
-ssize_t conn_read(struct conn *c, void *buf, size_t n)
+enum io_status conn_read(struct conn *c, void *buf, size_t len, size_t *n)
 {
-    if (c->ssl) {
-        ssize_t r = tls_read(c->ssl, buf, n);
-        if (r == TLS_FAIL)
-            tls_failed(c);
-        return r == TLS_WANT_READ || r == TLS_WANT_WRITE ? CONN_AGAIN : r < 0 ? CONN_ERR : r;
-    }
-    for (;;) {
-        ssize_t r = recv(c->fd, buf, n, 0);
-        if (r >= 0)
-            return r;
-        if (errno == EINTR)
-            continue;
-        return errno == EAGAIN || errno == EWOULDBLOCK ? CONN_AGAIN : CONN_ERR;
-    }
+    enum io_status st = sock_read(c->fd, c->ssl, buf, len, n);
+    if (st == IO_ERROR && c->ssl)
+        tls_failed(c);
+    return st;
 }
 
-ssize_t conn_write(struct conn *c, const void *buf, size_t n)
+enum io_status conn_flush(struct conn *c)
 {
-    if (c->ssl) {
-        ssize_t r = tls_write(c->ssl, buf, n);
-        if (r == TLS_FAIL)
-            tls_failed(c);
-        return r == TLS_WANT_READ || r == TLS_WANT_WRITE ? CONN_AGAIN : r < 0 ? CONN_ERR : r;
-    }
-    for (;;) {
-        ssize_t r = send(c->fd, buf, n, MSG_NOSIGNAL);
-        if (r >= 0)
-            return r;
-        if (errno == EINTR)
-            continue;
-        return errno == EAGAIN || errno == EWOULDBLOCK ? CONN_AGAIN : CONN_ERR;
-    }
-}
-
-int conn_flush(struct conn *c)
-{
-    while (c->out_off < c->out.len) {
-        ssize_t n = conn_write(c, c->out.data + c->out_off, c->out.len - c->out_off);
-        if (n == CONN_AGAIN)
-            return 1;
-        if (n <= 0)
-            return -1;
-        c->out_off += (size_t)n;
-    }
-    c->out_off = c->out.len = 0;
-    return 0;
+    enum io_status st = sock_write_all(c->fd, c->ssl, c->out.data, c->out.len, &c->out_off);
+    if (st == IO_ERROR && c->ssl)
+        tls_failed(c);
+    if (st == IO_DONE)
+        c->out_off = c->out.len = 0;
+    return st;
 }
 
 int conn_send_bytes(struct conn *c, const char *p, size_t n)
@@ -249,17 +218,16 @@ int conn_send_bytes(struct conn *c, const char *p, size_t n)
     c->last_tx_ns = clock_now_ns();
     if (c->out_off == c->out.len) { /* nothing queued: write straight away */
         c->out_off = c->out.len = 0;
-        while (n) {
-            ssize_t w = conn_write(c, p, n);
-            if (w == CONN_AGAIN)
-                break;
-            if (w <= 0)
-                return -1;
-            p += w;
-            n -= (size_t)w;
-        }
-        if (!n)
+        size_t off = 0;
+        enum io_status st = sock_write_all(c->fd, c->ssl, p, n, &off);
+        if (st == IO_ERROR && c->ssl)
+            tls_failed(c);
+        if (st == IO_ERROR)
+            return -1;
+        if (st == IO_DONE)
             return 0;
+        p += off; /* the rest waits for the socket */
+        n -= off;
     }
     return buf_append(&c->out, p, n);
 }

@@ -211,11 +211,12 @@ static void on_readable(struct conn *c)
 {
     struct engine *e = c->eng;
     for (;;) {
-        ssize_t n = conn_read(c, e->rbuf, sizeof e->rbuf);
-        if (n == CONN_AGAIN)
+        size_t n;
+        enum io_status st = conn_read(c, e->rbuf, sizeof e->rbuf, &n);
+        if (st == IO_AGAIN)
             break;
-        if (n <= 0) { /* EOF or reset: maybe the end of a body without length */
-            if (n == 0)
+        if (st != IO_DONE) { /* EOF or reset: maybe the end of a body without length */
+            if (st == IO_EOF)
                 http_parser_execute(&c->parser, &parser_settings, NULL, 0);
             if (c->message_done)
                 finish(c, 1);
@@ -224,10 +225,10 @@ static void on_readable(struct conn *c)
             return;
         }
         if (c->req.measured)
-            e->res->bytes_received += n;
-        size_t used = http_parser_execute(&c->parser, &parser_settings, e->rbuf, (size_t)n);
-        if (c->parser.http_errno != HPE_OK || used != (size_t)n) {
-            if (c->message_done && used == (size_t)n)
+            e->res->bytes_received += (int64_t)n;
+        size_t used = http_parser_execute(&c->parser, &parser_settings, e->rbuf, n);
+        if (c->parser.http_errno != HPE_OK || used != n) {
+            if (c->message_done && used == n)
                 break;
             note_framing(c);
             conn_fail(c, ERR_DECODE);
@@ -247,8 +248,9 @@ static void on_idle_readable(struct conn *c)
     struct engine *e = c->eng;
     /* TLS 1.3 sends session tickets after the handshake: readable, yet no
      * application byte. Only EOF, an error or unasked data end the idle. */
-    ssize_t n = conn_read(c, e->rbuf, sizeof e->rbuf);
-    if (n == CONN_AGAIN)
+    size_t n;
+    enum io_status st = conn_read(c, e->rbuf, sizeof e->rbuf, &n);
+    if (st == IO_AGAIN)
         return;
     for (struct conn **pp = &e->idle; *pp; pp = &(*pp)->next_idle)
         if (*pp == c) {
@@ -256,7 +258,7 @@ static void on_idle_readable(struct conn *c)
             break;
         }
     conn_close(c);
-    if (n == CONN_ERR) /* e.g. TLS refused us: do not spin reconnecting */
+    if (st == IO_ERROR) /* e.g. TLS refused us: do not spin reconnecting */
         engine_conn_backoff(e, c);
     else if (e->cfg->rate > 0)
         engine_conn_spare(e, c); /* reopened when a request needs it, never to sit silent */
@@ -271,12 +273,12 @@ static void http_on_io(struct conn *c, int revents)
         return;
     }
     if ((revents & EV_WRITE) && c->out.len) {
-        int rc = conn_flush(c);
-        if (rc < 0) {
+        enum io_status st = conn_flush(c);
+        if (st == IO_ERROR) {
             conn_fail(c, ERR_CLOSED);
             return;
         }
-        if (rc == 0)
+        if (st == IO_DONE)
             conn_watch(c, EV_READ);
     }
     if (revents & EV_READ)

@@ -236,7 +236,7 @@ static int on_frame(struct conn *c, const struct stomp_frame *f, size_t len)
 /* Parses every whole frame that c->in holds. */
 static void parse_input(struct conn *c)
 {
-    char err[STOMP_ERR_LEN];
+    char err[ERR_LEN];
     size_t off = 0;
     while (off < c->in.len) {
         struct stomp_frame f;
@@ -262,7 +262,7 @@ static void stomp_on_io(struct conn *c, int revents)
 {
     struct engine *e = c->eng;
     if ((revents & EV_WRITE) && c->out.len) {
-        if (conn_flush(c) < 0) {
+        if (conn_flush(c) == IO_ERROR) {
             conn_fail(c, ERR_CLOSED);
             return;
         }
@@ -271,10 +271,11 @@ static void stomp_on_io(struct conn *c, int revents)
     if (!(revents & EV_READ))
         return;
     for (;;) {
-        ssize_t n = conn_read(c, e->rbuf, sizeof e->rbuf);
-        if (n == CONN_AGAIN)
+        size_t n;
+        enum io_status st = conn_read(c, e->rbuf, sizeof e->rbuf, &n);
+        if (st == IO_AGAIN)
             break;
-        if (n <= 0) {
+        if (st != IO_DONE) {
             if (c->leaving)
                 conn_close(c);
             else
@@ -282,7 +283,7 @@ static void stomp_on_io(struct conn *c, int revents)
             return;
         }
         c->last_rx_ns = clock_now_ns();
-        if (buf_append(&c->in, e->rbuf, (size_t)n)) {
+        if (buf_append(&c->in, e->rbuf, n)) {
             conn_fail(c, ERR_DECODE);
             return;
         }

@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
 #include "base/clock.h"
 #include "client/engine_int.h"
 #include "stats/procstat.h"
+#include "net/sock.h"
 #include "net/tls.h"
 
 static void dispatch(struct engine *e, int64_t busy_since);
@@ -451,16 +451,11 @@ static int setup_requests(struct engine *e, char *err)
  * one allows, or say plainly why --connections cannot be had. */
 static int ensure_fds(int connections, char *err)
 {
-    struct rlimit rl;
-    rlim_t want = (rlim_t)connections + 64;
-    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= want)
+    long want = (long)connections + 64, have = sock_raise_fd_limit(want);
+    if (have < 0 || have >= want) /* unknown: let connect() say */
         return 0;
-    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &rl);
-    if (rl.rlim_cur >= want)
-        return 0;
-    snprintf(err, ERR_LEN, "--connections %d needs %llu open files; the limit is %llu (ulimit -n)",
-             connections, (unsigned long long)want, (unsigned long long)rl.rlim_cur);
+    snprintf(err, ERR_LEN, "--connections %d needs %ld open files; the limit is %ld (ulimit -n)",
+             connections, want, have);
     return -1;
 }
 
@@ -490,7 +485,7 @@ static int setup_transport(struct engine *e, char *err)
             .key = cfg->key[0] ? cfg->key : NULL,
             .insecure = cfg->tls_insecure,
         };
-        char terr[TLS_ERR_LEN];
+        char terr[ERR_LEN];
         e->tls = tls_client_ctx(&o, terr);
         if (!e->tls) {
             snprintf(err, ERR_LEN, "%s", terr);

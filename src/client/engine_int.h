@@ -7,6 +7,7 @@
 #include <openssl/ssl.h>
 
 #include "base/buf.h"
+#include "net/sock.h"
 #include "encoders/check_stream.h"
 #include "encoders/encoder.h"
 #include "client/engine.h"
@@ -53,8 +54,6 @@ struct conn_proto {
 extern const struct conn_proto conn_proto_http;
 extern const struct conn_proto conn_proto_stomp;
 
-#define CONN_AGAIN (-2)
-#define CONN_ERR (-1)
 
 struct conn {
     struct engine *eng;
@@ -166,15 +165,17 @@ void conn_close(struct conn *c);          /* just closes; no accounting */
  * then reconnects. */
 void conn_fail(struct conn *c, int kind);
 void conn_watch(struct conn *c, int events);
-/* Plain or TLS I/O: > 0 bytes, 0 peer closed (read), CONN_AGAIN, CONN_ERR. */
-ssize_t conn_read(struct conn *c, void *buf, size_t n);
-ssize_t conn_write(struct conn *c, const void *buf, size_t n);
+/* Reads what the socket has, up to len bytes (sock_read's outcomes); a TLS
+ * failure is recorded in the run's transport figures. */
+enum io_status conn_read(struct conn *c, void *buf, size_t len, size_t *n);
 /* At the end: proto->goodbye on every live connection (STOMP DISCONNECT),
  * then up to a second for their receipts. */
 void conn_goodbye_all(struct engine *e);
-/* Writes c->out from c->out_off on: 0 all written, 1 some left, -1 error. */
-int conn_flush(struct conn *c);
-/* Queues bytes after what c->out still holds, writing what the socket takes. */
+/* Writes c->out from c->out_off on. @return IO_DONE (all written, c->out
+ * emptied), IO_AGAIN (some left: wait for EV_WRITE) or IO_ERROR. */
+enum io_status conn_flush(struct conn *c);
+/* Queues bytes after what c->out still holds, writing what the socket
+ * takes. @return 0, or -1 on a write error or out of memory. */
 int conn_send_bytes(struct conn *c, const char *p, size_t n);
 
 /* engine.c, called by the connection code */

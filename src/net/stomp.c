@@ -13,7 +13,7 @@
 static void set_err(char *err, const char *what)
 {
     if (err)
-        snprintf(err, STOMP_ERR_LEN, "%s", what);
+        snprintf(err, ERR_LEN, "%s", what);
 }
 
 /* Commands whose headers are never escaped (STOMP 1.2, "Value Encoding"). */

@@ -15,9 +15,9 @@
 #include <sys/types.h>
 
 #include "base/buf.h"
+#include "base/err.h"
 
 #define STOMP_MAX_HEADERS 32
-#define STOMP_ERR_LEN 256
 
 struct stomp_header {
     const char *key; /* raw (still escaped), not NUL-terminated */
@@ -39,7 +39,7 @@ struct stomp_frame {
  * Returns the bytes consumed (> 0) when a whole frame (or only heart-beats:
  * then f->command_len is 0) was read; 0 when more bytes are needed; -1 when
  * the input is not STOMP or a frame would exceed max_frame bytes, with err
- * (STOMP_ERR_LEN) saying why ("no NUL after content-length body", ...). */
+ * (ERR_LEN) saying why ("no NUL after content-length body", ...). */
 ssize_t stomp_parse(const char *buf, size_t len, size_t max_frame, struct stomp_frame *f,
                     char *err);
 

@@ -17,7 +17,7 @@ static void ssl_err(char *err, const char *what)
     char reason[160] = "unknown error";
     if (e)
         ERR_error_string_n(e, reason, sizeof reason);
-    snprintf(err, TLS_ERR_LEN, "%s: %s", what, reason);
+    snprintf(err, ERR_LEN, "%s: %s", what, reason);
     ERR_clear_error();
 }
 
@@ -184,9 +184,9 @@ static int plain_answer(SSL *ssl, char *err)
     if (!err)
         return 1;
     if (!memcmp(last_record.head, "HTTP/", 5))
-        snprintf(err, TLS_ERR_LEN, "the server answered plain HTTP, not TLS");
+        snprintf(err, ERR_LEN, "the server answered plain HTTP, not TLS");
     else
-        snprintf(err, TLS_ERR_LEN, "the server answered in clear text ('%.5s...'), not TLS",
+        snprintf(err, ERR_LEN, "the server answered in clear text ('%.5s...'), not TLS",
                  (const char *)last_record.head);
     return 1;
 }
@@ -203,7 +203,7 @@ int tls_handshake(SSL *ssl, char *err)
     if (plain_answer(ssl, err))
         return TLS_FAIL;
     if (v != X509_V_OK && err)
-        snprintf(err, TLS_ERR_LEN, "TLS handshake: certificate verify failed: %s",
+        snprintf(err, ERR_LEN, "TLS handshake: certificate verify failed: %s",
                  X509_verify_cert_error_string(v));
     else
         ssl_err(err, "TLS handshake");

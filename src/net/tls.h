@@ -11,7 +11,7 @@
 
 #include <openssl/ssl.h>
 
-#define TLS_ERR_LEN 256
+#include "base/err.h"
 
 enum { TLS_WANT_READ = -2, TLS_WANT_WRITE = -3, TLS_FAIL = -1 };
 

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base/err.h"
 #include "stats/hist.h"
 #include "stats/procstat.h"
 
@@ -119,7 +120,7 @@ struct run_result {
     int64_t handshakes;      /* TLS handshakes done (not counted in latency) */
     struct hist handshake;   /* their times (us), connect included */
     int64_t tls_failures;
-    char tls_error[256];     /* the last TLS failure */
+    char tls_error[ERR_LEN]; /* the last TLS failure */
     int64_t stomp_errors;    /* STOMP ERROR frames received */
     int64_t stray_replies;   /* STOMP replies matching no request in flight */
     char stomp_error[160];   /* the last one's message */

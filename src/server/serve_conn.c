@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "server/serve_conn_int.h"
+#include "net/sock.h"
 #include "net/tls.h"
 
 #define LINGER_S 2.0     /* how long an error-closed connection drains input */
@@ -97,56 +98,16 @@ void sconn_trim(struct buf *b)
 
 /* ---- byte I/O: plain or TLS ---- */
 
-ssize_t sconn_read(struct conn *c, void *buf, size_t n)
-{
-    if (c->ssl) {
-        ssize_t r = tls_read(c->ssl, buf, n);
-        return r == TLS_WANT_READ || r == TLS_WANT_WRITE ? IO_AGAIN : r < 0 ? -1 : r;
-    }
-    ssize_t r = read(c->fd, buf, n);
-    if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-        return IO_AGAIN;
-    return r;
-}
-
-/* One write: > 0 bytes, IO_AGAIN, or -1. */
-static ssize_t write_once(struct conn *c, const char *p, size_t n)
-{
-    if (c->ssl) {
-        ssize_t w = tls_write(c->ssl, p, n);
-        return w == TLS_WANT_READ || w == TLS_WANT_WRITE ? IO_AGAIN : w;
-    }
-    ssize_t w = send(c->fd, p, n, MSG_NOSIGNAL);
-    if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-        return IO_AGAIN;
-    if (w < 0 && errno == EINTR)
-        return 0;
-    return w < 0 ? -1 : w;
-}
-
-int sconn_write_some(struct conn *c, const char *p, size_t n, size_t *off)
-{
-    while (*off < n) {
-        ssize_t w = write_once(c, p + *off, n - *off);
-        if (w == IO_AGAIN)
-            return 0;
-        if (w < 0)
-            return -1;
-        *off += (size_t)w;
-    }
-    return 1;
-}
-
 enum step sconn_flush(struct conn *c)
 {
     if (ev_is_active(&c->wio))
         return STEP_WAIT; /* EV_WRITE will carry on */
-    int r = sconn_write_some(c, c->out.data, c->out.len, &c->out_off);
-    if (r < 0) {
+    enum io_status st = sock_write_all(c->fd, c->ssl, c->out.data, c->out.len, &c->out_off);
+    if (st == IO_ERROR) {
         sconn_free(c);
         return STEP_GONE;
     }
-    if (r == 1) {
+    if (st == IO_DONE) {
         sconn_trim(&c->out);
         c->out_off = 0;
         return STEP_GO;
@@ -170,7 +131,7 @@ void sconn_reading(struct conn *c, int on)
 
 static void handshake(struct conn *c)
 {
-    char err[TLS_ERR_LEN] = "";
+    char err[ERR_LEN] = "";
     int r = tls_handshake(c->ssl, err);
     if (r == TLS_FAIL) { /* e.g. no client certificate: nothing to answer */
         c->ctx->tls_failures++;
@@ -263,15 +224,16 @@ static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
         handshake(c);
         return;
     }
-    ssize_t n = sconn_read(c, c->ctx->rbuf, c->ctx->rbuf_len);
-    if (n == IO_AGAIN)
+    size_t n;
+    enum io_status st = sock_read(c->fd, c->ssl, c->ctx->rbuf, c->ctx->rbuf_len, &n);
+    if (st == IO_AGAIN)
         return;
-    if (n <= 0) { /* EOF (maybe mid-request: nothing to answer) or error */
+    if (st != IO_DONE) { /* EOF (maybe mid-request: nothing to answer) or error */
         sconn_free(c);
         return;
     }
-    enum step s = c->proto == PROTO_SNIFF ? first_bytes(c, c->ctx->rbuf, (size_t)n)
-                                          : deliver(c, c->ctx->rbuf, (size_t)n);
+    enum step s = c->proto == PROTO_SNIFF ? first_bytes(c, c->ctx->rbuf, n)
+                                          : deliver(c, c->ctx->rbuf, n);
     if (s != STEP_GONE && c->ssl && ev_is_active(&c->rio) && tls_pending(c->ssl))
         ev_feed_event(loop, &c->rio, EV_READ);
 }
@@ -285,12 +247,12 @@ static void on_writable(struct ev_loop *loop, ev_io *w, int revents)
         return;
     }
     size_t before = c->out_off;
-    int r = sconn_write_some(c, c->out.data, c->out.len, &c->out_off);
-    if (r < 0) {
+    enum io_status st = sock_write_all(c->fd, c->ssl, c->out.data, c->out.len, &c->out_off);
+    if (st == IO_ERROR) {
         sconn_free(c);
         return;
     }
-    if (r == 0) {
+    if (st == IO_AGAIN) {
         if (c->out_off > before) { /* slow but reading: not idle */
             sconn_idle_restart(c, c->ctx->idle_s);
             serve_stomp_progress(c);
@@ -324,7 +286,7 @@ static struct conn *conn_new(struct serve_ctx *ctx, int fd)
     c->fd = fd;
     c->proto = PROTO_SNIFF;
     if (ctx->tls) {
-        char err[TLS_ERR_LEN];
+        char err[ERR_LEN];
         if (!(c->ssl = tls_new_server(ctx->tls, fd, err))) {
             free(c);
             return NULL;

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "base/buf.h"
+#include "net/sock.h"
 #include "server/serve_conn.h"
 
 #define KEEP_CAP (64 * 1024) /* per-connection buffers above this are freed when done */
@@ -21,7 +22,6 @@ enum route { ROUTE_XMLRPC, ROUTE_JSONRPC, ROUTE_NOT_FOUND, ROUTE_BAD_METHOD };
 /* What a step left behind: carry on, wait for an event, or the connection
  * is gone (freed, or closing): touch it no more. */
 enum step { STEP_GO, STEP_WAIT, STEP_GONE };
-enum { IO_AGAIN = -2 }; /* conn_read: nothing now, wait for the next event */
 
 struct stomp_conn;
 
@@ -53,11 +53,7 @@ struct conn {
     struct stomp_conn *stomp;
 };
 
-/* serve_conn.c: the connection's byte I/O, plain or TLS, in one place. */
-/* @return > 0 bytes read, 0 the peer closed, IO_AGAIN, or -1 error. */
-ssize_t sconn_read(struct conn *c, void *buf, size_t n);
-/* Writes p[*off..n): @return 1 all written, 0 the socket is full, -1 error. */
-int sconn_write_some(struct conn *c, const char *p, size_t n, size_t *off);
+/* serve_conn.c: the connection's byte I/O is net/sock's, on (c->fd, c->ssl). */
 /* Writes c->out; what the socket does not take waits for EV_WRITE, and the
  * protocol hears of the end through its *_written(). @return STEP_GO all
  * written, STEP_WAIT, or STEP_GONE (error: c freed). */

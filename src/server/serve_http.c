@@ -46,12 +46,12 @@ static enum step finish(struct conn *c)
 static enum step send_response(struct conn *c, const char *p, size_t n)
 {
     size_t off = 0;
-    int r = sconn_write_some(c, p, n, &off);
-    if (r < 0) {
+    enum io_status st = sock_write_all(c->fd, c->ssl, p, n, &off);
+    if (st == IO_ERROR) {
         sconn_free(c);
         return STEP_GONE;
     }
-    if (r == 1)
+    if (st == IO_DONE)
         return finish(c);
     buf_reset(&c->out);
     if (buf_append(&c->out, p + off, n - off) < 0) {
@@ -243,7 +243,7 @@ static int on_headers_complete(http_parser *p)
     if (c->expect_continue) { /* small, best effort: the client proceeds anyway */
         static const char go[] = "HTTP/1.1 100 Continue\r\n\r\n";
         size_t off = 0;
-        if (sconn_write_some(c, go, sizeof go - 1, &off) != 1)
+        if (sock_write_all(c->fd, c->ssl, go, sizeof go - 1, &off) != IO_DONE)
             c->expect_continue = 0;
     }
     return 0;

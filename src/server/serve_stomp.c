@@ -453,7 +453,7 @@ static enum step parse(struct conn *c, const char *p, size_t n, size_t *used)
     *used = 0;
     while (off < n && can_read(c)) {
         struct stomp_frame f;
-        char err[STOMP_ERR_LEN] = "bad frame";
+        char err[ERR_LEN] = "bad frame";
         ssize_t r = stomp_parse(p + off, n - off, max, &f, err);
         if (r < 0)
             return fail(c, err, NULL);

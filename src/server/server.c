@@ -8,12 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "base/clock.h"
 #include "base/units.h"
+#include "net/sock.h"
 #include "net/tls.h"
 #include "server/server.h"
 
@@ -138,22 +138,10 @@ static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
     ev_break(loop, EVBREAK_ALL);
 }
 
-/* The default soft limit (often 1024 fds) is below --max-connections'
- * default; take what the hard limit allows. */
-static void raise_fd_limit(int max_conns)
-{
-    struct rlimit rl;
-    rlim_t want = (rlim_t)max_conns + 64;
-    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= want)
-        return;
-    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > want ? want : rl.rlim_max;
-    setrlimit(RLIMIT_NOFILE, &rl);
-}
-
 int server_start(struct server *s, const struct server_config *o, char *bound, size_t boundlen,
                  char *err)
 {
-    raise_fd_limit(o->max_conns);
+    sock_raise_fd_limit((long)o->max_conns + 64); /* short: accept pauses, logged */
     struct serve_ctx *ctx = &s->ctx;
     ctx->max_body = o->max_body;
     ctx->idle_s = (double)o->idle_ns / 1e9;
@@ -164,7 +152,7 @@ int server_start(struct server *s, const struct server_config *o, char *bound, s
     if (!(ctx->api.sim = vmsim_new(o->vms, o->seed, err)))
         return -1;
     if (o->tls_cert) {
-        char terr[TLS_ERR_LEN];
+        char terr[ERR_LEN];
         if (!(ctx->tls = tls_server_ctx(o->tls_cert, o->tls_key, o->tls_ca, terr))) {
             snprintf(err, ERR_LEN, "%s", terr);
             return -1;

@@ -1,0 +1,96 @@
+/* sock: plain and TLS byte I/O with one set of outcomes (sock.h). */
+#include "net/sock.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+
+#include "net/tls.h"
+
+static enum io_status from_tls(ssize_t r, size_t *n)
+{
+    if (r > 0) {
+        *n = (size_t)r;
+        return IO_DONE;
+    }
+    if (r == 0)
+        return IO_EOF;
+    return r == TLS_WANT_READ || r == TLS_WANT_WRITE ? IO_AGAIN : IO_ERROR;
+}
+
+/* r from recv or send, retried by the caller on EINTR. */
+static enum io_status from_sys(ssize_t r, size_t *n)
+{
+    if (r > 0) {
+        *n = (size_t)r;
+        return IO_DONE;
+    }
+    if (r == 0)
+        return IO_EOF;
+    return errno == EAGAIN || errno == EWOULDBLOCK ? IO_AGAIN : IO_ERROR;
+}
+
+enum io_status sock_read(int fd, SSL *ssl, void *buf, size_t len, size_t *n)
+{
+    *n = 0;
+    if (ssl)
+        return from_tls(tls_read(ssl, buf, len), n);
+    ssize_t r;
+    do
+        r = recv(fd, buf, len, 0);
+    while (r < 0 && errno == EINTR);
+    return from_sys(r, n);
+}
+
+enum io_status sock_write(int fd, SSL *ssl, const void *buf, size_t len, size_t *n)
+{
+    *n = 0;
+    ssize_t r;
+    if (ssl) {
+        r = tls_write(ssl, buf, len);
+        enum io_status st = from_tls(r, n);
+        return st == IO_EOF ? IO_ERROR : st;
+    }
+    do
+        r = send(fd, buf, len, MSG_NOSIGNAL);
+    while (r < 0 && errno == EINTR);
+    enum io_status st = from_sys(r, n);
+    return st == IO_EOF ? IO_ERROR : st; /* 0 bytes sent of len > 0: nothing moves */
+}
+
+enum io_status sock_write_all(int fd, SSL *ssl, const char *p, size_t len, size_t *off)
+{
+    while (*off < len) {
+        size_t n;
+        enum io_status st = sock_write(fd, ssl, p + *off, len - *off, &n);
+        if (st != IO_DONE)
+            return st;
+        *off += n;
+    }
+    return IO_DONE;
+}
+
+long sock_raise_fd_limit(long want)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+        return -1;
+    if (rl.rlim_cur != RLIM_INFINITY && (long)rl.rlim_cur < want) {
+        rlim_t to = (rlim_t)want;
+        if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < to)
+            to = rl.rlim_max;
+        rl.rlim_cur = to;
+        if (setrlimit(RLIMIT_NOFILE, &rl) < 0 && getrlimit(RLIMIT_NOFILE, &rl) < 0)
+            return -1;
+    }
+    return rl.rlim_cur == RLIM_INFINITY ? LONG_MAX : (long)rl.rlim_cur;
+}
+
+long sock_fd_limit_max(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+        return -1;
+    return rl.rlim_max == RLIM_INFINITY ? LONG_MAX : (long)rl.rlim_max;
+}
