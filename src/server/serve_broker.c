@@ -94,10 +94,10 @@ void broker_free(struct serve_ctx *ctx)
 }
 
 /* Queues one MESSAGE for s. @return 0, 1 skipped, -1 out of memory. */
-static int deliver_one(struct conn *from, const struct sub *s, const char *dest,
+static int deliver_one(struct sconn *from, const struct sub *s, const char *dest,
                        const char *ctype, const char *const *extra, const char *body, size_t len)
 {
-    struct conn *t = s->c;
+    struct sconn *t = s->c;
     struct broker *b = &from->ctx->broker;
     if (t != from && t->out.len - t->out_off > BROKER_BACKLOG) {
         b->dropped_copies++;
@@ -128,7 +128,7 @@ static int deliver_one(struct conn *from, const struct sub *s, const char *dest,
 }
 
 /* Delivers to the subscriptions of exactly key[0..n). */
-static int deliver_key(struct conn *from, const char *key, size_t n, const char *dest,
+static int deliver_key(struct sconn *from, const char *key, size_t n, const char *dest,
                        const char *ctype, const char *const *extra, const char *body,
                        size_t len)
 {
@@ -148,7 +148,7 @@ static int deliver_key(struct conn *from, const char *key, size_t n, const char 
     return reached;
 }
 
-int broker_deliver(struct conn *from, const char *dest, int parents, const char *ctype,
+int broker_deliver(struct sconn *from, const char *dest, int parents, const char *ctype,
                    const char *const *extra, const char *body, size_t len)
 {
     size_t n = strlen(dest);

@@ -1,20 +1,18 @@
 /* serve_conn: one client connection of `rpcbench serve`: its life cycle,
  * its byte I/O (plain TCP or TLS, decided here and nowhere else), and the
- * sniffing of its first bytes that hands it to serve_http.c or
- * serve_stomp.c.
+ * sniffing of its first bytes that hands it to a wire protocol's table
+ * (serve_http or serve_stomp); this file never asks which one it is.
  *
- * Life of a connection: TLS handshake (every connection, with --tls-cert;
- * bounded by the idle timer) -> SNIFF -> HTTP or STOMP -> closed, or
- * CLOSING after an error answer (write shut, input drained briefly so the
- * client reads our answer instead of a reset).
+ * Phases of a connection: TLS handshake (every connection, with
+ * --tls-cert; bounded by the idle timer) -> SNIFF -> SERVING (HTTP or
+ * STOMP) -> closed, or CLOSING after an error answer (write shut, input
+ * drained briefly so the client reads our answer instead of a reset).
  *
  * OpenSSL may hold decrypted bytes that epoll cannot see; whenever reading
  * is (re)started or a read leaves some behind, a read event is fed to the
  * loop by hand so they are not stranded. */
 #include "server/serve_conn.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -30,14 +28,14 @@
 
 /* ---- life cycle ---- */
 
-void sconn_free(struct conn *c)
+void sconn_free(struct sconn *c)
 {
     struct ev_loop *loop = c->ctx->loop;
     ev_io_stop(loop, &c->rio);
     ev_io_stop(loop, &c->wio);
     ev_timer_stop(loop, &c->idle);
-    ev_timer_stop(loop, &c->delay);
-    serve_stomp_free(c);
+    if (c->wire)
+        c->wire->close(c);
     tls_free(c->ssl);
     close(c->fd);
     if (c->prev)
@@ -48,12 +46,11 @@ void sconn_free(struct conn *c)
         c->next->prev = c->prev;
     c->ctx->nconns--;
     buf_free(&c->in);
-    buf_free(&c->body);
     buf_free(&c->out);
     free(c);
 }
 
-void sconn_idle_restart(struct conn *c, double after)
+void sconn_idle_restart(struct sconn *c, double after)
 {
     c->idle.repeat = after;
     ev_timer_again(c->ctx->loop, &c->idle);
@@ -62,26 +59,27 @@ void sconn_idle_restart(struct conn *c, double after)
 /* Error answers close the connection; shutting the write side first and
  * draining for a moment lets the client read the answer even if it is
  * still sending (closing with unread input would send a reset). */
-void sconn_linger_start(struct conn *c)
+void sconn_linger_start(struct sconn *c)
 {
     if (c->ssl)
         SSL_shutdown(c->ssl); /* close_notify; the drain below reads raw */
     shutdown(c->fd, SHUT_WR);
-    c->proto = PROTO_CLOSING;
+    c->phase = PHASE_CLOSING;
     ev_io_stop(c->ctx->loop, &c->wio);
     ev_io_start(c->ctx->loop, &c->rio);
     sconn_idle_restart(c, LINGER_S);
 }
 
-static void drain(struct conn *c)
+/* Reads raw (no ssl): after close_notify, TLS bytes are only thrown away. */
+static void drain(struct sconn *c)
 {
     for (int i = 0; i < MAX_READS; i++) {
-        ssize_t n = read(c->fd, c->ctx->rbuf, c->ctx->rbuf_len);
-        if (n > 0)
+        size_t n;
+        enum io_status st = sock_read(c->fd, NULL, c->ctx->rbuf, c->ctx->rbuf_len, &n);
+        if (st == IO_DONE)
             continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-            return;
-        sconn_free(c);
+        if (st != IO_AGAIN)
+            sconn_free(c);
         return;
     }
 }
@@ -98,7 +96,7 @@ void sconn_trim(struct buf *b)
 
 /* ---- byte I/O: plain or TLS ---- */
 
-enum step sconn_flush(struct conn *c)
+enum step sconn_flush(struct sconn *c)
 {
     if (ev_is_active(&c->wio))
         return STEP_WAIT; /* EV_WRITE will carry on */
@@ -116,7 +114,7 @@ enum step sconn_flush(struct conn *c)
     return STEP_WAIT;
 }
 
-void sconn_reading(struct conn *c, int on)
+void sconn_reading(struct sconn *c, int on)
 {
     if (!on) {
         ev_io_stop(c->ctx->loop, &c->rio);
@@ -129,7 +127,7 @@ void sconn_reading(struct conn *c, int on)
 
 /* ---- TLS handshake ---- */
 
-static void handshake(struct conn *c)
+static void handshake(struct sconn *c)
 {
     char err[ERR_LEN] = "";
     int r = tls_handshake(c->ssl, err);
@@ -141,7 +139,7 @@ static void handshake(struct conn *c)
     ev_io_stop(c->ctx->loop, r == TLS_WANT_WRITE ? &c->rio : &c->wio);
     ev_io_start(c->ctx->loop, r == TLS_WANT_WRITE ? &c->wio : &c->rio);
     if (r == 0) {
-        c->proto = PROTO_SNIFF;
+        c->phase = PHASE_SNIFF;
         sconn_reading(c, 1);
         ev_feed_event(c->ctx->loop, &c->rio, EV_READ); /* bytes that came with it */
     }
@@ -164,9 +162,9 @@ static int stomp_command(const char *p, size_t n)
  * speaks (as VDSM's protocol detector does on port 54321): a STOMP client
  * command alone on the first line ("CONNECT\n", "STOMP\r\n") is STOMP;
  * anything else (an HTTP method is followed by a space) is HTTP. Leading
- * EOLs are skipped. @return PROTO_SNIFF while the bytes so far could still
- * be either. */
-static enum proto sniff(const char *p, size_t n)
+ * EOLs are skipped. @return the wire's table, or NULL while the bytes so
+ * far could still be either. */
+static const struct serve_proto *sniff(const char *p, size_t n)
 {
     size_t i = 0, start;
     while (i < n && (p[i] == '\r' || p[i] == '\n'))
@@ -175,37 +173,39 @@ static enum proto sniff(const char *p, size_t n)
     while (i < n && p[i] >= 'A' && p[i] <= 'Z')
         i++;
     if (i == n)
-        return n < SNIFF_MAX ? PROTO_SNIFF : PROTO_HTTP;
+        return n < SNIFF_MAX ? NULL : &serve_http;
     if ((p[i] == '\n' || p[i] == '\r') && stomp_command(p + start, i - start))
-        return PROTO_STOMP;
-    return PROTO_HTTP;
+        return &serve_stomp;
+    return &serve_http;
 }
 
-static enum step deliver(struct conn *c, const char *p, size_t n)
+/* The wire is known: start it and hand it its first bytes p[0..n). */
+static enum step adopt(struct sconn *c, const struct serve_proto *wire, const char *p, size_t n)
 {
-    return c->proto == PROTO_STOMP ? serve_stomp_input(c, p, n) : serve_http_input(c, p, n);
-}
-
-/* First bytes: decide, keeping them in c->in until the protocol is known. */
-static enum step first_bytes(struct conn *c, const char *p, size_t n)
-{
-    if (c->in.len == 0 && (c->proto = sniff(p, n)) != PROTO_SNIFF) {
-        if (c->proto == PROTO_STOMP && serve_stomp_start(c) < 0) {
-            sconn_free(c);
-            return STEP_GONE;
-        }
-        return deliver(c, p, n);
+    c->wire = wire;
+    c->phase = PHASE_SERVING;
+    if (wire->start(c) < 0) {
+        sconn_free(c);
+        return STEP_GONE;
     }
+    return wire->input(c, p, n);
+}
+
+/* First bytes: decide, keeping them in c->in until the wire is known. */
+static enum step first_bytes(struct sconn *c, const char *p, size_t n)
+{
+    const struct serve_proto *wire;
+    if (c->in.len == 0 && (wire = sniff(p, n)))
+        return adopt(c, wire, p, n);
     if (buf_append(&c->in, p, n) < 0) {
         sconn_free(c);
         return STEP_GONE;
     }
-    if ((c->proto = sniff(c->in.data, c->in.len)) == PROTO_SNIFF)
+    if (!(wire = sniff(c->in.data, c->in.len)))
         return STEP_WAIT;
-    struct buf held = c->in;
+    struct buf held = c->in; /* the wire gets them as fresh input */
     c->in = (struct buf){0};
-    c->proto = PROTO_SNIFF;
-    enum step s = first_bytes(c, held.data, held.len);
+    enum step s = adopt(c, wire, held.data, held.len);
     buf_free(&held);
     return s;
 }
@@ -215,12 +215,12 @@ static enum step first_bytes(struct conn *c, const char *p, size_t n)
 static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
 {
     (void)revents;
-    struct conn *c = w->data;
-    if (c->proto == PROTO_CLOSING) {
+    struct sconn *c = w->data;
+    if (c->phase == PHASE_CLOSING) {
         drain(c);
         return;
     }
-    if (c->proto == PROTO_TLS) {
+    if (c->phase == PHASE_TLS) {
         handshake(c);
         return;
     }
@@ -232,8 +232,8 @@ static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
         sconn_free(c);
         return;
     }
-    enum step s = c->proto == PROTO_SNIFF ? first_bytes(c, c->ctx->rbuf, n)
-                                          : deliver(c, c->ctx->rbuf, n);
+    enum step s = c->phase == PHASE_SNIFF ? first_bytes(c, c->ctx->rbuf, n)
+                                          : c->wire->input(c, c->ctx->rbuf, n);
     if (s != STEP_GONE && c->ssl && ev_is_active(&c->rio) && tls_pending(c->ssl))
         ev_feed_event(loop, &c->rio, EV_READ);
 }
@@ -241,8 +241,8 @@ static void on_readable(struct ev_loop *loop, ev_io *w, int revents)
 static void on_writable(struct ev_loop *loop, ev_io *w, int revents)
 {
     (void)revents;
-    struct conn *c = w->data;
-    if (c->proto == PROTO_TLS) {
+    struct sconn *c = w->data;
+    if (c->phase == PHASE_TLS) {
         handshake(c);
         return;
     }
@@ -255,36 +255,33 @@ static void on_writable(struct ev_loop *loop, ev_io *w, int revents)
     if (st == IO_AGAIN) {
         if (c->out_off > before) { /* slow but reading: not idle */
             sconn_idle_restart(c, c->ctx->idle_s);
-            serve_stomp_progress(c);
+            c->wire->progress(c);
         }
         return;
     }
     ev_io_stop(loop, &c->wio);
-    if (c->proto == PROTO_STOMP)
-        serve_stomp_written(c);
-    else
-        serve_http_written(c);
+    c->wire->written(c);
 }
 
 static void on_idle(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)loop;
     (void)revents;
-    struct conn *c = w->data;
-    if (c->proto == PROTO_STOMP)
-        serve_stomp_idle(c);
-    else
+    struct sconn *c = w->data;
+    if (c->phase == PHASE_SERVING)
+        c->wire->idle(c);
+    else /* a TLS handshake or first bytes that never came, or done draining */
         sconn_free(c);
 }
 
-static struct conn *conn_new(struct serve_ctx *ctx, int fd)
+static struct sconn *sconn_new(struct serve_ctx *ctx, int fd)
 {
-    struct conn *c = calloc(1, sizeof *c);
+    struct sconn *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     c->ctx = ctx;
     c->fd = fd;
-    c->proto = PROTO_SNIFF;
+    c->phase = PHASE_SNIFF;
     if (ctx->tls) {
         char err[ERR_LEN];
         if (!(c->ssl = tls_new_server(ctx->tls, fd, err))) {
@@ -293,9 +290,8 @@ static struct conn *conn_new(struct serve_ctx *ctx, int fd)
         }
         /* No renegotiation: a write must never have to wait for a read. */
         SSL_set_options(c->ssl, SSL_OP_NO_RENEGOTIATION);
-        c->proto = PROTO_TLS;
+        c->phase = PHASE_TLS;
     }
-    serve_http_init(c);
     ev_io_init(&c->rio, on_readable, fd, EV_READ);
     ev_io_init(&c->wio, on_writable, fd, EV_WRITE);
     ev_init(&c->idle, on_idle);
@@ -303,9 +299,9 @@ static struct conn *conn_new(struct serve_ctx *ctx, int fd)
     return c;
 }
 
-int serve_conn_start(struct serve_ctx *ctx, int fd)
+int sconn_start(struct serve_ctx *ctx, int fd)
 {
-    struct conn *c = conn_new(ctx, fd);
+    struct sconn *c = sconn_new(ctx, fd);
     if (!c) {
         close(fd);
         return -1;
@@ -333,7 +329,7 @@ int64_t sconn_batch_delay(struct serve_ctx *ctx, const struct encoder *enc, cons
     return longest;
 }
 
-void serve_conn_close_all(struct serve_ctx *ctx)
+void sconn_close_all(struct serve_ctx *ctx)
 {
     while (ctx->conns)
         sconn_free(ctx->conns);

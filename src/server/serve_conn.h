@@ -1,8 +1,9 @@
-/* serve_conn: one client connection of `rpcbench serve`.
+/* serve_conn: one client connection of `rpcbench serve` (struct sconn).
  *
  * A connection (over TLS when the server has a certificate) reads into a
- * reused buffer and sniffs its first bytes once to pick a protocol
- * (serve_conn.c's sniff()), as VDSM does on its one port:
+ * reused buffer and sniffs its first bytes once to pick a wire protocol
+ * (serve_conn.c's sniff()), as VDSM does on its one port; from then on the
+ * protocol's struct serve_proto table (serve_conn_int.h) handles it:
  *  - HTTP/1.x (serve_http.c): requests answered one at a time, in order,
  *    so a connection holds at most one request body plus one read chunk;
  *  - STOMP 1.2 (serve_stomp.c): JSON-RPC requests SENT to VDSM's request
@@ -19,11 +20,12 @@
 #include "server/delay.h"
 #include "server/vdsm_api.h"
 
-struct conn;
+struct sconn;
 struct sub;
 
 /* STOMP subscriptions of every connection, hashed by destination
- * (serve_broker.c). */
+ * (serve_broker.c). Owns the bucket array; the subscriptions are their
+ * connections'. */
 struct broker {
     struct sub **buckets;
     size_t nbuckets, nsubs;
@@ -32,7 +34,9 @@ struct broker {
     uint64_t unrouted;       /* messages with no subscriber to take them */
 };
 
-/* What every connection of one server shares. */
+/* What every connection of one server shares. Filled by its owner (the
+ * server, or a test) before the first sconn_start; loop, api.sim, tls and
+ * rbuf are the owner's to create and free. */
 struct serve_ctx {
     struct ev_loop *loop;
     struct vdsm_api api;
@@ -45,24 +49,28 @@ struct serve_ctx {
     uint64_t stomp_requests; /* of requests, those that came over STOMP */
     uint64_t tls_failures;   /* failed handshakes (e.g. no client certificate) */
     SSL_CTX *tls;        /* every connection is TLS when set */
-    struct conn *conns;  /* every open connection, for shutdown */
+    struct sconn *conns; /* every open connection (owned), for shutdown */
     struct broker broker;
     /* Shared by all connections (one thread): reads land in rbuf and are
      * parsed in place; responses are rendered into out and written from
-     * there, so an idle connection holds no big buffers. */
+     * there, so an idle connection holds no big buffers. out is freed by
+     * the owner (buf_free). */
     char *rbuf;
     size_t rbuf_len;
     struct buf out;
 };
 
-/* Takes ownership of a connected, non-blocking fd and starts serving it.
- * @return 0, or -1 (out of memory; fd closed). */
-int serve_conn_start(struct serve_ctx *ctx, int fd);
+/* Takes ownership of a connected, non-blocking fd and starts serving it:
+ * the connection lives in ctx->conns until it ends or sconn_close_all.
+ * @return 0, or -1 (out of memory, or the TLS session could not be made;
+ * fd closed). */
+int sconn_start(struct serve_ctx *ctx, int fd);
 
-/* Closes every connection (shutdown). */
-void serve_conn_close_all(struct serve_ctx *ctx);
+/* Closes and frees every connection of ctx (shutdown). */
+void sconn_close_all(struct serve_ctx *ctx);
 
-/* Frees the subscription table (after serve_conn_close_all). */
+/* Frees the subscription table (after sconn_close_all, which freed the
+ * subscriptions). */
 void broker_free(struct serve_ctx *ctx);
 
 #endif

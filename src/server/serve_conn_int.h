@@ -1,6 +1,12 @@
 /* serve_conn_int: what serve_conn.c (life cycle, byte I/O, TLS, sniffing)
- * shares with the two protocols it hands connections to, serve_http.c and
- * serve_stomp.c. Not for use outside serve_*.c. */
+ * shares with the two wire protocols it hands connections to, serve_http.c
+ * and serve_stomp.c, and with serve_broker.c. Not for use outside serve_*.c.
+ *
+ * Ownership: a struct sconn is owned by the serve_ctx's list of open
+ * connections (ctx->conns) from sconn_start until sconn_free; everything it
+ * points to (ssl, its buffers, its wire's state) is its own. A function
+ * below that may free c says so, and its caller touches c no more after
+ * STEP_GONE or -1. */
 #ifndef RPCBENCH_SERVE_CONN_INT_H
 #define RPCBENCH_SERVE_CONN_INT_H
 
@@ -15,22 +21,52 @@
 #define KEEP_CAP (64 * 1024) /* per-connection buffers above this are freed when done */
 #define PATH_LEN 256
 
-/* TLS first (when --tls-cert), then SNIFF (first bytes pick the protocol),
- * then HTTP or STOMP, and CLOSING after an error answer. */
-enum proto { PROTO_TLS, PROTO_SNIFF, PROTO_HTTP, PROTO_STOMP, PROTO_CLOSING };
+/* Where a connection is in its life: TLS handshake first (with
+ * --tls-cert), then SNIFF (its first bytes pick the wire protocol), then
+ * SERVING (c->wire speaks), and CLOSING after an error answer (write side
+ * shut, input drained briefly, then freed). */
+enum sconn_phase { PHASE_TLS, PHASE_SNIFF, PHASE_SERVING, PHASE_CLOSING };
 enum route { ROUTE_XMLRPC, ROUTE_JSONRPC, ROUTE_NOT_FOUND, ROUTE_BAD_METHOD };
 /* What a step left behind: carry on, wait for an event, or the connection
  * is gone (freed, or closing): touch it no more. */
 enum step { STEP_GO, STEP_WAIT, STEP_GONE };
 
+/* A wire protocol's side of a connection: serve_conn.c calls these once
+ * sniffing chose it (c->wire), and never asks which protocol it is. Every
+ * hook is set. Hooks that may free c say so by returning STEP_GONE or -1. */
+struct serve_proto {
+    const char *name; /* "HTTP", "STOMP" */
+    /* The wire was just chosen, before its first input: sets up its state.
+     * @return 0, or -1 out of memory (c is then freed by the caller). */
+    int (*start)(struct sconn *c);
+    /* Bytes read: p[0..n) is borrowed (the shared read buffer) and only
+     * valid during the call; what must wait is copied into c->in.
+     * @return enum step (STEP_GONE: c freed or closing). */
+    enum step (*input)(struct sconn *c, const char *p, size_t n);
+    /* c->out went out in full after waiting for EV_WRITE.
+     * @return enum step (STEP_GONE: c freed or closing). */
+    enum step (*written)(struct sconn *c);
+    /* Part of a waiting c->out went out: the client reads, so it is alive. */
+    void (*progress)(struct sconn *c);
+    /* The idle timer fired: frees c, or keeps it (and may re-arm). */
+    void (*idle)(struct sconn *c);
+    /* c is being freed (by sconn_free, also after a failed start):
+     * releases what the wire holds. Must not free c itself. */
+    void (*close)(struct sconn *c);
+};
+
+/* serve_http.c, serve_stomp.c */
+extern const struct serve_proto serve_http, serve_stomp;
+
 struct stomp_conn;
 
-struct conn {
-    struct serve_ctx *ctx;
-    struct conn *prev, *next;
-    int fd;
-    SSL *ssl;         /* NULL for plain TCP */
-    enum proto proto;
+struct sconn {
+    struct serve_ctx *ctx;            /* borrowed */
+    struct sconn *prev, *next;        /* in ctx->conns */
+    int fd;                           /* owned */
+    SSL *ssl;                         /* owned; NULL for plain TCP */
+    enum sconn_phase phase;
+    const struct serve_proto *wire;   /* NULL until sniffed */
     ev_io rio, wio;
     ev_timer idle, delay;
     struct buf in;    /* unparsed input kept while busy (HTTP) or mid-frame (STOMP) */
@@ -49,27 +85,33 @@ struct conn {
     char field[8];    /* start of the header name being read, lowercased */
     size_t field_len;
     int expect_continue;
-    /* STOMP, allocated when sniffed */
+    /* STOMP, allocated by its start */
     struct stomp_conn *stomp;
 };
 
 /* serve_conn.c: the connection's byte I/O is net/sock's, on (c->fd, c->ssl). */
-/* Writes c->out; what the socket does not take waits for EV_WRITE, and the
- * protocol hears of the end through its *_written(). @return STEP_GO all
- * written, STEP_WAIT, or STEP_GONE (error: c freed). */
-enum step sconn_flush(struct conn *c);
+/* Writes c->out from c->out_off; what the socket does not take waits for
+ * EV_WRITE, and the wire hears of the end through its written hook.
+ * @return STEP_GO (all written; c->out emptied), STEP_WAIT (the rest goes
+ * on EV_WRITE), or STEP_GONE (write error: c freed). */
+enum step sconn_flush(struct sconn *c);
 /* Starts or stops reading; starting also reads bytes OpenSSL holds. */
-void sconn_reading(struct conn *c, int on);
-void sconn_free(struct conn *c);
-void sconn_idle_restart(struct conn *c, double after);
-/* Closes the write side and drains input briefly before closing. */
-void sconn_linger_start(struct conn *c);
-/* Frees a buffer above KEEP_CAP, else empties it. */
+void sconn_reading(struct sconn *c, int on);
+/* Closes and frees c with all it owns (its wire's state first), and takes
+ * it out of ctx->conns. */
+void sconn_free(struct sconn *c);
+/* (Re)arms the idle timer to fire after `after` seconds. */
+void sconn_idle_restart(struct sconn *c, double after);
+/* Closes the write side and drains input briefly before closing (phase
+ * CLOSING); c is freed later, by the loop. */
+void sconn_linger_start(struct sconn *c);
+/* Frees b's memory when above KEEP_CAP, else empties it (keeping it). */
 void sconn_trim(struct buf *b);
 
-/* Counts the requests in body (a JSON-RPC batch has many) into
- * ctx->requests and draws a --delay for each: @return the longest, after
- * which the whole body is answered at once. */
+/* Counts the requests in body (borrowed; a JSON-RPC batch has many) into
+ * ctx->requests and draws a --delay for each.
+ * @return the longest delay in ns (0: answer now), after which the whole
+ * body is answered at once. */
 int64_t sconn_batch_delay(struct serve_ctx *ctx, const struct encoder *enc, const char *body,
                           size_t len);
 
@@ -78,49 +120,36 @@ int64_t sconn_batch_delay(struct serve_ctx *ctx, const struct encoder *enc, cons
 #define SUB_NAME_LEN 256
 struct sub {
     struct sub *next; /* in its hash bucket */
-    struct conn *c;
+    struct sconn *c;  /* borrowed: the subscriber */
     uint32_t hash;
     int ack;          /* not ack:auto: MESSAGEs carry message-id and ack */
     char id[SUB_NAME_LEN];
     char dest[SUB_NAME_LEN];
 };
-/* Registers s (allocated by the caller; its c, id, dest, ack filled).
- * Never fails: a table that cannot grow gets longer chains (and without
- * even the first table, s gets no messages). */
+/* Registers s (allocated by the caller with malloc; its c, id, dest, ack
+ * filled); the table holds it until broker_unsubscribe. Never fails: a
+ * table that cannot grow gets longer chains (and without even the first
+ * table, s gets no messages). */
 void broker_subscribe(struct serve_ctx *ctx, struct sub *s);
-/* Unregisters and frees s. */
+/* Unregisters s and frees it. */
 void broker_unsubscribe(struct serve_ctx *ctx, struct sub *s);
-/* Queues body as a MESSAGE to every subscription of dest (and with
- * parents set, of its dot-separated parents too: "a.b" subscribers get
- * "a.b.c", as VDSM's find_subscribers). Headers: destination, subscription,
- * content-type ctype, then the NULL-terminated pairs extra (may be NULL),
- * then message-id and ack for ack:client subscriptions. Frames for from
- * are only queued (its caller flushes); other connections are kicked, and
- * skipped (counted in dropped_copies) while more than BROKER_BACKLOG
- * bytes wait for them. Nothing is freed here.
- * @return subscriptions matched, or -1 when from's frame could not be had
- * (out of memory: the caller frees from). */
+/* Queues body (borrowed, copied) as a MESSAGE to every subscription of
+ * dest (and with parents set, of its dot-separated parents too: "a.b"
+ * subscribers get "a.b.c", as VDSM's find_subscribers). Headers:
+ * destination, subscription, content-type ctype (NULL: none), then the
+ * NULL-terminated pairs extra (may be NULL), then message-id and ack for
+ * ack:client subscriptions. Frames for from are only queued (its caller
+ * flushes); other connections are kicked, and skipped (counted in
+ * dropped_copies) while more than BROKER_BACKLOG bytes wait for them.
+ * Nothing is freed here.
+ * @return subscriptions matched (>= 0), or -1 when from's frame could not
+ * be had (out of memory: the caller frees from). */
 #define BROKER_BACKLOG (8u << 20)
-int broker_deliver(struct conn *from, const char *dest, int parents, const char *ctype,
+int broker_deliver(struct sconn *from, const char *dest, int parents, const char *ctype,
                    const char *const *extra, const char *body, size_t len);
 
-/* serve_http.c */
-void serve_http_init(struct conn *c);
-enum step serve_http_input(struct conn *c, const char *p, size_t n);
-/* c->out went out in full. */
-enum step serve_http_written(struct conn *c);
-
-/* serve_stomp.c */
-/* @return 0, or -1 out of memory. */
-int serve_stomp_start(struct conn *c);
-enum step serve_stomp_input(struct conn *c, const char *p, size_t n);
-enum step serve_stomp_written(struct conn *c);
-/* The idle timer fired: drop c, or not while answers are owed. */
-void serve_stomp_idle(struct conn *c);
-/* Wrote something: the client is reading, so it is alive. */
-void serve_stomp_progress(struct conn *c);
-void serve_stomp_free(struct conn *c);
-/* A frame was queued on c from another connection: write it out soon. */
-void serve_stomp_kick(struct conn *c);
+/* serve_stomp.c, for the broker: a frame was queued on c (a STOMP
+ * connection) from another connection: write it out soon. */
+void serve_stomp_kick(struct sconn *c);
 
 #endif

@@ -1,4 +1,5 @@
-/* serve_http: HTTP/1.x on a serve connection (see serve_conn.h).
+/* serve_http: HTTP/1.x on a serve connection (see serve_conn.h): the
+ * serve_http wire table.
  *
  * Requests are parsed by http-parser, one at a time: parsing pauses at each
  * complete request until its response (possibly delayed by --delay) is
@@ -18,11 +19,11 @@
 
 #define HDR_ROOM 256 /* kept before a body for the status line and headers */
 
-static enum step feed(struct conn *c, const char *p, size_t n, size_t *used);
-static enum step resume(struct conn *c);
+static enum step feed(struct sconn *c, const char *p, size_t n, size_t *used);
+static enum step resume(struct sconn *c);
 
 /* The answer went out: close, or get ready for the next request. */
-static enum step finish(struct conn *c)
+static enum step finish(struct sconn *c)
 {
     c->busy = 0;
     sconn_trim(&c->out);
@@ -43,7 +44,7 @@ static enum step finish(struct conn *c)
 
 /* Sends p[0..n) straight from the shared buffer; what the socket does not
  * take now is copied to c->out and finished on EV_WRITE. */
-static enum step send_response(struct conn *c, const char *p, size_t n)
+static enum step send_response(struct sconn *c, const char *p, size_t n)
 {
     size_t off = 0;
     enum io_status st = sock_write_all(c->fd, c->ssl, p, n, &off);
@@ -66,7 +67,7 @@ static enum step send_response(struct conn *c, const char *p, size_t n)
 
 /* Puts the status line and headers right before the body rendered at
  * ctx->out[HDR_ROOM..], so the whole response is one contiguous write. */
-static enum step respond(struct conn *c, int status, const char *reason, const char *ctype,
+static enum step respond(struct sconn *c, int status, const char *reason, const char *ctype,
                          const char *extra)
 {
     struct buf *o = &c->ctx->out;
@@ -100,7 +101,7 @@ static int out_begin(struct serve_ctx *ctx)
     return 0;
 }
 
-static enum step respond_text(struct conn *c, int status, const char *reason, const char *extra)
+static enum step respond_text(struct sconn *c, int status, const char *reason, const char *extra)
 {
     if (out_begin(c->ctx) < 0 || buf_appendf(&c->ctx->out, "%s\n", reason) < 0) {
         sconn_free(c);
@@ -110,7 +111,7 @@ static enum step respond_text(struct conn *c, int status, const char *reason, co
 }
 
 /* Answers broken input and closes. */
-static enum step fail(struct conn *c, int status)
+static enum step fail(struct sconn *c, int status)
 {
     static const struct { int status; const char *reason; } reasons[] = {
         {400, "Bad Request"}, {413, "Payload Too Large"}, {414, "URI Too Long"}};
@@ -128,7 +129,7 @@ static enum step fail(struct conn *c, int status)
 
 /* ---- answering ---- */
 
-static enum step answer(struct conn *c)
+static enum step answer(struct sconn *c)
 {
     struct serve_ctx *ctx = c->ctx;
     if (c->route == ROUTE_NOT_FOUND)
@@ -152,13 +153,13 @@ static void on_delay(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)loop;
     (void)revents;
-    struct conn *c = w->data;
+    struct sconn *c = w->data;
     if (answer(c) == STEP_GO)
         resume(c);
 }
 
 /* A complete request: stop reading and answer, now or after --delay. */
-static enum step begin_answer(struct conn *c)
+static enum step begin_answer(struct sconn *c)
 {
     struct serve_ctx *ctx = c->ctx;
     c->busy = 1;
@@ -178,7 +179,7 @@ static enum step begin_answer(struct conn *c)
 
 static int on_message_begin(http_parser *p)
 {
-    struct conn *c = p->data;
+    struct sconn *c = p->data;
     c->path_len = 0;
     c->fail_status = 0;
     c->expect_continue = 0;
@@ -189,7 +190,7 @@ static int on_message_begin(http_parser *p)
 
 static int on_url(http_parser *p, const char *at, size_t len)
 {
-    struct conn *c = p->data;
+    struct sconn *c = p->data;
     if (len >= PATH_LEN - c->path_len) {
         c->fail_status = 414;
         return -1;
@@ -203,7 +204,7 @@ static int on_url(http_parser *p, const char *at, size_t len)
  * large body and waits a second for the go-ahead. */
 static int on_header_field(http_parser *p, const char *at, size_t len)
 {
-    struct conn *c = p->data;
+    struct sconn *c = p->data;
     if (c->field_len == sizeof c->field) /* a new field after a value */
         c->field_len = 0;
     for (size_t i = 0; i < len && c->field_len < sizeof c->field - 1; i++)
@@ -214,7 +215,7 @@ static int on_header_field(http_parser *p, const char *at, size_t len)
 
 static int on_header_value(http_parser *p, const char *at, size_t len)
 {
-    struct conn *c = p->data;
+    struct sconn *c = p->data;
     if (!strcmp(c->field, "expect") && len >= 12 && !strncasecmp(at, "100-continue", 12))
         c->expect_continue = 1;
     c->field_len = sizeof c->field; /* the next field callback starts afresh */
@@ -225,7 +226,7 @@ static int on_header_value(http_parser *p, const char *at, size_t len)
  * size is checked here, before any of it is read. */
 static int on_headers_complete(http_parser *p)
 {
-    struct conn *c = p->data;
+    struct sconn *c = p->data;
     c->path[c->path_len] = '\0';
     size_t n = strcspn(c->path, "?");
     if ((n == 5 && !memcmp(c->path, "/RPC2", 5)) || (n == 1 && c->path[0] == '/'))
@@ -251,7 +252,7 @@ static int on_headers_complete(http_parser *p)
 
 static int on_body(http_parser *p, const char *at, size_t len)
 {
-    struct conn *c = p->data;
+    struct sconn *c = p->data;
     if (len > c->ctx->max_body - c->body.len) { /* chunked bodies are counted here */
         c->fail_status = 413;
         return -1;
@@ -265,7 +266,7 @@ static int on_body(http_parser *p, const char *at, size_t len)
 
 static int on_message_complete(http_parser *p)
 {
-    struct conn *c = p->data;
+    struct sconn *c = p->data;
     c->keep_alive = http_should_keep_alive(p);
     /* Our 405 carries a body, which a HEAD client would not read. */
     c->close_after = !c->keep_alive || p->method == HTTP_HEAD;
@@ -287,7 +288,7 @@ static const http_parser_settings settings = {
 
 /* Parses p[0..n), answering each complete request as it appears.
  * *used gets the bytes consumed (meaningful with STEP_WAIT). */
-static enum step feed(struct conn *c, const char *p, size_t n, size_t *used)
+static enum step feed(struct sconn *c, const char *p, size_t n, size_t *used)
 {
     size_t off = 0;
     *used = 0;
@@ -316,7 +317,7 @@ static enum step feed(struct conn *c, const char *p, size_t n, size_t *used)
 }
 
 /* Feeds freshly read bytes; keeps what a busy connection did not parse. */
-enum step serve_http_input(struct conn *c, const char *p, size_t n)
+static enum step http_input(struct sconn *c, const char *p, size_t n)
 {
     size_t used;
     /* Older bytes go first. (Cannot happen today: a connection with bytes
@@ -350,7 +351,7 @@ enum step serve_http_input(struct conn *c, const char *p, size_t n)
 }
 
 /* After an answer: parse the pipelined bytes that waited in c->in. */
-static enum step resume(struct conn *c)
+static enum step resume(struct sconn *c)
 {
     size_t used;
     if (c->in.len == c->in_off)
@@ -366,16 +367,47 @@ static enum step resume(struct conn *c)
     return s;
 }
 
-enum step serve_http_written(struct conn *c)
+/* ---- the wire table ---- */
+
+static enum step http_written(struct sconn *c)
 {
     enum step s = finish(c);
     return s == STEP_GO ? resume(c) : s;
 }
 
-void serve_http_init(struct conn *c)
+static int http_start(struct sconn *c)
 {
     http_parser_init(&c->parser, HTTP_REQUEST);
     c->parser.data = c;
     ev_init(&c->delay, on_delay);
     c->delay.data = c;
+    return 0;
 }
+
+/* Writing an answer restarted the idle timer already (serve_conn.c). */
+static void http_progress(struct sconn *c)
+{
+    (void)c;
+}
+
+/* No complete request, or an answer not read, for --idle-timeout. */
+static void http_idle(struct sconn *c)
+{
+    sconn_free(c);
+}
+
+static void http_close(struct sconn *c)
+{
+    ev_timer_stop(c->ctx->loop, &c->delay);
+    buf_free(&c->body);
+}
+
+const struct serve_proto serve_http = {
+    .name = "HTTP",
+    .start = http_start,
+    .input = http_input,
+    .written = http_written,
+    .progress = http_progress,
+    .idle = http_idle,
+    .close = http_close,
+};

@@ -1,4 +1,5 @@
-/* serve_stomp: VDSM's JSON-RPC over STOMP 1.2 on a serve connection.
+/* serve_stomp: VDSM's JSON-RPC over STOMP 1.2 on a serve connection: the
+ * serve_stomp wire table.
  *
  * CONNECT (heart-beats negotiated), SUBSCRIBE to a reply destination, SEND
  * JSON-RPC requests (or batches) to jms.topic.vdsm_requests (or the legacy
@@ -41,7 +42,7 @@
 /* A request waiting for its --delay; body copied out of the read buffer. */
 struct pending {
     struct pending *prev, *next;
-    struct conn *c;
+    struct sconn *c;
     ev_timer timer;
     char reply_to[NAME_LEN];
     size_t len;
@@ -59,12 +60,12 @@ struct stomp_conn {
     ev_timer hb;            /* our heart-beats to the client */
 };
 
-static enum step parse_held(struct conn *c);
+static enum step parse_held(struct sconn *c);
 
 /* ---- output ---- */
 
 /* Queues a frame (flushed by the caller). @return 0, or -1 (c freed). */
-static int queue(struct conn *c, const char *cmd, const char *const *kv, const char *body,
+static int queue(struct sconn *c, const char *cmd, const char *const *kv, const char *body,
                  size_t len)
 {
     if (stomp_render(&c->out, cmd, kv, body, len) == 0)
@@ -73,7 +74,7 @@ static int queue(struct conn *c, const char *cmd, const char *const *kv, const c
     return -1;
 }
 
-static void drop_subs(struct conn *c)
+static void drop_subs(struct sconn *c)
 {
     struct stomp_conn *st = c->stomp;
     while (st->nsubs)
@@ -82,13 +83,13 @@ static void drop_subs(struct conn *c)
 
 /* Connected without heart-beats, and output stuck: drop c once the socket
  * takes nothing for --idle-timeout (the client does not read). */
-static void arm_stall(struct conn *c)
+static void arm_stall(struct sconn *c)
 {
     if (c->stomp->connected && !c->stomp->rx_s && !ev_is_active(&c->idle))
         sconn_idle_restart(c, c->ctx->idle_s);
 }
 
-static void cancel_pending(struct conn *c)
+static void cancel_pending(struct sconn *c)
 {
     struct stomp_conn *st = c->stomp;
     while (st->pending) {
@@ -101,7 +102,7 @@ static void cancel_pending(struct conn *c)
 }
 
 /* Everything queued went out: close if we meant to. */
-static enum step closing_check(struct conn *c)
+static enum step closing_check(struct sconn *c)
 {
     if (!c->close_after)
         return STEP_GO;
@@ -112,7 +113,7 @@ static enum step closing_check(struct conn *c)
 
 /* Bad input: an ERROR frame (message header, receipt-id when the frame
  * asked for one), then close. Answers still owed are dropped. */
-static enum step fail(struct conn *c, const char *msg, const char *receipt)
+static enum step fail(struct sconn *c, const char *msg, const char *receipt)
 {
     struct stomp_conn *st = c->stomp;
     c->ctx->bad_requests++;
@@ -132,7 +133,7 @@ static enum step fail(struct conn *c, const char *msg, const char *receipt)
     return s == STEP_GO ? closing_check(c) : STEP_GONE;
 }
 
-static int receipt_for(struct conn *c, const char *receipt)
+static int receipt_for(struct sconn *c, const char *receipt)
 {
     const char *kv[] = {"receipt-id", receipt, NULL};
     return *receipt ? queue(c, "RECEIPT", kv, NULL, 0) : 0;
@@ -144,7 +145,7 @@ static int receipt_for(struct conn *c, const char *receipt)
  * every subscription of reply_to; a notification gets none, and a reply-to
  * nobody subscribed to is dropped (counted), as a broker would.
  * @return 0, or -1 (c freed). */
-static int answer(struct conn *c, const char *reply_to, const char *body, size_t len)
+static int answer(struct sconn *c, const char *reply_to, const char *body, size_t len)
 {
     struct serve_ctx *ctx = c->ctx;
     buf_reset(&ctx->out);
@@ -162,7 +163,7 @@ static int answer(struct conn *c, const char *reply_to, const char *body, size_t
 }
 
 /* Whether more input may be taken now. */
-static int can_read(const struct conn *c)
+static int can_read(const struct sconn *c)
 {
     const struct stomp_conn *st = c->stomp;
     return !st->disconnecting && !st->failed && st->npending < MAX_INFLIGHT &&
@@ -171,7 +172,7 @@ static int can_read(const struct conn *c)
 
 /* After answers went out or were queued: finish a DISCONNECT once nothing
  * is owed, else resume reading (and parsing what waited) if allowed. */
-static enum step settle(struct conn *c)
+static enum step settle(struct sconn *c)
 {
     struct stomp_conn *st = c->stomp;
     if (st->disconnecting && !st->npending && !c->close_after) {
@@ -201,7 +202,7 @@ static void on_delay(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)revents;
     struct pending *p = w->data;
-    struct conn *c = p->c;
+    struct sconn *c = p->c;
     struct stomp_conn *st = c->stomp;
     ev_timer_stop(loop, w);
     if (p->prev)
@@ -218,7 +219,7 @@ static void on_delay(struct ev_loop *loop, ev_timer *w, int revents)
 }
 
 /* A request: answered now, or after its --delay. @return 0, -1 (c freed). */
-static int request(struct conn *c, const char *reply_to, const char *body, size_t len)
+static int request(struct sconn *c, const char *reply_to, const char *body, size_t len)
 {
     struct serve_ctx *ctx = c->ctx;
     uint64_t before = ctx->requests;
@@ -253,7 +254,7 @@ static void on_heartbeat(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)loop;
     (void)revents;
-    struct conn *c = w->data;
+    struct sconn *c = w->data;
     if (c->out.len > c->out_off || c->close_after) /* bytes on their way, or closing */
         return;
     if (buf_append(&c->out, "\n", 1) < 0) {
@@ -286,7 +287,7 @@ static int has_version_12(const char *list)
     return 0;
 }
 
-static enum step on_connect(struct conn *c, const struct stomp_frame *f)
+static enum step on_connect(struct sconn *c, const struct stomp_frame *f)
 {
     struct stomp_conn *st = c->stomp;
     char v[NAME_LEN] = "";
@@ -328,7 +329,7 @@ static int ack_mode(const struct stomp_frame *f)
     return !strcmp(ack, "client") || !strcmp(ack, "client-individual") ? 1 : -1;
 }
 
-static enum step on_subscribe(struct conn *c, const struct stomp_frame *f, const char *receipt)
+static enum step on_subscribe(struct sconn *c, const struct stomp_frame *f, const char *receipt)
 {
     struct stomp_conn *st = c->stomp;
     struct sub s = {.c = c, .ack = ack_mode(f)};
@@ -354,7 +355,7 @@ static enum step on_subscribe(struct conn *c, const struct stomp_frame *f, const
     return receipt_for(c, receipt) < 0 ? STEP_GONE : STEP_GO;
 }
 
-static enum step on_unsubscribe(struct conn *c, const struct stomp_frame *f, const char *receipt)
+static enum step on_unsubscribe(struct sconn *c, const struct stomp_frame *f, const char *receipt)
 {
     struct stomp_conn *st = c->stomp;
     char id[NAME_LEN];
@@ -379,7 +380,7 @@ static int under(const char *dest, const char *queue)
 
 /* Forwards a SEND to the subscribers of its destination (and parents),
  * with its content-type and reply-to. @return matched, or -1 (c freed). */
-static int forward(struct conn *c, const struct stomp_frame *f, const char *dest,
+static int forward(struct sconn *c, const struct stomp_frame *f, const char *dest,
                    const char *reply_to)
 {
     char ctype[NAME_LEN];
@@ -392,7 +393,7 @@ static int forward(struct conn *c, const struct stomp_frame *f, const char *dest
     return r;
 }
 
-static enum step on_send(struct conn *c, const struct stomp_frame *f, const char *receipt)
+static enum step on_send(struct sconn *c, const struct stomp_frame *f, const char *receipt)
 {
     char dest[NAME_LEN], reply_to[NAME_LEN] = "";
     if (stomp_header(f, "destination", dest, sizeof dest) <= 0)
@@ -420,7 +421,7 @@ static enum step on_send(struct conn *c, const struct stomp_frame *f, const char
     return receipt_for(c, receipt) < 0 ? STEP_GONE : STEP_GO;
 }
 
-static enum step on_frame(struct conn *c, const struct stomp_frame *f)
+static enum step on_frame(struct sconn *c, const struct stomp_frame *f)
 {
     struct stomp_conn *st = c->stomp;
     char receipt[NAME_LEN] = "";
@@ -447,7 +448,7 @@ static enum step on_frame(struct conn *c, const struct stomp_frame *f)
 
 /* Parses frames from p[0..n) while input may be taken. *used gets the
  * bytes consumed. */
-static enum step parse(struct conn *c, const char *p, size_t n, size_t *used)
+static enum step parse(struct sconn *c, const char *p, size_t n, size_t *used)
 {
     size_t off = 0, max = c->ctx->max_body + HDR_ROOM;
     *used = 0;
@@ -468,7 +469,7 @@ static enum step parse(struct conn *c, const char *p, size_t n, size_t *used)
 }
 
 /* Parses c->in (bytes held from earlier reads), then settles. */
-static enum step parse_held(struct conn *c)
+static enum step parse_held(struct sconn *c)
 {
     size_t used;
     if (c->in.len > c->in_off) {
@@ -483,7 +484,7 @@ static enum step parse_held(struct conn *c)
     return settle(c);
 }
 
-enum step serve_stomp_input(struct conn *c, const char *p, size_t n)
+static enum step stomp_input(struct sconn *c, const char *p, size_t n)
 {
     struct stomp_conn *st = c->stomp;
     if (st->failed) /* reading was stopped; a TLS leftover may still come */
@@ -511,14 +512,15 @@ enum step serve_stomp_input(struct conn *c, const char *p, size_t n)
     return settle(c);
 }
 
-enum step serve_stomp_written(struct conn *c)
+static enum step stomp_written(struct sconn *c)
 {
     sconn_trim(&c->out);
     c->out_off = 0;
     return settle(c);
 }
 
-void serve_stomp_idle(struct conn *c)
+/* The idle timer fired: drop c, or not while answers are owed. */
+static void stomp_idle(struct sconn *c)
 {
     struct stomp_conn *st = c->stomp;
     int stuck = c->out.len > c->out_off; /* writing restarts the timer on progress */
@@ -534,13 +536,14 @@ void serve_stomp_idle(struct conn *c)
     sconn_free(c);
 }
 
-void serve_stomp_progress(struct conn *c)
+/* Wrote something: the client is reading, so it is alive. */
+static void stomp_progress(struct sconn *c)
 {
     if (c->stomp && c->stomp->rx_s && !c->stomp->failed)
         sconn_idle_restart(c, c->stomp->rx_s);
 }
 
-int serve_stomp_start(struct conn *c)
+static int stomp_start(struct sconn *c)
 {
     if (!(c->stomp = calloc(1, sizeof *c->stomp)))
         return -1;
@@ -549,7 +552,7 @@ int serve_stomp_start(struct conn *c)
     return 0;
 }
 
-void serve_stomp_free(struct conn *c)
+static void stomp_close(struct sconn *c)
 {
     if (!c->stomp)
         return;
@@ -560,9 +563,19 @@ void serve_stomp_free(struct conn *c)
     c->stomp = NULL;
 }
 
-void serve_stomp_kick(struct conn *c)
+void serve_stomp_kick(struct sconn *c)
 {
     if (!ev_is_active(&c->wio))
         ev_io_start(c->ctx->loop, &c->wio);
     arm_stall(c);
 }
+
+const struct serve_proto serve_stomp = {
+    .name = "STOMP",
+    .start = stomp_start,
+    .input = stomp_input,
+    .written = stomp_written,
+    .progress = stomp_progress,
+    .idle = stomp_idle,
+    .close = stomp_close,
+};

@@ -101,7 +101,7 @@ static void take_client(struct server *s, int fd)
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     s->ctx.accepted++;
-    serve_conn_start(&s->ctx, fd);
+    sconn_start(&s->ctx, fd);
 }
 
 static void on_accept(struct ev_loop *loop, ev_io *w, int revents)
@@ -134,7 +134,7 @@ static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
     struct server *s = w->data;
     ev_io_stop(loop, &s->accept_w);
     ev_timer_stop(loop, &s->resume_w);
-    serve_conn_close_all(&s->ctx);
+    sconn_close_all(&s->ctx);
     ev_break(loop, EVBREAK_ALL);
 }
 

@@ -1,5 +1,5 @@
 /* fuzz_serve_conn: a whole `rpcbench serve` connection, through its public
- * entry point. Each input is one client: serve_conn_start() gets one end of
+ * entry point. Each input is one client: sconn_start() gets one end of
  * a socketpair, the input is written to the other end and the write side
  * shut, and the server's loop runs (bounded) until it has closed the
  * connection, answering whatever requests, pipelined or broken, the bytes
@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     int sndbuf = 1 << 20;
     setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
-    if (serve_conn_start(&ctx, sv[0]) < 0)
+    if (sconn_start(&ctx, sv[0]) < 0)
         abort();
     size_t off = 1;
     /* Bounded: one step reads at most rbuf_len bytes, answers at most
@@ -89,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "fuzz_serve_conn: connection still open after the input ended\n");
         abort(); /* a client that said everything and hung up must be let go */
     }
-    serve_conn_close_all(&ctx);
+    sconn_close_all(&ctx);
     close(sv[1]);
     return 0;
 }
