@@ -91,8 +91,9 @@ static void take_client(struct server *s, int fd)
          * only the close: no handshake is spent on a connection we drop). */
         static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n"
                                    "Content-Length: 0\r\n\r\n";
-        if (!s->ctx.tls && send(fd, busy, sizeof busy - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0)
-            (void)0; /* best effort: the close below is the refusal too */
+        size_t off = 0;
+        if (!s->ctx.tls) /* best effort, fd is non-blocking: the close is the refusal too */
+            (void)sock_write_all(fd, NULL, busy, sizeof busy - 1, &off);
         close(fd);
         s->ctx.rejected++;
         log_limited(s, "--max-connections reached: closed a new connection");
