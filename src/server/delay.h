@@ -10,6 +10,7 @@
 
 enum delay_kind { DELAY_NONE, DELAY_FIXED, DELAY_UNIFORM, DELAY_EXP };
 
+/* Plain data, owned by its user; nothing to free. */
 struct delay {
     enum delay_kind kind;
     int64_t a_ns; /* fixed value, uniform low, or exponential mean */
@@ -17,9 +18,11 @@ struct delay {
     uint64_t rng;
 };
 
-/* @return 0, or -1 with err (ERR_LEN bytes) naming the bad text. */
+/* Parses spec (borrowed) into *d, seeding its PRNG with seed.
+ * @return 0, or -1 with err (caller's, ERR_LEN bytes) naming the bad text. */
 int delay_parse(const char *spec, uint64_t seed, struct delay *d, char *err);
-/* Next delay in ns (0 for DELAY_NONE). */
+/* Draws the next delay, advancing d's PRNG.
+ * @return the delay in ns, >= 0 (0 for DELAY_NONE). */
 int64_t delay_next(struct delay *d);
 
 #endif

@@ -29,6 +29,8 @@ struct server_config {
     const char *tls_cert, *tls_key, *tls_ca; /* NULL without TLS; borrowed */
 };
 
+/* Owns its listening socket, its serve_ctx (and through it every
+ * connection, the VMs, the TLS context and the shared buffers). */
 struct server {
     struct serve_ctx ctx;
     int lfd;
@@ -40,16 +42,20 @@ struct server {
 };
 
 /* Builds the VMs, the TLS context and the listening socket; writes the
- * address bound ("HOST:PORT", IPv6 in brackets) into bound (boundlen
- * bytes). s must be zeroed with lfd = -1 before.
- * @return 0, or -1 with err (ERR_LEN bytes); call server_free either way. */
+ * address bound ("HOST:PORT", IPv6 in brackets) into bound (the caller's,
+ * boundlen bytes). s must be zeroed with lfd = -1 before; c is only read
+ * here (its strings are not kept).
+ * @return 0, or -1 with err (caller's, ERR_LEN bytes); call server_free
+ * either way. */
 int server_start(struct server *s, const struct server_config *c, char *bound, size_t boundlen,
                  char *err);
-/* Serves until SIGINT or SIGTERM, then closes every connection. */
+/* Serves until SIGINT or SIGTERM, then closes every connection; returns
+ * then. Counts stay in s->ctx for server_print_counts. */
 void server_run(struct server *s);
-/* The closing counts (connections, requests, refusals) for stderr. */
+/* Writes the closing counts (connections, requests, refusals) to out. */
 void server_print_counts(const struct server *s, FILE *out);
-/* Frees what server_start made; s may be half started. */
+/* Frees what server_start made (s itself is the caller's); s may be half
+ * started. */
 void server_free(struct server *s);
 
 #endif

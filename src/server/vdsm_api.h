@@ -28,6 +28,7 @@
  * the body is bounded by --max-body anyway, this bounds the work). */
 #define VDSM_MAX_BATCH 256
 
+/* Filled by its user; owns nothing. */
 struct vdsm_api {
     struct vmsim *sim;     /* borrowed */
     int64_t work_ns_per_vm; /* CPU burnt per VM returned by the stats verbs */
@@ -40,18 +41,23 @@ enum vdsm_reply {
     VDSM_NOMEM = -1,
 };
 
-/* Handles the request in body (len bytes) in encoding enc and appends the
- * response body to out. A JSON-RPC batch (array) is answered as VDSM does:
+/* Handles the request in body (len bytes, borrowed; need not be
+ * NUL-terminated) in encoding enc and appends the response body to out
+ * (the caller's). A JSON-RPC batch (array) is answered as VDSM does:
  * every request in order, in one body that is the bare answer when there is
  * one, an array otherwise, and nothing (VDSM_NO_REPLY) when all were
  * notifications; an empty or oversized batch gets one -32600 error.
- * @return enum vdsm_reply. */
+ * @return enum vdsm_reply: VDSM_REPLY (out has the body appended),
+ * VDSM_NO_REPLY (out as it was), or VDSM_NOMEM (out may hold part of a
+ * body: discard it). Malformed input is never an error: it gets VDSM's
+ * error answer. */
 int vdsm_api_handle(struct vdsm_api *api, const struct encoder *enc, const char *body,
                     size_t len, struct buf *out);
 
-/* How many requests body carries (a batch's elements, at most
- * VDSM_MAX_BATCH; 1 otherwise), counted without parsing it: each gets its
- * own --delay draw. */
+/* How many requests body (borrowed) carries, counted without parsing it:
+ * each gets its own --delay draw.
+ * @return a JSON-RPC batch's elements (at most VDSM_MAX_BATCH), 1
+ * otherwise (XML-RPC, a lone request, an empty batch, malformed bodies). */
 size_t vdsm_api_requests_in(const struct encoder *enc, const char *body, size_t len);
 
 #endif

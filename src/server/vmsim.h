@@ -25,29 +25,38 @@
 struct vmsim;
 
 /* @return a simulator of nvms (0..VMSIM_MAX_VMS) VMs on the real monotonic
- * clock, or NULL with err filled (ERR_LEN bytes). */
+ * clock, owned by the caller (vmsim_free), or NULL with err (caller's,
+ * ERR_LEN bytes) filled: nvms out of range, or out of memory. */
 struct vmsim *vmsim_new(int nvms, uint64_t seed, char *err);
+/* Frees sim and every object it built (sim may be NULL). References the
+ * caller still holds to arrays from the calls below stay valid. */
 void vmsim_free(struct vmsim *sim);
 
+/* @return the number of VMs. */
 int vmsim_count(const struct vmsim *sim);
-/* The vmId of VM i (0 <= i < count), a UUID string. */
+/* @return the vmId of VM i, a UUID string owned by sim (valid until
+ * vmsim_free), or NULL when i is not in 0..count-1. */
 const char *vmsim_vm_id(const struct vmsim *sim, int i);
 
 /* Switches sim to a manual clock and moves it to t_ns since its start
  * (never backwards); later calls do not read the real clock. For tests. */
 void vmsim_set_time(struct vmsim *sim, int64_t t_ns);
 
-/* Array of every VM's stats object (new reference; NULL without memory). */
+/* The arrays below are new references the caller puts (json_object_put).
+ *
+ * @return an array of every VM's stats object, NULL without memory. */
 json_object *vmsim_stats_all(struct vmsim *sim);
-/* One-element array with vm_id's stats, or NULL when no such VM. */
+/* @return a one-element array with vm_id's stats (vm_id borrowed), or
+ * NULL when vm_id is NULL or names no VM, or without memory. */
 json_object *vmsim_stats_one(struct vmsim *sim, const char *vm_id);
-/* Array of {vmId, status, statusTime}: VDSM's list without fullStatus. */
+/* @return an array of {vmId, status, statusTime} objects (VDSM's list
+ * without fullStatus; these are new, not shared), NULL without memory. */
 json_object *vmsim_list(struct vmsim *sim);
-/* Array of full VM definitions (the schema's VMFullInfo): VDSM's list with
+/* Full VM definitions (the schema's VMFullInfo): VDSM's list with
  * fullStatus, Host.getVMFullList. vm_ids (borrowed) filters as VDSM's
  * vmList does: NULL, a non-array or an empty array means every VM; ids
- * that name no VM are skipped. New reference, NULL without memory; the
- * definitions are shared like the stats objects. */
+ * that name no VM are skipped. The definitions are shared like the stats
+ * objects. @return a new array reference, NULL without memory. */
 json_object *vmsim_full_list(struct vmsim *sim, json_object *vm_ids);
 
 #endif

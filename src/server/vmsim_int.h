@@ -56,31 +56,39 @@ struct vmsim {
     int64_t mono0_ms; /* host monotonic ms at start, as VDSM's statusTime */
 };
 
-static inline int rng_int(uint64_t *s, int lo, int hi) /* inclusive */
+/* @return a number in [lo, hi] (inclusive), advancing *s. */
+static inline int rng_int(uint64_t *s, int lo, int hi)
 {
     return lo + (int)(rng_next(s) % (uint64_t)(hi - lo + 1));
 }
 
+/* Adds v under key: o takes the caller's reference to v. */
 static inline void add(json_object *o, const char *key, json_object *v)
 {
     json_object_object_add(o, key, v);
 }
 
-/* A new json string from printf-style arguments (at most 255 bytes). */
+/* @return a new json string (new reference) from printf-style arguments,
+ * truncated to 255 bytes; NULL without memory. */
 json_object *vmsim_jfmt(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Writes a random v4 UUID (VMSIM_ID_LEN + 1 bytes) into out. */
+/* Writes a random v4 UUID (VMSIM_ID_LEN + 1 bytes with the NUL) into out
+ * (the caller's), advancing *rng. */
 void vmsim_make_uuid(uint64_t *rng, char *out);
-/* The name of disk i (0 <= i < MAX_DEV): "vda", "vdb", "sda". */
+/* @return the name of disk i (0 <= i < MAX_DEV): "vda", "vdb", "sda";
+ * static storage. */
 const char *vmsim_disk_name(int i);
-/* The VM's MAC address for NIC i, as the stats and the definition show it. */
+/* @return the VM's MAC address for NIC i, as the stats and the definition
+ * show it: a new json string (new reference), NULL without memory. */
 json_object *vmsim_mac(int vm_idx, int nic);
-/* Host monotonic ms at the sim's current time: VDSM's statusTime. */
+/* @return host monotonic ms at the sim's current time: VDSM's statusTime. */
 int64_t vmsim_status_time_ms(const struct vmsim *sim);
 /* Moves the sim to the real clock's now (no-op on a manual clock). */
 void vmsim_advance(struct vmsim *sim);
-/* VM v's VMFullInfo object, built on first use (NULL without memory). */
+/* Builds VM v's VMFullInfo object on first use and stamps its statusTime.
+ * @return it, owned by v (borrowed: json_object_get to keep it), or NULL
+ * without memory. */
 json_object *vmsim_full_of(const struct vmsim *sim, struct vm *v);
-/* Releases what vmsim_full_of built for v. */
+/* Puts what vmsim_full_of built for v (v->full may be NULL). */
 void vmsim_full_free(struct vm *v);
 
 #endif
