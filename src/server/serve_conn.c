@@ -96,22 +96,18 @@ void sconn_trim(struct buf *b)
 
 /* ---- byte I/O: plain or TLS ---- */
 
-enum step sconn_flush(struct sconn *c)
+enum io_status sconn_flush(struct sconn *c)
 {
     if (ev_is_active(&c->wio))
-        return STEP_WAIT; /* EV_WRITE will carry on */
+        return IO_AGAIN; /* EV_WRITE will carry on */
     enum io_status st = sock_write_all(c->fd, c->ssl, c->out.data, c->out.len, &c->out_off);
-    if (st == IO_ERROR) {
-        sconn_free(c);
-        return STEP_GONE;
-    }
     if (st == IO_DONE) {
         sconn_trim(&c->out);
         c->out_off = 0;
-        return STEP_GO;
+    } else if (st == IO_AGAIN) {
+        ev_io_start(c->ctx->loop, &c->wio);
     }
-    ev_io_start(c->ctx->loop, &c->wio);
-    return STEP_WAIT;
+    return st;
 }
 
 void sconn_reading(struct sconn *c, int on)

@@ -91,10 +91,12 @@ struct sconn {
 
 /* serve_conn.c: the connection's byte I/O is net/sock's, on (c->fd, c->ssl). */
 /* Writes c->out from c->out_off; what the socket does not take waits for
- * EV_WRITE, and the wire hears of the end through its written hook.
- * @return STEP_GO (all written; c->out emptied), STEP_WAIT (the rest goes
- * on EV_WRITE), or STEP_GONE (write error: c freed). */
-enum step sconn_flush(struct sconn *c);
+ * EV_WRITE, and the wire hears of the end through its written hook. The
+ * client's conn_flush answers alike; neither frees the connection.
+ * @return IO_DONE (all written, c->out emptied), IO_AGAIN (the rest goes
+ * on EV_WRITE, armed here), or IO_ERROR (the socket failed: the caller
+ * frees c). */
+enum io_status sconn_flush(struct sconn *c);
 /* Starts or stops reading; starting also reads bytes OpenSSL holds. */
 void sconn_reading(struct sconn *c, int on);
 /* Closes and frees c with all it owns (its wire's state first), and takes

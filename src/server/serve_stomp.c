@@ -127,10 +127,16 @@ static enum step fail(struct sconn *c, const char *msg, const char *receipt)
                         receipt && *receipt ? "receipt-id" : NULL, receipt, NULL};
     if (queue(c, "ERROR", kv, msg, strlen(msg)) < 0)
         return STEP_GONE;
-    enum step s = sconn_flush(c);
-    if (s == STEP_WAIT)
+    enum io_status io = sconn_flush(c);
+    if (io == IO_ERROR) {
+        sconn_free(c);
+        return STEP_GONE;
+    }
+    if (io == IO_AGAIN) { /* closes once written (stomp_written) */
         sconn_idle_restart(c, c->ctx->idle_s);
-    return s == STEP_GO ? closing_check(c) : STEP_GONE;
+        return STEP_GONE;
+    }
+    return closing_check(c);
 }
 
 static int receipt_for(struct sconn *c, const char *receipt)
@@ -180,12 +186,14 @@ static enum step settle(struct sconn *c)
         if (receipt_for(c, st->receipt) < 0)
             return STEP_GONE;
     }
-    enum step s = c->out.len > c->out_off ? sconn_flush(c) : STEP_GO;
-    if (s == STEP_GONE)
-        return s;
-    if (s == STEP_WAIT)
+    enum io_status io = c->out.len > c->out_off ? sconn_flush(c) : IO_DONE;
+    if (io == IO_ERROR) {
+        sconn_free(c);
+        return STEP_GONE;
+    }
+    if (io == IO_AGAIN)
         arm_stall(c);
-    if (s == STEP_GO && c->close_after)
+    if (io == IO_DONE && c->close_after)
         return closing_check(c);
     if (!can_read(c)) {
         sconn_reading(c, 0);
@@ -261,7 +269,10 @@ static void on_heartbeat(struct ev_loop *loop, ev_timer *w, int revents)
         sconn_free(c);
         return;
     }
-    if (sconn_flush(c) == STEP_WAIT)
+    enum io_status io = sconn_flush(c);
+    if (io == IO_ERROR)
+        sconn_free(c);
+    else if (io == IO_AGAIN)
         arm_stall(c);
 }
 

@@ -1,4 +1,5 @@
-/* vdsm_api: the simulated VDSM's verbs, protocol-neutral.
+/* vdsm_api: the simulated VDSM's verbs, the same over either wire (HTTP or
+ * STOMP).
  *
  * One request body in, one response body out: the encoder parses the call,
  * the method name picks a verb, the verb answers from the simulator, and
