@@ -35,7 +35,6 @@ enum step { STEP_GO, STEP_WAIT, STEP_GONE };
  * sniffing chose it (c->wire), and never asks which protocol it is. Every
  * hook is set. Hooks that may free c say so by returning STEP_GONE or -1. */
 struct serve_proto {
-    const char *name; /* "HTTP", "STOMP" */
     /* The wire was just chosen, before its first input: sets up its state.
      * @return 0, or -1 out of memory (c is then freed by the caller). */
     int (*start)(struct sconn *c);

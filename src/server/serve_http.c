@@ -403,7 +403,6 @@ static void http_close(struct sconn *c)
 }
 
 const struct serve_proto serve_http = {
-    .name = "HTTP",
     .start = http_start,
     .input = http_input,
     .written = http_written,

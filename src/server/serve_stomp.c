@@ -582,7 +582,6 @@ void serve_stomp_kick(struct sconn *c)
 }
 
 const struct serve_proto serve_stomp = {
-    .name = "STOMP",
     .start = stomp_start,
     .input = stomp_input,
     .written = stomp_written,
