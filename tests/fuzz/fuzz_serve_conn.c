@@ -4,8 +4,9 @@
  * shut, and the server's loop runs (bounded) until it has closed the
  * connection, answering whatever requests, pipelined or broken, the bytes
  * hold. This covers serve's HTTP request parsing (http-parser callbacks,
- * routes, the 400/404/405/413/414 answers, pipelining while busy), then
- * vdsm_api and the encoders' parse_call and renderers.
+ * routes, the 400/404/405/413/414 answers, pipelining while busy), or,
+ * when the bytes sniff as STOMP, serve_stomp and the broker; then vdsm_api
+ * and the encoders' parse_call and renderers.
  *
  * Byte 0 is the server's read size (0: 64 KiB, else 1..255 bytes per read)
  * so requests arrive split at every offset; the rest is the byte stream. */
