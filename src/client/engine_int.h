@@ -3,10 +3,10 @@
 #define RPCBENCH_ENGINE_INT_H
 
 #include <ev.h>
-#include <http_parser.h>
 #include <openssl/ssl.h>
 
 #include "base/buf.h"
+#include "net/http_response.h"
 #include "net/sock.h"
 #include "encoders/check_stream.h"
 #include "encoders/encoder.h"
@@ -66,11 +66,9 @@ struct conn {
     double backoff_s;
     int64_t connect_ns;    /* when this connection attempt began */
     int ever_up;           /* reconnects are counted after the first */
-    http_parser parser;
+    struct http_response resp; /* HTTP: the answer being framed */
     struct buf body;       /* response body, or what the check keeps of it */
     struct check_stream check; /* --validate cheap: fed the body as it comes */
-    size_t body_seen;      /* body bytes received (kept or not) */
-    int message_done;
     size_t out_off;        /* partial write: what of `out` is still to go */
     struct buf out;
     struct inflight req;
