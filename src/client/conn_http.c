@@ -38,16 +38,15 @@ static int http_prepare(struct engine *e, int verb, const struct enc_request *bo
 
 static void http_ready(struct conn *c)
 {
-    c->state = CONN_IDLE;
     conn_watch(c, EV_READ); /* an idle keep-alive socket still tells us of EOF */
-    engine_conn_idle(c->eng, c);
+    conn_ready(c);
 }
 
 static void http_on_close(struct conn *c, int kind)
 {
     if (c->req.live) {
         c->req.live = 0;
-        engine_request_done(c->eng, &c->req, kind);
+        conn_request_done(&c->req, kind);
     }
 }
 
@@ -66,7 +65,7 @@ static int keep_body(void *ctx, const char *at, size_t len)
     }
 }
 
-static void http_send(struct conn *c, struct inflight *r)
+static void http_send(struct conn *c, struct request *r)
 {
     struct engine *e = c->eng;
     struct prepared *p = &e->prep[r->verb];
@@ -150,18 +149,13 @@ static void finish(struct conn *c, int eof)
     int keep = !eof && http_response_keep_alive(&c->resp);
     ev_timer_stop(e->loop, &c->timer);
     c->req.live = 0;
-    engine_request_done(e, &c->req, kind);
-    if (!keep) { /* reopened when the next request needs it, never to sit silent */
-        conn_close(c);
-        if (e->cfg->rate > 0)
-            engine_conn_spare(e, c);
-        else
-            conn_start(c);
+    conn_request_done(&c->req, kind);
+    if (!keep) {
+        conn_close_clean(c);
         return;
     }
-    c->state = CONN_IDLE;
     conn_watch(c, EV_READ);
-    engine_conn_idle(e, c);
+    conn_idle(c);
 }
 
 /* Why the framing stopped: our --max-response cap, or a malformed answer. */
@@ -220,18 +214,10 @@ static void on_idle_readable(struct conn *c)
     enum io_status st = conn_read(c, e->rbuf, sizeof e->rbuf, &n);
     if (st == IO_AGAIN)
         return;
-    for (struct conn **pp = &e->idle; *pp; pp = &(*pp)->next_idle)
-        if (*pp == c) {
-            *pp = c->next_idle;
-            break;
-        }
-    conn_close(c);
     if (st == IO_ERROR) /* e.g. TLS refused us: do not spin reconnecting */
-        engine_conn_backoff(e, c);
-    else if (e->cfg->rate > 0)
-        engine_conn_spare(e, c); /* reopened when a request needs it, never to sit silent */
+        conn_retry_later(c);
     else
-        conn_start(c);
+        conn_close_clean(c);
 }
 
 static void http_on_io(struct conn *c, int revents)
@@ -259,7 +245,7 @@ static void http_on_timer(struct conn *c)
         conn_fail(c, ERR_TIMEOUT);
 }
 
-const struct conn_proto conn_proto_http = {
+const struct wire wire_http = {
     .multiplex = 0,
     .prepare = http_prepare,
     .on_ready = http_ready,
