@@ -150,7 +150,7 @@ static void finish(struct conn *c, int eof)
     ev_timer_stop(e->loop, &c->timer);
     c->req.live = 0;
     conn_request_done(&c->req, kind);
-    if (!keep) {
+    if (!keep) { /* the engine reopens it when a request needs it */
         conn_close_clean(c);
         return;
     }
