@@ -254,6 +254,27 @@ static void test_bytes_after_the_response(void **state)
     assert_int_equal(g.outcome, HTTP_RESP_MALFORMED);
 }
 
+/* A 1xx interim answer and the final one in the same read: http-parser
+ * goes on into the final one, whose status then stands; cut after the
+ * interim one, it is the interim status. No request of ours asks for one
+ * (no Expect: 100-continue); kept as the client has always had it. */
+static void test_interim_then_final(void **state)
+{
+    (void)state;
+    const char *interim = "HTTP/1.1 100 Continue\r\n\r\n";
+    char s[160];
+    snprintf(s, sizeof s, "%sHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", interim);
+    struct got g;
+    size_t cut = strlen(interim);
+    feed_cut(s, BIG, 0, &cut, 1, 0, &g);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_int_equal(g.status, 100);
+    feed_cut(s, BIG, 0, NULL, 0, 0, &g);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_int_equal(g.status, 200);
+    assert_body(&g, "ok");
+}
+
 /* One struct serves response after response once restarted. */
 static void test_restart(void **state)
 {
@@ -282,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_oversize),
         cmocka_unit_test(test_sink_refuses),
         cmocka_unit_test(test_bytes_after_the_response),
+        cmocka_unit_test(test_interim_then_final),
         cmocka_unit_test(test_restart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
