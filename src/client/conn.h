@@ -100,14 +100,15 @@ struct conn {
     int leaving;           /* DISCONNECT sent: a close is the goodbye, not a failure */
 };
 
-/* The run's connections and what they share; conn.c alone writes it. */
+/* The run's connections and what they share. The owner sets conns, n, ev
+ * and owner before the first conn_start; conn.c alone writes the counters. */
 struct conn_pool {
-    struct conn *conns;  /* owned by the engine (allocated and freed there) */
+    struct conn *conns;  /* the owner's (allocated and freed there) */
     int n;
     int nbackoff;        /* connections waiting to reconnect */
     int reached;         /* a TCP connection got through once */
     const struct conn_events *ev;
-    void *owner;
+    void *owner;         /* passed to every conn_events callback as is */
 };
 
 /* Readies c (DOWN, nothing open) as connection idx of e's pool. */
