@@ -23,7 +23,7 @@
 #include "results/progress.h"
 #include "results/report.h"
 #include "results/result_json.h"
-#include "client/runner.h"
+#include "client/measured_run.h"
 
 enum fig { FIG_P50, FIG_P90, FIG_P99, FIG_MEAN, FIG_RATE, FIG_ERRORS, FIG_CPU_PCT, FIG_CPU_MS,
            FIG_BYTES, FIG_N };
@@ -506,7 +506,7 @@ static int run_one(struct cmp *c, int a, size_t i, const struct child_server *cs
     progress_set_prefix(prefix);
     if (c->o->hdr_log[0])
         plot_hdr_next_run(&arm->hdr);
-    int rc = runner_run(&arm->cfg, cs, &arm->rounds[i], err);
+    int rc = measured_run(&arm->cfg, cs, &arm->rounds[i], err);
     arm->nrounds++; /* initialised either way: freed with the rest */
     if (rc)
         return -1;
@@ -517,7 +517,7 @@ static int run_rounds(struct cmp *c, char *err)
 {
     struct child_server cs = {0};
     if ((!c->arm[0].cfg.url[0] || !c->arm[1].cfg.url[0]) &&
-        runner_start_embedded(&c->arm[0].cfg, &cs, err))
+        measured_run_spawn_server(&c->arm[0].cfg, &cs, err))
         return -1;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < (size_t)c->o->rounds; i++) {

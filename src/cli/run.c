@@ -8,7 +8,7 @@
 #include "results/report.h"
 #include "results/report_csv.h"
 #include "results/result_json.h"
-#include "client/runner.h"
+#include "client/measured_run.h"
 
 static int emit(const struct options *o, const struct run_result *res, char *err)
 {
@@ -69,12 +69,12 @@ int cmd_run(int argc, char **argv)
         cfg.on_interval_ctx = &hdr;
     }
     struct child_server cs = {0};
-    if (!cfg.url[0] && runner_start_embedded(&cfg, &cs, err)) {
+    if (!cfg.url[0] && measured_run_spawn_server(&cfg, &cs, err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
         return 1;
     }
     struct run_result res;
-    rc = runner_run(&cfg, &cs, &res, err);
+    rc = measured_run(&cfg, &cs, &res, err);
     spawn_stop(&cs);
     if (rc == 0)
         rc = emit(&o, &res, err);

@@ -1,7 +1,6 @@
-/* conn: one client connection's transport: a non-blocking TCP connect,
- * the TLS handshake when the scheme asks for it, plain or TLS reads and
- * writes, reconnecting with backoff. The wire protocol on top (HTTP or
- * STOMP) is reached through e->proto. */
+/* conn: one client connection, start to end (see conn.h). The wire on top
+ * (HTTP or STOMP) is reached through e->wire, the owner through
+ * e->pool.ev. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,8 +12,17 @@
 #include "net/sock.h"
 #include "net/tls.h"
 
+#define BACKOFF_FIRST_S 0.01
+#define BACKOFF_MAX_S 1.0
+
 static void io_cb(struct ev_loop *loop, ev_io *w, int revents);
 static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents);
+
+static void tell_down(struct conn *c, enum conn_down how, const char *why)
+{
+    struct conn_pool *p = &c->eng->pool;
+    p->ev->down(p->owner, c, how, why);
+}
 
 void conn_init(struct engine *e, struct conn *c, int idx)
 {
@@ -23,7 +31,7 @@ void conn_init(struct engine *e, struct conn *c, int idx)
     c->idx = idx;
     c->fd = -1;
     c->state = CONN_DOWN;
-    c->backoff_s = 0.01;
+    c->backoff_s = BACKOFF_FIRST_S;
     ev_init(&c->io, io_cb);
     c->io.data = c;
     ev_init(&c->timer, timer_cb);
@@ -55,14 +63,36 @@ void conn_close(struct conn *c)
     buf_reset(&c->in);
 }
 
+void conn_free(struct conn *c)
+{
+    buf_free(&c->body);
+    buf_free(&c->out);
+    buf_free(&c->in);
+    buf_free(&c->frames);
+}
+
+/* c is closed: it waits backoff_s (doubled each time, up to a second, and
+ * reset by an answer) before connecting again. */
+static void backoff(struct conn *c, const char *why)
+{
+    struct engine *e = c->eng;
+    c->state = CONN_BACKOFF;
+    e->pool.nbackoff++;
+    ev_timer_stop(e->loop, &c->timer);
+    ev_timer_set(&c->timer, c->backoff_s, 0);
+    ev_timer_start(e->loop, &c->timer);
+    if (c->backoff_s < BACKOFF_MAX_S)
+        c->backoff_s *= 2;
+    tell_down(c, CONN_DOWN_BACKOFF, why);
+}
+
 void conn_start(struct conn *c)
 {
     char err[ERR_LEN];
     c->connect_ns = clock_now_ns();
     c->fd = target_connect_nb(c->eng->target, err);
     if (c->fd < 0) {
-        engine_connect_failed(c->eng, strchr(err, ':') ? strrchr(err, ':') + 2 : err);
-        engine_conn_backoff(c->eng, c);
+        backoff(c, strchr(err, ':') ? strrchr(err, ':') + 2 : err);
         return;
     }
     if (c->ever_up)
@@ -75,49 +105,53 @@ void conn_start(struct conn *c)
     ev_timer_start(c->eng->loop, &c->timer);
 }
 
-void engine_connect_failed(struct engine *e, const char *why)
-{
-    if (e->t0_ns || e->reached || e->fatal[0])
-        return;
-    snprintf(e->fatal, sizeof e->fatal, "cannot connect to %.100s:%d: %s", e->target->host,
-             e->target->port, why);
-    ev_break(e->loop, EVBREAK_ALL);
-}
-
-/* No separate reachability probe: a connection closed without a byte sets
- * VDSM's protocol detector spinning at 100 % CPU until its 10 s timeout,
- * which the run would then measure. The run's own first connection tells
- * an unreachable target (engine_connect_failed). For the same reason HTTP
- * opens one connection ahead and the others when a request finds none
- * free (up to --connections): a pool opened ahead would leave the unused
- * ones silent. STOMP connections speak at once (CONNECT), and a closed
- * loop uses every connection from the start. */
-void conn_start_pool(struct engine *e)
-{
-    int lazy = !e->proto->multiplex && e->cfg->rate > 0;
-    for (int i = 0; i < e->cfg->connections; i++)
-        conn_init(e, &e->conns[i], i);
-    for (int i = e->cfg->connections - 1; i >= 0; i--) {
-        if (lazy && i > 0)
-            engine_conn_spare(e, &e->conns[i]);
-        else
-            conn_start(&e->conns[i]);
-    }
-}
-
 void conn_fail(struct conn *c, int kind)
 {
     struct engine *e = c->eng;
     conn_close(c);
-    e->proto->on_close(c, kind);
+    e->wire->on_close(c, kind);
     conn_start(c);
 }
 
-/* The transport failed before the protocol was up: nothing in flight. */
-static void setup_failed(struct conn *c)
+void conn_retry_later(struct conn *c)
 {
     conn_close(c);
-    engine_conn_backoff(c->eng, c);
+    backoff(c, NULL);
+}
+
+/* The TCP connect failed (why): closed, and retried after a backoff. */
+static void connect_failed(struct conn *c, const char *why)
+{
+    conn_close(c);
+    backoff(c, why);
+}
+
+void conn_close_clean(struct conn *c)
+{
+    conn_close(c);
+    tell_down(c, CONN_DOWN_CLOSED, NULL);
+}
+
+void conn_ready(struct conn *c)
+{
+    struct conn_pool *p = &c->eng->pool;
+    c->state = CONN_IDLE;
+    p->ev->ready(p->owner, c);
+}
+
+void conn_idle(struct conn *c)
+{
+    struct conn_pool *p = &c->eng->pool;
+    c->state = CONN_IDLE;
+    p->ev->idle(p->owner, c);
+}
+
+void conn_request_done(struct request *r, int err_kind)
+{
+    struct conn_pool *p = &r->conn->eng->pool;
+    if (err_kind < 0)
+        r->conn->backoff_s = BACKOFF_FIRST_S; /* this connection works */
+    p->ev->response_done(p->owner, r, err_kind);
 }
 
 static void transport_up(struct conn *c)
@@ -130,7 +164,7 @@ static void transport_up(struct conn *c)
         e->res->handshakes++;
         hist_record(&e->res->handshake, (clock_now_ns() - c->connect_ns) / NS_PER_US);
     }
-    e->proto->on_ready(c);
+    e->wire->on_ready(c);
 }
 
 static void handshake_step(struct conn *c)
@@ -147,7 +181,7 @@ static void handshake_step(struct conn *c)
         int plain = tls_spoke_plain(c->ssl);
         r->tls_failures++;
         snprintf(r->tls_error, sizeof r->tls_error, "%s", err);
-        setup_failed(c);
+        conn_retry_later(c);
         if (plain && r->handshakes == 0) { /* the URL's scheme is wrong: stop now */
             snprintf(r->tls_error, sizeof r->tls_error, "%.200s: use %s", err,
                      e->target->scheme == SCHEME_STOMPS ? "stomp://" : "http://");
@@ -163,12 +197,11 @@ static void connected(struct conn *c)
     int soerr = 0;
     socklen_t len = sizeof soerr;
     if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len) < 0 || soerr) {
-        engine_connect_failed(c->eng, strerror(soerr ? soerr : errno));
-        setup_failed(c);
+        connect_failed(c, strerror(soerr ? soerr : errno));
         return;
     }
     struct engine *e = c->eng;
-    e->reached = 1;
+    e->pool.reached = 1;
     if (!e->tls) {
         transport_up(c);
         return;
@@ -176,7 +209,7 @@ static void connected(struct conn *c)
     char err[ERR_LEN];
     c->ssl = tls_new_client(e->tls, c->fd, e->target->host, e->cfg->tls_insecure, err);
     if (!c->ssl) {
-        setup_failed(c);
+        conn_retry_later(c);
         return;
     }
     c->state = CONN_HANDSHAKE;
@@ -247,7 +280,7 @@ static void io_cb(struct ev_loop *loop, ev_io *w, int revents)
     case CONN_BACKOFF:
         return;
     default:
-        c->eng->proto->on_io(c, revents);
+        c->eng->wire->on_io(c, revents);
     }
 }
 
@@ -258,17 +291,19 @@ static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
     struct conn *c = w->data;
     if (c->state == CONN_BACKOFF) {
         c->state = CONN_DOWN;
-        c->eng->nbackoff--;
+        c->eng->pool.nbackoff--;
         conn_start(c);
         return;
     }
-    if (c->state == CONN_CONNECTING || c->state == CONN_HANDSHAKE) {
-        if (c->state == CONN_CONNECTING)
-            engine_connect_failed(c->eng, "timed out");
-        setup_failed(c);
+    if (c->state == CONN_CONNECTING) {
+        connect_failed(c, "timed out");
         return;
     }
-    c->eng->proto->on_timer(c);
+    if (c->state == CONN_HANDSHAKE) {
+        conn_retry_later(c);
+        return;
+    }
+    c->eng->wire->on_timer(c);
 }
 
 /* Polls until every live connection has its receipt. */
@@ -276,8 +311,8 @@ static void goodbye_poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)revents;
     struct engine *e = w->data;
-    for (int i = 0; i < e->cfg->connections; i++)
-        if (e->conns[i].state == CONN_IDLE && !e->conns[i].receipt_done)
+    for (int i = 0; i < e->pool.n; i++)
+        if (e->pool.conns[i].state == CONN_IDLE && !e->pool.conns[i].receipt_done)
             return;
     ev_break(loop, EVBREAK_ALL);
 }
@@ -294,9 +329,9 @@ static void goodbye_deadline_cb(struct ev_loop *loop, ev_timer *w, int revents)
 void conn_goodbye_all(struct engine *e)
 {
     int any = 0;
-    for (int i = 0; i < e->cfg->connections; i++)
-        if (e->conns[i].state == CONN_IDLE) {
-            e->proto->goodbye(&e->conns[i]);
+    for (int i = 0; i < e->pool.n; i++)
+        if (e->pool.conns[i].state == CONN_IDLE) {
+            e->wire->goodbye(&e->pool.conns[i]);
             any = 1;
         }
     if (!any)

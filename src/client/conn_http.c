@@ -2,29 +2,18 @@
  * flight per connection (as these protocols are used over HTTP).
  *
  * The request bytes are rendered once per verb (http_prepare) and only the
- * id is stamped per send; responses are framed by http-parser into a
+ * id is stamped per send; responses are framed by net/http_response into a
  * per-connection body buffer that is reused, so a steady run allocates
  * nothing. With --validate cheap the body goes through check_stream, which
  * keeps only the head and the last bytes when they decide (a 2.3 MB
  * XML-RPC answer is then never copied whole). A failure fails the request
  * with its kind and reconnects. */
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/clock.h"
 #include "client/engine_int.h"
 #include "client/errtext.h"
-
-static int on_headers_complete(http_parser *p);
-static int on_body(http_parser *p, const char *at, size_t len);
-static int on_message_complete(http_parser *p);
-
-static const http_parser_settings parser_settings = {
-    .on_headers_complete = on_headers_complete,
-    .on_body = on_body,
-    .on_message_complete = on_message_complete,
-};
 
 static int http_prepare(struct engine *e, int verb, const struct enc_request *body, char *err)
 {
@@ -49,29 +38,40 @@ static int http_prepare(struct engine *e, int verb, const struct enc_request *bo
 
 static void http_ready(struct conn *c)
 {
-    c->state = CONN_IDLE;
     conn_watch(c, EV_READ); /* an idle keep-alive socket still tells us of EOF */
-    engine_conn_idle(c->eng, c);
+    conn_ready(c);
 }
 
 static void http_on_close(struct conn *c, int kind)
 {
     if (c->req.live) {
         c->req.live = 0;
-        engine_request_done(c->eng, &c->req, kind);
+        conn_request_done(&c->req, kind);
     }
 }
 
-static void http_send(struct conn *c, struct inflight *r)
+/* The body as it comes: counted only, fed to the cheap check, or kept
+ * whole for the full decode (--validate). */
+static int keep_body(void *ctx, const char *at, size_t len)
+{
+    struct conn *c = ctx;
+    switch (c->eng->cfg->validate) {
+    case VALIDATE_NONE:
+        return 0;
+    case VALIDATE_CHEAP:
+        return check_stream_feed(&c->check, at, len);
+    default:
+        return buf_append(&c->body, at, len);
+    }
+}
+
+static void http_send(struct conn *c, struct request *r)
 {
     struct engine *e = c->eng;
     struct prepared *p = &e->prep[r->verb];
     enc_stamp_id(&p->req, reqid_wire(&e->ids, r->id));
-    http_parser_init(&c->parser, HTTP_RESPONSE);
-    c->parser.data = c;
-    c->message_done = 0;
+    http_response_start(&c->resp, e->cfg->max_response, keep_body, c);
     check_stream_start(&c->check, e->enc, &c->body, CHECK_STREAM_HEAD);
-    c->body_seen = 0;
     c->state = CONN_BUSY;
     r->live = 1;
     r->sent_ns = clock_now_ns();
@@ -88,37 +88,6 @@ static void http_send(struct conn *c, struct inflight *r)
     conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
 }
 
-static int on_headers_complete(http_parser *p)
-{
-    struct conn *c = p->data;
-    if (p->content_length != ULLONG_MAX && p->content_length > c->eng->cfg->max_response)
-        return -1; /* over --max-response: a decode error, and the connection closes */
-    return 0;
-}
-
-static int on_body(http_parser *p, const char *at, size_t len)
-{
-    struct conn *c = p->data;
-    const struct run_config *cfg = c->eng->cfg;
-    if (len > cfg->max_response - c->body_seen)
-        return -1;
-    c->body_seen += len;
-    switch (cfg->validate) {
-    case VALIDATE_NONE:
-        return 0; /* count only: nothing is kept */
-    case VALIDATE_CHEAP:
-        return check_stream_feed(&c->check, at, len);
-    default:
-        return buf_append(&c->body, at, len);
-    }
-}
-
-static int on_message_complete(http_parser *p)
-{
-    ((struct conn *)p->data)->message_done = 1;
-    return 0;
-}
-
 /* Keeps the first error of each kind in the user's terms (once per kind:
  * later errors of that kind skip it). */
 static int describe(struct conn *c, int kind, const struct enc_result *r)
@@ -131,11 +100,11 @@ static int describe(struct conn *c, int kind, const struct enc_result *r)
     char ex[96] = "";
     switch (kind) {
     case ERR_HTTP: {
-        const char *reason = http_status_str((enum http_status)c->parser.status_code);
+        const char *reason = http_status_str((enum http_status)http_response_status(&c->resp));
         errtext_excerpt(body ? body : "", len, 60, ex, sizeof ex);
         if (!strcmp(ex, reason)) /* a body that only repeats the reason */
             ex[0] = '\0';
-        result_note_error(res, kind, "HTTP %u %s%s%s", c->parser.status_code, reason,
+        result_note_error(res, kind, "HTTP %u %s%s%s", http_response_status(&c->resp), reason,
                           ex[0] ? ": " : "", ex);
         break;
     }
@@ -158,7 +127,7 @@ static int classify(struct conn *c)
 {
     struct engine *e = c->eng;
     struct enc_result r = {0};
-    if (c->parser.status_code < 200 || c->parser.status_code > 299)
+    if (http_response_status(&c->resp) < 200 || http_response_status(&c->resp) > 299)
         return describe(c, ERR_HTTP, &r);
     if (e->cfg->validate == VALIDATE_NONE)
         return -1;
@@ -177,33 +146,30 @@ static void finish(struct conn *c, int eof)
 {
     struct engine *e = c->eng;
     int kind = classify(c);
-    int keep = !eof && http_should_keep_alive(&c->parser);
+    int keep = !eof && http_response_keep_alive(&c->resp);
     ev_timer_stop(e->loop, &c->timer);
     c->req.live = 0;
-    engine_request_done(e, &c->req, kind);
-    if (!keep) { /* reopened when the next request needs it, never to sit silent */
-        conn_close(c);
-        if (e->cfg->rate > 0)
-            engine_conn_spare(e, c);
-        else
-            conn_start(c);
+    conn_request_done(&c->req, kind);
+    if (!keep) { /* the engine reopens it when a request needs it */
+        conn_close_clean(c);
         return;
     }
-    c->state = CONN_IDLE;
     conn_watch(c, EV_READ);
-    engine_conn_idle(e, c);
+    conn_idle(c);
 }
 
-/* Why http-parser stopped: our --max-response cap, or a malformed answer. */
-static void note_framing(struct conn *c)
+/* Why the framing stopped: our --max-response cap, or a malformed answer. */
+static void note_framing(struct conn *c, enum http_resp_outcome o)
 {
-    enum http_errno he = HTTP_PARSER_ERRNO(&c->parser);
-    if (he == HPE_CB_headers_complete || he == HPE_CB_body)
-        result_note_error(c->eng->res, ERR_DECODE, "answer larger than --max-response (%zu "
-                          "bytes)", c->eng->cfg->max_response);
+    struct run_result *res = c->eng->res;
+    if (o == HTTP_RESP_TOO_LARGE)
+        result_note_error(res, ERR_DECODE, "answer larger than --max-response (%zu bytes)",
+                          c->eng->cfg->max_response);
+    else if (o == HTTP_RESP_SINK_ERROR)
+        result_note_error(res, ERR_DECODE, "out of memory keeping the answer");
     else
-        result_note_error(c->eng->res, ERR_DECODE, "malformed HTTP answer: %s",
-                          http_errno_description(he));
+        result_note_error(res, ERR_DECODE, "malformed HTTP answer: %s",
+                          http_response_error(&c->resp));
 }
 
 /* Reads and frames what the socket has. */
@@ -214,11 +180,9 @@ static void on_readable(struct conn *c)
         size_t n;
         enum io_status st = conn_read(c, e->rbuf, sizeof e->rbuf, &n);
         if (st == IO_AGAIN)
-            break;
+            return;
         if (st != IO_DONE) { /* EOF or reset: maybe the end of a body without length */
-            if (st == IO_EOF)
-                http_parser_execute(&c->parser, &parser_settings, NULL, 0);
-            if (c->message_done)
+            if (st == IO_EOF && http_response_eof(&c->resp) == HTTP_RESP_COMPLETE)
                 finish(c, 1);
             else
                 conn_fail(c, ERR_CLOSED);
@@ -226,19 +190,17 @@ static void on_readable(struct conn *c)
         }
         if (c->req.measured)
             e->res->bytes_received += (int64_t)n;
-        size_t used = http_parser_execute(&c->parser, &parser_settings, e->rbuf, n);
-        if (c->parser.http_errno != HPE_OK || used != n) {
-            if (c->message_done && used == n)
-                break;
-            note_framing(c);
+        enum http_resp_outcome o = http_response_feed(&c->resp, e->rbuf, n);
+        if (o == HTTP_RESP_COMPLETE) {
+            finish(c, 0);
+            return;
+        }
+        if (o != HTTP_RESP_PARTIAL) {
+            note_framing(c, o);
             conn_fail(c, ERR_DECODE);
             return;
         }
-        if (c->message_done)
-            break;
     }
-    if (c->message_done)
-        finish(c, 0);
 }
 
 /* An idle keep-alive socket became readable: the server closed it (or sent
@@ -252,18 +214,10 @@ static void on_idle_readable(struct conn *c)
     enum io_status st = conn_read(c, e->rbuf, sizeof e->rbuf, &n);
     if (st == IO_AGAIN)
         return;
-    for (struct conn **pp = &e->idle; *pp; pp = &(*pp)->next_idle)
-        if (*pp == c) {
-            *pp = c->next_idle;
-            break;
-        }
-    conn_close(c);
     if (st == IO_ERROR) /* e.g. TLS refused us: do not spin reconnecting */
-        engine_conn_backoff(e, c);
-    else if (e->cfg->rate > 0)
-        engine_conn_spare(e, c); /* reopened when a request needs it, never to sit silent */
+        conn_retry_later(c);
     else
-        conn_start(c);
+        conn_close_clean(c);
 }
 
 static void http_on_io(struct conn *c, int revents)
@@ -291,7 +245,7 @@ static void http_on_timer(struct conn *c)
         conn_fail(c, ERR_TIMEOUT);
 }
 
-const struct conn_proto conn_proto_http = {
+const struct wire wire_http = {
     .multiplex = 0,
     .prepare = http_prepare,
     .on_ready = http_ready,

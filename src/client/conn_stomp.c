@@ -5,7 +5,7 @@
  * then SEND requests with reply-to; MESSAGE replies are matched to requests
  * by JSON-RPC id, so many requests are in flight on one connection and the
  * open-loop schedule is never throttled by them. The engine keeps the
- * requests in a ring of slots indexed by id and times them out. */
+ * requests in a request_ring, which finds them by id and times them out. */
 #include <stdio.h>
 #include <string.h>
 
@@ -69,8 +69,7 @@ static void stomp_ready(struct conn *c)
     c->leaving = 0;
     c->last_rx_ns = clock_now_ns();
     if (send_frame(c, "CONNECT", kv) < 0) {
-        conn_close(c);
-        engine_conn_backoff(c->eng, c);
+        conn_retry_later(c);
         return;
     }
     conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
@@ -146,12 +145,11 @@ static void logged_in(struct conn *c, const struct stomp_frame *f)
         conn_fail(c, ERR_CLOSED);
         return;
     }
-    c->state = CONN_IDLE;
     heartbeat_timer(c);
-    engine_conn_idle(c->eng, c);
+    conn_ready(c);
 }
 
-static void stomp_send(struct conn *c, struct inflight *r)
+static void stomp_send(struct conn *c, struct request *r)
 {
     struct engine *e = c->eng;
     char *frame = c->frames.data + c->frame_off[r->verb];
@@ -175,7 +173,8 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
     struct engine *e = c->eng;
     struct enc_result res = {0};
     int st = e->enc->check_response(f->body, f->body_len, &res);
-    struct inflight *r = res.has_id ? inflight_find(e, reqid_counter(&e->ids, res.id)) : NULL;
+    struct request *r =
+        res.has_id ? request_ring_find(&e->ring, reqid_counter(&e->ids, res.id)) : NULL;
     if (!r) {
         e->res->stray_replies++; /* late (timed out), unknown or id-less */
         return;
@@ -192,7 +191,7 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
     if (r->measured)
         e->res->bytes_received += (int64_t)frame_len;
     r->live = 0;
-    engine_request_done(e, r, kind);
+    conn_request_done(r, kind);
 }
 
 static void on_error_frame(struct conn *c, const struct stomp_frame *f)
@@ -209,18 +208,15 @@ static int on_frame(struct conn *c, const struct stomp_frame *f, size_t len)
 {
     if (stomp_is(f, "ERROR")) {
         on_error_frame(c, f);
-        if (c->state == CONN_LOGIN) {
-            conn_close(c);
-            engine_conn_backoff(c->eng, c);
-        } else {
+        if (c->state == CONN_LOGIN)
+            conn_retry_later(c);
+        else
             conn_fail(c, ERR_CLOSED);
-        }
         return -1;
     }
     if (c->state == CONN_LOGIN) {
         if (!stomp_is(f, "CONNECTED")) {
-            conn_close(c);
-            engine_conn_backoff(c->eng, c);
+            conn_retry_later(c);
             return -1;
         }
         logged_in(c, f);
@@ -295,8 +291,7 @@ static void stomp_on_timer(struct conn *c)
 {
     int64_t now = clock_now_ns();
     if (c->state == CONN_LOGIN) { /* no CONNECTED in time */
-        conn_close(c);
-        engine_conn_backoff(c->eng, c);
+        conn_retry_later(c);
         return;
     }
     if (c->hb_recv_ns && now - c->last_rx_ns >= 3 * c->hb_recv_ns) {
@@ -315,7 +310,7 @@ static void stomp_on_timer(struct conn *c)
 /* Every request still in flight on c fails with kind. */
 static void stomp_on_close(struct conn *c, int kind)
 {
-    inflight_fail_conn(c->eng, c, kind);
+    request_ring_fail_conn(&c->eng->ring, c, kind);
 }
 
 static void stomp_goodbye(struct conn *c)
@@ -331,7 +326,7 @@ static void stomp_goodbye(struct conn *c)
         conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
 }
 
-const struct conn_proto conn_proto_stomp = {
+const struct wire wire_stomp = {
     .multiplex = 1,
     .prepare = stomp_prepare,
     .on_ready = stomp_ready,

@@ -11,8 +11,6 @@
 #include "base/clock.h"
 #include "client/engine_int.h"
 #include "stats/procstat.h"
-#include "net/sock.h"
-#include "net/tls.h"
 
 static void dispatch(struct engine *e, int64_t busy_since);
 
@@ -36,14 +34,14 @@ static int pick_verb(struct engine *e)
 static void send_on(struct engine *e, struct conn *c, int64_t intended, int queued)
 {
     uint64_t id = ++e->next_id;
-    struct inflight *r = e->proto->multiplex ? inflight_slot_for(e, id) : &c->req;
+    struct request *r = e->wire->multiplex ? request_ring_slot(&e->ring, id) : &c->req;
     r->verb = pick_verb(e);
     r->id = id;
     r->conn = c;
     r->intended_ns = intended;
     r->measured = intended >= e->m0_ns && intended < e->end_ns;
     r->sent_ns = clock_now_ns();
-    e->inflight++;
+    e->outstanding++;
     if (!r->measured)
         e->warm.sent++;
     else if (intended >= e->m0_ns + e->tick_k * e->cfg->interval_ns && !e->ended)
@@ -62,17 +60,18 @@ static void send_on(struct engine *e, struct conn *c, int64_t intended, int queu
         e->res->queued += queued;
     }
     c->on_demand = 0;
-    e->proto->send(c, r);
+    e->wire->send(c, r);
 }
 
-void engine_request_done(struct engine *e, struct inflight *r, int kind)
+/* conn_events.response_done, and the ring's expire: r ended with kind. */
+static void request_ended(void *owner, struct request *r, int kind)
 {
+    struct engine *e = owner;
     struct run_result *res = e->res;
     int64_t now = clock_now_ns();
     struct ival_counts *ic = r->measured ? &e->ival : &e->warm;
-    e->inflight--;
+    e->outstanding--;
     if (kind < 0) {
-        r->conn->backoff_s = 0.01; /* this connection works */
         ic->ok++;
         hist_record(&e->ival_hist, (now - r->intended_ns) / NS_PER_US);
     } else {
@@ -98,16 +97,18 @@ void engine_request_done(struct engine *e, struct inflight *r, int kind)
         }
     }
     r->measured = 0;
-    if (e->stopping && e->inflight == 0)
+    if (e->stopping && e->outstanding == 0)
         ev_break(e->loop, EVBREAK_ALL);
 }
 
-void engine_conn_idle(struct engine *e, struct conn *c)
+/* conn_events.ready and .idle: c takes requests. */
+static void conn_free_now(void *owner, struct conn *c)
 {
+    struct engine *e = owner;
     /* Requests that fell due since every connection got busy waited for
      * this one: they are the queued ones. */
-    int64_t busy_since = e->idle || e->proto->multiplex ? INT64_MAX : e->all_busy_ns;
-    if (!e->proto->multiplex) {
+    int64_t busy_since = e->idle || e->wire->multiplex ? INT64_MAX : e->all_busy_ns;
+    if (!e->wire->multiplex) {
         c->next_idle = e->idle;
         e->idle = c;
     }
@@ -119,7 +120,7 @@ void engine_conn_idle(struct engine *e, struct conn *c)
  * stack; STOMP: every ready connection, in turn. */
 static struct conn *take_conn(struct engine *e)
 {
-    if (!e->proto->multiplex) {
+    if (!e->wire->multiplex) {
         struct conn *c = e->idle;
         if (c)
             e->idle = c->next_idle;
@@ -129,24 +130,25 @@ static struct conn *take_conn(struct engine *e)
             struct conn *s = e->spare;
             e->spare = s->next_spare;
             e->nspare--;
-            if (e->inflight == 0) /* waits for a connect, not for a busy connection */
+            if (e->outstanding == 0) /* waits for a connect, not for a busy connection */
                 e->all_busy_ns = INT64_MAX;
             s->on_demand = 1;
             conn_start(s);
         }
         return c;
     }
-    for (int i = 0; i < e->cfg->connections; i++) {
-        struct conn *c = &e->conns[(e->rr + i) % e->cfg->connections];
+    for (int i = 0; i < e->pool.n; i++) {
+        struct conn *c = &e->pool.conns[(e->rr + i) % e->pool.n];
         if (c->state == CONN_IDLE) {
-            e->rr = (c->idx + 1) % e->cfg->connections;
+            e->rr = (c->idx + 1) % e->pool.n;
             return c;
         }
     }
     return NULL;
 }
 
-void engine_conn_spare(struct engine *e, struct conn *c)
+/* HTTP: c, closed, is kept closed until a request needs it. */
+static void make_spare(struct engine *e, struct conn *c)
 {
     c->next_spare = e->spare;
     e->spare = c;
@@ -160,26 +162,77 @@ void engine_conn_spare(struct engine *e, struct conn *c)
  * or closed while idle, would fare no better). */
 static int all_gave_up(const struct engine *e)
 {
-    return e->nbackoff == e->cfg->connections - e->nspare;
+    return e->pool.nbackoff == e->pool.n - e->nspare;
 }
 
-void engine_conn_backoff(struct engine *e, struct conn *c)
+/* A TCP connect failed (why). Before the run began and before any
+ * connection got through, the target is unreachable: the run stops and
+ * engine_run fails with one line. */
+static void connect_failed(struct engine *e, const char *why)
 {
-    c->state = CONN_BACKOFF;
-    e->nbackoff++;
-    ev_timer_stop(e->loop, &c->timer);
-    ev_timer_set(&c->timer, c->backoff_s, 0);
-    ev_timer_start(e->loop, &c->timer);
-    if (c->backoff_s < 1.0)
-        c->backoff_s *= 2;
+    if (e->t0_ns || e->pool.reached || e->fatal[0])
+        return;
+    snprintf(e->fatal, sizeof e->fatal, "cannot connect to %.100s:%d: %s", e->target->host,
+             e->target->port, why);
+    ev_break(e->loop, EVBREAK_ALL);
+}
+
+/* conn_events.down: c is no longer free (HTTP: off the idle stack). */
+static void conn_went_down(void *owner, struct conn *c, enum conn_down how, const char *why)
+{
+    struct engine *e = owner;
+    for (struct conn **pp = &e->idle; *pp; pp = &(*pp)->next_idle)
+        if (*pp == c) {
+            *pp = c->next_idle;
+            break;
+        }
+    if (how == CONN_DOWN_CLOSED) {
+        if (e->cfg->rate > 0)
+            make_spare(e, c); /* reopened when a request needs it, never to sit silent */
+        else
+            conn_start(c);
+        return;
+    }
+    if (why)
+        connect_failed(e, why);
     /* The last connection gave up: the backlog cannot go anywhere, so it
      * fails now rather than waiting for a connection that may never come. */
     if (e->t0_ns && all_gave_up(e) && !e->dispatching) /* else dispatch sees it */
         dispatch(e, INT64_MAX);
 }
 
-/* Waking a sleeping thread takes tens of microseconds, and milliseconds
- * now and then on a virtual machine whose idle vCPU the host parked, so
+static const struct conn_events engine_events = {
+    .ready = conn_free_now,
+    .idle = conn_free_now,
+    .down = conn_went_down,
+    .response_done = request_ended,
+};
+
+/* No separate reachability probe: a connection closed without a byte sets
+ * VDSM's protocol detector spinning at 100 % CPU until its 10 s timeout,
+ * which the run would then measure. The run's own first connection tells
+ * an unreachable target (connect_failed). For the same reason HTTP opens
+ * one connection ahead and the others when a request finds none free (up
+ * to --connections): a pool opened ahead would leave the unused ones
+ * silent. STOMP connections speak at once (CONNECT), and a closed loop
+ * uses every connection from the start. */
+static void open_pool(struct engine *e)
+{
+    int lazy = !e->wire->multiplex && e->cfg->rate > 0;
+    e->pool.ev = &engine_events;
+    e->pool.owner = e;
+    for (int i = 0; i < e->pool.n; i++)
+        conn_init(e, &e->pool.conns[i], i);
+    for (int i = e->pool.n - 1; i >= 0; i--) {
+        if (lazy && i > 0)
+            make_spare(e, &e->pool.conns[i]);
+        else
+            conn_start(&e->pool.conns[i]);
+    }
+}
+
+/* Waking a sleeping thread is slow, and slower still now and then on a
+ * virtual machine whose idle vCPU the host parked (bench/RESULTS.md), so
  * the pacer wakes early and spins the rest: 200 us, or up to 1 % of a core
  * at low rates (2 ms at 5/s), never more than a tenth of the gap between
  * requests. */
@@ -196,7 +249,7 @@ static void arm_pacer(struct engine *e, int64_t at_ns)
 {
     if (e->cfg->busy_poll)
         return; /* poll_cb sends; a timer interrupt at the due time would
-                   only take the vCPU away then (~20 us on this VM) */
+                   only take the vCPU away then */
     at_ns -= spin_ns(e);
     struct itimerspec its = {0};
     its.it_value.tv_sec = at_ns / NS_PER_S;
@@ -233,7 +286,7 @@ static void dispatch_due(struct engine *e, int64_t busy_since)
     int64_t now = clock_now_ns();
     if (e->cfg->rate <= 0) { /* closed loop: every free connection sends now */
         struct conn *c;
-        while (!e->proto->multiplex && (c = take_conn(e)) != NULL)
+        while (!e->wire->multiplex && (c = take_conn(e)) != NULL)
             send_on(e, c, clock_now_ns(), 0);
         return;
     }
@@ -284,10 +337,9 @@ static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
 }
 
 /* --busy-poll: an idle watcher keeps libev polling with a zero timeout, so
- * the vCPU never halts and no timer interrupt is needed. On this 2-core VM
- * a halted vCPU woke late (the hypervisor counts it as steal): at 1k/s,
- * sleeping gave send lag p99 3-307 us with 30-110 ms stolen per 2 s run,
- * polling 1-68 us with 0-10 ms. Answers are read on the turn they arrive,
+ * the vCPU never halts and no timer interrupt is needed: on a virtual
+ * machine a halted vCPU may wake late (the hypervisor counts it as steal;
+ * figures in bench/RESULTS.md). Answers are read on the turn they arrive,
  * never behind a spin. */
 static void poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
 {
@@ -343,7 +395,7 @@ static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)
     struct engine *e = w->data;
     if (!e->ended) {
         end_run(e, e->end_ns);
-        if (e->inflight == 0) {
+        if (e->outstanding == 0) {
             ev_break(loop, EVBREAK_ALL);
             return;
         }
@@ -401,98 +453,14 @@ static void startup_cb(struct ev_loop *loop, ev_timer *w, int revents)
     (void)revents;
     struct engine *e = w->data;
     int ready = 0, opened = 0;
-    for (int i = 0; i < e->cfg->connections; i++) {
-        ready += e->conns[i].state == CONN_IDLE;
-        opened += e->conns[i].state != CONN_DOWN || e->conns[i].ever_up;
+    for (int i = 0; i < e->pool.n; i++) {
+        ready += e->pool.conns[i].state == CONN_IDLE;
+        opened += e->pool.conns[i].state != CONN_DOWN || e->pool.conns[i].ever_up;
     }
     if (ready < opened && clock_now_ns() < e->startup_deadline_ns)
         return; /* the repeating timer looks again */
     ev_timer_stop(loop, w);
     begin(e);
-}
-
-static int setup_requests(struct engine *e, char *err)
-{
-    const struct run_config *cfg = e->cfg;
-    for (size_t i = 0; i < cfg->nverbs; i++) {
-        const char *method = cfg->verbs[i].name;
-        json_object *params = NULL;
-        struct enc_request body = {0};
-        int rc;
-        if (cfg->custom_method) {
-            if (cfg->method_params[0]) {
-                params = json_tokener_parse(cfg->method_params);
-                if (!params) {
-                    snprintf(err, ERR_LEN, "--params is not valid JSON: %.180s", cfg->method_params);
-                    return -1;
-                }
-            }
-        } else if (e->enc->verb_call(cfg->verbs[i].name, cfg->vm_id, &method, &params, err)) {
-            return -1;
-        }
-        rc = e->enc->render_request(method, params, &body, err);
-        json_object_put(params);
-        /* The id slot's fixed part becomes this run's random one. */
-        if (rc == ENC_OK && body.id_len && body.id_off >= REQID_PREFIX_LEN &&
-            !memcmp(body.body.data + body.id_off - REQID_PREFIX_LEN, ENC_ID_PREFIX,
-                    REQID_PREFIX_LEN))
-            memcpy(body.body.data + body.id_off - REQID_PREFIX_LEN, e->ids.prefix,
-                   REQID_PREFIX_LEN);
-        if (rc == ENC_OK)
-            rc = e->proto->prepare(e, (int)i, &body, err);
-        enc_request_free(&body);
-        if (rc)
-            return -1;
-    }
-    return 0;
-}
-
-/* One descriptor per connection: raise the soft limit as far as the hard
- * one allows, or say plainly why --connections cannot be had. */
-static int ensure_fds(int connections, char *err)
-{
-    long want = (long)connections + 64, have = sock_raise_fd_limit(want);
-    if (have < 0 || have >= want) /* unknown: let connect() say */
-        return 0;
-    snprintf(err, ERR_LEN, "--connections %d needs %ld open files; the limit is %ld (ulimit -n)",
-             connections, want, have);
-    return -1;
-}
-
-/* Picks HTTP or STOMP, plain or TLS, from the target's scheme. */
-static int setup_transport(struct engine *e, char *err)
-{
-    const struct run_config *cfg = e->cfg;
-    enum scheme sc = e->target->scheme;
-    if (ensure_fds(cfg->connections, err))
-        return -1;
-    int stomp = sc == SCHEME_STOMP || sc == SCHEME_STOMPS;
-    e->proto = stomp ? &conn_proto_stomp : &conn_proto_http;
-    if (stomp && strcmp(e->enc->name, "jsonrpc")) {
-        snprintf(err, ERR_LEN, "STOMP carries JSON-RPC only: use -p jsonrpc with stomp://");
-        return -1;
-    }
-    if (stomp && cfg->rate <= 0) {
-        snprintf(err, ERR_LEN, "--rate max (closed loop) is for HTTP; give STOMP a rate");
-        return -1;
-    }
-    if (stomp && inflight_init(e, err))
-        return -1;
-    if (sc == SCHEME_HTTPS || sc == SCHEME_STOMPS) {
-        struct tls_client_opts o = {
-            .cacert = cfg->cacert[0] ? cfg->cacert : NULL,
-            .cert = cfg->cert[0] ? cfg->cert : NULL,
-            .key = cfg->key[0] ? cfg->key : NULL,
-            .insecure = cfg->tls_insecure,
-        };
-        char terr[ERR_LEN];
-        e->tls = tls_client_ctx(&o, terr);
-        if (!e->tls) {
-            snprintf(err, ERR_LEN, "%s", terr);
-            return -1;
-        }
-    }
-    return 0;
 }
 
 static int setup_loop(struct engine *e, char *err)
@@ -514,8 +482,8 @@ static int setup_loop(struct engine *e, char *err)
     e->tick.data = e;
     ev_init(&e->end, end_cb);
     e->end.data = e;
-    if (e->proto->multiplex)
-        inflight_start_reaper(e);
+    if (e->wire->multiplex)
+        request_ring_start_reaper(&e->ring, e->loop);
     ev_signal_init(&e->sigint, sig_cb, SIGINT);
     e->sigint.data = e;
     ev_signal_start(e->loop, &e->sigint);
@@ -527,20 +495,17 @@ static int setup_loop(struct engine *e, char *err)
 
 static void teardown(struct engine *e)
 {
-    for (int i = 0; e->conns && i < e->cfg->connections; i++) {
-        struct conn *c = &e->conns[i];
+    for (int i = 0; e->pool.conns && i < e->pool.n; i++) {
+        struct conn *c = &e->pool.conns[i];
         if (!c->eng)
             continue; /* setup failed before this connection began */
         if (c->req.live && c->req.measured)
             e->res->unfinished++;
         conn_close(c);
-        buf_free(&c->body);
-        buf_free(&c->out);
-        buf_free(&c->in);
-        buf_free(&c->frames);
+        conn_free(c);
     }
-    inflight_close(e);
-    free(e->conns);
+    e->res->unfinished += request_ring_free(&e->ring);
+    free(e->pool.conns);
     if (e->tls)
         SSL_CTX_free(e->tls);
     for (size_t i = 0; i < RUN_MAX_VERBS; i++)
@@ -580,11 +545,12 @@ int engine_run(const struct run_config *cfg, const struct target *target,
         snprintf(err, ERR_LEN, "unknown protocol '%s'", cfg->proto);
         goto out;
     }
-    e->conns = calloc((size_t)cfg->connections, sizeof *e->conns);
-    if (!e->conns || hist_init_latency(&e->ival_hist) || hist_init_latency(&e->hook_hist) ||
-        setup_transport(e, err) || setup_requests(e, err) || setup_loop(e, err))
+    e->pool.conns = calloc((size_t)cfg->connections, sizeof *e->pool.conns);
+    e->pool.n = cfg->connections;
+    if (!e->pool.conns || hist_init_latency(&e->ival_hist) || hist_init_latency(&e->hook_hist) ||
+        engine_setup_transport(e, request_ended, err) || engine_setup_requests(e, err) || setup_loop(e, err))
         goto out;
-    conn_start_pool(e);
+    open_pool(e);
     ev_timer startup;
     ev_timer_init(&startup, startup_cb, 0.001, 0.001);
     startup.data = e;
@@ -599,7 +565,7 @@ int engine_run(const struct run_config *cfg, const struct target *target,
     }
     if (!e->ended)
         end_run(e, clock_now_ns());
-    if (e->proto->goodbye && !res->interrupted)
+    if (e->wire->goodbye && !res->interrupted)
         conn_goodbye_all(e);
     if (e->hook_hist.total_count) { /* answers that came in the drain */
         struct interval_rec drain = {.t = (double)(clock_now_ns() - e->m0_ns) / 1e9,

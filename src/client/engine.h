@@ -16,8 +16,12 @@
 struct sampler;
 
 /* Runs cfg against target, filling res (initialised by the caller with
- * result_init). smp may be NULL. @return 0 (the run happened, whatever its
- * errors), or -1 with err when it could not start. */
+ * result_init). cfg, target, smp and res stay the caller's and must
+ * outlive the call; smp (the /proc sampler, started and sampled here) may
+ * be NULL. Everything the run allocates is freed before it returns.
+ * @return 0 (the run happened, whatever its errors; res holds it), or -1
+ * with a one-line err (ERR_LEN) when it could not start (bad options for
+ * the wire, unreachable target, out of memory). */
 int engine_run(const struct run_config *cfg, const struct target *target,
                struct sampler *smp, struct run_result *res, char *err);
 

@@ -15,12 +15,13 @@ void errtext_fault(const char *body, size_t len, int64_t code, char *out, size_t
 
 /* Why body is not a valid answer in encoding enc_name ("xmlrpc" or
  * "jsonrpc"): "JSON where XML-RPC was expected: {...", "empty body", or
- * "not a valid XML-RPC response: <excerpt>". */
+ * "not a valid XML-RPC response: <excerpt>", NUL-terminated into out
+ * (outlen bytes, the caller's). body may be NULL (len 0). */
 void errtext_decode(const char *enc_name, const char *body, size_t len, char *out,
                     size_t outlen);
 
 /* Up to max bytes of body from its first non-blank, blanks squeezed and
- * control bytes shown as '?', into out. */
+ * control bytes shown as '?', NUL-terminated into out (outlen bytes). */
 void errtext_excerpt(const char *body, size_t len, size_t max, char *out, size_t outlen);
 
 #endif

@@ -23,13 +23,15 @@ struct sched {
     uint64_t rng;     /* Poisson: splitmix64 state */
 };
 
+/* Readies s (the caller's; nothing is allocated, nothing to free): rate
+ * requests per second (> 0) from t0_ns, Poisson gaps drawn from seed. */
 void sched_init(struct sched *s, enum arrival arrival, double rate, int64_t t0_ns, uint64_t seed);
-/* Intended time of the next request (not consumed). */
+/* @return the intended time of the next request (not consumed). */
 static inline int64_t sched_peek(const struct sched *s) { return s->next_ns; }
-/* Consumes the next request and returns its intended time. */
+/* Consumes the next request. @return its intended time. */
 int64_t sched_take(struct sched *s);
-/* How many requests are due strictly before t_ns, counting from the next
- * one (consumes them): the backlog left unsent when a run ends. */
+/* Consumes the requests due strictly before t_ns, from the next one on.
+ * @return how many (the backlog left unsent when a run ends). */
 uint64_t sched_drain_before(struct sched *s, int64_t t_ns);
 
 #endif

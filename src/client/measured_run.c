@@ -1,4 +1,5 @@
-#include "client/runner.h"
+/* measured_run: one measured run (see measured_run.h). */
+#include "client/measured_run.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +11,7 @@
 #include "net/target.h"
 #include "base/units.h"
 
-int runner_start_embedded(const struct run_config *cfg, struct child_server *cs, char *err)
+int measured_run_spawn_server(const struct run_config *cfg, struct child_server *cs, char *err)
 {
     char vms[16];
     snprintf(vms, sizeof vms, "%d", cfg->vms);
@@ -86,8 +87,8 @@ static int usable_cpus(void)
     return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
 }
 
-int runner_run(const struct run_config *cfg, const struct child_server *cs,
-               struct run_result *res, char *err)
+int measured_run(const struct run_config *cfg, const struct child_server *cs,
+                 struct run_result *res, char *err)
 {
     struct target target;
     struct sampler smp;

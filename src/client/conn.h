@@ -1,0 +1,155 @@
+/* conn: one client connection, start to end: a non-blocking TCP connect,
+ * the TLS handshake when the scheme asks for it, plain or TLS reads and
+ * writes, and reconnecting with backoff. A wire (HTTP or STOMP, struct
+ * wire) speaks its protocol on it once the transport is up.
+ *
+ * The connection tells its owner (the engine) what happened through one
+ * table of callbacks, struct conn_events, and calls nothing else above
+ * it. The owner calls conn_start to open a connection (again) and reads
+ * conn_pool's counters; it never changes a connection's state itself. */
+#ifndef RPCBENCH_CONN_H
+#define RPCBENCH_CONN_H
+
+#include <ev.h>
+#include <openssl/ssl.h>
+
+#include "base/buf.h"
+#include "encoders/check_stream.h"
+#include "encoders/encoder.h"
+#include "net/http_response.h"
+#include "net/sock.h"
+#include "results/result.h"
+#include "client/request.h"
+
+/* DOWN -> CONNECTING (TCP) -> HANDSHAKE (TLS) -> LOGIN (STOMP) -> IDLE
+ * (free for a request; a STOMP connection stays IDLE with requests in
+ * flight) <-> BUSY (HTTP: one request in flight). Failures go to BACKOFF
+ * then CONNECTING, or straight back to CONNECTING; a clean close to DOWN. */
+enum conn_state {
+    CONN_DOWN, CONN_CONNECTING, CONN_HANDSHAKE, CONN_LOGIN, CONN_IDLE, CONN_BUSY, CONN_BACKOFF
+};
+
+struct engine;
+struct conn;
+
+/* How a connection went down (conn_events.down). */
+enum conn_down {
+    CONN_DOWN_BACKOFF, /* failed; it reconnects by itself after a backoff */
+    CONN_DOWN_CLOSED,  /* closed with nothing lost (an idle keep-alive the
+                          server closed, "Connection: close"): it stays DOWN
+                          until the owner calls conn_start */
+};
+
+/* What a connection tells its owner; owner is conn_pool.owner. */
+struct conn_events {
+    /* c is up (connected, TLS, STOMP logged in) and takes requests. */
+    void (*ready)(void *owner, struct conn *c);
+    /* HTTP: c answered its request and takes the next one. */
+    void (*idle)(void *owner, struct conn *c);
+    /* c closed (how). why: for a TCP connect that failed, the reason
+     * ("Connection refused", "timed out"), else NULL. */
+    void (*down)(void *owner, struct conn *c, enum conn_down how, const char *why);
+    /* A request sent on a connection ended (err_kind < 0: answered well). */
+    request_end_fn response_done;
+};
+
+/* What a wire protocol does on a connection whose transport is up. */
+struct wire {
+    int multiplex; /* many requests in flight per connection */
+    /* Renders verb's request once for the run (kept in e->prep[verb]).
+     * @return 0, or -1 with err. body stays the caller's. */
+    int (*prepare)(struct engine *e, int verb, const struct enc_request *body, char *err);
+    void (*on_ready)(struct conn *c);           /* transport up: log in, or conn_ready */
+    void (*on_io)(struct conn *c, int revents); /* readable/writable while up */
+    void (*send)(struct conn *c, struct request *r); /* r filled in; c IDLE */
+    void (*on_timer)(struct conn *c);           /* c->timer fired while up */
+    void (*on_close)(struct conn *c, int kind); /* c failed: end what is in flight with kind */
+    void (*goodbye)(struct conn *c);            /* at the end (STOMP DISCONNECT); may be NULL */
+};
+
+extern const struct wire wire_http;
+extern const struct wire wire_stomp;
+
+struct conn {
+    struct engine *eng;    /* the run's: loop, config, target, result, wire */
+    int idx;
+    int fd;
+    SSL *ssl;
+    enum conn_state state;
+    ev_io io;
+    ev_timer timer;        /* request timeout, heart-beat, or reconnect backoff */
+    double backoff_s;
+    int64_t connect_ns;    /* when this connection attempt began */
+    int ever_up;           /* reconnects are counted after the first */
+    struct http_response resp; /* HTTP: the answer being framed */
+    struct buf body;       /* response body, or what the check keeps of it */
+    struct check_stream check; /* --validate cheap: fed the body as it comes */
+    size_t out_off;        /* partial write: what of `out` is still to go */
+    struct buf out;
+    struct request req;    /* HTTP: the one request in flight */
+    struct conn *next_idle;  /* the engine's: its stack of idle connections */
+    struct conn *next_spare; /* the engine's: connections it keeps closed */
+    int on_demand;         /* the engine's: opened for a request that waits for it */
+    /* STOMP */
+    struct buf in;         /* bytes read, not yet parsed */
+    struct buf frames;     /* SEND frames per verb for this connection */
+    size_t frame_off[RUN_MAX_VERBS], frame_len[RUN_MAX_VERBS], frame_id_off[RUN_MAX_VERBS];
+    int64_t last_rx_ns, last_tx_ns;
+    int64_t hb_send_ns, hb_recv_ns; /* negotiated heart-beat periods, 0 = none */
+    int receipt_done;
+    int leaving;           /* DISCONNECT sent: a close is the goodbye, not a failure */
+};
+
+/* The run's connections and what they share. The owner sets conns, n, ev
+ * and owner before the first conn_start; conn.c alone writes the counters. */
+struct conn_pool {
+    struct conn *conns;  /* the owner's (allocated and freed there) */
+    int n;
+    int nbackoff;        /* connections waiting to reconnect */
+    int reached;         /* a TCP connection got through once */
+    const struct conn_events *ev;
+    void *owner;         /* passed to every conn_events callback as is */
+};
+
+/* Readies c (DOWN, nothing open) as connection idx of e's pool. */
+void conn_init(struct engine *e, struct conn *c, int idx);
+/* Opens c (DOWN): connect, TLS, then wire->on_ready. A connect that fails
+ * at once goes to BACKOFF (conn_events.down says so before this returns). */
+void conn_start(struct conn *c);
+/* Closes the socket and stops c's watchers; nothing is told or counted. */
+void conn_close(struct conn *c);
+/* Frees c's buffers (after conn_close, at the end of the run). */
+void conn_free(struct conn *c);
+/* After a failure with requests in flight: closes c, the wire ends them
+ * with kind (wire->on_close), and c reconnects at once. */
+void conn_fail(struct conn *c, int kind);
+/* Closes c and reconnects after a backoff (doubling up to a second, reset
+ * by an answer): for a failure with nothing in flight. */
+void conn_retry_later(struct conn *c);
+/* Closes c cleanly (nothing lost) and tells the owner (CONN_DOWN_CLOSED). */
+void conn_close_clean(struct conn *c);
+/* The wire is up (IDLE): tells the owner (ready). */
+void conn_ready(struct conn *c);
+/* HTTP: the request is done and c IDLE again: tells the owner (idle). */
+void conn_idle(struct conn *c);
+/* r, sent on r->conn, ended with err_kind (< 0: answered well, which also
+ * resets the connection's backoff): tells the owner. */
+void conn_request_done(struct request *r, int err_kind);
+/* Watches c's socket for events (EV_READ and/or EV_WRITE). */
+void conn_watch(struct conn *c, int events);
+/* Reads what the socket has, up to len bytes into buf. @return sock_read's
+ * outcome (IO_DONE with *n > 0, IO_AGAIN, IO_EOF, IO_ERROR); a TLS failure
+ * is recorded in the run's transport figures. */
+enum io_status conn_read(struct conn *c, void *buf, size_t len, size_t *n);
+/* Writes c->out from c->out_off on. @return IO_DONE (all written, c->out
+ * emptied), IO_AGAIN (some left: wait for EV_WRITE) or IO_ERROR. */
+enum io_status conn_flush(struct conn *c);
+/* Queues n bytes at p (copied when the socket does not take them now)
+ * after what c->out still holds, writing what the socket takes. @return 0,
+ * or -1 on a write error or out of memory. */
+int conn_send_bytes(struct conn *c, const char *p, size_t n);
+/* At the end: wire->goodbye on every live connection (STOMP DISCONNECT),
+ * then up to a second for their receipts (runs e's loop meanwhile). */
+void conn_goodbye_all(struct engine *e);
+
+#endif

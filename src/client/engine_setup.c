@@ -1,0 +1,94 @@
+/* engine_setup: what a run needs before its first connection: the wire
+ * (HTTP or STOMP), TLS, enough file descriptors, the request ring, and
+ * every verb's request rendered once. Called by engine_run only. */
+#include <stdio.h>
+#include <string.h>
+
+#include "client/engine_int.h"
+#include "net/sock.h"
+#include "net/tls.h"
+
+int engine_setup_requests(struct engine *e, char *err)
+{
+    const struct run_config *cfg = e->cfg;
+    for (size_t i = 0; i < cfg->nverbs; i++) {
+        const char *method = cfg->verbs[i].name;
+        json_object *params = NULL;
+        struct enc_request body = {0};
+        int rc;
+        if (cfg->custom_method) {
+            if (cfg->method_params[0]) {
+                params = json_tokener_parse(cfg->method_params);
+                if (!params) {
+                    snprintf(err, ERR_LEN, "--params is not valid JSON: %.180s", cfg->method_params);
+                    return -1;
+                }
+            }
+        } else if (e->enc->verb_call(cfg->verbs[i].name, cfg->vm_id, &method, &params, err)) {
+            return -1;
+        }
+        rc = e->enc->render_request(method, params, &body, err);
+        json_object_put(params);
+        /* The id slot's fixed part becomes this run's random one. */
+        if (rc == ENC_OK && body.id_len && body.id_off >= REQID_PREFIX_LEN &&
+            !memcmp(body.body.data + body.id_off - REQID_PREFIX_LEN, ENC_ID_PREFIX,
+                    REQID_PREFIX_LEN))
+            memcpy(body.body.data + body.id_off - REQID_PREFIX_LEN, e->ids.prefix,
+                   REQID_PREFIX_LEN);
+        if (rc == ENC_OK)
+            rc = e->wire->prepare(e, (int)i, &body, err);
+        enc_request_free(&body);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* One descriptor per connection: raise the soft limit as far as the hard
+ * one allows, or say plainly why --connections cannot be had. */
+static int ensure_fds(int connections, char *err)
+{
+    long want = (long)connections + 64, have = sock_raise_fd_limit(want);
+    if (have < 0 || have >= want) /* unknown: let connect() say */
+        return 0;
+    snprintf(err, ERR_LEN, "--connections %d needs %ld open files; the limit is %ld (ulimit -n)",
+             connections, want, have);
+    return -1;
+}
+
+/* Picks HTTP or STOMP, plain or TLS, from the target's scheme. */
+int engine_setup_transport(struct engine *e, request_end_fn expire, char *err)
+{
+    const struct run_config *cfg = e->cfg;
+    enum scheme sc = e->target->scheme;
+    if (ensure_fds(cfg->connections, err))
+        return -1;
+    int stomp = sc == SCHEME_STOMP || sc == SCHEME_STOMPS;
+    e->wire = stomp ? &wire_stomp : &wire_http;
+    if (stomp && strcmp(e->enc->name, "jsonrpc")) {
+        snprintf(err, ERR_LEN, "STOMP carries JSON-RPC only: use -p jsonrpc with stomp://");
+        return -1;
+    }
+    if (stomp && cfg->rate <= 0) {
+        snprintf(err, ERR_LEN, "--rate max (closed loop) is for HTTP; give STOMP a rate");
+        return -1;
+    }
+    if (stomp && request_ring_init(&e->ring, cfg->rate, cfg->timeout_ns, expire, e, err))
+        return -1;
+    if (sc == SCHEME_HTTPS || sc == SCHEME_STOMPS) {
+        struct tls_client_opts o = {
+            .cacert = cfg->cacert[0] ? cfg->cacert : NULL,
+            .cert = cfg->cert[0] ? cfg->cert : NULL,
+            .key = cfg->key[0] ? cfg->key : NULL,
+            .insecure = cfg->tls_insecure,
+        };
+        char terr[ERR_LEN];
+        e->tls = tls_client_ctx(&o, terr);
+        if (!e->tls) {
+            snprintf(err, ERR_LEN, "%s", terr);
+            return -1;
+        }
+    }
+    return 0;
+}
+

@@ -1,0 +1,26 @@
+/* request: one request in flight, from its intended send time to its
+ * answer, timeout or failure. HTTP keeps it in its connection (one at a
+ * time); STOMP in a slot of the run's request_ring, found again by id. */
+#ifndef RPCBENCH_REQUEST_H
+#define RPCBENCH_REQUEST_H
+
+#include <stdint.h>
+
+struct conn;
+
+struct request {
+    int verb;            /* index into the verb mix */
+    uint64_t id;         /* the run's counter (reqid_wire gives what is sent) */
+    int64_t intended_ns;
+    int64_t sent_ns;
+    int measured;        /* intended inside the measured window */
+    int queued;          /* waited for a free connection */
+    int live;            /* in flight: not yet answered, timed out or failed */
+    struct conn *conn;   /* the connection it went out on (not owned) */
+};
+
+/* How a request ended, for its owner: err_kind < 0 ok, else an ERR_* kind
+ * (results/result.h). r stays the caller's. */
+typedef void (*request_end_fn)(void *owner, struct request *r, int err_kind);
+
+#endif

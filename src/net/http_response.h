@@ -1,0 +1,80 @@
+/* http_response: one HTTP/1.1 response framed from the bytes a socket
+ * gives, in any cuts, on top of http-parser: the status, the body handed to
+ * a sink piece by piece, and an outcome (complete, partial, or what went
+ * wrong). It knows nothing of connections, requests or encodings, so the
+ * client's HTTP transport (client/conn_http.c), the fuzz target and the
+ * unit tests drive the same code.
+ *
+ * Usage:
+ *   struct http_response r;
+ *   http_response_start(&r, max_body, sink, ctx);
+ *   for each read of n bytes:   o = http_response_feed(&r, p, n);
+ *                               stop unless o == HTTP_RESP_PARTIAL
+ *   on EOF (still partial):     o = http_response_eof(&r);
+ *
+ * Nothing is allocated here: the struct is the caller's, and so is
+ * whatever the sink keeps. Restart it with http_response_start for the
+ * next response on the same connection. */
+#ifndef RPCBENCH_HTTP_RESPONSE_H
+#define RPCBENCH_HTTP_RESPONSE_H
+
+#include <http_parser.h>
+#include <stddef.h>
+
+enum http_resp_outcome {
+    HTTP_RESP_PARTIAL,    /* no error so far; more bytes are needed */
+    HTTP_RESP_COMPLETE,   /* one whole response (see http_response_status) */
+    HTTP_RESP_TOO_LARGE,  /* Content-Length or the body so far is over max_body */
+    HTTP_RESP_SINK_ERROR, /* the body sink refused a piece (out of memory) */
+    HTTP_RESP_MALFORMED,  /* not a valid HTTP response (http_response_error says why) */
+    HTTP_RESP_TRUNCATED,  /* EOF before the response ended */
+};
+
+/* Receives the body as it comes, decoded from chunked if need be; len > 0.
+ * @return 0, or non-zero to stop (the outcome is then HTTP_RESP_SINK_ERROR). */
+typedef int (*http_body_sink)(void *ctx, const char *at, size_t len);
+
+struct http_response {
+    http_parser parser;
+    size_t max_body;
+    size_t body_seen;  /* body bytes received, kept by the sink or not */
+    http_body_sink sink;
+    void *ctx;
+    int message_done;
+    int too_large;
+    int sink_failed;
+};
+
+/* Readies r for a new response. A body (or announced Content-Length)
+ * longer than max_body is HTTP_RESP_TOO_LARGE. sink may be NULL (the body
+ * is only counted); ctx is passed to it as is and stays the caller's. */
+void http_response_start(struct http_response *r, size_t max_body, http_body_sink sink,
+                         void *ctx);
+
+/* Frames the next n bytes of the stream (n > 0). @return HTTP_RESP_PARTIAL
+ * (all taken, the response is not over), HTTP_RESP_COMPLETE (it ended in
+ * these bytes; any bytes after it in the same call are parsed as the start
+ * of the next response, and only an error there counts, as MALFORMED), or
+ * an error outcome, after which r must be restarted before any other use.
+ * Calling it again after a non-PARTIAL outcome is undefined. */
+enum http_resp_outcome http_response_feed(struct http_response *r, const char *p, size_t n);
+
+/* The peer closed the stream while the response was partial. @return
+ * HTTP_RESP_COMPLETE when the end of the stream ends the body (a response
+ * with neither Content-Length nor chunked), else HTTP_RESP_TRUNCATED. */
+enum http_resp_outcome http_response_eof(struct http_response *r);
+
+/* The status code (e.g. 200; a 1xx interim answer is a response of its
+ * own), valid once the head is parsed; 0 before. */
+unsigned http_response_status(const struct http_response *r);
+
+/* After HTTP_RESP_COMPLETE: 1 when the connection may carry another
+ * request (HTTP/1.1 without "Connection: close", or 1.0 with keep-alive),
+ * else 0. */
+int http_response_keep_alive(const struct http_response *r);
+
+/* Why the response is HTTP_RESP_MALFORMED, as http-parser words it (a
+ * static string, never NULL). */
+const char *http_response_error(const struct http_response *r);
+
+#endif

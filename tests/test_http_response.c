@@ -1,0 +1,310 @@
+/* net/http_response, fed the way a socket may deliver: all at once, one
+ * byte at a time (as picohttpparser's tests do), and cut in two at every
+ * point. Every cut must give the same outcome, status, body and keep-alive
+ * verdict, which is what the client's HTTP transport acts on. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "net/http_response.h"
+
+#define BIG 65536
+
+struct got {
+    enum http_resp_outcome outcome;
+    unsigned status;
+    int keep_alive;      /* only meaningful when complete */
+    char body[256];
+    size_t body_len;
+    size_t body_seen;
+    int refuse_after;    /* the sink fails once it holds this many bytes (0: never) */
+};
+
+static int sink(void *ctx, const char *at, size_t len)
+{
+    struct got *g = ctx;
+    if (g->refuse_after && g->body_len + len > (size_t)g->refuse_after)
+        return -1;
+    assert_true(len > 0);
+    assert_true(g->body_len + len <= sizeof g->body);
+    memcpy(g->body + g->body_len, at, len);
+    g->body_len += len;
+    return 0;
+}
+
+/* Feeds s in pieces cut at the offsets in cuts[] (ascending, ncuts of
+ * them), stopping at the first outcome that is not PARTIAL; then the EOF
+ * if eof and still partial. */
+static void feed_cut(const char *s, size_t max, int eof, const size_t *cuts, size_t ncuts,
+                     int refuse_after, struct got *g)
+{
+    struct http_response r;
+    memset(g, 0, sizeof *g);
+    g->refuse_after = refuse_after;
+    http_response_start(&r, max, sink, g);
+    size_t n = strlen(s), off = 0;
+    enum http_resp_outcome o = HTTP_RESP_PARTIAL;
+    for (size_t i = 0; i <= ncuts && o == HTTP_RESP_PARTIAL; i++) {
+        size_t end = i < ncuts ? cuts[i] : n;
+        if (end > off)
+            o = http_response_feed(&r, s + off, end - off);
+        off = end;
+    }
+    if (o == HTTP_RESP_PARTIAL && eof)
+        o = http_response_eof(&r);
+    g->outcome = o;
+    g->status = http_response_status(&r);
+    g->keep_alive = o == HTTP_RESP_COMPLETE ? http_response_keep_alive(&r) : -1;
+    g->body_seen = r.body_seen;
+    if (o == HTTP_RESP_MALFORMED)
+        assert_true(strlen(http_response_error(&r)) > 0);
+}
+
+static void assert_same(const struct got *a, const struct got *b)
+{
+    assert_int_equal(a->outcome, b->outcome);
+    assert_int_equal(a->status, b->status);
+    assert_int_equal(a->keep_alive, b->keep_alive);
+    if (a->outcome == HTTP_RESP_TOO_LARGE || a->outcome == HTTP_RESP_SINK_ERROR ||
+        a->outcome == HTTP_RESP_MALFORMED)
+        return; /* what the sink got before the refusal depends on the cuts */
+    assert_int_equal(a->body_len, b->body_len);
+    assert_memory_equal(a->body, b->body, a->body_len);
+}
+
+/* The outcome of s in one piece, checked to be the same one byte at a
+ * time and cut in two anywhere. */
+static struct got frame_ex(const char *s, size_t max, int eof, int refuse_after)
+{
+    struct got whole, g;
+    size_t n = strlen(s), cuts[4096] = {0};
+    assert_true(n < sizeof cuts / sizeof *cuts);
+    feed_cut(s, max, eof, NULL, 0, refuse_after, &whole);
+    for (size_t i = 0; i < n; i++)
+        cuts[i] = i + 1;
+    feed_cut(s, max, eof, cuts, n, refuse_after, &g);
+    assert_same(&whole, &g);
+    for (size_t i = 1; i < n; i++) {
+        feed_cut(s, max, eof, &i, 1, refuse_after, &g);
+        assert_same(&whole, &g);
+    }
+    return whole;
+}
+
+static struct got frame(const char *s, int eof)
+{
+    return frame_ex(s, BIG, eof, 0);
+}
+
+static void assert_body(const struct got *g, const char *want)
+{
+    assert_int_equal(g->body_len, strlen(want));
+    assert_memory_equal(g->body, want, g->body_len);
+}
+
+static void test_content_length(void **state)
+{
+    (void)state;
+    struct got g = frame("HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: 5\r\n"
+                         "\r\nhello", 0);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_int_equal(g.status, 200);
+    assert_int_equal(g.keep_alive, 1);
+    assert_body(&g, "hello");
+    g = frame("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", 0);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_body(&g, "");
+}
+
+static void test_partial_and_truncated(void **state)
+{
+    (void)state;
+    const char *s = "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhello";
+    struct got g = frame(s, 0);
+    assert_int_equal(g.outcome, HTTP_RESP_PARTIAL);
+    assert_body(&g, "hello");
+    g = frame(s, 1); /* the peer closed half way */
+    assert_int_equal(g.outcome, HTTP_RESP_TRUNCATED);
+    g = frame("HTTP/1.1 200 OK\r\nContent-Le", 1);
+    assert_int_equal(g.outcome, HTTP_RESP_TRUNCATED);
+}
+
+static void test_chunked(void **state)
+{
+    (void)state;
+    struct got g = frame("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                         "5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\nX-Trailer: 1\r\n\r\n", 0);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_int_equal(g.keep_alive, 1);
+    assert_body(&g, "hello world");
+    g = frame("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 0);
+    assert_int_equal(g.outcome, HTTP_RESP_MALFORMED);
+}
+
+static void test_body_until_close(void **state)
+{
+    (void)state;
+    const char *s = "HTTP/1.0 200 OK\r\nContent-Type: text/xml\r\n\r\n<a/>";
+    struct got g = frame(s, 0);
+    assert_int_equal(g.outcome, HTTP_RESP_PARTIAL);
+    g = frame(s, 1);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_int_equal(g.keep_alive, 0);
+    assert_body(&g, "<a/>");
+    g = frame("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nbye", 1);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_body(&g, "bye");
+}
+
+static void test_keep_alive(void **state)
+{
+    (void)state;
+    struct got g = frame("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok", 0);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_int_equal(g.keep_alive, 0);
+    g = frame("HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nok", 0);
+    assert_int_equal(g.keep_alive, 1);
+    g = frame("HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok", 0);
+    assert_int_equal(g.keep_alive, 0);
+}
+
+/* A status other than 2xx is a response like any other: the client, not
+ * the framing, makes it an HTTP error. A 1xx interim answer (no client
+ * request asks for one) ends at its blank line, as a response of its own. */
+static void test_status_codes(void **state)
+{
+    (void)state;
+    struct got g = frame("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 4\r\n\r\noops", 0);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_int_equal(g.status, 500);
+    assert_body(&g, "oops");
+    g = frame("HTTP/1.1 204 No Content\r\n\r\n", 0);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_int_equal(g.status, 204);
+    g = frame("HTTP/1.1 100 Continue\r\n\r\n", 0);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_int_equal(g.status, 100);
+}
+
+static void test_malformed(void **state)
+{
+    (void)state;
+    const char *bad[] = {
+        "HTTP/1.1 2x0 OK\r\n\r\n",
+        "HTTP/x.1 200 OK\r\n\r\n",
+        "SSH-2.0-OpenSSH_9.2\r\n",
+        "<methodResponse/>\r\n",
+        "HTTP/1.1 200 OK\r\nContent-Length: 5x\r\n\r\nhello",
+        "HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct got g = frame(bad[i], 1);
+        assert_int_equal(g.outcome, HTTP_RESP_MALFORMED);
+    }
+}
+
+/* --max-response: an announced length over the cap is refused with the
+ * head, before any body; a chunked body or one running to the close is
+ * refused once it passes the cap; exactly the cap is fine. */
+static void test_oversize(void **state)
+{
+    (void)state;
+    struct got g = frame_ex("HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nhello world", 10, 0, 0);
+    assert_int_equal(g.outcome, HTTP_RESP_TOO_LARGE);
+    assert_int_equal(g.body_seen, 0);
+    g = frame_ex("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nhelloworld", 10, 0, 0);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    g = frame_ex("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                 "6\r\nhello \r\n5\r\nworld\r\n0\r\n\r\n", 10, 0, 0);
+    assert_int_equal(g.outcome, HTTP_RESP_TOO_LARGE);
+    assert_true(g.body_seen <= 10);
+    g = frame_ex("HTTP/1.0 200 OK\r\n\r\nhello world", 10, 1, 0);
+    assert_int_equal(g.outcome, HTTP_RESP_TOO_LARGE);
+    assert_true(g.body_len <= 10);
+}
+
+static void test_sink_refuses(void **state)
+{
+    (void)state;
+    struct got g = frame_ex("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", BIG, 0, 3);
+    assert_int_equal(g.outcome, HTTP_RESP_SINK_ERROR);
+}
+
+/* Bytes after a complete response (nothing the client asked for): cut
+ * after the response, it is complete; in the same read, http-parser
+ * parses them as the next response and an error there makes the read
+ * MALFORMED, as the client has always had it. */
+static void test_bytes_after_the_response(void **state)
+{
+    (void)state;
+    const char *resp = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+    char s[128];
+    snprintf(s, sizeof s, "%sXYZ", resp);
+    struct got g;
+    size_t cut = strlen(resp);
+    feed_cut(s, BIG, 0, &cut, 1, 0, &g);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_body(&g, "ok");
+    feed_cut(s, BIG, 0, NULL, 0, 0, &g);
+    assert_int_equal(g.outcome, HTTP_RESP_MALFORMED);
+}
+
+/* A 1xx interim answer and the final one in the same read: http-parser
+ * goes on into the final one, whose status then stands; cut after the
+ * interim one, it is the interim status. No request of ours asks for one
+ * (no Expect: 100-continue); kept as the client has always had it. */
+static void test_interim_then_final(void **state)
+{
+    (void)state;
+    const char *interim = "HTTP/1.1 100 Continue\r\n\r\n";
+    char s[160];
+    snprintf(s, sizeof s, "%sHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", interim);
+    struct got g;
+    size_t cut = strlen(interim);
+    feed_cut(s, BIG, 0, &cut, 1, 0, &g);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_int_equal(g.status, 100);
+    feed_cut(s, BIG, 0, NULL, 0, 0, &g);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_int_equal(g.status, 200);
+    assert_body(&g, "ok");
+}
+
+/* One struct serves response after response once restarted. */
+static void test_restart(void **state)
+{
+    (void)state;
+    struct http_response r;
+    struct got g = {0};
+    const char *a = "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\na";
+    http_response_start(&r, BIG, sink, &g);
+    assert_int_equal(http_response_feed(&r, "garbage", 7), HTTP_RESP_MALFORMED);
+    http_response_start(&r, BIG, NULL, NULL); /* counted only */
+    assert_int_equal(http_response_feed(&r, a, strlen(a)), HTTP_RESP_COMPLETE);
+    assert_int_equal(r.body_seen, 1);
+    assert_int_equal(g.body_len, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_content_length),
+        cmocka_unit_test(test_partial_and_truncated),
+        cmocka_unit_test(test_chunked),
+        cmocka_unit_test(test_body_until_close),
+        cmocka_unit_test(test_keep_alive),
+        cmocka_unit_test(test_status_codes),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_oversize),
+        cmocka_unit_test(test_sink_refuses),
+        cmocka_unit_test(test_bytes_after_the_response),
+        cmocka_unit_test(test_interim_then_final),
+        cmocka_unit_test(test_restart),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
