@@ -286,7 +286,7 @@ def run_one(t, args):
         return "skip"
     except Exception:  # noqa: BLE001 - report every failure
         print("FAIL %s" % t.__name__)
-        traceback.print_exc()
+        traceback.print_exc(file=sys.stdout)  # in order with the lines around it
         return "FAIL"
     print("ok   %s" % t.__name__)
     return "ok"
@@ -306,6 +306,6 @@ def main(tests, *args):
         print("FAIL defined but not in main()'s list: %s" % ", ".join(forgotten))
     got = [run_one(t, args) for t in tests]
     passed, failed, skipped = got.count("ok"), got.count("FAIL") + len(forgotten), got.count("skip")
-    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped), flush=True)
     strict = os.environ.get("RPCTEST_STRICT") == "1"
     sys.exit(1 if failed or (strict and skipped) else 0)
