@@ -4,7 +4,9 @@
 Starts the real binary ($RPCBENCH) on 127.0.0.1:0, talks XML-RPC with
 xmlrpc.client, JSON-RPC with http.client and raw HTTP with sockets, and
 checks that after every kind of bad input the next good request still gets
-its answer. Every socket has a timeout; every server is killed in finally.
+its answer. The quick tests share one server (shared()); the others start
+their own with rpctest.Server. Every socket has a timeout; every server is
+stopped on the way out.
 """
 import http.client
 import json

@@ -1,5 +1,14 @@
-"""Shared helpers for the integration tests: start `rpcbench serve` on an
-ephemeral loopback port, run rpcbench with a hard timeout, read results."""
+"""Shared helpers for the integration tests (tests/it_*.py), one copy each:
+
+- Listening / Server: a test server in its own process (`rpcbench serve`,
+  tests/faultserver.py) on an ephemeral loopback port, stopped on the way out;
+- rpcbench(), run_json(): rpcbench with a hard timeout, its JSON result read;
+- make_certs(): a CA and certificates made with the openssl CLI;
+- Peer, read_http_request(), http_response(), jsonrpc_result(): the servers
+  written by hand that rpcbench run talks to (it_client_wire.py's peers,
+  faultserver.py); STOMP framing by hand is in stomptest.py;
+- check(), skip(), main(): checks that survive `python -O`, a skip that is
+  reported as one, and the runner printing ok / skip / FAIL per test."""
 import http.client
 import json
 import os

@@ -95,7 +95,7 @@ static int feed(const char *in, size_t n, size_t first, size_t step, size_t max,
 static void assert_stream(const char *in, size_t n, const char *want)
 {
     struct buf sum = {0};
-    char err[STOMP_ERR_LEN] = "";
+    char err[ERR_LEN] = "";
     for (size_t first = 0; first <= n; first++) {
         assert_int_equal(feed(in, n, first, n, BIG, &sum, err), 0);
         assert_string_equal(sum.data ? sum.data : "", want);
@@ -110,7 +110,7 @@ static void assert_refused(const char *in, size_t n, size_t max, const char *why
 {
     struct buf sum = {0};
     for (size_t first = 0; first <= n; first++) {
-        char err[STOMP_ERR_LEN] = "";
+        char err[ERR_LEN] = "";
         assert_int_equal(feed(in, n, first, first ? n : 1, max, &sum, err), -1);
         if (!strstr(err, why))
             fail_msg("split %zu: err '%s', want '%s'", first, err, why);
@@ -144,7 +144,7 @@ static void test_heartbeat_only(void **state)
 {
     (void)state;
     struct stomp_frame f;
-    char err[STOMP_ERR_LEN];
+    char err[ERR_LEN];
     assert_int_equal(stomp_parse(S("\n\r\n\n"), BIG, &f, err), 4);
     assert_int_equal(f.command_len, 0);
     assert_int_equal(stomp_parse(S("\n\r"), BIG, &f, err), 1); /* the \r waits for its \n */
@@ -160,7 +160,7 @@ static void test_several_in_one_buffer(void **state)
     (void)state;
     static const char in[] = "SEND\ndestination:a\n\nx\0SEND\ndestination:b\n\ny\0SEND\n";
     struct stomp_frame f;
-    char err[STOMP_ERR_LEN], v[16];
+    char err[ERR_LEN], v[16];
     ssize_t r1 = stomp_parse(S(in), BIG, &f, err);
     assert_int_equal(r1, 22);
     assert_int_equal(stomp_header(&f, "destination", v, sizeof v), 1);
@@ -177,7 +177,7 @@ static void test_escapes(void **state)
     (void)state;
     static const char in[] = "MESSAGE\nk\\cey:a\\nb\\rc\\cd\\\\e\nk\\cey:second\n\n\0";
     struct stomp_frame f;
-    char err[STOMP_ERR_LEN], v[64];
+    char err[ERR_LEN], v[64];
     assert_int_equal(stomp_parse(S(in), BIG, &f, err), (ssize_t)sizeof in - 1);
     assert_int_equal(stomp_header(&f, "k\\cey", v, sizeof v), 9);
     assert_string_equal(v, "a\nb\rc:d\\e"); /* the first occurrence wins */
@@ -194,7 +194,7 @@ static void test_connect_not_unescaped(void **state)
     (void)state;
     static const char in[] = "CONNECT\nlogin:a\\tb\\n\nhost:x\\c\n\n\0";
     struct stomp_frame f;
-    char err[STOMP_ERR_LEN], v[64];
+    char err[ERR_LEN], v[64];
     assert_true(stomp_parse(S(in), BIG, &f, err) > 0);
     assert_true(stomp_is(&f, "CONNECT"));
     assert_false(stomp_is(&f, "CONNECTED"));
@@ -208,7 +208,7 @@ static void test_content_length(void **state)
 {
     (void)state;
     struct stomp_frame f;
-    char err[STOMP_ERR_LEN];
+    char err[ERR_LEN];
     /* A body of NULs with content-length; without, the first NUL ends it. */
     static const char with[] = "SEND\ncontent-length:3\n\n\0\0\0\0";
     assert_int_equal(stomp_parse(S(with), BIG, &f, err), (ssize_t)sizeof with - 1);
@@ -231,7 +231,7 @@ static void test_limits(void **state)
 {
     (void)state;
     struct stomp_frame f;
-    char err[STOMP_ERR_LEN];
+    char err[ERR_LEN];
     /* A content-length over the limit is refused before the body comes. */
     assert_int_equal(stomp_parse(S("SEND\ncontent-length:1000\n\n"), 100, &f, err), -1);
     assert_non_null(strstr(err, "too large"));
@@ -277,7 +277,7 @@ static void test_bad_input(void **state)
     assert_refused(S("SEND\nnocolon\n\n\0"), BIG, "header without colon");
     assert_refused(S("SEND\n:v\n\n\0"), BIG, "empty header name");
     assert_refused(S("\rSEND\n\n\0"), BIG, "CR without LF");
-    char err[STOMP_ERR_LEN];
+    char err[ERR_LEN];
     struct stomp_frame f;
     char cmd[40];
     memset(cmd, 'A', sizeof cmd);
@@ -287,7 +287,7 @@ static void test_bad_input(void **state)
 
 static void parse_one(const struct buf *b, struct stomp_frame *f)
 {
-    char err[STOMP_ERR_LEN] = "";
+    char err[ERR_LEN] = "";
     ssize_t r = stomp_parse(b->data, b->len, BIG, f, err);
     if (r != (ssize_t)b->len)
         fail_msg("parse gave %zd of %zu: %s", r, b->len, err);
@@ -321,7 +321,7 @@ static void test_render_round_trip(void **state)
     /* Two frames rendered back to back parse back as two. */
     assert_int_equal(stomp_render(&b, "RECEIPT", (const char *[]){"receipt-id", "9", NULL}, NULL,
                                   0), 0);
-    char err[STOMP_ERR_LEN];
+    char err[ERR_LEN];
     ssize_t r = stomp_parse(b.data, b.len, BIG, &f, err);
     assert_true(r > 0 && (size_t)r < b.len);
     assert_int_equal(stomp_parse(b.data + r, b.len - (size_t)r, BIG, &f, err), b.len - (size_t)r);

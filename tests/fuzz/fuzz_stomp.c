@@ -24,7 +24,7 @@ static void roundtrip(const struct stomp_frame *f)
     struct buf b = {0};
     if (stomp_render(&b, cmd, kv[1] ? kv : kv + 2, f->body ? f->body : "", f->body_len) == 0) {
         struct stomp_frame g;
-        char err[STOMP_ERR_LEN];
+        char err[ERR_LEN];
         ssize_t n = stomp_parse(b.data, b.len, b.len + 1, &g, err);
         /* What we render we must read back, byte for byte. */
         if (n != (ssize_t)b.len || g.command_len != f->command_len || g.body_len != f->body_len ||
@@ -47,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t off = 0;
     while (off < size) {
         struct stomp_frame f;
-        char err[STOMP_ERR_LEN], v[64];
+        char err[ERR_LEN], v[64];
         ssize_t n = stomp_parse(buf + off, size - off, 1 << 20, &f, err);
         if (n <= 0)
             break;
