@@ -1,9 +1,9 @@
 /* check_stream: the cheap response check over a body that arrives in
  * pieces, keeping only what the check needs.
  *
- * A 150-VM XML-RPC getAllVmStats answer is 2.3 MB, and copying all of it
- * out of the read buffer cost the client as much CPU as the kernel's own
- * copy. VDSM puts the status first, so the first few KiB and the closing
+ * A 150-VM XML-RPC getAllVmStats answer runs to megabytes, and copying all
+ * of it out of the read buffer would copy it a second time after the
+ * kernel. VDSM puts the status first, so the first few KiB and the closing
  * tag decide: once the encoder's check_head decides on the head, only the
  * last bytes are kept (a small fixed window). When it cannot decide (a
  * fault, status last, JSON-RPC whose id comes last) the whole body is kept
@@ -13,7 +13,9 @@
  *   for each piece: if (check_stream_feed(&s, at, len)) ...out of memory
  *   st = check_stream_finish(&s, &result);   same as check_response(whole)
  *
- * Nothing here allocates but the caller's body buffer, which it reuses. */
+ * Nothing here allocates but the caller's body buffer, which it reuses:
+ * the caller owns s and body (buf_free when done); s borrows enc and body
+ * from check_stream_start until the next start. */
 #ifndef RPCBENCH_CHECK_STREAM_H
 #define RPCBENCH_CHECK_STREAM_H
 
@@ -40,13 +42,16 @@ struct check_stream {
     size_t blanks;       /* blanks seen after tail[] */
 };
 
-/* body is reset and then holds what is kept; head_bytes (> 0) is when the
- * head check runs (CHECK_STREAM_HEAD but in tests). */
+/* Starts a body: body is reset and then holds what is kept; head_bytes
+ * (> 0) is when the head check runs (CHECK_STREAM_HEAD but in tests). */
 void check_stream_start(struct check_stream *s, const struct encoder *enc, struct buf *body,
                         size_t head_bytes);
-/* 0, or -1 when the body buffer cannot grow. */
+/* Feeds the next len bytes at `at` (not kept beyond what s keeps).
+ * @return 0, or -1 when the body buffer cannot grow. */
 int check_stream_feed(struct check_stream *s, const char *at, size_t len);
-/* The verdict, as enc->check_response on the whole body would give it. */
+/* Ends the body. out gets the verdict's details (fault code, id).
+ * @return the verdict (enum enc_status), as enc->check_response on the
+ * whole body would give it. */
 int check_stream_finish(struct check_stream *s, struct enc_result *out);
 
 #endif

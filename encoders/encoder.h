@@ -13,7 +13,12 @@
  * Server side: parse a call, render a result or an error.
  *
  * All functions return one of enum enc_status and, where they take `err`,
- * write a one-line reason there (ENC_ERR_LEN bytes, caller-owned). */
+ * write a one-line reason there (ENC_ERR_LEN bytes, caller-owned).
+ *
+ * Ownership: bodies passed in are borrowed for the call; bufs passed out
+ * are the caller's, appended to or reset as each function says, never
+ * freed here. json-c references follow json-c: "new reference" means the
+ * caller puts it (json_object_put), "borrowed" that it does not. */
 #ifndef RPCBENCH_ENCODER_H
 #define RPCBENCH_ENCODER_H
 
@@ -92,14 +97,21 @@ struct encoder {
 
     /* Client: protocol method and params for a VDSM verb ("ping", "list",
      * "fullList", "getAllVmStats", "getVmStats"); vm_id is used by getVmStats.
-     * *params is a new reference (may be NULL). */
+     * *method is a static string or verb itself (valid while verb is);
+     * *params is a new reference (may be NULL).
+     * @return ENC_OK, ENC_INVALID (unknown verb, no vm_id) or ENC_NOMEM. */
     int (*verb_call)(const char *verb, const char *vm_id, const char **method,
                      json_object **params, char *err);
     /* Client: renders method(params) once, with an id slot where the
-     * encoding has ids. */
+     * encoding has ids. out->body is reset first (out zeroed or used
+     * before); the caller frees it with enc_request_free. params is
+     * borrowed. @return ENC_OK, or ENC_NOMEM (with err when the encoding
+     * could not carry params). */
     int (*render_request)(const char *method, json_object *params,
                           struct enc_request *out, char *err);
-    /* Client: cheap check, builds no tree. */
+    /* Client: cheap check, builds no tree and never allocates.
+     * @return ENC_OK, ENC_FAULT (out->fault_code) or ENC_DECODE; out->status
+     * holds the same. */
     int (*check_response)(const char *body, size_t len, struct enc_result *out);
     /* Client: the cheap check split for a body that arrives in pieces
      * (check_stream.h), so the middle of a long one need not be kept.
@@ -108,18 +120,25 @@ struct encoder {
      * stripped): check_response on the whole body then agrees. NULL where
      * the encoding cannot decide early (JSON-RPC: its id comes last). */
     int (*check_head)(const char *head, size_t len, struct enc_result *out);
+    /* @return 1 when the last bytes end the document properly, else 0. */
     int (*tail_ok)(const char *tail, size_t len);
-    /* Client: full decode, builds and walks the tree, counts items. */
+    /* Client: full decode, builds and walks the tree (freed before it
+     * returns), counts items into out->items.
+     * @return ENC_OK, ENC_FAULT or ENC_DECODE; out->status holds the same. */
     int (*decode_response)(const char *body, size_t len, struct enc_result *out);
 
-    /* Server: parse a call. ENC_DECODE for malformed input, ENC_INVALID for
-     * a document that is not a request. call must be freed with
+    /* Server: parse a call into call (the caller's; its params and id are
+     * new references it then owns).
+     * @return ENC_OK, ENC_DECODE for malformed input, or ENC_INVALID for a
+     * document that is not a request; call must be freed with
      * enc_call_clear whatever the return. */
     int (*parse_call)(const char *body, size_t len, struct enc_call *call, char *err);
-    /* Server: render a successful answer to call into out (appended). */
+    /* Server: render a successful answer to call, appended to out.
+     * @return ENC_OK or ENC_NOMEM. */
     int (*render_result)(const struct enc_call *call, const struct enc_answer *ans,
                          struct buf *out);
-    /* Server: render an error; call may be NULL (e.g. unparseable input). */
+    /* Server: render an error, appended to out; call may be NULL (e.g.
+     * unparseable input), message is copied. @return ENC_OK or ENC_NOMEM. */
     int (*render_error)(const struct enc_call *call, enum enc_error_kind kind,
                         int64_t code, const char *message, struct buf *out);
 };
@@ -127,18 +146,22 @@ struct encoder {
 extern const struct encoder enc_xmlrpc;
 extern const struct encoder enc_jsonrpc;
 
-/* The encoder called `name`, or NULL. */
+/* @return the encoder called `name` (static, never freed), or NULL. */
 const struct encoder *enc_find(const char *name);
 
 /* Writes id as ENC_ID_DIGITS lowercase hex digits at req's id slot
  * (no-op when the encoding has none). Never allocates. */
 void enc_stamp_id(struct enc_request *req, uint64_t id);
-/* Parses the counter out of a UUID-shaped id string; 0 on success. */
+/* Parses the counter (the last ENC_ID_DIGITS hex digits) out of the
+ * UUID-shaped id s[0..len) into *id.
+ * @return 0, or -1 when s is not UUID-shaped. */
 int enc_parse_id(const char *s, size_t len, uint64_t *id);
 
+/* Frees req's body; req may be rendered into again. */
 void enc_request_free(struct enc_request *req);
 /* Writes a one-line reason into err (ENC_ERR_LEN bytes) unless err is NULL. */
 void enc_seterr(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Puts call's params and id and zeroes it; safe on a zeroed call. */
 void enc_call_clear(struct enc_call *call);
 
 /* JSON-RPC server side, for batches (vdsm_api.c). jsonrpc_parse_body parses

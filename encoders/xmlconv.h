@@ -13,10 +13,12 @@
 #include <json-c/json.h>
 #include <xmlrpc-c/base.h>
 
-/* A new xmlrpc value for v (NULL = null), or NULL with env's fault set. */
+/* v is borrowed. @return a new xmlrpc value for v (NULL = null), owned
+ * by the caller (xmlrpc_DECREF), or NULL with env's fault set. */
 xmlrpc_value *xmlconv_from_json(xmlrpc_env *env, json_object *v);
-/* A new json-c value for x in *out (NULL is JSON null); 0 on success, -1
- * with env's fault set. */
+/* Converts x (borrowed) into *out: a new json-c reference, owned by the
+ * caller (json_object_put), NULL for JSON null.
+ * @return 0, or -1 with env's fault set (*out left as it was). */
 int xmlconv_to_json(xmlrpc_env *env, xmlrpc_value *x, json_object **out);
 
 #endif

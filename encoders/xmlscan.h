@@ -13,7 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Returns ENC_OK, ENC_FAULT (with *code: faultCode or status.code; 0 if a
+/* Checks the whole body (borrowed; nothing is allocated or kept).
+ * @return ENC_OK, ENC_FAULT (with *code: faultCode or status.code; 0 if a
  * fault carries no readable code) or ENC_DECODE. */
 int xmlscan_check(const char *body, size_t len, int64_t *code);
 
@@ -24,7 +25,10 @@ int xmlscan_check(const char *body, size_t len, int64_t *code);
  * bytes (the closing tag after trailing blanks): then xmlscan_check on the
  * whole body returns the same status and code. */
 #define XMLSCAN_MORE (-1)
+/* @return what xmlscan_check would (ENC_OK, ENC_FAULT with *code,
+ * ENC_DECODE), or XMLSCAN_MORE when the head does not decide. */
 int xmlscan_check_head(const char *head, size_t len, int64_t *code);
+/* @return 1 when tail ends with the closing tag, else 0. */
 int xmlscan_tail_ok(const char *tail, size_t len);
 
 /* Whether a document is safe to hand to xmlrpc-c 1.33 (Debian 12): 1, or

@@ -24,18 +24,22 @@ each request on each connection (one thread per connection) according to
   stop       answers validly for --stop-after seconds, then closes the
              listening socket and every connection
 
+The accepting and the HTTP framing are rpctest's (Peer, read_http_request,
+http_response), shared with the peers in it_client_wire.py; it_faults.py
+starts this script as an rpctest.Listening process.
+
 Everything is bounded: sockets have timeouts, a connection answers at most
 MAX_REQUESTS requests, and the process exits after --lifetime seconds even
 if nobody stops it."""
 import argparse
 import itertools
 import json
-import re
 import socket
 import struct
 import sys
-import threading
 import time
+
+from rpctest import Peer, http_response, jsonrpc_result, read_http_request
 
 MAX_REQUESTS = 100000
 MAX_HEAD = 64 * 1024
@@ -61,52 +65,6 @@ BAD_I8 = [b"<i8>1x</i8>", b"<i8>5 </i8>", b"<i8 >1x</i8>"]
 BAD_I8_TURN = itertools.count()
 
 
-class Conns:
-    """The live connections, so `stop` can close them all."""
-
-    def __init__(self):
-        self.lock = threading.Lock()
-        self.socks = set()
-
-    def add(self, s):
-        with self.lock:
-            self.socks.add(s)
-
-    def remove(self, s):
-        with self.lock:
-            self.socks.discard(s)
-
-    def close_all(self):
-        with self.lock:
-            socks, self.socks = list(self.socks), set()
-        for s in socks:
-            try:
-                s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
-
-
-def read_request(sock, pending):
-    """Reads one HTTP request; returns (body, rest) or None at EOF/error."""
-    buf = pending
-    while b"\r\n\r\n" not in buf:
-        if len(buf) > MAX_HEAD:
-            return None
-        chunk = sock.recv(65536)
-        if not chunk:
-            return None
-        buf += chunk
-    head, _, rest = buf.partition(b"\r\n\r\n")
-    m = re.search(rb"(?im)^content-length:\s*(\d+)", head)
-    need = int(m.group(1)) if m else 0
-    while len(rest) < need:
-        chunk = sock.recv(65536)
-        if not chunk:
-            return None
-        rest += chunk
-    return rest[:need], rest[need:]
-
-
 def answer_body(body):
     """A valid answer to body: JSON-RPC with its id, else XML-RPC ping."""
     try:
@@ -114,14 +72,7 @@ def answer_body(body):
     except ValueError:
         return XML_PING, "text/xml", None
     rid = req.get("id") if isinstance(req, dict) else None
-    return (json.dumps({"jsonrpc": "2.0", "id": rid, "result": True}).encode(),
-            "application/json", rid)
-
-
-def response(body, ctype, length=None):
-    n = len(body) if length is None else length
-    return (b"HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n"
-            % (ctype.encode(), n)) + body
+    return jsonrpc_result(rid), "application/json", rid
 
 
 def other_id(rid):
@@ -136,10 +87,10 @@ def serve_one(mode, sock, body):
     """Answers one request; returns False when the connection must end."""
     payload, ctype, rid = answer_body(body)
     if mode == "ok" or mode == "stop":
-        sock.sendall(response(payload, ctype))
+        sock.sendall(http_response(payload, ctype))
         return True
     if mode == "close":
-        full = response(payload, ctype)
+        full = http_response(payload, ctype)
         sock.sendall(full[:len(full) - len(payload) // 2])
         return False
     if mode == "reset":
@@ -149,7 +100,7 @@ def serve_one(mode, sock, body):
         sock.sendall(b"\x00\xffTHIS IS NOT HTTP\r\n\r\n\x01\x02garbage garbage\r\n")
         return True
     if mode == "truncated":
-        sock.sendall(response(payload[:len(payload) // 2], ctype, length=len(payload)))
+        sock.sendall(http_response(payload[:len(payload) // 2], ctype, length=len(payload)))
         hold(sock)
         return False
     if mode == "stall":
@@ -163,24 +114,23 @@ def serve_one(mode, sock, body):
             sock.sendall(chunk)
         return True
     if mode == "trickle":
-        full = response(payload, ctype)
+        full = http_response(payload, ctype)
         for i in range(len(full)):
             sock.sendall(full[i:i + 1])
             time.sleep(1.0)
         return True
     if mode == "empty":
-        sock.sendall(response(b"", ctype))
+        sock.sendall(http_response(b"", ctype))
         return True
     if mode in ("bigxml", "badend"):
-        sock.sendall(response(BIG_XML if mode == "bigxml" else BAD_END, "text/xml"))
+        sock.sendall(http_response(BIG_XML if mode == "bigxml" else BAD_END, "text/xml"))
         return True
     if mode == "badi8":
         bad = XML_PING.replace(b"<int>0</int>", BAD_I8[next(BAD_I8_TURN) % len(BAD_I8)])
-        sock.sendall(response(bad, "text/xml"))
+        sock.sendall(http_response(bad, "text/xml"))
         return True
     if mode == "wrongid":
-        bad = json.dumps({"jsonrpc": "2.0", "id": other_id(rid), "result": True}).encode()
-        sock.sendall(response(bad, "application/json"))
+        sock.sendall(http_response(jsonrpc_result(other_id(rid)), "application/json"))
         return True
     raise ValueError("unknown mode %r" % mode)
 
@@ -194,25 +144,17 @@ def hold(sock):
         pass
 
 
-def handle(mode, sock, conns):
-    conns.add(sock)
+def handle(mode, sock):
+    """Serves one connection in mode; the Peer closes it (an OSError, the
+    client going away, is the point of most modes and ends it quietly)."""
     pending = b""
-    try:
-        for _ in range(MAX_REQUESTS):
-            got = read_request(sock, pending)
-            if got is None:
-                break
-            body, pending = got
-            if not serve_one(mode, sock, body):
-                break
-    except OSError:
-        pass  # the client went away: that is the point of most modes
-    finally:
-        conns.remove(sock)
-        try:
-            sock.close()
-        except OSError:
-            pass
+    for _ in range(MAX_REQUESTS):
+        got = read_http_request(lambda: sock.recv(65536), pending, MAX_HEAD)
+        if got is None:
+            return
+        _, body, pending = got
+        if not serve_one(mode, sock, body):
+            return
 
 
 def main():
@@ -221,27 +163,15 @@ def main():
     ap.add_argument("--stop-after", type=float, default=1.0)
     ap.add_argument("--lifetime", type=float, default=60.0)
     args = ap.parse_args()
-    lsock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    lsock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    lsock.bind(("127.0.0.1", 0))
-    lsock.listen(128)
-    lsock.settimeout(0.2)
-    print("listening on 127.0.0.1:%d" % lsock.getsockname()[1], flush=True)
-    conns = Conns()
     start = time.monotonic()
-    while time.monotonic() - start < args.lifetime:
-        if args.mode == "stop" and time.monotonic() - start >= args.stop_after:
-            lsock.close()
-            conns.close_all()
-            # Keep the process (not the port) around until told to go.
-            time.sleep(max(0.0, args.lifetime - (time.monotonic() - start)))
-            break
-        try:
-            sock, _ = lsock.accept()
-        except socket.timeout:
-            continue
-        sock.settimeout(30.0)
-        threading.Thread(target=handle, args=(args.mode, sock, conns), daemon=True).start()
+    peer = Peer(lambda sock, rec: handle(args.mode, sock), timeout=30.0)
+    print("listening on 127.0.0.1:%d" % peer.port, flush=True)
+    if args.mode == "stop":
+        time.sleep(args.stop_after)
+        peer.close()
+        peer.drop_all()
+    # Keep the process around (not the port, in stop mode) until told to go.
+    time.sleep(max(0.0, args.lifetime - (time.monotonic() - start)))
     return 0
 
 

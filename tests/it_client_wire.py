@@ -9,7 +9,7 @@ here (no rpcbench on the server side), as VDSM's own server sees it:
 - request ids are random version-4 UUIDs, different in two processes run at
   once with the same --seed, and so are their STOMP reply queues and
   subscription ids (VDSM routes replies by id across all connections).
-Then, against `rpcbench serve`: the interval timeline sums to requests.*
+The peers are rpctest.Peer with the handlers here. Then, against `rpcbench serve`: the interval timeline sums to requests.*
 on every transport, and a cheap verb at a low rate gets a non-zero server
 CPU from schedstat."""
 import json
@@ -18,57 +18,19 @@ import re
 import socket
 import subprocess
 import tempfile
-import threading
 import time
 
-from rpctest import RPCBENCH, Server, check, main, make_certs, run_json
+from rpctest import (RPCBENCH, Peer, Server, check, http_response, jsonrpc_result, main,
+                     make_certs, read_http_request, run_json)
+from stomptest import frame, parse_frames
 
 UUID4 = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 
 
-class Peer:
-    """A raw TCP server on 127.0.0.1:0; handle(conn, rec) runs per accepted
-    connection in its own thread, and rec (a dict) keeps what it saw."""
-
-    def __init__(self, handle):
-        self.handle = handle
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(64)
-        self.port = self.sock.getsockname()[1]
-        self.conns = []
-        self.lock = threading.Lock()
-        self.stopping = False
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def _accept(self):
-        while not self.stopping:
-            try:
-                c, _ = self.sock.accept()
-            except OSError:
-                return
-            rec = {"bytes": 0, "ids": [], "beats": 0, "closed_by_peer": False, "frames": []}
-            with self.lock:
-                self.conns.append(rec)
-            threading.Thread(target=self._serve, args=(c, rec), daemon=True).start()
-
-    def _serve(self, c, rec):
-        try:
-            self.handle(c, rec)
-        except OSError:
-            pass
-        finally:
-            c.close()
-            rec["done"] = True
-
-    def close(self):
-        self.stopping = True
-        self.sock.close()
-
-    def wait_done(self, timeout=5):
-        end = time.monotonic() + timeout
-        while time.monotonic() < end and not all(r.get("done") for r in self.conns):
-            time.sleep(0.02)
+def record():
+    """What a peer keeps per connection: bytes read, request ids, STOMP
+    heart-beats and frames (command, headers), and whether the client closed."""
+    return {"bytes": 0, "ids": [], "beats": 0, "closed_by_peer": False, "frames": []}
 
 
 def recv(c, rec):
@@ -82,53 +44,18 @@ def recv(c, rec):
 # ---- HTTP: JSON-RPC answered by hand ----------------------------------------
 
 def http_handler(c, rec):
-    buf = b""
+    pending = b""
     while True:
-        while b"\r\n\r\n" not in buf:
-            data = recv(c, rec)
-            if not data:
-                return
-            buf += data
-        head, buf = buf.split(b"\r\n\r\n", 1)
-        length = int(re.search(rb"(?i)content-length:\s*(\d+)", head).group(1))
-        while len(buf) < length:
-            data = recv(c, rec)
-            if not data:
-                return
-            buf += data
-        body, buf = buf[:length], buf[length:]
+        got = read_http_request(lambda: recv(c, rec), pending)
+        if got is None:
+            return
+        _, body, pending = got
         rid = json.loads(body)["id"]
         rec["ids"].append(rid)
-        out = json.dumps({"jsonrpc": "2.0", "id": rid, "result": True}).encode()
-        c.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d"
-                  b"\r\n\r\n%s" % (len(out), out))
+        c.sendall(http_response(jsonrpc_result(rid), "application/json"))
 
 
 # ---- STOMP: as VDSM's server does it ------------------------------------------
-
-def parse_frames(buf):
-    """Whole frames in buf (heart-beat EOLs counted apart): (frames, beats, rest)."""
-    frames, beats = [], 0
-    while buf:
-        if buf[:1] in (b"\n", b"\r"):
-            beats += buf[:1] == b"\n"
-            buf = buf[1:]
-            continue
-        end = buf.find(b"\0")
-        if end < 0:
-            break
-        head, _, body = buf[:end].partition(b"\n\n")
-        lines = head.decode().split("\n")
-        hdr = dict(line.split(":", 1) for line in lines[1:] if ":" in line)
-        frames.append((lines[0], hdr, body))
-        buf = buf[end + 1:]
-    return frames, beats, buf
-
-
-def stomp_frame(cmd, headers, body=b""):
-    return (cmd + "\n" + "".join("%s:%s\n" % kv for kv in headers.items()) + "\n").encode() + \
-        body + b"\0"
-
 
 def stomp_handler(c, rec):
     """VDSM's rules: CONNECTED heart-beat is the client's "cx,cy" swapped
@@ -152,15 +79,13 @@ def stomp_handler(c, rec):
                 cx, cy = (int(x) for x in hdr.get("heart-beat", "0,0").split(","))
                 cx, cy = (max(v, 1000) if v else 0 for v in (cx, cy))
                 deadline_ms = cx or None
-                c.sendall(stomp_frame("CONNECTED", {"version": "1.2", "heart-beat": "%d,%d" % (cy, cx)}))
+                c.sendall(frame("CONNECTED", [("version", "1.2"), ("heart-beat", "%d,%d" % (cy, cx))]))
             elif cmd == "SEND":
                 rid = json.loads(body)["id"]
                 rec["ids"].append(rid)
-                out = json.dumps({"jsonrpc": "2.0", "id": rid, "result": True}).encode()
-                c.sendall(stomp_frame("MESSAGE", {"destination": hdr["reply-to"],
-                                                  "content-length": str(len(out))}, out))
+                c.sendall(frame("MESSAGE", [("destination", hdr["reply-to"])], jsonrpc_result(rid)))
             elif cmd == "DISCONNECT":
-                c.sendall(stomp_frame("RECEIPT", {"receipt-id": hdr.get("receipt", "")}))
+                c.sendall(frame("RECEIPT", [("receipt-id", hdr.get("receipt", ""))]))
                 return
 
 
@@ -182,7 +107,7 @@ def test_no_silent_connection():
     STOMP; none is a bare connect-and-close."""
     for scheme, handler, proto in (("http", http_handler, "jsonrpc"),
                                    ("stomp", stomp_handler, "jsonrpc")):
-        peer = Peer(handler)
+        peer = Peer(handler, record)
         try:
             _, r, _ = run_json("--url", "%s://127.0.0.1:%d/jsonrpc" % (scheme, peer.port),
                                "-p", proto, "--verb", "ping", "-R", "5", "-d", "2s", "-c", "4")
@@ -220,7 +145,7 @@ def test_heartbeats_half_period():
     """Against a peer that drops a connection after cx ms of silence, as
     VDSM does: a run that sends every 3 s never beats; one that sends once
     in 12 s beats about every 5 s. Neither is dropped or reconnects."""
-    peer = Peer(stomp_handler)
+    peer = Peer(stomp_handler, record)
     try:
         with tempfile.TemporaryDirectory() as d:
             url = "stomp://127.0.0.1:%d" % peer.port
@@ -250,7 +175,7 @@ def test_ids_random_per_process():
     """Two processes at once, same --seed, over STOMP: every id a v4 UUID,
     none shared, each process's ids one counter; reply queues and
     subscription ids differ too."""
-    peer = Peer(stomp_handler)
+    peer = Peer(stomp_handler, record)
     try:
         with tempfile.TemporaryDirectory() as d:
             args = ["--url", "stomp://127.0.0.1:%d" % peer.port, "-p", "jsonrpc", "--verb", "ping",

@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 
-from rpctest import RPCBENCH, check, main
+from rpctest import RPCBENCH, Listening, check, main
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PY = os.environ.get("PY", sys.executable)
@@ -26,30 +26,16 @@ BUDGET_S = DURATION_S + TIMEOUT_S + 1.5
 TABLE = []
 
 
-class FaultServer:
-    def __init__(self, mode, *args):
-        self.args = ["--mode", mode] + list(args)
-        self.proc = None
-
-    def __enter__(self):
-        self.proc = subprocess.Popen([PY, os.path.join(HERE, "faultserver.py")] + self.args,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = self.proc.stdout.readline()
-        if not line.startswith("listening on "):
-            self.proc.kill()
-            raise AssertionError("faultserver did not start: %r" % line)
-        self.port = int(line.rsplit(":", 1)[1])
-        return self
-
-    def __exit__(self, *exc):
-        self.proc.kill()
-        self.proc.wait(5)
+def fault_server(mode, *args):
+    """tests/faultserver.py in mode, as a context manager (rpctest.Listening)."""
+    return Listening([PY, os.path.join(HERE, "faultserver.py"), "--mode", mode, *args],
+                     "faultserver --mode " + mode)
 
 
 def run_fault(mode, proto="jsonrpc", extra=(), server_args=()):
     """Runs rpcbench against a faultserver in mode; returns (result, seconds)."""
     path = "/jsonrpc" if proto == "jsonrpc" else "/RPC2"
-    with FaultServer(mode, *server_args) as fs, tempfile.TemporaryDirectory() as d:
+    with fault_server(mode, *server_args) as fs, tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.json")
         args = [RPCBENCH, "run", "--url", "http://127.0.0.1:%d%s" % (fs.port, path),
                 "-p", proto, "--verb", "ping", "-R", str(RATE), "-d", "%gs" % DURATION_S,

@@ -7,8 +7,6 @@ import json
 import os
 import shutil
 import struct
-import subprocess
-import sys
 import tempfile
 import zlib
 

@@ -9,7 +9,7 @@ import select
 import socket
 import time
 
-from rpctest import RPCBENCH, Server, check, main
+from rpctest import Server, check, main
 
 RSS_BOUND_KB = 50 * 1024
 MALFORMED = 2000

@@ -1,47 +1,67 @@
-"""Shared helpers for the integration tests: start `rpcbench serve` on an
-ephemeral loopback port, run rpcbench with a hard timeout, read results."""
+"""Shared helpers for the integration tests (tests/it_*.py), one copy each:
+
+- Listening / Server: a test server in its own process (`rpcbench serve`,
+  tests/faultserver.py) on an ephemeral loopback port, stopped on the way out;
+- rpcbench(), run_json(): rpcbench with a hard timeout, its JSON result read;
+- make_certs(): a CA and certificates made with the openssl CLI;
+- Peer, read_http_request(), http_response(), jsonrpc_result(): the servers
+  written by hand that rpcbench run talks to (it_client_wire.py's peers,
+  faultserver.py); STOMP framing by hand is in stomptest.py;
+- check(), skip(), main(): checks that survive `python -O`, a skip that is
+  reported as one, and the runner printing ok / skip / FAIL per test."""
+import http.client
 import json
 import os
+import re
 import select
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import traceback
+import xmlrpc.client
 
 RPCBENCH = os.environ.get("RPCBENCH", os.path.join(os.path.dirname(__file__), "..", "rpcbench"))
 
 
-class Server:
-    """`rpcbench serve` on 127.0.0.1:0, its stderr kept (the closing line has
-    the counters); use as a context manager."""
+class Listening:
+    """A test server in another process that prints "listening on ADDR" on
+    stdout once it accepts (`rpcbench serve`, tests/faultserver.py), with its
+    stderr kept; use as a context manager. host is the bare address ("::1"),
+    addr what the line said ("[::1]:PORT")."""
 
-    def __init__(self, *args):
-        self.args = list(args)
-        self.proc = None
-        self.host, self.port = "127.0.0.1", None
+    def __init__(self, argv, what):
+        self.argv, self.what = list(argv), what
+        self.proc = self.errlog = None
+        self.addr, self.host, self.port = None, None, None
 
     def __enter__(self):
         self.errlog = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen([RPCBENCH, "serve", "--listen", "127.0.0.1:0"] + self.args,
-                                     stdout=subprocess.PIPE, stderr=self.errlog, text=True)
+        self.proc = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=self.errlog,
+                                     text=True)
         ready, _, _ = select.select([self.proc.stdout], [], [], 10)
         line = self.proc.stdout.readline() if ready else ""
         if not line.startswith("listening on "):
             self.kill()
-            raise AssertionError("serve did not start: %r %r" % (line, self.stderr()))
-        self.port = int(line.rsplit(":", 1)[1])
+            raise AssertionError("%s did not start: %r %r" % (self.what, line, self.stderr()))
+        self.addr = line.split()[-1]
+        host, _, port = self.addr.rpartition(":")
+        self.host, self.port = host.strip("[]"), int(port)
         return self
 
     def url(self, path):
-        return "http://127.0.0.1:%d%s" % (self.port, path)
+        return "http://%s%s" % (self.addr, path)
 
     def stderr(self):
         self.errlog.seek(0)
         return self.errlog.read()
 
     def alive(self, what):
-        check(self.proc.poll() is None, "serve died (%s) with status %r" % (what, self.proc.returncode))
+        check(self.proc.poll() is None, "%s died (%s) with status %r"
+              % (self.what, what, self.proc.returncode))
 
     def rss_kb(self):
         with open("/proc/%d/status" % self.proc.pid) as f:
@@ -69,6 +89,28 @@ class Server:
         self.stop()
         self.proc.stdout.close()
         self.errlog.close()
+
+
+class Server(Listening):
+    """`rpcbench serve` on an ephemeral port of `listen` (loopback IPv4 unless
+    told), with serve's options in args; its stderr keeps the closing line
+    with the counters."""
+
+    def __init__(self, *args, listen="127.0.0.1:0"):
+        super().__init__([RPCBENCH, "serve", "--listen", listen] + list(args), "serve")
+        self.args = list(args)
+
+    def xml(self, path="/RPC2"):
+        """An xmlrpc.client proxy for path."""
+        return xmlrpc.client.ServerProxy(self.url(path))
+
+    def http(self, timeout=10.0):
+        """A new http.client connection (keep-alive until closed)."""
+        return http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+
+    def sock(self, timeout=10.0):
+        """A new raw TCP connection."""
+        return socket.create_connection((self.host, self.port), timeout=timeout)
 
 
 def rpcbench(*args, timeout=60):
@@ -120,29 +162,159 @@ def make_certs(d):
             "other_ca": j("rogue.pem")}
 
 
+# ---- hand-written peers: servers rpcbench talks to, written here ----------
+
+class Peer:
+    """A raw TCP server in this process on 127.0.0.1:0. handle(sock, rec)
+    runs for each accepted connection in its own (daemon) thread; rec, a
+    fresh record() (a dict), is kept in self.conns in accept order for the
+    test to read, and gets "done" once handle returned and the socket is
+    closed. An OSError in handle ends that connection quietly (the client
+    going away is what many tests are about). timeout: each connection's
+    socket timeout (None: blocking)."""
+
+    def __init__(self, handle, record=dict, timeout=None):
+        self.handle, self.record, self.timeout = handle, record, timeout
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(128)
+        self.port = self.sock.getsockname()[1]
+        self.conns, self.live = [], set()
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                c, _ = self.sock.accept()
+            except OSError:  # close() shut the listening socket
+                return
+            c.settimeout(self.timeout)
+            rec = self.record()
+            with self.lock:
+                self.conns.append(rec)
+                self.live.add(c)
+            threading.Thread(target=self._serve, args=(c, rec), daemon=True).start()
+
+    def _serve(self, c, rec):
+        try:
+            self.handle(c, rec)
+        except OSError:
+            pass
+        finally:
+            with self.lock:
+                self.live.discard(c)
+            c.close()
+            rec["done"] = True
+
+    def close(self):
+        """Stops accepting and closes the listening socket (the port is gone)."""
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)  # wakes the blocked accept()
+        except OSError:
+            pass
+        self.sock.close()
+
+    def drop_all(self):
+        """Shuts down every live connection (their handlers then end)."""
+        with self.lock:
+            live = list(self.live)
+        for c in live:
+            try:
+                c.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def wait_done(self, timeout=5):
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and not all(r.get("done") for r in self.conns):
+            time.sleep(0.02)
+
+
+def read_http_request(recv, pending=b"", max_head=64 * 1024):
+    """One HTTP request framed by Content-Length (none: no body), reading
+    more with recv() (returns bytes, b"" at EOF) after pending. Returns
+    (head, body, rest) with rest the bytes past this request, or None at EOF
+    or when the head passes max_head."""
+    buf = pending
+    while b"\r\n\r\n" not in buf:
+        if len(buf) > max_head:
+            return None
+        chunk = recv()
+        if not chunk:
+            return None
+        buf += chunk
+    head, _, rest = buf.partition(b"\r\n\r\n")
+    m = re.search(rb"(?im)^content-length:\s*(\d+)", head)
+    need = int(m.group(1)) if m else 0
+    while len(rest) < need:
+        chunk = recv()
+        if not chunk:
+            return None
+        rest += chunk
+    return head, rest[:need], rest[need:]
+
+
+def http_response(body, ctype, length=None):
+    """A 200 response carrying body; length (default len(body)) is what
+    Content-Length says, so a test can lie."""
+    n = len(body) if length is None else length
+    return (b"HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n"
+            % (ctype.encode(), n)) + body
+
+
+def jsonrpc_result(rid, result=True):
+    """A JSON-RPC 2.0 success answer to request id rid, as bytes."""
+    return json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode()
+
+
+# ---- checks and the test runner ----------------------------------------------
+
+class Skip(Exception):
+    """Raised by skip(): the test could not run here (not a pass)."""
+
+
+def skip(why):
+    """Ends the calling test as skipped, saying why; main() counts it apart."""
+    raise Skip(why)
+
+
 def check(cond, what):
+    """assert that survives `python -O`: raises AssertionError(what) unless cond."""
     if not cond:
         raise AssertionError(what)
 
 
+def run_one(t, args):
+    """Runs test t(*args) and prints its line; returns "ok", "skip" or "FAIL"."""
+    try:
+        t(*args)
+    except Skip as e:
+        print("skip %s: %s" % (t.__name__, e))
+        return "skip"
+    except Exception:  # noqa: BLE001 - report every failure
+        print("FAIL %s" % t.__name__)
+        traceback.print_exc(file=sys.stdout)  # in order with the lines around it
+        return "FAIL"
+    print("ok   %s" % t.__name__)
+    return "ok"
+
+
 def main(tests, *args):
-    """Runs each test function (with args); prints ok/FAIL and the traceback
-    of each failure; exits 1 on any failure. A test_ function of the
-    calling script left out of the list fails too: it would never run."""
-    failed = 0
+    """Runs each test function (with args); prints ok/skip/FAIL per test, the
+    traceback of each failure and a closing "N passed, N failed, N skipped".
+    Exits 1 on any failure. A skip (skip()) is no failure, unless
+    RPCTEST_STRICT=1 is set in the environment (for a machine where every
+    test must run). A test_ function of the calling script left out of the
+    list fails too: it would never run."""
     caller = sys.modules["__main__"]
     forgotten = sorted(n for n, f in vars(caller).items()
                        if n.startswith("test_") and callable(f) and f not in tests)
     if forgotten:
         print("FAIL defined but not in main()'s list: %s" % ", ".join(forgotten))
-        failed += len(forgotten)
-    for t in tests:
-        try:
-            t(*args)
-            print("ok   %s" % t.__name__)
-        except Exception:  # noqa: BLE001 - report every failure
-            failed += 1
-            print("FAIL %s" % t.__name__)
-            traceback.print_exc()
-    print("%d passed, %d failed" % (len(tests) - failed, failed))
-    sys.exit(1 if failed else 0)
+    got = [run_one(t, args) for t in tests]
+    passed, failed, skipped = got.count("ok"), got.count("FAIL") + len(forgotten), got.count("skip")
+    print("%d passed, %d failed, %d skipped" % (passed, failed, skipped), flush=True)
+    strict = os.environ.get("RPCTEST_STRICT") == "1"
+    sys.exit(1 if failed or (strict and skipped) else 0)

@@ -1,11 +1,12 @@
-"""Helpers for the STOMP and TLS integration tests: a raw STOMP 1.2 client
-over a plain or TLS socket (the server is rpctest.Server, re-exported here).
-Every wait is bounded."""
+"""STOMP 1.2 by hand for the integration tests: building and parsing frames
+(also used by the STOMP peer in it_client_wire.py) and a raw client over a
+plain or TLS socket. The server under test is rpctest.Server, re-exported
+here with check. Every wait is bounded."""
 import json
 import socket
 import time
 
-from rpctest import Server  # noqa: F401 - re-exported for it_stomp and it_tls
+from rpctest import Server, check  # noqa: F401 - re-exported for it_stomp, it_tls, it_serve_vdsm
 
 TIMEOUT = 10.0
 REQUESTS = "jms.topic.vdsm_requests"
@@ -27,6 +28,55 @@ def request(rid, method="Host.ping", params=None):
 def send(rid, reply_to, method="Host.ping", dest=REQUESTS):
     return frame("SEND", [("destination", dest), ("content-type", "application/json"),
                           ("reply-to", reply_to)], request(rid, method))
+
+
+def skip_beats(buf):
+    """The heart-beat EOLs at the start of buf: (how many LFs, the rest); a
+    CR is skipped but not counted."""
+    beats = 0
+    while buf[:1] in (b"\n", b"\r"):
+        beats += buf[:1] == b"\n"
+        buf = buf[1:]
+    return beats, buf
+
+
+def parse_frame(buf):
+    """The whole frame at the start of buf: ((command, headers, body bytes),
+    rest), or None while it is not all there. The first of a repeated header
+    wins (STOMP 1.2); a content-length is honoured (the body may hold NULs)
+    and must be followed by the NUL."""
+    end = buf.find(b"\n\n")
+    if end < 0:
+        return None
+    lines = buf[:end].decode().replace("\r", "").split("\n")
+    headers = {}
+    for ln in lines[1:]:
+        k, _, v = ln.partition(":")
+        headers.setdefault(k, v)
+    start = end + 2
+    if "content-length" in headers:
+        stop = start + int(headers["content-length"])
+        if len(buf) < stop + 1:
+            return None
+        check(buf[stop:stop + 1] == b"\0", "no NUL after the body of %s" % lines[0])
+    else:
+        stop = buf.find(b"\0", start)
+        if stop < 0:
+            return None
+    return (lines[0], headers, buf[start:stop]), buf[stop + 1:]
+
+
+def parse_frames(buf):
+    """The whole frames in buf, heart-beats counted apart: (frames, beats, rest)."""
+    frames, beats = [], 0
+    while True:
+        n, buf = skip_beats(buf)
+        beats += n
+        got = parse_frame(buf)
+        if got is None:
+            return frames, beats, buf
+        f, buf = got
+        frames.append(f)
 
 
 class Raw:
@@ -57,39 +107,15 @@ class Raw:
         in self.beats and skipped. Raises EOFError when the server closes."""
         deadline = time.monotonic() + timeout
         while True:
-            while self.buf[:1] in (b"\n", b"\r"):
-                if self.buf[:1] == b"\n":
-                    self.beats += 1
-                self.buf = self.buf[1:]
-            f = self._parse()
-            if f:
+            beats, self.buf = skip_beats(self.buf)
+            self.beats += beats
+            got = parse_frame(self.buf)
+            if got:
+                f, self.buf = got
                 return f
             if time.monotonic() > deadline:
                 raise TimeoutError("no frame in %.1fs" % timeout)
             self._fill(deadline)
-
-    def _parse(self):
-        end = self.buf.find(b"\n\n")
-        if end < 0:
-            return None
-        lines = self.buf[:end].decode().replace("\r", "").split("\n")
-        headers = {}
-        for ln in lines[1:]:
-            k, _, v = ln.partition(":")
-            headers.setdefault(k, v)
-        start = end + 2
-        if "content-length" in headers:
-            stop = start + int(headers["content-length"])
-            if len(self.buf) < stop + 1:
-                return None
-            assert self.buf[stop:stop + 1] == b"\0", "no NUL after the body"
-        else:
-            stop = self.buf.find(b"\0", start)
-            if stop < 0:
-                return None
-        body = self.buf[start:stop]
-        self.buf = self.buf[stop + 1:]
-        return lines[0], headers, body
 
     def expect(self, cmd, timeout=TIMEOUT):
         c, h, b = self.read(timeout)
@@ -101,7 +127,7 @@ class Raw:
         self.sendall(frame("CONNECT", [("accept-version", "1.2"), ("host", "localhost"),
                                        ("heart-beat", heart_beat)]))
         h, _ = self.expect("CONNECTED")
-        assert h.get("version") == "1.2", h
+        check(h.get("version") == "1.2", "CONNECTED %r" % h)
         return h
 
     def subscribe(self, dest, sid):
@@ -120,7 +146,3 @@ class Raw:
             return True
         return False
 
-
-def check(cond, what):
-    if not cond:
-        raise AssertionError(what)

@@ -407,13 +407,13 @@ static void test_percentile_table(void **state)
     hist_close(&h);
 }
 
-/* For tests/it_hdrlog_java.sh: the log and what Java should say about it. */
+/* For tests/it_hdrlog_java.sh: the log and what Java should say about it,
+ * written to $HDRLOG_OUT (main() runs it alone, and only when that is set). */
 static void test_java_fixture(void **state)
 {
     (void)state;
     const char *path = getenv("HDRLOG_OUT");
-    if (!path || !*path)
-        skip();
+    assert_non_null(path);
     char other[4096];
     struct hist merged, h;
     assert_int_equal(hist_init_latency(&merged), 0);
@@ -459,7 +459,12 @@ int main(void)
         cmocka_unit_test(test_decode_errors),
         cmocka_unit_test(test_log_shape),
         cmocka_unit_test(test_percentile_table),
-        cmocka_unit_test(test_java_fixture),
     };
+    /* tests/it_hdrlog_java.sh sets HDRLOG_OUT and wants the fixture alone;
+     * a plain run leaves it out rather than counting it as a skip. */
+    const struct CMUnitTest fixture[] = {cmocka_unit_test(test_java_fixture)};
+    const char *out = getenv("HDRLOG_OUT");
+    if (out && *out)
+        return cmocka_run_group_tests(fixture, NULL, NULL);
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,11 +19,13 @@ enum io_status {
     IO_ERROR, /* reset, broken, or a TLS failure (tls_last_error says which) */
 };
 
-/* Reads up to len bytes into buf. @return IO_DONE with *n > 0, IO_AGAIN,
- * IO_EOF or IO_ERROR (*n is 0 then). */
+/* Reads up to len bytes into buf (the caller's).
+ * @return IO_DONE with *n > 0, IO_AGAIN, IO_EOF or IO_ERROR (*n is 0 then). */
 enum io_status sock_read(int fd, SSL *ssl, void *buf, size_t len, size_t *n);
-/* Writes up to len bytes. @return IO_DONE with *n > 0, IO_AGAIN or
- * IO_ERROR (*n is 0 then); never IO_EOF (a closed peer is IO_ERROR). */
+/* Writes up to len bytes of buf (the caller's; with TLS, a write that
+ * returned IO_AGAIN must be retried with the same bytes).
+ * @return IO_DONE with *n > 0, IO_AGAIN or IO_ERROR (*n is 0 then); never
+ * IO_EOF (a closed peer is IO_ERROR). */
 enum io_status sock_write(int fd, SSL *ssl, const void *buf, size_t len, size_t *n);
 /* Writes p[*off..len) until it is all out or the socket is full, moving
  * *off past what was written. @return IO_DONE (all written), IO_AGAIN
@@ -35,7 +37,8 @@ enum io_status sock_write_all(int fd, SSL *ssl, const char *p, size_t len, size_
  * what many connections need. @return the soft limit after, or -1 when it
  * cannot be read. */
 long sock_raise_fd_limit(long want);
-/* The hard limit of open fds, LONG_MAX when unlimited, -1 when unknown. */
+/* @return the hard limit of open fds, LONG_MAX when unlimited, -1 when
+ * it cannot be read. */
 long sock_fd_limit_max(void);
 
 #endif

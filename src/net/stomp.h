@@ -36,14 +36,16 @@ struct stomp_frame {
 };
 
 /* Parses one frame from buf[0..len), skipping heart-beat EOLs before it.
- * Returns the bytes consumed (> 0) when a whole frame (or only heart-beats:
+ * f (the caller's) is filled with pointers into buf, valid while buf is.
+ * @return the bytes consumed (> 0) when a whole frame (or only heart-beats:
  * then f->command_len is 0) was read; 0 when more bytes are needed; -1 when
  * the input is not STOMP or a frame would exceed max_frame bytes, with err
- * (ERR_LEN) saying why ("no NUL after content-length body", ...). */
+ * (ERR_LEN bytes, caller-owned) saying why ("no NUL after content-length
+ * body", ...). */
 ssize_t stomp_parse(const char *buf, size_t len, size_t max_frame, struct stomp_frame *f,
                     char *err);
 
-/* Whether f's command is cmd. */
+/* @return 1 when f's command is cmd (a NUL-terminated string), else 0. */
 int stomp_is(const struct stomp_frame *f, const char *cmd);
 
 /* Copies the unescaped value of the first header called key (STOMP 1.2:
@@ -51,10 +53,11 @@ int stomp_is(const struct stomp_frame *f, const char *cmd);
  * @return the value's length, or -1 when absent or too long for out. */
 ssize_t stomp_header(const struct stomp_frame *f, const char *key, char *out, size_t outlen);
 
-/* Appends a frame to out: command, headers as NULL-terminated key/value
- * pairs (values escaped unless the command is CONNECT or CONNECTED), a
- * content-length header when body is not NULL, the body and the NUL.
- * @return 0, or -1 when memory cannot be had. */
+/* Appends a frame to out (the caller's buf, grown as needed): command,
+ * headers as NULL-terminated key/value pairs (values escaped unless the
+ * command is CONNECT or CONNECTED), a content-length header when body is
+ * not NULL, the body and the NUL. Nothing of kv or body is kept.
+ * @return 0, or -1 when memory cannot be had (out keeps what it held). */
 int stomp_render(struct buf *out, const char *command, const char *const *kv, const char *body,
                  size_t body_len);
 

@@ -6,7 +6,11 @@
  * run length, recording is a few instructions, and two histograms with the
  * same parameters merge by adding counts. The bucket layout is exactly
  * HdrHistogram's, so the log encoder can write counts the Java and C
- * HdrHistogram readers decode. */
+ * HdrHistogram readers decode.
+ *
+ * A struct hist is the caller's (on the stack or inside another struct);
+ * hist_init allocates its counts array, and hist_close frees it. Functions
+ * taking a const struct hist * only read it and keep nothing. */
 #ifndef RPCBENCH_HIST_H
 #define RPCBENCH_HIST_H
 
@@ -32,8 +36,14 @@ struct hist {
     int64_t *counts;
 };
 
-/* @return 0, or -1 on bad parameters or no memory. */
+/* Initialises h (any previous content ignored, not freed) for values
+ * lowest (>= 1) to highest (>= 2 * lowest) with sigfigs (1..5) significant
+ * digits, and allocates its counts; release them with hist_close.
+ * @return 0, or -1 on bad parameters or no memory (nothing is allocated
+ * then, and hist_close is still safe). */
 int hist_init(struct hist *h, int64_t lowest, int64_t highest, int sigfigs);
+/* Frees h's counts; safe twice and after a failed hist_init. h may be
+ * initialised again. */
 void hist_close(struct hist *h);
 /* Empties the histogram, keeping its memory. */
 void hist_reset(struct hist *h);
@@ -43,27 +53,40 @@ void hist_reset(struct hist *h);
 void hist_record(struct hist *h, int64_t value);
 void hist_record_n(struct hist *h, int64_t value, int64_t count);
 
-/* Adds src's counts into dst. @return 0, or -1 if layouts differ. */
+/* Adds src's counts (and min, max, sums) into dst; src is unchanged.
+ * @return 0, or -1 (dst unchanged) when their lowest, highest or sigfigs
+ * differ. */
 int hist_merge(struct hist *dst, const struct hist *src);
 
-/* Value at percentile p (0..100): the highest value equivalent to the
- * bucket holding that rank, as HdrHistogram reports it, but never outside
- * the exact min and max recorded. 0 when empty. */
+/* @return the value at percentile p (0..100): the highest value
+ * equivalent to the bucket holding that rank (the lowest for p == 0), as
+ * HdrHistogram reports it, but never outside the exact min and max
+ * recorded; 0 when empty. */
 int64_t hist_percentile(const struct hist *h, double p);
+/* @return the exact mean of the recorded values, 0 when empty. */
 double hist_mean(const struct hist *h);
+/* @return the population standard deviation, 0 when empty. */
 double hist_stddev(const struct hist *h);
-/* Percentage (0..100) of recorded values strictly below `value`
- * (counted by bucket; values equivalent to `value` count as not below). */
+/* @return the percentage (0..100) of recorded values strictly below
+ * `value` (counted by bucket; values equivalent to `value` count as not
+ * below); 0 when empty. */
 double hist_pct_below(const struct hist *h, int64_t value);
 
-/* Bucket geometry, for encoders and iteration. */
+/* Bucket geometry, for encoders and iteration: arithmetic on h's layout,
+ * no counts read. An index is inside counts only for a value in
+ * 0..highest; nothing is checked. */
+/* @return the index in counts of the bucket holding value. */
 int32_t hist_index_for(const struct hist *h, int64_t value);
+/* @return the lowest value the counts index stands for. */
 int64_t hist_value_at_index(const struct hist *h, int32_t index);
+/* @return the highest value recorded in the same bucket as value. */
 int64_t hist_highest_equivalent(const struct hist *h, int64_t value);
+/* @return the lowest value recorded in the same bucket as value. */
 int64_t hist_lowest_equivalent(const struct hist *h, int64_t value);
 
-/* The histogram rpcbench uses for latencies: microseconds, 1 us to 1 h,
- * 3 significant digits. */
+/* hist_init for the histogram rpcbench uses for latencies: microseconds,
+ * 1 us to 1 h, 3 significant digits; release with hist_close.
+ * @return 0, or -1 when memory cannot be had. */
 int hist_init_latency(struct hist *h);
 
 #endif

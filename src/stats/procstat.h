@@ -10,7 +10,11 @@
  * CPU % follows top: 100 % is one core busy. A sampler watches a set of
  * server processes given by pid (summed) or by name (every process whose
  * comm or argv[0] basename matches, re-resolved at each sample so a
- * restarted server is found again). */
+ * restarted server is found again).
+ *
+ * Nothing here allocates: parsers fill the caller's structs from the
+ * caller's text, and a struct sampler holds all its state inline (no
+ * cleanup call; it is large, so keep it off small stacks). */
 #ifndef RPCBENCH_PROCSTAT_H
 #define RPCBENCH_PROCSTAT_H
 
@@ -47,16 +51,19 @@ struct sys_times {
 /* @return 0, or -1 when the text does not start with a "cpu " line of at
  * least four numbers. */
 int procstat_parse_system(const char *text, struct sys_times *out);
-/* The machine's busy % between readings a and b taken wall_ns apart (100 %
- * = every core), and its steal % in *steal_pct; -1 for both when unknown.
- * hz: jiffies per second. */
+/* The machine's load between readings a and b taken wall_ns apart; hz:
+ * jiffies per second. *steal_pct gets the steal % (100 % = every core).
+ * @return the busy % (100 % = every core); -1 for both when unknown. */
 double procstat_machine_pct(const struct sys_times *a, const struct sys_times *b, int64_t wall_ns,
                             long hz, double *steal_pct);
-/* Parses /proc/loadavg's first three fields. */
+/* Parses /proc/loadavg's first three fields into load.
+ * @return 0, or -1 when the text does not start with three numbers. */
 int procstat_parse_loadavg(const char *text, double load[3]);
-/* Parses /proc/<pid>/statm's second field (resident pages) into KiB. */
+/* Parses /proc/<pid>/statm's second field (resident pages of page_kb KiB)
+ * into *rss_kb. @return 0, or -1 on junk, page_kb <= 0 or overflow. */
 int procstat_parse_statm(const char *text, long page_kb, int64_t *rss_kb);
-/* Parses /proc/<pid>/task/<tid>/schedstat's first field: ns on CPU. */
+/* Parses /proc/<pid>/task/<tid>/schedstat's first field, ns on CPU, into
+ * *run_ns. @return 0, or -1 unless the text holds its three numbers. */
 int procstat_parse_schedstat(const char *text, uint64_t *run_ns);
 
 /* A thread's time on CPU at one sample. */
@@ -64,7 +71,7 @@ struct procstat_thread {
     pid_t tid;
     uint64_t ns;
 };
-/* The CPU time a process's threads used between two readings a (na
+/* @return the CPU ns a process's threads used between two readings a (na
  * threads) and b (nb), both in the order /proc lists them. Threads only in
  * b are new: all their time is since a. Threads only in a have exited:
  * their time since a is lost (the kernel moves it to the process's total,
@@ -74,7 +81,8 @@ struct procstat_thread {
 uint64_t procstat_threads_delta(const struct procstat_thread *a, size_t na,
                                 const struct procstat_thread *b, size_t nb);
 
-/* Reads /proc/<pid>/stat; -1 if the process is gone. */
+/* Reads /proc/<pid>/stat into out.
+ * @return 0, or -1 if the process is gone or its stat does not parse. */
 int procstat_read_pid(pid_t pid, struct proc_stat *out);
 
 /* One point of the timeline. Percentages are over the interval since the
@@ -124,24 +132,28 @@ struct sampler {
     char root[64];          /* "/proc"; tests point it at a fixture tree */
 };
 
-/* Watch explicit pids (npids may be 0 with name NULL: client and machine only).
- * By name, the sampler's own process is never counted as the server.
- * @return 0, or -1 with err filled (too many pids, bad pid, name too long,
- * both pids and a name). */
+/* Initialises s (the caller's) to watch explicit pids (copied; npids may
+ * be 0 with name NULL: client and machine only) or the processes called
+ * name (copied). By name, the sampler's own process is never counted as the
+ * server. No cleanup call is needed.
+ * @return 0, or -1 with err (ERR_LEN bytes, caller-owned) filled (too many
+ * pids, bad pid, name too long, both pids and a name). */
 int sampler_init(struct sampler *s, const pid_t *pids, size_t npids, const char *name,
                  char *err);
-/* Takes the first reading at t_ns (run start); returns nothing useful yet. */
+/* Takes the first reading at t_ns (run start); sampler_sample reports
+ * differences from it. */
 void sampler_start(struct sampler *s, int64_t t_ns);
-/* Reads /proc now and fills p with figures over [previous sample, t_ns]. */
+/* Reads /proc now and fills p (the caller's) with figures over
+ * [previous sample, t_ns]; -1 in p where a figure is unknown. */
 void sampler_sample(struct sampler *s, int64_t t_ns, struct proc_point *p);
-/* Server CPU time since sampler_start, in milliseconds. */
+/* @return the server's CPU time since sampler_start, in milliseconds. */
 double sampler_server_cpu_ms(const struct sampler *s);
-/* Where the server CPU came from since sampler_start: "schedstat",
- * "ticks", "schedstat+ticks" (some pids or samples each), or "" when no
- * server was read. Static string. */
+/* @return where the server CPU came from since sampler_start:
+ * "schedstat", "ticks", "schedstat+ticks" (some pids or samples each), or
+ * "" when no server was read; a static string, not to be freed. */
 const char *sampler_cpu_source(const struct sampler *s);
-/* The hypervisor's steal since sampler_start, % of all cores' time;
- * -1 when /proc/stat could not be read twice. */
+/* @return the hypervisor's steal since sampler_start, % of all cores'
+ * time; -1 when /proc/stat could not be read twice. */
 double sampler_steal_pct(const struct sampler *s);
 
 #endif

@@ -1,0 +1,127 @@
+"""The test harness itself: rpctest.main and tests/run.sh report a skipped
+test as skipped, never as passed; check() still fails under `python -O`
+(where a bare assert would be compiled away). Runs small scripts and a
+copy of run.sh in a scratch tree, no rpcbench needed."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from rpctest import check, main
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PY = os.environ.get("PY", sys.executable)
+
+SCRIPT = """from rpctest import check, main, skip
+
+def test_passes():
+    check(1 + 1 == 2, "arithmetic")
+
+def test_skips():
+    skip("no widget here")
+%s
+if __name__ == "__main__":
+    main([test_passes, test_skips%s])
+"""
+FAILING = """
+def test_fails():
+    check(False, "this must fail, also under -O")
+"""
+CMOCKA_OUT = """[==========] tests: Running 2 test(s).
+[ RUN      ] test_ok
+[       OK ] test_ok
+[ RUN      ] test_absent
+[  SKIPPED ] test_absent
+[==========] tests: 2 test(s) run.
+[  PASSED  ] 1 test(s).
+[  SKIPPED ] 1 test(s), listed below:
+[  SKIPPED ] test_absent
+"""
+
+
+def write(path, text, mode=0o644):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, mode)
+
+
+def run_script(d, text, *flags, env=None):
+    """Runs text as a script next to a copy of rpctest.py; returns (code, output)."""
+    write(os.path.join(d, "rpctest.py"), open(os.path.join(HERE, "rpctest.py")).read())
+    path = os.path.join(d, "it_x.py")
+    write(path, text)
+    e = {k: v for k, v in os.environ.items() if k != "RPCTEST_STRICT"}
+    e.update(env or {})
+    p = subprocess.run([PY, *flags, path], capture_output=True, text=True, timeout=60, env=e)
+    return p.returncode, p.stdout
+
+
+def test_main_counts_a_skip_apart():
+    with tempfile.TemporaryDirectory() as d:
+        code, out = run_script(d, SCRIPT % ("", ""))
+        check(code == 0, "a skip failed the script: %d\n%s" % (code, out))
+        check("ok   test_passes" in out and "skip test_skips: no widget here" in out,
+              "per-test lines:\n" + out)
+        check("ok   test_skips" not in out, "the skipped test was reported as passed:\n" + out)
+        check(out.strip().splitlines()[-1] == "1 passed, 0 failed, 1 skipped", "closing line:\n" + out)
+        code, out = run_script(d, SCRIPT % ("", ""), env={"RPCTEST_STRICT": "1"})
+        check(code == 1, "RPCTEST_STRICT=1 let a skip pass: %d\n%s" % (code, out))
+
+
+def test_check_fails_under_python_O():
+    with tempfile.TemporaryDirectory() as d:
+        for flags in ((), ("-O",)):
+            code, out = run_script(d, SCRIPT % (FAILING, ", test_fails"), *flags)
+            check(code == 1 and "FAIL test_fails" in out and "this must fail" in out,
+                  "python %s: exit %d\n%s" % (" ".join(flags), code, out))
+            check(out.strip().splitlines()[-1] == "1 passed, 1 failed, 1 skipped",
+                  "python %s: closing line:\n%s" % (" ".join(flags), out))
+
+
+def test_main_fails_a_forgotten_test():
+    with tempfile.TemporaryDirectory() as d:
+        code, out = run_script(d, SCRIPT % (FAILING, ""))
+        check(code == 1 and "not in main()'s list: test_fails" in out, "exit %d\n%s" % (code, out))
+
+
+def fake_tree(d):
+    """A scratch checkout: run.sh and rpctest.py, a cmocka-like unit binary
+    with one skip, a script with a pass and a skip, and one that only skips."""
+    os.makedirs(os.path.join(d, "tests"))
+    for f in ("run.sh", "rpctest.py"):
+        shutil.copy(os.path.join(HERE, f), os.path.join(d, "tests", f))
+    write(os.path.join(d, "build", "rel", "tests", "test_fake"),
+          "#!/bin/sh\ncat <<'END'\n%sEND\n" % CMOCKA_OUT, 0o755)
+    write(os.path.join(d, "tests", "it_one.py"), SCRIPT % ("", ""))
+    write(os.path.join(d, "tests", "it_all.py"),
+          "from rpctest import main, skip\n\ndef test_only():\n    skip(\"nothing to run on\")\n\n"
+          "if __name__ == \"__main__\":\n    main([test_only])\n")
+
+
+def test_run_sh_shows_skips():
+    with tempfile.TemporaryDirectory() as d:
+        fake_tree(d)
+        env = dict(os.environ, BUILD="build/rel", PY=PY)
+        env.pop("RPCTEST_STRICT", None)
+        p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
+                           text=True, timeout=120, env=env)
+        out = p.stdout
+        check(p.returncode == 0, "skips failed run.sh: %d\n%s%s" % (p.returncode, out, p.stderr))
+        for want in ("  PASS  test_fake", "        skip test_absent", "  PASS  it_one.py",
+                     "        skip test_skips: no widget here", "  SKIP  it_all.py",
+                     "        skip test_only: nothing to run on"):
+            check(want in out, "no %r in:\n%s" % (want, out))
+        check(out.strip().splitlines()[-1] == "check: 2 passed, 0 failed, 3 skipped",
+              "closing line:\n" + out)
+        env["RPCTEST_STRICT"] = "1"
+        p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
+                           text=True, timeout=120, env=env)
+        check(p.returncode == 1 and p.stdout.strip().endswith("check: 0 passed, 3 failed, 0 skipped"),
+              "RPCTEST_STRICT=1: exit %d\n%s" % (p.returncode, p.stdout))
+
+
+if __name__ == "__main__":
+    main([test_main_counts_a_skip_apart, test_check_fails_under_python_O,
+          test_main_fails_a_forgotten_test, test_run_sh_shows_skips])
