@@ -18,6 +18,7 @@ ru_maxrss (the kernel's VmHWM).
 usage: bench.py [--quick] [--out FILE]   (env BUILD=build/rel)
 """
 import argparse
+import json
 import os
 import shutil
 import statistics
