@@ -52,8 +52,10 @@ int hist_merge(struct hist *dst, const struct hist *src);
 int64_t hist_percentile(const struct hist *h, double p);
 double hist_mean(const struct hist *h);
 double hist_stddev(const struct hist *h);
-/* Percentage (0..100) of recorded values strictly below `value`
- * (counted by bucket; values equivalent to `value` count as not below). */
+/* Percentage (0..100) of recorded values strictly below `value`: counted
+ * by bucket (values equivalent to `value` count as not below), except at
+ * the ends, where the exact min and max decide (0 at or below the min, 100
+ * above the max, even when the max shares `value`'s bucket). */
 double hist_pct_below(const struct hist *h, int64_t value);
 
 /* Bucket geometry, for encoders and iteration. */
