@@ -18,6 +18,7 @@ ru_maxrss (the kernel's VmHWM).
 usage: bench.py [--quick] [--out FILE]   (env BUILD=build/rel)
 """
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -58,6 +59,9 @@ class Plan:
         self.mem_conns = 10
         self.mem_short_s = 3 if q else 10
         self.mem_long_s = 6 if q else 60
+        self.srvcpu_rate = 5     # part 6: VDSM's typical polling, one core's few percent
+        self.srvcpu_s = 2 if q else 5
+        self.srvcpu_warmup_s = 1
 
 
 # --------------------------------------------------------------- parts ---
@@ -351,13 +355,60 @@ def part_memory(plan, srv, bodies, out):
     return {s: rss[("rpcbench", s)].get("maxrss_kb") for s in (plan.mem_short_s, plan.mem_long_s)}
 
 
+def part_server_cpu(plan, srv, out):
+    """6. Server CPU-ms per call of `rpcbench serve` (150 VMs), by verb and
+    wire: the figure that compares encodings, read by the run itself from
+    the kernel's nanosecond counts (schedstat)."""
+    verbs = ("ping", "list", "fullList", "getAllVmStats")
+    wires = (("xmlrpc", "http", srv.url("xmlrpc")), ("jsonrpc", "http", srv.url("jsonrpc")),
+             ("jsonrpc", "stomp", f"stomp://127.0.0.1:{srv.port}"))
+    rows, cmds = {}, {}
+    for rep in range(plan.reps):
+        for verb in verbs:
+            for proto, wire, url in wires:
+                path = os.path.join(L.TMP, f"cpu-{time.monotonic_ns()}.json")
+                argv = [RPCBENCH, "run", "--url", url, "-p", proto, "--verb", verb,
+                        "--rate", str(plan.srvcpu_rate), "-d", f"{plan.srvcpu_s}s",
+                        "--warmup", f"{plan.srvcpu_warmup_s}s", "--server-pid", str(srv.pid),
+                        "--quiet", "--output", path]
+
+                def parse(_stdout, path=path):
+                    with open(path) as f:
+                        d = json.load(f)
+                    os.unlink(path)
+                    c = d["server_cpu"]
+                    return {"ok": d["requests"]["ok"], "ms": c.get("cpu_ms_per_call"),
+                            "source": c.get("source"),
+                            "kb": d["bytes"]["received"] / max(d["requests"]["ok"], 1) / 1e3}
+                rows.setdefault((verb, proto, wire), []).append(L.measure(argv, srv, parse))
+                cmds[(verb, proto, wire)] = argv
+    out.append("## 6. Server CPU per call, by verb and wire (`rpcbench serve`, 150 VMs)\n")
+    out.append(f"rpcbench run at {plan.srvcpu_rate}/s for {plan.srvcpu_s} s after a "
+               f"{plan.srvcpu_warmup_s} s warmup, the server pinned apart; CPU-ms/call is the "
+               f"run's own figure (schedstat, ns), median of {plan.reps}. `fullList` is VDSM's "
+               "full VM definitions (XML-RPC `list(True, [])`, JSON-RPC `Host.getVMFullList`).\n")
+    hdr = ["verb", "encoding", "wire", "server CPU-ms/call", "kB/response", "vs xmlrpc"]
+    table, summary = [], {}
+    for verb in verbs:
+        base = L.medians(rows[(verb, "xmlrpc", "http")]).get("ms")
+        for proto, wire, _ in wires:
+            m = L.medians(rows[(verb, proto, wire)])
+            table.append([verb, proto, wire, L.f3(m.get("ms")), L.f1(m.get("kb")),
+                          L.ratio(m.get("ms"), base)])
+            if verb == "getAllVmStats":
+                summary[f"{proto}-{wire}"] = m.get("ms")
+    out.append(L.md_table(hdr, table))
+    out.append(L.commands(cmds))
+    return summary
+
+
 # ---------------------------------------------------------------- main ---
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="short runs, to try the script")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
-    ap.add_argument("--parts", default="12345")
+    ap.add_argument("--parts", default="123456")
     args = ap.parse_args()
     plan = Plan(args.quick)
     t0 = time.time()
@@ -388,6 +439,9 @@ def main():
         if "5" in args.parts:
             L.log("part 5: memory")
             summary["rss"] = part_memory(plan, srv, bodies, out)
+        if "6" in args.parts:
+            L.log("part 6: server CPU per call")
+            summary["srvcpu"] = part_server_cpu(plan, srv, out)
     finally:
         srv.stop()
         shutil.rmtree(tmp, ignore_errors=True)

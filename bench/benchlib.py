@@ -406,6 +406,11 @@ def footer(summary, took_s):
         (s, a), (l, b) = sorted(rss.items())
         lines.append(f"- rpcbench peak RSS {s} s: {a} KiB, {l} s: {b} KiB (ratio "
                      f"{ratio(b, a)})")
+    cpu = summary.get("srvcpu") or {}
+    if cpu.get("xmlrpc-http"):
+        lines.append("- serve's CPU-ms per getAllVmStats (150 VMs): " + ", ".join(
+            f"{k} {_fmt(v, 2)}" for k, v in cpu.items()) +
+            f" (xmlrpc/jsonrpc-http {ratio(cpu.get('xmlrpc-http'), cpu.get('jsonrpc-http'))})")
     lines.append(f"\nTook {took_s:.0f} s; load at end {os.getloadavg()[0]:.2f} (1 min).\n")
     return "\n".join(lines)
 

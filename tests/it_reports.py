@@ -75,9 +75,14 @@ def test_all_fail_wrong_encoding(srv, d):
 
 
 def test_all_fail_wrong_path(srv, d):
-    out, r, _ = run_saved(d, "wrongpath", "--url", srv.url("/nope"), "-R", "10", "-d", "1s",
-                          code=3)
+    out, r, path = run_saved(d, "wrongpath", "--url", srv.url("/nope"), "-R", "10", "-d", "1s",
+                             "--buckets", "1,2,5", code=3)
     check(r["errors"]["http"] == 10, r["errors"])
+    # explicit buckets: rows stay, each a share of nothing, so n/a (null), never 0.0
+    check(re.findall(r"^<(\S+)ms: (\S+)$", out, re.M) == [("1", "n/a"), ("2", "n/a"),
+                                                         ("5", "n/a")], out)
+    check([b["pct"] for b in r["buckets"]] == [None, None, None], r["buckets"])
+    check_reproduced(out, path)
     check(r["error_samples"]["http"].startswith("HTTP 404 Not Found"), r["error_samples"])
     check(any("first http error (10 in all): HTTP 404 Not Found" in x for x in warnings_of(out)),
           out)

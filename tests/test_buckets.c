@@ -123,6 +123,30 @@ static void test_no_data_no_rows(void **state)
     hist_close(&h);
 }
 
+/* The max shares a histogram bucket with the edge just above it (44.49
+ * and 44.5 ms, one 32 us bucket): that edge's row must read 100, not the
+ * row before it repeated and dropped (the table once ended at 80 %). */
+static void test_max_in_the_last_edges_bucket(void **state)
+{
+    (void)state;
+    struct hist h;
+    assert_int_equal(hist_init_latency(&h), 0);
+    static const int64_t v[] = {36600, 38000, 40000, 42000, 44490};
+    for (int i = 0; i < 5; i++)
+        hist_record(&h, v[i]);
+    const struct hist *hs[1] = {&h};
+    double e[BUCKETS_MAX];
+    char err[ERR_LEN];
+    int n = buckets_edges("auto", hs, 1, e, err);
+    assert_true(n >= 2);
+    assert_true(e[n - 1] > 44.49);
+    assert_true(hist_pct_below(&h, 44500) == 100.0); /* was 80: the bucket's count */
+    assert_true(hist_pct_below(&h, 44490) == 80.0);  /* the max itself is not below */
+    assert_true(hist_pct_below(&h, 36600) == 0.0);
+    check_table(hs, 1, e, n);
+    hist_close(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -130,6 +154,7 @@ int main(void)
         cmocka_unit_test(test_long_tail),
         cmocka_unit_test(test_union_of_arms),
         cmocka_unit_test(test_no_data_no_rows),
+        cmocka_unit_test(test_max_in_the_last_edges_bucket),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

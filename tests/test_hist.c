@@ -193,9 +193,13 @@ static void test_pct_below(void **state)
     assert_true(hist_pct_below(&h, 10) == 0.0);
     assert_true(hist_pct_below(&h, 11) == 50.0);
     assert_true(hist_pct_below(&h, 5000) == 50.0);
-    assert_true(hist_pct_below(&h, 5003) == 50.0); /* equivalent: not below */
+    /* above the exact max: all of them, though 5003 shares 5000's bucket */
+    assert_true(hist_pct_below(&h, 5003) == 100.0);
     assert_true(hist_pct_below(&h, 5004) == 100.0);
     assert_true(hist_pct_below(&h, h.highest + 1) == 100.0);
+    hist_record_n(&h, 9000, 200); /* now 5000's bucket is in the middle */
+    assert_true(hist_pct_below(&h, 5003) == 25.0); /* equivalent: not below */
+    assert_true(hist_pct_below(&h, 5004) == 50.0);
     hist_close(&h);
 }
 

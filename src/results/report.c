@@ -157,7 +157,10 @@ static int bucket_table(FILE *out, const struct run_result *r, char *err)
     for (int i = 0; i < n; i++) {
         char e[32];
         buckets_format_ms(edges[i], e, sizeof e);
-        fprintf(out, "<%sms: %.1f\n", e, pct[i]);
+        if (h->total_count)
+            fprintf(out, "<%sms: %.1f\n", e, pct[i]);
+        else /* explicit --buckets: a share of nothing is no figure */
+            fprintf(out, "<%sms: n/a\n", e);
     }
     return 0;
 }

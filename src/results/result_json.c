@@ -119,7 +119,10 @@ static json_object *buckets_json(const struct run_result *r)
     for (int i = 0; i < n; i++) {
         json_object *b = json_object_new_object();
         add_double(b, "lt_ms", edges[i]);
-        add_double(b, "pct", pct[i]);
+        if (h->total_count)
+            add_double(b, "pct", pct[i]);
+        else /* no answer: no share (explicit --buckets) */
+            json_object_object_add(b, "pct", NULL);
         json_object_array_add(a, b);
     }
     return a;

@@ -235,9 +235,9 @@ double hist_stddev(const struct hist *h)
 
 double hist_pct_below(const struct hist *h, int64_t value)
 {
-    if (h->total_count == 0 || value <= 0)
+    if (h->total_count == 0 || value <= 0 || value <= h->min)
         return 0.0;
-    if (value > h->highest)
+    if (value > h->max || value > h->highest) /* the exact extremes settle the ends */
         return 100.0;
     int32_t limit = hist_index_for(h, value);
     int64_t below = 0;

@@ -68,8 +68,10 @@ double hist_mean(const struct hist *h);
 /* @return the population standard deviation, 0 when empty. */
 double hist_stddev(const struct hist *h);
 /* @return the percentage (0..100) of recorded values strictly below
- * `value` (counted by bucket; values equivalent to `value` count as not
- * below); 0 when empty. */
+ * `value`: counted by bucket (values equivalent to `value` count as not
+ * below), except at the ends, where the exact min and max decide (0 at or
+ * below the min, 100 above the max, even when the max shares `value`'s
+ * bucket); 0 when empty. */
 double hist_pct_below(const struct hist *h, int64_t value);
 
 /* Bucket geometry, for encoders and iteration: arithmetic on h's layout,
