@@ -446,8 +446,9 @@ def main():
         srv.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     out.append(L.footer(summary, time.time() - t0))
+    kept = L.kept_observations(args.out)
     with open(args.out, "w") as f:
-        f.write("\n".join(out))
+        f.write("\n".join(out) + kept)
     L.log(f"wrote {args.out} in {time.time() - t0:.0f} s")
     print(L.footer(summary, time.time() - t0))
     return 0
