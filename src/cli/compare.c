@@ -19,10 +19,12 @@
 #include "results/compare_saved.h"
 #include "results/compare_stats.h"
 #include "cli/options.h"
+#include "results/hdrlog_sink.h"
 #include "results/plot.h"
 #include "results/progress.h"
 #include "results/report.h"
 #include "results/result_json.h"
+#include "results/result_merge.h"
 #include "client/runner.h"
 
 enum fig { FIG_P50, FIG_P90, FIG_P99, FIG_MEAN, FIG_RATE, FIG_ERRORS, FIG_CPU_PCT, FIG_CPU_MS,
@@ -50,7 +52,7 @@ struct arm {
     size_t nrounds;
     struct run_result merged;
     int have_merged;
-    struct plot_hdr_sink hdr;
+    struct hdrlog_sink hdr;
     double fig[FIG_N];            /* of the merged result */
 };
 
@@ -468,7 +470,7 @@ static int emit(struct cmp *c, char *err)
     for (int a = 0; rc == 0 && o->pct_dist[0] && a < 2; a++) {
         char path[600];
         rc = arm_path(o->pct_dist, c->arm[a].letter, path, sizeof path, err) ||
-             plot_percentile_dist(path, &c->arm[a].merged.latency, err);
+             hdrlog_percentile_dist(path, &c->arm[a].merged.latency, err);
     }
     if (rc == 0 && o->plot[0]) {
         const struct run_result *arms[2] = {&c->arm[0].merged, &c->arm[1].merged};
@@ -485,9 +487,9 @@ static int open_hdr_logs(struct cmp *c, char *err)
     for (int a = 0; a < 2; a++) {
         char path[600];
         if (arm_path(c->o->hdr_log, c->arm[a].letter, path, sizeof path, err) ||
-            plot_hdr_open(&c->arm[a].hdr, path, err))
+            hdrlog_sink_open(&c->arm[a].hdr, path, err))
             return -1;
-        c->arm[a].cfg.on_interval = plot_hdr_hook;
+        c->arm[a].cfg.on_interval = hdrlog_sink_hook;
         c->arm[a].cfg.on_interval_ctx = &c->arm[a].hdr;
     }
     return 0;
@@ -505,7 +507,7 @@ static int run_one(struct cmp *c, int a, size_t i, const struct child_server *cs
                 arm->cfg.label);
     progress_set_prefix(prefix);
     if (c->o->hdr_log[0])
-        plot_hdr_next_run(&arm->hdr);
+        hdrlog_sink_next_run(&arm->hdr);
     int rc = runner_run(&arm->cfg, cs, &arm->rounds[i], err);
     arm->nrounds++; /* initialised either way: freed with the rest */
     if (rc)
@@ -596,7 +598,7 @@ static void cleanup(struct cmp *c, char *err)
 {
     for (int a = 0; a < 2; a++) {
         struct arm *arm = &c->arm[a];
-        if (arm->hdr.f && plot_hdr_close(&arm->hdr, err) == 0 && arm->have_merged &&
+        if (arm->hdr.f && hdrlog_sink_close(&arm->hdr, err) == 0 && arm->have_merged &&
             arm->hdr.total != arm->merged.ok)
             fprintf(stderr, "compare: --hdr-log %c holds %lld values for %lld ok requests\n",
                     arm->letter, (long long)arm->hdr.total, (long long)arm->merged.ok);

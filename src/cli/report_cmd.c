@@ -19,6 +19,7 @@
 #include "results/report.h"
 #include "results/report_csv.h"
 #include "results/result_json.h"
+#include "results/result_merge.h"
 
 struct report_opts {
     enum out_format format;

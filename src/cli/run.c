@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "results/hdrlog_sink.h"
 #include "results/plot.h"
 #include "results/report.h"
 #include "results/report_csv.h"
@@ -37,7 +38,7 @@ static int emit(const struct options *o, const struct run_result *res, char *err
 /* --percentile-dist and --plot, after the report. */
 static int extras(const struct options *o, const struct run_result *res, char *err)
 {
-    if (o->pct_dist[0] && plot_percentile_dist(o->pct_dist, &res->latency, err))
+    if (o->pct_dist[0] && hdrlog_percentile_dist(o->pct_dist, &res->latency, err))
         return -1;
     if (o->plot[0]) {
         const struct run_result *arms[1] = {res};
@@ -59,13 +60,13 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "rpcbench run: %s\n", err);
         return 2;
     }
-    static struct plot_hdr_sink hdr;
+    static struct hdrlog_sink hdr;
     if (o.hdr_log[0]) {
-        if (plot_hdr_open(&hdr, o.hdr_log, err)) {
+        if (hdrlog_sink_open(&hdr, o.hdr_log, err)) {
             fprintf(stderr, "rpcbench run: %s\n", err);
             return 1;
         }
-        cfg.on_interval = plot_hdr_hook;
+        cfg.on_interval = hdrlog_sink_hook;
         cfg.on_interval_ctx = &hdr;
     }
     struct child_server cs = {0};
@@ -82,7 +83,7 @@ int cmd_run(int argc, char **argv)
     if (rc == 0)
         rc = extras(&o, &res, err);
     char herr[ERR_LEN];
-    if (o.hdr_log[0] && plot_hdr_close(&hdr, herr) && rc == 0) {
+    if (o.hdr_log[0] && hdrlog_sink_close(&hdr, herr) && rc == 0) {
         snprintf(err, ERR_LEN, "%s", herr);
         rc = -1;
     }

@@ -34,18 +34,7 @@ int result_load_json(struct run_result *r, json_object *root, char *err);
 #define RESULT_KIND_COMPARE "compare"
 /* Whether a parsed document (borrowed, may be NULL) is a saved comparison. */
 int result_json_is_comparison(json_object *root);
-/* How result_merge combines two results (result_load.c):
- * SEQUENTIAL: back to back (compare's rounds of one arm): durations add,
- *   the timeline continues, the rate is the overall one.
- * CONCURRENT: at the same time (several clients' files, `report`): rates
- *   add, intervals and samples at the same t merge; server CPU adds up
- *   across different servers and is taken once for the same server. */
-enum result_merge { RESULT_MERGE_SEQUENTIAL, RESULT_MERGE_CONCURRENT };
-/* Adds src into dst: histograms merged, counters summed, warnings joined.
- * dst may be fresh from result_init. @return 0, or -1 with err (layouts
- * differ, too many verbs, no memory). */
-int result_merge(struct run_result *dst, const struct run_result *src, enum result_merge mode,
-                 char *err);
+/* Merging results is result_merge.h. */
 /* Names of the run-wide histograms under "histograms" and "exact_us", in
  * the order latency, service, send_lag, pacing_lag, handshake. */
 extern const char *const result_hist_names[5];
