@@ -6,12 +6,10 @@
  * the confidence interval (compare_stats.h). Saved (compare_saved.h): two
  * result files, one round each, compared the same way without an interval,
  * or a saved comparison, rendered again from its rounds. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/version.h"
 #include "stats/buckets.h"
@@ -560,8 +558,8 @@ static int setup_live(struct cmp *c, char *err)
     struct options *o = c->o;
     /* no --proto and the simulator: compare the two encodings; a single
      * --proto is both arms' (README), which may make an A/A */
-    if (!o->url[0] && !o->proto_given)
-        snprintf(o->proto, sizeof o->proto, "xmlrpc,jsonrpc");
+    if (!o->url[0] && !o->encoding_given)
+        snprintf(o->encoding, sizeof o->encoding, "xmlrpc,jsonrpc");
     for (int a = 0; a < 2; a++) {
         if (options_arm(o, a, &c->arm[a].cfg, err))
             return -1;
@@ -642,10 +640,7 @@ int cmd_compare(int argc, char **argv)
         rc = -1;
     }
     for (int i = 0; rc == 0 && i < o.npositional; i++)
-        if (access(o.positional[i], R_OK)) {
-            snprintf(err, ERR_LEN, "%.200s: cannot read: %s", o.positional[i], strerror(errno));
-            rc = -1;
-        }
+        rc = cli_check_readable(NULL, o.positional[i], err);
     if (rc < 0) {
         fprintf(stderr, "rpcbench compare: %s\n", err);
         return 2;

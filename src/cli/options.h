@@ -8,24 +8,19 @@
 
 #include <stdio.h>
 
-#include "results/result.h"
 #include "base/units.h"
-
-/* text; json; csv: the timeline (one row per interval); csv-summary: one
- * row of the run's figures; csv-buckets: the cumulative bucket table. */
-enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_CSV_SUMMARY, FORMAT_CSV_BUCKETS };
-
-/* The --format names, in enum order; OUT_FORMATS of them. */
-#define OUT_FORMATS 5
-extern const char *const out_format_names[OUT_FORMATS];
+#include "cli/cli_args.h"
+#include "results/result.h"
 
 struct options {
     struct run_config cfg;   /* shared by both arms */
-    char url[1024], proto[64], server_pid[256], label[160];
+    char url[1024];
+    char encoding[64];       /* --proto/-p: xmlrpc | jsonrpc, "A" or "A,B" */
+    char server_pid[256], label[160];
     char output[512];        /* --output FILE (JSON) */
     char plot[512];          /* --plot FILE.svg */
     int plot_keep;           /* --plot-keep: keep the gnuplot script and data */
-    int proto_given;         /* --proto was on the command line */
+    int encoding_given;      /* --proto was on the command line */
     char hdr_log[512];       /* --hdr-log FILE */
     char pct_dist[512];      /* --percentile-dist FILE */
     enum out_format format;
@@ -56,15 +51,5 @@ void options_usage(FILE *out, int compare);
  * and options_arm. @return 0, or -1 with err. */
 int options_check(const struct options *o, char *err);
 int options_check_arm(const struct run_config *cfg, char *err);
-
-/* Puts "OPT: " before err unless it names opt already. */
-void options_name_error(const char *opt, char *err);
-
-/* A file the run will write after it ends: its directory must be writable
- * now. @return 0, or -1 with err naming opt. */
-int options_check_out_path(const char *opt, const char *path, char *err);
-
-/* The line every subcommand's --help ends with. */
-#define USAGE_EXIT_CODES "exit status: 0 ok, 1 failure at run time, 2 bad usage (nothing sent)\n"
 
 #endif
