@@ -12,6 +12,8 @@
 #include "cli/cli_args.h"
 #include "results/result.h"
 
+/* Large: callers keep it static. positional points into the argv given to
+ * options_parse, which must outlive it. */
 struct options {
     struct run_config cfg;   /* shared by both arms */
     char url[1024];
@@ -30,21 +32,27 @@ struct options {
     int npositional;
 };
 
-/* Parses and checks every option (argv[0] = the command name): nothing
- * is sent before this returns 0. compare = 1 accepts the compare-only
- * options. @return 0, 1 when --help or --version was printed, or -1 with
- * err (one line naming the option and what it accepts) for bad usage. */
+/* Parses and checks every option (argv[0] = the command name) into o,
+ * which this fills from the defaults: nothing is sent before this returns
+ * 0. compare = 1 accepts the compare-only options. Uses getopt's globals.
+ * @return 0, 1 when --help or --version was printed on stdout, or -1 with
+ * err (ERR_LEN, caller-owned; one line naming the option and what it
+ * accepts) for bad usage. */
 int options_parse(int argc, char **argv, int compare, struct options *o, char *err);
 
-/* Fills cfg for arm (0 = A, 1 = B) from the pairable options and checks
+/* Fills cfg (the caller's; overwritten whole, o only read) for arm
+ * (0 = A, 1 = B) from the pairable options and checks
  * what depends on the arm (protocol, URL, verbs). Without --proto a
  * stomp:// URL gets jsonrpc, its only encoding.
  * @return 0, or -1 with err (e.g. "--server-pid: 'x' is not a pid"). */
 int options_arm(const struct options *o, int arm, struct run_config *cfg, char *err);
 
-/* Parses a verb mix "list:4,getAllVmStats:1" into cfg. */
+/* Parses a verb mix "list:4,getAllVmStats:1" into cfg's verbs (at most
+ * RUN_MAX_VERBS, weights 1..1000). @return 0, or -1 with err naming
+ * --verb (cfg's verbs then partly filled). */
 int options_parse_verbs(const char *s, struct run_config *cfg, char *err);
 
+/* Writes run's (compare = 0) or compare's --help text to out. */
 void options_usage(FILE *out, int compare);
 
 /* options_check.c: the checks that need no network, run by options_parse

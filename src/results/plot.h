@@ -20,7 +20,9 @@
  * lines), then runs gnuplot from PATH; once the SVG is made the script and
  * data are removed unless keep (--plot-keep). Without gnuplot it prints
  * one line to stderr and returns 0: the data and script are kept.
- * @return 0, or -1 with err (a file cannot be written, gnuplot failed). */
+ * The results and names are only read and stay the caller's.
+ * @return 0, or -1 with err (ERR_LEN, caller-owned: a file cannot be
+ * written, gnuplot failed). */
 int plot_svg(const char *svg_path, const struct run_result *const *arms,
              const char *const *names, size_t narms, int keep, char *err);
 
