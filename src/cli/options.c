@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "encoders/encoder.h"
+#include "server/vmsim.h"
 
 enum {
     OPT_VERB = 256, OPT_METHOD, OPT_PARAMS, OPT_WARMUP, OPT_ARRIVAL, OPT_SEED, OPT_TIMEOUT,
@@ -231,7 +232,7 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
     case OPT_FORMAT:
         return cli_parse_format(arg, &o->format, err);
     case OPT_VMS:
-        if (cli_parse_int("--vms", arg, 0, 100000, &v, err)) return -1;
+        if (cli_parse_int("--vms", arg, 0, VMSIM_MAX_VMS, &v, err)) return -1; /* as serve */
         c->vms = (int)v;
         return 0;
     case OPT_VALIDATE:

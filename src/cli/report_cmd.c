@@ -9,11 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli_args.h"
+#include "cli/cli_output.h"
 #include "cli/commands.h"
-#include "cli/options.h"
 #include "results/plot.h"
-#include "results/report.h"
-#include "results/report_csv.h"
 #include "results/result_json.h"
 #include "results/result_merge.h"
 
@@ -184,19 +183,7 @@ static int load_all(const struct report_opts *ro, struct run_result *merged, cha
 
 static int emit(const struct report_opts *ro, const struct run_result *r, char *err)
 {
-    int rc = 0;
-    switch (ro->format) {
-    case FORMAT_JSON: {
-        json_object *j = result_to_json(r);
-        puts(result_json_text(j));
-        json_object_put(j);
-        break;
-    }
-    case FORMAT_CSV: report_csv(stdout, r); break;
-    case FORMAT_CSV_SUMMARY: report_csv_summary(stdout, r); break;
-    case FORMAT_CSV_BUCKETS: rc = report_csv_buckets(stdout, r, err); break;
-    default: rc = report_text(stdout, r, err); break;
-    }
+    int rc = cli_write_result(stdout, ro->format, r, err);
     fflush(stdout);
     if (rc == 0 && ro->output[0])
         rc = result_save(r, ro->output, err);

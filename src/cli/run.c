@@ -2,12 +2,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_output.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "results/hdrlog_sink.h"
 #include "results/plot.h"
-#include "results/report.h"
-#include "results/report_csv.h"
 #include "results/result_json.h"
 #include "client/runner.h"
 
@@ -15,24 +14,7 @@ static int emit(const struct options *o, const struct run_result *res, char *err
 {
     if (o->output[0] && result_save(res, o->output, err))
         return -1;
-    switch (o->format) {
-    case FORMAT_JSON: {
-        json_object *j = result_to_json(res);
-        puts(result_json_text(j));
-        json_object_put(j);
-        return 0;
-    }
-    case FORMAT_CSV:
-        report_csv(stdout, res);
-        return 0;
-    case FORMAT_CSV_SUMMARY:
-        report_csv_summary(stdout, res);
-        return 0;
-    case FORMAT_CSV_BUCKETS:
-        return report_csv_buckets(stdout, res, err);
-    default:
-        return report_text(stdout, res, err);
-    }
+    return cli_write_result(stdout, o->format, res, err);
 }
 
 /* --percentile-dist and --plot, after the report. */
