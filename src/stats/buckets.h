@@ -7,25 +7,21 @@
 
 #include "stats/hist.h"
 
-/* Edges at most: the size of the caller's edges_ms array. */
 #define BUCKETS_MAX 64
 
-/* Edges in ms from spec into edges_ms (BUCKETS_MAX doubles, the caller's): "auto" (round edges from the minimum to the
+/* Edges in ms from spec: "auto" (round edges from the minimum to the
  * largest p99 of the nh histograms hs, about 20, one more above the max,
  * rows that would repeat the row before for every histogram left out; none
  * when no histogram holds a value), "START:END:STEP" or a list "1,2,5,10"
- * (taken as given). hs may be NULL when nh is 0; the histograms are only
- * read. @return the count (0..BUCKETS_MAX), or -1 with err (ERR_LEN,
- * caller-owned: a bad spec, more than BUCKETS_MAX edges). */
+ * (taken as given). hs may be NULL when nh is 0. @return count, or -1 with
+ * err. */
 int buckets_edges(const char *spec, const struct hist *const *hs, int nh, double *edges_ms,
                   char *err);
 
-/* Cumulative % of h below each of the n edges into pct (n doubles, the
- * caller's); 0 everywhere when h is empty. */
+/* Cumulative % of h below each edge. */
 void buckets_fill(const struct hist *h, const double *edges_ms, int n, double *pct);
 
-/* Formats an edge the way the table shows it: "3000", "2.5", "0.05",
- * into out (len bytes, always terminated). */
+/* Formats an edge the way the table shows it: "3000", "2.5", "0.05". */
 void buckets_format_ms(double ms, char *out, size_t len);
 
 #endif

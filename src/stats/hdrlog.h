@@ -12,8 +12,7 @@
  * reads. Decoding accepts only stored blocks, which is what we write.
  *
  * Functions that can fail return 0 or -1 and write a one-line reason into
- * err (ERR_LEN bytes, caller-owned; ERR_LEN is in base/err.h). Histograms
- * passed in are only read and stay the caller's. */
+ * err (ERR_LEN bytes, caller-owned; ERR_LEN is in units.h). */
 #ifndef RPCBENCH_HDRLOG_H
 #define RPCBENCH_HDRLOG_H
 
@@ -59,9 +58,7 @@ int hdrlog_writer_open(struct hdrlog_writer *w, FILE *f, double start_epoch_s,
 int hdrlog_write_interval(struct hdrlog_writer *w, double start_s, double len_s,
                           const struct hist *h, char *err);
 
-/* Flushes the FILE (not closed: the caller's) and frees the scratch
- * memory; w may be opened again. @return 0, or -1 if the stream had a
- * write error. */
+/* @return 0, or -1 if the stream had a write error. */
 int hdrlog_close(struct hdrlog_writer *w, char *err);
 
 /* The classic percentile table (HdrHistogram outputPercentileDistribution,
@@ -74,15 +71,11 @@ int hdrlog_write_percentiles(FILE *f, const struct hist *h, double value_scale,
                              int ticks_per_half_distance);
 
 /* Building blocks, public for the tests. */
-/* @return the zlib Adler-32 checksum of n bytes at p. */
 uint32_t hdrlog_adler32(const void *p, size_t n);
-/* Appends the base64 of n bytes at p to out (NUL-terminated, the NUL not
- * counted). @return 0, or -1 when memory cannot be had. */
+/* @return 0, or -1 when memory cannot be had. */
 int hdrlog_base64_encode(const void *p, size_t n, struct buf *out);
-/* Appends the bytes that n characters of base64 at s stand for to out:
- * standard alphabet with '=' padding, length a multiple of 4.
- * @return 0, or -1 on bad input (out may then hold part of the bytes) or
- * no memory. */
+/* Standard alphabet with '=' padding, length a multiple of 4.
+ * @return 0, or -1 on bad input or no memory. */
 int hdrlog_base64_decode(const char *s, size_t n, struct buf *out);
 
 #endif

@@ -32,11 +32,8 @@ struct hist {
     int64_t *counts;
 };
 
-/* Initialises h (the struct is the caller's; its counts array is h's own,
- * sized once here, freed by hist_close). @return 0, or -1 on bad
- * parameters or no memory (nothing to close then). */
+/* @return 0, or -1 on bad parameters or no memory. */
 int hist_init(struct hist *h, int64_t lowest, int64_t highest, int sigfigs);
-/* Frees the counts; safe twice, and on a zeroed struct. */
 void hist_close(struct hist *h);
 /* Empties the histogram, keeping its memory. */
 void hist_reset(struct hist *h);
@@ -46,33 +43,27 @@ void hist_reset(struct hist *h);
 void hist_record(struct hist *h, int64_t value);
 void hist_record_n(struct hist *h, int64_t value, int64_t count);
 
-/* Adds src's counts into dst (src only read). @return 0, or -1 if the
- * layouts (lowest, highest, sigfigs) differ: dst unchanged. */
+/* Adds src's counts into dst. @return 0, or -1 if layouts differ. */
 int hist_merge(struct hist *dst, const struct hist *src);
 
 /* Value at percentile p (0..100): the highest value equivalent to the
  * bucket holding that rank, as HdrHistogram reports it, but never outside
  * the exact min and max recorded. 0 when empty. */
 int64_t hist_percentile(const struct hist *h, double p);
-/* @return the exact mean of the values recorded (from the running sum),
- * 0 when empty. */
 double hist_mean(const struct hist *h);
-/* @return the exact population standard deviation, 0 when empty. */
 double hist_stddev(const struct hist *h);
 /* Percentage (0..100) of recorded values strictly below `value`
  * (counted by bucket; values equivalent to `value` count as not below). */
 double hist_pct_below(const struct hist *h, int64_t value);
 
-/* Bucket geometry, for encoders and iteration: the counts index a value
- * falls in, the lowest value of an index, and the highest and lowest
- * values equivalent to (in the same bucket as) a value. */
+/* Bucket geometry, for encoders and iteration. */
 int32_t hist_index_for(const struct hist *h, int64_t value);
 int64_t hist_value_at_index(const struct hist *h, int32_t index);
 int64_t hist_highest_equivalent(const struct hist *h, int64_t value);
 int64_t hist_lowest_equivalent(const struct hist *h, int64_t value);
 
 /* The histogram rpcbench uses for latencies: microseconds, 1 us to 1 h,
- * 3 significant digits. @return hist_init's. */
+ * 3 significant digits. */
 int hist_init_latency(struct hist *h);
 
 #endif

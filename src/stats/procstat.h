@@ -52,9 +52,6 @@ int procstat_parse_system(const char *text, struct sys_times *out);
  * hz: jiffies per second. */
 double procstat_machine_pct(const struct sys_times *a, const struct sys_times *b, int64_t wall_ns,
                             long hz, double *steal_pct);
-/* The parsers read text (NUL-terminated, the caller's) and write their
- * outputs only on success; @return 0, or -1 when the text is not what
- * they expect. */
 /* Parses /proc/loadavg's first three fields. */
 int procstat_parse_loadavg(const char *text, double load[3]);
 /* Parses /proc/<pid>/statm's second field (resident pages) into KiB. */
@@ -73,12 +70,11 @@ struct procstat_thread {
  * their time since a is lost (the kernel moves it to the process's total,
  * which only ticks show), but never counted negative, as a plain sum of
  * the live threads would. A tid whose count went down was reused: counted
- * as new. @return that time, in ns. */
+ * as new. */
 uint64_t procstat_threads_delta(const struct procstat_thread *a, size_t na,
                                 const struct procstat_thread *b, size_t nb);
 
-/* Reads /proc/<pid>/stat into out. @return 0, or -1 if the process is
- * gone or its stat cannot be parsed. */
+/* Reads /proc/<pid>/stat; -1 if the process is gone. */
 int procstat_read_pid(pid_t pid, struct proc_stat *out);
 
 /* One point of the timeline. Percentages are over the interval since the
@@ -95,8 +91,6 @@ struct proc_point {
     double loadavg1;
 };
 
-/* The sampler allocates nothing: the struct (large, the caller's: keep it
- * off the stack) holds every reading. */
 struct sampler {
     pid_t pids[PROCSTAT_MAX_PIDS];
     size_t npids;
@@ -136,21 +130,18 @@ struct sampler {
  * both pids and a name). */
 int sampler_init(struct sampler *s, const pid_t *pids, size_t npids, const char *name,
                  char *err);
-/* Takes the first reading at t_ns (run start): the baseline the first
- * sample's differences are taken from. */
+/* Takes the first reading at t_ns (run start); returns nothing useful yet. */
 void sampler_start(struct sampler *s, int64_t t_ns);
-/* Reads /proc now and fills p (the caller's) with figures over
- * [previous sample, t_ns]; what cannot be read is -1 in p, never an
- * error. */
+/* Reads /proc now and fills p with figures over [previous sample, t_ns]. */
 void sampler_sample(struct sampler *s, int64_t t_ns, struct proc_point *p);
-/* @return the server's CPU time since sampler_start, in milliseconds. */
+/* Server CPU time since sampler_start, in milliseconds. */
 double sampler_server_cpu_ms(const struct sampler *s);
 /* Where the server CPU came from since sampler_start: "schedstat",
  * "ticks", "schedstat+ticks" (some pids or samples each), or "" when no
- * server was read. @return a static string (never freed). */
+ * server was read. Static string. */
 const char *sampler_cpu_source(const struct sampler *s);
-/* @return the hypervisor's steal since sampler_start, % of all cores'
- * time; -1 when /proc/stat could not be read twice. */
+/* The hypervisor's steal since sampler_start, % of all cores' time;
+ * -1 when /proc/stat could not be read twice. */
 double sampler_steal_pct(const struct sampler *s);
 
 #endif
