@@ -16,13 +16,13 @@
 #include "cli/commands.h"
 #include "results/compare_saved.h"
 #include "results/compare_stats.h"
+#include "results/result_merge.h"
 #include "cli/options.h"
 #include "results/hdrlog_sink.h"
 #include "results/plot.h"
 #include "results/progress.h"
 #include "results/report.h"
 #include "results/result_json.h"
-#include "results/result_merge.h"
 #include "client/runner.h"
 
 enum fig { FIG_P50, FIG_P90, FIG_P99, FIG_MEAN, FIG_RATE, FIG_ERRORS, FIG_CPU_PCT, FIG_CPU_MS,
