@@ -170,6 +170,76 @@ def test_saved_file_errors_in_plain_words():
         check("json_object_from_file" not in err, err)
 
 
+def usage_error(cmd, args, sock=None):
+    """Runs a command that must be refused: exit 2, one stderr line, nothing
+    on stdout, no connection to sock. @return that line without
+    "rpcbench CMD: "."""
+    rc, out, err = rpcbench(cmd, *args, timeout=15)
+    what = "%s %s: rc %d, stderr %r" % (cmd, " ".join(args), rc, err)
+    prefix = "rpcbench %s: " % cmd
+    check(rc == 2 and out == "", what)
+    check(err.count("\n") == 1 and err.startswith(prefix), what)
+    if sock is not None:
+        check(accepted(sock) == 0, "%s connected to the target" % what)
+    return err[len(prefix):-1]
+
+
+def test_shared_option_same_message_everywhere():
+    """One option, one check: the same bad value of an option that several
+    subcommands take is refused by each (exit 2, nothing sent) with the
+    same message, word for word, naming the option. Each command is
+    otherwise valid (a run would start; report has a file to read), so the
+    option is what refuses it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        sock = listener()
+        url = "http://127.0.0.1:%d" % sock.getsockname()[1]
+        some = os.path.join(tmp, "some.json")
+        open(some, "w").write("{}")
+        base = {"run": ["--url", url, *LONG], "compare": ["--url", url, *LONG],
+                "report": [some], "serve": ["--listen", "127.0.0.1:0"]}
+        measured = ("run", "compare")
+        rendered = ("run", "compare", "report")
+        shared = [
+            (["--percentiles", "150"], rendered),
+            (["--percentiles", "99,50"], rendered),
+            (["--percentiles", "50,x"], rendered),
+            (["--buckets", "5:1:1"], rendered),
+            (["--buckets", "1:1000:1"], rendered),
+            (["--format", "xml"], rendered),
+            (["--plot-keep"], rendered),
+            (["--output", tmp], rendered),
+            (["--plot", os.path.join(tmp, "no", "x.svg")], rendered),
+            (["--duration", "1x"], measured),
+            (["--timeout", "0s"], measured),
+            (["--interval", "1ms"], measured),
+            (["--vms", "-1"], ("serve",) + measured),
+            (["--vms", "x"], ("serve",) + measured),
+            (["--bogus-option"], ("serve",) + rendered),
+        ]
+        for args, cmds in shared:
+            texts = {c: usage_error(c, args + base[c], sock if c in measured else None)
+                     for c in cmds}
+            check(len(set(texts.values())) == 1, "%s: %r" % (" ".join(args), texts))
+            check(args[0] in texts[cmds[0]], "%s: %r" % (" ".join(args), texts))
+        # the case the issue found: run refuses what report refuses, alike
+        want = "--percentiles: 150 is not in 0..100 (e.g. 50,90,99,99.9)"
+        for cmd, args in (("run", ["--url", url, *LONG]), ("report", [some])):
+            got = usage_error(cmd, ["--percentiles", "150", *args], sock)
+            check(got == want, "%s: %r" % (cmd, got))
+        sock.close()
+
+def test_version_same_everywhere():
+    """--version: one line, the same from rpcbench and every subcommand."""
+    outs = set()
+    for cmd in ([], ["serve"], ["run"], ["compare"], ["report"]):
+        rc, out, err = rpcbench(*cmd, "--version", timeout=10)
+        check(rc == 0 and err == "" and re.fullmatch(r"rpcbench \S+\n", out),
+              "%s --version: rc %d %r %r" % (cmd, rc, out, err))
+        outs.add(out)
+    check(len(outs) == 1, "versions differ: %r" % outs)
+
+
 if __name__ == "__main__":
     main([test_run_checks_every_option_first, test_compare_report_serve_check_first,
-          test_connections_beyond_the_fd_limit, test_https_to_plain_server_fails_fast, test_saved_file_errors_in_plain_words])
+          test_connections_beyond_the_fd_limit, test_https_to_plain_server_fails_fast, test_saved_file_errors_in_plain_words,
+          test_shared_option_same_message_everywhere, test_version_same_everywhere])

@@ -16,6 +16,7 @@
 #include "stats/hdrlog.h"
 #include "results/report.h"
 #include "results/result_json.h"
+#include "results/result_merge.h"
 
 static uint64_t lcg(uint64_t *s)
 {

@@ -9,6 +9,7 @@
 #define NS_PER_MS 1000000LL
 #define NS_PER_S 1000000000LL
 
+/* @return CLOCK_MONOTONIC now, in ns (only differences mean anything). */
 static inline int64_t clock_now_ns(void)
 {
     struct timespec ts;

@@ -6,6 +6,8 @@
 
 #include <stdint.h>
 
+/* The state is the caller's: seed it with any value, one per stream.
+ * @return the next 64 random bits, advancing *state. */
 static inline uint64_t rng_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
@@ -14,7 +16,7 @@ static inline uint64_t rng_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* Uniform in [0, 1). */
+/* @return a uniform double in [0, 1) (53 bits), advancing *state. */
 static inline double rng_u01(uint64_t *state)
 {
     return (double)(rng_next(state) >> 11) * (1.0 / 9007199254740992.0);

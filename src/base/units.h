@@ -1,7 +1,9 @@
 /* units: parsing of the command line's durations, rates, sizes and lists.
  *
  * Every parser returns 0 on success and -1 on bad input, writing a one-line
- * reason into err (ERR_LEN bytes, caller-owned) that names the bad text. */
+ * reason into err (ERR_LEN bytes, caller-owned) that names the bad text;
+ * its outputs are written only on success unless said otherwise. Inputs
+ * are only read and stay the caller's; nothing allocates. */
 #ifndef RPCBENCH_UNITS_H
 #define RPCBENCH_UNITS_H
 
@@ -21,13 +23,16 @@ int units_parse_rate(const char *s, double *per_sec, char *err);
 /* "64MiB", "16M", "512k", "1024": bytes (K/M/G and KiB/MiB/GiB are 1024-based). */
 int units_parse_size(const char *s, size_t *bytes, char *err);
 
-/* "1,2,5,10": up to max doubles, strictly increasing; *n gets the count. */
+/* "1,2,5,10": up to max non-negative doubles, strictly increasing, into
+ * out; *n gets the count. On error out may hold part of the list. */
 int units_parse_list(const char *s, double *out, size_t max, size_t *n, char *err);
 
-/* "HOST:PORT", "[::1]:PORT": host copied into host (hostlen bytes). */
+/* "HOST:PORT", "[::1]:PORT" (port 0..65535): host copied, NUL-terminated,
+ * into host (hostlen bytes; a longer host is an error). */
 int units_parse_hostport(const char *s, char *host, size_t hostlen, int *port, char *err);
 
-/* Formats ns as a short human duration ("250ms", "2s", "1m30s") into out. */
+/* Formats ns as a short human duration ("250ms", "2s", "1m30s") into out
+ * (outlen bytes, always terminated when outlen > 0; truncated to fit). */
 void units_format_duration(int64_t ns, char *out, size_t outlen);
 
 #endif

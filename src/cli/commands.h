@@ -1,6 +1,9 @@
 /* commands: the subcommands of ./rpcbench. Each takes its own argv
- * (argv[0] is the subcommand's name) and returns the process exit code:
- * 0 success, 1 failure at run time, 2 bad usage. */
+ * (argv[0] is the subcommand's name; still main's, only read) and
+ * @return the process exit code: 0 success, 1 failure at run time, 2 bad
+ * usage (one line on stderr, nothing sent); run and compare also 3 (no
+ * request succeeded) and 130 (interrupted by SIGINT). Each prints its own
+ * errors; none may be called twice at once (getopt's globals, statics). */
 #ifndef RPCBENCH_COMMANDS_H
 #define RPCBENCH_COMMANDS_H
 

@@ -6,431 +6,19 @@
  * the confidence interval (compare_stats.h). Saved (compare_saved.h): two
  * result files, one round each, compared the same way without an interval,
  * or a saved comparison, rendered again from its rounds. */
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "base/version.h"
-#include "stats/buckets.h"
 #include "cli/commands.h"
+#include "cli/compare.h"
 #include "results/compare_saved.h"
-#include "results/compare_stats.h"
 #include "cli/options.h"
+#include "results/hdrlog_sink.h"
 #include "results/plot.h"
 #include "results/progress.h"
-#include "results/report.h"
 #include "results/result_json.h"
 #include "client/measured_run.h"
-
-enum fig { FIG_P50, FIG_P90, FIG_P99, FIG_MEAN, FIG_RATE, FIG_ERRORS, FIG_CPU_PCT, FIG_CPU_MS,
-           FIG_BYTES, FIG_N };
-
-static const struct {
-    const char *name; /* text table */
-    const char *key;  /* JSON */
-} figs[FIG_N] = {
-    {"p50 latency", "p50_ms"},
-    {"p90 latency", "p90_ms"},
-    {"p99 latency", "p99_ms"},
-    {"mean latency", "mean_ms"},
-    {"achieved rate", "rate_per_s"},
-    {"errors", "errors"},
-    {"server CPU", "server_cpu_pct"},
-    {"server CPU-ms/call", "server_cpu_ms_per_call"},
-    {"bytes/response", "bytes_per_response"},
-};
-
-struct arm {
-    struct run_config cfg;
-    char letter;
-    struct run_result *rounds;
-    size_t nrounds;
-    struct run_result merged;
-    int have_merged;
-    struct plot_hdr_sink hdr;
-    double fig[FIG_N];            /* of the merged result */
-};
-
-struct cmp {
-    struct options *o;
-    struct arm arm[2];
-    size_t pairs;                 /* rounds with both arms */
-    int saved;                    /* compare A.json B.json */
-    struct ci ci[FIG_N];
-    int ci_rc[FIG_N];             /* compare_stats_ci's return */
-    int interrupted;              /* SIGINT ended the rounds early */
-};
-
-/* ---- figures ------------------------------------------------------------- */
-
-/* Latencies in ms; NAN where the figure does not exist (no answers, CPU not
- * sampled). */
-static void figures_of(const struct run_result *r, double *v)
-{
-    const struct hist *h = &r->latency;
-    int any = h->total_count > 0;
-    v[FIG_P50] = any ? (double)hist_percentile(h, 50) / 1000 : NAN;
-    v[FIG_P90] = any ? (double)hist_percentile(h, 90) / 1000 : NAN;
-    v[FIG_P99] = any ? (double)hist_percentile(h, 99) / 1000 : NAN;
-    v[FIG_MEAN] = any ? hist_mean(h) / 1000 : NAN;
-    v[FIG_RATE] = r->rate_achieved;
-    v[FIG_ERRORS] = (double)r->errors;
-    double mean, p50, max;
-    result_cpu_summary(r, &mean, &p50, &max);
-    v[FIG_CPU_PCT] = mean >= 0 ? mean : NAN;
-    double per = result_cpu_ms_per_call(r);
-    v[FIG_CPU_MS] = per >= 0 ? per : NAN;
-    int64_t answered = r->ok + r->errors;
-    v[FIG_BYTES] = answered > 0 ? (double)r->bytes_received / (double)answered : NAN;
-}
-
-static int is_latency(int f)
-{
-    return f == FIG_P50 || f == FIG_P90 || f == FIG_P99 || f == FIG_MEAN;
-}
-
-/* One time unit for every latency a table shows (ms figures, NAN skipped). */
-static void unit_widen(double ms, double *mn, double *mx)
-{
-    if (isnan(ms) || ms <= 0)
-        return;
-    if (*mn <= 0 || ms * 1000 < *mn)
-        *mn = ms * 1000;
-    if (ms * 1000 > *mx)
-        *mx = ms * 1000;
-}
-
-/* u: the table's time unit, for the latency figures. */
-static void fmt_fig(int f, double v, const struct report_unit *u, char *out, size_t len)
-{
-    if (isnan(v)) { /* no answer, CPU not sampled: as run's report says it */
-        snprintf(out, len, "n/a");
-        return;
-    }
-    switch (f) {
-    case FIG_RATE: snprintf(out, len, "%.2f/s", v); break;
-    case FIG_ERRORS: snprintf(out, len, "%.0f", v); break;
-    case FIG_CPU_PCT: snprintf(out, len, "%.1f%%", v); break;
-    case FIG_CPU_MS: snprintf(out, len, "%.3f", v); break;
-    case FIG_BYTES: snprintf(out, len, "%.0f B", v); break;
-    default: report_unit_fmt(u, 1, v * 1000, out, len); break;
-    }
-}
-
-static double ratio(double a, double b)
-{
-    return a > 0 && b >= 0 ? b / a : NAN;
-}
-
-/* Merges each arm's rounds, then takes the figures and the intervals. */
-static int summarise(struct cmp *c, char *err)
-{
-    for (int a = 0; a < 2; a++) {
-        struct arm *arm = &c->arm[a];
-        if (result_init(&arm->merged, &arm->rounds[0].cfg)) {
-            snprintf(err, ERR_LEN, "out of memory");
-            return -1;
-        }
-        arm->have_merged = 1;
-        for (size_t i = 0; i < c->pairs; i++)
-            if (result_merge(&arm->merged, &arm->rounds[i], RESULT_MERGE_SEQUENTIAL, err))
-                return -1;
-        figures_of(&arm->merged, arm->fig);
-    }
-    double *va = calloc(c->pairs * 2 * FIG_N, sizeof *va);
-    if (!va) {
-        snprintf(err, ERR_LEN, "out of memory");
-        return -1;
-    }
-    double *vb = va + c->pairs * FIG_N;
-    for (size_t i = 0; i < c->pairs; i++) {
-        figures_of(&c->arm[0].rounds[i], va + i * FIG_N);
-        figures_of(&c->arm[1].rounds[i], vb + i * FIG_N);
-    }
-    double a[2 * 1000], b[2 * 1000]; /* --rounds is at most 1000 */
-    for (int f = 0; f < FIG_N; f++) {
-        for (size_t i = 0; i < c->pairs; i++) {
-            a[i] = va[i * FIG_N + f];
-            b[i] = vb[i * FIG_N + f];
-        }
-        c->ci_rc[f] = compare_stats_ci(a, b, c->pairs, &c->ci[f]);
-    }
-    free(va);
-    return 0;
-}
-
-/* ---- text ---------------------------------------------------------------- */
-
-static const char *arm_name(const struct arm *a)
-{
-    return a->merged.cfg.label[0] ? a->merged.cfg.label : a->merged.cfg.proto;
-}
-
-static void verdict(const struct cmp *c, int f, char *out, size_t len)
-{
-    if (c->ci_rc[f] == 1) {
-        snprintf(out, len, "n/a (1 round)");
-        return;
-    }
-    if (c->ci_rc[f] < 0) {
-        snprintf(out, len, "n/a");
-        return;
-    }
-    /* judged on the interval as printed: "[1, 1] B lower" (rounds alike to
-     * within a tick) would contradict itself */
-    char lo[16], hi[16];
-    snprintf(lo, sizeof lo, "%.3g", c->ci[f].low);
-    snprintf(hi, sizeof hi, "%.3g", c->ci[f].high);
-    struct ci shown = {.low = strtod(lo, NULL), .high = strtod(hi, NULL)};
-    snprintf(out, len, "[%s, %s] %s", lo, hi,
-             compare_stats_significant(&shown) ? (shown.high < 1 ? "B lower" : "B higher")
-             : c->pairs < 3 ? "too few rounds to tell"
-                            : "no significant difference");
-}
-
-/* 1 when a figure's interval includes 1 only because there are 2 rounds. */
-static int too_few_rounds(const struct cmp *c)
-{
-    for (int f = 0; c->pairs == 2 && f < FIG_N; f++)
-        if (c->ci_rc[f] == 0 && !compare_stats_significant(&c->ci[f]))
-            return 1;
-    return 0;
-}
-
-/* Same target, encoding and watched server: what differs is noise. */
-static int same_config(const struct cmp *c)
-{
-    const struct run_result *a = &c->arm[0].merged, *b = &c->arm[1].merged;
-    return !strcmp(a->target_url, b->target_url) && !strcmp(a->cfg.proto, b->cfg.proto) &&
-           a->nwatched == b->nwatched &&
-           !memcmp(a->watched_pids, b->watched_pids, a->nwatched * sizeof *a->watched_pids);
-}
-
-static void summary_table(FILE *out, const struct cmp *c)
-{
-    const struct arm *A = &c->arm[0], *B = &c->arm[1];
-    char ha[80], hb[80];
-    snprintf(ha, sizeof ha, "A %.60s", arm_name(A));
-    snprintf(hb, sizeof hb, "B %.60s", arm_name(B));
-    fprintf(out, "\n%-20s %14s %14s %8s  %s\n", "figure", ha, hb, "B/A", "95% CI of B/A");
-    double mn = 0, mx = 0;
-    for (int f = 0; f < FIG_N; f++)
-        if (is_latency(f)) {
-            unit_widen(A->fig[f], &mn, &mx);
-            unit_widen(B->fig[f], &mn, &mx);
-        }
-    struct report_unit u = report_unit_pick(mx, mn);
-    for (int f = 0; f < FIG_N; f++) {
-        char va[32], vb[32], r[32] = "-", v[96];
-        fmt_fig(f, A->fig[f], &u, va, sizeof va);
-        fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
-        double x = ratio(A->fig[f], B->fig[f]);
-        if (!isnan(x))
-            snprintf(r, sizeof r, "%.3g", x);
-        verdict(c, f, v, sizeof v);
-        fprintf(out, "%-20s %14s %14s %8s  %s\n", figs[f].name, va, vb, r, v);
-    }
-    fprintf(out, "(B/A of the merged rounds; the interval is the paired t-interval of the "
-                 "rounds' ratios)\n");
-    if (too_few_rounds(c))
-        fprintf(out, "2 rounds: the interval cannot exclude 1 unless both rounds agree closely "
-                     "(t = %.1f with 1 degree of freedom); use 3 or more (--rounds)\n",
-                compare_stats_t975(1));
-}
-
-/* One set of edges for both arms, from the union of their data. */
-static int bucket_edges(const struct cmp *c, double *edges, char *err)
-{
-    const struct hist *hs[2] = {&c->arm[0].merged.latency, &c->arm[1].merged.latency};
-    return buckets_edges(c->o->cfg.buckets, hs, 2, edges, err);
-}
-
-static int bucket_table(FILE *out, const struct cmp *c, char *err)
-{
-    double edges[BUCKETS_MAX], pa[BUCKETS_MAX], pb[BUCKETS_MAX];
-    int n = bucket_edges(c, edges, err);
-    if (n < 0)
-        return -1;
-    buckets_fill(&c->arm[0].merged.latency, edges, n, pa);
-    buckets_fill(&c->arm[1].merged.latency, edges, n, pb);
-    int wa = (int)strlen(arm_name(&c->arm[0])), wb = (int)strlen(arm_name(&c->arm[1]));
-    wa = wa < 8 ? 8 : wa;
-    wb = wb < 8 ? 8 : wb;
-    fprintf(out, "\n%-16s %*s %*s\n", "response time", wa, arm_name(&c->arm[0]), wb,
-            arm_name(&c->arm[1]));
-    if (n == 0)
-        fprintf(out, "(no successful answer in either arm: nothing to bucket)\n");
-    int ha = c->arm[0].merged.latency.total_count > 0;
-    int hb = c->arm[1].merged.latency.total_count > 0;
-    for (int i = 0; i < n; i++) {
-        char e[32], row[48], ca[16] = "n/a", cb[16] = "n/a"; /* an arm without answers */
-        buckets_format_ms(edges[i], e, sizeof e);
-        snprintf(row, sizeof row, "<%sms:", e);
-        if (ha)
-            snprintf(ca, sizeof ca, "%.1f", pa[i]);
-        if (hb)
-            snprintf(cb, sizeof cb, "%.1f", pb[i]);
-        fprintf(out, "%-16s %*s %*s\n", row, wa, ca, wb, cb);
-    }
-    return 0;
-}
-
-/* Per round, with the hypervisor's steal: a round it disturbed stands out. */
-static void rounds_table(FILE *out, const struct cmp *c)
-{
-    fprintf(out, "\n%-6s %-3s %-16s %10s %10s %10s %12s %6s\n", "round", "arm", "label", "p50",
-            "p99", "rate", "CPU-ms/call", "steal");
-    double mn = 0, mx = 0;
-    for (size_t i = 0; i < c->pairs; i++)
-        for (int a = 0; a < 2; a++) {
-            double v[FIG_N];
-            figures_of(&c->arm[a].rounds[i], v);
-            unit_widen(v[FIG_P50], &mn, &mx);
-            unit_widen(v[FIG_P99], &mn, &mx);
-        }
-    struct report_unit u = report_unit_pick(mx, mn);
-    for (size_t i = 0; i < c->pairs; i++)
-        for (int a = 0; a < 2; a++) {
-            const struct run_result *r = &c->arm[a].rounds[i];
-            double v[FIG_N];
-            char p50[32], p99[32], rate[32], cpu[32], steal[16] = "-";
-            figures_of(r, v);
-            fmt_fig(FIG_P50, v[FIG_P50], &u, p50, sizeof p50);
-            fmt_fig(FIG_P99, v[FIG_P99], &u, p99, sizeof p99);
-            fmt_fig(FIG_RATE, v[FIG_RATE], &u, rate, sizeof rate);
-            fmt_fig(FIG_CPU_MS, v[FIG_CPU_MS], &u, cpu, sizeof cpu);
-            if (r->machine_steal_pct >= 0)
-                snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
-            fprintf(out, "%-6zu %-3c %-16.16s %10s %10s %10s %12s %6s%s\n", i + 1,
-                    c->arm[a].letter, arm_name(&c->arm[a]), p50, p99, rate, cpu, steal,
-                    r->interrupted ? "  (interrupted)" : "");
-        }
-}
-
-static int report_compare_text(FILE *out, const struct cmp *c, char *err)
-{
-    const struct run_config *cfg = &c->arm[0].merged.cfg;
-    char dur[32], warm[32];
-    units_format_duration(cfg->duration_ns, dur, sizeof dur);
-    units_format_duration(cfg->warmup_ns, warm, sizeof warm);
-    fprintf(out, "rpcbench %s compare\n", rpcbench_version());
-    for (int a = 0; a < 2; a++)
-        fprintf(out, "%c           %s: %s (%s)\n", c->arm[a].letter, arm_name(&c->arm[a]),
-                c->arm[a].merged.target_url, c->arm[a].merged.cfg.proto);
-    if (same_config(c))
-        fprintf(out, "A/A         A and B are the same configuration (A/A): their differences "
-                     "are the noise of the setup\n");
-    if (c->saved && c->o->npositional == 1)
-        fprintf(out, "saved       %s, %zu rounds per arm; rate %.2f/s, verbs ",
-                c->o->positional[0], c->pairs, cfg->rate);
-    else if (c->saved)
-        fprintf(out, "saved       A %s, B %s; rate %.2f/s, verbs ", c->o->positional[0],
-                c->o->positional[1], cfg->rate);
-    else
-        fprintf(out, "rounds      %zu x (%s measured + %s warmup) per arm, interleaved A B A B; "
-                     "rate %.2f/s, verbs ", c->pairs, dur, warm, cfg->rate);
-    for (size_t i = 0; i < cfg->nverbs; i++)
-        fprintf(out, "%s%s:%u", i ? "," : "", cfg->verbs[i].name, cfg->verbs[i].weight);
-    fprintf(out, "\n");
-    summary_table(out, c);
-    if (bucket_table(out, c, err))
-        return -1;
-    rounds_table(out, c);
-    for (int a = 0; a < 2; a++)
-        for (size_t i = 0; i < c->arm[a].merged.nwarnings; i++)
-            fprintf(out, "%s  ! %c: %s\n", a == 0 && i == 0 ? "\nwarnings\n" : "",
-                    c->arm[a].letter, c->arm[a].merged.warnings[i]);
-    return 0;
-}
-
-/* ---- JSON ------------------------------------------------------------------ */
-
-static json_object *num_or_null(double v)
-{
-    return isnan(v) ? NULL : json_object_new_double(v);
-}
-
-static json_object *arm_json(const struct cmp *c, const struct arm *a)
-{
-    json_object *o = json_object_new_object();
-    char letter[2] = {a->letter, 0};
-    json_object_object_add(o, "arm", json_object_new_string(letter));
-    json_object_object_add(o, "label", json_object_new_string(arm_name(a)));
-    json_object_object_add(o, "proto", json_object_new_string(a->merged.cfg.proto));
-    json_object_object_add(o, "url", json_object_new_string(a->merged.target_url));
-    json_object *f = json_object_new_object();
-    for (int i = 0; i < FIG_N; i++)
-        json_object_object_add(f, figs[i].key, num_or_null(a->fig[i]));
-    json_object_object_add(o, "figures", f);
-    const struct run_config *cfg = &a->merged.cfg;
-    json_object_object_add(o, "latency_ms", result_hist_json(&a->merged.latency, cfg->pcts,
-                                                             cfg->npcts));
-    json_object *rounds = json_object_new_array();
-    for (size_t i = 0; i < c->pairs; i++)
-        json_object_array_add(rounds, result_to_json(&a->rounds[i]));
-    json_object_object_add(o, "rounds", rounds);
-    return o;
-}
-
-static json_object *ratios_json(const struct cmp *c)
-{
-    json_object *o = json_object_new_object();
-    for (int f = 0; f < FIG_N; f++) {
-        json_object *r = json_object_new_object();
-        double a = c->arm[0].fig[f], b = c->arm[1].fig[f];
-        json_object_object_add(r, "a", num_or_null(a));
-        json_object_object_add(r, "b", num_or_null(b));
-        json_object_object_add(r, "ratio", num_or_null(ratio(a, b)));
-        int have = c->ci_rc[f] == 0;
-        json_object_object_add(r, "ci_low", have ? json_object_new_double(c->ci[f].low) : NULL);
-        json_object_object_add(r, "ci_high", have ? json_object_new_double(c->ci[f].high) : NULL);
-        json_object_object_add(r, "significant", have ? json_object_new_boolean(
-                                                            compare_stats_significant(&c->ci[f]))
-                                                      : NULL);
-        json_object_object_add(o, figs[f].key, r);
-    }
-    return o;
-}
-
-static json_object *buckets_json(const struct cmp *c)
-{
-    double edges[BUCKETS_MAX], pa[BUCKETS_MAX], pb[BUCKETS_MAX];
-    char err[ERR_LEN];
-    json_object *arr = json_object_new_array();
-    int n = bucket_edges(c, edges, err);
-    if (n < 0)
-        return arr;
-    buckets_fill(&c->arm[0].merged.latency, edges, n, pa);
-    buckets_fill(&c->arm[1].merged.latency, edges, n, pb);
-    for (int i = 0; i < n; i++) {
-        json_object *b = json_object_new_object();
-        json_object_object_add(b, "lt_ms", json_object_new_double(edges[i]));
-        json_object_object_add(b, "a_pct", json_object_new_double(pa[i]));
-        json_object_object_add(b, "b_pct", json_object_new_double(pb[i]));
-        json_object_array_add(arr, b);
-    }
-    return arr;
-}
-
-static json_object *compare_json(const struct cmp *c)
-{
-    json_object *o = json_object_new_object();
-    json_object_object_add(o, "rpcbench", json_object_new_string(rpcbench_version()));
-    json_object_object_add(o, "kind", json_object_new_string(RESULT_KIND_COMPARE));
-    json_object_object_add(o, "rounds", json_object_new_int64((int64_t)c->pairs));
-    json_object_object_add(o, "confidence", json_object_new_double(0.95));
-    json_object_object_add(o, "same_configuration", json_object_new_boolean(same_config(c)));
-    json_object *arms = json_object_new_array();
-    for (int a = 0; a < 2; a++)
-        json_object_array_add(arms, arm_json(c, &c->arm[a]));
-    json_object_object_add(o, "arms", arms);
-    json_object_object_add(o, "ratios", ratios_json(c));
-    json_object_object_add(o, "buckets", buckets_json(c));
-    return o;
-}
 
 /* ---- outputs ---------------------------------------------------------------- */
 
@@ -445,7 +33,7 @@ static int arm_path(const char *base, char letter, char *out, size_t len, char *
 
 static int save_json(const struct cmp *c, char *err)
 {
-    json_object *j = compare_json(c);
+    json_object *j = compare_to_json(c);
     int rc = result_json_write(j, c->o->output, err);
     json_object_put(j);
     return rc;
@@ -456,11 +44,11 @@ static int emit(struct cmp *c, char *err)
     const struct options *o = c->o;
     int rc = 0;
     if (o->format == FORMAT_JSON) {
-        json_object *j = compare_json(c);
+        json_object *j = compare_to_json(c);
         puts(result_json_text(j));
         json_object_put(j);
     } else {
-        rc = report_compare_text(stdout, c, err);
+        rc = compare_write_text(stdout, c, err);
     }
     fflush(stdout);
     if (rc == 0 && o->output[0])
@@ -468,11 +56,11 @@ static int emit(struct cmp *c, char *err)
     for (int a = 0; rc == 0 && o->pct_dist[0] && a < 2; a++) {
         char path[600];
         rc = arm_path(o->pct_dist, c->arm[a].letter, path, sizeof path, err) ||
-             plot_percentile_dist(path, &c->arm[a].merged.latency, err);
+             hdrlog_percentile_dist(path, &c->arm[a].merged.latency, err);
     }
     if (rc == 0 && o->plot[0]) {
         const struct run_result *arms[2] = {&c->arm[0].merged, &c->arm[1].merged};
-        const char *names[2] = {arm_name(&c->arm[0]), arm_name(&c->arm[1])};
+        const char *names[2] = {compare_arm_name(&c->arm[0]), compare_arm_name(&c->arm[1])};
         rc = plot_svg(o->plot, arms, names, 2, o->plot_keep, err);
     }
     return rc ? -1 : 0;
@@ -485,9 +73,9 @@ static int open_hdr_logs(struct cmp *c, char *err)
     for (int a = 0; a < 2; a++) {
         char path[600];
         if (arm_path(c->o->hdr_log, c->arm[a].letter, path, sizeof path, err) ||
-            plot_hdr_open(&c->arm[a].hdr, path, err))
+            hdrlog_sink_open(&c->arm[a].hdr, path, err))
             return -1;
-        c->arm[a].cfg.on_interval = plot_hdr_hook;
+        c->arm[a].cfg.on_interval = hdrlog_sink_hook;
         c->arm[a].cfg.on_interval_ctx = &c->arm[a].hdr;
     }
     return 0;
@@ -505,7 +93,7 @@ static int run_one(struct cmp *c, int a, size_t i, const struct child_server *cs
                 arm->cfg.label);
     progress_set_prefix(prefix);
     if (c->o->hdr_log[0])
-        plot_hdr_next_run(&arm->hdr);
+        hdrlog_sink_next_run(&arm->hdr);
     int rc = measured_run(&arm->cfg, cs, &arm->rounds[i], err);
     arm->nrounds++; /* initialised either way: freed with the rest */
     if (rc)
@@ -558,8 +146,8 @@ static int setup_live(struct cmp *c, char *err)
     struct options *o = c->o;
     /* no --proto and the simulator: compare the two encodings; a single
      * --proto is both arms' (README), which may make an A/A */
-    if (!o->url[0] && !o->proto_given)
-        snprintf(o->proto, sizeof o->proto, "xmlrpc,jsonrpc");
+    if (!o->url[0] && !o->encoding_given)
+        snprintf(o->encoding, sizeof o->encoding, "xmlrpc,jsonrpc");
     for (int a = 0; a < 2; a++) {
         if (options_arm(o, a, &c->arm[a].cfg, err))
             return -1;
@@ -596,7 +184,7 @@ static void cleanup(struct cmp *c, char *err)
 {
     for (int a = 0; a < 2; a++) {
         struct arm *arm = &c->arm[a];
-        if (arm->hdr.f && plot_hdr_close(&arm->hdr, err) == 0 && arm->have_merged &&
+        if (arm->hdr.f && hdrlog_sink_close(&arm->hdr, err) == 0 && arm->have_merged &&
             arm->hdr.total != arm->merged.ok)
             fprintf(stderr, "compare: --hdr-log %c holds %lld values for %lld ok requests\n",
                     arm->letter, (long long)arm->hdr.total, (long long)arm->merged.ok);
@@ -640,10 +228,7 @@ int cmd_compare(int argc, char **argv)
         rc = -1;
     }
     for (int i = 0; rc == 0 && i < o.npositional; i++)
-        if (access(o.positional[i], R_OK)) {
-            snprintf(err, ERR_LEN, "%.200s: cannot read: %s", o.positional[i], strerror(errno));
-            rc = -1;
-        }
+        rc = cli_check_readable(NULL, o.positional[i], err);
     if (rc < 0) {
         fprintf(stderr, "rpcbench compare: %s\n", err);
         return 2;
@@ -662,7 +247,7 @@ int cmd_compare(int argc, char **argv)
             rc = run_rounds(&c, err);
     }
     if (rc == 0)
-        rc = summarise(&c, err);
+        rc = compare_summarise(&c, err);
     if (rc == 0)
         rc = emit(&c, err);
     int code = rc == 0 ? exit_code(&c) : 0;

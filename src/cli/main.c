@@ -5,9 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/version.h"
 #include "cli/commands.h"
-#include "cli/options.h"
+#include "cli/cli_args.h"
 #include "client/spawn.h"
 
 static const struct {
@@ -44,7 +43,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-        printf("rpcbench %s\n", rpcbench_version());
+        cli_print_version();
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

@@ -1,13 +1,12 @@
 #include "cli/options.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/version.h"
 #include "cli/commands.h"
 #include "encoders/encoder.h"
+#include "server/vmsim.h"
 
 enum {
     OPT_VERB = 256, OPT_METHOD, OPT_PARAMS, OPT_WARMUP, OPT_ARRIVAL, OPT_SEED, OPT_TIMEOUT,
@@ -59,9 +58,6 @@ static const struct option long_opts[] = {
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
 };
-
-const char *const out_format_names[OUT_FORMATS] = {"text", "json", "csv", "csv-summary",
-                                                   "csv-buckets"};
 
 void options_usage(FILE *out, int compare)
 {
@@ -126,7 +122,7 @@ static void defaults(struct options *o)
 {
     memset(o, 0, sizeof *o);
     struct run_config *c = &o->cfg;
-    snprintf(o->proto, sizeof o->proto, "xmlrpc");
+    snprintf(o->encoding, sizeof o->encoding, "xmlrpc");
     c->rate = 10;
     c->duration_ns = 30 * 1000000000LL;
     c->timeout_ns = 10 * 1000000000LL;
@@ -184,123 +180,86 @@ int options_parse_verbs(const char *s, struct run_config *cfg, char *err)
     return 0;
 }
 
-static int parse_int(const char *opt, const char *s, long lo, long hi, long *out, char *err)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) {
-        snprintf(err, ERR_LEN, "%s: '%.64s' is not a number in %ld..%ld", opt, s, lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-static int copy_opt(char *dst, size_t len, const char *opt, const char *s, char *err)
-{
-    if (strlen(s) >= len) {
-        snprintf(err, ERR_LEN, "%s: value too long", opt);
-        return -1;
-    }
-    memcpy(dst, s, strlen(s) + 1);
-    return 0;
-}
-
-static int parse_choice(const char *opt, const char *s, const char *const *names, int n,
-                        int *out, char *err)
-{
-    for (int i = 0; i < n; i++)
-        if (!strcmp(s, names[i])) {
-            *out = i;
-            return 0;
-        }
-    snprintf(err, ERR_LEN, "%s: unknown value '%.64s'", opt, s);
-    return -1;
-}
-
 /* Applies one option; 0, or -1 with err. */
 static int apply(struct options *o, int opt, const char *arg, int compare, char *err)
 {
     struct run_config *c = &o->cfg;
-    long v;
+    long long v;
     int choice;
     static const char *const arrivals[] = {"constant", "poisson"};
     static const char *const validates[] = {"none", "cheap", "full"};
     switch (opt) {
-    case 'u': return copy_opt(o->url, sizeof o->url, "--url", arg, err);
+    case 'u': return cli_copy(o->url, sizeof o->url, "--url", arg, err);
     case 'p':
-        o->proto_given = 1;
-        return copy_opt(o->proto, sizeof o->proto, "--proto", arg, err);
+        o->encoding_given = 1;
+        return cli_copy(o->encoding, sizeof o->encoding, "--proto", arg, err);
     case OPT_VERB: return options_parse_verbs(arg, c, err);
     case OPT_METHOD:
         c->custom_method = 1;
         c->nverbs = 1;
         c->verbs[0].weight = 1;
-        return copy_opt(c->verbs[0].name, sizeof c->verbs[0].name, "--method", arg, err);
-    case OPT_VM_ID: return copy_opt(c->vm_id, sizeof c->vm_id, "--vm-id", arg, err);
-    case OPT_CACERT: return copy_opt(c->cacert, sizeof c->cacert, "--cacert", arg, err);
-    case OPT_CERT: return copy_opt(c->cert, sizeof c->cert, "--cert", arg, err);
-    case OPT_KEY: return copy_opt(c->key, sizeof c->key, "--key", arg, err);
+        return cli_copy(c->verbs[0].name, sizeof c->verbs[0].name, "--method", arg, err);
+    case OPT_VM_ID: return cli_copy(c->vm_id, sizeof c->vm_id, "--vm-id", arg, err);
+    case OPT_CACERT: return cli_copy(c->cacert, sizeof c->cacert, "--cacert", arg, err);
+    case OPT_CERT: return cli_copy(c->cert, sizeof c->cert, "--cert", arg, err);
+    case OPT_KEY: return cli_copy(c->key, sizeof c->key, "--key", arg, err);
     case OPT_INSECURE: c->tls_insecure = 1; return 0;
     case OPT_STOMP_DEST:
-        return copy_opt(c->stomp_destination, sizeof c->stomp_destination,
+        return cli_copy(c->stomp_destination, sizeof c->stomp_destination,
                         "--stomp-destination", arg, err);
-    case OPT_PARAMS: return copy_opt(c->method_params, sizeof c->method_params, "--params", arg, err);
+    case OPT_PARAMS: return cli_copy(c->method_params, sizeof c->method_params, "--params", arg, err);
     case 'R': return units_parse_rate(arg, &c->rate, err);
     case 'd': return units_parse_duration(arg, &c->duration_ns, err);
     case OPT_WARMUP: return units_parse_duration(arg, &c->warmup_ns, err);
     case 'c':
-        if (parse_int("--connections", arg, 1, 10000, &v, err)) return -1;
+        if (cli_parse_int("--connections", arg, 1, 10000, &v, err)) return -1;
         c->connections = (int)v;
         return 0;
     case OPT_ARRIVAL:
-        if (parse_choice("--arrival", arg, arrivals, 2, &choice, err)) return -1;
+        if (cli_parse_choice("--arrival", arg, arrivals, 2, &choice, err)) return -1;
         c->arrival = (enum arrival)choice;
         return 0;
     case OPT_BUSY_POLL: c->busy_poll = 1; return 0;
     case OPT_SEED:
-        if (parse_int("--seed", arg, 0, 0x7fffffffL, &v, err)) return -1;
+        if (cli_parse_int("--seed", arg, 0, 0x7fffffffL, &v, err)) return -1;
         c->seed = (uint64_t)v;
         return 0;
     case OPT_TIMEOUT: return units_parse_duration(arg, &c->timeout_ns, err);
     case OPT_INTERVAL: return units_parse_duration(arg, &c->interval_ns, err);
-    case OPT_BUCKETS: return copy_opt(c->buckets, sizeof c->buckets, "--buckets", arg, err);
-    case OPT_PCTS: return units_parse_list(arg, c->pcts, RUN_MAX_PCTS, &c->npcts, err);
-    case OPT_OUTPUT: return copy_opt(o->output, sizeof o->output, "--output", arg, err);
+    case OPT_BUCKETS: return cli_parse_buckets(arg, c->buckets, sizeof c->buckets, err);
+    case OPT_PCTS: return cli_parse_percentiles(arg, c->pcts, RUN_MAX_PCTS, &c->npcts, err);
+    case OPT_OUTPUT: return cli_copy(o->output, sizeof o->output, "--output", arg, err);
     case OPT_FORMAT:
-        if (parse_choice("--format", arg, out_format_names, OUT_FORMATS, &choice, err)) return -1;
-        o->format = (enum out_format)choice;
-        return 0;
+        return cli_parse_format(arg, &o->format, err);
     case OPT_VMS:
-        if (parse_int("--vms", arg, 0, 100000, &v, err)) return -1;
+        if (cli_parse_int("--vms", arg, 0, VMSIM_MAX_VMS, &v, err)) return -1; /* as serve */
         c->vms = (int)v;
         return 0;
     case OPT_VALIDATE:
-        if (parse_choice("--validate", arg, validates, 3, &choice, err)) return -1;
+        if (cli_parse_choice("--validate", arg, validates, 3, &choice, err)) return -1;
         c->validate = (enum validate)choice;
         return 0;
     case OPT_QUIET: c->quiet = 1; return 0;
-    case OPT_SERVER_PID: return copy_opt(o->server_pid, sizeof o->server_pid, "--server-pid", arg, err);
-    case OPT_SERVER_NAME: return copy_opt(c->server_name, sizeof c->server_name, "--server-name", arg, err);
+    case OPT_SERVER_PID: return cli_copy(o->server_pid, sizeof o->server_pid, "--server-pid", arg, err);
+    case OPT_SERVER_NAME: return cli_copy(c->server_name, sizeof c->server_name, "--server-name", arg, err);
     case OPT_CPU_SAT:
-        if (parse_int("--cpu-saturation", arg, 1, 100000, &v, err)) return -1;
+        if (cli_parse_int("--cpu-saturation", arg, 1, 100000, &v, err)) return -1;
         c->cpu_saturation = (double)v;
         return 0;
     case OPT_MAX_RESPONSE: return units_parse_size(arg, &c->max_response, err);
-    case OPT_LABEL: return copy_opt(o->label, sizeof o->label, "--label", arg, err);
+    case OPT_LABEL: return cli_copy(o->label, sizeof o->label, "--label", arg, err);
     case OPT_ROUNDS:
         if (!compare) {
             snprintf(err, ERR_LEN, "--rounds: only for compare (run makes one run)");
             return -1;
         }
-        if (parse_int("--rounds", arg, 1, 1000, &v, err)) return -1;
+        if (cli_parse_int("--rounds", arg, 1, 1000, &v, err)) return -1;
         o->rounds = (int)v;
         return 0;
-    case OPT_PLOT: return copy_opt(o->plot, sizeof o->plot, "--plot", arg, err);
+    case OPT_PLOT: return cli_copy(o->plot, sizeof o->plot, "--plot", arg, err);
     case OPT_PLOT_KEEP: o->plot_keep = 1; return 0;
-    case OPT_HDR_LOG: return copy_opt(o->hdr_log, sizeof o->hdr_log, "--hdr-log", arg, err);
-    case OPT_PCT_DIST: return copy_opt(o->pct_dist, sizeof o->pct_dist, "--percentile-dist", arg, err);
+    case OPT_HDR_LOG: return cli_copy(o->hdr_log, sizeof o->hdr_log, "--hdr-log", arg, err);
+    case OPT_PCT_DIST: return cli_copy(o->pct_dist, sizeof o->pct_dist, "--percentile-dist", arg, err);
     default: break;
     }
     snprintf(err, ERR_LEN, "unknown option (see --help)");
@@ -324,7 +283,7 @@ static int apply_named(struct options *o, int opt, const char *arg, int compare,
         return 0;
     char name[64];
     snprintf(name, sizeof name, "--%s", opt_name(opt));
-    options_name_error(name, err);
+    cli_name_error(name, err);
     return -1;
 }
 
@@ -368,12 +327,11 @@ int options_parse(int argc, char **argv, int compare, struct options *o, char *e
             return 1;
         }
         if (opt == 'V') {
-            printf("rpcbench %s\n", rpcbench_version());
+            cli_print_version();
             return 1;
         }
         if (opt == '?' || opt == ':') {
-            snprintf(err, ERR_LEN, "%s option '%s' (see --help)",
-                     opt == ':' ? "missing value for" : "unknown", argv[optind - 1]);
+            cli_getopt_error(opt, argv, optind, err);
             return -1;
         }
         if (apply_named(o, opt, optarg, compare, err))
@@ -433,7 +391,7 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
     *cfg = o->cfg;
     char pids[256];
     static const char *const pairable[3] = {"--url", "--proto", "--label"};
-    const char *vals[3] = {o->url, o->proto, o->label};
+    const char *vals[3] = {o->url, o->encoding, o->label};
     for (int i = 0; i < 3 && !o->compare; i++)
         if (strchr(vals[i], ',')) { /* run has one arm: a list would lose all but one */
             snprintf(err, ERR_LEN, "%s: one value for run ('%.64s' is a list; A,B pairs are "
@@ -441,7 +399,7 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
             return -1;
         }
     if (pick_arm("--url", o->url, arm, cfg->url, sizeof cfg->url, err) ||
-        pick_arm("--proto", o->proto, arm, cfg->proto, sizeof cfg->proto, err) ||
+        pick_arm("--proto", o->encoding, arm, cfg->proto, sizeof cfg->proto, err) ||
         pick_arm("--label", o->label, arm, cfg->label, sizeof cfg->label, err))
         return -1;
     /* run sums every pid of a comma list; compare gives each arm its own
@@ -451,7 +409,7 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
     else if (pick_arm("--server-pid", o->server_pid, arm, pids, sizeof pids, err))
         return -1;
     /* STOMP carries JSON-RPC only: without --proto, that is the default */
-    if (!o->proto_given && !strncmp(cfg->url, "stomp", 5))
+    if (!o->encoding_given && !strncmp(cfg->url, "stomp", 5))
         snprintf(cfg->proto, sizeof cfg->proto, "jsonrpc");
     if (!enc_find(cfg->proto)) {
         snprintf(err, ERR_LEN, "--proto: unknown protocol '%s' (xmlrpc or jsonrpc)", cfg->proto);

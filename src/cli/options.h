@@ -8,24 +8,21 @@
 
 #include <stdio.h>
 
-#include "results/result.h"
 #include "base/units.h"
+#include "cli/cli_args.h"
+#include "results/result.h"
 
-/* text; json; csv: the timeline (one row per interval); csv-summary: one
- * row of the run's figures; csv-buckets: the cumulative bucket table. */
-enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_CSV_SUMMARY, FORMAT_CSV_BUCKETS };
-
-/* The --format names, in enum order; OUT_FORMATS of them. */
-#define OUT_FORMATS 5
-extern const char *const out_format_names[OUT_FORMATS];
-
+/* Large: callers keep it static. positional points into the argv given to
+ * options_parse, which must outlive it. */
 struct options {
     struct run_config cfg;   /* shared by both arms */
-    char url[1024], proto[64], server_pid[256], label[160];
+    char url[1024];
+    char encoding[64];       /* --proto/-p: xmlrpc | jsonrpc, "A" or "A,B" */
+    char server_pid[256], label[160];
     char output[512];        /* --output FILE (JSON) */
     char plot[512];          /* --plot FILE.svg */
     int plot_keep;           /* --plot-keep: keep the gnuplot script and data */
-    int proto_given;         /* --proto was on the command line */
+    int encoding_given;      /* --proto was on the command line */
     char hdr_log[512];       /* --hdr-log FILE */
     char pct_dist[512];      /* --percentile-dist FILE */
     enum out_format format;
@@ -35,36 +32,32 @@ struct options {
     int npositional;
 };
 
-/* Parses and checks every option (argv[0] = the command name): nothing
- * is sent before this returns 0. compare = 1 accepts the compare-only
- * options. @return 0, 1 when --help or --version was printed, or -1 with
- * err (one line naming the option and what it accepts) for bad usage. */
+/* Parses and checks every option (argv[0] = the command name) into o,
+ * which this fills from the defaults: nothing is sent before this returns
+ * 0. compare = 1 accepts the compare-only options. Uses getopt's globals.
+ * @return 0, 1 when --help or --version was printed on stdout, or -1 with
+ * err (ERR_LEN, caller-owned; one line naming the option and what it
+ * accepts) for bad usage. */
 int options_parse(int argc, char **argv, int compare, struct options *o, char *err);
 
-/* Fills cfg for arm (0 = A, 1 = B) from the pairable options and checks
+/* Fills cfg (the caller's; overwritten whole, o only read) for arm
+ * (0 = A, 1 = B) from the pairable options and checks
  * what depends on the arm (protocol, URL, verbs). Without --proto a
  * stomp:// URL gets jsonrpc, its only encoding.
  * @return 0, or -1 with err (e.g. "--server-pid: 'x' is not a pid"). */
 int options_arm(const struct options *o, int arm, struct run_config *cfg, char *err);
 
-/* Parses a verb mix "list:4,getAllVmStats:1" into cfg. */
+/* Parses a verb mix "list:4,getAllVmStats:1" into cfg's verbs (at most
+ * RUN_MAX_VERBS, weights 1..1000). @return 0, or -1 with err naming
+ * --verb (cfg's verbs then partly filled). */
 int options_parse_verbs(const char *s, struct run_config *cfg, char *err);
 
+/* Writes run's (compare = 0) or compare's --help text to out. */
 void options_usage(FILE *out, int compare);
 
 /* options_check.c: the checks that need no network, run by options_parse
  * and options_arm. @return 0, or -1 with err. */
 int options_check(const struct options *o, char *err);
 int options_check_arm(const struct run_config *cfg, char *err);
-
-/* Puts "OPT: " before err unless it names opt already. */
-void options_name_error(const char *opt, char *err);
-
-/* A file the run will write after it ends: its directory must be writable
- * now. @return 0, or -1 with err naming opt. */
-int options_check_out_path(const char *opt, const char *path, char *err);
-
-/* The line every subcommand's --help ends with. */
-#define USAGE_EXIT_CODES "exit status: 0 ok, 1 failure at run time, 2 bad usage (nothing sent)\n"
 
 #endif

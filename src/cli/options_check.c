@@ -1,71 +1,14 @@
 /* options_check: everything about the command line that can be known
  * before the first byte is sent, so a mistake costs a second, not the
- * run: ranges, bucket specs, URLs, verbs, readable inputs and writable
- * outputs. Each failure is one line naming the option and what it takes. */
+ * run: ranges, URLs, verbs, readable inputs and writable outputs (the
+ * checks of a single value, shared with other subcommands, are
+ * cli_args.c's and run as each option is parsed). Each failure is one line naming the option and what it takes. */
 #include "cli/options.h"
 
-#include <errno.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "stats/buckets.h"
 #include "encoders/encoder.h"
 #include "net/sock.h"
-
-void options_name_error(const char *opt, char *err)
-{
-    if (!strncmp(err, opt, strlen(opt)))
-        return;
-    char why[ERR_LEN];
-    snprintf(why, sizeof why, "%s", err);
-    snprintf(err, ERR_LEN, "%.30s: %.200s", opt, why);
-}
-
-static int check_pcts(const struct run_config *c, char *err)
-{
-    for (size_t i = 0; i < c->npcts; i++)
-        if (c->pcts[i] < 0 || c->pcts[i] > 100) {
-            snprintf(err, ERR_LEN, "--percentiles: %g is not in 0..100 (e.g. 50,90,99,99.9)",
-                     c->pcts[i]);
-            return -1;
-        }
-    return 0;
-}
-
-static int check_readable(const char *opt, const char *path, char *err)
-{
-    if (!path[0] || access(path, R_OK) == 0)
-        return 0;
-    snprintf(err, ERR_LEN, "%s: cannot read '%.200s': %s", opt, path, strerror(errno));
-    return -1;
-}
-
-int options_check_out_path(const char *opt, const char *path, char *err)
-{
-    if (!path[0])
-        return 0;
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(err, ERR_LEN, "%s: '%.200s' is a directory (give a file name)", opt, path);
-        return -1;
-    }
-    char dir[600];
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else
-        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
-    if (access(dir, W_OK | X_OK)) {
-        snprintf(err, ERR_LEN, "%s: cannot write in '%.200s': %s", opt, dir, strerror(errno));
-        return -1;
-    }
-    if (access(path, F_OK) == 0 && access(path, W_OK)) {
-        snprintf(err, ERR_LEN, "%s: cannot write '%.200s': %s", opt, path, strerror(errno));
-        return -1;
-    }
-    return 0;
-}
 
 static int check_files(const struct options *o, char *err)
 {
@@ -74,16 +17,14 @@ static int check_files(const struct options *o, char *err)
         snprintf(err, ERR_LEN, "--key: needs --cert (the client certificate it goes with)");
         return -1;
     }
-    if (o->plot_keep && !o->plot[0]) {
-        snprintf(err, ERR_LEN, "--plot-keep: needs --plot FILE.svg");
-        return -1;
-    }
-    return check_readable("--cacert", c->cacert, err) || check_readable("--cert", c->cert, err) ||
-           check_readable("--key", c->key, err) ||
-           options_check_out_path("--output", o->output, err) ||
-           options_check_out_path("--plot", o->plot, err) ||
-           options_check_out_path("--hdr-log", o->hdr_log, err) ||
-           options_check_out_path("--percentile-dist", o->pct_dist, err)
+    return cli_check_plot_keep(o->plot_keep, o->plot, err) ||
+           cli_check_readable("--cacert", c->cacert, err) ||
+           cli_check_readable("--cert", c->cert, err) ||
+           cli_check_readable("--key", c->key, err) ||
+           cli_check_out_path("--output", o->output, err) ||
+           cli_check_out_path("--plot", o->plot, err) ||
+           cli_check_out_path("--hdr-log", o->hdr_log, err) ||
+           cli_check_out_path("--percentile-dist", o->pct_dist, err)
                ? -1 : 0;
 }
 
@@ -117,13 +58,6 @@ static int check_connections(const struct run_config *c, char *err)
 int options_check(const struct options *o, char *err)
 {
     const struct run_config *c = &o->cfg;
-    double edges[BUCKETS_MAX];
-    if (check_pcts(c, err))
-        return -1;
-    if (buckets_edges(c->buckets, NULL, 0, edges, err) < 0) {
-        options_name_error("--buckets", err);
-        return -1;
-    }
     if (o->compare && o->format != FORMAT_TEXT && o->format != FORMAT_JSON) {
         snprintf(err, ERR_LEN, "--format: compare writes text or json ('%s' is for run and "
                  "report)", out_format_names[o->format]);

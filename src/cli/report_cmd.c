@@ -4,25 +4,21 @@
  * Buckets and percentiles come from the saved histograms, never from the
  * rounded figures, so `--buckets 1,2,5` on a saved file gives what the run
  * itself would have printed with those edges. */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "base/version.h"
-#include "stats/buckets.h"
+#include "cli/cli_args.h"
+#include "cli/cli_output.h"
 #include "cli/commands.h"
-#include "cli/options.h"
 #include "results/plot.h"
-#include "results/report.h"
-#include "results/report_csv.h"
 #include "results/result_json.h"
+#include "results/result_merge.h"
 
 struct report_opts {
     enum out_format format;
-    char buckets[256];       /* empty: as saved */
+    char buckets[256];       /* empty: as saved; as large as run_config's */
     double pcts[RUN_MAX_PCTS];
     size_t npcts;            /* 0: as saved */
     char plot[512];
@@ -49,37 +45,12 @@ static void usage(FILE *out)
             USAGE_EXIT_CODES);
 }
 
-static int copy(char *dst, size_t len, const char *opt, const char *s, char *err)
-{
-    if (strlen(s) >= len) {
-        snprintf(err, ERR_LEN, "%s: value too long", opt);
-        return -1;
-    }
-    memcpy(dst, s, strlen(s) + 1);
-    return 0;
-}
-
-static int parse_format(const char *s, enum out_format *f, char *err)
-{
-    for (int i = 0; i < OUT_FORMATS; i++)
-        if (!strcmp(s, out_format_names[i])) {
-            *f = (enum out_format)i;
-            return 0;
-        }
-    snprintf(err, ERR_LEN, "--format: unknown value '%.64s' (text, json, csv, csv-summary, "
-             "csv-buckets)", s);
-    return -1;
-}
-
 /* What needs no file read: outputs writable, --plot-keep with --plot. */
 static int check_outputs(const struct report_opts *ro, char *err)
 {
-    if (ro->plot_keep && !ro->plot[0]) {
-        snprintf(err, ERR_LEN, "--plot-keep: needs --plot FILE.svg");
-        return -1;
-    }
-    return options_check_out_path("--output", ro->output, err) ||
-           options_check_out_path("--plot", ro->plot, err) ? -1 : 0;
+    return cli_check_plot_keep(ro->plot_keep, ro->plot, err) ||
+           cli_check_out_path("--output", ro->output, err) ||
+           cli_check_out_path("--plot", ro->plot, err) ? -1 : 0;
 }
 
 /* @return 0, 1 after --help, -1 with err on bad usage. */
@@ -96,39 +67,23 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
     optind = 1;
     opterr = 0;
     int opt, rc = 0;
-    double edges[BUCKETS_MAX];
     while (rc == 0 && (opt = getopt_long(argc, argv, ":hV", longs, NULL)) != -1) {
         switch (opt) {
         case 'h': usage(stdout); return 1;
-        case 'V': printf("rpcbench %s\n", rpcbench_version()); return 1;
+        case 'V': cli_print_version(); return 1;
         case 'k': ro->plot_keep = 1; break;
-        case 'f': rc = parse_format(optarg, &ro->format, err); break;
-        case 'b':
-            rc = copy(ro->buckets, sizeof ro->buckets, "--buckets", optarg, err);
-            if (rc == 0 && buckets_edges(ro->buckets, NULL, 0, edges, err) < 0) {
-                options_name_error("--buckets", err);
-                rc = -1;
-            }
-            break;
+        case 'f': rc = cli_parse_format(optarg, &ro->format, err); break;
+        case 'b': rc = cli_parse_buckets(optarg, ro->buckets, sizeof ro->buckets, err); break;
         case 'p':
-            rc = units_parse_list(optarg, ro->pcts, RUN_MAX_PCTS, &ro->npcts, err);
-            if (rc)
-                options_name_error("--percentiles", err);
+            rc = cli_parse_percentiles(optarg, ro->pcts, RUN_MAX_PCTS, &ro->npcts, err);
             break;
-        case 'P': rc = copy(ro->plot, sizeof ro->plot, "--plot", optarg, err); break;
-        case 'o': rc = copy(ro->output, sizeof ro->output, "--output", optarg, err); break;
+        case 'P': rc = cli_copy(ro->plot, sizeof ro->plot, "--plot", optarg, err); break;
+        case 'o': rc = cli_copy(ro->output, sizeof ro->output, "--output", optarg, err); break;
         default:
-            snprintf(err, ERR_LEN, "%s option '%s' (see --help)",
-                     opt == ':' ? "missing value for" : "unknown", argv[optind - 1]);
+            cli_getopt_error(opt, argv, optind, err);
             rc = -1;
         }
     }
-    for (size_t i = 0; rc == 0 && i < ro->npcts; i++)
-        if (ro->pcts[i] < 0 || ro->pcts[i] > 100) {
-            snprintf(err, ERR_LEN, "--percentiles: %g is not in 0..100 (e.g. 50,90,99,99.9)",
-                     ro->pcts[i]);
-            rc = -1;
-        }
     ro->files = argv + optind;
     ro->nfiles = argc - optind;
     if (rc == 0 && ro->nfiles < 1) {
@@ -136,10 +91,7 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
         rc = -1;
     }
     for (int i = 0; rc == 0 && i < ro->nfiles; i++)
-        if (access(ro->files[i], R_OK)) {
-            snprintf(err, ERR_LEN, "%.200s: cannot read: %s", ro->files[i], strerror(errno));
-            rc = -1;
-        }
+        rc = cli_check_readable(NULL, ro->files[i], err);
     return rc ? rc : check_outputs(ro, err);
 }
 
@@ -231,19 +183,7 @@ static int load_all(const struct report_opts *ro, struct run_result *merged, cha
 
 static int emit(const struct report_opts *ro, const struct run_result *r, char *err)
 {
-    int rc = 0;
-    switch (ro->format) {
-    case FORMAT_JSON: {
-        json_object *j = result_to_json(r);
-        puts(result_json_text(j));
-        json_object_put(j);
-        break;
-    }
-    case FORMAT_CSV: report_csv(stdout, r); break;
-    case FORMAT_CSV_SUMMARY: report_csv_summary(stdout, r); break;
-    case FORMAT_CSV_BUCKETS: rc = report_csv_buckets(stdout, r, err); break;
-    default: rc = report_text(stdout, r, err); break;
-    }
+    int rc = cli_write_result(stdout, ro->format, r, err);
     fflush(stdout);
     if (rc == 0 && ro->output[0])
         rc = result_save(r, ro->output, err);

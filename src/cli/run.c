@@ -2,11 +2,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/cli_output.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "results/hdrlog_sink.h"
 #include "results/plot.h"
-#include "results/report.h"
-#include "results/report_csv.h"
 #include "results/result_json.h"
 #include "client/measured_run.h"
 
@@ -14,30 +14,13 @@ static int emit(const struct options *o, const struct run_result *res, char *err
 {
     if (o->output[0] && result_save(res, o->output, err))
         return -1;
-    switch (o->format) {
-    case FORMAT_JSON: {
-        json_object *j = result_to_json(res);
-        puts(result_json_text(j));
-        json_object_put(j);
-        return 0;
-    }
-    case FORMAT_CSV:
-        report_csv(stdout, res);
-        return 0;
-    case FORMAT_CSV_SUMMARY:
-        report_csv_summary(stdout, res);
-        return 0;
-    case FORMAT_CSV_BUCKETS:
-        return report_csv_buckets(stdout, res, err);
-    default:
-        return report_text(stdout, res, err);
-    }
+    return cli_write_result(stdout, o->format, res, err);
 }
 
 /* --percentile-dist and --plot, after the report. */
 static int extras(const struct options *o, const struct run_result *res, char *err)
 {
-    if (o->pct_dist[0] && plot_percentile_dist(o->pct_dist, &res->latency, err))
+    if (o->pct_dist[0] && hdrlog_percentile_dist(o->pct_dist, &res->latency, err))
         return -1;
     if (o->plot[0]) {
         const struct run_result *arms[1] = {res};
@@ -59,13 +42,13 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "rpcbench run: %s\n", err);
         return 2;
     }
-    static struct plot_hdr_sink hdr;
+    static struct hdrlog_sink hdr;
     if (o.hdr_log[0]) {
-        if (plot_hdr_open(&hdr, o.hdr_log, err)) {
+        if (hdrlog_sink_open(&hdr, o.hdr_log, err)) {
             fprintf(stderr, "rpcbench run: %s\n", err);
             return 1;
         }
-        cfg.on_interval = plot_hdr_hook;
+        cfg.on_interval = hdrlog_sink_hook;
         cfg.on_interval_ctx = &hdr;
     }
     struct child_server cs = {0};
@@ -82,7 +65,7 @@ int cmd_run(int argc, char **argv)
     if (rc == 0)
         rc = extras(&o, &res, err);
     char herr[ERR_LEN];
-    if (o.hdr_log[0] && plot_hdr_close(&hdr, herr) && rc == 0) {
+    if (o.hdr_log[0] && hdrlog_sink_close(&hdr, herr) && rc == 0) {
         snprintf(err, ERR_LEN, "%s", herr);
         rc = -1;
     }

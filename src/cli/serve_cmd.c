@@ -1,17 +1,13 @@
 /* serve_cmd: `rpcbench serve`'s options (server.h does the serving). */
-#include <errno.h>
 #include <getopt.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/clock.h"
 #include "base/units.h"
-#include "base/version.h"
 #include "cli/commands.h"
-#include "cli/options.h"
+#include "cli/cli_args.h"
 #include "server/delay.h"
 #include "server/server.h"
 #include "server/vmsim.h"
@@ -41,34 +37,19 @@ static void usage(FILE *out)
             "  " USAGE_EXIT_CODES);
 }
 
-static int parse_int(const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *out,
-                     char *err)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi) {
-        snprintf(err, ERR_LEN, "--%s: '%s' is not an integer in %" PRId64 "..%" PRId64, opt, s,
-                 lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
 static int parse_opt(int ch, const char *name, const char *arg, struct server_config *o, char *err)
 {
-    int64_t v;
+    long long v;
     switch (ch) {
     case 'l':
         return units_parse_hostport(arg, o->host, sizeof o->host, &o->port, err);
     case 'n':
-        if (parse_int(name, arg, 0, VMSIM_MAX_VMS, &v, err) < 0)
+        if (cli_parse_int(name, arg, 0, VMSIM_MAX_VMS, &v, err) < 0)
             return -1;
         o->vms = (int)v;
         return 0;
     case 's':
-        if (parse_int(name, arg, 0, INT64_MAX, &v, err) < 0)
+        if (cli_parse_int(name, arg, 0, INT64_MAX, &v, err) < 0)
             return -1;
         o->seed = (uint64_t)v;
         return 0;
@@ -78,7 +59,10 @@ static int parse_opt(int ch, const char *name, const char *arg, struct server_co
         return delay_parse(arg, 0, &d, err);
     }
     case 'w':
-        return parse_int(name, arg, 0, 10 * 1000 * 1000, &o->work_us_per_vm, err);
+        if (cli_parse_int(name, arg, 0, 10 * 1000 * 1000, &v, err) < 0)
+            return -1;
+        o->work_us_per_vm = v;
+        return 0;
     case 'b':
         return units_parse_size(arg, &o->max_body, err);
     case 'i':
@@ -89,7 +73,7 @@ static int parse_opt(int ch, const char *name, const char *arg, struct server_co
         snprintf(err, ERR_LEN, "--idle-timeout: must be above 0");
         return -1;
     case 'c':
-        if (parse_int(name, arg, 1, 10 * 1000 * 1000, &v, err) < 0)
+        if (cli_parse_int(name, arg, 1, 10 * 1000 * 1000, &v, err) < 0)
             return -1;
         o->max_conns = (int)v;
         return 0;
@@ -139,14 +123,13 @@ static int parse_args(int argc, char **argv, struct server_config *o, char *err)
         if (ch == 'V')
             return 2;
         if (ch == '?' || ch == ':') {
-            snprintf(err, ERR_LEN, "%s option '%s'", ch == ':' ? "missing value for" : "unknown",
-                     argv[optind - 1] ? argv[optind - 1] : "?");
+            cli_getopt_error(ch, argv, optind, err);
             return -1;
         }
-        if (parse_opt(ch, longopts[idx].name, optarg, o, err) < 0) {
-            char name[40]; /* name the option: "--listen: address ..." */
-            snprintf(name, sizeof name, "--%.30s", longopts[idx].name);
-            options_name_error(name, err);
+        char name[40]; /* "--listen": errors name the option */
+        snprintf(name, sizeof name, "--%.30s", longopts[idx].name);
+        if (parse_opt(ch, name, optarg, o, err) < 0) {
+            cli_name_error(name, err);
             return -1;
         }
     }
@@ -161,11 +144,8 @@ static int parse_args(int argc, char **argv, struct server_config *o, char *err)
     const char *files[][2] = {{"--tls-cert", o->tls_cert}, {"--tls-key", o->tls_key},
                               {"--tls-ca", o->tls_ca}};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        if (files[i][1] && access(files[i][1], R_OK)) {
-            snprintf(err, ERR_LEN, "%s: cannot read '%.200s': %s", files[i][0], files[i][1],
-                     strerror(errno));
+        if (files[i][1] && cli_check_readable(files[i][0], files[i][1], err))
             return -1;
-        }
     return 0;
 }
 
@@ -179,11 +159,11 @@ int cmd_serve(int argc, char **argv)
         return 0;
     }
     if (rc == 2) {
-        printf("rpcbench %s\n", rpcbench_version());
+        cli_print_version();
         return 0;
     }
     if (rc < 0) {
-        fprintf(stderr, "rpcbench serve: %s (see --help)\n", err);
+        fprintf(stderr, "rpcbench serve: %s\n", err);
         return 2;
     }
     static struct server s; /* large: keep it off the stack */

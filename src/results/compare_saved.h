@@ -14,7 +14,8 @@
 /* Loads paths[0..npaths) (1 or 2 of them) into rounds[a] (nrounds[a]
  * results each, arm A then B; as many rounds in both). Whatever was
  * loaded, even on failure, is the caller's to result_free and free.
- * @return 0, or -1 with a one-line reason in err. */
+ * The arrays rounds[0] and rounds[1] are malloc'd here.
+ * @return 0, or -1 with a one-line reason in err (ERR_LEN, caller-owned). */
 int compare_load_saved(const char *const *paths, size_t npaths, struct run_result *rounds[2],
                        size_t nrounds[2], char *err);
 

@@ -19,13 +19,14 @@ struct ci {
     double low, high;  /* the 95 % interval of B/A */
 };
 
-/* Paired interval of b[i]/a[i] over k rounds.
+/* Paired interval of b[i]/a[i] over k rounds (a and b only read).
  * @return 0 with *out filled; 1 when there is no interval (k < 2: one
  * round); -1 when a ratio is undefined (a value <= 0, NaN or unknown),
  * *out then zeroed. */
 int compare_stats_ci(const double *a, const double *b, size_t k, struct ci *out);
 
-/* 1 when the interval excludes 1 (a significant difference), 0 otherwise. */
+/* @return 1 when the interval excludes 1 (a significant difference), 0
+ * otherwise. */
 int compare_stats_significant(const struct ci *ci);
 
 #endif

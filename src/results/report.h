@@ -8,10 +8,15 @@
 #include "results/result.h"
 #include "base/units.h"
 
+/* The results (only read) are the caller's; err is ERR_LEN bytes,
+ * caller-owned. Write errors on out are the caller's to check (ferror). */
+
 /* Writes the full text report. @return 0, or -1 with err (bad --buckets). */
 int report_text(FILE *out, const struct run_result *r, char *err);
+/* --format csv: the timeline, a header row and one row per interval. */
 void report_csv(FILE *out, const struct run_result *r);
-/* "12.3ms", "850us", "2.41s": a latency in us, human-sized. */
+/* "12.3ms", "850us", "2.41s": a latency in us, human-sized, into out (len
+ * bytes, always terminated). */
 void report_fmt_us(double us, char *out, size_t len);
 /* A time unit and the decimals every cell of one table gets: one per table. */
 struct report_unit {
@@ -30,7 +35,8 @@ void report_unit_span(const struct hist *h, double *mn, double *mx);
 /* "12.3ms" in unit u into out (len bytes, always terminated), or "n/a"
  * when have is 0 (the histogram behind the figure is empty). */
 void report_unit_fmt(const struct report_unit *u, int have, double us, char *out, size_t len);
-/* "146 B", "2.32 MB": a size in bytes, 1000-based, about 3 digits. */
+/* "146 B", "2.32 MB": a size in bytes, 1000-based, about 3 digits, into
+ * out (len bytes, always terminated). */
 void report_fmt_bytes(double bytes, char *out, size_t len);
 
 #endif

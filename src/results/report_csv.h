@@ -7,12 +7,15 @@
 
 #include "results/result.h"
 
+/* r is only read; write errors on out are the caller's to check. */
+
 /* A header row and one row: label, target, counts by kind, latency
  * figures (ms, empty without an answer), server CPU. */
 void report_csv_summary(FILE *out, const struct run_result *r);
 
 /* "lt_ms,pct", one row per edge of r->cfg.buckets (pct empty without an
- * answer). @return 0, or -1 with err (bad bucket spec). */
+ * answer). @return 0, or -1 with err (ERR_LEN, caller-owned: bad bucket
+ * spec). */
 int report_csv_buckets(FILE *out, const struct run_result *r, char *err);
 
 #endif

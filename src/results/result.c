@@ -255,9 +255,9 @@ void result_check_warnings(struct run_result *r)
     warn_interrupted(r);
     warn_saturation(r);
     warn_client(r);
-    /* At 0.5 % the hypervisor took ~10 ms of each core in a 2 s run, enough
-     * to push send lag p99 into milliseconds at kHz rates: on a 2-core VM at
-     * 5k/s, runs with 1-3 % steal had p99 2-12 ms, runs with none ~1 us. */
+    /* At 0.5 % the hypervisor takes 10 ms of each core in a 2 s run: pauses
+     * that long reach the send lag's p99 at kHz rates (bench/RESULTS.md has
+     * runs with and without steal). */
     if (r->machine_steal_pct >= 0.5)
         result_warn(r, "hypervisor steal %.1f%% of CPU time: the VM was paused now and then; "
                     "latencies and send lag include those pauses (rerun, or compare rounds)",

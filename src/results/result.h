@@ -153,10 +153,23 @@ struct run_result {
     int closed_loop;
 };
 
+/* A struct run_result is large (keep it off the stack) and its user's; it
+ * owns its histograms and its timeline arrays, freed by result_free.
+ * Functions that take a result only to read it leave it the caller's. */
+
+/* Zeroes r, copies *cfg (NULL: a zeroed config) and initialises its
+ * histograms, one per verb of cfg. @return 0, or -1 when memory cannot be
+ * had (r is then still safe to result_free). */
 int result_init(struct run_result *r, const struct run_config *cfg);
+/* Frees what r owns and leaves its pointers NULL; safe twice, and on a
+ * result whose init or load failed. */
 void result_free(struct run_result *r);
+/* Appends a copy of *rec (or *p) to the timeline, growing it by doubling.
+ * @return 0, or -1 when memory cannot be had (the timeline unchanged). */
 int result_add_interval(struct run_result *r, const struct interval_rec *rec);
 int result_add_sample(struct run_result *r, const struct proc_point *p);
+/* Adds a warning line (truncated to RUN_WARNING_LEN); past
+ * RUN_MAX_WARNINGS it is dropped. Never allocates. */
 void result_warn(struct run_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Keeps the first error of kind described (later ones cost one test).
@@ -170,10 +183,13 @@ void result_note_default(struct run_result *r, int kind, const char *host, int p
  * requests were sent and none succeeded, else RUN_EXIT_INTERRUPTED after
  * SIGINT, else 0. */
 int result_exit_code(const struct run_result *r);
-/* Server CPU figures over the samples: mean, median, max (%); -1 if none. */
+/* Server CPU figures over the samples into *mean, *p50 (median), *max
+ * (%); -1 in all three if none (or no memory for the median). */
 void result_cpu_summary(const struct run_result *r, double *mean, double *p50, double *max);
+/* @return the client's mean CPU % over the samples, with its max in *max
+ * (max may be NULL); -1 for both when no sample has it. */
 double result_client_cpu_mean(const struct run_result *r, double *max);
-/* Server CPU-ms per answered request; -1 when unknown. */
+/* @return the server CPU-ms per answered request; -1 when unknown. */
 double result_cpu_ms_per_call(const struct run_result *r);
 /* Adds the warnings that the figures call for (failures, interruption,
  * saturation, client-bound or late pacer, hypervisor steal, rate). */

@@ -15,42 +15,40 @@
 
 #include "results/result.h"
 
+/* Errors go into err (ERR_LEN bytes, caller-owned) as one line. */
+
+/* @return a new JSON document of r (r only read), the caller's to
+ * json_object_put. */
 json_object *result_to_json(const struct run_result *r);
 /* Every JSON document rpcbench writes is printed this way: pretty, slashes
  * not escaped ("http://..."), numbers with at most 10 significant digits,
  * so no binary noise (99.900000000000006) reaches the reader.
  * @return j's text, owned by j (valid until j changes or is freed). */
 const char *result_json_text(json_object *j);
-/* The same text into path. @return 0, or -1 with err. */
+/* The same text into path (created or truncated; j stays the caller's).
+ * @return 0, or -1 with err. */
 int result_json_write(json_object *j, const char *path, char *err);
-/* Writes the JSON result to path. @return 0, or -1 with err. */
+/* Writes r (only read) as JSON to path. @return 0, or -1 with err. */
 int result_save(const struct run_result *r, const char *path, char *err);
 /* Reads a saved result (histograms, counters, timeline, config figures)
- * into r, which this initialises. @return 0, or -1 with err. */
+ * into r, which this initialises (zeroed first, so result_free is safe
+ * whatever the outcome): r is then the caller's to result_free, on
+ * failure too. @return 0, or -1 with err naming path. */
 int result_load(struct run_result *r, const char *path, char *err);
-/* The same from a parsed document (borrowed). */
+/* The same from a parsed document (borrowed: still the caller's to
+ * json_object_put; r keeps no pointer into it). */
 int result_load_json(struct run_result *r, json_object *root, char *err);
 /* compare --output writes "kind": RESULT_KIND_COMPARE; a run has no kind. */
 #define RESULT_KIND_COMPARE "compare"
-/* Whether a parsed document (borrowed, may be NULL) is a saved comparison. */
+/* @return 1 when a parsed document (borrowed, may be NULL) is a saved
+ * comparison, else 0. */
 int result_json_is_comparison(json_object *root);
-/* How result_merge combines two results (result_load.c):
- * SEQUENTIAL: back to back (compare's rounds of one arm): durations add,
- *   the timeline continues, the rate is the overall one.
- * CONCURRENT: at the same time (several clients' files, `report`): rates
- *   add, intervals and samples at the same t merge; server CPU adds up
- *   across different servers and is taken once for the same server. */
-enum result_merge { RESULT_MERGE_SEQUENTIAL, RESULT_MERGE_CONCURRENT };
-/* Adds src into dst: histograms merged, counters summed, warnings joined.
- * dst may be fresh from result_init. @return 0, or -1 with err (layouts
- * differ, too many verbs, no memory). */
-int result_merge(struct run_result *dst, const struct run_result *src, enum result_merge mode,
-                 char *err);
 /* Names of the run-wide histograms under "histograms" and "exact_us", in
  * the order latency, service, send_lag, pacing_lag, handshake. */
 extern const char *const result_hist_names[5];
-/* Adds the figures of a latency histogram ({min, mean, max, stddev, pNN}, ms;
- * null when the histogram is empty). */
+/* The figures of a latency histogram as a new JSON object ({min, mean,
+ * max, stddev, pNN}, ms; each null when the histogram is empty), the
+ * caller's to put (or to add to a parent). h and pcts only read. */
 json_object *result_hist_json(const struct hist *h, const double *pcts, size_t npcts);
 
 #endif

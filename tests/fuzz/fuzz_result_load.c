@@ -9,6 +9,7 @@
 
 #include "results/report.h"
 #include "results/result_json.h"
+#include "results/result_merge.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,0 +1,62 @@
+/* compare: what `rpcbench compare` holds while it runs, shared by its two
+ * files: compare.c (options, live rounds or saved inputs, outputs, exit
+ * code) and compare_render.c (figures, confidence intervals, the text and
+ * JSON of a comparison). Internal to cli/. */
+#ifndef RPCBENCH_CLI_COMPARE_H
+#define RPCBENCH_CLI_COMPARE_H
+
+#include <json-c/json.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cli/options.h"
+#include "results/compare_stats.h"
+#include "results/hdrlog_sink.h"
+#include "results/result.h"
+
+/* The figures compared, in table order. */
+enum fig { FIG_P50, FIG_P90, FIG_P99, FIG_MEAN, FIG_RATE, FIG_ERRORS, FIG_CPU_PCT, FIG_CPU_MS,
+           FIG_BYTES, FIG_N };
+
+/* One arm: its config, its rounds (malloc'd, each result its own), their
+ * merge, and its --hdr-log sink. */
+struct arm {
+    struct run_config cfg;
+    char letter;
+    struct run_result *rounds;
+    size_t nrounds;
+    struct run_result merged;
+    int have_merged;
+    struct hdrlog_sink hdr;
+    double fig[FIG_N];            /* of the merged result */
+};
+
+/* The whole comparison; static in cmd_compare (large). */
+struct cmp {
+    struct options *o;
+    struct arm arm[2];
+    size_t pairs;                 /* rounds with both arms */
+    int saved;                    /* compare A.json B.json */
+    struct ci ci[FIG_N];
+    int ci_rc[FIG_N];             /* compare_stats_ci's return */
+    int interrupted;              /* SIGINT ended the rounds early */
+};
+
+/* Merges each arm's rounds into its merged result (result_init'd here;
+ * have_merged says so), then takes the figures and the paired intervals.
+ * @return 0, or -1 with err (ERR_LEN, caller-owned: no memory, a merge
+ * failed); what was made is freed with the rest by the caller. */
+int compare_summarise(struct cmp *c, char *err);
+
+/* @return the arm's label, or its encoding without one; a pointer into a. */
+const char *compare_arm_name(const struct arm *a);
+
+/* Writes the comparison's text report to out (c only read).
+ * @return 0, or -1 with err (a bucket spec the histograms cannot take). */
+int compare_write_text(FILE *out, const struct cmp *c, char *err);
+
+/* @return the comparison as a new JSON document (compare --output, and
+ * --format json), the caller's to json_object_put. */
+json_object *compare_to_json(const struct cmp *c);
+
+#endif

@@ -1,0 +1,251 @@
+/* result_merge: one result from several (result_merge.h): the rounds of
+ * one compare arm, or the files of clients that ran side by side. */
+#include "results/result_merge.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int same_servers(const struct run_result *a, const struct run_result *b)
+{
+    if (a->nwatched != b->nwatched)
+        return 0;
+    for (size_t i = 0; i < a->nwatched; i++) {
+        size_t j = 0;
+        while (j < b->nwatched && b->watched_pids[j] != a->watched_pids[i])
+            j++;
+        if (j == b->nwatched)
+            return 0;
+    }
+    return 1;
+}
+
+/* Two readings of one figure taken at the same time: the same server seen
+ * by two clients reads the same (take the larger), different servers add
+ * up. -1 means unknown. */
+static double combine(double a, double b, int same)
+{
+    if (a < 0)
+        return b;
+    if (b < 0)
+        return a;
+    return same ? (a > b ? a : b) : a + b;
+}
+
+static int merge_hists(struct run_result *dst, const struct run_result *src, char *err)
+{
+    if (hist_merge(&dst->latency, &src->latency) || hist_merge(&dst->service, &src->service) ||
+        hist_merge(&dst->send_lag, &src->send_lag) ||
+        hist_merge(&dst->pacing_lag, &src->pacing_lag) ||
+        hist_merge(&dst->handshake, &src->handshake)) {
+        snprintf(err, ERR_LEN, "histograms of different layouts cannot be merged");
+        return -1;
+    }
+    for (size_t i = 0; i < src->nverbs; i++) {
+        const struct verb_result *s = &src->verbs[i];
+        size_t j = 0;
+        while (j < dst->nverbs && strcmp(dst->verbs[j].name, s->name))
+            j++;
+        if (j == dst->nverbs) {
+            if (j == RUN_MAX_VERBS || hist_init_latency(&dst->verbs[j].latency)) {
+                snprintf(err, ERR_LEN, "too many verbs to merge (at most %d)", RUN_MAX_VERBS);
+                return -1;
+            }
+            snprintf(dst->verbs[j].name, sizeof dst->verbs[j].name, "%s", s->name);
+            dst->nverbs++;
+        }
+        struct verb_result *d = &dst->verbs[j];
+        d->requests += s->requests;
+        d->ok += s->ok;
+        d->errors += s->errors;
+        if (hist_merge(&d->latency, &s->latency)) {
+            snprintf(err, ERR_LEN, "verb %s: histograms of different layouts", s->name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static void merge_counts(struct run_result *dst, const struct run_result *src)
+{
+    dst->sent += src->sent;
+    dst->ok += src->ok;
+    dst->errors += src->errors;
+    dst->unfinished += src->unfinished;
+    dst->queued += src->queued;
+    for (int k = 0; k < ERR_KINDS; k++) {
+        dst->err[k] += src->err[k];
+        if (!dst->error_samples[k][0])
+            memcpy(dst->error_samples[k], src->error_samples[k], sizeof dst->error_samples[k]);
+    }
+    dst->reconnects += src->reconnects;
+    dst->handshakes += src->handshakes;
+    dst->tls_failures += src->tls_failures;
+    dst->stomp_errors += src->stomp_errors;
+    dst->stray_replies += src->stray_replies;
+    dst->bytes_sent += src->bytes_sent;
+    dst->bytes_received += src->bytes_received;
+    dst->interrupted |= src->interrupted;
+    dst->closed_loop |= src->closed_loop;
+    dst->server_vanished |= src->server_vanished;
+    if (src->server_threads > dst->server_threads)
+        dst->server_threads = src->server_threads;
+    if (src->loadavg1 > dst->loadavg1)
+        dst->loadavg1 = src->loadavg1;
+    for (size_t i = 0; i < src->nwarnings; i++) {
+        size_t j = 0;
+        while (j < dst->nwarnings && strcmp(dst->warnings[j], src->warnings[i]))
+            j++;
+        if (j == dst->nwarnings)
+            result_warn(dst, "%s", src->warnings[i]);
+    }
+}
+
+/* Two machine shares over back-to-back windows of ta and tb seconds:
+ * weighted by time; -1 (unknown) on one side takes the other. */
+static double weigh(double a, double ta, double b, double tb)
+{
+    if (a < 0 || b < 0)
+        return combine(a, b, 1);
+    return ta + tb > 0 ? (a * ta + b * tb) / (ta + tb) : a;
+}
+
+/* Back to back: the timeline continues where dst's ended. */
+static int merge_sequential(struct run_result *dst, const struct run_result *src)
+{
+    double off = dst->duration_s;
+    for (size_t i = 0; i < src->nintervals; i++) {
+        struct interval_rec rec = src->intervals[i];
+        rec.t += off;
+        if (result_add_interval(dst, &rec))
+            return -1;
+    }
+    for (size_t i = 0; i < src->nsamples; i++) {
+        struct proc_point p = src->samples[i];
+        p.t_ns += (int64_t)(off * 1e9);
+        if (result_add_sample(dst, &p))
+            return -1;
+    }
+    double total = dst->duration_s + src->duration_s;
+    dst->machine_busy_pct = weigh(dst->machine_busy_pct, dst->duration_s, src->machine_busy_pct,
+                                  src->duration_s);
+    dst->machine_steal_pct = weigh(dst->machine_steal_pct, dst->duration_s,
+                                   src->machine_steal_pct, src->duration_s);
+    dst->duration_s = total;
+    dst->rate_achieved = total > 0 ? (double)(dst->sent - dst->unfinished) / total : 0;
+    dst->server_cpu_ms = combine(dst->server_cpu_ms, src->server_cpu_ms, 0);
+    if (src->rss_end_kb)
+        dst->rss_end_kb = src->rss_end_kb;
+    return 0;
+}
+
+/* Side by side: intervals and samples at the same t (within 1 ms) merge;
+ * counts add, latency figures take the worse (the per-interval histograms
+ * are not saved), CPU follows combine(). */
+static int merge_intervals(struct run_result *dst, const struct run_result *src, int same)
+{
+    for (size_t i = 0; i < src->nintervals; i++) {
+        const struct interval_rec *s = &src->intervals[i];
+        size_t j = 0;
+        while (j < dst->nintervals && fabs(dst->intervals[j].t - s->t) >= 1e-3)
+            j++;
+        if (j == dst->nintervals) {
+            if (result_add_interval(dst, s))
+                return -1;
+            continue;
+        }
+        struct interval_rec *d = &dst->intervals[j];
+        d->sent += s->sent;
+        d->ok += s->ok;
+        d->errors += s->errors;
+        d->p50_ms = fmax(d->p50_ms, s->p50_ms);
+        d->p99_ms = fmax(d->p99_ms, s->p99_ms);
+        d->server_cpu_pct = combine(d->server_cpu_pct, s->server_cpu_pct, same);
+        d->client_cpu_pct = combine(d->client_cpu_pct, s->client_cpu_pct, 0);
+        d->server_rss_kb = (int64_t)combine((double)d->server_rss_kb, (double)s->server_rss_kb, same);
+    }
+    return 0;
+}
+
+static int merge_samples(struct run_result *dst, const struct run_result *src, int same)
+{
+    for (size_t i = 0; i < src->nsamples; i++) {
+        const struct proc_point *s = &src->samples[i];
+        size_t j = 0;
+        while (j < dst->nsamples && llabs(dst->samples[j].t_ns - s->t_ns) >= 1000000)
+            j++;
+        if (j == dst->nsamples) {
+            if (result_add_sample(dst, s))
+                return -1;
+            continue;
+        }
+        struct proc_point *d = &dst->samples[j];
+        d->server_pct = combine(d->server_pct, s->server_pct, same);
+        d->client_pct = combine(d->client_pct, s->client_pct, 0);
+        d->server_rss_kb = (int64_t)combine((double)d->server_rss_kb, (double)s->server_rss_kb, same);
+    }
+    return 0;
+}
+
+static int merge_concurrent(struct run_result *dst, const struct run_result *src)
+{
+    int same = same_servers(dst, src);
+    if (merge_intervals(dst, src, same) || merge_samples(dst, src, same))
+        return -1;
+    if (src->duration_s > dst->duration_s)
+        dst->duration_s = src->duration_s;
+    dst->rate_achieved += src->rate_achieved;
+    dst->cfg.rate += src->cfg.rate;
+    dst->server_cpu_ms = combine(dst->server_cpu_ms, src->server_cpu_ms, same);
+    dst->machine_busy_pct = combine(dst->machine_busy_pct, src->machine_busy_pct, 1);
+    dst->machine_steal_pct = combine(dst->machine_steal_pct, src->machine_steal_pct, 1);
+    if (!same) {
+        dst->rss_start_kb += src->rss_start_kb;
+        dst->rss_end_kb += src->rss_end_kb;
+    }
+    return 0;
+}
+
+static void merge_pids(struct run_result *dst, const struct run_result *src)
+{
+    for (size_t i = 0; i < src->nwatched && dst->nwatched < RUN_MAX_PIDS; i++) {
+        size_t j = 0;
+        while (j < dst->nwatched && dst->watched_pids[j] != src->watched_pids[i])
+            j++;
+        if (j == dst->nwatched)
+            dst->watched_pids[dst->nwatched++] = src->watched_pids[i];
+    }
+}
+
+/* A result fresh from result_init takes its starting figures from the
+ * first one merged into it. */
+static void adopt(struct run_result *dst, const struct run_result *src, enum result_merge mode)
+{
+    if (dst->sent || dst->nintervals || dst->latency.total_count || dst->duration_s > 0)
+        return;
+    dst->server_cpu_ms = -1;
+    dst->machine_busy_pct = -1;
+    dst->machine_steal_pct = -1;
+    dst->rss_start_kb = src->rss_start_kb;
+    snprintf(dst->target_url, sizeof dst->target_url, "%s", src->target_url);
+    if (mode == RESULT_MERGE_CONCURRENT)
+        dst->cfg.rate = 0;
+}
+
+int result_merge(struct run_result *dst, const struct run_result *src, enum result_merge mode,
+                 char *err)
+{
+    adopt(dst, src, mode);
+    if (merge_hists(dst, src, err))
+        return -1;
+    merge_counts(dst, src);
+    int rc = mode == RESULT_MERGE_SEQUENTIAL ? merge_sequential(dst, src)
+                                             : merge_concurrent(dst, src);
+    if (rc) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    merge_pids(dst, src);
+    return 0;
+}
