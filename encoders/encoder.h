@@ -13,7 +13,7 @@
  * Server side: parse a call, render a result or an error.
  *
  * All functions return one of enum enc_status and, where they take `err`,
- * write a one-line reason there (ENC_ERR_LEN bytes, caller-owned).
+ * write a one-line reason there (ERR_LEN bytes, caller-owned).
  *
  * Ownership: bodies passed in are borrowed for the call; bufs passed out
  * are the caller's, appended to or reset as each function says, never
@@ -27,8 +27,8 @@
 #include <stdint.h>
 
 #include "base/buf.h"
+#include "base/err.h"
 
-#define ENC_ERR_LEN 256
 /* Request ids are UUID-shaped strings, as VDSM's clients send; the counter
  * lives in the last ENC_ID_DIGITS hex digits. */
 #define ENC_ID_PREFIX "00000000-0000-4000-8000-"
@@ -159,7 +159,7 @@ int enc_parse_id(const char *s, size_t len, uint64_t *id);
 
 /* Frees req's body; req may be rendered into again. */
 void enc_request_free(struct enc_request *req);
-/* Writes a one-line reason into err (ENC_ERR_LEN bytes) unless err is NULL. */
+/* Writes a one-line reason into err (ERR_LEN bytes) unless err is NULL. */
 void enc_seterr(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Puts call's params and id and zeroes it; safe on a zeroed call. */
 void enc_call_clear(struct enc_call *call);

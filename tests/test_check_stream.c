@@ -62,7 +62,7 @@ static int head_decided(const struct encoder *enc, const char *body, size_t len)
 /* The simulator's answer to getAllVmStats with nvms VMs. */
 static void sim_answer(const struct encoder *enc, int nvms, struct buf *out)
 {
-    char err[ENC_ERR_LEN];
+    char err[ERR_LEN];
     struct vmsim *sim = vmsim_new(nvms, 1, err);
     assert_non_null(sim);
     struct vdsm_api api = {.sim = sim};

@@ -89,7 +89,7 @@ static void test_find(void **state)
 static void test_ids(void **state)
 {
     (void)state;
-    char err[ENC_ERR_LEN];
+    char err[ERR_LEN];
     struct enc_request req = {0};
     uint64_t id;
     assert_int_equal(enc_jsonrpc.render_request("Host.ping", NULL, &req, err), ENC_OK);
@@ -127,7 +127,7 @@ static void test_unknown_verb(void **state)
     (void)state;
     const struct encoder *encs[] = {&enc_xmlrpc, &enc_jsonrpc};
     for (int e = 0; e < 2; e++) {
-        char err[ENC_ERR_LEN] = "";
+        char err[ERR_LEN] = "";
         const char *m;
         json_object *p = NULL;
         assert_int_equal(encs[e]->verb_call("reboot", NULL, &m, &p, err), ENC_INVALID);
@@ -160,7 +160,7 @@ static const char *plain(json_object *v)
 
 static void roundtrip(const struct encoder *enc, const struct verb_case *vc)
 {
-    char err[ENC_ERR_LEN];
+    char err[ERR_LEN];
     const char *method;
     json_object *params;
     struct enc_request req = {0};
@@ -246,7 +246,7 @@ static void test_rendered_errors(void **state)
 static void test_jsonrpc_error_ids(void **state)
 {
     (void)state;
-    char err[ENC_ERR_LEN];
+    char err[ERR_LEN];
     struct enc_call call;
     struct enc_result r;
     struct buf out = {0};
@@ -407,7 +407,7 @@ static void test_parse_call_errors(void **state)
         {"{\"jsonrpc\":\"2.0\",\"method\":\"Host.ping\",\"params\":\"x\",\"id\":1}", ENC_INVALID},
         {"{\"jsonrpc\":\"2.0\",\"method\":\"Host.ping\",\"params\":[],\"id\":null}", ENC_OK},
     };
-    char err[ENC_ERR_LEN];
+    char err[ERR_LEN];
     struct enc_call call;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         err[0] = 0;
@@ -436,7 +436,7 @@ static void test_parse_call_errors(void **state)
 static void test_large(void **state)
 {
     (void)state;
-    char err[ENC_ERR_LEN];
+    char err[ERR_LEN];
     struct buf out = {0};
     struct enc_result r;
     struct enc_call call;
@@ -517,7 +517,7 @@ static void test_values(void **state)
     json_object_array_add(p, json_object_new_double_s(0.1, "0.1"));
     const struct encoder *encs[] = {&enc_xmlrpc, &enc_jsonrpc};
     for (int e = 0; e < 2; e++) {
-        char err[ENC_ERR_LEN];
+        char err[ERR_LEN];
         struct enc_request req = {0};
         struct enc_call call;
         assert_int_equal(encs[e]->render_request("m", p, &req, err), ENC_OK);
@@ -580,7 +580,7 @@ static void test_xmlrpc_unsafe_documents(void **state)
                               "</methodResponse>";
     struct enc_result r;
     struct enc_call c;
-    char err[ENC_ERR_LEN];
+    char err[ERR_LEN];
     assert_int_equal(enc_xmlrpc.decode_response(resp, sizeof resp - 1, &r), ENC_DECODE);
     assert_int_equal(enc_xmlrpc.parse_call(call, sizeof call - 1, &c, err), ENC_DECODE);
     enc_call_clear(&c);

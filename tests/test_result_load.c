@@ -27,7 +27,7 @@ static uint64_t lcg(uint64_t *s)
 static void config(struct run_config *c)
 {
     memset(c, 0, sizeof *c);
-    snprintf(c->proto, sizeof c->proto, "xmlrpc");
+    snprintf(c->encoding, sizeof c->encoding, "xmlrpc");
     snprintf(c->label, sizeof c->label, "xmlrpc");
     snprintf(c->verbs[0].name, sizeof c->verbs[0].name, "getAllVmStats");
     c->verbs[0].weight = 1;
@@ -115,7 +115,7 @@ static void test_round_trip(void **state)
     assert_int_equal(back.errors, 3);
     assert_int_equal(back.err[ERR_TIMEOUT], 3);
     assert_int_equal(back.bytes_received, 600000);
-    assert_string_equal(back.cfg.proto, "xmlrpc");
+    assert_string_equal(back.cfg.encoding, "xmlrpc");
     assert_string_equal(back.verbs[0].name, "getAllVmStats");
     assert_int_equal(back.cfg.duration_ns, 3000000000LL);
     assert_int_equal(back.cfg.npcts, 2);

@@ -130,7 +130,7 @@ int compare_summarise(struct cmp *c, char *err)
 
 const char *compare_arm_name(const struct arm *a)
 {
-    return a->merged.cfg.label[0] ? a->merged.cfg.label : a->merged.cfg.proto;
+    return a->merged.cfg.label[0] ? a->merged.cfg.label : a->merged.cfg.encoding;
 }
 
 static void verdict(const struct cmp *c, int f, char *out, size_t len)
@@ -168,7 +168,7 @@ static int too_few_rounds(const struct cmp *c)
 static int same_config(const struct cmp *c)
 {
     const struct run_result *a = &c->arm[0].merged, *b = &c->arm[1].merged;
-    return !strcmp(a->target_url, b->target_url) && !strcmp(a->cfg.proto, b->cfg.proto) &&
+    return !strcmp(a->target_url, b->target_url) && !strcmp(a->cfg.encoding, b->cfg.encoding) &&
            a->nwatched == b->nwatched &&
            !memcmp(a->watched_pids, b->watched_pids, a->nwatched * sizeof *a->watched_pids);
 }
@@ -283,7 +283,7 @@ int compare_write_text(FILE *out, const struct cmp *c, char *err)
     fprintf(out, "rpcbench %s compare\n", rpcbench_version());
     for (int a = 0; a < 2; a++)
         fprintf(out, "%c           %s: %s (%s)\n", c->arm[a].letter, compare_arm_name(&c->arm[a]),
-                c->arm[a].merged.target_url, c->arm[a].merged.cfg.proto);
+                c->arm[a].merged.target_url, c->arm[a].merged.cfg.encoding);
     if (same_config(c))
         fprintf(out, "A/A         A and B are the same configuration (A/A): their differences "
                      "are the noise of the setup\n");
@@ -323,7 +323,7 @@ static json_object *arm_json(const struct cmp *c, const struct arm *a)
     char letter[2] = {a->letter, 0};
     json_object_object_add(o, "arm", json_object_new_string(letter));
     json_object_object_add(o, "label", json_object_new_string(compare_arm_name(a)));
-    json_object_object_add(o, "proto", json_object_new_string(a->merged.cfg.proto));
+    json_object_object_add(o, "proto", json_object_new_string(a->merged.cfg.encoding));
     json_object_object_add(o, "url", json_object_new_string(a->merged.target_url));
     json_object *f = json_object_new_object();
     for (int i = 0; i < FIG_N; i++)

@@ -399,7 +399,7 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
             return -1;
         }
     if (pick_arm("--url", o->url, arm, cfg->url, sizeof cfg->url, err) ||
-        pick_arm("--proto", o->encoding, arm, cfg->proto, sizeof cfg->proto, err) ||
+        pick_arm("--proto", o->encoding, arm, cfg->encoding, sizeof cfg->encoding, err) ||
         pick_arm("--label", o->label, arm, cfg->label, sizeof cfg->label, err))
         return -1;
     /* run sums every pid of a comma list; compare gives each arm its own
@@ -410,13 +410,13 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
         return -1;
     /* STOMP carries JSON-RPC only: without --proto, that is the default */
     if (!o->encoding_given && !strncmp(cfg->url, "stomp", 5))
-        snprintf(cfg->proto, sizeof cfg->proto, "jsonrpc");
-    if (!enc_find(cfg->proto)) {
-        snprintf(err, ERR_LEN, "--proto: unknown protocol '%s' (xmlrpc or jsonrpc)", cfg->proto);
+        snprintf(cfg->encoding, sizeof cfg->encoding, "jsonrpc");
+    if (!enc_find(cfg->encoding)) {
+        snprintf(err, ERR_LEN, "--proto: unknown protocol '%s' (xmlrpc or jsonrpc)", cfg->encoding);
         return -1;
     }
     if (!cfg->label[0])
-        snprintf(cfg->label, sizeof cfg->label, "%s", cfg->proto);
+        snprintf(cfg->label, sizeof cfg->label, "%s", cfg->encoding);
     if (pids[0] && parse_pids(pids, cfg, err))
         return -1;
     return options_check_arm(cfg, err);

@@ -95,7 +95,7 @@ static int check_verbs(const struct run_config *cfg, const struct encoder *enc, 
     for (size_t i = 0; i < cfg->nverbs; i++) {
         const char *method;
         json_object *params = NULL;
-        char why[ENC_ERR_LEN] = "";
+        char why[ERR_LEN] = "";
         int rc = enc->verb_call(cfg->verbs[i].name, cfg->vm_id[0] ? cfg->vm_id : "vm",
                                 &method, &params, why);
         json_object_put(params);
@@ -112,7 +112,7 @@ int options_check_arm(const struct run_config *cfg, char *err)
     int stomp = !strncmp(cfg->url, "stomp", 5);
     if (cfg->url[0] && check_url(cfg->url, err))
         return -1;
-    if (stomp && strcmp(cfg->proto, "jsonrpc")) {
+    if (stomp && strcmp(cfg->encoding, "jsonrpc")) {
         snprintf(err, ERR_LEN, "--proto: STOMP carries JSON-RPC only: use -p jsonrpc (the "
                  "default) with stomp://");
         return -1;
@@ -122,5 +122,5 @@ int options_check_arm(const struct run_config *cfg, char *err)
                  "(e.g. 100/s)");
         return -1;
     }
-    return check_verbs(cfg, enc_find(cfg->proto), err);
+    return check_verbs(cfg, enc_find(cfg->encoding), err);
 }

@@ -119,7 +119,7 @@ static void describe(struct run_result *m, const struct run_result *in)
 {
     struct run_config *c = &m->cfg;
     join(m->target_url, sizeof m->target_url, in->target_url, " + ");
-    join(c->proto, sizeof c->proto, in->cfg.proto, "+");
+    join(c->encoding, sizeof c->encoding, in->cfg.encoding, "+");
     join(c->label, sizeof c->label, in->cfg.label, "+");
     for (size_t i = 0; i < in->cfg.nverbs; i++) {
         size_t j = 0;
@@ -139,7 +139,7 @@ static void name_input(char *list, size_t len, const struct run_result *in)
 {
     size_t used = strlen(list);
     snprintf(list + used, len - used, "%s%.40s %.3gs", used ? ", " : "",
-             in->cfg.label[0] ? in->cfg.label : in->cfg.proto, in->duration_s);
+             in->cfg.label[0] ? in->cfg.label : in->cfg.encoding, in->duration_s);
 }
 
 static int by_time(const void *a, const void *b)
@@ -189,7 +189,7 @@ static int emit(const struct report_opts *ro, const struct run_result *r, char *
         rc = result_save(r, ro->output, err);
     if (rc == 0 && ro->plot[0]) {
         const struct run_result *arms[1] = {r};
-        const char *names[1] = {r->cfg.label[0] ? r->cfg.label : r->cfg.proto};
+        const char *names[1] = {r->cfg.label[0] ? r->cfg.label : r->cfg.encoding};
         rc = plot_svg(ro->plot, arms, names, 1, ro->plot_keep, err);
     }
     return rc;

@@ -537,12 +537,12 @@ int engine_run(const struct run_config *cfg, const struct target *target,
     e->res = res;
     e->smp = smp;
     e->timerfd = -1;
-    e->enc = enc_find(cfg->proto);
+    e->enc = enc_find(cfg->encoding);
     reqid_init(&e->ids);
     res->closed_loop = cfg->rate <= 0;
     int rc = -1;
     if (!e->enc) {
-        snprintf(err, ERR_LEN, "unknown protocol '%s'", cfg->proto);
+        snprintf(err, ERR_LEN, "unknown protocol '%s'", cfg->encoding);
         goto out;
     }
     e->pool.conns = calloc((size_t)cfg->connections, sizeof *e->pool.conns);

@@ -22,9 +22,9 @@ int measured_run_spawn_server(const struct run_config *cfg, struct child_server 
 static int resolve_url(const struct run_config *cfg, const struct child_server *cs,
                        char *url, size_t len, char *err)
 {
-    const struct encoder *enc = enc_find(cfg->proto);
+    const struct encoder *enc = enc_find(cfg->encoding);
     if (!enc) {
-        snprintf(err, ERR_LEN, "unknown protocol '%s' (xmlrpc or jsonrpc)", cfg->proto);
+        snprintf(err, ERR_LEN, "unknown protocol '%s' (xmlrpc or jsonrpc)", cfg->encoding);
         return -1;
     }
     if (cfg->url[0])
@@ -96,7 +96,7 @@ int measured_run(const struct run_config *cfg, const struct child_server *cs,
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }
-    const struct encoder *enc = enc_find(cfg->proto);
+    const struct encoder *enc = enc_find(cfg->encoding);
     if (resolve_url(cfg, cs, res->target_url, sizeof res->target_url, err) ||
         target_parse(res->target_url, enc->default_path, &target, err))
         return -1;

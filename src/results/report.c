@@ -96,7 +96,7 @@ static void header(FILE *out, const struct run_result *r)
 {
     const struct run_config *c = &r->cfg;
     fprintf(out, "rpcbench %s\n", rpcbench_version());
-    fprintf(out, "target      %s (%s)%s\n", r->target_url, c->proto,
+    fprintf(out, "target      %s (%s)%s\n", r->target_url, c->encoding,
             c->url[0] ? "" : " built-in simulator");
     fprintf(out, "verbs       ");
     for (size_t i = 0; i < c->nverbs; i++)

@@ -50,9 +50,9 @@ void report_csv_summary(FILE *out, const struct run_result *r)
     const struct hist *h = &r->latency;
     int any = h->total_count > 0;
     summary_head(out, r);
-    cell(out, r->cfg.label[0] ? r->cfg.label : r->cfg.proto);
+    cell(out, r->cfg.label[0] ? r->cfg.label : r->cfg.encoding);
     fputc(',', out);
-    cell(out, r->cfg.proto);
+    cell(out, r->cfg.encoding);
     fputc(',', out);
     cell(out, r->target_url);
     fprintf(out, ",%.10g,%.10g,%.10g,%lld,%lld,%lld,%lld", r->duration_s, r->cfg.rate,

@@ -58,8 +58,8 @@ typedef void (*interval_hook)(void *ctx, const struct interval_rec *rec, const s
 
 struct run_config {
     char url[512];           /* empty: the embedded simulator */
-    char proto[16];          /* "xmlrpc" | "jsonrpc" */
-    char label[64];          /* compare's arm label; defaults to proto */
+    char encoding[16];       /* "xmlrpc" | "jsonrpc" (the user's --proto) */
+    char label[64];          /* compare's arm label; defaults to encoding */
     struct verb_spec verbs[RUN_MAX_VERBS];
     size_t nverbs;
     char method_params[1024]; /* --params JSON for --method */

@@ -257,7 +257,7 @@ json_object *result_to_json(const struct run_result *r)
     json_object_object_add(root, "config", config_json(&r->cfg));
     json_object *t = json_object_new_object();
     json_object_object_add(t, "url", json_object_new_string(r->target_url));
-    json_object_object_add(t, "proto", json_object_new_string(r->cfg.proto));
+    json_object_object_add(t, "proto", json_object_new_string(r->cfg.encoding));
     json_object_object_add(t, "embedded", json_object_new_boolean(!r->cfg.url[0]));
     json_object_object_add(root, "target", t);
     add_double(root, "duration_s", r->duration_s);

@@ -271,11 +271,11 @@ static int load_root(json_object *root, struct run_result *r, char *err)
     memset(&cfg, 0, sizeof cfg);
     load_config(get(root, "config"), &cfg);
     json_object *t = get(root, "target");
-    str(t, "proto", cfg.proto, sizeof cfg.proto);
+    str(t, "proto", cfg.encoding, sizeof cfg.encoding);
     if (!boolean(t, "embedded"))
         str(t, "url", cfg.url, sizeof cfg.url);
     if (!cfg.label[0])
-        snprintf(cfg.label, sizeof cfg.label, "%s", cfg.proto);
+        snprintf(cfg.label, sizeof cfg.label, "%s", cfg.encoding);
     if (result_init(r, &cfg)) {
         snprintf(err, ERR_LEN, "out of memory");
         return -1;

@@ -291,7 +291,7 @@ static int handle_batch(struct vdsm_api *api, json_object *batch, struct buf *ou
     for (size_t i = 0; i < n; i++) {
         size_t mark = out->len;
         struct enc_call call;
-        char err[ENC_ERR_LEN] = "";
+        char err[ERR_LEN] = "";
         if (answers && buf_append(out, ",", 1) < 0)
             return VDSM_NOMEM;
         int rc = jsonrpc_take_call(json_object_array_get_idx(batch, i), &call, err);
@@ -309,7 +309,7 @@ static int handle_batch(struct vdsm_api *api, json_object *batch, struct buf *ou
 static int handle_json(struct vdsm_api *api, const char *body, size_t len, struct buf *out)
 {
     struct enc_call call = {0};
-    char err[ENC_ERR_LEN] = "";
+    char err[ERR_LEN] = "";
     json_object *doc;
     int rc = jsonrpc_parse_body(body, len, &doc, err);
     if (rc == ENC_OK && json_object_is_type(doc, json_type_array))
@@ -327,7 +327,7 @@ int vdsm_api_handle(struct vdsm_api *api, const struct encoder *enc, const char 
     if (enc == &enc_jsonrpc)
         return handle_json(api, body, len, out);
     struct enc_call call;
-    char err[ENC_ERR_LEN] = "";
+    char err[ERR_LEN] = "";
     int rc = enc->parse_call(body, len, &call, err);
     return answer_call(api, enc, rc, &call, out);
 }

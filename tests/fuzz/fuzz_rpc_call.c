@@ -20,7 +20,7 @@ static struct vdsm_api api;
 
 static void setup(void)
 {
-    char err[ENC_ERR_LEN];
+    char err[ERR_LEN];
     api.sim = vmsim_new(4, 1, err);
     if (!api.sim) {
         fprintf(stderr, "vmsim_new: %s\n", err);
@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(body, data + 1, len);
 
-    char err[ENC_ERR_LEN] = "";
+    char err[ERR_LEN] = "";
     struct enc_call call = {0};
     int st = enc->parse_call(body, len, &call, err);
     if (st == ENC_OK && memchr(call.method, '\0', sizeof call.method) == NULL)
