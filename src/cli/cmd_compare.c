@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "cli/compare.h"
+#include "cli/cmd_compare.h"
 #include "results/compare_saved.h"
 #include "cli/options.h"
 #include "results/hdrlog_sink.h"

@@ -1,4 +1,4 @@
-/* serve_cmd: `rpcbench serve`'s options (server.h does the serving). */
+/* cmd_serve: `rpcbench serve`'s options (server.h does the serving). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
-/* compare_render: a comparison's figures, paired confidence intervals,
+/* cmd_compare_render: a comparison's figures, paired confidence intervals,
  * text tables and JSON (compare.h). */
-#include "cli/compare.h"
+#include "cli/cmd_compare.h"
 
 #include <math.h>
 #include <stdlib.h>

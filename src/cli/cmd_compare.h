@@ -1,6 +1,6 @@
-/* compare: what `rpcbench compare` holds while it runs, shared by its two
- * files: compare.c (options, live rounds or saved inputs, outputs, exit
- * code) and compare_render.c (figures, confidence intervals, the text and
+/* cmd_compare: what `rpcbench compare` holds while it runs, shared by its two
+ * files: cmd_compare.c (options, live rounds or saved inputs, outputs, exit
+ * code) and cmd_compare_render.c (figures, confidence intervals, the text and
  * JSON of a comparison). Internal to cli/. */
 #ifndef RPCBENCH_CLI_COMPARE_H
 #define RPCBENCH_CLI_COMPARE_H
