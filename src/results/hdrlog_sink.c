@@ -5,23 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-static FILE *create(const char *path, char *err)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        snprintf(err, ERR_LEN, "cannot create %.200s: %s", path, strerror(errno));
-    return f;
-}
-
-static int close_checked(FILE *f, const char *path, char *err)
-{
-    int bad = ferror(f);
-    if (fclose(f) || bad) {
-        snprintf(err, ERR_LEN, "cannot write %.200s", path);
-        return -1;
-    }
-    return 0;
-}
+#include "base/file.h"
 
 static double epoch_now(void)
 {
@@ -33,7 +17,7 @@ static double epoch_now(void)
 int hdrlog_sink_open(struct hdrlog_sink *s, const char *path, char *err)
 {
     memset(s, 0, sizeof *s);
-    s->f = create(path, err);
+    s->f = file_create(path, err);
     return s->f ? 0 : -1;
 }
 
@@ -91,7 +75,7 @@ int hdrlog_sink_close(struct hdrlog_sink *s, char *err)
 
 int hdrlog_percentile_dist(const char *path, const struct hist *h, char *err)
 {
-    FILE *f = create(path, err);
+    FILE *f = file_create(path, err);
     if (!f)
         return -1;
     if (hdrlog_write_percentiles(f, h, 1000.0, 5)) {
@@ -99,5 +83,5 @@ int hdrlog_percentile_dist(const char *path, const struct hist *h, char *err)
         snprintf(err, ERR_LEN, "cannot write %.200s", path);
         return -1;
     }
-    return close_checked(f, path, err);
+    return file_close_checked(f, path, err);
 }

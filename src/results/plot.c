@@ -11,6 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/file.h"
+
 #define PLOT_MAX_ARMS 8
 #define GNUPLOT_TIMEOUT_MS 30000
 
@@ -64,29 +66,11 @@ static void name_files(struct plot_files *pf, const char *svg, const char *const
 
 /* ---- data files ---------------------------------------------------------- */
 
-static int close_checked(FILE *f, const char *path, char *err)
-{
-    int bad = ferror(f);
-    if (fclose(f) || bad) {
-        snprintf(err, ERR_LEN, "cannot write %.200s", path);
-        return -1;
-    }
-    return 0;
-}
-
-static FILE *create(const char *path, char *err)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        snprintf(err, ERR_LEN, "cannot create %.200s: %s", path, strerror(errno));
-    return f;
-}
-
 /* One point per non-empty bucket: (its highest value in ms, % of values at
  * or below it), starting from (min, 0). */
 static int write_cdf(const char *path, const struct hist *h, char *err)
 {
-    FILE *f = create(path, err);
+    FILE *f = file_create(path, err);
     if (!f)
         return -1;
     fprintf(f, "# latency_ms  pct_at_or_below   (rpcbench, from the merged histogram)\n");
@@ -103,13 +87,13 @@ static int write_cdf(const char *path, const struct hist *h, char *err)
                     100.0 * (double)running / (double)h->total_count);
         }
     }
-    return close_checked(f, path, err);
+    return file_close_checked(f, path, err);
 }
 
 /* t, p50, p99 (ms), server CPU % (NaN when not sampled: gnuplot skips it). */
 static int write_timeline(const char *path, const struct run_result *r, char *err)
 {
-    FILE *f = create(path, err);
+    FILE *f = file_create(path, err);
     if (!f)
         return -1;
     fprintf(f, "# t_s  p50_ms  p99_ms  server_cpu_pct\n");
@@ -126,7 +110,7 @@ static int write_timeline(const char *path, const struct run_result *r, char *er
         else
             fprintf(f, "NaN\n");
     }
-    return close_checked(f, path, err);
+    return file_close_checked(f, path, err);
 }
 
 static int has_timeline(const struct run_result *r, int cpu)
@@ -230,7 +214,7 @@ static int write_script(const struct plot_files *pf, const char *svg,
                         const struct run_result *const *arms, const char *const *names,
                         size_t narms, char *err)
 {
-    FILE *f = create(pf->gp, err);
+    FILE *f = file_create(pf->gp, err);
     if (!f)
         return -1;
     fprintf(f, "# rpcbench plot; re-make with: gnuplot %s\n", pf->gp);
@@ -249,7 +233,7 @@ static int write_script(const struct plot_files *pf, const char *svg,
     panel_timeline(f, pf, arms, names, narms, 0);
     panel_timeline(f, pf, arms, names, narms, 1);
     fprintf(f, "\nunset multiplot\nset output\n");
-    return close_checked(f, pf->gp, err);
+    return file_close_checked(f, pf->gp, err);
 }
 
 /* ---- running gnuplot --------------------------------------------------------- */

@@ -117,10 +117,9 @@ static int bucket_table(FILE *out, const struct run_result *r, char *err)
 {
     const struct hist *h = &r->latency;
     double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
-    int n = buckets_edges(r->cfg.buckets, &h, 1, edges, err);
+    int n = buckets_table(r->cfg.buckets, h, edges, pct, err);
     if (n < 0)
         return -1;
-    buckets_fill(h, edges, n, pct);
     if (h->total_count) {
         struct report_unit u = report_unit_pick(1000, (double)(h->min > 0 ? h->min : 1));
         fprintf(out, "\naverage=%.*fms min=%.*fms max=%.*fms\n", u.dec, hist_mean(h) / 1000,

@@ -77,10 +77,9 @@ int report_csv_buckets(FILE *out, const struct run_result *r, char *err)
 {
     const struct hist *h = &r->latency;
     double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
-    int n = buckets_edges(r->cfg.buckets, &h, 1, edges, err);
+    int n = buckets_table(r->cfg.buckets, h, edges, pct, err);
     if (n < 0)
         return -1;
-    buckets_fill(h, edges, n, pct);
     fputs("lt_ms,pct\n", out);
     for (int i = 0; i < n; i++) {
         char e[32];

@@ -112,10 +112,9 @@ static json_object *buckets_json(const struct run_result *r)
     char err[ERR_LEN];
     const struct hist *h = &r->latency;
     json_object *a = json_object_new_array();
-    int n = buckets_edges(r->cfg.buckets, &h, 1, edges, err);
+    int n = buckets_table(r->cfg.buckets, h, edges, pct, err);
     if (n < 0)
         return a;
-    buckets_fill(h, edges, n, pct);
     for (int i = 0; i < n; i++) {
         json_object *b = json_object_new_object();
         add_double(b, "lt_ms", edges[i]);

@@ -122,6 +122,15 @@ void buckets_fill(const struct hist *h, const double *edges_ms, int n, double *p
         pct[i] = hist_pct_below(h, (int64_t)llround(edges_ms[i] * 1000.0));
 }
 
+int buckets_table(const char *spec, const struct hist *h, double *edges_ms, double *pct,
+                  char *err)
+{
+    int n = buckets_edges(spec, &h, 1, edges_ms, err);
+    if (n > 0)
+        buckets_fill(h, edges_ms, n, pct);
+    return n;
+}
+
 void buckets_format_ms(double ms, char *out, size_t len)
 {
     snprintf(out, len, "%.6g", ms);

@@ -24,6 +24,11 @@ int buckets_edges(const char *spec, const struct hist *const *hs, int nh, double
 /* Cumulative % of h's values (microseconds) below each of the n edges
  * (ms) into pct[0..n), the caller's. */
 void buckets_fill(const struct hist *h, const double *edges_ms, int n, double *pct);
+/* One histogram's table: buckets_edges(spec, {h}) then buckets_fill, into
+ * the caller's edges_ms and pct (BUCKETS_MAX each). @return the number of
+ * rows, or -1 with err (a bad spec). */
+int buckets_table(const char *spec, const struct hist *h, double *edges_ms, double *pct,
+                  char *err);
 
 /* Formats an edge the way the table shows it ("3000", "2.5", "0.05")
  * into out (len bytes, the caller's, NUL-terminated, cut if short). */
