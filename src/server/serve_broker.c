@@ -123,7 +123,7 @@ static int deliver_one(struct sconn *from, const struct sub *s, const char *dest
         return 1;
     }
     if (t != from)
-        serve_stomp_kick(t);
+        t->wire->queued(t);
     return 0;
 }
 

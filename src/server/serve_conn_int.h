@@ -52,6 +52,11 @@ struct serve_proto {
     /* c is being freed (by sconn_free, also after a failed start):
      * releases what the wire holds. Must not free c itself. */
     void (*close)(struct sconn *c);
+    /* Another connection queued bytes on c->out (the broker's copy of a
+     * message for c's subscription): write them out soon. Through this
+     * hook the broker reaches a connection without calling its wire's
+     * file, so the broker and the STOMP wire do not call each other. */
+    void (*queued)(struct sconn *c);
 };
 
 /* serve_http.c, serve_stomp.c */
@@ -149,8 +154,5 @@ void broker_unsubscribe(struct serve_ctx *ctx, struct sub *s);
 int broker_deliver(struct sconn *from, const char *dest, int parents, const char *ctype,
                    const char *const *extra, const char *body, size_t len);
 
-/* serve_stomp.c, for the broker: a frame was queued on c (a STOMP
- * connection) from another connection: write it out soon. */
-void serve_stomp_kick(struct sconn *c);
 
 #endif

@@ -402,6 +402,14 @@ static void http_close(struct sconn *c)
     buf_free(&c->body);
 }
 
+/* Only STOMP connections subscribe, so nothing queues on an HTTP one; if it
+ * ever did, writing it out is all there is to do. */
+static void http_queued(struct sconn *c)
+{
+    if (!ev_is_active(&c->wio))
+        ev_io_start(c->ctx->loop, &c->wio);
+}
+
 const struct serve_proto serve_http = {
     .start = http_start,
     .input = http_input,
@@ -409,4 +417,5 @@ const struct serve_proto serve_http = {
     .progress = http_progress,
     .idle = http_idle,
     .close = http_close,
+    .queued = http_queued,
 };

@@ -574,7 +574,7 @@ static void stomp_close(struct sconn *c)
     c->stomp = NULL;
 }
 
-void serve_stomp_kick(struct sconn *c)
+static void stomp_queued(struct sconn *c)
 {
     if (!ev_is_active(&c->wio))
         ev_io_start(c->ctx->loop, &c->wio);
@@ -588,4 +588,5 @@ const struct serve_proto serve_stomp = {
     .progress = stomp_progress,
     .idle = stomp_idle,
     .close = stomp_close,
+    .queued = stomp_queued,
 };

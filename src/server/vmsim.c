@@ -351,7 +351,7 @@ void vmsim_free(struct vmsim *sim)
         return;
     for (int i = 0; i < sim->n; i++) {
         json_object_put(sim->vms[i].obj);
-        vmsim_full_free(&sim->vms[i]);
+        json_object_put(sim->vms[i].full); /* vmsim_full's cache of the definition */
     }
     free(sim->vms);
     free(sim);

@@ -298,12 +298,6 @@ json_object *vmsim_full_of(const struct vmsim *sim, struct vm *v)
     return v->full;
 }
 
-void vmsim_full_free(struct vm *v)
-{
-    json_object_put(v->full);
-    v->full = v->full_status_time = NULL;
-}
-
 /* Is v named in ids (an array of strings)? */
 static int listed(const struct vm *v, json_object *ids)
 {

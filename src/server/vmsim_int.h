@@ -85,10 +85,8 @@ int64_t vmsim_status_time_ms(const struct vmsim *sim);
 /* Moves the sim to the real clock's now (no-op on a manual clock). */
 void vmsim_advance(struct vmsim *sim);
 /* Builds VM v's VMFullInfo object on first use and stamps its statusTime.
- * @return it, owned by v (borrowed: json_object_get to keep it), or NULL
- * without memory. */
+ * @return it, owned by v (vmsim_free puts it; borrowed: json_object_get to
+ * keep it), or NULL without memory. */
 json_object *vmsim_full_of(const struct vmsim *sim, struct vm *v);
-/* Puts what vmsim_full_of built for v (v->full may be NULL). */
-void vmsim_full_free(struct vm *v);
 
 #endif
