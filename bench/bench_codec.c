@@ -97,7 +97,7 @@ static int case_init(struct bcase *c, struct vmsim *sim, char *err)
     c->value = answer_value(sim, c->verb, &c->ans.xml_key);
     c->ans.value = c->value;
     if (!c->value || c->enc->render_result(&c->call, &c->ans, &c->resp)) {
-        snprintf(err, ENC_ERR_LEN, "cannot render the %s answer", c->verb);
+        snprintf(err, ERR_LEN, "cannot render the %s answer", c->verb);
         return -1;
     }
     if (c->enc == &enc_xmlrpc && c->ans.xml_key)
@@ -119,7 +119,7 @@ static void case_free(struct bcase *c)
 /* One call of op; returns the bytes it handled (0: op not applicable). */
 static size_t run_op(struct bcase *c, enum op op)
 {
-    char err[ENC_ERR_LEN];
+    char err[ERR_LEN];
     struct enc_result res;
     switch (op) {
     case OP_RENDER_REQ: {
@@ -229,7 +229,7 @@ int main(int argc, char **argv)
     }
     struct bcase cases[2 + 4 * MAX_SIZES] = {{0}};
     struct vmsim *sims[MAX_SIZES + 1] = {0};
-    char err[ENC_ERR_LEN] = "";
+    char err[ERR_LEN] = "";
     int ncases = build_cases(sizes, nsizes, cases, sims, err);
     int rc = 0;
     if (ncases < 0) {
