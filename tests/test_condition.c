@@ -1,0 +1,296 @@
+/* test_condition: the --threshold grammar (good and bad forms, units,
+ * lists) and its judging on synthetic results (boundaries, n/a, verbs),
+ * and the JUnit writer's escaping. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "results/condition.h"
+#include "results/junit.h"
+
+static struct cond_list list;
+static struct run_result res; /* large: off the stack */
+
+static const struct condition *parse1(const char *s)
+{
+    char err[ERR_LEN] = "";
+    list.n = 0;
+    if (condition_parse_list(s, &list, err)) {
+        fprintf(stderr, "unexpected: %s\n", err);
+        fail();
+    }
+    assert_int_equal(list.n, 1);
+    return &list.c[0];
+}
+
+static void test_parse_good(void **state)
+{
+    (void)state;
+    const struct condition *c = parse1("p99<100ms");
+    assert_int_equal(c->kind, CM_PCT);
+    assert_true(c->pct == 99 && c->op == COND_LT && c->bound == 100);
+    assert_string_equal(c->metric, "p99");
+    c = parse1("p99.9<=2s");
+    assert_true(c->kind == CM_PCT && c->pct == 99.9 && c->op == COND_LE && c->bound == 2000);
+    c = parse1("mean<500us");
+    assert_true(c->kind == CM_MEAN && c->bound == 0.5);
+    c = parse1("max>1.5s");
+    assert_true(c->kind == CM_MAX && c->op == COND_GT && c->bound == 1500);
+    c = parse1("min>=1ms");
+    assert_true(c->kind == CM_MIN && c->op == COND_GE);
+    c = parse1("errors=0");
+    assert_true(c->kind == CM_ERRORS && c->op == COND_EQ && c->bound == 0);
+    c = parse1("errors<0.1%");
+    assert_true(c->kind == CM_ERROR_SHARE && c->bound == 0.1);
+    assert_string_equal(cond_unit(c), "%");
+    c = parse1("rate>=99%");
+    assert_true(c->kind == CM_RATE && c->bound == 99);
+    c = parse1("server_cpu<80%");
+    assert_true(c->kind == CM_SERVER_CPU && c->bound == 80);
+    c = parse1("server_cpu<80");
+    assert_true(c->kind == CM_SERVER_CPU && c->bound == 80);
+    c = parse1("cpu_ms_per_call<30");
+    assert_true(c->kind == CM_CPU_MS_PER_CALL && c->bound == 30);
+    c = parse1("send_lag_p99<1ms");
+    assert_true(c->kind == CM_SEND_LAG_PCT && c->pct == 99 && c->bound == 1);
+    c = parse1("send_lag_max<10ms");
+    assert_true(c->kind == CM_SEND_LAG_MAX);
+    c = parse1("getAllVmStats.p99<200ms");
+    assert_string_equal(c->verb, "getAllVmStats");
+    assert_string_equal(c->metric, "p99");
+    c = parse1("Host.getStats.p99.9<1s"); /* a method name with dots */
+    assert_string_equal(c->verb, "Host.getStats");
+    assert_true(c->kind == CM_PCT && c->pct == 99.9);
+    c = parse1("list.errors=0");
+    assert_true(c->kind == CM_ERRORS && !strcmp(c->verb, "list"));
+}
+
+static void test_parse_list(void **state)
+{
+    (void)state;
+    char err[ERR_LEN];
+    list.n = 0;
+    assert_int_equal(condition_parse_list("p99<100ms, errors=0,rate>=99%", &list, err), 0);
+    assert_int_equal(list.n, 3);
+    assert_string_equal(list.c[1].expr, "errors=0");
+    /* repeated options append; a bad list leaves the earlier ones */
+    assert_int_equal(condition_parse_list("p50<1s", &list, err), 0);
+    assert_int_equal(list.n, 4);
+    assert_int_equal(condition_parse_list("p90<1s,bogus<1", &list, err), -1);
+    assert_int_equal(list.n, 4);
+}
+
+static void bad(const char *s, const char *says)
+{
+    char err[ERR_LEN] = "";
+    list.n = 0;
+    assert_int_equal(condition_parse_list(s, &list, err), -1);
+    if (!strstr(err, says) || !strstr(err, "METRIC OP VALUE[UNIT]")) {
+        fprintf(stderr, "%s -> %s\n", s, err);
+        fail();
+    }
+    assert_int_equal(list.n, 0);
+    assert_true(strlen(err) < ERR_LEN - 1); /* not cut short */
+}
+
+static void test_parse_bad(void **state)
+{
+    (void)state;
+    bad("p99", "'p99': no operator");
+    bad("p99<5", "needs a unit");
+    bad("p99<5%", "needs a unit");
+    bad("p99<5parsecs", "bad duration");
+    bad("p99<<5ms", "one operator");
+    bad("p99<-5ms", "not a non-negative number");
+    bad("p99<ms", "not a non-negative number");
+    bad("p101<5ms", "unknown metric");
+    bad("pxx<5ms", "unknown metric");
+    bad("latency<5ms", "unknown metric");
+    bad("errors<5ms", "errors takes");
+    bad("errors<101%", "at most 100%");
+    bad("rate>=99", "rate takes");
+    bad("server_cpu<80ms", "server_cpu takes");
+    bad("getAllVmStats.rate>=99%", "a verb takes");
+    bad("p99<5ms,", "empty condition");
+    bad(",p99<5ms", "empty condition");
+    bad("p99 < 5 ms", "no spaces");
+    bad(".p99<5ms", "unknown metric");
+}
+
+/* A run of 1000 sends, 990 ok (latency 1..990 ms), 10 errors; verb
+ * "list" with all of them; CPU sampled at 40 %; target 100/s, 98 achieved. */
+static int setup(void **state)
+{
+    (void)state;
+    struct run_config cfg = {0};
+    snprintf(cfg.verbs[0].name, sizeof cfg.verbs[0].name, "list");
+    cfg.nverbs = 1;
+    cfg.rate = 100;
+    assert_int_equal(result_init(&res, &cfg), 0);
+    for (int i = 1; i <= 990; i++) {
+        hist_record(&res.latency, i * 1000);
+        hist_record(&res.verbs[0].latency, i * 1000);
+        hist_record(&res.send_lag, 10);
+    }
+    res.sent = res.verbs[0].requests = 1000;
+    res.ok = res.verbs[0].ok = 990;
+    res.errors = res.verbs[0].errors = 10;
+    res.rate_achieved = 98;
+    static struct proc_point pts[2];
+    pts[0].server_pct = 30;
+    pts[1].server_pct = 50;
+    res.samples = NULL;
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(result_add_sample(&res, &pts[i]), 0);
+    res.nwatched = 1;
+    res.server_cpu_ms = 500;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    result_free(&res);
+    return 0;
+}
+
+/* Judges s on res: 1 pass, 0 fail, -1 n/a. */
+static int judge(const char *s, double *value)
+{
+    struct cond_result out;
+    condition_eval(parse1(s), &res, &out);
+    if (value)
+        *value = out.value;
+    return out.na ? -1 : out.pass;
+}
+
+static void test_eval_boundaries(void **state)
+{
+    (void)state;
+    double v;
+    assert_int_equal(judge("max<990ms", &v), 0);
+    assert_true(v == 990);
+    assert_int_equal(judge("max<=990ms", NULL), 1);
+    assert_int_equal(judge("max=990ms", NULL), 1);
+    assert_int_equal(judge("min>=1ms", NULL), 1);
+    assert_int_equal(judge("min>1ms", NULL), 0);
+    /* the percentile is the histogram's (within 0.1 %), the bound exact */
+    double p50 = (double)hist_percentile(&res.latency, 50) / 1000;
+    char cond[64];
+    snprintf(cond, sizeof cond, "p50<=%.3fms", p50);
+    assert_int_equal(judge(cond, &v), 1);
+    assert_true(v == p50 && v >= 495 && v < 495.5);
+    snprintf(cond, sizeof cond, "p50<%.3fms", p50);
+    assert_int_equal(judge(cond, NULL), 0);
+    assert_int_equal(judge("mean<=495.5ms", &v), 1);
+    assert_true(v == 495.5);
+    assert_int_equal(judge("mean<495.5ms", NULL), 0);
+    assert_int_equal(judge("errors=10", NULL), 1);
+    assert_int_equal(judge("errors=0", NULL), 0);
+    assert_int_equal(judge("errors<=1%", &v), 1);
+    assert_true(v == 1);
+    assert_int_equal(judge("errors<1%", NULL), 0);
+    assert_int_equal(judge("rate>=98%", &v), 1);
+    assert_true(v == 98);
+    assert_int_equal(judge("rate>=99%", NULL), 0);
+    assert_int_equal(judge("server_cpu<=40%", &v), 1);
+    assert_true(v == 40);
+    assert_int_equal(judge("server_cpu<40", NULL), 0);
+    assert_int_equal(judge("cpu_ms_per_call<=0.5", &v), 1);
+    assert_true(v == 0.5);
+    assert_int_equal(judge("cpu_ms_per_call<0.5ms", NULL), 0);
+    assert_int_equal(judge("send_lag_max<=10us", &v), 1);
+    assert_true(v == 0.01);
+    assert_int_equal(judge("send_lag_p99<10us", NULL), 0);
+}
+
+static void test_eval_verbs(void **state)
+{
+    (void)state;
+    assert_int_equal(judge("list.p50<=496ms", NULL), 1);
+    assert_int_equal(judge("list.errors=10", NULL), 1);
+    hist_reset(&res.verbs[0].latency);
+    assert_int_equal(judge("list.p50<=496ms", NULL), -1);
+    assert_int_equal(judge("p50<=496ms", NULL), 1); /* the run's own is intact */
+    assert_int_equal(judge("getAllVmStats.p99<1s", NULL), -1);
+    char err[ERR_LEN];
+    assert_int_equal(condition_check_verbs(&list, &res.cfg, err), -1);
+    assert_non_null(strstr(err, "no verb 'getAllVmStats' (it has list)"));
+    parse1("list.p99<1s");
+    assert_int_equal(condition_check_verbs(&list, &res.cfg, err), 0);
+}
+
+static void test_eval_na(void **state)
+{
+    (void)state;
+    struct cond_result out[3];
+    list.n = 0;
+    char err[ERR_LEN], line[256];
+    assert_int_equal(condition_parse_list("p99<1s,server_cpu<80%,rate>0%", &list, err), 0);
+    hist_reset(&res.latency);
+    res.nsamples = 0;
+    res.server_cpu_ms = -1;
+    res.cfg.rate = 0;
+    assert_int_equal(condition_eval_list(&list, &res, out), 3);
+    for (int i = 0; i < 3; i++)
+        assert_true(out[i].na && !out[i].pass);
+    condition_describe(&list.c[0], &out[0], line, sizeof line);
+    assert_string_equal(line, "p99 n/a (no successful response), bound < 1000ms");
+    json_object *j = condition_json(&list, out);
+    assert_non_null(strstr(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN), "\"value\":null"));
+    json_object_put(j);
+    parse1("errors<1%");
+    res.sent = 0;
+    struct cond_result one;
+    condition_eval(&list.c[0], &res, &one);
+    assert_true(one.na);
+}
+
+static void test_junit_escapes(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/test_junit_XXXXXX", err[ERR_LEN];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    struct junit_case cs[2] = {0};
+    snprintf(cs[0].name, sizeof cs[0].name, "p99<5ms & \"x\"");
+    snprintf(cs[0].classname, sizeof cs[0].classname, "rpcbench.run");
+    snprintf(cs[0].message, sizeof cs[0].message, "p99 = 20ms, bound < 5ms\x01");
+    cs[0].failed = 1;
+    snprintf(cs[1].name, sizeof cs[1].name, "errors=0");
+    assert_int_equal(junit_write(path, "rpcbench <run>", cs, 2, err), 0);
+    char buf[2048] = "";
+    FILE *f = fopen(path, "r");
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    unlink(path);
+    buf[n] = '\0';
+    assert_non_null(strstr(buf, "name=\"p99&lt;5ms &amp; &quot;x&quot;\""));
+    assert_non_null(strstr(buf, "name=\"rpcbench &lt;run&gt;\" tests=\"2\" failures=\"1\""));
+    assert_non_null(strstr(buf, "bound &lt; 5ms?\""));
+    assert_null(strchr(buf, '\x01'));
+    assert_int_equal(junit_write("/nonexistent/dir/x.xml", "s", cs, 2, err), -1);
+    assert_non_null(strstr(err, "/nonexistent/dir/x.xml"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_good),
+        cmocka_unit_test(test_parse_list),
+        cmocka_unit_test(test_parse_bad),
+        cmocka_unit_test_setup_teardown(test_eval_boundaries, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_eval_verbs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_eval_na, setup, teardown),
+        cmocka_unit_test(test_junit_escapes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
