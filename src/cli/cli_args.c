@@ -151,6 +151,23 @@ void cli_getopt_error(int ch, char *const *argv, int optind_now, char *err)
              ch == ':' ? "missing value for" : "unknown", arg);
 }
 
+int cli_parse_threshold(const char *s, struct cond_list *l, char *err)
+{
+    char why[ERR_LEN];
+    if (condition_parse_list(s, l, why) == 0)
+        return 0;
+    snprintf(err, ERR_LEN, "--threshold: %.240s", why);
+    return -1;
+}
+
+int cli_check_junit(const char *junit, size_t nconds, char *err)
+{
+    if (!junit[0] || nconds)
+        return cli_check_out_path("--junit", junit, err);
+    snprintf(err, ERR_LEN, "--junit: needs --threshold COND (one testcase per condition)");
+    return -1;
+}
+
 void cli_print_version(void)
 {
     printf("rpcbench %s\n", rpcbench_version());

@@ -14,9 +14,20 @@
 #include <stdio.h>
 
 #include "base/err.h"
+#include "results/condition.h"
 
 /* The line every subcommand's --help ends with. */
 #define USAGE_EXIT_CODES "exit status: 0 ok, 1 failure at run time, 2 bad usage (nothing sent)\n"
+
+/* --threshold and --junit in run's and report's --help. */
+#define RUN_THRESHOLD_HELP                                                                  \
+    "      --threshold COND   judge the result, e.g. p99<100ms, errors<0.1%, rate>=99%,\n"   \
+    "                         getAllVmStats.p99<200ms; a comma list; repeatable (exit 3\n" \
+    "                         when one fails)\n"                                             \
+    "      --junit FILE       the --threshold verdicts as JUnit XML\n"
+
+/* --junit needs --threshold (nconds of them). @return 0, or -1 with err. */
+int cli_check_junit(const char *junit, size_t nconds, char *err);
 
 /* --format (run, compare, report). text; json; csv: the timeline (one row
  * per interval); csv-summary: one row of the run's figures; csv-buckets:
@@ -74,6 +85,11 @@ int cli_check_plot_keep(int keep, const char *plot, char *err);
  * for, as one line into err: "unknown option '--x' (see --help)".
  * optind is getopt's, after the call; argv is the command's. */
 void cli_getopt_error(int ch, char *const *argv, int optind_now, char *err);
+
+/* --threshold COND (repeatable): appends the conditions of the comma list
+ * s to l (condition.h has the grammar). @return 0, or -1 with err
+ * "--threshold: 'COND': why (the accepted form)"; l keeps what it had. */
+int cli_parse_threshold(const char *s, struct cond_list *l, char *err);
 
 /* --version: "rpcbench VERSION\n" on stdout. */
 void cli_print_version(void);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/cli_args.h"
-#include "cli/cli_output.h"
+#include "cli/cli_verdict.h"
 #include "cli/commands.h"
 #include "results/plot.h"
 #include "results/result_json.h"
@@ -24,6 +24,8 @@ struct report_opts {
     char plot[512];
     int plot_keep;           /* --plot-keep */
     char output[512];
+    struct cond_list thresholds; /* --threshold */
+    char junit[512];         /* --junit FILE */
     char **files;
     int nfiles;
 };
@@ -41,8 +43,10 @@ static void usage(FILE *out)
             "      --plot FILE.svg    plots with gnuplot (one SVG); --plot-keep also keeps\n"
             "                         FILE.gp and its .dat files\n"
             "      --output FILE      the (merged) result as JSON\n"
+            "%s"
             "  -V, --version          the version;  -h, --help  this text\n"
-            USAGE_EXIT_CODES);
+            USAGE_EXIT_CODES
+            "             3 a --threshold condition failed\n", RUN_THRESHOLD_HELP);
 }
 
 /* What needs no file read: outputs writable, --plot-keep with --plot. */
@@ -50,7 +54,8 @@ static int check_outputs(const struct report_opts *ro, char *err)
 {
     return cli_check_plot_keep(ro->plot_keep, ro->plot, err) ||
            cli_check_out_path("--output", ro->output, err) ||
-           cli_check_out_path("--plot", ro->plot, err) ? -1 : 0;
+           cli_check_out_path("--plot", ro->plot, err) ||
+           cli_check_junit(ro->junit, ro->thresholds.n, err) ? -1 : 0;
 }
 
 /* @return 0, 1 after --help, -1 with err on bad usage. */
@@ -61,6 +66,7 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
         {"percentiles", required_argument, NULL, 'p'}, {"plot", required_argument, NULL, 'P'},
         {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
         {"plot-keep", no_argument, NULL, 'k'}, {"version", no_argument, NULL, 'V'},
+        {"threshold", required_argument, NULL, 't'}, {"junit", required_argument, NULL, 'j'},
         {NULL, 0, NULL, 0},
     };
     memset(ro, 0, sizeof *ro);
@@ -79,6 +85,8 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
             break;
         case 'P': rc = cli_copy(ro->plot, sizeof ro->plot, "--plot", optarg, err); break;
         case 'o': rc = cli_copy(ro->output, sizeof ro->output, "--output", optarg, err); break;
+        case 't': rc = cli_parse_threshold(optarg, &ro->thresholds, err); break;
+        case 'j': rc = cli_copy(ro->junit, sizeof ro->junit, "--junit", optarg, err); break;
         default:
             cli_getopt_error(opt, argv, optind, err);
             rc = -1;
@@ -181,12 +189,15 @@ static int load_all(const struct report_opts *ro, struct run_result *merged, cha
     return 0;
 }
 
-static int emit(const struct report_opts *ro, const struct run_result *r, char *err)
+static int emit(const struct report_opts *ro, const struct run_result *r,
+                const struct verdict *v, char *err)
 {
-    int rc = cli_write_result(stdout, ro->format, r, err);
+    int rc = verdict_write(stdout, ro->format, r, v, err);
     fflush(stdout);
     if (rc == 0 && ro->output[0])
-        rc = result_save(r, ro->output, err);
+        rc = verdict_save(ro->output, r, v, err);
+    if (rc == 0 && ro->junit[0])
+        rc = verdict_junit(ro->junit, "report", v, err);
     if (rc == 0 && ro->plot[0]) {
         const struct run_result *arms[1] = {r};
         const char *names[1] = {r->cfg.label[0] ? r->cfg.label : r->cfg.encoding};
@@ -199,6 +210,7 @@ int cmd_report(int argc, char **argv)
 {
     static struct report_opts ro;
     static struct run_result r; /* large: keep it off the stack */
+    static struct verdict v;
     char err[ERR_LEN] = "";
     int rc = parse(argc, argv, &ro, err);
     if (rc == 1)
@@ -215,12 +227,13 @@ int cmd_report(int argc, char **argv)
             memcpy(r.cfg.pcts, ro.pcts, ro.npcts * sizeof *ro.pcts);
             r.cfg.npcts = ro.npcts;
         }
-        rc = emit(&ro, &r, err);
+        verdict_judge(&v, &ro.thresholds, &r);
+        rc = emit(&ro, &r, &v, err);
     }
     result_free(&r);
     if (rc) {
         fprintf(stderr, "rpcbench report: %s\n", err);
         return 1;
     }
-    return 0;
+    return verdict_exit(&v, 0); /* 3: a condition failed */
 }

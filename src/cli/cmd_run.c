@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/cli_output.h"
+#include "cli/cli_verdict.h"
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "results/hdrlog_sink.h"
@@ -10,11 +10,15 @@
 #include "results/result_json.h"
 #include "client/measured_run.h"
 
-static int emit(const struct options *o, const struct run_result *res, char *err)
+/* The result and its verdicts: --output, stdout, --junit. */
+static int emit(const struct options *o, const struct run_result *res, const struct verdict *v,
+                char *err)
 {
-    if (o->output[0] && result_save(res, o->output, err))
+    if (o->output[0] && verdict_save(o->output, res, v, err))
         return -1;
-    return cli_write_result(stdout, o->format, res, err);
+    if (verdict_write(stdout, o->format, res, v, err))
+        return -1;
+    return o->junit[0] ? verdict_junit(o->junit, "run", v, err) : 0;
 }
 
 /* --percentile-dist and --plot, after the report. */
@@ -30,6 +34,15 @@ static int extras(const struct options *o, const struct run_result *res, char *e
     return 0;
 }
 
+/* A per-verb --threshold names a verb this run sends. */
+static int check_verbs(const struct options *o, const struct run_config *cfg, char *err)
+{
+    if (condition_check_verbs(&o->thresholds, cfg, err) == 0)
+        return 0;
+    cli_name_error("--threshold", err);
+    return -1;
+}
+
 int cmd_run(int argc, char **argv)
 {
     static struct options o; /* large: keep it off the stack */
@@ -38,7 +51,7 @@ int cmd_run(int argc, char **argv)
     int rc = options_parse(argc, argv, 0, &o, err);
     if (rc == 1)
         return 0;
-    if (rc < 0 || options_arm(&o, 0, &cfg, err)) {
+    if (rc < 0 || options_arm(&o, 0, &cfg, err) || check_verbs(&o, &cfg, err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
         return 2;
     }
@@ -57,10 +70,13 @@ int cmd_run(int argc, char **argv)
         return 1;
     }
     struct run_result res;
+    static struct verdict v;
     rc = measured_run(&cfg, &cs, &res, err);
     spawn_stop(&cs);
-    if (rc == 0)
-        rc = emit(&o, &res, err);
+    if (rc == 0) {
+        verdict_judge(&v, &o.thresholds, &res);
+        rc = emit(&o, &res, &v, err);
+    }
     fflush(stdout);
     if (rc == 0)
         rc = extras(&o, &res, err);
@@ -69,11 +85,11 @@ int cmd_run(int argc, char **argv)
         snprintf(err, ERR_LEN, "%s", herr);
         rc = -1;
     }
-    int code = rc ? 1 : result_exit_code(&res);
+    int code = rc ? 1 : verdict_exit(&v, result_exit_code(&res));
     result_free(&res);
     if (rc) {
         fprintf(stderr, "rpcbench run: %s\n", err);
         return 1;
     }
-    return code; /* 3: no request succeeded; 130: interrupted (README, --help) */
+    return code; /* 3: a condition failed or no request succeeded; 130: interrupted */
 }

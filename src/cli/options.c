@@ -13,7 +13,7 @@ enum {
     OPT_INTERVAL, OPT_BUCKETS, OPT_PCTS, OPT_OUTPUT, OPT_FORMAT, OPT_VMS, OPT_VALIDATE,
     OPT_QUIET, OPT_SERVER_PID, OPT_SERVER_NAME, OPT_CPU_SAT, OPT_MAX_RESPONSE, OPT_LABEL,
     OPT_ROUNDS, OPT_PLOT, OPT_HDR_LOG, OPT_PCT_DIST, OPT_VM_ID, OPT_CACERT, OPT_CERT, OPT_KEY,
-    OPT_INSECURE, OPT_STOMP_DEST, OPT_BUSY_POLL, OPT_PLOT_KEEP,
+    OPT_INSECURE, OPT_STOMP_DEST, OPT_BUSY_POLL, OPT_PLOT_KEEP, OPT_THRESHOLD, OPT_JUNIT,
 };
 
 static const struct option long_opts[] = {
@@ -54,6 +54,8 @@ static const struct option long_opts[] = {
     {"key", required_argument, NULL, OPT_KEY},
     {"insecure", no_argument, NULL, OPT_INSECURE},
     {"stomp-destination", required_argument, NULL, OPT_STOMP_DEST},
+    {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"junit", required_argument, NULL, OPT_JUNIT},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -100,7 +102,7 @@ void options_usage(FILE *out, int compare)
             "      --insecure         TLS without verifying the server (said in the report)\n"
             "      --stomp-destination D   default jms.topic.vdsm_requests\n"
             "      --quiet            no progress lines\n"
-            "%s"
+            "%s%s"
             "  -V, --version          the version;  -h, --help  this text\n"
             USAGE_EXIT_CODES,
             compare ? "compare" : "run", compare ? " | rpcbench compare A.json B.json" : "",
@@ -113,9 +115,11 @@ void options_usage(FILE *out, int compare)
             compare ? " (FILE.A, FILE.B)" : "", compare ? " (A,B)" : "",
             compare ? "      --rounds K         interleaved rounds A B A B ..., default 3\n"
                       "                         (fewer than 3 cannot show most differences)\n"
-                    : "");
-    fprintf(out, "             3 no request succeeded%s, 130 interrupted by SIGINT (figures "
-                 "still reported)\n", compare ? " in an arm" : "");
+                    : "",
+            compare ? "" : RUN_THRESHOLD_HELP);
+    fprintf(out, "             3 %s130 interrupted by SIGINT (figures still reported)\n",
+            compare ? "no request succeeded in an arm, "
+                    : "a --threshold condition failed, or no request succeeded;\n             ");
 }
 
 static void defaults(struct options *o)
@@ -256,6 +260,13 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
         if (cli_parse_int("--rounds", arg, 1, 1000, &v, err)) return -1;
         o->rounds = (int)v;
         return 0;
+    case OPT_THRESHOLD: case OPT_JUNIT:
+        if (compare) {
+            snprintf(err, ERR_LEN, "--%s: only for run and report", opt == OPT_JUNIT ? "junit" : "threshold");
+            return -1;
+        }
+        return opt == OPT_JUNIT ? cli_copy(o->junit, sizeof o->junit, "--junit", arg, err)
+                                : cli_parse_threshold(arg, &o->thresholds, err);
     case OPT_PLOT: return cli_copy(o->plot, sizeof o->plot, "--plot", arg, err);
     case OPT_PLOT_KEEP: o->plot_keep = 1; return 0;
     case OPT_HDR_LOG: return cli_copy(o->hdr_log, sizeof o->hdr_log, "--hdr-log", arg, err);

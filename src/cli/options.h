@@ -25,6 +25,8 @@ struct options {
     int encoding_given;      /* --proto was on the command line */
     char hdr_log[512];       /* --hdr-log FILE */
     char pct_dist[512];      /* --percentile-dist FILE */
+    struct cond_list thresholds; /* --threshold (run) */
+    char junit[512];         /* --junit FILE (run) */
     enum out_format format;
     int compare;             /* parsed for compare */
     int rounds;              /* compare */

@@ -1,0 +1,85 @@
+/* cli_verdict: --threshold and --junit output (cli_verdict.h). */
+#include "cli/cli_verdict.h"
+
+#include <string.h>
+
+#include "cli/cli_output.h"
+#include "results/junit.h"
+#include "results/result_json.h"
+
+void verdict_judge(struct verdict *v, const struct cond_list *conds, const struct run_result *r)
+{
+    v->conds = conds;
+    v->failed = condition_eval_list(conds, r, v->res);
+}
+
+static int judged(const struct verdict *v)
+{
+    return v && v->conds && v->conds->n;
+}
+
+/* r's JSON with the verdicts, the caller's to put. */
+static json_object *with_verdicts(const struct run_result *r, const struct verdict *v)
+{
+    json_object *j = result_to_json(r);
+    if (j && judged(v))
+        json_object_object_add(j, "thresholds", condition_json(v->conds, v->res));
+    return j;
+}
+
+int verdict_write(FILE *out, enum out_format f, const struct run_result *r,
+                  const struct verdict *v, char *err)
+{
+    if (f == FORMAT_JSON && judged(v)) {
+        json_object *j = with_verdicts(r, v);
+        fputs(result_json_text(j), out);
+        fputc('\n', out);
+        json_object_put(j);
+        return 0;
+    }
+    if (cli_write_result(out, f, r, err))
+        return -1;
+    if (judged(v)) {
+        FILE *to = f == FORMAT_TEXT ? out : stderr;
+        if (f == FORMAT_TEXT)
+            fputc('\n', to);
+        condition_report(to, v->conds, v->res);
+    }
+    return 0;
+}
+
+int verdict_save(const char *path, const struct run_result *r, const struct verdict *v,
+                 char *err)
+{
+    if (!judged(v))
+        return result_save(r, path, err);
+    json_object *j = with_verdicts(r, v);
+    int rc = result_json_write(j, path, err);
+    json_object_put(j);
+    return rc;
+}
+
+int verdict_junit(const char *path, const char *cmd, const struct verdict *v, char *err)
+{
+    static struct junit_case cases[COND_MAX];
+    size_t n = judged(v) ? v->conds->n : 0;
+    for (size_t i = 0; i < n; i++) {
+        struct junit_case *c = &cases[i];
+        char line[200];
+        memset(c, 0, sizeof *c);
+        snprintf(c->name, sizeof c->name, "%s", v->conds->c[i].expr);
+        snprintf(c->classname, sizeof c->classname, "rpcbench.%s", cmd);
+        c->failed = !v->res[i].pass;
+        snprintf(c->message, sizeof c->message, "%s: %s",
+                 condition_describe(&v->conds->c[i], &v->res[i], line, sizeof line),
+                 c->failed ? "FAIL" : "pass");
+    }
+    char suite[64];
+    snprintf(suite, sizeof suite, "rpcbench %s thresholds", cmd);
+    return junit_write(path, suite, cases, n, err);
+}
+
+int verdict_exit(const struct verdict *v, int code)
+{
+    return judged(v) && v->failed ? EXIT_CONDITION_FAILED : code;
+}

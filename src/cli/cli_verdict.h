@@ -1,0 +1,45 @@
+/* cli_verdict: run's and report's --threshold and --junit: judge a result,
+ * write it with its verdicts (text lines at the end, a JSON "thresholds"
+ * array), the JUnit file, and the exit code the verdicts call for. */
+#ifndef RPCBENCH_CLI_VERDICT_H
+#define RPCBENCH_CLI_VERDICT_H
+
+#include <stdio.h>
+
+#include "cli/cli_args.h"
+#include "results/condition.h"
+
+/* The exit code of a failed condition (README, --help): the same as
+ * "no request succeeded" (RUN_EXIT_NO_SUCCESS), which fails a run too. */
+#define EXIT_CONDITION_FAILED 3
+
+/* Large: callers keep it static. */
+struct verdict {
+    const struct cond_list *conds; /* the caller's, only read */
+    struct cond_result res[COND_MAX];
+    size_t failed;
+};
+
+/* Judges r (only read) on conds (kept by pointer: it must outlive v). */
+void verdict_judge(struct verdict *v, const struct cond_list *conds, const struct run_result *r);
+
+/* Writes r to out as format f followed by the verdicts: text lines after
+ * the text report, a "thresholds" array in the JSON; for the CSV formats
+ * the lines go to stderr so the table stays a table. v NULL or without
+ * conditions: exactly cli_write_result. @return 0, or -1 with err. */
+int verdict_write(FILE *out, enum out_format f, const struct run_result *r,
+                  const struct verdict *v, char *err);
+
+/* result_save with the "thresholds" array. @return 0, or -1 with err. */
+int verdict_save(const char *path, const struct run_result *r, const struct verdict *v,
+                 char *err);
+
+/* The JUnit file (classname "rpcbench.CMD", one testcase per condition).
+ * @return 0, or -1 with err. */
+int verdict_junit(const char *path, const char *cmd, const struct verdict *v, char *err);
+
+/* The exit code from the result's own (result_exit_code: 0, 3, 130) and
+ * the verdicts: 3 when a condition failed, else code. */
+int verdict_exit(const struct verdict *v, int code);
+
+#endif
