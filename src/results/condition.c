@@ -151,8 +151,6 @@ static int parse_one(const char *s, size_t len, struct condition *c, char *err)
 {
     memset(c, 0, sizeof *c);
     snprintf(c->expr, sizeof c->expr, "%.*s", (int)len, s);
-    if (len == 0)
-        return fail(err, "", "empty condition");
     if (len >= sizeof c->expr)
         return fail(err, c->expr, "too long");
     char lhs[COND_EXPR_LEN];
@@ -185,7 +183,9 @@ int condition_parse_list(const char *s, struct cond_list *l, char *err)
             l->n = n0;
             return -1;
         }
-        if (parse_one(p, trimmed, &l->c[l->n], err)) {
+        if (trimmed == 0)
+            fail(err, s, "empty condition in the list");
+        if (trimmed == 0 || parse_one(p, trimmed, &l->c[l->n], err)) {
             l->n = n0;
             return -1;
         }

@@ -1,0 +1,117 @@
+"""it_thresholds: `run --threshold` and `report --threshold` give the
+verdict. Against `rpcbench serve --delay 20ms` (a server that takes 20 ms),
+p99<5ms fails (exit 3, the failed condition and its measured value named)
+and a generous bound passes (exit 0); report on the saved JSON gives the
+same verdicts, and the boundary at the measured value itself is exact. A bad
+condition exits 2 before any connection is made. Per-verb and list forms,
+the JSON "thresholds" array, and the JUnit file (parsed with xml.etree)."""
+import json
+import os
+import re
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+
+from rpctest import Peer, Server, check, main, rpcbench
+
+RUN = ("-d", "1s", "-R", "10", "-c", "4", "--quiet")
+
+
+def verdicts(out):
+    """{expr: (line, "pass" | "FAIL")} from the text report's threshold lines."""
+    got = {}
+    for line in out.splitlines():
+        m = re.match(r"threshold (\S+): (.*): (pass|FAIL)$", line)
+        if m:
+            got[m.group(1)] = (m.group(2), m.group(3))
+    return got
+
+
+def test_run_fails_then_passes_and_report_agrees():
+    with Server("--delay", "20ms") as srv, tempfile.TemporaryDirectory() as d:
+        saved = os.path.join(d, "r.json")
+        rc, out, err = rpcbench("run", "--url", srv.url("/RPC2"), *RUN,
+                                "--threshold", "p99<5ms", "--output", saved)
+        check(rc == 3, "p99<5ms on a 20 ms server: rc %d %r" % (rc, err))
+        v = verdicts(out)
+        check(list(v) == ["p99<5ms"] and v["p99<5ms"][1] == "FAIL", "verdict lines: %r" % out)
+        m = re.match(r"p99 = ([0-9.]+)ms, bound < 5ms$", v["p99<5ms"][0])
+        check(m and float(m.group(1)) >= 20, "measured value named: %r" % v["p99<5ms"][0])
+        doc = json.load(open(saved))
+        t = doc["thresholds"]
+        check(len(t) == 1 and t[0]["expr"] == "p99<5ms" and t[0]["metric"] == "p99"
+              and t[0]["bound"] == 5 and t[0]["pass"] is False
+              and abs(t[0]["value"] - float(m.group(1))) < 0.001, "JSON thresholds: %r" % t)
+        rc, out, err = rpcbench("run", "--url", srv.url("/RPC2"), *RUN, "--threshold", "p99<10s")
+        check(rc == 0, "p99<10s: rc %d %r %r" % (rc, out[-300:], err))
+        check(verdicts(out)["p99<10s"][1] == "pass", "pass line: %r" % out[-300:])
+        # the saved result judged again, without running
+        rc, out, err = rpcbench("report", saved, "--threshold", "p99<5ms", "--threshold", "p99<10s")
+        v = verdicts(out)
+        check(rc == 3 and v["p99<5ms"][1] == "FAIL" and v["p99<10s"][1] == "pass",
+              "report: rc %d %r %r" % (rc, v, err))
+        value = t[0]["value"]  # the boundary: the measured value itself
+        rc, _, err = rpcbench("report", saved, "--threshold", "p99<=%.3fms" % value)
+        check(rc == 0, "p99<=%.3fms: rc %d %r" % (value, rc, err))
+        rc, _, err = rpcbench("report", saved, "--threshold", "p99<%.3fms" % value)
+        check(rc == 3, "p99<%.3fms: rc %d %r" % (value, rc, err))
+
+
+def test_bad_condition_exits_2_before_sending():
+    peer = Peer(lambda sock, rec: sock.recv(1))
+    url = "http://127.0.0.1:%d/RPC2" % peer.port
+    for cond, says in (("p99<<5ms", "one operator"), ("p99<5", "needs a unit"),
+                       ("latency<5ms", "unknown metric"), ("p99<5ms,", "empty condition"),
+                       ("ping.p99<5ms", "this run has no verb 'ping'")):
+        rc, out, err = rpcbench("run", "--url", url, *RUN, "--threshold", cond, timeout=10)
+        line = err.strip()
+        check(rc == 2 and "\n" not in line and line.startswith("rpcbench run: --threshold: '%s'"
+              % cond) and says in line, "%s: rc %d %r" % (cond, rc, err))
+        check("METRIC OP VALUE[UNIT]" in line or "no verb" in line, "accepted form: %r" % line)
+    rc, _, err = rpcbench("run", "--url", url, *RUN, "--junit", "x.xml", timeout=10)
+    check(rc == 2 and "--junit: needs --threshold" in err, "junit alone: %d %r" % (rc, err))
+    time.sleep(0.2)
+    check(peer.conns == [], "nothing sent: %d connections" % len(peer.conns))
+    rc, _, err = rpcbench("report", "/nonexistent.json", "--threshold", "p99<5", timeout=10)
+    check(rc == 2 and "--threshold: 'p99<5'" in err, "report: rc %d %r" % (rc, err))
+
+
+def test_per_verb_list_and_junit():
+    with Server("--delay", "20ms") as srv, tempfile.TemporaryDirectory() as d:
+        junit, saved = os.path.join(d, "run.xml"), os.path.join(d, "r.json")
+        conds = "getAllVmStats.p50<5ms,list.p99<10s,errors=0"
+        rc, out, err = rpcbench("run", "--url", srv.url("/RPC2"), *RUN,
+                                "--verb", "list:1,getAllVmStats:1", "--threshold", conds,
+                                "--threshold", "rate>=1%", "--junit", junit, "--output", saved)
+        check(rc == 3, "rc %d %r" % (rc, err))
+        v = verdicts(out)
+        check([k for k in v] == conds.split(",") + ["rate>=1%"], "one line each: %r" % v)
+        check(v["getAllVmStats.p50<5ms"][1] == "FAIL" and v["list.p99<10s"][1] == "pass"
+              and v["errors=0"] == ("errors = 0, bound = 0", "pass")
+              and v["rate>=1%"][1] == "pass", "verdicts: %r" % v)
+        check(v["getAllVmStats.p50<5ms"][0].startswith("getAllVmStats.p50 = "), repr(v))
+        doc = json.load(open(saved))
+        check([t.get("verb") for t in doc["thresholds"]] == ["getAllVmStats", "list", None, None],
+              "per-verb in JSON: %r" % doc["thresholds"])
+        root = ET.parse(junit).getroot()
+        suite = root.find("testsuite")
+        check(suite.get("tests") == "4" and suite.get("failures") == "1", "suite: %r" % suite.attrib)
+        cases = suite.findall("testcase")
+        check([c.get("name") for c in cases] == conds.split(",") + ["rate>=1%"],
+              "testcases: %r" % [c.get("name") for c in cases])
+        failure = cases[0].find("failure")
+        check(failure is not None and re.match(r"getAllVmStats\.p50 = [0-9.]+ms, bound < 5ms",
+              failure.get("message")), "failure message: %r" % (failure is not None and failure.attrib))
+        check(all(c.find("failure") is None for c in cases[1:]), "only the first fails")
+        # report --junit on the saved result: the same cases
+        rj = os.path.join(d, "report.xml")
+        rc, _, err = rpcbench("report", saved, "--threshold", conds, "--junit", rj,
+                              "--format", "json")
+        cases = ET.parse(rj).getroot().find("testsuite").findall("testcase")
+        check(rc == 3 and [c.find("failure") is not None for c in cases] == [True, False, False],
+              "report junit: rc %d %r" % (rc, err))
+
+
+if __name__ == "__main__":
+    main([test_run_fails_then_passes_and_report_agrees, test_bad_condition_exits_2_before_sending,
+          test_per_verb_list_and_junit])
