@@ -67,5 +67,29 @@ def test_version_and_help_on_every_subcommand():
     check("| exit status | meaning |" in readme, "README exit-code table")
 
 
+def exit_rows():
+    """{code: meaning} of the README's exit-status table."""
+    text = open(os.path.join(ROOT, "README.md")).read()
+    table = text.split("| exit status | meaning |", 1)[1].split("\n\n", 1)[0]
+    return {int(m.group(1)): m.group(2) for m in re.finditer(r"^\| (\d+) \| (.*) \|$", table, re.M)}
+
+
+def test_exit_codes_in_help_and_readme_agree():
+    """Every code a --help names is in the README table, and the verdict
+    code 3 of --threshold is named by both for run and report."""
+    rows = exit_rows()
+    check(set(rows) >= {0, 1, 2, 3, 130}, "README exit table: %r" % sorted(rows))
+    for cmd in COMMANDS:
+        rc, out, _ = rpcbench(cmd, "--help", timeout=10)
+        tail = out[out.index("exit status:"):]
+        codes = {int(c) for c in re.findall(r"(?:^|[ ,:;])(\d+) [a-z-]", tail, re.M)}
+        check(codes <= set(rows), "%s --help codes %r, README %r" % (cmd, codes, sorted(rows)))
+        if cmd in ("run", "report"):
+            check("3 a --threshold condition failed" in tail, "%s --help: %r" % (cmd, tail))
+            check("`%s`" % cmd in rows[3] and "`--threshold` condition failed" in rows[3],
+                  "README row 3 names %s's threshold verdict: %r" % (cmd, rows[3]))
+
+
 if __name__ == "__main__":
-    main([test_every_help_option_in_readme_and_back, test_version_and_help_on_every_subcommand])
+    main([test_every_help_option_in_readme_and_back, test_version_and_help_on_every_subcommand,
+          test_exit_codes_in_help_and_readme_agree])
