@@ -72,6 +72,7 @@ def test_bad_condition_exits_2_before_sending():
     check(rc == 2 and "--junit: needs --threshold" in err, "junit alone: %d %r" % (rc, err))
     time.sleep(0.2)
     check(peer.conns == [], "nothing sent: %d connections" % len(peer.conns))
+    peer.close()
     rc, _, err = rpcbench("report", "/nonexistent.json", "--threshold", "p99<5", timeout=10)
     check(rc == 2 and "--threshold: 'p99<5'" in err, "report: rc %d %r" % (rc, err))
 
@@ -112,6 +113,22 @@ def test_per_verb_list_and_junit():
               "report junit: rc %d %r" % (rc, err))
 
 
+def test_no_success_fails_whatever_the_conditions():
+    """A run where nothing succeeded exits 3 even when its conditions hold,
+    and a latency condition on it is n/a, which fails."""
+    def refuse(sock, rec):
+        sock.recv(65536)
+        sock.sendall(b"HTTP/1.1 500 No\r\nContent-Length: 0\r\n\r\n")
+    peer = Peer(refuse)
+    url = "http://127.0.0.1:%d/RPC2" % peer.port
+    rc, out, err = rpcbench("run", "--url", url, *RUN, "--threshold", "errors>0", timeout=30)
+    check(rc == 3 and verdicts(out)["errors>0"][1] == "pass", "rc %d %r %r" % (rc, out[-300:], err))
+    rc, out, err = rpcbench("run", "--url", url, *RUN, "--threshold", "p99<1s", timeout=30)
+    check(rc == 3 and verdicts(out)["p99<1s"] == (
+        "p99 n/a (no successful response), bound < 1000ms", "FAIL"), "n/a: %r" % out[-300:])
+    peer.close()
+
+
 if __name__ == "__main__":
     main([test_run_fails_then_passes_and_report_agrees, test_bad_condition_exits_2_before_sending,
-          test_per_verb_list_and_junit])
+          test_per_verb_list_and_junit, test_no_success_fails_whatever_the_conditions])
