@@ -52,7 +52,7 @@ double compare_stats_t_quantile(double conf, int df)
     double lo = 0, hi = 1;
     while (t_central(hi, df) < conf && hi < 1e12)
         hi *= 2;
-    for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) { /* bisection: monotone in t */
+    for (int i = 0; i < 200 && hi - lo > 1e-10 * hi; i++) { /* bisection: monotone in t */
         double mid = (lo + hi) / 2;
         if (t_central(mid, df) < conf)
             lo = mid;
