@@ -253,6 +253,8 @@ int cmd_compare(int argc, char **argv)
     c.o = &o;
     c.arm[0].letter = 'A';
     c.arm[1].letter = 'B';
+    /* one look on fixed or saved rounds; auto's after each round from 3 to MAX */
+    c.looks = o.rounds_auto && o.npositional == 0 ? o.rounds - GATE_MIN_ROUNDS + 1 : 1;
     int usage = 0;
     if (o.npositional > 0) {
         rc = load_saved(&c, err);
@@ -262,8 +264,6 @@ int cmd_compare(int argc, char **argv)
         if (rc == 0)
             rc = run_rounds(&c, err);
     }
-    /* one look on fixed or saved rounds; auto's looks after round 3..MAX */
-    c.looks = o.rounds_auto && o.npositional == 0 ? o.rounds - GATE_MIN_ROUNDS + 1 : 1;
     if (rc == 0)
         rc = compare_summarise(&c, err);
     if (rc == 0)
