@@ -34,8 +34,8 @@ def gate_of(doc, expr):
 def test_aa_passes():
     with Server("--delay", "10ms") as s, tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "aa.json")
-        rc, text, err = compare("--url", s.url("/RPC2"), "--gate", "p50:+10%", "--rounds",
-                                "auto", "--output", out)
+        rc, text, err = compare("--url", s.url("/RPC2"), "--gate", "p50:+10%", "--gate",
+                                "errors:+0%", "--rounds", "auto", "--output", out)
         check(rc == 0, "A/A exit %d: %s %s" % (rc, text[-1500:], err[-500:]))
         check(re.search(r"^p50:\+10%\s+[0-9.]+\s+\[[0-9.]+, [0-9.]+\] 99.5%\s+\d+\s+pass$",
                         text, re.M), "gate row: %s" % text[:2500])
@@ -45,6 +45,8 @@ def test_aa_passes():
               "A/A gate %r" % g)
         check(g["ci_low"] <= g["ratio"] <= g["ci_high"] < 1.1, "A/A interval %r" % g)
         check(abs(g["confidence"] - 0.995) < 1e-9, "per-look confidence %r" % g["confidence"])
+        e = gate_of(json.load(open(out)), "errors:+0%")
+        check(e["verdict"] == "pass" and e["ratio"] is None, "no errors in either arm: %r" % e)
 
 
 def test_ab_regression_in_a_few_rounds():
