@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 
-from rpctest import RPCBENCH, check, main
+from rpctest import RPCBENCH, check, main, skip
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SERVER = open(os.path.join(HERE, "bisect_server.py")).read()
@@ -62,6 +62,8 @@ def git(repo, *args, timeout=30):
 def make_repo(d, slow_at):
     """8 commits; commit slow_at (1-based; None: none) sets the 14 ms delay,
     which the later ones keep. Returns the commits' hashes, oldest first."""
+    if not shutil.which("git"):
+        skip("no git")
     repo = os.path.join(d, "repo")
     os.mkdir(repo)
     git(repo, "init", "-q")
@@ -124,6 +126,4 @@ def test_control_every_commit_good():
 
 
 if __name__ == "__main__":
-    if not shutil.which("git"):
-        print("skip it_bisect: no git")
     main([test_bisect_names_the_slow_commit, test_control_every_commit_good])
