@@ -164,7 +164,7 @@ int cli_check_junit(const char *junit, size_t nconds, char *err)
 {
     if (!junit[0] || nconds)
         return cli_check_out_path("--junit", junit, err);
-    snprintf(err, ERR_LEN, "--junit: needs --threshold COND (one testcase per condition)");
+    snprintf(err, ERR_LEN, "--junit: needs --threshold COND (one testcase per condition; compare: or --gate)");
     return -1;
 }
 

@@ -26,7 +26,8 @@
     "                         when one fails)\n"                                             \
     "      --junit FILE       the --threshold verdicts as JUnit XML\n"
 
-/* --junit needs --threshold (nconds of them). @return 0, or -1 with err. */
+/* --junit needs something to judge: nconds --threshold conditions (and,
+ * for compare, --gates). @return 0, or -1 with err. */
 int cli_check_junit(const char *junit, size_t nconds, char *err);
 
 /* --format (run, compare, report). text; json; csv: the timeline (one row

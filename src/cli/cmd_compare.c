@@ -58,6 +58,8 @@ static int emit(struct cmp *c, char *err)
         rc = arm_path(o->pct_dist, c->arm[a].letter, path, sizeof path, err) ||
              hdrlog_percentile_dist(path, &c->arm[a].merged.latency, err);
     }
+    if (rc == 0 && o->junit[0])
+        rc = compare_write_junit(c, err);
     if (rc == 0 && o->plot[0]) {
         const struct run_result *arms[2] = {&c->arm[0].merged, &c->arm[1].merged};
         const char *names[2] = {compare_arm_name(&c->arm[0]), compare_arm_name(&c->arm[1])};
@@ -114,6 +116,9 @@ static int run_rounds(struct cmp *c, char *err)
             rc = run_one(c, 1, i, &cs, err);
         if (rc >= 0 && c->arm[1].nrounds == i + 1)
             c->pairs = i + 1;
+        if (rc == 0 && c->o->rounds_auto && c->pairs >= GATE_MIN_ROUNDS &&
+            compare_judge_gates(c, c->pairs)) /* a look: stop once every gate is decided */
+            break;
     }
     progress_set_prefix(NULL);
     spawn_stop(&cs);
@@ -197,7 +202,8 @@ static void cleanup(struct cmp *c, char *err)
 }
 
 /* As run's (README): 3 when an arm sent requests and none succeeded, so
- * there is nothing to compare; else 130 when SIGINT cut the rounds short. */
+ * there is nothing to compare; else 130 when SIGINT cut the rounds short;
+ * else the gates' verdict. --bisect makes "nothing to compare" a skip. */
 static int exit_code(const struct cmp *c)
 {
     int code = 0;
@@ -209,9 +215,23 @@ static int exit_code(const struct cmp *c)
             code = RUN_EXIT_NO_SUCCESS;
         }
     }
+    if (code && c->o->bisect)
+        return BISECT_EXIT_SKIP;
     if (code == 0 && c->interrupted)
         code = RUN_EXIT_INTERRUPTED;
-    return code;
+    if (code == 0 && compare_thresholds_failed(c)) /* a budget broken: as a regression */
+        code = c->o->bisect ? BISECT_EXIT_BAD : EXIT_CONDITION_FAILED;
+    return code ? code : compare_gates_exit(c);
+}
+
+/* --bisect on a command line that did not parse: a usage error then stops
+ * git bisect run (exit 128) rather than marking every commit bad. */
+static int bisect_asked(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--bisect"))
+            return 1;
+    return 0;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -231,23 +251,34 @@ int cmd_compare(int argc, char **argv)
         rc = cli_check_readable(NULL, o.positional[i], err);
     if (rc < 0) {
         fprintf(stderr, "rpcbench compare: %s\n", err);
-        return 2;
+        return bisect_asked(argc, argv) ? BISECT_EXIT_ABORT : 2;
     }
     memset(&c, 0, sizeof c);
     c.o = &o;
     c.arm[0].letter = 'A';
     c.arm[1].letter = 'B';
+    /* one look on fixed or saved rounds; auto's after each round from 3 to MAX */
+    c.looks = o.rounds_auto && o.npositional == 0 ? o.rounds - GATE_MIN_ROUNDS + 1 : 1;
     int usage = 0;
     if (o.npositional > 0) {
         rc = load_saved(&c, err);
     } else {
         rc = setup_live(&c, err);
         usage = rc != 0 && c.arm[1].rounds == NULL; /* bad --proto, --server-pid, ... */
+        if (rc == 0 && condition_check_verbs(&o.thresholds, &c.arm[0].cfg, err)) {
+            cli_name_error("--threshold", err); /* a verb neither arm sends */
+            rc = -1;
+            usage = 1;
+        }
         if (rc == 0)
             rc = run_rounds(&c, err);
     }
     if (rc == 0)
         rc = compare_summarise(&c, err);
+    if (rc == 0) {
+        compare_judge_gates(&c, c.pairs);
+        compare_judge_thresholds(&c);
+    }
     if (rc == 0)
         rc = emit(&c, err);
     int code = rc == 0 ? exit_code(&c) : 0;
@@ -259,7 +290,7 @@ int cmd_compare(int argc, char **argv)
     }
     if (rc) {
         fprintf(stderr, "rpcbench compare: %s\n", err);
-        return usage ? 2 : 1;
+        return usage ? (o.bisect ? BISECT_EXIT_ABORT : 2) : o.bisect ? BISECT_EXIT_SKIP : 1;
     }
     return code;
 }

@@ -9,14 +9,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli/cli_verdict.h"
+#include "cli/compare_gate.h"
 #include "cli/options.h"
 #include "results/compare_stats.h"
 #include "results/hdrlog_sink.h"
 #include "results/result.h"
 
-/* The figures compared, in table order. */
-enum fig { FIG_P50, FIG_P90, FIG_P99, FIG_MEAN, FIG_RATE, FIG_ERRORS, FIG_CPU_PCT, FIG_CPU_MS,
-           FIG_BYTES, FIG_N };
 
 /* One arm: its config, its rounds (malloc'd, each result its own), their
  * merge, and its --hdr-log sink. */
@@ -40,7 +39,42 @@ struct cmp {
     struct ci ci[FIG_N];
     int ci_rc[FIG_N];             /* compare_stats_ci's return */
     int interrupted;              /* SIGINT ended the rounds early */
+    struct gate_result gate[GATES_MAX]; /* per --gate, at the last look */
+    int looks;                    /* the looks planned: MAX - 2 for --rounds auto, else 1 */
+    struct verdict verdict[2];    /* --threshold, per arm's merged result */
 };
+
+/* cmd_compare_verdicts.c: --threshold judged on each arm's merged result
+ * (c->verdict filled; nothing without --threshold). */
+void compare_judge_thresholds(struct cmp *c);
+/* @return how many (arm, condition) pairs failed; 0 without --threshold. */
+size_t compare_thresholds_failed(const struct cmp *c);
+/* The verdict lines per arm after the text report (nothing without
+ * --threshold). */
+void compare_thresholds_text(FILE *out, const struct cmp *c);
+/* @return a new {"A": [...], "B": [...]} of the verdicts (the caller puts it). */
+json_object *compare_thresholds_json(const struct cmp *c);
+/* The --junit file: a testcase per arm and condition, and per gate
+ * (regression or inconclusive fail). @return 0, or -1 with err. */
+int compare_write_junit(const struct cmp *c, char *err);
+
+/* The figures of one result (enum fig order, v has FIG_N): latencies in
+ * ms, NAN where a figure does not exist (no answer, CPU not sampled). */
+void compare_figures(const struct run_result *r, double *v);
+
+/* Judges every --gate on the first k paired rounds (c->gate filled).
+ * @return 1 when every gate is decided (pass or regression), else 0. */
+int compare_judge_gates(struct cmp *c, size_t k);
+
+/* The exit code the gates give (README): 0 all pass, 3 a regression, 4 an
+ * inconclusive gate; with --bisect 0, 1 or 125. */
+int compare_gates_exit(const struct cmp *c);
+
+/* The gates' table and method (nothing without --gate); c only read. */
+void compare_gates_text(FILE *out, const struct cmp *c);
+
+/* @return the gates as a new JSON array, the caller's to json_object_put. */
+json_object *compare_gates_json(const struct cmp *c);
 
 /* Merges each arm's rounds into its merged result (result_init'd here;
  * have_merged says so), then takes the figures and the paired intervals.

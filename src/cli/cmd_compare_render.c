@@ -32,7 +32,7 @@ static const struct {
 
 /* Latencies in ms; NAN where the figure does not exist (no answers, CPU not
  * sampled). */
-static void figures_of(const struct run_result *r, double *v)
+void compare_figures(const struct run_result *r, double *v)
 {
     const struct hist *h = &r->latency;
     int any = h->total_count > 0;
@@ -102,7 +102,7 @@ int compare_summarise(struct cmp *c, char *err)
         for (size_t i = 0; i < c->pairs; i++)
             if (result_merge(&arm->merged, &arm->rounds[i], RESULT_MERGE_SEQUENTIAL, err))
                 return -1;
-        figures_of(&arm->merged, arm->fig);
+        compare_figures(&arm->merged, arm->fig);
     }
     double *va = calloc(c->pairs * 2 * FIG_N, sizeof *va);
     if (!va) {
@@ -111,8 +111,8 @@ int compare_summarise(struct cmp *c, char *err)
     }
     double *vb = va + c->pairs * FIG_N;
     for (size_t i = 0; i < c->pairs; i++) {
-        figures_of(&c->arm[0].rounds[i], va + i * FIG_N);
-        figures_of(&c->arm[1].rounds[i], vb + i * FIG_N);
+        compare_figures(&c->arm[0].rounds[i], va + i * FIG_N);
+        compare_figures(&c->arm[1].rounds[i], vb + i * FIG_N);
     }
     double a[2 * 1000], b[2 * 1000]; /* --rounds is at most 1000 */
     for (int f = 0; f < FIG_N; f++) {
@@ -251,7 +251,7 @@ static void rounds_table(FILE *out, const struct cmp *c)
     for (size_t i = 0; i < c->pairs; i++)
         for (int a = 0; a < 2; a++) {
             double v[FIG_N];
-            figures_of(&c->arm[a].rounds[i], v);
+            compare_figures(&c->arm[a].rounds[i], v);
             unit_widen(v[FIG_P50], &mn, &mx);
             unit_widen(v[FIG_P99], &mn, &mx);
         }
@@ -261,7 +261,7 @@ static void rounds_table(FILE *out, const struct cmp *c)
             const struct run_result *r = &c->arm[a].rounds[i];
             double v[FIG_N];
             char p50[32], p99[32], rate[32], cpu[32], steal[16] = "-";
-            figures_of(r, v);
+            compare_figures(r, v);
             fmt_fig(FIG_P50, v[FIG_P50], &u, p50, sizeof p50);
             fmt_fig(FIG_P99, v[FIG_P99], &u, p99, sizeof p99);
             fmt_fig(FIG_RATE, v[FIG_RATE], &u, rate, sizeof rate);
@@ -300,9 +300,11 @@ int compare_write_text(FILE *out, const struct cmp *c, char *err)
         fprintf(out, "%s%s:%u", i ? "," : "", cfg->verbs[i].name, cfg->verbs[i].weight);
     fprintf(out, "\n");
     summary_table(out, c);
+    compare_gates_text(out, c);
     if (bucket_table(out, c, err))
         return -1;
     rounds_table(out, c);
+    compare_thresholds_text(out, c);
     for (int a = 0; a < 2; a++)
         for (size_t i = 0; i < c->arm[a].merged.nwarnings; i++)
             fprintf(out, "%s  ! %c: %s\n", a == 0 && i == 0 ? "\nwarnings\n" : "",
@@ -393,5 +395,9 @@ json_object *compare_to_json(const struct cmp *c)
     json_object_object_add(o, "arms", arms);
     json_object_object_add(o, "ratios", ratios_json(c));
     json_object_object_add(o, "buckets", buckets_json(c));
+    if (c->o->ngates > 0)
+        json_object_object_add(o, "gates", compare_gates_json(c));
+    if (c->o->thresholds.n > 0)
+        json_object_object_add(o, "thresholds", compare_thresholds_json(c));
     return o;
 }

@@ -14,6 +14,7 @@ enum {
     OPT_QUIET, OPT_SERVER_PID, OPT_SERVER_NAME, OPT_CPU_SAT, OPT_MAX_RESPONSE, OPT_LABEL,
     OPT_ROUNDS, OPT_PLOT, OPT_HDR_LOG, OPT_PCT_DIST, OPT_VM_ID, OPT_CACERT, OPT_CERT, OPT_KEY,
     OPT_INSECURE, OPT_STOMP_DEST, OPT_BUSY_POLL, OPT_PLOT_KEEP, OPT_THRESHOLD, OPT_JUNIT,
+    OPT_GATE, OPT_BISECT,
 };
 
 static const struct option long_opts[] = {
@@ -44,6 +45,8 @@ static const struct option long_opts[] = {
     {"max-response", required_argument, NULL, OPT_MAX_RESPONSE},
     {"label", required_argument, NULL, OPT_LABEL},
     {"rounds", required_argument, NULL, OPT_ROUNDS},
+    {"gate", required_argument, NULL, OPT_GATE},
+    {"bisect", no_argument, NULL, OPT_BISECT},
     {"plot", required_argument, NULL, OPT_PLOT},
     {"plot-keep", no_argument, NULL, OPT_PLOT_KEEP},
     {"hdr-log", required_argument, NULL, OPT_HDR_LOG},
@@ -115,10 +118,19 @@ void options_usage(FILE *out, int compare)
             compare ? " (FILE.A, FILE.B)" : "", compare ? " (A,B)" : "",
             compare ? "      --rounds K         interleaved rounds A B A B ..., default 3\n"
                       "                         (fewer than 3 cannot show most differences)\n"
+                      "      --rounds auto[:MAX]   add rounds (3 at least, MAX default 12) until\n"
+                      "                         every --gate is decided\n"
+                      "      --gate METRIC:+TOL%   fail when B/A is surely above 1+TOL: p50, p90,\n"
+                      "                         p99, mean, cpu_ms_per_call, server_cpu, bytes,\n"
+                      "                         errors; rate:-TOL% (below 1-TOL); repeatable\n"
+                      "      --bisect           exit codes for git bisect run: 0 pass, 1\n"
+                      "                         regression, 125 inconclusive or could not run\n"
                     : "",
-            compare ? "" : RUN_THRESHOLD_HELP);
+            RUN_THRESHOLD_HELP);
     fprintf(out, "             3 %s130 interrupted by SIGINT (figures still reported)\n",
-            compare ? "no request succeeded in an arm, "
+            compare ? "no request succeeded in an arm, a --threshold condition failed in an\n"
+                      "             arm, or a --gate regression; 4 a --gate inconclusive after the\n"
+                      "             last round; "
                     : "a --threshold condition failed, or no request succeeded;\n             ");
 }
 
@@ -185,6 +197,20 @@ int options_parse_verbs(const char *s, struct run_config *cfg, char *err)
 }
 
 /* Applies one option; 0, or -1 with err. */
+/* --rounds K, or auto[:MAX] (MAX 3..1000, default GATE_AUTO_MAX). */
+static int parse_rounds(struct options *o, const char *arg, char *err)
+{
+    long long v = GATE_AUTO_MAX;
+    o->rounds_auto = !strncmp(arg, "auto", 4) && (arg[4] == 0 || arg[4] == ':');
+    if (!o->rounds_auto)
+        return cli_parse_int("--rounds", arg, 1, 1000, &v, err) ? -1 : (o->rounds = (int)v, 0);
+    if (arg[4] == ':' &&
+        cli_parse_int("--rounds auto:MAX", arg + 5, GATE_MIN_ROUNDS, 1000, &v, err))
+        return -1;
+    o->rounds = (int)v;
+    return 0;
+}
+
 static int apply(struct options *o, int opt, const char *arg, int compare, char *err)
 {
     struct run_config *c = &o->cfg;
@@ -257,14 +283,21 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
             snprintf(err, ERR_LEN, "--rounds: only for compare (run makes one run)");
             return -1;
         }
-        if (cli_parse_int("--rounds", arg, 1, 1000, &v, err)) return -1;
-        o->rounds = (int)v;
-        return 0;
-    case OPT_THRESHOLD: case OPT_JUNIT:
-        if (compare) {
-            snprintf(err, ERR_LEN, "--%s: only for run and report", opt == OPT_JUNIT ? "junit" : "threshold");
+        return parse_rounds(o, arg, err);
+    case OPT_GATE:
+        if (!compare || o->ngates == GATES_MAX) {
+            snprintf(err, ERR_LEN, "--gate: %s", compare ? "16 gates at most" : "only for compare");
             return -1;
         }
+        return gate_parse(arg, &o->gates[o->ngates++], err);
+    case OPT_BISECT:
+        if (!compare) {
+            snprintf(err, ERR_LEN, "--bisect: only for compare (with --gate)");
+            return -1;
+        }
+        o->bisect = 1;
+        return 0;
+    case OPT_THRESHOLD: case OPT_JUNIT:
         return opt == OPT_JUNIT ? cli_copy(o->junit, sizeof o->junit, "--junit", arg, err)
                                 : cli_parse_threshold(arg, &o->thresholds, err);
     case OPT_PLOT: return cli_copy(o->plot, sizeof o->plot, "--plot", arg, err);
@@ -320,6 +353,11 @@ static int check(const struct options *o, char *err)
         }
     if (c->method_params[0] && !c->custom_method) {
         snprintf(err, ERR_LEN, "--params needs --method");
+        return -1;
+    }
+    if ((o->rounds_auto || o->bisect) && o->ngates == 0) {
+        snprintf(err, ERR_LEN, "%s: needs at least one --gate METRIC:+TOL%% (e.g. p99:+10%%)",
+                 o->bisect ? "--bisect" : "--rounds auto");
         return -1;
     }
     return options_check(o, err);

@@ -10,6 +10,7 @@
 
 #include "base/units.h"
 #include "cli/cli_args.h"
+#include "cli/compare_gate.h"
 #include "results/result.h"
 
 /* Large: callers keep it static. positional points into the argv given to
@@ -29,7 +30,11 @@ struct options {
     char junit[512];         /* --junit FILE (run) */
     enum out_format format;
     int compare;             /* parsed for compare */
-    int rounds;              /* compare */
+    int rounds;              /* compare: K, or auto's maximum */
+    int rounds_auto;         /* --rounds auto[:MAX]: stop when every gate is decided */
+    struct gate gates[GATES_MAX]; /* --gate, repeatable */
+    int ngates;
+    int bisect;              /* --bisect: exit codes for git bisect run */
     char **positional;       /* compare A.json B.json */
     int npositional;
 };

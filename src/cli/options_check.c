@@ -25,7 +25,7 @@ static int check_files(const struct options *o, char *err)
            cli_check_out_path("--plot", o->plot, err) ||
            cli_check_out_path("--hdr-log", o->hdr_log, err) ||
            cli_check_out_path("--percentile-dist", o->pct_dist, err) ||
-           cli_check_junit(o->junit, o->thresholds.n, err)
+           cli_check_junit(o->junit, o->thresholds.n + o->ngates, err)
                ? -1 : 0;
 }
 

@@ -19,6 +19,52 @@ double compare_stats_t975(int df)
 
 int compare_stats_ci(const double *a, const double *b, size_t k, struct ci *out)
 {
+    return compare_stats_ci_level(a, b, k, 0.95, out);
+}
+
+/* P(|T| < t) for Student's t with integer df: the closed sums of
+ * Abramowitz & Stegun 26.7.3 (odd df) and 26.7.4 (even df). */
+static double t_central(double t, int df)
+{
+    double th = atan(t / sqrt((double)df)), c2 = cos(th) * cos(th), s = sin(th);
+    if (df % 2 == 0) {
+        double term = 1, sum = 1;
+        for (int j = 2; j <= df - 2; j += 2) {
+            term *= c2 * (j - 1) / j;
+            sum += term;
+        }
+        return s * sum;
+    }
+    if (df == 1)
+        return 2 * th / M_PI;
+    double term = cos(th), sum = term;
+    for (int j = 3; j <= df - 2; j += 2) {
+        term *= c2 * (j - 1) / j;
+        sum += term;
+    }
+    return 2 / M_PI * (th + s * sum);
+}
+
+double compare_stats_t_quantile(double conf, int df)
+{
+    if (df < 1 || !(conf > 0) || !(conf < 1))
+        return 0;
+    double lo = 0, hi = 1;
+    while (t_central(hi, df) < conf && hi < 1e12)
+        hi *= 2;
+    for (int i = 0; i < 200 && hi - lo > 1e-10 * hi; i++) { /* bisection: monotone in t */
+        double mid = (lo + hi) / 2;
+        if (t_central(mid, df) < conf)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+int compare_stats_ci_level(const double *a, const double *b, size_t k, double conf,
+                           struct ci *out)
+{
     memset(out, 0, sizeof *out);
     if (k == 0)
         return -1;
@@ -38,7 +84,9 @@ int compare_stats_ci(const double *a, const double *b, size_t k, struct ci *out)
         double d = log(b[i] / a[i]) - mean;
         ss += d * d;
     }
-    double half = compare_stats_t975((int)k - 1) * sqrt(ss / (n - 1)) / sqrt(n);
+    double t = conf == 0.95 ? compare_stats_t975((int)k - 1)
+                            : compare_stats_t_quantile(conf, (int)k - 1);
+    double half = t * sqrt(ss / (n - 1)) / sqrt(n);
     out->low = exp(mean - half);
     out->high = exp(mean + half);
     return 0;
@@ -47,4 +95,22 @@ int compare_stats_ci(const double *a, const double *b, size_t k, struct ci *out)
 int compare_stats_significant(const struct ci *ci)
 {
     return ci->low > 1.0 || ci->high < 1.0;
+}
+
+double compare_stats_look_conf(double alpha, int looks)
+{
+    return 1 - alpha / (looks < 1 ? 1 : looks);
+}
+
+enum gate_verdict compare_stats_gate(const struct ci *ci, double bound, int higher_is_worse)
+{
+    if (higher_is_worse)
+        return ci->low > bound ? GATE_REGRESSION : ci->high < bound ? GATE_PASS
+                                                                     : GATE_INCONCLUSIVE;
+    return ci->high < bound ? GATE_REGRESSION : ci->low > bound ? GATE_PASS : GATE_INCONCLUSIVE;
+}
+
+const char *compare_stats_verdict_name(enum gate_verdict v)
+{
+    return v == GATE_PASS ? "pass" : v == GATE_REGRESSION ? "regression" : "inconclusive";
 }

@@ -25,6 +25,39 @@ struct ci {
  * *out then zeroed. */
 int compare_stats_ci(const double *a, const double *b, size_t k, struct ci *out);
 
+/* The same at confidence conf (0 < conf < 1, two-sided; 0.95 is the
+ * above), with t from compare_stats_t_quantile. Same returns. */
+int compare_stats_ci_level(const double *a, const double *b, size_t k, double conf,
+                           struct ci *out);
+
+/* t such that P(|T| < t) = conf for Student's t with df degrees of freedom
+ * (exact sums for integer df, solved by bisection).
+ * @return the quantile, or 0 for df < 1 or conf outside (0, 1). */
+double compare_stats_t_quantile(double conf, int df);
+
+/* ---- gates: a sequential test that may look after every round ----------
+ *
+ * A gate "B/A <= 1 + tol" is judged on the interval of B/A: regression when
+ * the whole interval is beyond the bound, pass when it is wholly on the
+ * good side, inconclusive otherwise. Looking after every round and
+ * stopping at the first decision would inflate the error rate if each look
+ * used a 95 % interval. Bonferroni alpha spending keeps it: with at most
+ * L looks, each look uses a two-sided 1 - alpha/L interval, so the chance
+ * that any look's interval misses the true ratio is at most alpha (so is
+ * the chance of a false regression, or of a false pass). */
+enum gate_verdict { GATE_INCONCLUSIVE, GATE_PASS, GATE_REGRESSION };
+
+/* @return the per-look confidence 1 - alpha/looks (looks < 1 counts as 1). */
+double compare_stats_look_conf(double alpha, int looks);
+
+/* The verdict of an interval against bound: higher_is_worse for latency,
+ * CPU, bytes, errors (regression when low > bound); else for a rate
+ * (regression when high < bound). */
+enum gate_verdict compare_stats_gate(const struct ci *ci, double bound, int higher_is_worse);
+
+/* @return "pass", "regression" or "inconclusive" (static). */
+const char *compare_stats_verdict_name(enum gate_verdict v);
+
 /* @return 1 when the interval excludes 1 (a significant difference), 0
  * otherwise. */
 int compare_stats_significant(const struct ci *ci);

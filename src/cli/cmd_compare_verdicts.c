@@ -1,0 +1,98 @@
+/* cmd_compare_verdicts: compare's --threshold (each arm's merged result
+ * judged on the same conditions as run's) and --junit (one testcase per
+ * arm and condition, and one per --gate). */
+#include "cli/cmd_compare.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "results/condition.h"
+#include "results/junit.h"
+
+void compare_judge_thresholds(struct cmp *c)
+{
+    for (int a = 0; a < 2; a++)
+        if (c->arm[a].have_merged)
+            verdict_judge(&c->verdict[a], &c->o->thresholds, &c->arm[a].merged);
+}
+
+size_t compare_thresholds_failed(const struct cmp *c)
+{
+    if (!c->o->thresholds.n)
+        return 0;
+    return c->verdict[0].failed + c->verdict[1].failed;
+}
+
+void compare_thresholds_text(FILE *out, const struct cmp *c)
+{
+    if (!c->o->thresholds.n)
+        return;
+    for (int a = 0; a < 2; a++) {
+        fprintf(out, "\nthresholds, arm %c (%s)\n", c->arm[a].letter,
+                compare_arm_name(&c->arm[a]));
+        condition_report(out, &c->o->thresholds, c->verdict[a].res);
+    }
+}
+
+json_object *compare_thresholds_json(const struct cmp *c)
+{
+    json_object *o = json_object_new_object();
+    for (int a = 0; a < 2; a++) {
+        char letter[2] = {c->arm[a].letter, 0};
+        json_object_object_add(o, letter, condition_json(&c->o->thresholds, c->verdict[a].res));
+    }
+    return o;
+}
+
+/* One testcase per arm and condition. @return the cases written. */
+static size_t threshold_cases(const struct cmp *c, struct junit_case *cases)
+{
+    size_t n = 0;
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < c->o->thresholds.n; i++) {
+            const struct condition *cond = &c->o->thresholds.c[i];
+            const struct cond_result *res = &c->verdict[a].res[i];
+            struct junit_case *k = &cases[n++];
+            char line[200];
+            memset(k, 0, sizeof *k);
+            snprintf(k->name, sizeof k->name, "%c %s", c->arm[a].letter, cond->expr);
+            snprintf(k->classname, sizeof k->classname, "rpcbench.compare.threshold");
+            k->failed = !res->pass;
+            snprintf(k->message, sizeof k->message, "arm %c (%.60s): %s: %s", c->arm[a].letter,
+                     compare_arm_name(&c->arm[a]),
+                     condition_describe(cond, res, line, sizeof line), k->failed ? "FAIL" : "pass");
+        }
+    return n;
+}
+
+/* One testcase per gate: a regression and an inconclusive gate both fail
+ * the testcase (neither lets a CI pipeline through; the message says
+ * which). @return the cases written. */
+static size_t gate_cases(const struct cmp *c, struct junit_case *cases)
+{
+    for (size_t i = 0; i < (size_t)c->o->ngates; i++) {
+        const struct gate_result *r = &c->gate[i];
+        struct junit_case *k = &cases[i];
+        memset(k, 0, sizeof *k);
+        snprintf(k->name, sizeof k->name, "gate %s", c->o->gates[i].expr);
+        snprintf(k->classname, sizeof k->classname, "rpcbench.compare.gate");
+        k->failed = r->verdict != GATE_PASS;
+        if (r->rc == 0)
+            snprintf(k->message, sizeof k->message,
+                     "B/A interval [%.3g, %.3g] at %.1f%% after %zu rounds, bound %.3g: %s",
+                     r->ci.low, r->ci.high, r->conf * 100, r->rounds,
+                     gate_bound(&c->o->gates[i]), compare_stats_verdict_name(r->verdict));
+        else
+            snprintf(k->message, sizeof k->message, "no interval (%zu rounds): %s", r->rounds,
+                     compare_stats_verdict_name(r->verdict));
+    }
+    return (size_t)c->o->ngates;
+}
+
+int compare_write_junit(const struct cmp *c, char *err)
+{
+    static struct junit_case cases[2 * COND_MAX + GATES_MAX];
+    size_t n = threshold_cases(c, cases);
+    n += gate_cases(c, cases + n);
+    return junit_write(c->o->junit, "rpcbench compare", cases, n, err);
+}

@@ -1,0 +1,88 @@
+#include "cli/compare_gate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+
+static const struct {
+    const char *name;
+    enum fig fig;
+} metrics[] = {
+    {"p50", FIG_P50}, {"p90", FIG_P90}, {"p99", FIG_P99}, {"mean", FIG_MEAN},
+    {"rate", FIG_RATE}, {"errors", FIG_ERRORS}, {"server_cpu", FIG_CPU_PCT},
+    {"cpu_ms_per_call", FIG_CPU_MS}, {"bytes", FIG_BYTES},
+};
+#define NMETRICS (sizeof metrics / sizeof metrics[0])
+
+const char *gate_metric_name(enum fig f)
+{
+    for (size_t i = 0; i < NMETRICS; i++)
+        if (metrics[i].fig == f)
+            return metrics[i].name;
+    return "?";
+}
+
+static int bad(const char *s, const char *why, char *err)
+{
+    snprintf(err, ERR_LEN, "--gate: '%.40s': %s; accepted: METRIC:+TOL%% (METRIC p50 p90 p99 "
+             "mean cpu_ms_per_call server_cpu bytes errors) or rate:-TOL%%, e.g. p99:+10%%",
+             s, why);
+    return -1;
+}
+
+int gate_parse(const char *s, struct gate *g, char *err)
+{
+    memset(g, 0, sizeof *g);
+    const char *colon = strchr(s, ':');
+    if (!colon)
+        return bad(s, "no ':'", err);
+    size_t i = 0, len = (size_t)(colon - s);
+    while (i < NMETRICS && (strlen(metrics[i].name) != len || strncmp(metrics[i].name, s, len)))
+        i++;
+    if (i == NMETRICS)
+        return bad(s, "unknown metric", err);
+    g->fig = metrics[i].fig;
+    char want = g->fig == FIG_RATE ? '-' : '+';
+    if (colon[1] != want)
+        return bad(s, want == '+' ? "a lower-is-better metric takes +" : "rate takes -", err);
+    char *end;
+    double pct = strtod(colon + 2, &end);
+    if (end == colon + 2 || strcmp(end, "%") || !(pct >= 0) || pct > 1000 ||
+        (want == '-' && pct >= 100))
+        return bad(s, "the tolerance is a percentage (0..1000, below 100 for rate)", err);
+    if (strlen(s) >= sizeof g->expr)
+        return bad(s, "too long", err);
+    snprintf(g->expr, sizeof g->expr, "%s", s);
+    g->tol = pct / 100;
+    return 0;
+}
+
+double gate_bound(const struct gate *g)
+{
+    return g->fig == FIG_RATE ? 1 - g->tol : 1 + g->tol;
+}
+
+void gate_judge(const struct gate *g, const double *a, const double *b, size_t k, int looks,
+                struct gate_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->conf = compare_stats_look_conf(GATE_ALPHA, looks);
+    out->rounds = k;
+    out->rc = compare_stats_ci_level(a, b, k, out->conf, &out->ci);
+    out->verdict = out->rc == 0 ? compare_stats_gate(&out->ci, gate_bound(g), g->fig != FIG_RATE)
+                                : GATE_INCONCLUSIVE;
+    /* no errors in B at all (and none in A: no ratio) cannot be worse than A */
+    int b_zero = k > 0 && g->fig == FIG_ERRORS;
+    for (size_t i = 0; i < k; i++)
+        b_zero &= b[i] == 0 && a[i] >= 0;
+    if (out->rc < 0 && b_zero)
+        out->verdict = GATE_PASS;
+}
+
+const char *gate_method(void)
+{
+    return "Bonferroni alpha spending: alpha 5% split evenly over the looks (one per round from "
+           "round 3 to the maximum), each look a paired t-interval of the rounds' log ratios";
+}

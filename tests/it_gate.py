@@ -1,0 +1,120 @@
+"""it_gate: `compare --gate METRIC:+TOL%` with `--rounds auto` against two
+real `rpcbench serve` (--delay 10ms and 14ms): an A/A passes (exit 0), a B
+40 % slower is a regression (exit 3; 1 with --bisect) in a few rounds; the
+report and the JSON show the ratio, the interval, the rounds, the verdict
+and the method; saved comparisons and saved runs are gated too (one look;
+one round has no interval: inconclusive, exit 4); bad gates exit 2 before
+anything is sent. Every subprocess has a timeout."""
+import json
+import os
+import re
+import tempfile
+
+from rpctest import Server, check, main, rpcbench
+
+SHORT = ["--verb", "ping", "-R", "40", "-d", "0.5s", "--warmup", "0.1s", "--quiet"]
+ACCEPTED = "accepted: METRIC:+TOL%"
+
+
+def compare(*args, timeout=120):
+    return rpcbench("compare", *(list(args) + SHORT), timeout=timeout)
+
+
+def gate_of(doc, expr):
+    gates = [g for g in doc["gates"] if g["gate"] == expr]
+    check(len(gates) == 1, "gate %s in %r" % (expr, doc.get("gates")))
+    g = gates[0]
+    for k in ("metric", "tolerance_pct", "bound", "ratio", "ci_low", "ci_high", "confidence",
+              "rounds", "max_rounds", "verdict", "method"):
+        check(k in g, "gate JSON lacks %s: %r" % (k, g))
+    check(g["method"] == "bonferroni", "method %r" % g["method"])
+    return g
+
+
+def test_aa_passes():
+    with Server("--delay", "10ms") as s, tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "aa.json")
+        rc, text, err = compare("--url", s.url("/RPC2"), "--gate", "p50:+10%", "--gate",
+                                "errors:+0%", "--rounds", "auto", "--output", out)
+        check(rc == 0, "A/A exit %d: %s %s" % (rc, text[-1500:], err[-500:]))
+        check(re.search(r"^p50:\+10%\s+[0-9.]+\s+\[[0-9.]+, [0-9.]+\] 99.5%\s+\d+\s+pass$",
+                        text, re.M), "gate row: %s" % text[:2500])
+        check("method: Bonferroni alpha spending" in text and "10 looks" in text, "method line")
+        g = gate_of(json.load(open(out)), "p50:+10%")
+        check(g["verdict"] == "pass" and 3 <= g["rounds"] <= 12 and g["max_rounds"] == 12,
+              "A/A gate %r" % g)
+        check(g["ci_low"] <= g["ratio"] <= g["ci_high"] < 1.1, "A/A interval %r" % g)
+        check(abs(g["confidence"] - 0.995) < 1e-9, "per-look confidence %r" % g["confidence"])
+        e = gate_of(json.load(open(out)), "errors:+0%")
+        check(e["verdict"] == "pass" and e["ratio"] is None, "no errors in either arm: %r" % e)
+
+
+def test_ab_regression_in_a_few_rounds():
+    with Server("--delay", "10ms") as a, Server("--delay", "14ms") as b, \
+            tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "ab.json")
+        urls = "%s,%s" % (a.url("/RPC2"), b.url("/RPC2"))
+        rc, text, err = compare("--url", urls, "--gate", "p50:+10%", "--gate", "rate:-2%",
+                                "--rounds", "auto:8", "--output", out)
+        check(rc == 3, "A/B exit %d, want 3: %s %s" % (rc, text[-1500:], err[-500:]))
+        doc = json.load(open(out))
+        g = gate_of(doc, "p50:+10%")
+        check(g["verdict"] == "regression" and g["ci_low"] > 1.1 and g["max_rounds"] == 8,
+              "A/B gate %r" % g)
+        check(g["rounds"] <= 5 and doc["rounds"] == g["rounds"],
+              "a 40%% regression took %d rounds" % g["rounds"])
+        check(gate_of(doc, "rate:-2%")["bound"] == 0.98, "rate's bound")
+        # the same comparison for git bisect run: bad
+        rc, _, err = compare("--url", urls, "--gate", "p50:+10%", "--rounds", "auto", "--bisect")
+        check(rc == 1, "--bisect on a regression: exit %d %s" % (rc, err[-300:]))
+        # the saved comparison gated again: one look, a 95 % interval
+        rc, text, err = rpcbench("compare", out, "--gate", "p50:+10%", "--format", "json",
+                                 timeout=30)
+        check(rc == 3, "saved comparison: exit %d %s" % (rc, err))
+        g = gate_of(json.loads(text), "p50:+10%")
+        check(g["verdict"] == "regression" and abs(g["confidence"] - 0.95) < 1e-9, "saved %r" % g)
+        rc, _, _ = rpcbench("compare", out, "--gate", "p50:+100%", timeout=30)
+        check(rc == 0, "saved comparison, p50:+100%%: exit %d" % rc)
+
+
+def test_saved_runs_one_round_is_inconclusive():
+    with Server("--delay", "10ms") as s, tempfile.TemporaryDirectory() as d:
+        paths = [os.path.join(d, n) for n in ("a.json", "b.json")]
+        for p in paths:
+            rc, _, err = rpcbench("run", "--url", s.url("/RPC2"), "--output", p,
+                                  *SHORT, timeout=30)
+            check(rc == 0, "run: %d %s" % (rc, err))
+        rc, text, err = rpcbench("compare", paths[0], paths[1], "--gate", "p50:+10%", timeout=30)
+        check(rc == 4, "one round: exit %d, want 4 (inconclusive): %s" % (rc, err))
+        check(re.search(r"^p50:\+10%.*n/a \(1 round\)\s+1\s+inconclusive$", text, re.M),
+              "gate row: %s" % text[:2000])
+        rc, _, _ = rpcbench("compare", paths[0], paths[1], "--gate", "p50:+10%", "--bisect",
+                            timeout=30)
+        check(rc == 125, "--bisect, inconclusive: exit %d, want 125 (skip)" % rc)
+
+
+def test_bad_gates_are_usage_errors():
+    for gate, why in (("p99", "no ':'"), ("p98:+5%", "unknown metric"),
+                      ("p99:5%", "takes +"), ("rate:+2%", "rate takes -"),
+                      ("p99:+5", "percentage"), ("p99:+x%", "percentage"),
+                      ("rate:-100%", "percentage"), ("p99:+-5%", "percentage")):
+        rc, out, err = rpcbench("compare", "--gate", gate, timeout=10)
+        check(rc == 2 and not out, "--gate %s: exit %d, want 2" % (gate, rc))
+        check(("'%s'" % gate) in err and why in err and ACCEPTED in err,
+              "--gate %s: message %r" % (gate, err))
+    for args, what, code in ((["--rounds", "auto"], "needs at least one --gate", 2),
+                             (["--bisect"], "needs at least one --gate", 128),
+                             (["--rounds", "auto:2", "--gate", "p50:+5%"], "--rounds auto:MAX", 2),
+                             (["--rounds", "automatic", "--gate", "p50:+5%"], "--rounds", 2)):
+        rc, _, err = rpcbench("compare", *args, timeout=10)
+        check(rc == code and what in err, "%s: exit %d %r" % (args, rc, err))
+    rc, _, err = rpcbench("run", "--gate", "p50:+5%", timeout=10)
+    check(rc == 2 and "only for compare" in err, "run --gate: %d %r" % (rc, err))
+    # under git bisect run a usage error stops the bisection (> 127), never "bad"
+    rc, _, err = rpcbench("compare", "--gate", "p98:+5%", "--bisect", timeout=10)
+    check(rc == 128 and "unknown metric" in err, "--bisect, bad gate: exit %d %r" % (rc, err))
+
+
+if __name__ == "__main__":
+    main([test_aa_passes, test_ab_regression_in_a_few_rounds,
+          test_saved_runs_one_round_is_inconclusive, test_bad_gates_are_usage_errors])
