@@ -129,6 +129,38 @@ def test_no_success_fails_whatever_the_conditions():
     peer.close()
 
 
+def test_compare_judges_each_arm_and_writes_gates_to_junit():
+    """compare --threshold judges both arms' merged results (a failed one
+    exits 3 even when the gate passes); --junit has a testcase per arm and
+    condition and one per gate."""
+    with Server("--delay", "20ms") as srv, tempfile.TemporaryDirectory() as d:
+        junit, saved = os.path.join(d, "c.xml"), os.path.join(d, "c.json")
+        rc, out, err = rpcbench("compare", "--url", srv.url("/RPC2"), "--rounds", "2", "-d", "1s",
+                                "-R", "10", "--quiet", "--threshold", "p99<5ms,errors=0",
+                                "--gate", "p50:+100%", "--junit", junit, "--output", saved,
+                                timeout=90)
+        check(rc == 3, "a failed threshold in compare: rc %d %r" % (rc, err[-500:]))
+        check(re.search(r"^thresholds, arm A ", out, re.M) and
+              re.search(r"^thresholds, arm B ", out, re.M), "per-arm lines:\n" + out[-800:])
+        check(verdicts(out)["p99<5ms"][1] == "FAIL" and verdicts(out)["errors=0"][1] == "pass",
+              "verdicts %r" % verdicts(out))
+        doc = json.load(open(saved))
+        check(set(doc["thresholds"]) == {"A", "B"} and
+              [t["pass"] for t in doc["thresholds"]["A"]] == [False, True], doc.get("thresholds"))
+        cases = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")}
+        check(set(cases) == {"A p99<5ms", "A errors=0", "B p99<5ms", "B errors=0",
+                             "gate p50:+100%"}, "testcases %r" % sorted(cases))
+        check(cases["A p99<5ms"].find("failure") is not None and
+              cases["B errors=0"].find("failure") is None, "failures")
+        gate = cases["gate p50:+100%"]
+        check(gate.get("classname") == "rpcbench.compare.gate", gate.attrib)
+        # 2 rounds at 95 %: pass when the interval lies under 2, else inconclusive (a failure)
+        check(doc["gates"][0]["verdict"] in ("pass", "inconclusive") and
+              (gate.find("failure") is None) == (doc["gates"][0]["verdict"] == "pass"),
+              "gate verdict %r and its testcase" % doc["gates"][0]["verdict"])
+
+
 if __name__ == "__main__":
-    main([test_run_fails_then_passes_and_report_agrees, test_bad_condition_exits_2_before_sending,
+    main([test_compare_judges_each_arm_and_writes_gates_to_junit,
+          test_run_fails_then_passes_and_report_agrees, test_bad_condition_exits_2_before_sending,
           test_per_verb_list_and_junit, test_no_success_fails_whatever_the_conditions])
