@@ -39,6 +39,8 @@ def check_live(tmp):
     check(re.search(r"^<[0-9.]+ms:\s+[0-9.]+\s+[0-9.]+$", out, re.M), "bucket rows")
     check(len(re.findall(r"^[12]\s+[AB]\s+", out, re.M)) == 4, "four per-round rows")
     check_one_unit_per_table(out)
+    check(re.search(r"^bytes/response\s+[0-9.]+ (B|kB|MB)\s+[0-9.]+ (B|kB|MB)\s", out, re.M),
+          "sizes human-readable:\n" + out[:1200])
 
     doc = json.load(open(out_json))
     check(doc["kind"] == "compare" and doc["rounds"] == 2, "json head %r" % doc.get("kind"))

@@ -79,7 +79,7 @@ static void fmt_fig(int f, double v, const struct report_unit *u, char *out, siz
     case FIG_ERRORS: snprintf(out, len, "%.0f", v); break;
     case FIG_CPU_PCT: snprintf(out, len, "%.1f%%", v); break;
     case FIG_CPU_MS: snprintf(out, len, "%.3f", v); break;
-    case FIG_BYTES: snprintf(out, len, "%.0f B", v); break;
+    case FIG_BYTES: report_fmt_bytes(v, out, len); break; /* "2.09 MB", as run says it */
     default: report_unit_fmt(u, 1, v * 1000, out, len); break;
     }
 }
