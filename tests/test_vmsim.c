@@ -11,31 +11,7 @@
 
 #include "base/units.h"
 #include "server/vmsim.h"
-
-static struct vmsim *mk(int n, uint64_t seed)
-{
-    char err[ERR_LEN] = "";
-    struct vmsim *sim = vmsim_new(n, seed, err);
-    assert_non_null(sim);
-    vmsim_set_time(sim, 0);
-    return sim;
-}
-
-static json_object *field(json_object *o, const char *key)
-{
-    json_object *v = NULL;
-    if (!json_object_object_get_ex(o, key, &v))
-        fail_msg("missing field %s", key);
-    return v;
-}
-
-static const char *str_field(json_object *o, const char *key)
-{
-    json_object *v = field(o, key);
-    if (!json_object_is_type(v, json_type_string))
-        fail_msg("%s is not a string", key);
-    return json_object_get_string(v);
-}
+#include "vmsim_check.h"
 
 /* "%.2f": digits, one dot, exactly two decimals. */
 static int is_fixed2(const char *s)

@@ -13,6 +13,7 @@
 
 #include "base/units.h"
 #include "server/vmsim.h"
+#include "vmsim_check.h"
 
 /* VMFullInfo's properties without a default in VDSM's schema (vdsm-api.yml):
  * vdsmapi reports each one missing. */
@@ -33,37 +34,12 @@ static const char *const vm_full_info_ints[] = {
 static const char *const vm_full_info_bools[] = {
     "acpiEnable", "kvmEnable", "pitReinjection", "smartcardEnable", "transparentHugePages", NULL};
 
-static struct vmsim *mk(int n, uint64_t seed)
-{
-    char err[ERR_LEN] = "";
-    struct vmsim *sim = vmsim_new(n, seed, err);
-    assert_non_null(sim);
-    vmsim_set_time(sim, 0);
-    return sim;
-}
-
-static json_object *field(json_object *o, const char *key)
-{
-    json_object *v = NULL;
-    if (!json_object_object_get_ex(o, key, &v))
-        fail_msg("missing field %s", key);
-    return v;
-}
-
 static int in(const char *const *list, const char *key)
 {
     for (; *list; list++)
         if (!strcmp(*list, key))
             return 1;
     return 0;
-}
-
-static const char *str(json_object *o, const char *key)
-{
-    json_object *v = field(o, key);
-    if (!json_object_is_type(v, json_type_string))
-        fail_msg("%s is not a string", key);
-    return json_object_get_string(v);
 }
 
 static void check_shape(json_object *vm)
@@ -83,8 +59,8 @@ static void check_shape(json_object *vm)
     for (const char *const *k = vm_full_info_bools; *k; k++)
         if (!json_object_is_type(field(vm, *k), json_type_boolean))
             fail_msg("%s is not a boolean", *k);
-    assert_string_equal(str(vm, "status"), "Up");
-    assert_string_equal(str(vm, "vmType"), "kvm");
+    assert_string_equal(str_field(vm, "status"), "Up");
+    assert_string_equal(str_field(vm, "vmType"), "kvm");
     assert_true(json_object_is_type(field(vm, "custom"), json_type_object));
     json_object_object_foreach(field(vm, "custom"), ck, cv) {
         (void)ck;
@@ -101,7 +77,7 @@ static int count_devices(json_object *vm, const char *type)
     for (size_t i = 0; i < json_object_array_length(devs); i++) {
         json_object *d = json_object_array_get_idx(devs, i);
         field(d, "device");
-        n += !strcmp(str(d, "deviceType"), type);
+        n += !strcmp(str_field(d, "deviceType"), type);
     }
     return n;
 }
@@ -111,28 +87,28 @@ static int count_devices(json_object *vm, const char *type)
 static void check_matches_stats(json_object *full, json_object *stats)
 {
     json_object *disks = field(stats, "disks"), *nets = field(stats, "network");
-    assert_string_equal(str(full, "vmId"), str(stats, "vmId"));
-    assert_int_equal(json_object_get_int(field(full, "pid")), atoi(str(stats, "pid")));
-    assert_int_equal(json_object_get_int(field(full, "smp")), atoi(str(stats, "vcpuCount")));
+    assert_string_equal(str_field(full, "vmId"), str_field(stats, "vmId"));
+    assert_int_equal(json_object_get_int(field(full, "pid")), atoi(str_field(stats, "pid")));
+    assert_int_equal(json_object_get_int(field(full, "smp")), atoi(str_field(stats, "vcpuCount")));
     assert_int_equal(count_devices(full, "disk"), json_object_object_length(disks));
     assert_int_equal(count_devices(full, "interface"), json_object_object_length(nets));
     assert_int_equal(count_devices(full, "graphics"), 1);
     json_object *devs = field(full, "devices");
     for (size_t i = 0; i < json_object_array_length(devs); i++) {
         json_object *d = json_object_array_get_idx(devs, i);
-        const char *type = str(d, "deviceType");
+        const char *type = str_field(d, "deviceType");
         int found = 0;
         if (!strcmp(type, "disk")) {
             json_object_object_foreach(disks, dn, sd) {
                 (void)dn;
-                found |= !strcmp(str(sd, "imageID"), str(d, "imageID"));
+                found |= !strcmp(str_field(sd, "imageID"), str_field(d, "imageID"));
             }
             assert_true(json_object_array_length(field(d, "volumeChain")) >= 1);
             assert_true(json_object_is_type(field(d, "truesize"), json_type_int));
         } else if (!strcmp(type, "interface")) {
             json_object_object_foreach(nets, nn, sn) {
                 (void)nn;
-                found |= !strcmp(str(sn, "macAddr"), str(d, "macAddr"));
+                found |= !strcmp(str_field(sn, "macAddr"), str_field(d, "macAddr"));
             }
         } else {
             found = 1;
@@ -181,8 +157,8 @@ static void test_full_filter(void **state)
                           vmsim_vm_id(s, 2)};
     json_object *q = ids(3, want), *r = vmsim_full_list(s, q);
     assert_int_equal(json_object_array_length(r), 2);
-    assert_string_equal(str(json_object_array_get_idx(r, 0), "vmId"), vmsim_vm_id(s, 2));
-    assert_string_equal(str(json_object_array_get_idx(r, 1), "vmId"), vmsim_vm_id(s, 7));
+    assert_string_equal(str_field(json_object_array_get_idx(r, 0), "vmId"), vmsim_vm_id(s, 2));
+    assert_string_equal(str_field(json_object_array_get_idx(r, 1), "vmId"), vmsim_vm_id(s, 7));
     json_object_put(r);
     json_object_put(q);
     q = ids(0, NULL); /* empty = every VM, as VDSM's vmList=() */
@@ -222,7 +198,7 @@ static void test_full_deterministic(void **state)
     char want[32];
     snprintf(want, sizeof want, "%" PRId64,
              json_object_get_int64(field(json_object_array_get_idx(ja, 0), "statusTime")));
-    assert_string_equal(want, str(json_object_array_get_idx(st, 0), "statusTime"));
+    assert_string_equal(want, str_field(json_object_array_get_idx(st, 0), "statusTime"));
     int64_t t0 = json_object_get_int64(field(json_object_array_get_idx(ja, 0), "statusTime"));
     json_object_put(ja);
     vmsim_set_time(a, 5 * 1000000000LL);
