@@ -39,19 +39,27 @@ static void check_table(const struct hist *const *hs, int nh, const double *e, i
     }
 }
 
+/* h (initialised here; the caller closes it) holds the n values (us);
+ * e gets the automatic edges. @return their number. */
+static int auto_table(struct hist *h, const int64_t *v, int n, double *e)
+{
+    char err[ERR_LEN];
+    assert_int_equal(hist_init_latency(h), 0);
+    for (int i = 0; i < n; i++)
+        hist_record(h, v[i]);
+    const struct hist *hs[1] = {h};
+    return buckets_edges("auto", hs, 1, e, err);
+}
+
 /* The case: 5 requests, 32.2 .. 44.3 ms, gave 19 rows, 15 alike. */
 static void test_five_requests(void **state)
 {
     (void)state;
     struct hist h;
-    assert_int_equal(hist_init_latency(&h), 0);
     static const int64_t v[] = {32200, 32900, 34800, 38900, 44300};
-    for (int i = 0; i < 5; i++)
-        hist_record(&h, v[i]);
-    const struct hist *hs[1] = {&h};
     double e[BUCKETS_MAX];
-    char err[ERR_LEN];
-    int n = buckets_edges("auto", hs, 1, e, err);
+    int n = auto_table(&h, v, 5, e);
+    const struct hist *hs[1] = {&h};
     assert_in_range(n, 2, 6); /* at most one row per value, and the 0 % row */
     assert_true(hist_pct_below(&h, llround(e[0] * 1000)) == 0.0);
     check_table(hs, 1, e, n);
@@ -130,14 +138,10 @@ static void test_max_in_the_last_edges_bucket(void **state)
 {
     (void)state;
     struct hist h;
-    assert_int_equal(hist_init_latency(&h), 0);
     static const int64_t v[] = {36600, 38000, 40000, 42000, 44490};
-    for (int i = 0; i < 5; i++)
-        hist_record(&h, v[i]);
-    const struct hist *hs[1] = {&h};
     double e[BUCKETS_MAX];
-    char err[ERR_LEN];
-    int n = buckets_edges("auto", hs, 1, e, err);
+    int n = auto_table(&h, v, 5, e);
+    const struct hist *hs[1] = {&h};
     assert_true(n >= 2);
     assert_true(e[n - 1] > 44.49);
     assert_true(hist_pct_below(&h, 44500) == 100.0); /* was 80: the bucket's count */
