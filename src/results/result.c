@@ -204,35 +204,65 @@ static void warn_failures(struct run_result *r)
                         r->error_samples[k][0] ? r->error_samples[k] : "(not recorded)");
 }
 
+/* @return the index of the first sample at or above --cpu-saturation, or
+ * -1 when none is. */
+static long first_saturated(const struct run_result *r)
+{
+    for (size_t i = 0; i < r->nsamples; i++)
+        if (r->samples[i].server_pct >= r->cfg.cpu_saturation)
+            return (long)i;
+    return -1;
+}
+
 static void warn_saturation(struct run_result *r)
 {
-    for (size_t i = 0; i < r->nsamples; i++) {
-        if (r->samples[i].server_pct >= r->cfg.cpu_saturation) {
-            result_warn(r, "server saturated: %.0f%% CPU at t=%.1fs (>= %.0f%% of one core); "
-                        "latency here measures overload", r->samples[i].server_pct,
-                        (double)r->samples[i].t_ns / 1e9, r->cfg.cpu_saturation);
-            return;
-        }
-    }
+    long i = first_saturated(r);
+    if (i >= 0)
+        result_warn(r, "server saturated: %.0f%% CPU at t=%.1fs (>= %.0f%% of one core); "
+                    "latency here measures overload", r->samples[i].server_pct,
+                    (double)r->samples[i].t_ns / 1e9, r->cfg.cpu_saturation);
 }
 
 /* The client limits the figures only when it is busy itself; a late pacer
  * with an idle client means the machine held it back (load, steal), which
  * is said as such and never called client-bound. Lag from waiting for a
  * busy connection is the server's doing and is not pacer lag at all. */
-static void warn_client(struct run_result *r)
+/* The pacer's lag p99 (ms), and whether enough sends were late (over 1 ms)
+ * for that p99 to mean something: a p99 of a handful of sends is one outlier. */
+static int late_pacer(const struct run_result *r, double *lag99)
 {
-    double cmax;
-    double cmean = result_client_cpu_mean(r, &cmax);
-    char note[48];
-    double lag99 = (double)hist_percentile(&r->pacing_lag, 99) / 1000.0;
-    /* A p99 of a handful of sends is one outlier: a few must be late. */
+    *lag99 = (double)hist_percentile(&r->pacing_lag, 99) / 1000.0;
     double late = (100 - hist_pct_below(&r->pacing_lag, 1001)) / 100 *
                   (double)r->pacing_lag.total_count;
-    if (cmean > 80 && !r->cfg.busy_poll) /* a polling pacer is always busy */
+    return !r->closed_loop && *lag99 > 1.0 && late >= 3;
+}
+
+unsigned result_limits(const struct run_result *r)
+{
+    unsigned f = 0;
+    double lag99;
+    if (first_saturated(r) >= 0)
+        f |= RESULT_SATURATED;
+    if (result_client_cpu_mean(r, NULL) > 80 && !r->cfg.busy_poll) /* polling is always busy */
+        f |= RESULT_CLIENT_BOUND;
+    else if (late_pacer(r, &lag99))
+        f |= RESULT_LATE_PACER;
+    if (!r->closed_loop && r->cfg.rate > 0 && r->rate_achieved < 0.99 * r->cfg.rate)
+        f |= RESULT_RATE_NOT_HELD;
+    return f;
+}
+
+static void warn_client(struct run_result *r)
+{
+    unsigned f = result_limits(r);
+    double cmean = result_client_cpu_mean(r, NULL);
+    char note[48];
+    double lag99;
+    late_pacer(r, &lag99);
+    if (f & RESULT_CLIENT_BOUND)
         result_warn(r, "client-bound: client CPU %.0f%% of a core; the client, not the server, "
                     "may limit these figures", cmean);
-    else if (!r->closed_loop && lag99 > 1.0 && late >= 3)
+    else if (f & RESULT_LATE_PACER)
         result_warn(r, "late pacer: pacer lag p99 %.2fms with the client at %.0f%% CPU: the "
                     "machine (load %.2f%s) kept the client from sending on time; latencies "
                     "include that delay", lag99, cmean, r->loadavg1,
@@ -267,7 +297,7 @@ void result_check_warnings(struct run_result *r)
         result_warn(r, "%.1f%% of the requests sent waited for a free connection (all %d "
                     "busy): the server is slower than the rate, or raise --connections",
                     100.0 * (double)r->queued / (double)written, r->cfg.connections);
-    if (!r->closed_loop && r->cfg.rate > 0 && r->rate_achieved < 0.99 * r->cfg.rate)
+    if (result_limits(r) & RESULT_RATE_NOT_HELD)
         result_warn(r, "rate not held: achieved %.2f/s of %.2f/s target", r->rate_achieved,
                     r->cfg.rate);
     if (r->cfg.tls_insecure)

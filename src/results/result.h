@@ -191,6 +191,17 @@ void result_cpu_summary(const struct run_result *r, double *mean, double *p50, d
 double result_client_cpu_mean(const struct run_result *r, double *max);
 /* @return the server CPU-ms per answered request; -1 when unknown. */
 double result_cpu_ms_per_call(const struct run_result *r);
+/* What limited a run's figures, as result_limits' bits: the server reached
+ * --cpu-saturation; the client was busy (over 80 % of a core, unless
+ * --busy-poll); or, with an idle client, the pacer sent late (lag p99 over
+ * 1 ms); and, for an open loop, the rate achieved was under 99 % of the
+ * target. The warnings below say the same in words. */
+#define RESULT_SATURATED 1u
+#define RESULT_CLIENT_BOUND 2u
+#define RESULT_LATE_PACER 4u
+#define RESULT_RATE_NOT_HELD 8u
+/* @return the RESULT_* bits that apply to r (0: nothing limited it). */
+unsigned result_limits(const struct run_result *r);
 /* Adds the warnings that the figures call for (failures, interruption,
  * saturation, client-bound or late pacer, hypervisor steal, rate). */
 void result_check_warnings(struct run_result *r);
