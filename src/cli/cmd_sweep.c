@@ -47,7 +47,8 @@ static void time_left(const struct sweep_cmd *c, const struct run_config *cfg, c
     if (c->runs_done)
         per = (clock_now_ns() - c->t0_ns) / (int64_t)c->runs_done;
     char d[32];
-    units_format_duration(per * (int64_t)(c->runs_total - c->runs_done), d, sizeof d);
+    int64_t left = per * (int64_t)(c->runs_total - c->runs_done);
+    units_format_duration((left + NS_PER_S / 2) / NS_PER_S * NS_PER_S, d, sizeof d);
     snprintf(out, len, "; about %s left", d);
 }
 
@@ -84,7 +85,7 @@ static int run_grid(struct sweep_cmd *c, char *err)
     c->runs_total = c->s.ncells * c->s.repeats;
     for (size_t r = 0; r < c->s.repeats; r++)
         for (size_t i = 0; i < c->s.ncells; i++) {
-            char what[64];
+            char what[100];
             if (c->s.repeats > 1)
                 snprintf(what, sizeof what, "cell %zu/%zu repeat %zu/%zu", i + 1, c->s.ncells,
                          r + 1, c->s.repeats);
@@ -148,7 +149,7 @@ static int emit(struct sweep_cmd *c, long baseline, char *err)
         snprintf(err, ERR_LEN, "out of memory");
     fflush(stdout);
     if (rc == 0 && o->output[0])
-        rc = sweep_save(o->output, &c->s, err);
+        rc = sweep_save(&c->s, o->output, err);
     if (rc == 0 && c->a->csv[0]) {
         FILE *f = fopen(c->a->csv, "w");
         rc = !f || sweep_table_csv(f, &c->s, baseline) || ferror(f) ? -1 : 0;

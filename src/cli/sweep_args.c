@@ -56,12 +56,12 @@ static int add_range(struct sweep_args *a, char *item, char *err)
         return -1;
     step = strtod(c2 + 1, &end);
     if (end == c2 + 1 || *end || !(step > 0) || lo <= 0 || hi <= 0) {
-        snprintf(err, ERR_LEN, "--rate: range %s:%s:%s needs rates above 0 and a STEP above 0",
+        snprintf(err, ERR_LEN, "--rate: range %.30s:%.30s:%.30s needs rates above 0 and a STEP above 0",
                  item, c1 + 1, c2 + 1);
         return -1;
     }
     if (hi < lo) {
-        snprintf(err, ERR_LEN, "--rate: range %s:%s:%s is empty (END below START)", item, c1 + 1,
+        snprintf(err, ERR_LEN, "--rate: range %.30s:%.30s:%.30s is empty (END below START)", item, c1 + 1,
                  c2 + 1);
         return -1;
     }
@@ -100,14 +100,14 @@ static int add_proto(struct sweep_args *a, const char *item, char *err)
     }
     for (size_t i = 0; i < a->nprotos; i++)
         if (!strcmp(a->protos[i], item)) {
-            snprintf(err, ERR_LEN, "--proto: %s given twice", item);
+            snprintf(err, ERR_LEN, "--proto: %.15s given twice", item);
             return -1;
         }
     if (a->nprotos == SWEEP_MAX_PROTOS) {
         snprintf(err, ERR_LEN, "--proto: xmlrpc and jsonrpc, at most");
         return -1;
     }
-    snprintf(a->protos[a->nprotos++], sizeof a->protos[0], "%s", item);
+    snprintf(a->protos[a->nprotos++], sizeof a->protos[0], "%.15s", item);
     return 0;
 }
 
@@ -141,7 +141,10 @@ static int add_item(struct sweep_args *a, enum sopt k, char *item, char *err)
     case SO_RATE:
         if (strchr(item, ':'))
             return add_range(a, item, err);
-        return units_parse_rate(item, &r, err) ? -1 : add_rate(a, r, err);
+        if (units_parse_rate(item, &r, err) == 0)
+            return add_rate(a, r, err);
+        cli_name_error("--rate", err);
+        return -1;
     case SO_CONNS: return add_int("connections", item, 1, 10000, a->conns, &a->nconns, err);
     case SO_VMS: return add_int("vms", item, 0, VMSIM_MAX_VMS, a->vms, &a->nvms, err);
     case SO_PROTO: return add_proto(a, item, err);
@@ -382,7 +385,7 @@ static void cell_label(const struct options *o, const struct run_config *c, char
                        size_t len)
 {
     if (o->label[0]) {
-        snprintf(out, len, "%s", o->label);
+        snprintf(out, len, "%.63s", o->label);
         return;
     }
     char rate[24];
@@ -390,7 +393,8 @@ static void cell_label(const struct options *o, const struct run_config *c, char
         snprintf(rate, sizeof rate, "%g/s", c->rate);
     else
         snprintf(rate, sizeof rate, "max");
-    snprintf(out, len, "%s %.24s %s c%d", c->encoding, c->verbs[0].name, rate, c->connections);
+    snprintf(out, len, "%.8s %.24s %.12s c%d", c->encoding, c->verbs[0].name, rate,
+             c->connections % 100000);
 }
 
 int sweep_cell_config(const struct options *o, const struct sweep_params *p,

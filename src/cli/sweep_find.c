@@ -143,6 +143,7 @@ static int search(struct sweep_cmd *c, size_t ip, size_t ib, size_t k, size_t ns
 
 int sweep_find_run(struct sweep_cmd *c, char *err)
 {
+    c->s.repeats = 1; /* each probe is one run */
     size_t n = c->a->nprotos * c->a->nverbs, k = 0;
     for (size_t ip = 0; ip < c->a->nprotos; ip++)
         for (size_t ib = 0; ib < c->a->nverbs; ib++, k++) {
