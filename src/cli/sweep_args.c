@@ -303,6 +303,10 @@ static int check_run_options(const struct sweep_args *a, const struct options *o
         snprintf(err, ERR_LEN, "--format: sweep writes text, json or csv (the table's rows)");
         return -1;
     }
+    if (a->find_max && o->thresholds.n) {
+        snprintf(err, ERR_LEN, "--threshold: not with --find-max (its COND judges each probe)");
+        return -1;
+    }
     if (o->url[0] && a->vms_given) {
         snprintf(err, ERR_LEN, "--vms: sizes the built-in simulator; not with --url");
         return -1;

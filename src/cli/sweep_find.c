@@ -59,8 +59,9 @@ static void limits_text(unsigned lim, const struct run_result *r, char *out, siz
 }
 
 /* Judges probe result r into p: pass, or the first failed condition and
- * what limited the run, as its reason. */
-static void judge(const struct cond_list *l, const struct run_result *r, struct sweep_probe *p)
+ * what limited the run, as its reason. @return 1 when only the client's
+ * limits broke it (every condition held, the server not saturated). */
+static int judge(const struct cond_list *l, const struct run_result *r, struct sweep_probe *p)
 {
     struct cond_result res[COND_MAX];
     condition_eval_list(l, r, res);
@@ -73,11 +74,13 @@ static void judge(const struct cond_list *l, const struct run_result *r, struct 
     p->pass = !cond[0] && !limits[0];
     snprintf(p->reason, sizeof p->reason, "%s%s%s", cond, cond[0] && limits[0] ? "; " : "",
              limits);
+    return !p->pass && !cond[0] && !(lim & RESULT_SATURATED);
 }
 
-/* One probe at st->next. @return 0, 1 interrupted, -1 with err. */
+/* One probe at rate, as a new cell. *client_only: only the client's limits
+ * broke it. @return 0, 1 interrupted, -1 with err. */
 static int probe(struct sweep_cmd *c, struct sweep_capacity *cap, size_t ip, size_t ib,
-                 double rate, const char *what, char *err)
+                 double rate, const char *what, int *client_only, char *err)
 {
     static struct run_config cfg;
     struct sweep_params p;
@@ -94,7 +97,7 @@ static int probe(struct sweep_cmd *c, struct sweep_capacity *cap, size_t ip, siz
     if (rc || c->s.cells[cell].nreps == 0)
         return rc ? rc : -1;
     struct sweep_probe pr = {.rate = rate, .cell = (size_t)cell};
-    judge(&c->a->find, &c->s.cells[cell].reps[0], &pr);
+    *client_only = judge(&c->a->find, &c->s.cells[cell].reps[0], &pr);
     if (!c->o->cfg.quiet)
         fprintf(stderr, "sweep %s: %g/s %s%s%s\n", what, rate, pr.pass ? "holds" : "breaks",
                 pr.reason[0] ? ": " : "", pr.reason);
@@ -102,6 +105,25 @@ static int probe(struct sweep_cmd *c, struct sweep_capacity *cap, size_t ip, siz
         return 0;
     snprintf(err, ERR_LEN, "out of memory");
     return -1;
+}
+
+/* A probe at rate; one broken by the client's limits alone (the machine
+ * kept the client from sending on time: often another process, for a
+ * moment) is made once more, and the second verdict stands; both are in
+ * the probes. @return 0 with *pass, 1 interrupted, -1 with err. */
+static int probe_rate(struct sweep_cmd *c, long ci, size_t ip, size_t ib, double rate,
+                      const char *what, int *pass, char *err)
+{
+    int client_only = 0, rc = 0;
+    for (int tries = 0; rc == 0 && tries < 2 && (tries == 0 || client_only); tries++) {
+        char w[120];
+        snprintf(w, sizeof w, "%s%s", what, tries ? " (again)" : "");
+        rc = probe(c, &c->s.caps[ci], ip, ib, rate, w, &client_only, err);
+    }
+    const struct sweep_capacity *cap = &c->s.caps[ci];
+    if (rc == 0)
+        *pass = cap->probes[cap->nprobes - 1].pass;
+    return rc;
 }
 
 /* One search to its end. @return 0 (done, or interrupted: c->interrupted),
@@ -129,15 +151,15 @@ static int search(struct sweep_cmd *c, size_t ip, size_t ib, size_t k, size_t ns
             return 0;
         }
         char what[96];
-        snprintf(what, sizeof what, "search %zu/%zu probe %zu", k + 1, nsearches, n + 1);
-        int rc = probe(c, cap, ip, ib, st.next, what, err);
+        snprintf(what, sizeof what, "search %zu/%zu probe %zu", k + 1, nsearches,
+                 cap->nprobes + 1);
+        int rc = probe_rate(c, ci, ip, ib, st.next, what, &pass[n], err);
         if (rc) {
-            cap->outcome = CAPACITY_INTERRUPTED;
+            c->s.caps[ci].outcome = CAPACITY_INTERRUPTED;
             c->interrupted = rc > 0;
             return rc > 0 ? 0 : -1;
         }
-        rates[n] = cap->probes[n].rate;
-        pass[n] = cap->probes[n].pass;
+        rates[n] = st.next; /* one verdict per rate: a probe made again counts once */
     }
 }
 
