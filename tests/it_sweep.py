@@ -36,15 +36,35 @@ def search(srv, *args, code, d, timeout=120):
         return stdout, json.load(f)
 
 
+def find_capacity(srv, d):
+    # 3 s a probe: below the knee a stall of the machine must last over 70 ms
+    # to put 1 % of the answers past 50 ms (2 s: 60 ms).
+    return search(srv, "--find-max", "p99<50ms", "-d", "3s", "--rate-min", "20",
+                  "--rate-max", "1000", "--resolution", "5%", code=0, d=d)
+
+
 def test_capacity_of_one_worker():
+    """The issue's "done when". Above 100/s the queue grows for the whole
+    run: that bound cannot move, so a capacity over 100/s fails at once.
+    Below it the knee is steep but real: at 85 % load a stall of the
+    machine (other processes, a busy hypervisor) takes 6 times its own
+    length to drain, so a busy machine can break a probe below 85/s; such a
+    low figure is measured again (three searches at most) before it fails."""
     with one_worker() as srv, tempfile.TemporaryDirectory() as d:
-        stdout, s = search(srv, "--find-max", "p99<50ms", "-d", "2s", "--rate-min", "20",
-                           "--rate-max", "1000", "--resolution", "5%", code=0, d=d)
+        for attempt in range(3):
+            stdout, s = find_capacity(srv, d)
+            good = s["capacity"][0]["max_good_rate"]
+            check(good is not None and good <= 100, "capacity %r/s over 100/s:\n%s"
+                  % (good, stdout))
+            if good >= 85:
+                break
+            print("note: capacity %r/s on attempt %d (a busy machine?), again" % (good, attempt + 1))
     check(len(s["capacity"]) == 1, "one search, got %d" % len(s["capacity"]))
     cap = s["capacity"][0]
-    good, bad = cap["max_good_rate"], cap["first_bad_rate"]
+    bad = cap["first_bad_rate"]
     check(cap["outcome"] == "found", "outcome %r" % cap["outcome"])
-    check(85 <= good <= 100, "capacity %r/s, want 85..100 (one 10 ms worker)" % good)
+    check(85 <= good <= 100, "capacity %r/s, want 85..100 (one 10 ms worker):\n%s"
+          % (good, stdout))
     check(good < bad and (bad - good) / good <= 0.05, "good %r, bad %r: not within 5%%"
           % (good, bad))
     probes = cap["probes"]
@@ -62,20 +82,22 @@ def test_capacity_of_one_worker():
 
 
 def test_capacity_exit_codes():
+    # p99<500ms: far from the knee both ways (at 300/s the backlog passes
+    # 500 ms within the second; at 5/s and 8/s nothing waits).
     with one_worker() as srv, tempfile.TemporaryDirectory() as d:
-        _, s = search(srv, "--find-max", "p99<50ms", "-d", "1s", "--rate-min", "300", code=3,
+        _, s = search(srv, "--find-max", "p99<500ms", "-d", "1s", "--rate-min", "300", code=3,
                       d=d)
         cap = s["capacity"][0]
         check(cap["outcome"] == "min_breaks" and len(cap["probes"]) == 1, "%r" % cap)
         check(cap["max_good_rate"] is None and cap["first_bad_rate"] == 300, "%r" % cap)
-        _, s = search(srv, "--find-max", "p99<50ms", "-d", "1s", "--rate-min", "5",
+        _, s = search(srv, "--find-max", "p99<500ms", "-d", "1s", "--rate-min", "5",
                       "--rate-max", "8", code=4, d=d)
         cap = s["capacity"][0]
         check(cap["outcome"] == "max_holds", "%r" % cap)
         check([p["rate"] for p in cap["probes"]] == [5, 8], "doubling capped at --rate-max: %r"
               % cap["probes"])
         # Two searches (both encodings) and one breaks at --rate-min: 3, the worst.
-        _, s = search(srv, "--find-max", "p99<50ms", "-d", "1s", "--rate-min", "300",
+        _, s = search(srv, "--find-max", "p99<500ms", "-d", "1s", "--rate-min", "300",
                       "--proto", "xmlrpc,jsonrpc", code=3, d=d)
         check([c["proto"] for c in s["capacity"]] == ["xmlrpc", "jsonrpc"], "%r" % s["capacity"])
 
