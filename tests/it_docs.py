@@ -1,7 +1,7 @@
 """it_docs: the README matches the binary. Every option a subcommand's
 --help names is in that subcommand's README section, and every option a
-section names is in the --help of its subcommand (compare takes run's
-options, so its section adds only its own). --help and --version are
+section names is in the --help of its subcommand (compare and sweep take
+run's options, so their sections add only their own). --help and --version are
 documented once for all, and every subcommand answers them with exit 0."""
 import os
 import re
@@ -11,7 +11,7 @@ from rpctest import check, main, rpcbench
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 COMMON = {"--help", "--version"}
-COMMANDS = ("serve", "run", "compare", "report")
+COMMANDS = ("serve", "run", "compare", "report", "sweep")
 
 
 def help_options(cmd):
@@ -52,6 +52,13 @@ def test_every_help_option_in_readme_and_back():
     own = readme_options(sections, "compare")
     check(own - helped == set(), "compare: in README, not in --help: %s" % sorted(own - helped))
     check("--rounds" in own and "--rounds" not in help_options("run"), "--rounds is compare's")
+    helped, run_helped = help_options("sweep"), help_options("run")
+    documented = readme_options(sections, "sweep") | readme_options(sections, "run")
+    check(helped - documented == set(), "sweep: in --help, not in README: %s"
+          % sorted(helped - documented))
+    own = readme_options(sections, "sweep")
+    check(own - helped - run_helped == set(), "sweep: in README, not in --help: %s"
+          % sorted(own - helped - run_helped))
 
 
 def test_version_and_help_on_every_subcommand():
