@@ -213,7 +213,10 @@ def test_usage_errors():
                ["--find-max", "p99<5ms", "--rate-min", "10", "--rate-max", "5"],
                ["--find-max", "p99<5ms", "--resolution", "0"], ["--format", "csv-summary"],
                ["--threshold", "list.p99<5ms", "--verb", "ping"],
-               ["--find-max", "p99<5ms", "--threshold", "p99<5ms"], ["--csv", "/nonexistent/x"],
+               ["--find-max", "p99<5ms", "--threshold", "p99<5ms"],
+               ["--find-max", "p99<5ms", "--proto", "xmlrpc,jsonrpc",
+                "--verb", "ping,list,fullList,getAllVmStats,ping+list,list+fullList,"
+                          "ping+fullList,ping+getAllVmStats,list+getAllVmStats"], ["--csv", "/nonexistent/x"],
                ["--bogus"], ["--rate"]]
         for args in bad:
             code, out, err = rpcbench("sweep", "--url", lst.url(), "-d", "1s", *args, timeout=20)

@@ -1,6 +1,6 @@
 /* `rpcbench sweep`: a grid of runs (the cross product of the lists given),
  * or a capacity search per --proto x --verb (sweep_find.c); see README
- * "Sweeps". Repeats are interleaved (every cell once, then again), so slow
+ * "`rpcbench sweep`". Repeats are interleaved (every cell once, then again), so slow
  * drift of the machine falls on every cell alike. */
 #include <stdio.h>
 #include <stdlib.h>

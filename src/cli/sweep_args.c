@@ -331,6 +331,12 @@ static int check_search(struct sweep_args *a, char *err)
         snprintf(err, ERR_LEN, "%s", bad);
         return -1;
     }
+    size_t searches = (a->nprotos ? a->nprotos : 1) * (a->nverbs ? a->nverbs : 1);
+    if (searches > SWEEP_MAX_SEARCHES) {
+        snprintf(err, ERR_LEN, "--find-max: %zu searches (proto x verb); at most %d", searches,
+                 SWEEP_MAX_SEARCHES);
+        return -1;
+    }
     a->rate_min = a->rate_min > 0 ? a->rate_min : 1;
     a->rate_max = a->rate_max > 0 ? a->rate_max : 100000;
     a->resolution = a->resolution > 0 ? a->resolution : 0.05;
@@ -533,12 +539,13 @@ void sweep_usage(FILE *out)
             "                         hold the rate), then bisect down to --resolution\n"
             "      --rate-min R       default 1/s    --rate-max R  default 100000/s\n"
             "      --resolution P%%    (bad - good) / good at the end, default 5%%\n"
-            "  Limits: %d values per list, %d cells, %d runs (cells x repeats).\n"
+            "  Limits: %d values per list, %d cells, %d runs (cells x repeats; each\n"
+            "  run's histograms are kept to the end), %d searches.\n"
             "  Every other option is run's (rpcbench run --help).\n"
             "exit status: 0 ok, 1 failure at run time, 2 bad usage (nothing sent),\n"
             "             3 no request succeeded in any cell, a --threshold failed, or\n"
             "             --find-max: even --rate-min breaks COND; 4 --find-max: --rate-max\n"
             "             still holds (several searches: 3 before 4 before 0);\n"
             "             130 interrupted by SIGINT (what was measured is still written)\n",
-            SWEEP_MAX_LIST, SWEEP_MAX_CELLS, SWEEP_MAX_RUNS);
+            SWEEP_MAX_LIST, SWEEP_MAX_CELLS, SWEEP_MAX_RUNS, SWEEP_MAX_SEARCHES);
 }

@@ -14,7 +14,9 @@
 
 #define SWEEP_MAX_LIST 64     /* values in one list (a range included) */
 #define SWEEP_MAX_CELLS 256   /* cells of a grid */
-#define SWEEP_MAX_RUNS 1000   /* cells x --repeat */
+#define SWEEP_MAX_RUNS 400    /* cells x --repeat: each run's result (its
+                                 histograms) is kept to the end */
+#define SWEEP_MAX_SEARCHES 16 /* --find-max: --proto x --verb */
 #define SWEEP_MAX_PROTOS 2
 
 /* What sweep adds to run's options. A list not given holds run's one
