@@ -247,6 +247,42 @@ static void json_round_trip(void **state)
     sweep_free(&s);
 }
 
+/* A cell never run keeps its number, and a probe its cell. */
+static void unrun_cell_round_trip(void **state)
+{
+    (void)state;
+    struct sweep s, back;
+    grid(&s);
+    struct sweep_params p = params(16, "xmlrpc");
+    long unrun = sweep_add_cell(&s, &p);
+    p = params(32, "xmlrpc");
+    long last = sweep_add_cell(&s, &p);
+    add_rep(&s, (size_t)last, 1, 0, 1);
+    long c = sweep_add_capacity(&s, "xmlrpc", "getAllVmStats", "p99<1ms");
+    struct sweep_probe pr = {.rate = 16, .pass = 0, .cell = (size_t)unrun};
+    assert_int_equal(sweep_add_probe(&s.caps[c], &pr), 0);
+    s.caps[c].outcome = CAPACITY_INTERRUPTED;
+    char path[] = "/tmp/test_sweep_XXXXXX", err[ERR_LEN];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(sweep_save(&s, path, err), 0);
+    assert_int_equal(sweep_load(&back, path, err), 0);
+    unlink(path);
+    assert_int_equal(back.ncells, 8);
+    assert_int_equal(back.cells[unrun].nreps, 0);
+    assert_true(back.cells[unrun].p.rate == 16 && back.cells[last].p.rate == 32);
+    assert_int_equal(back.cells[last].nreps, 1);
+    assert_int_equal(back.caps[0].probes[0].cell, (size_t)unrun);
+    assert_int_equal(back.caps[0].outcome, CAPACITY_INTERRUPTED);
+    static char buf[16384];
+    char line[1024];
+    table(&back, -1, buf, sizeof buf);
+    assert_non_null(strstr(row_of(buf, 7, line, sizeof line), "not run"));
+    sweep_free(&back);
+    sweep_free(&s);
+}
+
 /* Bad documents fail with a line naming the field; nothing leaks. */
 static void bad_documents(void **state)
 {
@@ -281,6 +317,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(medians_and_spread), cmocka_unit_test(baseline_is_100),
         cmocka_unit_test(select_cells), cmocka_unit_test(json_round_trip),
+        cmocka_unit_test(unrun_cell_round_trip),
         cmocka_unit_test(bad_documents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

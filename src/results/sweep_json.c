@@ -32,21 +32,24 @@ static json_object *params_json(const struct sweep_params *p, size_t repeat)
     return o;
 }
 
-/* One entry per (cell, repeat), repeat by repeat: the order they ran in. */
+/* One entry per (cell, repeat), repeat by repeat: the order they ran in.
+ * A cell never run (SIGINT) has one entry with "result": null and repeat
+ * 0 in the first pass, so every cell keeps its number. */
 static json_object *cells_json(const struct sweep *s)
 {
     json_object *arr = json_object_new_array();
-    size_t most = 0;
+    size_t most = 1;
     for (size_t i = 0; i < s->ncells; i++)
         most = s->cells[i].nreps > most ? s->cells[i].nreps : most;
     for (size_t k = 0; k < most; k++)
         for (size_t i = 0; i < s->ncells; i++) {
-            if (k >= s->cells[i].nreps)
+            const struct sweep_cell *c = &s->cells[i];
+            if (k >= c->nreps && (k > 0 || c->nreps > 0))
                 continue;
             json_object *e = json_object_new_object();
             json_object_object_add(e, "cell", json_object_new_int64((int64_t)i + 1));
-            json_object_object_add(e, "params", params_json(&s->cells[i].p, k + 1));
-            json_object_object_add(e, "result", result_to_json(&s->cells[i].reps[k]));
+            json_object_object_add(e, "params", params_json(&c->p, c->nreps ? k + 1 : 0));
+            json_object_object_add(e, "result", c->nreps ? result_to_json(&c->reps[k]) : NULL);
             json_object_array_add(arr, e);
         }
     return arr;
@@ -228,6 +231,9 @@ static int load_entry(struct sweep *s, struct numbering *nb, json_object *e, siz
     long i = cell_for(s, nb, (long)number, &p, where, err);
     if (i < 0)
         return -1;
+    json_object *res = NULL;
+    if (json_object_object_get_ex(e, "result", &res) && res == NULL)
+        return 0; /* "result": null: a cell that was not run */
     static struct run_result r; /* large: keep it off the stack */
     int rc = result_load_json(&r, get(e, "result"), err);
     if (rc == 0 && sweep_add_rep(s, (size_t)i, &r)) {

@@ -10,7 +10,9 @@
  *  "capacity": [{proto, verb, condition, outcome ("found", "min_breaks",
  *                "max_holds", "interrupted"), max_good_rate, first_bad_rate
  *                (null: none), probes: [{rate, pass, reason, cell}]}]}
- * "cell" numbers are 1-based, as the table shows them; "repeat" too.
+ * "cell" numbers are 1-based, as the table shows them; "repeat" too. A
+ * cell that was never run (SIGINT) has one entry with "result": null
+ * (repeat 0), so the cells keep their numbers.
  * Loading groups the entries into cells by "cell" when present, else by
  * equal params (repeat aside), in first-seen order. */
 #ifndef RPCBENCH_SWEEP_JSON_H
