@@ -96,12 +96,25 @@ static void medians_and_spread(void **state)
                 row.max[SF_CPU_PCT] == 30);
     assert_true(row.med[SF_ACHIEVED] == 2);
     assert_true(row.med[SF_BYTES_RESP] == 500);
+    assert_int_equal(row.flags, 0);
+    /* one repeat saturated the server (99 % >= 95 %) and held half its rate */
+    static struct run_result r;
+    make(&r, 8, 100, 1, 0, 99, 500);
+    r.rate_achieved = 4;
+    assert_int_equal(sweep_add_rep(&s, 2, &r), 0);
+    assert_int_equal(sweep_cell_row(&s.cells[2], &row), 0);
+    assert_int_equal(row.flags, SWEEP_SATURATED | SWEEP_CLIENT_BOUND);
+    char flags[64];
+    sweep_flags_text(&row, ",", flags, sizeof flags);
+    assert_string_equal(flags, "saturated,client-bound");
     /* a cell with no repeat knows nothing */
     struct sweep_params p = params(16, "xmlrpc");
     long i = sweep_add_cell(&s, &p);
     assert_int_equal(sweep_cell_row(&s.cells[i], &row), 0);
     for (int f = 0; f < SF_N; f++)
         assert_true(row.med[f] == -1 && row.min[f] == -1 && row.max[f] == -1);
+    sweep_flags_text(&row, ",", flags, sizeof flags);
+    assert_string_equal(flags, "not run");
     sweep_free(&s);
 }
 
