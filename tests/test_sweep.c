@@ -279,6 +279,12 @@ static void unrun_cell_round_trip(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
+    json_object *j = sweep_to_json(&s), *cells, *not_run;
+    assert_true(json_object_object_get_ex(j, "cells", &cells));
+    assert_true(json_object_object_get_ex(j, "not_run", &not_run));
+    assert_int_equal(json_object_array_length(cells), 9); /* the runs only */
+    assert_int_equal(json_object_array_length(not_run), 1);
+    json_object_put(j);
     assert_int_equal(sweep_save(&s, path, err), 0);
     assert_int_equal(sweep_load(&back, path, err), 0);
     unlink(path);
