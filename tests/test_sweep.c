@@ -96,12 +96,25 @@ static void medians_and_spread(void **state)
                 row.max[SF_CPU_PCT] == 30);
     assert_true(row.med[SF_ACHIEVED] == 2);
     assert_true(row.med[SF_BYTES_RESP] == 500);
+    assert_int_equal(row.flags, 0);
+    /* one repeat saturated the server (99 % >= 95 %) and held half its rate */
+    static struct run_result r;
+    make(&r, 8, 100, 1, 0, 99, 500);
+    r.rate_achieved = 4;
+    assert_int_equal(sweep_add_rep(&s, 2, &r), 0);
+    assert_int_equal(sweep_cell_row(&s.cells[2], &row), 0);
+    assert_int_equal(row.flags, SWEEP_SATURATED | SWEEP_CLIENT_BOUND);
+    char flags[64];
+    sweep_flags_text(&row, ",", flags, sizeof flags);
+    assert_string_equal(flags, "saturated,client-bound");
     /* a cell with no repeat knows nothing */
     struct sweep_params p = params(16, "xmlrpc");
     long i = sweep_add_cell(&s, &p);
     assert_int_equal(sweep_cell_row(&s.cells[i], &row), 0);
     for (int f = 0; f < SF_N; f++)
         assert_true(row.med[f] == -1 && row.min[f] == -1 && row.max[f] == -1);
+    sweep_flags_text(&row, ",", flags, sizeof flags);
+    assert_string_equal(flags, "not run");
     sweep_free(&s);
 }
 
@@ -247,6 +260,48 @@ static void json_round_trip(void **state)
     sweep_free(&s);
 }
 
+/* A cell never run keeps its number, and a probe its cell. */
+static void unrun_cell_round_trip(void **state)
+{
+    (void)state;
+    struct sweep s, back;
+    grid(&s);
+    struct sweep_params p = params(16, "xmlrpc");
+    long unrun = sweep_add_cell(&s, &p);
+    p = params(32, "xmlrpc");
+    long last = sweep_add_cell(&s, &p);
+    add_rep(&s, (size_t)last, 1, 0, 1);
+    long c = sweep_add_capacity(&s, "xmlrpc", "getAllVmStats", "p99<1ms");
+    struct sweep_probe pr = {.rate = 16, .pass = 0, .cell = (size_t)unrun};
+    assert_int_equal(sweep_add_probe(&s.caps[c], &pr), 0);
+    s.caps[c].outcome = CAPACITY_INTERRUPTED;
+    char path[] = "/tmp/test_sweep_XXXXXX", err[ERR_LEN];
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    json_object *j = sweep_to_json(&s), *cells, *not_run;
+    assert_true(json_object_object_get_ex(j, "cells", &cells));
+    assert_true(json_object_object_get_ex(j, "not_run", &not_run));
+    assert_int_equal(json_object_array_length(cells), 9); /* the runs only */
+    assert_int_equal(json_object_array_length(not_run), 1);
+    json_object_put(j);
+    assert_int_equal(sweep_save(&s, path, err), 0);
+    assert_int_equal(sweep_load(&back, path, err), 0);
+    unlink(path);
+    assert_int_equal(back.ncells, 8);
+    assert_int_equal(back.cells[unrun].nreps, 0);
+    assert_true(back.cells[unrun].p.rate == 16 && back.cells[last].p.rate == 32);
+    assert_int_equal(back.cells[last].nreps, 1);
+    assert_int_equal(back.caps[0].probes[0].cell, (size_t)unrun);
+    assert_int_equal(back.caps[0].outcome, CAPACITY_INTERRUPTED);
+    static char buf[16384];
+    char line[1024];
+    table(&back, -1, buf, sizeof buf);
+    assert_non_null(strstr(row_of(buf, 7, line, sizeof line), "not run"));
+    sweep_free(&back);
+    sweep_free(&s);
+}
+
 /* Bad documents fail with a line naming the field; nothing leaks. */
 static void bad_documents(void **state)
 {
@@ -281,6 +336,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(medians_and_spread), cmocka_unit_test(baseline_is_100),
         cmocka_unit_test(select_cells), cmocka_unit_test(json_round_trip),
+        cmocka_unit_test(unrun_cell_round_trip),
         cmocka_unit_test(bad_documents),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

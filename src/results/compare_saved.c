@@ -134,7 +134,10 @@ static int load_comparison(const char *path, struct run_result *rounds[2], size_
     json_object *root = json_object_from_file(path), *arr[2];
     size_t n = comparison_rounds(root, arr);
     int rc = -1;
-    if (n == 0)
+    if (n == 0 && result_json_is_sweep(root))
+        snprintf(err, ERR_LEN, "%.120s: a saved sweep: name two of its cells, "
+                 "FILE#SEL FILE#SEL (SEL: 3, or rate=8,proto=jsonrpc)", path);
+    else if (n == 0)
         snprintf(err, ERR_LEN, "%.120s: not a saved comparison (compare --output) with "
                  "rounds; to compare two run results give both", path);
     else if (load_arm_rounds(arr[0], n, &rounds[0], &nrounds[0], err) == 0 &&

@@ -47,6 +47,7 @@ extern const char *const sweep_fig_names[SF_N]; /* "achieved", "p50", ... */
  * had the server saturated or the client unable to hold the rate. */
 #define SWEEP_SATURATED 1
 #define SWEEP_CLIENT_BOUND 2
+#define SWEEP_CUT_SHORT 4     /* a repeat ended early by SIGINT (added by sweep_cell_row) */
 struct sweep_row {
     double med[SF_N], min[SF_N], max[SF_N];
     unsigned flags;
@@ -137,7 +138,8 @@ void sweep_params_text(const struct sweep_params *p, unsigned which, char *out, 
  * known; -1 in all three where it is known in none (or c has no repeat);
  * flags from result_limits of every repeat (SWEEP_SATURATED for
  * RESULT_SATURATED, SWEEP_CLIENT_BOUND for RESULT_CLIENT_BOUND,
- * RESULT_LATE_PACER or RESULT_RATE_NOT_HELD). c is only read.
+ * RESULT_LATE_PACER or RESULT_RATE_NOT_HELD), SWEEP_CUT_SHORT for a
+ * repeat SIGINT ended early. c is only read.
  * @return 0, or -1 when memory cannot be had (*row then all -1). */
 int sweep_cell_row(const struct sweep_cell *c, struct sweep_row *row);
 /* One cell of s from spec: a cell number as the table shows it (1-based),

@@ -77,9 +77,9 @@ static void csv_row(FILE *out, const struct sweep *s, size_t i, const struct swe
         csv_num(out, r->min[f]);
         csv_num(out, r->max[f]);
     }
-    fprintf(out, ",%s%s%s", r->flags & SWEEP_SATURATED ? "saturated" : "",
-            r->flags == (SWEEP_SATURATED | SWEEP_CLIENT_BOUND) ? ";" : "",
-            r->flags & SWEEP_CLIENT_BOUND ? "client-bound" : "");
+    char flags[64];
+    sweep_flags_text(r, ";", flags, sizeof flags);
+    fprintf(out, ",%s", flags);
     if (base) {
         fprintf(out, ",%d", r == base);
         for (int f = 0; f < SF_N; f++)

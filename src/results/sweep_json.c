@@ -41,14 +41,33 @@ static json_object *cells_json(const struct sweep *s)
         most = s->cells[i].nreps > most ? s->cells[i].nreps : most;
     for (size_t k = 0; k < most; k++)
         for (size_t i = 0; i < s->ncells; i++) {
-            if (k >= s->cells[i].nreps)
+            const struct sweep_cell *c = &s->cells[i];
+            if (k >= c->nreps)
                 continue;
             json_object *e = json_object_new_object();
             json_object_object_add(e, "cell", json_object_new_int64((int64_t)i + 1));
-            json_object_object_add(e, "params", params_json(&s->cells[i].p, k + 1));
-            json_object_object_add(e, "result", result_to_json(&s->cells[i].reps[k]));
+            json_object_object_add(e, "params", params_json(&c->p, k + 1));
+            json_object_object_add(e, "result", result_to_json(&c->reps[k]));
             json_object_array_add(arr, e);
         }
+    return arr;
+}
+
+/* The cells never run (SIGINT), so every cell keeps its number; NULL
+ * when there is none. */
+static json_object *not_run_json(const struct sweep *s)
+{
+    json_object *arr = NULL;
+    for (size_t i = 0; i < s->ncells; i++) {
+        if (s->cells[i].nreps)
+            continue;
+        if (!arr)
+            arr = json_object_new_array();
+        json_object *e = json_object_new_object();
+        json_object_object_add(e, "cell", json_object_new_int64((int64_t)i + 1));
+        json_object_object_add(e, "params", params_json(&s->cells[i].p, 0));
+        json_object_array_add(arr, e);
+    }
     return arr;
 }
 
@@ -88,6 +107,9 @@ json_object *sweep_to_json(const struct sweep *s)
     json_object_object_add(root, "repeats", json_object_new_int64((int64_t)s->repeats));
     json_object_object_add(root, "interrupted", json_object_new_boolean(s->interrupted));
     json_object_object_add(root, "cells", cells_json(s));
+    json_object *not_run = not_run_json(s);
+    if (not_run)
+        json_object_object_add(root, "not_run", not_run);
     for (size_t i = 0; i < s->ncaps; i++)
         json_object_array_add(caps, capacity_json(&s->caps[i]));
     json_object_object_add(root, "capacity", caps);
@@ -214,20 +236,24 @@ static long cell_for(struct sweep *s, struct numbering *nb, long number,
     return i;
 }
 
-static int load_entry(struct sweep *s, struct numbering *nb, json_object *e, size_t k, char *err)
+static int load_entry(struct sweep *s, struct numbering *nb, json_object *e, const char *arr,
+                      size_t k, char *err)
 {
     char where[48];
-    snprintf(where, sizeof where, "cells[%zu]", k);
+    snprintf(where, sizeof where, "%s[%zu]", arr, k);
     struct sweep_params p;
     double number = 0;
     if (get(e, "cell") && num_field(e, "cell", 1, 1e9, &number, where, err))
         return -1;
-    snprintf(where, sizeof where, "cells[%zu].params", k);
+    snprintf(where, sizeof where, "%s[%zu].params", arr, k);
     if (load_params(get(e, "params"), &p, where, err))
         return -1;
     long i = cell_for(s, nb, (long)number, &p, where, err);
     if (i < 0)
         return -1;
+    json_object *res = NULL;
+    if (!json_object_object_get_ex(e, "result", &res) && strstr(where, "not_run"))
+        return 0; /* a cell that was not run */
     static struct run_result r; /* large: keep it off the stack */
     int rc = result_load_json(&r, get(e, "result"), err);
     if (rc == 0 && sweep_add_rep(s, (size_t)i, &r)) {
@@ -237,10 +263,28 @@ static int load_entry(struct sweep *s, struct numbering *nb, json_object *e, siz
     if (rc && !strstr(err, "memory")) {
         char why[ERR_LEN];
         snprintf(why, sizeof why, "%s", err);
-        snprintf(err, ERR_LEN, "cells[%zu].result: %.180s", k, why);
+        snprintf(err, ERR_LEN, "%s[%zu].result: %.180s", arr, k, why);
     }
     result_free(&r);
     return rc;
+}
+
+/* When every cell has its saved number, the cells in that order (the
+ * cells never run come last in the file, wherever their numbers are). */
+static void in_number_order(struct sweep *s, struct numbering *nb)
+{
+    for (size_t i = 0; i < s->ncells; i++)
+        if (!nb->saved[i])
+            return;
+    for (size_t i = 1; i < s->ncells; i++) /* insertion sort: nearly sorted already */
+        for (size_t j = i; j > 0 && nb->saved[j - 1] > nb->saved[j]; j--) {
+            struct sweep_cell c = s->cells[j];
+            long n = nb->saved[j];
+            s->cells[j] = s->cells[j - 1];
+            nb->saved[j] = nb->saved[j - 1];
+            s->cells[j - 1] = c;
+            nb->saved[j - 1] = n;
+        }
 }
 
 /* ---- reading: capacity searches ------------------------------------------------ */
@@ -351,8 +395,15 @@ static int load_all(struct sweep *s, json_object *root, struct numbering *nb, ch
         return -1;
     }
     for (size_t k = 0; k < json_object_array_length(cells); k++)
-        if (load_entry(s, nb, json_object_array_get_idx(cells, k), k, err))
+        if (load_entry(s, nb, json_object_array_get_idx(cells, k), "cells", k, err))
             return -1;
+    json_object *not_run = get(root, "not_run");
+    size_t nnot = not_run && json_object_is_type(not_run, json_type_array)
+                      ? json_object_array_length(not_run) : 0;
+    for (size_t k = 0; k < nnot; k++)
+        if (load_entry(s, nb, json_object_array_get_idx(not_run, k), "not_run", k, err))
+            return -1;
+    in_number_order(s, nb);
     size_t ncaps = caps && json_object_is_type(caps, json_type_array)
                        ? json_object_array_length(caps) : 0;
     for (size_t k = 0; k < ncaps; k++)

@@ -7,10 +7,14 @@
  *  "cells": [{"cell": n, "params": {rate, connections, vms, proto, verb,
  *             repeat}, "result": {a whole run result, as result_to_json
  *             writes it, histograms included}}],   one per (cell, repeat)
+ *  "not_run": [{"cell": n, "params": {...}}],     cells SIGINT left out
  *  "capacity": [{proto, verb, condition, outcome ("found", "min_breaks",
  *                "max_holds", "interrupted"), max_good_rate, first_bad_rate
  *                (null: none), probes: [{rate, pass, reason, cell}]}]}
  * "cell" numbers are 1-based, as the table shows them; "repeat" too.
+ * Cells never run (SIGINT) are listed apart, so "cells" holds only runs
+ * and every cell keeps its number: "not_run": [{"cell": n, "params":
+ * {..., "repeat": 0}}] (left out when every cell ran).
  * Loading groups the entries into cells by "cell" when present, else by
  * equal params (repeat aside), in first-seen order. */
 #ifndef RPCBENCH_SWEEP_JSON_H

@@ -15,12 +15,16 @@
  * its number (#, as sweep_select takes it), the parameters that vary,
  * then the figures of enum sweep_fig (medians over the repeats; with more
  * than one repeat also "[min-max]"), each column in one unit, and the
- * flags (saturated, client-bound, not run). baseline: a cell index, or -1
+ * flags (sweep_flags_text). baseline: a cell index, or -1
  * for none; with one, each figure is followed by its "% of baseline"
  * column (the baseline's own row is 100.0% wherever it has the figure)
  * and the baseline's number is marked "*".
  * @return 0, or -1 with err (baseline out of range, no memory). */
 int sweep_table_text(FILE *out, const struct sweep *s, long baseline, char *err);
+/* A row's flags in words, joined by sep: "not run", "saturated",
+ * "client-bound", "cut short"; "" when none. Into out (len bytes, the
+ * caller's, always terminated). */
+void sweep_flags_text(const struct sweep_row *r, const char *sep, char *out, size_t len);
 /* Per capacity search: the headline ("capacity jsonrpc getAllVmStats under
  * 'p99<100ms': 64/s; first bad 68/s", "even --rate-min 1/s breaks it:
  * <reason>", "--rate-max 100000/s still holds") and the evidence table of

@@ -17,6 +17,7 @@ struct series {
     char title[200];  /* "proto=xmlrpc"; "" when only the rate varies */
     size_t *cells;    /* [n], by offered rate */
     size_t n;
+    size_t npoints;   /* cells run (the rows of its data file) */
     char dat[600];
 };
 
@@ -94,7 +95,7 @@ static void dat_num(FILE *f, double v)
         fprintf(f, " %.6g", v);
 }
 
-static int write_dat(const struct splot *sp, const struct sweep *s, const struct series *se,
+static int write_dat(const struct splot *sp, const struct sweep *s, struct series *se,
                      char *err)
 {
     FILE *f = file_create(se->dat, err);
@@ -107,6 +108,7 @@ static int write_dat(const struct splot *sp, const struct sweep *s, const struct
         const struct sweep_row *r = &sp->rows[i];
         if (r->nreps == 0)
             continue;
+        se->npoints++;
         fprintf(f, "%.6g %.6g", sp->by_rate ? s->cells[i].p.rate : (double)(i + 1),
                 s->cells[i].p.rate);
         dat_num(f, r->med[SF_P50]);
@@ -134,6 +136,8 @@ static void lines(FILE *f, const struct splot *sp, int col, const char *what, in
                   int *first)
 {
     for (size_t k = 0; k < sp->nser; k++) {
+        if (!sp->ser[k].npoints)
+            continue; /* no cell of it was run: gnuplot would only warn */
         fprintf(f, "%s", *first ? "plot " : ", \\\n     ");
         plot_gp_str(f, sp->ser[k].dat);
         fprintf(f, " using 1:%d with linespoints lc %zu lw %d pt %d ps 0.6 title ", col, k + 1,
@@ -179,8 +183,11 @@ static void panel(FILE *f, const struct splot *sp, const struct sweep *s, int fi
         lines(f, sp, 4, "p99", 1, &first);
     } else if (fig == SF_ACHIEVED) {
         lines(f, sp, 7, "achieved", 0, &first);
+        size_t k = 0;
+        while (!sp->ser[k].npoints) /* sweep_plot_svg_keep saw a cell run */
+            k++;
         fprintf(f, ", \\\n     ");
-        plot_gp_str(f, sp->ser[0].dat);
+        plot_gp_str(f, sp->ser[k].dat);
         fprintf(f, " using 1:2 with lines lc rgb 'gray' lw 1 title 'offered'");
     } else {
         lines(f, sp, fig == SF_CPU_PCT ? 5 : 6, "", 0, &first);
@@ -266,7 +273,10 @@ static int draw(struct splot *sp, const struct sweep *s, const char *svg, int ke
 
 int sweep_plot_svg_keep(const char *svg_path, const struct sweep *s, int keep, char *err)
 {
-    if (s->ncells == 0) {
+    size_t run = 0;
+    for (size_t i = 0; i < s->ncells; i++)
+        run += s->cells[i].nreps > 0;
+    if (run == 0) {
         snprintf(err, ERR_LEN, "--plot: no cell was measured");
         return -1;
     }

@@ -120,6 +120,8 @@ int sweep_cell_row(const struct sweep_cell *c, struct sweep_row *row)
             row->flags |= SWEEP_SATURATED;
         if (lim & (RESULT_CLIENT_BOUND | RESULT_LATE_PACER | RESULT_RATE_NOT_HELD))
             row->flags |= SWEEP_CLIENT_BOUND;
+        if (c->reps[k].interrupted)
+            row->flags |= SWEEP_CUT_SHORT;
     }
     free(v);
     return v ? 0 : -1;

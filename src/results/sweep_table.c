@@ -96,12 +96,17 @@ static struct sweep_row *all_rows(const struct sweep *s)
     return rows;
 }
 
-static void flags_text(const struct sweep_row *r, char *out, size_t len)
+void sweep_flags_text(const struct sweep_row *r, const char *sep, char *out, size_t len)
 {
-    snprintf(out, len, "%s%s%s%s", r->nreps ? "" : "not run",
-             r->flags & SWEEP_SATURATED ? "saturated" : "",
-             (r->flags & SWEEP_SATURATED) && (r->flags & SWEEP_CLIENT_BOUND) ? "," : "",
-             r->flags & SWEEP_CLIENT_BOUND ? "client-bound" : "");
+    static const char *const words[] = {"saturated", "client-bound", "cut short"};
+    out[0] = '\0';
+    if (!r->nreps)
+        snprintf(out, len, "not run");
+    for (unsigned k = 0; k < 3; k++) {
+        size_t used = strlen(out);
+        if (r->flags & (1u << k))
+            snprintf(out + used, len - used, "%s%s", used ? sep : "", words[k]);
+    }
 }
 
 /* "% of baseline": the baseline's own row is 100.0% wherever it has the
@@ -175,7 +180,7 @@ static void body_row(struct grid *g, const struct sweep *s, size_t i, unsigned v
             fmt_pct(r->med[f], rows[baseline].med[f], (long)i == baseline, at(g, row, c++),
                     CELL_LEN);
     }
-    flags_text(r, at(g, row, c++), CELL_LEN);
+    sweep_flags_text(r, ",", at(g, row, c++), CELL_LEN);
 }
 
 static void print_grid(FILE *out, struct grid *g)
@@ -227,6 +232,8 @@ static void notes(FILE *out, const struct sweep *s, const struct sweep_row *rows
     if (any & SWEEP_CLIENT_BOUND)
         fprintf(out, "client-bound: the client could not hold the rate; such a cell measures "
                      "the client too\n");
+    if (any & SWEEP_CUT_SHORT)
+        fprintf(out, "cut short: SIGINT ended a run early; its figures cover what it measured\n");
     if (s->interrupted)
         fprintf(out, "interrupted: SIGINT ended the sweep; the cells show what was measured\n");
 }

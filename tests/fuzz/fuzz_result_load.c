@@ -1,6 +1,8 @@
 /* fuzz_result_load: the JSON result loader behind `compare A.json B.json`
  * and `report`, which read files a user hands them. Whatever loads must
- * render as a text report, save again, and merge with itself. */
+ * render as a text report, save again, and merge with itself; a saved
+ * sweep must render as its table, CSV, capacity and buckets, with its
+ * first cell as the baseline, and save again. */
 #include <json-c/json.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,8 +12,30 @@
 #include "results/report.h"
 #include "results/result_json.h"
 #include "results/result_merge.h"
+#include "results/sweep_json.h"
+#include "results/sweep_out.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void sweep_case(json_object *root)
+{
+    struct sweep s;
+    char err[ERR_LEN];
+    if (sweep_load_json(&s, root, err) == 0) {
+        FILE *null = fopen("/dev/null", "w");
+        size_t cell;
+        long base = sweep_select(&s, "1", &cell, err) == 0 ? (long)cell : -1;
+        if (null) {
+            (void)sweep_table_text(null, &s, base, err);
+            (void)sweep_table_csv(null, &s, base);
+            sweep_capacity_text(null, &s);
+            (void)sweep_buckets_text(null, &s, "auto", err);
+            fclose(null);
+        }
+        json_object_put(sweep_to_json(&s));
+    }
+    sweep_free(&s);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -22,6 +46,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     json_tokener_free(tok);
     if (!root)
         return 0;
+    if (result_json_is_sweep(root)) {
+        sweep_case(root);
+        json_object_put(root);
+        return 0;
+    }
     struct run_result r, twice;
     char err[ERR_LEN];
     if (result_load_json(&r, root, err) == 0) {
