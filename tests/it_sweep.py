@@ -68,12 +68,16 @@ def test_capacity_of_one_worker():
     check(good < bad and (bad - good) / good <= 0.05, "good %r, bad %r: not within 5%%"
           % (good, bad))
     probes = cap["probes"]
-    # one verdict per rate: a probe broken by the client alone is made again
+    # one verdict per rate: a break is confirmed by a second run at that rate
     rates = [p["rate"] for i, p in enumerate(probes) if i == 0 or p["rate"] != probes[i - 1]["rate"]]
     check(rates[:4] == [20, 40, 80, 160], "the search doubles from --rate-min: %r" % rates)
     at160 = [p for p in probes if p["rate"] == 160][-1]
     check(not at160["pass"] and "p99" in at160["reason"], "160/s should break p99<50ms: %r"
           % at160)
+    for i, p in enumerate(probes):  # every break seen twice: the second run confirms it
+        if not p["pass"] and (i == 0 or probes[i - 1]["rate"] != p["rate"]):
+            check(i + 1 < len(probes) and probes[i + 1]["rate"] == p["rate"],
+                  "a break at %r/s not confirmed: %r" % (p["rate"], [q["rate"] for q in probes]))
     check(all(p["pass"] == (p["reason"] == "") for p in probes), "reasons: %r" % probes)
     check(len(s["cells"]) == len(probes), "every probe is a cell: %d cells, %d probes"
           % (len(s["cells"]), len(probes)))
@@ -88,7 +92,9 @@ def test_capacity_exit_codes():
         _, s = search(srv, "--find-max", "p99<500ms", "-d", "1s", "--rate-min", "300", code=3,
                       d=d)
         cap = s["capacity"][0]
-        check(cap["outcome"] == "min_breaks" and len(cap["probes"]) == 1, "%r" % cap)
+        # a break is confirmed by a second run at the same rate
+        check(cap["outcome"] == "min_breaks" and [p["rate"] for p in cap["probes"]] == [300, 300]
+              and not any(p["pass"] for p in cap["probes"]), "%r" % cap)
         check(cap["max_good_rate"] is None and cap["first_bad_rate"] == 300, "%r" % cap)
         _, s = search(srv, "--find-max", "p99<500ms", "-d", "1s", "--rate-min", "5",
                       "--rate-max", "8", code=4, d=d)

@@ -48,20 +48,19 @@ static void limits_text(unsigned lim, const struct run_result *r, char *out, siz
     if (lim & RESULT_SATURATED)
         snprintf(out, len, "server saturated (CPU at --cpu-saturation %g%%)",
                  r->cfg.cpu_saturation);
-    else if (lim & (RESULT_CLIENT_BOUND | RESULT_RATE_NOT_HELD))
-        snprintf(out, len, "client could not hold the rate: %s",
+    size_t n = strlen(out);
+    if (lim & (RESULT_CLIENT_BOUND | RESULT_RATE_NOT_HELD))
+        snprintf(out + n, len - n, "%sclient could not hold the rate: %s", n ? "; " : "",
                  lim & RESULT_CLIENT_BOUND ? "client-bound (over 80% of a core)"
                                            : "achieved under 99% of the rate");
-    if ((lim & RESULT_RATE_NOT_HELD) && !(lim & ~RESULT_RATE_NOT_HELD)) {
-        size_t n = strlen(out);
-        snprintf(out + n, len - n, " (%.4g/s of %.4g/s)", r->rate_achieved, r->cfg.rate);
-    }
+    n = strlen(out);
+    if ((lim & (RESULT_CLIENT_BOUND | RESULT_RATE_NOT_HELD)) == RESULT_RATE_NOT_HELD)
+        snprintf(out + n, len - n, " (%.6g/s of %.6g/s)", r->rate_achieved, r->cfg.rate);
 }
 
 /* Judges probe result r into p: pass, or the first failed condition and
- * what limited the run, as its reason. @return 1 when only the client's
- * limits broke it (every condition held, the server not saturated). */
-static int judge(const struct cond_list *l, const struct run_result *r, struct sweep_probe *p)
+ * what limited the run, as its reason. */
+static void judge(const struct cond_list *l, const struct run_result *r, struct sweep_probe *p)
 {
     struct cond_result res[COND_MAX];
     condition_eval_list(l, r, res);
@@ -78,13 +77,12 @@ static int judge(const struct cond_list *l, const struct run_result *r, struct s
     p->pass = !cond[0] && !limits[0];
     snprintf(p->reason, sizeof p->reason, "%s%s%s", cond, cond[0] && limits[0] ? "; " : "",
              limits);
-    return !p->pass && !cond[0] && !(lim & RESULT_SATURATED);
 }
 
-/* One probe at rate, as a new cell. *client_only: only the client's limits
- * broke it. @return 0, 1 interrupted, -1 with err. */
-static int probe(struct sweep_cmd *c, struct sweep_capacity *cap, size_t ip, size_t ib,
-                 double rate, const char *what, int *client_only, char *err)
+/* One probe at rate, as a new cell, judged into the search's probes.
+ * @return 0, 1 interrupted, -1 with err. */
+static int probe(struct sweep_cmd *c, long ci, size_t ip, size_t ib, double rate,
+                 const char *what, char *err)
 {
     static struct run_config cfg;
     struct sweep_params p;
@@ -100,35 +98,40 @@ static int probe(struct sweep_cmd *c, struct sweep_capacity *cap, size_t ip, siz
     int rc = sweep_run_cell(c, (size_t)cell, &cfg, what, err);
     if (rc || c->s.cells[cell].nreps == 0)
         return rc ? rc : -1;
+    const struct run_result *r = &c->s.cells[cell].reps[0];
     struct sweep_probe pr = {.rate = rate, .cell = (size_t)cell};
-    *client_only = judge(&c->a->find, &c->s.cells[cell].reps[0], &pr);
+    judge(&c->a->find, r, &pr);
     if (!c->o->cfg.quiet)
         fprintf(stderr, "sweep %s: %g/s %s%s%s%s\n", what, rate, pr.pass ? "holds" : "breaks",
                 pr.reason[0] ? ": " : "", pr.reason,
-                result_limits(&c->s.cells[cell].reps[0]) & RESULT_LATE_PACER
+                result_limits(r) & RESULT_LATE_PACER
                     ? " (the pacer sent late; the latencies include it)" : "");
-    if (sweep_add_probe(cap, &pr) == 0)
+    if (sweep_add_probe(&c->s.caps[ci], &pr) == 0)
         return 0;
     snprintf(err, ERR_LEN, "out of memory");
     return -1;
 }
 
-/* A probe at rate; one broken by the client's limits alone (the machine
- * kept the client from sending on time: often another process, for a
- * moment) is made once more, and the second verdict stands; both are in
- * the probes. @return 0 with *pass, 1 interrupted, -1 with err. */
+/* The verdict on rate. A break is made once more, and the rate breaks
+ * only when both runs do: one stall of a busy machine (another process,
+ * the hypervisor) can push a p99 past its bound at any rate, and would
+ * end the search far below the server's capacity; a rate truly beyond it
+ * breaks every time. Both runs are probes. @return 0 with *pass, 1
+ * interrupted, -1 with err. */
 static int probe_rate(struct sweep_cmd *c, long ci, size_t ip, size_t ib, double rate,
-                      const char *what, int *pass, char *err)
+                      size_t k, size_t nsearches, int *pass, char *err)
 {
-    int client_only = 0, rc = 0;
-    for (int tries = 0; rc == 0 && tries < 2 && (tries == 0 || client_only); tries++) {
-        char w[120];
-        snprintf(w, sizeof w, "%s%s", what, tries ? " (again)" : "");
-        rc = probe(c, &c->s.caps[ci], ip, ib, rate, w, &client_only, err);
+    int rc = 0;
+    *pass = 0;
+    for (int tries = 0; rc == 0 && tries < 2 && !*pass; tries++) {
+        const struct sweep_capacity *cap = &c->s.caps[ci];
+        char what[120];
+        snprintf(what, sizeof what, "search %zu/%zu probe %zu%s", k + 1, nsearches,
+                 cap->nprobes + 1, tries ? " (confirming the break)" : "");
+        rc = probe(c, ci, ip, ib, rate, what, err);
+        if (rc == 0)
+            *pass = c->s.caps[ci].probes[c->s.caps[ci].nprobes - 1].pass;
     }
-    const struct sweep_capacity *cap = &c->s.caps[ci];
-    if (rc == 0)
-        *pass = cap->probes[cap->nprobes - 1].pass;
     return rc;
 }
 
@@ -156,16 +159,13 @@ static int search(struct sweep_cmd *c, size_t ip, size_t ib, size_t k, size_t ns
             cap->outcome = st.done ? st.outcome : CAPACITY_FOUND;
             return 0;
         }
-        char what[96];
-        snprintf(what, sizeof what, "search %zu/%zu probe %zu", k + 1, nsearches,
-                 cap->nprobes + 1);
-        int rc = probe_rate(c, ci, ip, ib, st.next, what, &pass[n], err);
+        int rc = probe_rate(c, ci, ip, ib, st.next, k, nsearches, &pass[n], err);
         if (rc) {
             c->s.caps[ci].outcome = CAPACITY_INTERRUPTED;
             c->interrupted = rc > 0;
             return rc > 0 ? 0 : -1;
         }
-        rates[n] = st.next; /* one verdict per rate: a probe made again counts once */
+        rates[n] = st.next; /* one verdict per rate: a confirmed break counts once */
     }
 }
 
