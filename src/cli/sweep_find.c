@@ -155,7 +155,7 @@ static int search(struct sweep_cmd *c, size_t ip, size_t ib, size_t k, size_t ns
         capacity_step(&b, rates, pass, n, &st);
         cap->max_good_rate = st.good;
         cap->first_bad_rate = st.bad;
-        if (st.done || n == MAX_PROBES) {
+        if (st.done || n == MAX_PROBES) { /* MAX_PROBES: keep what is bracketed */
             cap->outcome = st.done ? st.outcome : CAPACITY_FOUND;
             return 0;
         }
