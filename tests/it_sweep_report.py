@@ -209,11 +209,32 @@ def test_repeats(s, tmp):
     check(rc == 0 and re.search(r"^2\s+B\s", out, re.M), "two rounds per cell:\n" + out + err)
 
 
+def test_usage(s, tmp):
+    run = os.path.join(tmp, "xmlrpc-2.json")
+    for args, want in (((s, "--percentiles", "50"), "--percentiles: not for a saved sweep"),
+                       ((s, "--format", "csv-summary"), "a sweep is text, csv or json"),
+                       ((s, run), "a saved sweep is reported alone"),
+                       ((run, "--baseline", "1"), "--baseline: only for a saved sweep")):
+        rc, out, err = rpcbench("report", *args, timeout=30)
+        check(rc == 2 and err.count("\n") == 1 and want in err, "%s: %d %r" % (args, rc, err))
+    rc, out, err = rpcbench("report", s, "--format", "json", timeout=30)
+    check(rc == 0 and json.loads(out)["kind"] == "sweep", "--format json: %r" % err)
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as f:
+        json.dump({"kind": "sweep", "cells": [{"params": {"rate": 1}}]}, f)
+    rc, out, err = rpcbench("report", bad, timeout=30)
+    check(rc == 1 and err == "rpcbench report: %s: cells[0].params.connections: want a number "
+          "in 0..1e+06\n" % bad, "a bad file: %r" % err)
+    rc, out, err = rpcbench("report", run, s, timeout=30)
+    check(rc == 1 and "a saved sweep, not a run" in err, "a sweep among runs: %r" % err)
+
+
 if __name__ == "__main__":
     TMP = tempfile.mkdtemp(prefix="rpcbench-it-sweep-")
     try:
         main([test_table, test_csv, test_baseline, test_bad_selectors, test_buckets, test_plot,
-              test_compare_cells, test_resave, test_capacity, test_repeats], build_sweep(TMP),
+              test_compare_cells, test_resave, test_capacity, test_repeats, test_usage],
+             build_sweep(TMP),
              TMP)
     finally:
         shutil.rmtree(TMP, ignore_errors=True)
