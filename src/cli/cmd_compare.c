@@ -95,7 +95,7 @@ static int run_one(struct cmp *c, int a, size_t i, const struct child_server *cs
                 arm->cfg.label);
     progress_set_prefix(prefix);
     if (c->o->hdr_log[0])
-        hdrlog_sink_next_run(&arm->hdr);
+        hdrlog_sink_next_run(&arm->hdr, &arm->rounds[i]);
     int rc = measured_run(&arm->cfg, cs, &arm->rounds[i], err);
     arm->nrounds++; /* initialised either way: freed with the rest */
     if (rc)
