@@ -160,15 +160,20 @@ static int by_time(const void *a, const void *b)
 static int load_all(const struct report_opts *ro, struct run_result *merged, char *err)
 {
     char inputs[120] = ""; /* "long 3s, short 1.5s": each input's label and length */
+    char undated[200] = "";  /* files with no start time */
     if (result_load(merged, ro->files[0], err))
         return -1;
     name_input(inputs, sizeof inputs, merged);
+    if (!(merged->start_unix > 0))
+        join(undated, sizeof undated, ro->files[0], ", ");
     for (int i = 1; i < ro->nfiles; i++) {
         struct run_result one;
         int rc = result_load(&one, ro->files[i], err);
         if (rc == 0) {
             describe(merged, &one);
             name_input(inputs, sizeof inputs, &one);
+            if (!(one.start_unix > 0))
+                join(undated, sizeof undated, ro->files[i], ", ");
         }
         if (rc == 0 && result_merge(merged, &one, RESULT_MERGE_CONCURRENT, err)) {
             char why[ERR_LEN];
@@ -186,6 +191,10 @@ static int load_all(const struct report_opts *ro, struct run_result *merged, cha
         result_warn(merged, "merged from %d saved results (%s): counts and rates summed, "
                     "latency from the merged histograms, per-interval p50/p99 the worst of them",
                     ro->nfiles, inputs);
+    if (ro->nfiles > 1 && undated[0])
+        result_warn(merged, "no start time in %s (saved by an older rpcbench): intervals merged "
+                    "at the same time since each run's start, not aligned by absolute time",
+                    undated);
     return 0;
 }
 
