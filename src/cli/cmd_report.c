@@ -15,6 +15,7 @@
 #include "results/plot.h"
 #include "results/result_json.h"
 #include "results/result_merge.h"
+#include "results/hlog_merge.h"
 
 struct report_opts {
     enum out_format format;
@@ -26,16 +27,23 @@ struct report_opts {
     char output[512];
     struct cond_list thresholds; /* --threshold */
     char junit[512];         /* --junit FILE */
+    char hdr_log[512];       /* --hdr-log FILE: the merged interval log */
     char **files;
     int nfiles;
+    int hlogs;               /* the inputs are interval logs */
 };
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: rpcbench report FILE.json [FILE.json ...] [options]\n"
+            "       rpcbench report FILE.hlog [FILE.hlog ...] [--hdr-log MERGED.hlog]\n"
             "  re-renders saved results (run --output) from their histograms; several files\n"
-            "  are merged into one report (histograms merged, counts and rates summed)\n"
+            "  are merged into one report (histograms merged, counts and rates summed, the\n"
+            "  timelines lined up by each run's absolute start time)\n"
+            "  interval logs (run --hdr-log) are merged by absolute interval start, summed\n"
+            "  slot by slot, into one log HdrHistogram's tools read (--hdr-log FILE);\n"
+            "  without --hdr-log only the summary is printed\n"
             "      --format F         text (default) | json | csv (one row per interval) |\n"
             "                         csv-summary (one row of figures) | csv-buckets\n"
             "      --buckets SPEC     auto | START:END:STEP (ms) | 1,2,5,10 (ms); 64 edges at most\n"
@@ -43,6 +51,7 @@ static void usage(FILE *out)
             "      --plot FILE.svg    plots with gnuplot (one SVG); --plot-keep also keeps\n"
             "                         FILE.gp and its .dat files\n"
             "      --output FILE      the (merged) result as JSON\n"
+            "      --hdr-log FILE     with .hlog inputs: the merged interval log\n"
             "%s"
             "  -V, --version          the version;  -h, --help  this text\n"
             USAGE_EXIT_CODES
@@ -58,6 +67,31 @@ static int check_outputs(const struct report_opts *ro, char *err)
            cli_check_junit(ro->junit, ro->thresholds.n, err) ? -1 : 0;
 }
 
+/* Saved results and interval logs do not mix, and each takes its own
+ * options. */
+static int check_kinds(struct report_opts *ro, char *err)
+{
+    ro->hlogs = hlog_is_log(ro->files[0]);
+    for (int i = 1; i < ro->nfiles; i++) {
+        if (hlog_is_log(ro->files[i]) != ro->hlogs) {
+            snprintf(err, ERR_LEN, "%.150s: interval logs (.hlog) and saved results (.json) "
+                     "cannot be merged together", ro->files[i]);
+            return -1;
+        }
+    }
+    const char *stray = !ro->hlogs ? (ro->hdr_log[0] ? "--hdr-log" : NULL)
+                        : ro->output[0] ? "--output" : ro->plot[0] ? "--plot"
+                        : ro->buckets[0] ? "--buckets" : ro->npcts ? "--percentiles"
+                        : ro->thresholds.n ? "--threshold" : ro->junit[0] ? "--junit"
+                        : ro->format != FORMAT_TEXT ? "--format" : NULL;
+    if (stray) {
+        snprintf(err, ERR_LEN, "%s does not apply to %s", stray,
+                 ro->hlogs ? "interval logs (.hlog)" : "saved results (it takes .hlog inputs)");
+        return -1;
+    }
+    return cli_check_out_path("--hdr-log", ro->hdr_log, err);
+}
+
 /* @return 0, 1 after --help, -1 with err on bad usage. */
 static int parse(int argc, char **argv, struct report_opts *ro, char *err)
 {
@@ -67,7 +101,7 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
         {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
         {"plot-keep", no_argument, NULL, 'k'}, {"version", no_argument, NULL, 'V'},
         {"threshold", required_argument, NULL, 't'}, {"junit", required_argument, NULL, 'j'},
-        {NULL, 0, NULL, 0},
+        {"hdr-log", required_argument, NULL, 'H'}, {NULL, 0, NULL, 0},
     };
     memset(ro, 0, sizeof *ro);
     optind = 1;
@@ -87,6 +121,7 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
         case 'o': rc = cli_copy(ro->output, sizeof ro->output, "--output", optarg, err); break;
         case 't': rc = cli_parse_threshold(optarg, &ro->thresholds, err); break;
         case 'j': rc = cli_copy(ro->junit, sizeof ro->junit, "--junit", optarg, err); break;
+        case 'H': rc = cli_copy(ro->hdr_log, sizeof ro->hdr_log, "--hdr-log", optarg, err); break;
         default:
             cli_getopt_error(opt, argv, optind, err);
             rc = -1;
@@ -100,6 +135,8 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
     }
     for (int i = 0; rc == 0 && i < ro->nfiles; i++)
         rc = cli_check_readable(NULL, ro->files[i], err);
+    if (rc == 0)
+        rc = check_kinds(ro, err);
     return rc ? rc : check_outputs(ro, err);
 }
 
@@ -215,6 +252,25 @@ static int emit(const struct report_opts *ro, const struct run_result *r,
     return rc;
 }
 
+/* .hlog inputs: merged by absolute interval start, a summary printed. */
+static int merge_logs(const struct report_opts *ro, char *err)
+{
+    struct hlog_merge_info info;
+    if (hlog_merge(ro->files, ro->nfiles, ro->hdr_log[0] ? ro->hdr_log : NULL, &info, err))
+        return -1;
+    char iso[40];
+    result_format_start(info.start, iso, sizeof iso);
+    printf("merged %d interval %s by absolute start: %ld intervals in, %ld out (slots of "
+           "%.3f s from %s), total count %lld\n", ro->nfiles, ro->nfiles > 1 ? "logs" : "log",
+           info.in, info.out, info.step, iso[0] ? iso : "-", (long long)info.total);
+    if (ro->hdr_log[0])
+        printf("written to %s\n", ro->hdr_log);
+    if (fflush(stdout) == 0)
+        return 0;
+    snprintf(err, ERR_LEN, "cannot write the summary to stdout");
+    return -1;
+}
+
 int cmd_report(int argc, char **argv)
 {
     static struct report_opts ro;
@@ -227,6 +283,13 @@ int cmd_report(int argc, char **argv)
     if (rc < 0) {
         fprintf(stderr, "rpcbench report: %s\n", err);
         return 2;
+    }
+    if (ro.hlogs) {
+        if (merge_logs(&ro, err)) {
+            fprintf(stderr, "rpcbench report: %s\n", err);
+            return 1;
+        }
+        return 0;
     }
     rc = load_all(&ro, &r, err);
     if (rc == 0) {
