@@ -131,7 +131,9 @@ def test_start_recorded(d):
         check(start == base and abs(start - r["start_unix"]) < 0.0011,
               "%s.hlog: StartTime %r BaseTime %r, result %r" % (name, start, base, r["start_unix"]))
         check(sum(c for _, _, c in rows) == r["requests"]["ok"], "%s.hlog: counts" % name)
-    check(0.9 < b["start_unix"] - a["start_unix"] < 3, "starts %r apart, wanted about 1.2 s"
+    # 1.2 s apart give slots 1-3 and 2-4; a loaded machine may move them a
+    # little, never below the half interval that keeps b out of slot 1
+    check(0.6 < b["start_unix"] - a["start_unix"] < 2.4, "starts %r apart, wanted about 1.2 s"
           % (b["start_unix"] - a["start_unix"]))
     rc, out, err = rpcbench("report", os.path.join(d, "a.json"), timeout=30)
     check(rc == 0 and ("started     %s (" % a["start_time"]) in out,
@@ -166,7 +168,8 @@ def test_saved_merge_aligned(d):
     first = a["intervals"][0]
     check(got[1] == [first["sent"], first["ok"]], "first interval not a's alone: %r" % got[1])
     overlap = [k for k in want if k in slots([a], t0) and k in slots([b], t0)]
-    check(len(overlap) >= 2, "only %r overlap" % overlap)
+    check(len(overlap) >= 1 and len(want) > len(a["intervals"]), "overlap %r of %r"
+          % (overlap, want))
     check(m["requests"]["sent"] == a["requests"]["sent"] + b["requests"]["sent"], "sent total")
     check(sum(v[0] for v in got.values()) == m["requests"]["sent"], "intervals sum to sent")
 
