@@ -135,7 +135,7 @@ static void load_counts(json_object *root, struct run_result *r)
     r->bytes_received = i64(bytes, "received");
     r->duration_s = num(root, "duration_s", 0);
     r->start_unix = num(root, "start_unix", 0); /* 0: unknown (older files) */
-    if (r->start_unix < 0)
+    if (!(r->start_unix > 0 && r->start_unix < 1e11)) /* not before 1970 nor past year 5000 */
         r->start_unix = 0;
     r->interrupted = boolean(root, "interrupted");
     r->closed_loop = boolean(root, "closed_loop");

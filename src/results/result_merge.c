@@ -265,8 +265,10 @@ static int merge_concurrent(struct run_result *dst, const struct run_result *src
     if (merge_intervals(dst, src, &a, same) || merge_samples(dst, src, &a, same))
         return -1;
     /* a run that started later may have added slots before dst's last */
-    qsort(dst->intervals, dst->nintervals, sizeof *dst->intervals, interval_order);
-    qsort(dst->samples, dst->nsamples, sizeof *dst->samples, sample_order);
+    if (dst->nintervals > 1) /* qsort wants a non-NULL array even for none */
+        qsort(dst->intervals, dst->nintervals, sizeof *dst->intervals, interval_order);
+    if (dst->nsamples > 1)
+        qsort(dst->samples, dst->nsamples, sizeof *dst->samples, sample_order);
     if (src->duration_s > dst->duration_s)
         dst->duration_s = src->duration_s;
     dst->rate_achieved += src->rate_achieved;
