@@ -17,6 +17,7 @@ import tempfile
 from rpctest import Server, check, main, rpcbench
 
 # a JSON number token: sign, digits, fraction, exponent
+START = re.compile(r'"start_unix": \d+\.(\d+)')
 NUMBER = re.compile(r'(?<=[\s\[:,])-?(\d+)(?:\.(\d+))?(?:[eE][-+]?\d+)?(?=[\s,\]}])')
 
 
@@ -28,6 +29,9 @@ def significant_digits(intpart, frac):
 def check_json_text(text, what):
     check("\\/" not in text, "%s: escaped slash" % what)
     check('"http://' in text, "%s: no plain URL" % what)
+    # start_unix: epoch seconds written to the microsecond on purpose
+    check(all(len(m.group(1)) <= 6 for m in START.finditer(text)), "%s: start_unix" % what)
+    text = START.sub('"start_unix": 0', text)
     noisy = [m.group(0) for m in NUMBER.finditer(text)
              if m.group(2) and significant_digits(m.group(1), m.group(2)) > 10]
     check(noisy == [], "%s: float noise %r" % (what, noisy[:5]))
@@ -69,9 +73,14 @@ def test_csv_order_sections_and_merged_header():
             "--output", long_)
         run("run", "--url", s.url("/jsonrpc"), "-p", "jsonrpc", "--verb", "ping", "-R", "10",
             "-d", "1500ms", "--quiet", "--label", "short", "--output", short)
-        # the short run's last interval (t 1.5) must not land after t 3
+        # the runs line up by absolute time: each interval in the slot its
+        # absolute end rounds to, the short run's last (1.5 s) included
         rows = intervals_in_order(run("report", long_, short, "--format", "csv"), "merged csv")
-        check(len(rows) == 4, "merged intervals %r" % [r["t"] for r in rows])
+        ins = [json.load(open(f)) for f in (long_, short)]
+        t0 = min(r["start_unix"] for r in ins)
+        want = sorted({round(r["start_unix"] + iv["t"] - t0) for r in ins for iv in r["intervals"]})
+        check([float(r["t"]) for r in rows] == want, "merged intervals %r, wanted %r"
+              % ([r["t"] for r in rows], want))
 
         text = run("report", long_, short)
         check(re.search(r"^target .*/RPC2? \+ .*/jsonrpc \(xmlrpc\+jsonrpc\)", text, re.M) or

@@ -223,8 +223,10 @@ static void test_decode_errors(void **state)
     p[7] -= 6; /* truncated, and the envelope says so: the zlib data ends early */
     expect_decode_error(p, n - 6, "ends early");
     p[7] += 6;
-    p[10] = 0x03; /* final block, fixed Huffman (BTYPE 01) */
-    expect_decode_error(p, n, "compressed DEFLATE blocks are not supported");
+    p[10] = 0x07; /* final block, BTYPE 11: reserved */
+    expect_decode_error(p, n, "bad block type");
+    p[10] = 0x03; /* fixed Huffman: the stored bytes read as codes go wrong */
+    expect_decode_error(p, n, "hdr histogram: ");
     p[10] = 0x01;
     p[13] ^= 0x01; /* NLEN */
     expect_decode_error(p, n, "stored block");

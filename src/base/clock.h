@@ -1,4 +1,5 @@
-/* clock: monotonic nanoseconds, the one time base of a run. */
+/* clock: monotonic nanoseconds, the one time base of a run; and the
+ * wall clock, read once to date a run. */
 #ifndef RPCBENCH_CLOCK_H
 #define RPCBENCH_CLOCK_H
 
@@ -15,6 +16,16 @@ static inline int64_t clock_now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+/* @return CLOCK_REALTIME now, in seconds since the epoch (microseconds and
+ * better in the fraction): the wall-clock instant that lets runs of
+ * separate processes, even hosts, line up. */
+static inline double clock_realtime_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 #endif

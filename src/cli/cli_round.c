@@ -36,7 +36,7 @@ int cli_round(const struct run_config *cfg, const struct child_server *cs, const
         fprintf(stderr, "%s\n", line);
     progress_set_prefix(prefix);
     if (hdr)
-        hdrlog_sink_next_run(hdr);
+        hdrlog_sink_next_run(hdr, res); /* dates the log by res->start_unix */
     int rc = measured_run(cfg, cs, res, err);
     progress_set_prefix(NULL);
     if (rc)

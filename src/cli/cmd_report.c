@@ -17,6 +17,7 @@
 #include "results/result_json.h"
 #include "results/result_merge.h"
 #include "results/sweep_json.h"
+#include "results/hlog_merge.h"
 
 struct report_opts {
     enum out_format format;
@@ -29,17 +30,24 @@ struct report_opts {
     struct cond_list thresholds; /* --threshold */
     char junit[512];         /* --junit FILE */
     char baseline[256];      /* --baseline SPEC: a saved sweep's cell */
+    char hdr_log[512];       /* --hdr-log FILE: the merged interval log */
     char **files;
     int nfiles;
+    int hlogs;               /* the inputs are interval logs */
 };
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: rpcbench report FILE.json [FILE.json ...] [options]\n"
+            "       rpcbench report FILE.hlog [FILE.hlog ...] [--hdr-log MERGED.hlog]\n"
             "  re-renders saved results (run --output) from their histograms; several files\n"
-            "  are merged into one report (histograms merged, counts and rates summed);\n"
-            "  a saved sweep (sweep --output) gives its table, one row per cell\n"
+            "  are merged into one report (histograms merged, counts and rates summed, the\n"
+            "  timelines lined up by each run's absolute start time);\n"
+            "  a saved sweep (sweep --output) gives its table, one row per cell;\n"
+            "  interval logs (run --hdr-log) are merged by absolute interval start, summed\n"
+            "  slot by slot, into one log HdrHistogram's tools read (--hdr-log FILE);\n"
+            "  without --hdr-log only the summary is printed\n"
             "      --format F         text (default) | json | csv (one row per interval) |\n"
             "                         csv-summary (one row of figures) | csv-buckets\n"
             "      --buckets SPEC     auto | START:END:STEP (ms) | 1,2,5,10 (ms); 64 edges at most\n"
@@ -51,6 +59,7 @@ static void usage(FILE *out)
             "                         rate=5,proto=xmlrpc (keys rate, connections, vms,\n"
             "                         proto, verb); with a sweep --buckets gives one column\n"
             "                         per cell, --format text | csv | json\n"
+            "      --hdr-log FILE     with .hlog inputs: the merged interval log\n"
             "%s"
             "  -V, --version          the version;  -h, --help  this text\n"
             USAGE_EXIT_CODES
@@ -66,6 +75,31 @@ static int check_outputs(const struct report_opts *ro, char *err)
            cli_check_junit(ro->junit, ro->thresholds.n, err) ? -1 : 0;
 }
 
+/* Saved results and interval logs do not mix, and each takes its own
+ * options. */
+static int check_kinds(struct report_opts *ro, char *err)
+{
+    ro->hlogs = hlog_is_log(ro->files[0]);
+    for (int i = 1; i < ro->nfiles; i++) {
+        if (hlog_is_log(ro->files[i]) != ro->hlogs) {
+            snprintf(err, ERR_LEN, "%.150s: interval logs (.hlog) and saved results (.json) "
+                     "cannot be merged together", ro->files[i]);
+            return -1;
+        }
+    }
+    const char *stray = !ro->hlogs ? (ro->hdr_log[0] ? "--hdr-log" : NULL)
+                        : ro->output[0] ? "--output" : ro->plot[0] ? "--plot"
+                        : ro->buckets[0] ? "--buckets" : ro->npcts ? "--percentiles"
+                        : ro->thresholds.n ? "--threshold" : ro->junit[0] ? "--junit"
+                        : ro->format != FORMAT_TEXT ? "--format" : NULL;
+    if (stray) {
+        snprintf(err, ERR_LEN, "%s does not apply to %s", stray,
+                 ro->hlogs ? "interval logs (.hlog)" : "saved results (it takes .hlog inputs)");
+        return -1;
+    }
+    return cli_check_out_path("--hdr-log", ro->hdr_log, err);
+}
+
 /* @return 0, 1 after --help, -1 with err on bad usage. */
 static int parse(int argc, char **argv, struct report_opts *ro, char *err)
 {
@@ -75,7 +109,8 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
         {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
         {"plot-keep", no_argument, NULL, 'k'}, {"version", no_argument, NULL, 'V'},
         {"threshold", required_argument, NULL, 't'}, {"junit", required_argument, NULL, 'j'},
-        {"baseline", required_argument, NULL, 'B'}, {NULL, 0, NULL, 0},
+        {"baseline", required_argument, NULL, 'B'},
+        {"hdr-log", required_argument, NULL, 'H'}, {NULL, 0, NULL, 0},
     };
     memset(ro, 0, sizeof *ro);
     optind = 1;
@@ -98,6 +133,7 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
         case 'B':
             rc = cli_copy(ro->baseline, sizeof ro->baseline, "--baseline", optarg, err);
             break;
+        case 'H': rc = cli_copy(ro->hdr_log, sizeof ro->hdr_log, "--hdr-log", optarg, err); break;
         default:
             cli_getopt_error(opt, argv, optind, err);
             rc = -1;
@@ -111,6 +147,8 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
     }
     for (int i = 0; rc == 0 && i < ro->nfiles; i++)
         rc = cli_check_readable(NULL, ro->files[i], err);
+    if (rc == 0)
+        rc = check_kinds(ro, err);
     return rc ? rc : check_outputs(ro, err);
 }
 
@@ -171,15 +209,20 @@ static int by_time(const void *a, const void *b)
 static int load_all(const struct report_opts *ro, struct run_result *merged, char *err)
 {
     char inputs[120] = ""; /* "long 3s, short 1.5s": each input's label and length */
+    char undated[200] = "";  /* files with no start time */
     if (result_load(merged, ro->files[0], err))
         return -1;
     name_input(inputs, sizeof inputs, merged);
+    if (!(merged->start_unix > 0))
+        join(undated, sizeof undated, ro->files[0], ", ");
     for (int i = 1; i < ro->nfiles; i++) {
         struct run_result one;
         int rc = result_load(&one, ro->files[i], err);
         if (rc == 0) {
             describe(merged, &one);
             name_input(inputs, sizeof inputs, &one);
+            if (!(one.start_unix > 0))
+                join(undated, sizeof undated, ro->files[i], ", ");
         }
         if (rc == 0 && result_merge(merged, &one, RESULT_MERGE_CONCURRENT, err)) {
             char why[ERR_LEN];
@@ -197,6 +240,10 @@ static int load_all(const struct report_opts *ro, struct run_result *merged, cha
         result_warn(merged, "merged from %d saved results (%s): counts and rates summed, "
                     "latency from the merged histograms, per-interval p50/p99 the worst of them",
                     ro->nfiles, inputs);
+    if (ro->nfiles > 1 && undated[0])
+        result_warn(merged, "no start time in %s (saved by an older rpcbench): intervals merged "
+                    "at the same time since each run's start, not aligned by absolute time",
+                    undated);
     return 0;
 }
 
@@ -244,6 +291,25 @@ static int maybe_sweep(const struct report_opts *ro, json_object *root, int *don
     return err[0] ? 2 : 0;
 }
 
+/* .hlog inputs: merged by absolute interval start, a summary printed. */
+static int merge_logs(const struct report_opts *ro, char *err)
+{
+    struct hlog_merge_info info;
+    if (hlog_merge(ro->files, ro->nfiles, ro->hdr_log[0] ? ro->hdr_log : NULL, &info, err))
+        return -1;
+    char iso[40];
+    result_format_start(info.start, iso, sizeof iso);
+    printf("merged %d interval %s by absolute start: %ld intervals in, %ld out (slots of "
+           "%.3f s from %s), total count %lld\n", ro->nfiles, ro->nfiles > 1 ? "logs" : "log",
+           info.in, info.out, info.step, iso[0] ? iso : "-", (long long)info.total);
+    if (ro->hdr_log[0])
+        printf("written to %s\n", ro->hdr_log);
+    if (fflush(stdout) == 0)
+        return 0;
+    snprintf(err, ERR_LEN, "cannot write the summary to stdout");
+    return -1;
+}
+
 int cmd_report(int argc, char **argv)
 {
     static struct report_opts ro;
@@ -256,6 +322,13 @@ int cmd_report(int argc, char **argv)
     if (rc < 0) {
         fprintf(stderr, "rpcbench report: %s\n", err);
         return 2;
+    }
+    if (ro.hlogs) {
+        if (merge_logs(&ro, err)) {
+            fprintf(stderr, "rpcbench report: %s\n", err);
+            return 1;
+        }
+        return 0;
     }
     int done = 0;
     json_object *root = json_object_from_file(ro.files[0]); /* NULL: load_all says why */

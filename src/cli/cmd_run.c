@@ -71,6 +71,8 @@ int cmd_run(int argc, char **argv)
     }
     struct run_result res;
     static struct verdict v;
+    if (o.hdr_log[0])
+        hdrlog_sink_next_run(&hdr, &res); /* dates the log by res.start_unix */
     rc = measured_run(&cfg, &cs, &res, err);
     spawn_stop(&cs);
     if (rc == 0) {

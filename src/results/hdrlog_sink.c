@@ -21,9 +21,10 @@ int hdrlog_sink_open(struct hdrlog_sink *s, const char *path, char *err)
     return s->f ? 0 : -1;
 }
 
-void hdrlog_sink_next_run(struct hdrlog_sink *s)
+void hdrlog_sink_next_run(struct hdrlog_sink *s, const struct run_result *res)
 {
     s->in_run = 0;
+    s->res = res;
 }
 
 void hdrlog_sink_hook(void *ctx, const struct interval_rec *rec, const struct hist *h,
@@ -34,9 +35,12 @@ void hdrlog_sink_hook(void *ctx, const struct interval_rec *rec, const struct hi
     if (s->failed || !s->f)
         return;
     if (!s->in_run) {
-        /* Called as the interval closes: the run's measured start is now
-         * less the interval's end. */
-        s->run_base = epoch_now() - (start_s + len_s);
+        /* The start the engine recorded; failing that, as the interval
+         * closes, the measured start is now less the interval's end. */
+        if (s->res && s->res->start_unix > 0)
+            s->run_base = s->res->start_unix;
+        else
+            s->run_base = epoch_now() - (start_s + len_s);
         s->in_run = 1;
     }
     if (!s->opened) {

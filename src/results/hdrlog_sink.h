@@ -30,6 +30,8 @@ struct hdrlog_sink {
     int in_run;            /* run_base known for the current run */
     double log_start;      /* epoch s of the first interval */
     double run_base;       /* epoch s of the current run's measured start */
+    const struct run_result *res; /* the run being fed (borrowed), whose
+                                     start_unix dates it; NULL: estimated */
     int64_t total;         /* values written, for the caller's checks */
     int failed;            /* a write failed: later intervals are dropped */
     char err[ERR_LEN];     /* why it failed */
@@ -40,8 +42,14 @@ struct hdrlog_sink {
 int hdrlog_sink_open(struct hdrlog_sink *s, const char *path, char *err);
 
 /* Call before each run that feeds the sink, so its timestamps start from
- * that run's measured start. */
-void hdrlog_sink_next_run(struct hdrlog_sink *s);
+ * that run's measured start: res is the result the run fills (borrowed
+ * until the next call or close; only its start_unix is read, once the
+ * first interval closes). With res NULL, or a run that recorded no start,
+ * the start is estimated from the wall clock at the first interval's end.
+ * The log's StartTime and BaseTime are the first run's measured start (in
+ * seconds since the epoch), so `rpcbench report` and HdrHistogram's tools
+ * can place every interval in absolute time. */
+void hdrlog_sink_next_run(struct hdrlog_sink *s, const struct run_result *res);
 
 /* The engine's interval_hook (result.h); ctx is the sink. Writes h (only
  * read, still the engine's) as one interval. A write error is kept in the

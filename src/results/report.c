@@ -90,6 +90,10 @@ static void duration_line(FILE *out, const struct run_result *r)
         fprintf(out, "%s measured", dur);
     fprintf(out, " (+%s warmup), %d %s, timeout %s\n", warm, c->connections,
             plural(c->connections, "connection", "connections"), tmo);
+    char iso[40];
+    result_format_start(r->start_unix, iso, sizeof iso);
+    if (iso[0]) /* the measured window's start, for lining up with other logs */
+        fprintf(out, "started     %s (%.6f s since the epoch)\n", iso, r->start_unix);
 }
 
 static void header(FILE *out, const struct run_result *r)

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
+#include <time.h>
 
 #include "base/units.h"
 
@@ -308,4 +310,21 @@ void result_check_warnings(struct run_result *r)
                     (long long)r->stomp_errors, r->stomp_error);
     if (r->server_vanished)
         result_warn(r, "a watched server process vanished during the run");
+}
+
+void result_format_start(double start_unix, char *out, size_t len)
+{
+    struct tm tm;
+    time_t sec = (time_t)start_unix;
+    long us = lround((start_unix - (double)sec) * 1e6);
+    if (us >= 1000000) { /* the fraction rounded up to the next second */
+        sec++;
+        us -= 1000000;
+    }
+    if (len)
+        out[0] = '\0';
+    if (!(start_unix > 0) || !gmtime_r(&sec, &tm) || len < 32)
+        return;
+    size_t n = strftime(out, len, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(out + n, len - n, ".%06ldZ", us);
 }

@@ -111,6 +111,9 @@ struct run_result {
     char target_url[512];    /* the URL actually measured */
     pid_t watched_pids[RUN_MAX_PIDS];
     size_t nwatched;
+    double start_unix;       /* wall clock (CLOCK_REALTIME) at the measured
+                                window's start, s since the epoch; 0 unknown
+                                (files saved before it was recorded) */
     double duration_s;       /* measured window */
     double rate_achieved;    /* sent / duration */
     int64_t sent, ok, errors, unfinished;
@@ -186,6 +189,10 @@ int result_exit_code(const struct run_result *r);
 /* Server CPU figures over the samples into *mean, *p50 (median), *max
  * (%); -1 in all three if none (or no memory for the median). */
 void result_cpu_summary(const struct run_result *r, double *mean, double *p50, double *max);
+/* Writes start_unix (s since the epoch) as ISO-8601 UTC with microseconds,
+ * "2026-12-01T05:44:37.123456Z", into out (len >= 32 holds it); "" when
+ * unknown (<= 0). */
+void result_format_start(double start_unix, char *out, size_t len);
 /* @return the client's mean CPU % over the samples, with its max in *max
  * (max may be NULL); -1 for both when no sample has it. */
 double result_client_cpu_mean(const struct run_result *r, double *max);

@@ -248,6 +248,20 @@ static json_object *counts_json(const struct run_result *r, json_object *root)
     return root;
 }
 
+/* When the measured window began: seconds since the epoch (to the
+ * microsecond, for merging by absolute time) and the same for people;
+ * null both when unknown. */
+static void add_start(json_object *root, double start_unix)
+{
+    char iso[40], text[40];
+    result_format_start(start_unix, iso, sizeof iso);
+    /* Its own text: the %.10g of other figures would drop the fraction. */
+    snprintf(text, sizeof text, "%.6f", start_unix);
+    json_object_object_add(root, "start_unix",
+                           start_unix > 0 ? json_object_new_double_s(start_unix, text) : NULL);
+    json_object_object_add(root, "start_time", iso[0] ? json_object_new_string(iso) : NULL);
+}
+
 json_object *result_to_json(const struct run_result *r)
 {
     json_object *root = json_object_new_object();
@@ -259,6 +273,7 @@ json_object *result_to_json(const struct run_result *r)
     json_object_object_add(t, "proto", json_object_new_string(r->cfg.encoding));
     json_object_object_add(t, "embedded", json_object_new_boolean(!r->cfg.url[0]));
     json_object_object_add(root, "target", t);
+    add_start(root, r->start_unix);
     add_double(root, "duration_s", r->duration_s);
     json_object_object_add(root, "interrupted", json_object_new_boolean(r->interrupted));
     json_object_object_add(root, "closed_loop", json_object_new_boolean(r->closed_loop));

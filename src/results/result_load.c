@@ -135,6 +135,9 @@ static void load_counts(json_object *root, struct run_result *r)
     r->bytes_sent = i64(bytes, "sent");
     r->bytes_received = i64(bytes, "received");
     r->duration_s = num(root, "duration_s", 0);
+    r->start_unix = num(root, "start_unix", 0); /* 0: unknown (older files) */
+    if (!(r->start_unix > 0 && r->start_unix < 1e11)) /* not before 1970 nor past year 5000 */
+        r->start_unix = 0;
     r->interrupted = boolean(root, "interrupted");
     r->closed_loop = boolean(root, "closed_loop");
     r->rate_achieved = num(get(root, "rate"), "achieved", 0);

@@ -140,21 +140,76 @@ static int merge_sequential(struct run_result *dst, const struct run_result *src
     return 0;
 }
 
-/* Side by side: intervals and samples at the same t (within 1 ms) merge;
- * counts add, latency figures take the worse (the per-interval histograms
- * are not saved), CPU follows combine(). */
-static int merge_intervals(struct run_result *dst, const struct run_result *src, int same)
+/* Where two side-by-side timelines meet. With both starts known (aligned),
+ * src's times move by off seconds onto dst's and every time snaps to the
+ * grid of step seconds (the interval length), so intervals of runs started
+ * a little apart share slots; otherwise times stay and match within 1 ms,
+ * as for files saved before results were dated. */
+struct align {
+    int aligned;
+    double off;  /* added to src's times */
+    double step; /* the slot length, s */
+};
+
+static double snap(const struct align *a, double t)
+{
+    return a->aligned ? (double)llround(t / a->step) * a->step : t;
+}
+
+static int same_slot(const struct align *a, double x, double y)
+{
+    return a->aligned ? llround(x / a->step) == llround(y / a->step) : fabs(x - y) < 1e-3;
+}
+
+/* Moves dst's own timeline d seconds later (its start became earlier). */
+static void shift_dst(struct run_result *dst, const struct align *a, double d)
+{
+    for (size_t i = 0; i < dst->nintervals; i++)
+        dst->intervals[i].t = snap(a, dst->intervals[i].t + d);
+    for (size_t i = 0; i < dst->nsamples; i++)
+        dst->samples[i].t_ns = llround(snap(a, (double)dst->samples[i].t_ns / 1e9 + d) * 1e9);
+}
+
+/* Decides how src's timeline meets dst's, moving dst's when src started
+ * earlier: the merged start is the earliest. */
+static struct align align(struct run_result *dst, const struct run_result *src)
+{
+    struct align a = {0};
+    double step = (double)(dst->cfg.interval_ns ? dst->cfg.interval_ns : src->cfg.interval_ns) / 1e9;
+    if (!(dst->start_unix > 0 && src->start_unix > 0 && step > 0)) {
+        if (!(dst->start_unix > 0) || (src->start_unix > 0 && src->start_unix < dst->start_unix))
+            dst->start_unix = src->start_unix;
+        return a;
+    }
+    a.aligned = 1;
+    a.step = step;
+    a.off = src->start_unix - dst->start_unix;
+    if (a.off < 0) {
+        shift_dst(dst, &a, -a.off);
+        dst->start_unix = src->start_unix;
+        a.off = 0;
+    }
+    return a;
+}
+
+/* Side by side: intervals in the same slot merge; counts add, latency
+ * figures take the worse (the per-interval histograms are not saved), CPU
+ * follows combine(). */
+static int merge_intervals(struct run_result *dst, const struct run_result *src,
+                           const struct align *a, int same)
 {
     for (size_t i = 0; i < src->nintervals; i++) {
-        const struct interval_rec *s = &src->intervals[i];
+        struct interval_rec rec = src->intervals[i];
+        rec.t = snap(a, rec.t + a->off);
         size_t j = 0;
-        while (j < dst->nintervals && fabs(dst->intervals[j].t - s->t) >= 1e-3)
+        while (j < dst->nintervals && !same_slot(a, dst->intervals[j].t, rec.t))
             j++;
         if (j == dst->nintervals) {
-            if (result_add_interval(dst, s))
+            if (result_add_interval(dst, &rec))
                 return -1;
             continue;
         }
+        const struct interval_rec *s = &rec;
         struct interval_rec *d = &dst->intervals[j];
         d->sent += s->sent;
         d->ok += s->ok;
@@ -168,31 +223,52 @@ static int merge_intervals(struct run_result *dst, const struct run_result *src,
     return 0;
 }
 
-static int merge_samples(struct run_result *dst, const struct run_result *src, int same)
+static int merge_samples(struct run_result *dst, const struct run_result *src,
+                         const struct align *a, int same)
 {
     for (size_t i = 0; i < src->nsamples; i++) {
-        const struct proc_point *s = &src->samples[i];
+        struct proc_point p = src->samples[i];
+        double t = snap(a, (double)p.t_ns / 1e9 + a->off);
+        p.t_ns = llround(t * 1e9);
         size_t j = 0;
-        while (j < dst->nsamples && llabs(dst->samples[j].t_ns - s->t_ns) >= 1000000)
+        while (j < dst->nsamples && !same_slot(a, (double)dst->samples[j].t_ns / 1e9, t))
             j++;
         if (j == dst->nsamples) {
-            if (result_add_sample(dst, s))
+            if (result_add_sample(dst, &p))
                 return -1;
             continue;
         }
         struct proc_point *d = &dst->samples[j];
-        d->server_pct = combine(d->server_pct, s->server_pct, same);
-        d->client_pct = combine(d->client_pct, s->client_pct, 0);
-        d->server_rss_kb = (int64_t)combine((double)d->server_rss_kb, (double)s->server_rss_kb, same);
+        d->server_pct = combine(d->server_pct, p.server_pct, same);
+        d->client_pct = combine(d->client_pct, p.client_pct, 0);
+        d->server_rss_kb = (int64_t)combine((double)d->server_rss_kb, (double)p.server_rss_kb, same);
     }
     return 0;
+}
+
+static int interval_order(const void *x, const void *y)
+{
+    double a = ((const struct interval_rec *)x)->t, b = ((const struct interval_rec *)y)->t;
+    return (a > b) - (a < b);
+}
+
+static int sample_order(const void *x, const void *y)
+{
+    int64_t a = ((const struct proc_point *)x)->t_ns, b = ((const struct proc_point *)y)->t_ns;
+    return (a > b) - (a < b);
 }
 
 static int merge_concurrent(struct run_result *dst, const struct run_result *src)
 {
     int same = same_servers(dst, src);
-    if (merge_intervals(dst, src, same) || merge_samples(dst, src, same))
+    struct align a = align(dst, src);
+    if (merge_intervals(dst, src, &a, same) || merge_samples(dst, src, &a, same))
         return -1;
+    /* a run that started later may have added slots before dst's last */
+    if (dst->nintervals > 1) /* qsort wants a non-NULL array even for none */
+        qsort(dst->intervals, dst->nintervals, sizeof *dst->intervals, interval_order);
+    if (dst->nsamples > 1)
+        qsort(dst->samples, dst->nsamples, sizeof *dst->samples, sample_order);
     if (src->duration_s > dst->duration_s)
         dst->duration_s = src->duration_s;
     dst->rate_achieved += src->rate_achieved;
@@ -228,6 +304,7 @@ static void adopt(struct run_result *dst, const struct run_result *src, enum res
     dst->machine_busy_pct = -1;
     dst->machine_steal_pct = -1;
     dst->rss_start_kb = src->rss_start_kb;
+    dst->start_unix = src->start_unix;
     snprintf(dst->target_url, sizeof dst->target_url, "%s", src->target_url);
     if (mode == RESULT_MERGE_CONCURRENT)
         dst->cfg.rate = 0;

@@ -11,8 +11,16 @@
  * SEQUENTIAL: back to back (compare's rounds of one arm): durations add,
  *   the timeline continues, the rate is the overall one.
  * CONCURRENT: at the same time (several clients' files, `report`): rates
- *   add, intervals and samples at the same t merge; server CPU adds up
- *   across different servers and is taken once for the same server. */
+ *   add; server CPU adds up across different servers and is taken once
+ *   for the same server. Timelines line up by absolute time: when both
+ *   results know their start_unix, src's intervals and samples move by
+ *   the difference of the starts onto dst's timeline, which starts at the
+ *   earlier of the two (dst's own move when src started first), every time
+ *   snaps to the grid of dst's interval length, and those in the same slot
+ *   merge. When either start is unknown (0: files saved before results
+ *   were dated) intervals at the same t (within 1 ms) merge, as before;
+ *   the caller may want to warn. The merged start_unix is the earliest
+ *   known one. Intervals and samples come out sorted by time. */
 enum result_merge { RESULT_MERGE_SEQUENTIAL, RESULT_MERGE_CONCURRENT };
 
 /* Adds src into dst: histograms merged, counters summed, intervals,

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "base/units.h"
+#include "stats/inflate.h"
 
 #define V2_ENCODING_COOKIE 0x1c849313u
 #define V2_COMPRESSED_COOKIE 0x1c849314u
@@ -229,51 +230,6 @@ done:
 
 /* ---- decode --------------------------------------------------------- */
 
-/* Inflates a zlib stream made only of stored blocks. */
-static int inflate_stored(const unsigned char *p, size_t n, struct buf *out, char *err)
-{
-    if (n < 6 || (p[0] & 0x0f) != 8 || ((p[0] << 8) | p[1]) % 31 != 0 || (p[1] & 0x20)) {
-        snprintf(err, ERR_LEN, "hdr histogram: bad zlib header");
-        return -1;
-    }
-    size_t off = 2;
-    for (int final = 0; !final;) {
-        if (off >= n) {
-            snprintf(err, ERR_LEN, "hdr histogram: zlib stream ends early");
-            return -1;
-        }
-        final = p[off] & 1;
-        if ((p[off] >> 1 & 3) != 0) {
-            snprintf(err, ERR_LEN, "hdr histogram: compressed DEFLATE blocks are not supported "
-                                   "(rpcbench reads only the stored blocks it writes)");
-            return -1;
-        }
-        if (n - off < 5) {
-            snprintf(err, ERR_LEN, "hdr histogram: zlib stream ends early");
-            return -1;
-        }
-        size_t len = (size_t)p[off + 1] | (size_t)p[off + 2] << 8;
-        size_t nlen = (size_t)p[off + 3] | (size_t)p[off + 4] << 8;
-        off += 5;
-        if ((len ^ 0xffff) != nlen || n - off < len) {
-            snprintf(err, ERR_LEN, "hdr histogram: %s",
-                     (len ^ 0xffff) != nlen ? "bad stored block" : "zlib stream ends early");
-            return -1;
-        }
-        if (buf_append(out, p + off, len) < 0) {
-            snprintf(err, ERR_LEN, "hdr histogram: out of memory");
-            return -1;
-        }
-        off += len;
-    }
-    if (n - off < 4 || get_be32(p + off) != hdrlog_adler32(out->data, out->len)) {
-        snprintf(err, ERR_LEN, "hdr histogram: %s",
-                 n - off < 4 ? "zlib stream ends early" : "zlib checksum mismatch");
-        return -1;
-    }
-    return 0;
-}
-
 /* min, max, total and the sums, from the buckets (bucket midpoints stand
  * in for the values, as HdrHistogram's mean does). */
 static void rebuild_stats(struct hist *h)
@@ -366,7 +322,7 @@ int hdrlog_decode(const char *base64, size_t len, struct hist *out, char *err)
         snprintf(err, ERR_LEN, "hdr histogram: compressed length past the end");
         goto done;
     }
-    if (inflate_stored(p + 8, zlen, &plain, err) < 0)
+    if (inflate_zlib(p + 8, zlen, &plain, err) < 0)
         goto done;
     rc = decode_payload((const unsigned char *)plain.data, plain.len, out, err);
 done:

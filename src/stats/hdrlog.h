@@ -9,7 +9,8 @@
  *
  * rpcbench has no zlib dependency: the zlib stream inside the encoding is
  * written with DEFLATE stored (uncompressed) blocks, which every inflater
- * reads. Decoding accepts only stored blocks, which is what we write.
+ * reads. Decoding reads any DEFLATE stream (stats/inflate.h), so the logs
+ * of the Java and C writers, which compress, read too.
  *
  * Functions that can fail return 0 or -1 and write a one-line reason into
  * err (ERR_LEN bytes, caller-owned; ERR_LEN is in base/err.h). Histograms
