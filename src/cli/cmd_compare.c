@@ -19,6 +19,7 @@
 #include "results/progress.h"
 #include "results/result_json.h"
 #include "client/measured_run.h"
+#include "dist/dist.h"
 
 /* ---- outputs ---------------------------------------------------------------- */
 
@@ -96,7 +97,7 @@ static int run_one(struct cmp *c, int a, size_t i, const struct child_server *cs
     progress_set_prefix(prefix);
     if (c->o->hdr_log[0])
         hdrlog_sink_next_run(&arm->hdr);
-    int rc = measured_run(&arm->cfg, cs, &arm->rounds[i], err);
+    int rc = dist_measured_run(&arm->cfg, cs, &arm->rounds[i], err);
     arm->nrounds++; /* initialised either way: freed with the rest */
     if (rc)
         return -1;
@@ -107,7 +108,7 @@ static int run_rounds(struct cmp *c, char *err)
 {
     struct child_server cs = {0};
     if ((!c->arm[0].cfg.url[0] || !c->arm[1].cfg.url[0]) &&
-        measured_run_spawn_server(&c->arm[0].cfg, &cs, err))
+        dist_spawn_server(&c->arm[0].cfg, &cs, err))
         return -1;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < (size_t)c->o->rounds; i++) {
@@ -253,6 +254,7 @@ int cmd_compare(int argc, char **argv)
         fprintf(stderr, "rpcbench compare: %s\n", err);
         return bisect_asked(argc, argv) ? BISECT_EXIT_ABORT : 2;
     }
+    options_distribute(&o);
     memset(&c, 0, sizeof c);
     c.o = &o;
     c.arm[0].letter = 'A';

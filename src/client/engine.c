@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/timerfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
@@ -86,7 +87,7 @@ static void request_ended(void *owner, struct request *r, int kind)
             hist_record(&res->latency, lat);
             hist_record(&v->latency, lat);
             hist_record(&res->service, (now - r->sent_ns) / NS_PER_US);
-            if (e->cfg->on_interval)
+            if (e->cfg->on_interval || e->cfg->on_tick) /* on_tick: rank 0's hdr log */
                 hist_record(&e->hook_hist, lat);
         } else {
             res->errors++;
@@ -419,10 +420,31 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
     ev_break(loop, EVBREAK_ALL);
 }
 
+/* A common start (cfg->on_start, a distributed run): waits for the
+ * instant given. @return the start, or 0 when the run must not start. */
+static int64_t agree_start(struct engine *e)
+{
+    int64_t t0 = 0;
+    if (e->cfg->on_start && e->cfg->on_start(e->cfg->dist_ctx, &t0, e->fatal)) {
+        ev_break(e->loop, EVBREAK_ALL);
+        return 0;
+    }
+    if (t0 > clock_now_ns()) {
+        struct timespec ts = {.tv_sec = t0 / NS_PER_S, .tv_nsec = t0 % NS_PER_S};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+            ;
+        ev_now_update(e->loop); /* the timers set next count from now */
+    }
+    int64_t now = clock_now_ns();
+    return t0 > now ? t0 : now;
+}
+
 static void begin(struct engine *e)
 {
-    int64_t now = clock_now_ns();
+    int64_t now = agree_start(e);
     const struct run_config *cfg = e->cfg;
+    if (!now)
+        return;
     e->t0_ns = now;
     e->m0_ns = now + cfg->warmup_ns;
     e->end_ns = e->m0_ns + cfg->duration_ns;
@@ -436,6 +458,7 @@ static void begin(struct engine *e)
         e->tick_k = 1;
     }
     sched_init(&e->sched, cfg->arrival, cfg->rate > 0 ? cfg->rate : 1, now, cfg->seed);
+    sched_split(&e->sched, cfg->split_ranks, cfg->split_rank);
     ev_timer_set(&e->tick, (double)(e->m0_ns + e->tick_k * cfg->interval_ns - now) / 1e9, 0);
     ev_timer_start(e->loop, &e->tick);
     ev_timer_set(&e->end, (double)(e->end_ns - now) / 1e9, 0);
@@ -567,6 +590,13 @@ int engine_run(const struct run_config *cfg, const struct target *target,
         end_run(e, clock_now_ns());
     if (e->wire->goodbye && !res->interrupted)
         conn_goodbye_all(e);
+    if (cfg->on_tick) { /* the other ranks' drains join this one's */
+        e->ival.sent += e->ival_ahead;
+        e->ival_ahead = 0;
+        struct tick_data t = {.last = 1, .hook = &e->hook_hist, .sent = &e->ival.sent,
+                              .ok = &e->ival.ok, .errors = &e->ival.errors};
+        cfg->on_tick(cfg->dist_ctx, &t);
+    }
     if (e->hook_hist.total_count) { /* answers that came in the drain */
         struct interval_rec drain = {.t = (double)(clock_now_ns() - e->m0_ns) / 1e9,
                                      .server_cpu_pct = -1, .client_cpu_pct = -1};
