@@ -102,9 +102,12 @@ int dist_tag(int kind)
     return ((dist_g.seq & 1023) << 4) | kind;
 }
 
-static void pause_briefly(void)
+/* Between two looks at a message not there yet: 20 us while the wait is
+ * young (clock ping-pongs want short round trips), 1 ms once it has lasted
+ * 2 ms (a rank waited for at length must not cost a core). */
+static void pause_briefly(int64_t since_ns)
 {
-    struct timespec ts = {0, 20000};
+    struct timespec ts = {0, clock_now_ns() - since_ns > 2 * NS_PER_MS ? 1000000 : 20000};
     nanosleep(&ts, NULL);
 }
 
@@ -112,6 +115,7 @@ int dist_send(int dst, int kind, const void *data, size_t len, int64_t deadline_
 {
     MPI_Request req;
     int done = 0;
+    int64_t since = clock_now_ns();
     if (MPI_Isend(data, (int)len, MPI_BYTE, dst, dist_tag(kind), MPI_COMM_WORLD, &req) !=
         MPI_SUCCESS)
         goto lost;
@@ -121,7 +125,7 @@ int dist_send(int dst, int kind, const void *data, size_t len, int64_t deadline_
             MPI_Request_free(&req);
             goto lost;
         }
-        pause_briefly();
+        pause_briefly(since);
     }
     if (done)
         return 0;
@@ -135,6 +139,7 @@ int dist_recv(int src, int kind, int64_t deadline_ns)
 {
     MPI_Status st;
     int flag = 0, n = 0;
+    int64_t since = clock_now_ns();
     for (;;) {
         if (MPI_Iprobe(src < 0 ? MPI_ANY_SOURCE : src, dist_tag(kind), MPI_COMM_WORLD, &flag,
                        &st) != MPI_SUCCESS)
@@ -143,7 +148,7 @@ int dist_recv(int src, int kind, int64_t deadline_ns)
             break;
         if (clock_now_ns() > deadline_ns)
             return -1;
-        pause_briefly();
+        pause_briefly(since);
     }
     MPI_Get_count(&st, MPI_BYTE, &n);
     buf_reset(&dist_g.rx);
