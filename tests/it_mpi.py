@@ -231,6 +231,41 @@ def test_sigint_writes_merged_result():
     check(0 < r["requests"]["sent"] < 2000, "requests %r" % r["requests"])
 
 
+def test_server_cpu_on_its_host():
+    """--server-pid is sampled where the process is; --server-host H limits
+    sampling to the ranks on H (another name: nobody samples)."""
+    need_mpi()
+    host = os.uname().nodename
+    with Server("--vms", "2") as s:
+        got = {}
+        for h in (host, "no-such-host"):
+            with tempfile.TemporaryDirectory() as d:
+                out = os.path.join(d, "r.json")
+                rc, _, err = mpirun(2, "run", "--url", s.url("/RPC2"), "--verb", "ping", "-R",
+                                    "100", "-d", "2s", "--quiet", "--output", out,
+                                    "--server-pid", s.proc.pid, "--server-host", h)
+                check(rc == 0, "rc %d: %s" % (rc, err[-1500:]))
+                got[h] = json.load(open(out))["server_cpu"]
+    check(got[host]["pids"] == [s.proc.pid] and got[host]["mean_pct"] >= 0,
+          "sampled on %s: %r" % (host, got[host]))
+    check(got["no-such-host"]["mean_pct"] == -1, "sampled elsewhere: %r" % got["no-such-host"])
+
+
+def test_compare_under_mpirun():
+    """Every round is a distributed run (on rank 0's simulator); rank 0
+    alone reports."""
+    need_mpi()
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "c.json")
+        rc, stdout, err = mpirun(2, "compare", "--vms", "2", "--verb", "ping", "-R", "60",
+                                 "-d", "1s", "--rounds", "3", "--quiet", "--output", out)
+        check(rc == 0, "rc %d: %s" % (rc, err[-1500:]))
+        check(stdout.count("round  arm") == 1, "one report:\n" + stdout)
+        c = json.load(open(out))
+    text = json.dumps(c)
+    check(text.count('"ranks"') == 6, "each of the 6 runs has its ranks: %d" % text.count('"ranks"'))
+
+
 def test_mpi_binary_without_mpirun():
     need_mpi()
     with Server("--vms", "2") as s, tempfile.TemporaryDirectory() as d:
@@ -249,4 +284,5 @@ if __name__ == "__main__":
     main([test_split_two_and_four_ranks, test_delay_mixture_percentiles,
           test_simulator_under_mpirun, test_rank_killed_is_reported,
           test_unreachable_every_rank_exits_1, test_sigint_writes_merged_result,
+          test_server_cpu_on_its_host, test_compare_under_mpirun,
           test_mpi_binary_without_mpirun])

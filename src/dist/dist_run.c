@@ -201,7 +201,7 @@ static void as_share(struct run_result *s, int r, const char *host)
         s->nsamples = 0;
     }
     s->cfg.rate = 0;
-    if (!s->nwatched && !s->cfg.server_name[0])
+    if (!s->nwatched) /* no server process on its host */
         s->server_cpu_ms = -1;
 }
 

@@ -16,8 +16,10 @@ void result_ranks_json(json_object *root, const struct run_result *r)
     if (!r->nranks)
         return;
     json_object *a = json_object_new_array();
+    double total = 0;
     for (size_t i = 0; i < r->nranks; i++) {
         const struct rank_rec *k = &r->ranks[i];
+        total += k->client_cpu_pct > 0 ? k->client_cpu_pct : 0;
         json_object *o = json_object_new_object();
         add_i(o, "rank", k->rank);
         json_object_object_add(o, "host", json_object_new_string(k->host));
@@ -33,6 +35,7 @@ void result_ranks_json(json_object *root, const struct run_result *r)
     }
     json_object_object_add(root, "ranks", a);
     add_d(root, "clock_error_us", r->clock_error_us);
+    add_d(root, "client_cpu_total_pct", total);
 }
 
 void report_ranks(FILE *out, const struct run_result *r)

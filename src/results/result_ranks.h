@@ -9,8 +9,9 @@
 #include "results/result.h"
 
 /* Adds "ranks": [{rank, host, sent, ok, errors, achieved, send_lag_p99,
- * client_cpu_pct, clock_offset_us, lost}] and "clock_error_us" to root
- * when r has ranks (else nothing). root stays the caller's. */
+ * client_cpu_pct, clock_offset_us, lost}], "clock_error_us" and
+ * "client_cpu_total_pct" (the ranks' sum) to root when r has ranks (else
+ * nothing). root stays the caller's. */
 void result_ranks_json(json_object *root, const struct run_result *r);
 /* The ranks table of the text report (nothing without ranks). */
 void report_ranks(FILE *out, const struct run_result *r);
