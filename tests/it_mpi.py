@@ -106,6 +106,9 @@ def split_run(s, n, d):
     check(stdout.count("requests    sent") == 1, "one report, from rank 0:\n" + stdout)
     merged = json.load(open(out))
     ranks = [json.load(open("%s.%d.json" % (prefix, r))) for r in range(n)]
+    again = subprocess.run([RPCBENCH, "report", out], capture_output=True, text=True, timeout=30)
+    check(again.stdout == stdout, "report of the merged file differs from the run's:\n%s\n---\n%s"
+          % (stdout, again.stdout))
     return merged, ranks, hlog
 
 

@@ -1,6 +1,8 @@
 /* result_ranks: a distributed run's ranks, written out (result_ranks.h). */
 #include "results/result_ranks.h"
 
+#include <stdlib.h>
+
 static void add_d(json_object *o, const char *k, double v)
 {
     json_object_object_add(o, k, json_object_new_double(v));
@@ -59,4 +61,41 @@ void report_ranks(FILE *out, const struct run_result *r)
     }
     fprintf(out, "ranks       %zu; client CPU %.1f%% of a core in total; clock offsets known to "
             "%.1f us\n", r->nranks, known ? total : -1.0, r->clock_error_us);
+}
+
+static double get_d(json_object *o, const char *k, double dflt)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, k, &v) && v ? json_object_get_double(v) : dflt;
+}
+
+int result_ranks_load(json_object *root, struct run_result *r)
+{
+    json_object *a;
+    if (!json_object_object_get_ex(root, "ranks", &a) || !json_object_is_type(a, json_type_array))
+        return 0;
+    size_t n = json_object_array_length(a);
+    if (!n)
+        return 0;
+    r->ranks = calloc(n, sizeof *r->ranks);
+    if (!r->ranks)
+        return -1;
+    r->nranks = n;
+    for (size_t i = 0; i < n; i++) {
+        json_object *o = json_object_array_get_idx(a, i), *h;
+        struct rank_rec *k = &r->ranks[i];
+        k->rank = (int)get_d(o, "rank", (double)i);
+        if (json_object_object_get_ex(o, "host", &h) && json_object_is_type(h, json_type_string))
+            snprintf(k->host, sizeof k->host, "%s", json_object_get_string(h));
+        k->sent = (int64_t)get_d(o, "sent", 0);
+        k->ok = (int64_t)get_d(o, "ok", 0);
+        k->errors = (int64_t)get_d(o, "errors", 0);
+        k->achieved = get_d(o, "achieved", 0);
+        k->send_lag_p99_ms = get_d(o, "send_lag_p99", 0);
+        k->client_cpu_pct = get_d(o, "client_cpu_pct", -1);
+        k->clock_offset_us = get_d(o, "clock_offset_us", 0);
+        k->lost = json_object_object_get_ex(o, "lost", &h) && json_object_get_boolean(h);
+    }
+    r->clock_error_us = get_d(root, "clock_error_us", 0);
+    return 0;
 }
