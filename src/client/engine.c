@@ -6,7 +6,6 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/timerfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
@@ -420,28 +419,9 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
     ev_break(loop, EVBREAK_ALL);
 }
 
-/* A common start (cfg->on_start, a distributed run): waits for the
- * instant given. @return the start, or 0 when the run must not start. */
-static int64_t agree_start(struct engine *e)
-{
-    int64_t t0 = 0;
-    if (e->cfg->on_start && e->cfg->on_start(e->cfg->dist_ctx, &t0, e->fatal)) {
-        ev_break(e->loop, EVBREAK_ALL);
-        return 0;
-    }
-    if (t0 > clock_now_ns()) {
-        struct timespec ts = {.tv_sec = t0 / NS_PER_S, .tv_nsec = t0 % NS_PER_S};
-        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-            ;
-        ev_now_update(e->loop); /* the timers set next count from now */
-    }
-    int64_t now = clock_now_ns();
-    return t0 > now ? t0 : now;
-}
-
 static void begin(struct engine *e)
 {
-    int64_t now = agree_start(e);
+    int64_t now = engine_agree_start(e);
     const struct run_config *cfg = e->cfg;
     if (!now)
         return;
