@@ -96,6 +96,50 @@ static void test_auto_buckets_round(void **state)
     assert_int_equal(buckets_edges("5:1:1", NULL, 0, e, err), -1);
 }
 
+/* Split among n ranks, the union of every rank's intended times is the
+ * single schedule, time for time and in the same order once merged: rank r
+ * holds exactly the requests k * n + r. */
+static void check_split(enum arrival a, double rate, unsigned n)
+{
+    enum { TOTAL = 3001 };
+    static int64_t whole[TOTAL];
+    struct sched one, part[8];
+    sched_init(&one, a, rate, 12345, 42);
+    for (int k = 0; k < TOTAL; k++)
+        whole[k] = sched_take(&one);
+    for (unsigned r = 0; r < n; r++) {
+        sched_init(&part[r], a, rate, 12345, 42);
+        sched_split(&part[r], n, r);
+    }
+    for (int k = 0; k < TOTAL; k++)
+        assert_int_equal(sched_take(&part[(unsigned)k % n]), whole[k]);
+    /* each rank holds its share of a window: the counts add up to one */
+    uint64_t sum = 0;
+    for (unsigned r = 0; r < n; r++) {
+        sched_init(&part[r], a, rate, 0, 42);
+        sched_split(&part[r], n, r);
+        sum += sched_drain_before(&part[r], 3 * NS_PER_S);
+    }
+    assert_int_equal(sum, count_in(a, rate, 3 * NS_PER_S, 42));
+}
+
+static void test_split_union(void **state)
+{
+    (void)state;
+    for (unsigned n = 1; n <= 5; n++) {
+        check_split(ARRIVAL_CONSTANT, 200, n);
+        check_split(ARRIVAL_POISSON, 200, n);
+        check_split(ARRIVAL_CONSTANT, 7000, n);
+    }
+    /* 200/s for 3 s over 4 ranks: 150 each, at t0 + (4k + r)/200 */
+    struct sched s;
+    sched_init(&s, ARRIVAL_CONSTANT, 200, 0, 1);
+    sched_split(&s, 4, 3);
+    assert_int_equal(sched_take(&s), 15 * NS_PER_MS);
+    assert_int_equal(sched_take(&s), 35 * NS_PER_MS);
+    assert_int_equal(sched_drain_before(&s, 3 * NS_PER_S), 148);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -104,6 +148,7 @@ int main(void)
         cmocka_unit_test(test_poisson_counts),
         cmocka_unit_test(test_poisson_gaps_exponential),
         cmocka_unit_test(test_auto_buckets_round),
+        cmocka_unit_test(test_split_union),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dist/dist.h"
 #include "results/progress.h"
 
 static volatile sig_atomic_t sigint_seen;
@@ -37,7 +38,7 @@ int cli_round(const struct run_config *cfg, const struct child_server *cs, const
     progress_set_prefix(prefix);
     if (hdr)
         hdrlog_sink_next_run(hdr, res); /* dates the log by res->start_unix */
-    int rc = measured_run(cfg, cs, res, err);
+    int rc = dist_measured_run(cfg, cs, res, err); /* measured_run outside mpirun */
     progress_set_prefix(NULL);
     if (rc)
         return -1;

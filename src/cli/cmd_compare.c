@@ -19,6 +19,7 @@
 #include "results/plot.h"
 #include "results/result_json.h"
 #include "client/measured_run.h"
+#include "dist/dist.h"
 
 /* ---- outputs ---------------------------------------------------------------- */
 
@@ -102,7 +103,7 @@ static int run_rounds(struct cmp *c, char *err)
 {
     struct child_server cs = {0};
     if ((!c->arm[0].cfg.url[0] || !c->arm[1].cfg.url[0]) &&
-        measured_run_spawn_server(&c->arm[0].cfg, &cs, err))
+        dist_spawn_server(&c->arm[0].cfg, &cs, err))
         return -1;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < (size_t)c->o->rounds; i++) {
@@ -250,6 +251,7 @@ int cmd_compare(int argc, char **argv)
         fprintf(stderr, "rpcbench compare: %s\n", err);
         return bisect_asked(argc, argv) ? BISECT_EXIT_ABORT : 2;
     }
+    options_distribute(&o);
     memset(&c, 0, sizeof c);
     c.o = &o;
     c.arm[0].letter = 'A';

@@ -9,6 +9,7 @@
 #include "results/plot.h"
 #include "results/result_json.h"
 #include "client/measured_run.h"
+#include "dist/dist.h"
 
 /* The result and its verdicts: --output, stdout, --junit. */
 static int emit(const struct options *o, const struct run_result *res, const struct verdict *v,
@@ -55,6 +56,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "rpcbench run: %s\n", err);
         return 2;
     }
+    options_distribute(&o);
     static struct hdrlog_sink hdr;
     if (o.hdr_log[0]) {
         if (hdrlog_sink_open(&hdr, o.hdr_log, err)) {
@@ -65,7 +67,7 @@ int cmd_run(int argc, char **argv)
         cfg.on_interval_ctx = &hdr;
     }
     struct child_server cs = {0};
-    if (!cfg.url[0] && measured_run_spawn_server(&cfg, &cs, err)) {
+    if (!cfg.url[0] && dist_spawn_server(&cfg, &cs, err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
         return 1;
     }
@@ -73,7 +75,7 @@ int cmd_run(int argc, char **argv)
     static struct verdict v;
     if (o.hdr_log[0])
         hdrlog_sink_next_run(&hdr, &res); /* dates the log by res.start_unix */
-    rc = measured_run(&cfg, &cs, &res, err);
+    rc = dist_measured_run(&cfg, &cs, &res, err);
     spawn_stop(&cs);
     if (rc == 0) {
         verdict_judge(&v, &o.thresholds, &res);

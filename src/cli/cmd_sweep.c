@@ -13,6 +13,7 @@
 #include "cli/cmd_sweep.h"
 #include "cli/commands.h"
 #include "client/measured_run.h"
+#include "dist/dist.h"
 #include "results/sweep_out.h"
 #include "results/sweep_json.h"
 
@@ -27,7 +28,7 @@ static const struct child_server *server_for(struct sweep_cmd *c, const struct r
         if (c->servers[i].vms == cfg->vms)
             return &c->servers[i].cs;
     struct sweep_server *sv = &c->servers[c->nservers];
-    if (measured_run_spawn_server(cfg, &sv->cs, err))
+    if (dist_spawn_server(cfg, &sv->cs, err))
         return NULL;
     sv->vms = cfg->vms;
     c->nservers++;
@@ -200,6 +201,9 @@ static int setup(struct sweep_cmd *c, int argc, char **argv, long *baseline, cha
     rc = options_parse(nrest, rest, 0, c->o, err);
     if (rc)
         return rc;
+    options_distribute(c->o); /* under mpirun: files are rank 0's */
+    if (dist_rank() != 0)
+        c->a->csv[0] = '\0';
     if (sweep_args_check(c->a, c->o, err))
         return -1;
     if (c->a->find_max)

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/cli_args.h"
 #include "client/spawn.h"
+#include "dist/dist.h"
 
 static const struct {
     const char *name;
@@ -27,6 +28,24 @@ static void usage(FILE *out)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].what);
     fprintf(out, "\n  -V, --version  the version\n  %s", USAGE_EXIT_CODES);
+}
+
+/* A command under MPI (dist.h; a single process otherwise): only rank 0
+ * prints (RPCBENCH_RANK_STDERR=1 keeps the other ranks' stderr, to debug),
+ * and every rank exits with rank 0's code. `serve` never starts MPI: the
+ * simulator a run spawns is no rank. */
+static int run_distributed(int (*fn)(int, char **), int argc, char **argv)
+{
+    if (dist_init(&argc, &argv)) {
+        fprintf(stderr, "rpcbench: MPI did not start\n");
+        return 1;
+    }
+    if (!dist_is_root()) {
+        if (!freopen("/dev/null", "w", stdout) ||
+            (!getenv("RPCBENCH_RANK_STDERR") && !freopen("/dev/null", "w", stderr)))
+            return dist_finish(1);
+    }
+    return dist_finish(fn(argc - 1, argv + 1));
 }
 
 int main(int argc, char **argv)
@@ -49,7 +68,8 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
-            return commands[i].fn(argc - 1, argv + 1);
+            return strcmp(argv[1], "serve") ? run_distributed(commands[i].fn, argc, argv)
+                                            : commands[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "rpcbench: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;

@@ -1,4 +1,5 @@
 #include "cli/options.h"
+#include "dist/dist.h"
 
 #include <getopt.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@ enum {
     OPT_QUIET, OPT_SERVER_PID, OPT_SERVER_NAME, OPT_CPU_SAT, OPT_MAX_RESPONSE, OPT_LABEL,
     OPT_ROUNDS, OPT_PLOT, OPT_HDR_LOG, OPT_PCT_DIST, OPT_VM_ID, OPT_CACERT, OPT_CERT, OPT_KEY,
     OPT_INSECURE, OPT_STOMP_DEST, OPT_BUSY_POLL, OPT_PLOT_KEEP, OPT_THRESHOLD, OPT_JUNIT,
-    OPT_GATE, OPT_BISECT,
+    OPT_GATE, OPT_BISECT, OPT_RANK_OUTPUT, OPT_SERVER_HOST,
 };
 
 static const struct option long_opts[] = {
@@ -59,6 +60,8 @@ static const struct option long_opts[] = {
     {"stomp-destination", required_argument, NULL, OPT_STOMP_DEST},
     {"threshold", required_argument, NULL, OPT_THRESHOLD},
     {"junit", required_argument, NULL, OPT_JUNIT},
+    {"rank-output", required_argument, NULL, OPT_RANK_OUTPUT},
+    {"server-host", required_argument, NULL, OPT_SERVER_HOST},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -105,6 +108,8 @@ void options_usage(FILE *out, int compare)
             "      --insecure         TLS without verifying the server (said in the report)\n"
             "      --stomp-destination D   default jms.topic.vdsm_requests\n"
             "      --quiet            no progress lines\n"
+            "      --server-host H    under mpirun: the ranks on host H sample the server\n"
+            "      --rank-output P    under mpirun: each rank's own share to P.<rank>.json\n"
             "%s%s"
             "  -V, --version          the version;  -h, --help  this text\n"
             USAGE_EXIT_CODES,
@@ -304,6 +309,10 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
     case OPT_PLOT_KEEP: o->plot_keep = 1; return 0;
     case OPT_HDR_LOG: return cli_copy(o->hdr_log, sizeof o->hdr_log, "--hdr-log", arg, err);
     case OPT_PCT_DIST: return cli_copy(o->pct_dist, sizeof o->pct_dist, "--percentile-dist", arg, err);
+    case OPT_RANK_OUTPUT:
+        return cli_copy(o->rank_output, sizeof o->rank_output, "--rank-output", arg, err);
+    case OPT_SERVER_HOST:
+        return cli_copy(o->server_host, sizeof o->server_host, "--server-host", arg, err);
     default: break;
     }
     snprintf(err, ERR_LEN, "unknown option (see --help)");
@@ -488,4 +497,13 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
     if (pids[0] && parse_pids(pids, cfg, err))
         return -1;
     return options_check_arm(cfg, err);
+}
+
+void options_distribute(struct options *o)
+{
+    dist_set_rank_output(o->rank_output);
+    dist_set_server_host(o->server_host);
+    if (dist_is_root())
+        return;
+    o->output[0] = o->plot[0] = o->hdr_log[0] = o->pct_dist[0] = o->junit[0] = '\0';
 }

@@ -28,6 +28,8 @@ struct options {
     char pct_dist[512];      /* --percentile-dist FILE */
     struct cond_list thresholds; /* --threshold (run) */
     char junit[512];         /* --junit FILE (run) */
+    char rank_output[256];   /* --rank-output PREFIX (under mpirun) */
+    char server_host[128];   /* --server-host H (under mpirun) */
     enum out_format format;
     int compare;             /* parsed for compare */
     int rounds;              /* compare: K, or auto's maximum */
@@ -63,6 +65,10 @@ int options_parse_verbs(const char *s, struct run_config *cfg, char *err);
  * as its value ("-d", "--duration", a unique prefix "--dur"), else 0; so
  * sweep can pick its own options out of argv without eating a value. */
 int options_takes_value(const char *tok);
+/* Under mpirun (dist.h): hands dist the options it keeps (--rank-output,
+ * --server-host) and, on every rank but 0, drops the options that write
+ * files, which are rank 0's alone. */
+void options_distribute(struct options *o);
 
 /* Writes run's (compare = 0) or compare's --help text to out. */
 void options_usage(FILE *out, int compare);

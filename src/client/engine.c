@@ -86,7 +86,7 @@ static void request_ended(void *owner, struct request *r, int kind)
             hist_record(&res->latency, lat);
             hist_record(&v->latency, lat);
             hist_record(&res->service, (now - r->sent_ns) / NS_PER_US);
-            if (e->cfg->on_interval)
+            if (e->cfg->on_interval || e->cfg->on_tick) /* on_tick: rank 0's hdr log */
                 hist_record(&e->hook_hist, lat);
         } else {
             res->errors++;
@@ -421,8 +421,10 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
 
 static void begin(struct engine *e)
 {
-    int64_t now = clock_now_ns();
+    int64_t now = engine_agree_start(e);
     const struct run_config *cfg = e->cfg;
+    if (!now)
+        return;
     /* Read back to back with now: the wall-clock twin of m0_ns. */
     e->res->start_unix = clock_realtime_s() + (double)cfg->warmup_ns / 1e9;
     e->t0_ns = now;
@@ -438,6 +440,7 @@ static void begin(struct engine *e)
         e->tick_k = 1;
     }
     sched_init(&e->sched, cfg->arrival, cfg->rate > 0 ? cfg->rate : 1, now, cfg->seed);
+    sched_split(&e->sched, cfg->split_ranks, cfg->split_rank);
     ev_timer_set(&e->tick, (double)(e->m0_ns + e->tick_k * cfg->interval_ns - now) / 1e9, 0);
     ev_timer_start(e->loop, &e->tick);
     ev_timer_set(&e->end, (double)(e->end_ns - now) / 1e9, 0);
@@ -569,6 +572,13 @@ int engine_run(const struct run_config *cfg, const struct target *target,
         end_run(e, clock_now_ns());
     if (e->wire->goodbye && !res->interrupted)
         conn_goodbye_all(e);
+    if (cfg->on_tick) { /* the other ranks' drains join this one's */
+        e->ival.sent += e->ival_ahead;
+        e->ival_ahead = 0;
+        struct tick_data t = {.last = 1, .hook = &e->hook_hist, .sent = &e->ival.sent,
+                              .ok = &e->ival.ok, .errors = &e->ival.errors};
+        cfg->on_tick(cfg->dist_ctx, &t);
+    }
     if (e->hook_hist.total_count) { /* answers that came in the drain */
         struct interval_rec drain = {.t = (double)(clock_now_ns() - e->m0_ns) / 1e9,
                                      .server_cpu_pct = -1, .client_cpu_pct = -1};

@@ -85,6 +85,10 @@ struct engine {
  * @return 0, or -1 with err (bad --params, encoder refusal). */
 int engine_setup_transport(struct engine *e, request_end_fn expire, char *err);
 int engine_setup_requests(struct engine *e, char *err);
+/* The start of the sends: now, or the common start of a distributed run
+ * (cfg->on_start), slept until. @return it, or 0 when the run must not
+ * start (e->fatal says why; the loop is told to stop). */
+int64_t engine_agree_start(struct engine *e);
 
 /* engine_timeline.c: the interval grid. timeline_close closes the interval
  * ending at t_ns (grid index k; k <= 0 is warmup, k == 0 starts the /proc

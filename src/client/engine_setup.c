@@ -1,9 +1,13 @@
-/* engine_setup: what a run needs before its first connection: the wire
+/* engine_setup: what a run needs before its first send: the wire
  * (HTTP or STOMP), TLS, enough file descriptors, the request ring, and
- * every verb's request rendered once. Called by engine_run only. */
+ * every verb's request rendered once, and the common start of a distributed
+ * run. Called by engine_run only. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
+#include "base/clock.h"
 #include "client/engine_int.h"
 #include "net/sock.h"
 #include "net/tls.h"
@@ -92,3 +96,21 @@ int engine_setup_transport(struct engine *e, request_end_fn expire, char *err)
     return 0;
 }
 
+/* A common start (cfg->on_start, a distributed run): waits for the
+ * instant given. @return the start, or 0 when the run must not start. */
+int64_t engine_agree_start(struct engine *e)
+{
+    int64_t t0 = 0;
+    if (e->cfg->on_start && e->cfg->on_start(e->cfg->dist_ctx, &t0, e->fatal)) {
+        ev_break(e->loop, EVBREAK_ALL);
+        return 0;
+    }
+    if (t0 > clock_now_ns()) {
+        struct timespec ts = {.tv_sec = t0 / NS_PER_S, .tv_nsec = t0 % NS_PER_S};
+        while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+            ;
+        ev_now_update(e->loop); /* the timers set next count from now */
+    }
+    int64_t now = clock_now_ns();
+    return t0 > now ? t0 : now;
+}

@@ -39,6 +39,11 @@ void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
     rec.sent = ic->sent;
     rec.ok = ic->ok;
     rec.errors = ic->errors;
+    if (e->cfg->on_tick) { /* a distributed run: every rank's interval in one */
+        struct tick_data t = {.k = k, .rec = &rec, .pt = &pt, .ival = &e->ival_hist,
+                              .hook = &e->hook_hist};
+        e->cfg->on_tick(e->cfg->dist_ctx, &t);
+    }
     rec.p50_ms = (double)hist_percentile(&e->ival_hist, 50) / 1000.0;
     rec.p99_ms = (double)hist_percentile(&e->ival_hist, 99) / 1000.0;
     rec.server_cpu_pct = pt.server_pct;

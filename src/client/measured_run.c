@@ -40,7 +40,7 @@ static int start_sampler(const struct run_config *cfg, const struct child_server
     pid_t pids[RUN_MAX_PIDS];
     size_t n = cfg->nserver_pids;
     memcpy(pids, cfg->server_pids, n * sizeof *pids);
-    if (!n && !cfg->server_name[0] && !cfg->url[0] && cs)
+    if (!n && !cfg->server_name[0] && !cfg->url[0] && cs && cs->pid > 0)
         pids[n++] = cs->pid; /* the embedded simulator is watched by default */
     if (sampler_init(smp, pids, n, cfg->server_name[0] ? cfg->server_name : NULL, err))
         return -1;

@@ -29,17 +29,34 @@ void sched_init(struct sched *s, enum arrival arrival, double rate, int64_t t0_n
     s->rate = rate;
     s->t0_ns = t0_ns;
     s->k = 0;
+    s->stride = 1;
     s->rng = seed;
     /* The first Poisson arrival is one gap after t0, like every other. */
     s->poisson_s = arrival == ARRIVAL_POISSON ? -log1p(-rng_u01(&s->rng)) / rate : 0;
     advance(s);
 }
 
+/* Moves on n requests of the whole schedule. */
+static void skip(struct sched *s, uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        s->k++;
+        advance(s);
+    }
+}
+
+void sched_split(struct sched *s, unsigned ranks, unsigned rank)
+{
+    if (ranks <= 1)
+        return;
+    s->stride = ranks;
+    skip(s, rank);
+}
+
 int64_t sched_take(struct sched *s)
 {
     int64_t t = s->next_ns;
-    s->k++;
-    advance(s);
+    skip(s, s->stride);
     return t;
 }
 

@@ -1,4 +1,5 @@
 #include "results/report.h"
+#include "results/result_ranks.h"
 
 #include <math.h>
 #include <string.h>
@@ -301,6 +302,7 @@ int report_text(FILE *out, const struct run_result *r, char *err)
     transport(out, r);
     cpu(out, r);
     per_verb(out, r);
+    report_ranks(out, r);
     if (r->nwarnings) {
         fprintf(out, "\nwarnings\n");
         for (size_t i = 0; i < r->nwarnings; i++)

@@ -42,8 +42,11 @@ void result_free(struct run_result *r)
         hist_close(&r->verbs[i].latency);
     free(r->intervals);
     free(r->samples);
+    free(r->ranks);
     r->intervals = NULL;
     r->samples = NULL;
+    r->ranks = NULL;
+    r->nranks = 0;
 }
 
 /* Grows a timeline array by doubling: O(log n) allocations per run. */

@@ -56,6 +56,26 @@ enum arrival { ARRIVAL_CONSTANT, ARRIVAL_POISSON };
 typedef void (*interval_hook)(void *ctx, const struct interval_rec *rec, const struct hist *h,
                               double start_s, double len_s);
 
+/* What the engine hands run_config.on_tick when it closes an interval,
+ * before the interval's percentiles are taken (a distributed run merges
+ * the other ranks' intervals into it there: dist.h). last: the call after
+ * the drain, with no interval (rec, pt and ival NULL) but the drain's
+ * counts, which go to the last interval. Everything stays the engine's. */
+struct tick_data {
+    int64_t k;                /* grid index; k <= 0: warmup */
+    int last;
+    struct interval_rec *rec;
+    struct proc_point *pt;
+    struct hist *ival;        /* ok latencies of the interval (warmup too) */
+    struct hist *hook;        /* measured ok latencies since the last hook call */
+    int64_t *sent, *ok, *errors; /* last: the drain's counts */
+};
+/* Called once the connections are up, before the first send: may set
+ * *t0_ns (CLOCK_MONOTONIC, in the future) as the common start. @return 0,
+ * or -1 with err (ERR_LEN): the run does not start, engine_run fails. */
+typedef int (*start_hook)(void *ctx, int64_t *t0_ns, char *err);
+typedef void (*tick_hook)(void *ctx, struct tick_data *t);
+
 struct run_config {
     char url[512];           /* empty: the embedded simulator */
     char encoding[16];       /* "xmlrpc" | "jsonrpc" (the user's --proto) */
@@ -88,6 +108,24 @@ struct run_config {
     char stomp_destination[128];
     interval_hook on_interval; /* may be NULL */
     void *on_interval_ctx;
+    /* A distributed run (dist.h): this process sends the requests
+     * k * split_ranks + split_rank of the schedule (0 or 1 ranks: all). */
+    unsigned split_ranks, split_rank;
+    start_hook on_start;     /* may be NULL: start now */
+    tick_hook on_tick;       /* may be NULL */
+    void *dist_ctx;          /* both hooks' */
+};
+
+/* One rank of a distributed run (dist.h), as rank 0 saw it. */
+struct rank_rec {
+    int rank;
+    char host[64];
+    int64_t sent, ok, errors;
+    double achieved;         /* per second */
+    double send_lag_p99_ms;
+    double client_cpu_pct;   /* mean over the window; -1 unknown */
+    double clock_offset_us;  /* its monotonic clock minus rank 0's */
+    int lost;                /* stopped answering mid-run: figures as last heard */
 };
 
 struct verb_result {
@@ -154,6 +192,11 @@ struct run_result {
     size_t nwarnings;
     int interrupted;         /* ended early by SIGINT */
     int closed_loop;
+    /* A distributed run: its ranks (NULL, 0 otherwise; owned, freed by
+     * result_free) and the largest clock offset error estimated (us). */
+    struct rank_rec *ranks;
+    size_t nranks;
+    double clock_error_us;
 };
 
 /* A struct run_result is large (keep it off the stack) and its user's; it

@@ -1,4 +1,5 @@
 #include "results/result_json.h"
+#include "results/result_ranks.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -317,6 +318,7 @@ json_object *result_to_json(const struct run_result *r)
     add_int(tr, "stray_replies", r->stray_replies);
     json_object_object_add(root, "transport", tr);
     json_object_object_add(root, "histograms", histograms_json(r));
+    result_ranks_json(root, r);
     return root;
 }
 

@@ -6,6 +6,7 @@
  * live run would have. A saved file is input from outside: every number is
  * range-checked and every array bounded. */
 #include "results/result_json.h"
+#include "results/result_ranks.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -287,7 +288,7 @@ static int load_root(json_object *root, struct run_result *r, char *err)
     str(t, "url", r->target_url, sizeof r->target_url);
     load_counts(root, r);
     load_cpu(root, r);
-    if (load_timeline(root, r)) {
+    if (load_timeline(root, r) || result_ranks_load(root, r)) {
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }

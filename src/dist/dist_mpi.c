@@ -1,0 +1,313 @@
+/* dist_mpi: ranks, messages, clock offsets and the common start (see
+ * dist.h, dist_int.h). Every message is point to point with a deadline,
+ * never a collective, so a rank that dies mid-run (mpirun
+ * --enable-recovery keeps the job) is found out and reported by rank 0
+ * instead of hanging the others. */
+#ifdef RPCBENCH_MPI
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "client/measured_run.h"
+#include "dist/dist_int.h"
+
+struct dist dist_g;
+
+/* Pings per rank; the exchange with the least round trip is kept. */
+#define SYNC_PINGS 8
+/* The common start is this far ahead of rank 0's decision: time for the
+ * GO messages to reach every rank. */
+#define START_AHEAD_NS (150 * NS_PER_MS)
+
+int dist_rank(void)
+{
+    return dist_g.rank;
+}
+
+int dist_size(void)
+{
+    return dist_g.size ? dist_g.size : 1;
+}
+
+void dist_set_rank_output(const char *prefix)
+{
+    snprintf(dist_g.rank_output, sizeof dist_g.rank_output, "%s", prefix);
+}
+
+void dist_set_server_host(const char *host)
+{
+    snprintf(dist_g.server_host, sizeof dist_g.server_host, "%s", host);
+}
+
+int dist_init(int *argc, char ***argv)
+{
+    int n = 1;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS)
+        return -1;
+    /* Errors come back as codes: a dead rank must not abort rank 0. */
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &dist_g.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    dist_g.size = n;
+    gethostname(dist_g.host, sizeof dist_g.host - 1);
+    size_t sz = (size_t)n;
+    dist_g.lost = calloc(sz, 1);
+    dist_g.done = calloc(sz, 1);
+    dist_g.offset_ns = calloc(sz, sizeof *dist_g.offset_ns);
+    dist_g.error_ns = calloc(sz, sizeof *dist_g.error_ns);
+    dist_g.sent = calloc(sz, sizeof *dist_g.sent);
+    dist_g.ok = calloc(sz, sizeof *dist_g.ok);
+    dist_g.errors = calloc(sz, sizeof *dist_g.errors);
+    dist_g.cpu_sum = calloc(sz, sizeof *dist_g.cpu_sum);
+    dist_g.cpu_n = calloc(sz, sizeof *dist_g.cpu_n);
+    if (!dist_g.lost || !dist_g.done || !dist_g.offset_ns || !dist_g.error_ns || !dist_g.sent ||
+        !dist_g.ok || !dist_g.errors || !dist_g.cpu_sum || !dist_g.cpu_n)
+        return -1;
+    return 0;
+}
+
+static int any_lost(void)
+{
+    for (int r = 0; r < dist_g.size; r++)
+        if (dist_g.lost[r])
+            return 1;
+    return 0;
+}
+
+int dist_finish(int code)
+{
+    int32_t c = code;
+    int64_t deadline = clock_now_ns() + 30 * NS_PER_S;
+    if (dist_g.size > 1 && dist_g.rank == 0) {
+        for (int r = 1; r < dist_g.size; r++)
+            if (!dist_g.lost[r])
+                dist_send(r, DK_EXIT, &c, sizeof c, deadline);
+    } else if (dist_g.size > 1 && dist_recv(0, DK_EXIT, deadline) == 0 &&
+               dist_g.rx.len == sizeof c) {
+        memcpy(&c, dist_g.rx.data, sizeof c);
+    }
+    fflush(NULL);
+    /* With a rank gone, MPI_Finalize would wait for it. */
+    if (!any_lost())
+        MPI_Finalize();
+    return c;
+}
+
+int dist_tag(int kind)
+{
+    return ((dist_g.seq & 1023) << 4) | kind;
+}
+
+/* Between two looks at a message not there yet: 20 us while the wait is
+ * young (clock ping-pongs want short round trips), 1 ms once it has lasted
+ * 2 ms (a rank waited for at length must not cost a core). */
+static void pause_briefly(int64_t since_ns)
+{
+    struct timespec ts = {0, clock_now_ns() - since_ns > 2 * NS_PER_MS ? 1000000 : 20000};
+    nanosleep(&ts, NULL);
+}
+
+int dist_send(int dst, int kind, const void *data, size_t len, int64_t deadline_ns)
+{
+    MPI_Request req;
+    int done = 0;
+    int64_t since = clock_now_ns();
+    if (MPI_Isend(data, (int)len, MPI_BYTE, dst, dist_tag(kind), MPI_COMM_WORLD, &req) !=
+        MPI_SUCCESS)
+        goto lost;
+    while (MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done) {
+        if (clock_now_ns() > deadline_ns) {
+            MPI_Cancel(&req);
+            MPI_Request_free(&req);
+            goto lost;
+        }
+        pause_briefly(since);
+    }
+    if (done)
+        return 0;
+lost:
+    if (dist_g.rank == 0)
+        dist_g.lost[dst] = 1;
+    return -1;
+}
+
+int dist_recv(int src, int kind, int64_t deadline_ns)
+{
+    MPI_Status st;
+    int flag = 0, n = 0;
+    int64_t since = clock_now_ns();
+    for (;;) {
+        if (MPI_Iprobe(src < 0 ? MPI_ANY_SOURCE : src, dist_tag(kind), MPI_COMM_WORLD, &flag,
+                       &st) != MPI_SUCCESS)
+            return -1;
+        if (flag)
+            break;
+        if (clock_now_ns() > deadline_ns)
+            return -1;
+        pause_briefly(since);
+    }
+    MPI_Get_count(&st, MPI_BYTE, &n);
+    buf_reset(&dist_g.rx);
+    if (n < 0 || buf_reserve(&dist_g.rx, (size_t)n + 1))
+        return -1;
+    if (MPI_Recv(dist_g.rx.data, n, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return -1;
+    dist_g.rx.len = (size_t)n;
+    return st.MPI_SOURCE;
+}
+
+/* Rank 0's side of one rank's ping-pongs. */
+static void sync_one(int r)
+{
+    int64_t best = INT64_MAX;
+    for (int i = 0; i < SYNC_PINGS && !dist_g.lost[r]; i++) {
+        int64_t a = clock_now_ns(), b;
+        if (dist_send(r, DK_PING, &a, sizeof a, a + 2 * NS_PER_S) ||
+            dist_recv(r, DK_PONG, a + 2 * NS_PER_S) != r || dist_g.rx.len != sizeof b) {
+            dist_g.lost[r] = 1;
+            return;
+        }
+        int64_t c = clock_now_ns();
+        memcpy(&b, dist_g.rx.data, sizeof b);
+        if (c - a < best) {
+            best = c - a;
+            dist_g.offset_ns[r] = b - (a + (c - a) / 2);
+            dist_g.error_ns[r] = (c - a + 1) / 2;
+        }
+    }
+}
+
+void dist_sync_clocks(void)
+{
+    if (dist_g.rank == 0) {
+        for (int r = 1; r < dist_g.size; r++)
+            if (!dist_g.lost[r])
+                sync_one(r);
+        return;
+    }
+    int64_t deadline = clock_now_ns() + 60 * NS_PER_S;
+    for (int i = 0; i < SYNC_PINGS; i++) {
+        if (dist_recv(0, DK_PING, deadline) != 0)
+            return;
+        int64_t b = clock_now_ns();
+        dist_send(0, DK_PONG, &b, sizeof b, deadline);
+    }
+}
+
+/* START (to rank 0) and GO (from it). */
+struct start_msg {
+    int32_t ok;
+    int64_t t0_ns;
+    char why[2 * ERR_LEN];
+};
+
+/* Rank 0: every rank's status in; the verdict (or the start) out. */
+static int start_root(const struct start_msg *mine, int64_t *t0_ns, char *err)
+{
+    struct start_msg go = {.ok = 1};
+    if (!mine->ok)
+        snprintf(go.why, sizeof go.why, "rank 0 (%.60s): %.180s", dist_g.host, mine->why);
+    go.ok = mine->ok;
+    int64_t deadline = clock_now_ns() + dist_g.timeout_ns + 10 * NS_PER_S;
+    for (int r = 1; r < dist_g.size; r++) {
+        struct start_msg m;
+        if (dist_g.lost[r])
+            continue;
+        if (dist_recv(r, DK_START, deadline) != r || dist_g.rx.len != sizeof m) {
+            m.ok = 0;
+            snprintf(m.why, sizeof m.why, "did not answer");
+            dist_g.lost[r] = 1;
+        } else {
+            memcpy(&m, dist_g.rx.data, sizeof m);
+        }
+        if (!m.ok && go.ok) {
+            go.ok = 0;
+            snprintf(go.why, sizeof go.why, "rank %d: %.180s", r, m.why);
+        }
+    }
+    int64_t start = clock_now_ns() + START_AHEAD_NS;
+    for (int r = 1; r < dist_g.size; r++) {
+        if (dist_g.lost[r])
+            continue;
+        go.t0_ns = start + dist_g.offset_ns[r];
+        dist_send(r, DK_GO, &go, sizeof go, start);
+    }
+    *t0_ns = start;
+    if (!go.ok)
+        snprintf(err, ERR_LEN, "%.250s", go.why);
+    return go.ok ? 0 : -1;
+}
+
+int dist_start_exchange(int ok, const char *why, int64_t *t0_ns, char *err)
+{
+    struct start_msg m = {.ok = ok};
+    snprintf(m.why, sizeof m.why, "%s", why ? why : "");
+    dist_g.started = 1;
+    if (dist_g.rank == 0)
+        return (dist_g.start_failed = start_root(&m, t0_ns, err) != 0) ? -1 : 0;
+    if (ok)
+        snprintf(m.why, sizeof m.why, "%s", dist_g.host);
+    else
+        snprintf(m.why, sizeof m.why, "%.60s: %.180s", dist_g.host, why);
+    int64_t deadline = clock_now_ns() + dist_g.timeout_ns + 60 * NS_PER_S;
+    struct start_msg go;
+    if (dist_send(0, DK_START, &m, sizeof m, deadline) || dist_recv(0, DK_GO, deadline) != 0 ||
+        dist_g.rx.len != sizeof go) {
+        snprintf(err, ERR_LEN, "rank 0 did not answer at the start");
+        dist_g.start_failed = 1;
+        return -1;
+    }
+    memcpy(&go, dist_g.rx.data, sizeof go);
+    *t0_ns = go.t0_ns;
+    dist_g.start_failed = !go.ok;
+    if (!go.ok)
+        snprintf(err, ERR_LEN, "%.250s", go.why);
+    return go.ok ? 0 : -1;
+}
+
+int dist_on_start(void *ctx, int64_t *t0_ns, char *err)
+{
+    (void)ctx;
+    return dist_start_exchange(1, NULL, t0_ns, err);
+}
+
+/* SPAWN: rank 0's simulator, or why it did not start. */
+struct spawn_msg {
+    int32_t ok;
+    char hostport[64];
+    char why[2 * ERR_LEN];
+};
+
+int dist_spawn_server(const struct run_config *cfg, struct child_server *cs, char *err)
+{
+    struct spawn_msg m = {.ok = 1};
+    int64_t deadline = clock_now_ns() + 60 * NS_PER_S;
+    if (dist_size() == 1)
+        return measured_run_spawn_server(cfg, cs, err);
+    if (dist_g.rank == 0) {
+        if (measured_run_spawn_server(cfg, cs, m.why))
+            m.ok = 0;
+        snprintf(m.hostport, sizeof m.hostport, "%s", cs->hostport);
+        for (int r = 1; r < dist_g.size; r++)
+            if (!dist_g.lost[r])
+                dist_send(r, DK_SPAWN, &m, sizeof m, deadline);
+    } else if (dist_recv(0, DK_SPAWN, deadline) == 0 && dist_g.rx.len == sizeof m) {
+        memcpy(&m, dist_g.rx.data, sizeof m);
+        cs->pid = 0;
+        snprintf(cs->hostport, sizeof cs->hostport, "%s", m.hostport);
+    } else {
+        snprintf(m.why, sizeof m.why, "rank 0 did not say where its simulator is");
+        m.ok = 0;
+    }
+    if (!m.ok)
+        snprintf(err, ERR_LEN, "%.250s", m.why);
+    return m.ok ? 0 : -1;
+}
+#else
+typedef int dist_mpi_unused;
+#endif

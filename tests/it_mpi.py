@@ -1,0 +1,291 @@
+"""it_mpi: distributed runs under Open MPI's mpirun (README, "More than one
+client"), with the MPI build that `make check` puts in build/mpi/rpcbench
+and names in RPCBENCH_MPI (never ./rpcbench). Against one real
+`rpcbench serve` on loopback:
+
+- the schedule splits exactly: under 2 and 4 ranks at 200/s for 3 s the job
+  sends 600 (+-1) requests at 200/s, rank r sends its k*N + r share exactly,
+  the merged histograms hold every rank's buckets summed, the intervals and
+  rank 0's --hdr-log (merged live) add up to the ok requests;
+- merged percentiles of a known delay mixture match a single process's;
+- the built-in simulator serves N ranks (rank 0 starts it);
+- a rank killed mid-run is reported lost with what it had sent;
+- an unreachable target: every rank exits 1 with the reason;
+- SIGINT to mpirun still writes the merged result;
+- the MPI binary without mpirun is the plain rpcbench.
+Each mpirun is short: the test machine may have two cores."""
+import base64
+import json
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import tempfile
+import time
+import zlib
+
+from rpctest import RPCBENCH, Server, check, main, skip
+
+MPI_BIN = os.environ.get("RPCBENCH_MPI", "")
+MPIRUN = shutil.which("mpirun")
+# As root (CI containers) Open MPI wants both; --oversubscribe lets 4 ranks
+# share 2 cores.
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+           OMPI_MCA_rmaps_base_oversubscribe="1")
+
+
+def need_mpi():
+    if not MPIRUN:
+        skip("no mpirun (scripts/deps.sh check installs openmpi-bin)")
+    if not MPI_BIN or not os.access(MPI_BIN, os.X_OK):
+        skip("no MPI build: RPCBENCH_MPI=%r (make check builds build/mpi/rpcbench when "
+             "mpicc is installed)" % MPI_BIN)
+
+
+def mpirun(n, *args, extra=(), timeout=90):
+    """`mpirun -n N MPI_BIN args`; returns (code, stdout, stderr)."""
+    p = subprocess.run([MPIRUN, "-n", str(n), "--oversubscribe"] + list(extra) +
+                       [MPI_BIN] + [str(a) for a in args],
+                       capture_output=True, text=True, timeout=timeout, env=ENV)
+    return p.returncode, p.stdout, p.stderr
+
+
+def varint(b, i):
+    """ZigZag LEB128 as HdrHistogram writes it (9th byte holds 8 bits)."""
+    v = 0
+    for k in range(9):
+        byte = b[i + k]
+        if k == 8:
+            v |= byte << 56
+            break
+        v |= (byte & 0x7F) << (7 * k)
+        if not byte & 0x80:
+            break
+    return (v >> 1) ^ -(v & 1), i + k + 1
+
+
+def buckets(b64):
+    """{bucket index: count} of a compressed V2 histogram."""
+    raw = base64.b64decode(b64)
+    _, length = struct.unpack(">II", raw[:8])
+    payload = zlib.decompress(raw[8:8 + length])
+    _, plen = struct.unpack(">II", payload[:8])
+    i, end, idx, out = 40, 40 + plen, 0, {}
+    while i < end:
+        c, i = varint(payload, i)
+        if c < 0:
+            idx += -c
+        else:
+            if c:
+                out[idx] = c
+            idx += 1
+    return out
+
+
+def added(dicts):
+    total = {}
+    for d in dicts:
+        for k, v in d.items():
+            total[k] = total.get(k, 0) + v
+    return total
+
+
+def hlog_total(path):
+    rows = [l for l in open(path).read().splitlines()
+            if l and not l.startswith("#") and not l.startswith('"')]
+    return sum(sum(buckets(r.split(",")[3]).values()) for r in rows)
+
+
+def split_run(s, n, d):
+    out, hlog, prefix = (os.path.join(d, x) for x in ("m.json", "m.hlog", "rank"))
+    rc, stdout, err = mpirun(n, "run", "--url", s.url("/RPC2"), "--verb", "ping", "-R", "200",
+                             "-d", "3s", "-c", "4", "--output", out, "--hdr-log", hlog,
+                             "--rank-output", prefix)
+    check(rc == 0, "mpirun -n %d: rc %d: %s" % (n, rc, err[-2000:]))
+    check(stdout.count("requests    sent") == 1, "one report, from rank 0:\n" + stdout)
+    merged = json.load(open(out))
+    ranks = [json.load(open("%s.%d.json" % (prefix, r))) for r in range(n)]
+    again = subprocess.run([RPCBENCH, "report", out], capture_output=True, text=True, timeout=30)
+    check(again.stdout == stdout, "report of the merged file differs from the run's:\n%s\n---\n%s"
+          % (stdout, again.stdout))
+    return merged, ranks, hlog
+
+
+def check_split(merged, ranks, hlog, n):
+    req = merged["requests"]
+    check(abs(req["sent"] - 600) <= 1, "-n %d sent %d, want 600 +-1" % (n, req["sent"]))
+    check(abs(merged["rate"]["achieved"] - 200) <= 200 * 0.02,
+          "-n %d achieved %r/s" % (n, merged["rate"]["achieved"]))
+    check(merged["rate"]["target"] == 200 and merged["config"]["connections"] == 4,
+          "the merged config is the job's: %r" % merged["config"])
+    # rank r sends requests r, r+N, ...: exactly its count of 0..599
+    for r, rr in enumerate(ranks):
+        want = len(range(r, 600, n))
+        check(abs(rr["requests"]["sent"] - want) <= 1,
+              "rank %d sent %d, want %d" % (r, rr["requests"]["sent"], want))
+    rows = merged["ranks"]
+    check([x["rank"] for x in rows] == list(range(n)) and not any(x["lost"] for x in rows),
+          "ranks %r" % rows)
+    check(sum(x["sent"] for x in rows) == req["sent"], "ranks' sent do not add up: %r" % rows)
+    # the merged histograms: every rank's buckets summed, exactly
+    for name in ("latency_us", "service_us", "send_lag_us"):
+        want = added(buckets(rr["histograms"][name]) for rr in ranks)
+        check(buckets(merged["histograms"][name]) == want, "-n %d %s is not the sum" % (n, name))
+    check(req["ok"] == sum(rr["requests"]["ok"] for rr in ranks), "ok does not add up")
+    # merged live: the intervals and rank 0's --hdr-log hold every rank's
+    check(sum(i["ok"] for i in merged["intervals"]) == req["ok"],
+          "intervals' ok %d != %d" % (sum(i["ok"] for i in merged["intervals"]), req["ok"]))
+    check(hlog_total(hlog) == req["ok"], "hdr log holds %d, ok %d" % (hlog_total(hlog), req["ok"]))
+
+
+def test_split_two_and_four_ranks():
+    need_mpi()
+    with Server("--vms", "2") as s:
+        for n in (2, 4):
+            with tempfile.TemporaryDirectory() as d:
+                check_split(*split_run(s, n, d), n)
+
+
+def pcts(*cmd):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        p = subprocess.run(list(cmd) + ["--output", out, "--quiet"], capture_output=True,
+                           text=True, timeout=90, env=ENV)
+        check(p.returncode == 0, "%s: rc %d %s" % (cmd[:3], p.returncode, p.stderr[-1500:]))
+        lat = json.load(open(out))["latency_ms"]
+        return lat["p50"], lat["p90"]
+
+
+def test_delay_mixture_percentiles():
+    """uniform 5..15 ms: p50 10 ms, p90 14 ms, merged as a single process's."""
+    need_mpi()
+    with Server("--vms", "2", "--delay", "uniform:5ms:15ms") as s:
+        args = ["run", "--url", s.url("/RPC2"), "--verb", "ping", "-R", "100", "-d", "3s",
+                "-c", "8"]
+        one = pcts(RPCBENCH, *args)
+        two = pcts(MPIRUN, "-n", "2", "--oversubscribe", MPI_BIN, *args)
+    for got in (one, two):
+        # 300 draws: the median's spread is ~0.3 ms, the p90's ~0.2 ms
+        check(abs(got[0] - 10) < 1.5 and abs(got[1] - 14) < 1.5,
+              "p50/p90 %r, want ~10/14 ms (single %r, 2 ranks %r)" % (got, one, two))
+
+
+def test_simulator_under_mpirun():
+    need_mpi()
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        rc, _, err = mpirun(3, "run", "--verb", "ping", "-R", "150", "-d", "2s", "--vms", "5",
+                            "--quiet", "--output", out)
+        check(rc == 0, "rc %d: %s" % (rc, err[-1500:]))
+        r = json.load(open(out))
+    check(abs(r["requests"]["sent"] - 300) <= 1 and r["requests"]["ok"] == r["requests"]["sent"],
+          "requests %r" % r["requests"])
+    check(len(r["ranks"]) == 3 and all(x["sent"] > 0 for x in r["ranks"]), "ranks %r" % r["ranks"])
+    check(r["server_cpu"]["mean_pct"] is not None and r["server_cpu"]["mean_pct"] >= 0,
+          "rank 0 samples its simulator: %r" % r["server_cpu"])
+
+
+def test_rank_killed_is_reported():
+    need_mpi()
+    with Server("--vms", "2") as s, tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        p = subprocess.Popen([MPIRUN, "-n", "3", "--oversubscribe", "--enable-recovery", MPI_BIN,
+                              "run", "--url", s.url("/RPC2"), "--verb", "ping", "-R", "150",
+                              "-d", "4s", "--quiet", "--output", out],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+        time.sleep(2.5)
+        kids = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True,
+                              text=True).stdout.split()
+        check(len(kids) == 3, "mpirun's ranks: %r" % kids)
+        os.kill(int(sorted(kids, key=int)[-1]), signal.SIGKILL)
+        stdout, err = p.communicate(timeout=60)
+        check(os.path.exists(out), "no merged result: %s" % err[-1500:])
+        r = json.load(open(out))
+    lost = [x for x in r["ranks"] if x["lost"]]
+    check(len(lost) == 1 and lost[0]["sent"] > 0, "ranks %r" % r["ranks"])
+    check(any("was lost mid-run" in w for w in r["warnings"]), "warnings %r" % r["warnings"])
+    check(r["requests"]["sent"] == sum(x["sent"] for x in r["ranks"]),
+          "the lost rank's requests are in the totals: %r / %r" % (r["requests"], r["ranks"]))
+
+
+def test_unreachable_every_rank_exits_1():
+    need_mpi()
+    rc, _, err = mpirun(2, "run", "--url", "http://127.0.0.1:1/RPC2", "-R", "10", "-d", "1s",
+                        "--quiet")
+    check(rc == 1 and "cannot connect to 127.0.0.1:1" in err, "rc %d: %s" % (rc, err[-1500:]))
+
+
+def test_sigint_writes_merged_result():
+    need_mpi()
+    with Server("--vms", "2") as s, tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        p = subprocess.Popen([MPIRUN, "-n", "2", "--oversubscribe", MPI_BIN, "run", "--url",
+                              s.url("/RPC2"), "--verb", "ping", "-R", "100", "-d", "20s",
+                              "--quiet", "--output", out],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+        time.sleep(2.5)
+        p.send_signal(signal.SIGINT)
+        p.communicate(timeout=30)
+        check(os.path.exists(out), "no merged result after SIGINT")
+        r = json.load(open(out))
+    check(r["interrupted"] and len(r["ranks"]) == 2, "interrupted %r ranks %r" %
+          (r["interrupted"], r.get("ranks")))
+    check(0 < r["requests"]["sent"] < 2000, "requests %r" % r["requests"])
+
+
+def test_server_cpu_on_its_host():
+    """--server-pid is sampled where the process is; --server-host H limits
+    sampling to the ranks on H (another name: nobody samples)."""
+    need_mpi()
+    host = os.uname().nodename
+    with Server("--vms", "2") as s:
+        got = {}
+        for h in (host, "no-such-host"):
+            with tempfile.TemporaryDirectory() as d:
+                out = os.path.join(d, "r.json")
+                rc, _, err = mpirun(2, "run", "--url", s.url("/RPC2"), "--verb", "ping", "-R",
+                                    "100", "-d", "2s", "--quiet", "--output", out,
+                                    "--server-pid", s.proc.pid, "--server-host", h)
+                check(rc == 0, "rc %d: %s" % (rc, err[-1500:]))
+                got[h] = json.load(open(out))["server_cpu"]
+    check(got[host]["pids"] == [s.proc.pid] and got[host]["mean_pct"] >= 0,
+          "sampled on %s: %r" % (host, got[host]))
+    check(got["no-such-host"]["mean_pct"] == -1, "sampled elsewhere: %r" % got["no-such-host"])
+
+
+def test_compare_under_mpirun():
+    """Every round is a distributed run (on rank 0's simulator); rank 0
+    alone reports."""
+    need_mpi()
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "c.json")
+        rc, stdout, err = mpirun(2, "compare", "--vms", "2", "--verb", "ping", "-R", "60",
+                                 "-d", "1s", "--rounds", "3", "--quiet", "--output", out)
+        check(rc == 0, "rc %d: %s" % (rc, err[-1500:]))
+        check(stdout.count("round  arm") == 1, "one report:\n" + stdout)
+        c = json.load(open(out))
+    text = json.dumps(c)
+    check(text.count('"ranks"') == 6, "each of the 6 runs has its ranks: %d" % text.count('"ranks"'))
+
+
+def test_mpi_binary_without_mpirun():
+    need_mpi()
+    with Server("--vms", "2") as s, tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        p = subprocess.run([MPI_BIN, "run", "--url", s.url("/RPC2"), "--verb", "ping", "-R",
+                            "100", "-d", "1s", "--output", out], capture_output=True, text=True,
+                           timeout=60, env=ENV)
+        check(p.returncode == 0, "rc %d: %s" % (p.returncode, p.stderr))
+        r = json.load(open(out))
+    check(r["requests"]["sent"] == 100 and "ranks" not in r, "a plain result: %r" % r["requests"])
+    check("requests    sent 100" in p.stdout, "the plain report:\n" + p.stdout)
+
+
+if __name__ == "__main__":
+    os.chdir(os.path.dirname(os.path.abspath(__file__)))
+    main([test_split_two_and_four_ranks, test_delay_mixture_percentiles,
+          test_simulator_under_mpirun, test_rank_killed_is_reported,
+          test_unreachable_every_rank_exits_1, test_sigint_writes_merged_result,
+          test_server_cpu_on_its_host, test_compare_under_mpirun,
+          test_mpi_binary_without_mpirun])
