@@ -1,20 +1,14 @@
 #include "results/plot.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base/file.h"
+#include "results/plot_gp.h"
 
 #define PLOT_MAX_ARMS 8
-#define GNUPLOT_TIMEOUT_MS 30000
 
 /* ---- file names ---------------------------------------------------------- */
 
@@ -25,18 +19,6 @@ struct plot_files {
     char timeline[PLOT_MAX_ARMS][600];
     char gp[600];
 };
-
-static void safe_name(const char *in, char *out, size_t len)
-{
-    size_t n = 0;
-    for (; in[n] && n + 1 < len; n++) {
-        char c = in[n];
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '-' || c == '_';
-        out[n] = ok ? c : '_';
-    }
-    out[n] = '\0';
-}
 
 /* Arm names from the labels; letters A, B, ... when labels are missing or
  * would give two arms the same files. */
@@ -49,7 +31,7 @@ static void name_files(struct plot_files *pf, const char *svg, const char *const
     snprintf(pf->base, sizeof pf->base, "%.*s", (int)len, svg);
     int clash = 0;
     for (size_t i = 0; i < narms; i++) {
-        safe_name(names[i], pf->arm[i], sizeof pf->arm[i]);
+        plot_safe_name(names[i], pf->arm[i], sizeof pf->arm[i]);
         for (size_t j = 0; j < i; j++)
             clash |= !strcmp(pf->arm[i], pf->arm[j]);
         clash |= !pf->arm[i][0];
@@ -125,28 +107,6 @@ static int has_timeline(const struct run_result *r, int cpu)
 
 /* ---- the script ------------------------------------------------------------ */
 
-/* A gnuplot single-quoted string: a quote is written twice. */
-static void gp_str(FILE *f, const char *s)
-{
-    fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        if (*s != '\n')
-            fputc(*s, f);
-    }
-    fputc('\'', f);
-}
-
-static void placeholder(FILE *f, const char *what)
-{
-    fprintf(f, "set xrange [0:1]; set yrange [0:1]; unset xtics; unset ytics\n");
-    fprintf(f, "set label 1 ");
-    gp_str(f, what);
-    fprintf(f, " at graph 0.5,0.5 center\nplot -1 notitle\n");
-    fprintf(f, "unset label 1; set xtics; set ytics; set autoscale x; set autoscale y\n");
-}
-
 static void panel_cdf(FILE *f, const struct plot_files *pf, const struct run_result *const *arms,
                       const char *const *names, size_t narms)
 {
@@ -159,7 +119,7 @@ static void panel_cdf(FILE *f, const struct plot_files *pf, const struct run_res
     fprintf(f, "\nset title 'cumulative response-time distribution (from the intended send time)'\n"
                "set xlabel 'response time (ms)'\nset ylabel '%% of requests at or below'\n");
     if (!hi) {
-        placeholder(f, "no answered requests");
+        plot_placeholder(f, "no answered requests");
         return;
     }
     /* a long tail squeezes the body into one corner on a linear axis */
@@ -171,9 +131,9 @@ static void panel_cdf(FILE *f, const struct plot_files *pf, const struct run_res
         if (!arms[i]->latency.total_count)
             continue;
         fprintf(f, "%s", first ? "" : ", \\\n     ");
-        gp_str(f, pf->cdf[i]);
+        plot_gp_str(f, pf->cdf[i]);
         fprintf(f, " using 1:2 with lines lw 2 title ");
-        gp_str(f, names[i]);
+        plot_gp_str(f, names[i]);
         first = 0;
     }
     fprintf(f, "\nunset logscale x\nset autoscale y\n");
@@ -193,19 +153,19 @@ static void panel_timeline(FILE *f, const struct plot_files *pf,
             continue;
         for (int col = cpu ? 4 : 2; col <= (cpu ? 4 : 3); col++) {
             fprintf(f, "%s", first ? "set key top right\nplot " : ", \\\n     ");
-            gp_str(f, pf->timeline[i]);
+            plot_gp_str(f, pf->timeline[i]);
             /* p99 thin with open points, not dashed: some SVG renderers
              * draw gnuplot's dashed paths with stray segments */
             fprintf(f, " using 1:%d with linespoints lc %zu lw %d pt %d ps 0.5 title ", col,
                     i + 1, col == 3 ? 1 : 2, col == 3 ? 6 : 7);
             char t[96];
             snprintf(t, sizeof t, "%s%s", names[i], cpu ? "" : col == 2 ? " p50" : " p99");
-            gp_str(f, t);
+            plot_gp_str(f, t);
             first = 0;
         }
     }
     if (first)
-        placeholder(f, cpu ? "server CPU not sampled" : "no intervals");
+        plot_placeholder(f, cpu ? "server CPU not sampled" : "no intervals");
     else
         fprintf(f, "\n");
 }
@@ -220,74 +180,20 @@ static int write_script(const struct plot_files *pf, const char *svg,
     fprintf(f, "# rpcbench plot; re-make with: gnuplot %s\n", pf->gp);
     fprintf(f, "set terminal svg size 900,1100 dynamic noenhanced font 'sans,11' "
                "background rgb 'white'\nset output ");
-    gp_str(f, svg);
+    plot_gp_str(f, svg);
     char title[256] = "rpcbench:";
     for (size_t i = 0; i < narms; i++) {
         size_t n = strlen(title);
         snprintf(title + n, sizeof title - n, "%s %s", i ? " vs" : "", names[i]);
     }
     fprintf(f, "\nset grid\nset multiplot layout 3,1 title ");
-    gp_str(f, title);
+    plot_gp_str(f, title);
     fprintf(f, "\n");
     panel_cdf(f, pf, arms, names, narms);
     panel_timeline(f, pf, arms, names, narms, 0);
     panel_timeline(f, pf, arms, names, narms, 1);
     fprintf(f, "\nunset multiplot\nset output\n");
     return file_close_checked(f, pf->gp, err);
-}
-
-/* ---- running gnuplot --------------------------------------------------------- */
-
-static int on_path(const char *prog)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        return 0;
-    char dir[4096];
-    for (const char *p = path; *p;) {
-        const char *colon = strchr(p, ':');
-        size_t n = colon ? (size_t)(colon - p) : strlen(p);
-        snprintf(dir, sizeof dir, "%.*s/%s", (int)n, n ? p : ".", prog);
-        if (access(dir, X_OK) == 0)
-            return 1;
-        p += n + (colon ? 1 : 0);
-    }
-    return 0;
-}
-
-/* Runs `gnuplot script`, its stdout discarded, within a bounded time. */
-static int run_gnuplot(const char *script, char *err)
-{
-    fflush(NULL); /* the child must not write our buffered output again */
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(err, ERR_LEN, "fork: %s", strerror(errno));
-        return -1;
-    }
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
-            _exit(126);
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
-        _exit(127);
-    }
-    int status = 0;
-    struct timespec tick = {0, 10 * 1000000L};
-    for (int waited = 0; waitpid(pid, &status, WNOHANG) == 0; waited += 10) {
-        if (waited >= GNUPLOT_TIMEOUT_MS) {
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            snprintf(err, ERR_LEN, "gnuplot %.200s: timed out", script);
-            return -1;
-        }
-        nanosleep(&tick, NULL);
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-        snprintf(err, ERR_LEN, "gnuplot %.200s failed (exit %d)", script,
-                 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-        return -1;
-    }
-    return 0;
 }
 
 /* The script and data once the SVG is made, unless --plot-keep. */
@@ -315,12 +221,12 @@ int plot_svg(const char *svg_path, const struct run_result *const *arms,
             return -1;
     if (write_script(&pf, svg_path, arms, names, narms, err))
         return -1;
-    if (!on_path("gnuplot")) {
+    if (!plot_have_gnuplot()) {
         fprintf(stderr, "gnuplot not found: apt-get install gnuplot-nox, then gnuplot %s\n",
                 pf.gp);
         return 0;
     }
-    int rc = run_gnuplot(pf.gp, err);
+    int rc = plot_run_gnuplot(pf.gp, err);
     if (rc == 0 && !keep)
         remove_inputs(&pf, narms);
     return rc;

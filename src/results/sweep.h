@@ -110,4 +110,43 @@ long sweep_add_capacity(struct sweep *s, const char *proto, const char *verb,
 /* Appends a probe to search c. @return 0, or -1 when memory cannot be had. */
 int sweep_add_probe(struct sweep_capacity *c, const struct sweep_probe *p);
 
+/* ---- rows and selection (sweep_row.c) -------------------------------------- */
+
+/* The parameters of struct sweep_params, as bits, in column order. */
+#define SWEEP_P_RATE 1u
+#define SWEEP_P_CONNECTIONS 2u
+#define SWEEP_P_VMS 4u
+#define SWEEP_P_PROTO 8u
+#define SWEEP_P_VERB 16u
+#define SWEEP_P_ALL 31u
+/* The selector keys, in the order of the bits above. */
+extern const char *const sweep_param_names[5]; /* "rate", "connections", ... */
+
+/* @return the SWEEP_P_* bits of the parameters that differ between some
+ * two cells of s (0 with fewer than two cells). */
+unsigned sweep_varying(const struct sweep *s);
+/* Parameter bit's value of p ("8", "jsonrpc") into out (len bytes, the
+ * caller's, always terminated). */
+void sweep_param_value(const struct sweep_params *p, unsigned bit, char *out, size_t len);
+/* "rate=8,proto=jsonrpc": the parameters of p named by the bits of which,
+ * in column order, into out (len bytes, the caller's, always terminated;
+ * "" when which is 0). Rates print as "%g". */
+void sweep_params_text(const struct sweep_params *p, unsigned which, char *out, size_t len);
+/* c's figures over its repeats into *row (the caller's): median, min and
+ * max of each figure in enum sweep_fig, over the repeats where it is
+ * known; -1 in all three where it is known in none (or c has no repeat);
+ * flags from result_limits of every repeat (SWEEP_SATURATED for
+ * RESULT_SATURATED, SWEEP_CLIENT_BOUND for RESULT_CLIENT_BOUND,
+ * RESULT_LATE_PACER or RESULT_RATE_NOT_HELD). c is only read.
+ * @return 0, or -1 when memory cannot be had (*row then all -1). */
+int sweep_cell_row(const struct sweep_cell *c, struct sweep_row *row);
+/* One cell of s from spec: a cell number as the table shows it (1-based),
+ * or "key=value,..." with keys rate, connections, vms, proto, verb (a verb
+ * mix's own commas are kept: "verb=list:4,ping:1"), which must match
+ * exactly one cell. @return 0 with its index (0-based) in *cell, or -1
+ * with a one-line reason in err (ERR_LEN, caller-owned, without the
+ * option's name: "no cell has rate=7 (rates: 2, 4, 8)", "rate=8 matches 2
+ * cells; name more of rate, connections, vms, proto, verb"). */
+int sweep_select(const struct sweep *s, const char *spec, size_t *cell, char *err);
+
 #endif
