@@ -469,6 +469,43 @@ def test_delay_does_not_block():
         check(n == 7, "%d VMs, want 7" % n)
 
 
+def answer_times(srv, n):
+    """Sends n XML-RPC pings at once on n connections; returns the seconds
+    each answer took, sorted."""
+    socks = [srv.sock() for _ in range(n)]
+    t0 = time.monotonic()
+    for s in socks:
+        s.sendall(post(b"/RPC2", XML_PING))
+    took = []
+    for s in socks:
+        f = s.makefile("rb")
+        expect_status(f, 200)
+        took.append(time.monotonic() - t0)
+        f.close()
+        s.close()
+    return sorted(took)
+
+
+def test_workers_queue_the_delay():
+    # One worker, 100 ms each: the k-th answer cannot come before k * 100 ms
+    # (a lower bound the server's timers set, so it cannot flake).
+    with Server("--delay", "100ms", "--workers", "1") as srv:
+        took = answer_times(srv, 5)
+        for k, t in enumerate(took, 1):
+            check(t >= k * 0.1 - 0.005, "answer %d after %.3fs with one 100ms worker: %r"
+                  % (k, t, took))
+        still_serves(srv)
+    # Two workers: pairs, so the fifth waits for two rounds before its own.
+    with Server("--delay", "100ms", "--workers", "2") as srv:
+        took = answer_times(srv, 5)
+        check(took[-1] >= 0.295, "5th answer after %.3fs with two workers" % took[-1])
+        check(took[1] < took[-1], "two workers answered one at a time: %r" % took)
+    # Default 0 workers: the five delays overlap (one after another: 0.5 s).
+    with Server("--delay", "100ms") as srv:
+        took = answer_times(srv, 5)
+        check(took[-1] < 0.4, "5 delayed calls took %.3fs without workers" % took[-1])
+
+
 def test_seed_reproducible():
     ids = []
     for seed in ("5", "5", "6"):
@@ -506,7 +543,8 @@ def test_usage():
     r = run("--help")
     check(r.returncode == 0 and b"--listen" in r.stdout, "--help: exit %d %r" % (r.returncode, r.stdout[:200]))
     for bad in (["--vms", "x"], ["--bogus"], ["--listen", "nope"], ["--delay", "uniform:5ms"],
-                ["--max-body", "lots"], ["--idle-timeout", "0"], ["extra"]):
+                ["--max-body", "lots"], ["--idle-timeout", "0"], ["extra"],
+                ["--workers", "-1"], ["--workers", "x"]):
         r = run(*bad)
         check(r.returncode == 2, "%r: exit %d" % (bad, r.returncode))
         check(len(r.stderr.decode().strip().splitlines()) == 1, "%r: stderr %r" % (bad, r.stderr))
@@ -530,6 +568,7 @@ if __name__ == "__main__":
               test_many_connections, test_big_body_accepted, test_expect_continue,
               test_shared_server_stops_cleanly,
               test_max_body, test_idle_timeout, test_max_connections, test_delay_does_not_block,
+              test_workers_queue_the_delay,
               test_seed_reproducible, test_ipv6, test_sigterm_exits_0, test_usage])
     finally:
         for srv in SHARED:

@@ -12,11 +12,11 @@
 
 #include "cli/commands.h"
 #include "cli/cmd_compare.h"
+#include "cli/cli_round.h"
 #include "results/compare_saved.h"
 #include "cli/options.h"
 #include "results/hdrlog_sink.h"
 #include "results/plot.h"
-#include "results/progress.h"
 #include "results/result_json.h"
 #include "client/measured_run.h"
 
@@ -89,20 +89,15 @@ static int open_hdr_logs(struct cmp *c, char *err)
 static int run_one(struct cmp *c, int a, size_t i, const struct child_server *cs, char *err)
 {
     struct arm *arm = &c->arm[a];
-    char prefix[96];
+    char prefix[96], line[160];
     snprintf(prefix, sizeof prefix, "round %zu/%d %c %.40s", i + 1, c->o->rounds, arm->letter,
              arm->cfg.label);
-    if (!arm->cfg.quiet)
-        fprintf(stderr, "round %zu/%d arm %c (%s)\n", i + 1, c->o->rounds, arm->letter,
-                arm->cfg.label);
-    progress_set_prefix(prefix);
-    if (c->o->hdr_log[0])
-        hdrlog_sink_next_run(&arm->hdr);
-    int rc = measured_run(&arm->cfg, cs, &arm->rounds[i], err);
+    snprintf(line, sizeof line, "round %zu/%d arm %c (%s)", i + 1, c->o->rounds, arm->letter,
+             arm->cfg.label);
+    int rc = cli_round(&arm->cfg, cs, line, prefix, c->o->hdr_log[0] ? &arm->hdr : NULL,
+                       &arm->rounds[i], err);
     arm->nrounds++; /* initialised either way: freed with the rest */
-    if (rc)
-        return -1;
-    return arm->rounds[i].interrupted ? 1 : 0;
+    return rc;
 }
 
 static int run_rounds(struct cmp *c, char *err)
@@ -122,7 +117,6 @@ static int run_rounds(struct cmp *c, char *err)
             compare_judge_gates(c, c->pairs)) /* a look: stop once every gate is decided */
             break;
     }
-    progress_set_prefix(NULL);
     spawn_stop(&cs);
     if (rc > 0) {
         c->interrupted = 1;

@@ -23,6 +23,10 @@ static void usage(FILE *out)
             "  --vms N                 simulated running VMs (default 150)\n"
             "  --seed S                seed of the VMs and the delays (default 1)\n"
             "  --delay SPEC            service delay: 5ms, uniform:1ms:10ms, exp:5ms (mean)\n"
+            "  --workers N             the delay is served by N workers, first come first\n"
+            "                          served: a call waits for a free worker, then holds it\n"
+            "                          for its delay (capacity N/delay per second); default 0:\n"
+            "                          delays run concurrently, however many calls\n"
             "  --work-us-per-vm N      CPU burnt per VM per stats call, microseconds (default 0)\n"
             "  --max-body SIZE         largest request body (default 16MiB; beyond: 413)\n"
             "  --idle-timeout D        drop HTTP clients without a complete request, and STOMP\n"
@@ -63,6 +67,11 @@ static int parse_opt(int ch, const char *name, const char *arg, struct server_co
             return -1;
         o->work_us_per_vm = v;
         return 0;
+    case 'W':
+        if (cli_parse_int(name, arg, 0, 100000, &v, err) < 0)
+            return -1;
+        o->workers = (int)v;
+        return 0;
     case 'b':
         return units_parse_size(arg, &o->max_body, err);
     case 'i':
@@ -101,6 +110,7 @@ static int parse_args(int argc, char **argv, struct server_config *o, char *err)
         {"seed", required_argument, NULL, 's'},
         {"delay", required_argument, NULL, 'd'},
         {"work-us-per-vm", required_argument, NULL, 'w'},
+        {"workers", required_argument, NULL, 'W'},
         {"max-body", required_argument, NULL, 'b'},
         {"idle-timeout", required_argument, NULL, 'i'},
         {"max-connections", required_argument, NULL, 'c'},

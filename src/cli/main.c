@@ -17,6 +17,7 @@ static const struct {
     {"serve", cmd_serve, "run the built-in simulated VDSM host"},
     {"run", cmd_run, "drive a server at a fixed rate for a fixed time"},
     {"compare", cmd_compare, "A/B: two protocols or two servers, interleaved rounds"},
+    {"sweep", cmd_sweep, "grids of runs, and capacity search under a condition"},
     {"report", cmd_report, "re-render or merge saved results"},
 };
 

@@ -313,6 +313,25 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
     return -1;
 }
 
+int options_takes_value(const char *tok)
+{
+    if (tok[0] == '-' && tok[1] && tok[1] != '-')
+        return !tok[2] && strchr("upRdc", tok[1]) != NULL; /* "-d" alone; "-d5s" holds it */
+    if (strncmp(tok, "--", 2) || strchr(tok, '='))
+        return 0;
+    size_t n = strlen(tok + 2), hits = 0;
+    int arg = 0;
+    for (const struct option *l = long_opts; l->name; l++) {
+        if (!strcmp(l->name, tok + 2))
+            return l->has_arg == required_argument;
+        if (n && !strncmp(l->name, tok + 2, n)) { /* getopt takes a unique prefix */
+            hits++;
+            arg = l->has_arg == required_argument;
+        }
+    }
+    return hits == 1 && arg;
+}
+
 /* The option opt as the user may write it: "--duration". */
 static const char *opt_name(int opt)
 {

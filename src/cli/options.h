@@ -60,6 +60,11 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
  * --verb (cfg's verbs then partly filled). */
 int options_parse_verbs(const char *s, struct run_config *cfg, char *err);
 
+/* @return 1 when argv token tok is a run option that takes the next token
+ * as its value ("-d", "--duration", a unique prefix "--dur"), else 0; so
+ * sweep can pick its own options out of argv without eating a value. */
+int options_takes_value(const char *tok);
+
 /* Writes run's (compare = 0) or compare's --help text to out. */
 void options_usage(FILE *out, int compare);
 

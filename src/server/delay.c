@@ -72,3 +72,36 @@ int64_t delay_next(struct delay *d)
         return 0;
     }
 }
+
+int delay_workers_init(struct delay_workers *w, int n)
+{
+    w->n = 0;
+    w->free_at = NULL;
+    if (n <= 0)
+        return 0;
+    if (!(w->free_at = calloc((size_t)n, sizeof *w->free_at)))
+        return -1;
+    w->n = n;
+    return 0;
+}
+
+void delay_workers_free(struct delay_workers *w)
+{
+    free(w->free_at);
+    w->free_at = NULL;
+    w->n = 0;
+}
+
+int64_t delay_workers_take(struct delay_workers *w, double now, int64_t delay_ns)
+{
+    if (w->n == 0)
+        return delay_ns;
+    int k = 0; /* the worker free soonest: a scan, N is small */
+    for (int i = 1; i < w->n; i++)
+        if (w->free_at[i] < w->free_at[k])
+            k = i;
+    double start = w->free_at[k] > now ? w->free_at[k] : now;
+    double done = start + (double)delay_ns / 1e9;
+    w->free_at[k] = done;
+    return to_ns((done - now) * 1e9);
+}

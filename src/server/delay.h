@@ -25,4 +25,21 @@ int delay_parse(const char *spec, uint64_t seed, struct delay *d, char *err);
  * @return the delay in ns, >= 0 (0 for DELAY_NONE). */
 int64_t delay_next(struct delay *d);
 
+/* --workers N: the delay is served by N workers, first come first served:
+ * a call waits for the first free worker, then holds it for its delay. As
+ * each call's delay is known on arrival, the queue needs no list: each
+ * worker keeps the time it is free again, and a call takes the one free
+ * soonest. Owned by its user; delay_workers_free releases it. */
+struct delay_workers {
+    double *free_at; /* [n], seconds on the caller's clock */
+    int n;           /* 0: no workers, delays run concurrently */
+};
+
+/* Makes n workers (n 0: none). @return 0, or -1 when memory cannot be had. */
+int delay_workers_init(struct delay_workers *w, int n);
+void delay_workers_free(struct delay_workers *w);
+/* A call arriving at now (s) that needs delay_ns of a worker.
+ * @return how long after now it is done, in ns (delay_ns without workers). */
+int64_t delay_workers_take(struct delay_workers *w, double now, int64_t delay_ns);
+
 #endif

@@ -318,8 +318,10 @@ int64_t sconn_batch_delay(struct serve_ctx *ctx, const struct encoder *enc, cons
     size_t n = vdsm_api_requests_in(enc, body, len);
     int64_t longest = 0;
     ctx->requests += n;
+    /* ev_now: the timer started on the delay counts from the loop's time */
+    double now = ctx->workers.n ? ev_now(ctx->loop) : 0;
     for (size_t i = 0; i < n; i++) {
-        int64_t d = delay_next(&ctx->delay);
+        int64_t d = delay_workers_take(&ctx->workers, now, delay_next(&ctx->delay));
         longest = d > longest ? d : longest;
     }
     return longest;

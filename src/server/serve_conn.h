@@ -41,6 +41,7 @@ struct serve_ctx {
     struct ev_loop *loop;
     struct vdsm_api api;
     struct delay delay;
+    struct delay_workers workers; /* --workers: the delay queued FIFO (owner frees) */
     size_t max_body;
     double idle_s;       /* drop a connection with no complete request for this long */
     int max_conns;

@@ -150,6 +150,10 @@ int server_start(struct server *s, const struct server_config *o, char *bound, s
     ctx->api.work_ns_per_vm = o->work_us_per_vm * NS_PER_US;
     if (delay_parse(o->delay ? o->delay : "0", o->seed, &ctx->delay, err) < 0)
         return -1;
+    if (delay_workers_init(&ctx->workers, o->workers) < 0) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
     if (!(ctx->api.sim = vmsim_new(o->vms, o->seed, err)))
         return -1;
     if (o->tls_cert) {
@@ -190,6 +194,7 @@ void server_free(struct server *s)
         close(s->lfd);
     vmsim_free(s->ctx.api.sim);
     free(s->ctx.rbuf);
+    delay_workers_free(&s->ctx.workers);
     if (s->ctx.tls)
         SSL_CTX_free(s->ctx.tls);
     buf_free(&s->ctx.out);

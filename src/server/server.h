@@ -22,6 +22,7 @@ struct server_config {
     int vms;
     uint64_t seed;
     const char *delay;      /* delay spec, NULL for none; borrowed */
+    int workers;            /* --workers: 0 = delays concurrent */
     int64_t work_us_per_vm;
     size_t max_body;
     int64_t idle_ns;

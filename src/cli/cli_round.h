@@ -1,0 +1,28 @@
+/* cli_round: one measured run inside a command that makes many (compare's
+ * rounds, sweep's cells and probes): its announcement line and progress
+ * prefix on stderr, its --hdr-log section, the run itself (measured_run),
+ * and SIGINT between runs. Internal to cli/. */
+#ifndef RPCBENCH_CLI_ROUND_H
+#define RPCBENCH_CLI_ROUND_H
+
+#include "client/measured_run.h"
+#include "results/hdrlog_sink.h"
+#include "results/result.h"
+
+/* Announces the run with line (stderr, unless cfg->quiet; "" for none),
+ * prefixes its progress lines with prefix (copied), starts a --hdr-log
+ * section in hdr (NULL: none), and runs cfg against cfg->url or cs. res is
+ * initialised here and is the caller's (result_free, even on failure).
+ * @return 0, 1 when SIGINT ended it (stop), or -1 with err (measured_run's). */
+int cli_round(const struct run_config *cfg, const struct child_server *cs, const char *line,
+              const char *prefix, struct hdrlog_sink *hdr, struct run_result *res, char *err);
+
+/* Between runs (a server starting, results moving), SIGINT would kill the
+ * process and lose what was measured; this catches it into a flag instead.
+ * The engine takes SIGINT over while a run goes and lets it go after, so
+ * call cli_round_catch_sigint again after each run. */
+void cli_round_catch_sigint(void);
+/* @return 1 once SIGINT came while caught (between runs), else 0. */
+int cli_round_sigint_seen(void);
+
+#endif

@@ -1,0 +1,273 @@
+/* `rpcbench sweep`: a grid of runs (the cross product of the lists given),
+ * or a capacity search per --proto x --verb (sweep_find.c); see README
+ * "Sweeps". Repeats are interleaved (every cell once, then again), so slow
+ * drift of the machine falls on every cell alike. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/units.h"
+#include "cli/cli_round.h"
+#include "cli/cli_verdict.h"
+#include "cli/cmd_sweep.h"
+#include "cli/commands.h"
+#include "client/measured_run.h"
+#include "results/sweep_out.h"
+#include "results/sweep_json.h"
+
+/* ---- running ---------------------------------------------------------------- */
+
+static const struct child_server *server_for(struct sweep_cmd *c, const struct run_config *cfg,
+                                             char *err)
+{
+    if (cfg->url[0])
+        return NULL;
+    for (size_t i = 0; i < c->nservers; i++)
+        if (c->servers[i].vms == cfg->vms)
+            return &c->servers[i].cs;
+    struct sweep_server *sv = &c->servers[c->nservers];
+    if (measured_run_spawn_server(cfg, &sv->cs, err))
+        return NULL;
+    sv->vms = cfg->vms;
+    c->nservers++;
+    return &sv->cs;
+}
+
+/* "about 1m20s left": the runs to go at the mean time a run took so far
+ * (before the first: its warmup and duration, plus a little). */
+static void time_left(const struct sweep_cmd *c, const struct run_config *cfg, char *out,
+                      size_t len)
+{
+    if (!c->runs_total) {
+        out[0] = '\0';
+        return;
+    }
+    int64_t per = cfg->warmup_ns + cfg->duration_ns + NS_PER_S / 2;
+    if (c->runs_done)
+        per = (clock_now_ns() - c->t0_ns) / (int64_t)c->runs_done;
+    char d[32];
+    int64_t left = per * (int64_t)(c->runs_total - c->runs_done);
+    units_format_duration((left + NS_PER_S / 2) / NS_PER_S * NS_PER_S, d, sizeof d);
+    snprintf(out, len, "; about %s left", d);
+}
+
+int sweep_run_cell(struct sweep_cmd *c, size_t cell, const struct run_config *cfg,
+                   const char *what, char *err)
+{
+    static struct run_result res; /* large; moved into the sweep after */
+    if (cli_round_sigint_seen())
+        return 1;
+    const struct child_server *cs = server_for(c, cfg, err);
+    if (!cs && !cfg->url[0])
+        return -1;
+    if (!c->runs_done)
+        c->t0_ns = clock_now_ns();
+    char left[64], line[400], prefix[96], params[200];
+    time_left(c, cfg, left, sizeof left);
+    sweep_params_text(&c->s.cells[cell].p, SWEEP_P_ALL, params, sizeof params);
+    snprintf(line, sizeof line, "sweep %s: %s%s", what, params, left);
+    snprintf(prefix, sizeof prefix, "%.90s", what);
+    int rc = cli_round(cfg, cs, line, prefix, c->o->hdr_log[0] ? &c->hdr : NULL, &res, err);
+    cli_round_catch_sigint(); /* the engine let SIGINT go */
+    c->runs_done++;
+    if (rc >= 0 && sweep_add_rep(&c->s, cell, &res)) {
+        snprintf(err, ERR_LEN, "out of memory");
+        rc = -1;
+    }
+    result_free(&res); /* a no-op once moved */
+    return rc == 0 && cli_round_sigint_seen() ? 1 : rc;
+}
+
+/* Every cell once, then again, --repeat times. */
+static int run_grid(struct sweep_cmd *c, char *err)
+{
+    c->runs_total = c->s.ncells * c->s.repeats;
+    for (size_t r = 0; r < c->s.repeats; r++)
+        for (size_t i = 0; i < c->s.ncells; i++) {
+            char what[100];
+            if (c->s.repeats > 1)
+                snprintf(what, sizeof what, "cell %zu/%zu repeat %zu/%zu", i + 1, c->s.ncells,
+                         r + 1, c->s.repeats);
+            else
+                snprintf(what, sizeof what, "cell %zu/%zu", i + 1, c->s.ncells);
+            int rc = sweep_run_cell(c, i, &c->cfgs[i], what, err);
+            if (rc < 0)
+                return -1;
+            if (rc > 0) {
+                c->interrupted = 1;
+                return 0;
+            }
+        }
+    return 0;
+}
+
+/* ---- verdicts and outputs ----------------------------------------------------- */
+
+/* --threshold on every run of every cell: the failures on out. @return how
+ * many (cell, repeat, condition) failed. */
+static size_t judge_thresholds(FILE *out, const struct sweep_cmd *c)
+{
+    const struct cond_list *l = &c->o->thresholds;
+    size_t failed = 0;
+    struct cond_result res[COND_MAX];
+    for (size_t i = 0; l->n && i < c->s.ncells; i++)
+        for (size_t r = 0; r < c->s.cells[i].nreps; r++) {
+            condition_eval_list(l, &c->s.cells[i].reps[r], res);
+            for (size_t k = 0; k < l->n; k++) {
+                char why[200];
+                if (res[k].pass)
+                    continue;
+                failed++;
+                fprintf(out, "threshold %s: cell %zu repeat %zu: %s: FAIL\n", l->c[k].expr,
+                        i + 1, r + 1, condition_describe(&l->c[k], &res[k], why, sizeof why));
+            }
+        }
+    if (l->n && !failed)
+        fprintf(out, "threshold: every condition held in every run\n");
+    return failed;
+}
+
+static int emit(struct sweep_cmd *c, long baseline, char *err)
+{
+    const struct options *o = c->o;
+    int rc = 0;
+    if (o->format == FORMAT_JSON) {
+        json_object *j = sweep_to_json(&c->s);
+        rc = j ? 0 : -1;
+        if (j)
+            puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+        json_object_put(j);
+    } else if (o->format == FORMAT_CSV) {
+        rc = sweep_table_csv(stdout, &c->s, baseline);
+    } else {
+        rc = c->s.ncells ? sweep_table_text(stdout, &c->s, baseline, err) : 0;
+        if (rc == 0)
+            sweep_capacity_text(stdout, &c->s);
+    }
+    if (rc && !err[0])
+        snprintf(err, ERR_LEN, "out of memory");
+    fflush(stdout);
+    if (rc == 0 && o->output[0])
+        rc = sweep_save(&c->s, o->output, err);
+    if (rc == 0 && c->a->csv[0]) {
+        FILE *f = fopen(c->a->csv, "w");
+        rc = !f || sweep_table_csv(f, &c->s, baseline) || ferror(f) ? -1 : 0;
+        if ((f && fclose(f)) || rc)
+            rc = -1, snprintf(err, ERR_LEN, "--csv: cannot write '%.200s'", c->a->csv);
+    }
+    if (rc == 0 && o->plot[0] && c->s.ncells)
+        rc = sweep_plot_svg_keep(o->plot, &c->s, o->plot_keep, err);
+    return rc;
+}
+
+/* 130 when interrupted; 3 when requests went out and none succeeded in any
+ * cell, or a --threshold failed; the searches' code (sweep_find_exit). */
+static int exit_code(const struct sweep_cmd *c, size_t thr_failed)
+{
+    int64_t sent = 0, ok = 0;
+    for (size_t i = 0; i < c->s.ncells; i++)
+        for (size_t r = 0; r < c->s.cells[i].nreps; r++) {
+            sent += c->s.cells[i].reps[r].sent;
+            ok += c->s.cells[i].reps[r].ok;
+        }
+    if (c->interrupted)
+        return RUN_EXIT_INTERRUPTED;
+    if (sent > 0 && ok == 0) {
+        fprintf(stderr, "rpcbench sweep: none of the %lld requests succeeded\n", (long long)sent);
+        return RUN_EXIT_NO_SUCCESS;
+    }
+    if (thr_failed)
+        return EXIT_CONDITION_FAILED;
+    return c->a->find_max ? sweep_find_exit(c) : 0;
+}
+
+/* ---- the command ------------------------------------------------------------ */
+
+/* Everything checked before the first request. @return 0, 1 for --help, or
+ * -1 with err (usage). */
+static int setup(struct sweep_cmd *c, int argc, char **argv, long *baseline, char *err)
+{
+    static char *rest[4096];
+    int nrest;
+    if (argc >= (int)(sizeof rest / sizeof rest[0])) {
+        snprintf(err, ERR_LEN, "too many arguments");
+        return -1;
+    }
+    int rc = sweep_args_split(argc, argv, c->a, rest, &nrest, err);
+    if (rc)
+        return rc;
+    rc = options_parse(nrest, rest, 0, c->o, err);
+    if (rc)
+        return rc;
+    if (sweep_args_check(c->a, c->o, err))
+        return -1;
+    if (c->a->find_max)
+        return sweep_find_check(c, err);
+    if (sweep_args_cells(c->a, c->o, &c->s, &c->cfgs, err))
+        return -1;
+    size_t cell;
+    *baseline = -1;
+    if (!c->a->baseline[0])
+        return 0;
+    if (sweep_select(&c->s, c->a->baseline, &cell, err)) {
+        cli_name_error("--baseline", err);
+        return -1;
+    }
+    *baseline = (long)cell;
+    return 0;
+}
+
+static void cleanup(struct sweep_cmd *c)
+{
+    for (size_t i = 0; i < c->nservers; i++)
+        spawn_stop(&c->servers[i].cs);
+    char herr[ERR_LEN];
+    if (c->hdr.f && hdrlog_sink_close(&c->hdr, herr))
+        fprintf(stderr, "rpcbench sweep: %s\n", herr);
+    sweep_free(&c->s);
+    free(c->cfgs);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    static struct options o;
+    static struct sweep_args a;
+    static struct sweep_cmd c;
+    memset(&c, 0, sizeof c);
+    c.o = &o;
+    c.a = &a;
+    sweep_init(&c.s);
+    char err[ERR_LEN] = "";
+    long baseline = -1;
+    int rc = setup(&c, argc, argv, &baseline, err);
+    if (rc) {
+        cleanup(&c);
+        if (rc > 0)
+            return 0;
+        fprintf(stderr, "rpcbench sweep: %s\n", err);
+        return 2;
+    }
+    cli_round_catch_sigint();
+    if (o.hdr_log[0])
+        rc = hdrlog_sink_open(&c.hdr, o.hdr_log, err);
+    if (rc == 0)
+        rc = a.find_max ? sweep_find_run(&c, err) : run_grid(&c, err);
+    int run_failed = rc != 0;
+    if (run_failed) /* still show what was measured before it */
+        fprintf(stderr, "rpcbench sweep: %s\n", err);
+    c.s.interrupted = c.interrupted;
+    if (c.interrupted)
+        fprintf(stderr, "rpcbench sweep: interrupted; reporting the %zu run(s) done\n",
+                c.runs_done);
+    err[0] = '\0';
+    rc = emit(&c, baseline, err);
+    size_t thr_failed = judge_thresholds(o.format == FORMAT_TEXT ? stdout : stderr, &c);
+    int code = run_failed ? 1 : exit_code(&c, thr_failed);
+    cleanup(&c);
+    if (rc) {
+        fprintf(stderr, "rpcbench sweep: %s\n", err);
+        return 1;
+    }
+    return code;
+}

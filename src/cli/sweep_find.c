@@ -1,0 +1,168 @@
+/* sweep_find: the capacity searches of `rpcbench sweep --find-max`: one
+ * per --proto x --verb, each probe a full run stored as a cell, judged by
+ * the conditions and by what limited it (result_limits); the choice of the
+ * next rate is results/capacity.c's. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cmd_sweep.h"
+#include "results/capacity.h"
+
+#define MAX_PROBES 64 /* far beyond what 1/s..100000/s at 0.1% needs */
+
+static void search_params(const struct sweep_args *a, size_t ip, size_t ib, double rate,
+                          struct sweep_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->rate = rate;
+    p->connections = a->conns[0];
+    p->vms = a->vms[0];
+    snprintf(p->proto, sizeof p->proto, "%s", a->protos[ip]);
+    snprintf(p->verb, sizeof p->verb, "%s", a->verbs[ib]);
+}
+
+int sweep_find_check(struct sweep_cmd *c, char *err)
+{
+    static struct run_config cfg;
+    for (size_t ip = 0; ip < c->a->nprotos; ip++)
+        for (size_t ib = 0; ib < c->a->nverbs; ib++) {
+            struct sweep_params p;
+            search_params(c->a, ip, ib, c->a->rate_min, &p);
+            if (sweep_cell_config(c->o, &p, &cfg, err))
+                return -1;
+            /* no --proto: run's default, named in the search */
+            snprintf(c->a->protos[ip], sizeof c->a->protos[ip], "%s", cfg.encoding);
+            if (condition_check_verbs(&c->a->find, &cfg, err)) {
+                cli_name_error("--find-max", err); /* a verb this search does not send */
+                return -1;
+            }
+        }
+    return 0;
+}
+
+/* What, beyond the conditions, makes a probe a break (result_limits). */
+static void limits_text(unsigned lim, const struct run_result *r, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (lim & RESULT_SATURATED)
+        snprintf(out, len, "server saturated (CPU at --cpu-saturation %g%%)",
+                 r->cfg.cpu_saturation);
+    else if (lim & (RESULT_CLIENT_BOUND | RESULT_LATE_PACER | RESULT_RATE_NOT_HELD))
+        snprintf(out, len, "client could not hold the rate: %s",
+                 lim & RESULT_CLIENT_BOUND ? "client-bound (over 80% of a core)"
+                 : lim & RESULT_LATE_PACER ? "the pacer sent late (lag p99 over 1ms)"
+                                           : "achieved under 99% of the rate");
+    if ((lim & RESULT_RATE_NOT_HELD) && !(lim & ~RESULT_RATE_NOT_HELD)) {
+        size_t n = strlen(out);
+        snprintf(out + n, len - n, " (%.4g/s of %.4g/s)", r->rate_achieved, r->cfg.rate);
+    }
+}
+
+/* Judges probe result r into p: pass, or the first failed condition and
+ * what limited the run, as its reason. */
+static void judge(const struct cond_list *l, const struct run_result *r, struct sweep_probe *p)
+{
+    struct cond_result res[COND_MAX];
+    condition_eval_list(l, r, res);
+    unsigned lim = result_limits(r);
+    char cond[160] = "", limits[160];
+    for (size_t k = 0; k < l->n && !cond[0]; k++)
+        if (!res[k].pass)
+            condition_describe(&l->c[k], &res[k], cond, sizeof cond);
+    limits_text(lim, r, limits, sizeof limits);
+    p->pass = !cond[0] && !limits[0];
+    snprintf(p->reason, sizeof p->reason, "%s%s%s", cond, cond[0] && limits[0] ? "; " : "",
+             limits);
+}
+
+/* One probe at st->next. @return 0, 1 interrupted, -1 with err. */
+static int probe(struct sweep_cmd *c, struct sweep_capacity *cap, size_t ip, size_t ib,
+                 double rate, const char *what, char *err)
+{
+    static struct run_config cfg;
+    struct sweep_params p;
+    search_params(c->a, ip, ib, rate, &p);
+    if (sweep_cell_config(c->o, &p, &cfg, err))
+        return -1;
+    snprintf(p.proto, sizeof p.proto, "%s", cfg.encoding);
+    long cell = sweep_add_cell(&c->s, &p);
+    if (cell < 0) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    int rc = sweep_run_cell(c, (size_t)cell, &cfg, what, err);
+    if (rc || c->s.cells[cell].nreps == 0)
+        return rc ? rc : -1;
+    struct sweep_probe pr = {.rate = rate, .cell = (size_t)cell};
+    judge(&c->a->find, &c->s.cells[cell].reps[0], &pr);
+    if (!c->o->cfg.quiet)
+        fprintf(stderr, "sweep %s: %g/s %s%s%s\n", what, rate, pr.pass ? "holds" : "breaks",
+                pr.reason[0] ? ": " : "", pr.reason);
+    if (sweep_add_probe(cap, &pr) == 0)
+        return 0;
+    snprintf(err, ERR_LEN, "out of memory");
+    return -1;
+}
+
+/* One search to its end. @return 0 (done, or interrupted: c->interrupted),
+ * -1 with err. */
+static int search(struct sweep_cmd *c, size_t ip, size_t ib, size_t k, size_t nsearches,
+                  char *err)
+{
+    const struct sweep_args *a = c->a;
+    long ci = sweep_add_capacity(&c->s, a->protos[ip], a->verbs[ib], a->find_text);
+    if (ci < 0) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    struct capacity_bounds b = {a->rate_min, a->rate_max, a->resolution};
+    struct capacity_state st;
+    double rates[MAX_PROBES];
+    int pass[MAX_PROBES];
+    for (size_t n = 0;; n++) {
+        struct sweep_capacity *cap = &c->s.caps[ci]; /* cells may move, caps not */
+        capacity_step(&b, rates, pass, n, &st);
+        cap->max_good_rate = st.good;
+        cap->first_bad_rate = st.bad;
+        if (st.done || n == MAX_PROBES) {
+            cap->outcome = st.done ? st.outcome : CAPACITY_FOUND;
+            return 0;
+        }
+        char what[96];
+        snprintf(what, sizeof what, "search %zu/%zu probe %zu", k + 1, nsearches, n + 1);
+        int rc = probe(c, cap, ip, ib, st.next, what, err);
+        if (rc) {
+            cap->outcome = CAPACITY_INTERRUPTED;
+            c->interrupted = rc > 0;
+            return rc > 0 ? 0 : -1;
+        }
+        rates[n] = cap->probes[n].rate;
+        pass[n] = cap->probes[n].pass;
+    }
+}
+
+int sweep_find_run(struct sweep_cmd *c, char *err)
+{
+    c->s.repeats = 1; /* each probe is one run */
+    size_t n = c->a->nprotos * c->a->nverbs, k = 0;
+    for (size_t ip = 0; ip < c->a->nprotos; ip++)
+        for (size_t ib = 0; ib < c->a->nverbs; ib++, k++) {
+            if (search(c, ip, ib, k, n, err))
+                return -1;
+            if (c->interrupted)
+                return 0;
+        }
+    return 0;
+}
+
+int sweep_find_exit(const struct sweep_cmd *c)
+{
+    int code = 0;
+    for (size_t i = 0; i < c->s.ncaps; i++) {
+        if (c->s.caps[i].outcome == CAPACITY_MIN_BREAKS)
+            return 3;
+        if (c->s.caps[i].outcome == CAPACITY_MAX_HOLDS)
+            code = 4;
+    }
+    return code;
+}
