@@ -87,8 +87,9 @@ struct html_chart {
     double xmin, xmax;   /* both 0: from the data */
     double shade0, shade1; /* a shaded x band (e.g. the warmup); equal: none */
     const char *shade_label;
-    double mark;         /* a marked x (e.g. the capacity); mark_label NULL: none */
-    const char *mark_label;
+    int nmarks;          /* marked x values (e.g. the capacity), at most 4 */
+    double marks[4];
+    const char *mark_labels[4];
 };
 
 /* A <figure> with the SVG, its legend, the readout line the hover fills,
@@ -137,5 +138,14 @@ void html_run_machine(FILE *out, const struct run_result *r);
 /* The timeline charts of r (rate, latency, CPU and RSS); idp makes the
  * chart ids unique. */
 void html_run_timeline(FILE *out, const struct run_result *r, const char *idp);
+
+/* The page of a sweep (sweep --html, report --html of a saved sweep):
+ * capacity first, the latency against the offered rate with each
+ * capacity marked, then the sweep's table as its text gives it (cells
+ * with their median [min-max], "% of baseline" with a baseline: a cell
+ * index, -1 none), the probes, buckets, errors and machine per cell.
+ * @return 0, or -1 with err. */
+struct sweep;
+int html_write_sweep(const char *path, const struct sweep *s, long baseline, char *err);
 
 #endif

@@ -169,14 +169,14 @@ static void shade_and_mark(FILE *out, const struct frame *f, const struct html_c
         html_esc(out, c->shade_label);
         fputs("</text>\n", out);
     }
-    if (c->mark_label) {
-        double x = px(f, c->mark);
+    for (int i = 0; i < c->nmarks && i < 4; i++) {
+        double x = px(f, c->marks[i]);
         fprintf(out, "<line class=\"mark\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\">"
                      "<title>", x, x, f->t, f->b);
-        html_esc(out, c->mark_label);
+        html_esc(out, c->mark_labels[i]);
         fprintf(out, "</title></line><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", x - 3,
-                f->t + 11);
-        html_esc(out, c->mark_label);
+                f->t + 11 + 12 * i);
+        html_esc(out, c->mark_labels[i]);
         fputs("</text>\n", out);
     }
 }

@@ -21,6 +21,15 @@
  * and the baseline's number is marked "*".
  * @return 0, or -1 with err (baseline out of range, no memory). */
 int sweep_table_text(FILE *out, const struct sweep *s, long baseline, char *err);
+/* The table's cells exactly as sweep_table_text prints them, for other
+ * renderings of the same figures (the HTML page): fn(ctx, row, cells,
+ * left, ncols) per row, row 0 the header; left[c] marks the left-aligned
+ * (parameter) columns. cells are only valid during the call.
+ * @return 0, or -1 with err (no cell, baseline out of range, no memory). */
+typedef void (*sweep_row_fn)(void *ctx, size_t row, const char *const *cells, const int *left,
+                             size_t ncols);
+int sweep_table_each(const struct sweep *s, long baseline, sweep_row_fn fn, void *ctx,
+                     char *err);
 /* Per capacity search: the headline ("capacity jsonrpc getAllVmStats under
  * 'p99<100ms': 64/s; first bad 68/s", "even --rate-min 1/s breaks it:
  * <reason>", "--rate-max 100000/s still holds") and the evidence table of

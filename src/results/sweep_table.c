@@ -322,3 +322,38 @@ void sweep_capacity_text(FILE *out, const struct sweep *s)
             probe_line(out, s, k, &c->probes[k]);
     }
 }
+
+/* ---- the same cells for other renderings ------------------------------------ */
+
+int sweep_table_each(const struct sweep *s, long baseline, sweep_row_fn fn, void *ctx,
+                     char *err)
+{
+    if (baseline >= (long)s->ncells || baseline < -1 || s->ncells == 0) {
+        snprintf(err, ERR_LEN, "baseline cell %ld: the sweep has %zu cells", baseline + 1,
+                 s->ncells);
+        return -1;
+    }
+    struct grid g = {.nrows = s->ncells + 1};
+    struct sweep_row *rows = all_rows(s);
+    g.cell = calloc(g.nrows * MAX_COLS, sizeof *g.cell);
+    if (!rows || !g.cell) {
+        free(rows);
+        free(g.cell);
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    unsigned vary = sweep_varying(s);
+    struct col_unit units[SF_N];
+    header(&g, s, vary, baseline, rows, units);
+    for (size_t i = 0; i < s->ncells; i++)
+        body_row(&g, s, i, vary, baseline, rows, units);
+    const char *cells[MAX_COLS];
+    for (size_t r = 0; r < g.nrows; r++) {
+        for (size_t c = 0; c < g.ncols; c++)
+            cells[c] = at(&g, r, c);
+        fn(ctx, r, cells, g.left, g.ncols);
+    }
+    free(rows);
+    free(g.cell);
+    return 0;
+}
