@@ -61,7 +61,8 @@ static void y_ranges(struct frame *f, const struct html_series *s, int ns)
                 mx[s[k].axis ? 1 : 0] = s[k].y[i];
     for (int a = 0; a < 2; a++) {
         f->ystep[a] = nice(mx[a] / 4);
-        f->ymax[a] = ceil(mx[a] / f->ystep[a] - 1e-9) * f->ystep[a];
+        /* headroom: a line at the top would hide in the frame */
+        f->ymax[a] = ceil(mx[a] * 1.04 / f->ystep[a]) * f->ystep[a];
         if (f->ymax[a] <= 0)
             f->ymax[a] = f->ystep[a];
     }

@@ -90,8 +90,9 @@ static void marks(struct html_chart *c, const struct sweep *s, char (*labels)[16
         const struct sweep_capacity *cap = &s->caps[i];
         if (cap->max_good_rate < 0)
             continue;
-        snprintf(labels[c->nmarks], 160, "capacity %.15s %.60s: %g/s", cap->proto, cap->verb,
-                 cap->max_good_rate);
+        snprintf(labels[c->nmarks], 160, cap->outcome == CAPACITY_FOUND
+                 ? "capacity %.15s %.60s: %g/s" : "%.15s %.60s held at %g/s", cap->proto,
+                 cap->verb, cap->max_good_rate);
         c->marks[c->nmarks] = cap->max_good_rate;
         c->mark_labels[c->nmarks] = labels[c->nmarks];
         c->nmarks++;
@@ -171,7 +172,8 @@ static void headline(FILE *out, const struct sweep *s)
         snprintf(name, sizeof name, "capacity %s %s under '%s'", c->proto, c->verb, c->condition);
         snprintf(id, sizeof id, "h-cap-%zu", i + 1);
         cap_value(c, v, sizeof v);
-        html_card(out, id, name, v, c->outcome == CAPACITY_FOUND ? "good" : "bad");
+        html_card(out, id, name, v, c->outcome == CAPACITY_FOUND ? "good"
+                                    : c->outcome == CAPACITY_MAX_HOLDS ? NULL : "bad");
     }
     fputs("</div>\n", out);
 }
@@ -262,10 +264,12 @@ static void probes(FILE *out, const struct sweep *s)
                                         "errors", "CPU %", "reason"};
     for (size_t i = 0; i < s->ncaps; i++) {
         const struct sweep_capacity *c = &s->caps[i];
-        char cap[700], v[64];
+        char cap[700], v[64], bad[48] = "";
         cap_value(c, v, sizeof v);
-        snprintf(cap, sizeof cap, "capacity %s %s under '%s': %s; first bad %g/s", c->proto,
-                 c->verb, c->condition, v, c->first_bad_rate);
+        if (c->first_bad_rate >= 0)
+            snprintf(bad, sizeof bad, "; first bad %g/s", c->first_bad_rate);
+        snprintf(cap, sizeof cap, "capacity %s %s under '%s': %s%s", c->proto, c->verb,
+                 c->condition, v, bad);
         html_table(out, cap, heads, 9);
         for (size_t k = 0; k < c->nprobes; k++)
             probe_row(out, s, k, &c->probes[k]);
