@@ -243,8 +243,11 @@ int cmd_compare(int argc, char **argv)
                  "or none");
         rc = -1;
     }
-    for (int i = 0; rc == 0 && i < o.npositional; i++)
-        rc = cli_check_readable(NULL, o.positional[i], err);
+    for (int i = 0; rc == 0 && i < o.npositional; i++) {
+        char path[1024]; /* S.json#SEL: a sweep's cell */
+        compare_saved_file(o.positional[i], path, sizeof path);
+        rc = cli_check_readable(NULL, path, err);
+    }
     if (rc < 0) {
         fprintf(stderr, "rpcbench compare: %s\n", err);
         return bisect_asked(argc, argv) ? BISECT_EXIT_ABORT : 2;
@@ -258,6 +261,7 @@ int cmd_compare(int argc, char **argv)
     int usage = 0;
     if (o.npositional > 0) {
         rc = load_saved(&c, err);
+        usage = rc == -2; /* S.json#SEL names no single cell */
     } else {
         rc = setup_live(&c, err);
         usage = rc != 0 && c.arm[1].rounds == NULL; /* bad --proto, --server-pid, ... */

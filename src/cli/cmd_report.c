@@ -11,10 +11,12 @@
 
 #include "cli/cli_args.h"
 #include "cli/cli_verdict.h"
+#include "cli/cmd_report_sweep.h"
 #include "cli/commands.h"
 #include "results/plot.h"
 #include "results/result_json.h"
 #include "results/result_merge.h"
+#include "results/sweep_json.h"
 
 struct report_opts {
     enum out_format format;
@@ -27,6 +29,7 @@ struct report_opts {
     char output[512];
     struct cond_list thresholds; /* --threshold */
     char junit[512];         /* --junit FILE */
+    char baseline[256];      /* --baseline SPEC: a saved sweep's cell */
     char **files;
     int nfiles;
 };
@@ -36,7 +39,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: rpcbench report FILE.json [FILE.json ...] [options]\n"
             "  re-renders saved results (run --output) from their histograms; several files\n"
-            "  are merged into one report (histograms merged, counts and rates summed)\n"
+            "  are merged into one report (histograms merged, counts and rates summed);\n"
+            "  a saved sweep (sweep --output) gives its table, one row per cell\n"
             "      --format F         text (default) | json | csv (one row per interval) |\n"
             "                         csv-summary (one row of figures) | csv-buckets\n"
             "      --buckets SPEC     auto | START:END:STEP (ms) | 1,2,5,10 (ms); 64 edges at most\n"
@@ -45,6 +49,10 @@ static void usage(FILE *out)
             "                         FILE.gp and its .dat files\n"
             "      --html FILE.html   the (merged) result as one self-contained page\n"
             "      --output FILE      the (merged) result as JSON\n"
+            "      --baseline SPEC    a sweep's table in %% of this cell: its number (3) or\n"
+            "                         rate=5,proto=xmlrpc (keys rate, connections, vms,\n"
+            "                         proto, verb); with a sweep --buckets gives one column\n"
+            "                         per cell, --format text | csv | json\n"
             "%s"
             "  -V, --version          the version;  -h, --help  this text\n"
             USAGE_EXIT_CODES
@@ -71,7 +79,7 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
         {"plot-keep", no_argument, NULL, 'k'}, {"version", no_argument, NULL, 'V'},
         {"threshold", required_argument, NULL, 't'}, {"junit", required_argument, NULL, 'j'},
         {"html", required_argument, NULL, 'H'},
-        {NULL, 0, NULL, 0},
+        {"baseline", required_argument, NULL, 'B'}, {NULL, 0, NULL, 0},
     };
     memset(ro, 0, sizeof *ro);
     optind = 1;
@@ -92,6 +100,9 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
         case 't': rc = cli_parse_threshold(optarg, &ro->thresholds, err); break;
         case 'H': rc = cli_copy(ro->html, sizeof ro->html, "--html", optarg, err); break;
         case 'j': rc = cli_copy(ro->junit, sizeof ro->junit, "--junit", optarg, err); break;
+        case 'B':
+            rc = cli_copy(ro->baseline, sizeof ro->baseline, "--baseline", optarg, err);
+            break;
         default:
             cli_getopt_error(opt, argv, optind, err);
             rc = -1;
@@ -213,6 +224,33 @@ static int emit(const struct report_opts *ro, const struct run_result *r,
     return rc;
 }
 
+/* A saved sweep is the only file, without the options of a run's report.
+ * @return 0 when root is no sweep (and no --baseline), else an exit code
+ * (2: usage) with *done set. */
+static int maybe_sweep(const struct report_opts *ro, json_object *root, int *done)
+{
+    char err[ERR_LEN] = "";
+    *done = 1;
+    if (!result_json_is_sweep(root)) {
+        *done = ro->baseline[0] != 0;
+        if (*done)
+            snprintf(err, ERR_LEN, "--baseline: only for a saved sweep (%.100s is none)",
+                     ro->files[0]);
+    } else if (ro->nfiles > 1) {
+        snprintf(err, ERR_LEN, "a saved sweep is reported alone (%.100s)", ro->files[0]);
+    } else if (ro->thresholds.n || ro->npcts) {
+        snprintf(err, ERR_LEN, "%s: not for a saved sweep",
+                 ro->npcts ? "--percentiles" : "--threshold");
+    } else {
+        struct report_sweep_opts so = {ro->format, ro->baseline, ro->buckets, ro->plot,
+                                       ro->plot_keep, ro->output, ro->html};
+        return cmd_report_sweep(root, ro->files[0], &so);
+    }
+    if (err[0])
+        fprintf(stderr, "rpcbench report: %s\n", err);
+    return err[0] ? 2 : 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
     static struct report_opts ro;
@@ -226,6 +264,12 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "rpcbench report: %s\n", err);
         return 2;
     }
+    int done = 0;
+    json_object *root = json_object_from_file(ro.files[0]); /* NULL: load_all says why */
+    int code = maybe_sweep(&ro, root, &done);
+    json_object_put(root);
+    if (done)
+        return code;
     rc = load_all(&ro, &r, err);
     if (rc == 0) {
         if (ro.buckets[0])

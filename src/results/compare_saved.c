@@ -3,8 +3,11 @@
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "results/result_json.h"
+#include "results/sweep_json.h"
 #include "base/units.h"
 
 /* Room for n results, counted as they load, so the caller frees only
@@ -19,11 +22,69 @@ static int alloc_rounds(struct run_result **rounds, size_t n, char *err)
     return 0;
 }
 
-/* compare A.json B.json: one round per arm. */
+void compare_saved_file(const char *arg, char *path, size_t len)
+{
+    const char *hash = strrchr(arg, '#');
+    size_t n = hash && access(arg, F_OK) != 0 ? (size_t)(hash - arg) : strlen(arg);
+    snprintf(path, len, "%.*s", (int)n, arg);
+}
+
+/* The cell's repeats moved out of s into *rounds, labelled with what
+ * sets the cell apart ("rate=8,proto=jsonrpc"). */
+static int take_cell(struct sweep *s, size_t cell, struct run_result **rounds, size_t *n,
+                     char *err)
+{
+    struct sweep_cell *c = &s->cells[cell];
+    if (c->nreps == 0 || alloc_rounds(rounds, c->nreps, err)) {
+        if (c->nreps == 0)
+            snprintf(err, ERR_LEN, "cell %zu was not run", cell + 1);
+        return -1;
+    }
+    char label[64];
+    unsigned vary = sweep_varying(s);
+    sweep_params_text(&c->p, vary ? vary : SWEEP_P_PROTO, label, sizeof label);
+    for (size_t k = 0; k < c->nreps; k++) {
+        (*rounds)[k] = c->reps[k];
+        snprintf((*rounds)[k].cfg.label, sizeof (*rounds)[k].cfg.label, "%s", label);
+    }
+    *n = c->nreps;
+    c->nreps = 0; /* the rounds own them now */
+    return 0;
+}
+
+/* S.json#SEL: the selected cell's repeats as rounds. @return 0, 1 when arg
+ * names no cell (a plain file), -1 or -2 (a bad selector) with err. */
+static int load_cell(const char *arg, struct run_result **rounds, size_t *n, char *err)
+{
+    char path[1024], why[ERR_LEN];
+    compare_saved_file(arg, path, sizeof path);
+    if (!strcmp(path, arg))
+        return 1;
+    static struct sweep s;
+    size_t cell;
+    int rc = sweep_load(&s, path, err);
+    if (rc == 0 && sweep_select(&s, arg + strlen(path) + 1, &cell, why)) {
+        snprintf(err, ERR_LEN, "%.100s: %.150s", arg, why);
+        rc = -2;
+    }
+    if (rc == 0 && take_cell(&s, cell, rounds, n, why)) {
+        snprintf(err, ERR_LEN, "%.100s: %.150s", arg, why);
+        rc = -1;
+    }
+    sweep_free(&s);
+    return rc;
+}
+
+/* compare A.json B.json: one round per arm, or a sweep cell's repeats. */
 static int load_pair(const char *const *paths, struct run_result *rounds[2], size_t nrounds[2],
                      char *err)
 {
     for (int a = 0; a < 2; a++) {
+        int rc = load_cell(paths[a], &rounds[a], &nrounds[a], err);
+        if (rc < 0)
+            return rc;
+        if (rc == 0)
+            continue;
         if (alloc_rounds(&rounds[a], 1, err))
             return -1;
         nrounds[a] = 1; /* result_load leaves it freeable whatever happens */

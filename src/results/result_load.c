@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "results/sweep_json.h"
 #include "stats/hdrlog.h"
 #include "base/units.h"
 
@@ -306,6 +307,11 @@ int result_load_json(struct run_result *r, json_object *root, char *err)
     }
     if (result_json_is_comparison(root)) {
         snprintf(err, ERR_LEN, "a saved comparison, not a run: rpcbench compare FILE re-renders it");
+        return -1;
+    }
+    if (result_json_is_sweep(root)) {
+        snprintf(err, ERR_LEN, "a saved sweep, not a run: rpcbench report FILE re-renders it, "
+                 "compare FILE#CELL FILE#CELL takes two of its cells");
         return -1;
     }
     return load_root(root, r, err);

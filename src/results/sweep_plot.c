@@ -203,8 +203,9 @@ static void capacity_marks(FILE *f, const struct sweep *s)
         snprintf(t, sizeof t, "capacity %s %s %g/s", c->proto, c->verb, c->max_good_rate);
         fprintf(f, "set label %d ", n);
         plot_gp_str(f, t);
-        fprintf(f, " at %.6g, graph 0.97 right offset -0.5,%d tc rgb '#cc0000' front\n",
-                c->max_good_rate, -n);
+        /* low, right of the line: the key holds the top left */
+        fprintf(f, " at %.6g, graph 0.04 left offset 0.5,%d tc rgb '#cc0000' front\n",
+                c->max_good_rate, n - 1);
     }
 }
 

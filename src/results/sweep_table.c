@@ -307,8 +307,11 @@ static void probe_line(FILE *out, const struct sweep *s, size_t k, const struct 
         if (r.med[SF_CPU_PCT] >= 0)
             snprintf(cpu, sizeof cpu, "%.1f", r.med[SF_CPU_PCT]);
     }
-    fprintf(out, "%5zu %5s %10g %-5s %11s %9s %7s %6s  %s\n", k + 1, cell, p->rate,
-            p->pass ? "pass" : "FAIL", ach, p99, errs, cpu, p->pass ? "" : p->reason);
+    fprintf(out, "%5zu %5s %10g %-5s %11s %9s %7s %6s", k + 1, cell, p->rate,
+            p->pass ? "pass" : "FAIL", ach, p99, errs, cpu);
+    if (!p->pass)
+        fprintf(out, "  %s", p->reason);
+    fputc('\n', out);
 }
 
 void sweep_capacity_text(FILE *out, const struct sweep *s)
@@ -317,7 +320,7 @@ void sweep_capacity_text(FILE *out, const struct sweep *s)
         const struct sweep_capacity *c = &s->caps[i];
         headline(out, c);
         fprintf(out, "%5s %5s %10s %-5s %11s %9s %7s %6s  %s\n", "probe", "cell", "rate/s",
-                "", "achieved/s", "p99 ms", "errors", "CPU %", "reason");
+                "held", "achieved/s", "p99 ms", "errors", "CPU %", "reason");
         for (size_t k = 0; k < c->nprobes; k++)
             probe_line(out, s, k, &c->probes[k]);
     }
