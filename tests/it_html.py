@@ -267,13 +267,15 @@ def table_rows(p, ident):
 
 def test_sweep_page():
     """sweep --html: the cells table is the text table cell for cell, the
-    latency is drawn against the offered rate; with --find-max the
-    capacity is in the headline and marked on the chart."""
+    latency is drawn against the offered rate; report --html of the saved
+    sweep says the same; with --find-max the capacity is in the headline
+    and marked on the chart."""
     need_chromium()
     with tempfile.TemporaryDirectory() as d, cdp.Browser() as b:
-        page = os.path.join(d, "sweep.html")
+        page, saved = os.path.join(d, "sweep.html"), os.path.join(d, "sweep.json")
         text = ok(["sweep", *SWEEP, "--rate", "10,20", "--proto", "xmlrpc,jsonrpc",
-                   "--duration", "1s", "--warmup", "0.2s", "--baseline", "1", "--html", page])
+                   "--duration", "1s", "--warmup", "0.2s", "--baseline", "1", "--html", page,
+                   "--output", saved])
         p = load(b, page)
         check(text_of(p, "h-cells") == "4", "cells card")
         want = [re.split(r"\s{2,}", ln.strip()) for ln in text.splitlines()
@@ -283,6 +285,12 @@ def test_sweep_page():
         charts(p)
         hover(p, "chart-sweep-lat")
         shot(p, "sweep")
+        again = os.path.join(d, "again.html")  # the saved sweep, through report
+        ok(["report", saved, "--baseline", "1", "--html", again])
+        p3 = load(b, again)
+        check(table_rows(p3, "cells") == table_rows(p, "cells"), "report's cells differ")
+        charts(p3)
+        shot(p3, "sweep-report")
         cap = os.path.join(d, "cap.html")
         ok(["sweep", *SWEEP, "--proto", "jsonrpc", "--find-max", "errors=0", "--rate-min", "10",
             "--rate-max", "40", "--duration", "1s", "--warmup", "0.2s", "--html", cap],
