@@ -301,5 +301,21 @@ def test_sweep_page():
         shot(p2, "sweep-capacity")
 
 
+def test_unwritable_page():
+    """An --html path that cannot be written is a usage error (exit 2, one
+    line naming --html) before anything is sent, for every command."""
+    with tempfile.TemporaryDirectory() as d:
+        res = os.path.join(d, "r.json")
+        ok(["run", *LOAD, "--rate", "20", "--duration", "1s", "--output", res])
+        bad = os.path.join(d, "no", "such", "dir", "x.html")
+        for cmd in (["run", "--duration", "1s"], ["compare", "--duration", "1s"],
+                    ["sweep", "-R", "1,2", "--duration", "1s"], ["report", res]):
+            code, out, err = rpcbench(*cmd, "--html", bad, timeout=30)
+            check(code == 2 and err.startswith("rpcbench %s: --html: " % cmd[0])
+                  and err.count("\n") == 1 and not out,
+                  "%s: exit %d, %r" % (cmd[0], code, err))
+
+
 if __name__ == "__main__":
-    main([test_run_page, test_report_hour, test_compare_page, test_sweep_page])
+    main([test_run_page, test_report_hour, test_compare_page, test_sweep_page,
+          test_unwritable_page])
