@@ -25,6 +25,7 @@ struct groups {
     double *x[MAX_GROUPS], *y[MAX_GROUPS][SF_N];
     size_t len[MAX_GROUPS];
     int by_rate;                /* x is the offered rate, else the cell number */
+    int dropped;                /* cells of lines past MAX_GROUPS, not drawn */
     double *mem;
 };
 
@@ -59,6 +60,7 @@ static int groups_fill(struct groups *g, const struct sweep *s)
         sweep_params_text(&s->cells[i].p, g->by_rate ? vary & ~SWEEP_P_RATE : 0, name,
                           sizeof name);
         int k = group_of(g, name);
+        g->dropped += k < 0;
         if (k < 0 || !s->cells[i].nreps || sweep_cell_row(&s->cells[i], &row))
             continue;
         size_t j = g->len[k]++;
@@ -131,6 +133,9 @@ static void charts(FILE *out, const struct sweep *s)
     groups_sort(&g);
     static const int lat[2] = {SF_P50, SF_P99}, ach[1] = {SF_ACHIEVED}, cpu[1] = {SF_CPU_PCT};
     html_section(out, "Charts");
+    if (g.dropped)
+        fprintf(out, "<p class=\"sub\">The charts draw the first %d lines; %d more cells are in "
+                     "the tables only.</p>\n", MAX_GROUPS, g.dropped);
     fig_chart(out, s, &g, "chart-sweep-lat", "Latency against the offered rate (median of the "
               "repeats), capacity marked", "ms", lat, 2, "ms", 3);
     fig_chart(out, s, &g, "chart-sweep-rate", "Achieved rate", "requests/s", ach, 1, "/s", 2);
