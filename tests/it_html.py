@@ -238,13 +238,18 @@ def test_compare_page():
     need_chromium()
     with tempfile.TemporaryDirectory() as d, cdp.Browser() as b:
         page, saved = os.path.join(d, "cmp.html"), os.path.join(d, "cmp.json")
-        text = ok(["compare", *LOAD, "--rate", "20", "--duration", "1s", "--warmup", "0.5s",
-                   "--rounds", "3", "--gate", "p99:+1000%", "--output", saved, "--html", page])
+        code, text, err = rpcbench("compare", *LOAD, "--rate", "20", "--duration", "1s",
+                                   "--warmup", "0.5s", "--rounds", "3", "--gate", "p99:+1000%",
+                                   "--output", saved, "--html", page, timeout=120)
+        # the gate's verdict is the machine's (a noisy round widens the
+        # interval): the card must say what the exit code says
+        gate = {0: "pass", 3: "FAIL (regression)", 4: "inconclusive"}
+        check(code in gate, "compare exited %d: %s" % (code, err.strip()[-400:]))
         with open(saved) as f:
             cmp = json.load(f)
         p = load(b, page)
         check_compare(p, text, cmp)
-        check(text_of(p, "h-gates") == "pass", "the gate card")
+        check(text_of(p, "h-gates") == gate[code], "the gate card for exit %d" % code)
         got = charts(p)
         check({"chart-pct", "chart-rate", "chart-lat", "chart-cpu"} <= set(got), sorted(got))
         lines = p.eval("document.querySelectorAll('#chart-pct path[data-series]').length")
@@ -252,7 +257,7 @@ def test_compare_page():
         hover(p, "chart-pct")
         shot(p, "compare")
         again = os.path.join(d, "again.html")
-        text2 = ok(["compare", saved, "--html", again])
+        text2 = ok(["compare", saved, "--html", again], codes=(0, 3, 4))
         p2 = load(b, again)
         check_compare(p2, text2, cmp)
         summary = "document.getElementById('summary').textContent"
@@ -292,12 +297,21 @@ def test_sweep_page():
         charts(p3)
         shot(p3, "sweep-report")
         cap = os.path.join(d, "cap.html")
-        ok(["sweep", *SWEEP, "--proto", "jsonrpc", "--find-max", "errors=0", "--rate-min", "10",
-            "--rate-max", "40", "--duration", "1s", "--warmup", "0.2s", "--html", cap],
-           codes=(4,))  # --rate-max still holds
+        # the outcome is the machine's (a loaded client fails a probe as
+        # client-bound): the page must say whichever the text says
+        text = ok(["sweep", *SWEEP, "--proto", "jsonrpc", "--find-max", "errors=0",
+                   "--rate-min", "5", "--rate-max", "20", "--duration", "1s", "--warmup", "0.2s",
+                   "--html", cap], codes=(0, 3, 4))
+        m = re.search(r"^capacity .*?: (?:(\S+)/s; first bad|--rate-max (\S+)/s still holds|"
+                      r"even --rate-min (\S+)/s breaks)", text, re.M)
+        check(m, "no capacity line in %r" % text)
+        want = (m.group(1) and m.group(1) + "/s" or m.group(2) and "over %s/s" % m.group(2)
+                or "under %s/s" % m.group(3))
         p2 = load(b, cap)
-        check(text_of(p2, "h-cap-1") == "over 40/s", "capacity card: %r" % text_of(p2, "h-cap-1"))
-        check(charts(p2)["chart-sweep-lat"]["marks"] == 1, "the capacity is not marked")
+        check(text_of(p2, "h-cap-1") == want, "capacity card %r, text %r" % (
+            text_of(p2, "h-cap-1"), want))
+        marks = charts(p2, least=1)["chart-sweep-lat"]["marks"]
+        check(marks == (0 if m.group(3) else 1), "%d capacity marks for %r" % (marks, want))
         shot(p2, "sweep-capacity")
 
 
