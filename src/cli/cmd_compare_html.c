@@ -158,9 +158,10 @@ static void tl_series(struct html_series *s, const char *name, const char *unit,
 
 static void tl_names(struct arm_tl *w, const struct cmp *c)
 {
-    static const char *const what[6] = {"rate", "p50", "p99", "server CPU", "client CPU", ""};
+    static const char *const what[6] = {"rate", "p50", "p99", "server CPU", "client CPU",
+                                        "server RSS"};
     for (int a = 0; a < 2; a++)
-        for (int k = 0; k < 5; k++)
+        for (int k = 0; k < 6; k++)
             snprintf(w->name[a][k], sizeof w->name[a][k], "%c %.60s %s", c->arm[a].letter,
                      compare_arm_name(&c->arm[a]), what[k]);
 }
@@ -175,7 +176,7 @@ static void timeline_charts(FILE *out, const struct cmp *c)
         return;
     }
     tl_names(&w, c);
-    struct html_series rate[2], lat[4], cpu[4];
+    struct html_series rate[2], lat[4], cpu[6];
     int ncpu = 0;
     for (int a = 0; a < 2; a++) {
         const struct html_timeline *v = &w.v[a];
@@ -186,13 +187,19 @@ static void timeline_charts(FILE *out, const struct cmp *c)
             tl_series(&cpu[ncpu++], w.name[a][3], "%", v->t, v->scpu, v->n, 1);
         tl_series(&cpu[ncpu++], w.name[a][4], "%", v->t, v->ccpu, v->n, 1);
     }
+    for (int a = 0; a < 2; a++)
+        if (c->arm[a].merged.nwatched) {
+            tl_series(&cpu[ncpu], w.name[a][5], "MB", w.v[a].t, w.v[a].rss, w.v[a].n, 1);
+            cpu[ncpu++].axis = 1;
+        }
     struct html_chart ch = {.xname = "t", .xunit = "s", .yname = "requests/s",
                             .id = "chart-rate", .title = "Achieved rate per interval (each "
                             "arm's rounds end to end; warmups not recorded)"};
     html_chart(out, &ch, rate, 2);
     ch.id = "chart-lat", ch.title = "Latency per interval (p50, p99)", ch.yname = "ms";
     html_chart(out, &ch, lat, 4);
-    ch.id = "chart-cpu", ch.title = "CPU per interval", ch.yname = "% of one core";
+    ch.id = "chart-cpu", ch.title = "CPU per interval, and server RSS";
+    ch.yname = "% of one core", ch.y2name = "MB";
     html_chart(out, &ch, cpu, ncpu);
     html_timeline_free(&w.v[0]);
     html_timeline_free(&w.v[1]);
