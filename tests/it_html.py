@@ -110,7 +110,8 @@ def ms(v):
 
 def digits(v):
     """The decimals v is printed with: how close it must be to the JSON."""
-    return 0.5 * 10 ** -len(v.split(".")[1]) if "." in v else 0.5
+    num = re.match(r"[\d.]+", v).group()
+    return 0.5 * 10 ** -len(num.split(".")[1]) if "." in num else 0.5
 
 
 def check_run_headline(p, text, res):
