@@ -115,7 +115,8 @@ demo:
 	$(Q)scripts/deps.sh check
 	$(Q)$(MAKE) --no-print-directory rpcbench
 	$(Q)./rpcbench compare --verb getAllVmStats --vms 150 --rate 5 --duration 8s \
-	    --warmup 2s --rounds 3 --plot demo.svg
+	    --warmup 2s --rounds 3 --plot demo.svg --html demo.html
+	@echo "demo: wrote demo.svg (gnuplot) and demo.html (one self-contained page: open it in a browser)"
 
 bench:
 	$(Q)scripts/deps.sh bench

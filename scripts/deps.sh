@@ -7,10 +7,11 @@ set -eu
 
 build="gcc make pkg-config libev-dev libjson-c-dev libxmlrpc-core-c3-dev libhttp-parser-dev libssl-dev"
 # Test peers: Python's standard xmlrpc, stomp.py, the Java HdrHistogram
-# reader, openssl for certificates, gnuplot for plots, clang for fuzzing;
-# Open MPI (mpicc, mpirun) for the MPI build (make MPI=1) that
-# tests/it_mpi.py runs under mpirun.
-check="$build libcmocka-dev python3 python3-stomp openssl default-jdk-headless libhdrhistogram-java gnuplot-nox openmpi-bin libopenmpi-dev"
+# reader, openssl for certificates, gnuplot for plots, chromium to load the
+# --html pages headless (tests/it_html.py), clang for fuzzing; Open MPI
+# (mpicc, mpirun) for the MPI build (make MPI=1) that tests/it_mpi.py runs
+# under mpirun.
+check="$build libcmocka-dev python3 python3-stomp openssl default-jdk-headless libhdrhistogram-java gnuplot-nox chromium openmpi-bin libopenmpi-dev"
 bench="$check wrk hey"
 # libFuzzer: clang, plus its runtime libraries (libclang_rt.fuzzer and the
 # sanitizers), which clang only recommends.

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli_output.h"
+#include "results/html.h"
 #include "results/junit.h"
 #include "results/result_json.h"
 
@@ -82,4 +83,22 @@ int verdict_junit(const char *path, const char *cmd, const struct verdict *v, ch
 int verdict_exit(const struct verdict *v, int code)
 {
     return judged(v) && v->failed ? EXIT_CONDITION_FAILED : code;
+}
+
+int verdict_html(const char *path, const struct run_result *r, const struct verdict *v,
+                 char *err)
+{
+    static char lines[COND_MAX][320];
+    static const char *ptrs[COND_MAX];
+    static int pass[COND_MAX];
+    size_t n = judged(v) ? v->conds->n : 0;
+    for (size_t i = 0; i < n; i++) {
+        char d[256];
+        snprintf(lines[i], sizeof lines[i], "%s: %s", v->conds->c[i].expr,
+                 condition_describe(&v->conds->c[i], &v->res[i], d, sizeof d));
+        ptrs[i] = lines[i];
+        pass[i] = v->res[i].pass;
+    }
+    struct html_verdicts hv = {ptrs, pass, n};
+    return html_write_run(path, r, &hv, err);
 }

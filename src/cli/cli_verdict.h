@@ -38,6 +38,11 @@ int verdict_save(const char *path, const struct run_result *r, const struct verd
  * @return 0, or -1 with err. */
 int verdict_junit(const char *path, const char *cmd, const struct verdict *v, char *err);
 
+/* The page of r with the verdicts at the top (--html FILE, html.h).
+ * @return 0, or -1 with err. */
+int verdict_html(const char *path, const struct run_result *r, const struct verdict *v,
+                 char *err);
+
 /* The exit code from the result's own (result_exit_code: 0, 3, 130) and
  * the verdicts: 3 when a condition failed, else code. */
 int verdict_exit(const struct verdict *v, int code);

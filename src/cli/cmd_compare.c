@@ -61,6 +61,8 @@ static int emit(struct cmp *c, char *err)
     }
     if (rc == 0 && o->junit[0])
         rc = compare_write_junit(c, err);
+    if (rc == 0 && o->html[0])
+        rc = compare_write_html(o->html, c, err);
     if (rc == 0 && o->plot[0]) {
         const struct run_result *arms[2] = {&c->arm[0].merged, &c->arm[1].merged};
         const char *names[2] = {compare_arm_name(&c->arm[0]), compare_arm_name(&c->arm[1])};

@@ -14,6 +14,7 @@
 #include "cli/options.h"
 #include "results/compare_stats.h"
 #include "results/hdrlog_sink.h"
+#include "results/report.h"
 #include "results/result.h"
 
 
@@ -92,5 +93,24 @@ int compare_write_text(FILE *out, const struct cmp *c, char *err);
 /* @return the comparison as a new JSON document (compare --output, and
  * --format json), the caller's to json_object_put. */
 json_object *compare_to_json(const struct cmp *c);
+
+/* The text report's pieces, shared with the HTML page (cmd_compare_html.c)
+ * so both say the same figures to the same digits. c is only read. */
+const char *compare_fig_name(int f);     /* "p50 latency" (static) */
+/* Figure f's value v as the summary table prints it ("n/a" for NAN). */
+void compare_fmt_fig(int f, double v, const struct report_unit *u, char *out, size_t len);
+double compare_ratio(double a, double b); /* b/a, NAN when a is 0 or unknown */
+/* "[0.91, 0.98] B lower", "n/a (1 round)", ... as the text says it. */
+void compare_verdict(const struct cmp *c, int f, char *out, size_t len);
+int compare_same_config(const struct cmp *c);
+/* The bucket edges both arms share. @return how many, or -1 with err. */
+int compare_bucket_edges(const struct cmp *c, double *edges, char *err);
+/* The unit of the summary table's latencies, and of the rounds table's. */
+struct report_unit compare_summary_unit(const struct cmp *c);
+struct report_unit compare_rounds_unit(const struct cmp *c);
+
+/* --html FILE: the comparison's page (cmd_compare_html.c).
+ * @return 0, or -1 with err. */
+int compare_write_html(const char *path, const struct cmp *c, char *err);
 
 #endif

@@ -401,3 +401,59 @@ json_object *compare_to_json(const struct cmp *c)
         json_object_object_add(o, "thresholds", compare_thresholds_json(c));
     return o;
 }
+
+/* ---- for the HTML page (cmd_compare_html.c): the text's own figures --------- */
+
+const char *compare_fig_name(int f)
+{
+    return figs[f].name;
+}
+
+void compare_fmt_fig(int f, double v, const struct report_unit *u, char *out, size_t len)
+{
+    fmt_fig(f, v, u, out, len);
+}
+
+double compare_ratio(double a, double b)
+{
+    return ratio(a, b);
+}
+
+void compare_verdict(const struct cmp *c, int f, char *out, size_t len)
+{
+    verdict(c, f, out, len);
+}
+
+int compare_same_config(const struct cmp *c)
+{
+    return same_config(c);
+}
+
+int compare_bucket_edges(const struct cmp *c, double *edges, char *err)
+{
+    return bucket_edges(c, edges, err);
+}
+
+struct report_unit compare_summary_unit(const struct cmp *c)
+{
+    double mn = 0, mx = 0;
+    for (int f = 0; f < FIG_N; f++)
+        if (is_latency(f)) {
+            unit_widen(c->arm[0].fig[f], &mn, &mx);
+            unit_widen(c->arm[1].fig[f], &mn, &mx);
+        }
+    return report_unit_pick(mx, mn);
+}
+
+struct report_unit compare_rounds_unit(const struct cmp *c)
+{
+    double mn = 0, mx = 0;
+    for (size_t i = 0; i < c->pairs; i++)
+        for (int a = 0; a < 2; a++) {
+            double v[FIG_N];
+            compare_figures(&c->arm[a].rounds[i], v);
+            unit_widen(v[FIG_P50], &mn, &mx);
+            unit_widen(v[FIG_P99], &mn, &mx);
+        }
+    return report_unit_pick(mx, mn);
+}

@@ -25,6 +25,7 @@ struct report_opts {
     double pcts[RUN_MAX_PCTS];
     size_t npcts;            /* 0: as saved */
     char plot[512];
+    char html[512];          /* --html FILE */
     int plot_keep;           /* --plot-keep */
     char output[512];
     struct cond_list thresholds; /* --threshold */
@@ -54,6 +55,7 @@ static void usage(FILE *out)
             "      --percentiles L    increasing, each 0..100, e.g. 50,90,99,99.9\n"
             "      --plot FILE.svg    plots with gnuplot (one SVG); --plot-keep also keeps\n"
             "                         FILE.gp and its .dat files\n"
+            "      --html FILE.html   the (merged) result as one self-contained page\n"
             "      --output FILE      the (merged) result as JSON\n"
             "      --baseline SPEC    a sweep's table in %% of this cell: its number (3) or\n"
             "                         rate=5,proto=xmlrpc (keys rate, connections, vms,\n"
@@ -72,6 +74,7 @@ static int check_outputs(const struct report_opts *ro, char *err)
     return cli_check_plot_keep(ro->plot_keep, ro->plot, err) ||
            cli_check_out_path("--output", ro->output, err) ||
            cli_check_out_path("--plot", ro->plot, err) ||
+           cli_check_out_path("--html", ro->html, err) ||
            cli_check_junit(ro->junit, ro->thresholds.n, err) ? -1 : 0;
 }
 
@@ -109,6 +112,7 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
         {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
         {"plot-keep", no_argument, NULL, 'k'}, {"version", no_argument, NULL, 'V'},
         {"threshold", required_argument, NULL, 't'}, {"junit", required_argument, NULL, 'j'},
+        {"html", required_argument, NULL, 'L'},
         {"baseline", required_argument, NULL, 'B'},
         {"hdr-log", required_argument, NULL, 'H'}, {NULL, 0, NULL, 0},
     };
@@ -129,6 +133,7 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
         case 'P': rc = cli_copy(ro->plot, sizeof ro->plot, "--plot", optarg, err); break;
         case 'o': rc = cli_copy(ro->output, sizeof ro->output, "--output", optarg, err); break;
         case 't': rc = cli_parse_threshold(optarg, &ro->thresholds, err); break;
+        case 'L': rc = cli_copy(ro->html, sizeof ro->html, "--html", optarg, err); break;
         case 'j': rc = cli_copy(ro->junit, sizeof ro->junit, "--junit", optarg, err); break;
         case 'B':
             rc = cli_copy(ro->baseline, sizeof ro->baseline, "--baseline", optarg, err);
@@ -256,6 +261,8 @@ static int emit(const struct report_opts *ro, const struct run_result *r,
         rc = verdict_save(ro->output, r, v, err);
     if (rc == 0 && ro->junit[0])
         rc = verdict_junit(ro->junit, "report", v, err);
+    if (rc == 0 && ro->html[0])
+        rc = verdict_html(ro->html, r, v, err);
     if (rc == 0 && ro->plot[0]) {
         const struct run_result *arms[1] = {r};
         const char *names[1] = {r->cfg.label[0] ? r->cfg.label : r->cfg.encoding};
@@ -283,7 +290,7 @@ static int maybe_sweep(const struct report_opts *ro, json_object *root, int *don
                  ro->npcts ? "--percentiles" : "--threshold");
     } else {
         struct report_sweep_opts so = {ro->format, ro->baseline, ro->buckets, ro->plot,
-                                       ro->plot_keep, ro->output};
+                                       ro->plot_keep, ro->output, ro->html};
         return cmd_report_sweep(root, ro->files[0], &so);
     }
     if (err[0])

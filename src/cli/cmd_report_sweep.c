@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "results/html.h"
 #include "results/result_json.h"
 #include "results/sweep_json.h"
 #include "results/sweep_out.h"
@@ -65,6 +66,8 @@ static int render(const struct sweep *s, const struct report_sweep_opts *o, long
         rc = sweep_save(s, o->output, err);
     if (rc == 0 && o->plot[0])
         rc = sweep_plot_svg_keep(o->plot, s, o->plot_keep, err);
+    if (rc == 0 && o->html && o->html[0])
+        rc = html_write_sweep(o->html, s, base, err);
     return rc;
 }
 

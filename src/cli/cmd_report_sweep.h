@@ -17,6 +17,7 @@ struct report_sweep_opts {
     const char *plot;        /* --plot FILE.svg */
     int plot_keep;
     const char *output;      /* --output FILE: the sweep saved again */
+    const char *html;        /* --html FILE: the sweep's page */
 };
 
 /* Renders the sweep in root (parsed from path; borrowed) to stdout.

@@ -22,10 +22,13 @@ static int emit(const struct options *o, const struct run_result *res, const str
     return o->junit[0] ? verdict_junit(o->junit, "run", v, err) : 0;
 }
 
-/* --percentile-dist and --plot, after the report. */
-static int extras(const struct options *o, const struct run_result *res, char *err)
+/* --percentile-dist, --html and --plot, after the report. */
+static int extras(const struct options *o, const struct run_result *res, const struct verdict *v,
+                  char *err)
 {
     if (o->pct_dist[0] && hdrlog_percentile_dist(o->pct_dist, &res->latency, err))
+        return -1;
+    if (o->html[0] && verdict_html(o->html, res, v, err))
         return -1;
     if (o->plot[0]) {
         const struct run_result *arms[1] = {res};
@@ -83,7 +86,7 @@ int cmd_run(int argc, char **argv)
     }
     fflush(stdout);
     if (rc == 0)
-        rc = extras(&o, &res, err);
+        rc = extras(&o, &res, &v, err);
     char herr[ERR_LEN];
     if (o.hdr_log[0] && hdrlog_sink_close(&hdr, herr) && rc == 0) {
         snprintf(err, ERR_LEN, "%s", herr);

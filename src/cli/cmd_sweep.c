@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "client/measured_run.h"
 #include "dist/dist.h"
+#include "results/html.h"
 #include "results/sweep_out.h"
 #include "results/sweep_json.h"
 
@@ -159,6 +160,8 @@ static int emit(struct sweep_cmd *c, long baseline, char *err)
     }
     if (rc == 0 && o->plot[0] && c->s.ncells)
         rc = sweep_plot_svg_keep(o->plot, &c->s, o->plot_keep, err);
+    if (rc == 0 && o->html[0] && c->s.ncells)
+        rc = html_write_sweep(o->html, &c->s, baseline, err);
     return rc;
 }
 

@@ -15,7 +15,7 @@ enum {
     OPT_QUIET, OPT_SERVER_PID, OPT_SERVER_NAME, OPT_CPU_SAT, OPT_MAX_RESPONSE, OPT_LABEL,
     OPT_ROUNDS, OPT_PLOT, OPT_HDR_LOG, OPT_PCT_DIST, OPT_VM_ID, OPT_CACERT, OPT_CERT, OPT_KEY,
     OPT_INSECURE, OPT_STOMP_DEST, OPT_BUSY_POLL, OPT_PLOT_KEEP, OPT_THRESHOLD, OPT_JUNIT,
-    OPT_GATE, OPT_BISECT, OPT_RANK_OUTPUT, OPT_SERVER_HOST,
+    OPT_GATE, OPT_BISECT, OPT_RANK_OUTPUT, OPT_SERVER_HOST, OPT_HTML,
 };
 
 static const struct option long_opts[] = {
@@ -49,6 +49,7 @@ static const struct option long_opts[] = {
     {"gate", required_argument, NULL, OPT_GATE},
     {"bisect", no_argument, NULL, OPT_BISECT},
     {"plot", required_argument, NULL, OPT_PLOT},
+    {"html", required_argument, NULL, OPT_HTML},
     {"plot-keep", no_argument, NULL, OPT_PLOT_KEEP},
     {"hdr-log", required_argument, NULL, OPT_HDR_LOG},
     {"percentile-dist", required_argument, NULL, OPT_PCT_DIST},
@@ -100,6 +101,7 @@ void options_usage(FILE *out, int compare)
             "                         csv-buckets%s\n"
             "      --plot FILE.svg    plots with gnuplot (one SVG); --plot-keep also keeps\n"
             "                         FILE.gp and its .dat files\n"
+            "      --html FILE.html   one self-contained page: headline, tables, charts\n"
             "      --hdr-log FILE     HdrHistogram interval log%s\n"
             "      --percentile-dist FILE   HdrHistogram percentile table%s\n"
             "      --label NAME       the run's name in reports and plots%s\n"
@@ -306,6 +308,7 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
         return opt == OPT_JUNIT ? cli_copy(o->junit, sizeof o->junit, "--junit", arg, err)
                                 : cli_parse_threshold(arg, &o->thresholds, err);
     case OPT_PLOT: return cli_copy(o->plot, sizeof o->plot, "--plot", arg, err);
+    case OPT_HTML: return cli_copy(o->html, sizeof o->html, "--html", arg, err);
     case OPT_PLOT_KEEP: o->plot_keep = 1; return 0;
     case OPT_HDR_LOG: return cli_copy(o->hdr_log, sizeof o->hdr_log, "--hdr-log", arg, err);
     case OPT_PCT_DIST: return cli_copy(o->pct_dist, sizeof o->pct_dist, "--percentile-dist", arg, err);
@@ -505,5 +508,5 @@ void options_distribute(struct options *o)
     dist_set_server_host(o->server_host);
     if (dist_is_root())
         return;
-    o->output[0] = o->plot[0] = o->hdr_log[0] = o->pct_dist[0] = o->junit[0] = '\0';
+    o->output[0] = o->plot[0] = o->hdr_log[0] = o->pct_dist[0] = o->junit[0] = o->html[0] = '\0';
 }

@@ -23,6 +23,7 @@ struct options {
     char output[512];        /* --output FILE (JSON) */
     char plot[512];          /* --plot FILE.svg */
     int plot_keep;           /* --plot-keep: keep the gnuplot script and data */
+    char html[512];          /* --html FILE: the self-contained page */
     int encoding_given;      /* --proto was on the command line */
     char hdr_log[512];       /* --hdr-log FILE */
     char pct_dist[512];      /* --percentile-dist FILE */

@@ -23,6 +23,7 @@ static int check_files(const struct options *o, char *err)
            cli_check_readable("--key", c->key, err) ||
            cli_check_out_path("--output", o->output, err) ||
            cli_check_out_path("--plot", o->plot, err) ||
+           cli_check_out_path("--html", o->html, err) ||
            cli_check_out_path("--hdr-log", o->hdr_log, err) ||
            cli_check_out_path("--percentile-dist", o->pct_dist, err) ||
            cli_check_junit(o->junit, o->thresholds.n + o->ngates, err)

@@ -530,6 +530,7 @@ void sweep_usage(FILE *out)
             "      --output FILE      the sweep as JSON (every cell's full result)\n"
             "      --csv FILE         the table as CSV, one row per cell\n"
             "      --plot FILE.svg    latency, CPU and achieved rate against the offered rate\n"
+            "      --html FILE.html   one self-contained page: capacity, charts, every table\n"
             "      --format F         stdout: text (default) | json | csv\n"
             "      --threshold COND   judged on every run of every cell (exit 3 if one fails)\n"
             "  capacity search, once per --proto x --verb:\n"

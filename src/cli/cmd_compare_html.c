@@ -1,0 +1,430 @@
+/* cmd_compare_html: compare --html FILE, the comparison as one page
+ * (results/html.h). Its figures, ratios, intervals and verdicts come from
+ * the text report's own functions (cmd_compare.h), so the page and the text
+ * say the same. */
+#include "cli/cmd_compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/html.h"
+#include "stats/buckets.h"
+
+/* Element ids of the summary figures, in enum fig order. */
+static const char *const fig_ids[FIG_N] = {
+    "p50", "p90", "p99", "mean", "rate", "errors", "cpu", "cpu-ms", "bytes",
+};
+
+static void cell(FILE *out, const char *id, const char *suffix, const char *text)
+{
+    fprintf(out, "<td id=\"cmp-%s-%s\">", id, suffix);
+    html_esc(out, text);
+    fputs("</td>", out);
+}
+
+/* The verdict's class: the word after the interval says which way. */
+static const char *verdict_class(const char *v)
+{
+    return strstr(v, "B lower") || strstr(v, "B higher") ? "sig" : "";
+}
+
+static void summary(FILE *out, const struct cmp *c)
+{
+    const struct arm *A = &c->arm[0], *B = &c->arm[1];
+    struct report_unit u = compare_summary_unit(c);
+    fputs("<table id=\"summary\"><caption>B/A of the merged rounds; the interval is the paired "
+          "t-interval of the rounds' ratios (95 %)</caption><thead><tr><th>figure</th><th>A ",
+          out);
+    html_esc(out, compare_arm_name(A));
+    fputs("</th><th>B ", out);
+    html_esc(out, compare_arm_name(B));
+    fputs("</th><th>B/A</th><th>95% CI of B/A</th></tr></thead><tbody>\n", out);
+    for (int f = 0; f < FIG_N; f++) {
+        char va[32], vb[32], r[32] = "-", v[96];
+        compare_fmt_fig(f, A->fig[f], &u, va, sizeof va);
+        compare_fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
+        double x = compare_ratio(A->fig[f], B->fig[f]);
+        if (!isnan(x))
+            snprintf(r, sizeof r, "%.3g", x);
+        compare_verdict(c, f, v, sizeof v);
+        fputs("<tr><th scope=\"row\">", out);
+        html_esc(out, compare_fig_name(f));
+        fputs("</th>", out);
+        cell(out, fig_ids[f], "a", va);
+        cell(out, fig_ids[f], "b", vb);
+        cell(out, fig_ids[f], "ratio", r);
+        fprintf(out, "<td id=\"cmp-%s-ci\" class=\"%s\">", fig_ids[f], verdict_class(v));
+        html_esc(out, v);
+        fputs("</td></tr>\n", out);
+    }
+    fputs("</tbody></table>\n", out);
+}
+
+static void gate_card(FILE *out, const struct cmp *c)
+{
+    if (c->o->ngates == 0)
+        return;
+    int reg = 0, inc = 0;
+    for (int g = 0; g < c->o->ngates; g++) {
+        reg |= c->gate[g].verdict == GATE_REGRESSION;
+        inc |= c->gate[g].verdict == GATE_INCONCLUSIVE;
+    }
+    html_card(out, "h-gates", "gates", reg ? "FAIL (regression)" : inc ? "inconclusive" : "pass",
+              reg || inc ? "bad" : "good");
+}
+
+static void threshold_card(FILE *out, const struct cmp *c)
+{
+    if (c->o->thresholds.n == 0)
+        return;
+    size_t failed = compare_thresholds_failed(c);
+    char v[64];
+    snprintf(v, sizeof v, failed ? "FAIL (%zu of %zu)" : "pass (%zu)", failed ? failed
+             : c->o->thresholds.n * 2, c->o->thresholds.n * 2);
+    html_card(out, "h-verdict", "thresholds (both arms)", v, failed ? "bad" : "good");
+}
+
+static void headline(FILE *out, const struct cmp *c)
+{
+    char rounds[32];
+    snprintf(rounds, sizeof rounds, "%zu%s", c->pairs, c->interrupted ? " (interrupted)" : "");
+    fputs("<div class=\"cards\" id=\"headline\">\n", out);
+    for (int a = 0; a < 2; a++) {
+        char name[8], id[8], v[700];
+        snprintf(name, sizeof name, "%c", c->arm[a].letter);
+        snprintf(id, sizeof id, "h-%c", c->arm[a].letter + 'a' - 'A');
+        snprintf(v, sizeof v, "%.60s: %.512s (%s)", compare_arm_name(&c->arm[a]),
+                 c->arm[a].merged.target_url, c->arm[a].merged.cfg.encoding);
+        html_card(out, id, name, v, NULL);
+    }
+    html_card(out, "h-rounds", c->saved ? "rounds per arm (saved)" : "rounds per arm", rounds,
+              NULL);
+    gate_card(out, c);
+    threshold_card(out, c);
+    fputs("</div>\n", out);
+    if (compare_same_config(c))
+        fputs("<p class=\"sub\">A and B are the same configuration (A/A): their differences are "
+              "the noise of the setup.</p>\n", out);
+}
+
+static void warnings(FILE *out, const struct cmp *c)
+{
+    if (!c->arm[0].merged.nwarnings && !c->arm[1].merged.nwarnings)
+        return;
+    html_warn_open(out);
+    for (int a = 0; a < 2; a++) {
+        char pre[8];
+        snprintf(pre, sizeof pre, "%c: ", c->arm[a].letter);
+        for (size_t i = 0; i < c->arm[a].merged.nwarnings; i++)
+            html_warn_item(out, pre, c->arm[a].merged.warnings[i]);
+    }
+    html_warn_close(out);
+}
+
+/* Gates and thresholds as the text report lays them out. */
+static void verdict_text(FILE *out, const struct cmp *c)
+{
+    if (c->o->ngates == 0 && c->o->thresholds.n == 0)
+        return;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return;
+    compare_gates_text(m, c);
+    compare_thresholds_text(m, c);
+    fclose(m);
+    html_section(out, "Gates and thresholds");
+    fputs("<pre id=\"verdicts\">", out);
+    html_esc(out, buf);
+    fputs("</pre>\n", out);
+    html_section_end(out);
+    free(buf);
+}
+
+/* ---- charts ---------------------------------------------------------------- */
+
+struct arm_tl {
+    struct html_timeline v[2];
+    char name[2][6][96];
+};
+
+static void tl_series(struct html_series *s, const char *name, const char *unit,
+                      const double *t, const double *y, size_t n, int dec)
+{
+    *s = (struct html_series){.name = name, .unit = unit, .x = t, .y = y, .n = n, .dec = dec};
+}
+
+static void tl_names(struct arm_tl *w, const struct cmp *c)
+{
+    static const char *const what[6] = {"rate", "p50", "p99", "server CPU", "client CPU",
+                                        "server RSS"};
+    for (int a = 0; a < 2; a++)
+        for (int k = 0; k < 6; k++)
+            snprintf(w->name[a][k], sizeof w->name[a][k], "%c %.60s %s", c->arm[a].letter,
+                     compare_arm_name(&c->arm[a]), what[k]);
+}
+
+static void timeline_charts(FILE *out, const struct cmp *c)
+{
+    static struct arm_tl w;
+    if (html_timeline_fill(&c->arm[0].merged, &w.v[0]))
+        return;
+    if (html_timeline_fill(&c->arm[1].merged, &w.v[1])) {
+        html_timeline_free(&w.v[0]);
+        return;
+    }
+    tl_names(&w, c);
+    struct html_series rate[2], lat[4], cpu[6];
+    int ncpu = 0;
+    for (int a = 0; a < 2; a++) {
+        const struct html_timeline *v = &w.v[a];
+        tl_series(&rate[a], w.name[a][0], "/s", v->t, v->rate, v->n, 1);
+        tl_series(&lat[2 * a], w.name[a][1], "ms", v->t, v->p50, v->n, 3);
+        tl_series(&lat[2 * a + 1], w.name[a][2], "ms", v->t, v->p99, v->n, 3);
+        if (c->arm[a].merged.nwatched)
+            tl_series(&cpu[ncpu++], w.name[a][3], "%", v->t, v->scpu, v->n, 1);
+        tl_series(&cpu[ncpu++], w.name[a][4], "%", v->t, v->ccpu, v->n, 1);
+    }
+    for (int a = 0; a < 2; a++)
+        if (c->arm[a].merged.nwatched) {
+            tl_series(&cpu[ncpu], w.name[a][5], "MB", w.v[a].t, w.v[a].rss, w.v[a].n, 1);
+            cpu[ncpu++].axis = 1;
+        }
+    struct html_chart ch = {.xname = "t", .xunit = "s", .yname = "requests/s",
+                            .id = "chart-rate", .title = "Achieved rate per interval (each "
+                            "arm's rounds end to end; warmups not recorded)"};
+    html_chart(out, &ch, rate, 2);
+    ch.id = "chart-lat", ch.title = "Latency per interval (p50, p99)", ch.yname = "ms";
+    html_chart(out, &ch, lat, 4);
+    ch.id = "chart-cpu", ch.title = "CPU per interval, and server RSS";
+    ch.yname = "% of one core", ch.y2name = "MB";
+    html_chart(out, &ch, cpu, ncpu);
+    html_timeline_free(&w.v[0]);
+    html_timeline_free(&w.v[1]);
+}
+
+static void charts(FILE *out, const struct cmp *c)
+{
+    const struct run_result *rs[2] = {&c->arm[0].merged, &c->arm[1].merged};
+    char na[80], nb[80];
+    snprintf(na, sizeof na, "A %.60s", compare_arm_name(&c->arm[0]));
+    snprintf(nb, sizeof nb, "B %.60s", compare_arm_name(&c->arm[1]));
+    const char *names[2] = {na, nb};
+    html_section(out, "Charts");
+    html_pct_chart(out, "chart-pct", rs, names, 2, 0);
+    timeline_charts(out, c);
+    html_section_end(out);
+}
+
+/* ---- tables ---------------------------------------------------------------- */
+
+static void pct_table(FILE *out, const struct cmp *c)
+{
+    const struct run_result *A = &c->arm[0].merged, *B = &c->arm[1].merged;
+    const struct hist *hs[4] = {&A->latency, &B->latency, &A->service, &B->service};
+    double mn = 0, mx = 0;
+    for (int i = 0; i < 4; i++)
+        report_unit_span(hs[i], &mn, &mx);
+    struct report_unit u = report_unit_pick(mx, mn);
+    static const char *const heads[] = {"percentile", "A latency", "B latency", "A service",
+                                        "B service"};
+    html_table(out, "merged rounds; latency from the intended send time, service from the "
+               "actual write", heads, 5);
+    for (size_t i = 0; i <= A->cfg.npcts; i++) {
+        int mean = i == A->cfg.npcts;
+        double p = mean ? 0 : A->cfg.pcts[i];
+        char v[5][32] = {"mean"};
+        if (!mean)
+            snprintf(v[0], sizeof v[0], "p%g", p);
+        for (int k = 0; k < 4; k++)
+            report_unit_fmt(&u, hs[k]->total_count > 0,
+                            mean ? hist_mean(hs[k]) : (double)hist_percentile(hs[k], p), v[k + 1],
+                            sizeof v[k + 1]);
+        const char *cells[5] = {v[0], v[1], v[2], v[3], v[4]};
+        html_row(out, cells, 5);
+    }
+    html_table_end(out);
+}
+
+static void bucket_table(FILE *out, const struct cmp *c)
+{
+    double edges[BUCKETS_MAX], pa[BUCKETS_MAX], pb[BUCKETS_MAX];
+    char err[ERR_LEN];
+    int n = compare_bucket_edges(c, edges, err);
+    if (n < 0)
+        return; /* the text report said why already */
+    buckets_fill(&c->arm[0].merged.latency, edges, n, pa);
+    buckets_fill(&c->arm[1].merged.latency, edges, n, pb);
+    const char *heads[3] = {"response time", compare_arm_name(&c->arm[0]),
+                            compare_arm_name(&c->arm[1])};
+    html_table(out, "cumulative % of answers under each edge", heads, 3);
+    int ha = c->arm[0].merged.latency.total_count > 0;
+    int hb = c->arm[1].merged.latency.total_count > 0;
+    for (int i = 0; i < n; i++) {
+        char e[32], row[48], ca[16] = "n/a", cb[16] = "n/a";
+        buckets_format_ms(edges[i], e, sizeof e);
+        snprintf(row, sizeof row, "<%sms:", e);
+        if (ha)
+            snprintf(ca, sizeof ca, "%.1f", pa[i]);
+        if (hb)
+            snprintf(cb, sizeof cb, "%.1f", pb[i]);
+        const char *cells[3] = {row, ca, cb};
+        html_row(out, cells, 3);
+    }
+    html_table_end(out);
+}
+
+/* One row of the rounds table: B's rows say their p99 as % of A's in the
+ * same round (the pairing the interval is made of). */
+static void round_row(FILE *out, const struct cmp *c, size_t i, int a,
+                      const struct report_unit *u)
+{
+    const struct run_result *r = &c->arm[a].rounds[i];
+    double v[FIG_N], va[FIG_N];
+    char n[24], arm[4], p50[32], p99[32], rate[32], cpu[32], steal[16] = "-", pct[16] = "";
+    compare_figures(r, v);
+    compare_figures(&c->arm[0].rounds[i], va);
+    snprintf(n, sizeof n, "%zu", i + 1);
+    snprintf(arm, sizeof arm, "%c", c->arm[a].letter);
+    compare_fmt_fig(FIG_P50, v[FIG_P50], u, p50, sizeof p50);
+    compare_fmt_fig(FIG_P99, v[FIG_P99], u, p99, sizeof p99);
+    compare_fmt_fig(FIG_RATE, v[FIG_RATE], u, rate, sizeof rate);
+    compare_fmt_fig(FIG_CPU_MS, v[FIG_CPU_MS], u, cpu, sizeof cpu);
+    if (r->machine_steal_pct >= 0)
+        snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
+    double x = compare_ratio(va[FIG_P99], v[FIG_P99]);
+    if (a == 1 && !isnan(x))
+        snprintf(pct, sizeof pct, "%.1f%%", x * 100);
+    const char *cells[9] = {n, arm, compare_arm_name(&c->arm[a]), p50, p99, rate, cpu, steal,
+                            r->interrupted ? "interrupted" : pct};
+    html_row(out, cells, 9);
+}
+
+static void rounds_table(FILE *out, const struct cmp *c)
+{
+    static const char *const heads[] = {"round", "arm", "label", "p50", "p99", "rate",
+                                        "CPU-ms/call", "steal", "p99 % of A"};
+    html_table(out, "per round, with the hypervisor's steal; B's p99 as % of A's in the same "
+               "round", heads, 9);
+    struct report_unit u = compare_rounds_unit(c);
+    for (size_t i = 0; i < c->pairs; i++)
+        for (int a = 0; a < 2; a++)
+            round_row(out, c, i, a, &u);
+    html_table_end(out);
+}
+
+static void count_row(FILE *out, const char *name, int64_t a, int64_t b)
+{
+    char va[32], vb[32];
+    snprintf(va, sizeof va, "%lld", (long long)a);
+    snprintf(vb, sizeof vb, "%lld", (long long)b);
+    const char *cells[3] = {name, va, vb};
+    html_row(out, cells, 3);
+}
+
+static void errors_table(FILE *out, const struct cmp *c)
+{
+    const struct run_result *A = &c->arm[0].merged, *B = &c->arm[1].merged;
+    const char *heads[3] = {"requests", compare_arm_name(&c->arm[0]),
+                            compare_arm_name(&c->arm[1])};
+    html_table(out, "requests and errors by kind (merged rounds)", heads, 3);
+    count_row(out, "sent", A->sent, B->sent);
+    count_row(out, "ok", A->ok, B->ok);
+    count_row(out, "errors", A->errors, B->errors);
+    count_row(out, "unfinished", A->unfinished, B->unfinished);
+    for (int k = 0; k < ERR_KINDS; k++) {
+        char name[48];
+        snprintf(name, sizeof name, "error: %s", err_kind_names[k]);
+        count_row(out, name, A->err[k], B->err[k]);
+    }
+    html_table_end(out);
+}
+
+static void verb_rows(FILE *out, const struct cmp *c, int a, const struct report_unit *u)
+{
+    const struct run_result *r = &c->arm[a].merged;
+    for (size_t i = 0; i < r->nverbs; i++) {
+        const struct verb_result *v = &r->verbs[i];
+        char arm[4], n[3][32], p50[32], p99[32];
+        int have = v->latency.total_count > 0;
+        snprintf(arm, sizeof arm, "%c", c->arm[a].letter);
+        snprintf(n[0], sizeof n[0], "%lld", (long long)v->requests);
+        snprintf(n[1], sizeof n[1], "%lld", (long long)v->ok);
+        snprintf(n[2], sizeof n[2], "%lld", (long long)v->errors);
+        report_unit_fmt(u, have, (double)hist_percentile(&v->latency, 50), p50, sizeof p50);
+        report_unit_fmt(u, have, (double)hist_percentile(&v->latency, 99), p99, sizeof p99);
+        const char *cells[7] = {v->name, arm, n[0], n[1], n[2], p50, p99};
+        html_row(out, cells, 7);
+    }
+}
+
+static void verbs_table(FILE *out, const struct cmp *c)
+{
+    if (c->arm[0].merged.nverbs < 2 && c->arm[1].merged.nverbs < 2)
+        return;
+    double lo = 0, hi = 0;
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < c->arm[a].merged.nverbs; i++)
+            report_unit_span(&c->arm[a].merged.verbs[i].latency, &lo, &hi);
+    struct report_unit u = report_unit_pick(hi, lo);
+    static const char *const heads[] = {"verb", "arm", "requests", "ok", "errors", "p50", "p99"};
+    html_table(out, "per verb", heads, 7);
+    verb_rows(out, c, 0, &u);
+    verb_rows(out, c, 1, &u);
+    html_table_end(out);
+}
+
+static void arms_config(FILE *out, const struct cmp *c)
+{
+    html_section(out, "Configuration and machine");
+    for (int a = 0; a < 2; a++) {
+        fprintf(out, "<h3>%c: ", c->arm[a].letter);
+        html_esc(out, compare_arm_name(&c->arm[a]));
+        fputs("</h3>\n<div class=\"tables\">\n", out);
+        html_run_config(out, &c->arm[a].merged);
+        html_run_machine(out, &c->arm[a].merged);
+        fputs("</div>\n", out);
+    }
+    html_section_end(out);
+}
+
+static void tables(FILE *out, const struct cmp *c)
+{
+    html_section(out, "Latency");
+    fputs("<div class=\"tables\">\n", out);
+    pct_table(out, c);
+    bucket_table(out, c);
+    fputs("</div>\n", out);
+    html_section_end(out);
+    html_section(out, "Rounds");
+    rounds_table(out, c);
+    html_section_end(out);
+    html_section(out, "Requests and errors");
+    fputs("<div class=\"tables\">\n", out);
+    errors_table(out, c);
+    verbs_table(out, c);
+    fputs("</div>\n", out);
+    html_section_end(out);
+    arms_config(out, c);
+}
+
+int compare_write_html(const char *path, const struct cmp *c, char *err)
+{
+    FILE *out = html_open(path, err);
+    if (!out)
+        return -1;
+    char title[200];
+    snprintf(title, sizeof title, "rpcbench compare: A %.60s vs B %.60s",
+             compare_arm_name(&c->arm[0]), compare_arm_name(&c->arm[1]));
+    html_begin(out, title);
+    headline(out, c);
+    summary(out, c);
+    warnings(out, c);
+    verdict_text(out, c);
+    charts(out, c);
+    tables(out, c);
+    html_end(out);
+    return html_close(out, path, err);
+}

@@ -1,0 +1,343 @@
+/* html_chart: line charts as SVG, written here (html.h): no charting
+ * library at view time, a few bytes per point, and crisp in print. */
+#include "results/html.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The drawing, in viewBox units. */
+#define W 760.0
+#define H 250.0
+#define PT 14.0
+#define PB 34.0
+#define PL 62.0
+#define PR_ONE 18.0   /* right margin without a right-hand axis */
+#define PR_TWO 62.0
+
+/* Points per series up to which each gets a dot with a <title> tooltip. */
+#define DOTS_MAX 120
+
+struct frame {
+    double l, r, t, b;        /* plot area */
+    double x0, x1;            /* x range (log 1/(1-p) for percentiles) */
+    double ymax[2];           /* per axis, from 0 */
+    double ystep[2];
+    enum html_xaxis xaxis;
+};
+
+static double tx(enum html_xaxis a, double x)
+{
+    if (a != HTML_X_PERCENTILE)
+        return x;
+    double q = 100 - x;
+    return log10(100 / (q > 1e-9 ? q : 1e-9));
+}
+
+static int gap(double y)
+{
+    return isnan(y) || y < 0;
+}
+
+static const double *xs_of(const struct html_chart *c, const struct html_series *s)
+{
+    return s->x ? s->x : c->x;
+}
+
+/* 1, 2, 2.5 or 5 times a power of ten, at least v. */
+static double nice(double v)
+{
+    if (!(v > 0))
+        return 1;
+    double p = pow(10, floor(log10(v))), m = v / p;
+    return p * (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10);
+}
+
+static void y_ranges(struct frame *f, const struct html_series *s, int ns)
+{
+    double mx[2] = {0, 0};
+    for (int k = 0; k < ns; k++)
+        for (size_t i = 0; i < s[k].n; i++)
+            if (!gap(s[k].y[i]) && s[k].y[i] > mx[s[k].axis ? 1 : 0])
+                mx[s[k].axis ? 1 : 0] = s[k].y[i];
+    for (int a = 0; a < 2; a++) {
+        f->ystep[a] = nice(mx[a] / 4);
+        /* headroom: a line at the top would hide in the frame */
+        f->ymax[a] = ceil(mx[a] * 1.04 / f->ystep[a]) * f->ystep[a];
+        if (f->ymax[a] <= 0)
+            f->ymax[a] = f->ystep[a];
+    }
+}
+
+static void x_range(struct frame *f, const struct html_chart *c, const struct html_series *s,
+                    int ns)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int k = 0; k < ns; k++)
+        for (size_t i = 0; i < s[k].n; i++) {
+            double x = tx(c->xaxis, xs_of(c, &s[k])[i]);
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+    if (c->xmin != c->xmax)
+        lo = tx(c->xaxis, c->xmin), hi = tx(c->xaxis, c->xmax);
+    if (c->shade0 != c->shade1 && c->shade0 < lo)
+        lo = c->shade0;
+    if (c->xaxis == HTML_X_PERCENTILE)
+        lo = 0, hi = ceil(hi - 1e-9) < 2 ? 2 : ceil(hi - 1e-9);
+    if (!(hi > lo)) /* one point, or none */
+        lo = isfinite(lo) ? lo - 1 : 0, hi = isfinite(hi) ? hi + 1 : 1;
+    f->x0 = lo;
+    f->x1 = hi;
+}
+
+static double px(const struct frame *f, double x)
+{
+    return f->l + (tx(f->xaxis, x) - f->x0) / (f->x1 - f->x0) * (f->r - f->l);
+}
+
+static double py(const struct frame *f, int axis, double y)
+{
+    return f->b - y / f->ymax[axis ? 1 : 0] * (f->b - f->t);
+}
+
+/* "99.9%" for the tick at 1/(1-p) = 10^k. */
+static void pct_label(int k, char *out, size_t len)
+{
+    if (k == 0) {
+        snprintf(out, len, "0%%");
+        return;
+    }
+    snprintf(out, len, "%.*f%%", k > 2 ? k - 2 : 0, 100 - 100 / pow(10, k));
+}
+
+static void x_ticks(FILE *out, const struct frame *f)
+{
+    double step = f->xaxis == HTML_X_PERCENTILE ? 1 : nice((f->x1 - f->x0) / 6);
+    for (double v = ceil(f->x0 / step - 1e-9) * step; v <= f->x1 + 1e-9; v += step) {
+        double x = f->l + (v - f->x0) / (f->x1 - f->x0) * (f->r - f->l);
+        char lab[32];
+        if (f->xaxis == HTML_X_PERCENTILE)
+            pct_label((int)lround(v), lab, sizeof lab);
+        else
+            snprintf(lab, sizeof lab, "%g", fabs(v) < step / 1e6 ? 0 : v);
+        fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+                x, x, f->t, f->b, x, f->b + 14, lab);
+    }
+}
+
+static void y_ticks(FILE *out, const struct frame *f, int axis)
+{
+    double step = f->ystep[axis];
+    for (double v = 0; v <= f->ymax[axis] + step / 1e6; v += step) {
+        double y = py(f, axis, v);
+        if (axis == 0)
+            fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
+                    f->l, f->r, y, y);
+        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%g</text>\n",
+                axis ? f->r + 4 : f->l - 4, y + 4, axis ? "start" : "end", v);
+    }
+}
+
+static void axis_titles(FILE *out, const struct frame *f, const struct html_chart *c)
+{
+    fputs("<text x=\"12\" y=\"12\">", out);
+    html_esc(out, c->yname);
+    fputs("</text>", out);
+    if (c->y2name) {
+        fprintf(out, "<text x=\"%.1f\" y=\"12\" text-anchor=\"end\">", W - 4);
+        html_esc(out, c->y2name);
+        fputs("</text>", out);
+    }
+    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (f->l + f->r) / 2, H - 3);
+    html_esc(out, c->xname);
+    if (c->xunit && c->xunit[0]) {
+        fputs(" (", out);
+        html_esc(out, c->xunit);
+        fputs(")", out);
+    }
+    fputs("</text>\n", out);
+}
+
+static void shade_and_mark(FILE *out, const struct frame *f, const struct html_chart *c)
+{
+    if (c->shade0 != c->shade1) {
+        double a = px(f, c->shade0), b = px(f, c->shade1);
+        fprintf(out, "<rect class=\"shade\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
+                     "<title>", a, f->t, b - a, f->b - f->t);
+        html_esc(out, c->shade_label);
+        fprintf(out, "</title></rect><text x=\"%.1f\" y=\"%.1f\">", a + 3, f->t + 11);
+        html_esc(out, c->shade_label);
+        fputs("</text>\n", out);
+    }
+    for (int i = 0; i < c->nmarks && i < 4; i++) {
+        double x = px(f, c->marks[i]);
+        fprintf(out, "<line class=\"mark\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\">"
+                     "<title>", x, x, f->t, f->b);
+        html_esc(out, c->mark_labels[i]);
+        fprintf(out, "</title></line><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", x - 3,
+                f->t + 11 + 12 * i);
+        html_esc(out, c->mark_labels[i]);
+        fputs("</text>\n", out);
+    }
+}
+
+/* One series: a path, broken at gaps, and dots with tooltips if few. */
+static void series_path(FILE *out, const struct frame *f, const struct html_chart *c,
+                        const struct html_series *s, int k)
+{
+    const double *x = xs_of(c, s);
+    fprintf(out, "<path class=\"s%d\" data-series=\"", k);
+    html_esc(out, s->name);
+    fputs("\" d=\"", out);
+    int pen = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (gap(s->y[i])) {
+            pen = 0;
+            continue;
+        }
+        fprintf(out, "%c%.1f %.1f", pen ? 'L' : 'M', px(f, x[i]), py(f, s->axis, s->y[i]));
+        pen = 1;
+    }
+    fputs("\"><title>", out);
+    html_esc(out, s->name);
+    fputs("</title></path>\n", out);
+    for (size_t i = 0; s->n <= DOTS_MAX && i < s->n; i++) {
+        if (gap(s->y[i]))
+            continue;
+        fprintf(out, "<circle class=\"s%d\" r=\"2.5\" cx=\"%.1f\" cy=\"%.1f\"><title>", k,
+                px(f, x[i]), py(f, s->axis, s->y[i]));
+        html_esc(out, s->name);
+        fprintf(out, " %s%.10g%s%s: %.*f %s</title></circle>\n",
+                c->xaxis == HTML_X_PERCENTILE ? "p" : "", x[i], c->xunit ? " " : "",
+                c->xunit ? c->xunit : "", s->dec, s->y[i], s->unit ? s->unit : "");
+    }
+}
+
+/* A name as a JSON string, safe inside <script> (no "</"). */
+static void json_str(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; s && *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch < 0x20 || ch == '<' || ch == '>' || ch == '&')
+            fprintf(out, "\\u%04x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+static void json_nums(FILE *out, const double *v, size_t n, int dec, int xs)
+{
+    fputc('[', out);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            fputc(',', out);
+        if (!xs && gap(v[i]))
+            fputs("null", out);
+        else if (xs)
+            fprintf(out, "%.10g", v[i]);
+        else
+            fprintf(out, "%.*f", dec, v[i]);
+    }
+    fputc(']', out);
+}
+
+static void chart_json(FILE *out, const struct frame *f, const struct html_chart *c,
+                       const struct html_series *s, int ns)
+{
+    fprintf(out, "<script type=\"application/json\" class=\"chart-data\">{\"xf\":\"%s\",\"xn\":",
+            c->xaxis == HTML_X_PERCENTILE ? "pct" : "lin");
+    json_str(out, c->xname);
+    fputs(",\"xu\":", out);
+    json_str(out, c->xunit);
+    fprintf(out, ",\"pl\":%.1f,\"pr\":%.1f,\"x0\":%.10g,\"x1\":%.10g", f->l, f->r, f->x0, f->x1);
+    size_t nx = 0;
+    for (int k = 0; k < ns; k++)
+        if (!s[k].x && s[k].n > nx)
+            nx = s[k].n;
+    if (c->x) {
+        fputs(",\"x\":", out);
+        json_nums(out, c->x, nx, 0, 1);
+    }
+    fputs(",\"s\":[", out);
+    for (int k = 0; k < ns; k++) {
+        fputs(k ? ",{\"n\":" : "{\"n\":", out);
+        json_str(out, s[k].name);
+        fputs(",\"u\":", out);
+        json_str(out, s[k].unit);
+        fprintf(out, ",\"d\":%d", s[k].dec);
+        if (s[k].x) {
+            fputs(",\"x\":", out);
+            json_nums(out, s[k].x, s[k].n, 0, 1);
+        }
+        fputs(",\"y\":", out);
+        json_nums(out, s[k].y, s[k].n, s[k].dec, 0);
+        fputc('}', out);
+    }
+    fputs("]}</script>\n", out);
+}
+
+static void legend(FILE *out, const struct html_series *s, int ns)
+{
+    fputs("<div class=\"legend\">", out);
+    for (int k = 0; k < ns; k++) {
+        fprintf(out, "<span class=\"sw s%d\"></span>", k);
+        html_esc(out, s[k].name);
+        if (s[k].axis)
+            fputs(" (right axis)", out);
+    }
+    fputs("</div>\n", out);
+}
+
+void html_chart(FILE *out, const struct html_chart *c, const struct html_series *s, int ns)
+{
+    if (ns > HTML_CHART_MAX_SERIES)
+        ns = HTML_CHART_MAX_SERIES;
+    struct frame f = {.l = PL, .r = W - (c->y2name ? PR_TWO : PR_ONE), .t = PT, .b = H - PB,
+                      .xaxis = c->xaxis};
+    x_range(&f, c, s, ns);
+    y_ranges(&f, s, ns);
+    fputs("<figure class=\"chart\" id=\"", out);
+    html_esc(out, c->id);
+    fputs("\"><figcaption>", out);
+    html_esc(out, c->title);
+    fprintf(out, "</figcaption>\n<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+                 "xmlns=\"http://www.w3.org/2000/svg\">\n", W, H);
+    shade_and_mark(out, &f, c);
+    x_ticks(out, &f);
+    y_ticks(out, &f, 0);
+    if (c->y2name)
+        y_ticks(out, &f, 1);
+    fprintf(out, "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", f.l,
+            f.r, f.b, f.b);
+    axis_titles(out, &f, c);
+    for (int k = 0; k < ns; k++)
+        series_path(out, &f, c, &s[k], k);
+    fprintf(out, "<line class=\"xhair\" x1=\"0\" x2=\"0\" y1=\"%.1f\" y2=\"%.1f\"/>\n</svg>\n",
+            f.t, f.b);
+    legend(out, s, ns);
+    fputs("<div class=\"readout\" aria-live=\"polite\">Hover the chart for its values.</div>\n",
+          out);
+    chart_json(out, &f, c, s, ns);
+    fputs("</figure>\n", out);
+}
+
+size_t html_pct_points(const struct hist *h, double *pct, double *ms, size_t max)
+{
+    if (!h->total_count || max < 2)
+        return 0;
+    /* up to the last percentile the count resolves, in equal log steps */
+    double top = log10((double)h->total_count), per = 12;
+    size_t n = (size_t)ceil(top * per) + 1;
+    n = n < 2 ? 2 : n > max ? max : n;
+    for (size_t i = 0; i < n; i++) {
+        double k = top * (double)i / (double)(n - 1);
+        pct[i] = 100 - 100 / pow(10, k);
+        ms[i] = (double)hist_percentile(h, pct[i]) / 1000;
+    }
+    return n;
+}

@@ -1,0 +1,336 @@
+#!/usr/bin/env python3
+"""--html FILE, checked in a real browser: Debian's headless chromium loads
+each kind of page (run, compare live and saved, sweep with and without a
+capacity search, a saved result through `report`) over the DevTools
+protocol (tests/cdp.py) and the test fails when
+
+- the page throws a script error, or any console error appears;
+- it requests anything but itself (no CDN, no font, no favicon);
+- a headline figure in the rendered DOM differs from what the text report
+  prints for the same result, or from the JSON result's figure;
+- a chart has no drawn data, or hovering it shows no value.
+
+A one-hour result (3600 intervals, made from a saved run) must stay under
+1 MB. Screenshots (light, one dark), and one PDF, are kept in
+build/artifacts/html/ (RPCBENCH_ARTIFACTS overrides) to look at."""
+import json
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+from rpctest import check, main, rpcbench, skip  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ART = os.environ.get("RPCBENCH_ARTIFACTS", os.path.join(ROOT, "build", "artifacts", "html"))
+LOAD = ["--verb", "getAllVmStats,list", "--vms", "20", "--quiet"]
+SWEEP = ["--verb", "getAllVmStats", "--vms", "20", "--quiet"]  # sweep: --verb is a list of cells
+
+
+def need_chromium():
+    if not os.access(cdp.CHROMIUM, os.X_OK):
+        skip("no %s (scripts/deps.sh check installs chromium)" % cdp.CHROMIUM)
+
+
+def ok(args, codes=(0,), timeout=120):
+    code, out, err = rpcbench(*args, timeout=timeout)
+    check(code in codes, "%s exited %d: %s" % (args[0], code, err.strip()[-400:]))
+    return out
+
+
+def load(b, path):
+    """The page at path, loaded; fails on script or console errors and on
+    any request but the page itself."""
+    url = "file://" + os.path.abspath(path)
+    p = b.page()
+    since = p.navigate(url)
+    problems = p.problems(url, since)
+    check(not problems, "%s: %s" % (os.path.basename(path), problems))
+    return p
+
+
+def text_of(p, ident):
+    v = p.eval("(function(){var e=document.getElementById(%s);return e&&e.textContent})()"
+               % json.dumps(ident))
+    check(v is not None, "no element #%s" % ident)
+    return v
+
+
+# Every chart: its id, the points of its lines and whether a readout exists.
+CHARTS_JS = r"""Array.from(document.querySelectorAll('figure.chart')).map(function(f){
+  var n=0;f.querySelectorAll('svg path[data-series]').forEach(function(p){
+    n+=(p.getAttribute('d').match(/[ML]/g)||[]).length;});
+  return {id:f.id,points:n,marks:f.querySelectorAll('svg .mark').length};})"""
+
+
+def charts(p, least=2):
+    got = p.eval(CHARTS_JS)
+    check(got, "no chart on the page")
+    for c in got:
+        check(c["points"] >= least, "chart %s drew %d points" % (c["id"], c["points"]))
+    return {c["id"]: c for c in got}
+
+
+def hover(p, chart_id):
+    """Moves the mouse over the chart's middle; returns its readout."""
+    r = p.eval("(function(){var s=document.querySelector('#%s svg');s.scrollIntoView();"
+               "var r=s.getBoundingClientRect();return [r.x,r.y,r.width,r.height];})()"
+               % chart_id)
+    p.hover(r[0] + r[2] * 0.55, r[1] + r[3] * 0.5)
+    text = p.eval("document.querySelector('#%s .readout').textContent" % chart_id)
+    check(re.search(r"\d", text) and "Hover" not in text,
+          "hovering %s showed no value: %r" % (chart_id, text))
+    return text
+
+
+def shot(p, name):
+    os.makedirs(ART, exist_ok=True)
+    p.eval("window.scrollTo(0,0)")
+    data = p.screenshot(os.path.join(ART, name + ".png"))
+    check(data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10000, "%s: no screenshot" % name)
+
+
+def text_row(text, name):
+    """The cells of the text report's line that starts with name (columns
+    split on two or more blanks)."""
+    for line in text.splitlines():
+        if line.startswith(name + " ") or line == name:
+            return re.split(r"\s{2,}", line[len(name):].strip())
+    raise AssertionError("no line %r in the text report" % name)
+
+
+def ms(v):
+    """A latency as the report prints it ("12.3ms", "850us", "2.41s"), in ms."""
+    m = re.fullmatch(r"([\d.]+)(us|ms|s)", v)
+    check(m, "not a latency: %r" % v)
+    return float(m.group(1)) * {"us": 1e-3, "ms": 1, "s": 1e3}[m.group(2)]
+
+
+def digits(v):
+    """The decimals v is printed with: how close it must be to the JSON."""
+    num = re.match(r"[\d.]+", v).group()
+    return 0.5 * 10 ** -len(num.split(".")[1]) if "." in num else 0.5
+
+
+def check_run_headline(p, text, res):
+    """The run page's headline against the text report and the JSON."""
+    lat = {k: text_row(text, k)[0] for k in ("p50", "p99")}
+    for k in ("p50", "p99"):
+        dom = text_of(p, "h-" + k)
+        check(dom == lat[k], "%s: page %r, text %r" % (k, dom, lat[k]))
+        unit = ms(dom) / float(re.match(r"[\d.]+", dom).group())
+        check(abs(ms(dom) - res["latency_ms"][k]) <= digits(dom) * unit + 1e-9,
+              "%s: page %s, JSON %s" % (k, dom, res["latency_ms"][k]))
+    m = re.search(r"^rate\s+([\d.]+)/s target, ([\d.]+)/s achieved", text, re.M)
+    check(text_of(p, "h-rate-target") == m.group(1) + "/s", "rate target differs")
+    check(text_of(p, "h-rate") == m.group(2) + "/s", "rate achieved differs")
+    check(text_of(p, "h-rate") == "%.2f/s" % res["rate"]["achieved"], "rate vs JSON")
+    check(text_of(p, "h-errors") == str(res["requests"]["errors"]), "errors vs JSON")
+    cpu = re.search(r", ([\d.]+) CPU-ms/call", text)
+    check(cpu and text_of(p, "h-cpu-ms") == cpu.group(1), "CPU-ms/call differs from the text")
+    check(text_of(p, "h-cpu-ms") == "%.3f" % res["server_cpu"]["cpu_ms_per_call"],
+          "CPU-ms/call vs JSON")
+    check(text_of(p, "h-target") == res["target"]["url"], "target vs JSON")
+    check(text_of(p, "h-proto") == res["target"]["proto"], "protocol vs JSON")
+
+
+def test_run_page():
+    """run --html: the headline says what the text and the JSON say; the
+    failed --threshold shows as FAIL; every chart is drawn and hovers."""
+    need_chromium()
+    with tempfile.TemporaryDirectory() as d, cdp.Browser() as b:
+        page, res = os.path.join(d, "run.html"), os.path.join(d, "run.json")
+        ok(["run", *LOAD, "--rate", "40", "--duration", "3s", "--warmup", "1s",
+            "--threshold", "p99<10s,errors>0", "--output", res, "--html", page], codes=(3,))
+        with open(res) as f:
+            r = json.load(f)
+        text = ok(["report", res])
+        p = load(b, page)
+        check_run_headline(p, text, r)
+        check(text_of(p, "h-verdict") == "FAIL (1 of 2)", "the verdict card")
+        got = charts(p)
+        check(set(got) == {"chart-pct", "chart-tl-rate", "chart-tl-lat", "chart-tl-cpu"},
+              "charts: %s" % sorted(got))
+        hover(p, "chart-pct")
+        hover(p, "chart-tl-lat")
+        shot(p, "run")
+
+
+def hour_result(src, dst):
+    """A one-hour result at 1 s intervals from a short saved run: its
+    intervals and CPU samples repeated to 3600, the counts scaled to match."""
+    with open(src) as f:
+        r = json.load(f)
+    base, samples = r["intervals"], r["server_cpu"]["samples"]
+    iv, sm = [], []
+    for i in range(3600):
+        x = dict(base[i % len(base)])
+        x["t"] = float(i + 1)
+        x["p99_ms"] = round(x["p99_ms"] * (1 + (i % 97) / 200), 3)
+        iv.append(x)
+        s = dict(samples[i % len(samples)])
+        s["t"] = float(i + 1)
+        sm.append(s)
+    r["intervals"], r["server_cpu"]["samples"] = iv, sm
+    r["duration_s"] = r["config"]["duration_s"] = 3600.0
+    with open(dst, "w") as f:
+        json.dump(r, f)
+
+
+def test_report_hour():
+    """report --html of a saved one-hour result: under 1 MB with all its
+    3600 intervals drawn; readable dark, and printable to PDF."""
+    need_chromium()
+    with tempfile.TemporaryDirectory() as d, cdp.Browser() as b:
+        short, hour = os.path.join(d, "short.json"), os.path.join(d, "hour.json")
+        page = os.path.join(d, "hour.html")
+        ok(["run", *LOAD, "--rate", "20", "--duration", "3s", "--output", short])
+        hour_result(short, hour)
+        ok(["report", hour, "--html", page])
+        size = os.path.getsize(page)
+        check(size < 1_000_000, "a one-hour page is %d bytes" % size)
+        print("one-hour page: %d bytes" % size)
+        with open(hour) as f:
+            r = json.load(f)
+        p = load(b, page)
+        check_run_headline(p, ok(["report", hour]), r)
+        got = charts(p)
+        for c in ("chart-tl-rate", "chart-tl-lat", "chart-tl-cpu"):
+            check(got[c]["points"] >= 3600, "%s drew %d points" % (c, got[c]["points"]))
+        hover(p, "chart-tl-cpu")
+        shot(p, "report-hour")
+        p.dark(True)
+        check(p.eval("matchMedia('(prefers-color-scheme: dark)').matches"), "dark not emulated")
+        bg = p.eval("getComputedStyle(document.documentElement).backgroundColor")
+        check(bg != "rgb(255, 255, 255)", "dark mode kept a white page")
+        shot(p, "report-hour-dark")
+        p.dark(False)
+        os.makedirs(ART, exist_ok=True)
+        pdf = p.pdf(os.path.join(ART, "report-hour.pdf"))
+        check(pdf.startswith(b"%PDF") and len(pdf) > 20000, "printing to PDF failed")
+
+
+FIGS = {"p50": "p50 latency", "p99": "p99 latency", "rate": "achieved rate",
+        "errors": "errors", "cpu-ms": "server CPU-ms/call", "bytes": "bytes/response"}
+KEYS = {"p50": "p50_ms", "p99": "p99_ms", "rate": "rate_per_s", "errors": "errors",
+        "cpu-ms": "server_cpu_ms_per_call", "bytes": "bytes_per_response"}
+
+
+def check_compare(p, text, cmp):
+    """Each figure's A, B, B/A and interval with its verdict as the text's
+    summary table says them; B/A as the JSON's ratio."""
+    for ident, name in FIGS.items():
+        row = text_row(text, name)
+        dom = [text_of(p, "cmp-%s-%s" % (ident, k)) for k in ("a", "b", "ratio", "ci")]
+        check(dom == row, "%s: page %s, text %s" % (name, dom, row))
+        ratio = cmp["ratios"][KEYS[ident]]["ratio"]
+        if ratio is not None:
+            check(float(dom[2]) == float("%.3g" % ratio), "%s: B/A vs JSON" % name)
+    check(re.search(r"B lower|B higher|no significant difference", text_of(p, "cmp-p50-ci")),
+          "the p50 verdict says no direction")
+
+
+def test_compare_page():
+    """compare --html, live and from the saved comparison: the summary
+    matches the text, one percentile line per arm, and the two pages say
+    the same."""
+    need_chromium()
+    with tempfile.TemporaryDirectory() as d, cdp.Browser() as b:
+        page, saved = os.path.join(d, "cmp.html"), os.path.join(d, "cmp.json")
+        code, text, err = rpcbench("compare", *LOAD, "--rate", "20", "--duration", "1s",
+                                   "--warmup", "0.5s", "--rounds", "3", "--gate", "p99:+1000%",
+                                   "--output", saved, "--html", page, timeout=120)
+        # the gate's verdict is the machine's (a noisy round widens the
+        # interval): the card must say what the exit code says
+        gate = {0: "pass", 3: "FAIL (regression)", 4: "inconclusive"}
+        check(code in gate, "compare exited %d: %s" % (code, err.strip()[-400:]))
+        with open(saved) as f:
+            cmp = json.load(f)
+        p = load(b, page)
+        check_compare(p, text, cmp)
+        check(text_of(p, "h-gates") == gate[code], "the gate card for exit %d" % code)
+        got = charts(p)
+        check({"chart-pct", "chart-rate", "chart-lat", "chart-cpu"} <= set(got), sorted(got))
+        lines = p.eval("document.querySelectorAll('#chart-pct path[data-series]').length")
+        check(lines == 2, "the percentile plot has %d lines, not one per arm" % lines)
+        hover(p, "chart-pct")
+        shot(p, "compare")
+        again = os.path.join(d, "again.html")
+        text2 = ok(["compare", saved, "--html", again], codes=(0, 3, 4))
+        p2 = load(b, again)
+        check_compare(p2, text2, cmp)
+        summary = "document.getElementById('summary').textContent"
+        check(p2.eval(summary) == p.eval(summary), "saved and live summaries differ")
+        shot(p2, "compare-saved")
+
+
+def table_rows(p, ident):
+    return p.eval("Array.from(document.querySelectorAll('#%s tr')).map(function(r){"
+                  "return Array.from(r.cells).map(function(c){return c.textContent;});})" % ident)
+
+
+def test_sweep_page():
+    """sweep --html: the cells table is the text table cell for cell, the
+    latency is drawn against the offered rate; report --html of the saved
+    sweep says the same; with --find-max the capacity is in the headline
+    and marked on the chart."""
+    need_chromium()
+    with tempfile.TemporaryDirectory() as d, cdp.Browser() as b:
+        page, saved = os.path.join(d, "sweep.html"), os.path.join(d, "sweep.json")
+        text = ok(["sweep", *SWEEP, "--rate", "10,20", "--proto", "xmlrpc,jsonrpc",
+                   "--duration", "1s", "--warmup", "0.2s", "--baseline", "1", "--html", page,
+                   "--output", saved])
+        p = load(b, page)
+        check(text_of(p, "h-cells") == "4", "cells card")
+        want = [re.split(r"\s{2,}", ln.strip()) for ln in text.splitlines()
+                if re.match(r"^(#|\d+\*?)\s", ln)]
+        got = [[c for c in row if c] for row in table_rows(p, "cells")]
+        check(len(want) == 5 and got[1:] == want[1:], "cells: page %s, text %s" % (got, want))
+        charts(p)
+        hover(p, "chart-sweep-lat")
+        shot(p, "sweep")
+        again = os.path.join(d, "again.html")  # the saved sweep, through report
+        ok(["report", saved, "--baseline", "1", "--html", again])
+        p3 = load(b, again)
+        check(table_rows(p3, "cells") == table_rows(p, "cells"), "report's cells differ")
+        charts(p3)
+        shot(p3, "sweep-report")
+        cap = os.path.join(d, "cap.html")
+        # the outcome is the machine's (a loaded client fails a probe as
+        # client-bound): the page must say whichever the text says
+        text = ok(["sweep", *SWEEP, "--proto", "jsonrpc", "--find-max", "errors=0",
+                   "--rate-min", "5", "--rate-max", "20", "--duration", "1s", "--warmup", "0.2s",
+                   "--html", cap], codes=(0, 3, 4))
+        m = re.search(r"^capacity .*?: (?:(\S+)/s; first bad|--rate-max (\S+)/s still holds|"
+                      r"even --rate-min (\S+)/s breaks)", text, re.M)
+        check(m, "no capacity line in %r" % text)
+        want = (m.group(1) and m.group(1) + "/s" or m.group(2) and "over %s/s" % m.group(2)
+                or "under %s/s" % m.group(3))
+        p2 = load(b, cap)
+        check(text_of(p2, "h-cap-1") == want, "capacity card %r, text %r" % (
+            text_of(p2, "h-cap-1"), want))
+        marks = charts(p2, least=1)["chart-sweep-lat"]["marks"]
+        check(marks == (0 if m.group(3) else 1), "%d capacity marks for %r" % (marks, want))
+        shot(p2, "sweep-capacity")
+
+
+def test_unwritable_page():
+    """An --html path that cannot be written is a usage error (exit 2, one
+    line naming --html) before anything is sent, for every command."""
+    with tempfile.TemporaryDirectory() as d:
+        res = os.path.join(d, "r.json")
+        ok(["run", *LOAD, "--rate", "20", "--duration", "1s", "--output", res])
+        bad = os.path.join(d, "no", "such", "dir", "x.html")
+        for cmd in (["run", "--duration", "1s"], ["compare", "--duration", "1s"],
+                    ["sweep", "-R", "1,2", "--duration", "1s"], ["report", res]):
+            code, out, err = rpcbench(*cmd, "--html", bad, timeout=30)
+            check(code == 2 and err.startswith("rpcbench %s: --html: " % cmd[0])
+                  and err.count("\n") == 1 and not out,
+                  "%s: exit %d, %r" % (cmd[0], code, err))
+
+
+if __name__ == "__main__":
+    main([test_run_page, test_report_hour, test_compare_page, test_sweep_page,
+          test_unwritable_page])

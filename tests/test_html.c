@@ -1,0 +1,113 @@
+/* test_html: the pieces of the --html page that a browser test would only
+ * see when they break the page: escaping (a label or URL with markup in it
+ * stays text, and "</script>" cannot end the chart's JSON early), gaps in
+ * a line (unknown values are not drawn as 0), and the percentile points
+ * (0 up to what the count resolves, increasing). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/html.h"
+
+/* What f wrote, as a string the caller frees. */
+struct mem {
+    char *buf;
+    size_t len;
+    FILE *f;
+};
+
+static void mem_open(struct mem *m)
+{
+    m->buf = NULL;
+    m->f = open_memstream(&m->buf, &m->len);
+    assert_non_null(m->f);
+}
+
+static const char *mem_close(struct mem *m)
+{
+    fclose(m->f);
+    return m->buf;
+}
+
+static size_t count(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = strstr(s, what); p; p = strstr(p + 1, what))
+        n++;
+    return n;
+}
+
+static void test_escape(void **state)
+{
+    (void)state;
+    struct mem m;
+    mem_open(&m);
+    html_esc(m.f, "<b>\"a\" & 'b'</b>");
+    assert_string_equal(mem_close(&m), "&lt;b&gt;&quot;a&quot; &amp; &#39;b&#39;&lt;/b&gt;");
+    free(m.buf);
+}
+
+static void test_chart_gaps_and_names(void **state)
+{
+    (void)state;
+    double x[5] = {1, 2, 3, 4, 5}, y[5] = {1, 2, NAN, 4, -1};
+    struct html_series s = {.name = "a</script><b>", .unit = "ms", .y = y, .n = 5, .dec = 2};
+    struct html_chart c = {.id = "c1", .title = "t", .xname = "t", .xunit = "s", .yname = "ms",
+                           .x = x};
+    struct mem m;
+    mem_open(&m);
+    html_chart(m.f, &c, &s, 1);
+    const char *out = mem_close(&m);
+    /* two runs of points: 1-2, then 4 alone; NaN and -1 are gaps */
+    const char *d = strstr(out, " d=\"");
+    assert_non_null(d);
+    char path[256];
+    snprintf(path, sizeof path, "%.*s", (int)(strchr(d + 4, '"') - d - 4), d + 4);
+    assert_int_equal(count(path, "M"), 2);
+    assert_int_equal(count(path, "L"), 1);
+    assert_non_null(strstr(out, "\"y\":[1.00,2.00,null,4.00,null]"));
+    /* the name is escaped in the SVG and cannot close the JSON's script */
+    assert_null(strstr(out, "<b>"));
+    const char *json = strstr(out, "class=\"chart-data\">");
+    assert_non_null(json);
+    assert_int_equal(count(json, "</"), count(json, "</script>") + count(json, "</figure>"));
+    assert_int_equal(count(json, "</script>"), 1);
+    free(m.buf);
+}
+
+static void test_pct_points(void **state)
+{
+    (void)state;
+    struct hist h;
+    assert_int_equal(hist_init(&h, 1, 60000000, 3), 0);
+    double pct[96], ms[96];
+    assert_int_equal(html_pct_points(&h, pct, ms, 96), 0); /* empty: nothing to draw */
+    for (int i = 1; i <= 1000; i++)
+        hist_record(&h, i * 1000);
+    size_t n = html_pct_points(&h, pct, ms, 96);
+    assert_true(n >= 30 && n <= 96);
+    assert_true(pct[0] == 0);
+    assert_true(fabs(pct[n - 1] - 99.9) < 1e-9); /* 1 - 1/count */
+    for (size_t i = 1; i < n; i++) {
+        assert_true(pct[i] > pct[i - 1]);
+        assert_true(ms[i] >= ms[i - 1]);
+    }
+    assert_true(fabs(ms[n - 1] - 999) < 2);
+    hist_close(&h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_chart_gaps_and_names),
+        cmocka_unit_test(test_pct_points),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
