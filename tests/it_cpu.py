@@ -82,6 +82,7 @@ def test_burner_by_pid():
         check(0 <= sysm["busy_pct"] <= 100, "machine busy %r" % sysm)
         # steal is a share of all cores' time, outside busy (0 on bare metal)
         check("steal_pct" in sysm and 0 <= sysm["steal_pct"] <= 100, "machine steal %r" % sysm)
+        check(sysm.get("cores") == os.cpu_count(), "cores %r, the OS says %d" % (sysm, os.cpu_count()))
     finally:
         b.kill()
         b.wait()

@@ -33,6 +33,7 @@ import zlib
 
 sys.path.insert(0, os.path.dirname(__file__))
 from rpctest import RPCBENCH, Server, check, main, rpcbench  # noqa: E402
+from hdrcodec import total as hist_total  # noqa: E402
 
 JAR = "/usr/share/java/hdrhistogram.jar"
 RUN = ["-d", "3s", "--interval", "1s", "-R", "20", "--verb", "list", "--quiet"]
@@ -73,32 +74,6 @@ def run_pair(d):
     return PAIR["a"], PAIR["b"]
 
 
-def varint(b, i):
-    """ZigZag LEB128 as HdrHistogram writes it (9th byte holds 8 bits)."""
-    v = 0
-    for k in range(9):
-        byte = b[i + k]
-        if k == 8:
-            v |= byte << 56
-            break
-        v |= (byte & 0x7F) << (7 * k)
-        if not byte & 0x80:
-            break
-    return (v >> 1) ^ -(v & 1), i + k + 1
-
-
-def hist_total(b64):
-    """Total count of a compressed V2 histogram."""
-    raw = base64.b64decode(b64)
-    _, length = struct.unpack(">II", raw[:8])
-    payload = zlib.decompress(raw[8:8 + length])
-    _, plen = struct.unpack(">II", payload[:8])
-    i, end, total = 40, 40 + plen, 0
-    while i < end:
-        c, i = varint(payload, i)
-        if c > 0:
-            total += c
-    return total
 
 
 def read_log(path):

@@ -14,18 +14,16 @@ and names in RPCBENCH_MPI (never ./rpcbench). Against one real
 - SIGINT to mpirun still writes the merged result;
 - the MPI binary without mpirun is the plain rpcbench.
 Each mpirun is short: the test machine may have two cores."""
-import base64
 import json
 import os
 import shutil
 import signal
-import struct
 import subprocess
 import tempfile
 import time
-import zlib
 
 from rpctest import RPCBENCH, Server, check, main, skip
+from hdrcodec import buckets  # noqa: E402
 
 MPI_BIN = os.environ.get("RPCBENCH_MPI", "")
 MPIRUN = shutil.which("mpirun")
@@ -51,36 +49,6 @@ def mpirun(n, *args, extra=(), timeout=90):
     return p.returncode, p.stdout, p.stderr
 
 
-def varint(b, i):
-    """ZigZag LEB128 as HdrHistogram writes it (9th byte holds 8 bits)."""
-    v = 0
-    for k in range(9):
-        byte = b[i + k]
-        if k == 8:
-            v |= byte << 56
-            break
-        v |= (byte & 0x7F) << (7 * k)
-        if not byte & 0x80:
-            break
-    return (v >> 1) ^ -(v & 1), i + k + 1
-
-
-def buckets(b64):
-    """{bucket index: count} of a compressed V2 histogram."""
-    raw = base64.b64decode(b64)
-    _, length = struct.unpack(">II", raw[:8])
-    payload = zlib.decompress(raw[8:8 + length])
-    _, plen = struct.unpack(">II", payload[:8])
-    i, end, idx, out = 40, 40 + plen, 0, {}
-    while i < end:
-        c, i = varint(payload, i)
-        if c < 0:
-            idx += -c
-        else:
-            if c:
-                out[idx] = c
-            idx += 1
-    return out
 
 
 def added(dicts):

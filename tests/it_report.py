@@ -2,15 +2,13 @@
 HdrHistogram interval log, percentile table and plot; `rpcbench report`
 re-renders the saved file with other buckets/percentiles, as CSV, and merges
 two files. Every subprocess has a timeout."""
-import base64
 import json
 import os
 import shutil
-import struct
 import tempfile
-import zlib
 
 from rpctest import check, rpcbench  # noqa: E402
+from hdrcodec import total as hist_total  # noqa: E402
 
 RPCBENCH = os.environ.get("RPCBENCH", "./rpcbench")
 
@@ -19,34 +17,6 @@ def run(args, timeout=60):
     return rpcbench(*args, timeout=timeout)
 
 
-def varint(b, i):
-    """ZigZag LEB128 as HdrHistogram writes it (9th byte holds 8 bits)."""
-    v = 0
-    for k in range(9):
-        byte = b[i + k]
-        if k == 8:
-            v |= byte << 56
-            break
-        v |= (byte & 0x7F) << (7 * k)
-        if not byte & 0x80:
-            break
-    return (v >> 1) ^ -(v & 1), i + k + 1
-
-
-def hist_total(b64):
-    """Total count of a compressed V2 histogram."""
-    raw = base64.b64decode(b64)
-    cookie, length = struct.unpack(">II", raw[:8])
-    check(cookie & ~0xF0 == 0x1C849304, "compressed cookie %x" % cookie)
-    payload = zlib.decompress(raw[8:8 + length])
-    cookie, plen = struct.unpack(">II", payload[:8])
-    check(cookie & ~0xF0 == 0x1C849303, "payload cookie %x" % cookie)
-    i, end, total = 40, 40 + plen, 0
-    while i < end:
-        c, i = varint(payload, i)
-        if c > 0:
-            total += c
-    return total
 
 
 def main():

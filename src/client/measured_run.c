@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sched.h>
 
 #include "encoders/encoder.h"
@@ -70,6 +71,7 @@ static void summarise(struct run_result *r, const struct sampler *smp)
     }
     r->machine_busy_pct = n ? busy / (double)n : -1;
     r->loadavg1 = load;
+    r->machine_cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     r->machine_steal_pct = sampler_steal_pct(smp); /* jiffies over the window, exact */
     r->server_vanished = smp->vanished;
     if (smp->name[0]) {

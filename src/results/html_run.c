@@ -406,6 +406,10 @@ void html_run_machine(FILE *out, const struct run_result *r)
     double cmean = result_client_cpu_mean(r, &cmax);
     snprintf(v, sizeof v, "CPU mean %.1f%% max %.1f%%", cmean, cmax);
     kv(out, "client", v);
+    if (r->machine_cores > 0) {
+        snprintf(v, sizeof v, "%d", r->machine_cores);
+        kv(out, "cores", v);
+    }
     snprintf(v, sizeof v, "%.1f%% (all cores)", r->machine_busy_pct);
     kv(out, "machine busy", v);
     snprintf(v, sizeof v, r->machine_steal_pct >= 0 ? "%.1f%%" : "unknown", r->machine_steal_pct);

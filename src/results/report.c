@@ -267,8 +267,11 @@ static void cpu(FILE *out, const struct run_result *r)
     char steal[32] = ""; /* unknown in results saved before steal was measured */
     if (r->machine_steal_pct >= 0)
         snprintf(steal, sizeof steal, ", steal %.1f%%", r->machine_steal_pct);
-    fprintf(out, "machine     busy %.1f%% (all cores)%s, load %.2f; client CPU mean %.1f%% max "
-            "%.1f%%\n", r->machine_busy_pct, steal, r->loadavg1, cmean, cmax);
+    char cores[24] = "";
+    if (r->machine_cores > 0)
+        snprintf(cores, sizeof cores, "%d cores, ", r->machine_cores);
+    fprintf(out, "machine     %sbusy %.1f%% (all cores)%s, load %.2f; client CPU mean %.1f%% max "
+            "%.1f%%\n", cores, r->machine_busy_pct, steal, r->loadavg1, cmean, cmax);
 }
 
 static void per_verb(FILE *out, const struct run_result *r)

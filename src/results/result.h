@@ -183,6 +183,7 @@ struct run_result {
     int64_t rss_start_kb, rss_end_kb;
     long server_threads;
     double machine_busy_pct, loadavg1;
+    int machine_cores;       /* CPUs online on the client's machine; 0 unknown */
     double machine_steal_pct; /* hypervisor steal over the window, % of all
                                  cores' time; -1 unknown */
     /* The first error of each kind, described ("HTTP 404 Not Found");

@@ -58,7 +58,11 @@ static json_object *hist_exact(const struct hist *h)
     add_int(o, "min", h->total_count ? h->min : 0);
     add_int(o, "max", h->max);
     add_int(o, "sum", (int64_t)h->sum);
-    add_double(o, "sum_sq", h->sum_sq);
+    /* Every digit: the standard deviation a report recomputes from it
+     * subtracts two close numbers, so %.10g's rounding showed there. */
+    char text[40];
+    snprintf(text, sizeof text, "%.17g", h->sum_sq);
+    json_object_object_add(o, "sum_sq", json_object_new_double_s(h->sum_sq, text));
     return o;
 }
 
@@ -301,6 +305,8 @@ json_object *result_to_json(const struct run_result *r)
     add_double(sys, "busy_pct", r->machine_busy_pct);
     add_double(sys, "steal_pct", r->machine_steal_pct);
     add_double(sys, "loadavg", r->loadavg1);
+    if (r->machine_cores > 0)
+        json_object_object_add(sys, "cores", json_object_new_int(r->machine_cores));
     json_object_object_add(root, "system", sys);
     json_object *w = json_object_new_array();
     for (size_t i = 0; i < r->nwarnings; i++)

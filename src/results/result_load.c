@@ -254,6 +254,7 @@ static void load_cpu(json_object *root, struct run_result *r)
     r->machine_busy_pct = num(sys, "busy_pct", -1);
     r->machine_steal_pct = num(sys, "steal_pct", -1); /* absent in older files: unknown */
     r->loadavg1 = num(sys, "loadavg", 0);
+    r->machine_cores = (int)i64(sys, "cores"); /* absent in older files: 0, unknown */
     json_object *tr = get(root, "transport"), *es = get(root, "error_samples");
     r->reconnects = i64(tr, "reconnects");
     r->handshakes = i64(tr, "tls_handshakes");

@@ -130,6 +130,8 @@ static int merge_sequential(struct run_result *dst, const struct run_result *src
     double total = dst->duration_s + src->duration_s;
     dst->machine_busy_pct = weigh(dst->machine_busy_pct, dst->duration_s, src->machine_busy_pct,
                                   src->duration_s);
+    if (!dst->machine_cores)
+        dst->machine_cores = src->machine_cores;
     dst->machine_steal_pct = weigh(dst->machine_steal_pct, dst->duration_s,
                                    src->machine_steal_pct, src->duration_s);
     dst->duration_s = total;
@@ -275,6 +277,8 @@ static int merge_concurrent(struct run_result *dst, const struct run_result *src
     dst->cfg.rate += src->cfg.rate;
     dst->server_cpu_ms = combine(dst->server_cpu_ms, src->server_cpu_ms, same);
     dst->machine_busy_pct = combine(dst->machine_busy_pct, src->machine_busy_pct, 1);
+    if (!dst->machine_cores)
+        dst->machine_cores = src->machine_cores;
     dst->machine_steal_pct = combine(dst->machine_steal_pct, src->machine_steal_pct, 1);
     if (!same) {
         dst->rss_start_kb += src->rss_start_kb;

@@ -238,32 +238,46 @@ static void notes(FILE *out, const struct sweep *s, const struct sweep_row *rows
         fprintf(out, "interrupted: SIGINT ended the sweep; the cells show what was measured\n");
 }
 
-int sweep_table_text(FILE *out, const struct sweep *s, long baseline, char *err)
+/* Fills g (its cells calloc'd: free g->cell) and *rows (malloc'd: free)
+ * with the table of s: a header row, then one row per cell.
+ * @return 0, or -1 with err (a baseline out of range, no memory). */
+static int build_grid(const struct sweep *s, long baseline, struct grid *g,
+                      struct sweep_row **rows, char *err)
 {
     if (baseline >= (long)s->ncells || baseline < -1) {
         snprintf(err, ERR_LEN, "baseline cell %ld: the sweep has %zu cells", baseline + 1,
                  s->ncells);
         return -1;
     }
-    if (s->ncells == 0) {
-        fprintf(out, "sweep: no cell was measured\n");
-        return 0;
-    }
-    struct grid g = {.nrows = s->ncells + 1};
-    struct sweep_row *rows = all_rows(s);
-    g.cell = calloc(g.nrows * MAX_COLS, sizeof *g.cell);
-    if (!rows || !g.cell) {
-        free(rows);
-        free(g.cell);
+    memset(g, 0, sizeof *g);
+    g->nrows = s->ncells + 1;
+    *rows = all_rows(s);
+    g->cell = calloc(g->nrows * MAX_COLS, sizeof *g->cell);
+    if (!*rows || !g->cell) {
+        free(*rows);
+        free(g->cell);
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }
     unsigned vary = sweep_varying(s);
     struct col_unit units[SF_N];
-    header(&g, s, vary, baseline, rows, units);
+    header(g, s, vary, baseline, *rows, units);
     for (size_t i = 0; i < s->ncells; i++)
-        body_row(&g, s, i, vary, baseline, rows, units);
-    preamble(out, s, vary);
+        body_row(g, s, i, vary, baseline, *rows, units);
+    return 0;
+}
+
+int sweep_table_text(FILE *out, const struct sweep *s, long baseline, char *err)
+{
+    if (s->ncells == 0 && baseline == -1) {
+        fprintf(out, "sweep: no cell was measured\n");
+        return 0;
+    }
+    struct grid g;
+    struct sweep_row *rows;
+    if (build_grid(s, baseline, &g, &rows, err))
+        return -1;
+    preamble(out, s, sweep_varying(s));
     print_grid(out, &g);
     notes(out, s, rows, baseline);
     free(rows);
@@ -338,25 +352,14 @@ void sweep_capacity_text(FILE *out, const struct sweep *s)
 int sweep_table_each(const struct sweep *s, long baseline, sweep_row_fn fn, void *ctx,
                      char *err)
 {
-    if (baseline >= (long)s->ncells || baseline < -1 || s->ncells == 0) {
-        snprintf(err, ERR_LEN, "baseline cell %ld: the sweep has %zu cells", baseline + 1,
-                 s->ncells);
+    if (s->ncells == 0) {
+        snprintf(err, ERR_LEN, "the sweep has no cell");
         return -1;
     }
-    struct grid g = {.nrows = s->ncells + 1};
-    struct sweep_row *rows = all_rows(s);
-    g.cell = calloc(g.nrows * MAX_COLS, sizeof *g.cell);
-    if (!rows || !g.cell) {
-        free(rows);
-        free(g.cell);
-        snprintf(err, ERR_LEN, "out of memory");
+    struct grid g;
+    struct sweep_row *rows;
+    if (build_grid(s, baseline, &g, &rows, err))
         return -1;
-    }
-    unsigned vary = sweep_varying(s);
-    struct col_unit units[SF_N];
-    header(&g, s, vary, baseline, rows, units);
-    for (size_t i = 0; i < s->ncells; i++)
-        body_row(&g, s, i, vary, baseline, rows, units);
     const char *cells[MAX_COLS];
     for (size_t r = 0; r < g.nrows; r++) {
         for (size_t c = 0; c < g.ncols; c++)
