@@ -35,7 +35,7 @@ SANFLAGS := $(if $(SAN),$(SAN_ON))
 CFLAGS   ?= -O2 -g
 ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE $(CFLAGS) $(WARN) $(SANFLAGS) $(MPIFLAGS) -MMD -MP \
               -iquote src -iquote . $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
-LIBS     := $(MPI_LIBS) -lev -lhttp_parser -lssl -lcrypto $(JSONC_LIBS) $(XMLRPC_LIBS) -lm
+LIBS     := $(MPI_LIBS) -lev -lhttp_parser -lssl -lcrypto -lz $(JSONC_LIBS) $(XMLRPC_LIBS) -lm
 LDFLAGS  += $(SANFLAGS)
 
 # Every .c under src/<layer>/ and encoders/ is part of the program; main.c

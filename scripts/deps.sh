@@ -5,7 +5,7 @@
 # available); otherwise it stops and prints the exact apt-get line to run.
 set -eu
 
-build="gcc make pkg-config libev-dev libjson-c-dev libxmlrpc-core-c3-dev libhttp-parser-dev libssl-dev"
+build="gcc make pkg-config libev-dev libjson-c-dev libxmlrpc-core-c3-dev libhttp-parser-dev libssl-dev zlib1g-dev"
 # Test peers: Python's standard xmlrpc, stomp.py, the Java HdrHistogram
 # reader, openssl for certificates, gnuplot for plots, chromium to load the
 # --html pages headless (tests/it_html.py), clang for fuzzing; Open MPI

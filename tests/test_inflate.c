@@ -1,6 +1,7 @@
-/* test_inflate: the DEFLATE decoder reads what zlib writes (fixed and
- * dynamic Huffman blocks, stored blocks, an empty stream), byte for byte,
- * and refuses damaged streams with a reason instead of reading past them.
+/* test_inflate: inflate_zlib (zlib behind rpcbench's buffers and errors)
+ * reads fixed and dynamic Huffman blocks, stored blocks and an empty
+ * stream byte for byte, appends after what the buffer held, and refuses
+ * every truncated or damaged stream with a one-line reason.
  * The compressed vectors were made by Python's zlib.compress (level 9). */
 #include <setjmp.h>
 #include <stdarg.h>

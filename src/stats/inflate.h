@@ -1,8 +1,6 @@
-/* inflate: a small DEFLATE decoder (RFC 1951: stored, fixed and dynamic
- * Huffman blocks) with the zlib wrapper (RFC 1950), so rpcbench reads the
- * compressed histograms of HdrHistogram logs written by the Java and C
- * libraries without a zlib dependency. Written for clarity, not speed: a
- * histogram is a few kB. */
+/* inflate: zlib streams (RFC 1950/1951) decoded with zlib, so rpcbench
+ * reads the compressed histograms of HdrHistogram logs written by the Java
+ * and C libraries, bounded in size and with one-line errors. */
 #ifndef RPCBENCH_INFLATE_H
 #define RPCBENCH_INFLATE_H
 
