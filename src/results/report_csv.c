@@ -10,8 +10,7 @@
 #include "results/report.h"
 #include "results/report_csv.h"
 
-/* A CSV cell: quoted when it holds a comma, a quote or a line break. */
-static void cell(FILE *out, const char *s)
+void report_csv_field(FILE *out, const char *s)
 {
     if (!strpbrk(s, ",\"\r\n")) {
         fputs(s, out);
@@ -50,11 +49,11 @@ void report_csv_summary(FILE *out, const struct run_result *r)
     const struct hist *h = &r->latency;
     int any = h->total_count > 0;
     summary_head(out, r);
-    cell(out, r->cfg.label[0] ? r->cfg.label : r->cfg.encoding);
+    report_csv_field(out, r->cfg.label[0] ? r->cfg.label : r->cfg.encoding);
     fputc(',', out);
-    cell(out, r->cfg.encoding);
+    report_csv_field(out, r->cfg.encoding);
     fputc(',', out);
-    cell(out, r->target_url);
+    report_csv_field(out, r->target_url);
     fprintf(out, ",%.10g,%.10g,%.10g,%lld,%lld,%lld,%lld", r->duration_s, r->cfg.rate,
             r->rate_achieved, (long long)r->sent, (long long)r->ok, (long long)r->errors,
             (long long)r->unfinished);

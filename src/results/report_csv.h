@@ -13,6 +13,10 @@
  * figures (ms, empty without an answer), server CPU. */
 void report_csv_summary(FILE *out, const struct run_result *r);
 
+/* Writes s as one CSV field: as is, or quoted (quotes doubled) when it
+ * holds a comma, a quote or a line break. */
+void report_csv_field(FILE *out, const char *s);
+
 /* "lt_ms,pct", one row per edge of r->cfg.buckets (pct empty without an
  * answer). @return 0, or -1 with err (ERR_LEN, caller-owned: bad bucket
  * spec). */

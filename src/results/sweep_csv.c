@@ -6,28 +6,13 @@
 #include <string.h>
 
 #include "stats/buckets.h"
+#include "results/report_csv.h"
 
 /* The figures' column names in the CSV, units in the names. */
 static const char *const csv_names[SF_N] = {
     "achieved_per_s", "p50_ms", "p90_ms", "p99_ms", "errors", "server_cpu_pct",
     "cpu_ms_per_call", "bytes_per_response",
 };
-
-/* A text field, quoted when it holds a comma, quote or line break. */
-static void csv_str(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
 
 /* ",value", or "," alone when unknown. */
 static void csv_num(FILE *out, double v)
@@ -68,9 +53,9 @@ static void csv_row(FILE *out, const struct sweep *s, size_t i, const struct swe
 {
     const struct sweep_params *p = &s->cells[i].p;
     fprintf(out, "%zu,%g,%d,%d,", i + 1, p->rate, p->connections, p->vms);
-    csv_str(out, p->proto);
+    report_csv_field(out, p->proto);
     fputc(',', out);
-    csv_str(out, p->verb);
+    report_csv_field(out, p->verb);
     fprintf(out, ",%zu", r->nreps);
     for (int f = 0; f < SF_N; f++) {
         csv_num(out, r->med[f]);
