@@ -241,25 +241,13 @@ static int cells_table(FILE *out, const struct sweep *s, long baseline, char *er
 
 static void probe_row(FILE *out, const struct sweep *s, size_t k, const struct sweep_probe *p)
 {
-    struct sweep_row r;
-    int have = p->cell < s->ncells && sweep_cell_row(&s->cells[p->cell], &r) == 0;
-    char n[24], cell[24] = "-", rate[32], ach[24] = "n/a", p99[24] = "n/a", errs[24] = "n/a",
-         cpu[24] = "n/a";
+    struct sweep_probe_text t;
+    char n[24], rate[32];
+    sweep_probe_text(s, p, &t);
     snprintf(n, sizeof n, "%zu", k + 1);
     snprintf(rate, sizeof rate, "%g", p->rate);
-    if (have) {
-        snprintf(cell, sizeof cell, "%zu", p->cell + 1);
-        if (r.med[SF_ACHIEVED] >= 0)
-            snprintf(ach, sizeof ach, "%.2f", r.med[SF_ACHIEVED]);
-        if (r.med[SF_P99] >= 0)
-            snprintf(p99, sizeof p99, "%.3g", r.med[SF_P99]);
-        if (r.med[SF_ERRORS] >= 0)
-            snprintf(errs, sizeof errs, "%.0f", r.med[SF_ERRORS]);
-        if (r.med[SF_CPU_PCT] >= 0)
-            snprintf(cpu, sizeof cpu, "%.1f", r.med[SF_CPU_PCT]);
-    }
-    const char *cells[9] = {n, cell, rate, p->pass ? "pass" : "FAIL", ach, p99, errs, cpu,
-                            p->pass ? "" : p->reason};
+    const char *cells[9] = {n, t.cell, rate, p->pass ? "pass" : "FAIL", t.achieved, t.p99,
+                            t.errors, t.cpu, p->pass ? "" : p->reason};
     html_row(out, cells, 9);
 }
 

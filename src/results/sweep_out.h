@@ -39,6 +39,15 @@ void sweep_capacity_text(FILE *out, const struct sweep *s);
  * "client-bound", "cut short"; "" when none. Into out (len bytes, the
  * caller's, always terminated). */
 void sweep_flags_text(const struct sweep_row *r, const char *sep, char *out, size_t len);
+
+/* A capacity probe's figures as the probe tables print them (the median
+ * over its cell's repeats; "n/a" where unknown, cell "-" without one). */
+struct sweep_probe_text {
+    char cell[24], achieved[24], p99[24], errors[24], cpu[24];
+};
+/* Fills *t (the caller's) for probe p of sweep s (both only read). */
+void sweep_probe_text(const struct sweep *s, const struct sweep_probe *p,
+                      struct sweep_probe_text *t);
 /* The CSV: a header row, then one row per cell: cell number, every
  * parameter, repeats, each figure's median, _min and _max (empty when
  * unknown), flags, and with a baseline (index, -1 none; out of range is

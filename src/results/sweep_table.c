@@ -312,24 +312,35 @@ static void headline(FILE *out, const struct sweep_capacity *c)
     }
 }
 
-static void probe_line(FILE *out, const struct sweep *s, size_t k, const struct sweep_probe *p)
+void sweep_probe_text(const struct sweep *s, const struct sweep_probe *p,
+                      struct sweep_probe_text *t)
 {
     struct sweep_row r;
     int have = p->cell < s->ncells && sweep_cell_row(&s->cells[p->cell], &r) == 0;
-    char ach[24] = "n/a", p99[24] = "n/a", errs[24] = "n/a", cpu[24] = "n/a", cell[24] = "-";
-    if (have) {
-        snprintf(cell, sizeof cell, "%zu", p->cell + 1);
-        if (r.med[SF_ACHIEVED] >= 0)
-            snprintf(ach, sizeof ach, "%.2f", r.med[SF_ACHIEVED]);
-        if (r.med[SF_P99] >= 0)
-            snprintf(p99, sizeof p99, "%.3g", r.med[SF_P99]);
-        if (r.med[SF_ERRORS] >= 0)
-            snprintf(errs, sizeof errs, "%.0f", r.med[SF_ERRORS]);
-        if (r.med[SF_CPU_PCT] >= 0)
-            snprintf(cpu, sizeof cpu, "%.1f", r.med[SF_CPU_PCT]);
-    }
-    fprintf(out, "%5zu %5s %10g %-5s %11s %9s %7s %6s", k + 1, cell, p->rate,
-            p->pass ? "pass" : "FAIL", ach, p99, errs, cpu);
+    snprintf(t->cell, sizeof t->cell, "-");
+    snprintf(t->achieved, sizeof t->achieved, "n/a");
+    snprintf(t->p99, sizeof t->p99, "n/a");
+    snprintf(t->errors, sizeof t->errors, "n/a");
+    snprintf(t->cpu, sizeof t->cpu, "n/a");
+    if (!have)
+        return;
+    snprintf(t->cell, sizeof t->cell, "%zu", p->cell + 1);
+    if (r.med[SF_ACHIEVED] >= 0)
+        snprintf(t->achieved, sizeof t->achieved, "%.2f", r.med[SF_ACHIEVED]);
+    if (r.med[SF_P99] >= 0)
+        snprintf(t->p99, sizeof t->p99, "%.3g", r.med[SF_P99]);
+    if (r.med[SF_ERRORS] >= 0)
+        snprintf(t->errors, sizeof t->errors, "%.0f", r.med[SF_ERRORS]);
+    if (r.med[SF_CPU_PCT] >= 0)
+        snprintf(t->cpu, sizeof t->cpu, "%.1f", r.med[SF_CPU_PCT]);
+}
+
+static void probe_line(FILE *out, const struct sweep *s, size_t k, const struct sweep_probe *p)
+{
+    struct sweep_probe_text t;
+    sweep_probe_text(s, p, &t);
+    fprintf(out, "%5zu %5s %10g %-5s %11s %9s %7s %6s", k + 1, t.cell, p->rate,
+            p->pass ? "pass" : "FAIL", t.achieved, t.p99, t.errors, t.cpu);
     if (!p->pass)
         fprintf(out, "  %s", p->reason);
     fputc('\n', out);
