@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "results/html.h"
 #include "stats/buckets.h"
 
@@ -412,7 +413,7 @@ static void tables(FILE *out, const struct cmp *c)
 
 int compare_write_html(const char *path, const struct cmp *c, char *err)
 {
-    FILE *out = html_open(path, err);
+    FILE *out = file_create(path, err);
     if (!out)
         return -1;
     char title[200];
@@ -426,5 +427,5 @@ int compare_write_html(const char *path, const struct cmp *c, char *err)
     charts(out, c);
     tables(out, c);
     html_end(out);
-    return html_close(out, path, err);
+    return file_close_checked(out, path, err);
 }

@@ -2,28 +2,9 @@
  * (html.h); the charts are in html_chart.c. */
 #include "results/html.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include "base/version.h"
-
-FILE *html_open(const char *path, char *err)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        snprintf(err, ERR_LEN, "--html: cannot write %.200s: %s", path, strerror(errno));
-    return f;
-}
-
-int html_close(FILE *f, const char *path, char *err)
-{
-    int bad = ferror(f);
-    if (fclose(f) || bad) {
-        snprintf(err, ERR_LEN, "--html: writing %.200s failed", path);
-        return -1;
-    }
-    return 0;
-}
 
 void html_esc(FILE *out, const char *s)
 {

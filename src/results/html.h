@@ -8,7 +8,7 @@
  * Charts are drawn from the histograms and the interval timeline, never
  * from per-request samples, so a page stays small however long the run.
  * Every function writes to out; write errors are the caller's to check
- * (ferror, or html_close). Strings passed in are only read. */
+ * (ferror, or file_close_checked). Strings passed in are only read. */
 #ifndef RPCBENCH_HTML_H
 #define RPCBENCH_HTML_H
 
@@ -16,11 +16,6 @@
 #include <stdio.h>
 
 #include "results/result.h"
-
-/* Opens path for writing. @return the stream, or NULL with err (ERR_LEN). */
-FILE *html_open(const char *path, char *err);
-/* Closes f, catching write errors. @return 0, or -1 with err naming path. */
-int html_close(FILE *f, const char *path, char *err);
 
 /* The document up to <main>: doctype, title (escaped), inline CSS, an empty
  * data: icon (no favicon request), and the page's <h1>. */

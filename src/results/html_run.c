@@ -1,6 +1,7 @@
 /* html_run: the page of one run (run --html, report --html; html.h). Its
  * figures are formatted by the text report's own functions (report.h), so
  * the page and the text say the same numbers to the same digits. */
+#include "base/file.h"
 #include "results/html.h"
 
 #include <math.h>
@@ -447,7 +448,7 @@ static int run_tables(FILE *out, const struct run_result *r, char *err)
 int html_write_run(const char *path, const struct run_result *r, const struct html_verdicts *v,
                    char *err)
 {
-    FILE *out = html_open(path, err);
+    FILE *out = file_create(path, err);
     if (!out)
         return -1;
     char title[700];
@@ -469,5 +470,5 @@ int html_write_run(const char *path, const struct run_result *r, const struct ht
         fclose(out);
         return -1;
     }
-    return html_close(out, path, err);
+    return file_close_checked(out, path, err);
 }

@@ -1,6 +1,7 @@
 /* html_sweep: the page of a sweep (html.h). The table's cells come from
  * sweep_table_each, the text table's own formatting, so the page says the
  * same figures to the same digits; the charts draw each cell's medians. */
+#include "base/file.h"
 #include "results/html.h"
 
 #include <math.h>
@@ -349,7 +350,7 @@ int html_write_sweep(const char *path, const struct sweep *s, long baseline, cha
         snprintf(err, ERR_LEN, "--html: the sweep has no cell");
         return -1;
     }
-    FILE *out = html_open(path, err);
+    FILE *out = file_create(path, err);
     if (!out)
         return -1;
     char title[120];
@@ -365,5 +366,5 @@ int html_write_sweep(const char *path, const struct sweep *s, long baseline, cha
         fclose(out);
         return -1;
     }
-    return html_close(out, path, err);
+    return file_close_checked(out, path, err);
 }
