@@ -67,6 +67,8 @@ struct enc_result {
     int has_id;
     uint64_t id;        /* counter parsed from the response id (JSON-RPC) */
     int64_t items;      /* full decode only: list length (VMs), -1 if none */
+    const char *refused; /* full decode only: why a body was refused before
+                          * parsing (static text, "refused: ..."), else NULL */
 };
 
 /* A call as the server receives it. */

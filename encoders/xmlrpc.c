@@ -196,10 +196,11 @@ static int decode_response(const char *body, size_t len, struct enc_result *out)
     xmlrpc_value *v = NULL;
     int fcode = 0;
     const char *fstr = NULL;
-    if (xmlscan_safe(body, len))
+    const char *unsafe = out->refused = xmlscan_unsafe(body, len);
+    if (!unsafe)
         xmlrpc_parse_response2(&env, body, len, &v, &fcode, &fstr);
     else
-        xmlrpc_env_set_fault(&env, XMLRPC_PARSE_ERROR, "refused: a DTD, or an <i8> that is no int64");
+        xmlrpc_env_set_fault(&env, XMLRPC_PARSE_ERROR, unsafe);
     if (env.fault_occurred) {
         out->status = ENC_DECODE;
     } else if (fstr) {
@@ -229,11 +230,14 @@ static int parse_call(const char *body, size_t len, struct enc_call *call, char 
     const char *method = NULL;
     xmlrpc_value *params = NULL;
     int rc = ENC_DECODE;
-    if (xmlscan_safe(body, len))
+    const char *unsafe = xmlscan_unsafe(body, len);
+    if (!unsafe)
         xmlrpc_parse_call(&env, body, len, &method, &params);
     else
-        xmlrpc_env_set_fault(&env, XMLRPC_PARSE_ERROR, "refused: a DTD, or an <i8> that is no int64");
-    if (env.fault_occurred) {
+        xmlrpc_env_set_fault(&env, XMLRPC_PARSE_ERROR, unsafe);
+    if (unsafe) {
+        enc_seterr(err, "%s", unsafe); /* ours, and said to the client */
+    } else if (env.fault_occurred) {
         enc_seterr(err, "malformed XML-RPC call: %s", env.fault_string);
     } else if (strlen(method) >= ENC_METHOD_MAX) {
         enc_seterr(err, "method name too long");

@@ -242,10 +242,70 @@ static int tag_texts_ok(const char *body, size_t len, const char *tag)
     return 1;
 }
 
-int xmlscan_safe(const char *body, size_t len)
+/* Skips a markup item that is no element (p at its '<'): a comment, CDATA,
+ * a processing instruction or a declaration. @return the byte after it, or
+ * NULL when it is unterminated. */
+static const char *skip_markup(const char *p, const char *end)
+{
+    if (end - p >= 4 && memcmp(p, "<!--", 4) == 0)
+        p = find(p + 4, end, LIT("-->"));
+    else if (end - p >= 9 && memcmp(p, "<![CDATA[", 9) == 0)
+        p = find(p + 9, end, LIT("]]>"));
+    else if (end - p >= 2 && p[1] == '?')
+        p = find(p + 2, end, LIT("?>"));
+    else
+        p = memchr(p, '>', (size_t)(end - p));
+    return p ? (const char *)memchr(p, '>', (size_t)(end - p)) + 1 : NULL;
+}
+
+/* The end of a start or end tag (p at its '<'), past quoted attribute values,
+ * which may hold '>'. @return the byte after its '>', or NULL. */
+static const char *tag_end(const char *p, const char *end)
+{
+    for (char quote = 0; ++p < end;) {
+        if (quote)
+            quote = *p == quote ? 0 : quote;
+        else if (*p == '"' || *p == '\'')
+            quote = *p;
+        else if (*p == '>')
+            return p + 1;
+    }
+    return NULL;
+}
+
+/* Whether no element nests deeper than XMLSCAN_MAX_DEPTH: one pass, no
+ * stack, so a hostile depth costs nothing here. An unterminated tag ends
+ * the count (the parser refuses the document anyway). */
+static int depth_ok(const char *body, size_t len)
+{
+    const char *end = body + len;
+    int depth = 0;
+    for (const char *p = body; p && (p = memchr(p, '<', (size_t)(end - p))) != NULL;) {
+        if (p + 1 < end && (p[1] == '!' || p[1] == '?')) {
+            p = skip_markup(p, end);
+            continue;
+        }
+        const char *gt = tag_end(p, end);
+        if (!gt)
+            return 1;
+        if (p + 1 < end && p[1] == '/')
+            depth -= depth > 0;
+        else if (gt[-2] != '/' && ++depth > XMLSCAN_MAX_DEPTH)
+            return 0;
+        p = gt;
+    }
+    return 1;
+}
+
+const char *xmlscan_unsafe(const char *body, size_t len)
 {
     if (!body)
-        return 1; /* nothing to parse is nothing unsafe */
-    return !memmem(body, len, "<!DOCTYPE", 9) && !memmem(body, len, "<!ENTITY", 8) &&
-           tag_texts_ok(body, len, "<i8") && tag_texts_ok(body, len, "<ex:i8");
+        return NULL; /* nothing to parse is nothing unsafe */
+    if (memmem(body, len, "<!DOCTYPE", 9) || memmem(body, len, "<!ENTITY", 8))
+        return "refused: a DTD";
+    if (!tag_texts_ok(body, len, "<i8") || !tag_texts_ok(body, len, "<ex:i8"))
+        return "refused: an <i8> that is no int64";
+    if (!depth_ok(body, len))
+        return "refused: elements nested deeper than " XMLSCAN_MAX_DEPTH_TEXT " levels";
+    return NULL;
 }

@@ -31,11 +31,19 @@ int xmlscan_check_head(const char *head, size_t len, int64_t *code);
 /* @return 1 when tail ends with the closing tag, else 0. */
 int xmlscan_tail_ok(const char *tail, size_t len);
 
-/* Whether a document is safe to hand to xmlrpc-c 1.33 (Debian 12): 1, or
- * 0 when it holds what xmlrpc-c mishandles, found by fuzzing:
+/* Whether a document is safe to hand to xmlrpc-c 1.33 (Debian 12), which
+ * mishandles, as found by fuzzing and by hostile peers:
  * - an <i8> (or <ex:i8>) whose text is not an int64 crashes it (<i8>1x</i8>);
  * - a DTD makes its expat expand entities ("billion laughs": seconds of
- *   CPU per request); XML-RPC has no use for DTDs, so any is refused. */
-int xmlscan_safe(const char *body, size_t len);
+ *   CPU per request); XML-RPC has no use for DTDs, so any is refused;
+ * - deep nesting: it builds the whole element tree and frees it
+ *   recursively, so ~70,000 levels overflow the stack (SIGSEGV). Elements
+ *   deeper than XMLSCAN_MAX_DEPTH are refused; VDSM's deepest answer
+ *   (getAllVmStats) is about 12 levels.
+ * body is borrowed; nothing is allocated.
+ * @return NULL when safe, else a static one-line reason ("refused: ..."). */
+#define XMLSCAN_MAX_DEPTH 256
+#define XMLSCAN_MAX_DEPTH_TEXT "256"
+const char *xmlscan_unsafe(const char *body, size_t len);
 
 #endif

@@ -16,6 +16,7 @@
 
 #include "encoders/encoder.h"
 #include "encoders/xmlconv.h"
+#include "encoders/xmlscan.h"
 
 #define VM_UUID "6f2b8a3c-1d4e-4b7a-9c61-2e8f0a5d7b13"
 
@@ -593,6 +594,59 @@ static void test_xmlrpc_unsafe_documents(void **state)
     enc_call_clear(&c);
 }
 
+/* A document `levels` arrays deep around <int>1</int>, as a call; caller frees. */
+static char *deep_call(int levels, size_t *len)
+{
+    static const char open[] = "<value><array><data>", close[] = "</data></array></value>";
+    static const char head[] = "<?xml version=\"1.0\"?><methodCall><methodName>ping</methodName>"
+                               "<params><param>";
+    static const char tail[] = "</param></params></methodCall>";
+    char *d = malloc(sizeof head + sizeof tail + 64 + (size_t)levels * (sizeof open + sizeof close));
+    assert_non_null(d);
+    size_t n = 0;
+    n += (size_t)sprintf(d + n, "%s", head);
+    for (int i = 0; i < levels; i++)
+        n += (size_t)sprintf(d + n, "%s", open);
+    n += (size_t)sprintf(d + n, "<value><!-- <a> --><int>1</int></value>");
+    for (int i = 0; i < levels; i++)
+        n += (size_t)sprintf(d + n, "%s", close);
+    n += (size_t)sprintf(d + n, "%s", tail);
+    *len = n;
+    return d;
+}
+
+/* 100,000 levels overflowed xmlrpc-c's recursive tree free (SIGSEGV in the
+ * client under --validate full, and in serve); depth is refused before
+ * parsing, with the reason for the fault. 3 elements a level: 80 levels are
+ * 244 deep (passed on; xmlrpc-c then applies its own limit of 64 values,
+ * after building the tree), 90 are 274 (refused before). */
+static void test_xmlrpc_depth_bound(void **state)
+{
+    (void)state;
+    struct enc_call c;
+    char err[ERR_LEN];
+    size_t len;
+    char *ok = deep_call(80, &len);
+    assert_null(xmlscan_unsafe(ok, len));
+    free(ok);
+    ok = deep_call(20, &len);
+    assert_int_equal(enc_xmlrpc.parse_call(ok, len, &c, err), ENC_OK);
+    enc_call_clear(&c);
+    free(ok);
+    int levels[] = {90, 100000};
+    for (size_t i = 0; i < 2; i++) {
+        char *deep = deep_call(levels[i], &len);
+        assert_non_null(strstr(xmlscan_unsafe(deep, len), "nested deeper"));
+        assert_int_equal(enc_xmlrpc.parse_call(deep, len, &c, err), ENC_DECODE);
+        assert_non_null(strstr(err, "nested deeper than 256"));
+        enc_call_clear(&c);
+        free(deep);
+    }
+    /* Self-closing tags, comments, CDATA and quoted '>' do not nest. */
+    static const char flat[] = "<a x='>'><b/><!-- <c><c> --><![CDATA[<d><d>]]><?p <e> ?></a>";
+    assert_null(xmlscan_unsafe(flat, sizeof flat - 1));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -610,6 +664,7 @@ int main(void)
         cmocka_unit_test(test_vdsm_sample),
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_xmlrpc_unsafe_documents),
+        cmocka_unit_test(test_xmlrpc_depth_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -293,6 +293,25 @@ static void parse_one(const struct buf *b, struct stomp_frame *f)
         fail_msg("parse gave %zd of %zu: %s", r, b->len, err);
 }
 
+/* Clamped, however many digits; anything but "digits,digits" refused. */
+static void test_heartbeat_header(void **state)
+{
+    (void)state;
+    long cx = -1, cy = -1;
+    assert_int_equal(stomp_heartbeat_parse("10000,250", &cx, &cy), 0);
+    assert_int_equal(cx, 10000);
+    assert_int_equal(cy, 250);
+    assert_int_equal(stomp_heartbeat_parse("99999999999999,0", &cx, &cy), 0);
+    assert_int_equal(cx, STOMP_HEARTBEAT_MAX_MS);
+    assert_int_equal(cy, 0);
+    assert_int_equal(stomp_heartbeat_parse("0,9300000000000000000000000000000", &cx, &cy), 0);
+    assert_int_equal(cy, STOMP_HEARTBEAT_MAX_MS);
+    const char *bad[] = {"", ",", "1", "1,", ",1", "-1,5", "5,-1", "x,1", "1,1x", " 1,1",
+                         "1, 1", "1,1,1", "+1,1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(stomp_heartbeat_parse(bad[i], &cx, &cy), -1);
+}
+
 static void test_render_round_trip(void **state)
 {
     (void)state;
@@ -341,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_content_length),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_heartbeat_header),
         cmocka_unit_test(test_render_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

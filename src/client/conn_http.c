@@ -112,7 +112,10 @@ static int describe(struct conn *c, int kind, const struct enc_result *r)
         errtext_fault(body, len, r->fault_code, res->error_samples[kind], ERR_SAMPLE_LEN);
         break;
     default:
-        if (r->status == ENC_OK && r->has_id)
+        if (r->refused)
+            result_note_error(res, kind, "not a valid %s response: %s", c->eng->enc->name,
+                              r->refused);
+        else if (r->status == ENC_OK && r->has_id)
             result_note_error(res, kind, "answer id %llu where %llu was expected",
                               (unsigned long long)r->id, (unsigned long long)c->req.id);
         else

@@ -102,16 +102,20 @@ static int build_frames(struct conn *c)
 }
 
 /* Heart-beat periods from CONNECTED's "sx,sy" against ours (STOMP 1.2 §
- * Heart-beating): we send every max(ours, sy), expect every max(sx, ours). */
-static void negotiate(struct conn *c, const struct stomp_frame *f)
+ * Heart-beating): we send every max(ours, sy), expect every max(sx, ours).
+ * Periods are clamped (stomp_heartbeat_parse), so the products fit.
+ * @return 0, or -1 when the header is there but is not "sx,sy". */
+static int negotiate(struct conn *c, const struct stomp_frame *f)
 {
-    char hb[64];
+    char hb[256]; /* absent (or longer than this): no beats either way */
     long sx = 0, sy = 0;
-    if (stomp_header(f, "heart-beat", hb, sizeof hb) > 0)
-        sscanf(hb, "%ld,%ld", &sx, &sy);
+    if (stomp_header(f, "heart-beat", hb, sizeof hb) >= 0 &&
+        stomp_heartbeat_parse(hb, &sx, &sy) < 0)
+        return -1;
     long mine = STOMP_HEARTBEAT_MS;
-    c->hb_send_ns = sy > 0 ? (sy > mine ? sy : mine) * NS_PER_MS : 0;
-    c->hb_recv_ns = sx > 0 ? (sx > mine ? sx : mine) * NS_PER_MS : 0;
+    c->hb_send_ns = sy > 0 ? (int64_t)(sy > mine ? sy : mine) * NS_PER_MS : 0;
+    c->hb_recv_ns = sx > 0 ? (int64_t)(sx > mine ? sx : mine) * NS_PER_MS : 0;
+    return 0;
 }
 
 /* Beats go after half the negotiated period of silence, as common clients
@@ -140,7 +144,14 @@ static void logged_in(struct conn *c, const struct stomp_frame *f)
     reply_queue(c, queue, sizeof queue);
     snprintf(id, sizeof id, "rpcbench-%s-%d", c->eng->ids.tag, c->idx);
     const char *kv[] = {"destination", queue, "id", id, "ack", "auto", NULL};
-    negotiate(c, f);
+    if (negotiate(c, f) < 0) {
+        struct run_result *res = c->eng->res;
+        res->stomp_errors++;
+        snprintf(res->stomp_error, sizeof res->stomp_error,
+                 "bad frame from the server: CONNECTED with a heart-beat that is not \"sx,sy\"");
+        conn_fail(c, ERR_DECODE);
+        return;
+    }
     if (build_frames(c) || send_frame(c, "SUBSCRIBE", kv) < 0) {
         conn_fail(c, ERR_CLOSED);
         return;
@@ -185,6 +196,9 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
     if (kind == ERR_FAULT && !e->res->error_samples[kind][0])
         errtext_fault(f->body, f->body_len, res.fault_code, e->res->error_samples[kind],
                       ERR_SAMPLE_LEN);
+    else if (kind == ERR_DECODE && res.refused)
+        result_note_error(e->res, kind, "not a valid %s response: %s", e->enc->name,
+                          res.refused);
     else if (kind == ERR_DECODE && !e->res->error_samples[kind][0])
         errtext_decode(e->enc->name, f->body, f->body_len, e->res->error_samples[kind],
                        ERR_SAMPLE_LEN);

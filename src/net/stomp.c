@@ -308,6 +308,26 @@ static int append_escaped(struct buf *out, const char *s, int raw)
     return 0;
 }
 
+/* One period: digits only, clamped; the byte after it in *end. */
+static int heartbeat_period(const char *s, const char **end, long *ms)
+{
+    long v = 0;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++)
+        v = v >= STOMP_HEARTBEAT_MAX_MS ? STOMP_HEARTBEAT_MAX_MS : v * 10 + (*p - '0');
+    *ms = v < STOMP_HEARTBEAT_MAX_MS ? v : STOMP_HEARTBEAT_MAX_MS;
+    *end = p;
+    return p > s ? 0 : -1;
+}
+
+int stomp_heartbeat_parse(const char *s, long *cx, long *cy)
+{
+    const char *end;
+    if (heartbeat_period(s, &end, cx) < 0 || *end != ',')
+        return -1;
+    return heartbeat_period(end + 1, &end, cy) < 0 || *end ? -1 : 0;
+}
+
 static int render(struct buf *out, const char *command, const char *const *kv, const char *body,
                   size_t body_len)
 {

@@ -53,6 +53,16 @@ int stomp_is(const struct stomp_frame *f, const char *cmd);
  * @return the value's length, or -1 when absent or too long for out. */
 ssize_t stomp_header(const struct stomp_frame *f, const char *key, char *out, size_t outlen);
 
+/* Heart-beat periods are clamped to this (a day, in ms): a larger promise
+ * means "practically never", and it keeps period * NS_PER_MS in range. */
+#define STOMP_HEARTBEAT_MAX_MS 86400000L
+
+/* Parses a heart-beat header value "cx,cy" (STOMP 1.2: two non-negative
+ * integers in ms, no blanks). A value above STOMP_HEARTBEAT_MAX_MS, however
+ * many digits, is clamped to it. s is borrowed.
+ * @return 0 with *cx and *cy set, or -1 when s is not two such integers. */
+int stomp_heartbeat_parse(const char *s, long *cx, long *cy);
+
 /* Appends a frame to out (the caller's buf, grown as needed): command,
  * headers as NULL-terminated key/value pairs (values escaped unless the
  * command is CONNECT or CONNECTED), a content-length header when body is

@@ -276,18 +276,6 @@ static void on_heartbeat(struct ev_loop *loop, ev_timer *w, int revents)
         arm_stall(c);
 }
 
-/* "cx,cy" in ms. @return 0, or -1 when malformed. */
-static int parse_heartbeat(const char *s, long *cx, long *cy)
-{
-    char *end;
-    *cx = strtol(s, &end, 10);
-    if (end == s || *end != ',' || *cx < 0)
-        return -1;
-    s = end + 1;
-    *cy = strtol(s, &end, 10);
-    return end == s || *end || *cy < 0 || *cx > 86400000 || *cy > 86400000 ? -1 : 0;
-}
-
 static int has_version_12(const char *list)
 {
     char copy[NAME_LEN], *save = NULL;
@@ -307,7 +295,7 @@ static enum step on_connect(struct sconn *c, const struct stomp_frame *f)
         return fail(c, "already connected", NULL);
     if (stomp_header(f, "accept-version", v, sizeof v) < 0 || !has_version_12(v))
         return fail(c, "accept-version must include 1.2", NULL);
-    if (stomp_header(f, "heart-beat", v, sizeof v) >= 0 && parse_heartbeat(v, &cx, &cy) < 0)
+    if (stomp_header(f, "heart-beat", v, sizeof v) >= 0 && stomp_heartbeat_parse(v, &cx, &cy) < 0)
         return fail(c, "bad heart-beat header", NULL);
     /* We can send as often as asked and take the client's promise, within
      * HB_MIN_MS; the client sends every sy, we send every sx. */

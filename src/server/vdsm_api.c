@@ -222,13 +222,18 @@ static int render(const struct encoder *enc, const struct enc_call *call, struct
     return rc == ENC_OK ? VDSM_REPLY : VDSM_NOMEM;
 }
 
-/* Answers one call, parsed with result rc, into out; clears call.
+/* Answers one call, parsed with result rc, into out; clears call. why:
+ * the parser's reason for ENC_DECODE; only its own refusals ("refused: ..."
+ * from xmlscan_unsafe, no request bytes) are passed on to the client.
  * @return enum vdsm_reply. */
 static int answer_call(struct vdsm_api *api, const struct encoder *enc, int rc,
-                       struct enc_call *call, struct buf *out)
+                       struct enc_call *call, const char *why, struct buf *out)
 {
     struct outcome o = {0};
-    if (rc == ENC_DECODE)
+    if (rc == ENC_DECODE && !strncmp(why, "refused: ", 9)) {
+        snprintf(o.text, sizeof o.text, "Parse error: %s", why);
+        set_error(&o, ENC_ERROR_PROTOCOL, ENC_ERR_PARSE, o.text);
+    } else if (rc == ENC_DECODE)
         set_error(&o, ENC_ERROR_PROTOCOL, ENC_ERR_PARSE, "Parse error");
     else if (rc == ENC_INVALID)
         set_error(&o, ENC_ERROR_PROTOCOL, ENC_ERR_INVALID_REQUEST, "Invalid request");
@@ -295,7 +300,7 @@ static int handle_batch(struct vdsm_api *api, json_object *batch, struct buf *ou
         if (answers && buf_append(out, ",", 1) < 0)
             return VDSM_NOMEM;
         int rc = jsonrpc_take_call(json_object_array_get_idx(batch, i), &call, err);
-        rc = answer_call(api, &enc_jsonrpc, rc, &call, out);
+        rc = answer_call(api, &enc_jsonrpc, rc, &call, err, out);
         if (rc == VDSM_NOMEM)
             return rc;
         if (rc == VDSM_NO_REPLY)
@@ -316,7 +321,7 @@ static int handle_json(struct vdsm_api *api, const char *body, size_t len, struc
         rc = handle_batch(api, doc, out);
     else
         rc = answer_call(api, &enc_jsonrpc,
-                         rc == ENC_OK ? jsonrpc_take_call(doc, &call, err) : rc, &call, out);
+                         rc == ENC_OK ? jsonrpc_take_call(doc, &call, err) : rc, &call, err, out);
     json_object_put(doc);
     return rc;
 }
@@ -329,7 +334,7 @@ int vdsm_api_handle(struct vdsm_api *api, const struct encoder *enc, const char 
     struct enc_call call;
     char err[ERR_LEN] = "";
     int rc = enc->parse_call(body, len, &call, err);
-    return answer_call(api, enc, rc, &call, out);
+    return answer_call(api, enc, rc, &call, err, out);
 }
 
 size_t vdsm_api_requests_in(const struct encoder *enc, const char *body, size_t len)

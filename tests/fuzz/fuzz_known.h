@@ -7,7 +7,7 @@
  *
  * Fixed (filters removed): xmlrpc-c 1.33 crashing on a bad <i8> ("1x",
  * "5 ", "<i8 >1x", overflow) and expanding DTD entities ("billion
- * laughs"); encoders/xmlscan.c's xmlscan_safe() now refuses both, and
+ * laughs"); encoders/xmlscan.c's xmlscan_unsafe() now refuses both, and
  * regressions/fuzz_rpc_call, regressions/fuzz_rpc_response keep them.
  * An empty body reaching the encoders as (NULL, 0) (NULL + 0 in
  * jsonrpc.c, found by fuzz_http_response): every entry point takes it.

@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort(); /* method must be a terminated string */
     if (st == ENC_OK && enc == &enc_xmlrpc && memmem(body, len, "<!ENTITY", 8)) {
         fprintf(stderr, "a DTD with entities was accepted (billion laughs)\n");
-        abort(); /* refused since xmlscan_safe(): keep it so */
+        abort(); /* refused since xmlscan_unsafe(): keep it so */
     }
     enc_call_clear(&call);
 
