@@ -74,6 +74,9 @@ static void merge_counts(struct run_result *dst, const struct run_result *src)
     dst->errors += src->errors;
     dst->unfinished += src->unfinished;
     dst->queued += src->queued;
+    dst->warmup.sent += src->warmup.sent;
+    dst->warmup.ok += src->warmup.ok;
+    dst->warmup.errors += src->warmup.errors;
     for (int k = 0; k < ERR_KINDS; k++) {
         dst->err[k] += src->err[k];
         if (!dst->error_samples[k][0])
