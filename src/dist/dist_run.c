@@ -254,6 +254,9 @@ static int merge_root(struct run_result *res, struct result_head *h, const struc
                                dist_g.rx.len - sizeof rh, &s, err) == 0) {
             rank_rec_of(&rr[r], r, rh.host, &s);
             as_share(&s, r, rh.host);
+            /* Every rank started at the common start: its own clock's
+             * reading of it would stretch the merged span by the offset. */
+            s.start_unix = res->start_unix;
             if (result_merge(res, &s, RESULT_MERGE_CONCURRENT, err) && h->ok) {
                 h->ok = 0;
                 snprintf(h->why, sizeof h->why, "rank %d: %.180s", r, err);
