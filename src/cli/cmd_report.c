@@ -217,11 +217,12 @@ static int read_windows(const struct report_opts *ro, double *start, double *dur
 {
     for (int i = 0; i < ro->nfiles; i++) {
         struct run_result one;
-        if (result_load(&one, ro->files[i], err))
-            return -1;
+        int rc = result_load(&one, ro->files[i], err);
         start[i] = one.start_unix;
         dur[i] = one.duration_s;
-        result_free(&one);
+        result_free(&one); /* freed on failure too (result_load's contract) */
+        if (rc)
+            return -1;
     }
     return 0;
 }
@@ -284,7 +285,7 @@ static int load_all(const struct report_opts *ro, struct run_result *merged, cha
         snprintf(err, ERR_LEN, "out of memory");
         goto out;
     }
-    if (read_windows(ro, start, dur, err))
+    if (n > 1 && read_windows(ro, start, dur, err)) /* one file: nothing to line up */
         goto out;
     mode = merge_mode(ro, start, dur, order, result_timing(start, dur, n, order, &common), err);
     usage = mode < 0;
