@@ -54,8 +54,11 @@ BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 all: deps
 	$(Q)$(MAKE) --no-print-directory build
 
+# MPI=1 installs Open MPI too (mpicc, mpi.h). The $(shell ...) lines above
+# ran before it, at parse time: the build is a second make, which parses
+# again once mpicc is there.
 deps:
-	$(Q)scripts/deps.sh build
+	$(Q)scripts/deps.sh $(if $(MPI),mpi,build)
 
 build: rpcbench
 

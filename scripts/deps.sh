@@ -1,11 +1,13 @@
 #!/bin/sh
 # Installs the Debian packages rpcbench needs to build, test, demo and bench.
-# Usage: scripts/deps.sh [build|check|bench|fuzz]   (default: check)
+# Usage: scripts/deps.sh [build|mpi|check|bench|fuzz]   (default: check)
 # When a package is missing it runs apt-get (as root, or through sudo when
 # available); otherwise it stops and prints the exact apt-get line to run.
 set -eu
 
 build="gcc make pkg-config libev-dev libjson-c-dev libxmlrpc-core-c3-dev libhttp-parser-dev libssl-dev zlib1g-dev"
+# The MPI build (make MPI=1): Open MPI's mpicc, mpi.h and mpirun.
+mpi="$build openmpi-bin libopenmpi-dev"
 # Test peers: Python's standard xmlrpc, stomp.py, the Java HdrHistogram
 # reader, openssl for certificates, gnuplot for plots, chromium to load the
 # --html pages headless (tests/it_html.py), clang for fuzzing; Open MPI
@@ -19,10 +21,11 @@ fuzz="$build clang libclang-rt-14-dev"
 
 case "${1:-check}" in
 build) want=$build ;;
+mpi) want=$mpi ;;
 check) want=$check ;;
 bench) want=$bench ;;
 fuzz) want=$fuzz ;;
-*) echo "usage: $0 [build|check|bench|fuzz]" >&2; exit 2 ;;
+*) echo "usage: $0 [build|mpi|check|bench|fuzz]" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -65,7 +65,8 @@ def test_version_and_help_on_every_subcommand():
     for cmd in COMMANDS:
         for flag in ("--version", "-V"):
             rc, out, err = rpcbench(cmd, flag, timeout=10)
-            check(rc == 0 and re.match(r"rpcbench \d+\.\d+\.\d+(\+g[0-9a-f]+(-dirty)?|-\d+-g[0-9a-f]+(-dirty)?)?\n$", out),
+            check(rc == 0 and re.match(r"rpcbench \d+\.\d+\.\d+(\+g[0-9a-f]+(-dirty)?|-\d+-g[0-9a-f]+(-dirty)?)?"
+                                          r" \((with|without) MPI[^)]*\)\n$", out),
                   "%s %s: rc %d %r %r" % (cmd, flag, rc, out, err))
         rc, out, _ = rpcbench(cmd, "-h", timeout=10)
         check(rc == 0 and "exit status: 0 ok, 1 " in out and "2 bad usage" in out,

@@ -1,12 +1,15 @@
 """The test harness itself: rpctest.main and tests/run.sh report a skipped
 test as skipped, never as passed; check() still fails under `python -O`
-(where a bare assert would be compiled away). Runs small scripts and a
+(where a bare assert would be compiled away); what a test starts never
+outlives it: rpctest.bounded kills the whole process group on timeout, and
+run.sh's bound per test file ends a hung one with everything it started. Runs small scripts and a
 copy of run.sh in a scratch tree, no rpcbench needed."""
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 from rpctest import check, main
 
@@ -86,6 +89,73 @@ def test_main_fails_a_forgotten_test():
         check(code == 1 and "not in main()'s list: test_fails" in out, "exit %d\n%s" % (code, out))
 
 
+BOUNDED = """from rpctest import bounded
+try:
+    bounded(["sh", "-c", "sleep 300 & echo $! > %s; wait"], 2)
+except AssertionError as e:
+    print("raised:", e)
+"""
+
+HANGS = """import os, time
+from rpctest import main, spawn
+
+def test_hangs():
+    p = spawn(["sh", "-c", "sleep 300 & echo $! > %s; wait"])
+    time.sleep(300)
+
+if __name__ == "__main__":
+    main([test_hangs])
+"""
+
+
+def gone(pidfile, within=10):
+    """The pid written in pidfile is dead (or a zombie) within `within` s."""
+    end = time.monotonic() + within
+    while time.monotonic() < end and not os.path.exists(pidfile):
+        time.sleep(0.05)
+    pid = int(open(pidfile).read())
+    while time.monotonic() < end:
+        try:
+            with open("/proc/%d/stat" % pid) as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    os.kill(pid, 9)  # leave nothing behind, even when the check fails
+    return False
+
+
+def test_bounded_kills_the_group():
+    """A grandchild (sleep under sh) dies with its group when bounded() times out."""
+    with tempfile.TemporaryDirectory() as d:
+        pidfile = os.path.join(d, "pid")
+        code, out = run_script(d, BOUNDED % pidfile)
+        check(code == 0 and "raised:" in out and "process group was killed" in out,
+              "exit %d\n%s" % (code, out))
+        check(gone(pidfile), "the grandchild outlived bounded()'s timeout")
+
+
+def test_run_sh_bounds_a_hung_file():
+    """run.sh's bound ends a hung test file as a failure, and what the file
+    started (its own process group) dies with it."""
+    with tempfile.TemporaryDirectory() as d:
+        os.makedirs(os.path.join(d, "tests"))
+        for f in ("run.sh", "rpctest.py"):
+            shutil.copy(os.path.join(HERE, f), os.path.join(d, "tests", f))
+        pidfile = os.path.join(d, "pid")
+        write(os.path.join(d, "tests", "it_hang.py"), HANGS % pidfile)
+        env = dict(os.environ, BUILD="build/rel", PY=PY, RPCTEST_FILE_TIMEOUT="3")
+        t0 = time.monotonic()
+        p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
+                           text=True, timeout=120, env=env)
+        took = time.monotonic() - t0
+        check(p.returncode == 1 and "  FAIL  it_hang.py" in p.stdout and
+              "timed out: killed after 3s" in p.stdout, "exit %d\n%s" % (p.returncode, p.stdout))
+        check(took < 60, "run.sh took %.0f s for a 3 s bound" % took)
+        check(gone(pidfile), "the hung file's grandchild outlived run.sh's bound")
+
+
 def fake_tree(d):
     """A scratch checkout: run.sh and rpctest.py, a cmocka-like unit binary
     with one skip, a script with a pass and a skip, and one that only skips."""
@@ -124,4 +194,5 @@ def test_run_sh_shows_skips():
 
 if __name__ == "__main__":
     main([test_main_counts_a_skip_apart, test_check_fails_under_python_O,
-          test_main_fails_a_forgotten_test, test_run_sh_shows_skips])
+          test_main_fails_a_forgotten_test, test_run_sh_shows_skips,
+          test_bounded_kills_the_group, test_run_sh_bounds_a_hung_file])

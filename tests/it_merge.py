@@ -17,7 +17,12 @@ second apart, save their results (--output) and HdrHistogram interval logs
   intervals holds exactly the counts of the input intervals in its slot;
 - a log whose histograms are DEFLATE-compressed (as Java's writer makes
   them; rpcbench stores) merges exactly as the stored one;
-- bad or truncated logs fail with one line naming the file and line.
+- bad or truncated logs fail with one line naming the file and line;
+- runs that never overlapped (a saved run, and its copy dated 9 minutes
+  later) merge as consecutive, and say so: durations and server CPU add,
+  the rate is not summed, CPU per call is not halved; a mix of overlapping
+  and separate runs is refused with one line (exit 2); overlapping runs
+  merge to the span of their windows, whatever order the files are given.
 Every subprocess has a timeout."""
 import base64
 import calendar
@@ -279,10 +284,83 @@ def test_hlog_bad(d):
               "%r: rc %d, stderr %r" % (args, rc, err))
 
 
+def shifted(d, src, name, by):
+    """A copy of the saved result src dated `by` seconds later; its path."""
+    r = json.load(open(src))
+    r["start_unix"] += by
+    r.pop("start_time", None)
+    path = os.path.join(d, name)
+    json.dump(r, open(path, "w"))
+    return path
+
+
+def one_run(d):
+    """A 2 s run against the built-in simulator (its CPU sampled); its path."""
+    path = os.path.join(d, "solo.json")
+    if not os.path.exists(path):
+        rc, _, err = rpcbench("run", "--verb", "ping", "-R", "20", "-d", "2s", "--vms", "2",
+                              "--quiet", "--output", path, timeout=60)
+        check(rc == 0, "run exited %d: %s" % (rc, err))
+    return path
+
+
+def test_runs_apart_merge_consecutive(d):
+    a_path = one_run(d)
+    a = json.load(open(a_path))
+    later = shifted(d, a_path, "later.json", 540)
+    m_path = os.path.join(d, "apart.json")
+    rc, out, err = rpcbench("report", later, a_path, "--output", m_path, timeout=30)
+    check(rc == 0, "report exited %d: %s" % (rc, err))
+    m = json.load(open(m_path))
+    check(any("as consecutive runs" in w for w in m["warnings"]), "not said: %r" % m["warnings"])
+    check("as consecutive runs" in out, "the text does not say how it merged:\n" + out)
+    check(m["requests"]["sent"] == 2 * a["requests"]["sent"], "sent %r" % m["requests"])
+    check(abs(m["duration_s"] - 2 * a["duration_s"]) < 1e-6,
+          "duration %r, wanted both windows %r" % (m["duration_s"], 2 * a["duration_s"]))
+    check(abs(m["rate"]["achieved"] - a["rate"]["achieved"]) < 0.01,
+          "achieved %r: summed, not %r" % (m["rate"]["achieved"], a["rate"]["achieved"]))
+    cpu, cpu_a = m["server_cpu"]["cpu_ms_per_call"], a["server_cpu"]["cpu_ms_per_call"]
+    check(cpu_a > 0 and abs(cpu - cpu_a) < 1e-3 * cpu_a + 1e-6,
+          "CPU per call %r, one run's %r" % (cpu, cpu_a))
+    check(m["start_unix"] == a["start_unix"], "merged start %r" % m["start_unix"])
+    # the second run's intervals sit at their own time, 540 s on
+    ts = [iv["t"] for iv in m["intervals"]]
+    check(ts == sorted(ts) and ts[-1] > 540, "timeline %r" % ts)
+
+
+def test_mixed_timing_refused(d):
+    a_path = one_run(d)
+    near, far = shifted(d, a_path, "near.json", 0.5), shifted(d, a_path, "far.json", 540)
+    rc, out, err = rpcbench("report", a_path, near, far, timeout=30)
+    check(rc == 2 and out == "" and err.count("\n") == 1 and "far.json" in err and
+          "merge those first" in err, "rc %d, stdout %r, stderr %r" % (rc, out, err))
+
+
+def test_overlapping_span_any_order(d):
+    a_path = one_run(d)
+    a = json.load(open(a_path))
+    b, c = shifted(d, a_path, "b.json", 0.3), shifted(d, a_path, "c.json", 0.6)
+    got = []
+    for files in ((a_path, b, c), (c, a_path, b), (b, c, a_path)):
+        rc, out, err = rpcbench("report", *files, "--format", "json", timeout=30)
+        check(rc == 0, "report %r exited %d: %s" % (files, rc, err))
+        m = json.loads(out)
+        check(any("as concurrent runs" in w for w in m["warnings"]), "%r" % m["warnings"])
+        got.append(([(iv["t"], iv["sent"]) for iv in m["intervals"]], m["duration_s"],
+                    m["rate"]["achieved"]))
+    check(got[0] == got[1] == got[2], "the order of the files changed the merge: %r" % got)
+    span = a["duration_s"] + 0.6
+    check(abs(got[0][1] - span) < 1e-6, "duration %r, the span is %r" % (got[0][1], span))
+    check(abs(got[0][2] - 3 * a["requests"]["sent"] / span) < 0.01, "achieved %r over %r s"
+          % (got[0][2], span))
+
+
 if __name__ == "__main__":
     tmp = tempfile.mkdtemp(prefix="rpcbench-it-merge-")
     try:
         main([test_start_recorded, test_saved_merge_aligned, test_old_json_merges,
-              test_hlog_merge_java, test_hlog_compressed, test_hlog_bad], tmp)
+              test_hlog_merge_java, test_hlog_compressed, test_hlog_bad,
+              test_runs_apart_merge_consecutive, test_mixed_timing_refused,
+              test_overlapping_span_any_order], tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

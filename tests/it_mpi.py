@@ -9,20 +9,25 @@ and names in RPCBENCH_MPI (never ./rpcbench). Against one real
   rank 0's --hdr-log (merged live) add up to the ok requests;
 - merged percentiles of a known delay mixture match a single process's;
 - the built-in simulator serves N ranks (rank 0 starts it);
-- a rank killed mid-run is reported lost with what it had sent;
+- a rank killed mid-run is reported lost with what it had sent, and the
+  survivors exit (bounded: a machine too loaded to start the ranks skips);
 - an unreachable target: every rank exits 1 with the reason;
 - SIGINT to mpirun still writes the merged result;
-- the MPI binary without mpirun is the plain rpcbench.
-Each mpirun is short: the test machine may have two cores."""
+- the MPI binary without mpirun is the plain rpcbench;
+- a plain build under an MPI launcher's environment refuses (exit 2), and
+  --version says whether MPI is built in; `make MPI=1` installs Open MPI.
+Each mpirun is short: the test machine may have two cores. Every process is
+its own group (rpctest.spawn), killed whole on timeout."""
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
 
-from rpctest import RPCBENCH, Server, check, main, skip
+from rpctest import RPCBENCH, Peer, Server, bounded, check, kill_group, main, skip, spawn
 from hdrcodec import buckets  # noqa: E402
 
 MPI_BIN = os.environ.get("RPCBENCH_MPI", "")
@@ -43,9 +48,8 @@ def need_mpi():
 
 def mpirun(n, *args, extra=(), timeout=90):
     """`mpirun -n N MPI_BIN args`; returns (code, stdout, stderr)."""
-    p = subprocess.run([MPIRUN, "-n", str(n), "--oversubscribe"] + list(extra) +
-                       [MPI_BIN] + [str(a) for a in args],
-                       capture_output=True, text=True, timeout=timeout, env=ENV)
+    p = bounded([MPIRUN, "-n", str(n), "--oversubscribe"] + list(extra) + [MPI_BIN] + list(args),
+                timeout, env=ENV)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -74,7 +78,7 @@ def split_run(s, n, d):
     check(stdout.count("requests    sent") == 1, "one report, from rank 0:\n" + stdout)
     merged = json.load(open(out))
     ranks = [json.load(open("%s.%d.json" % (prefix, r))) for r in range(n)]
-    again = subprocess.run([RPCBENCH, "report", out], capture_output=True, text=True, timeout=30)
+    again = bounded([RPCBENCH, "report", out], 30)
     check(again.stdout == stdout, "report of the merged file differs from the run's:\n%s\n---\n%s"
           % (stdout, again.stdout))
     return merged, ranks, hlog
@@ -118,25 +122,37 @@ def test_split_two_and_four_ranks():
 def pcts(*cmd):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.json")
-        p = subprocess.run(list(cmd) + ["--output", out, "--quiet"], capture_output=True,
-                           text=True, timeout=90, env=ENV)
+        p = bounded(list(cmd) + ["--output", out, "--quiet"], 90, env=ENV)
         check(p.returncode == 0, "%s: rc %d %s" % (cmd[:3], p.returncode, p.stderr[-1500:]))
         lat = json.load(open(out))["latency_ms"]
         return lat["p50"], lat["p90"]
 
 
+def near_mixture(got):
+    """p50/p90 of 300 draws of uniform 5..15 ms: 10/14 ms (spread ~0.3 ms)."""
+    return abs(got[0] - 10) < 1.5 and abs(got[1] - 14) < 1.5
+
+
 def test_delay_mixture_percentiles():
-    """uniform 5..15 ms: p50 10 ms, p90 14 ms, merged as a single process's."""
+    """uniform 5..15 ms: p50 10 ms, p90 14 ms, merged as a single process's.
+    The delays are a floor under any load; the figures themselves only on a
+    machine quiet enough to give them: up to 3 tries each, else a skip
+    saying what the load made of them (the exact merge of the histograms is
+    test_split_two_and_four_ranks's)."""
     need_mpi()
+    tries = {"one process": [], "2 ranks": []}
     with Server("--vms", "2", "--delay", "uniform:5ms:15ms") as s:
         args = ["run", "--url", s.url("/RPC2"), "--verb", "ping", "-R", "100", "-d", "3s",
                 "-c", "8"]
-        one = pcts(RPCBENCH, *args)
-        two = pcts(MPIRUN, "-n", "2", "--oversubscribe", MPI_BIN, *args)
-    for got in (one, two):
-        # 300 draws: the median's spread is ~0.3 ms, the p90's ~0.2 ms
-        check(abs(got[0] - 10) < 1.5 and abs(got[1] - 14) < 1.5,
-              "p50/p90 %r, want ~10/14 ms (single %r, 2 ranks %r)" % (got, one, two))
+        for name, cmd in (("one process", [RPCBENCH]),
+                          ("2 ranks", [MPIRUN, "-n", "2", "--oversubscribe", MPI_BIN])):
+            while len(tries[name]) < 3 and not any(map(near_mixture, tries[name])):
+                got = pcts(*cmd, *args)
+                check(got[0] > 8.5 and got[1] > 12.5,
+                      "%s: p50/p90 %r below the delays' 10/14 ms" % (name, got))
+                tries[name].append(got)
+    if not all(any(map(near_mixture, t)) for t in tries.values()):
+        skip("machine too loaded for percentiles: p50/p90 %r for 10/14 ms" % tries)
 
 
 def test_simulator_under_mpirun():
@@ -154,24 +170,72 @@ def test_simulator_under_mpirun():
           "rank 0 samples its simulator: %r" % r["server_cpu"])
 
 
+def rank_pids(parent, n, within):
+    """{rank: pid} of mpirun's n ranks (each one's OMPI_COMM_WORLD_RANK),
+    once all n are there; None if not within `within` seconds."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        ranks = {}
+        kids = subprocess.run(["pgrep", "-P", str(parent)], capture_output=True, text=True,
+                              timeout=10).stdout.split()
+        for pid in kids:
+            try:
+                env = open("/proc/%s/environ" % pid, "rb").read().split(b"\0")
+            except OSError:
+                continue
+            for v in env:
+                if v.startswith(b"OMPI_COMM_WORLD_RANK="):
+                    ranks[int(v.split(b"=")[1])] = int(pid)
+        if len(ranks) == n:
+            return ranks
+        time.sleep(0.1)
+    return None
+
+
+def wait_for(path, text, within):
+    """True once the file at path holds text, within `within` seconds."""
+    end = time.monotonic() + within
+    while time.monotonic() < end:
+        with open(path, errors="replace") as f:
+            if text in f.read():
+                return True
+        time.sleep(0.1)
+    return False
+
+
 def test_rank_killed_is_reported():
+    """Rank 2 killed once the run is under way (rank 0's first progress line):
+    rank 0 reports it lost, and every survivor exits, mpirun with them. A
+    machine too loaded to get the ranks going skips, saying so; survivors
+    that do not exit fail the test, and everything is killed either way."""
     need_mpi()
     with Server("--vms", "2") as s, tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "r.json")
-        p = subprocess.Popen([MPIRUN, "-n", "3", "--oversubscribe", "--enable-recovery", MPI_BIN,
-                              "run", "--url", s.url("/RPC2"), "--verb", "ping", "-R", "150",
-                              "-d", "4s", "--quiet", "--output", out],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
-        time.sleep(2.5)
-        kids = subprocess.run(["pgrep", "-P", str(p.pid)], capture_output=True,
-                              text=True).stdout.split()
-        check(len(kids) == 3, "mpirun's ranks: %r" % kids)
-        os.kill(int(sorted(kids, key=int)[-1]), signal.SIGKILL)
-        stdout, err = p.communicate(timeout=60)
+        out, errpath = os.path.join(d, "r.json"), os.path.join(d, "err")
+        with open(errpath, "w") as errf:
+            p = spawn([MPIRUN, "-n", "3", "--oversubscribe", "--enable-recovery", MPI_BIN,
+                       "run", "--url", s.url("/RPC2"), "--verb", "ping", "-R", "150",
+                       "-d", "8s", "--interval", "1s", "--output", out],
+                      stdout=subprocess.DEVNULL, stderr=errf, env=ENV)
+        try:
+            ranks = rank_pids(p.pid, 3, 60)
+            if ranks is None:
+                skip("loaded machine: mpirun's 3 ranks were not all up within 60 s")
+            if not wait_for(errpath, "[", 60):
+                skip("loaded machine: the run did not start within 60 s of the ranks")
+            os.kill(ranks[2], signal.SIGKILL)
+            try:
+                p.wait(120)  # 8 s run, rank 0's 3 s wait for a silent rank, and margin
+            except subprocess.TimeoutExpired:
+                raise AssertionError("the survivors still ran 120 s after rank 2 was killed "
+                                     "(a hang: killed now)")
+        finally:
+            kill_group(p)
+        err = open(errpath, errors="replace").read()
         check(os.path.exists(out), "no merged result: %s" % err[-1500:])
         r = json.load(open(out))
     lost = [x for x in r["ranks"] if x["lost"]]
-    check(len(lost) == 1 and lost[0]["sent"] > 0, "ranks %r" % r["ranks"])
+    check(len(lost) == 1 and lost[0]["rank"] == 2 and lost[0]["sent"] > 0,
+          "ranks %r" % r["ranks"])
     check(any("was lost mid-run" in w for w in r["warnings"]), "warnings %r" % r["warnings"])
     check(r["requests"]["sent"] == sum(x["sent"] for x in r["ranks"]),
           "the lost rank's requests are in the totals: %r / %r" % (r["requests"], r["ranks"]))
@@ -188,13 +252,16 @@ def test_sigint_writes_merged_result():
     need_mpi()
     with Server("--vms", "2") as s, tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.json")
-        p = subprocess.Popen([MPIRUN, "-n", "2", "--oversubscribe", MPI_BIN, "run", "--url",
-                              s.url("/RPC2"), "--verb", "ping", "-R", "100", "-d", "20s",
-                              "--quiet", "--output", out],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+        p = spawn([MPIRUN, "-n", "2", "--oversubscribe", MPI_BIN, "run", "--url",
+                   s.url("/RPC2"), "--verb", "ping", "-R", "100", "-d", "20s",
+                   "--quiet", "--output", out],
+                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
         time.sleep(2.5)
         p.send_signal(signal.SIGINT)
-        p.communicate(timeout=30)
+        try:
+            p.wait(30)
+        finally:
+            kill_group(p)
         check(os.path.exists(out), "no merged result after SIGINT")
         r = json.load(open(out))
     check(r["interrupted"] and len(r["ranks"]) == 2, "interrupted %r ranks %r" %
@@ -241,13 +308,59 @@ def test_mpi_binary_without_mpirun():
     need_mpi()
     with Server("--vms", "2") as s, tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.json")
-        p = subprocess.run([MPI_BIN, "run", "--url", s.url("/RPC2"), "--verb", "ping", "-R",
-                            "100", "-d", "1s", "--output", out], capture_output=True, text=True,
-                           timeout=60, env=ENV)
+        p = bounded([MPI_BIN, "run", "--url", s.url("/RPC2"), "--verb", "ping", "-R",
+                     "100", "-d", "1s", "--output", out], 60, env=ENV)
         check(p.returncode == 0, "rc %d: %s" % (p.returncode, p.stderr))
         r = json.load(open(out))
     check(r["requests"]["sent"] == 100 and "ranks" not in r, "a plain result: %r" % r["requests"])
     check("requests    sent 100" in p.stdout, "the plain report:\n" + p.stdout)
+
+
+LAUNCHERS = ({"OMPI_COMM_WORLD_SIZE": "2", "OMPI_COMM_WORLD_RANK": "0"},
+             {"OMPI_COMM_WORLD_SIZE": "2", "OMPI_COMM_WORLD_RANK": "1"},
+             {"PMI_SIZE": "4", "PMI_RANK": "0"}, {"PMIX_RANK": "1"},
+             {"SLURM_STEP_NUM_TASKS": "2", "SLURM_PROCID": "0"})
+
+
+def test_plain_build_under_launcher_refuses():
+    """A plain build started as a rank (the launcher's environment, faked)
+    would run the whole load in every rank: it refuses at once, exit 2, and
+    sends nothing. A launch of one process, and no launcher, run."""
+    def count(c, rec):
+        rec["bytes"] = len(c.recv(4096))
+    peer = Peer(count, timeout=5)
+    url = "http://127.0.0.1:%d/RPC2" % peer.port
+    bare = {k: v for k, v in os.environ.items()
+            if not k.startswith(("OMPI_", "PMI", "SLURM_"))}
+    try:
+        for env in LAUNCHERS:
+            p = bounded([RPCBENCH, "run", "--url", url, "-R", "10", "-d", "1s", "--quiet"], 30,
+                        env=dict(bare, **env))
+            check(p.returncode == 2 and p.stderr.startswith(
+                "rpcbench: this rpcbench was built without MPI: make MPI=1") and
+                  p.stderr.count("\n") == 1, "%r: rc %d %r" % (env, p.returncode, p.stderr))
+        check(not peer.conns, "a refused run connected: %r" % peer.conns)
+        p = bounded([RPCBENCH, "--version"], 30, env=dict(bare, OMPI_COMM_WORLD_SIZE="1"))
+        check(p.returncode == 0 and "(without MPI)" in p.stdout,
+              "--version of the plain build: %r" % p.stdout)
+    finally:
+        peer.close()
+    if MPI_BIN and os.access(MPI_BIN, os.X_OK):
+        p = bounded([MPI_BIN, "--version"], 30, env=ENV)
+        check(p.returncode == 0 and "(with MPI" in p.stdout, "MPI build: %r" % p.stdout)
+
+
+def test_make_mpi_installs_open_mpi():
+    """`make MPI=1` installs what the MPI build needs before it builds: its
+    deps step asks scripts/deps.sh for the mpi set, which holds Open MPI."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    p = bounded(["make", "-n", "--no-print-directory", "MPI=1", "deps"], 60, cwd=root)
+    check(p.returncode == 0 and "scripts/deps.sh mpi" in p.stdout, "make -n: %r %r"
+          % (p.stdout, p.stderr))
+    deps = open(os.path.join(root, "scripts", "deps.sh")).read()
+    m = re.search(r'^mpi="\$build ([^"]*)"$', deps, re.M)
+    check(m and {"openmpi-bin", "libopenmpi-dev"} <= set(m.group(1).split()) and
+          re.search(r"^mpi\) want=\$mpi ;;$", deps, re.M), "deps.sh has no mpi set with Open MPI")
 
 
 if __name__ == "__main__":
@@ -256,4 +369,5 @@ if __name__ == "__main__":
           test_simulator_under_mpirun, test_rank_killed_is_reported,
           test_unreachable_every_rank_exits_1, test_sigint_writes_merged_result,
           test_server_cpu_on_its_host, test_compare_under_mpirun,
-          test_mpi_binary_without_mpirun])
+          test_mpi_binary_without_mpirun, test_plain_build_under_launcher_refuses,
+          test_make_mpi_installs_open_mpi])

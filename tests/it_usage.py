@@ -229,11 +229,13 @@ def test_shared_option_same_message_everywhere():
         sock.close()
 
 def test_version_same_everywhere():
-    """--version: one line, the same from rpcbench and every subcommand."""
+    """--version: one line, the same from rpcbench and every subcommand,
+    saying whether MPI is built in."""
     outs = set()
     for cmd in ([], ["serve"], ["run"], ["compare"], ["report"]):
         rc, out, err = rpcbench(*cmd, "--version", timeout=10)
-        check(rc == 0 and err == "" and re.fullmatch(r"rpcbench \S+\n", out),
+        check(rc == 0 and err == "" and
+              re.fullmatch(r"rpcbench \S+ \((with|without) MPI[^)]*\)\n", out),
               "%s --version: rc %d %r %r" % (cmd, rc, out, err))
         outs.add(out)
     check(len(outs) == 1, "versions differ: %r" % outs)

@@ -2,6 +2,9 @@
 
 - Listening / Server: a test server in its own process (`rpcbench serve`,
   tests/faultserver.py) on an ephemeral loopback port, stopped on the way out;
+- spawn(), bounded(): every process a test starts is its own process group,
+  killed whole (with whatever it started: mpirun's ranks, run's simulator)
+  on a timeout, on SIGTERM (tests/run.sh's bound per file) and on exit;
 - rpcbench(), run_json(): rpcbench with a hard timeout, its JSON result read;
 - make_certs(): a CA and certificates made with the openssl CLI;
 - Peer, read_http_request(), http_response(), jsonrpc_result(): the servers
@@ -9,6 +12,7 @@
   faultserver.py); STOMP framing by hand is in stomptest.py;
 - check(), skip(), main(): checks that survive `python -O`, a skip that is
   reported as one, and the runner printing ok / skip / FAIL per test."""
+import atexit
 import http.client
 import json
 import os
@@ -26,6 +30,72 @@ import xmlrpc.client
 
 RPCBENCH = os.environ.get("RPCBENCH", os.path.join(os.path.dirname(__file__), "..", "rpcbench"))
 
+# ---- processes: each its own group, killed whole --------------------------
+
+_groups = set()  # process group ids (their leaders' pids) this test started
+
+
+def spawn(argv, **kw):
+    """subprocess.Popen(argv, **kw) as the leader of a new process group,
+    remembered until kill_group(): a timeout, SIGTERM or the test's exit
+    kills the group, so nothing it started (mpirun's ranks, a simulator)
+    outlives the test."""
+    p = subprocess.Popen([str(a) for a in argv], start_new_session=True, **kw)
+    _groups.add(p.pid)
+    return p
+
+
+def kill_group(p):
+    """SIGKILL to p's whole process group (what is left of it), then reaps p."""
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    _groups.discard(p.pid)
+    try:
+        p.wait(10)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def bounded(argv, timeout, env=None, cwd=None, input=None):
+    """Runs argv (its own process group) with text output captured; on
+    timeout kills the group and raises AssertionError saying so. What the
+    group left running after argv ended is killed too. Returns a
+    subprocess.CompletedProcess."""
+    p = spawn(argv, stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
+    try:
+        out, err = p.communicate(input, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(p)
+        out, err = p.communicate()
+        raise AssertionError("%s still ran after %g s: its process group was killed; "
+                             "stderr: %s" % (" ".join(map(str, argv[:4])), timeout,
+                                             (err or "")[-1500:]))
+    kill_group(p)
+    return subprocess.CompletedProcess(p.args, p.returncode, out, err)
+
+
+def _kill_all_groups(*_):
+    for pgid in list(_groups):
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    _groups.clear()
+
+
+def _terminated(signum, _frame):
+    """SIGTERM (tests/run.sh's bound on a test file): kill what we started."""
+    _kill_all_groups()
+    print("killed by signal %d: every process group this test started was killed" % signum,
+          flush=True)
+    os._exit(128 + signum)
+
+
+atexit.register(_kill_all_groups)
+
 
 class Listening:
     """A test server in another process that prints "listening on ADDR" on
@@ -40,8 +110,7 @@ class Listening:
 
     def __enter__(self):
         self.errlog = tempfile.TemporaryFile(mode="w+")
-        self.proc = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=self.errlog,
-                                     text=True)
+        self.proc = spawn(self.argv, stdout=subprocess.PIPE, stderr=self.errlog, text=True)
         ready, _, _ = select.select([self.proc.stdout], [], [], 10)
         line = self.proc.stdout.readline() if ready else ""
         if not line.startswith("listening on "):
@@ -77,13 +146,14 @@ class Listening:
             try:
                 self.proc.wait(5)
             except subprocess.TimeoutExpired:
-                self.kill()
+                pass
+        self.kill()
         return self.proc.returncode, self.stderr()
 
     def kill(self):
-        if self.proc and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(5)
+        """SIGKILL to its process group (itself and anything it started)."""
+        if self.proc:
+            kill_group(self.proc)
 
     def __exit__(self, *exc):
         self.stop()
@@ -115,8 +185,7 @@ class Server(Listening):
 
 def rpcbench(*args, timeout=60):
     """Runs rpcbench; returns (exit code, stdout, stderr)."""
-    p = subprocess.run([RPCBENCH] + [str(a) for a in args], capture_output=True, text=True,
-                       timeout=timeout)
+    p = bounded([RPCBENCH] + list(args), timeout)
     return p.returncode, p.stdout, p.stderr
 
 
@@ -308,6 +377,7 @@ def main(tests, *args):
     RPCTEST_STRICT=1 is set in the environment (for a machine where every
     test must run). A test_ function of the calling script left out of the
     list fails too: it would never run."""
+    signal.signal(signal.SIGTERM, _terminated)
     caller = sys.modules["__main__"]
     forgotten = sorted(n for n, f in vars(caller).items()
                        if n.startswith("test_") and callable(f) and f not in tests)

@@ -21,6 +21,10 @@ export PY RPCBENCH="$PWD/rpcbench"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 STRICT=${RPCTEST_STRICT:-0}
+# Each test program is bounded: past it, timeout sends SIGTERM to its group
+# (rpctest.py then kills the process groups the test started) and SIGKILL 5 s
+# later, and the program fails as timed out instead of hanging the run.
+BOUND=${RPCTEST_FILE_TIMEOUT:-900}
 pass=0
 fail=0
 skipped=0
@@ -41,7 +45,12 @@ passes_in() { # output file: how many tests passed, when it says (else empty)
 one() { # name, command...
     name=$1; shift
     start=$(date +%s)
-    if "$@" >"$log/$name.out" 2>&1; then
+    timeout -k 5 "$BOUND" "$@" >"$log/$name.out" 2>&1
+    rc=$?
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+        echo "timed out: killed after ${BOUND}s (RPCTEST_FILE_TIMEOUT)" >>"$log/$name.out"
+    fi
+    if [ "$rc" = 0 ]; then
         took=$(( $(date +%s) - start ))
         s=$(skips_in "$log/$name.out")
         n=$(printf '%s' "$s" | grep -c .)

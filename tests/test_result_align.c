@@ -2,7 +2,10 @@
  * one timeline aligned by their absolute start (start_unix), in slots of the
  * interval length; the merged start is the earliest; results with no start
  * merge at the same t as before; the start survives the JSON round trip and
- * prints as ISO-8601 UTC. Synthetic results, exact numbers. */
+ * prints as ISO-8601 UTC; the merged duration is the span of the windows
+ * and the rate the requests over it; runs that never overlapped merge as
+ * consecutive (durations and CPU add); result_timing tells the cases
+ * apart. Synthetic results, exact numbers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -120,6 +123,67 @@ static void test_close_starts_share_slots(void **state)
     result_free(&c);
 }
 
+/* Side by side 1.3 s apart: the span 4.3 s, the rate over it. */
+static void test_span_and_rate(void **state)
+{
+    (void)state;
+    struct run_result a, b;
+    char err[ERR_LEN] = "";
+    make(&a, 1000.0, 10);
+    make(&b, 1001.3, 1);
+    assert_int_equal(result_merge(&a, &b, RESULT_MERGE_CONCURRENT, err), 0);
+    assert_true(a.duration_s > 4.3 - 1e-9 && a.duration_s < 4.3 + 1e-9);
+    assert_true(a.rate_achieved > 66 / 4.3 - 1e-9 && a.rate_achieved < 66 / 4.3 + 1e-9);
+    result_free(&a);
+    result_free(&b);
+}
+
+/* 9 minutes apart, one server: durations and CPU add, the rate is not
+ * summed, each interval stays at its own time. */
+static void test_consecutive(void **state)
+{
+    (void)state;
+    struct run_result a, b;
+    char err[ERR_LEN] = "";
+    make(&a, 1000.0, 10);
+    make(&b, 1540.0, 10);
+    a.server_cpu_ms = 6;
+    b.server_cpu_ms = 6;
+    a.rate_achieved = b.rate_achieved = 20;
+    assert_int_equal(result_merge(&a, &b, RESULT_MERGE_CONSECUTIVE, err), 0);
+    assert_true(a.duration_s == 6);
+    assert_true(a.rate_achieved == 20); /* 120 requests in 6 s */
+    assert_true(a.server_cpu_ms == 12);
+    assert_true(a.start_unix == 1000.0);
+    static const double t[] = {1, 2, 3, 541, 542, 543};
+    static const int64_t sent[] = {10, 20, 30, 10, 20, 30};
+    expect(&a, t, sent, 6);
+    result_free(&a);
+    result_free(&b);
+}
+
+static void test_timing(void **state)
+{
+    (void)state;
+    size_t order[3];
+    double common = -1;
+    /* given out of order: c, a, b; all share [1001, 1003) */
+    const double s1[] = {1001, 1000, 1000.5}, d1[] = {3, 3, 3};
+    assert_int_equal(result_timing(s1, d1, 3, order, &common), RESULT_TIMING_OVERLAP);
+    assert_int_equal(order[0], 1);
+    assert_int_equal(order[1], 2);
+    assert_int_equal(order[2], 0);
+    assert_true(common == 2);
+    const double s2[] = {1540, 1000}, d2[] = {3, 3};
+    assert_int_equal(result_timing(s2, d2, 2, order, &common), RESULT_TIMING_APART);
+    assert_int_equal(order[0], 1);
+    assert_true(common == 0);
+    const double s3[] = {1000, 1001, 1540}, d3[] = {3, 3, 3};
+    assert_int_equal(result_timing(s3, d3, 3, order, &common), RESULT_TIMING_MIXED);
+    const double s4[] = {1000, 0}, d4[] = {3, 3};
+    assert_int_equal(result_timing(s4, d4, 2, order, &common), RESULT_TIMING_UNKNOWN);
+}
+
 /* A result with no start (an older file) merges at the same t, as before. */
 static void test_unknown_start_merges_as_before(void **state)
 {
@@ -191,6 +255,9 @@ int main(void)
         cmocka_unit_test(test_earlier_run_moves_dst),
         cmocka_unit_test(test_close_starts_share_slots),
         cmocka_unit_test(test_unknown_start_merges_as_before),
+        cmocka_unit_test(test_span_and_rate),
+        cmocka_unit_test(test_consecutive),
+        cmocka_unit_test(test_timing),
         cmocka_unit_test(test_saved_start),
         cmocka_unit_test(test_format_start),
     };

@@ -9,6 +9,7 @@
 
 #include "base/units.h"
 #include "base/version.h"
+#include "dist/dist.h"
 #include "stats/buckets.h"
 
 const char *const out_format_names[OUT_FORMATS] = {"text", "json", "csv", "csv-summary",
@@ -170,5 +171,5 @@ int cli_check_junit(const char *junit, size_t nconds, char *err)
 
 void cli_print_version(void)
 {
-    printf("rpcbench %s\n", rpcbench_version());
+    printf("rpcbench %s (%s)\n", rpcbench_version(), dist_build());
 }

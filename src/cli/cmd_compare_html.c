@@ -335,6 +335,8 @@ static void errors_table(FILE *out, const struct cmp *c)
     count_row(out, "ok", A->ok, B->ok);
     count_row(out, "errors", A->errors, B->errors);
     count_row(out, "unfinished", A->unfinished, B->unfinished);
+    if (A->warmup.sent || B->warmup.sent) /* the server got them: in no figure */
+        count_row(out, "warmup sent", A->warmup.sent, B->warmup.sent);
     for (int k = 0; k < ERR_KINDS; k++) {
         char name[48];
         snprintf(name, sizeof name, "error: %s", err_kind_names[k]);

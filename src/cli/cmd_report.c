@@ -5,6 +5,7 @@
  * rounded figures, so `--buckets 1,2,5` on a saved file gives what the run
  * itself would have printed with those edges. */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,46 +211,122 @@ static int by_time(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Loads every file into merged (initialised here: free it even on failure). */
+/* Each file's measured window, for result_timing. @return 0, or -1 with
+ * err (a file that does not load). */
+static int read_windows(const struct report_opts *ro, double *start, double *dur, char *err)
+{
+    for (int i = 0; i < ro->nfiles; i++) {
+        struct run_result one;
+        int rc = result_load(&one, ro->files[i], err);
+        start[i] = one.start_unix;
+        dur[i] = one.duration_s;
+        result_free(&one); /* freed on failure too (result_load's contract) */
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+/* Runs that never overlapped merge one after the other; runs that did,
+ * side by side; a mix of both has no one honest reading. @return the
+ * merge mode, or -1 with err (a usage error: the mix). */
+static int merge_mode(const struct report_opts *ro, const double *start, const double *dur,
+                      const size_t *order, enum result_timing t, char *err)
+{
+    if (t != RESULT_TIMING_MIXED)
+        return t == RESULT_TIMING_APART ? RESULT_MERGE_CONSECUTIVE : RESULT_MERGE_CONCURRENT;
+    double end = 0;
+    for (int k = 0; k < ro->nfiles; k++) {
+        size_t i = order[k];
+        if (k > 0 && start[i] >= end) {
+            snprintf(err, ERR_LEN, "%.80s started %ld s after the runs before it ended, while "
+                     "others overlap: merge those first (report --output), then with it",
+                     ro->files[i], (long)(start[i] - end));
+            return -1;
+        }
+        end = fmax(end, start[i] + dur[i]);
+    }
+    return RESULT_MERGE_CONCURRENT; /* not reached: MIXED has a gap */
+}
+
+/* What the merged report says of how its files were merged. */
+static void say_how(struct run_result *m, int n, const char *inputs, int mode, double common,
+                    const double *start, const double *dur, const size_t *order)
+{
+    if (n < 2)
+        return;
+    if (mode == RESULT_MERGE_CONSECUTIVE) {
+        double gap = start[order[1]] - (start[order[0]] + dur[order[0]]);
+        result_warn(m, "merged from %d saved results (%s) as consecutive runs (no measured "
+                    "windows overlap; %ld s apart): durations and server CPU added, rates not "
+                    "summed", n, inputs, (long)gap);
+        return;
+    }
+    result_warn(m, "merged from %d saved results (%s) as concurrent runs: counts summed, rate "
+                "over the windows' span, latency from the merged histograms, per-interval "
+                "p50/p99 the worst", n, inputs);
+    if (m->start_unix > 0 && common < 0.9 * m->duration_s)
+        result_warn(m, "the runs overlapped for %.1f s of their %.1f s span: side by side only "
+                    "there; the server CPU per call reads low where one ran alone",
+                    common, m->duration_s);
+}
+
+/* Loads every file into merged (initialised here: free it even on failure),
+ * in start order. @return 0, -1 with err, or -2 with err (a usage error). */
 static int load_all(const struct report_opts *ro, struct run_result *merged, char *err)
 {
     char inputs[120] = ""; /* "long 3s, short 1.5s": each input's label and length */
     char undated[200] = "";  /* files with no start time */
-    if (result_load(merged, ro->files[0], err))
-        return -1;
+    size_t n = (size_t)ro->nfiles, *order = calloc(n, sizeof *order);
+    double *start = calloc(n, sizeof *start), *dur = calloc(n, sizeof *dur), common = 0;
+    int mode = -1, rc = -1, usage = 0;
+    memset(merged, 0, sizeof *merged); /* safe to result_free on any failure */
+    if (!order || !start || !dur) {
+        snprintf(err, ERR_LEN, "out of memory");
+        goto out;
+    }
+    if (n > 1 && read_windows(ro, start, dur, err)) /* one file: nothing to line up */
+        goto out;
+    mode = merge_mode(ro, start, dur, order, result_timing(start, dur, n, order, &common), err);
+    usage = mode < 0;
+    if (usage || result_load(merged, ro->files[order[0]], err))
+        goto out;
     name_input(inputs, sizeof inputs, merged);
     if (!(merged->start_unix > 0))
-        join(undated, sizeof undated, ro->files[0], ", ");
-    for (int i = 1; i < ro->nfiles; i++) {
+        join(undated, sizeof undated, ro->files[order[0]], ", ");
+    rc = 0;
+    for (size_t k = 1; rc == 0 && k < n; k++) {
+        const char *path = ro->files[order[k]];
         struct run_result one;
-        int rc = result_load(&one, ro->files[i], err);
+        rc = result_load(&one, path, err);
         if (rc == 0) {
             describe(merged, &one);
             name_input(inputs, sizeof inputs, &one);
             if (!(one.start_unix > 0))
-                join(undated, sizeof undated, ro->files[i], ", ");
+                join(undated, sizeof undated, path, ", ");
         }
-        if (rc == 0 && result_merge(merged, &one, RESULT_MERGE_CONCURRENT, err)) {
+        if (rc == 0 && result_merge(merged, &one, (enum result_merge)mode, err)) {
             char why[ERR_LEN];
             snprintf(why, sizeof why, "%s", err);
-            snprintf(err, ERR_LEN, "%.100s: %.150s", ro->files[i], why);
+            snprintf(err, ERR_LEN, "%.100s: %.150s", path, why);
             rc = -1;
         }
         result_free(&one);
-        if (rc)
-            return -1;
     }
-    /* inputs that ran side by side, or for different lengths, interleave */
-    qsort(merged->intervals, merged->nintervals, sizeof *merged->intervals, by_time);
-    if (ro->nfiles > 1)
-        result_warn(merged, "merged from %d saved results (%s): counts and rates summed, "
-                    "latency from the merged histograms, per-interval p50/p99 the worst of them",
-                    ro->nfiles, inputs);
-    if (ro->nfiles > 1 && undated[0])
-        result_warn(merged, "no start time in %s (saved by an older rpcbench): intervals merged "
-                    "at the same time since each run's start, not aligned by absolute time",
-                    undated);
-    return 0;
+    if (rc == 0) {
+        /* inputs that ran side by side, or for different lengths, interleave */
+        qsort(merged->intervals, merged->nintervals, sizeof *merged->intervals, by_time);
+        say_how(merged, ro->nfiles, inputs, mode, common, start, dur, order);
+        if (ro->nfiles > 1 && undated[0])
+            result_warn(merged, "no start time in %s (saved by an older rpcbench): intervals "
+                        "merged at the same time since each run's start, not aligned by "
+                        "absolute time", undated);
+    }
+out:
+    free(order);
+    free(start);
+    free(dur);
+    return rc == 0 ? 0 : usage ? -2 : -1;
 }
 
 static int emit(const struct report_opts *ro, const struct run_result *r,
@@ -344,6 +421,11 @@ int cmd_report(int argc, char **argv)
     if (done)
         return code;
     rc = load_all(&ro, &r, err);
+    if (rc == -2) { /* runs that cannot be read as one: nothing printed */
+        result_free(&r);
+        fprintf(stderr, "rpcbench report: %s\n", err);
+        return 2;
+    }
     if (rc == 0) {
         if (ro.buckets[0])
             snprintf(r.cfg.buckets, sizeof r.cfg.buckets, "%s", ro.buckets);

@@ -36,6 +36,12 @@ static void usage(FILE *out)
  * simulator a run spawns is no rank. */
 static int run_distributed(int (*fn)(int, char **), int argc, char **argv)
 {
+    const char *launch = dist_foreign_launch(); /* N copies would each report the whole */
+    if (launch) {
+        fprintf(stderr, "rpcbench: this rpcbench was built without MPI: make MPI=1 "
+                "(%s: started by an MPI launcher)\n", launch);
+        return 2;
+    }
     if (dist_init(&argc, &argv)) {
         fprintf(stderr, "rpcbench: MPI did not start\n");
         return 1;

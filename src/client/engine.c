@@ -42,9 +42,10 @@ static void send_on(struct engine *e, struct conn *c, int64_t intended, int queu
     r->measured = intended >= e->m0_ns && intended < e->end_ns;
     r->sent_ns = clock_now_ns();
     e->outstanding++;
-    if (!r->measured)
+    if (!r->measured) {
         e->warm.sent++;
-    else if (intended >= e->m0_ns + e->tick_k * e->cfg->interval_ns && !e->ended)
+        e->res->warmup.sent++;
+    } else if (intended >= e->m0_ns + e->tick_k * e->cfg->interval_ns && !e->ended)
         e->ival_ahead++; /* the interval its intended time falls in */
     else
         e->ival.sent++;
@@ -77,6 +78,8 @@ static void request_ended(void *owner, struct request *r, int kind)
     } else {
         ic->errors++;
     }
+    if (!r->measured)
+        *(kind < 0 ? &res->warmup.ok : &res->warmup.errors) += 1;
     if (r->measured) {
         struct verb_result *v = &res->verbs[r->verb];
         if (kind < 0) {
@@ -273,6 +276,10 @@ static void fail_unconnectable(struct engine *e, int64_t intended)
     }
     (measured ? &e->ival : &e->warm)->sent++;
     (measured ? &e->ival : &e->warm)->errors++;
+    if (!measured) {
+        e->res->warmup.sent++;
+        e->res->warmup.errors++;
+    }
 }
 
 /* Sends every request that is due, as long as a connection is free; what
@@ -284,13 +291,16 @@ static void dispatch_due(struct engine *e, int64_t busy_since)
     if (e->ended)
         return;
     int64_t now = clock_now_ns();
+    /* Nothing intended at or past the window's end is sent: the end timer
+     * may run a little after the pacer, and such a send would reach the
+     * server without being counted anywhere. */
     if (e->cfg->rate <= 0) { /* closed loop: every free connection sends now */
         struct conn *c;
-        while (!e->wire->multiplex && (c = take_conn(e)) != NULL)
+        while (!e->wire->multiplex && clock_now_ns() < e->end_ns && (c = take_conn(e)) != NULL)
             send_on(e, c, clock_now_ns(), 0);
         return;
     }
-    while (sched_peek(&e->sched) <= now) {
+    while (sched_peek(&e->sched) <= now && sched_peek(&e->sched) < e->end_ns) {
         struct conn *c = take_conn(e);
         /* A connection freed while the backlog waited goes straight back to
          * it: every connection has been busy since busy_since, not since now

@@ -18,6 +18,16 @@
 #include "client/spawn.h"
 #include "results/result.h"
 
+/* What --version says of MPI: "with MPI, Open MPI 4.1.4" or "without
+ * MPI". @return a static string. */
+const char *dist_build(void);
+/* Built without MPI, and started by an MPI launcher for more than one
+ * process (Open MPI's, PMI's or Slurm's environment): each process would
+ * run the whole load and print its own report. @return the variable that
+ * says so ("OMPI_COMM_WORLD_SIZE=2", a static string), or NULL (always
+ * NULL in the MPI build, which joins the job). */
+const char *dist_foreign_launch(void);
+
 /* Starts MPI when built with it (a singleton without mpirun). Call once,
  * first thing in main. @return 0, or -1 (MPI would not start). */
 int dist_init(int *argc, char ***argv);

@@ -27,6 +27,9 @@ struct dist {
     double *cpu_sum;
     int *cpu_n;
     int64_t interval_ns, timeout_ns;
+    int64_t deadline_ns;     /* this run: no rank waits for another past it */
+    int report_fd;           /* the real stderr, kept for the loss of rank 0
+                                (main silences the other ranks' stderr) */
     int started;             /* this run: this rank's start status is out */
     int start_failed;        /* this run: the start exchange said no */
     struct buf tx, rx;       /* message buffers, kept from run to run */
@@ -36,11 +39,11 @@ extern struct dist dist_g;
 /* The tag of kind for the current run. */
 int dist_tag(int kind);
 /* Blocking send of len bytes to rank dst; gives up at deadline_ns
- * (CLOCK_MONOTONIC). @return 0, or -1 (dst marked lost on rank 0). */
+ * (CLOCK_MONOTONIC). @return 0, or -1 (dst marked lost). */
 int dist_send(int dst, int kind, const void *data, size_t len, int64_t deadline_ns);
 /* Receives one message of kind from src (or any rank not lost when src
  * < 0) into dist_g.rx, waiting until deadline_ns. @return the sender, or
- * -1 on timeout. */
+ * -1 on timeout (src >= 0: src marked lost). */
 int dist_recv(int src, int kind, int64_t deadline_ns);
 /* Rank 0: estimates every rank's clock offset (NTP-style ping-pongs,
  * keeping the least round trip); the others answer. */

@@ -2,9 +2,12 @@
  * dist.h, dist_int.h). Every message is point to point with a deadline,
  * never a collective, so a rank that dies mid-run (mpirun
  * --enable-recovery keeps the job) is found out and reported by rank 0
- * instead of hanging the others. */
+ * instead of hanging the others. MPI_Init and MPI_Finalize wait for every
+ * rank with no deadline of their own: a watchdog bounds them, and no rank
+ * finalizes once any rank is known lost. */
 #ifdef RPCBENCH_MPI
 #include <mpi.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +25,23 @@ struct dist dist_g;
 /* The common start is this far ahead of rank 0's decision: time for the
  * GO messages to reach every rank. */
 #define START_AHEAD_NS (150 * NS_PER_MS)
+
+const char *dist_build(void)
+{
+#ifdef OMPI_MAJOR_VERSION
+    static char v[48];
+    snprintf(v, sizeof v, "with MPI, Open MPI %d.%d.%d", OMPI_MAJOR_VERSION, OMPI_MINOR_VERSION,
+             OMPI_RELEASE_VERSION);
+    return v;
+#else
+    return "with MPI";
+#endif
+}
+
+const char *dist_foreign_launch(void)
+{
+    return NULL;
+}
 
 int dist_rank(void)
 {
@@ -43,10 +63,51 @@ void dist_set_server_host(const char *host)
     snprintf(dist_g.server_host, sizeof dist_g.server_host, "%s", host);
 }
 
+/* How long MPI_Init and MPI_Finalize may take: they wait for every rank,
+ * and a lost one never comes. */
+#define MPI_WAIT_S 60
+
+/* The watchdog's line, written before it is armed (the handler may only
+ * write). */
+static char watchdog_line[160];
+static size_t watchdog_len;
+
+static void watchdog_fired(int sig)
+{
+    (void)sig;
+    if (write(dist_g.report_fd, watchdog_line, watchdog_len) < 0) {
+        /* nothing left to tell it to */
+    }
+    _exit(1);
+}
+
+/* Past seconds, what (an MPI call that waits for every rank) is given up:
+ * this rank says so on its real stderr and exits 1. seconds 0 disarms. */
+static void watchdog(unsigned seconds, const char *what)
+{
+    if (!seconds) {
+        alarm(0);
+        return;
+    }
+    snprintf(watchdog_line, sizeof watchdog_line, "rpcbench: rank %d: %s did not return within "
+             "%u s (a rank lost?): exiting\n", dist_g.rank, what, seconds);
+    watchdog_len = strlen(watchdog_line);
+    signal(SIGALRM, watchdog_fired);
+    alarm(seconds);
+}
+
 int dist_init(int *argc, char ***argv)
 {
     int n = 1;
-    if (MPI_Init(argc, argv) != MPI_SUCCESS)
+    /* main silences the other ranks' stderr; the loss of rank 0 is still
+     * theirs to tell. */
+    dist_g.report_fd = dup(STDERR_FILENO);
+    if (dist_g.report_fd < 0)
+        dist_g.report_fd = STDERR_FILENO;
+    watchdog(MPI_WAIT_S, "MPI_Init");
+    int rc = MPI_Init(argc, argv);
+    watchdog(0, NULL);
+    if (rc != MPI_SUCCESS)
         return -1;
     /* Errors come back as codes: a dead rank must not abort rank 0. */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -78,23 +139,48 @@ static int any_lost(void)
     return 0;
 }
 
+/* EXIT: rank 0's code, and whether any rank was lost (then nobody
+ * finalizes: MPI_Finalize would wait for the lost rank). */
+struct exit_msg {
+    int32_t code, lost;
+};
+
+/* A rank other than 0 that lost rank 0 says so (rank 0 would have, but is
+ * gone). */
+static void report_root_lost(void)
+{
+    char line[160];
+    int n = snprintf(line, sizeof line, "rpcbench: rank %d (%.60s): rank 0 was lost (no answer "
+                     "by the run's deadline): exiting\n", dist_g.rank, dist_g.host);
+    if (n > 0 && write(dist_g.report_fd, line, (size_t)n) < 0) {
+        /* nothing left to tell it to */
+    }
+}
+
 int dist_finish(int code)
 {
-    int32_t c = code;
+    struct exit_msg m = {.code = code};
     int64_t deadline = clock_now_ns() + 30 * NS_PER_S;
     if (dist_g.size > 1 && dist_g.rank == 0) {
+        m.lost = any_lost();
         for (int r = 1; r < dist_g.size; r++)
             if (!dist_g.lost[r])
-                dist_send(r, DK_EXIT, &c, sizeof c, deadline);
-    } else if (dist_g.size > 1 && dist_recv(0, DK_EXIT, deadline) == 0 &&
-               dist_g.rx.len == sizeof c) {
-        memcpy(&c, dist_g.rx.data, sizeof c);
+                dist_send(r, DK_EXIT, &m, sizeof m, deadline);
+    } else if (dist_g.size > 1 && !dist_g.lost[0] && dist_recv(0, DK_EXIT, deadline) == 0 &&
+               dist_g.rx.len == sizeof m) {
+        memcpy(&m, dist_g.rx.data, sizeof m);
     }
     fflush(NULL);
-    /* With a rank gone, MPI_Finalize would wait for it. */
-    if (!any_lost())
-        MPI_Finalize();
-    return c;
+    if (dist_g.size > 1 && dist_g.rank != 0 && dist_g.lost[0]) {
+        report_root_lost();
+        return 1;
+    }
+    if (m.lost || any_lost())
+        return m.code;
+    watchdog(MPI_WAIT_S, "MPI_Finalize");
+    MPI_Finalize();
+    watchdog(0, NULL);
+    return m.code;
 }
 
 int dist_tag(int kind)
@@ -130,8 +216,7 @@ int dist_send(int dst, int kind, const void *data, size_t len, int64_t deadline_
     if (done)
         return 0;
 lost:
-    if (dist_g.rank == 0)
-        dist_g.lost[dst] = 1;
+    dist_g.lost[dst] = 1;
     return -1;
 }
 
@@ -146,8 +231,11 @@ int dist_recv(int src, int kind, int64_t deadline_ns)
             return -1;
         if (flag)
             break;
-        if (clock_now_ns() > deadline_ns)
+        if (clock_now_ns() > deadline_ns) {
+            if (src >= 0)
+                dist_g.lost[src] = 1;
             return -1;
+        }
         pause_briefly(since);
     }
     MPI_Get_count(&st, MPI_BYTE, &n);
@@ -190,12 +278,11 @@ void dist_sync_clocks(void)
                 sync_one(r);
         return;
     }
-    int64_t deadline = clock_now_ns() + 60 * NS_PER_S;
     for (int i = 0; i < SYNC_PINGS; i++) {
-        if (dist_recv(0, DK_PING, deadline) != 0)
+        if (dist_recv(0, DK_PING, dist_g.deadline_ns) != 0)
             return;
         int64_t b = clock_now_ns();
-        dist_send(0, DK_PONG, &b, sizeof b, deadline);
+        dist_send(0, DK_PONG, &b, sizeof b, dist_g.deadline_ns);
     }
 }
 
@@ -254,7 +341,7 @@ int dist_start_exchange(int ok, const char *why, int64_t *t0_ns, char *err)
         snprintf(m.why, sizeof m.why, "%s", dist_g.host);
     else
         snprintf(m.why, sizeof m.why, "%.60s: %.180s", dist_g.host, why);
-    int64_t deadline = clock_now_ns() + dist_g.timeout_ns + 60 * NS_PER_S;
+    int64_t deadline = dist_g.deadline_ns;
     struct start_msg go;
     if (dist_send(0, DK_START, &m, sizeof m, deadline) || dist_recv(0, DK_GO, deadline) != 0 ||
         dist_g.rx.len != sizeof go) {

@@ -50,8 +50,7 @@ static void tick_send(const struct tick_data *t)
     if (buf_append(&dist_g.tx, &m, sizeof m) || (t->ival && dist_pack_hist(&dist_g.tx, t->ival)) ||
         dist_pack_hist(&dist_g.tx, t->hook))
         return;
-    dist_send(0, DK_TICK, dist_g.tx.data, dist_g.tx.len,
-              clock_now_ns() + 60 * NS_PER_S + dist_g.timeout_ns);
+    dist_send(0, DK_TICK, dist_g.tx.data, dist_g.tx.len, dist_g.deadline_ns);
 }
 
 static double larger(double a, double b)
@@ -255,6 +254,9 @@ static int merge_root(struct run_result *res, struct result_head *h, const struc
                                dist_g.rx.len - sizeof rh, &s, err) == 0) {
             rank_rec_of(&rr[r], r, rh.host, &s);
             as_share(&s, r, rh.host);
+            /* Every rank started at the common start: its own clock's
+             * reading of it would stretch the merged span by the offset. */
+            s.start_unix = res->start_unix;
             if (result_merge(res, &s, RESULT_MERGE_CONCURRENT, err) && h->ok) {
                 h->ok = 0;
                 snprintf(h->why, sizeof h->why, "rank %d: %.180s", r, err);
@@ -287,7 +289,7 @@ static int finish_run(const struct run_config *cfg, struct run_result *res, int 
     snprintf(h.host, sizeof h.host, "%s", dist_g.host);
     if (!ok)
         snprintf(h.why, sizeof h.why, "%s", err);
-    int64_t deadline = clock_now_ns() + dist_g.timeout_ns + 120 * NS_PER_S;
+    int64_t deadline = dist_g.deadline_ns;
     if (dist_g.rank == 0) {
         if (!ok)
             snprintf(h.why, sizeof h.why, "rank 0 (%.60s): %.180s", dist_g.host, err);
@@ -346,9 +348,17 @@ static void share_of(const struct run_config *cfg, struct run_config *mine)
     mine->nserver_pids = k;
 }
 
+/* The margin of a run's deadline past its own length: clock sync, the
+ * start exchange, and rank 0's waits for silent ranks and their results. */
+#define RUN_MARGIN_NS (90 * NS_PER_S)
+
 static void reset_run_state(const struct run_config *cfg)
 {
     size_t n = (size_t)dist_g.size;
+    /* Connecting, the drain and rank 0's wait for results each take up to
+     * the timeout. */
+    dist_g.deadline_ns = clock_now_ns() + cfg->warmup_ns + cfg->duration_ns +
+                         3 * cfg->timeout_ns + RUN_MARGIN_NS;
     dist_g.seq++;
     dist_g.started = 0;
     dist_g.start_failed = 0;
@@ -378,6 +388,10 @@ int dist_measured_run(const struct run_config *cfg, const struct child_server *c
     static struct run_config mine;
     if (dist_size() == 1)
         return measured_run(cfg, cs, res, err);
+    if (dist_g.rank != 0 && dist_g.lost[0]) { /* an earlier run lost it */
+        snprintf(err, ERR_LEN, "rank 0 was lost");
+        return -1;
+    }
     reset_run_state(cfg);
     share_of(cfg, &mine);
     dist_sync_clocks();

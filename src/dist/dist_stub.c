@@ -3,7 +3,41 @@
 #ifndef RPCBENCH_MPI
 #include "dist/dist.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "client/measured_run.h"
+
+const char *dist_build(void)
+{
+    return "without MPI";
+}
+
+/* The launchers' variables, and the value above which they mean more
+ * than one process: a job size above 1, or a rank above 0 (the other
+ * processes of a job). Slurm's SLURM_NTASKS is also set in a batch script
+ * that is no job step, so for Slurm the step's own size counts. */
+static const struct {
+    const char *name;
+    long above;
+} launch_vars[] = {
+    {"OMPI_COMM_WORLD_SIZE", 1}, {"PMI_SIZE", 1},  {"SLURM_STEP_NUM_TASKS", 1},
+    {"OMPI_COMM_WORLD_RANK", 0}, {"PMI_RANK", 0},  {"PMIX_RANK", 0},
+    {"SLURM_PROCID", 0},
+};
+
+const char *dist_foreign_launch(void)
+{
+    static char seen[96];
+    for (size_t i = 0; i < sizeof launch_vars / sizeof launch_vars[0]; i++) {
+        const char *v = getenv(launch_vars[i].name);
+        if (v && atol(v) > launch_vars[i].above) {
+            snprintf(seen, sizeof seen, "%s=%.40s", launch_vars[i].name, v);
+            return seen;
+        }
+    }
+    return NULL;
+}
 
 int dist_init(int *argc, char ***argv)
 {

@@ -252,6 +252,11 @@ static void errors_table(FILE *out, const struct run_result *r)
     count_row(out, "errors", r->errors, NULL);
     count_row(out, "unfinished", r->unfinished, NULL);
     count_row(out, "queued", r->queued, "sent late: every connection was busy");
+    if (r->warmup.sent || r->cfg.warmup_ns) {
+        count_row(out, "warmup: sent", r->warmup.sent, "before the window: in no figure here");
+        count_row(out, "warmup: ok", r->warmup.ok, NULL);
+        count_row(out, "warmup: errors", r->warmup.errors, NULL);
+    }
     for (int k = 0; k < ERR_KINDS; k++) {
         char name[48];
         snprintf(name, sizeof name, "error: %s", err_kind_names[k]);

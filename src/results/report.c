@@ -194,6 +194,10 @@ static void counts(FILE *out, const struct run_result *r)
     fprintf(out, "\nrequests    sent %lld  ok %lld  errors %lld  unfinished %lld  (queued %lld)\n",
             (long long)r->sent, (long long)r->ok, (long long)r->errors,
             (long long)r->unfinished, (long long)r->queued);
+    if (r->warmup.sent || r->cfg.warmup_ns)
+        fprintf(out, "warmup      sent %lld  ok %lld  errors %lld  (before the window: in no "
+                "figure here)\n", (long long)r->warmup.sent, (long long)r->warmup.ok,
+                (long long)r->warmup.errors);
     fprintf(out, "errors     ");
     for (int k = 0; k < ERR_KINDS; k++)
         fprintf(out, " %s %lld", err_kind_names[k], (long long)r->err[k]);

@@ -157,6 +157,11 @@ struct run_result {
     int64_t sent, ok, errors, unfinished;
     int64_t err[ERR_KINDS];
     int64_t queued;          /* sent late because every connection was busy */
+    /* The warmup's requests (intended before the measured window): in no
+     * figure above, but the server got them all the same. */
+    struct warmup_counts {
+        int64_t sent, ok, errors;
+    } warmup;
     int64_t reconnects;      /* connections opened again after the first time */
     int64_t handshakes;      /* TLS handshakes done (not counted in latency) */
     struct hist handshake;   /* their times (us), connect included */

@@ -236,6 +236,11 @@ static json_object *counts_json(const struct run_result *r, json_object *root)
     add_int(req, "unfinished", r->unfinished);
     add_int(req, "queued", r->queued);
     json_object_object_add(root, "requests", req);
+    json_object *warm = json_object_new_object();
+    add_int(warm, "sent", r->warmup.sent);
+    add_int(warm, "ok", r->warmup.ok);
+    add_int(warm, "errors", r->warmup.errors);
+    json_object_object_add(root, "warmup", warm);
     json_object *err = json_object_new_object();
     for (int k = 0; k < ERR_KINDS; k++)
         add_int(err, err_kind_names[k], r->err[k]);

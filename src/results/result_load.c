@@ -129,6 +129,10 @@ static void load_counts(json_object *root, struct run_result *r)
     r->errors = i64(req, "errors");
     r->unfinished = i64(req, "unfinished");
     r->queued = i64(req, "queued");
+    json_object *warm = get(root, "warmup"); /* absent in older files: 0 */
+    r->warmup.sent = i64(warm, "sent");
+    r->warmup.ok = i64(warm, "ok");
+    r->warmup.errors = i64(warm, "errors");
     json_object *err = get(root, "errors");
     for (int k = 0; k < ERR_KINDS; k++)
         r->err[k] = i64(err, err_kind_names[k]);

@@ -74,6 +74,9 @@ static void merge_counts(struct run_result *dst, const struct run_result *src)
     dst->errors += src->errors;
     dst->unfinished += src->unfinished;
     dst->queued += src->queued;
+    dst->warmup.sent += src->warmup.sent;
+    dst->warmup.ok += src->warmup.ok;
+    dst->warmup.errors += src->warmup.errors;
     for (int k = 0; k < ERR_KINDS; k++) {
         dst->err[k] += src->err[k];
         if (!dst->error_samples[k][0])
@@ -111,6 +114,24 @@ static double weigh(double a, double ta, double b, double tb)
     return ta + tb > 0 ? (a * ta + b * tb) / (ta + tb) : a;
 }
 
+/* The figures of runs one after the other: durations add, the rate is
+ * the overall one, CPU adds up, machine shares are weighted by time. */
+static void sequential_figures(struct run_result *dst, const struct run_result *src)
+{
+    double total = dst->duration_s + src->duration_s;
+    dst->machine_busy_pct = weigh(dst->machine_busy_pct, dst->duration_s, src->machine_busy_pct,
+                                  src->duration_s);
+    if (!dst->machine_cores)
+        dst->machine_cores = src->machine_cores;
+    dst->machine_steal_pct = weigh(dst->machine_steal_pct, dst->duration_s,
+                                   src->machine_steal_pct, src->duration_s);
+    dst->duration_s = total;
+    dst->rate_achieved = total > 0 ? (double)(dst->sent - dst->unfinished) / total : 0;
+    dst->server_cpu_ms = combine(dst->server_cpu_ms, src->server_cpu_ms, 0);
+    if (src->rss_end_kb)
+        dst->rss_end_kb = src->rss_end_kb;
+}
+
 /* Back to back: the timeline continues where dst's ended. */
 static int merge_sequential(struct run_result *dst, const struct run_result *src)
 {
@@ -127,18 +148,7 @@ static int merge_sequential(struct run_result *dst, const struct run_result *src
         if (result_add_sample(dst, &p))
             return -1;
     }
-    double total = dst->duration_s + src->duration_s;
-    dst->machine_busy_pct = weigh(dst->machine_busy_pct, dst->duration_s, src->machine_busy_pct,
-                                  src->duration_s);
-    if (!dst->machine_cores)
-        dst->machine_cores = src->machine_cores;
-    dst->machine_steal_pct = weigh(dst->machine_steal_pct, dst->duration_s,
-                                   src->machine_steal_pct, src->duration_s);
-    dst->duration_s = total;
-    dst->rate_achieved = total > 0 ? (double)(dst->sent - dst->unfinished) / total : 0;
-    dst->server_cpu_ms = combine(dst->server_cpu_ms, src->server_cpu_ms, 0);
-    if (src->rss_end_kb)
-        dst->rss_end_kb = src->rss_end_kb;
+    sequential_figures(dst, src);
     return 0;
 }
 
@@ -163,9 +173,12 @@ static int same_slot(const struct align *a, double x, double y)
     return a->aligned ? llround(x / a->step) == llround(y / a->step) : fabs(x - y) < 1e-3;
 }
 
-/* Moves dst's own timeline d seconds later (its start became earlier). */
+/* Moves dst's own timeline d seconds later (its start became earlier), by
+ * whole slots: its times are on the grid already, and snapping them again
+ * after an odd shift would move some a slot and not others. */
 static void shift_dst(struct run_result *dst, const struct align *a, double d)
 {
+    d = snap(a, d);
     for (size_t i = 0; i < dst->nintervals; i++)
         dst->intervals[i].t = snap(a, dst->intervals[i].t + d);
     for (size_t i = 0; i < dst->nsamples; i++)
@@ -260,9 +273,19 @@ static int sample_order(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static int merge_concurrent(struct run_result *dst, const struct run_result *src)
+/* The span of two dated windows, from the earlier start to the later end;
+ * the longer window when either start is unknown. */
+static double span_of(const struct run_result *a, const struct run_result *b)
 {
-    int same = same_servers(dst, src);
+    if (!(a->start_unix > 0 && b->start_unix > 0))
+        return fmax(a->duration_s, b->duration_s);
+    return fmax(a->start_unix + a->duration_s, b->start_unix + b->duration_s) -
+           fmin(a->start_unix, b->start_unix);
+}
+
+/* src's timeline onto dst's by absolute time (align), in time order. */
+static int merge_timeline(struct run_result *dst, const struct run_result *src, int same)
+{
     struct align a = align(dst, src);
     if (merge_intervals(dst, src, &a, same) || merge_samples(dst, src, &a, same))
         return -1;
@@ -271,9 +294,33 @@ static int merge_concurrent(struct run_result *dst, const struct run_result *src
         qsort(dst->intervals, dst->nintervals, sizeof *dst->intervals, interval_order);
     if (dst->nsamples > 1)
         qsort(dst->samples, dst->nsamples, sizeof *dst->samples, sample_order);
-    if (src->duration_s > dst->duration_s)
-        dst->duration_s = src->duration_s;
-    dst->rate_achieved += src->rate_achieved;
+    return 0;
+}
+
+/* Runs that never overlapped: each interval at its own time (a gap
+ * between them), the figures of runs back to back. */
+static int merge_consecutive(struct run_result *dst, const struct run_result *src)
+{
+    if (merge_timeline(dst, src, same_servers(dst, src)))
+        return -1;
+    sequential_figures(dst, src);
+    return 0;
+}
+
+static int merge_concurrent(struct run_result *dst, const struct run_result *src)
+{
+    int same = same_servers(dst, src);
+    double span = span_of(dst, src);
+    int dated = dst->start_unix > 0 && src->start_unix > 0;
+    if (merge_timeline(dst, src, same))
+        return -1;
+    /* Dated: the rate over the span (windows a little apart do not add
+     * rates where they did not overlap); undated, as before: the sum. */
+    dst->duration_s = span;
+    if (dated)
+        dst->rate_achieved = span > 0 ? (double)(dst->sent - dst->unfinished) / span : 0;
+    else
+        dst->rate_achieved += src->rate_achieved;
     dst->cfg.rate += src->cfg.rate;
     dst->server_cpu_ms = combine(dst->server_cpu_ms, src->server_cpu_ms, same);
     dst->machine_busy_pct = combine(dst->machine_busy_pct, src->machine_busy_pct, 1);
@@ -314,6 +361,36 @@ static void adopt(struct run_result *dst, const struct run_result *src, enum res
         dst->cfg.rate = 0;
 }
 
+enum result_timing result_timing(const double *start, const double *dur, size_t n,
+                                 size_t *order, double *common)
+{
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    for (size_t i = 1; i < n; i++) /* insertion sort: a few files */
+        for (size_t j = i; j > 0 && start[order[j]] < start[order[j - 1]]; j--) {
+            size_t t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    double end = 0, first_end = INFINITY;
+    int overlapping = 0, apart = 0;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = order[k];
+        if (!(start[i] > 0))
+            return RESULT_TIMING_UNKNOWN;
+        if (k > 0 && start[i] < end)
+            overlapping = 1;
+        else if (k > 0)
+            apart = 1;
+        end = fmax(end, start[i] + dur[i]);
+        first_end = fmin(first_end, start[i] + dur[i]);
+    }
+    *common = n ? fmax(0, first_end - start[order[n - 1]]) : 0;
+    return overlapping && apart ? RESULT_TIMING_MIXED
+           : apart              ? RESULT_TIMING_APART
+                                : RESULT_TIMING_OVERLAP;
+}
+
 int result_merge(struct run_result *dst, const struct run_result *src, enum result_merge mode,
                  char *err)
 {
@@ -321,8 +398,9 @@ int result_merge(struct run_result *dst, const struct run_result *src, enum resu
     if (merge_hists(dst, src, err))
         return -1;
     merge_counts(dst, src);
-    int rc = mode == RESULT_MERGE_SEQUENTIAL ? merge_sequential(dst, src)
-                                             : merge_concurrent(dst, src);
+    int rc = mode == RESULT_MERGE_SEQUENTIAL    ? merge_sequential(dst, src)
+             : mode == RESULT_MERGE_CONSECUTIVE ? merge_consecutive(dst, src)
+                                                : merge_concurrent(dst, src);
     if (rc) {
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
