@@ -13,6 +13,7 @@
 #include "cli/compare_gate.h"
 #include "cli/options.h"
 #include "results/compare_stats.h"
+#include "results/config_diff.h"
 #include "results/hdrlog_sink.h"
 #include "results/report.h"
 #include "results/result.h"
@@ -102,7 +103,9 @@ void compare_fmt_fig(int f, double v, const struct report_unit *u, char *out, si
 double compare_ratio(double a, double b); /* b/a, NAN when a is 0 or unknown */
 /* "[0.91, 0.98] B lower", "n/a (1 round)", ... as the text says it. */
 void compare_verdict(const struct cmp *c, int f, char *out, size_t len);
-int compare_same_config(const struct cmp *c);
+/* The parameters the arms differ in, into d (CONFIG_DIFF_MAX entries).
+ * @return how many; 0 is an A/A. */
+size_t compare_config_diff(const struct cmp *c, struct config_diff *d);
 /* The bucket edges both arms share. @return how many, or -1 with err. */
 int compare_bucket_edges(const struct cmp *c, double *edges, char *err);
 /* The unit of the summary table's latencies, and of the rounds table's. */

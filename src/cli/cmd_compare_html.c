@@ -104,9 +104,18 @@ static void headline(FILE *out, const struct cmp *c)
     gate_card(out, c);
     threshold_card(out, c);
     fputs("</div>\n", out);
-    if (compare_same_config(c))
+    struct config_diff d[CONFIG_DIFF_MAX];
+    size_t nd = compare_config_diff(c, d);
+    char diff[1024];
+    config_diff_text(d, nd, diff, sizeof diff);
+    if (nd == 0) {
         fputs("<p class=\"sub\">A and B are the same configuration (A/A): their differences are "
               "the noise of the setup.</p>\n", out);
+    } else {
+        fputs("<p class=\"sub\" id=\"differ\">A and B differ in: ", out);
+        html_esc(out, diff);
+        fputs("</p>\n", out);
+    }
 }
 
 static void warnings(FILE *out, const struct cmp *c)

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "base/units.h"
+#include "base/version.h"
 
 const char *const err_kind_names[ERR_KINDS] = {
     "connect", "timeout", "closed", "http", "fault", "decode",
@@ -18,6 +19,7 @@ int result_init(struct run_result *r, const struct run_config *cfg)
     memset(r, 0, sizeof *r);
     if (cfg)
         r->cfg = *cfg;
+    snprintf(r->build, sizeof r->build, "%s", rpcbench_version()); /* a load replaces it */
     if (hist_init_latency(&r->latency) || hist_init_latency(&r->service) ||
         hist_init_latency(&r->send_lag) || hist_init_latency(&r->handshake) ||
         hist_init_latency(&r->pacing_lag))

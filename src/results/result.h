@@ -146,6 +146,7 @@ struct interval_rec {
 
 struct run_result {
     struct run_config cfg;
+    char build[64];          /* the rpcbench version that measured it ("" unknown) */
     char target_url[512];    /* the URL actually measured */
     pid_t watched_pids[RUN_MAX_PIDS];
     size_t nwatched;
