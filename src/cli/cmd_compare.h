@@ -106,6 +106,9 @@ void compare_verdict(const struct cmp *c, int f, char *out, size_t len);
 /* The parameters the arms differ in, into d (CONFIG_DIFF_MAX entries).
  * @return how many; 0 is an A/A. */
 size_t compare_config_diff(const struct cmp *c, struct config_diff *d);
+/* "B round 2: " (or "B: " with one round), before a warning of arm a's
+ * round i, into out (len bytes, the caller's). */
+void compare_warning_prefix(const struct cmp *c, int a, size_t i, char *out, size_t len);
 /* The bucket edges both arms share. @return how many, or -1 with err. */
 int compare_bucket_edges(const struct cmp *c, double *edges, char *err);
 /* The unit of the summary table's latencies, and of the rounds table's. */

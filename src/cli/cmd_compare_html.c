@@ -120,16 +120,18 @@ static void headline(FILE *out, const struct cmp *c)
 
 static void warnings(FILE *out, const struct cmp *c)
 {
-    if (!c->arm[0].merged.nwarnings && !c->arm[1].merged.nwarnings)
-        return;
-    html_warn_open(out);
-    for (int a = 0; a < 2; a++) {
-        char pre[8];
-        snprintf(pre, sizeof pre, "%c: ", c->arm[a].letter);
-        for (size_t i = 0; i < c->arm[a].merged.nwarnings; i++)
-            html_warn_item(out, pre, c->arm[a].merged.warnings[i]);
-    }
-    html_warn_close(out);
+    int open = 0;
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < c->pairs; i++)
+            for (size_t w = 0; w < c->arm[a].rounds[i].nwarnings; w++) {
+                char pre[32];
+                if (!open++)
+                    html_warn_open(out);
+                compare_warning_prefix(c, a, i, pre, sizeof pre);
+                html_warn_item(out, pre, c->arm[a].rounds[i].warnings[w]);
+            }
+    if (open)
+        html_warn_close(out);
 }
 
 /* Gates and thresholds as the text report lays them out. */

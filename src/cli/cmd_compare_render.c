@@ -311,11 +311,24 @@ int compare_write_text(FILE *out, const struct cmp *c, char *err)
         return -1;
     rounds_table(out, c);
     compare_thresholds_text(out, c);
+    int header = 0;
     for (int a = 0; a < 2; a++)
-        for (size_t i = 0; i < c->arm[a].merged.nwarnings; i++)
-            fprintf(out, "%s  ! %c: %s\n", a == 0 && i == 0 ? "\nwarnings\n" : "",
-                    c->arm[a].letter, c->arm[a].merged.warnings[i]);
+        for (size_t i = 0; i < c->pairs; i++)
+            for (size_t w = 0; w < c->arm[a].rounds[i].nwarnings; w++) {
+                char pre[32];
+                compare_warning_prefix(c, a, i, pre, sizeof pre);
+                fprintf(out, "%s  ! %s%s\n", header++ ? "" : "\nwarnings\n", pre,
+                        c->arm[a].rounds[i].warnings[w]);
+            }
     return 0;
+}
+
+void compare_warning_prefix(const struct cmp *c, int a, size_t i, char *out, size_t len)
+{
+    if (c->pairs > 1)
+        snprintf(out, len, "%c round %zu: ", c->arm[a].letter, i + 1);
+    else
+        snprintf(out, len, "%c: ", c->arm[a].letter);
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
