@@ -108,6 +108,41 @@ def test_capacity_exit_codes():
         check([c["proto"] for c in s["capacity"]] == ["xmlrpc", "jsonrpc"], "%r" % s["capacity"])
 
 
+def test_overload_is_the_servers():
+    """A one-worker server at twice its capacity: every connection is busy,
+    the rate is not held, the client idles. The cell is the server's doing
+    (server-bound), never "client-bound", and the diagnosis names its rule."""
+    with one_worker() as srv:
+        code, out, err = rpcbench("sweep", "--url", srv.url("/RPC2"), "--verb", "ping", "-R",
+                                  "200", "-d", "1s", "--quiet", timeout=60)
+        check(code == 0, "exit %d: %s" % (code, err[-500:]))
+        row = row_of(out, 1)
+        check("server-bound" in row and "client-bound" not in row, "row: %r" % row)
+        check("busy for 1% of the sends" in out, "the rule and its threshold: %r" % out)
+
+
+def test_find_max_names_the_saturation_rule():
+    """--cpu-saturation is the rule that stops a probe here (a server that
+    burns ~10 ms of CPU a call, far from 3 % of a core at 10/s); the reason
+    says so with its threshold, and `off` lets the same search run to
+    --rate-max."""
+    with Server("--vms", "10", "--work-us-per-vm", "1000") as srv, \
+            tempfile.TemporaryDirectory() as d:
+        args = ["--find-max", "errors=0", "--rate-min", "10", "--rate-max", "20", "-d", "1s",
+                "--interval", "500ms", "--server-pid", str(srv.proc.pid)]
+        out = os.path.join(d, "s.json")
+        code, _, err = rpcbench("sweep", "--url", srv.url("/RPC2"), "--verb", "getAllVmStats",
+                                "--output", out, *args, "--cpu-saturation", "3%", timeout=60)
+        check(code == 3, "saturated at --rate-min: exit %d: %s" % (code, err[-1000:]))
+        with open(out) as f:
+            probes = json.load(f)["capacity"][0]["probes"]
+        check(all("server saturated" in p["reason"] and ">= --cpu-saturation 3%" in p["reason"]
+                  for p in probes), "reasons: %r" % [p["reason"] for p in probes])
+        code, _, err = rpcbench("sweep", "--url", srv.url("/RPC2"), "--verb", "getAllVmStats",
+                                "--output", out, *args, "--cpu-saturation", "off", timeout=60)
+        check(code == 4, "off: --rate-max holds, exit %d: %s" % (code, err[-1000:]))
+
+
 def row_of(stdout, cell):
     """The table row of cell number `cell` ("5*" when the baseline)."""
     for line in stdout.splitlines():
@@ -263,5 +298,6 @@ def test_sigint_keeps_what_was_measured():
 
 
 if __name__ == "__main__":
-    main([test_usage_errors, test_verb_mix_with_plus, test_sigint_keeps_what_was_measured,
+    main([test_usage_errors, test_overload_is_the_servers, test_find_max_names_the_saturation_rule,
+          test_verb_mix_with_plus, test_sigint_keeps_what_was_measured,
           test_grid_outputs, test_capacity_exit_codes, test_capacity_of_one_worker])

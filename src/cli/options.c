@@ -95,7 +95,8 @@ void options_usage(FILE *out, int compare)
             "      --percentiles L    increasing, each 0..100; default 50,90,99,99.9\n"
             "      --validate V       none | cheap (default) | full\n"
             "      --server-pid P[,P] --server-name NAME   server processes to sample\n"
-            "      --cpu-saturation P warn at this server CPU %% of one core, default 95\n"
+            "      --cpu-saturation P[%%]|off   server CPU %% of one core called saturated\n"
+            "                         (warned; stops --find-max), default 95%%\n"
             "      --max-response SZ  default 64MiB\n"
             "      --output FILE      JSON result\n"
             "      --format F         stdout: text | json | csv (timeline) | csv-summary |\n"
@@ -227,6 +228,29 @@ static int check_method(const char *arg, char *err)
     return -1;
 }
 
+/* --cpu-saturation P[%] (1..100000, % of one core), or off (stored as 0:
+ * no run is then called saturated, and --find-max does not stop on it). */
+static int parse_saturation(const char *arg, double *out, char *err)
+{
+    char num[32];
+    long long v;
+    if (!strcmp(arg, "off")) {
+        *out = 0;
+        return 0;
+    }
+    size_t n = strlen(arg);
+    if (n && arg[n - 1] == '%')
+        n--;
+    snprintf(num, sizeof num, "%.*s", (int)(n < 31 ? n : 31), arg);
+    if (cli_parse_int("--cpu-saturation", num, 1, 100000, &v, err)) {
+        snprintf(err, ERR_LEN, "--cpu-saturation: '%.40s': want a %% of one core, 1..100000 "
+                 "(95%% by default), or off", arg);
+        return -1;
+    }
+    *out = (double)v;
+    return 0;
+}
+
 /* --rounds K, or auto[:MAX] (MAX 3..1000, default GATE_AUTO_MAX). */
 static int parse_rounds(struct options *o, const char *arg, char *err)
 {
@@ -306,10 +330,7 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
     case OPT_QUIET: c->quiet = 1; return 0;
     case OPT_SERVER_PID: return cli_copy(o->server_pid, sizeof o->server_pid, "--server-pid", arg, err);
     case OPT_SERVER_NAME: return cli_copy(c->server_name, sizeof c->server_name, "--server-name", arg, err);
-    case OPT_CPU_SAT:
-        if (cli_parse_int("--cpu-saturation", arg, 1, 100000, &v, err)) return -1;
-        c->cpu_saturation = (double)v;
-        return 0;
+    case OPT_CPU_SAT: return parse_saturation(arg, &c->cpu_saturation, err);
     case OPT_MAX_RESPONSE: return units_parse_size(arg, &c->max_response, err);
     case OPT_LABEL: return cli_copy(o->label, sizeof o->label, "--label", arg, err);
     case OPT_ROUNDS:
