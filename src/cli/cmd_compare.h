@@ -65,7 +65,9 @@ int compare_write_junit(const struct cmp *c, char *err);
 void compare_figures(const struct run_result *r, double *v);
 
 /* Judges every --gate on the first k paired rounds (c->gate filled).
- * @return 1 when every gate is decided (pass or regression), else 0. */
+ * @return 1 when the outcome is decided: every gate is (pass or
+ * regression), or one is a regression, which more rounds cannot undo;
+ * else 0. */
 int compare_judge_gates(struct cmp *c, size_t k);
 
 /* The exit code the gates give (README): 0 all pass, 3 a regression, 4 an
