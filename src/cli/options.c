@@ -128,7 +128,7 @@ void options_usage(FILE *out, int compare)
             compare ? "      --rounds K         interleaved rounds A B A B ..., default 3\n"
                       "                         (fewer than 3 cannot show most differences)\n"
                       "      --rounds auto[:MAX]   add rounds (3 at least, MAX default 12) until\n"
-                      "                         every --gate is decided\n"
+                      "                         the outcome is decided (every --gate, or a regression)\n"
                       "      --gate METRIC:+TOL%   fail when B/A is surely above 1+TOL: p50, p90,\n"
                       "                         p99, mean, cpu_ms_per_call, server_cpu, bytes,\n"
                       "                         errors; rate:-TOL% (below 1-TOL); repeatable\n"
