@@ -258,7 +258,8 @@ def test_usage_errors():
                ["--find-max", "p99<5ms", "--proto", "xmlrpc,jsonrpc",
                 "--verb", "ping,list,fullList,getAllVmStats,ping+list,list+fullList,"
                           "ping+fullList,ping+getAllVmStats,list+getAllVmStats"], ["--csv", "/nonexistent/x"],
-               ["--bogus"], ["--rate"]]
+               ["--bogus"], ["--rate"], ["--verb", "ping", "--vm-id", "x"],
+               ["--verb", "ping", "--method", "x"]]
         for args in bad:
             code, out, err = rpcbench("sweep", "--url", lst.url(), "-d", "1s", *args, timeout=20)
             check(code == 2, "%r: exit %d (%s)" % (args, code, err))
