@@ -282,8 +282,10 @@ int compare_write_text(FILE *out, const struct cmp *c, char *err)
     units_format_duration(cfg->warmup_ns, warm, sizeof warm);
     fprintf(out, "rpcbench %s compare\n", rpcbench_version());
     for (int a = 0; a < 2; a++)
-        fprintf(out, "%c           %s: %s (%s)\n", c->arm[a].letter, compare_arm_name(&c->arm[a]),
-                c->arm[a].merged.target_url, c->arm[a].merged.cfg.encoding);
+        fprintf(out, "%c           %s: %s (%s)%s\n", c->arm[a].letter,
+                compare_arm_name(&c->arm[a]), c->arm[a].merged.target_url,
+                c->arm[a].merged.cfg.encoding,
+                c->arm[a].merged.cfg.url[0] ? "" : " built-in simulator, not VDSM");
     struct config_diff d[CONFIG_DIFF_MAX];
     size_t nd = arms_differ(c, d);
     char diff[1024];
@@ -293,15 +295,17 @@ int compare_write_text(FILE *out, const struct cmp *c, char *err)
                      "are the noise of the setup\n");
     else
         fprintf(out, "differ      A and B differ in: %s\n", diff);
+    char rate[32];
+    units_format_rate(cfg->rate, rate, sizeof rate); /* as the user wrote it */
     if (c->saved && c->o->npositional == 1)
-        fprintf(out, "saved       %s, %zu rounds per arm; rate %.2f/s, verbs ",
-                c->o->positional[0], c->pairs, cfg->rate);
+        fprintf(out, "saved       %s, %zu rounds per arm; rate %s, verbs ",
+                c->o->positional[0], c->pairs, rate);
     else if (c->saved)
-        fprintf(out, "saved       A %s, B %s; rate %.2f/s, verbs ", c->o->positional[0],
-                c->o->positional[1], cfg->rate);
+        fprintf(out, "saved       A %s, B %s; rate %s, verbs ", c->o->positional[0],
+                c->o->positional[1], rate);
     else
         fprintf(out, "rounds      %zu x (%s measured + %s warmup) per arm, interleaved A B A B; "
-                     "rate %.2f/s, verbs ", c->pairs, dur, warm, cfg->rate);
+                     "rate %s, verbs ", c->pairs, dur, warm, rate);
     for (size_t i = 0; i < cfg->nverbs; i++)
         fprintf(out, "%s%s:%u", i ? "," : "", cfg->verbs[i].name, cfg->verbs[i].weight);
     fprintf(out, "\n");

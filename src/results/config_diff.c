@@ -47,9 +47,9 @@ static void diff_load(const struct run_config *a, const struct run_config *b,
     verbs_text(a, va, sizeof va);
     verbs_text(b, vb, sizeof vb);
     add(out, n, a->custom_method && b->custom_method ? "method" : "verb", va, vb);
-    snprintf(va, sizeof va, "%.6g/s", a->rate);
-    snprintf(vb, sizeof vb, "%.6g/s", b->rate);
-    add(out, n, "rate", a->rate > 0 ? va : "max", b->rate > 0 ? vb : "max");
+    units_format_rate(a->rate, va, sizeof va);
+    units_format_rate(b->rate, vb, sizeof vb);
+    add(out, n, "rate", va, vb);
     snprintf(va, sizeof va, "%d", a->connections);
     snprintf(vb, sizeof vb, "%d", b->connections);
     add(out, n, "connections", va, vb);

@@ -47,7 +47,10 @@ static void verdict_card(FILE *out, const struct html_verdicts *v)
 static void headline(FILE *out, const struct run_result *r, const struct html_verdicts *v)
 {
     char rt[32], ra[32], p50[32], p99[32], errs[32], cpu[32] = "n/a";
-    snprintf(rt, sizeof rt, r->closed_loop ? "closed loop" : "%.2f/s", r->cfg.rate);
+    if (r->closed_loop)
+        snprintf(rt, sizeof rt, "closed loop");
+    else
+        units_format_rate(r->cfg.rate, rt, sizeof rt);
     snprintf(ra, sizeof ra, "%.2f/s", r->rate_achieved);
     fmt_pct(r, &r->latency, 50, p50, sizeof p50);
     fmt_pct(r, &r->latency, 99, p99, sizeof p99);
@@ -363,10 +366,13 @@ void html_run_config(FILE *out, const struct run_result *r)
     kv(out, "verbs", v);
     if (r->closed_loop)
         snprintf(v, sizeof v, "closed loop (max): latency is service time");
-    else
-        snprintf(v, sizeof v, "%.2f/s, %s arrivals%s", c->rate,
+    else {
+        char rate[32];
+        units_format_rate(c->rate, rate, sizeof rate);
+        snprintf(v, sizeof v, "%s, %s arrivals%s", rate,
                  c->arrival == ARRIVAL_POISSON ? "poisson" : "constant",
                  c->busy_poll ? ", busy-poll pacer" : "");
+    }
     kv(out, "rate", v);
     units_format_duration(c->duration_ns, d, sizeof d);
     units_format_duration(c->warmup_ns, w, sizeof w);
@@ -397,8 +403,9 @@ void html_run_machine(FILE *out, const struct run_result *r)
         char a[32], b[32];
         report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
         report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
-        snprintf(v, sizeof v, "%ld threads: CPU mean %.1f%% p50 %.1f%% max %.1f%%%s%s; RSS %s -> "
-                 "%s", r->server_threads, mean, p50, max, r->server_cpu_source[0] ? " by " : "",
+        snprintf(v, sizeof v, "%ld %s: CPU mean %.1f%% p50 %.1f%% max %.1f%%%s%s; RSS %s -> "
+                 "%s", r->server_threads, r->server_threads == 1 ? "thread" : "threads", mean,
+                 p50, max, r->server_cpu_source[0] ? " by " : "",
                  r->server_cpu_source, a, b);
         kv(out, "server", v);
     } else {

@@ -109,10 +109,13 @@ static void header(FILE *out, const struct run_result *r)
     if (r->closed_loop)
         fprintf(out, "\nrate        closed loop (max): %.2f/s achieved; latency is service time\n",
                 r->rate_achieved);
-    else
-        fprintf(out, "\nrate        %.2f/s target, %.2f/s achieved (%s arrivals%s)\n", c->rate,
+    else {
+        char target[32];
+        units_format_rate(c->rate, target, sizeof target); /* as the user wrote it */
+        fprintf(out, "\nrate        %s target, %.2f/s achieved (%s arrivals%s)\n", target,
                 r->rate_achieved, c->arrival == ARRIVAL_POISSON ? "poisson" : "constant",
                 c->busy_poll ? ", busy-poll pacer" : "");
+    }
     duration_line(out, r);
 }
 
