@@ -117,6 +117,14 @@ int compare_bucket_edges(const struct cmp *c, double *edges, char *err);
 struct report_unit compare_summary_unit(const struct cmp *c);
 struct report_unit compare_rounds_unit(const struct cmp *c);
 
+/* cmd_compare_verbs.c: per-verb figures of a mix (nothing unless an arm
+ * sent two verbs or more), side by side, as the text's table and bucket
+ * tables (@return 0, or -1 with err: a bad --buckets), the JSON array
+ * (the caller's to put; empty without a mix) and the HTML table. */
+int compare_verbs_text(FILE *out, const struct cmp *c, char *err);
+json_object *compare_verbs_json(const struct cmp *c);
+void compare_verbs_html(FILE *out, const struct cmp *c);
+
 /* --html FILE: the comparison's page (cmd_compare_html.c).
  * @return 0, or -1 with err. */
 int compare_write_html(const char *path, const struct cmp *c, char *err);

@@ -409,6 +409,7 @@ static void tables(FILE *out, const struct cmp *c)
     pct_table(out, c);
     bucket_table(out, c);
     fputs("</div>\n", out);
+    compare_verbs_html(out, c);
     html_section_end(out);
     html_section(out, "Rounds");
     rounds_table(out, c);

@@ -311,7 +311,7 @@ int compare_write_text(FILE *out, const struct cmp *c, char *err)
     fprintf(out, "\n");
     summary_table(out, c);
     compare_gates_text(out, c);
-    if (bucket_table(out, c, err))
+    if (bucket_table(out, c, err) || compare_verbs_text(out, c, err))
         return -1;
     rounds_table(out, c);
     compare_thresholds_text(out, c);
@@ -429,6 +429,7 @@ json_object *compare_to_json(const struct cmp *c)
     json_object_object_add(o, "arms", arms);
     json_object_object_add(o, "ratios", ratios_json(c));
     json_object_object_add(o, "buckets", buckets_json(c));
+    json_object_object_add(o, "verbs", compare_verbs_json(c));
     if (c->o->ngates > 0)
         json_object_object_add(o, "gates", compare_gates_json(c));
     if (c->o->thresholds.n > 0)

@@ -277,6 +277,53 @@ static void cpu(FILE *out, const struct run_result *r)
             "%.1f%%\n", cores, r->machine_busy_pct, steal, r->loadavg1, cmean, cmax);
 }
 
+int report_bucket_columns(FILE *out, const char *title, const char *spec,
+                          const struct hist *const *hs, const char *const *names, int n,
+                          char *err)
+{
+    double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
+    int w[16];
+    n = n < 16 ? n : 16;
+    int ne = buckets_edges(spec, hs, n, edges, err);
+    if (ne < 0)
+        return -1;
+    fprintf(out, "\n%-16s", title);
+    for (int k = 0; k < n; k++) {
+        w[k] = (int)strlen(names[k]) < 8 ? 8 : (int)strlen(names[k]);
+        fprintf(out, " %*s", w[k], names[k]);
+    }
+    fputc('\n', out);
+    for (int i = 0; i < ne; i++) {
+        char e[32], row[48];
+        buckets_format_ms(edges[i], e, sizeof e);
+        snprintf(row, sizeof row, "<%sms:", e);
+        fprintf(out, "%-16s", row);
+        for (int k = 0; k < n; k++) {
+            char cell[16] = "n/a"; /* no answer: no share */
+            if (hs[k]->total_count) {
+                buckets_fill(hs[k], &edges[i], 1, pct);
+                snprintf(cell, sizeof cell, "%.1f", pct[0]);
+            }
+            fprintf(out, " %*s", w[k], cell);
+        }
+        fputc('\n', out);
+    }
+    return 0;
+}
+
+/* A mix's response times per verb, on one set of edges. */
+static int per_verb_buckets(FILE *out, const struct run_result *r, char *err)
+{
+    const struct hist *hs[RUN_MAX_VERBS];
+    const char *names[RUN_MAX_VERBS];
+    for (size_t i = 0; i < r->nverbs; i++) {
+        hs[i] = &r->verbs[i].latency;
+        names[i] = r->verbs[i].name;
+    }
+    return report_bucket_columns(out, "response time %", r->cfg.buckets, hs, names,
+                                 (int)r->nverbs, err);
+}
+
 static void per_verb(FILE *out, const struct run_result *r)
 {
     if (r->nverbs < 2)
@@ -308,6 +355,8 @@ int report_text(FILE *out, const struct run_result *r, char *err)
     transport(out, r);
     cpu(out, r);
     per_verb(out, r);
+    if (r->nverbs > 1 && per_verb_buckets(out, r, err))
+        return -1;
     report_ranks(out, r);
     if (r->nwarnings) {
         fprintf(out, "\nwarnings\n");

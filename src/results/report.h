@@ -38,5 +38,13 @@ void report_unit_fmt(const struct report_unit *u, int have, double us, char *out
 /* "146 B", "2.32 MB": a size in bytes, 1000-based, about 3 digits, into
  * out (len bytes, always terminated). */
 void report_fmt_bytes(double bytes, char *out, size_t len);
+/* A cumulative bucket table with one column per histogram: the edges from
+ * spec over all of hs (buckets_edges), a head line "title  name0 name1 ...",
+ * then "<5ms:  12.0  3.4" per edge; "n/a" in the column of an empty
+ * histogram. hs and names (n of each, n <= 16) are only read.
+ * @return 0, or -1 with err (a spec that does not parse). */
+int report_bucket_columns(FILE *out, const char *title, const char *spec,
+                          const struct hist *const *hs, const char *const *names, int n,
+                          char *err);
 
 #endif
