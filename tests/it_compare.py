@@ -198,9 +198,36 @@ def check_warnings_of_b(tmp):
     check(re.search(r"^warnings\n(  ! A: .*\n)*  ! B: ", out, re.M), "B's warnings:\n" + out)
 
 
+def check_verb_mix(tmp):
+    """The engine's own mix, list:5,getAllVmStats:1: compare has a row per
+    verb in the text, the JSON and the HTML, and a bucket table per verb;
+    run's report has the per-verb bucket table."""
+    mix = ["--verb", "list:5,getAllVmStats:1"]
+    with Server("--vms", "5") as srv:
+        a = saved_run(tmp, "mix_a.json", "--url", srv.url("/RPC2"), *mix, rate="30")
+        b = saved_run(tmp, "mix_b.json", "--url", srv.url("/RPC2"), *mix, rate="30")
+    html = os.path.join(tmp, "mix.html")
+    rc, out, err = run(["compare", a, b, "--html", html], 30)
+    check(rc == 0, "compare: rc %d %s" % (rc, err))
+    check("<th>p50 B/A</th>" in open(html).read(), "HTML per-verb table")
+    for verb in ("list", "getAllVmStats"):
+        check(re.search(r"^%s\s+\d+\s+\d+\s+\S+ms\s+\S+ms\s+[0-9.]+\s" % verb, out, re.M),
+              "per-verb row %s:\n%s" % (verb, out))
+        check(re.search(r"^%s %%\s+A\s+B$" % verb, out, re.M), "%s buckets:\n%s" % (verb, out))
+        check('<th scope="row">%s</th>' % verb in open(html).read(), "HTML row " + verb)
+    rc, out, err = run(["compare", a, b, "--format", "json"], 30)
+    verbs = json.loads(out)["verbs"]
+    check([v["verb"] for v in verbs] == ["list", "getAllVmStats"] and
+          all(v["a"]["requests"] > 0 and v["p50_ratio"] > 0 for v in verbs), "JSON %r" % verbs)
+    rc, out, err = run(["report", a], 30)
+    check(rc == 0 and re.search(r"^response time %\s+list\s+getAllVmStats$", out, re.M),
+          "run's per-verb buckets:\n%s" % out)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="rpcbench-it-compare-")
     try:
+        check_verb_mix(tmp)
         check_arms_differ(tmp)
         check_warnings_of_b(tmp)
         doc = check_live(tmp)
