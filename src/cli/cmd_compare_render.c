@@ -282,10 +282,15 @@ int compare_write_text(FILE *out, const struct cmp *c, char *err)
     units_format_duration(cfg->warmup_ns, warm, sizeof warm);
     fprintf(out, "rpcbench %s compare\n", rpcbench_version());
     for (int a = 0; a < 2; a++)
-        fprintf(out, "%c           %s: %s (%s)%s\n", c->arm[a].letter,
-                compare_arm_name(&c->arm[a]), c->arm[a].merged.target_url,
-                c->arm[a].merged.cfg.encoding,
-                c->arm[a].merged.cfg.url[0] ? "" : " built-in simulator, not VDSM");
+        fprintf(out, "%c           %s: %s (%s)\n", c->arm[a].letter, compare_arm_name(&c->arm[a]),
+                c->arm[a].merged.target_url, c->arm[a].merged.cfg.encoding);
+    for (int a = 0; a < 2; a++)
+        if (!c->arm[a].merged.cfg.url[0]) { /* make demo's, and any run without --url */
+            fprintf(out, "simulator   %s the built-in simulator, not VDSM: its costs are not "
+                         "VDSM's (--url measures a host)\n", a || !c->arm[1].merged.cfg.url[0]
+                         ? (a ? "B measured" : "A and B measured") : "A measured");
+            break;
+        }
     struct config_diff d[CONFIG_DIFF_MAX];
     size_t nd = arms_differ(c, d);
     char diff[1024];
