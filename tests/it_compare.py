@@ -215,6 +215,8 @@ def check_verb_mix(tmp):
               "per-verb row %s:\n%s" % (verb, out))
         check(re.search(r"^%s %%\s+A\s+B$" % verb, out, re.M), "%s buckets:\n%s" % (verb, out))
         check('<th scope="row">%s</th>' % verb in open(html).read(), "HTML row " + verb)
+        check("%s: cumulative %% of answers under each edge" % verb in open(html).read(),
+              "HTML buckets " + verb)
     rc, out, err = run(["compare", a, b, "--format", "json"], 30)
     verbs = json.loads(out)["verbs"]
     check([v["verb"] for v in verbs] == ["list", "getAllVmStats"] and

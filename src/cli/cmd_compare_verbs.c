@@ -98,11 +98,13 @@ static int verb_buckets(FILE *out, const struct cmp *c, const struct verb_pair *
         if (!p[i].v[0] || !p[i].v[1])
             continue;
         const struct hist *hs[2] = {&p[i].v[0]->latency, &p[i].v[1]->latency};
-        const char *names[2] = {"A", "B"};
+        static const char *const names[2] = {"A", "B"};
+        static struct report_bucket_grid g; /* large */
         char title[48];
         snprintf(title, sizeof title, "%.30s %%", p[i].name);
-        if (report_bucket_columns(out, title, c->o->cfg.buckets, hs, names, 2, err))
+        if (report_bucket_grid(c->o->cfg.buckets, hs, 2, &g, err))
             return -1;
+        report_bucket_grid_text(out, title, names, &g);
     }
     return 0;
 }
@@ -178,4 +180,15 @@ void compare_verbs_html(FILE *out, const struct cmp *c)
         html_row(out, cells, VCOLS);
     }
     html_table_end(out);
+    for (size_t i = 0; i < n; i++) {
+        static const char *const names[2] = {"A", "B"};
+        static struct report_bucket_grid g; /* large */
+        char err[ERR_LEN], caption[96];
+        const struct hist *hs[2] = {p[i].v[0] ? &p[i].v[0]->latency : NULL,
+                                    p[i].v[1] ? &p[i].v[1]->latency : NULL};
+        snprintf(caption, sizeof caption, "%.40s: cumulative %% of answers under each edge",
+                 p[i].name);
+        if (hs[0] && hs[1] && report_bucket_grid(c->o->cfg.buckets, hs, 2, &g, err) == 0)
+            html_bucket_grid(out, caption, "response time", names, &g);
+    }
 }

@@ -288,6 +288,38 @@ static void per_verb(FILE *out, const struct run_result *r)
     html_table_end(out);
 }
 
+void html_bucket_grid(FILE *out, const char *caption, const char *corner,
+                      const char *const *names, const struct report_bucket_grid *g)
+{
+    const char *heads[REPORT_GRID_COLS + 1] = {corner};
+    for (int k = 0; k < g->ncols; k++)
+        heads[k + 1] = names[k];
+    html_table(out, caption, heads, g->ncols + 1);
+    for (int i = 0; i < g->nrows; i++) {
+        const char *cells[REPORT_GRID_COLS + 1] = {g->label[i]};
+        for (int k = 0; k < g->ncols; k++)
+            cells[k + 1] = g->cell[i][k];
+        html_row(out, cells, g->ncols + 1);
+    }
+    html_table_end(out);
+}
+
+/* A mix's cumulative table, a column per verb (the text's own grid). */
+static void per_verb_buckets(FILE *out, const struct run_result *r)
+{
+    const struct hist *hs[RUN_MAX_VERBS];
+    const char *names[RUN_MAX_VERBS];
+    static struct report_bucket_grid g; /* large */
+    char err[ERR_LEN];
+    for (size_t i = 0; i < r->nverbs; i++) {
+        hs[i] = &r->verbs[i].latency;
+        names[i] = r->verbs[i].name;
+    }
+    if (r->nverbs > 1 && report_bucket_grid(r->cfg.buckets, hs, (int)r->nverbs, &g, err) == 0)
+        html_bucket_grid(out, "cumulative % of each verb's answers under each edge",
+                         "response time", names, &g);
+}
+
 static void kv(FILE *out, const char *k, const char *v)
 {
     const char *cells[2] = {k, v};
@@ -440,6 +472,7 @@ static int run_tables(FILE *out, const struct run_result *r, char *err)
     fputs("<div class=\"tables\">\n", out);
     errors_table(out, r);
     per_verb(out, r);
+    per_verb_buckets(out, r);
     transport_table(out, r);
     fputs("</div>\n", out);
     html_section_end(out);

@@ -277,38 +277,44 @@ static void cpu(FILE *out, const struct run_result *r)
             "%.1f%%\n", cores, r->machine_busy_pct, steal, r->loadavg1, cmean, cmax);
 }
 
-int report_bucket_columns(FILE *out, const char *title, const char *spec,
-                          const struct hist *const *hs, const char *const *names, int n,
-                          char *err)
+int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
+                       struct report_bucket_grid *g, char *err)
 {
     double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
-    int w[16];
-    n = n < 16 ? n : 16;
-    int ne = buckets_edges(spec, hs, n, edges, err);
-    if (ne < 0)
+    g->ncols = n < REPORT_GRID_COLS ? n : REPORT_GRID_COLS;
+    g->nrows = buckets_edges(spec, hs, g->ncols, edges, err);
+    if (g->nrows < 0)
         return -1;
+    for (int i = 0; i < g->nrows; i++) {
+        char e[16];
+        buckets_format_ms(edges[i], e, sizeof e);
+        snprintf(g->label[i], sizeof g->label[i], "<%sms:", e);
+    }
+    for (int k = 0; k < g->ncols; k++) {
+        buckets_fill(hs[k], edges, g->nrows, pct);
+        for (int i = 0; i < g->nrows; i++) /* no answer: no share */
+            snprintf(g->cell[i][k], sizeof g->cell[i][k], hs[k]->total_count ? "%.1f" : "n/a",
+                     pct[i]);
+    }
+    return 0;
+}
+
+void report_bucket_grid_text(FILE *out, const char *title, const char *const *names,
+                             const struct report_bucket_grid *g)
+{
+    int w[REPORT_GRID_COLS];
     fprintf(out, "\n%-16s", title);
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < g->ncols; k++) {
         w[k] = (int)strlen(names[k]) < 8 ? 8 : (int)strlen(names[k]);
         fprintf(out, " %*s", w[k], names[k]);
     }
     fputc('\n', out);
-    for (int i = 0; i < ne; i++) {
-        char e[32], row[48];
-        buckets_format_ms(edges[i], e, sizeof e);
-        snprintf(row, sizeof row, "<%sms:", e);
-        fprintf(out, "%-16s", row);
-        for (int k = 0; k < n; k++) {
-            char cell[16] = "n/a"; /* no answer: no share */
-            if (hs[k]->total_count) {
-                buckets_fill(hs[k], &edges[i], 1, pct);
-                snprintf(cell, sizeof cell, "%.1f", pct[0]);
-            }
-            fprintf(out, " %*s", w[k], cell);
-        }
+    for (int i = 0; i < g->nrows; i++) {
+        fprintf(out, "%-16s", g->label[i]);
+        for (int k = 0; k < g->ncols; k++)
+            fprintf(out, " %*s", w[k], g->cell[i][k]);
         fputc('\n', out);
     }
-    return 0;
 }
 
 /* A mix's response times per verb, on one set of edges. */
@@ -320,8 +326,11 @@ static int per_verb_buckets(FILE *out, const struct run_result *r, char *err)
         hs[i] = &r->verbs[i].latency;
         names[i] = r->verbs[i].name;
     }
-    return report_bucket_columns(out, "response time %", r->cfg.buckets, hs, names,
-                                 (int)r->nverbs, err);
+    static struct report_bucket_grid g; /* large; one thread writes reports */
+    if (report_bucket_grid(r->cfg.buckets, hs, (int)r->nverbs, &g, err))
+        return -1;
+    report_bucket_grid_text(out, "response time %", names, &g);
+    return 0;
 }
 
 static void per_verb(FILE *out, const struct run_result *r)
