@@ -148,9 +148,90 @@ def check_interrupted(tmp):
     check(len(re.findall(r"^1\s+[AB]\s+", out, re.M)) == 2, "round 1 reported:\n" + out)
 
 
+def saved_run(tmp, name, *args, rate="20"):
+    path = os.path.join(tmp, name)
+    rc, _, err = run(["run", "-R", rate, "-d", "0.5s", "--quiet", "--output", path] +
+                     list(args), 30)
+    check(rc == 0, "run %s: rc %d %s" % (name, rc, err[-500:]))
+    return path
+
+
+def check_arms_differ(tmp):
+    """Two saved runs of different verbs are no A/A: text, JSON and HTML
+    name the verb; the same configuration twice is one; so are two sweep
+    cells that differ in connections."""
+    with Server("--vms", "5") as srv:
+        url = srv.url("/RPC2")
+        lst = saved_run(tmp, "list.json", "--url", url, "--verb", "list")
+        lst2 = saved_run(tmp, "list2.json", "--url", url, "--verb", "list")
+        stats = saved_run(tmp, "stats.json", "--url", url, "--verb", "getAllVmStats")
+    html = os.path.join(tmp, "d.html")
+    rc, out, err = run(["compare", lst, stats, "--html", html], 30)
+    check(rc == 0, "compare: rc %d %s" % (rc, err))
+    check("A/A" not in out and re.search(r"^differ\s+A and B differ in: verb \(list:1 vs "
+                                         r"getAllVmStats:1\)$", out, re.M), out[:600])
+    check("differ in: verb (list:1 vs getAllVmStats:1)" in open(html).read(), "HTML")
+    rc, out, err = run(["compare", lst, stats, "--format", "json"], 30)
+    doc = json.loads(out)
+    check(doc["same_configuration"] is False and
+          [d["parameter"] for d in doc["differences"]] == ["verb"], "JSON %r" % doc["differences"])
+    rc, out, err = run(["compare", lst, lst2], 30)
+    check(rc == 0 and "A and B are the same configuration (A/A)" in out, out[:600])
+    s = os.path.join(tmp, "s.json")
+    rc, _, err = run(["sweep", "--vms", "5", "--verb", "ping", "-c", "1,2", "-R", "20",
+                      "-d", "0.5s", "--quiet", "--output", s], 60)
+    check(rc == 0, "sweep: rc %d %s" % (rc, err[-500:]))
+    rc, out, err = run(["compare", s + "#1", s + "#2"], 30)
+    check(rc == 0 and "A/A" not in out and "differ in: connections (1 vs 2)" in out,
+          "sweep cells: rc %d %s\n%s" % (rc, err, out[:600]))
+
+
+def check_warnings_of_b(tmp):
+    """Only B warns (a one-worker server at twice its capacity): the
+    warnings still have their header, and each names its arm."""
+    a = os.path.join(tmp, "list.json")
+    with Server("--workers", "1", "--delay", "20ms", "--vms", "1") as srv:
+        b = saved_run(tmp, "slow.json", "--url", srv.url("/RPC2"), "--verb", "ping", "-c", "1",
+                      rate="100")
+    rc, out, err = run(["compare", a, b], 30)
+    check(rc == 0, "compare: rc %d %s" % (rc, err))
+    check(re.search(r"^warnings\n(  ! A: .*\n)*  ! B: ", out, re.M), "B's warnings:\n" + out)
+
+
+def check_verb_mix(tmp):
+    """The engine's own mix, list:5,getAllVmStats:1: compare has a row per
+    verb in the text, the JSON and the HTML, and a bucket table per verb;
+    run's report has the per-verb bucket table."""
+    mix = ["--verb", "list:5,getAllVmStats:1"]
+    with Server("--vms", "5") as srv:
+        a = saved_run(tmp, "mix_a.json", "--url", srv.url("/RPC2"), *mix, rate="30")
+        b = saved_run(tmp, "mix_b.json", "--url", srv.url("/RPC2"), *mix, rate="30")
+    html = os.path.join(tmp, "mix.html")
+    rc, out, err = run(["compare", a, b, "--html", html], 30)
+    check(rc == 0, "compare: rc %d %s" % (rc, err))
+    check("<th>p50 B/A</th>" in open(html).read(), "HTML per-verb table")
+    for verb in ("list", "getAllVmStats"):
+        check(re.search(r"^%s\s+\d+\s+\d+\s+\S+ms\s+\S+ms\s+[0-9.]+\s" % verb, out, re.M),
+              "per-verb row %s:\n%s" % (verb, out))
+        check(re.search(r"^%s %%\s+A\s+B$" % verb, out, re.M), "%s buckets:\n%s" % (verb, out))
+        check('<th scope="row">%s</th>' % verb in open(html).read(), "HTML row " + verb)
+        check("%s: cumulative %% of answers under each edge" % verb in open(html).read(),
+              "HTML buckets " + verb)
+    rc, out, err = run(["compare", a, b, "--format", "json"], 30)
+    verbs = json.loads(out)["verbs"]
+    check([v["verb"] for v in verbs] == ["list", "getAllVmStats"] and
+          all(v["a"]["requests"] > 0 and v["p50_ratio"] > 0 for v in verbs), "JSON %r" % verbs)
+    rc, out, err = run(["report", a], 30)
+    check(rc == 0 and re.search(r"^response time %\s+list\s+getAllVmStats$", out, re.M),
+          "run's per-verb buckets:\n%s" % out)
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="rpcbench-it-compare-")
     try:
+        check_verb_mix(tmp)
+        check_arms_differ(tmp)
+        check_warnings_of_b(tmp)
         doc = check_live(tmp)
         check_saved_comparison(tmp, doc)
         check_saved(tmp, doc)

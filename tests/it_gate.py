@@ -77,6 +77,24 @@ def test_ab_regression_in_a_few_rounds():
         check(rc == 0, "saved comparison, p50:+100%%: exit %d" % rc)
 
 
+def test_auto_stops_once_a_regression_decides():
+    """A regression fixes the exit code: --rounds auto stops there, though
+    another gate (CPU, never sampled here) could never be decided."""
+    with Server("--delay", "10ms") as a, Server("--delay", "14ms") as b, \
+            tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "ab.json")
+        urls = "%s,%s" % (a.url("/RPC2"), b.url("/RPC2"))
+        rc, text, err = compare("--url", urls, "--gate", "p50:+10%", "--gate",
+                                "cpu_ms_per_call:+5%", "--rounds", "auto:8", "--output", out)
+        check(rc == 3, "exit %d, want 3: %s %s" % (rc, text[-1500:], err[-500:]))
+        doc = json.load(open(out))
+        check(gate_of(doc, "p50:+10%")["verdict"] == "regression", "p50 gate")
+        check(gate_of(doc, "cpu_ms_per_call:+5%")["verdict"] == "inconclusive", "cpu gate")
+        check(doc["rounds"] < 8, "ran %d of 8 rounds after the outcome was decided"
+              % doc["rounds"])
+        check("the outcome was decided" in text, "says why it stopped: %s" % text[-2000:])
+
+
 def test_saved_runs_one_round_is_inconclusive():
     with Server("--delay", "10ms") as s, tempfile.TemporaryDirectory() as d:
         paths = [os.path.join(d, n) for n in ("a.json", "b.json")]
@@ -117,4 +135,4 @@ def test_bad_gates_are_usage_errors():
 
 if __name__ == "__main__":
     main([test_aa_passes, test_ab_regression_in_a_few_rounds,
-          test_saved_runs_one_round_is_inconclusive, test_bad_gates_are_usage_errors])
+          test_auto_stops_once_a_regression_decides, test_saved_runs_one_round_is_inconclusive, test_bad_gates_are_usage_errors])

@@ -1,6 +1,7 @@
 """rpcbench run against the real `rpcbench serve` over loopback."""
 import os
 import subprocess
+import tempfile
 import threading
 import time
 import xmlrpc.client
@@ -151,6 +152,25 @@ def test_embedded_simulator_default():
     check(r["server_cpu"]["mean_pct"] >= 0, "no server CPU")
 
 
+def test_small_honesty():
+    """What the user asked for, as they wrote it: a rate of 1/15s is not
+    "0.07/s"; warmup progress at 5/s reads 5/s (a send due at the tick is
+    the next interval's); one server thread is "1 thread"."""
+    with tempfile.TemporaryDirectory() as d:
+        html = os.path.join(d, "r.html")
+        code, out, err = rpcbench("run", "-R", "1/15s", "-d", "1s", "--verb", "ping", "--vms",
+                                  "2", "--quiet", "--html", html, timeout=60)
+        check(code == 0 and "rate        1/15s target" in out, "%d %s %s" % (code, out, err))
+        page = open(html).read()
+        check("1/15s" in page and "0.07/s" not in page, "HTML rate")
+        check(" 1 threads" not in page and " 1 threads" not in out, "plural of 1 thread")
+    code, out, err = rpcbench("run", "-R", "5", "-d", "1s", "--warmup", "2s", "--verb", "ping",
+                              "--vms", "2", timeout=60)
+    warm = [l for l in err.splitlines() if l.startswith("[warmup")]
+    check(code == 0 and len(warm) == 2, "warmup lines: %r" % err)
+    check(all(" rate     5.0/s " in l for l in warm), "warmup rate at 5/s: %r" % warm)
+
+
 def test_sigint_still_reports():
     with Server("--vms", "2") as s:
         p = subprocess.Popen([RPCBENCH, "run", "--url", s.url("/RPC2"), "--verb", "ping",
@@ -169,4 +189,4 @@ if __name__ == "__main__":
           test_verb_mix_weights,
           test_delay_shows_in_percentiles, test_text_report_shape, test_nothing_listening_exits_1,
           test_bad_options_exit_2, test_server_killed_mid_run, test_embedded_simulator_default,
-          test_sigint_still_reports])
+          test_sigint_still_reports, test_small_honesty])

@@ -108,6 +108,41 @@ def test_capacity_exit_codes():
         check([c["proto"] for c in s["capacity"]] == ["xmlrpc", "jsonrpc"], "%r" % s["capacity"])
 
 
+def test_overload_is_the_servers():
+    """A one-worker server at twice its capacity: every connection is busy,
+    the rate is not held, the client idles. The cell is the server's doing
+    (server-bound), never "client-bound", and the diagnosis names its rule."""
+    with one_worker() as srv:
+        code, out, err = rpcbench("sweep", "--url", srv.url("/RPC2"), "--verb", "ping", "-R",
+                                  "200", "-d", "1s", "--quiet", timeout=60)
+        check(code == 0, "exit %d: %s" % (code, err[-500:]))
+        row = row_of(out, 1)
+        check("server-bound" in row and "client-bound" not in row, "row: %r" % row)
+        check("busy for 1% of the sends" in out, "the rule and its threshold: %r" % out)
+
+
+def test_find_max_names_the_saturation_rule():
+    """--cpu-saturation is the rule that stops a probe here (a server that
+    burns ~10 ms of CPU a call, far from 3 % of a core at 10/s); the reason
+    says so with its threshold, and `off` lets the same search run to
+    --rate-max."""
+    with Server("--vms", "10", "--work-us-per-vm", "1000") as srv, \
+            tempfile.TemporaryDirectory() as d:
+        args = ["--find-max", "errors=0", "--rate-min", "10", "--rate-max", "20", "-d", "1s",
+                "--interval", "500ms", "--server-pid", str(srv.proc.pid)]
+        out = os.path.join(d, "s.json")
+        code, _, err = rpcbench("sweep", "--url", srv.url("/RPC2"), "--verb", "getAllVmStats",
+                                "--output", out, *args, "--cpu-saturation", "3%", timeout=60)
+        check(code == 3, "saturated at --rate-min: exit %d: %s" % (code, err[-1000:]))
+        with open(out) as f:
+            probes = json.load(f)["capacity"][0]["probes"]
+        check(all("server saturated" in p["reason"] and ">= --cpu-saturation 3%" in p["reason"]
+                  for p in probes), "reasons: %r" % [p["reason"] for p in probes])
+        code, _, err = rpcbench("sweep", "--url", srv.url("/RPC2"), "--verb", "getAllVmStats",
+                                "--output", out, *args, "--cpu-saturation", "off", timeout=60)
+        check(code == 4, "off: --rate-max holds, exit %d: %s" % (code, err[-1000:]))
+
+
 def row_of(stdout, cell):
     """The table row of cell number `cell` ("5*" when the baseline)."""
     for line in stdout.splitlines():
@@ -223,7 +258,8 @@ def test_usage_errors():
                ["--find-max", "p99<5ms", "--proto", "xmlrpc,jsonrpc",
                 "--verb", "ping,list,fullList,getAllVmStats,ping+list,list+fullList,"
                           "ping+fullList,ping+getAllVmStats,list+getAllVmStats"], ["--csv", "/nonexistent/x"],
-               ["--bogus"], ["--rate"]]
+               ["--bogus"], ["--rate"], ["--verb", "ping", "--vm-id", "x"],
+               ["--verb", "ping", "--method", "x"]]
         for args in bad:
             code, out, err = rpcbench("sweep", "--url", lst.url(), "-d", "1s", *args, timeout=20)
             check(code == 2, "%r: exit %d (%s)" % (args, code, err))
@@ -239,7 +275,8 @@ def test_usage_errors():
 def test_sigint_keeps_what_was_measured():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "s.json")
-        p = subprocess.Popen([RPCBENCH, "sweep", *GRID, "-d", "1s", "--rate", "5,10,20,40",
+        cells_1s = ["1s" if a == "0.5s" else a for a in GRID]  # -d twice is a usage error
+        p = subprocess.Popen([RPCBENCH, "sweep", *cells_1s, "--rate", "5,10,20,40",
                               "--output", out], stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True)
         try:
@@ -263,5 +300,6 @@ def test_sigint_keeps_what_was_measured():
 
 
 if __name__ == "__main__":
-    main([test_usage_errors, test_verb_mix_with_plus, test_sigint_keeps_what_was_measured,
+    main([test_usage_errors, test_overload_is_the_servers, test_find_max_names_the_saturation_rule,
+          test_verb_mix_with_plus, test_sigint_keeps_what_was_measured,
           test_grid_outputs, test_capacity_exit_codes, test_capacity_of_one_worker])

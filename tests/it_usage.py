@@ -85,9 +85,25 @@ def test_run_checks_every_option_first():
             (["--method", "X", "--params", "{bad"], "--params"),
             (["--server-pid", "x"], "--server-pid"),
             (["--bogus-option"], "--bogus-option"),
+            # conflicts are usage errors, never "the last one wins"
+            (["--method", "a:3,b:1"], "--method"),             # a mix sent as one name
+            (["--method", "x", "--verb", "list"], "--verb"),
+            (["--verb", "list", "--method", "x"], "--method"),
+            (["--vm-id", "abc"], "--vm-id"),                   # the default verb takes none
+            (["--verb", "list", "--vm-id", "abc"], "--vm-id"),
+            (["--method", "x", "--vm-id", "abc"], "--vm-id"),
+            (["--rate", "5", "-R", "10"], "--rate"),           # one value, given twice
+            (["--cpu-saturation", "often"], "--cpu-saturation"),
         ]
         for args, option in table:
             refused("run", ["--url", url, "--output", out] + args + list(LONG), option, tmp, sock)
+        # phrased as every other usage error: "--option: what it takes"
+        rc, _, err = rpcbench("run", "--url", url, "-d", "0", timeout=15)
+        check(rc == 2 and err.strip() == "rpcbench run: --duration: must be more than 0 (e.g. 30s)",
+              "-d 0: %d %r" % (rc, err))
+        rc, _, err = rpcbench("run", "--url", url, "--rate", "5", "--rate", "5", "--cpu-saturation",
+                              "off", "--verb", "list", "-d", "bad", timeout=15)
+        check(rc == 2 and "--duration" in err, "the same value twice is no conflict: %r" % err)
         stomp = "stomp://127.0.0.1:%d" % sock.getsockname()[1]
         refused("run", ["--url", stomp, "-p", "xmlrpc", *LONG], "--proto", tmp, sock)
         refused("run", ["--url", stomp, "-R", "max", *LONG], "--rate", tmp, sock)

@@ -103,10 +103,26 @@ static void medians_and_spread(void **state)
     r.rate_achieved = 4;
     assert_int_equal(sweep_add_rep(&s, 2, &r), 0);
     assert_int_equal(sweep_cell_row(&s.cells[2], &row), 0);
-    assert_int_equal(row.flags, SWEEP_SATURATED | SWEEP_CLIENT_BOUND);
+    /* the server's doing: the client (1 % CPU) is never blamed for it */
+    assert_int_equal(row.flags, SWEEP_SATURATED);
     char flags[64];
     sweep_flags_text(&row, ",", flags, sizeof flags);
-    assert_string_equal(flags, "saturated,client-bound");
+    assert_string_equal(flags, "saturated");
+    /* a busy client that could not hold the rate: client-bound */
+    make(&r, 8, 100, 1, 0, 10, 500);
+    r.rate_achieved = 4;
+    r.samples[0].client_pct = 97;
+    assert_int_equal(sweep_add_rep(&s, 4, &r), 0);
+    assert_int_equal(sweep_cell_row(&s.cells[4], &row), 0);
+    assert_int_equal(row.flags, SWEEP_CLIENT_BOUND);
+    /* every connection busy, the client idle: server-bound */
+    make(&r, 8, 100, 1, 0, 10, 500);
+    r.rate_achieved = 4;
+    r.queued = 50;
+    assert_int_equal(sweep_add_rep(&s, 5, &r), 0);
+    assert_int_equal(sweep_cell_row(&s.cells[5], &row), 0);
+    sweep_flags_text(&row, ",", flags, sizeof flags);
+    assert_string_equal(flags, "server-bound");
     /* a cell with no repeat knows nothing */
     struct sweep_params p = params(16, "xmlrpc");
     long i = sweep_add_cell(&s, &p);

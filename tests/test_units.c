@@ -1,4 +1,5 @@
 /* test_units: good and bad durations, rates, sizes, lists, addresses. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -186,6 +187,28 @@ static void test_format(void **state)
     assert_int_equal(strlen(small), 2); /* truncated, still terminated */
 }
 
+/* A target rate reads as the user wrote it, and parses back to itself. */
+static void test_format_rate(void **state)
+{
+    (void)state;
+    static const struct { const char *in, *out; } cases[] = {
+        {"1/15s", "1/15s"}, {"4/m", "1/15s"}, {"1/m", "1/1m"}, {"2/h", "1/30m"},
+        {"1/2h", "1/2h"}, {"5", "5.00/s"}, {"0.5/s", "0.50/s"}, {"1/3s", "1/3s"}, {"1/4s", "0.25/s"},
+        {"2/3s", "0.666667/s"}, {"12.345", "12.345/s"}, {"max", "max"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char out[32], err[ERR_LEN];
+        double r, back;
+        assert_int_equal(units_parse_rate(cases[i].in, &r, err), 0);
+        units_format_rate(r, out, sizeof out);
+        assert_string_equal(out, cases[i].out);
+        if (r > 0 && strchr(out, '/') && out[0] == '1' && out[1] == '/') {
+            assert_int_equal(units_parse_rate(out, &back, err), 0);
+            assert_true(fabs(back - r) < 1e-9 * r);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -197,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_list),
         cmocka_unit_test(test_hostport),
         cmocka_unit_test(test_format),
+        cmocka_unit_test(test_format_rate),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

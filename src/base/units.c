@@ -335,3 +335,25 @@ void units_format_duration(int64_t ns, char *out, size_t outlen)
     if (rest && pos < outlen)
         put_frac(out + pos, outlen - pos, (double)rest / 1e9, "s");
 }
+
+void units_format_rate(double per_sec, char *out, size_t outlen)
+{
+    if (!(per_sec > 0)) {
+        snprintf(out, outlen, "max");
+        return;
+    }
+    double period = 1 / per_sec, whole = round(period);
+    if (fabs(per_sec * 100 - round(per_sec * 100)) < 1e-6 * per_sec * 100) {
+        snprintf(out, outlen, "%.2f/s", per_sec); /* 5.00/s, 0.50/s: exact */
+    } else if (per_sec < 1 && whole >= 2 && fabs(period - whole) < 1e-6 * period) {
+        long long p = (long long)whole;
+        if (p % 3600 == 0)
+            snprintf(out, outlen, "1/%lldh", p / 3600);
+        else if (p % 60 == 0)
+            snprintf(out, outlen, "1/%lldm", p / 60);
+        else
+            snprintf(out, outlen, "1/%llds", p);
+    } else {
+        snprintf(out, outlen, "%.6g/s", per_sec);
+    }
+}

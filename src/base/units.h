@@ -35,4 +35,10 @@ int units_parse_hostport(const char *s, char *host, size_t hostlen, int *port, c
  * (outlen bytes, always terminated when outlen > 0; truncated to fit). */
 void units_format_duration(int64_t ns, char *out, size_t outlen);
 
+/* Formats a target rate as the user may have written it into out (outlen
+ * bytes, always terminated): "max" for 0, "5.00/s" or "0.50/s" when two
+ * decimals hold it exactly, "1/15s" (or "1/2m", "1/1h") for a whole
+ * period under one per second, else "%.6g/s" (1/3 s is never "0.33/s"). */
+void units_format_rate(double per_sec, char *out, size_t outlen);
+
 #endif

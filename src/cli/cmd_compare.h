@@ -13,6 +13,7 @@
 #include "cli/compare_gate.h"
 #include "cli/options.h"
 #include "results/compare_stats.h"
+#include "results/config_diff.h"
 #include "results/hdrlog_sink.h"
 #include "results/report.h"
 #include "results/result.h"
@@ -64,7 +65,9 @@ int compare_write_junit(const struct cmp *c, char *err);
 void compare_figures(const struct run_result *r, double *v);
 
 /* Judges every --gate on the first k paired rounds (c->gate filled).
- * @return 1 when every gate is decided (pass or regression), else 0. */
+ * @return 1 when the outcome is decided: every gate is (pass or
+ * regression), or one is a regression, which more rounds cannot undo;
+ * else 0. */
 int compare_judge_gates(struct cmp *c, size_t k);
 
 /* The exit code the gates give (README): 0 all pass, 3 a regression, 4 an
@@ -102,12 +105,25 @@ void compare_fmt_fig(int f, double v, const struct report_unit *u, char *out, si
 double compare_ratio(double a, double b); /* b/a, NAN when a is 0 or unknown */
 /* "[0.91, 0.98] B lower", "n/a (1 round)", ... as the text says it. */
 void compare_verdict(const struct cmp *c, int f, char *out, size_t len);
-int compare_same_config(const struct cmp *c);
+/* The parameters the arms differ in, into d (CONFIG_DIFF_MAX entries).
+ * @return how many; 0 is an A/A. */
+size_t compare_config_diff(const struct cmp *c, struct config_diff *d);
+/* "B round 2: " (or "B: " with one round), before a warning of arm a's
+ * round i, into out (len bytes, the caller's). */
+void compare_warning_prefix(const struct cmp *c, int a, size_t i, char *out, size_t len);
 /* The bucket edges both arms share. @return how many, or -1 with err. */
 int compare_bucket_edges(const struct cmp *c, double *edges, char *err);
 /* The unit of the summary table's latencies, and of the rounds table's. */
 struct report_unit compare_summary_unit(const struct cmp *c);
 struct report_unit compare_rounds_unit(const struct cmp *c);
+
+/* cmd_compare_verbs.c: per-verb figures of a mix (nothing unless an arm
+ * sent two verbs or more), side by side, as the text's table and bucket
+ * tables (@return 0, or -1 with err: a bad --buckets), the JSON array
+ * (the caller's to put; empty without a mix) and the HTML table. */
+int compare_verbs_text(FILE *out, const struct cmp *c, char *err);
+json_object *compare_verbs_json(const struct cmp *c);
+void compare_verbs_html(FILE *out, const struct cmp *c);
 
 /* --html FILE: the comparison's page (cmd_compare_html.c).
  * @return 0, or -1 with err. */

@@ -10,7 +10,7 @@ int compare_judge_gates(struct cmp *c, size_t k)
 {
     const struct options *o = c->o;
     double a[1000], b[1000]; /* --rounds is at most 1000 */
-    int decided = 1;
+    int decided = 1, regression = 0;
     for (int g = 0; g < o->ngates; g++) {
         enum fig f = o->gates[g].fig;
         for (size_t i = 0; i < k && i < 1000; i++) {
@@ -22,8 +22,11 @@ int compare_judge_gates(struct cmp *c, size_t k)
         }
         gate_judge(&o->gates[g], a, b, k < 1000 ? k : 1000, c->looks, &c->gate[g]);
         decided &= c->gate[g].verdict != GATE_INCONCLUSIVE;
+        regression |= c->gate[g].verdict == GATE_REGRESSION;
     }
-    return decided;
+    /* one regression fixes the exit code (compare_gates_exit): the gates
+     * still open could not change it */
+    return decided || regression;
 }
 
 int compare_gates_exit(const struct cmp *c)
@@ -59,6 +62,13 @@ void compare_gates_text(FILE *out, const struct cmp *c)
     }
     fprintf(out, "method: %s; %d look%s, alpha %g per look\n", gate_method(), c->looks,
             c->looks == 1 ? "" : "s", GATE_ALPHA / c->looks);
+    int open = 0;
+    for (int g = 0; g < c->o->ngates; g++)
+        open |= c->gate[g].verdict == GATE_INCONCLUSIVE;
+    if (c->o->rounds_auto && !c->interrupted && c->pairs < (size_t)c->o->rounds)
+        fprintf(out, "stopped after %zu of at most %d rounds: the outcome was decided%s\n",
+                c->pairs, c->o->rounds, open ? " (a regression; the gates still open could "
+                "not change the exit code)" : "");
 }
 
 static json_object *num(double v)

@@ -104,23 +104,34 @@ static void headline(FILE *out, const struct cmp *c)
     gate_card(out, c);
     threshold_card(out, c);
     fputs("</div>\n", out);
-    if (compare_same_config(c))
+    struct config_diff d[CONFIG_DIFF_MAX];
+    size_t nd = compare_config_diff(c, d);
+    char diff[1024];
+    config_diff_text(d, nd, diff, sizeof diff);
+    if (nd == 0) {
         fputs("<p class=\"sub\">A and B are the same configuration (A/A): their differences are "
               "the noise of the setup.</p>\n", out);
+    } else {
+        fputs("<p class=\"sub\" id=\"differ\">A and B differ in: ", out);
+        html_esc(out, diff);
+        fputs("</p>\n", out);
+    }
 }
 
 static void warnings(FILE *out, const struct cmp *c)
 {
-    if (!c->arm[0].merged.nwarnings && !c->arm[1].merged.nwarnings)
-        return;
-    html_warn_open(out);
-    for (int a = 0; a < 2; a++) {
-        char pre[8];
-        snprintf(pre, sizeof pre, "%c: ", c->arm[a].letter);
-        for (size_t i = 0; i < c->arm[a].merged.nwarnings; i++)
-            html_warn_item(out, pre, c->arm[a].merged.warnings[i]);
-    }
-    html_warn_close(out);
+    int open = 0;
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < c->pairs; i++)
+            for (size_t w = 0; w < c->arm[a].rounds[i].nwarnings; w++) {
+                char pre[32];
+                if (!open++)
+                    html_warn_open(out);
+                compare_warning_prefix(c, a, i, pre, sizeof pre);
+                html_warn_item(out, pre, c->arm[a].rounds[i].warnings[w]);
+            }
+    if (open)
+        html_warn_close(out);
 }
 
 /* Gates and thresholds as the text report lays them out. */
@@ -400,6 +411,7 @@ static void tables(FILE *out, const struct cmp *c)
     pct_table(out, c);
     bucket_table(out, c);
     fputs("</div>\n", out);
+    compare_verbs_html(out, c);
     html_section_end(out);
     html_section(out, "Rounds");
     rounds_table(out, c);

@@ -9,6 +9,7 @@
 #include "base/units.h"
 #include "base/version.h"
 #include "stats/buckets.h"
+#include "results/config_diff.h"
 #include "results/report.h"
 #include "results/result_json.h"
 #include "results/result_merge.h"
@@ -164,13 +165,12 @@ static int too_few_rounds(const struct cmp *c)
     return 0;
 }
 
-/* Same target, encoding and watched server: what differs is noise. */
-static int same_config(const struct cmp *c)
+/* The parameters A and B differ in (config_diff.h), from each arm's first
+ * round (an arm's rounds share one configuration). @return how many; 0 is
+ * an A/A, whose differences are noise. */
+static size_t arms_differ(const struct cmp *c, struct config_diff *d)
 {
-    const struct run_result *a = &c->arm[0].merged, *b = &c->arm[1].merged;
-    return !strcmp(a->target_url, b->target_url) && !strcmp(a->cfg.encoding, b->cfg.encoding) &&
-           a->nwatched == b->nwatched &&
-           !memcmp(a->watched_pids, b->watched_pids, a->nwatched * sizeof *a->watched_pids);
+    return config_diff(&c->arm[0].rounds[0], &c->arm[1].rounds[0], d);
 }
 
 static void summary_table(FILE *out, const struct cmp *c)
@@ -284,32 +284,60 @@ int compare_write_text(FILE *out, const struct cmp *c, char *err)
     for (int a = 0; a < 2; a++)
         fprintf(out, "%c           %s: %s (%s)\n", c->arm[a].letter, compare_arm_name(&c->arm[a]),
                 c->arm[a].merged.target_url, c->arm[a].merged.cfg.encoding);
-    if (same_config(c))
+    for (int a = 0; a < 2; a++)
+        if (!c->arm[a].merged.cfg.url[0]) { /* make demo's, and any run without --url */
+            fprintf(out, "simulator   %s the built-in simulator, not VDSM: its costs are not "
+                         "VDSM's (--url measures a host)\n", a || !c->arm[1].merged.cfg.url[0]
+                         ? (a ? "B measured" : "A and B measured") : "A measured");
+            break;
+        }
+    struct config_diff d[CONFIG_DIFF_MAX];
+    size_t nd = arms_differ(c, d);
+    char diff[1024];
+    config_diff_text(d, nd, diff, sizeof diff);
+    if (nd == 0)
         fprintf(out, "A/A         A and B are the same configuration (A/A): their differences "
                      "are the noise of the setup\n");
+    else
+        fprintf(out, "differ      A and B differ in: %s\n", diff);
+    char rate[32];
+    units_format_rate(cfg->rate, rate, sizeof rate); /* as the user wrote it */
     if (c->saved && c->o->npositional == 1)
-        fprintf(out, "saved       %s, %zu rounds per arm; rate %.2f/s, verbs ",
-                c->o->positional[0], c->pairs, cfg->rate);
+        fprintf(out, "saved       %s, %zu rounds per arm; rate %s, verbs ",
+                c->o->positional[0], c->pairs, rate);
     else if (c->saved)
-        fprintf(out, "saved       A %s, B %s; rate %.2f/s, verbs ", c->o->positional[0],
-                c->o->positional[1], cfg->rate);
+        fprintf(out, "saved       A %s, B %s; rate %s, verbs ", c->o->positional[0],
+                c->o->positional[1], rate);
     else
         fprintf(out, "rounds      %zu x (%s measured + %s warmup) per arm, interleaved A B A B; "
-                     "rate %.2f/s, verbs ", c->pairs, dur, warm, cfg->rate);
+                     "rate %s, verbs ", c->pairs, dur, warm, rate);
     for (size_t i = 0; i < cfg->nverbs; i++)
         fprintf(out, "%s%s:%u", i ? "," : "", cfg->verbs[i].name, cfg->verbs[i].weight);
     fprintf(out, "\n");
     summary_table(out, c);
     compare_gates_text(out, c);
-    if (bucket_table(out, c, err))
+    if (bucket_table(out, c, err) || compare_verbs_text(out, c, err))
         return -1;
     rounds_table(out, c);
     compare_thresholds_text(out, c);
+    int header = 0;
     for (int a = 0; a < 2; a++)
-        for (size_t i = 0; i < c->arm[a].merged.nwarnings; i++)
-            fprintf(out, "%s  ! %c: %s\n", a == 0 && i == 0 ? "\nwarnings\n" : "",
-                    c->arm[a].letter, c->arm[a].merged.warnings[i]);
+        for (size_t i = 0; i < c->pairs; i++)
+            for (size_t w = 0; w < c->arm[a].rounds[i].nwarnings; w++) {
+                char pre[32];
+                compare_warning_prefix(c, a, i, pre, sizeof pre);
+                fprintf(out, "%s  ! %s%s\n", header++ ? "" : "\nwarnings\n", pre,
+                        c->arm[a].rounds[i].warnings[w]);
+            }
     return 0;
+}
+
+void compare_warning_prefix(const struct cmp *c, int a, size_t i, char *out, size_t len)
+{
+    if (c->pairs > 1)
+        snprintf(out, len, "%c round %zu: ", c->arm[a].letter, i + 1);
+    else
+        snprintf(out, len, "%c: ", c->arm[a].letter);
 }
 
 /* ---- JSON ------------------------------------------------------------------ */
@@ -388,13 +416,25 @@ json_object *compare_to_json(const struct cmp *c)
     json_object_object_add(o, "kind", json_object_new_string(RESULT_KIND_COMPARE));
     json_object_object_add(o, "rounds", json_object_new_int64((int64_t)c->pairs));
     json_object_object_add(o, "confidence", json_object_new_double(0.95));
-    json_object_object_add(o, "same_configuration", json_object_new_boolean(same_config(c)));
+    struct config_diff d[CONFIG_DIFF_MAX];
+    size_t nd = arms_differ(c, d);
+    json_object_object_add(o, "same_configuration", json_object_new_boolean(nd == 0));
+    json_object *diffs = json_object_new_array();
+    for (size_t i = 0; i < nd; i++) {
+        json_object *x = json_object_new_object();
+        json_object_object_add(x, "parameter", json_object_new_string(d[i].name));
+        json_object_object_add(x, "a", json_object_new_string(d[i].a));
+        json_object_object_add(x, "b", json_object_new_string(d[i].b));
+        json_object_array_add(diffs, x);
+    }
+    json_object_object_add(o, "differences", diffs);
     json_object *arms = json_object_new_array();
     for (int a = 0; a < 2; a++)
         json_object_array_add(arms, arm_json(c, &c->arm[a]));
     json_object_object_add(o, "arms", arms);
     json_object_object_add(o, "ratios", ratios_json(c));
     json_object_object_add(o, "buckets", buckets_json(c));
+    json_object_object_add(o, "verbs", compare_verbs_json(c));
     if (c->o->ngates > 0)
         json_object_object_add(o, "gates", compare_gates_json(c));
     if (c->o->thresholds.n > 0)
@@ -424,9 +464,9 @@ void compare_verdict(const struct cmp *c, int f, char *out, size_t len)
     verdict(c, f, out, len);
 }
 
-int compare_same_config(const struct cmp *c)
+size_t compare_config_diff(const struct cmp *c, struct config_diff *d)
 {
-    return same_config(c);
+    return arms_differ(c, d);
 }
 
 int compare_bucket_edges(const struct cmp *c, double *edges, char *err)

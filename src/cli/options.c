@@ -16,6 +16,7 @@ enum {
     OPT_ROUNDS, OPT_PLOT, OPT_HDR_LOG, OPT_PCT_DIST, OPT_VM_ID, OPT_CACERT, OPT_CERT, OPT_KEY,
     OPT_INSECURE, OPT_STOMP_DEST, OPT_BUSY_POLL, OPT_PLOT_KEEP, OPT_THRESHOLD, OPT_JUNIT,
     OPT_GATE, OPT_BISECT, OPT_RANK_OUTPUT, OPT_SERVER_HOST, OPT_HTML,
+    OPT_LAST /* keep last: the size of options_parse's table of values seen */
 };
 
 static const struct option long_opts[] = {
@@ -94,7 +95,8 @@ void options_usage(FILE *out, int compare)
             "      --percentiles L    increasing, each 0..100; default 50,90,99,99.9\n"
             "      --validate V       none | cheap (default) | full\n"
             "      --server-pid P[,P] --server-name NAME   server processes to sample\n"
-            "      --cpu-saturation P warn at this server CPU %% of one core, default 95\n"
+            "      --cpu-saturation P[%%]|off   server CPU %% of one core called saturated\n"
+            "                         (warned; stops --find-max), default 95%%\n"
             "      --max-response SZ  default 64MiB\n"
             "      --output FILE      JSON result\n"
             "      --format F         stdout: text | json | csv (timeline) | csv-summary |\n"
@@ -126,7 +128,7 @@ void options_usage(FILE *out, int compare)
             compare ? "      --rounds K         interleaved rounds A B A B ..., default 3\n"
                       "                         (fewer than 3 cannot show most differences)\n"
                       "      --rounds auto[:MAX]   add rounds (3 at least, MAX default 12) until\n"
-                      "                         every --gate is decided\n"
+                      "                         the outcome is decided (every --gate, or a regression)\n"
                       "      --gate METRIC:+TOL%   fail when B/A is surely above 1+TOL: p50, p90,\n"
                       "                         p99, mean, cpu_ms_per_call, server_cpu, bytes,\n"
                       "                         errors; rate:-TOL% (below 1-TOL); repeatable\n"
@@ -203,7 +205,52 @@ int options_parse_verbs(const char *s, struct run_config *cfg, char *err)
     return 0;
 }
 
-/* Applies one option; 0, or -1 with err. */
+/* --verb names built-in verbs, --method one raw method: one of them, never
+ * both (the last would silently replace the other). */
+static int conflict(const struct options *o, const char *other, char *err)
+{
+    if (!o->verb_given || !o->cfg.custom_method)
+        return 0;
+    snprintf(err, ERR_LEN, "not with %s: give one (--verb for the built-in verbs, --method "
+             "for any other method)", other);
+    return -1;
+}
+
+/* One method name: a weighted list ("a:3,b:1") would go out literally as
+ * a name no server has. */
+static int check_method(const char *arg, char *err)
+{
+    const char *colon = strrchr(arg, ':');
+    int weight = colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1);
+    if (!strchr(arg, ',') && !weight && !strpbrk(arg, " \t"))
+        return 0;
+    snprintf(err, ERR_LEN, "'%.100s': one method name (weighted mixes are --verb's)", arg);
+    return -1;
+}
+
+/* --cpu-saturation P[%] (1..100000, % of one core), or off (stored as 0:
+ * no run is then called saturated, and --find-max does not stop on it). */
+static int parse_saturation(const char *arg, double *out, char *err)
+{
+    char num[32];
+    long long v;
+    if (!strcmp(arg, "off")) {
+        *out = 0;
+        return 0;
+    }
+    size_t n = strlen(arg);
+    if (n && arg[n - 1] == '%')
+        n--;
+    snprintf(num, sizeof num, "%.*s", (int)(n < 31 ? n : 31), arg);
+    if (cli_parse_int("--cpu-saturation", num, 1, 100000, &v, err)) {
+        snprintf(err, ERR_LEN, "--cpu-saturation: '%.40s': want a %% of one core, 1..100000 "
+                 "(95%% by default), or off", arg);
+        return -1;
+    }
+    *out = (double)v;
+    return 0;
+}
+
 /* --rounds K, or auto[:MAX] (MAX 3..1000, default GATE_AUTO_MAX). */
 static int parse_rounds(struct options *o, const char *arg, char *err)
 {
@@ -230,9 +277,13 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
     case 'p':
         o->encoding_given = 1;
         return cli_copy(o->encoding, sizeof o->encoding, "--proto", arg, err);
-    case OPT_VERB: return options_parse_verbs(arg, c, err);
+    case OPT_VERB:
+        o->verb_given = 1;
+        return conflict(o, "--method", err) || options_parse_verbs(arg, c, err) ? -1 : 0;
     case OPT_METHOD:
         c->custom_method = 1;
+        if (conflict(o, "--verb", err) || check_method(arg, err))
+            return -1;
         c->nverbs = 1;
         c->verbs[0].weight = 1;
         return cli_copy(c->verbs[0].name, sizeof c->verbs[0].name, "--method", arg, err);
@@ -279,10 +330,7 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
     case OPT_QUIET: c->quiet = 1; return 0;
     case OPT_SERVER_PID: return cli_copy(o->server_pid, sizeof o->server_pid, "--server-pid", arg, err);
     case OPT_SERVER_NAME: return cli_copy(c->server_name, sizeof c->server_name, "--server-name", arg, err);
-    case OPT_CPU_SAT:
-        if (cli_parse_int("--cpu-saturation", arg, 1, 100000, &v, err)) return -1;
-        c->cpu_saturation = (double)v;
-        return 0;
+    case OPT_CPU_SAT: return parse_saturation(arg, &c->cpu_saturation, err);
     case OPT_MAX_RESPONSE: return units_parse_size(arg, &c->max_response, err);
     case OPT_LABEL: return cli_copy(o->label, sizeof o->label, "--label", arg, err);
     case OPT_ROUNDS:
@@ -362,19 +410,36 @@ static int apply_named(struct options *o, int opt, const char *arg, int compare,
     return -1;
 }
 
+/* An option of one value given twice with two values is a contradiction,
+ * not an override: which one the user meant is not ours to guess. The
+ * same value twice, flags, and the repeatable --threshold and --gate are
+ * fine. seen[opt] holds the value opt had (pointers into argv). */
+static int given_twice(const char **seen, int opt, const char *arg, char *err)
+{
+    if (!arg || opt < 0 || opt >= OPT_LAST || opt == OPT_THRESHOLD || opt == OPT_GATE)
+        return 0;
+    if (seen[opt] && strcmp(seen[opt], arg)) {
+        snprintf(err, ERR_LEN, "--%s: given twice ('%.60s', then '%.60s'): give it once",
+                 opt_name(opt), seen[opt], arg);
+        return -1;
+    }
+    seen[opt] = arg;
+    return 0;
+}
+
 static int check(const struct options *o, char *err)
 {
     const struct run_config *c = &o->cfg;
     if (c->duration_ns <= 0) {
-        snprintf(err, ERR_LEN, "--duration must be > 0");
+        snprintf(err, ERR_LEN, "--duration: must be more than 0 (e.g. 30s)");
         return -1;
     }
     if (c->interval_ns < 10000000LL) {
-        snprintf(err, ERR_LEN, "--interval must be >= 10ms");
+        snprintf(err, ERR_LEN, "--interval: 10ms at least (e.g. 1s)");
         return -1;
     }
     if (c->timeout_ns <= 0) {
-        snprintf(err, ERR_LEN, "--timeout must be > 0");
+        snprintf(err, ERR_LEN, "--timeout: must be more than 0 (e.g. 10s)");
         return -1;
     }
     for (size_t i = 0; i < c->nverbs && !c->custom_method; i++)
@@ -401,6 +466,7 @@ int options_parse(int argc, char **argv, int compare, struct options *o, char *e
     optind = 1;
     opterr = 0;
     int opt;
+    const char *seen[OPT_LAST] = {NULL};
     while ((opt = getopt_long(argc, argv, ":u:p:R:d:c:hV", long_opts, NULL)) != -1) {
         if (opt == 'h') {
             options_usage(stdout, compare);
@@ -414,7 +480,7 @@ int options_parse(int argc, char **argv, int compare, struct options *o, char *e
             cli_getopt_error(opt, argv, optind, err);
             return -1;
         }
-        if (apply_named(o, opt, optarg, compare, err))
+        if (given_twice(seen, opt, optarg, err) || apply_named(o, opt, optarg, compare, err))
             return -1;
     }
     o->positional = argv + optind;

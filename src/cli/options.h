@@ -25,6 +25,7 @@ struct options {
     int plot_keep;           /* --plot-keep: keep the gnuplot script and data */
     char html[512];          /* --html FILE: the self-contained page */
     int encoding_given;      /* --proto was on the command line */
+    int verb_given;          /* --verb was on the command line */
     char hdr_log[512];       /* --hdr-log FILE */
     char pct_dist[512];      /* --percentile-dist FILE */
     struct cond_list thresholds; /* --threshold (run) */

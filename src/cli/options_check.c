@@ -90,8 +90,25 @@ static int check_url(const char *url, char *err)
     return -1;
 }
 
+/* --vm-id is getVmStats' argument: with no verb to take it, it would be
+ * ignored without a word. */
+static int check_vm_id(const struct run_config *cfg, char *err)
+{
+    for (size_t i = 0; i < cfg->nverbs && !cfg->custom_method; i++)
+        if (!strcmp(cfg->verbs[i].name, "getVmStats"))
+            return 0;
+    if (!cfg->vm_id[0])
+        return 0;
+    snprintf(err, ERR_LEN, "--vm-id: only --verb getVmStats takes a VM (%s%.60s takes none)",
+             cfg->custom_method ? "--method " : "", cfg->custom_method ? cfg->verbs[0].name
+             : cfg->nverbs == 1 ? cfg->verbs[0].name : "this mix");
+    return -1;
+}
+
 static int check_verbs(const struct run_config *cfg, const struct encoder *enc, char *err)
 {
+    if (check_vm_id(cfg, err))
+        return -1;
     if (cfg->custom_method)
         return 0;
     for (size_t i = 0; i < cfg->nverbs; i++) {

@@ -363,6 +363,18 @@ static void mix_text(const struct run_config *c, char *out, size_t len)
     }
 }
 
+/* --vm-id goes to the cells whose mix has getVmStats: some cell must. */
+static int check_vm_id(const struct sweep_args *a, const struct options *o, char *err)
+{
+    for (size_t i = 0; i < a->nverbs && !o->cfg.custom_method; i++)
+        if (strstr(a->verbs[i], "getVmStats"))
+            return 0;
+    if (!o->cfg.vm_id[0] || o->cfg.custom_method) /* --method: options_arm says it */
+        return 0;
+    snprintf(err, ERR_LEN, "--vm-id: only --verb getVmStats takes a VM (no --verb here has it)");
+    return -1;
+}
+
 int sweep_args_check(struct sweep_args *a, const struct options *o, char *err)
 {
     if (check_run_options(a, o, err))
@@ -386,7 +398,7 @@ int sweep_args_check(struct sweep_args *a, const struct options *o, char *err)
         a->protos[a->nprotos++][0] = '\0'; /* run's default, resolved per cell */
     if (!a->nverbs)
         mix_text(&o->cfg, a->verbs[a->nverbs++], sizeof a->verbs[0]);
-    return 0;
+    return check_vm_id(a, o, err);
 }
 
 /* ---- cells ------------------------------------------------------------------- */
@@ -421,11 +433,17 @@ int sweep_cell_config(const struct options *o, const struct sweep_params *p,
     }
     if (!o->cfg.custom_method && options_parse_verbs(p->verb, &oc.cfg, err))
         return -1;
+    int takes_vm = 0;
     for (size_t i = 0; i < oc.cfg.nverbs && !oc.cfg.custom_method; i++)
-        if (!strcmp(oc.cfg.verbs[i].name, "getVmStats") && !oc.cfg.vm_id[0]) {
-            snprintf(err, ERR_LEN, "--verb: getVmStats needs --vm-id UUID");
-            return -1;
+        if (!strcmp(oc.cfg.verbs[i].name, "getVmStats")) {
+            if (!oc.cfg.vm_id[0]) {
+                snprintf(err, ERR_LEN, "--verb: getVmStats needs --vm-id UUID");
+                return -1;
+            }
+            takes_vm = 1;
         }
+    if (!takes_vm && !o->cfg.custom_method)
+        oc.cfg.vm_id[0] = '\0'; /* another cell's getVmStats takes it (sweep_args_check) */
     if (options_check(&oc, err) || options_arm(&oc, 0, cfg, err))
         return -1;
     if (condition_check_verbs(&o->thresholds, cfg, err)) {

@@ -40,24 +40,6 @@ int sweep_find_check(struct sweep_cmd *c, char *err)
     return 0;
 }
 
-/* What, beyond the conditions, makes a probe a break (result_limits but a
- * late pacer). */
-static void limits_text(unsigned lim, const struct run_result *r, char *out, size_t len)
-{
-    out[0] = '\0';
-    if (lim & RESULT_SATURATED)
-        snprintf(out, len, "server saturated (CPU at --cpu-saturation %g%%)",
-                 r->cfg.cpu_saturation);
-    size_t n = strlen(out);
-    if (lim & (RESULT_CLIENT_BOUND | RESULT_RATE_NOT_HELD))
-        snprintf(out + n, len - n, "%sclient could not hold the rate: %s", n ? "; " : "",
-                 lim & RESULT_CLIENT_BOUND ? "client-bound (over 80% of a core)"
-                                           : "achieved under 99% of the rate");
-    n = strlen(out);
-    if ((lim & (RESULT_CLIENT_BOUND | RESULT_RATE_NOT_HELD)) == RESULT_RATE_NOT_HELD)
-        snprintf(out + n, len - n, " (%.6g/s of %.6g/s)", r->rate_achieved, r->cfg.rate);
-}
-
 /* Judges probe result r into p: pass, or the first failed condition and
  * what limited the run, as its reason. */
 static void judge(const struct cond_list *l, const struct run_result *r, struct sweep_probe *p)
@@ -67,13 +49,16 @@ static void judge(const struct cond_list *l, const struct run_result *r, struct 
     /* A late pacer (the rate held, some sends late) is no break: latency
      * counts from the intended send time, so the conditions already see
      * the lateness; on a busy machine it comes and goes with other
-     * processes, and would end a search far below the server's capacity. */
-    unsigned lim = result_limits(r) & ~RESULT_LATE_PACER;
-    char cond[160] = "", limits[160];
+     * processes, and would end a search far below the server's capacity.
+     * Queueing for a connection alone is none either: the latency
+     * conditions see it, and the rate rule when it costs the rate. */
+    unsigned lim = result_limits(r) & (RESULT_SATURATED | RESULT_CLIENT_BOUND |
+                                       RESULT_RATE_NOT_HELD);
+    char cond[100] = "", limits[130];
     for (size_t k = 0; k < l->n && !cond[0]; k++)
         if (!res[k].pass)
             condition_describe(&l->c[k], &res[k], cond, sizeof cond);
-    limits_text(lim, r, limits, sizeof limits);
+    result_limits_text(r, lim, limits, sizeof limits);
     p->pass = !cond[0] && !limits[0];
     snprintf(p->reason, sizeof p->reason, "%s%s%s", cond, cond[0] && limits[0] ? "; " : "",
              limits);

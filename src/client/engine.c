@@ -42,10 +42,14 @@ static void send_on(struct engine *e, struct conn *c, int64_t intended, int queu
     r->measured = intended >= e->m0_ns && intended < e->end_ns;
     r->sent_ns = clock_now_ns();
     e->outstanding++;
+    int64_t next_tick = e->m0_ns + e->tick_k * e->cfg->interval_ns;
     if (!r->measured) {
-        e->warm.sent++;
+        if (intended < e->m0_ns && intended >= next_tick)
+            e->warm_ahead++; /* a warmup send due at the tick: the next interval's */
+        else
+            e->warm.sent++;
         e->res->warmup.sent++;
-    } else if (intended >= e->m0_ns + e->tick_k * e->cfg->interval_ns && !e->ended)
+    } else if (intended >= next_tick && !e->ended)
         e->ival_ahead++; /* the interval its intended time falls in */
     else
         e->ival.sent++;

@@ -75,6 +75,7 @@ struct engine {
     } ival, warm;
     int64_t ival_ahead;         /* measured sends due at or after the next tick,
                                    made before it ran (the pacer wakes early) */
+    int64_t warm_ahead;         /* the same for warmup sends (before m0_ns) */
 };
 
 /* engine_setup.c, for engine_run. engine_setup_transport picks the wire

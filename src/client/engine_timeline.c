@@ -62,6 +62,8 @@ void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
     *ic = (struct ival_counts){0};
     e->ival.sent += e->ival_ahead;
     e->ival_ahead = 0;
+    e->warm.sent += e->warm_ahead;
+    e->warm_ahead = 0;
     hist_reset(&e->ival_hist);
 }
 

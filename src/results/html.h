@@ -120,6 +120,11 @@ struct html_verdicts {
     const int *pass;
     size_t n;
 };
+/* A bucket grid (report.h) as a table: caption, a head row "corner,
+ * names[0..ncols)", a row per edge. g and names are only read. */
+struct report_bucket_grid;
+void html_bucket_grid(FILE *out, const char *caption, const char *corner,
+                      const char *const *names, const struct report_bucket_grid *g);
 int html_write_run(const char *path, const struct run_result *r, const struct html_verdicts *v,
                    char *err);
 

@@ -47,7 +47,10 @@ static void verdict_card(FILE *out, const struct html_verdicts *v)
 static void headline(FILE *out, const struct run_result *r, const struct html_verdicts *v)
 {
     char rt[32], ra[32], p50[32], p99[32], errs[32], cpu[32] = "n/a";
-    snprintf(rt, sizeof rt, r->closed_loop ? "closed loop" : "%.2f/s", r->cfg.rate);
+    if (r->closed_loop)
+        snprintf(rt, sizeof rt, "closed loop");
+    else
+        units_format_rate(r->cfg.rate, rt, sizeof rt);
     snprintf(ra, sizeof ra, "%.2f/s", r->rate_achieved);
     fmt_pct(r, &r->latency, 50, p50, sizeof p50);
     fmt_pct(r, &r->latency, 99, p99, sizeof p99);
@@ -290,6 +293,38 @@ static void per_verb(FILE *out, const struct run_result *r)
     html_table_end(out);
 }
 
+void html_bucket_grid(FILE *out, const char *caption, const char *corner,
+                      const char *const *names, const struct report_bucket_grid *g)
+{
+    const char *heads[REPORT_GRID_COLS + 1] = {corner};
+    for (int k = 0; k < g->ncols; k++)
+        heads[k + 1] = names[k];
+    html_table(out, caption, heads, g->ncols + 1);
+    for (int i = 0; i < g->nrows; i++) {
+        const char *cells[REPORT_GRID_COLS + 1] = {g->label[i]};
+        for (int k = 0; k < g->ncols; k++)
+            cells[k + 1] = g->cell[i][k];
+        html_row(out, cells, g->ncols + 1);
+    }
+    html_table_end(out);
+}
+
+/* A mix's cumulative table, a column per verb (the text's own grid). */
+static void per_verb_buckets(FILE *out, const struct run_result *r)
+{
+    const struct hist *hs[RUN_MAX_VERBS];
+    const char *names[RUN_MAX_VERBS];
+    static struct report_bucket_grid g; /* large */
+    char err[ERR_LEN];
+    for (size_t i = 0; i < r->nverbs; i++) {
+        hs[i] = &r->verbs[i].latency;
+        names[i] = r->verbs[i].name;
+    }
+    if (r->nverbs > 1 && report_bucket_grid(r->cfg.buckets, hs, (int)r->nverbs, &g, err) == 0)
+        html_bucket_grid(out, "cumulative % of each verb's answers under each edge",
+                         "response time", names, &g);
+}
+
 static void kv(FILE *out, const char *k, const char *v)
 {
     const char *cells[2] = {k, v};
@@ -368,10 +403,13 @@ void html_run_config(FILE *out, const struct run_result *r)
     kv(out, "verbs", v);
     if (r->closed_loop)
         snprintf(v, sizeof v, "closed loop (max): latency is service time");
-    else
-        snprintf(v, sizeof v, "%.2f/s, %s arrivals%s", c->rate,
+    else {
+        char rate[32];
+        units_format_rate(c->rate, rate, sizeof rate);
+        snprintf(v, sizeof v, "%s, %s arrivals%s", rate,
                  c->arrival == ARRIVAL_POISSON ? "poisson" : "constant",
                  c->busy_poll ? ", busy-poll pacer" : "");
+    }
     kv(out, "rate", v);
     units_format_duration(c->duration_ns, d, sizeof d);
     units_format_duration(c->warmup_ns, w, sizeof w);
@@ -402,8 +440,9 @@ void html_run_machine(FILE *out, const struct run_result *r)
         char a[32], b[32];
         report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
         report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
-        snprintf(v, sizeof v, "%ld threads: CPU mean %.1f%% p50 %.1f%% max %.1f%%%s%s; RSS %s -> "
-                 "%s", r->server_threads, mean, p50, max, r->server_cpu_source[0] ? " by " : "",
+        snprintf(v, sizeof v, "%ld %s: CPU mean %.1f%% p50 %.1f%% max %.1f%%%s%s; RSS %s -> "
+                 "%s", r->server_threads, r->server_threads == 1 ? "thread" : "threads", mean,
+                 p50, max, r->server_cpu_source[0] ? " by " : "",
                  r->server_cpu_source, a, b);
         kv(out, "server", v);
     } else {
@@ -438,6 +477,7 @@ static int run_tables(FILE *out, const struct run_result *r, char *err)
     fputs("<div class=\"tables\">\n", out);
     errors_table(out, r);
     per_verb(out, r);
+    per_verb_buckets(out, r);
     transport_table(out, r);
     fputs("</div>\n", out);
     html_section_end(out);

@@ -109,10 +109,13 @@ static void header(FILE *out, const struct run_result *r)
     if (r->closed_loop)
         fprintf(out, "\nrate        closed loop (max): %.2f/s achieved; latency is service time\n",
                 r->rate_achieved);
-    else
-        fprintf(out, "\nrate        %.2f/s target, %.2f/s achieved (%s arrivals%s)\n", c->rate,
+    else {
+        char target[32];
+        units_format_rate(c->rate, target, sizeof target); /* as the user wrote it */
+        fprintf(out, "\nrate        %s target, %.2f/s achieved (%s arrivals%s)\n", target,
                 r->rate_achieved, c->arrival == ARRIVAL_POISSON ? "poisson" : "constant",
                 c->busy_poll ? ", busy-poll pacer" : "");
+    }
     duration_line(out, r);
 }
 
@@ -278,6 +281,62 @@ static void cpu(FILE *out, const struct run_result *r)
             "%.1f%%\n", cores, r->machine_busy_pct, steal, r->loadavg1, cmean, cmax);
 }
 
+int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
+                       struct report_bucket_grid *g, char *err)
+{
+    double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
+    g->ncols = n < REPORT_GRID_COLS ? n : REPORT_GRID_COLS;
+    g->nrows = buckets_edges(spec, hs, g->ncols, edges, err);
+    if (g->nrows < 0)
+        return -1;
+    for (int i = 0; i < g->nrows; i++) {
+        char e[16];
+        buckets_format_ms(edges[i], e, sizeof e);
+        snprintf(g->label[i], sizeof g->label[i], "<%sms:", e);
+    }
+    for (int k = 0; k < g->ncols; k++) {
+        buckets_fill(hs[k], edges, g->nrows, pct);
+        for (int i = 0; i < g->nrows; i++) /* no answer: no share */
+            snprintf(g->cell[i][k], sizeof g->cell[i][k], hs[k]->total_count ? "%.1f" : "n/a",
+                     pct[i]);
+    }
+    return 0;
+}
+
+void report_bucket_grid_text(FILE *out, const char *title, const char *const *names,
+                             const struct report_bucket_grid *g)
+{
+    int w[REPORT_GRID_COLS];
+    fprintf(out, "\n%-16s", title);
+    for (int k = 0; k < g->ncols; k++) {
+        w[k] = (int)strlen(names[k]) < 8 ? 8 : (int)strlen(names[k]);
+        fprintf(out, " %*s", w[k], names[k]);
+    }
+    fputc('\n', out);
+    for (int i = 0; i < g->nrows; i++) {
+        fprintf(out, "%-16s", g->label[i]);
+        for (int k = 0; k < g->ncols; k++)
+            fprintf(out, " %*s", w[k], g->cell[i][k]);
+        fputc('\n', out);
+    }
+}
+
+/* A mix's response times per verb, on one set of edges. */
+static int per_verb_buckets(FILE *out, const struct run_result *r, char *err)
+{
+    const struct hist *hs[RUN_MAX_VERBS];
+    const char *names[RUN_MAX_VERBS];
+    for (size_t i = 0; i < r->nverbs; i++) {
+        hs[i] = &r->verbs[i].latency;
+        names[i] = r->verbs[i].name;
+    }
+    static struct report_bucket_grid g; /* large; one thread writes reports */
+    if (report_bucket_grid(r->cfg.buckets, hs, (int)r->nverbs, &g, err))
+        return -1;
+    report_bucket_grid_text(out, "response time %", names, &g);
+    return 0;
+}
+
 static void per_verb(FILE *out, const struct run_result *r)
 {
     if (r->nverbs < 2)
@@ -309,6 +368,8 @@ int report_text(FILE *out, const struct run_result *r, char *err)
     transport(out, r);
     cpu(out, r);
     per_verb(out, r);
+    if (r->nverbs > 1 && per_verb_buckets(out, r, err))
+        return -1;
     report_ranks(out, r);
     if (r->nwarnings) {
         fprintf(out, "\nwarnings\n");

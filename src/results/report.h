@@ -7,6 +7,7 @@
 
 #include "results/result.h"
 #include "base/units.h"
+#include "stats/buckets.h"
 
 /* The results (only read) are the caller's; err is ERR_LEN bytes,
  * caller-owned. Write errors on out are the caller's to check (ferror). */
@@ -38,5 +39,24 @@ void report_unit_fmt(const struct report_unit *u, int have, double us, char *out
 /* "146 B", "2.32 MB": a size in bytes, 1000-based, about 3 digits, into
  * out (len bytes, always terminated). */
 void report_fmt_bytes(double bytes, char *out, size_t len);
+/* A cumulative bucket table with one column per histogram, computed once
+ * for the text and the HTML writers: the edges from a --buckets spec over
+ * all the histograms (buckets_edges), each row's label ("<5ms:") and its
+ * cells ("12.0"; "n/a" in the column of an empty histogram). */
+#define REPORT_GRID_COLS 16
+struct report_bucket_grid {
+    int nrows, ncols;
+    char label[BUCKETS_MAX][24];
+    char cell[BUCKETS_MAX][REPORT_GRID_COLS][16];
+};
+/* Fills g (the caller's; large) from the n histograms hs (only read; at
+ * most REPORT_GRID_COLS are taken). @return 0, or -1 with err (a spec that
+ * does not parse). */
+int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
+                       struct report_bucket_grid *g, char *err);
+/* The grid as text: a head line "title  name0 name1 ..." (names: one per
+ * column), then a line per row. */
+void report_bucket_grid_text(FILE *out, const char *title, const char *const *names,
+                             const struct report_bucket_grid *g);
 
 #endif

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "base/units.h"
+#include "base/version.h"
 
 const char *const err_kind_names[ERR_KINDS] = {
     "connect", "timeout", "closed", "http", "fault", "decode",
@@ -18,6 +19,7 @@ int result_init(struct run_result *r, const struct run_config *cfg)
     memset(r, 0, sizeof *r);
     if (cfg)
         r->cfg = *cfg;
+    snprintf(r->build, sizeof r->build, "%s", rpcbench_version()); /* a load replaces it */
     if (hist_init_latency(&r->latency) || hist_init_latency(&r->service) ||
         hist_init_latency(&r->send_lag) || hist_init_latency(&r->handshake) ||
         hist_init_latency(&r->pacing_lag))
@@ -210,10 +212,10 @@ static void warn_failures(struct run_result *r)
 }
 
 /* @return the index of the first sample at or above --cpu-saturation, or
- * -1 when none is. */
+ * -1 when none is or the rule is off (--cpu-saturation off: 0). */
 static long first_saturated(const struct run_result *r)
 {
-    for (size_t i = 0; i < r->nsamples; i++)
+    for (size_t i = 0; r->cfg.cpu_saturation > 0 && i < r->nsamples; i++)
         if (r->samples[i].server_pct >= r->cfg.cpu_saturation)
             return (long)i;
     return -1;
@@ -242,19 +244,77 @@ static int late_pacer(const struct run_result *r, double *lag99)
     return !r->closed_loop && *lag99 > 1.0 && late >= 3;
 }
 
+/* The share of written requests (%) that waited for a free connection. */
+static double queued_pct(const struct run_result *r)
+{
+    int64_t written = r->sent - r->unfinished;
+    return written > 0 ? 100.0 * (double)r->queued / (double)written : 0;
+}
+
 unsigned result_limits(const struct run_result *r)
 {
     unsigned f = 0;
     double lag99;
     if (first_saturated(r) >= 0)
         f |= RESULT_SATURATED;
-    if (result_client_cpu_mean(r, NULL) > 80 && !r->cfg.busy_poll) /* polling is always busy */
-        f |= RESULT_CLIENT_BOUND;
+    if (result_client_cpu_mean(r, NULL) > RESULT_CLIENT_BUSY_PCT && !r->cfg.busy_poll)
+        f |= RESULT_CLIENT_BOUND; /* polling is always busy */
     else if (late_pacer(r, &lag99))
         f |= RESULT_LATE_PACER;
+    if (!r->closed_loop && queued_pct(r) >= RESULT_QUEUED_PCT)
+        f |= RESULT_SERVER_BOUND;
     if (!r->closed_loop && r->cfg.rate > 0 && r->rate_achieved < 0.99 * r->cfg.rate)
         f |= RESULT_RATE_NOT_HELD;
     return f;
+}
+
+const char *result_rate_holder(unsigned f)
+{
+    if (f & RESULT_CLIENT_BOUND)
+        return "the client";
+    if (f & (RESULT_SATURATED | RESULT_SERVER_BOUND))
+        return "the server";
+    return f & RESULT_LATE_PACER ? "the machine" : "neither side measurably";
+}
+
+/* Appends "; " and one rule's phrase to out. */
+static void say(char *out, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say(char *out, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(out);
+    if (used && used + 2 < len) {
+        memcpy(out + used, "; ", 3);
+        used += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+void result_limits_text(const struct run_result *r, unsigned f, char *out, size_t len)
+{
+    double lag99, mx;
+    long i = first_saturated(r);
+    out[0] = '\0';
+    if ((f & RESULT_SATURATED) && i >= 0)
+        say(out, len, "server saturated (CPU %.0f%% >= --cpu-saturation %g%%)",
+            r->samples[i].server_pct, r->cfg.cpu_saturation);
+    if (f & RESULT_SERVER_BOUND)
+        say(out, len, "server-bound (%.1f%% of sends waited for a busy connection; limit "
+            "%g%%)", queued_pct(r), RESULT_QUEUED_PCT);
+    if (f & RESULT_CLIENT_BOUND)
+        say(out, len, "client-bound (client CPU %.0f%% > %d%% of a core)",
+            result_client_cpu_mean(r, &mx), RESULT_CLIENT_BUSY_PCT);
+    if (f & RESULT_LATE_PACER) {
+        late_pacer(r, &lag99);
+        say(out, len, "late pacer (send lag p99 %.2fms > 1ms with the client idle: the machine "
+            "held it back)", lag99);
+    }
+    if (f & RESULT_RATE_NOT_HELD)
+        say(out, len, "rate not held (%.6g/s of %.6g/s, under 99%%: %s)", r->rate_achieved,
+            r->cfg.rate, result_rate_holder(result_limits(r))); /* every rule, shown or not */
 }
 
 static void warn_client(struct run_result *r)
@@ -297,14 +357,14 @@ void result_check_warnings(struct run_result *r)
         result_warn(r, "hypervisor steal %.1f%% of CPU time: the VM was paused now and then; "
                     "latencies and send lag include those pauses (rerun, or compare rounds)",
                     r->machine_steal_pct);
-    int64_t written = r->sent - r->unfinished;
-    if (!r->closed_loop && written > 0 && 100.0 * (double)r->queued / (double)written >= 1)
+    unsigned f = result_limits(r);
+    if (f & RESULT_SERVER_BOUND)
         result_warn(r, "%.1f%% of the requests sent waited for a free connection (all %d "
                     "busy): the server is slower than the rate, or raise --connections",
-                    100.0 * (double)r->queued / (double)written, r->cfg.connections);
-    if (result_limits(r) & RESULT_RATE_NOT_HELD)
-        result_warn(r, "rate not held: achieved %.2f/s of %.2f/s target", r->rate_achieved,
-                    r->cfg.rate);
+                    queued_pct(r), r->cfg.connections);
+    if (f & RESULT_RATE_NOT_HELD)
+        result_warn(r, "rate not held: achieved %.2f/s of %.2f/s target; held back by %s",
+                    r->rate_achieved, r->cfg.rate, result_rate_holder(f));
     if (r->cfg.tls_insecure)
         result_warn(r, "TLS without verifying the server (--insecure): anyone could have "
                     "answered");

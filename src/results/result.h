@@ -146,6 +146,7 @@ struct interval_rec {
 
 struct run_result {
     struct run_config cfg;
+    char build[64];          /* the rpcbench version that measured it ("" unknown) */
     char target_url[512];    /* the URL actually measured */
     pid_t watched_pids[RUN_MAX_PIDS];
     size_t nwatched;
@@ -247,17 +248,33 @@ void result_format_start(double start_unix, char *out, size_t len);
 double result_client_cpu_mean(const struct run_result *r, double *max);
 /* @return the server CPU-ms per answered request; -1 when unknown. */
 double result_cpu_ms_per_call(const struct run_result *r);
-/* What limited a run's figures, as result_limits' bits: the server reached
- * --cpu-saturation; the client was busy (over 80 % of a core, unless
- * --busy-poll); or, with an idle client, the pacer sent late (lag p99 over
- * 1 ms); and, for an open loop, the rate achieved was under 99 % of the
- * target. The warnings below say the same in words. */
+/* What limited a run's figures, as result_limits' bits, the one diagnosis
+ * that run's warnings, sweep's flags and --find-max's reasons all use: the
+ * server reached --cpu-saturation (never when it is off: 0); every
+ * connection was busy for RESULT_QUEUED_PCT % of the sends or more (the
+ * server answers slower than the rate: server-bound); the client was busy
+ * (over RESULT_CLIENT_BUSY_PCT % of a core, unless --busy-poll); or, with
+ * an idle client, the pacer sent late (lag p99 over 1 ms: the machine);
+ * and, for an open loop, the rate achieved was under 99 % of the target
+ * (result_rate_holder says whose doing). */
 #define RESULT_SATURATED 1u
 #define RESULT_CLIENT_BOUND 2u
 #define RESULT_LATE_PACER 4u
 #define RESULT_RATE_NOT_HELD 8u
+#define RESULT_SERVER_BOUND 16u
+#define RESULT_QUEUED_PCT 1.0
+#define RESULT_CLIENT_BUSY_PCT 80
 /* @return the RESULT_* bits that apply to r (0: nothing limited it). */
 unsigned result_limits(const struct run_result *r);
+/* @return who held the rate back, given result_limits' bits f: "the
+ * client", "the server", "the machine" or "neither side measurably"
+ * (static). */
+const char *result_rate_holder(unsigned f);
+/* Each rule of f that r met, named with its figure and its threshold,
+ * "server saturated (CPU 99% >= --cpu-saturation 95%); rate not held
+ * (...)", into out (len bytes, the caller's); "" for none. A rate not held
+ * is blamed from every rule r met, shown in f or not. */
+void result_limits_text(const struct run_result *r, unsigned f, char *out, size_t len);
 /* Adds the warnings that the figures call for (failures, interruption,
  * saturation, client-bound or late pacer, hypervisor steal, rate). */
 void result_check_warnings(struct run_result *r);

@@ -276,7 +276,8 @@ json_object *result_to_json(const struct run_result *r)
 {
     json_object *root = json_object_new_object();
     const double *p = r->cfg.pcts;
-    json_object_object_add(root, "rpcbench", json_object_new_string(rpcbench_version()));
+    json_object_object_add(root, "rpcbench", json_object_new_string(r->build[0] ? r->build
+                                                                    : rpcbench_version()));
     json_object_object_add(root, "config", config_json(&r->cfg));
     json_object *t = json_object_new_object();
     json_object_object_add(t, "url", json_object_new_string(r->target_url));

@@ -291,6 +291,8 @@ static int load_root(json_object *root, struct run_result *r, char *err)
         return -1;
     }
     str(t, "url", r->target_url, sizeof r->target_url);
+    r->build[0] = '\0'; /* files without it: unknown */
+    str(root, "rpcbench", r->build, sizeof r->build);
     load_counts(root, r);
     load_cpu(root, r);
     if (load_timeline(root, r) || result_ranks_load(root, r)) {

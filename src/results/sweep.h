@@ -43,11 +43,16 @@ extern const char *const sweep_fig_names[SF_N]; /* "achieved", "p50", ... */
 
 /* A cell's figures over its repeats: the median and the min and max.
  * A figure unknown in every repeat (no answer, no CPU reading) is -1 in
- * all three. flags: SWEEP_SATURATED / SWEEP_CLIENT_BOUND if any repeat
- * had the server saturated or the client unable to hold the rate. */
-#define SWEEP_SATURATED 1
-#define SWEEP_CLIENT_BOUND 2
+ * all three. flags: what limited any repeat, from result_limits (the one
+ * diagnosis of run, sweep and --find-max): a rate not held is put on the
+ * side that held it back (result_rate_holder). */
+#define SWEEP_SATURATED 1     /* the server reached --cpu-saturation */
+#define SWEEP_CLIENT_BOUND 2  /* the client's CPU was the limit */
 #define SWEEP_CUT_SHORT 4     /* a repeat ended early by SIGINT (added by sweep_cell_row) */
+#define SWEEP_SERVER_BOUND 8  /* every connection busy: the server slower than the rate */
+#define SWEEP_LATE_PACER 16   /* an idle client sent late: the machine held it back */
+#define SWEEP_RATE_NOT_HELD 32 /* under 99 % of the rate, neither side to blame */
+#define SWEEP_NFLAGS 6
 struct sweep_row {
     double med[SF_N], min[SF_N], max[SF_N];
     unsigned flags;
@@ -136,10 +141,8 @@ void sweep_params_text(const struct sweep_params *p, unsigned which, char *out, 
 /* c's figures over its repeats into *row (the caller's): median, min and
  * max of each figure in enum sweep_fig, over the repeats where it is
  * known; -1 in all three where it is known in none (or c has no repeat);
- * flags from result_limits of every repeat (SWEEP_SATURATED for
- * RESULT_SATURATED, SWEEP_CLIENT_BOUND for RESULT_CLIENT_BOUND,
- * RESULT_LATE_PACER or RESULT_RATE_NOT_HELD), SWEEP_CUT_SHORT for a
- * repeat SIGINT ended early. c is only read.
+ * flags from result_limits of every repeat (sweep_limit_flags),
+ * SWEEP_CUT_SHORT for a repeat SIGINT ended early. c is only read.
  * @return 0, or -1 when memory cannot be had (*row then all -1). */
 int sweep_cell_row(const struct sweep_cell *c, struct sweep_row *row);
 /* One cell of s from spec: a cell number as the table shows it (1-based),

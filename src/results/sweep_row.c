@@ -100,6 +100,26 @@ static void spread(double *v, size_t n, double *med, double *mn, double *mx)
     *mx = v[n - 1];
 }
 
+/* A repeat's result_limits as a row's flags: a rate not held goes to the
+ * side that held it back, and is a flag of its own only when neither did. */
+static unsigned limit_flags(unsigned lim)
+{
+    unsigned f = 0;
+    const char *holder = result_rate_holder(lim);
+    if (lim & RESULT_SATURATED)
+        f |= SWEEP_SATURATED;
+    if (lim & RESULT_CLIENT_BOUND)
+        f |= SWEEP_CLIENT_BOUND;
+    else if (lim & RESULT_LATE_PACER)
+        f |= SWEEP_LATE_PACER;
+    if (lim & RESULT_SERVER_BOUND ||
+        (lim & RESULT_RATE_NOT_HELD && !(lim & RESULT_SATURATED) && !strcmp(holder, "the server")))
+        f |= SWEEP_SERVER_BOUND;
+    if (lim & RESULT_RATE_NOT_HELD && !strcmp(holder, "neither side measurably"))
+        f |= SWEEP_RATE_NOT_HELD;
+    return f;
+}
+
 int sweep_cell_row(const struct sweep_cell *c, struct sweep_row *row)
 {
     memset(row, 0, sizeof *row);
@@ -115,11 +135,7 @@ int sweep_cell_row(const struct sweep_cell *c, struct sweep_row *row)
         spread(v, n, &row->med[f], &row->min[f], &row->max[f]);
     }
     for (size_t k = 0; k < c->nreps; k++) {
-        unsigned lim = result_limits(&c->reps[k]);
-        if (lim & RESULT_SATURATED)
-            row->flags |= SWEEP_SATURATED;
-        if (lim & (RESULT_CLIENT_BOUND | RESULT_LATE_PACER | RESULT_RATE_NOT_HELD))
-            row->flags |= SWEEP_CLIENT_BOUND;
+        row->flags |= limit_flags(result_limits(&c->reps[k]));
         if (c->reps[k].interrupted)
             row->flags |= SWEEP_CUT_SHORT;
     }

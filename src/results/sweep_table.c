@@ -98,11 +98,13 @@ static struct sweep_row *all_rows(const struct sweep *s)
 
 void sweep_flags_text(const struct sweep_row *r, const char *sep, char *out, size_t len)
 {
-    static const char *const words[] = {"saturated", "client-bound", "cut short"};
+    static const char *const words[SWEEP_NFLAGS] = {"saturated", "client-bound", "cut short",
+                                                    "server-bound", "late pacer",
+                                                    "rate not held"};
     out[0] = '\0';
     if (!r->nreps)
         snprintf(out, len, "not run");
-    for (unsigned k = 0; k < 3; k++) {
+    for (unsigned k = 0; k < SWEEP_NFLAGS; k++) {
         size_t used = strlen(out);
         if (r->flags & (1u << k))
             snprintf(out + used, len - used, "%s%s", used ? sep : "", words[k]);
@@ -229,9 +231,19 @@ static void notes(FILE *out, const struct sweep *s, const struct sweep_row *rows
     }
     if (any & SWEEP_SATURATED)
         fprintf(out, "saturated: the server reached --cpu-saturation\n");
+    if (any & SWEEP_SERVER_BOUND)
+        fprintf(out, "server-bound: every connection was busy for %g%% of the sends or more: "
+                     "the server answers slower than the rate (or raise --connections)\n",
+                RESULT_QUEUED_PCT);
     if (any & SWEEP_CLIENT_BOUND)
-        fprintf(out, "client-bound: the client could not hold the rate; such a cell measures "
-                     "the client too\n");
+        fprintf(out, "client-bound: the client used over %d%% of a core; such a cell measures "
+                     "the client too\n", RESULT_CLIENT_BUSY_PCT);
+    if (any & SWEEP_LATE_PACER)
+        fprintf(out, "late pacer: the client, idle, sent late (send lag p99 over 1ms): the "
+                     "machine held it back; the latencies include it\n");
+    if (any & SWEEP_RATE_NOT_HELD)
+        fprintf(out, "rate not held: under 99%% of the rate, with neither side measurably "
+                     "the cause\n");
     if (any & SWEEP_CUT_SHORT)
         fprintf(out, "cut short: SIGINT ended a run early; its figures cover what it measured\n");
     if (s->interrupted)

@@ -1,0 +1,194 @@
+/* cmd_compare_verbs: a mix's figures per verb, side by side (cmd_compare.h):
+ * one row per verb either arm sent, matched by name, from each arm's merged
+ * rounds; the same rows in the text, the JSON and the HTML page, and a
+ * bucket table per verb in the text. */
+#include "cli/cmd_compare.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "results/html.h"
+
+/* One verb of the comparison: each arm's result for it (NULL: not sent). */
+struct verb_pair {
+    const char *name;
+    const struct verb_result *v[2];
+};
+
+static const struct verb_result *find(const struct run_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->nverbs; i++)
+        if (!strcmp(r->verbs[i].name, name))
+            return &r->verbs[i];
+    return NULL;
+}
+
+/* The verbs of A, then those only B sent, into p (2 * RUN_MAX_VERBS).
+ * @return how many; 0 unless an arm sent a mix (one verb each: the
+ * summary table is that verb's already). */
+static size_t pairs(const struct cmp *c, struct verb_pair *p)
+{
+    const struct run_result *r[2] = {&c->arm[0].merged, &c->arm[1].merged};
+    size_t n = 0;
+    if (r[0]->nverbs < 2 && r[1]->nverbs < 2)
+        return 0;
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < r[a]->nverbs; i++) {
+            const char *name = r[a]->verbs[i].name;
+            if (a == 1 && find(r[0], name))
+                continue;
+            p[n].name = name;
+            p[n].v[0] = find(r[0], name);
+            p[n].v[1] = find(r[1], name);
+            n++;
+        }
+    return n;
+}
+
+/* p in ms of v's latencies; NAN when v is absent or has no answer. */
+static double pct_ms(const struct verb_result *v, double p)
+{
+    if (!v || v->latency.total_count == 0)
+        return NAN;
+    return (double)hist_percentile(&v->latency, p) / 1000;
+}
+
+static struct report_unit unit_of(const struct verb_pair *p, size_t n)
+{
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int a = 0; a < 2; a++)
+            if (p[i].v[a])
+                report_unit_span(&p[i].v[a]->latency, &lo, &hi);
+    return report_unit_pick(hi, lo);
+}
+
+/* The cells of one row: verb, A and B requests, then p50 and p99 each as
+ * A, B, B/A (the summary table's formats), then A and B errors. */
+#define VCOLS 11
+static void row_cells(const struct verb_pair *p, const struct report_unit *u,
+                      char cells[VCOLS][32])
+{
+    static const double ps[2] = {50, 99};
+    snprintf(cells[0], 32, "%.31s", p->name);
+    for (int a = 0; a < 2; a++) {
+        snprintf(cells[1 + a], 32, p->v[a] ? "%lld" : "-",
+                 p->v[a] ? (long long)p->v[a]->requests : 0LL);
+        snprintf(cells[9 + a], 32, p->v[a] ? "%lld" : "-",
+                 p->v[a] ? (long long)p->v[a]->errors : 0LL);
+    }
+    for (int k = 0; k < 2; k++) {
+        double va = pct_ms(p->v[0], ps[k]), vb = pct_ms(p->v[1], ps[k]);
+        double r = compare_ratio(va, vb);
+        compare_fmt_fig(FIG_P50, va, u, cells[3 + 3 * k], 32);
+        compare_fmt_fig(FIG_P50, vb, u, cells[4 + 3 * k], 32);
+        snprintf(cells[5 + 3 * k], 32, isnan(r) ? "-" : "%.3g", r);
+    }
+}
+
+static const char *const heads[VCOLS] = {"verb", "A requests", "B requests", "A p50", "B p50",
+                                          "p50 B/A", "A p99", "B p99", "p99 B/A", "A errors",
+                                          "B errors"};
+
+/* A bucket table per verb both arms sent: A's and B's columns. */
+static int verb_buckets(FILE *out, const struct cmp *c, const struct verb_pair *p, size_t n,
+                        char *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!p[i].v[0] || !p[i].v[1])
+            continue;
+        const struct hist *hs[2] = {&p[i].v[0]->latency, &p[i].v[1]->latency};
+        static const char *const names[2] = {"A", "B"};
+        static struct report_bucket_grid g; /* large */
+        char title[48];
+        snprintf(title, sizeof title, "%.30s %%", p[i].name);
+        if (report_bucket_grid(c->o->cfg.buckets, hs, 2, &g, err))
+            return -1;
+        report_bucket_grid_text(out, title, names, &g);
+    }
+    return 0;
+}
+
+int compare_verbs_text(FILE *out, const struct cmp *c, char *err)
+{
+    struct verb_pair p[2 * RUN_MAX_VERBS];
+    size_t n = pairs(c, p);
+    if (n == 0)
+        return 0;
+    struct report_unit u = unit_of(p, n);
+    fprintf(out, "\n%-16s %10s %10s %10s %10s %8s %10s %10s %8s %9s %9s\n", heads[0], heads[1],
+            heads[2], heads[3], heads[4], heads[5], heads[6], heads[7], heads[8], heads[9],
+            heads[10]);
+    for (size_t i = 0; i < n; i++) {
+        char v[VCOLS][32];
+        row_cells(&p[i], &u, v);
+        fprintf(out, "%-16s %10s %10s %10s %10s %8s %10s %10s %8s %9s %9s\n", v[0], v[1], v[2],
+                v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]);
+    }
+    fprintf(out, "(per verb: the merged rounds of each arm; -: the arm did not send it)\n");
+    return verb_buckets(out, c, p, n, err);
+}
+
+static json_object *arm_verb_json(const struct verb_result *v)
+{
+    if (!v)
+        return NULL;
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "requests", json_object_new_int64(v->requests));
+    json_object_object_add(o, "ok", json_object_new_int64(v->ok));
+    json_object_object_add(o, "errors", json_object_new_int64(v->errors));
+    double p50 = pct_ms(v, 50), p99 = pct_ms(v, 99);
+    json_object_object_add(o, "p50_ms", isnan(p50) ? NULL : json_object_new_double(p50));
+    json_object_object_add(o, "p99_ms", isnan(p99) ? NULL : json_object_new_double(p99));
+    return o;
+}
+
+json_object *compare_verbs_json(const struct cmp *c)
+{
+    struct verb_pair p[2 * RUN_MAX_VERBS];
+    size_t n = pairs(c, p);
+    json_object *arr = json_object_new_array();
+    for (size_t i = 0; i < n; i++) {
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "verb", json_object_new_string(p[i].name));
+        json_object_object_add(o, "a", arm_verb_json(p[i].v[0]));
+        json_object_object_add(o, "b", arm_verb_json(p[i].v[1]));
+        double r50 = compare_ratio(pct_ms(p[i].v[0], 50), pct_ms(p[i].v[1], 50));
+        double r99 = compare_ratio(pct_ms(p[i].v[0], 99), pct_ms(p[i].v[1], 99));
+        json_object_object_add(o, "p50_ratio", isnan(r50) ? NULL : json_object_new_double(r50));
+        json_object_object_add(o, "p99_ratio", isnan(r99) ? NULL : json_object_new_double(r99));
+        json_object_array_add(arr, o);
+    }
+    return arr;
+}
+
+void compare_verbs_html(FILE *out, const struct cmp *c)
+{
+    struct verb_pair p[2 * RUN_MAX_VERBS];
+    size_t n = pairs(c, p);
+    if (n == 0)
+        return;
+    struct report_unit u = unit_of(p, n);
+    html_table(out, "per verb: the merged rounds of each arm (-: the arm did not send it)",
+               heads, VCOLS);
+    for (size_t i = 0; i < n; i++) {
+        char v[VCOLS][32];
+        const char *cells[VCOLS];
+        row_cells(&p[i], &u, v);
+        for (int k = 0; k < VCOLS; k++)
+            cells[k] = v[k];
+        html_row(out, cells, VCOLS);
+    }
+    html_table_end(out);
+    for (size_t i = 0; i < n; i++) {
+        static const char *const names[2] = {"A", "B"};
+        static struct report_bucket_grid g; /* large */
+        char err[ERR_LEN], caption[96];
+        const struct hist *hs[2] = {p[i].v[0] ? &p[i].v[0]->latency : NULL,
+                                    p[i].v[1] ? &p[i].v[1]->latency : NULL};
+        snprintf(caption, sizeof caption, "%.40s: cumulative %% of answers under each edge",
+                 p[i].name);
+        if (hs[0] && hs[1] && report_bucket_grid(c->o->cfg.buckets, hs, 2, &g, err) == 0)
+            html_bucket_grid(out, caption, "response time", names, &g);
+    }
+}
