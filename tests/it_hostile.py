@@ -48,7 +48,7 @@ import cdp  # noqa: E402
 from hostile_peers import (CLOSE, HOLD, READ, RAW, RST, STALL, HttpPeer, StompPeer,  # noqa: E402
                            XML_PING, chunked, connected, deep_json, deep_xmlrpc, frame,
                            jsonrpc_error, response, split, xmlrpc_fault)
-from rpctest import RPCBENCH, main, make_certs, skip  # noqa: E402
+from rpctest import RPCBENCH, main, openssl, skip  # noqa: E402
 from rpctest import check as need  # noqa: E402 - a hard check: what follows depends on it
 
 # The exit statuses README.md documents (its exit-status table): 0 success,
@@ -71,16 +71,17 @@ os.environ.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
 os.environ.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
 SANITIZER_WORDS = re.compile(rb"AddressSanitizer|LeakSanitizer|runtime error:")
 
-# What a hostile peer says: invalid UTF-8 (lone \xff \xfe \x80 \x9b), a valid
-# C1 control (U+009B, CSI), terminal escapes, BEL, VT, FF, DEL, CR and LF
-# each followed by a line of its own, and markup that would be an element.
+# What a hostile peer says: "pwned" first (the words a report must quote,
+# before any cut), invalid UTF-8 (lone \xff \xfe \x80 \x9b), a valid C1
+# control (U+009B, CSI), terminal escapes, BEL, VT, FF, DEL, CR and LF each
+# followed by a line of its own, and markup that would be an element.
 INJECT = b"\rINJECTED-CR\nINJECTED-LF"
-EVIL_BYTES = (b"\xff\xfe bad\x80 \x1b[2J\x1b]0;pwned\x07 \x9b31m \xc2\x9b2J \x0b\x0c\x7f" + INJECT)
+EVIL_BYTES = (b"pwned\xff\xfe bad\x80 \x1b[2J\x1b]0;title\x07 \x9b31m \xc2\x9b2J \x0b\x0c\x7f" + INJECT)
 EVIL = EVIL_BYTES + b" </script><i id=pwn>x</i>"
 EVIL_XML = EVIL_BYTES + b" &lt;/script&gt;&lt;i id=pwn&gt;"   # a <string> ends at '<'
-EVIL_LINE = b"\xff\xfe Evil \x1b[2J\x1b]0;pwned\x07 \xc2\x9b \x7f\x0b\x0c </script><i id=pwn>"
+EVIL_LINE = b"pwned\xff\xfe Evil \x1b[2J\x1b]0;title\x07 \xc2\x9b \x7f\x0b\x0c </script><i id=pwn>"
 # STOMP header values: no raw LF (it ends the header); escaped \n \r instead
-EVIL_STOMP = (b"\xff\xfe \x1b[2J\x1b]0;pwned\x07 \\nINJECTED-LF \\rINJECTED-CR \xc2\x9b"
+EVIL_STOMP = (b"pwned\xff\xfe \x1b[2J\x1b]0;title\x07 \\nINJECTED-LF \\rINJECTED-CR \xc2\x9b"
               b" </script><i id=pwn>")
 MULTI = "x" + "\u00e9" * 300                        # the issue's case: cut inside a character
 MULTI4 = "x" + "\u20ac\U0001F600" * 100             # 3- and 4-byte characters
@@ -259,14 +260,17 @@ class Tags(html.parser.HTMLParser):
             self.injected.append(tag)
 
 
-def load_html(what, data, case):
+def load_html(what, data, keep=True):
+    """An HTML page: clean text, parsed, no element a peer made; kept for
+    the chromium load unless keep is False."""
     text = clean_text(what, data)
     p = Tags()
     p.feed(text)
     p.close()
     check(not p.injected, "%s: a peer's markup became an element: %r" % (what, p.injected))
     check(re.search(r"<meta charset=.?utf-8", text, re.I), "%s: no UTF-8 charset" % what)
-    PAGES.append((case, text))
+    if keep:
+        PAGES.append((what, text))
     return text
 
 
@@ -342,8 +346,8 @@ def check_report_text(what, text, r):
 
 # ---- one case: run, then report, every output checked ------------------------------------
 
-def outputs(d, stem):
-    return {k: os.path.join(d, "%s.%s" % (stem, k)) for k in ("json", "html", "xml", "csv")}
+def outputs(d, stem, kinds=("json", "html", "xml")):
+    return {k: os.path.join(d, "%s.%s" % (stem, k)) for k in kinds}
 
 
 def check_files(case, ran, files, required):
@@ -355,8 +359,8 @@ def check_files(case, ran, files, required):
             continue
         what = "%s %s" % (case, os.path.basename(path))
         data = read(path)
-        got[kind] = {"json": load_json, "csv": load_csv, "xml": load_junit}.get(
-            kind, lambda w, b: load_html(w, b, case))(what, data)
+        got[kind] = {"json": load_json, "csv": load_csv, "xml": load_junit, "html": load_html,
+                     }.get(kind, clean_text)(what, data)
     return got
 
 
@@ -365,10 +369,11 @@ def run_all_outputs(case, url, proto, extra, sigint_after=None, timeout_s=TIMEOU
     """`rpcbench run` once with every output on, then `report` of its JSON;
     returns (Ran, result or None). Outputs may be missing only on exit 1."""
     with tempfile.TemporaryDirectory() as d:
-        f = outputs(d, "run")
-        del f["csv"]  # run's CSV goes to stdout; report --format csv makes it below
+        # stdout is the text report; the run's CSV comes from report --format csv below
+        f = outputs(d, "run", ("json", "html", "xml", "hlog", "pdist"))
         argv = [RPCBENCH, "run", "--url", url, "-p", proto, "--verb", verbs, "-R", str(RATE),
-                *RUN, "--output", f["json"], "--html", f["html"], "--junit", f["xml"], *extra]
+                *RUN, "--output", f["json"], "--html", f["html"], "--junit", f["xml"],
+                "--hdr-log", f["hlog"], "--percentile-dist", f["pdist"], *extra]
         ran = execute(argv, DURATION_S + timeout_s + SLACK_S, sigint_after)
         out = clean_text(case + " stdout", ran.out)
         err = clean_text(case + " stderr", ran.err)
@@ -386,17 +391,20 @@ def run_all_outputs(case, url, proto, extra, sigint_after=None, timeout_s=TIMEOU
 
 
 def report_saved(case, saved, d, r):
-    """`report` of a saved run: its text and --output (checked as the run's),
-    --format csv and csv-summary."""
-    again = os.path.join(d, "again.json")
-    ran = execute([RPCBENCH, "report", saved, "--output", again], 30)
-    check(ran.code in (0, 3), "%s: report of the saved run exited %d:\n%s" % (case, ran.code, ran.tail()))
-    check_report_text(case + " report", clean_text(case + " report stdout", ran.out), r)
-    clean_text(case + " report stderr", ran.err)
-    r2 = load_json(case + " report --output", read(again))
-    check_result(r2, case + " report --output")
-    check(r2["requests"] == r["requests"],
-          "%s: report --output %r, run %r" % (case, r2["requests"], r["requests"]))
+    """`report` of a saved run: its text, --output and --html (checked as
+    the run's), the merge of it with itself, --format csv and csv-summary."""
+    for what, inputs, twice in (("report", [saved], 1), ("merged report", [saved, saved], 2)):
+        f = outputs(d, what.replace(" ", "-"), ("json", "html"))
+        ran = execute([RPCBENCH, "report", *inputs, "--output", f["json"], "--html", f["html"]], 30)
+        what = "%s %s" % (case, what)
+        check(ran.code in (0, 3), "%s exited %d:\n%s" % (what, ran.code, ran.tail()))
+        clean_text(what + " stderr", ran.err)
+        load_html(what + " --html", read(f["html"]), keep=False)
+        r2 = load_json(what + " --output", read(f["json"]))
+        check_result(r2, what + " --output")
+        check_report_text(what, clean_text(what + " stdout", ran.out), r2)
+        check(r2["requests"] == {k: v * twice for k, v in r["requests"].items()},
+              "%s --output %r, run %r" % (what, r2["requests"], r["requests"]))
     for fmt in ("csv", "csv-summary"):
         ran = execute([RPCBENCH, "report", saved, "--format", fmt], 30)
         check(ran.code in (0, 3), "%s: report --format %s exited %d" % (case, fmt, ran.code))
@@ -419,7 +427,7 @@ class Case:
         return "/jsonrpc" if self.proto == "jsonrpc" else "/RPC2"
 
     def run(self):
-        extra = list(self.extra) + (["--cacert", certs()["ca"]] if self.scheme.endswith("s") else [])
+        extra = list(self.extra) + (["--cacert", certs()["cert"]] if self.scheme.endswith("s") else [])
         if self.rate:
             extra += ["-R", str(self.rate)]  # the last -R wins
         if self.timeout_s != TIMEOUT_S:
@@ -441,9 +449,9 @@ class Case:
             check(ran.code in self.codes, "%s: exit %d, want one of %r:\n%s"
                   % (self.name, ran.code, sorted(self.codes), ran.tail()))
         if self.stderr_says:
-            last = ran.err.decode(errors="replace").strip().splitlines()[-1:] or [""]
-            check(re.search(self.stderr_says, last[0]), "%s: last line of stderr %r, want /%s/"
-                  % (self.name, last[0], self.stderr_says))
+            err = ran.err.decode(errors="replace")
+            check(re.search(self.stderr_says, err), "%s: stderr never says /%s/: %r"
+                  % (self.name, self.stderr_says, err[-300:]))
         if self.more:
             self.more(ran, r, peer)
 
@@ -452,16 +460,22 @@ _CERTS = {}
 
 
 def certs():
-    """make_certs()'s files, made once for the whole file."""
+    """One self-signed P-256 certificate for 127.0.0.1, made once with the
+    openssl CLI (rpctest.openssl); the client trusts it as its own CA.
+    make_certs' four RSA keys take seconds on a busy machine, and a peer
+    needs only this."""
     if not _CERTS:
         d = tempfile.mkdtemp(prefix="it_hostile-")
-        _CERTS.update(make_certs(d), dir=d)
+        openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                "-keyout", "peer.key", "-out", "peer.pem", cwd=d)
+        _CERTS.update(dir=d, cert=os.path.join(d, "peer.pem"), key=os.path.join(d, "peer.key"))
     return _CERTS
 
 
 def tls_ctx():
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    ctx.load_cert_chain(certs()["server_cert"], certs()["server_key"])
+    ctx.load_cert_chain(certs()["cert"], certs()["key"])
     return ctx
 
 
@@ -570,7 +584,7 @@ def evil_reason_only(req):
 
 
 def evil_jsonrpc_error(req):
-    msg = (b"\xff\xfe \\u001b[2J\\u0007 \\u009b \\nINJECTED-LF \\rINJECTED-CR \\ud800 " + EVIL
+    msg = (b"pwned\xff\xfe \\u001b[2J\\u0007 \\u009b \\nINJECTED-LF \\rINJECTED-CR \\ud800 " + EVIL
            if req.k % 2 else EVIL)
     return response(jsonrpc_error(req.id_json(), -32000, msg))
 
@@ -588,7 +602,7 @@ def multibyte_fault(req):
 
 
 def evil_body(req):
-    return response(b"\x00\xff\xfe{" + EVIL)
+    return response(b"pwned\x00\xff\xfe{" + EVIL)
 
 
 def garbage_status(req):
@@ -861,7 +875,6 @@ def compare_checked(case, url, d, sigint_on=None, codes=(0, 3)):
     """compare with 2 rounds and every output on, then the saved
     comparison re-rendered; with sigint_on, SIGINT once stderr matches it."""
     f = outputs(d, "cmp")
-    del f["csv"]  # compare writes no CSV
     argv = [RPCBENCH, "compare", "--url", url, "-p", "jsonrpc", "--verb", "ping,list",
             "-R", str(RATE), *RUN, "--rounds", "2", "--output", f["json"],
             "--html", f["html"], "--junit", f["xml"]]
@@ -891,8 +904,7 @@ def test_sweep_hostile():
 def sweep_checked(case, url, d, sigint_after=None, codes=(0, 3)):
     """A sweep of two cells (10/s and 20/s) with every output on, then
     report of the saved sweep (text, CSV); returns its JSON."""
-    f = outputs(d, "sweep")
-    del f["xml"]  # sweep has no --junit
+    f = outputs(d, "sweep", ("json", "html", "csv"))  # sweep has no --junit
     argv = [RPCBENCH, "sweep", "--url", url, "-p", "jsonrpc", "--verb", "ping:1+list:1",
             "-R", "10,%d" % RATE, *RUN, "--output", f["json"], "--html", f["html"], "--csv", f["csv"]]
     if sigint_after:
