@@ -24,7 +24,7 @@ never answer), STALL (never read again: the client's writes fill the
 window). CLOSE, RST, HOLD and STALL end the connection's script.
 
 The accepting, the HTTP request framing and the STOMP frames are rpctest's
-(Peer, read_http_request, http_response, jsonrpc_result) and stomptest's
+X
 (frame, parse_frames); faultserver.py's answers (XML_PING, answer_body) are
 the valid ones."""
 import itertools

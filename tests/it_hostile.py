@@ -22,8 +22,11 @@ csv-summary). For every case, whatever the peer did:
   where it fixes them ("does not speak STOMP", "refused the login").
 
 The same on the compare path (both arms at one hostile peer), the sweep
-path (two cells), and after SIGINT to a run, a compare and a sweep against
-a peer that stalls. Runs are 1 s at 20/s, one at a time."""
+path (two cells), and after SIGINT to a run (against a peer that stalls,
+and one slower than the rate), a compare and a sweep. Runs are 1 s at
+20/s, one at a time; then chromium loads one page made of every HTML page
+written (in iframes). Today's main fails many of these: they are the
+defects of issue 23, and each case's failure lists every check it broke."""
 import contextlib
 import csv
 import html.parser
@@ -177,7 +180,9 @@ def execute(argv, budget_s, sigint_after=None, sigint_on=None):
     ran = Ran(argv, p.returncode, time.monotonic() - t0, bytes(bufs[p.stdout]), bytes(bufs[p.stderr]))
     check(ran.code >= 0, "%s died of signal %d (a crash or a sanitizer abort):\n%s"
           % (argv[1], -ran.code, ran.tail()))
-    check(not SANITIZER_WORDS.search(ran.err), "%s: a sanitizer spoke:\n%s" % (argv[1], ran.tail()))
+    said = SANITIZER_WORDS.search(ran.err)
+    check(not said, "%s: a sanitizer spoke: %s" % (argv[1], said and ran.err[
+        ran.err.rfind(b"\n", 0, said.start()) + 1:ran.err.find(b"\n", said.end())].decode(errors="replace")))
     check(ran.code < 0 or ran.code in EXIT_DOCUMENTED, "%s exited %d, not a documented status %r:"
           "\n%s" % (argv[1], ran.code, sorted(EXIT_DOCUMENTED), ran.tail()))
     check(ran.code != 2, "%s: a usage error for a valid command:\n%s" % (argv[1], ran.tail()))
@@ -556,6 +561,9 @@ def http11_close_delimited(req):
 
 
 HUGE = b'"' + b"a" * BIG_BYTES + b'"'  # built once: a peer in Python is slow enough
+# Two requests, a connection each if the first is still being read (the
+# SAN build takes about a second over 20 MB): none waits and is left unsent.
+HUGE_RUN = ["-c", "4"]
 
 
 def huge_ok(req):
@@ -774,10 +782,10 @@ CASES = [
     Case("http_connection_close", lambda: HttpPeer(close_after), ok_all=True),
     Case("http10_close_delimited", lambda: HttpPeer(http10_close_delimited), ok_all=True),
     Case("http11_close_delimited", lambda: HttpPeer(http11_close_delimited), ok_all=True),
-    Case("http_huge_body", lambda: HttpPeer(huge_ok), ok_all=True, rate=4, timeout_s=5),
+    Case("http_huge_body", lambda: HttpPeer(huge_ok), ok_all=True, rate=2, timeout_s=5, extra=HUGE_RUN),
     Case("stomp_control_multibyte", lambda: StompPeer(reply=stomp_multibyte), scheme="stomp", ok_all=True),
-    Case("stomp_huge_message", lambda: StompPeer(reply=stomp_huge), scheme="stomp", ok_all=True, rate=4,
-         timeout_s=5),
+    Case("stomp_huge_message", lambda: StompPeer(reply=stomp_huge), scheme="stomp", ok_all=True, rate=2,
+         timeout_s=5, extra=HUGE_RUN),
     Case("stomp_heartbeat_99999999999999_0", lambda: StompPeer(lambda h: connected("99999999999999,0")),
          scheme="stomp", ok_all=True),
     Case("stomp_heartbeat_0_9300000000000", lambda: StompPeer(lambda h: connected("0,9300000000000")),
