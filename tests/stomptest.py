@@ -12,13 +12,18 @@ TIMEOUT = 10.0
 REQUESTS = "jms.topic.vdsm_requests"
 
 
+def _bytes(s):
+    return s if isinstance(s, bytes) else str(s).encode()
+
+
 def frame(cmd, headers=(), body=None):
-    """A STOMP frame as bytes; headers are (key, value) pairs, not escaped."""
-    out = cmd + "\n" + "".join("%s:%s\n" % kv for kv in headers)
-    b = body.encode() if isinstance(body, str) else (body or b"")
+    """A STOMP frame as bytes; headers are (key, value) pairs, not escaped,
+    each str or raw bytes (a hostile peer's header may be any bytes)."""
+    out = _bytes(cmd) + b"\n" + b"".join(_bytes(k) + b":" + _bytes(v) + b"\n" for k, v in headers)
+    b = _bytes(body) if body is not None else b""
     if body is not None:
-        out += "content-length:%d\n" % len(b)
-    return out.encode() + b"\n" + b + b"\0"
+        out += b"content-length:%d\n" % len(b)
+    return out + b"\n" + b + b"\0"
 
 
 def request(rid, method="Host.ping", params=None):
