@@ -89,33 +89,6 @@ void result_warn(struct run_result *r, const char *fmt, ...)
     va_end(ap);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-void result_cpu_summary(const struct run_result *r, double *mean, double *p50, double *max)
-{
-    *mean = *p50 = *max = -1;
-    double *v = malloc((r->nsamples + 1) * sizeof *v);
-    size_t n = 0;
-    double sum = 0;
-    for (size_t i = 0; v && i < r->nsamples; i++) {
-        if (r->samples[i].server_pct < 0)
-            continue;
-        v[n++] = r->samples[i].server_pct;
-        sum += r->samples[i].server_pct;
-    }
-    if (n) {
-        qsort(v, n, sizeof *v, cmp_double);
-        *mean = sum / (double)n;
-        *p50 = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-        *max = v[n - 1];
-    }
-    free(v);
-}
-
 double result_client_cpu_mean(const struct run_result *r, double *max)
 {
     double sum = 0, mx = -1;
@@ -132,13 +105,6 @@ double result_client_cpu_mean(const struct run_result *r, double *max)
     if (max)
         *max = mx;
     return n ? sum / (double)n : -1;
-}
-
-double result_cpu_ms_per_call(const struct run_result *r)
-{
-    if (r->nwatched == 0 || r->ok + r->errors == 0 || r->server_cpu_ms < 0)
-        return -1;
-    return r->server_cpu_ms / (double)(r->ok + r->errors);
 }
 
 /* ", hypervisor steal 1.2%" for the client-bound warning, when the run had
