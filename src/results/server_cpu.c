@@ -190,8 +190,10 @@ void result_warn_idle(struct run_result *r)
     if (r->idle.n <= 0 || mean <= 0 || r->idle.mean_pct <= SERVER_CPU_IDLE_WARN_SHARE * mean)
         return;
     result_cpu_per_call(r, &c);
-    result_warn(r, "the server's idle CPU (%.1f%% before the load) is %.0f%% of its CPU under "
-                "load (%.1f%%): most of the %.3f CPU-ms/call is its own background; net of "
-                "idle %.3f", r->idle.mean_pct, 100 * r->idle.mean_pct / mean, mean, c.raw,
-                c.net);
+    if (isnan(c.net)) /* nothing answered: no CPU per call to speak of */
+        return;
+    result_warn(r, "the server's idle CPU (%.1f%% of a core before the load) is %.0f%% of its CPU "
+                "under load (%.1f%%): that share of the %.3f CPU-ms/call is its own background; "
+                "net of idle %.3f CPU-ms/call", r->idle.mean_pct, 100 * r->idle.mean_pct / mean,
+                mean, c.raw, c.net);
 }
