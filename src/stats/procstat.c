@@ -257,9 +257,9 @@ static void resolve_name(struct sampler *s)
     size_t k = n < 0 ? 0 : (size_t)n;
     pid_t root;
     s->npids = 0;
-    s->ntrees = proctree_roots(s->scan, k, &root, 1);
+    size_t ntrees = proctree_roots(s->scan, k, &root, 1);
     if (!s->tree_root || !proctree_is_marked(s->scan, k, s->tree_root))
-        s->tree_root = s->ntrees == 1 ? root : 0;
+        s->tree_root = ntrees == 1 ? root : 0;
     if (s->tree_root)
         s->npids = proctree_members(s->scan, k, s->tree_root, s->pids, PROCSTAT_MAX_PIDS);
 }

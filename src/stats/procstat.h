@@ -116,7 +116,6 @@ struct sampler {
     size_t npids;
     char name[64];          /* non-empty: resolve by name at each sample */
     pid_t tree_root;        /* by name: the head of the tree watched; 0 none */
-    size_t ntrees;          /* by name: trees called name at the last look */
     int vanished;           /* a watched pid that was read has disappeared */
     int measured;           /* some pid was read at both ends of an interval
                                since sampler_start: the server CPU is known */
@@ -150,9 +149,10 @@ struct sampler {
 };
 
 /* Initialises s (the caller's) to watch explicit pids (copied; npids may
- * be 0 with name NULL: client and machine only) or the processes called
- * name (copied). By name, the sampler's own process is never counted as the
- * server. No cleanup call is needed.
+ * be 0 with name NULL: client and machine only) or the one process tree
+ * called name (copied; proctree.h: none while several trees are). By
+ * name, the sampler's process and its ancestors are never the server. No
+ * cleanup call is needed.
  * @return 0, or -1 with err (ERR_LEN bytes, caller-owned) filled (too many
  * pids, bad pid, name too long, both pids and a name). */
 int sampler_init(struct sampler *s, const pid_t *pids, size_t npids, const char *name,
