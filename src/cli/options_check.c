@@ -143,7 +143,6 @@ int options_check_arm(const struct run_config *cfg, char *err)
 {
     if (check_server(cfg, err))
         return -1;
-
     int stomp = !strncmp(cfg->url, "stomp", 5);
     if (cfg->url[0] && check_url(cfg->url, err))
         return -1;

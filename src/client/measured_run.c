@@ -1,6 +1,7 @@
 /* measured_run: one measured run (see measured_run.h). */
 #include "client/measured_run.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -88,8 +89,8 @@ static void summarise(struct run_result *r, const struct sampler *smp)
 static void sleep_until(int64_t at_ns)
 {
     struct timespec ts = {.tv_sec = at_ns / NS_PER_S, .tv_nsec = at_ns % NS_PER_S};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
-        ;
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ; /* a signal that did not end the process: sleep on */
 }
 
 /* The idle baseline (server_cpu.h): the server sampled alone for the
