@@ -68,6 +68,10 @@ static void test_short_last_interval(void **state)
     near(mean, (4.0 * 2 + 50 * 0.006) / 2.006, 1e-6);
     near(p50, 4, 1e-9); /* the 6 ms interval says little of a median or a peak */
     near(max, 4, 1e-9);
+    res.cfg.cpu_saturation = 40; /* nor of saturation: 6 ms of one call flat out */
+    assert_false(result_limits(&res) & RESULT_SATURATED);
+    res.samples[1].server_pct = 45;
+    assert_true(result_limits(&res) & RESULT_SATURATED);
 }
 
 static void test_unmeasured_is_na(void **state)

@@ -1,4 +1,5 @@
 #include "results/result.h"
+#include "results/server_cpu.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -176,11 +177,16 @@ static void warn_failures(struct run_result *r)
 }
 
 /* @return the index of the first sample at or above --cpu-saturation, or
- * -1 when none is. */
+ * -1 when none is. A short interval (the ms after SIGINT, one call flat
+ * out) is no saturation, unless every interval was short. */
 static long first_saturated(const struct run_result *r)
 {
+    int any_full = 0;
+    for (size_t i = 0; i < r->nsamples && !any_full; i++)
+        any_full = result_sample_is_full(r, i);
     for (size_t i = 0; i < r->nsamples; i++)
-        if (r->samples[i].server_pct >= r->cfg.cpu_saturation)
+        if (r->samples[i].server_pct >= r->cfg.cpu_saturation &&
+            (!any_full || result_sample_is_full(r, i)))
             return (long)i;
     return -1;
 }

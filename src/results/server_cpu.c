@@ -42,6 +42,11 @@ static double sample_len(const struct run_result *r, size_t i)
     return t > prev && (t - prev) < 2 * step + 1 ? t - prev : step > 0 ? step : 1;
 }
 
+int result_sample_is_full(const struct run_result *r, size_t i)
+{
+    return sample_len(r, i) >= (double)r->cfg.interval_ns / 2e9;
+}
+
 int result_server_measured(const struct run_result *r)
 {
     if (r->nwatched == 0 || r->server_cpu_ms < 0)
@@ -90,14 +95,13 @@ void result_cpu_summary(const struct run_result *r, double *mean, double *p50, d
     double se;
     *p50 = *max = -1;
     result_cpu_loaded(r, mean, &se);
-    double *x = malloc((r->nsamples + 1) * 2 * sizeof *x), *w = x + r->nsamples + 1;
-    size_t n = x && *mean >= 0 ? loaded_samples(r, x, w) : 0, k = 0;
-    double half = (double)r->cfg.interval_ns / 2e9;
-    for (size_t i = 0; i < n; i++)
-        if (w[i] >= half)
-            x[k++] = x[i];
-    if (k == 0)
-        k = n; /* every interval was short: all of them */
+    double *x = malloc((r->nsamples + 1) * sizeof *x);
+    size_t k = 0;
+    /* the full intervals; when every one is short, all of them */
+    for (int all = 0; x && *mean >= 0 && all < 2 && k == 0; all++)
+        for (size_t i = 0; i < r->nsamples; i++)
+            if (r->samples[i].server_pct >= 0 && (all || result_sample_is_full(r, i)))
+                x[k++] = r->samples[i].server_pct;
     if (k) {
         qsort(x, k, sizeof *x, cmp_double);
         *p50 = k % 2 ? x[k / 2] : (x[k / 2 - 1] + x[k / 2]) / 2;

@@ -40,6 +40,11 @@ int64_t server_cpu_idle_ns(const struct run_config *cfg);
  * its standard error into *se (-1 when n < 2); both -1 when n == 0. */
 void server_cpu_wstats(const double *x, const double *w, size_t n, double *mean, double *se);
 
+/* @return 1 when sample i of r covers at least half an --interval (the
+ * short last interval after SIGINT does not: it weighs in means by its
+ * length, but says little of a median, a peak or saturation), else 0. */
+int result_sample_is_full(const struct run_result *r, size_t i);
+
 /* @return 1 when r's server CPU was measured (a watched process read at
  * both ends of an interval), else 0. */
 int result_server_measured(const struct run_result *r);
