@@ -3,15 +3,26 @@ half a core, found by pid and by name, read by rpcbench as the kernel's own
 count says it ran (the test reads /proc/PID/schedstat itself, so a busy
 machine that starves the burner does not fail the test); the machine's
 busy and steal shares; the simulator's own CPU; the saturation warning
-exactly when an interval reached the threshold."""
+exactly when an interval reached the threshold. The server named as users
+name it, and refused when it is not there or not one; a figure never
+measured is n/a, not a number; the mean after SIGINT; CPU per call net of a
+known idle background (tests/cpuserver.py)."""
+import csv
+import io
+import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 import time
 
-from rpctest import Server, check, main, run_json
+from faultserver import XML_PING
+from rpctest import (Listening, Peer, Server, check, http_response, main, read_http_request,
+                     rpcbench, run_json)
+
+CPUSERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cpuserver.py")
 
 # Busy 10 ms, then sleep to the next 20 ms boundary: ~50 % of one core, for
 # at most 20 s.
@@ -130,6 +141,186 @@ def test_saturation_warning():
           % (peak, r["system"]))
 
 
+def cpuserver(call_ms, idle_pct, script=CPUSERVER):
+    """tests/cpuserver.py (or a copy of it at script) in its own process."""
+    return Listening([sys.executable, script, str(call_ms), str(idle_pct), "60"], "cpuserver")
+
+
+def absent_pid():
+    """A pid no process has."""
+    pid = 999999
+    while os.path.exists("/proc/%d" % pid):
+        pid -= 1
+    return pid
+
+
+def xml_peer(on_request=None):
+    """A Peer answering every XML-RPC request with a ping result, calling
+    on_request() first; rec["requests"] counts them."""
+    def handle(c, rec):
+        pending = b""
+        while True:
+            got = read_http_request(lambda: c.recv(65536), pending)
+            if got is None:
+                return
+            pending = got[2]
+            rec["requests"] = rec.get("requests", 0) + 1
+            if on_request:
+                on_request()
+            c.sendall(http_response(XML_PING, "text/xml"))
+    return Peer(handle)
+
+
+def test_server_pid_absent_is_usage_error():
+    peer = xml_peer()
+    try:
+        pid = absent_pid()
+        code, out, err = rpcbench("run", "--url", "http://127.0.0.1:%d/RPC2" % peer.port,
+                                  "--verb", "ping", "-d", "1s", "--server-pid", str(pid),
+                                  timeout=30)
+        check(code == 2, "exit %d: %r" % (code, err))
+        check(err.count("\n") == 1 and str(pid) in err and "--server-pid" in err, repr(err))
+        check(out == "", "printed a report: %r" % out[:200])
+        time.sleep(0.2)
+        check(not peer.conns, "%d connections for a usage error" % len(peer.conns))
+    finally:
+        peer.close()
+
+
+def test_server_name_matching_nothing_is_usage_error():
+    code, _, err = rpcbench("run", "-d", "1s", "--server-name", "srv_%d_none.py" % os.getpid(),
+                            timeout=30)
+    check(code == 2 and err.count("\n") == 1 and "--server-name" in err, "%d %r" % (code, err))
+
+
+def test_server_name_is_the_script():
+    """`python3 /tmp/.../srv_xyz.py` is found as srv_xyz.py, alone (the
+    harness, a python3 too, is rpcbench's ancestor: never the server); a
+    named server at 2/s gets the idle baseline by default."""
+    with tempfile.TemporaryDirectory() as d:
+        name = "srv_%d.py" % os.getpid()
+        script = os.path.join(d, name)
+        shutil.copy(CPUSERVER, script)
+        with cpuserver(1, 0, script) as srv:
+            _, r, _ = run_json("--url", srv.url("/RPC2"), "--verb", "ping", "-c", "1", "-R", "2",
+                               "-d", "1s", "--server-name", name)
+    cpu = r["server_cpu"]
+    check(cpu["pids"] == [srv.proc.pid], "pids %r, the server is %d" % (cpu["pids"], srv.proc.pid))
+    check(cpu["mean_pct"] is not None and cpu["cpu_ms_per_call"] > 0, "not measured: %r" % cpu)
+    check(cpu["idle"] is not None and cpu["idle"]["duration_s"] >= 2.9,
+          "no default idle baseline at 2/s: %r" % cpu["idle"])
+
+
+def test_server_name_two_trees_is_usage_error():
+    with tempfile.TemporaryDirectory() as d:
+        name = "srv_%d_twin.py" % os.getpid()
+        script = os.path.join(d, name)
+        shutil.copy(CPUSERVER, script)
+        with cpuserver(1, 0, script) as a, cpuserver(1, 0, script) as b:
+            code, out, err = rpcbench("run", "--url", a.url("/RPC2"), "--verb", "ping", "-d", "1s",
+                                      "--server-name", name, timeout=30)
+    check(code == 2 and err.count("\n") == 1 and out == "", "%d %r %r" % (code, err, out[:200]))
+    check(str(a.proc.pid) in err and str(b.proc.pid) in err and "--server-pid" in err,
+          "does not list both (%d, %d): %r" % (a.proc.pid, b.proc.pid, err))
+
+
+def test_unmeasured_server_is_na_and_fails():
+    """The watched process exits when the first request arrives, before any
+    full interval: every CPU figure is n/a (null, empty), and the condition
+    on it fails saying why. (On main: `CPU mean -1.0%` and a pass.)"""
+    helper = subprocess.Popen(["sleep", "60"])
+    peer = xml_peer(lambda: helper.poll() is None and (helper.kill(), helper.wait()))
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "r.json")
+            code, text, err = rpcbench("run", "--url", "http://127.0.0.1:%d/RPC2" % peer.port,
+                                       "--verb", "ping", "-R", "5", "-d", "1500ms", "--quiet",
+                                       "--server-pid", str(helper.pid), "--output", out,
+                                       "--threshold", "cpu_ms_per_call<1", timeout=30)
+            code_csv, csv_text, _ = rpcbench("report", out, "--format", "csv-summary")
+            with open(out) as f:
+                r = json.load(f)
+    finally:
+        peer.close()
+        if helper.poll() is None:
+            helper.kill()
+            helper.wait()
+    check(code == 3, "exit %d: a condition on an unmeasured figure passed? %r" % (code, err))
+    cpu = r["server_cpu"]
+    for k in ("mean_pct", "p50_pct", "max_pct", "cpu_ms", "cpu_ms_per_call"):
+        check(cpu[k] is None, "server_cpu.%s = %r, not null" % (k, cpu[k]))
+    line = [ln for ln in text.splitlines() if ln.startswith("server ")]
+    check(line and "CPU n/a" in line[0] and "-1" not in line[0], "server line %r" % line)
+    th = [ln for ln in text.splitlines() if ln.startswith("threshold cpu_ms_per_call")]
+    check(th and "n/a (not measured" in th[0] and "FAIL" in th[0], "threshold line %r" % th)
+    row = next(csv.DictReader(io.StringIO(csv_text)))
+    check(code_csv == 0 and row["server_cpu_mean_pct"] == "" and
+          row["server_cpu_ms_per_call"] == "", "CSV %r" % row)
+
+
+def test_cpu_mean_after_sigint_is_weighted():
+    """SIGINT shortly after an interval closed leaves a short last interval;
+    the mean weighs it by its length: mean = cpu_ms / duration. Each call
+    burns 20 ms, so a short interval holding a call reads far above the
+    others (or, without one, far below)."""
+    with cpuserver(20, 0) as srv:
+        p = subprocess.Popen([os.environ.get("RPCBENCH", "./rpcbench"), "run", "--url",
+                              srv.url("/RPC2"), "--verb", "ping", "-c", "1", "-R", "2", "-d",
+                              "30s", "--server-pid", str(srv.proc.pid), "--idle-baseline", "0",
+                              "--format", "json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        try:
+            end = time.monotonic() + 20
+            line = ""
+            while time.monotonic() < end and "s/30.0s]" not in line:  # the first interval
+                line = p.stderr.readline()
+                if not line:
+                    break
+            time.sleep(0.15)
+            p.send_signal(signal.SIGINT)
+            out, _ = p.communicate(timeout=20)
+        finally:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+    r = json.loads(out)
+    cpu = r["server_cpu"]
+    check(r["interrupted"] and r["duration_s"] < 5, "not interrupted early: %r" % r["duration_s"])
+    want = cpu["cpu_ms"] / (r["duration_s"] * 1000) * 100
+    check(abs(cpu["mean_pct"] - want) <= 0.1 + 0.03 * want,
+          "CPU mean %.2f%%, cpu_ms/duration %.2f%% (samples %r)"
+          % (cpu["mean_pct"], want, cpu["samples"]))
+
+
+def test_cpu_per_call_net_of_idle():
+    """A server that burns 10 % of a core idle and 5 ms per call, at 5/s
+    with a 2 s idle baseline: raw CPU per call holds the background (about
+    20 ms of it per call), net of idle is near the 5 ms (plus Python's own
+    cost of a call; generous bounds, the machine is loaded), and the
+    warning says idle is most of it."""
+    with cpuserver(5, 10) as srv:
+        _, r, _ = run_json("--url", srv.url("/RPC2"), "--verb", "ping", "-c", "1", "-R", "5",
+                           "-d", "4s", "--server-pid", str(srv.proc.pid), "--idle-baseline", "2s")
+    cpu = r["server_cpu"]
+    idle = cpu["idle"]
+    check(idle is not None and idle["intervals"] >= 5 and 1.9 <= idle["duration_s"] <= 4,
+          "idle %r" % idle)
+    check(idle["mean_pct"] > 3, "the background hardly ran (%.1f%%): machine overloaded"
+          % idle["mean_pct"])
+    per_call_idle = idle["mean_pct"] * 10 / r["rate"]["achieved"]  # ms of background per call
+    raw, net = cpu["cpu_ms_per_call"], cpu["cpu_ms_per_call_net"]
+    check(raw >= net + per_call_idle / 2, "raw %.2f does not hold the idle %.2f (net %.2f)"
+          % (raw, per_call_idle, net))
+    check(2.5 <= net <= 12, "net of idle %.2f CPU-ms/call, the call burns 5" % net)
+    check(cpu["cpu_ms_per_call_net_se"] is not None and cpu["cpu_ms_per_call_net_se"] >= 0,
+          "no uncertainty: %r" % cpu)
+    check(any("idle CPU" in w for w in r["warnings"]), "no idle warning: %r" % r["warnings"])
+
+
 if __name__ == "__main__":
     main([test_burner_by_pid, test_burner_by_name, test_simulator_cpu_rises_with_rate,
-          test_saturation_warning])
+          test_saturation_warning, test_server_pid_absent_is_usage_error,
+          test_server_name_matching_nothing_is_usage_error, test_server_name_is_the_script,
+          test_server_name_two_trees_is_usage_error, test_unmeasured_server_is_na_and_fails,
+          test_cpu_mean_after_sigint_is_weighted, test_cpu_per_call_net_of_idle])

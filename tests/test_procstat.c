@@ -236,8 +236,9 @@ static int has_pid(const struct sampler *s, pid_t pid)
     return 0;
 }
 
-/* vdsmfake is 5000100 (by comm) and 5000200 (by argv[0], comm python3),
- * which restarts as 5000201: only 5000100's 50 ticks count. */
+/* vdsmfake is 5000100 (by comm) and its child 5000200 (by argv[0], comm
+ * python3): one tree. The child restarts as 5000201: only 5000100's 50
+ * ticks count. */
 static void test_sampler_fixture_by_name(void **state)
 {
     (void)state;
@@ -390,9 +391,9 @@ static void test_sampler_missing_pid(void **state)
     sampler_start(&s, clock_now_ns());
     sampler_sample(&s, clock_now_ns() + NS_PER_MS, &p);
     assert_int_equal(p.server_alive, 0);
-    assert_true(s.vanished);
+    assert_false(s.vanished); /* never there: not "vanished" */
     assert_true(p.server_pct == -1);
-    assert_true(sampler_server_cpu_ms(&s) == 0);
+    assert_true(sampler_server_cpu_ms(&s) == -1); /* not measured, not 0 */
 }
 
 /* A child that exits between two samples: alive, then vanished. */
@@ -447,20 +448,29 @@ static int wait_for_comm(pid_t pid, const char *comm)
     return -1;
 }
 
+/* By a name no other process has (another `sleep` of the machine would
+ * be a second tree, which the sampler refuses to guess among): a symlink
+ * to sleep, whose name becomes the child's comm. */
 static void test_sampler_by_name(void **state)
 {
     (void)state;
     struct sampler s;
     struct proc_point p;
-    char err[ERR_LEN];
+    char err[ERR_LEN], dir[] = "/tmp/rpcb-tpXXXXXX", link[64], name[16];
+    assert_non_null(mkdtemp(dir));
+    snprintf(name, sizeof name, "rpcbslp%d", (int)getpid() % 1000000);
+    snprintf(link, sizeof link, "%s/%s", dir, name);
+    assert_int_equal(symlink("/bin/sleep", link), 0);
     pid_t child = fork();
     assert_true(child >= 0);
     if (child == 0) {
-        execlp("sleep", "sleep", "5", (char *)NULL);
+        execl(link, name, "5", (char *)NULL);
         _exit(127);
     }
-    int found = wait_for_comm(child, "sleep");
-    assert_int_equal(sampler_init(&s, NULL, 0, "sleep", err), 0);
+    int found = wait_for_comm(child, name);
+    unlink(link);
+    rmdir(dir);
+    assert_int_equal(sampler_init(&s, NULL, 0, name, err), 0);
     sampler_start(&s, clock_now_ns());
     int listed = has_pid(&s, child);
     sleep_ms(20);
@@ -474,6 +484,53 @@ static void test_sampler_by_name(void **state)
     sampler_sample(&s, clock_now_ns(), &p);
     assert_false(has_pid(&s, child));
     assert_true(s.vanished);
+}
+
+/* What users type: the executable, or an interpreter's script. */
+static void test_proctree_matches(void **state)
+{
+    (void)state;
+#define CMD(lit) lit, sizeof(lit)
+    assert_true(proctree_cmd_matches("vdsmd", CMD("/usr/bin/python3\0/usr/share/vdsm/vdsmd"),
+                                     "vdsmd"));
+    assert_true(proctree_cmd_matches("python3", CMD("/usr/bin/python3\0-u\0/tmp/x/srv_xyz.py"),
+                                     "srv_xyz.py"));
+    assert_true(proctree_cmd_matches("python3", CMD("/usr/bin/python3\0/tmp/x/srv.py"),
+                                     "python3"));
+    assert_true(proctree_cmd_matches("python3", CMD("python3\0-X\0dev\0srv.py"), "srv.py"));
+    assert_false(proctree_cmd_matches("python3", CMD("python3\0-X\0dev\0srv.py"), "dev"));
+    assert_true(proctree_cmd_matches("python3", CMD("python3\0-m\0http.server"), "http.server"));
+    assert_true(proctree_cmd_matches("java", CMD("java\0-jar\0/opt/app.jar"), "app.jar"));
+    assert_true(proctree_cmd_matches("python3.11", CMD("/usr/bin/python3.11\0/opt/srv.py"),
+                                     "/opt/srv.py"));
+    /* not interpreters, or no script: an argument is not a name */
+    assert_false(proctree_cmd_matches("vim", CMD("vim\0srv.py"), "srv.py"));
+    assert_false(proctree_cmd_matches("python3", CMD("python3\0-c\0srv.py"), "srv.py"));
+    assert_false(proctree_cmd_matches("python3", CMD("python3\0/tmp/srv.py"), "srv"));
+    assert_false(proctree_cmd_matches("python3", "", 0, "python"));
+#undef CMD
+}
+
+/* Matching processes in one tree are one server; in two, two. */
+static void test_proctree_roots(void **state)
+{
+    (void)state;
+    struct proctree_proc t[] = {
+        {1, 0, 0},  {10, 1, 1},  {11, 10, 1}, /* a server and its worker */
+        {12, 11, 0}, {20, 1, 1}, {30, 1, 0},  /* a helper; a stranger; other */
+    };
+    size_t n = sizeof t / sizeof t[0];
+    pid_t roots[4], pids[8];
+    assert_int_equal(proctree_roots(t, n, roots, 4), 2);
+    assert_true(roots[0] == 10 && roots[1] == 20);
+    assert_int_equal(proctree_members(t, n, 10, pids, 8), 3);
+    assert_true(pids[0] == 10 && pids[1] == 11 && pids[2] == 12);
+    assert_int_equal(proctree_members(t, n, 99, pids, 8), 0);
+    t[4].match = 0; /* only one tree left */
+    assert_int_equal(proctree_roots(t, n, roots, 4), 1);
+    assert_true(roots[0] == 10 && proctree_is_marked(t, n, 11) && !proctree_is_marked(t, n, 12));
+    struct proctree_proc loop[] = {{5, 6, 1}, {6, 5, 1}}; /* garbage: no hang */
+    assert_int_equal(proctree_roots(loop, 2, roots, 4), 0);
 }
 
 /* The child burns 10 ms then sleeps 10 ms, on an absolute 20 ms grid so
@@ -552,6 +609,8 @@ int main(void)
         cmocka_unit_test(test_sampler_by_name_not_self),
         cmocka_unit_test(test_sampler_by_name),
         cmocka_unit_test(test_sampler_half_core),
+        cmocka_unit_test(test_proctree_matches),
+        cmocka_unit_test(test_proctree_roots),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@ enum {
     OPT_ROUNDS, OPT_PLOT, OPT_HDR_LOG, OPT_PCT_DIST, OPT_VM_ID, OPT_CACERT, OPT_CERT, OPT_KEY,
     OPT_INSECURE, OPT_STOMP_DEST, OPT_BUSY_POLL, OPT_PLOT_KEEP, OPT_THRESHOLD, OPT_JUNIT,
     OPT_GATE, OPT_BISECT, OPT_RANK_OUTPUT, OPT_SERVER_HOST, OPT_HTML,
+    OPT_IDLE_BASELINE,
     OPT_LAST /* keep last: the size of options_parse's table of values seen */
 };
 
@@ -43,6 +44,7 @@ static const struct option long_opts[] = {
     {"quiet", no_argument, NULL, OPT_QUIET},
     {"server-pid", required_argument, NULL, OPT_SERVER_PID},
     {"server-name", required_argument, NULL, OPT_SERVER_NAME},
+    {"idle-baseline", required_argument, NULL, OPT_IDLE_BASELINE},
     {"cpu-saturation", required_argument, NULL, OPT_CPU_SAT},
     {"max-response", required_argument, NULL, OPT_MAX_RESPONSE},
     {"label", required_argument, NULL, OPT_LABEL},
@@ -95,6 +97,10 @@ void options_usage(FILE *out, int compare)
             "      --percentiles L    increasing, each 0..100; default 50,90,99,99.9\n"
             "      --validate V       none | cheap (default) | full\n"
             "      --server-pid P[,P] --server-name NAME   server processes to sample\n"
+            "                         (NAME: the executable's, or an interpreter's script's)\n"
+            "      --idle-baseline D  sample the server idle for D before the load, for\n"
+            "                         CPU-ms/call net of its background; default 3s with\n"
+            "                         --server-pid/--server-name under 5/s, else 0 (none)\n"
             "      --cpu-saturation P[%%]|off   server CPU %% of one core called saturated\n"
             "                         (warned; stops --find-max), default 95%%\n"
             "      --max-response SZ  default 64MiB\n"
@@ -161,6 +167,7 @@ static void defaults(struct options *o)
     memcpy(c->pcts, pcts, sizeof pcts);
     c->npcts = 4;
     c->cpu_saturation = 95;
+    c->idle_baseline_ns = -1; /* server_cpu_idle_ns decides */
     c->max_response = 64u << 20;
     o->rounds = 3;
     snprintf(c->verbs[0].name, sizeof c->verbs[0].name, "getAllVmStats");
@@ -330,6 +337,7 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
     case OPT_QUIET: c->quiet = 1; return 0;
     case OPT_SERVER_PID: return cli_copy(o->server_pid, sizeof o->server_pid, "--server-pid", arg, err);
     case OPT_SERVER_NAME: return cli_copy(c->server_name, sizeof c->server_name, "--server-name", arg, err);
+    case OPT_IDLE_BASELINE: return units_parse_duration(arg, &c->idle_baseline_ns, err);
     case OPT_CPU_SAT: return parse_saturation(arg, &c->cpu_saturation, err);
     case OPT_MAX_RESPONSE: return units_parse_size(arg, &c->max_response, err);
     case OPT_LABEL: return cli_copy(o->label, sizeof o->label, "--label", arg, err);

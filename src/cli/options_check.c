@@ -7,8 +7,10 @@
 
 #include <string.h>
 
+#include "dist/dist.h"
 #include "encoders/encoder.h"
 #include "net/sock.h"
+#include "stats/proctree.h"
 
 static int check_files(const struct options *o, char *err)
 {
@@ -126,8 +128,38 @@ static int check_verbs(const struct run_config *cfg, const struct encoder *enc, 
     return 0;
 }
 
+/* The server to sample is there, and is one server: a pid that does not
+ * exist or a name that matches nothing would measure nothing, and a name
+ * that matches separate process trees would sum strangers. Under mpirun
+ * the server is on one host only: each rank finds it there (dist). */
+static int check_server(const struct run_config *cfg, char *err)
+{
+    static struct proctree_proc table[PROCTREE_MAX]; /* large: off the stack */
+    pid_t root;
+    if (dist_size() > 1)
+        return 0;
+    if (cfg->nserver_pids && cfg->server_name[0]) {
+        snprintf(err, ERR_LEN, "--server-pid and --server-name: give one of them");
+        return -1;
+    }
+    for (size_t i = 0; i < cfg->nserver_pids; i++)
+        if (!proctree_exists(cfg->server_pids[i])) {
+            snprintf(err, ERR_LEN, "--server-pid: no process %d is running (nothing was sent)",
+                     (int)cfg->server_pids[i]);
+            return -1;
+        }
+    if (cfg->server_name[0] && proctree_find_one(cfg->server_name, table, PROCTREE_MAX, &root,
+                                                 err)) {
+        cli_name_error("--server-name", err);
+        return -1;
+    }
+    return 0;
+}
+
 int options_check_arm(const struct run_config *cfg, char *err)
 {
+    if (check_server(cfg, err))
+        return -1;
     int stomp = !strncmp(cfg->url, "stomp", 5);
     if (cfg->url[0] && check_url(cfg->url, err))
         return -1;

@@ -1,8 +1,10 @@
 /* measured_run: one measured run (see measured_run.h). */
 #include "client/measured_run.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sched.h>
 
@@ -10,7 +12,9 @@
 #include "client/engine.h"
 #include "stats/procstat.h"
 #include "net/target.h"
+#include "base/clock.h"
 #include "base/units.h"
+#include "results/server_cpu.h"
 
 int measured_run_spawn_server(const struct run_config *cfg, struct child_server *cs, char *err)
 {
@@ -74,11 +78,53 @@ static void summarise(struct run_result *r, const struct sampler *smp)
     r->machine_cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     r->machine_steal_pct = sampler_steal_pct(smp); /* jiffies over the window, exact */
     r->server_vanished = smp->vanished;
-    if (smp->name[0]) {
-        /* by name: report the pids last seen */
+    if (smp->name[0] && smp->npids) {
+        /* by name: report the pids last seen (kept when the tree is gone) */
         r->nwatched = smp->npids < RUN_MAX_PIDS ? smp->npids : RUN_MAX_PIDS;
         memcpy(r->watched_pids, smp->pids, r->nwatched * sizeof *smp->pids);
     }
+}
+
+/* Sleeps until the CLOCK_MONOTONIC instant at_ns. */
+static void sleep_until(int64_t at_ns)
+{
+    struct timespec ts = {.tv_sec = at_ns / NS_PER_S, .tv_nsec = at_ns % NS_PER_S};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+        ; /* a signal that did not end the process: sleep on */
+}
+
+/* The idle baseline (server_cpu.h): the server sampled alone for the
+ * configured time before any connection is made, in 10 to 60 intervals
+ * (their spread gives the idle figure's standard error). */
+static void idle_baseline(const struct run_config *cfg, struct sampler *smp,
+                          struct run_result *res)
+{
+    int64_t d = server_cpu_idle_ns(cfg);
+    if (d <= 0 || (smp->npids == 0 && !smp->name[0]))
+        return;
+    int64_t n = d / (cfg->interval_ns > 0 ? cfg->interval_ns : NS_PER_S);
+    n = n < 10 ? 10 : n > 60 ? 60 : n;
+    double x[60], w[60];
+    size_t k = 0;
+    if (!cfg->quiet)
+        fprintf(stderr, "idle baseline: sampling the server for %.1fs before the load\n",
+                (double)d / 1e9);
+    int64_t t0 = clock_now_ns(), prev = t0;
+    sampler_start(smp, t0);
+    for (int64_t i = 1; i <= n; i++) {
+        struct proc_point p;
+        sleep_until(t0 + d * i / n);
+        int64_t now = clock_now_ns();
+        sampler_sample(smp, now, &p);
+        if (p.server_pct >= 0) {
+            x[k] = p.server_pct;
+            w[k++] = (double)(now - prev) / 1e9;
+        }
+        prev = now;
+    }
+    res->idle.duration_s = (double)(prev - t0) / 1e9;
+    res->idle.n = (int)k;
+    server_cpu_wstats(x, w, k, &res->idle.mean_pct, &res->idle.se_pct);
 }
 
 /* CPUs this process may run on (its affinity, which an embedded server
@@ -104,7 +150,10 @@ int measured_run(const struct run_config *cfg, const struct child_server *cs,
         return -1;
     /* No probe first: the engine's first connection tells an unreachable
      * target (a connection closed without a byte disturbs VDSM). */
-    if (start_sampler(cfg, cs, &smp, res, err) || engine_run(cfg, &target, &smp, res, err))
+    if (start_sampler(cfg, cs, &smp, res, err))
+        return -1;
+    idle_baseline(cfg, &smp, res);
+    if (engine_run(cfg, &target, &smp, res, err))
         return -1;
     if (res->handshakes == 0 && res->tls_failures > 0) { /* never got through TLS */
         snprintf(err, ERR_LEN, "%.200s", res->tls_error);
@@ -112,6 +161,7 @@ int measured_run(const struct run_config *cfg, const struct child_server *cs,
     }
     summarise(res, &smp);
     result_check_warnings(res);
+    result_warn_idle(res);
     if (cfg->busy_poll && usable_cpus() == 1)
         result_warn(res, "--busy-poll on a single CPU: the polling client takes it from everything "
                          "else, a server on this machine included");

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "results/server_cpu.h"
 #include "stats/hist.h"
 
 struct named { const char *name; enum cond_metric kind; };
@@ -257,15 +258,15 @@ static void measure(const struct condition *c, const struct run_result *r,
         double p50, mx;
         result_cpu_summary(r, &x, &p50, &mx);
         if (x < 0)
-            na(out, "server CPU not sampled");
+            na(out, server_cpu_na_reason(r));
         else
             out->value = x;
         return;
     }
     case CM_CPU_MS_PER_CALL:
         x = result_cpu_ms_per_call(r);
-        if (x < 0)
-            na(out, "server CPU not sampled");
+        if (x < 0) /* not measured, or nothing answered */
+            na(out, result_server_measured(r) ? "no request answered" : server_cpu_na_reason(r));
         else
             out->value = x;
         return;

@@ -11,6 +11,7 @@
 #include "base/units.h"
 #include "base/version.h"
 #include "results/report.h"
+#include "results/server_cpu.h"
 #include "stats/buckets.h"
 
 #define PCT_POINTS 96
@@ -432,30 +433,32 @@ void html_run_config(FILE *out, const struct run_result *r)
 void html_run_machine(FILE *out, const struct run_result *r)
 {
     static const char *const heads[] = {"machine", ""};
-    char v[256];
-    double mean, p50, max, cmax;
+    char v[512], line[320], a[16], b[16];
+    double cmax;
     html_table(out, NULL, heads, 2);
-    result_cpu_summary(r, &mean, &p50, &max);
+    server_cpu_text(r, line, sizeof line);
     if (r->nwatched) {
-        char a[32], b[32];
         report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
         report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
-        snprintf(v, sizeof v, "%ld %s: CPU mean %.1f%% p50 %.1f%% max %.1f%%%s%s; RSS %s -> "
-                 "%s", r->server_threads, r->server_threads == 1 ? "thread" : "threads", mean,
-                 p50, max, r->server_cpu_source[0] ? " by " : "",
-                 r->server_cpu_source, a, b);
+        snprintf(v, sizeof v, "%ld %s: %s%s%s; RSS %s -> %s", r->server_threads,
+                 r->server_threads == 1 ? "thread" : "threads", line,
+                 r->server_cpu_source[0] ? " by " : "", r->server_cpu_source, a, b);
         kv(out, "server", v);
+        server_cpu_idle_text(r, line, sizeof line);
+        if (line[0])
+            kv(out, "server idle", line);
     } else {
-        kv(out, "server", "CPU not sampled (give --server-pid or --server-name)");
+        kv(out, "server", line);
     }
     double cmean = result_client_cpu_mean(r, &cmax);
-    snprintf(v, sizeof v, "CPU mean %.1f%% max %.1f%%", cmean, cmax);
+    snprintf(v, sizeof v, "CPU mean %s max %s", report_fmt_pct(cmean, a, sizeof a),
+             report_fmt_pct(cmax, b, sizeof b));
     kv(out, "client", v);
     if (r->machine_cores > 0) {
         snprintf(v, sizeof v, "%d", r->machine_cores);
         kv(out, "cores", v);
     }
-    snprintf(v, sizeof v, "%.1f%% (all cores)", r->machine_busy_pct);
+    snprintf(v, sizeof v, "%s (all cores)", report_fmt_pct(r->machine_busy_pct, a, sizeof a));
     kv(out, "machine busy", v);
     snprintf(v, sizeof v, r->machine_steal_pct >= 0 ? "%.1f%%" : "unknown", r->machine_steal_pct);
     kv(out, "hypervisor steal", v);

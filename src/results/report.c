@@ -1,5 +1,6 @@
 #include "results/report.h"
 #include "results/result_ranks.h"
+#include "results/server_cpu.h"
 
 #include <math.h>
 #include <string.h>
@@ -248,27 +249,34 @@ static void transport(FILE *out, const struct run_result *r)
         fprintf(out, "            last STOMP ERROR: %s\n", r->stomp_error);
 }
 
+const char *report_fmt_pct(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, v < 0 ? "n/a" : "%.1f%%", v);
+    return buf;
+}
+
 static void cpu(FILE *out, const struct run_result *r)
 {
-    double mean, p50, max, cmax;
-    result_cpu_summary(r, &mean, &p50, &max);
+    double cmax;
+    char line[320];
+    server_cpu_text(r, line, sizeof line);
     if (r->nwatched) {
         fprintf(out, "server      pid");
         for (size_t i = 0; i < r->nwatched; i++)
             fprintf(out, "%s%d", i ? "+" : " ", (int)r->watched_pids[i]);
-        fprintf(out, " (%ld %s): CPU mean %.1f%% p50 %.1f%% max %.1f%%", r->server_threads,
-                plural(r->server_threads, "thread", "threads"), mean, p50, max);
-        double per = result_cpu_ms_per_call(r);
-        if (per >= 0)
-            fprintf(out, ", %.3f CPU-ms/call", per);
+        fprintf(out, " (%ld %s): %s", r->server_threads,
+                plural(r->server_threads, "thread", "threads"), line);
         if (r->server_cpu_source[0])
             fprintf(out, " (%s)", r->server_cpu_source);
+        server_cpu_idle_text(r, line, sizeof line);
+        if (line[0])
+            fprintf(out, "\n            %s", line);
         char a[32], b[32];
         report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
         report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
         fprintf(out, "\n            RSS %s -> %s\n", a, b);
     } else {
-        fprintf(out, "server      CPU not sampled (give --server-pid or --server-name)\n");
+        fprintf(out, "server      %s\n", line);
     }
     double cmean = result_client_cpu_mean(r, &cmax);
     char steal[32] = ""; /* unknown in results saved before steal was measured */
@@ -277,8 +285,10 @@ static void cpu(FILE *out, const struct run_result *r)
     char cores[24] = "";
     if (r->machine_cores > 0)
         snprintf(cores, sizeof cores, "%d cores, ", r->machine_cores);
-    fprintf(out, "machine     %sbusy %.1f%% (all cores)%s, load %.2f; client CPU mean %.1f%% max "
-            "%.1f%%\n", cores, r->machine_busy_pct, steal, r->loadavg1, cmean, cmax);
+    char busy[16], cm[16], cx[16];
+    fprintf(out, "machine     %sbusy %s (all cores)%s, load %.2f; client CPU mean %s max %s\n",
+            cores, report_fmt_pct(r->machine_busy_pct, busy, sizeof busy), steal, r->loadavg1,
+            report_fmt_pct(cmean, cm, sizeof cm), report_fmt_pct(cmax, cx, sizeof cx));
 }
 
 int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
@@ -384,8 +394,13 @@ void report_csv(FILE *out, const struct run_result *r)
     fprintf(out, "t,sent,ok,errors,p50_ms,p99_ms,server_cpu_pct,client_cpu_pct,server_rss_kb\n");
     for (size_t i = 0; i < r->nintervals; i++) {
         const struct interval_rec *x = &r->intervals[i];
-        fprintf(out, "%.3f,%lld,%lld,%lld,%.3f,%.3f,%.1f,%.1f,%lld\n", x->t, (long long)x->sent,
-                (long long)x->ok, (long long)x->errors, x->p50_ms, x->p99_ms, x->server_cpu_pct,
-                x->client_cpu_pct, (long long)x->server_rss_kb);
+        char scpu[24] = "", ccpu[24] = ""; /* empty: not measured */
+        if (x->server_cpu_pct >= 0)
+            snprintf(scpu, sizeof scpu, "%.1f", x->server_cpu_pct);
+        if (x->client_cpu_pct >= 0)
+            snprintf(ccpu, sizeof ccpu, "%.1f", x->client_cpu_pct);
+        fprintf(out, "%.3f,%lld,%lld,%lld,%.3f,%.3f,%s,%s,%lld\n", x->t, (long long)x->sent,
+                (long long)x->ok, (long long)x->errors, x->p50_ms, x->p99_ms, scpu, ccpu,
+                (long long)x->server_rss_kb);
     }
 }

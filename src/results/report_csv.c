@@ -3,12 +3,14 @@
  * timeline (--format csv) is report_csv in report.c. Each is one
  * rectangular table with a header row, so a spreadsheet or
  * csv.DictReader takes it as is. Figures without data are empty cells. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "stats/buckets.h"
 #include "results/report.h"
 #include "results/report_csv.h"
+#include "results/server_cpu.h"
 
 void report_csv_field(FILE *out, const char *s)
 {
@@ -41,7 +43,8 @@ static void summary_head(FILE *out, const struct run_result *r)
     fputs(",latency_min_ms,latency_mean_ms,latency_max_ms", out);
     for (size_t i = 0; i < r->cfg.npcts; i++)
         fprintf(out, ",latency_p%g_ms", r->cfg.pcts[i]);
-    fputs(",server_cpu_mean_pct,server_cpu_ms_per_call,bytes_received\n", out);
+    fputs(",server_cpu_mean_pct,server_cpu_ms_per_call,bytes_received", out);
+    fputs(",server_idle_pct,server_cpu_ms_per_call_net\n", out);
 }
 
 void report_csv_summary(FILE *out, const struct run_result *r)
@@ -67,9 +70,14 @@ void report_csv_summary(FILE *out, const struct run_result *r)
     double mean, p50, max;
     result_cpu_summary(r, &mean, &p50, &max);
     double per = result_cpu_ms_per_call(r);
+    struct cpu_per_call c;
+    result_cpu_per_call(r, &c);
     num(out, mean, mean >= 0);
     num(out, per, per >= 0);
-    fprintf(out, ",%lld\n", (long long)r->bytes_received);
+    fprintf(out, ",%lld", (long long)r->bytes_received);
+    num(out, r->idle.mean_pct, r->idle.n > 0); /* empty: no idle baseline */
+    num(out, c.net, !isnan(c.net));
+    fputc('\n', out);
 }
 
 int report_csv_buckets(FILE *out, const struct run_result *r, char *err)

@@ -1,4 +1,5 @@
 #include "results/result.h"
+#include "results/server_cpu.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -91,33 +92,6 @@ void result_warn(struct run_result *r, const char *fmt, ...)
     va_end(ap);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-void result_cpu_summary(const struct run_result *r, double *mean, double *p50, double *max)
-{
-    *mean = *p50 = *max = -1;
-    double *v = malloc((r->nsamples + 1) * sizeof *v);
-    size_t n = 0;
-    double sum = 0;
-    for (size_t i = 0; v && i < r->nsamples; i++) {
-        if (r->samples[i].server_pct < 0)
-            continue;
-        v[n++] = r->samples[i].server_pct;
-        sum += r->samples[i].server_pct;
-    }
-    if (n) {
-        qsort(v, n, sizeof *v, cmp_double);
-        *mean = sum / (double)n;
-        *p50 = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-        *max = v[n - 1];
-    }
-    free(v);
-}
-
 double result_client_cpu_mean(const struct run_result *r, double *max)
 {
     double sum = 0, mx = -1;
@@ -134,13 +108,6 @@ double result_client_cpu_mean(const struct run_result *r, double *max)
     if (max)
         *max = mx;
     return n ? sum / (double)n : -1;
-}
-
-double result_cpu_ms_per_call(const struct run_result *r)
-{
-    if (r->nwatched == 0 || r->ok + r->errors == 0 || r->server_cpu_ms < 0)
-        return -1;
-    return r->server_cpu_ms / (double)(r->ok + r->errors);
 }
 
 /* ", hypervisor steal 1.2%" for the client-bound warning, when the run had
@@ -212,11 +179,17 @@ static void warn_failures(struct run_result *r)
 }
 
 /* @return the index of the first sample at or above --cpu-saturation, or
- * -1 when none is or the rule is off (--cpu-saturation off: 0). */
+ * -1 when none is or the rule is off (--cpu-saturation off: 0). A short
+ * interval (the ms after SIGINT, one call flat out) is no saturation,
+ * unless every interval was short. */
 static long first_saturated(const struct run_result *r)
 {
+    int any_full = 0;
+    for (size_t i = 0; i < r->nsamples && !any_full; i++)
+        any_full = result_sample_is_full(r, i);
     for (size_t i = 0; r->cfg.cpu_saturation > 0 && i < r->nsamples; i++)
-        if (r->samples[i].server_pct >= r->cfg.cpu_saturation)
+        if (r->samples[i].server_pct >= r->cfg.cpu_saturation &&
+            (!any_full || result_sample_is_full(r, i)))
             return (long)i;
     return -1;
 }

@@ -99,6 +99,9 @@ struct run_config {
     pid_t server_pids[RUN_MAX_PIDS];
     size_t nserver_pids;
     char server_name[64];
+    int64_t idle_baseline_ns; /* --idle-baseline: the server sampled idle for
+                                 this long before the load; -1: the default
+                                 (server_cpu.h), 0: none */
     double cpu_saturation;   /* % of one core */
     size_t max_response;     /* bytes */
     int quiet;
@@ -186,6 +189,12 @@ struct run_result {
     double server_cpu_ms;    /* CPU time the server used in the window */
     char server_cpu_source[16]; /* "schedstat", "ticks", "schedstat+ticks"; "" unknown */
     int server_vanished;
+    struct idle_cpu {        /* the server alone before the load (n = 0: not
+                                measured): time-weighted mean % of a core
+                                over n intervals, its standard error */
+        double duration_s, mean_pct, se_pct;
+        int n;
+    } idle;
     int64_t rss_start_kb, rss_end_kb;
     long server_threads;
     double machine_busy_pct, loadavg1;
@@ -236,8 +245,11 @@ void result_note_default(struct run_result *r, int kind, const char *host, int p
  * requests were sent and none succeeded, else RUN_EXIT_INTERRUPTED after
  * SIGINT, else 0. */
 int result_exit_code(const struct run_result *r);
-/* Server CPU figures over the samples into *mean, *p50 (median), *max
- * (%); -1 in all three if none (or no memory for the median). */
+/* Server CPU figures over the samples into *mean (weighted by each
+ * interval's length, so a short last interval after SIGINT counts for its
+ * length), *p50 (median) and *max (%) of the intervals at least half as
+ * long as --interval (all of them when none is); -1 in all three if the
+ * server CPU was not measured (or no memory for the median). */
 void result_cpu_summary(const struct run_result *r, double *mean, double *p50, double *max);
 /* Writes start_unix (s since the epoch) as ISO-8601 UTC with microseconds,
  * "2026-12-01T05:44:37.123456Z", into out (len >= 32 holds it); "" when
@@ -246,7 +258,9 @@ void result_format_start(double start_unix, char *out, size_t len);
 /* @return the client's mean CPU % over the samples, with its max in *max
  * (max may be NULL); -1 for both when no sample has it. */
 double result_client_cpu_mean(const struct run_result *r, double *max);
-/* @return the server CPU-ms per answered request; -1 when unknown. */
+/* @return the server CPU-ms per answered request; -1 when unknown (the
+ * server CPU not measured, nothing answered). server_cpu.h has it net of
+ * the idle baseline. */
 double result_cpu_ms_per_call(const struct run_result *r);
 /* What limited a run's figures, as result_limits' bits, the one diagnosis
  * that run's warnings, sweep's flags and --find-max's reasons all use: the

@@ -2,6 +2,7 @@
 #include "results/result_ranks.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "base/version.h"
 #include "stats/hdrlog.h"
 #include "base/units.h"
+#include "results/server_cpu.h"
 
 const char *const result_hist_names[5] = {"latency_us", "service_us", "send_lag_us",
                                           "pacing_lag_us", "handshake_us"};
@@ -148,6 +150,12 @@ static json_object *verbs_json(const struct run_result *r)
     return o;
 }
 
+/* k: v, or k: null when the figure is not known. */
+static void add_known(json_object *o, const char *k, double v, int known)
+{
+    json_object_object_add(o, k, known ? json_object_new_double(v) : NULL);
+}
+
 static json_object *intervals_json(const struct run_result *r)
 {
     json_object *a = json_object_new_array();
@@ -160,12 +168,25 @@ static json_object *intervals_json(const struct run_result *r)
         add_int(o, "errors", x->errors);
         add_double(o, "p50_ms", x->p50_ms);
         add_double(o, "p99_ms", x->p99_ms);
-        add_double(o, "server_cpu_pct", x->server_cpu_pct);
-        add_double(o, "client_cpu_pct", x->client_cpu_pct);
+        add_known(o, "server_cpu_pct", x->server_cpu_pct, x->server_cpu_pct >= 0);
+        add_known(o, "client_cpu_pct", x->client_cpu_pct, x->client_cpu_pct >= 0);
         add_int(o, "server_rss_kb", x->server_rss_kb);
         json_object_array_add(a, o);
     }
     return a;
+}
+
+/* The idle baseline, or null when none was taken. */
+static json_object *idle_json(const struct run_result *r)
+{
+    if (r->idle.n <= 0)
+        return NULL;
+    json_object *o = json_object_new_object();
+    add_double(o, "duration_s", r->idle.duration_s);
+    add_double(o, "mean_pct", r->idle.mean_pct);
+    add_known(o, "se_pct", r->idle.se_pct, r->idle.se_pct >= 0);
+    add_int(o, "intervals", r->idle.n);
+    return o;
 }
 
 static json_object *cpu_json(const struct run_result *r)
@@ -176,12 +197,20 @@ static json_object *cpu_json(const struct run_result *r)
         json_object_array_add(pids, json_object_new_int(r->watched_pids[i]));
     json_object_object_add(o, "pids", pids);
     double mean, p50, max;
+    struct cpu_per_call c;
     result_cpu_summary(r, &mean, &p50, &max);
-    add_double(o, "mean_pct", mean);
-    add_double(o, "p50_pct", p50);
-    add_double(o, "max_pct", max);
-    add_double(o, "cpu_ms", r->server_cpu_ms);
-    add_double(o, "cpu_ms_per_call", result_cpu_ms_per_call(r));
+    result_cpu_per_call(r, &c);
+    int measured = result_server_measured(r);
+    /* what was not measured is null, never a number */
+    add_known(o, "mean_pct", mean, mean >= 0);
+    add_known(o, "p50_pct", p50, p50 >= 0);
+    add_known(o, "max_pct", max, max >= 0);
+    add_known(o, "cpu_ms", r->server_cpu_ms, measured);
+    add_known(o, "cpu_ms_per_call", c.raw, !isnan(c.raw));
+    add_known(o, "cpu_ms_per_call_se", c.raw_se, !isnan(c.raw_se));
+    add_known(o, "cpu_ms_per_call_net", c.net, !isnan(c.net));
+    add_known(o, "cpu_ms_per_call_net_se", c.net_se, !isnan(c.net_se));
+    json_object_object_add(o, "idle", idle_json(r));
     if (r->server_cpu_source[0])
         json_object_object_add(o, "source", json_object_new_string(r->server_cpu_source));
     add_int(o, "threads", r->server_threads);
@@ -192,7 +221,7 @@ static json_object *cpu_json(const struct run_result *r)
     for (size_t i = 0; i < r->nsamples; i++) {
         json_object *s = json_object_new_object();
         add_double(s, "t", (double)r->samples[i].t_ns / 1e9);
-        add_double(s, "pct", r->samples[i].server_pct);
+        add_known(s, "pct", r->samples[i].server_pct, r->samples[i].server_pct >= 0);
         add_int(s, "rss_kb", r->samples[i].server_rss_kb);
         json_object_array_add(samples, s);
     }
@@ -304,12 +333,12 @@ json_object *result_to_json(const struct run_result *r)
     json_object_object_add(root, "server_cpu", cpu_json(r));
     json_object *client = json_object_new_object();
     double cmax, cmean = result_client_cpu_mean(r, &cmax);
-    add_double(client, "mean_pct", cmean);
-    add_double(client, "max_pct", cmax);
+    add_known(client, "mean_pct", cmean, cmean >= 0);
+    add_known(client, "max_pct", cmax, cmax >= 0);
     json_object_object_add(root, "client_cpu", client);
     json_object *sys = json_object_new_object();
-    add_double(sys, "busy_pct", r->machine_busy_pct);
-    add_double(sys, "steal_pct", r->machine_steal_pct);
+    add_known(sys, "busy_pct", r->machine_busy_pct, r->machine_busy_pct >= 0);
+    add_known(sys, "steal_pct", r->machine_steal_pct, r->machine_steal_pct >= 0);
     add_double(sys, "loadavg", r->loadavg1);
     if (r->machine_cores > 0)
         json_object_object_add(sys, "cores", json_object_new_int(r->machine_cores));

@@ -254,6 +254,14 @@ static void load_cpu(json_object *root, struct run_result *r)
     r->rss_start_kb = i64(cpu, "rss_start_kb");
     r->rss_end_kb = i64(cpu, "rss_end_kb");
     r->server_vanished = boolean(cpu, "vanished");
+    json_object *idle = get(cpu, "idle");
+    if (idle && num(idle, "mean_pct", -1) >= 0) {
+        long long n = i64(idle, "intervals");
+        r->idle = (struct idle_cpu){.duration_s = num(idle, "duration_s", 0),
+                                    .mean_pct = num(idle, "mean_pct", -1),
+                                    .se_pct = num(idle, "se_pct", -1),
+                                    .n = n > 0 && n < 1000000 ? (int)n : 1};
+    }
     json_object *sys = get(root, "system");
     r->machine_busy_pct = num(sys, "busy_pct", -1);
     r->machine_steal_pct = num(sys, "steal_pct", -1); /* absent in older files: unknown */

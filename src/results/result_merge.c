@@ -24,6 +24,21 @@ static int same_servers(const struct run_result *a, const struct run_result *b)
 /* Two readings of one figure taken at the same time: the same server seen
  * by two clients reads the same (take the larger), different servers add
  * up. -1 means unknown. */
+/* The idle baseline of one server is the same whoever measured it; of
+ * different servers, their backgrounds add up. */
+static void merge_idle(struct idle_cpu *dst, const struct idle_cpu *src, int same)
+{
+    if (src->n <= 0 || (same && dst->n > 0))
+        return;
+    if (dst->n <= 0) {
+        *dst = *src;
+        return;
+    }
+    dst->mean_pct += src->mean_pct;
+    dst->se_pct = dst->se_pct >= 0 && src->se_pct >= 0
+                      ? sqrt(dst->se_pct * dst->se_pct + src->se_pct * src->se_pct) : -1;
+}
+
 static double combine(double a, double b, int same)
 {
     if (a < 0)
@@ -323,6 +338,7 @@ static int merge_concurrent(struct run_result *dst, const struct run_result *src
         dst->rate_achieved += src->rate_achieved;
     dst->cfg.rate += src->cfg.rate;
     dst->server_cpu_ms = combine(dst->server_cpu_ms, src->server_cpu_ms, same);
+    merge_idle(&dst->idle, &src->idle, same);
     dst->machine_busy_pct = combine(dst->machine_busy_pct, src->machine_busy_pct, 1);
     if (!dst->machine_cores)
         dst->machine_cores = src->machine_cores;

@@ -76,7 +76,9 @@ int procstat_parse_stat(const char *text, struct proc_stat *out)
     for (int field = 4; field <= 22; field++) {
         if (next_field(&q, &v) < 0)
             return -1;
-        if (field == 14)
+        if (field == 4)
+            out->ppid = (pid_t)v;
+        else if (field == 14)
             out->utime = v;
         else if (field == 15)
             out->stime = v;
@@ -211,18 +213,18 @@ static ssize_t read_text(const char *path, char *buf, size_t size)
 }
 
 /* Reads <root>/<who>/<file> where who is a pid or "self". */
-static ssize_t read_proc(const char *root, const char *who, const char *file, char *buf,
-                         size_t size)
+ssize_t procstat_read_file(const char *root, const char *who, const char *file, char *buf,
+                           size_t size)
 {
     char path[256];
     snprintf(path, sizeof(path), "%s/%s/%s", root, who, file);
     return read_text(path, buf, size);
 }
 
-static int read_stat_at(const char *root, const char *who, struct proc_stat *out)
+int procstat_read_stat_at(const char *root, const char *who, struct proc_stat *out)
 {
     char buf[1024];
-    if (read_proc(root, who, "stat", buf, sizeof(buf)) <= 0)
+    if (procstat_read_file(root, who, "stat", buf, sizeof(buf)) <= 0)
         return -1;
     return procstat_parse_stat(buf, out);
 }
@@ -231,12 +233,12 @@ int procstat_read_pid(pid_t pid, struct proc_stat *out)
 {
     char who[24];
     snprintf(who, sizeof(who), "%d", (int)pid);
-    return read_stat_at("/proc", who, out);
+    return procstat_read_stat_at("/proc", who, out);
 }
 
 /* ---- resolving a server by name ----------------------------------------- */
 
-static int all_digits(const char *s)
+int procstat_all_digits(const char *s)
 {
     if (!*s || strlen(s) > 9)
         return 0;
@@ -246,37 +248,20 @@ static int all_digits(const char *s)
     return 1;
 }
 
-/* comm is cut to 15 characters by the kernel, so argv[0]'s basename is
- * checked too (it also names scripts run through an interpreter less
- * well, but that is what the user typed). */
-static int pid_has_name(const char *root, const char *who, const char *name)
-{
-    struct proc_stat st;
-    char buf[4096];
-    if (read_stat_at(root, who, &st) == 0 && strcmp(st.comm, name) == 0)
-        return 1;
-    if (read_proc(root, who, "cmdline", buf, sizeof(buf)) <= 0)
-        return 0;
-    const char *base = strrchr(buf, '/');
-    return strcmp(base ? base + 1 : buf, name) == 0;
-}
-
-/* Replaces s->pids with every process called s->name, except ourselves:
- * `rpcbench run --server-name rpcbench` must not measure the client. */
+/* Replaces s->pids with the one tree called s->name (proctree.h): the
+ * tree watched so far while its head is still called so, else the only
+ * tree there is (a restarted server); none while several are. */
 static void resolve_name(struct sampler *s)
 {
-    DIR *d = opendir(s->root);
-    struct dirent *e;
+    long n = proctree_list(s->root, s->name, s->scan, PROCTREE_MAX);
+    size_t k = n < 0 ? 0 : (size_t)n;
+    pid_t root;
     s->npids = 0;
-    if (!d)
-        return;
-    while (s->npids < PROCSTAT_MAX_PIDS && (e = readdir(d)) != NULL) {
-        if (!all_digits(e->d_name) || atoi(e->d_name) == (int)getpid())
-            continue;
-        if (pid_has_name(s->root, e->d_name, s->name))
-            s->pids[s->npids++] = (pid_t)atoi(e->d_name);
-    }
-    closedir(d);
+    size_t ntrees = proctree_roots(s->scan, k, &root, 1);
+    if (!s->tree_root || !proctree_is_marked(s->scan, k, s->tree_root))
+        s->tree_root = ntrees == 1 ? root : 0;
+    if (s->tree_root)
+        s->npids = proctree_members(s->scan, k, s->tree_root, s->pids, PROCSTAT_MAX_PIDS);
 }
 
 /* ---- the sampler ---------------------------------------------------------- */
@@ -368,14 +353,14 @@ static int read_threads(struct sampler *s, const char *who, struct procstat_prev
     cur->thr_n = 0;
     while ((e = readdir(d)) != NULL) {
         uint64_t ns;
-        if (!all_digits(e->d_name))
+        if (!procstat_all_digits(e->d_name))
             continue;
         if (s->thr_used == PROCSTAT_MAX_THREADS) {
             closedir(d);
             s->thr_used = cur->thr_off;
             return -1;
         }
-        /* all_digits: a tid of at most 9 digits */
+        /* procstat_all_digits: a tid of at most 9 digits */
         snprintf(path, sizeof(path), "%s/%.24s/task/%.9s/schedstat", s->root, who, e->d_name);
         /* a thread that exited since readdir is skipped: its time is lost */
         if (read_text(path, buf, sizeof(buf)) <= 0 || procstat_parse_schedstat(buf, &ns) < 0)
@@ -403,16 +388,17 @@ static uint64_t pid_delta_ns(struct sampler *s, const struct procstat_prev *cur,
     return delta(cur->ticks, before->ticks) * (uint64_t)NS_PER_S / (uint64_t)s->ticks_per_sec;
 }
 
-/* Reads one watched pid into the point and the new table.
+/* Reads one watched pid into the point and the new table; *paired is set
+ * when it was read at the previous sample too (its delta is then known).
  * @return its CPU ns since the previous sample, or -1 if unreadable. */
 static int64_t read_server_pid(struct sampler *s, pid_t pid, struct proc_point *p,
-                               struct procstat_prev *cur)
+                               struct procstat_prev *cur, int *paired)
 {
     char who[24], buf[256];
     struct proc_stat st;
     int64_t rss;
     snprintf(who, sizeof(who), "%d", (int)pid);
-    if (read_stat_at(s->root, who, &st) < 0)
+    if (procstat_read_stat_at(s->root, who, &st) < 0)
         return -1;
     cur->pid = pid;
     cur->starttime = st.starttime;
@@ -420,14 +406,18 @@ static int64_t read_server_pid(struct sampler *s, pid_t pid, struct proc_point *
     cur->exact = read_threads(s, who, cur) == 0;
     p->server_alive++;
     p->server_threads += st.num_threads;
-    if (read_proc(s->root, who, "statm", buf, sizeof(buf)) > 0 &&
+    if (procstat_read_file(s->root, who, "statm", buf, sizeof(buf)) > 0 &&
         procstat_parse_statm(buf, s->page_kb, &rss) == 0)
         p->server_rss_kb += rss;
-    return (int64_t)pid_delta_ns(s, cur, find_prev(s, pid, st.starttime));
+    const struct procstat_prev *before = find_prev(s, pid, st.starttime);
+    *paired = before != NULL;
+    return (int64_t)pid_delta_ns(s, cur, before);
 }
 
-/* Server side of a sample: returns the CPU ns of pids seen in both samples. */
-static uint64_t sample_server(struct sampler *s, struct proc_point *p)
+/* Server side of a sample: returns the CPU ns of pids seen in both
+ * samples, and how many they are in *paired. A pid never read (a wrong
+ * --server-pid) has not vanished: it was never there. */
+static uint64_t sample_server(struct sampler *s, struct proc_point *p, size_t *paired)
 {
     struct procstat_prev cur[PROCSTAT_MAX_PIDS];
     size_t ncur = 0;
@@ -435,13 +425,14 @@ static uint64_t sample_server(struct sampler *s, struct proc_point *p)
     if (s->name[0])
         resolve_name(s);
     s->thr_used = 0;
+    *paired = 0;
     for (size_t i = 0; i < s->npids; i++) {
-        int64_t d = read_server_pid(s, s->pids[i], p, &cur[ncur]);
-        if (d < 0) {
-            s->vanished = 1;
+        int both = 0;
+        int64_t d = read_server_pid(s, s->pids[i], p, &cur[ncur], &both);
+        if (d < 0)
             continue;
-        }
         ns += (uint64_t)d;
+        *paired += (size_t)both;
         ncur++;
     }
     if (any_gone(s, cur, ncur))
@@ -462,7 +453,7 @@ static uint64_t read_client_ns(const struct sampler *s, int *ok)
         *ok = clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0;
         return *ok ? (uint64_t)ts.tv_sec * NS_PER_S + (uint64_t)ts.tv_nsec : 0;
     }
-    *ok = read_stat_at(s->root, "self", &st) == 0;
+    *ok = procstat_read_stat_at(s->root, "self", &st) == 0;
     return *ok ? (st.utime + st.stime) * (uint64_t)NS_PER_S / (uint64_t)s->ticks_per_sec : 0;
 }
 
@@ -471,10 +462,10 @@ static void sample_machine(struct sampler *s, struct proc_point *p, int64_t dt_n
     char buf[8192];
     double load[3];
     struct sys_times now;
-    if (read_proc(s->root, ".", "loadavg", buf, sizeof(buf)) > 0 &&
+    if (procstat_read_file(s->root, ".", "loadavg", buf, sizeof(buf)) > 0 &&
         procstat_parse_loadavg(buf, load) == 0)
         p->loadavg1 = load[0];
-    if (read_proc(s->root, ".", "stat", buf, sizeof(buf)) <= 0 ||
+    if (procstat_read_file(s->root, ".", "stat", buf, sizeof(buf)) <= 0 ||
         procstat_parse_system(buf, &now) < 0)
         return;
     if (s->have_prev && dt_ns > 0) {
@@ -496,10 +487,13 @@ static void sample_all(struct sampler *s, int64_t t_ns, struct proc_point *p)
     *p = (struct proc_point){.t_ns = t_ns, .server_pct = -1, .client_pct = -1,
                              .machine_busy_pct = -1, .machine_steal_pct = -1,
                              .loadavg1 = -1};
-    uint64_t server = sample_server(s, p);
+    size_t paired;
+    uint64_t server = sample_server(s, p, &paired);
     s->total_server_ns += server;
-    if (known && p->server_alive > 0)
+    if (known && paired > 0) {
         p->server_pct = pct(server, dt_ns);
+        s->measured = 1;
+    }
     uint64_t client = read_client_ns(s, &client_ok);
     if (known && client_ok)
         p->client_pct = pct(delta(client, s->prev_client_ns), dt_ns);
@@ -518,6 +512,7 @@ void sampler_start(struct sampler *s, int64_t t_ns)
     s->vanished = 0;
     sample_all(s, t_ns, &ignored);
     s->total_server_ns = 0;
+    s->measured = 0;
     s->used_schedstat = s->used_ticks = 0;
     s->window_steal_pct_x_ns = 0;
     s->window_ns = 0;
@@ -530,7 +525,7 @@ void sampler_sample(struct sampler *s, int64_t t_ns, struct proc_point *p)
 
 double sampler_server_cpu_ms(const struct sampler *s)
 {
-    return (double)s->total_server_ns / 1e6;
+    return s->measured ? (double)s->total_server_ns / 1e6 : -1;
 }
 
 const char *sampler_cpu_source(const struct sampler *s)

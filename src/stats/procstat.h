@@ -8,9 +8,9 @@
  * /proc/PID/stat. The client's own CPU is CLOCK_PROCESS_CPUTIME_ID (ns).
  *
  * CPU % follows top: 100 % is one core busy. A sampler watches a set of
- * server processes given by pid (summed) or by name (every process whose
- * comm or argv[0] basename matches, re-resolved at each sample so a
- * restarted server is found again).
+ * server processes given by pid (summed) or by name: the one process tree
+ * called that name (proctree.h), re-resolved at each sample so that new
+ * workers and a restarted server are found again.
  *
  * Nothing here allocates: parsers fill the caller's structs from the
  * caller's text, and a struct sampler holds all its state inline (no
@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "stats/proctree.h"
+
 #define PROCSTAT_MAX_PIDS 64
 /* Threads followed over all watched pids; past this a pid falls back to
  * ticks. */
@@ -31,6 +33,7 @@
 struct proc_stat {
     char comm[64];
     char state;
+    pid_t ppid;
     uint64_t utime;   /* clock ticks, all threads */
     uint64_t stime;
     long num_threads;
@@ -84,6 +87,15 @@ uint64_t procstat_threads_delta(const struct procstat_thread *a, size_t na,
 /* Reads /proc/<pid>/stat into out.
  * @return 0, or -1 if the process is gone or its stat does not parse. */
 int procstat_read_pid(pid_t pid, struct proc_stat *out);
+/* Reads <root>/<who>/stat (who: a pid or "self") into out.
+ * @return 0, or -1 as procstat_read_pid. */
+int procstat_read_stat_at(const char *root, const char *who, struct proc_stat *out);
+/* @return 1 when s is a /proc entry's pid (1 to 9 digits), else 0. */
+int procstat_all_digits(const char *s);
+/* Reads the small file <root>/<who>/<file> whole into buf (size bytes,
+ * NUL-terminated). @return the bytes read, or -1. */
+ssize_t procstat_read_file(const char *root, const char *who, const char *file, char *buf,
+                           size_t size);
 
 /* One point of the timeline. Percentages are over the interval since the
  * previous sample; -1 where unknown (first sample, no server). */
@@ -103,7 +115,10 @@ struct sampler {
     pid_t pids[PROCSTAT_MAX_PIDS];
     size_t npids;
     char name[64];          /* non-empty: resolve by name at each sample */
-    int vanished;           /* a watched pid disappeared during the run */
+    pid_t tree_root;        /* by name: the head of the tree watched; 0 none */
+    int vanished;           /* a watched pid that was read has disappeared */
+    int measured;           /* some pid was read at both ends of an interval
+                               since sampler_start: the server CPU is known */
     long ticks_per_sec;
     long page_kb;
     /* previous readings, for the differences */
@@ -130,12 +145,14 @@ struct sampler {
     int thr_cur;            /* which table the sample being taken fills */
     size_t thr_used;
     char root[64];          /* "/proc"; tests point it at a fixture tree */
+    struct proctree_proc scan[PROCTREE_MAX]; /* by name: the last listing */
 };
 
 /* Initialises s (the caller's) to watch explicit pids (copied; npids may
- * be 0 with name NULL: client and machine only) or the processes called
- * name (copied). By name, the sampler's own process is never counted as the
- * server. No cleanup call is needed.
+ * be 0 with name NULL: client and machine only) or the one process tree
+ * called name (copied; proctree.h: none while several trees are). By
+ * name, the sampler's process and its ancestors are never the server. No
+ * cleanup call is needed.
  * @return 0, or -1 with err (ERR_LEN bytes, caller-owned) filled (too many
  * pids, bad pid, name too long, both pids and a name). */
 int sampler_init(struct sampler *s, const pid_t *pids, size_t npids, const char *name,
@@ -144,9 +161,12 @@ int sampler_init(struct sampler *s, const pid_t *pids, size_t npids, const char 
  * differences from it. */
 void sampler_start(struct sampler *s, int64_t t_ns);
 /* Reads /proc now and fills p (the caller's) with figures over
- * [previous sample, t_ns]; -1 in p where a figure is unknown. */
+ * [previous sample, t_ns]; -1 in p where a figure is unknown (server_pct
+ * is known only when a watched process was read at both ends). */
 void sampler_sample(struct sampler *s, int64_t t_ns, struct proc_point *p);
-/* @return the server's CPU time since sampler_start, in milliseconds. */
+/* @return the server's CPU time since sampler_start, in milliseconds; -1
+ * when it was not measured (no watched process was read at both ends of
+ * any interval). */
 double sampler_server_cpu_ms(const struct sampler *s);
 /* @return where the server CPU came from since sampler_start:
  * "schedstat", "ticks", "schedstat+ticks" (some pids or samples each), or

@@ -1,0 +1,150 @@
+/* test_server_cpu: the server CPU figures of a result on synthetic
+ * samples: the time-weighted mean and its standard error, a short last
+ * interval (SIGINT) weighed by its length, an unmeasured server as n/a
+ * (never 0), and CPU per call raw and net of an idle baseline. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <math.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "results/server_cpu.h"
+
+static struct run_result res; /* large: off the stack */
+
+static void near(double got, double want, double tol)
+{
+    if (fabs(got - want) > tol) {
+        print_error("got %g, want %g (+/- %g)\n", got, want, tol);
+        fail();
+    }
+}
+
+/* A result watching one pid, with samples at the times t (s) and CPU % p. */
+static void fill(const double *t, const double *p, size_t n)
+{
+    struct run_config cfg = {.interval_ns = 1000000000LL, .rate = 2};
+    result_free(&res);
+    assert_int_equal(result_init(&res, &cfg), 0);
+    res.nwatched = 1;
+    res.watched_pids[0] = 42;
+    res.server_cpu_ms = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct proc_point pt = {.t_ns = (int64_t)(t[i] * 1e9), .server_pct = p[i]};
+        assert_int_equal(result_add_sample(&res, &pt), 0);
+        res.server_cpu_ms += p[i] / 100 * (t[i] - (i ? t[i - 1] : 0)) * 1000;
+    }
+    res.duration_s = n ? t[n - 1] : 0;
+}
+
+static void test_wstats(void **state)
+{
+    (void)state;
+    double x[] = {10, 20, 30}, w[] = {1, 1, 2}, mean, se;
+    server_cpu_wstats(x, w, 3, &mean, &se);
+    near(mean, 22.5, 1e-9);
+    /* sqrt(3/2 * (1*12.5^2 + 1*2.5^2 + 4*7.5^2)) / 4 */
+    near(se, sqrt(1.5 * (156.25 + 6.25 + 225)) / 4, 1e-9);
+    server_cpu_wstats(x, w, 1, &mean, &se);
+    near(mean, 10, 1e-9);
+    assert_true(se == -1);
+    server_cpu_wstats(x, w, 0, &mean, &se);
+    assert_true(mean == -1 && se == -1);
+}
+
+/* Two full seconds at 4 %, then 6 ms at 50 % after SIGINT: the plain mean
+ * of the three would be 19.3 %; by length it is cpu_ms / duration. */
+static void test_short_last_interval(void **state)
+{
+    (void)state;
+    double t[] = {1, 2, 2.006}, p[] = {4, 4, 50}, mean, p50, max;
+    fill(t, p, 3);
+    result_cpu_summary(&res, &mean, &p50, &max);
+    near(mean, res.server_cpu_ms / (res.duration_s * 1000) * 100, 1e-6);
+    near(mean, (4.0 * 2 + 50 * 0.006) / 2.006, 1e-6);
+    near(p50, 4, 1e-9); /* the 6 ms interval says little of a median or a peak */
+    near(max, 4, 1e-9);
+    res.cfg.cpu_saturation = 40; /* nor of saturation: 6 ms of one call flat out */
+    assert_false(result_limits(&res) & RESULT_SATURATED);
+    res.samples[1].server_pct = 45;
+    assert_true(result_limits(&res) & RESULT_SATURATED);
+}
+
+static void test_unmeasured_is_na(void **state)
+{
+    (void)state;
+    double t[] = {1, 2}, p[] = {-1, -1}, mean, p50, max;
+    fill(t, p, 2);
+    res.ok = 10;
+    result_cpu_summary(&res, &mean, &p50, &max);
+    assert_true(mean == -1 && p50 == -1 && max == -1);
+    assert_false(result_server_measured(&res));
+    assert_true(result_cpu_ms_per_call(&res) == -1); /* not 0, which `<1` would pass */
+    char line[200];
+    server_cpu_text(&res, line, sizeof line);
+    assert_non_null(strstr(line, "CPU n/a (not measured"));
+    res.nwatched = 0;
+    server_cpu_text(&res, line, sizeof line);
+    assert_non_null(strstr(line, "not sampled"));
+}
+
+/* 10 % loaded over 4 s is 400 CPU-ms; with 8 calls, 50 per call raw (5
+ * per % of a core); 6 % idle is 30 ms of it per call, so 20 net. */
+static void test_per_call_net(void **state)
+{
+    (void)state;
+    double t[] = {1, 2, 3, 4}, p[] = {9, 11, 9, 11};
+    struct cpu_per_call c;
+    fill(t, p, 4);
+    res.ok = 8;
+    result_cpu_per_call(&res, &c);
+    near(c.raw, 50, 1e-9);
+    assert_true(isnan(c.net) && isnan(c.net_se)); /* no baseline, no net */
+    res.idle = (struct idle_cpu){.duration_s = 2, .mean_pct = 6, .se_pct = 0.5, .n = 10};
+    result_cpu_per_call(&res, &c);
+    near(c.net, 20, 1e-9);
+    double se_l = sqrt(4.0 / 3 * 4 * 1.0) / 4; /* each 1 point off 10 */
+    near(c.raw_se, se_l * 5, 1e-9);
+    near(c.net_se, sqrt(se_l * se_l + 0.25) * 5, 1e-9);
+    res.nwarnings = 0;
+    result_warn_idle(&res); /* 6 % of 10 %: more than a fifth */
+    assert_int_equal(res.nwarnings, 1);
+    assert_non_null(strstr(res.warnings[0], "idle CPU"));
+    res.nwarnings = 0;
+    res.idle.mean_pct = 1; /* a tenth: no warning */
+    result_warn_idle(&res);
+    assert_int_equal(res.nwarnings, 0);
+}
+
+static void test_default_idle_baseline(void **state)
+{
+    (void)state;
+    struct run_config c = {.idle_baseline_ns = -1, .rate = 2};
+    assert_true(server_cpu_idle_ns(&c) == 0); /* the built-in simulator: none */
+    c.nserver_pids = 1;
+    assert_true(server_cpu_idle_ns(&c) == SERVER_CPU_AUTO_IDLE_NS);
+    c.rate = 50;
+    assert_true(server_cpu_idle_ns(&c) == 0);
+    c.rate = 0; /* closed loop */
+    assert_true(server_cpu_idle_ns(&c) == 0);
+    c.idle_baseline_ns = 2000000000LL;
+    assert_true(server_cpu_idle_ns(&c) == 2000000000LL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wstats),
+        cmocka_unit_test(test_short_last_interval),
+        cmocka_unit_test(test_unmeasured_is_na),
+        cmocka_unit_test(test_per_call_net),
+        cmocka_unit_test(test_default_idle_baseline),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    result_free(&res);
+    return rc;
+}
