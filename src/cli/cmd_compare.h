@@ -39,7 +39,7 @@ struct cmp {
     int saved;                    /* compare A.json B.json */
     struct ci ci[FIG_N];
     int ci_rc[FIG_N];             /* compare_stats_ci's return */
-    int interrupted;              /* SIGINT ended the rounds early */
+    int interrupted;              /* the signal that ended the rounds early; 0 none */
     struct gate_result gate[GATES_MAX]; /* per --gate, at the last look */
     int looks;                    /* the looks planned: MAX - 2 for --rounds auto, else 1 */
     struct verdict verdict[2];    /* --threshold, per arm's merged result */

@@ -91,8 +91,15 @@ static size_t gate_cases(const struct cmp *c, struct junit_case *cases)
 
 int compare_write_junit(const struct cmp *c, char *err)
 {
-    static struct junit_case cases[2 * COND_MAX + GATES_MAX];
+    static struct junit_case cases[2 * COND_MAX + GATES_MAX + 1];
     size_t n = threshold_cases(c, cases);
     n += gate_cases(c, cases + n);
+    if (c->interrupted) {
+        char why[120];
+        snprintf(why, sizeof why, "interrupted by %s after %zu complete round(s) of %d: the "
+                 "verdicts cover only those", result_signal_name(c->interrupted), c->pairs,
+                 c->o->rounds);
+        verdict_junit_interrupted(&cases[n++], "compare", why);
+    }
     return junit_write(c->o->junit, "rpcbench compare", cases, n, err);
 }

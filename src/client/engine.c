@@ -350,6 +350,9 @@ static void poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
         dispatch(e, INT64_MAX);
 }
 
+/* The requests due in the window that never went out (every connection
+ * was busy): unfinished, their latency at least their wait until the
+ * sending stopped (censored), each given the verb the mix had next. */
 static void count_unsent(struct engine *e)
 {
     if (e->cfg->rate <= 0)
@@ -357,11 +360,23 @@ static void count_unsent(struct engine *e)
     while (sched_peek(&e->sched) < e->end_ns) {
         int64_t t = sched_take(&e->sched);
         if (t >= e->m0_ns) {
+            int verb = pick_verb(e);
             e->res->sent++;
+            e->res->verbs[verb].requests++;
             e->res->unfinished++;
+            result_censor(e->res, verb, (e->end_ns - t) / NS_PER_US);
             e->ival.sent++; /* in the last interval, as requests.sent has it */
         }
     }
+}
+
+/* A measured request still in flight when the run ends: unfinished, its
+ * latency at least its wait so far (censored). */
+static void count_in_flight(void *owner, const struct request *r)
+{
+    struct engine *e = owner;
+    e->res->unfinished++;
+    result_censor(e->res, r->verb, (clock_now_ns() - r->intended_ns) / NS_PER_US);
 }
 
 /* The measured window is over (or SIGINT): stop sending, close the last
@@ -412,7 +427,7 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
     (void)revents;
     struct engine *e = w->data;
-    e->res->interrupted = 1;
+    e->res->interrupted = w->signum; /* SIGINT or SIGTERM: reported by name */
     end_run(e, clock_now_ns());
     /* A second ^C kills the process outright. */
     signal(w->signum, SIG_DFL);
@@ -505,11 +520,12 @@ static void teardown(struct engine *e)
         if (!c->eng)
             continue; /* setup failed before this connection began */
         if (c->req.live && c->req.measured)
-            e->res->unfinished++;
+            count_in_flight(e, &c->req);
         conn_close(c);
         conn_free(c);
     }
-    e->res->unfinished += request_ring_free(&e->ring);
+    request_ring_each_live(&e->ring, count_in_flight, e);
+    request_ring_free(&e->ring);
     free(e->pool.conns);
     if (e->tls)
         SSL_CTX_free(e->tls);

@@ -371,8 +371,9 @@ void html_run_config(FILE *out, const struct run_result *r)
     units_format_duration(c->duration_ns, d, sizeof d);
     units_format_duration(c->warmup_ns, w, sizeof w);
     units_format_duration(c->timeout_ns, t, sizeof t);
-    snprintf(v, sizeof v, "%s (%.2fs measured%s) + %s warmup; timeout %s", d, r->duration_s,
-             r->interrupted ? ", INTERRUPTED" : "", w, t);
+    snprintf(v, sizeof v, "%s (%.2fs measured%s%s) + %s warmup; timeout %s", d, r->duration_s,
+             r->interrupted ? ", INTERRUPTED by " : "",
+             r->interrupted ? result_signal_name(r->interrupted) : "", w, t);
     kv(out, "duration", v);
     units_format_duration(c->interval_ns, d, sizeof d);
     snprintf(v, sizeof v, "%d connections; interval %s; seed %llu; validate %s",

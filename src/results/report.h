@@ -35,6 +35,17 @@ void report_unit_span(const struct hist *h, double *mn, double *mx);
 /* "12.3ms" in unit u into out (len bytes, always terminated), or "n/a"
  * when have is 0 (the histogram behind the figure is empty). */
 void report_unit_fmt(const struct report_unit *u, int have, double us, char *out, size_t len);
+/* A latency figure of h (us) as report_unit_fmt writes it, after
+ * RESULT_LOWER_BOUND_MARK ("≥") when it is only a lower bound: cs's
+ * censored values reach it (result_censored_at), or, for a mean (mean set),
+ * any is there. @return the bytes the mark adds beyond its one column (for
+ * printf widths), 0 when unmarked. */
+int report_latency_fmt(const struct report_unit *u, const struct hist *h, const struct censor *cs,
+                       int mean, double us, char *out, size_t len);
+/* "≥: a lower bound: 216 requests unfinished, ..." (the text and HTML
+ * reports' note under a latency table) into out; "" when cs has nothing
+ * censored. */
+void report_censor_note(const struct censor *cs, char *out, size_t len);
 /* "146 B", "2.32 MB": a size in bytes, 1000-based, about 3 digits, into
  * out (len bytes, always terminated). */
 void report_fmt_bytes(double bytes, char *out, size_t len);

@@ -132,6 +132,16 @@ static json_object *buckets_json(const struct run_result *r)
     return a;
 }
 
+/* "censored": how many latencies are waits of unfinished requests, and
+ * "censored_min_ms" the least: every latency figure at or above it is a
+ * lower bound (result_censored_at). */
+static void censor_json(json_object *o, const struct censor *cs)
+{
+    add_int(o, "censored", cs->n);
+    if (cs->n > 0) /* the exact us, so a re-rendered report marks the same figures */
+        add_int(o, "censored_min_us", cs->min_us);
+}
+
 static json_object *verbs_json(const struct run_result *r)
 {
     json_object *o = json_object_new_object();
@@ -143,6 +153,7 @@ static json_object *verbs_json(const struct run_result *r)
         add_int(x, "errors", v->errors);
         json_object_object_add(x, "latency_ms",
                                result_hist_json(&v->latency, r->cfg.pcts, r->cfg.npcts));
+        censor_json(x, &v->censored);
         json_object_object_add(o, v->name, x);
     }
     return o;
@@ -234,6 +245,7 @@ static json_object *counts_json(const struct run_result *r, json_object *root)
     add_int(req, "ok", r->ok);
     add_int(req, "errors", r->errors);
     add_int(req, "unfinished", r->unfinished);
+    censor_json(req, &r->censored);
     add_int(req, "queued", r->queued);
     json_object_object_add(root, "requests", req);
     json_object *err = json_object_new_object();
@@ -281,6 +293,9 @@ json_object *result_to_json(const struct run_result *r)
     add_start(root, r->start_unix);
     add_double(root, "duration_s", r->duration_s);
     json_object_object_add(root, "interrupted", json_object_new_boolean(r->interrupted));
+    if (r->interrupted)
+        json_object_object_add(root, "signal",
+                               json_object_new_string(result_signal_name(r->interrupted)));
     json_object_object_add(root, "closed_loop", json_object_new_boolean(r->closed_loop));
     json_object *rate = json_object_new_object();
     add_double(rate, "target", r->cfg.rate);
