@@ -100,6 +100,14 @@ const char *compare_fig_name(int f);     /* "p50 latency" (static) */
 /* Figure f's value v as the summary table prints it ("n/a" for NAN). */
 void compare_fmt_fig(int f, double v, const struct report_unit *u, char *out, size_t len);
 double compare_ratio(double a, double b); /* b/a, NAN when a is 0 or unknown */
+/* The one estimator of figure f's B/A, shown by every table and format
+ * (the figures table, the gates, JSON, HTML, JUnit): the geometric mean of
+ * the rounds' ratios, the centre of its interval (with one round, that
+ * round's ratio). @return it, or NAN when a round's ratio is undefined. */
+double compare_figure_ratio(const struct cmp *c, int f);
+/* The estimator, named once (the text and HTML say it under the table). */
+#define COMPARE_RATIO_METHOD "B/A: the geometric mean of the rounds' ratios; the interval is " \
+                             "the paired t-interval of those ratios"
 /* "[0.91, 0.98] B lower", "n/a (1 round)", ... as the text says it. */
 void compare_verdict(const struct cmp *c, int f, char *out, size_t len);
 int compare_same_config(const struct cmp *c);

@@ -34,9 +34,8 @@ static void summary(FILE *out, const struct cmp *c)
 {
     const struct arm *A = &c->arm[0], *B = &c->arm[1];
     struct report_unit u = compare_summary_unit(c);
-    fputs("<table id=\"summary\"><caption>B/A of the merged rounds; the interval is the paired "
-          "t-interval of the rounds' ratios (95 %)</caption><thead><tr><th>figure</th><th>A ",
-          out);
+    fputs("<table id=\"summary\"><caption>" COMPARE_RATIO_METHOD " (95 %)</caption><thead><tr>"
+          "<th>figure</th><th>A ", out);
     html_esc(out, compare_arm_name(A));
     fputs("</th><th>B ", out);
     html_esc(out, compare_arm_name(B));
@@ -45,9 +44,9 @@ static void summary(FILE *out, const struct cmp *c)
         char va[32], vb[32], r[32] = "-", v[96];
         compare_fmt_fig(f, A->fig[f], &u, va, sizeof va);
         compare_fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
-        double x = compare_ratio(A->fig[f], B->fig[f]);
+        double x = compare_figure_ratio(c, f);
         if (!isnan(x))
-            snprintf(r, sizeof r, "%.3g", x);
+            compare_stats_fmt_ratio(x, r, sizeof r);
         compare_verdict(c, f, v, sizeof v);
         fputs("<tr><th scope=\"row\">", out);
         html_esc(out, compare_fig_name(f));

@@ -146,8 +146,8 @@ static void verdict(const struct cmp *c, int f, char *out, size_t len)
     /* judged on the interval as printed: "[1, 1] B lower" (rounds alike to
      * within a tick) would contradict itself */
     char lo[16], hi[16];
-    snprintf(lo, sizeof lo, "%.3g", c->ci[f].low);
-    snprintf(hi, sizeof hi, "%.3g", c->ci[f].high);
+    compare_stats_fmt_ratio(c->ci[f].low, lo, sizeof lo);
+    compare_stats_fmt_ratio(c->ci[f].high, hi, sizeof hi);
     struct ci shown = {.low = strtod(lo, NULL), .high = strtod(hi, NULL)};
     snprintf(out, len, "[%s, %s] %s", lo, hi,
              compare_stats_significant(&shown) ? (shown.high < 1 ? "B lower" : "B higher")
@@ -191,14 +191,13 @@ static void summary_table(FILE *out, const struct cmp *c)
         char va[32], vb[32], r[32] = "-", v[96];
         fmt_fig(f, A->fig[f], &u, va, sizeof va);
         fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
-        double x = ratio(A->fig[f], B->fig[f]);
+        double x = compare_figure_ratio(c, f);
         if (!isnan(x))
-            snprintf(r, sizeof r, "%.3g", x);
+            compare_stats_fmt_ratio(x, r, sizeof r);
         verdict(c, f, v, sizeof v);
         fprintf(out, "%-20s %14s %14s %8s  %s\n", figs[f].name, va, vb, r, v);
     }
-    fprintf(out, "(B/A of the merged rounds; the interval is the paired t-interval of the "
-                 "rounds' ratios)\n");
+    fprintf(out, "(%s)\n", COMPARE_RATIO_METHOD);
     if (too_few_rounds(c))
         fprintf(out, "2 rounds: the interval cannot exclude 1 unless both rounds agree closely "
                      "(t = %.1f with 1 degree of freedom); use 3 or more (--rounds)\n",
@@ -349,7 +348,7 @@ static json_object *ratios_json(const struct cmp *c)
         double a = c->arm[0].fig[f], b = c->arm[1].fig[f];
         json_object_object_add(r, "a", num_or_null(a));
         json_object_object_add(r, "b", num_or_null(b));
-        json_object_object_add(r, "ratio", num_or_null(ratio(a, b)));
+        json_object_object_add(r, "ratio", num_or_null(compare_figure_ratio(c, f)));
         int have = c->ci_rc[f] == 0;
         json_object_object_add(r, "ci_low", have ? json_object_new_double(c->ci[f].low) : NULL);
         json_object_object_add(r, "ci_high", have ? json_object_new_double(c->ci[f].high) : NULL);
@@ -417,6 +416,11 @@ void compare_fmt_fig(int f, double v, const struct report_unit *u, char *out, si
 double compare_ratio(double a, double b)
 {
     return ratio(a, b);
+}
+
+double compare_figure_ratio(const struct cmp *c, int f)
+{
+    return c->ci_rc[f] >= 0 ? c->ci[f].geo_ratio : NAN;
 }
 
 void compare_verdict(const struct cmp *c, int f, char *out, size_t len)
