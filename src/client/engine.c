@@ -290,7 +290,9 @@ static void dispatch_due(struct engine *e, int64_t busy_since)
             send_on(e, c, clock_now_ns(), 0);
         return;
     }
-    while (sched_peek(&e->sched) <= now) {
+    /* Nothing intended at or after the window's end goes out: the report
+     * would not count it. */
+    while (sched_peek(&e->sched) <= now && sched_peek(&e->sched) < e->end_ns) {
         struct conn *c = take_conn(e);
         /* A connection freed while the backlog waited goes straight back to
          * it: every connection has been busy since busy_since, not since now
@@ -409,6 +411,10 @@ static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)
     (void)revents;
     struct engine *e = w->data;
     if (!e->ended) {
+        /* Requests due before the end that a late pacer wake-up has not
+         * sent yet go out now on any free connection: only those no
+         * connection could take are left unfinished. */
+        dispatch(e, INT64_MAX);
         end_run(e, e->end_ns);
         if (e->outstanding == 0) {
             ev_break(loop, EVBREAK_ALL);
