@@ -353,12 +353,15 @@ static void poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
 }
 
 /* The requests due in the window that never went out (every connection
- * was busy): unfinished, their latency at least their wait until the
- * sending stopped (censored), each given the verb the mix had next. */
+ * was busy): unfinished, each given the verb the mix had next. Where they
+ * began is kept for censor_unsent. */
 static void count_unsent(struct engine *e)
 {
     if (e->cfg->rate <= 0)
         return;
+    e->unsent = e->sched;
+    memcpy(e->unsent_wrr, e->wrr_current, sizeof e->unsent_wrr);
+    e->have_unsent = 1;
     while (sched_peek(&e->sched) < e->end_ns) {
         int64_t t = sched_take(&e->sched);
         if (t >= e->m0_ns) {
@@ -366,19 +369,35 @@ static void count_unsent(struct engine *e)
             e->res->sent++;
             e->res->verbs[verb].requests++;
             e->res->unfinished++;
-            result_censor(e->res, verb, (e->end_ns - t) / NS_PER_US);
             e->ival.sent++; /* in the last interval, as requests.sent has it */
         }
     }
 }
 
-/* A measured request still in flight when the run ends: unfinished, its
- * latency at least its wait so far (censored). */
+/* The run is over (e->over_ns): the requests count_unsent counted had no
+ * answer by then either, so their latency is at least that wait
+ * (censored). The same schedule and verb picks, replayed: nothing was
+ * stored per request. */
+static void censor_unsent(struct engine *e)
+{
+    if (!e->have_unsent)
+        return;
+    struct sched s = e->unsent;
+    memcpy(e->wrr_current, e->unsent_wrr, sizeof e->wrr_current);
+    while (sched_peek(&s) < e->end_ns) {
+        int64_t t = sched_take(&s);
+        if (t >= e->m0_ns)
+            result_censor(e->res, pick_verb(e), (e->over_ns - t) / NS_PER_US);
+    }
+}
+
+/* A measured request still in flight when the run is over: unfinished,
+ * its latency at least its wait until then (censored). */
 static void count_in_flight(void *owner, const struct request *r)
 {
     struct engine *e = owner;
     e->res->unfinished++;
-    result_censor(e->res, r->verb, (clock_now_ns() - r->intended_ns) / NS_PER_US);
+    result_censor(e->res, r->verb, (e->over_ns - r->intended_ns) / NS_PER_US);
 }
 
 /* The measured window is over (or SIGINT): stop sending, close the last
@@ -521,6 +540,8 @@ static int setup_loop(struct engine *e, char *err)
 
 static void teardown(struct engine *e)
 {
+    e->over_ns = clock_now_ns();
+    censor_unsent(e);
     for (int i = 0; e->pool.conns && i < e->pool.n; i++) {
         struct conn *c = &e->pool.conns[i];
         if (!c->eng)

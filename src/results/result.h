@@ -132,7 +132,7 @@ struct rank_rec {
 
 /* The unfinished requests whose latency is censored: never answered, each
  * is recorded in the latency histogram as the time it had waited when the
- * run gave up on it (a lower bound of its latency). A figure of that
+ * run was over (a lower bound of its latency). A figure of that
  * histogram at or above the smallest such value is itself only a lower
  * bound (result_censored_at). */
 struct censor {
@@ -257,7 +257,7 @@ const char *result_signal_name(int sig);
  * or 0 when it is not one. */
 int result_signal_number(const char *name);
 /* Records an unfinished request of verb (an index into r->verbs) that had
- * waited waited_us since its intended send time when the run gave up on it:
+ * waited waited_us since its intended send time when the run was over:
  * into r's and the verb's latency histograms, as a censored value. Not on
  * the hot path: only at the run's end. */
 void result_censor(struct run_result *r, int verb, int64_t waited_us);
