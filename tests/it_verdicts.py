@@ -5,7 +5,7 @@
   answers are unfinished; they count in every latency figure as their wait
   (marked "≥"), `errors=0,p99<2s` fails (exit 3), and only an explicit
   `unfinished<100%` with a latency bound their waits do not reach passes. A
-  saved result re-renders the same figures.
+  saved result re-renders the same figures, and compare marks them too.
 - SIGTERM (what a CI timeout sends): the report names SIGTERM, the exit is
   143, the JSON says so, and the JUnit file holds an <error>.
 - compare: p99's B/A shows the same digits in the figures table, the gate
@@ -68,6 +68,11 @@ def test_unfinished_requests_fail_unless_allowed():
         rc2, out2, err2 = rpcbench("report", saved, "--threshold", "errors=0,p99<2s")
         check(rc2 == 3 and percentile_lines(out2) == percentile_lines(out)
               and verdicts(out2) == v, "re-rendered:\n%s\n%s" % (out2[-1200:], err2))
+        # compare of the saved run against itself marks the same lower bounds
+        rc6, out6, err6 = rpcbench("compare", saved, saved)
+        row = re.search(r"^p99 latency\s+(\S+)\s+(\S+)\s+1\.000", out6, re.M)
+        check(rc6 == 0 and row and row.group(1).startswith(GE) and row.group(2).startswith(GE),
+              "compare: rc %d\n%s%s" % (rc6, out6[:1500], err6))
         # allowed explicitly, with a bound the waits do not reach: pass
         rc3, out3, err3 = rpcbench("report", saved, "--threshold", "unfinished<100%,p99<1h")
         v3 = verdicts(out3)

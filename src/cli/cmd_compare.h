@@ -105,6 +105,11 @@ double compare_ratio(double a, double b); /* b/a, NAN when a is 0 or unknown */
  * the rounds' ratios, the centre of its interval (with one round, that
  * round's ratio). @return it, or NAN when a round's ratio is undefined. */
 double compare_figure_ratio(const struct cmp *c, int f);
+/* Puts RESULT_LOWER_BOUND_MARK ("≥") before cell (len bytes), the
+ * formatted figure f of value v (ms) of r, when it is a latency figure that
+ * r's censored waits of unfinished requests reach (result_lower_bound).
+ * @return the bytes the mark adds beyond its one column, 0 when unmarked. */
+int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, size_t len);
 /* The estimator, named once (the text and HTML say it under the table). */
 #define COMPARE_RATIO_METHOD "B/A: the geometric mean of the rounds' ratios; the interval is " \
                              "the paired t-interval of those ratios"

@@ -84,6 +84,17 @@ static void fmt_fig(int f, double v, const struct report_unit *u, char *out, siz
     }
 }
 
+int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, size_t len)
+{
+    if (!is_latency(f) || isnan(v) ||
+        !result_lower_bound(&r->censored, f == FIG_MEAN, (double)llround(v * 1000)))
+        return 0;
+    char was[64];
+    snprintf(was, sizeof was, "%s", cell);
+    snprintf(cell, len, "%s%s", RESULT_LOWER_BOUND_MARK, was);
+    return (int)strlen(RESULT_LOWER_BOUND_MARK) - 1;
+}
+
 static double ratio(double a, double b)
 {
     return a > 0 && b >= 0 ? b / a : NAN;
@@ -188,14 +199,16 @@ static void summary_table(FILE *out, const struct cmp *c)
         }
     struct report_unit u = report_unit_pick(mx, mn);
     for (int f = 0; f < FIG_N; f++) {
-        char va[32], vb[32], r[32] = "-", v[96];
+        char va[40], vb[40], r[32] = "-", v[96];
         fmt_fig(f, A->fig[f], &u, va, sizeof va);
         fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
+        int wa = compare_mark_bound(&A->merged, f, A->fig[f], va, sizeof va);
+        int wb = compare_mark_bound(&B->merged, f, B->fig[f], vb, sizeof vb);
         double x = compare_figure_ratio(c, f);
         if (!isnan(x))
             compare_stats_fmt_ratio(x, r, sizeof r);
         verdict(c, f, v, sizeof v);
-        fprintf(out, "%-20s %14s %14s %8s  %s\n", figs[f].name, va, vb, r, v);
+        fprintf(out, "%-20s %*s %*s %8s  %s\n", figs[f].name, 14 + wa, va, 14 + wb, vb, r, v);
     }
     fprintf(out, "(%s)\n", COMPARE_RATIO_METHOD);
     if (too_few_rounds(c))
@@ -259,16 +272,19 @@ static void rounds_table(FILE *out, const struct cmp *c)
         for (int a = 0; a < 2; a++) {
             const struct run_result *r = &c->arm[a].rounds[i];
             double v[FIG_N];
-            char p50[32], p99[32], rate[32], cpu[32], steal[16] = "-";
+            char p50[40], p99[40], rate[32], cpu[32], steal[16] = "-";
             compare_figures(r, v);
             fmt_fig(FIG_P50, v[FIG_P50], &u, p50, sizeof p50);
             fmt_fig(FIG_P99, v[FIG_P99], &u, p99, sizeof p99);
+            int w50 = compare_mark_bound(r, FIG_P50, v[FIG_P50], p50, sizeof p50);
+            int w99 = compare_mark_bound(r, FIG_P99, v[FIG_P99], p99, sizeof p99);
             fmt_fig(FIG_RATE, v[FIG_RATE], &u, rate, sizeof rate);
             fmt_fig(FIG_CPU_MS, v[FIG_CPU_MS], &u, cpu, sizeof cpu);
             if (r->machine_steal_pct >= 0)
                 snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
-            fprintf(out, "%-6zu %-3c %-16.16s %10s %10s %10s %12s %6s%s\n", i + 1,
-                    c->arm[a].letter, compare_arm_name(&c->arm[a]), p50, p99, rate, cpu, steal,
+            fprintf(out, "%-6zu %-3c %-16.16s %*s %*s %10s %12s %6s%s\n", i + 1,
+                    c->arm[a].letter, compare_arm_name(&c->arm[a]), 10 + w50, p50, 10 + w99, p99,
+                    rate, cpu, steal,
                     r->interrupted ? "  (interrupted)" : "");
         }
 }

@@ -231,7 +231,7 @@ static void from_hist(const struct condition *c, const struct hist *h, const str
     }
     out->value = us / 1000;
     /* The mean takes every censored value in: a lower bound as soon as one is. */
-    out->lower_bound = cs && (c->kind == CM_MEAN ? cs->n > 0 : result_censored_at(cs, us));
+    out->lower_bound = cs && result_lower_bound(cs, c->kind == CM_MEAN, us);
 }
 
 /* A count (errors, unfinished) as the condition wants it: as is, or as a

@@ -62,7 +62,7 @@ int report_latency_fmt(const struct report_unit *u, const struct hist *h, const 
 {
     char v[32];
     int have = h->total_count > 0;
-    int lower = have && (mean ? cs->n > 0 : result_censored_at(cs, us));
+    int lower = have && result_lower_bound(cs, mean, us);
     report_unit_fmt(u, have, us, v, sizeof v);
     snprintf(out, len, "%s%s", lower ? RESULT_LOWER_BOUND_MARK : "", v);
     return lower ? (int)strlen(RESULT_LOWER_BOUND_MARK) - 1 : 0;

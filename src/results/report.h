@@ -37,8 +37,7 @@ void report_unit_span(const struct hist *h, double *mn, double *mx);
 void report_unit_fmt(const struct report_unit *u, int have, double us, char *out, size_t len);
 /* A latency figure of h (us) as report_unit_fmt writes it, after
  * RESULT_LOWER_BOUND_MARK ("≥") when it is only a lower bound: cs's
- * censored values reach it (result_censored_at), or, for a mean (mean set),
- * any is there. @return the bytes the mark adds beyond its one column (for
+ * censored values reach it (result_lower_bound; mean: h's mean). @return the bytes the mark adds beyond its one column (for
  * printf widths), 0 when unmarked. */
 int report_latency_fmt(const struct report_unit *u, const struct hist *h, const struct censor *cs,
                        int mean, double us, char *out, size_t len);

@@ -215,6 +215,11 @@ int result_censored_at(const struct censor *cs, double value_us)
     return cs->n > 0 && value_us >= (double)cs->min_us;
 }
 
+int result_lower_bound(const struct censor *cs, int mean, double value_us)
+{
+    return mean ? cs->n > 0 : result_censored_at(cs, value_us);
+}
+
 static const struct { int sig; const char *name; } sig_names[] = {
     {SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}, {SIGQUIT, "SIGQUIT"},
 };

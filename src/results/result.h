@@ -269,6 +269,10 @@ void result_censor_merge(struct censor *dst, const struct censor *src);
  * 0 when it is exact: every censored value is above it, so whatever their
  * true latencies, the figure is the same. */
 int result_censored_at(const struct censor *cs, double value_us);
+/* The same for any latency figure: a mean (mean set) takes every censored
+ * value in, so it is a lower bound as soon as one is there; any other
+ * figure (a percentile, min, max) as result_censored_at says. */
+int result_lower_bound(const struct censor *cs, int mean, double value_us);
 
 /* Server CPU figures over the samples into *mean, *p50 (median), *max
  * (%); -1 in all three if none (or no memory for the median). */
