@@ -48,6 +48,8 @@ extern const char *const sweep_fig_names[SF_N]; /* "achieved", "p50", ... */
 #define SWEEP_SATURATED 1
 #define SWEEP_CLIENT_BOUND 2
 #define SWEEP_CUT_SHORT 4     /* a repeat ended early by SIGINT (added by sweep_cell_row) */
+#define SWEEP_UNFINISHED 8    /* a repeat left requests unanswered: its latencies
+                                 hold their waits, lower bounds (result.h) */
 struct sweep_row {
     double med[SF_N], min[SF_N], max[SF_N];
     unsigned flags;
@@ -139,7 +141,8 @@ void sweep_params_text(const struct sweep_params *p, unsigned which, char *out, 
  * flags from result_limits of every repeat (SWEEP_SATURATED for
  * RESULT_SATURATED, SWEEP_CLIENT_BOUND for RESULT_CLIENT_BOUND,
  * RESULT_LATE_PACER or RESULT_RATE_NOT_HELD), SWEEP_CUT_SHORT for a
- * repeat SIGINT ended early. c is only read.
+ * repeat SIGINT ended early, SWEEP_UNFINISHED for one with unfinished
+ * requests. c is only read.
  * @return 0, or -1 when memory cannot be had (*row then all -1). */
 int sweep_cell_row(const struct sweep_cell *c, struct sweep_row *row);
 /* One cell of s from spec: a cell number as the table shows it (1-based),

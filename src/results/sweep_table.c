@@ -98,11 +98,11 @@ static struct sweep_row *all_rows(const struct sweep *s)
 
 void sweep_flags_text(const struct sweep_row *r, const char *sep, char *out, size_t len)
 {
-    static const char *const words[] = {"saturated", "client-bound", "cut short"};
+    static const char *const words[] = {"saturated", "client-bound", "cut short", "unfinished"};
     out[0] = '\0';
     if (!r->nreps)
         snprintf(out, len, "not run");
-    for (unsigned k = 0; k < 3; k++) {
+    for (unsigned k = 0; k < sizeof words / sizeof *words; k++) {
         size_t used = strlen(out);
         if (r->flags & (1u << k))
             snprintf(out + used, len - used, "%s%s", used ? sep : "", words[k]);
@@ -234,6 +234,9 @@ static void notes(FILE *out, const struct sweep *s, const struct sweep_row *rows
                      "the client too\n");
     if (any & SWEEP_CUT_SHORT)
         fprintf(out, "cut short: SIGINT ended a run early; its figures cover what it measured\n");
+    if (any & SWEEP_UNFINISHED)
+        fprintf(out, "unfinished: a run left requests unanswered; its latencies count their "
+                     "waits, lower bounds (see run's report)\n");
     if (s->interrupted)
         fprintf(out, "interrupted: SIGINT ended the sweep; the cells show what was measured\n");
 }
