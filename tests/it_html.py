@@ -21,7 +21,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
-from rpctest import check, main, rpcbench, skip  # noqa: E402
+from rpctest import check, fmt_ratio, main, rpcbench, skip  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ART = os.environ.get("RPCBENCH_ARTIFACTS", os.path.join(ROOT, "build", "artifacts", "html"))
@@ -227,7 +227,7 @@ def check_compare(p, text, cmp):
         check(dom == row, "%s: page %s, text %s" % (name, dom, row))
         ratio = cmp["ratios"][KEYS[ident]]["ratio"]
         if ratio is not None:
-            check(float(dom[2]) == float("%.3g" % ratio), "%s: B/A vs JSON" % name)
+            check(dom[2] == fmt_ratio(ratio), "%s: B/A vs JSON" % name)
     check(re.search(r"B lower|B higher|no significant difference", text_of(p, "cmp-p50-ci")),
           "the p50 verdict says no direction")
 

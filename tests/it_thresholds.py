@@ -1,5 +1,6 @@
 """it_thresholds: `run --threshold` and `report --threshold` give the
-verdict. Against `rpcbench serve --delay 20ms` (a server that takes 20 ms),
+verdict. Against `rpcbench serve --delay 20ms --vms 5` (a server that takes 20 ms,
+with small answers, so nothing is left unfinished on a loaded machine),
 p99<5ms fails (exit 3, the failed condition and its measured value named)
 and a generous bound passes (exit 0); report on the saved JSON gives the
 same verdicts, and the boundary at the measured value itself is exact. A bad
@@ -28,7 +29,7 @@ def verdicts(out):
 
 
 def test_run_fails_then_passes_and_report_agrees():
-    with Server("--delay", "20ms") as srv, tempfile.TemporaryDirectory() as d:
+    with Server("--delay", "20ms", "--vms", "5") as srv, tempfile.TemporaryDirectory() as d:
         saved = os.path.join(d, "r.json")
         rc, out, err = rpcbench("run", "--url", srv.url("/RPC2"), *RUN,
                                 "--threshold", "p99<5ms", "--output", saved)
@@ -78,7 +79,7 @@ def test_bad_condition_exits_2_before_sending():
 
 
 def test_per_verb_list_and_junit():
-    with Server("--delay", "20ms") as srv, tempfile.TemporaryDirectory() as d:
+    with Server("--delay", "20ms", "--vms", "5") as srv, tempfile.TemporaryDirectory() as d:
         junit, saved = os.path.join(d, "run.xml"), os.path.join(d, "r.json")
         conds = "getAllVmStats.p50<5ms,list.p99<10s,errors=0"
         rc, out, err = rpcbench("run", "--url", srv.url("/RPC2"), *RUN,
@@ -133,7 +134,7 @@ def test_compare_judges_each_arm_and_writes_gates_to_junit():
     """compare --threshold judges both arms' merged results (a failed one
     exits 3 even when the gate passes); --junit has a testcase per arm and
     condition and one per gate."""
-    with Server("--delay", "20ms") as srv, tempfile.TemporaryDirectory() as d:
+    with Server("--delay", "20ms", "--vms", "5") as srv, tempfile.TemporaryDirectory() as d:
         junit, saved = os.path.join(d, "c.xml"), os.path.join(d, "c.json")
         rc, out, err = rpcbench("compare", "--url", srv.url("/RPC2"), "--rounds", "2", "-d", "1s",
                                 "-R", "10", "--quiet", "--threshold", "p99<5ms,errors=0",

@@ -349,6 +349,12 @@ def skip(why):
     raise Skip(why)
 
 
+def fmt_ratio(x):
+    """A ratio B/A as every report writes it (compare_stats_fmt_ratio):
+    fixed notation, 3 decimals below 10, then 3 significant digits."""
+    return "%.*f" % (3 if x < 9.9995 else 1 if x < 99.995 else 0, x)
+
+
 def check(cond, what):
     """assert that survives `python -O`: raises AssertionError(what) unless cond."""
     if not cond:

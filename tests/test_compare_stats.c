@@ -133,6 +133,21 @@ static void test_undefined(void **state)
     assert_true(ci.low == 0 && ci.high == 0);
 }
 
+/* One way to write a ratio: fixed notation, never an exponent. */
+static void test_fmt_ratio(void **state)
+{
+    (void)state;
+    static const struct { double x; const char *want; } cases[] = {
+        {1.0744, "1.074"}, {0.8991, "0.899"}, {2.01e-06, "0.000"}, {3080.4, "3080"},
+        {14.83, "14.8"}, {148.2, "148"}, {9.9996, "10.0"}, {NAN, "n/a"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char out[16];
+        compare_stats_fmt_ratio(cases[i].x, out, sizeof out);
+        assert_string_equal(out, cases[i].want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +159,7 @@ int main(void)
         cmocka_unit_test(test_default_rounds_show_the_issue_effect),
         cmocka_unit_test(test_no_interval),
         cmocka_unit_test(test_undefined),
+        cmocka_unit_test(test_fmt_ratio),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -253,6 +253,48 @@ static void test_eval_na(void **state)
     assert_true(one.na);
 }
 
+/* Judges the list s on res: how many failed, out[] filled. */
+static size_t judge_list(const char *s, struct cond_result *out)
+{
+    char err[ERR_LEN];
+    list.n = 0;
+    assert_int_equal(condition_parse_list(s, &list, err), 0);
+    return condition_eval_list(&list, &res, out);
+}
+
+/* 20 more sends never answered, censored at 2 s and more: the figures they
+ * reach are lower bounds; unless an unfinished condition allows them they
+ * count as errors and fail every latency condition. */
+static void test_eval_unfinished(void **state)
+{
+    (void)state;
+    struct cond_result out[3];
+    char line[256];
+    for (int i = 0; i < 20; i++)
+        result_censor(&res, 0, 2000000 + i * 1000);
+    res.sent = res.verbs[0].requests = 1020;
+    res.unfinished = 20;
+    assert_true(res.censored.n == 20 && res.censored.min_us == 2000000);
+    assert_int_equal(judge_list("errors=10", out), 1);
+    assert_true(out[0].value == 30 && out[0].unallowed);
+    assert_int_equal(judge_list("p50<1s", out), 1); /* exact, but not allowed */
+    assert_true(!out[0].lower_bound && out[0].unallowed);
+    assert_int_equal(judge_list("p50<1s,unfinished<2%,errors=10", out), 0);
+    assert_true(out[1].value == 100.0 * 20 / 1020 && !out[2].unallowed);
+    assert_int_equal(judge_list("unfinished<=20,p99<1h,max<2s", out), 1);
+    assert_true(out[1].pass && out[1].lower_bound && !out[2].pass && out[2].lower_bound);
+    condition_describe(&list.c[2], &out[2], line, sizeof line);
+    assert_string_equal(line, "max " RESULT_LOWER_BOUND_MARK " 2019ms (a lower bound: 20 requests "
+                              "unfinished), bound < 2000ms");
+    assert_int_equal(judge_list("list.unfinished=20,list.mean<1h", out), 0);
+    assert_true(out[1].lower_bound);
+    assert_int_equal(judge_list("unfinished<1", out), 1);
+    char err[ERR_LEN];
+    list.n = 0;
+    assert_int_equal(condition_parse_list("unfinished<5ms", &list, err), -1);
+    assert_non_null(strstr(err, "unfinished takes a count or a share in %"));
+}
+
 static void test_junit_escapes(void **state)
 {
     (void)state;
@@ -290,6 +332,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_eval_boundaries, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eval_verbs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eval_na, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_eval_unfinished, setup, teardown),
         cmocka_unit_test(test_junit_escapes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -23,7 +23,8 @@
 #define RUN_THRESHOLD_HELP                                                                  \
     "      --threshold COND   judge the result, e.g. p99<100ms, errors<0.1%, rate>=99%,\n"   \
     "                         getAllVmStats.p99<200ms; a comma list; repeatable (exit 3\n" \
-    "                         when one fails)\n"                                             \
+    "                         when one fails); unfinished requests fail errors and\n"       \
+    "                         latency conditions unless allowed: unfinished<1%\n"            \
     "      --junit FILE       the --threshold verdicts as JUnit XML\n"
 
 /* --junit needs something to judge: nconds --threshold conditions (and,

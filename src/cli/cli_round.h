@@ -13,16 +13,19 @@
  * prefixes its progress lines with prefix (copied), starts a --hdr-log
  * section in hdr (NULL: none), and runs cfg against cfg->url or cs. res is
  * initialised here and is the caller's (result_free, even on failure).
- * @return 0, 1 when SIGINT ended it (stop), or -1 with err (measured_run's). */
+ * @return 0, the signal number (> 0) when SIGINT or SIGTERM ended it (stop),
+ * or -1 with err (measured_run's). */
 int cli_round(const struct run_config *cfg, const struct child_server *cs, const char *line,
               const char *prefix, struct hdrlog_sink *hdr, struct run_result *res, char *err);
 
-/* Between runs (a server starting, results moving), SIGINT would kill the
- * process and lose what was measured; this catches it into a flag instead.
+/* Between runs (a server starting, results moving), SIGINT or SIGTERM would
+ * kill the process and lose what was measured; this catches them into a
+ * flag instead.
  * The engine takes SIGINT over while a run goes and lets it go after, so
  * call cli_round_catch_sigint again after each run. */
 void cli_round_catch_sigint(void);
-/* @return 1 once SIGINT came while caught (between runs), else 0. */
+/* @return the signal (SIGINT, SIGTERM) once one came while caught (between
+ * runs), else 0. */
 int cli_round_sigint_seen(void);
 
 #endif

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "base/units.h"
 #include "cli/cli_output.h"
 #include "results/html.h"
 #include "results/junit.h"
@@ -12,6 +13,23 @@ void verdict_judge(struct verdict *v, const struct cond_list *conds, const struc
 {
     v->conds = conds;
     v->failed = condition_eval_list(conds, r, v->res);
+    v->interrupted[0] = '\0';
+    if (r->interrupted) {
+        char planned[32];
+        units_format_duration(r->cfg.duration_ns, planned, sizeof planned);
+        snprintf(v->interrupted, sizeof v->interrupted,
+                 "interrupted by %s after %.2fs of the planned %s: the verdicts cover only that "
+                 "part", result_signal_name(r->interrupted), r->duration_s, planned);
+    }
+}
+
+void verdict_junit_interrupted(struct junit_case *c, const char *cmd, const char *why)
+{
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "complete run");
+    snprintf(c->classname, sizeof c->classname, "rpcbench.%s", cmd);
+    c->failed = c->error = 1;
+    snprintf(c->message, sizeof c->message, "%s", why);
 }
 
 static int judged(const struct verdict *v)
@@ -62,7 +80,7 @@ int verdict_save(const char *path, const struct run_result *r, const struct verd
 
 int verdict_junit(const char *path, const char *cmd, const struct verdict *v, char *err)
 {
-    static struct junit_case cases[COND_MAX];
+    static struct junit_case cases[COND_MAX + 1];
     size_t n = judged(v) ? v->conds->n : 0;
     for (size_t i = 0; i < n; i++) {
         struct junit_case *c = &cases[i];
@@ -75,6 +93,8 @@ int verdict_junit(const char *path, const char *cmd, const struct verdict *v, ch
                  condition_describe(&v->conds->c[i], &v->res[i], line, sizeof line),
                  c->failed ? "FAIL" : "pass");
     }
+    if (v && v->interrupted[0])
+        verdict_junit_interrupted(&cases[n++], cmd, v->interrupted);
     char suite[64];
     snprintf(suite, sizeof suite, "rpcbench %s thresholds", cmd);
     return junit_write(path, suite, cases, n, err);

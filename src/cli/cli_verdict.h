@@ -8,6 +8,7 @@
 
 #include "cli/cli_args.h"
 #include "results/condition.h"
+#include "results/junit.h"
 
 /* The exit code of a failed condition (README, --help): the same as
  * "no request succeeded" (RUN_EXIT_NO_SUCCESS), which fails a run too. */
@@ -18,6 +19,9 @@ struct verdict {
     const struct cond_list *conds; /* the caller's, only read */
     struct cond_result res[COND_MAX];
     size_t failed;
+    /* "interrupted by SIGTERM after 1.20s of the planned 5s" when a signal
+     * ended the run early ("" otherwise): the JUnit file's <error>. */
+    char interrupted[120];
 };
 
 /* Judges r (only read) on conds (kept by pointer: it must outlive v). */
@@ -34,9 +38,14 @@ int verdict_write(FILE *out, enum out_format f, const struct run_result *r,
 int verdict_save(const char *path, const struct run_result *r, const struct verdict *v,
                  char *err);
 
-/* The JUnit file (classname "rpcbench.CMD", one testcase per condition).
- * @return 0, or -1 with err. */
+/* The JUnit file (classname "rpcbench.CMD", one testcase per condition,
+ * and one more, "complete run", holding an <error> when a signal ended the
+ * run early: its verdicts cover only part of it). @return 0, or -1 with err. */
 int verdict_junit(const char *path, const char *cmd, const struct verdict *v, char *err);
+
+/* Fills c as the "complete run" <error> case of command cmd ("run",
+ * "compare") saying why (copied). */
+void verdict_junit_interrupted(struct junit_case *c, const char *cmd, const char *why);
 
 /* The page of r with the verdicts at the top (--html FILE, html.h).
  * @return 0, or -1 with err. */

@@ -120,7 +120,7 @@ static int run_rounds(struct cmp *c, char *err)
     }
     spawn_stop(&cs);
     if (rc > 0) {
-        c->interrupted = 1;
+        c->interrupted = rc; /* the signal */
         fprintf(stderr, "compare: interrupted; reporting %zu complete round(s)\n", c->pairs);
     }
     if (rc >= 0 && c->pairs == 0) {
@@ -199,7 +199,8 @@ static void cleanup(struct cmp *c, char *err)
 }
 
 /* As run's (README): 3 when an arm sent requests and none succeeded, so
- * there is nothing to compare; else 130 when SIGINT cut the rounds short;
+ * there is nothing to compare; else 128 + the signal (130 SIGINT, 143 SIGTERM)
+ * when one cut the rounds short;
  * else the gates' verdict. --bisect makes "nothing to compare" a skip. */
 static int exit_code(const struct cmp *c)
 {
@@ -215,7 +216,7 @@ static int exit_code(const struct cmp *c)
     if (code && c->o->bisect)
         return BISECT_EXIT_SKIP;
     if (code == 0 && c->interrupted)
-        code = RUN_EXIT_INTERRUPTED;
+        code = RUN_EXIT_SIGNAL(c->interrupted);
     if (code == 0 && compare_thresholds_failed(c)) /* a budget broken: as a regression */
         code = c->o->bisect ? BISECT_EXIT_BAD : EXIT_CONDITION_FAILED;
     return code ? code : compare_gates_exit(c);

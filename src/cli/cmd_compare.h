@@ -40,7 +40,7 @@ struct cmp {
     int saved;                    /* compare A.json B.json */
     struct ci ci[FIG_N];
     int ci_rc[FIG_N];             /* compare_stats_ci's return */
-    int interrupted;              /* SIGINT ended the rounds early */
+    int interrupted;              /* the signal that ended the rounds early; 0 none */
     struct gate_result gate[GATES_MAX]; /* per --gate, at the last look */
     int looks;                    /* the looks planned: MAX - 2 for --rounds auto, else 1 */
     struct verdict verdict[2];    /* --threshold, per arm's merged result */
@@ -103,6 +103,19 @@ const char *compare_fig_name(int f);     /* "p50 latency" (static) */
 /* Figure f's value v as the summary table prints it ("n/a" for NAN). */
 void compare_fmt_fig(int f, double v, const struct report_unit *u, char *out, size_t len);
 double compare_ratio(double a, double b); /* b/a, NAN when a is 0 or unknown */
+/* The one estimator of figure f's B/A, shown by every table and format
+ * (the figures table, the gates, JSON, HTML, JUnit): the geometric mean of
+ * the rounds' ratios, the centre of its interval (with one round, that
+ * round's ratio). @return it, or NAN when a round's ratio is undefined. */
+double compare_figure_ratio(const struct cmp *c, int f);
+/* Puts RESULT_LOWER_BOUND_MARK ("≥") before cell (len bytes), the
+ * formatted figure f of value v (ms) of r, when it is a latency figure that
+ * r's censored waits of unfinished requests reach (result_lower_bound).
+ * @return the bytes the mark adds beyond its one column, 0 when unmarked. */
+int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, size_t len);
+/* The estimator, named once (the text and HTML say it under the table). */
+#define COMPARE_RATIO_METHOD "B/A: the geometric mean of the rounds' ratios; the interval is " \
+                             "the paired t-interval of those ratios"
 /* "[0.91, 0.98] B lower", "n/a (1 round)", ... as the text says it. */
 void compare_verdict(const struct cmp *c, int f, char *out, size_t len);
 /* The parameters the arms differ in, into d (CONFIG_DIFF_MAX entries).

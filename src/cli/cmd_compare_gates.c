@@ -51,10 +51,13 @@ void compare_gates_text(FILE *out, const struct cmp *c)
         const struct gate_result *r = &c->gate[g];
         char ratio[16] = "n/a", iv[64] = "n/a";
         if (r->rc >= 0)
-            snprintf(ratio, sizeof ratio, "%.3f", r->ci.geo_ratio);
-        if (r->rc == 0)
-            snprintf(iv, sizeof iv, "[%.3f, %.3f] %.4g%%", r->ci.low, r->ci.high,
-                     r->conf * 100);
+            compare_stats_fmt_ratio(r->ci.geo_ratio, ratio, sizeof ratio);
+        if (r->rc == 0) {
+            char lo[16], hi[16];
+            compare_stats_fmt_ratio(r->ci.low, lo, sizeof lo);
+            compare_stats_fmt_ratio(r->ci.high, hi, sizeof hi);
+            snprintf(iv, sizeof iv, "[%s, %s] %.4g%%", lo, hi, r->conf * 100);
+        }
         else if (r->rc == 1)
             snprintf(iv, sizeof iv, "n/a (1 round)");
         fprintf(out, "%-22s %8s  %-26s %6zu  %s\n", c->o->gates[g].expr, ratio, iv, r->rounds,

@@ -34,20 +34,21 @@ static void summary(FILE *out, const struct cmp *c)
 {
     const struct arm *A = &c->arm[0], *B = &c->arm[1];
     struct report_unit u = compare_summary_unit(c);
-    fputs("<table id=\"summary\"><caption>B/A of the merged rounds; the interval is the paired "
-          "t-interval of the rounds' ratios (95 %)</caption><thead><tr><th>figure</th><th>A ",
-          out);
+    fputs("<table id=\"summary\"><caption>" COMPARE_RATIO_METHOD " (95 %)</caption><thead><tr>"
+          "<th>figure</th><th>A ", out);
     html_esc(out, compare_arm_name(A));
     fputs("</th><th>B ", out);
     html_esc(out, compare_arm_name(B));
     fputs("</th><th>B/A</th><th>95% CI of B/A</th></tr></thead><tbody>\n", out);
     for (int f = 0; f < FIG_N; f++) {
-        char va[32], vb[32], r[32] = "-", v[96];
+        char va[40], vb[40], r[32] = "-", v[96];
         compare_fmt_fig(f, A->fig[f], &u, va, sizeof va);
         compare_fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
-        double x = compare_ratio(A->fig[f], B->fig[f]);
+        compare_mark_bound(&A->merged, f, A->fig[f], va, sizeof va);
+        compare_mark_bound(&B->merged, f, B->fig[f], vb, sizeof vb);
+        double x = compare_figure_ratio(c, f);
         if (!isnan(x))
-            snprintf(r, sizeof r, "%.3g", x);
+            compare_stats_fmt_ratio(x, r, sizeof r);
         compare_verdict(c, f, v, sizeof v);
         fputs("<tr><th scope=\"row\">", out);
         html_esc(out, compare_fig_name(f));
@@ -295,13 +296,15 @@ static void round_row(FILE *out, const struct cmp *c, size_t i, int a,
 {
     const struct run_result *r = &c->arm[a].rounds[i];
     double v[FIG_N], va[FIG_N];
-    char n[24], arm[4], p50[32], p99[32], rate[32], cpu[32], steal[16] = "-", pct[16] = "";
+    char n[24], arm[4], p50[40], p99[40], rate[32], cpu[32], steal[16] = "-", pct[16] = "";
     compare_figures(r, v);
     compare_figures(&c->arm[0].rounds[i], va);
     snprintf(n, sizeof n, "%zu", i + 1);
     snprintf(arm, sizeof arm, "%c", c->arm[a].letter);
     compare_fmt_fig(FIG_P50, v[FIG_P50], u, p50, sizeof p50);
     compare_fmt_fig(FIG_P99, v[FIG_P99], u, p99, sizeof p99);
+    compare_mark_bound(r, FIG_P50, v[FIG_P50], p50, sizeof p50);
+    compare_mark_bound(r, FIG_P99, v[FIG_P99], p99, sizeof p99);
     compare_fmt_fig(FIG_RATE, v[FIG_RATE], u, rate, sizeof rate);
     compare_fmt_fig(FIG_CPU_MS, v[FIG_CPU_MS], u, cpu, sizeof cpu);
     if (r->machine_steal_pct >= 0)

@@ -85,6 +85,17 @@ static void fmt_fig(int f, double v, const struct report_unit *u, char *out, siz
     }
 }
 
+int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, size_t len)
+{
+    if (!is_latency(f) || isnan(v) ||
+        !result_lower_bound(&r->censored, f == FIG_MEAN, (double)llround(v * 1000)))
+        return 0;
+    char was[64];
+    snprintf(was, sizeof was, "%s", cell);
+    snprintf(cell, len, "%s%s", RESULT_LOWER_BOUND_MARK, was);
+    return (int)strlen(RESULT_LOWER_BOUND_MARK) - 1;
+}
+
 static double ratio(double a, double b)
 {
     return a > 0 && b >= 0 ? b / a : NAN;
@@ -147,8 +158,8 @@ static void verdict(const struct cmp *c, int f, char *out, size_t len)
     /* judged on the interval as printed: "[1, 1] B lower" (rounds alike to
      * within a tick) would contradict itself */
     char lo[16], hi[16];
-    snprintf(lo, sizeof lo, "%.3g", c->ci[f].low);
-    snprintf(hi, sizeof hi, "%.3g", c->ci[f].high);
+    compare_stats_fmt_ratio(c->ci[f].low, lo, sizeof lo);
+    compare_stats_fmt_ratio(c->ci[f].high, hi, sizeof hi);
     struct ci shown = {.low = strtod(lo, NULL), .high = strtod(hi, NULL)};
     snprintf(out, len, "[%s, %s] %s", lo, hi,
              compare_stats_significant(&shown) ? (shown.high < 1 ? "B lower" : "B higher")
@@ -188,17 +199,18 @@ static void summary_table(FILE *out, const struct cmp *c)
         }
     struct report_unit u = report_unit_pick(mx, mn);
     for (int f = 0; f < FIG_N; f++) {
-        char va[32], vb[32], r[32] = "-", v[96];
+        char va[40], vb[40], r[32] = "-", v[96];
         fmt_fig(f, A->fig[f], &u, va, sizeof va);
         fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
-        double x = ratio(A->fig[f], B->fig[f]);
+        int wa = compare_mark_bound(&A->merged, f, A->fig[f], va, sizeof va);
+        int wb = compare_mark_bound(&B->merged, f, B->fig[f], vb, sizeof vb);
+        double x = compare_figure_ratio(c, f);
         if (!isnan(x))
-            snprintf(r, sizeof r, "%.3g", x);
+            compare_stats_fmt_ratio(x, r, sizeof r);
         verdict(c, f, v, sizeof v);
-        fprintf(out, "%-20s %14s %14s %8s  %s\n", figs[f].name, va, vb, r, v);
+        fprintf(out, "%-20s %*s %*s %8s  %s\n", figs[f].name, 14 + wa, va, 14 + wb, vb, r, v);
     }
-    fprintf(out, "(B/A of the merged rounds; the interval is the paired t-interval of the "
-                 "rounds' ratios)\n");
+    fprintf(out, "(%s)\n", COMPARE_RATIO_METHOD);
     if (too_few_rounds(c))
         fprintf(out, "2 rounds: the interval cannot exclude 1 unless both rounds agree closely "
                      "(t = %.1f with 1 degree of freedom); use 3 or more (--rounds)\n",
@@ -260,16 +272,19 @@ static void rounds_table(FILE *out, const struct cmp *c)
         for (int a = 0; a < 2; a++) {
             const struct run_result *r = &c->arm[a].rounds[i];
             double v[FIG_N];
-            char p50[32], p99[32], rate[32], cpu[32], steal[16] = "-";
+            char p50[40], p99[40], rate[32], cpu[32], steal[16] = "-";
             compare_figures(r, v);
             fmt_fig(FIG_P50, v[FIG_P50], &u, p50, sizeof p50);
             fmt_fig(FIG_P99, v[FIG_P99], &u, p99, sizeof p99);
+            int w50 = compare_mark_bound(r, FIG_P50, v[FIG_P50], p50, sizeof p50);
+            int w99 = compare_mark_bound(r, FIG_P99, v[FIG_P99], p99, sizeof p99);
             fmt_fig(FIG_RATE, v[FIG_RATE], &u, rate, sizeof rate);
             fmt_fig(FIG_CPU_MS, v[FIG_CPU_MS], &u, cpu, sizeof cpu);
             if (r->machine_steal_pct >= 0)
                 snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
-            fprintf(out, "%-6zu %-3c %-16.16s %10s %10s %10s %12s %6s%s\n", i + 1,
-                    c->arm[a].letter, compare_arm_name(&c->arm[a]), p50, p99, rate, cpu, steal,
+            fprintf(out, "%-6zu %-3c %-16.16s %*s %*s %10s %12s %6s%s\n", i + 1,
+                    c->arm[a].letter, compare_arm_name(&c->arm[a]), 10 + w50, p50, 10 + w99, p99,
+                    rate, cpu, steal,
                     r->interrupted ? "  (interrupted)" : "");
         }
 }
@@ -377,7 +392,7 @@ static json_object *ratios_json(const struct cmp *c)
         double a = c->arm[0].fig[f], b = c->arm[1].fig[f];
         json_object_object_add(r, "a", num_or_null(a));
         json_object_object_add(r, "b", num_or_null(b));
-        json_object_object_add(r, "ratio", num_or_null(ratio(a, b)));
+        json_object_object_add(r, "ratio", num_or_null(compare_figure_ratio(c, f)));
         int have = c->ci_rc[f] == 0;
         json_object_object_add(r, "ci_low", have ? json_object_new_double(c->ci[f].low) : NULL);
         json_object_object_add(r, "ci_high", have ? json_object_new_double(c->ci[f].high) : NULL);
@@ -457,6 +472,11 @@ void compare_fmt_fig(int f, double v, const struct report_unit *u, char *out, si
 double compare_ratio(double a, double b)
 {
     return ratio(a, b);
+}
+
+double compare_figure_ratio(const struct cmp *c, int f)
+{
+    return c->ci_rc[f] >= 0 ? c->ci[f].geo_ratio : NAN;
 }
 
 void compare_verdict(const struct cmp *c, int f, char *out, size_t len)

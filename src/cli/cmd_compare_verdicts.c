@@ -77,11 +77,16 @@ static size_t gate_cases(const struct cmp *c, struct junit_case *cases)
         snprintf(k->name, sizeof k->name, "gate %s", c->o->gates[i].expr);
         snprintf(k->classname, sizeof k->classname, "rpcbench.compare.gate");
         k->failed = r->verdict != GATE_PASS;
+        char ratio[16], lo[16], hi[16], bound[16];
+        compare_stats_fmt_ratio(r->ci.geo_ratio, ratio, sizeof ratio);
+        compare_stats_fmt_ratio(r->ci.low, lo, sizeof lo);
+        compare_stats_fmt_ratio(r->ci.high, hi, sizeof hi);
+        compare_stats_fmt_ratio(gate_bound(&c->o->gates[i]), bound, sizeof bound);
         if (r->rc == 0)
             snprintf(k->message, sizeof k->message,
-                     "B/A interval [%.3g, %.3g] at %.1f%% after %zu rounds, bound %.3g: %s",
-                     r->ci.low, r->ci.high, r->conf * 100, r->rounds,
-                     gate_bound(&c->o->gates[i]), compare_stats_verdict_name(r->verdict));
+                     "B/A %s, interval [%s, %s] at %.1f%% after %zu rounds, bound %s: %s", ratio,
+                     lo, hi, r->conf * 100, r->rounds, bound,
+                     compare_stats_verdict_name(r->verdict));
         else
             snprintf(k->message, sizeof k->message, "no interval (%zu rounds): %s", r->rounds,
                      compare_stats_verdict_name(r->verdict));
@@ -91,8 +96,15 @@ static size_t gate_cases(const struct cmp *c, struct junit_case *cases)
 
 int compare_write_junit(const struct cmp *c, char *err)
 {
-    static struct junit_case cases[2 * COND_MAX + GATES_MAX];
+    static struct junit_case cases[2 * COND_MAX + GATES_MAX + 1];
     size_t n = threshold_cases(c, cases);
     n += gate_cases(c, cases + n);
+    if (c->interrupted) {
+        char why[120];
+        snprintf(why, sizeof why, "interrupted by %s after %zu complete round(s) of %d: the "
+                 "verdicts cover only those", result_signal_name(c->interrupted), c->pairs,
+                 c->o->rounds);
+        verdict_junit_interrupted(&cases[n++], "compare", why);
+    }
     return junit_write(c->o->junit, "rpcbench compare", cases, n, err);
 }

@@ -59,7 +59,7 @@ int sweep_run_cell(struct sweep_cmd *c, size_t cell, const struct run_config *cf
 {
     static struct run_result res; /* large; moved into the sweep after */
     if (cli_round_sigint_seen())
-        return 1;
+        return cli_round_sigint_seen();
     const struct child_server *cs = server_for(c, cfg, err);
     if (!cs && !cfg->url[0])
         return -1;
@@ -78,7 +78,7 @@ int sweep_run_cell(struct sweep_cmd *c, size_t cell, const struct run_config *cf
         rc = -1;
     }
     result_free(&res); /* a no-op once moved */
-    return rc == 0 && cli_round_sigint_seen() ? 1 : rc;
+    return rc == 0 && cli_round_sigint_seen() ? cli_round_sigint_seen() : rc;
 }
 
 /* Every cell once, then again, --repeat times. */
@@ -97,7 +97,7 @@ static int run_grid(struct sweep_cmd *c, char *err)
             if (rc < 0)
                 return -1;
             if (rc > 0) {
-                c->interrupted = 1;
+                c->interrupted = rc; /* the signal */
                 return 0;
             }
         }
@@ -165,7 +165,7 @@ static int emit(struct sweep_cmd *c, long baseline, char *err)
     return rc;
 }
 
-/* 130 when interrupted; 3 when requests went out and none succeeded in any
+/* 128 + the signal when interrupted (130 SIGINT, 143 SIGTERM); 3 when requests went out and none succeeded in any
  * cell, or a --threshold failed; the searches' code (sweep_find_exit). */
 static int exit_code(const struct sweep_cmd *c, size_t thr_failed)
 {
@@ -176,7 +176,7 @@ static int exit_code(const struct sweep_cmd *c, size_t thr_failed)
             ok += c->s.cells[i].reps[r].ok;
         }
     if (c->interrupted)
-        return RUN_EXIT_INTERRUPTED;
+        return RUN_EXIT_SIGNAL(c->interrupted);
     if (sent > 0 && ok == 0) {
         fprintf(stderr, "rpcbench sweep: none of the %lld requests succeeded\n", (long long)sent);
         return RUN_EXIT_NO_SUCCESS;

@@ -32,13 +32,13 @@ struct sweep_cmd {
     struct hdrlog_sink hdr;       /* --hdr-log: one section per run */
     size_t runs_done, runs_total; /* runs_total 0: unknown (a search) */
     int64_t t0_ns;                /* the first run's start */
-    int interrupted;              /* SIGINT: stop, report what was measured */
+    int interrupted;              /* the signal (SIGINT, SIGTERM): stop, report what was measured */
 };
 
 /* Runs cfg once as one more repeat of cell (progress line naming what and
  * the time left; SIGINT caught between runs). The result goes into the
- * cell even when interrupted. @return 0, 1 when SIGINT stopped it (or came
- * before), or -1 with err (the run could not happen). */
+ * cell even when interrupted. @return 0, the signal when SIGINT or SIGTERM
+ * stopped it (or came before), or -1 with err (the run could not happen). */
 int sweep_run_cell(struct sweep_cmd *c, size_t cell, const struct run_config *cfg,
                    const char *what, char *err);
 

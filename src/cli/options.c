@@ -142,7 +142,8 @@ void options_usage(FILE *out, int compare)
                       "                         regression, 125 inconclusive or could not run\n"
                     : "",
             RUN_THRESHOLD_HELP);
-    fprintf(out, "             3 %s130 interrupted by SIGINT (figures still reported)\n",
+    fprintf(out, "             3 %s130 interrupted by SIGINT, 143 by SIGTERM (128 + the signal;\n"
+                 "             figures still reported)\n",
             compare ? "no request succeeded in an arm, a --threshold condition failed in an\n"
                       "             arm, or a --gate regression; 4 a --gate inconclusive after the\n"
                       "             last round; "

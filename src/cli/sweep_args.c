@@ -565,6 +565,7 @@ void sweep_usage(FILE *out)
             "             3 no request succeeded in any cell, a --threshold failed, or\n"
             "             --find-max: even --rate-min breaks COND; 4 --find-max: --rate-max\n"
             "             still holds (several searches: 3 before 4 before 0);\n"
-            "             130 interrupted by SIGINT (what was measured is still written)\n",
+            "             130 interrupted by SIGINT, 143 by SIGTERM (what was measured is\n"
+            "             still written)\n",
             SWEEP_MAX_LIST, SWEEP_MAX_CELLS, SWEEP_MAX_RUNS, SWEEP_MAX_SEARCHES);
 }

@@ -147,7 +147,7 @@ static int search(struct sweep_cmd *c, size_t ip, size_t ib, size_t k, size_t ns
         int rc = probe_rate(c, ci, ip, ib, st.next, k, nsearches, &pass[n], err);
         if (rc) {
             c->s.caps[ci].outcome = CAPACITY_INTERRUPTED;
-            c->interrupted = rc > 0;
+            c->interrupted = rc > 0 ? rc : 0; /* the signal */
             return rc > 0 ? 0 : -1;
         }
         rates[n] = st.next; /* one verdict per rate: a confirmed break counts once */

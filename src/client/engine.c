@@ -304,6 +304,8 @@ static void dispatch_due(struct engine *e, int64_t busy_since)
             send_on(e, c, clock_now_ns(), 0);
         return;
     }
+    /* Nothing intended at or after the window's end goes out: the report
+     * would not count it. */
     while (sched_peek(&e->sched) <= now && sched_peek(&e->sched) < e->end_ns) {
         struct conn *c = take_conn(e);
         /* A connection freed while the backlog waited goes straight back to
@@ -364,18 +366,52 @@ static void poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
         dispatch(e, INT64_MAX);
 }
 
+/* The requests due in the window that never went out (every connection
+ * was busy): unfinished, each given the verb the mix had next. Where they
+ * began is kept for censor_unsent. */
 static void count_unsent(struct engine *e)
 {
     if (e->cfg->rate <= 0)
         return;
+    e->unsent = e->sched;
+    memcpy(e->unsent_wrr, e->wrr_current, sizeof e->unsent_wrr);
+    e->have_unsent = 1;
     while (sched_peek(&e->sched) < e->end_ns) {
         int64_t t = sched_take(&e->sched);
         if (t >= e->m0_ns) {
+            int verb = pick_verb(e);
             e->res->sent++;
+            e->res->verbs[verb].requests++;
             e->res->unfinished++;
             e->ival.sent++; /* in the last interval, as requests.sent has it */
         }
     }
+}
+
+/* The run is over (e->over_ns): the requests count_unsent counted had no
+ * answer by then either, so their latency is at least that wait
+ * (censored). The same schedule and verb picks, replayed: nothing was
+ * stored per request. */
+static void censor_unsent(struct engine *e)
+{
+    if (!e->have_unsent)
+        return;
+    struct sched s = e->unsent;
+    memcpy(e->wrr_current, e->unsent_wrr, sizeof e->wrr_current);
+    while (sched_peek(&s) < e->end_ns) {
+        int64_t t = sched_take(&s);
+        if (t >= e->m0_ns)
+            result_censor(e->res, pick_verb(e), (e->over_ns - t) / NS_PER_US);
+    }
+}
+
+/* A measured request still in flight when the run is over: unfinished,
+ * its latency at least its wait until then (censored). */
+static void count_in_flight(void *owner, const struct request *r)
+{
+    struct engine *e = owner;
+    e->res->unfinished++;
+    result_censor(e->res, r->verb, (e->over_ns - r->intended_ns) / NS_PER_US);
 }
 
 /* The measured window is over (or SIGINT): stop sending, close the last
@@ -408,6 +444,10 @@ static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)
     (void)revents;
     struct engine *e = w->data;
     if (!e->ended) {
+        /* Requests due before the end that a late pacer wake-up has not
+         * sent yet go out now on any free connection: only those no
+         * connection could take are left unfinished. */
+        dispatch(e, INT64_MAX);
         end_run(e, e->end_ns);
         if (e->outstanding == 0) {
             ev_break(loop, EVBREAK_ALL);
@@ -426,7 +466,7 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
 {
     (void)revents;
     struct engine *e = w->data;
-    e->res->interrupted = 1;
+    e->res->interrupted = w->signum; /* SIGINT or SIGTERM: reported by name */
     end_run(e, clock_now_ns());
     /* A second ^C kills the process outright. */
     signal(w->signum, SIG_DFL);
@@ -514,16 +554,19 @@ static int setup_loop(struct engine *e, char *err)
 
 static void teardown(struct engine *e)
 {
+    e->over_ns = clock_now_ns();
+    censor_unsent(e);
     for (int i = 0; e->pool.conns && i < e->pool.n; i++) {
         struct conn *c = &e->pool.conns[i];
         if (!c->eng)
             continue; /* setup failed before this connection began */
         if (c->req.live && c->req.measured)
-            e->res->unfinished++;
+            count_in_flight(e, &c->req);
         conn_close(c);
         conn_free(c);
     }
-    e->res->unfinished += request_ring_free(&e->ring);
+    request_ring_each_live(&e->ring, count_in_flight, e);
+    request_ring_free(&e->ring);
     free(e->pool.conns);
     if (e->tls)
         SSL_CTX_free(e->tls);

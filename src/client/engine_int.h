@@ -50,6 +50,12 @@ struct engine {
     struct buf scratch;         /* small frames rendered on the way out */
 
     struct sched sched;
+    /* The schedule and verb mix where the requests never sent began (at
+     * the end), replayed when the run is over to censor their waits. */
+    struct sched unsent;
+    int unsent_wrr[RUN_MAX_VERBS];
+    int have_unsent;
+    int64_t over_ns;            /* when the run gave up on what is left */
     int timerfd;
     ev_io pace;
     ev_idle poll;               /* --busy-poll: the pacer runs every loop turn */

@@ -84,6 +84,14 @@ void request_ring_fail_conn(struct request_ring *ring, const struct conn *c, int
     }
 }
 
+void request_ring_each_live(const struct request_ring *ring,
+                            void (*fn)(void *owner, const struct request *r), void *owner)
+{
+    for (uint64_t i = 0; i < ring->nslots; i++)
+        if (ring->slots[i].live && ring->slots[i].measured)
+            fn(owner, &ring->slots[i]);
+}
+
 int64_t request_ring_free(struct request_ring *ring)
 {
     int64_t live = 0;

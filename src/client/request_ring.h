@@ -50,6 +50,11 @@ void request_ring_start_reaper(struct request_ring *ring, struct ev_loop *loop);
 /* Ends every live request sent on c with err_kind (its connection failed). */
 void request_ring_fail_conn(struct request_ring *ring, const struct conn *c, int err_kind);
 
+/* Calls fn(owner, r) for every measured request still live in the ring
+ * (r is the ring's, only read). */
+void request_ring_each_live(const struct request_ring *ring,
+                            void (*fn)(void *owner, const struct request *r), void *owner);
+
 /* Stops the reaper and frees the slots. @return how many measured
  * requests were still live (the run counts them unfinished). */
 int64_t request_ring_free(struct request_ring *ring);

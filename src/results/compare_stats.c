@@ -1,6 +1,7 @@
 #include "results/compare_stats.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* t_{0.975, df} for df = 1..30 (any statistics table). */
@@ -90,6 +91,14 @@ int compare_stats_ci_level(const double *a, const double *b, size_t k, double co
     out->low = exp(mean - half);
     out->high = exp(mean + half);
     return 0;
+}
+
+void compare_stats_fmt_ratio(double x, char *out, size_t len)
+{
+    if (isnan(x) || x < 0)
+        snprintf(out, len, "n/a");
+    else
+        snprintf(out, len, "%.*f", x < 9.9995 ? 3 : x < 99.995 ? 1 : 0, x);
 }
 
 int compare_stats_significant(const struct ci *ci)

@@ -58,6 +58,13 @@ enum gate_verdict compare_stats_gate(const struct ci *ci, double bound, int high
 /* @return "pass", "regression" or "inconclusive" (static). */
 const char *compare_stats_verdict_name(enum gate_verdict v);
 
+/* The one way a ratio B/A or an end of its interval is written, in every
+ * table and format (text, HTML, JUnit): fixed notation, 3 decimals below
+ * 10 ("1.074", "0.000" for a ratio under 0.0005), then 3 significant
+ * digits ("14.8", "148", "3080"), never an exponent; "n/a" when x is NaN
+ * or negative. Into out (len bytes, always terminated). */
+void compare_stats_fmt_ratio(double x, char *out, size_t len);
+
 /* @return 1 when the interval excludes 1 (a significant difference), 0
  * otherwise. */
 int compare_stats_significant(const struct ci *ci);

@@ -15,7 +15,7 @@ struct named { const char *name; enum cond_metric kind; };
 static const struct named plain[] = {
     {"mean", CM_MEAN}, {"max", CM_MAX}, {"min", CM_MIN}, {"errors", CM_ERRORS},
     {"rate", CM_RATE}, {"server_cpu", CM_SERVER_CPU}, {"cpu_ms_per_call", CM_CPU_MS_PER_CALL},
-    {"send_lag_max", CM_SEND_LAG_MAX},
+    {"send_lag_max", CM_SEND_LAG_MAX}, {"unfinished", CM_UNFINISHED},
 };
 
 static int fail(char *err, const char *expr, const char *why)
@@ -86,8 +86,8 @@ static int parse_lhs(const char *lhs, struct condition *c, char *err)
     if (strlen(name) >= sizeof c->metric)
         return fail(err, c->expr, "unknown metric");
     snprintf(c->metric, sizeof c->metric, "%.31s", name);
-    if (c->verb[0] && !is_latency(c->kind) && c->kind != CM_ERRORS)
-        return fail(err, c->expr, "a verb takes pNN, mean, max, min or errors");
+    if (c->verb[0] && !is_latency(c->kind) && c->kind != CM_ERRORS && c->kind != CM_UNFINISHED)
+        return fail(err, c->expr, "a verb takes pNN, mean, max, min, errors or unfinished");
     return 0;
 }
 
@@ -124,11 +124,13 @@ static int parse_value(const char *v, struct condition *c, char *err)
     int pct = !strcmp(unit, "%");
     c->bound = x;
     switch (c->kind) {
-    case CM_ERRORS:
+    case CM_ERRORS: case CM_UNFINISHED:
+        if (*unit && !pct)
+            return fail(err, c->expr, c->kind == CM_ERRORS
+                        ? "errors takes a count or a share in %"
+                        : "unfinished takes a count or a share in %");
         if (pct)
-            c->kind = CM_ERROR_SHARE;
-        else if (*unit)
-            return fail(err, c->expr, "errors takes a count or a share in %");
+            c->kind = c->kind == CM_ERRORS ? CM_ERROR_SHARE : CM_UNFINISHED_SHARE;
         break;
     case CM_RATE:
         if (!pct)
@@ -142,7 +144,7 @@ static int parse_value(const char *v, struct condition *c, char *err)
         if (*unit && strcmp(unit, "ms"))
             return fail(err, c->expr, "cpu_ms_per_call takes CPU-ms (bare or ms)");
     }
-    if (c->kind == CM_ERROR_SHARE && x > 100)
+    if ((c->kind == CM_ERROR_SHARE || c->kind == CM_UNFINISHED_SHARE) && x > 100)
         return fail(err, c->expr, "a share is at most 100%");
     return 0;
 }
@@ -212,25 +214,43 @@ static void na(struct cond_result *out, const char *why)
     snprintf(out->why, sizeof out->why, "%s", why);
 }
 
-/* A latency or lag figure (ms) of h, or n/a when h is empty. */
-static void from_hist(const struct condition *c, const struct hist *h, const char *empty,
-                      struct cond_result *out)
+/* A latency or lag figure (ms) of h, or n/a when h is empty; cs (NULL for
+ * the lags) says which latency figures are lower bounds. */
+static void from_hist(const struct condition *c, const struct hist *h, const struct censor *cs,
+                      const char *empty, struct cond_result *out)
 {
     if (h->total_count == 0) {
         na(out, empty);
         return;
     }
+    double us;
     switch (c->kind) {
-    case CM_PCT: case CM_SEND_LAG_PCT:
-        out->value = (double)hist_percentile(h, c->pct) / 1000; break;
-    case CM_MEAN: out->value = hist_mean(h) / 1000; break;
-    case CM_MIN: out->value = (double)h->min / 1000; break;
-    default: out->value = (double)h->max / 1000; /* max, send_lag_max */
+    case CM_PCT: case CM_SEND_LAG_PCT: us = (double)hist_percentile(h, c->pct); break;
+    case CM_MEAN: us = hist_mean(h); break;
+    case CM_MIN: us = (double)h->min; break;
+    default: us = (double)h->max; /* max, send_lag_max */
     }
+    out->value = us / 1000;
+    /* The mean takes every censored value in: a lower bound as soon as one is. */
+    out->lower_bound = cs && result_lower_bound(cs, c->kind == CM_MEAN, us);
 }
 
-/* The value of c on r into out (or n/a). */
-static void measure(const struct condition *c, const struct run_result *r,
+/* A count (errors, unfinished) as the condition wants it: as is, or as a
+ * share of sent (n/a when nothing was sent). */
+static void count_or_share(const struct condition *c, int64_t n, int64_t sent,
+                           struct cond_result *out)
+{
+    if (c->kind == CM_ERRORS || c->kind == CM_UNFINISHED)
+        out->value = (double)n;
+    else if (sent <= 0)
+        na(out, "nothing sent");
+    else
+        out->value = 100.0 * (double)n / (double)sent;
+}
+
+/* The value of c on r into out (or n/a); allowed: unfinished requests are
+ * allowed (else they count as errors). */
+static void measure(const struct condition *c, const struct run_result *r, int allowed,
                     struct cond_result *out)
 {
     const struct verb_result *v = c->verb[0] ? find_verb(r, c->verb) : NULL;
@@ -239,14 +259,17 @@ static void measure(const struct condition *c, const struct run_result *r,
         return;
     }
     int64_t errors = v ? v->errors : r->errors, sent = v ? v->requests : r->sent;
+    int64_t unfinished = v ? v->requests - v->ok - v->errors : r->unfinished;
+    if (unfinished < 0)
+        unfinished = 0;
+    out->unfinished = unfinished;
     double x;
     switch (c->kind) {
-    case CM_ERRORS: out->value = (double)errors; return;
-    case CM_ERROR_SHARE:
-        if (sent <= 0)
-            na(out, "nothing sent");
-        else
-            out->value = 100.0 * (double)errors / (double)sent;
+    case CM_ERRORS: case CM_ERROR_SHARE:
+        count_or_share(c, allowed ? errors : errors + unfinished, sent, out);
+        return;
+    case CM_UNFINISHED: case CM_UNFINISHED_SHARE:
+        count_or_share(c, unfinished, sent, out);
         return;
     case CM_RATE:
         if (r->cfg.rate <= 0)
@@ -271,10 +294,11 @@ static void measure(const struct condition *c, const struct run_result *r,
             out->value = x;
         return;
     case CM_SEND_LAG_PCT: case CM_SEND_LAG_MAX:
-        from_hist(c, &r->send_lag, "nothing sent", out);
+        from_hist(c, &r->send_lag, NULL, "nothing sent", out);
         return;
     default:
-        from_hist(c, v ? &v->latency : &r->latency, "no successful response", out);
+        from_hist(c, v ? &v->latency : &r->latency, v ? &v->censored : &r->censored,
+                  "no successful response", out);
     }
 }
 
@@ -289,20 +313,38 @@ static int holds(enum cond_op op, double value, double bound)
     }
 }
 
+static void judge(const struct condition *c, const struct run_result *r, int allowed,
+                  struct cond_result *out)
+{
+    memset(out, 0, sizeof *out);
+    measure(c, r, allowed, out);
+    out->pass = !out->na && holds(c->op, out->value, c->bound);
+    /* Unfinished requests the list does not allow fail every latency
+     * condition of the run (or verb) they belong to, even one whose
+     * figure they do not reach: the run did not answer what it sent. */
+    if (!allowed && is_latency(c->kind) && out->unfinished > 0 && out->pass) {
+        out->pass = 0;
+        out->unallowed = 1;
+    }
+    if (!allowed && (c->kind == CM_ERRORS || c->kind == CM_ERROR_SHARE) && out->unfinished > 0)
+        out->unallowed = 1; /* counted in the errors */
+}
+
 void condition_eval(const struct condition *c, const struct run_result *r,
                     struct cond_result *out)
 {
-    memset(out, 0, sizeof *out);
-    measure(c, r, out);
-    out->pass = !out->na && holds(c->op, out->value, c->bound);
+    judge(c, r, 0, out);
 }
 
 size_t condition_eval_list(const struct cond_list *l, const struct run_result *r,
                            struct cond_result *out)
 {
+    int allowed = 0;
+    for (size_t i = 0; i < l->n; i++)
+        allowed |= l->c[i].kind == CM_UNFINISHED || l->c[i].kind == CM_UNFINISHED_SHARE;
     size_t failed = 0;
     for (size_t i = 0; i < l->n; i++) {
-        condition_eval(&l->c[i], r, &out[i]);
+        judge(&l->c[i], r, allowed, &out[i]);
         failed += !out[i].pass;
     }
     return failed;
@@ -312,7 +354,8 @@ const char *cond_unit(const struct condition *c)
 {
     if (is_duration(c->kind))
         return "ms";
-    if (c->kind == CM_ERROR_SHARE || c->kind == CM_RATE || c->kind == CM_SERVER_CPU)
+    if (c->kind == CM_ERROR_SHARE || c->kind == CM_UNFINISHED_SHARE || c->kind == CM_RATE ||
+        c->kind == CM_SERVER_CPU)
         return "%";
     return "";
 }
@@ -326,7 +369,8 @@ const char *cond_op_text(enum cond_op op)
 /* A figure with its unit: "20.13ms", "0.5%", "12". */
 static void figure(const struct condition *c, double v, char *buf, size_t len)
 {
-    snprintf(buf, len, c->kind == CM_ERRORS ? "%.0f%s" : "%.6g%s", v, cond_unit(c));
+    snprintf(buf, len, c->kind == CM_ERRORS || c->kind == CM_UNFINISHED ? "%.0f%s" : "%.6g%s", v,
+             cond_unit(c));
 }
 
 const char *condition_describe(const struct condition *c, const struct cond_result *res,
@@ -341,7 +385,15 @@ const char *condition_describe(const struct condition *c, const struct cond_resu
         return buf;
     }
     figure(c, res->value, value, sizeof value);
-    snprintf(buf, len, "%s = %s, bound %s %s", name, value, cond_op_text(c->op), bound);
+    char note[160] = "";
+    long long n = (long long)res->unfinished;
+    if (res->lower_bound || res->unallowed)
+        snprintf(note, sizeof note, " (%s%lld requests unfinished%s)",
+                 res->lower_bound ? "a lower bound: " : is_latency(c->kind) ? "" : "with ", n,
+                 res->unallowed ? ", not allowed: allow with unfinished<N or unfinished<X%" : "");
+    snprintf(buf, len, "%s %s %s%s, bound %s %s", name,
+             res->lower_bound ? RESULT_LOWER_BOUND_MARK : "=", value, note, cond_op_text(c->op),
+             bound);
     return buf;
 }
 
@@ -373,6 +425,10 @@ json_object *condition_json(const struct cond_list *l, const struct cond_result 
         json_object_object_add(o, "pass", json_object_new_boolean(res[i].pass));
         if (res[i].na)
             json_object_object_add(o, "na", json_object_new_string(res[i].why));
+        if (res[i].lower_bound) /* value: at least this (censored values reach it) */
+            json_object_object_add(o, "lower_bound", json_object_new_boolean(1));
+        if (res[i].unallowed)
+            json_object_object_add(o, "unfinished_not_allowed", json_object_new_int64(res[i].unfinished));
         json_object_array_add(a, o);
     }
     return a;

@@ -5,12 +5,20 @@
  *   OP        := < | <= | > | >= | =
  *   METRIC    := pNN (p50, p99, p99.9) | mean | max | min        latency: VALUE needs us|ms|s|m|h
  *              | errors      a count (errors=0), or with % the share of requests sent
+ *              | unfinished  never answered: a count, or with % the share of requests sent
  *              | rate        achieved / target, % (needs a target rate)
  *              | server_cpu  mean server CPU, % of one core (the % optional)
  *              | cpu_ms_per_call   server CPU-ms per answered request (bare or ms)
  *              | send_lag_pNN | send_lag_max   the pacer's lag, a duration
- *   VERB (one verb's own histogram and counters) takes the latency metrics
- *   and errors only.
+ *   VERB (one verb's own histogram and counters) takes the latency metrics,
+ *   errors and unfinished only.
+ *
+ * Unfinished requests (never answered when the run ended) are in the
+ * latency figures as censored values (result.h): a figure they reach is a
+ * lower bound, and a condition it already breaks fails. Unless some
+ * unfinished condition of the list allows them, they also count as errors
+ * in errors conditions, and any latency condition on a run (or verb) with
+ * unfinished requests fails, saying how many.
  *
  * Values are compared in the metric's unit: ms for durations, % for
  * shares, a count for errors. A metric with nothing to measure (no
@@ -40,7 +48,7 @@ enum cond_op { COND_LT, COND_LE, COND_GT, COND_GE, COND_EQ };
 enum cond_metric {
     CM_PCT, CM_MEAN, CM_MAX, CM_MIN,         /* latency */
     CM_ERRORS, CM_ERROR_SHARE, CM_RATE, CM_SERVER_CPU, CM_CPU_MS_PER_CALL,
-    CM_SEND_LAG_PCT, CM_SEND_LAG_MAX,
+    CM_SEND_LAG_PCT, CM_SEND_LAG_MAX, CM_UNFINISHED, CM_UNFINISHED_SHARE,
 };
 
 struct condition {
@@ -64,6 +72,9 @@ struct cond_result {
     double value;  /* in the metric's unit */
     int pass;
     char why[48];  /* what n/a means here ("no successful response") */
+    int lower_bound;    /* value is a lower bound (censored values reach it) */
+    int64_t unfinished; /* of the run (or verb) the value is of, when relevant */
+    int unallowed;      /* failed because unfinished requests are not allowed */
 };
 
 /* Parses one comma-separated list s (only read) and appends its
@@ -72,11 +83,13 @@ struct cond_result {
  * the conditions it had before. */
 int condition_parse_list(const char *s, struct cond_list *l, char *err);
 
-/* Judges c on r (both only read) into *out. */
+/* Judges c on r (both only read) into *out, as in a list with no
+ * unfinished condition (unfinished requests not allowed). */
 void condition_eval(const struct condition *c, const struct run_result *r,
                     struct cond_result *out);
 
-/* Judges every condition of l into out[0..l->n). @return how many failed. */
+/* Judges every condition of l into out[0..l->n) (unfinished requests are
+ * allowed when l holds an unfinished condition). @return how many failed. */
 size_t condition_eval_list(const struct cond_list *l, const struct run_result *r,
                            struct cond_result *out);
 

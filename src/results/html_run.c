@@ -29,7 +29,7 @@ static void fmt_pct(const struct run_result *r, const struct hist *h, double p, 
                     size_t len)
 {
     struct report_unit u = pct_unit(r);
-    report_unit_fmt(&u, h->total_count > 0, (double)hist_percentile(h, p), out, len);
+    report_latency_fmt(&u, h, &r->censored, 0, (double)hist_percentile(h, p), out, len);
 }
 
 static void verdict_card(FILE *out, const struct html_verdicts *v)
@@ -196,19 +196,26 @@ static void pct_table(FILE *out, const struct run_result *r)
     struct report_unit u = pct_unit(r);
     const struct hist *lat = &r->latency, *svc = &r->service;
     for (size_t i = 0; i <= r->cfg.npcts; i++) {
-        char name[16] = "mean", a[32], b[32];
+        char name[16] = "mean", a[40], b[32];
         int mean = i == r->cfg.npcts;
         double p = mean ? 0 : r->cfg.pcts[i];
         if (!mean)
             snprintf(name, sizeof name, "p%g", p);
-        report_unit_fmt(&u, lat->total_count > 0,
-                        mean ? hist_mean(lat) : (double)hist_percentile(lat, p), a, sizeof a);
+        report_latency_fmt(&u, lat, &r->censored, mean,
+                           mean ? hist_mean(lat) : (double)hist_percentile(lat, p), a, sizeof a);
         report_unit_fmt(&u, svc->total_count > 0,
                         mean ? hist_mean(svc) : (double)hist_percentile(svc, p), b, sizeof b);
         const char *cells[3] = {name, a, b};
         html_row(out, cells, 3);
     }
     html_table_end(out);
+    char note[240];
+    report_censor_note(&r->censored, note, sizeof note);
+    if (note[0]) {
+        html_warn_open(out);
+        html_warn_item(out, NULL, note);
+        html_warn_close(out);
+    }
 }
 
 static int bucket_table(FILE *out, const struct run_result *r, char *err)
@@ -281,13 +288,14 @@ static void per_verb(FILE *out, const struct run_result *r)
     struct report_unit u = report_unit_pick(hi, lo);
     for (size_t i = 0; i < r->nverbs; i++) {
         const struct verb_result *v = &r->verbs[i];
-        char n[3][32], a[32], b[32];
-        int have = v->latency.total_count > 0;
+        char n[3][32], a[40], b[40];
         snprintf(n[0], sizeof n[0], "%lld", (long long)v->requests);
         snprintf(n[1], sizeof n[1], "%lld", (long long)v->ok);
         snprintf(n[2], sizeof n[2], "%lld", (long long)v->errors);
-        report_unit_fmt(&u, have, (double)hist_percentile(&v->latency, 50), a, sizeof a);
-        report_unit_fmt(&u, have, (double)hist_percentile(&v->latency, 99), b, sizeof b);
+        report_latency_fmt(&u, &v->latency, &v->censored, 0,
+                           (double)hist_percentile(&v->latency, 50), a, sizeof a);
+        report_latency_fmt(&u, &v->latency, &v->censored, 0,
+                           (double)hist_percentile(&v->latency, 99), b, sizeof b);
         const char *cells[6] = {v->name, n[0], n[1], n[2], a, b};
         html_row(out, cells, 6);
     }
@@ -415,8 +423,9 @@ void html_run_config(FILE *out, const struct run_result *r)
     units_format_duration(c->duration_ns, d, sizeof d);
     units_format_duration(c->warmup_ns, w, sizeof w);
     units_format_duration(c->timeout_ns, t, sizeof t);
-    snprintf(v, sizeof v, "%s (%.2fs measured%s) + %s warmup; timeout %s", d, r->duration_s,
-             r->interrupted ? ", INTERRUPTED" : "", w, t);
+    snprintf(v, sizeof v, "%s (%.2fs measured%s%s) + %s warmup; timeout %s", d, r->duration_s,
+             r->interrupted ? ", INTERRUPTED by " : "",
+             r->interrupted ? result_signal_name(r->interrupted) : "", w, t);
     kv(out, "duration", v);
     units_format_duration(c->interval_ns, d, sizeof d);
     snprintf(v, sizeof v, "%d connections; interval %s; seed %llu; validate %s",

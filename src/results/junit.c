@@ -33,7 +33,13 @@ static void put_case(FILE *f, const struct junit_case *c)
     fputs("\" name=\"", f);
     put_escaped(f, c->name);
     fputs("\">\n", f);
-    if (c->failed) {
+    if (c->error) {
+        fputs("      <error message=\"", f);
+        put_escaped(f, c->message);
+        fputs("\" type=\"interrupted\">", f);
+        put_escaped(f, c->message);
+        fputs("</error>\n", f);
+    } else if (c->failed) {
         fputs("      <failure message=\"", f);
         put_escaped(f, c->message);
         fputs("\" type=\"threshold\">", f);
@@ -53,12 +59,15 @@ int junit_write(const char *path, const char *suite, const struct junit_case *ca
     FILE *f = file_create(path, err);
     if (!f)
         return -1;
-    size_t failures = 0;
-    for (size_t i = 0; i < n; i++)
-        failures += cases[i].failed != 0;
+    size_t failures = 0, errors = 0;
+    for (size_t i = 0; i < n; i++) {
+        errors += cases[i].error != 0;
+        failures += !cases[i].error && cases[i].failed;
+    }
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"", f);
     put_escaped(f, suite);
-    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n", n, failures);
+    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\">\n", n, failures,
+            errors);
     for (size_t i = 0; i < n; i++)
         put_case(f, &cases[i]);
     fputs("  </testsuite>\n</testsuites>\n", f);

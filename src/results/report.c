@@ -58,6 +58,30 @@ void report_unit_fmt(const struct report_unit *u, int have, double us, char *out
         snprintf(out, len, "%.*f%s", u->dec, us / u->div, u->name);
 }
 
+int report_latency_fmt(const struct report_unit *u, const struct hist *h, const struct censor *cs,
+                       int mean, double us, char *out, size_t len)
+{
+    char v[32];
+    int have = h->total_count > 0;
+    int lower = have && result_lower_bound(cs, mean, us);
+    report_unit_fmt(u, have, us, v, sizeof v);
+    snprintf(out, len, "%s%s", lower ? RESULT_LOWER_BOUND_MARK : "", v);
+    return lower ? (int)strlen(RESULT_LOWER_BOUND_MARK) - 1 : 0;
+}
+
+void report_censor_note(const struct censor *cs, char *out, size_t len)
+{
+    char least[32] = "";
+    if (cs->n <= 0) {
+        out[0] = '\0';
+        return;
+    }
+    report_fmt_us((double)cs->min_us, least, sizeof least);
+    snprintf(out, len, RESULT_LOWER_BOUND_MARK ": a lower bound: %lld requests unfinished, each "
+             "counted as its wait when the run ended (the least %s); a figure at or above "
+             "that may be higher", (long long)cs->n, least);
+}
+
 void report_fmt_bytes(double bytes, char *out, size_t len)
 {
     static const char *const names[] = {"B", "kB", "MB", "GB", "TB"};
@@ -87,7 +111,8 @@ static void duration_line(FILE *out, const struct run_result *r)
     units_format_duration(c->timeout_ns, tmo, sizeof tmo);
     fprintf(out, "duration    ");
     if (r->interrupted)
-        fprintf(out, "%.2fs measured of %s planned, INTERRUPTED", r->duration_s, dur);
+        fprintf(out, "%.2fs measured of %s planned, INTERRUPTED (%s)", r->duration_s, dur,
+                result_signal_name(r->interrupted));
     else
         fprintf(out, "%s measured", dur);
     fprintf(out, " (+%s warmup), %d %s, timeout %s\n", warm, c->connections,
@@ -131,8 +156,12 @@ static int bucket_table(FILE *out, const struct run_result *r, char *err)
         return -1;
     if (h->total_count) {
         struct report_unit u = report_unit_pick(1000, (double)(h->min > 0 ? h->min : 1));
-        fprintf(out, "\naverage=%.*fms min=%.*fms max=%.*fms\n", u.dec, hist_mean(h) / 1000,
-                u.dec, (double)h->min / 1000, u.dec, (double)h->max / 1000);
+        const struct censor *cs = &r->censored;
+        const char *mark = RESULT_LOWER_BOUND_MARK;
+        fprintf(out, "\naverage=%s%.*fms min=%s%.*fms max=%s%.*fms\n", cs->n > 0 ? mark : "",
+                u.dec, hist_mean(h) / 1000, result_censored_at(cs, (double)h->min) ? mark : "",
+                u.dec, (double)h->min / 1000, result_censored_at(cs, (double)h->max) ? mark : "",
+                u.dec, (double)h->max / 1000);
     } else {
         fprintf(out, "\naverage=n/a min=n/a max=n/a (no successful response)\n");
     }
@@ -157,18 +186,22 @@ static void percentiles(FILE *out, const struct run_result *r)
     struct report_unit u = report_unit_pick(mx, mn);
     fprintf(out, "\n%-10s %12s %12s\n", "percentile", "latency", "service");
     for (size_t i = 0; i < r->cfg.npcts; i++) {
-        char a[32], b[32], name[16];
+        char a[40], b[32], name[16];
         double p = r->cfg.pcts[i];
-        report_unit_fmt(&u, lat->total_count > 0, (double)hist_percentile(lat, p), a, sizeof a);
+        int wide = report_latency_fmt(&u, lat, &r->censored, 0, (double)hist_percentile(lat, p),
+                                      a, sizeof a);
         report_unit_fmt(&u, svc->total_count > 0, (double)hist_percentile(svc, p), b, sizeof b);
         snprintf(name, sizeof name, "p%g", p);
-        fprintf(out, "%-10s %12s %12s\n", name, a, b);
+        fprintf(out, "%-10s %*s %12s\n", name, 12 + wide, a, b);
     }
-    char m1[32], m2[32];
-    report_unit_fmt(&u, lat->total_count > 0, hist_mean(lat), m1, sizeof m1);
+    char m1[40], m2[32], note[240];
+    int wide = report_latency_fmt(&u, lat, &r->censored, 1, hist_mean(lat), m1, sizeof m1);
     report_unit_fmt(&u, svc->total_count > 0, hist_mean(svc), m2, sizeof m2);
-    fprintf(out, "%-10s %12s %12s\n", "mean", m1, m2);
+    fprintf(out, "%-10s %*s %12s\n", "mean", 12 + wide, m1, m2);
     fprintf(out, "(latency counts from the intended send time; service from the actual write)\n");
+    report_censor_note(&r->censored, note, sizeof note);
+    if (note[0])
+        fprintf(out, "%s\n", note);
 }
 
 /* Send lag and pacer lag, one unit per line (they differ by orders of
@@ -359,12 +392,13 @@ static void per_verb(FILE *out, const struct run_result *r)
     struct report_unit u = report_unit_pick(hi, lo);
     for (size_t i = 0; i < r->nverbs; i++) {
         const struct verb_result *v = &r->verbs[i];
-        char a[32], b[32];
-        int have = v->latency.total_count > 0;
-        report_unit_fmt(&u, have, (double)hist_percentile(&v->latency, 50), a, sizeof a);
-        report_unit_fmt(&u, have, (double)hist_percentile(&v->latency, 99), b, sizeof b);
-        fprintf(out, "%-16s %8lld %8lld %8lld %10s %10s\n", v->name, (long long)v->requests,
-                (long long)v->ok, (long long)v->errors, a, b);
+        char a[40], b[40];
+        int wa = report_latency_fmt(&u, &v->latency, &v->censored, 0,
+                                    (double)hist_percentile(&v->latency, 50), a, sizeof a);
+        int wb = report_latency_fmt(&u, &v->latency, &v->censored, 0,
+                                    (double)hist_percentile(&v->latency, 99), b, sizeof b);
+        fprintf(out, "%-16s %8lld %8lld %8lld %*s %*s\n", v->name, (long long)v->requests,
+                (long long)v->ok, (long long)v->errors, 10 + wa, a, 10 + wb, b);
     }
 }
 

@@ -39,6 +39,16 @@ void report_unit_fmt(const struct report_unit *u, int have, double us, char *out
 /* A % of a core (or of the machine) that may be unknown (-1): "12.3%" or
  * "n/a" into buf (16 bytes hold it). @return buf. */
 const char *report_fmt_pct(double v, char *buf, size_t len);
+/* A latency figure of h (us) as report_unit_fmt writes it, after
+ * RESULT_LOWER_BOUND_MARK ("≥") when it is only a lower bound: cs's
+ * censored values reach it (result_lower_bound; mean: h's mean). @return the bytes the mark adds beyond its one column (for
+ * printf widths), 0 when unmarked. */
+int report_latency_fmt(const struct report_unit *u, const struct hist *h, const struct censor *cs,
+                       int mean, double us, char *out, size_t len);
+/* "≥: a lower bound: 216 requests unfinished, ..." (the text and HTML
+ * reports' note under a latency table) into out; "" when cs has nothing
+ * censored. */
+void report_censor_note(const struct censor *cs, char *out, size_t len);
 /* "146 B", "2.32 MB": a size in bytes, 1000-based, about 3 digits, into
  * out (len bytes, always terminated). */
 void report_fmt_bytes(double bytes, char *out, size_t len);

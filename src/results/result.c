@@ -1,6 +1,7 @@
 #include "results/result.h"
 #include "results/server_cpu.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,7 +156,59 @@ int result_exit_code(const struct run_result *r)
 {
     if (r->sent > 0 && r->ok == 0)
         return RUN_EXIT_NO_SUCCESS;
-    return r->interrupted ? RUN_EXIT_INTERRUPTED : 0;
+    return r->interrupted ? RUN_EXIT_SIGNAL(r->interrupted) : 0;
+}
+
+void result_censor(struct run_result *r, int verb, int64_t waited_us)
+{
+    const struct censor one = {1, waited_us};
+    hist_record(&r->latency, waited_us);
+    result_censor_merge(&r->censored, &one);
+    if (verb >= 0 && (size_t)verb < r->nverbs) {
+        hist_record(&r->verbs[verb].latency, waited_us);
+        result_censor_merge(&r->verbs[verb].censored, &one);
+    }
+}
+
+void result_censor_merge(struct censor *dst, const struct censor *src)
+{
+    if (src->n <= 0)
+        return;
+    if (dst->n == 0 || src->min_us < dst->min_us)
+        dst->min_us = src->min_us;
+    dst->n += src->n;
+}
+
+int result_censored_at(const struct censor *cs, double value_us)
+{
+    return cs->n > 0 && value_us >= (double)cs->min_us;
+}
+
+int result_lower_bound(const struct censor *cs, int mean, double value_us)
+{
+    return mean ? cs->n > 0 : result_censored_at(cs, value_us);
+}
+
+static const struct { int sig; const char *name; } sig_names[] = {
+    {SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}, {SIGQUIT, "SIGQUIT"},
+};
+
+const char *result_signal_name(int sig)
+{
+    static char other[24];
+    for (size_t i = 0; i < sizeof sig_names / sizeof *sig_names; i++)
+        if (sig_names[i].sig == sig)
+            return sig_names[i].name;
+    snprintf(other, sizeof other, "signal %d", sig);
+    return other;
+}
+
+int result_signal_number(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof sig_names / sizeof *sig_names; i++)
+        if (!strcmp(sig_names[i].name, name))
+            return sig_names[i].sig;
+    return 0;
 }
 
 /* The failed share, then the first error of each kind that occurred. */
@@ -313,8 +366,8 @@ static void warn_interrupted(struct run_result *r)
         return;
     char planned[32];
     units_format_duration(r->cfg.duration_ns, planned, sizeof planned);
-    result_warn(r, "interrupted (SIGINT) after %.2fs of the planned %s: the figures cover only "
-                "that part", r->duration_s, planned);
+    result_warn(r, "interrupted (%s) after %.2fs of the planned %s: the figures cover only "
+                "that part", result_signal_name(r->interrupted), r->duration_s, planned);
 }
 
 void result_check_warnings(struct run_result *r)

@@ -38,6 +38,8 @@ enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL };
 /* Exit codes of `run` beyond 0 (ok), 1 (runtime failure) and 2 (usage). */
 #define RUN_EXIT_NO_SUCCESS 3    /* requests were sent and none succeeded */
 #define RUN_EXIT_INTERRUPTED 130 /* ended early by SIGINT, as shells report it */
+/* Ended early by signal sig: 128 + sig, as shells report it (SIGTERM 143). */
+#define RUN_EXIT_SIGNAL(sig) (128 + (sig))
 
 struct verb_spec {
     char name[64];     /* verb ("list") or, with --method, the method name */
@@ -131,10 +133,24 @@ struct rank_rec {
     int lost;                /* stopped answering mid-run: figures as last heard */
 };
 
+/* The unfinished requests whose latency is censored: never answered, each
+ * is recorded in the latency histogram as the time it had waited when the
+ * run was over (a lower bound of its latency). A figure of that
+ * histogram at or above the smallest such value is itself only a lower
+ * bound (result_censored_at). */
+struct censor {
+    int64_t n;      /* values recorded so; 0: every figure is exact */
+    int64_t min_us; /* the smallest of them (meaningful when n > 0) */
+};
+
+/* Printed before a figure that is only a lower bound ("≥ 1.84s"). */
+#define RESULT_LOWER_BOUND_MARK "\xe2\x89\xa5"
+
 struct verb_result {
     char name[64];
-    int64_t requests, ok, errors;
-    struct hist latency;
+    int64_t requests, ok, errors; /* requests - ok - errors: unfinished */
+    struct hist latency;          /* ok latencies and the censored waits */
+    struct censor censored;
 };
 
 /* One --interval of the timeline (t = seconds since the measured start, at
@@ -175,7 +191,9 @@ struct run_result {
     int64_t stray_replies;   /* STOMP replies matching no request in flight */
     char stomp_error[160];   /* the last one's message */
     int64_t bytes_sent, bytes_received;
-    struct hist latency;     /* from the intended send time: the headline */
+    struct hist latency;     /* from the intended send time: the headline; the
+                                unfinished requests' waits too (censored) */
+    struct censor censored;
     struct hist service;     /* from the actual write */
     struct hist send_lag;    /* actual - intended */
     struct hist pacing_lag;  /* the same, for sends that found a free connection */
@@ -206,7 +224,8 @@ struct run_result {
     char error_samples[ERR_KINDS][ERR_SAMPLE_LEN];
     char warnings[RUN_MAX_WARNINGS][RUN_WARNING_LEN];
     size_t nwarnings;
-    int interrupted;         /* ended early by SIGINT */
+    int interrupted;         /* the signal that ended the run early (SIGINT,
+                                SIGTERM); 0 when it ran to its end */
     int closed_loop;
     /* A distributed run: its ranks (NULL, 0 otherwise; owned, freed by
      * result_free) and the largest clock offset error estimated (us). */
@@ -242,9 +261,34 @@ void result_note_error(struct run_result *r, int kind, const char *fmt, ...)
  * the --timeout), when the site that failed said nothing more specific. */
 void result_note_default(struct run_result *r, int kind, const char *host, int port);
 /* The exit code the run's outcome calls for: RUN_EXIT_NO_SUCCESS when
- * requests were sent and none succeeded, else RUN_EXIT_INTERRUPTED after
- * SIGINT, else 0. */
+ * requests were sent and none succeeded, else RUN_EXIT_SIGNAL(sig) after
+ * the signal sig ended it (130 SIGINT, 143 SIGTERM), else 0. */
 int result_exit_code(const struct run_result *r);
+/* @return the name of signal sig ("SIGINT", "SIGTERM", "SIGHUP",
+ * "SIGQUIT"; else "signal N" in a static buffer, overwritten by the next
+ * call), for the reports. */
+const char *result_signal_name(int sig);
+/* @return the number of a name result_signal_name gives ("SIGTERM": 15),
+ * or 0 when it is not one. */
+int result_signal_number(const char *name);
+/* Records an unfinished request of verb (an index into r->verbs) that had
+ * waited waited_us since its intended send time when the run was over:
+ * into r's and the verb's latency histograms, as a censored value. Not on
+ * the hot path: only at the run's end. */
+void result_censor(struct run_result *r, int verb, int64_t waited_us);
+/* Adds src's censored values to dst's (a merge of their histograms). */
+void result_censor_merge(struct censor *dst, const struct censor *src);
+/* @return 1 when value_us, a figure of the latency histogram cs goes with,
+ * is only a lower bound: some censored value is at or below it (the true
+ * latencies of those requests may lie above it, and so may the figure);
+ * 0 when it is exact: every censored value is above it, so whatever their
+ * true latencies, the figure is the same. */
+int result_censored_at(const struct censor *cs, double value_us);
+/* The same for any latency figure: a mean (mean set) takes every censored
+ * value in, so it is a lower bound as soon as one is there; any other
+ * figure (a percentile, min, max) as result_censored_at says. */
+int result_lower_bound(const struct censor *cs, int mean, double value_us);
+
 /* Server CPU figures over the samples into *mean (weighted by each
  * interval's length, so a short last interval after SIGINT counts for its
  * length), *p50 (median) and *max (%) of the intervals at least half as

@@ -134,6 +134,38 @@ static json_object *buckets_json(const struct run_result *r)
     return a;
 }
 
+/* lat's "lower_bound": the names of its figures ("p99", "mean", "max")
+ * that censored values reach (result_censored_at), so only lower bounds;
+ * absent when every figure is exact. */
+static void add_lower_bounds(json_object *lat, const struct hist *h, const struct censor *cs,
+                             const struct run_config *cfg)
+{
+    if (cs->n <= 0 || !h->total_count)
+        return;
+    json_object *a = json_object_new_array();
+    json_object_array_add(a, json_object_new_string("mean"));
+    for (size_t i = 0; i < cfg->npcts; i++) {
+        char k[24];
+        pct_key(cfg->pcts[i], k, sizeof k);
+        if (result_censored_at(cs, (double)hist_percentile(h, cfg->pcts[i])))
+            json_object_array_add(a, json_object_new_string(k));
+    }
+    if (result_censored_at(cs, (double)h->min))
+        json_object_array_add(a, json_object_new_string("min"));
+    json_object_array_add(a, json_object_new_string("max"));
+    json_object_object_add(lat, "lower_bound", a);
+}
+
+/* "censored": how many latencies are waits of unfinished requests, and
+ * "censored_min_ms" the least: every latency figure at or above it is a
+ * lower bound (result_censored_at). */
+static void censor_json(json_object *o, const struct censor *cs)
+{
+    add_int(o, "censored", cs->n);
+    if (cs->n > 0) /* the exact us, so a re-rendered report marks the same figures */
+        add_int(o, "censored_min_us", cs->min_us);
+}
+
 static json_object *verbs_json(const struct run_result *r)
 {
     json_object *o = json_object_new_object();
@@ -143,8 +175,10 @@ static json_object *verbs_json(const struct run_result *r)
         add_int(x, "requests", v->requests);
         add_int(x, "ok", v->ok);
         add_int(x, "errors", v->errors);
-        json_object_object_add(x, "latency_ms",
-                               result_hist_json(&v->latency, r->cfg.pcts, r->cfg.npcts));
+        json_object *lat = result_hist_json(&v->latency, r->cfg.pcts, r->cfg.npcts);
+        add_lower_bounds(lat, &v->latency, &v->censored, &r->cfg);
+        json_object_object_add(x, "latency_ms", lat);
+        censor_json(x, &v->censored);
         json_object_object_add(o, v->name, x);
     }
     return o;
@@ -263,6 +297,7 @@ static json_object *counts_json(const struct run_result *r, json_object *root)
     add_int(req, "ok", r->ok);
     add_int(req, "errors", r->errors);
     add_int(req, "unfinished", r->unfinished);
+    censor_json(req, &r->censored);
     add_int(req, "queued", r->queued);
     json_object_object_add(root, "requests", req);
     json_object *warm = json_object_new_object();
@@ -316,13 +351,18 @@ json_object *result_to_json(const struct run_result *r)
     add_start(root, r->start_unix);
     add_double(root, "duration_s", r->duration_s);
     json_object_object_add(root, "interrupted", json_object_new_boolean(r->interrupted));
+    if (r->interrupted)
+        json_object_object_add(root, "signal",
+                               json_object_new_string(result_signal_name(r->interrupted)));
     json_object_object_add(root, "closed_loop", json_object_new_boolean(r->closed_loop));
     json_object *rate = json_object_new_object();
     add_double(rate, "target", r->cfg.rate);
     add_double(rate, "achieved", r->rate_achieved);
     json_object_object_add(root, "rate", rate);
     counts_json(r, root);
-    json_object_object_add(root, "latency_ms", result_hist_json(&r->latency, p, r->cfg.npcts));
+    json_object *lat = result_hist_json(&r->latency, p, r->cfg.npcts);
+    add_lower_bounds(lat, &r->latency, &r->censored, &r->cfg);
+    json_object_object_add(root, "latency_ms", lat);
     json_object_object_add(root, "service_ms", result_hist_json(&r->service, p, r->cfg.npcts));
     json_object_object_add(root, "send_lag_ms", result_hist_json(&r->send_lag, p, r->cfg.npcts));
     json_object_object_add(root, "pacing_lag_ms",

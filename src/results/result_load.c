@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -121,6 +122,16 @@ static void load_config(json_object *c, struct run_config *cfg)
     cfg->cpu_saturation = num(c, "cpu_saturation", 95);
 }
 
+/* requests.censored and censored_min_us (result_json's censor_json);
+ * absent in files saved before them: nothing censored. */
+static void load_censor(json_object *o, struct censor *cs)
+{
+    cs->n = i64(o, "censored");
+    cs->min_us = i64(o, "censored_min_us");
+    if (cs->n < 0 || cs->min_us < 0)
+        cs->n = cs->min_us = 0;
+}
+
 static void load_counts(json_object *root, struct run_result *r)
 {
     json_object *req = get(root, "requests");
@@ -128,6 +139,7 @@ static void load_counts(json_object *root, struct run_result *r)
     r->ok = i64(req, "ok");
     r->errors = i64(req, "errors");
     r->unfinished = i64(req, "unfinished");
+    load_censor(req, &r->censored);
     r->queued = i64(req, "queued");
     json_object *warm = get(root, "warmup"); /* absent in older files: 0 */
     r->warmup.sent = i64(warm, "sent");
@@ -143,7 +155,13 @@ static void load_counts(json_object *root, struct run_result *r)
     r->start_unix = num(root, "start_unix", 0); /* 0: unknown (older files) */
     if (!(r->start_unix > 0 && r->start_unix < 1e11)) /* not before 1970 nor past year 5000 */
         r->start_unix = 0;
-    r->interrupted = boolean(root, "interrupted");
+    r->interrupted = 0;
+    if (boolean(root, "interrupted")) { /* files saved before "signal": SIGINT */
+        json_object *sig = get(root, "signal");
+        r->interrupted = sig ? result_signal_number(json_object_get_string(sig)) : 0;
+        if (!r->interrupted)
+            r->interrupted = SIGINT;
+    }
     r->closed_loop = boolean(root, "closed_loop");
     r->rate_achieved = num(get(root, "rate"), "achieved", 0);
 }
@@ -205,6 +223,7 @@ static int load_histograms(json_object *root, struct run_result *r, char *err)
         v->requests = i64(c, "requests");
         v->ok = i64(c, "ok");
         v->errors = i64(c, "errors");
+        load_censor(c, &v->censored);
         if (load_hist(hv, v->name, &v->latency, err))
             return -1;
         load_exact(get(get(get(h, "exact_us"), "verbs"), v->name), &v->latency);

@@ -57,6 +57,7 @@ static int merge_hists(struct run_result *dst, const struct run_result *src, cha
         snprintf(err, ERR_LEN, "histograms of different layouts cannot be merged");
         return -1;
     }
+    result_censor_merge(&dst->censored, &src->censored);
     for (size_t i = 0; i < src->nverbs; i++) {
         const struct verb_result *s = &src->verbs[i];
         size_t j = 0;
@@ -74,6 +75,7 @@ static int merge_hists(struct run_result *dst, const struct run_result *src, cha
         d->requests += s->requests;
         d->ok += s->ok;
         d->errors += s->errors;
+        result_censor_merge(&d->censored, &s->censored);
         if (hist_merge(&d->latency, &s->latency)) {
             snprintf(err, ERR_LEN, "verb %s: histograms of different layouts", s->name);
             return -1;
@@ -104,7 +106,8 @@ static void merge_counts(struct run_result *dst, const struct run_result *src)
     dst->stray_replies += src->stray_replies;
     dst->bytes_sent += src->bytes_sent;
     dst->bytes_received += src->bytes_received;
-    dst->interrupted |= src->interrupted;
+    if (!dst->interrupted) /* the first signal seen names the interruption */
+        dst->interrupted = src->interrupted;
     dst->closed_loop |= src->closed_loop;
     dst->server_vanished |= src->server_vanished;
     if (src->server_threads > dst->server_threads)

@@ -52,7 +52,9 @@ extern const char *const sweep_fig_names[SF_N]; /* "achieved", "p50", ... */
 #define SWEEP_SERVER_BOUND 8  /* every connection busy: the server slower than the rate */
 #define SWEEP_LATE_PACER 16   /* an idle client sent late: the machine held it back */
 #define SWEEP_RATE_NOT_HELD 32 /* under 99 % of the rate, neither side to blame */
-#define SWEEP_NFLAGS 6
+#define SWEEP_UNFINISHED 64   /* a repeat left requests unanswered: its latencies
+                                  hold their waits, lower bounds (result.h) */
+#define SWEEP_NFLAGS 7
 struct sweep_row {
     double med[SF_N], min[SF_N], max[SF_N];
     unsigned flags;
@@ -142,7 +144,8 @@ void sweep_params_text(const struct sweep_params *p, unsigned which, char *out, 
  * max of each figure in enum sweep_fig, over the repeats where it is
  * known; -1 in all three where it is known in none (or c has no repeat);
  * flags from result_limits of every repeat (sweep_limit_flags),
- * SWEEP_CUT_SHORT for a repeat SIGINT ended early. c is only read.
+ * SWEEP_CUT_SHORT for a repeat SIGINT ended early, SWEEP_UNFINISHED for one
+ * with unfinished requests. c is only read.
  * @return 0, or -1 when memory cannot be had (*row then all -1). */
 int sweep_cell_row(const struct sweep_cell *c, struct sweep_row *row);
 /* One cell of s from spec: a cell number as the table shows it (1-based),

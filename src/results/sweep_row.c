@@ -138,6 +138,8 @@ int sweep_cell_row(const struct sweep_cell *c, struct sweep_row *row)
         row->flags |= limit_flags(result_limits(&c->reps[k]));
         if (c->reps[k].interrupted)
             row->flags |= SWEEP_CUT_SHORT;
+        if (c->reps[k].unfinished > 0)
+            row->flags |= SWEEP_UNFINISHED;
     }
     free(v);
     return v ? 0 : -1;

@@ -100,7 +100,7 @@ void sweep_flags_text(const struct sweep_row *r, const char *sep, char *out, siz
 {
     static const char *const words[SWEEP_NFLAGS] = {"saturated", "client-bound", "cut short",
                                                     "server-bound", "late pacer",
-                                                    "rate not held"};
+                                                    "rate not held", "unfinished"};
     out[0] = '\0';
     if (!r->nreps)
         snprintf(out, len, "not run");
@@ -246,6 +246,9 @@ static void notes(FILE *out, const struct sweep *s, const struct sweep_row *rows
                      "the cause\n");
     if (any & SWEEP_CUT_SHORT)
         fprintf(out, "cut short: SIGINT ended a run early; its figures cover what it measured\n");
+    if (any & SWEEP_UNFINISHED)
+        fprintf(out, "unfinished: a run left requests unanswered; its latencies count their "
+                     "waits, lower bounds (see run's report)\n");
     if (s->interrupted)
         fprintf(out, "interrupted: SIGINT ended the sweep; the cells show what was measured\n");
 }
