@@ -7,6 +7,7 @@
 #include <math.h>
 #include <time.h>
 
+#include "base/safetext.h"
 #include "base/units.h"
 
 const char *const err_kind_names[ERR_KINDS] = {
@@ -85,7 +86,7 @@ void result_warn(struct run_result *r, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->warnings[r->nwarnings++], sizeof r->warnings[0], fmt, ap);
+    safetext_vprintf(r->warnings[r->nwarnings++], sizeof r->warnings[0], fmt, ap);
     va_end(ap);
 }
 
@@ -157,7 +158,7 @@ void result_note_error(struct run_result *r, int kind, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->error_samples[kind], sizeof r->error_samples[kind], fmt, ap);
+    safetext_vprintf(r->error_samples[kind], sizeof r->error_samples[kind], fmt, ap);
     va_end(ap);
 }
 
@@ -166,7 +167,7 @@ void result_note_default(struct run_result *r, int kind, const char *host, int p
     char tmo[32];
     switch (kind) {
     case ERR_CONNECT:
-        result_note_error(r, kind, "could not connect to %s:%d%s%.100s", host, port,
+        result_note_error(r, kind, "could not connect to %s:%d%s%s", host, port,
                           r->tls_error[0] ? ": TLS " : "", r->tls_error);
         break;
     case ERR_TIMEOUT:
