@@ -235,8 +235,8 @@ def stomp_handler(c, rec):
             elif cmd == "SEND":
                 c.sendall(b"ERROR\nmessage:" + ERROR_MESSAGE +
                           b"\ncontent-length:%d\n\n" % len(ERROR_BODY) + ERROR_BODY + b"\0")
-                c.shutdown(socket.SHUT_WR)
-                return
+                # the client closes (a close right behind the frame is issue 23's
+                # item 4, apart from this test)
 
 
 def test_stomp_error_frame():
@@ -288,15 +288,70 @@ def test_saved_file_with_raw_bytes():
         peer.close()
 
 
+def test_compare_and_sweep():
+    """compare (text, --output, --html, and again from the saved arms) and
+    sweep (text, --output, --html, --csv, then report of it) against the 500
+    page: every output strict UTF-8, parsed, with the escapes shown."""
+    peer = http_peer(page_500)
+    url = "http://127.0.0.1:%d/RPC2" % peer.port
+    want = ["\\xff\\xfe"]
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            j = lambda n: os.path.join(d, n)  # noqa: E731
+            _, out, err = exe(["compare", "--url", url, "-p", "xmlrpc", "-R", "10", "-d", "1s",
+                               "--rounds", "1", "--timeout", "2s", "--verb", "ping", "--quiet",
+                               "--output", j("cmp.json"), "--html", j("cmp.html")], timeout=90)
+            pages = [("compare stdout", out), ("compare stderr", err)]
+            exe(["run", "--url", url, "-p", "xmlrpc", *RUN, "--output", j("run.json")])
+            _, out, err = exe(["compare", j("run.json"), j("run.json"), "--output", j("cmp2.json"),
+                               "--html", j("cmp2.html")])
+            pages += [("compare A.json B.json stdout", out), ("its stderr", err)]
+            _, out, err = exe(["sweep", "--url", url, "-p", "xmlrpc", "-R", "5,10", "-d", "1s",
+                               "--timeout", "2s", "--verb", "ping", "--quiet",
+                               "--output", j("sweep.json"), "--html", j("sweep.html"),
+                               "--csv", j("sweep.csv")], timeout=90)
+            pages += [("sweep stdout", out), ("sweep stderr", err)]
+            _, out, err = exe(["report", j("sweep.json"), "--format", "json"])
+            pages += [("report of the sweep, json", out), ("its stderr", err)]
+            json.loads(text_ok("report of the sweep", out))
+            for what, data in pages:
+                text_ok(what, data)
+            check_files("compare and sweep", d, want)
+            for name in ("cmp.json", "cmp2.json", "sweep.json"):
+                check("\\\\xff\\\\xfe" in read(j(name)).decode(),
+                      "%s does not hold the escaped sample" % name)
+    finally:
+        peer.close()
+
+
+def test_tls_clear_text_quote():
+    """An https:// URL at a server that answers clear text with \\r \\n \\v
+    \\f: the one-line reason shows them escaped."""
+    def handle(c, rec):
+        c.sendall(b"\r\n\x0b\x0cXY" * 10)
+        c.settimeout(5)
+        c.recv(65536)
+    peer = Peer(handle)
+    try:
+        _, out, err = exe(["run", "--url", "https://127.0.0.1:%d/RPC2" % peer.port, "-p", "xmlrpc",
+                           *RUN, "--insecure"])
+    finally:
+        peer.close()
+    text_ok("tls stdout", out)
+    err = text_ok("tls stderr", err)
+    check("\\x0d\\x0a\\x0b\\x0cX..." in err + out.decode(),
+          "no escaped quote of the clear text: %r %r" % (out[-300:], err[-300:]))
+
+
 def test_page_in_chromium():
     """The 500 page's run page loads in chromium without an error and shows
     the escapes as text."""
     import cdp
     if not os.access(cdp.CHROMIUM, os.X_OK):
         skip("no %s (scripts/deps.sh check installs chromium)" % cdp.CHROMIUM)
-    peer = http_peer(page_500)
     # cdp.Browser passes fds 3 and 4, which must then be open here already
     spare = [os.open(os.devnull, os.O_RDONLY) for _ in range(2)]
+    peer = http_peer(page_500)
     try:
         with tempfile.TemporaryDirectory() as d, cdp.Browser() as b:
             page = os.path.join(d, "run.html")
@@ -317,5 +372,8 @@ def test_page_in_chromium():
 
 
 if __name__ == "__main__":
-    main([test_xmlrpc_fault_string, test_jsonrpc_error_message, test_500_page,
-          test_stomp_error_frame, test_saved_file_with_raw_bytes, test_page_in_chromium])
+    # chromium first: cdp.Browser needs fds 3 and 4 to stay open while it
+    # starts, which the peers' connection threads of other tests may close
+    main([test_page_in_chromium, test_xmlrpc_fault_string, test_jsonrpc_error_message,
+          test_500_page, test_stomp_error_frame, test_saved_file_with_raw_bytes,
+          test_compare_and_sweep, test_tls_clear_text_quote])
