@@ -24,7 +24,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -54,15 +53,18 @@ def exe(args, codes=(0, 1, 3), timeout=60):
     return p.returncode, out, err
 
 
+def near(data, start, end):
+    return data[max(start - 40, 0):end + 20]
+
+
 def text_ok(what, data):
     """data (bytes) is strict UTF-8 with no control byte but \\n and \\t."""
     try:
         s = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise AssertionError("%s: not UTF-8: %s near %r" % (what, e, data[max(e.start - 40, 0):e.end + 20]))
+        raise AssertionError("%s: not UTF-8: %s near %r" % (what, e, near(data, e.start, e.end)))
     m = CONTROLS.search(data)
-    check(not m, "%s: raw control byte %r near %r" % (what, m and m.group(),
-                                                       m and data[max(m.start() - 40, 0):m.end() + 20]))
+    check(not m, "%s: raw control byte near %r" % (what, m and near(data, m.start(), m.end())))
     check(not re.search("[\u0080-\u009f]", s), "%s: a C1 control character" % what)
     return s
 
@@ -135,6 +137,14 @@ def run_all(what, url, proto, want):
         return r
 
 
+def run_against(what, peer, url, proto, want):
+    """run_all against peer (closed afterwards); url: "%d" takes its port."""
+    try:
+        return run_all(what, url % peer.port, proto, want)
+    finally:
+        peer.close()
+
+
 def samples(r):
     return " | ".join(v for v in r["error_samples"].values() if v)
 
@@ -169,7 +179,8 @@ def xmlrpc_fault(_body):
 
 def jsonrpc_error(body):
     rid = json.dumps(json.loads(body)["id"]).encode()
-    return http_answer(b"{\"jsonrpc\": \"2.0\", \"id\": " + rid + b", \"error\": {\"code\": -32000, "
+    return http_answer(b"{\"jsonrpc\": \"2.0\", \"id\": " + rid +
+                       b", \"error\": {\"code\": -32000, "
                        b"\"message\": \"raw \xff\xfe \x1b]0;title\x07 \xed\xa0\x80\"}}",
                        ctype=b"application/json")
 
@@ -182,36 +193,24 @@ def page_500(_body):
 def test_xmlrpc_fault_string():
     """A faultString with \\xff\\xfe, ESC and BEL, then 300 é: shown escaped,
     cut at a character."""
-    peer = http_peer(xmlrpc_fault)
-    try:
-        r = run_all("xmlrpc fault", "http://127.0.0.1:%d/RPC2" % peer.port, "xmlrpc",
+    r = run_against("xmlrpc fault", http_peer(xmlrpc_fault), "http://127.0.0.1:%d/RPC2", "xmlrpc",
                     ["\\xff\\xfe", "\\x1b[2J"])
-    finally:
-        peer.close()
     check("\\xff\\xfe \\x1b[2J\\x07" in samples(r), "samples: %r" % samples(r))
 
 
 def test_jsonrpc_error_message():
     """A JSON-RPC error message with raw bytes, an OSC sequence and a
     surrogate's encoding."""
-    peer = http_peer(jsonrpc_error)
-    try:
-        r = run_all("jsonrpc error", "http://127.0.0.1:%d/jsonrpc" % peer.port, "jsonrpc",
-                    ["\\xff\\xfe", "\\x1b]0;title\\x07"])
-    finally:
-        peer.close()
+    r = run_against("jsonrpc error", http_peer(jsonrpc_error), "http://127.0.0.1:%d/jsonrpc",
+                    "jsonrpc", ["\\xff\\xfe", "\\x1b]0;title\\x07"])
     check("\\xed\\xa0\\x80" in samples(r), "samples: %r" % samples(r))
 
 
 def test_500_page():
     """A 500 page with raw bytes and ANSI colours, under a reason phrase with
     controls: the reason is never copied, the page is shown escaped."""
-    peer = http_peer(page_500)
-    try:
-        r = run_all("500 page", "http://127.0.0.1:%d/RPC2" % peer.port, "xmlrpc",
+    r = run_against("500 page", http_peer(page_500), "http://127.0.0.1:%d/RPC2", "xmlrpc",
                     ["\\xff\\xfe", "\\x1b[31mred"])
-    finally:
-        peer.close()
     check("\\xc0\\xaf" in samples(r), "samples: %r" % samples(r))
 
 
@@ -242,12 +241,8 @@ def stomp_handler(c, rec):
 def test_stomp_error_frame():
     """ERROR frame: the message header unescaped, then its line break, ESC
     and BEL shown escaped in the report, the warning, the JSON and the page."""
-    peer = Peer(stomp_handler)
-    try:
-        r = run_all("stomp ERROR", "stomp://127.0.0.1:%d" % peer.port, "jsonrpc",
+    r = run_against("stomp ERROR", Peer(stomp_handler), "stomp://127.0.0.1:%d", "jsonrpc",
                     ["boom\\x0a\\x1b[2J\\x07"])
-    finally:
-        peer.close()
     check(r["transport"]["stomp_error"] == "boom\\x0a\\x1b[2J\\x07",
           "transport.stomp_error: %r" % r["transport"]["stomp_error"])
 

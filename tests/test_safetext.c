@@ -14,7 +14,7 @@
 /* safetext of a string literal (which may hold NULs: n given). */
 static const char *safe(const char *in, size_t n, size_t room, unsigned flags)
 {
-    static char out[512];
+    static char out[1024]; /* more than any room below */
     size_t len = safetext(in, n, out, room, flags);
     assert_int_equal(len, strlen(out));
     assert_true(len < room);
@@ -22,7 +22,7 @@ static const char *safe(const char *in, size_t n, size_t room, unsigned flags)
     return out;
 }
 
-#define SAFE(lit) safe(lit, sizeof(lit) - 1, 512, 0)
+#define SAFE(lit) safe(lit, sizeof(lit) - 1, 1024, 0)
 
 static void test_invalid_bytes(void **state)
 {
