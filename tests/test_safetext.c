@@ -167,6 +167,14 @@ static void test_printf_and_view(void **state)
     char all[SAFETEXT_PRINTF_MAX + 200];
     size_t n = safetext_printf(all, sizeof all, "%s", big); /* cut before it came */
     assert_memory_equal(all + n - 3, "...", 3);
+    assert_int_equal(safetext_char("\xc3\xa9", 2), 2);
+    assert_int_equal(safetext_char("\xf0\x9f\x98\x80", 4), 4);
+    assert_int_equal(safetext_char("\xf0\x9f\x98", 3), 0); /* cut short */
+    assert_int_equal(safetext_char("\xc2\x85", 2), 0);     /* C1 */
+    assert_int_equal(safetext_char("\n", 1), 0);
+    assert_int_equal(safetext_char("\xff", 1), 0);
+    assert_true(safetext_is_safe("a\nb\tc", 5, SAFETEXT_KEEP_LINES));
+    assert_false(safetext_is_safe("a\nb", 3, 0));
     const char *ok = "fine\ttext\n";
     assert_ptr_equal(safetext_view(ok, tmp, sizeof tmp, SAFETEXT_KEEP_LINES), ok);
     assert_string_equal(safetext_view("a\x1b\xff", tmp, sizeof tmp, SAFETEXT_KEEP_LINES),

@@ -177,6 +177,13 @@ size_t safetext_printf(char *out, size_t outlen, const char *fmt, ...)
     return n;
 }
 
+size_t safetext_char(const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t l = utf8_len(p, n);
+    return l && !unsafe(codepoint(p, l)) ? l : 0;
+}
+
 int safetext_utf8_valid(const char *s, size_t len)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -189,11 +196,9 @@ int safetext_utf8_valid(const char *s, size_t len)
 int safetext_is_safe(const char *s, size_t len, unsigned flags)
 {
     const unsigned char *p = (const unsigned char *)s;
-    for (size_t i = 0, l; i < len; i += l) {
-        l = utf8_len(p + i, len - i);
-        if (l == 0 || (unsafe(codepoint(p + i, l)) && !kept(p[i], flags)))
+    for (size_t i = 0, l; i < len; i += l ? l : 1) /* a kept \n or \t: one byte */
+        if ((l = safetext_char(s + i, len - i)) == 0 && !kept(p[i], flags))
             return 0;
-    }
     return 1;
 }
 

@@ -54,6 +54,12 @@ size_t safetext_printf(char *out, size_t outlen, const char *fmt, ...)
 size_t safetext_vprintf(char *out, size_t outlen, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 
+/* @return the length (1 to 4) of the character at s[0..n), n > 0, when it
+ * is well-formed and safe (safetext without flags shows it as itself),
+ * else 0: for a writer that walks a text itself (serve's Python-style
+ * quoting of request values). */
+size_t safetext_char(const char *s, size_t n);
+
 /* @return 1 when s[0..len) is well-formed UTF-8 (controls allowed), else 0. */
 int safetext_utf8_valid(const char *s, size_t len);
 

@@ -36,7 +36,8 @@ static void check_safe(const char *s, size_t n, unsigned flags)
         }
         if (cp < min[len] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
             abort(); /* overlong, surrogate, beyond Unicode */
-        if ((cp < 0x20 && !(lines && (cp == '\n' || cp == '\t'))) || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
+        int kept = lines && (cp == '\n' || cp == '\t');
+        if ((cp < 0x20 && !kept) || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
             (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
             cp == 0xfffe || cp == 0xffff)
             abort(); /* a control the contract escapes */
@@ -76,8 +77,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     size_t full_n = safetext(in, len, full, big, flags);
     check_safe(full, full_n, flags);
-    if (safetext_is_safe(full, full_n, flags & SAFETEXT_KEEP_LINES) != 1 || safetext_utf8_valid(full, full_n) != 1)
+    if (safetext_is_safe(full, full_n, flags & SAFETEXT_KEEP_LINES) != 1 ||
+        safetext_utf8_valid(full, full_n) != 1)
         abort();
+
+    for (size_t i = 0, l; i < full_n; i += l ? l : 1) /* whole safe characters */
+        if ((l = safetext_char(full + i, full_n - i)) == 0 && full[i] != '\n' && full[i] != '\t')
+            abort();
 
     size_t n = safetext(in, len, a, room, flags);
     if (room > 0) {
