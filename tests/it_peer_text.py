@@ -50,6 +50,8 @@ def exe(args, codes=(0, 1, 3), timeout=60):
         p.communicate()
         raise AssertionError("rpcbench %s: still running after %d s" % (args[0], timeout))
     check(p.returncode in codes, "rpcbench %s exited %d: %r" % (args[0], p.returncode, err[-400:]))
+    check(b"Sanitizer" not in err and b"runtime error" not in err,
+          "rpcbench %s under a sanitizer: %s" % (args[0], err[-2000:].decode(errors="replace")))
     return p.returncode, out, err
 
 
