@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "base/safetext.h"
 #include "base/units.h"
 #include "server/vdsm_api.h"
 
@@ -93,6 +94,17 @@ static void test_error_texts(void **state)
                "\"id\":2}", VDSM_REPLY),
         "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":1,\"message\":\"Virtual machine does "
         "not exist: {'vmId': \\\"it's\\\"}\"}}");
+    /* The request's bytes are untrusted: invalid UTF-8 and controls are
+     * escaped, a long value is cut between two characters. */
+    char body[1024] = "{\"jsonrpc\":\"2.0\",\"method\":\"VM.getStats\",\"params\":{\"vmID\":"
+                      "\"\xff\xfe\x1b\xc2\x85x";
+    for (int i = 0; i < 300; i++)
+        strcat(body, "\xc3\xa9");
+    strcat(body, "\"},\"id\":3}");
+    const char *got = answer(body, VDSM_REPLY);
+    assert_true(safetext_utf8_valid(got, strlen(got)));
+    assert_non_null(strstr(got, "{'vmId': '\\\\xff\\\\xfe\\\\x1b\\\\xc2\\\\x85x\xc3\xa9"));
+    assert_non_null(strstr(got, "\xc3\xa9'}\"}}")); /* the quote right after a whole é */
     struct buf out = {0};
     static const char xml[] = "<?xml version=\"1.0\"?><methodCall><methodName>frob</methodName>"
                               "<params/></methodCall>";

@@ -15,6 +15,7 @@
 #include "client/measured_run.h"
 #include "dist/dist.h"
 #include "results/html.h"
+#include "results/result_json.h"
 #include "results/sweep_out.h"
 #include "results/sweep_json.h"
 
@@ -138,7 +139,7 @@ static int emit(struct sweep_cmd *c, long baseline, char *err)
         json_object *j = sweep_to_json(&c->s);
         rc = j ? 0 : -1;
         if (j)
-            puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY));
+            puts(result_json_text(j));
         json_object_put(j);
     } else if (o->format == FORMAT_CSV) {
         rc = sweep_table_csv(stdout, &c->s, baseline);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/safetext.h"
 #include "client/engine_int.h"
 #include "client/errtext.h"
 #include "net/stomp.h"
@@ -208,13 +209,20 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
     conn_request_done(r, kind);
 }
 
+/* Keeps the ERROR frame's message header (unescaped first, as STOMP 1.2
+ * says), else (absent, or longer than 1 KiB) an excerpt of its body, made
+ * safe: the broker's bytes may hold anything, line breaks and terminal
+ * escapes included. */
 static void on_error_frame(struct conn *c, const struct stomp_frame *f)
 {
     struct run_result *res = c->eng->res;
+    char msg[1024];
+    ssize_t n = stomp_header(f, "message", msg, sizeof msg);
     res->stomp_errors++;
-    if (stomp_header(f, "message", res->stomp_error, sizeof res->stomp_error) < 0)
-        snprintf(res->stomp_error, sizeof res->stomp_error, "%.*s",
-                 (int)(f->body_len < 120 ? f->body_len : 120), f->body ? f->body : "");
+    if (n >= 0)
+        safetext(msg, (size_t)n, res->stomp_error, sizeof res->stomp_error, 0);
+    else
+        errtext_excerpt(f->body, f->body_len, 120, res->stomp_error, sizeof res->stomp_error);
 }
 
 /* Handles one parsed frame; returns -1 when the connection is gone. */

@@ -3,27 +3,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/safetext.h"
+
 void errtext_excerpt(const char *body, size_t len, size_t max, char *out, size_t outlen)
 {
-    size_t o = 0, i = 0;
-    while (i < len && (body[i] == ' ' || body[i] == '\t' || body[i] == '\r' || body[i] == '\n'))
-        i++;
-    int blank = 0;
-    for (; i < len && o + 4 < outlen && o < max; i++) {
-        unsigned char ch = (unsigned char)body[i];
-        if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n') {
-            blank = 1;
-            continue;
-        }
-        if (blank && o)
-            out[o++] = ' ';
-        blank = 0;
-        out[o++] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
-    }
-    if (i < len && o + 3 < outlen)
-        memcpy(out + o, "...", 3), o += 3;
-    if (outlen)
-        out[o < outlen ? o : outlen - 1] = '\0';
+    /* max bytes of text, then "..." and the NUL */
+    size_t room = outlen > 4 && max < outlen - 4 ? max + 4 : outlen;
+    safetext(body, len, out, room, SAFETEXT_SQUEEZE);
 }
 
 static const char *find(const char *body, size_t len, const char *needle)
@@ -71,7 +57,8 @@ void errtext_fault(const char *body, size_t len, int64_t code, char *out, size_t
         !message_after(body, len, "<name>faultString</name>", msg, sizeof msg) &&
         !message_after(body, len, "<name>message</name>", msg, sizeof msg))
         errtext_excerpt(body ? body : "", len, 100, msg, sizeof msg);
-    snprintf(out, outlen, "fault %lld: %s", (long long)code, msg[0] ? msg : "(no message)");
+    safetext_printf(out, outlen, "fault %lld: %s", (long long)code,
+                    msg[0] ? msg : "(no message)");
 }
 
 /* What the body looks like: "JSON", "XML", "HTML", "text". */
@@ -97,14 +84,14 @@ void errtext_decode(const char *enc_name, const char *body, size_t len, char *ou
     int xml = !strcmp(enc_name, "xmlrpc");
     const char *want = xml ? "XML-RPC" : "JSON-RPC";
     if (!body || len == 0) {
-        snprintf(out, outlen, "empty body where %s was expected", want);
+        safetext_printf(out, outlen, "empty body where %s was expected", want);
         return;
     }
     char ex[96];
     errtext_excerpt(body, len, 60, ex, sizeof ex);
     const char *got = looks_like(body, len);
     if ((xml && strcmp(got, "XML")) || (!xml && strcmp(got, "JSON")))
-        snprintf(out, outlen, "%s where %s was expected: %s", got, want, ex);
+        safetext_printf(out, outlen, "%s where %s was expected: %s", got, want, ex);
     else
-        snprintf(out, outlen, "not a valid %s response: %s", want, ex);
+        safetext_printf(out, outlen, "not a valid %s response: %s", want, ex);
 }

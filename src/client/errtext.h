@@ -21,7 +21,10 @@ void errtext_decode(const char *enc_name, const char *body, size_t len, char *ou
                     size_t outlen);
 
 /* Up to max bytes of body from its first non-blank, blanks squeezed and
- * control bytes shown as '?', NUL-terminated into out (outlen bytes). */
+ * the rest made safe (base/safetext.h: valid UTF-8, invalid bytes and
+ * controls as "\xHH", never cut inside a character, "..." when cut),
+ * NUL-terminated into out (outlen bytes). Every text written by this
+ * module is safe in that sense. */
 void errtext_excerpt(const char *body, size_t len, size_t max, char *out, size_t outlen);
 
 #endif

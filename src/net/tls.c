@@ -8,6 +8,8 @@
 #include <openssl/err.h>
 #include <openssl/x509v3.h>
 
+#include "base/safetext.h"
+
 /* The last OpenSSL error as one line, after what. */
 static void ssl_err(char *err, const char *what)
 {
@@ -185,9 +187,11 @@ static int plain_answer(SSL *ssl, char *err)
         return 1;
     if (!memcmp(last_record.head, "HTTP/", 5))
         snprintf(err, ERR_LEN, "the server answered plain HTTP, not TLS");
-    else
-        snprintf(err, ERR_LEN, "the server answered in clear text ('%.5s...'), not TLS",
-                 (const char *)last_record.head);
+    else { /* printable or blank bytes, \r \n \v \f among them: made visible */
+        char quote[sizeof last_record.head * 4 + 1];
+        safetext((const char *)last_record.head, sizeof last_record.head, quote, sizeof quote, 0);
+        snprintf(err, ERR_LEN, "the server answered in clear text ('%s...'), not TLS", quote);
+    }
     return 1;
 }
 

@@ -4,11 +4,16 @@
 
 #include <string.h>
 
+#include "base/safetext.h"
 #include "base/version.h"
 
 void html_esc(FILE *out, const char *s)
 {
-    for (; s && *s; s++) {
+    char tmp[1024];
+    if (!s)
+        return;
+    /* Defence in depth: texts are made safe where they enter */
+    for (s = safetext_view(s, tmp, sizeof tmp, SAFETEXT_KEEP_LINES); *s; s++) {
         switch (*s) {
         case '&': fputs("&amp;", out); break;
         case '<': fputs("&lt;", out); break;

@@ -4,12 +4,15 @@
 #include <stdio.h>
 
 #include "base/file.h"
+#include "base/safetext.h"
 
-/* s as XML text or attribute value: & < > " ' escaped, and the control
- * characters XML 1.0 cannot carry at all (even escaped) replaced. */
+/* s as XML text or attribute value: & < > " ' escaped; s made safe first
+ * (base/safetext.h: valid UTF-8, controls but \n \t and the noncharacters
+ * U+FFFE/U+FFFF, which XML 1.0 cannot carry even escaped, as "\xHH"). */
 static void put_escaped(FILE *f, const char *s)
 {
-    for (; *s; s++) {
+    char tmp[1024];
+    for (s = safetext_view(s, tmp, sizeof tmp, SAFETEXT_KEEP_LINES); *s; s++) {
         unsigned char ch = (unsigned char)*s;
         switch (ch) {
         case '&': fputs("&amp;", f); break;
@@ -17,11 +20,7 @@ static void put_escaped(FILE *f, const char *s)
         case '>': fputs("&gt;", f); break;
         case '"': fputs("&quot;", f); break;
         case '\'': fputs("&apos;", f); break;
-        default:
-            if (ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
-                fputc('?', f);
-            else
-                fputc(ch, f);
+        default: fputc(ch, f);
         }
     }
 }

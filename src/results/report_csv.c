@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/safetext.h"
 #include "stats/buckets.h"
 #include "results/report.h"
 #include "results/report_csv.h"
@@ -14,6 +15,8 @@
 
 void report_csv_field(FILE *out, const char *s)
 {
+    char tmp[1024];
+    s = safetext_view(s, tmp, sizeof tmp, 0); /* defence in depth: one line, valid UTF-8 */
     if (!strpbrk(s, ",\"\r\n")) {
         fputs(s, out);
         return;

@@ -13,8 +13,9 @@
  * figures (ms, empty without an answer), server CPU. */
 void report_csv_summary(FILE *out, const struct run_result *r);
 
-/* Writes s as one CSV field: as is, or quoted (quotes doubled) when it
- * holds a comma, a quote or a line break. */
+/* Writes s as one CSV field: made safe (base/safetext.h: valid UTF-8, a
+ * line break or control as "\xHH"), then as is, or quoted (quotes doubled)
+ * when it holds a comma or a quote. */
 void report_csv_field(FILE *out, const char *s);
 
 /* "lt_ms,pct", one row per edge of r->cfg.buckets (pct empty without an

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <time.h>
 
+#include "base/safetext.h"
 #include "base/units.h"
 #include "base/version.h"
 
@@ -89,7 +90,7 @@ void result_warn(struct run_result *r, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->warnings[r->nwarnings++], sizeof r->warnings[0], fmt, ap);
+    safetext_vprintf(r->warnings[r->nwarnings++], sizeof r->warnings[0], fmt, ap);
     va_end(ap);
 }
 
@@ -127,7 +128,7 @@ void result_note_error(struct run_result *r, int kind, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->error_samples[kind], sizeof r->error_samples[kind], fmt, ap);
+    safetext_vprintf(r->error_samples[kind], sizeof r->error_samples[kind], fmt, ap);
     va_end(ap);
 }
 
@@ -136,7 +137,7 @@ void result_note_default(struct run_result *r, int kind, const char *host, int p
     char tmo[32];
     switch (kind) {
     case ERR_CONNECT:
-        result_note_error(r, kind, "could not connect to %s:%d%s%.100s", host, port,
+        result_note_error(r, kind, "could not connect to %s:%d%s%s", host, port,
                           r->tls_error[0] ? ": TLS " : "", r->tls_error);
         break;
     case ERR_TIMEOUT:

@@ -249,12 +249,14 @@ void result_free(struct run_result *r);
  * @return 0, or -1 when memory cannot be had (the timeline unchanged). */
 int result_add_interval(struct run_result *r, const struct interval_rec *rec);
 int result_add_sample(struct run_result *r, const struct proc_point *p);
-/* Adds a warning line (truncated to RUN_WARNING_LEN); past
- * RUN_MAX_WARNINGS it is dropped. Never allocates. */
+/* Adds a warning line, made safe (base/safetext.h: whatever the arguments
+ * quote, valid UTF-8 without controls, cut at a character with "..." past
+ * RUN_WARNING_LEN); past RUN_MAX_WARNINGS it is dropped. Never allocates. */
 void result_warn(struct run_result *r, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-/* Keeps the first error of kind described (later ones cost one test).
- * Never allocates: safe on the hot path. */
+/* Keeps the first error of kind described (later ones cost one test),
+ * made safe as result_warn's line is. Never allocates: safe on the hot
+ * path. */
 void result_note_error(struct run_result *r, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /* The first error of kind in general terms (connect: host:port; timeout:

@@ -4,8 +4,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/safetext.h"
 #include "stats/buckets.h"
 #include "base/version.h"
 #include "stats/hdrlog.h"
@@ -409,14 +411,45 @@ json_object *result_to_json(const struct run_result *r)
 #define TEXT_FLAGS (JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | \
                     JSON_C_TO_STRING_NOSLASHESCAPE)
 
+/* Defence in depth: every string of j made safe before it is written
+ * (base/safetext.h, \n and \t kept; json-c escapes those). Texts are made
+ * safe where they enter, so this changes nothing unless an entry point
+ * was missed; it keeps every file we write valid UTF-8 even then. */
+static void make_safe(json_object *j)
+{
+    const unsigned flags = SAFETEXT_KEEP_LINES;
+    if (json_object_is_type(j, json_type_object)) {
+        json_object_object_foreach(j, key, v) {
+            (void)key; /* ours: names of figures, never a peer's */
+            make_safe(v);
+        }
+    } else if (json_object_is_type(j, json_type_array)) {
+        for (size_t i = 0; i < json_object_array_length(j); i++)
+            make_safe(json_object_array_get_idx(j, i));
+    } else if (json_object_is_type(j, json_type_string)) {
+        const char *s = json_object_get_string(j);
+        size_t n = (size_t)json_object_get_string_len(j);
+        if (safetext_is_safe(s, n, flags))
+            return;
+        char *t = malloc(4 * n + 1); /* an escape per byte at most: never cut */
+        if (t) {
+            size_t m = safetext(s, n, t, 4 * n + 1, flags);
+            json_object_set_string_len(j, t, (int)m);
+        }
+        free(t);
+    }
+}
+
 const char *result_json_text(json_object *j)
 {
+    make_safe(j);
     json_c_set_serialization_double_format(DOUBLE_FORMAT, JSON_C_OPTION_GLOBAL);
     return json_object_to_json_string_ext(j, TEXT_FLAGS);
 }
 
 int result_json_write(json_object *j, const char *path, char *err)
 {
+    make_safe(j);
     json_c_set_serialization_double_format(DOUBLE_FORMAT, JSON_C_OPTION_GLOBAL);
     if (json_object_to_file_ext(path, j, TEXT_FLAGS) < 0) {
         snprintf(err, ERR_LEN, "cannot write %.200s: %s", path, strerror(errno));

@@ -22,7 +22,9 @@
 json_object *result_to_json(const struct run_result *r);
 /* Every JSON document rpcbench writes is printed this way: pretty, slashes
  * not escaped ("http://..."), numbers with at most 10 significant digits,
- * so no binary noise (99.900000000000006) reaches the reader.
+ * so no binary noise (99.900000000000006) reaches the reader; every string
+ * valid UTF-8 without controls (base/safetext.h: j's unsafe strings are
+ * replaced by their safe form, which is why j is not const).
  * @return j's text, owned by j (valid until j changes or is freed). */
 const char *result_json_text(json_object *j);
 /* The same text into path (created or truncated; j stays the caller's).

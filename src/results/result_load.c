@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/safetext.h"
 #include "results/sweep_json.h"
 #include "stats/hdrlog.h"
 #include "base/units.h"
@@ -53,11 +54,14 @@ static int64_t i64(json_object *o, const char *key)
     return n < 0 ? 0 : n > LOAD_INT_MAX ? LOAD_INT_MAX : n;
 }
 
+/* A saved file is input too: an old one (or anyone's) may hold a peer's
+ * raw bytes, and json-c passes invalid UTF-8 through and decodes "\u001b"
+ * into a raw ESC. Made safe as the run would have stored it. */
 static void str(json_object *o, const char *key, char *out, size_t len)
 {
     json_object *v = get(o, key);
     if (v && json_object_is_type(v, json_type_string))
-        snprintf(out, len, "%s", json_object_get_string(v));
+        safetext(json_object_get_string(v), (size_t)json_object_get_string_len(v), out, len, 0);
 }
 
 static int boolean(json_object *o, const char *key)

@@ -3,6 +3,8 @@
 
 #include <stdlib.h>
 
+#include "base/safetext.h"
+
 static void add_d(json_object *o, const char *k, double v)
 {
     json_object_object_add(o, k, json_object_new_double(v));
@@ -86,7 +88,8 @@ int result_ranks_load(json_object *root, struct run_result *r)
         struct rank_rec *k = &r->ranks[i];
         k->rank = (int)get_d(o, "rank", (double)i);
         if (json_object_object_get_ex(o, "host", &h) && json_object_is_type(h, json_type_string))
-            snprintf(k->host, sizeof k->host, "%s", json_object_get_string(h));
+            safetext(json_object_get_string(h), (size_t)json_object_get_string_len(h), k->host,
+                     sizeof k->host, 0);
         k->sent = (int64_t)get_d(o, "sent", 0);
         k->ok = (int64_t)get_d(o, "ok", 0);
         k->errors = (int64_t)get_d(o, "errors", 0);

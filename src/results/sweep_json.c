@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/safetext.h"
 #include "base/version.h"
 #include "results/result_json.h"
 
@@ -165,7 +166,7 @@ static int str_field(json_object *o, const char *key, char *out, size_t len, con
     json_object *v = get(o, key);
     if (v && json_object_is_type(v, json_type_string) &&
         strlen(json_object_get_string(v)) < len) {
-        snprintf(out, len, "%s", json_object_get_string(v));
+        safetext(json_object_get_string(v), (size_t)json_object_get_string_len(v), out, len, 0);
         return 0;
     }
     snprintf(err, ERR_LEN, "%s.%s: want a string of at most %zu characters", where, key,
@@ -322,7 +323,8 @@ static int load_probe(const struct sweep *s, const struct numbering *nb, json_ob
     }
     p->pass = json_object_get_boolean(pass);
     if (reason && json_object_is_type(reason, json_type_string))
-        snprintf(p->reason, sizeof p->reason, "%s", json_object_get_string(reason));
+        safetext(json_object_get_string(reason), (size_t)json_object_get_string_len(reason),
+                 p->reason, sizeof p->reason, 0);
     if (probe_cell(s, nb, number, &p->cell)) {
         snprintf(err, ERR_LEN, "%s.cell: %g is no cell of the sweep", where, number);
         return -1;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/safetext.h"
 
 #define TEXT_LEN 512 /* error texts that quote the caller's input */
 
@@ -29,11 +30,14 @@ static void set_error(struct outcome *o, enum enc_error_kind kind, int64_t code,
 /* Writes s into out (cap bytes, NUL-terminated) as Python's repr() of a
  * str writes it, since VDSM's error texts quote request values that way:
  * single quotes unless s holds one and no double quote; backslash escapes
- * for the quote, \\, \n, \r, \t and other control bytes. Truncated to fit. */
+ * for the quote, \\, \n, \r, \t and other control bytes. The request's
+ * bytes are untrusted: a byte that is not part of a safe UTF-8 character
+ * (base/safetext.h) is escaped too ("\xff"), so the answer stays valid
+ * UTF-8. Truncated to fit, between two characters. */
 static void py_repr(char *out, size_t cap, const char *s)
 {
     char q = strchr(s, '\'') && !strchr(s, '"') ? '"' : '\'';
-    size_t n = 0;
+    size_t n = 0, step;
     char tmp[8];
     if (cap < 3) {
         if (cap)
@@ -41,17 +45,21 @@ static void py_repr(char *out, size_t cap, const char *s)
         return;
     }
     out[n++] = q;
-    for (; *s; s++) {
+    for (; *s; s += step) {
         unsigned char ch = (unsigned char)*s;
         int k;
+        step = ch < 0x80 ? 1 : safetext_char(s, strnlen(s, 4));
         if (ch == (unsigned char)q || ch == '\\')
             k = snprintf(tmp, sizeof tmp, "\\%c", ch);
         else if (ch == '\n' || ch == '\r' || ch == '\t')
             k = snprintf(tmp, sizeof tmp, "\\%c", ch == '\n' ? 'n' : ch == '\r' ? 'r' : 't');
-        else if (ch < 0x20 || ch == 0x7f)
+        else if (ch < 0x20 || ch == 0x7f || step == 0) {
             k = snprintf(tmp, sizeof tmp, "\\x%02x", ch);
-        else
-            k = snprintf(tmp, sizeof tmp, "%c", ch);
+            step = 1;
+        } else {
+            memcpy(tmp, s, step); /* a whole character, never a part */
+            k = (int)step;
+        }
         if (n + (size_t)k + 2 > cap)
             break;
         memcpy(out + n, tmp, (size_t)k);
@@ -202,7 +210,7 @@ static void dispatch(struct vdsm_api *api, const struct encoder *enc, const stru
         set_error_ctx(o, ENC_ERROR_PROTOCOL, ENC_ERR_NO_METHOD, VDSM_MSG_NO_METHOD, "method",
                       call->method);
     } else {
-        snprintf(o->text, sizeof o->text, "method \"%s\" is not supported", call->method);
+        safetext_printf(o->text, sizeof o->text, "method \"%s\" is not supported", call->method);
         set_error(o, ENC_ERROR_PROTOCOL, VDSM_XML_FAULT_NO_METHOD, o->text);
     }
 }
