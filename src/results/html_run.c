@@ -333,6 +333,9 @@ static void transport_table(FILE *out, const struct run_result *r)
         snprintf(v, sizeof v, "ERROR frames %lld, stray replies %lld",
                  (long long)r->stomp_errors, (long long)r->stray_replies);
         kv(out, "STOMP", v);
+    } else if (r->stray_replies) {
+        snprintf(v, sizeof v, "%lld", (long long)r->stray_replies);
+        kv(out, "stray replies", v);
     }
     if (r->stomp_error[0])
         kv(out, "last STOMP ERROR", r->stomp_error);

@@ -234,6 +234,8 @@ static void transport(FILE *out, const struct run_result *r)
     if (!strncmp(r->target_url, "stomp", 5))
         fprintf(out, "; STOMP ERROR frames %lld, stray replies %lld", (long long)r->stomp_errors,
                 (long long)r->stray_replies);
+    else if (r->stray_replies)
+        fprintf(out, "; stray replies %lld", (long long)r->stray_replies);
     fprintf(out, "\n");
     if (r->tls_error[0])
         fprintf(out, "            last TLS failure: %s\n", r->tls_error);

@@ -297,11 +297,16 @@ void result_check_warnings(struct run_result *r)
         result_warn(r, "hypervisor steal %.1f%% of CPU time: the VM was paused now and then; "
                     "latencies and send lag include those pauses (rerun, or compare rounds)",
                     r->machine_steal_pct);
-    int64_t written = r->sent - r->unfinished;
-    if (!r->closed_loop && written > 0 && 100.0 * (double)r->queued / (double)written >= 1)
+    /* queued counts measured sends, a part of sent (sent - unfinished is
+     * not: unfinished holds requests in flight, queued ones among them). */
+    if (!r->closed_loop && r->sent > 0 && 100.0 * (double)r->queued / (double)r->sent >= 1)
         result_warn(r, "%.1f%% of the requests sent waited for a free connection (all %d "
                     "busy): the server is slower than the rate, or raise --connections",
-                    100.0 * (double)r->queued / (double)written, r->cfg.connections);
+                    100.0 * (double)r->queued / (double)r->sent, r->cfg.connections);
+    if (r->stray_replies && strncmp(r->target_url, "stomp", 5))
+        result_warn(r, "%lld stray %s: bytes came that no request asked for (a second answer, "
+                    "or one before the request); each closed its connection",
+                    (long long)r->stray_replies, r->stray_replies == 1 ? "reply" : "replies");
     if (result_limits(r) & RESULT_RATE_NOT_HELD)
         result_warn(r, "rate not held: achieved %.2f/s of %.2f/s target", r->rate_achieved,
                     r->cfg.rate);

@@ -163,7 +163,8 @@ struct run_result {
     int64_t tls_failures;
     char tls_error[ERR_LEN]; /* the last TLS failure */
     int64_t stomp_errors;    /* STOMP ERROR frames received */
-    int64_t stray_replies;   /* STOMP replies matching no request in flight */
+    int64_t stray_replies;   /* replies matching no request in flight (STOMP), or
+                                bytes no request asked for (HTTP) */
     char stomp_error[160];   /* the last one's message */
     int64_t bytes_sent, bytes_received;
     struct hist latency;     /* from the intended send time: the headline */

@@ -8,6 +8,10 @@
  * classified the same way: status, then check_stream_finish or the full
  * decode, then the id comparison.
  *
+ * The same stream is also framed in one read: the framing must not depend
+ * on how TCP cut the bytes (complete or not, status, where the response
+ * ended, body bytes), or the target aborts.
+ *
  * Byte 0: bit 0 encoder (XML-RPC/JSON-RPC), bit 1 full decode, bits 2..7
  * the read size (0: everything in one read, else 1..63 bytes per read, as
  * a slow or fragmenting peer delivers). The rest is the byte stream. */
@@ -59,20 +63,43 @@ static enum outcome classify(const struct http_response *r, struct sink *s,
     return OUT_OK;
 }
 
-/* conn_http.c's read loop over a stream cut into reads of `chunk` bytes. */
-static enum outcome frame(struct http_response *r, const char *p, size_t n, size_t chunk)
+/* conn_http.c's read loop over a stream cut into reads of `chunk` bytes;
+ * *end: where a complete response ended in the stream. */
+static enum outcome frame(struct http_response *r, const char *p, size_t n, size_t chunk,
+                          size_t *end)
 {
     size_t off = 0;
+    *end = 0;
     while (off < n) {
-        size_t k = n - off < chunk ? n - off : chunk;
-        enum http_resp_outcome o = http_response_feed(r, p + off, k);
-        off += k;
-        if (o == HTTP_RESP_COMPLETE)
+        size_t k = n - off < chunk ? n - off : chunk, used = 0;
+        enum http_resp_outcome o = http_response_feed(r, p + off, k, &used);
+        if (used > k)
+            abort();
+        if (o == HTTP_RESP_COMPLETE) {
+            *end = off + used;
             return OUT_OK;
+        }
+        off += k;
         if (o != HTTP_RESP_PARTIAL)
             return OUT_DECODE;
     }
+    *end = n;
     return http_response_eof(r) == HTTP_RESP_COMPLETE ? OUT_OK : OUT_CLOSED;
+}
+
+/* The stream in one read must frame as it did in pieces. */
+static void same_in_one_read(const char *p, size_t n, enum outcome o, size_t end,
+                             const struct http_response *cut)
+{
+    struct http_response r;
+    size_t end1;
+    http_response_start(&r, MAX_RESPONSE, NULL, NULL);
+    enum outcome o1 = frame(&r, p, n, SIZE_MAX, &end1);
+    if (o1 != o)
+        abort();
+    if (o == OUT_OK && (end1 != end || r.body_seen != cut->body_seen ||
+                        http_response_status(&r) != http_response_status(cut)))
+        abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -87,9 +114,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_stream_start(&s.check, enc, &s.body, CHECK_STREAM_HEAD);
     struct http_response r;
     http_response_start(&r, MAX_RESPONSE, keep_body, &s);
-    enum outcome o = frame(&r, (const char *)data + 1, size - 1, chunk);
+    size_t end;
+    enum outcome o = frame(&r, (const char *)data + 1, size - 1, chunk, &end);
     if (r.body_seen > MAX_RESPONSE || s.body.len > r.body_seen)
         abort(); /* the cap must hold whatever the framing */
+    same_in_one_read((const char *)data + 1, size - 1, o, end, &r);
     if (o == OUT_OK) {
         o = classify(&r, &s, enc);
         (void)http_response_keep_alive(&r);
