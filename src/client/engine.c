@@ -263,10 +263,13 @@ static void arm_pacer(struct engine *e, int64_t at_ns)
 static void fail_unconnectable(struct engine *e, int64_t intended)
 {
     int measured = intended >= e->m0_ns && intended < e->end_ns;
+    int verb = pick_verb(e); /* the verb it would have carried: the mix holds */
     if (measured) {
         e->res->sent++;
         e->res->errors++;
         e->res->err[ERR_CONNECT]++;
+        e->res->verbs[verb].requests++;
+        e->res->verbs[verb].errors++;
         if (!e->res->error_samples[ERR_CONNECT][0])
             result_note_default(e->res, ERR_CONNECT, e->target->host,
                                 e->target->port);
@@ -357,8 +360,11 @@ static void count_unsent(struct engine *e)
     while (sched_peek(&e->sched) < e->end_ns) {
         int64_t t = sched_take(&e->sched);
         if (t >= e->m0_ns) {
+            struct verb_result *v = &e->res->verbs[pick_verb(e)];
             e->res->sent++;
             e->res->unfinished++;
+            v->requests++;
+            v->unfinished++;
             e->ival.sent++; /* in the last interval, as requests.sent has it */
         }
     }
@@ -498,18 +504,29 @@ static int setup_loop(struct engine *e, char *err)
     return 0;
 }
 
+/* A measured request still in flight when the run is torn down is
+ * unfinished, under its verb. */
+static void count_live(struct engine *e, const struct request *r)
+{
+    if (r->live && r->measured) {
+        e->res->unfinished++;
+        e->res->verbs[r->verb].unfinished++;
+    }
+}
+
 static void teardown(struct engine *e)
 {
     for (int i = 0; e->pool.conns && i < e->pool.n; i++) {
         struct conn *c = &e->pool.conns[i];
         if (!c->eng)
             continue; /* setup failed before this connection began */
-        if (c->req.live && c->req.measured)
-            e->res->unfinished++;
+        count_live(e, &c->req);
         conn_close(c);
         conn_free(c);
     }
-    e->res->unfinished += request_ring_free(&e->ring);
+    for (uint64_t i = 0; i < e->ring.nslots; i++)
+        count_live(e, &e->ring.slots[i]);
+    request_ring_free(&e->ring); /* its count of the live ones: just taken */
     free(e->pool.conns);
     if (e->tls)
         SSL_CTX_free(e->tls);

@@ -280,8 +280,8 @@ static void per_verb(FILE *out, const struct run_result *r)
 {
     if (r->nverbs < 2)
         return;
-    fprintf(out, "\n%-16s %8s %8s %8s %10s %10s\n", "verb", "requests", "ok", "errors", "p50",
-            "p99");
+    fprintf(out, "\n%-16s %8s %8s %8s %10s %10s %10s\n", "verb", "requests", "ok", "errors",
+            "unfinished", "p50", "p99");
     double lo = 0, hi = 0;
     for (size_t i = 0; i < r->nverbs; i++)
         report_unit_span(&r->verbs[i].latency, &lo, &hi);
@@ -292,8 +292,9 @@ static void per_verb(FILE *out, const struct run_result *r)
         int have = v->latency.total_count > 0;
         report_unit_fmt(&u, have, (double)hist_percentile(&v->latency, 50), a, sizeof a);
         report_unit_fmt(&u, have, (double)hist_percentile(&v->latency, 99), b, sizeof b);
-        fprintf(out, "%-16s %8lld %8lld %8lld %10s %10s\n", v->name, (long long)v->requests,
-                (long long)v->ok, (long long)v->errors, a, b);
+        fprintf(out, "%-16s %8lld %8lld %8lld %10lld %10s %10s\n", v->name,
+                (long long)v->requests, (long long)v->ok, (long long)v->errors,
+                (long long)v->unfinished, a, b);
     }
 }
 

@@ -128,9 +128,13 @@ struct rank_rec {
     int lost;                /* stopped answering mid-run: figures as last heard */
 };
 
+/* One verb's share of the run: requests = ok + errors + unfinished, and
+ * the verbs' rows add up to the run's sent, ok, errors and unfinished
+ * (requests never written, refused a connection or left unsent at the
+ * end, are counted under the verb the mix gave them). */
 struct verb_result {
     char name[64];
-    int64_t requests, ok, errors;
+    int64_t requests, ok, errors, unfinished;
     struct hist latency;
 };
 

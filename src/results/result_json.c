@@ -141,6 +141,7 @@ static json_object *verbs_json(const struct run_result *r)
         add_int(x, "requests", v->requests);
         add_int(x, "ok", v->ok);
         add_int(x, "errors", v->errors);
+        add_int(x, "unfinished", v->unfinished);
         json_object_object_add(x, "latency_ms",
                                result_hist_json(&v->latency, r->cfg.pcts, r->cfg.npcts));
         json_object_object_add(o, v->name, x);
