@@ -135,11 +135,25 @@ static int describe(struct conn *c, int kind, const struct enc_result *r)
         else if (r->status == ENC_OK && r->has_id)
             result_note_error(res, kind, "answer id %llu where %llu was expected",
                               (unsigned long long)r->id, (unsigned long long)c->req.id);
-        else
+        else if (r->status == ENC_OK) {
+            errtext_excerpt(body ? body : "", len, 60, ex, sizeof ex);
+            result_note_error(res, kind, "answer without the request's id: %s", ex);
+        } else
             errtext_decode(c->eng->enc->name, body, len, res->error_samples[kind],
                            ERR_SAMPLE_LEN);
     }
     return kind;
+}
+
+/* An encoding with ids (JSON-RPC) answers with the request's own: an
+ * answer with another id, a foreign one, null or none answers some other
+ * request (or none), never this one. */
+static int id_matches(const struct conn *c, const struct enc_result *r)
+{
+    const struct engine *e = c->eng;
+    if (!e->prep[c->req.verb].req.id_len)
+        return 1; /* XML-RPC: no ids */
+    return r->has_id && r->id == reqid_wire(&e->ids, c->req.id);
 }
 
 /* Classifies a complete response: -1 ok, or an error kind. A fault or
@@ -163,7 +177,7 @@ static int classify(struct conn *c)
     r.status = st;
     if (st == ENC_FAULT)
         return describe(c, ERR_FAULT, &r);
-    if (st != ENC_OK || (r.has_id && r.id != reqid_wire(&e->ids, c->req.id)))
+    if (st != ENC_OK || !id_matches(c, &r))
         return describe(c, ERR_DECODE, &r);
     return -1;
 }

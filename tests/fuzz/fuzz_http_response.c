@@ -33,12 +33,18 @@ struct sink {
     struct buf body;
     struct check_stream check; /* the cheap check's */
     int full;
+    const struct http_response *resp;
 };
+
+static int failed(const struct http_response *r)
+{
+    return http_response_status(r) < 200 || http_response_status(r) > 299;
+}
 
 static int keep_body(void *ctx, const char *at, size_t len)
 {
     struct sink *s = ctx;
-    if (!s->full)
+    if (!s->full && !failed(s->resp)) /* an error's body is kept whole, as conn_http does */
         return check_stream_feed(&s->check, at, len);
     return buf_append(&s->body, at, len) ? -1 : 0;
 }
@@ -48,17 +54,17 @@ enum outcome { OUT_OK, OUT_HTTP, OUT_FAULT, OUT_DECODE, OUT_CLOSED };
 static enum outcome classify(const struct http_response *r, struct sink *s,
                              const struct encoder *enc)
 {
-    unsigned status = http_response_status(r);
-    if (status < 200 || status > 299)
-        return OUT_HTTP;
     struct enc_result res = {0};
+    if (failed(r)) /* a fault document is a fault whatever the status */
+        return s->body.len && enc->check_response(s->body.data, s->body.len, &res) == ENC_FAULT
+                   ? OUT_FAULT : OUT_HTTP;
     /* The full decode gets NULL when no body ever came: every encoder entry
      * point takes an empty body as (NULL, 0). */
     int st = s->full ? enc->decode_response(s->body.data, s->body.len, &res)
                      : check_stream_finish(&s->check, &res);
     if (st == ENC_FAULT)
         return OUT_FAULT;
-    if (st != ENC_OK || (res.has_id && res.id != REQ_ID))
+    if (st != ENC_OK || (enc == &enc_jsonrpc && (!res.has_id || res.id != REQ_ID)))
         return OUT_DECODE;
     return OUT_OK;
 }
@@ -110,9 +116,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t chunk = data[0] >> 2;
     if (chunk == 0)
         chunk = SIZE_MAX;
-    struct sink s = {.full = (data[0] >> 1) & 1};
-    check_stream_start(&s.check, enc, &s.body, CHECK_STREAM_HEAD);
     struct http_response r;
+    struct sink s = {.full = (data[0] >> 1) & 1, .resp = &r};
+    check_stream_start(&s.check, enc, &s.body, CHECK_STREAM_HEAD);
     http_response_start(&r, MAX_RESPONSE, keep_body, &s);
     size_t end;
     enum outcome o = frame(&r, (const char *)data + 1, size - 1, chunk, &end);
