@@ -48,10 +48,8 @@ static int interim(unsigned status)
 static int on_message_complete(http_parser *p)
 {
     struct http_response *r = p->data;
-    if (interim(p->status_code)) {
-        r->interim++;
-        return 0; /* the final response follows */
-    }
+    if (interim(p->status_code))
+        return 0; /* forgotten: the final response follows */
     r->message_done = 1;
     http_parser_pause(p, 1); /* stop on its last byte: what follows is not ours */
     return 0;
@@ -73,7 +71,6 @@ void http_response_start(struct http_response *r, size_t max_body, http_body_sin
     r->sink = sink;
     r->ctx = ctx;
     r->message_done = 0;
-    r->interim = 0;
     r->too_large = 0;
     r->sink_failed = 0;
 }

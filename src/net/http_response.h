@@ -47,7 +47,6 @@ struct http_response {
     http_body_sink sink;
     void *ctx;
     int message_done;  /* the final (non-1xx) response ended */
-    unsigned interim;  /* 1xx answers skipped before it */
     int too_large;
     int sink_failed;
 };
