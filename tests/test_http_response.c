@@ -311,6 +311,7 @@ static void test_interim_then_final(void **state)
         "HTTP/1.1 100 Continue\r\n\r\n",
         "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n",
         "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n",
+        "HTTP/1.1 100 Continue\r\nContent-Length: 2\r\n\r\n", /* a 1xx has no body */
     };
     const char *finals[] = {
         "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",

@@ -13,9 +13,18 @@
 
 #include <limits.h>
 
+/* 101 Switching Protocols is not interim: it would be the last HTTP on
+ * the connection (and no request of ours asks for it). */
+static int interim(unsigned status)
+{
+    return status >= 100 && status < 200 && status != 101;
+}
+
 static int on_headers_complete(http_parser *p)
 {
     struct http_response *r = p->data;
+    if (interim(p->status_code))
+        return 1; /* no body: a 1xx ends at its head whatever it says (RFC 9110 15.2) */
     if (p->content_length != ULLONG_MAX && p->content_length > r->max_body) {
         r->too_large = 1;
         return -1;
@@ -36,13 +45,6 @@ static int on_body(http_parser *p, const char *at, size_t len)
         return -1;
     }
     return 0;
-}
-
-/* 101 Switching Protocols is not interim: it would be the last HTTP on
- * the connection (and no request of ours asks for it). */
-static int interim(unsigned status)
-{
-    return status >= 100 && status < 200 && status != 101;
 }
 
 static int on_message_complete(http_parser *p)
