@@ -287,38 +287,40 @@ static void warn_interrupted(struct run_result *r)
 /* Every table that splits the requests adds up to the run's totals; a
  * table that does not would mislead whoever reads it (and a per-verb
  * threshold would judge the wrong totals), so it is said, never hidden.
- * @return 0 when they add up, else -1 with what does not in why. */
-static int counts_add_up(const struct run_result *r, char *why, size_t len)
+ * @return the first table that does not add up, or NULL. */
+static const char *counts_mismatch(const struct run_result *r)
 {
-    int64_t v[4] = {0}, t[3] = {0};
+    int64_t v[4] = {0}, t[3] = {0}, k[3] = {0};
+    int lost = 0; /* a lost rank's requests are known by their count only */
     for (size_t i = 0; i < r->nverbs; i++) {
         const struct verb_result *x = &r->verbs[i];
         v[0] += x->requests, v[1] += x->ok, v[2] += x->errors, v[3] += x->unfinished;
     }
     for (size_t i = 0; i < r->nintervals; i++)
         t[0] += r->intervals[i].sent, t[1] += r->intervals[i].ok, t[2] += r->intervals[i].errors;
-    int lost = 0; /* a lost rank's requests are known by their count only */
-    for (size_t i = 0; i < r->nranks; i++)
+    for (size_t i = 0; i < r->nranks; i++) {
+        k[0] += r->ranks[i].sent, k[1] += r->ranks[i].ok, k[2] += r->ranks[i].errors;
         lost |= r->ranks[i].lost;
-    const char *what = r->sent != r->ok + r->errors + r->unfinished ? "ok + errors + unfinished"
-                       : lost ? NULL
-                       : r->nverbs && (v[0] != r->sent || v[1] != r->ok || v[2] != r->errors ||
-                                       v[3] != r->unfinished) ? "the per-verb rows"
-                       : r->nintervals && (t[0] != r->sent || t[1] != r->ok ||
-                                           t[2] != r->errors) ? "the intervals"
-                       : NULL;
-    if (what)
-        snprintf(why, len, "%s do not add up to sent %lld, ok %lld, errors %lld, unfinished "
-                 "%lld", what, (long long)r->sent, (long long)r->ok, (long long)r->errors,
-                 (long long)r->unfinished);
-    return what ? -1 : 0;
+    }
+    if (r->sent != r->ok + r->errors + r->unfinished)
+        return "ok + errors + unfinished";
+    if (r->nverbs && !lost && (v[0] != r->sent || v[1] != r->ok || v[2] != r->errors ||
+                               v[3] != r->unfinished))
+        return "the per-verb rows";
+    if (r->nintervals && (t[0] != r->sent || t[1] != r->ok || t[2] != r->errors))
+        return "the intervals";
+    if (r->nranks && (k[0] != r->sent || k[1] != r->ok || k[2] != r->errors))
+        return "the ranks";
+    return NULL;
 }
 
 void result_check_warnings(struct run_result *r)
 {
-    char why[RUN_WARNING_LEN - 40];
-    if (counts_add_up(r, why, sizeof why))
-        result_warn(r, "counts: %s (a bug: please report it)", why);
+    const char *what = counts_mismatch(r);
+    if (what)
+        result_warn(r, "counts: %s do not add up to sent %lld, ok %lld, errors %lld, unfinished "
+                    "%lld (a bug: please report it)", what, (long long)r->sent, (long long)r->ok,
+                    (long long)r->errors, (long long)r->unfinished);
     warn_failures(r);
     warn_interrupted(r);
     warn_saturation(r);
