@@ -153,7 +153,8 @@ def test_overload_warnings_agree(srv, d):
     if r["client_cpu"]["mean_pct"] <= 80:
         check(not any("client-bound" in x for x in w), "client at %.0f%%: %r"
               % (r["client_cpu"]["mean_pct"], w))
-    share = "%.1f%% of the requests sent waited for a free connection" % (100.0 * queued / written)
+    share = "%.1f%% of the requests sent waited for a free connection" % (
+        100.0 * queued / r["requests"]["sent"])
     check(any(x.startswith(share) for x in w), "%s in %r" % (share, w))
     m = re.search(r"^pacer lag   p50 \S+  p99 (\S+)", out, re.M)
     for x in w:  # a pacer-lag warning quotes the figure the report shows
@@ -210,7 +211,7 @@ def test_one_unit_per_table(srv, d):
     units = {UNIT.match(c).group(2) for l in pct for c in cells(l)}
     check(len(units) == 1, "percentile table mixes %r:\n%s" % (units, "\n".join(pct)))
     verbs = out.split("\nverb ")[1].splitlines()[1:3]
-    units = {UNIT.match(c).group(2) for l in verbs for c in l.split()[4:6]}
+    units = {UNIT.match(c).group(2) for l in verbs for c in l.split()[5:7]}  # p50, p99
     check(len(units) == 1, "verb table mixes %r: %r" % (units, verbs))
     for name in ("send lag", "pacer lag"):
         line = re.search(r"^%s +p50 (\S+)  p99 (\S+)  max (\S+)" % name, out, re.M)

@@ -1,7 +1,8 @@
 /* net/http_response, fed the way a socket may deliver: all at once, one
  * byte at a time (as picohttpparser's tests do), and cut in two at every
- * point. Every cut must give the same outcome, status, body and keep-alive
- * verdict, which is what the client's HTTP transport acts on. */
+ * point. Every cut must give the same outcome, status, body, keep-alive
+ * verdict and end of the response in the stream, which is what the
+ * client's HTTP transport acts on. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@ struct got {
     char body[256];
     size_t body_len;
     size_t body_seen;
+    size_t end;          /* complete: where the response ended in the stream */
     int refuse_after;    /* the sink fails once it holds this many bytes (0: never) */
 };
 
@@ -51,12 +53,18 @@ static void feed_cut(const char *s, size_t max, int eof, const size_t *cuts, siz
     enum http_resp_outcome o = HTTP_RESP_PARTIAL;
     for (size_t i = 0; i <= ncuts && o == HTTP_RESP_PARTIAL; i++) {
         size_t end = i < ncuts ? cuts[i] : n;
+        size_t used = 0;
         if (end > off)
-            o = http_response_feed(&r, s + off, end - off);
+            o = http_response_feed(&r, s + off, end - off, &used);
+        if (o == HTTP_RESP_PARTIAL)
+            assert_int_equal(used, end - off); /* PARTIAL takes everything */
+        g->end = off + used;
         off = end;
     }
     if (o == HTTP_RESP_PARTIAL && eof)
         o = http_response_eof(&r);
+    if (o != HTTP_RESP_COMPLETE)
+        g->end = 0;
     g->outcome = o;
     g->status = http_response_status(&r);
     g->keep_alive = o == HTTP_RESP_COMPLETE ? http_response_keep_alive(&r) : -1;
@@ -70,6 +78,7 @@ static void assert_same(const struct got *a, const struct got *b)
     assert_int_equal(a->outcome, b->outcome);
     assert_int_equal(a->status, b->status);
     assert_int_equal(a->keep_alive, b->keep_alive);
+    assert_int_equal(a->end, b->end);
     if (a->outcome == HTTP_RESP_TOO_LARGE || a->outcome == HTTP_RESP_SINK_ERROR ||
         a->outcome == HTTP_RESP_MALFORMED)
         return; /* what the sink got before the refusal depends on the cuts */
@@ -174,8 +183,9 @@ static void test_keep_alive(void **state)
 }
 
 /* A status other than 2xx is a response like any other: the client, not
- * the framing, makes it an HTTP error. A 1xx interim answer (no client
- * request asks for one) ends at its blank line, as a response of its own. */
+ * the framing, makes it an HTTP error. A 1xx interim answer alone is not a
+ * response: the final one is still to come (and never came, at EOF). 101
+ * is final. */
 static void test_status_codes(void **state)
 {
     (void)state;
@@ -187,8 +197,13 @@ static void test_status_codes(void **state)
     assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
     assert_int_equal(g.status, 204);
     g = frame("HTTP/1.1 100 Continue\r\n\r\n", 0);
+    assert_int_equal(g.outcome, HTTP_RESP_PARTIAL);
+    g = frame("HTTP/1.1 100 Continue\r\n\r\n", 1);
+    assert_int_equal(g.outcome, HTTP_RESP_TRUNCATED);
+    g = frame("HTTP/1.1 101 Switching Protocols\r\n\r\n", 0);
     assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
-    assert_int_equal(g.status, 100);
+    assert_int_equal(g.status, 101);
+    assert_int_equal(g.keep_alive, 0);
 }
 
 static void test_malformed(void **state)
@@ -235,44 +250,105 @@ static void test_sink_refuses(void **state)
     assert_int_equal(g.outcome, HTTP_RESP_SINK_ERROR);
 }
 
-/* Bytes after a complete response (nothing the client asked for): cut
- * after the response, it is complete; in the same read, http-parser
- * parses them as the next response and an error there makes the read
- * MALFORMED, as the client has always had it. */
+/* Bytes after a complete response (nothing the client asked for): the
+ * response ends at its own last byte wherever the cut, and what follows is
+ * left to the caller, garbage or a whole second answer alike. */
 static void test_bytes_after_the_response(void **state)
 {
     (void)state;
     const char *resp = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
-    char s[128];
-    snprintf(s, sizeof s, "%sXYZ", resp);
-    struct got g;
-    size_t cut = strlen(resp);
-    feed_cut(s, BIG, 0, &cut, 1, 0, &g);
-    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
-    assert_body(&g, "ok");
-    feed_cut(s, BIG, 0, NULL, 0, 0, &g);
-    assert_int_equal(g.outcome, HTTP_RESP_MALFORMED);
+    const char *after[] = {"XYZ", "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nbad",
+                           "HTTP/1.1 500 Oops\r\nContent-Length: 0\r\n\r\n"};
+    for (size_t i = 0; i < sizeof after / sizeof *after; i++) {
+        char s[256];
+        snprintf(s, sizeof s, "%s%s", resp, after[i]);
+        struct got g = frame(s, 1);
+        assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+        assert_int_equal(g.status, 200);
+        assert_int_equal(g.end, strlen(resp));
+        assert_body(&g, "ok");
+    }
+    /* The same after a chunked body and a body of length 0. */
+    const char *ends[] = {"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                          "2\r\nok\r\n0\r\n\r\n",
+                          "HTTP/1.1 204 No Content\r\n\r\n"};
+    for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
+        char s[256];
+        snprintf(s, sizeof s, "%sHTTP/1.1 200 OK\r\n\r\nrest", ends[i]);
+        struct got g = frame(s, 1);
+        assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+        assert_int_equal(g.end, strlen(ends[i]));
+    }
 }
 
-/* A 1xx interim answer and the final one in the same read: http-parser
- * goes on into the final one, whose status then stands; cut after the
- * interim one, it is the interim status. No request of ours asks for one
- * (no Expect: 100-continue); kept as the client has always had it. */
+/* Two answers written together: the first is whole on its own, and a
+ * framer restarted on what is left gets the second; the bodies are never
+ * joined. */
+static void test_two_responses(void **state)
+{
+    (void)state;
+    const char *a = "HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\none";
+    const char *b = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\ntwo\r\n0\r\n\r\n";
+    char s[256];
+    snprintf(s, sizeof s, "%s%s", a, b);
+    struct got g = frame(s, 0);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_int_equal(g.end, strlen(a));
+    assert_body(&g, "one");
+    g = frame(s + g.end, 0);
+    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+    assert_int_equal(g.end, strlen(b));
+    assert_body(&g, "two");
+}
+
+/* 1xx interim answers (100 Continue, 102 Processing, 103 Early Hints, with
+ * headers or not, one or several) are skipped wherever the cut falls: the
+ * status, body and end are the final answer's. */
 static void test_interim_then_final(void **state)
 {
     (void)state;
-    const char *interim = "HTTP/1.1 100 Continue\r\n\r\n";
-    char s[160];
-    snprintf(s, sizeof s, "%sHTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", interim);
-    struct got g;
-    size_t cut = strlen(interim);
-    feed_cut(s, BIG, 0, &cut, 1, 0, &g);
+    const char *interims[] = {
+        "HTTP/1.1 100 Continue\r\n\r\n",
+        "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n",
+        "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 102 Processing\r\n\r\n",
+        "HTTP/1.1 100 Continue\r\nContent-Length: 2\r\n\r\n", /* a 1xx has no body */
+    };
+    const char *finals[] = {
+        "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok",
+        "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n",
+        "HTTP/1.0 200 OK\r\n\r\nok", /* ended by the close */
+    };
+    for (size_t i = 0; i < sizeof interims / sizeof *interims; i++)
+        for (size_t j = 0; j < sizeof finals / sizeof *finals; j++) {
+            char s[512];
+            snprintf(s, sizeof s, "%s%s", interims[i], finals[j]);
+            struct got g = frame(s, 1);
+            assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
+            assert_int_equal(g.status, 200);
+            assert_int_equal(g.end, strlen(s));
+            assert_body(&g, "ok");
+        }
+    struct got g = frame("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 404 Not Found\r\n"
+                         "Content-Length: 4\r\n\r\nnope", 0);
     assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
-    assert_int_equal(g.status, 100);
-    feed_cut(s, BIG, 0, NULL, 0, 0, &g);
-    assert_int_equal(g.outcome, HTTP_RESP_COMPLETE);
-    assert_int_equal(g.status, 200);
-    assert_body(&g, "ok");
+    assert_int_equal(g.status, 404);
+    assert_body(&g, "nope");
+}
+
+/* A bad chunked body is an error wherever the cut: bad hex, data longer
+ * than its size (no CRLF where the chunk ends), a size past 64 bits. */
+static void test_bad_chunked(void **state)
+{
+    (void)state;
+    const char *bodies[] = {"zz\r\nhello\r\n0\r\n\r\n", "5\r\nhelloXX\r\n0\r\n\r\n",
+                            "5\r\nhello0\r\n\r\n", "fffffffffffffffffff\r\nhello\r\n0\r\n\r\n"};
+    for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++) {
+        char s[256];
+        snprintf(s, sizeof s, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n%s",
+                 bodies[i]);
+        struct got g = frame(s, 1);
+        assert_int_equal(g.outcome, HTTP_RESP_MALFORMED);
+    }
 }
 
 /* One struct serves response after response once restarted. */
@@ -283,9 +359,9 @@ static void test_restart(void **state)
     struct got g = {0};
     const char *a = "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\na";
     http_response_start(&r, BIG, sink, &g);
-    assert_int_equal(http_response_feed(&r, "garbage", 7), HTTP_RESP_MALFORMED);
+    assert_int_equal(http_response_feed(&r, "garbage", 7, NULL), HTTP_RESP_MALFORMED);
     http_response_start(&r, BIG, NULL, NULL); /* counted only */
-    assert_int_equal(http_response_feed(&r, a, strlen(a)), HTTP_RESP_COMPLETE);
+    assert_int_equal(http_response_feed(&r, a, strlen(a), NULL), HTTP_RESP_COMPLETE);
     assert_int_equal(r.body_seen, 1);
     assert_int_equal(g.body_len, 0);
 }
@@ -303,7 +379,9 @@ int main(void)
         cmocka_unit_test(test_oversize),
         cmocka_unit_test(test_sink_refuses),
         cmocka_unit_test(test_bytes_after_the_response),
+        cmocka_unit_test(test_two_responses),
         cmocka_unit_test(test_interim_then_final),
+        cmocka_unit_test(test_bad_chunked),
         cmocka_unit_test(test_restart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

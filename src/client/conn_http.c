@@ -7,7 +7,13 @@
  * nothing. With --validate cheap the body goes through check_stream, which
  * keeps only the head and the last bytes when they decide (a 2.3 MB
  * XML-RPC answer is then never copied whole). A failure fails the request
- * with its kind and reconnects. */
+ * with its kind and reconnects.
+ *
+ * One request is in flight per connection (no pipelining), so bytes that
+ * follow a complete answer, or come while no request is out, answer
+ * nothing we asked: each such arrival is counted as a stray reply and the
+ * connection is closed (its framing can no longer be trusted); the request
+ * just answered keeps its own verdict. */
 #include <stdio.h>
 #include <string.h>
 
@@ -50,11 +56,22 @@ static void http_on_close(struct conn *c, int kind)
     }
 }
 
+/* Not 2xx: an error page, or an RPC error carried in an HTTP error. */
+static int http_failed(const struct conn *c)
+{
+    unsigned st = http_response_status(&c->resp);
+    return st < 200 || st > 299;
+}
+
 /* The body as it comes: counted only, fed to the cheap check, or kept
- * whole for the full decode (--validate). */
+ * whole for the full decode (--validate). An error's body is kept whole
+ * whatever --validate (failures only, within --max-response): it says
+ * which error it is. */
 static int keep_body(void *ctx, const char *at, size_t len)
 {
     struct conn *c = ctx;
+    if (http_failed(c))
+        return buf_append(&c->body, at, len);
     switch (c->eng->cfg->validate) {
     case VALIDATE_NONE:
         return 0;
@@ -118,38 +135,66 @@ static int describe(struct conn *c, int kind, const struct enc_result *r)
         else if (r->status == ENC_OK && r->has_id)
             result_note_error(res, kind, "answer id %llu where %llu was expected",
                               (unsigned long long)r->id, (unsigned long long)c->req.id);
-        else
+        else if (r->status == ENC_OK) {
+            errtext_excerpt(body ? body : "", len, 60, ex, sizeof ex);
+            result_note_error(res, kind, "answer without the request's id: %s", ex);
+        } else
             errtext_decode(c->eng->enc->name, body, len, res->error_samples[kind],
                            ERR_SAMPLE_LEN);
     }
     return kind;
 }
 
-/* Classifies a complete response: -1 ok, or an error kind. */
+/* An encoding with ids (JSON-RPC) answers with the request's own: an
+ * answer with another id, a foreign one, null or none answers some other
+ * request (or none), never this one. */
+static int id_matches(const struct conn *c, const struct enc_result *r)
+{
+    const struct engine *e = c->eng;
+    if (!e->prep[c->req.verb].req.id_len)
+        return 1; /* XML-RPC: no ids */
+    return r->has_id && r->id == reqid_wire(&e->ids, c->req.id);
+}
+
+/* Classifies a complete response: -1 ok, or an error kind. A fault or
+ * error document is a fault whatever the HTTP status (aria2 sends JSON-RPC
+ * errors with 400), so both encodings count the same failure alike; any
+ * other non-2xx answer is an HTTP error. */
 static int classify(struct conn *c)
 {
     struct engine *e = c->eng;
     struct enc_result r = {0};
-    if (http_response_status(&c->resp) < 200 || http_response_status(&c->resp) > 299)
+    const char *body = c->body.data ? c->body.data : ""; /* an empty body has no buffer */
+    if (http_failed(c)) {
+        if (c->body.len && e->enc->check_response(body, c->body.len, &r) == ENC_FAULT)
+            return describe(c, ERR_FAULT, &r);
         return describe(c, ERR_HTTP, &r);
+    }
     if (e->cfg->validate == VALIDATE_NONE)
         return -1;
-    const char *body = c->body.data ? c->body.data : ""; /* an empty body has no buffer */
     int st = e->cfg->validate == VALIDATE_FULL ? e->enc->decode_response(body, c->body.len, &r)
                                                : check_stream_finish(&c->check, &r);
     r.status = st;
     if (st == ENC_FAULT)
         return describe(c, ERR_FAULT, &r);
-    if (st != ENC_OK || (r.has_id && r.id != reqid_wire(&e->ids, c->req.id)))
+    if (st != ENC_OK || !id_matches(c, &r))
         return describe(c, ERR_DECODE, &r);
     return -1;
 }
 
-static void finish(struct conn *c, int eof)
+/* Bytes that answer no request of ours (see the top of the file). */
+static void stray(struct conn *c)
+{
+    c->eng->res->stray_replies++;
+}
+
+/* The answer is whole; reusable: the connection may carry the next request
+ * (no EOF, no stray bytes after it) if the answer allows. */
+static void finish(struct conn *c, int reusable)
 {
     struct engine *e = c->eng;
     int kind = classify(c);
-    int keep = !eof && http_response_keep_alive(&c->resp);
+    int keep = reusable && http_response_keep_alive(&c->resp);
     ev_timer_stop(e->loop, &c->timer);
     c->req.live = 0;
     conn_request_done(&c->req, kind);
@@ -186,16 +231,19 @@ static void on_readable(struct conn *c)
             return;
         if (st != IO_DONE) { /* EOF or reset: maybe the end of a body without length */
             if (st == IO_EOF && http_response_eof(&c->resp) == HTTP_RESP_COMPLETE)
-                finish(c, 1);
+                finish(c, 0);
             else
                 conn_fail(c, ERR_CLOSED);
             return;
         }
         if (c->req.measured)
             e->res->bytes_received += (int64_t)n;
-        enum http_resp_outcome o = http_response_feed(&c->resp, e->rbuf, n);
+        size_t used;
+        enum http_resp_outcome o = http_response_feed(&c->resp, e->rbuf, n, &used);
         if (o == HTTP_RESP_COMPLETE) {
-            finish(c, 0);
+            if (used < n)
+                stray(c);
+            finish(c, used == n);
             return;
         }
         if (o != HTTP_RESP_PARTIAL) {
@@ -206,8 +254,9 @@ static void on_readable(struct conn *c)
     }
 }
 
-/* An idle keep-alive socket became readable: the server closed it (or sent
- * something unasked). No request was lost: it is reopened when needed. */
+/* An idle keep-alive socket became readable: the server closed it, or sent
+ * something unasked (a stray reply). No request was lost: it is reopened
+ * when needed. */
 static void on_idle_readable(struct conn *c)
 {
     struct engine *e = c->eng;
@@ -217,10 +266,13 @@ static void on_idle_readable(struct conn *c)
     enum io_status st = conn_read(c, e->rbuf, sizeof e->rbuf, &n);
     if (st == IO_AGAIN)
         return;
-    if (st == IO_ERROR) /* e.g. TLS refused us: do not spin reconnecting */
+    if (st == IO_ERROR) { /* e.g. TLS refused us: do not spin reconnecting */
         conn_retry_later(c);
-    else
-        conn_close_clean(c);
+        return;
+    }
+    if (st == IO_DONE)
+        stray(c);
+    conn_close_clean(c);
 }
 
 static void http_on_io(struct conn *c, int revents)

@@ -270,10 +270,13 @@ static void arm_pacer(struct engine *e, int64_t at_ns)
 static void fail_unconnectable(struct engine *e, int64_t intended)
 {
     int measured = intended >= e->m0_ns && intended < e->end_ns;
+    int verb = pick_verb(e); /* the verb it would have carried: the mix holds */
     if (measured) {
         e->res->sent++;
         e->res->errors++;
         e->res->err[ERR_CONNECT]++;
+        e->res->verbs[verb].requests++;
+        e->res->verbs[verb].errors++;
         if (!e->res->error_samples[ERR_CONNECT][0])
             result_note_default(e->res, ERR_CONNECT, e->target->host,
                                 e->target->port);
@@ -379,10 +382,11 @@ static void count_unsent(struct engine *e)
     while (sched_peek(&e->sched) < e->end_ns) {
         int64_t t = sched_take(&e->sched);
         if (t >= e->m0_ns) {
-            int verb = pick_verb(e);
+            struct verb_result *v = &e->res->verbs[pick_verb(e)];
             e->res->sent++;
-            e->res->verbs[verb].requests++;
             e->res->unfinished++;
+            v->requests++;
+            v->unfinished++;
             e->ival.sent++; /* in the last interval, as requests.sent has it */
         }
     }
@@ -411,6 +415,7 @@ static void count_in_flight(void *owner, const struct request *r)
 {
     struct engine *e = owner;
     e->res->unfinished++;
+    e->res->verbs[r->verb].unfinished++;
     result_censor(e->res, r->verb, (e->over_ns - r->intended_ns) / NS_PER_US);
 }
 

@@ -8,9 +8,15 @@
  * Usage:
  *   struct http_response r;
  *   http_response_start(&r, max_body, sink, ctx);
- *   for each read of n bytes:   o = http_response_feed(&r, p, n);
+ *   for each read of n bytes:   o = http_response_feed(&r, p, n, &used);
  *                               stop unless o == HTTP_RESP_PARTIAL
  *   on EOF (still partial):     o = http_response_eof(&r);
+ *
+ * Interim answers (1xx but 101) are skipped: the response is the final
+ * one, whichever way TCP cut the bytes. A response ends exactly at its
+ * last byte: what follows it in the same read is not parsed, and `used`
+ * says where it starts (the caller decides what it is; the client counts
+ * it as an answer nobody asked for).
  *
  * Nothing is allocated here: the struct is the caller's, and so is
  * whatever the sink keeps. Restart it with http_response_start for the
@@ -40,7 +46,7 @@ struct http_response {
     size_t body_seen;  /* body bytes received, kept by the sink or not */
     http_body_sink sink;
     void *ctx;
-    int message_done;
+    int message_done;  /* the final (non-1xx) response ended */
     int too_large;
     int sink_failed;
 };
@@ -52,25 +58,28 @@ void http_response_start(struct http_response *r, size_t max_body, http_body_sin
                          void *ctx);
 
 /* Frames the next n bytes of the stream (n > 0). @return HTTP_RESP_PARTIAL
- * (all taken, the response is not over), HTTP_RESP_COMPLETE (it ended in
- * these bytes; any bytes after it in the same call are parsed as the start
- * of the next response, and only an error there counts, as MALFORMED), or
- * an error outcome, after which r must be restarted before any other use.
- * Calling it again after a non-PARTIAL outcome is undefined. */
-enum http_resp_outcome http_response_feed(struct http_response *r, const char *p, size_t n);
+ * (all n taken, the response is not over), HTTP_RESP_COMPLETE (it ended in
+ * these bytes, after *used of them: p[*used..n) is whatever came next, not
+ * looked at), or an error outcome, after which r must be restarted before
+ * any other use. *used (may be NULL) is n but for COMPLETE. Calling it
+ * again after a non-PARTIAL outcome is undefined. */
+enum http_resp_outcome http_response_feed(struct http_response *r, const char *p, size_t n,
+                                          size_t *used);
 
 /* The peer closed the stream while the response was partial. @return
  * HTTP_RESP_COMPLETE when the end of the stream ends the body (a response
  * with neither Content-Length nor chunked), else HTTP_RESP_TRUNCATED. */
 enum http_resp_outcome http_response_eof(struct http_response *r);
 
-/* The status code (e.g. 200; a 1xx interim answer is a response of its
- * own), valid once the head is parsed; 0 before. */
+/* The status code of the response being framed (e.g. 200), valid once its
+ * head is parsed; 0 before. While a 1xx interim answer is being parsed it
+ * is that 1xx; after COMPLETE it is the final status (101, which would
+ * switch protocols, is final: no request of ours asks for it). */
 unsigned http_response_status(const struct http_response *r);
 
 /* After HTTP_RESP_COMPLETE: 1 when the connection may carry another
- * request (HTTP/1.1 without "Connection: close", or 1.0 with keep-alive),
- * else 0. */
+ * request (HTTP/1.1 without "Connection: close", or 1.0 with keep-alive;
+ * never after a 1xx final status), else 0. */
 int http_response_keep_alive(const struct http_response *r);
 
 /* Why the response is HTTP_RESP_MALFORMED, as http-parser words it (a

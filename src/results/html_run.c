@@ -280,24 +280,26 @@ static void per_verb(FILE *out, const struct run_result *r)
 {
     if (r->nverbs < 2)
         return;
-    static const char *const heads[] = {"verb", "requests", "ok", "errors", "p50", "p99"};
-    html_table(out, "per verb", heads, 6);
+    static const char *const heads[] = {"verb", "requests", "ok", "errors", "unfinished",
+                                        "p50", "p99"};
+    html_table(out, "per verb", heads, 7);
     double lo = 0, hi = 0;
     for (size_t i = 0; i < r->nverbs; i++)
         report_unit_span(&r->verbs[i].latency, &lo, &hi);
     struct report_unit u = report_unit_pick(hi, lo);
     for (size_t i = 0; i < r->nverbs; i++) {
         const struct verb_result *v = &r->verbs[i];
-        char n[3][32], a[40], b[40];
+        char n[4][32], a[40], b[40];
         snprintf(n[0], sizeof n[0], "%lld", (long long)v->requests);
         snprintf(n[1], sizeof n[1], "%lld", (long long)v->ok);
         snprintf(n[2], sizeof n[2], "%lld", (long long)v->errors);
+        snprintf(n[3], sizeof n[3], "%lld", (long long)v->unfinished);
         report_latency_fmt(&u, &v->latency, &v->censored, 0,
                            (double)hist_percentile(&v->latency, 50), a, sizeof a);
         report_latency_fmt(&u, &v->latency, &v->censored, 0,
                            (double)hist_percentile(&v->latency, 99), b, sizeof b);
-        const char *cells[6] = {v->name, n[0], n[1], n[2], a, b};
-        html_row(out, cells, 6);
+        const char *cells[7] = {v->name, n[0], n[1], n[2], n[3], a, b};
+        html_row(out, cells, 7);
     }
     html_table_end(out);
 }
@@ -382,6 +384,9 @@ static void transport_table(FILE *out, const struct run_result *r)
         snprintf(v, sizeof v, "ERROR frames %lld, stray replies %lld",
                  (long long)r->stomp_errors, (long long)r->stray_replies);
         kv(out, "STOMP", v);
+    } else if (r->stray_replies) {
+        snprintf(v, sizeof v, "%lld", (long long)r->stray_replies);
+        kv(out, "stray replies", v);
     }
     if (r->stomp_error[0])
         kv(out, "last STOMP ERROR", r->stomp_error);

@@ -275,6 +275,8 @@ static void transport(FILE *out, const struct run_result *r)
     if (!strncmp(r->target_url, "stomp", 5))
         fprintf(out, "; STOMP ERROR frames %lld, stray replies %lld", (long long)r->stomp_errors,
                 (long long)r->stray_replies);
+    else if (r->stray_replies)
+        fprintf(out, "; stray replies %lld", (long long)r->stray_replies);
     fprintf(out, "\n");
     if (r->tls_error[0])
         fprintf(out, "            last TLS failure: %s\n", r->tls_error);
@@ -384,8 +386,8 @@ static void per_verb(FILE *out, const struct run_result *r)
 {
     if (r->nverbs < 2)
         return;
-    fprintf(out, "\n%-16s %8s %8s %8s %10s %10s\n", "verb", "requests", "ok", "errors", "p50",
-            "p99");
+    fprintf(out, "\n%-16s %8s %8s %8s %10s %10s %10s\n", "verb", "requests", "ok", "errors",
+            "unfinished", "p50", "p99");
     double lo = 0, hi = 0;
     for (size_t i = 0; i < r->nverbs; i++)
         report_unit_span(&r->verbs[i].latency, &lo, &hi);
@@ -397,8 +399,9 @@ static void per_verb(FILE *out, const struct run_result *r)
                                     (double)hist_percentile(&v->latency, 50), a, sizeof a);
         int wb = report_latency_fmt(&u, &v->latency, &v->censored, 0,
                                     (double)hist_percentile(&v->latency, 99), b, sizeof b);
-        fprintf(out, "%-16s %8lld %8lld %8lld %*s %*s\n", v->name, (long long)v->requests,
-                (long long)v->ok, (long long)v->errors, 10 + wa, a, 10 + wb, b);
+        fprintf(out, "%-16s %8lld %8lld %8lld %10lld %*s %*s\n", v->name,
+                (long long)v->requests, (long long)v->ok, (long long)v->errors,
+                (long long)v->unfinished, 10 + wa, a, 10 + wb, b);
     }
 }
 

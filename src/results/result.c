@@ -272,10 +272,12 @@ static int late_pacer(const struct run_result *r, double *lag99)
 }
 
 /* The share of written requests (%) that waited for a free connection. */
+/* queued counts measured sends, a part of sent (sent - unfinished is not:
+ * unfinished holds requests in flight, queued ones among them), so the
+ * share is over sent and never above 100 %. */
 static double queued_pct(const struct run_result *r)
 {
-    int64_t written = r->sent - r->unfinished;
-    return written > 0 ? 100.0 * (double)r->queued / (double)written : 0;
+    return r->sent > 0 ? 100.0 * (double)r->queued / (double)r->sent : 0;
 }
 
 unsigned result_limits(const struct run_result *r)
@@ -371,8 +373,44 @@ static void warn_interrupted(struct run_result *r)
                 "that part", result_signal_name(r->interrupted), r->duration_s, planned);
 }
 
+/* Every table that splits the requests adds up to the run's totals; a
+ * table that does not would mislead whoever reads it (and a per-verb
+ * threshold would judge the wrong totals), so it is said, never hidden.
+ * @return the first table that does not add up, or NULL. */
+static const char *counts_mismatch(const struct run_result *r)
+{
+    int64_t v[4] = {0}, t[3] = {0}, k[3] = {0};
+    int lost = 0; /* a lost rank's requests are known by their count only */
+    for (size_t i = 0; i < r->nverbs; i++) {
+        const struct verb_result *x = &r->verbs[i];
+        v[0] += x->requests, v[1] += x->ok, v[2] += x->errors, v[3] += x->unfinished;
+    }
+    for (size_t i = 0; i < r->nintervals; i++)
+        t[0] += r->intervals[i].sent, t[1] += r->intervals[i].ok, t[2] += r->intervals[i].errors;
+    for (size_t i = 0; i < r->nranks; i++) {
+        k[0] += r->ranks[i].sent, k[1] += r->ranks[i].ok, k[2] += r->ranks[i].errors;
+        lost |= r->ranks[i].lost;
+    }
+    if (r->sent != r->ok + r->errors + r->unfinished)
+        return "ok + errors + unfinished";
+    if (r->nverbs && !lost && (v[0] != r->sent || v[1] != r->ok || v[2] != r->errors ||
+                               v[3] != r->unfinished))
+        return "the per-verb rows";
+    /* A rank's own result (on_tick set) holds the whole job's timeline. */
+    if (r->nintervals && !r->cfg.on_tick && (t[0] != r->sent || t[1] != r->ok || t[2] != r->errors))
+        return "the intervals";
+    if (r->nranks && (k[0] != r->sent || k[1] != r->ok || k[2] != r->errors))
+        return "the ranks";
+    return NULL;
+}
+
 void result_check_warnings(struct run_result *r)
 {
+    const char *what = counts_mismatch(r);
+    if (what)
+        result_warn(r, "counts: %s do not add up to sent %lld, ok %lld, errors %lld, unfinished "
+                    "%lld (a bug: please report it)", what, (long long)r->sent, (long long)r->ok,
+                    (long long)r->errors, (long long)r->unfinished);
     warn_failures(r);
     warn_interrupted(r);
     warn_saturation(r);
@@ -389,6 +427,10 @@ void result_check_warnings(struct run_result *r)
         result_warn(r, "%.1f%% of the requests sent waited for a free connection (all %d "
                     "busy): the server is slower than the rate, or raise --connections",
                     queued_pct(r), r->cfg.connections);
+    if (r->stray_replies && strncmp(r->target_url, "stomp", 5))
+        result_warn(r, "%lld stray %s: bytes came that no request asked for (a second answer, "
+                    "or one before the request); each closed its connection",
+                    (long long)r->stray_replies, r->stray_replies == 1 ? "reply" : "replies");
     if (f & RESULT_RATE_NOT_HELD)
         result_warn(r, "rate not held: achieved %.2f/s of %.2f/s target; held back by %s",
                     r->rate_achieved, r->cfg.rate, result_rate_holder(f));

@@ -146,9 +146,13 @@ struct censor {
 /* Printed before a figure that is only a lower bound ("≥ 1.84s"). */
 #define RESULT_LOWER_BOUND_MARK "\xe2\x89\xa5"
 
+/* One verb's share of the run: requests = ok + errors + unfinished, and
+ * the verbs' rows add up to the run's sent, ok, errors and unfinished
+ * (requests never written, refused a connection or left unsent at the
+ * end, are counted under the verb the mix gave them). */
 struct verb_result {
     char name[64];
-    int64_t requests, ok, errors; /* requests - ok - errors: unfinished */
+    int64_t requests, ok, errors, unfinished;
     struct hist latency;          /* ok latencies and the censored waits */
     struct censor censored;
 };
@@ -188,7 +192,8 @@ struct run_result {
     int64_t tls_failures;
     char tls_error[ERR_LEN]; /* the last TLS failure */
     int64_t stomp_errors;    /* STOMP ERROR frames received */
-    int64_t stray_replies;   /* STOMP replies matching no request in flight */
+    int64_t stray_replies;   /* replies matching no request in flight (STOMP), or
+                                bytes no request asked for (HTTP) */
     char stomp_error[160];   /* the last one's message */
     int64_t bytes_sent, bytes_received;
     struct hist latency;     /* from the intended send time: the headline; the

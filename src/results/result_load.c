@@ -227,6 +227,7 @@ static int load_histograms(json_object *root, struct run_result *r, char *err)
         v->requests = i64(c, "requests");
         v->ok = i64(c, "ok");
         v->errors = i64(c, "errors");
+        v->unfinished = i64(c, "unfinished");
         load_censor(c, &v->censored);
         if (load_hist(hv, v->name, &v->latency, err))
             return -1;

@@ -75,6 +75,7 @@ static int merge_hists(struct run_result *dst, const struct run_result *src, cha
         d->requests += s->requests;
         d->ok += s->ok;
         d->errors += s->errors;
+        d->unfinished += s->unfinished;
         result_censor_merge(&d->censored, &s->censored);
         if (hist_merge(&d->latency, &s->latency)) {
             snprintf(err, ERR_LEN, "verb %s: histograms of different layouts", s->name);
