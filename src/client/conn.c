@@ -79,20 +79,30 @@ void conn_free(struct conn *c)
     buf_free(&c->frames);
 }
 
-/* c is closed: it waits backoff_s, +-50 % so that connections that failed
- * together do not come back together, never over BACKOFF_MAX_S (doubled
- * each time, reset by an answer) before connecting again. */
+static double doubled(double s)
+{
+    return s < BACKOFF_MAX_S ? 2 * s : s;
+}
+
+/* c is closed: it waits before connecting again, +-50 % so that
+ * connections that failed together do not come back together, never over
+ * BACKOFF_MAX_S. The wait doubles with each failure of this connection
+ * (reset by its answer) and with each failure in the pool (reset by any
+ * answer), whichever is longer: one bad connection among good ones still
+ * backs off, and a pool of many that all fail backs off as fast as one. */
 static void backoff(struct conn *c, const char *why)
 {
     struct engine *e = c->eng;
-    double s = c->backoff_s * (0.5 + rng_u01(&c->rng));
+    struct conn_pool *p = &e->pool;
+    double base = p->backoff_s > c->backoff_s ? p->backoff_s : c->backoff_s;
+    double s = base * (0.5 + rng_u01(&c->rng));
     c->state = CONN_BACKOFF;
-    e->pool.nbackoff++;
+    p->nbackoff++;
     ev_timer_stop(e->loop, &c->timer);
     ev_timer_set(&c->timer, s < BACKOFF_MAX_S ? s : BACKOFF_MAX_S, 0);
     ev_timer_start(e->loop, &c->timer);
-    if (c->backoff_s < BACKOFF_MAX_S)
-        c->backoff_s *= 2;
+    c->backoff_s = doubled(c->backoff_s);
+    p->backoff_s = doubled(p->backoff_s > 0 ? p->backoff_s : BACKOFF_FIRST_S);
     tell_down(c, CONN_DOWN_BACKOFF, why);
 }
 
@@ -139,9 +149,10 @@ static void connect_failed(struct conn *c, const char *why)
     backoff(c, why);
 }
 
+/* In the TLS handshake or the STOMP login (TCP is up). */
 static int in_setup(const struct conn *c)
 {
-    return c->state == CONN_CONNECTING || c->state == CONN_HANDSHAKE || c->state == CONN_LOGIN;
+    return c->state == CONN_HANDSHAKE || c->state == CONN_LOGIN;
 }
 
 /* Whether this failure says the peer is no server of ours: none ever
@@ -213,7 +224,7 @@ void conn_request_done(struct request *r, int err_kind)
 {
     struct conn_pool *p = &r->conn->eng->pool;
     if (err_kind < 0)
-        r->conn->backoff_s = BACKOFF_FIRST_S; /* this connection works */
+        r->conn->backoff_s = p->backoff_s = BACKOFF_FIRST_S; /* this connection works */
     p->ev->response_done(p->owner, r, err_kind);
 }
 
@@ -246,7 +257,8 @@ static void handshake_failed(struct conn *c, const char *err)
     snprintf(r->tls_error, sizeof r->tls_error, "%s", err);
     if (tls_spoke_plain(c->ssl) && r->handshakes == 0) { /* the URL's scheme is wrong */
         snprintf(r->tls_error, sizeof r->tls_error, "%.200s: use %s", err, plain_scheme(c));
-        snprintf(why, sizeof why, "does not speak TLS: %.100s: use %s", err, plain_scheme(c));
+        const char *said = strncmp(err, "the server ", 11) ? err : err + 11;
+        snprintf(why, sizeof why, "%.100s: use %s", said, plain_scheme(c));
         conn_fail_wrong_protocol(c, ERR_HANDSHAKE, why);
         return;
     }
@@ -280,11 +292,18 @@ static void connected(struct conn *c)
 {
     int soerr = 0;
     socklen_t len = sizeof soerr;
-    if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len) < 0 || soerr) {
-        connect_failed(c, strerror(soerr ? soerr : errno));
+    struct engine *e = c->eng;
+    if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len) < 0)
+        soerr = errno;
+    if (soerr == ECONNRESET || soerr == EPIPE) { /* it accepted, then reset at once */
+        e->pool.reached = 1;
+        conn_fail(c, ERR_CLOSED, CAUSE_RESET, "reset the connection right after accepting it");
         return;
     }
-    struct engine *e = c->eng;
+    if (soerr) {
+        connect_failed(c, strerror(soerr));
+        return;
+    }
     e->pool.reached = 1;
     if (!e->tls) {
         transport_up(c);

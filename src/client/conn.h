@@ -112,6 +112,7 @@ struct conn_pool {
     struct conn *conns;  /* the owner's (allocated and freed there) */
     int n;
     int nbackoff;        /* connections waiting to reconnect */
+    double backoff_s;    /* the pool's next backoff (0: the first) */
     int reached;         /* a TCP connection got through once */
     int spoke;           /* the peer once answered in the wire's protocol
                             (STOMP CONNECTED, HTTP answer bytes) */
@@ -135,7 +136,8 @@ void conn_free(struct conn *c);
 /* c failed: closes it, counts the failure under cause, the wire ends what
  * was in flight with kind (wire->on_close; during the TLS handshake or the
  * STOMP login the kind is ERR_HANDSHAKE), and c reconnects after a backoff
- * (10 ms doubling to 1 s, +-50 % jitter, back to 10 ms after an answer).
+ * (10 ms doubling to 1 s per failure of c and of the pool, whichever is
+ * longer, +-50 % jitter, back to 10 ms after an answer).
  * why: what happened, completing "the server at URL ..." ("refused the
  * login: bad credentials"); may be NULL. It becomes the first error sample
  * of the kind and, when no connection ever got an answer and GIVE_UP_TRIES
