@@ -269,7 +269,8 @@ static void handshake_failed(struct conn *c, const char *err)
     if (what)
         snprintf(why, sizeof why, "%s: if it does not speak TLS, use %s", what, plain_scheme(c));
     else
-        snprintf(why, sizeof why, "failed the TLS handshake: %.150s", err);
+        snprintf(why, sizeof why, "failed the TLS handshake: %.150s",
+                 strncmp(err, "TLS handshake: ", 15) ? err : err + 15);
     conn_fail(c, ERR_HANDSHAKE, CAUSE_TLS, why);
 }
 
