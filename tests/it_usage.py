@@ -166,8 +166,8 @@ def test_https_to_plain_server_fails_fast():
             rc, out, err = rpcbench("run", "--url", "%s://127.0.0.1:%d" % (scheme, s.port),
                                     "-p", "jsonrpc", *LONG, timeout=8)
             check(rc == 1, "%s: rc %d %r" % (scheme, rc, err))
-            check(err == "rpcbench run: the server answered plain HTTP, not TLS: %s\n" % hint,
-                  "%s: %r" % (scheme, err))
+            check(err == "rpcbench run: the server at %s://127.0.0.1:%d answered plain HTTP, "
+                  "not TLS: %s\n" % (scheme, s.port, hint), "%s: %r" % (scheme, err))
             check("SSL routines" not in err and out == "", "%s: %r" % (scheme, err))
 
 

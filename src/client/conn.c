@@ -8,14 +8,21 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/rng.h"
 #include "client/engine_int.h"
 #include "net/sock.h"
 #include "net/tls.h"
 
 #define BACKOFF_FIRST_S 0.01
 #define BACKOFF_MAX_S 1.0
+/* While no peer ever answered: the setup deadline, and the failed setups
+ * after which the run gives up (a login refused three times will be
+ * refused forever; a wrong port or protocol likewise). */
+#define SETUP_FIRST_S 2.0
+#define GIVE_UP_TRIES 3
 
 static void io_cb(struct ev_loop *loop, ev_io *w, int revents);
+static void connect_failed(struct conn *c, const char *why);
 static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents);
 
 static void tell_down(struct conn *c, enum conn_down how, const char *why)
@@ -32,6 +39,7 @@ void conn_init(struct engine *e, struct conn *c, int idx)
     c->fd = -1;
     c->state = CONN_DOWN;
     c->backoff_s = BACKOFF_FIRST_S;
+    c->rng = (uint64_t)clock_now_ns() ^ ((uint64_t)idx << 32);
     ev_init(&c->io, io_cb);
     c->io.data = c;
     ev_init(&c->timer, timer_cb);
@@ -71,19 +79,42 @@ void conn_free(struct conn *c)
     buf_free(&c->frames);
 }
 
-/* c is closed: it waits backoff_s (doubled each time, up to a second, and
- * reset by an answer) before connecting again. */
+static double doubled(double s)
+{
+    return s < BACKOFF_MAX_S ? 2 * s : s;
+}
+
+/* c is closed: it waits before connecting again, +-50 % so that
+ * connections that failed together do not come back together, never over
+ * BACKOFF_MAX_S. The wait doubles with each failure of this connection
+ * (reset by its answer) and with each failure in the pool (reset by any
+ * answer), whichever is longer: one bad connection among good ones still
+ * backs off, and a pool of many that all fail backs off as fast as one. */
 static void backoff(struct conn *c, const char *why)
 {
     struct engine *e = c->eng;
+    struct conn_pool *p = &e->pool;
+    double base = p->backoff_s > c->backoff_s ? p->backoff_s : c->backoff_s;
+    double s = base * (0.5 + rng_u01(&c->rng));
     c->state = CONN_BACKOFF;
-    e->pool.nbackoff++;
+    p->nbackoff++;
     ev_timer_stop(e->loop, &c->timer);
-    ev_timer_set(&c->timer, c->backoff_s, 0);
+    ev_timer_set(&c->timer, s < BACKOFF_MAX_S ? s : BACKOFF_MAX_S, 0);
     ev_timer_start(e->loop, &c->timer);
-    if (c->backoff_s < BACKOFF_MAX_S)
-        c->backoff_s *= 2;
+    c->backoff_s = doubled(c->backoff_s);
+    p->backoff_s = doubled(p->backoff_s > 0 ? p->backoff_s : BACKOFF_FIRST_S);
     tell_down(c, CONN_DOWN_BACKOFF, why);
+}
+
+double conn_setup_deadline_s(const struct conn *c)
+{
+    double s = (double)c->eng->cfg->timeout_ns / 1e9;
+    return c->eng->pool.spoke || s < SETUP_FIRST_S ? s : SETUP_FIRST_S;
+}
+
+void conn_spoke(struct conn *c)
+{
+    c->eng->pool.spoke = 1;
 }
 
 void conn_start(struct conn *c)
@@ -92,7 +123,7 @@ void conn_start(struct conn *c)
     c->connect_ns = clock_now_ns();
     c->fd = target_connect_nb(c->eng->target, err);
     if (c->fd < 0) {
-        backoff(c, strchr(err, ':') ? strrchr(err, ':') + 2 : err);
+        connect_failed(c, strchr(err, ':') ? strrchr(err, ':') + 2 : err);
         return;
     }
     if (c->ever_up)
@@ -101,29 +132,72 @@ void conn_start(struct conn *c)
     conn_watch(c, EV_WRITE);
     /* A connect or handshake that never finishes must not hang the run. */
     ev_timer_stop(c->eng->loop, &c->timer);
-    ev_timer_set(&c->timer, (double)c->eng->cfg->timeout_ns / 1e9, 0);
+    ev_timer_set(&c->timer, conn_setup_deadline_s(c), 0);
     ev_timer_start(c->eng->loop, &c->timer);
 }
 
-void conn_fail(struct conn *c, int kind)
+/* The TCP connect failed (why): counted, closed, and retried after a
+ * backoff; the owner, told why, decides whether the target is unreachable. */
+static void connect_failed(struct conn *c, const char *why)
 {
-    struct engine *e = c->eng;
+    struct conn_pool *p = &c->eng->pool;
+    c->eng->res->conn_failures[CAUSE_CONNECT]++;
+    p->last_kind = ERR_CONNECT;
+    snprintf(p->last_why, sizeof p->last_why, "could not connect to %.100s:%d: %s",
+             c->eng->target->host, c->eng->target->port, why);
     conn_close(c);
-    e->wire->on_close(c, kind);
-    conn_start(c);
+    backoff(c, why);
 }
 
-void conn_retry_later(struct conn *c)
+/* In the TLS handshake or the STOMP login (TCP is up). */
+static int in_setup(const struct conn *c)
 {
+    return c->state == CONN_HANDSHAKE || c->state == CONN_LOGIN;
+}
+
+/* Whether this failure says the peer is no server of ours: none ever
+ * spoke, and it was not a request that only took long (a slow first
+ * answer is a slow server, measured as such). */
+static int counts_to_give_up(const struct conn *c, enum conn_cause cause)
+{
+    return !c->eng->pool.spoke && cause != CAUSE_CONNECT &&
+           !(cause == CAUSE_TIMEOUT && !in_setup(c));
+}
+
+static void fail_as(struct conn *c, int kind, enum conn_cause cause, const char *why, int tries)
+{
+    struct engine *e = c->eng;
+    struct conn_pool *p = &e->pool;
+    if (cause == CAUSE_RESET && c->ssl)
+        cause = CAUSE_TLS; /* a TLS read or write failed (tls_failed says why) */
+    if (in_setup(c))
+        kind = ERR_HANDSHAKE;
+    int give_up = counts_to_give_up(c, cause) && ++p->setup_failures >= tries;
+    e->res->conn_failures[cause]++;
+    p->last_kind = kind;
+    if (why)
+        snprintf(p->last_why, sizeof p->last_why, "the server at %.80s %s", e->res->target_url,
+                 why);
+    else
+        p->last_why[0] = '\0';
     conn_close(c);
+    e->wire->on_close(c, kind);
+    if (give_up && why) {
+        c->state = CONN_DOWN;
+        tell_down(c, CONN_DOWN_FATAL, p->last_why);
+        return;
+    }
     backoff(c, NULL);
 }
 
-/* The TCP connect failed (why): closed, and retried after a backoff. */
-static void connect_failed(struct conn *c, const char *why)
+void conn_fail(struct conn *c, int kind, enum conn_cause cause, const char *why)
 {
-    conn_close(c);
-    backoff(c, why);
+    fail_as(c, kind, cause, why, cause == CAUSE_TIMEOUT ? 1 : GIVE_UP_TRIES);
+}
+
+void conn_fail_wrong_protocol(struct conn *c, int kind, const char *why)
+{
+    fail_as(c, kind, CAUSE_PROTOCOL, why, 1);
 }
 
 void conn_close_clean(struct conn *c)
@@ -150,7 +224,7 @@ void conn_request_done(struct request *r, int err_kind)
 {
     struct conn_pool *p = &r->conn->eng->pool;
     if (err_kind < 0)
-        r->conn->backoff_s = BACKOFF_FIRST_S; /* this connection works */
+        r->conn->backoff_s = p->backoff_s = BACKOFF_FIRST_S; /* this connection works */
     p->ev->response_done(p->owner, r, err_kind);
 }
 
@@ -167,6 +241,39 @@ static void transport_up(struct conn *c)
     e->wire->on_ready(c);
 }
 
+/* The plain scheme for this TLS target, for the hints. */
+static const char *plain_scheme(const struct conn *c)
+{
+    return c->eng->target->scheme == SCHEME_STOMPS ? "stomp://" : "http://";
+}
+
+/* What the peer did to a TLS handshake that failed: closed or reset the
+ * connection (the socket tells, without waiting), or err's reason. */
+static void handshake_failed(struct conn *c, const char *err)
+{
+    struct run_result *r = c->eng->res;
+    char why[ERR_LEN], peek;
+    r->tls_failures++;
+    snprintf(r->tls_error, sizeof r->tls_error, "%s", err);
+    if (tls_spoke_plain(c->ssl) && r->handshakes == 0) { /* the URL's scheme is wrong */
+        snprintf(r->tls_error, sizeof r->tls_error, "%.200s: use %s", err, plain_scheme(c));
+        const char *said = strncmp(err, "the server ", 11) ? err : err + 11;
+        snprintf(why, sizeof why, "%.100s: use %s", said, plain_scheme(c));
+        conn_fail_wrong_protocol(c, ERR_HANDSHAKE, why);
+        return;
+    }
+    ssize_t n = recv(c->fd, &peek, 1, MSG_PEEK | MSG_DONTWAIT);
+    const char *what = n == 0 ? "closed the connection during the TLS handshake"
+                       : n < 0 && errno == ECONNRESET ? "reset the connection during the TLS handshake"
+                                                       : NULL;
+    if (what)
+        snprintf(why, sizeof why, "%s: if it does not speak TLS, use %s", what, plain_scheme(c));
+    else
+        snprintf(why, sizeof why, "failed the TLS handshake: %.150s",
+                 strncmp(err, "TLS handshake: ", 15) ? err : err + 15);
+    conn_fail(c, ERR_HANDSHAKE, CAUSE_TLS, why);
+}
+
 static void handshake_step(struct conn *c)
 {
     char err[ERR_LEN];
@@ -176,17 +283,7 @@ static void handshake_step(struct conn *c)
         return;
     }
     if (rc != 0) {
-        struct engine *e = c->eng;
-        struct run_result *r = e->res;
-        int plain = tls_spoke_plain(c->ssl);
-        r->tls_failures++;
-        snprintf(r->tls_error, sizeof r->tls_error, "%s", err);
-        conn_retry_later(c);
-        if (plain && r->handshakes == 0) { /* the URL's scheme is wrong: stop now */
-            snprintf(r->tls_error, sizeof r->tls_error, "%.200s: use %s", err,
-                     e->target->scheme == SCHEME_STOMPS ? "stomp://" : "http://");
-            ev_break(e->loop, EVBREAK_ALL);
-        }
+        handshake_failed(c, err);
         return;
     }
     transport_up(c);
@@ -196,11 +293,18 @@ static void connected(struct conn *c)
 {
     int soerr = 0;
     socklen_t len = sizeof soerr;
-    if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len) < 0 || soerr) {
-        connect_failed(c, strerror(soerr ? soerr : errno));
+    struct engine *e = c->eng;
+    if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len) < 0)
+        soerr = errno;
+    if (soerr == ECONNRESET || soerr == EPIPE) { /* it accepted, then reset at once */
+        e->pool.reached = 1;
+        conn_fail(c, ERR_CLOSED, CAUSE_RESET, "reset the connection right after accepting it");
         return;
     }
-    struct engine *e = c->eng;
+    if (soerr) {
+        connect_failed(c, strerror(soerr));
+        return;
+    }
     e->pool.reached = 1;
     if (!e->tls) {
         transport_up(c);
@@ -209,7 +313,7 @@ static void connected(struct conn *c)
     char err[ERR_LEN];
     c->ssl = tls_new_client(e->tls, c->fd, e->target->host, e->cfg->tls_insecure, err);
     if (!c->ssl) {
-        conn_retry_later(c);
+        conn_fail(c, ERR_HANDSHAKE, CAUSE_TLS, NULL);
         return;
     }
     c->state = CONN_HANDSHAKE;
@@ -300,7 +404,10 @@ static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
         return;
     }
     if (c->state == CONN_HANDSHAKE) {
-        conn_retry_later(c);
+        char why[128];
+        snprintf(why, sizeof why, "did not answer the TLS handshake within %gs: if it does not "
+                 "speak TLS, use %s", conn_setup_deadline_s(c), plain_scheme(c));
+        conn_fail(c, ERR_HANDSHAKE, CAUSE_TIMEOUT, why);
         return;
     }
     c->eng->wire->on_timer(c);

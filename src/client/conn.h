@@ -38,6 +38,10 @@ enum conn_down {
     CONN_DOWN_CLOSED,  /* closed with nothing lost (an idle keep-alive the
                           server closed, "Connection: close"): it stays DOWN
                           until the owner calls conn_start */
+    CONN_DOWN_FATAL,   /* no connection ever got through its handshake and
+                          the failures say it never will (why: one line,
+                          "the server at stomp://... refused the login: ..."):
+                          the owner ends the run */
 };
 
 /* What a connection tells its owner; owner is conn_pool.owner. */
@@ -47,7 +51,8 @@ struct conn_events {
     /* HTTP: c answered its request and takes the next one. */
     void (*idle)(void *owner, struct conn *c);
     /* c closed (how). why: for a TCP connect that failed, the reason
-     * ("Connection refused", "timed out"), else NULL. */
+     * ("Connection refused", "timed out"); for CONN_DOWN_FATAL the line
+     * that ends the run; else NULL. */
     void (*down)(void *owner, struct conn *c, enum conn_down how, const char *why);
     /* A request sent on a connection ended (err_kind < 0: answered well). */
     request_end_fn response_done;
@@ -78,7 +83,8 @@ struct conn {
     enum conn_state state;
     ev_io io;
     ev_timer timer;        /* request timeout, heart-beat, or reconnect backoff */
-    double backoff_s;
+    double backoff_s;      /* the next backoff before its jitter */
+    uint64_t rng;          /* the backoff's jitter */
     int64_t connect_ns;    /* when this connection attempt began */
     int ever_up;           /* reconnects are counted after the first */
     struct http_response resp; /* HTTP: the answer being framed */
@@ -106,7 +112,14 @@ struct conn_pool {
     struct conn *conns;  /* the owner's (allocated and freed there) */
     int n;
     int nbackoff;        /* connections waiting to reconnect */
+    double backoff_s;    /* the pool's next backoff (0: the first) */
     int reached;         /* a TCP connection got through once */
+    int spoke;           /* the peer once answered in the wire's protocol
+                            (STOMP CONNECTED, HTTP answer bytes) */
+    int setup_failures;  /* connections that failed before any spoke */
+    int last_kind;       /* the error kind of the last failure, for requests
+                            that fail for want of a connection */
+    char last_why[ERR_SAMPLE_LEN]; /* what happened then ("" none) */
     const struct conn_events *ev;
     void *owner;         /* passed to every conn_events callback as is */
 };
@@ -120,12 +133,27 @@ void conn_start(struct conn *c);
 void conn_close(struct conn *c);
 /* Frees c's buffers (after conn_close, at the end of the run). */
 void conn_free(struct conn *c);
-/* After a failure with requests in flight: closes c, the wire ends them
- * with kind (wire->on_close), and c reconnects at once. */
-void conn_fail(struct conn *c, int kind);
-/* Closes c and reconnects after a backoff (doubling up to a second, reset
- * by an answer): for a failure with nothing in flight. */
-void conn_retry_later(struct conn *c);
+/* c failed: closes it, counts the failure under cause, the wire ends what
+ * was in flight with kind (wire->on_close; during the TLS handshake or the
+ * STOMP login the kind is ERR_HANDSHAKE), and c reconnects after a backoff
+ * (10 ms doubling to 1 s per failure of c and of the pool, whichever is
+ * longer, +-50 % jitter, back to 10 ms after an answer).
+ * why: what happened, completing "the server at URL ..." ("refused the
+ * login: bad credentials"); may be NULL. It becomes the first error sample
+ * of the kind and, when no connection ever got an answer and GIVE_UP_TRIES
+ * setups failed so (one, for a handshake never answered), the line that
+ * ends the run (CONN_DOWN_FATAL). */
+void conn_fail(struct conn *c, int kind, enum conn_cause cause, const char *why);
+/* The same, but the run ends at once when the peer never spoke: it is
+ * sure to be the wrong protocol (plain text to TLS, STOMP to HTTP). */
+void conn_fail_wrong_protocol(struct conn *c, int kind, const char *why);
+/* The peer answered in the wire's protocol (STOMP CONNECTED, HTTP answer
+ * bytes): setup failures no longer end the run. */
+void conn_spoke(struct conn *c);
+/* @return the deadline (s) for connecting and the TLS handshake or STOMP
+ * login: --timeout, but at most 2 s while no peer ever spoke, so a peer
+ * that accepts and stays silent is told within seconds. */
+double conn_setup_deadline_s(const struct conn *c);
 /* Closes c cleanly (nothing lost) and tells the owner (CONN_DOWN_CLOSED). */
 void conn_close_clean(struct conn *c);
 /* The wire is up (IDLE): tells the owner (ready). */

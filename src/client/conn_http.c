@@ -95,7 +95,7 @@ static void http_send(struct conn *c, struct request *r)
     /* The shared template is restamped by the next send, so what the socket
      * does not take now is copied (rare: requests are small). */
     if (conn_send_bytes(c, p->req.body.data, p->req.body.len) < 0) {
-        conn_fail(c, ERR_CLOSED);
+        conn_fail(c, ERR_CLOSED, CAUSE_RESET, "reset the connection");
         return;
     }
     if (r->measured)
@@ -220,6 +220,32 @@ static void note_framing(struct conn *c, enum http_resp_outcome o)
                           http_response_error(&c->resp));
 }
 
+/* A STOMP frame where an HTTP answer was due: the URL's scheme is wrong. */
+static int looks_stomp(const char *p, size_t n)
+{
+    static const char *const cmds[] = {"ERROR", "CONNECTED", "MESSAGE", "RECEIPT"};
+    for (size_t i = 0; i < sizeof cmds / sizeof *cmds; i++) {
+        size_t k = strlen(cmds[i]);
+        if (n > k && !memcmp(p, cmds[i], k) && (p[k] == '\n' || p[k] == '\r'))
+            return 1;
+    }
+    return 0;
+}
+
+/* The peer closed (st IO_EOF) or reset the connection before the answer
+ * was complete; when no answer ever came, perhaps it is no HTTP server. */
+static void peer_gone(struct conn *c, enum io_status st)
+{
+    const char *what = st == IO_EOF ? "closed" : "reset";
+    char why[128];
+    if (c->eng->pool.spoke)
+        snprintf(why, sizeof why, "%s the connection before the answer was complete", what);
+    else
+        snprintf(why, sizeof why, "%s the connection without answering: if it does not speak "
+                 "HTTP (a STOMP broker?), try stomp://", what);
+    conn_fail(c, ERR_CLOSED, st == IO_EOF ? CAUSE_CLOSED : CAUSE_RESET, why);
+}
+
 /* Reads and frames what the socket has. */
 static void on_readable(struct conn *c)
 {
@@ -233,11 +259,17 @@ static void on_readable(struct conn *c)
             if (st == IO_EOF && http_response_eof(&c->resp) == HTTP_RESP_COMPLETE)
                 finish(c, 0);
             else
-                conn_fail(c, ERR_CLOSED);
+                peer_gone(c, st);
             return;
         }
         if (c->req.measured)
             e->res->bytes_received += (int64_t)n;
+        if (!e->pool.spoke && looks_stomp(e->rbuf, n)) {
+            conn_fail_wrong_protocol(c, ERR_DECODE, "answered with a STOMP frame, not HTTP: "
+                                     "use stomp://");
+            return;
+        }
+        conn_spoke(c);
         size_t used;
         enum http_resp_outcome o = http_response_feed(&c->resp, e->rbuf, n, &used);
         if (o == HTTP_RESP_COMPLETE) {
@@ -248,7 +280,7 @@ static void on_readable(struct conn *c)
         }
         if (o != HTTP_RESP_PARTIAL) {
             note_framing(c, o);
-            conn_fail(c, ERR_DECODE);
+            conn_fail(c, ERR_DECODE, CAUSE_PROTOCOL, NULL);
             return;
         }
     }
@@ -266,13 +298,15 @@ static void on_idle_readable(struct conn *c)
     enum io_status st = conn_read(c, e->rbuf, sizeof e->rbuf, &n);
     if (st == IO_AGAIN)
         return;
-    if (st == IO_ERROR) { /* e.g. TLS refused us: do not spin reconnecting */
-        conn_retry_later(c);
-        return;
+    if (st == IO_ERROR && !c->eng->pool.spoke) /* reset before any answer */
+        peer_gone(c, st);
+    else if (st == IO_ERROR) /* e.g. TLS refused us: do not spin reconnecting */
+        conn_fail(c, ERR_CLOSED, CAUSE_RESET, "reset the connection while it was idle");
+    else {
+        if (st == IO_DONE)
+            stray(c);
+        conn_close_clean(c);
     }
-    if (st == IO_DONE)
-        stray(c);
-    conn_close_clean(c);
 }
 
 static void http_on_io(struct conn *c, int revents)
@@ -284,7 +318,7 @@ static void http_on_io(struct conn *c, int revents)
     if ((revents & EV_WRITE) && c->out.len) {
         enum io_status st = conn_flush(c);
         if (st == IO_ERROR) {
-            conn_fail(c, ERR_CLOSED);
+            peer_gone(c, st);
             return;
         }
         if (st == IO_DONE)
@@ -296,8 +330,11 @@ static void http_on_io(struct conn *c, int revents)
 
 static void http_on_timer(struct conn *c)
 {
-    if (c->state == CONN_BUSY)
-        conn_fail(c, ERR_TIMEOUT);
+    if (c->state == CONN_BUSY && c->eng->pool.spoke)
+        conn_fail(c, ERR_TIMEOUT, CAUSE_TIMEOUT, NULL);
+    else if (c->state == CONN_BUSY) /* accepted, and never a byte back */
+        conn_fail(c, ERR_TIMEOUT, CAUSE_TIMEOUT, "accepted the connection but sent no byte "
+                  "within --timeout: is it the right port and scheme (stomp://?)");
 }
 
 const struct wire wire_http = {

@@ -70,11 +70,12 @@ static void stomp_ready(struct conn *c)
     c->leaving = 0;
     c->last_rx_ns = clock_now_ns();
     if (send_frame(c, "CONNECT", kv) < 0) {
-        conn_retry_later(c);
+        conn_fail(c, ERR_HANDSHAKE, CAUSE_RESET, "does not speak STOMP: it reset the connection "
+                  "before CONNECT");
         return;
     }
     conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
-    arm_timer(c, (double)c->eng->cfg->timeout_ns / 1e9); /* login deadline */
+    arm_timer(c, conn_setup_deadline_s(c)); /* login deadline */
 }
 
 /* SEND frames, one per verb, rendered once per connection (reply-to is the
@@ -145,16 +146,15 @@ static void logged_in(struct conn *c, const struct stomp_frame *f)
     reply_queue(c, queue, sizeof queue);
     snprintf(id, sizeof id, "rpcbench-%s-%d", c->eng->ids.tag, c->idx);
     const char *kv[] = {"destination", queue, "id", id, "ack", "auto", NULL};
-    if (negotiate(c, f) < 0) {
-        struct run_result *res = c->eng->res;
-        res->stomp_errors++;
-        snprintf(res->stomp_error, sizeof res->stomp_error,
-                 "bad frame from the server: CONNECTED with a heart-beat that is not \"sx,sy\"");
-        conn_fail(c, ERR_DECODE);
+    if (negotiate(c, f) < 0) { /* a malformed CONNECTED: counted as a bad frame */
+        c->eng->res->stomp_bad_frames++;
+        conn_fail(c, ERR_DECODE, CAUSE_PROTOCOL, "sent a CONNECTED frame with a heart-beat "
+                  "that is not \"sx,sy\"");
         return;
     }
+    conn_spoke(c);
     if (build_frames(c) || send_frame(c, "SUBSCRIBE", kv) < 0) {
-        conn_fail(c, ERR_CLOSED);
+        conn_fail(c, ERR_CLOSED, CAUSE_RESET, NULL);
         return;
     }
     heartbeat_timer(c);
@@ -171,7 +171,7 @@ static void stomp_send(struct conn *c, struct request *r)
     enc_stamp_id(&slot, reqid_wire(&e->ids, r->id));
     r->live = 1;
     if (conn_send_bytes(c, frame, c->frame_len[r->verb]) < 0) {
-        conn_fail(c, ERR_CLOSED);
+        conn_fail(c, ERR_CLOSED, CAUSE_RESET, "reset the connection");
         return;
     }
     if (r->measured)
@@ -225,20 +225,35 @@ static void on_error_frame(struct conn *c, const struct stomp_frame *f)
         errtext_excerpt(f->body, f->body_len, 120, res->stomp_error, sizeof res->stomp_error);
 }
 
+/* An ERROR frame: in answer to CONNECT the login was refused; later, the
+ * broker ends the connection with it. */
+static void error_frame(struct conn *c, const struct stomp_frame *f)
+{
+    char why[ERR_SAMPLE_LEN];
+    on_error_frame(c, f);
+    const char *msg = c->eng->res->stomp_error;
+    if (c->state == CONN_LOGIN) {
+        snprintf(why, sizeof why, "refused the login: %.120s", msg[0] ? msg : "(no message)");
+        conn_fail(c, ERR_HANDSHAKE, CAUSE_LOGIN, why);
+    } else {
+        snprintf(why, sizeof why, "sent an ERROR frame: %.120s", msg);
+        conn_fail(c, ERR_CLOSED, CAUSE_PROTOCOL, why);
+    }
+}
+
 /* Handles one parsed frame; returns -1 when the connection is gone. */
 static int on_frame(struct conn *c, const struct stomp_frame *f, size_t len)
 {
     if (stomp_is(f, "ERROR")) {
-        on_error_frame(c, f);
-        if (c->state == CONN_LOGIN)
-            conn_retry_later(c);
-        else
-            conn_fail(c, ERR_CLOSED);
+        error_frame(c, f);
         return -1;
     }
     if (c->state == CONN_LOGIN) {
         if (!stomp_is(f, "CONNECTED")) {
-            conn_retry_later(c);
+            char why[96]; /* a command is at most a few capitals (stomp_parse) */
+            snprintf(why, sizeof why, "does not speak STOMP: it answered CONNECT with %.*s",
+                     (int)(f->command_len < 32 ? f->command_len : 32), f->command);
+            conn_fail(c, ERR_HANDSHAKE, CAUSE_NOT_STOMP, why);
             return -1;
         }
         logged_in(c, f);
@@ -251,8 +266,27 @@ static int on_frame(struct conn *c, const struct stomp_frame *f, size_t len)
     return 0;
 }
 
-/* Parses every whole frame that c->in holds. */
-static void parse_input(struct conn *c)
+/* Bytes that are no STOMP frame (err: stomp_parse's reason) at at: in
+ * answer to CONNECT the peer speaks something else (an HTTP server answers
+ * "HTTP/1.1 400"); later, a broken frame, counted as a bad frame. */
+static void bad_input(struct conn *c, const char *at, size_t len, const char *err)
+{
+    char ex[48], why[ERR_SAMPLE_LEN];
+    errtext_excerpt(at, len, 40, ex, sizeof ex);
+    if (c->state == CONN_LOGIN) {
+        snprintf(why, sizeof why, "does not speak STOMP: it answered CONNECT with \"%s\" (%.40s)",
+                 ex, err);
+        conn_fail(c, ERR_HANDSHAKE, CAUSE_NOT_STOMP, why);
+        return;
+    }
+    c->eng->res->stomp_bad_frames++;
+    snprintf(why, sizeof why, "sent a malformed STOMP frame (%.40s): \"%s\"", err, ex);
+    conn_fail(c, ERR_DECODE, CAUSE_PROTOCOL, why);
+}
+
+/* Parses every whole frame that c->in holds. @return 0, or -1 when the
+ * connection is gone (failed, or closed by a frame). */
+static int parse_input(struct conn *c)
 {
     char err[ERR_LEN];
     size_t off = 0;
@@ -263,17 +297,34 @@ static void parse_input(struct conn *c)
         if (n == 0)
             break;
         if (n < 0) {
-            c->eng->res->stomp_errors++;
-            snprintf(c->eng->res->stomp_error, sizeof c->eng->res->stomp_error,
-                     "bad frame from the server: %.100s", err);
-            conn_fail(c, ERR_DECODE);
-            return;
+            bad_input(c, c->in.data + off, c->in.len - off, err);
+            return -1;
         }
         off += (size_t)n;
         if (f.command_len && on_frame(c, &f, (size_t)n) < 0)
-            return;
+            return -1;
     }
     buf_consume(&c->in, off);
+    return 0;
+}
+
+/* The peer closed (st IO_EOF) or reset the connection, after the frames it
+ * sent before were handled. */
+static void peer_gone(struct conn *c, enum io_status st)
+{
+    enum conn_cause cause = st == IO_EOF ? CAUSE_CLOSED : CAUSE_RESET;
+    const char *what = st == IO_EOF ? "closed" : "reset";
+    char why[96];
+    if (c->leaving) { /* the goodbye */
+        conn_close(c);
+    } else if (c->state == CONN_LOGIN) {
+        snprintf(why, sizeof why, "does not speak STOMP: it %s the connection after CONNECT",
+                 what);
+        conn_fail(c, ERR_HANDSHAKE, cause, why);
+    } else {
+        snprintf(why, sizeof why, "%s the connection", what);
+        conn_fail(c, ERR_CLOSED, cause, why);
+    }
 }
 
 static void stomp_on_io(struct conn *c, int revents)
@@ -281,7 +332,7 @@ static void stomp_on_io(struct conn *c, int revents)
     struct engine *e = c->eng;
     if ((revents & EV_WRITE) && c->out.len) {
         if (conn_flush(c) == IO_ERROR) {
-            conn_fail(c, ERR_CLOSED);
+            peer_gone(c, IO_ERROR);
             return;
         }
         conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
@@ -293,16 +344,14 @@ static void stomp_on_io(struct conn *c, int revents)
         enum io_status st = conn_read(c, e->rbuf, sizeof e->rbuf, &n);
         if (st == IO_AGAIN)
             break;
-        if (st != IO_DONE) {
-            if (c->leaving)
-                conn_close(c);
-            else
-                conn_fail(c, ERR_CLOSED);
+        if (st != IO_DONE) { /* what came before the end is read first */
+            if (parse_input(c) == 0)
+                peer_gone(c, st);
             return;
         }
         c->last_rx_ns = clock_now_ns();
         if (buf_append(&c->in, e->rbuf, n)) {
-            conn_fail(c, ERR_DECODE);
+            conn_fail(c, ERR_DECODE, CAUSE_PROTOCOL, NULL);
             return;
         }
     }
@@ -313,17 +362,20 @@ static void stomp_on_timer(struct conn *c)
 {
     int64_t now = clock_now_ns();
     if (c->state == CONN_LOGIN) { /* no CONNECTED in time */
-        conn_retry_later(c);
+        char why[96];
+        snprintf(why, sizeof why, "does not speak STOMP: it did not answer CONNECT within %gs",
+                 conn_setup_deadline_s(c));
+        conn_fail(c, ERR_HANDSHAKE, CAUSE_TIMEOUT, why);
         return;
     }
     if (c->hb_recv_ns && now - c->last_rx_ns >= 3 * c->hb_recv_ns) {
-        conn_fail(c, ERR_CLOSED); /* the server went silent */
+        conn_fail(c, ERR_CLOSED, CAUSE_TIMEOUT, "went silent for three heart-beat periods");
         return;
     }
     /* Only after silence: a request or frame sent since is the beat. */
     if (c->hb_send_ns && now - c->last_tx_ns >= c->hb_send_ns / 2 && !c->out.len &&
         conn_send_bytes(c, "\n", 1) < 0) {
-        conn_fail(c, ERR_CLOSED);
+        conn_fail(c, ERR_CLOSED, CAUSE_RESET, "reset the connection");
         return;
     }
     heartbeat_timer(c);

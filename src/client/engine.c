@@ -68,6 +68,16 @@ static void send_on(struct engine *e, struct conn *c, int64_t intended, int queu
     e->wire->send(c, r);
 }
 
+/* The first error of kind: what the last connection failure said, when it
+ * was of this kind, else the kind in general terms. */
+static void note_error(struct engine *e, int kind)
+{
+    if (e->pool.last_kind == kind && e->pool.last_why[0])
+        result_note_error(e->res, kind, "%s", e->pool.last_why);
+    else
+        result_note_default(e->res, kind, e->target->host, e->target->port);
+}
+
 /* conn_events.response_done, and the ring's expire: r ended with kind. */
 static void request_ended(void *owner, struct request *r, int kind)
 {
@@ -100,7 +110,7 @@ static void request_ended(void *owner, struct request *r, int kind)
             res->err[kind]++;
             v->errors++;
             if (!res->error_samples[kind][0])
-                result_note_default(res, kind, e->target->host, e->target->port);
+                note_error(e, kind);
         }
     }
     r->measured = 0;
@@ -193,6 +203,12 @@ static void conn_went_down(void *owner, struct conn *c, enum conn_down how, cons
             *pp = c->next_idle;
             break;
         }
+    if (how == CONN_DOWN_FATAL) { /* the run cannot work: it ends with why */
+        if (!e->fatal[0])
+            snprintf(e->fatal, sizeof e->fatal, "%s", why);
+        ev_break(e->loop, EVBREAK_ALL);
+        return;
+    }
     if (how == CONN_DOWN_CLOSED) {
         if (e->cfg->rate > 0)
             make_spare(e, c); /* reopened when a request needs it, never to sit silent */
@@ -265,21 +281,21 @@ static void arm_pacer(struct engine *e, int64_t at_ns)
 }
 
 /* A request that is due and cannot go anywhere because every connection is
- * waiting to reconnect: the target is down, so it fails now as `connect`
- * rather than piling up. */
+ * waiting to reconnect: it fails now, rather than piling up, with the kind
+ * of the last connection failure (connect, handshake, closed...). */
 static void fail_unconnectable(struct engine *e, int64_t intended)
 {
     int measured = intended >= e->m0_ns && intended < e->end_ns;
+    int kind = e->pool.last_kind;
     int verb = pick_verb(e); /* the verb it would have carried: the mix holds */
     if (measured) {
         e->res->sent++;
         e->res->errors++;
-        e->res->err[ERR_CONNECT]++;
+        e->res->err[kind]++;
         e->res->verbs[verb].requests++;
         e->res->verbs[verb].errors++;
-        if (!e->res->error_samples[ERR_CONNECT][0])
-            result_note_default(e->res, ERR_CONNECT, e->target->host,
-                                e->target->port);
+        if (!e->res->error_samples[kind][0])
+            note_error(e, kind);
     }
     (measured ? &e->ival : &e->warm)->sent++;
     (measured ? &e->ival : &e->warm)->errors++;

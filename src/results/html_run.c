@@ -370,7 +370,8 @@ static void transport_table(FILE *out, const struct run_result *r)
     kv(out, "bytes", v);
     lag_row(out, "send lag (actual - intended send time)", &r->send_lag);
     lag_row(out, "pacer lag (sends that found a free connection)", &r->pacing_lag);
-    snprintf(v, sizeof v, "%lld", (long long)r->reconnects);
+    snprintf(v, sizeof v, "%lld (%.1f/s), connection failures %lld", (long long)r->reconnects,
+             result_reconnects_per_s(r), (long long)result_conn_failures(r));
     kv(out, "reconnects", v);
     if (r->handshakes || r->tls_failures) {
         snprintf(v, sizeof v, "%lld handshakes (not in latency), %lld failed%s",

@@ -257,7 +257,16 @@ static int uses_tls(const struct run_result *r)
 /* Connections, TLS and STOMP: what the transport went through. */
 static void transport(FILE *out, const struct run_result *r)
 {
-    fprintf(out, "transport   reconnects %lld", (long long)r->reconnects);
+    fprintf(out, "transport   reconnects %lld (%.1f/s)", (long long)r->reconnects,
+            result_reconnects_per_s(r));
+    if (result_conn_failures(r)) {
+        fprintf(out, ", connection failures %lld (", (long long)result_conn_failures(r));
+        for (int k = 0, n = 0; k < CONN_CAUSES; k++)
+            if (r->conn_failures[k])
+                fprintf(out, "%s%s %lld", n++ ? ", " : "", conn_cause_names[k],
+                        (long long)r->conn_failures[k]);
+        fprintf(out, ")");
+    }
     if (uses_tls(r)) {
         char p50[32], mx[32];
         double lo = 0, hi = 0;
@@ -273,7 +282,8 @@ static void transport(FILE *out, const struct run_result *r)
                 mx, (long long)r->tls_failures);
     }
     if (!strncmp(r->target_url, "stomp", 5))
-        fprintf(out, "; STOMP ERROR frames %lld, stray replies %lld", (long long)r->stomp_errors,
+        fprintf(out, "; STOMP ERROR frames %lld, bad frames %lld, stray replies %lld",
+                (long long)r->stomp_errors, (long long)r->stomp_bad_frames,
                 (long long)r->stray_replies);
     else if (r->stray_replies)
         fprintf(out, "; stray replies %lld", (long long)r->stray_replies);

@@ -14,8 +14,25 @@
 #include "base/version.h"
 
 const char *const err_kind_names[ERR_KINDS] = {
-    "connect", "timeout", "closed", "http", "fault", "decode",
+    "connect", "timeout", "closed", "http", "fault", "decode", "handshake",
 };
+
+const char *const conn_cause_names[CONN_CAUSES] = {
+    "connect", "reset", "closed", "timeout", "tls", "login_refused", "not_stomp", "protocol",
+};
+
+double result_reconnects_per_s(const struct run_result *r)
+{
+    return r->duration_s > 0 ? (double)r->reconnects / r->duration_s : 0;
+}
+
+int64_t result_conn_failures(const struct run_result *r)
+{
+    int64_t n = 0;
+    for (int k = 0; k < CONN_CAUSES; k++)
+        n += r->conn_failures[k];
+    return n;
+}
 
 int result_init(struct run_result *r, const struct run_config *cfg)
 {
@@ -148,6 +165,10 @@ void result_note_default(struct run_result *r, int kind, const char *host, int p
         result_note_error(r, kind, "the server closed or reset the connection before the "
                           "answer was complete");
         break;
+    case ERR_HANDSHAKE:
+        result_note_error(r, kind, "connected to %s:%d, but the TLS handshake or STOMP login "
+                          "failed", host, port);
+        break;
     default:
         result_note_error(r, kind, "%s error", err_kind_names[kind]);
     }
@@ -218,9 +239,16 @@ static void warn_failures(struct run_result *r)
     if (r->errors == 0)
         return;
     int64_t done = r->ok + r->errors;
-    if (r->ok == 0)
+    /* Kinds that had an answer; the others (connect, handshake, closed,
+     * timeout) never got one, and are not called answered. */
+    int64_t answered = r->err[ERR_HTTP] + r->err[ERR_FAULT] + r->err[ERR_DECODE];
+    if (r->ok == 0 && answered == r->errors)
         result_warn(r, "no request succeeded: %lld of %lld answered requests failed (100%%); "
                     "latency figures are n/a", (long long)r->errors, (long long)done);
+    else if (r->ok == 0)
+        result_warn(r, "no request succeeded: %lld failed, %lld of them never answered; "
+                    "latency figures are n/a", (long long)r->errors,
+                    (long long)(r->errors - answered));
     else
         result_warn(r, "%.1f%% of answered requests failed (%lld of %lld); latency covers the "
                     "successful ones", 100.0 * (double)r->errors / (double)done,
@@ -404,6 +432,23 @@ static const char *counts_mismatch(const struct run_result *r)
     return NULL;
 }
 
+/* Reconnects past 1 % of the requests: connections churn, and the run
+ * measures connection setup (or a server that keeps dropping us). */
+static void warn_churn(struct run_result *r)
+{
+    if (r->reconnects == 0 || (double)r->reconnects <= 0.01 * (double)r->sent)
+        return;
+    char causes[160] = "";
+    size_t at = 0;
+    for (int k = 0; k < CONN_CAUSES && at < sizeof causes; k++)
+        if (r->conn_failures[k])
+            at += (size_t)snprintf(causes + at, sizeof causes - at, "%s %s %lld",
+                                   at ? "," : "; failures:", conn_cause_names[k],
+                                   (long long)r->conn_failures[k]);
+    result_warn(r, "connections churn: %lld reconnects (%.1f/s) for %lld requests (over 1%%)%s",
+                (long long)r->reconnects, result_reconnects_per_s(r), (long long)r->sent, causes);
+}
+
 void result_check_warnings(struct run_result *r)
 {
     const char *what = counts_mismatch(r);
@@ -440,6 +485,7 @@ void result_check_warnings(struct run_result *r)
     if (r->stomp_errors)
         result_warn(r, "%lld STOMP ERROR frames; the last said: %.80s",
                     (long long)r->stomp_errors, r->stomp_error);
+    warn_churn(r);
     if (r->server_vanished)
         result_warn(r, "a watched server process vanished during the run");
 }

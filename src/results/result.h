@@ -21,9 +21,25 @@ enum err_kind {
     ERR_HTTP,    /* non-2xx status */
     ERR_FAULT,   /* XML-RPC fault, JSON-RPC error, VDSM status.code != 0 */
     ERR_DECODE,  /* not a valid response */
+    ERR_HANDSHAKE, /* connected, but the TLS handshake or the STOMP login failed */
     ERR_KINDS
 };
 extern const char *const err_kind_names[ERR_KINDS];
+
+/* Why a connection failed (every failure is counted by cause, whether a
+ * request was lost with it or not): transport.connection_failures. */
+enum conn_cause {
+    CAUSE_CONNECT,   /* the TCP connect failed or timed out */
+    CAUSE_RESET,     /* the peer reset the connection (or a write broke) */
+    CAUSE_CLOSED,    /* the peer closed it with something pending */
+    CAUSE_TIMEOUT,   /* no answer in time: handshake, login, request, heart-beat */
+    CAUSE_TLS,       /* the TLS handshake failed, or TLS broke after it */
+    CAUSE_LOGIN,     /* the STOMP broker refused the login (ERROR to CONNECT) */
+    CAUSE_NOT_STOMP, /* no CONNECTED frame came back to CONNECT */
+    CAUSE_PROTOCOL,  /* malformed answer or frame, STOMP ERROR frame, wrong protocol */
+    CONN_CAUSES
+};
+extern const char *const conn_cause_names[CONN_CAUSES];
 
 enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL };
 
@@ -187,11 +203,13 @@ struct run_result {
         int64_t sent, ok, errors;
     } warmup;
     int64_t reconnects;      /* connections opened again after the first time */
+    int64_t conn_failures[CONN_CAUSES]; /* connections that failed, by cause */
     int64_t handshakes;      /* TLS handshakes done (not counted in latency) */
     struct hist handshake;   /* their times (us), connect included */
     int64_t tls_failures;
     char tls_error[ERR_LEN]; /* the last TLS failure */
     int64_t stomp_errors;    /* STOMP ERROR frames received */
+    int64_t stomp_bad_frames; /* STOMP frames that did not parse */
     int64_t stray_replies;   /* replies matching no request in flight (STOMP), or
                                 bytes no request asked for (HTTP) */
     char stomp_error[160];   /* the last one's message */
@@ -309,6 +327,10 @@ void result_format_start(double start_unix, char *out, size_t len);
 /* @return the client's mean CPU % over the samples, with its max in *max
  * (max may be NULL); -1 for both when no sample has it. */
 double result_client_cpu_mean(const struct run_result *r, double *max);
+/* @return reconnects per second of the measured window (0 when it is 0). */
+double result_reconnects_per_s(const struct run_result *r);
+/* @return the connection failures of every cause. */
+int64_t result_conn_failures(const struct run_result *r);
 /* @return the server CPU-ms per answered request; -1 when unknown (the
  * server CPU not measured, nothing answered). server_cpu.h has it net of
  * the idle baseline. */

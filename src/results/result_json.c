@@ -392,12 +392,18 @@ json_object *result_to_json(const struct run_result *r)
     json_object_object_add(root, "warnings", w);
     json_object *tr = json_object_new_object();
     add_int(tr, "reconnects", r->reconnects);
+    add_double(tr, "reconnects_per_s", result_reconnects_per_s(r));
+    json_object *cf = json_object_new_object();
+    for (int k = 0; k < CONN_CAUSES; k++)
+        add_int(cf, conn_cause_names[k], r->conn_failures[k]);
+    json_object_object_add(tr, "connection_failures", cf);
     add_int(tr, "tls_handshakes", r->handshakes);
     add_int(tr, "tls_failures", r->tls_failures);
     json_object_object_add(tr, "tls_insecure", json_object_new_boolean(r->cfg.tls_insecure));
     json_object_object_add(tr, "handshake_ms", result_hist_json(&r->handshake, p, r->cfg.npcts));
     json_object_object_add(tr, "tls_error", json_object_new_string(r->tls_error));
     add_int(tr, "stomp_errors", r->stomp_errors);
+    add_int(tr, "stomp_bad_frames", r->stomp_bad_frames);
     json_object_object_add(tr, "stomp_error", json_object_new_string(r->stomp_error));
     add_int(tr, "stray_replies", r->stray_replies);
     json_object_object_add(root, "transport", tr);

@@ -293,6 +293,10 @@ static void load_cpu(json_object *root, struct run_result *r)
     r->machine_cores = (int)i64(sys, "cores"); /* absent in older files: 0, unknown */
     json_object *tr = get(root, "transport"), *es = get(root, "error_samples");
     r->reconnects = i64(tr, "reconnects");
+    json_object *cf = get(tr, "connection_failures"); /* absent in older files: 0 */
+    for (int k = 0; k < CONN_CAUSES; k++)
+        r->conn_failures[k] = i64(cf, conn_cause_names[k]);
+    r->stomp_bad_frames = i64(tr, "stomp_bad_frames");
     r->handshakes = i64(tr, "tls_handshakes");
     r->tls_failures = i64(tr, "tls_failures");
     r->stomp_errors = i64(tr, "stomp_errors");

@@ -101,6 +101,9 @@ static void merge_counts(struct run_result *dst, const struct run_result *src)
             memcpy(dst->error_samples[k], src->error_samples[k], sizeof dst->error_samples[k]);
     }
     dst->reconnects += src->reconnects;
+    for (int k = 0; k < CONN_CAUSES; k++)
+        dst->conn_failures[k] += src->conn_failures[k];
+    dst->stomp_bad_frames += src->stomp_bad_frames;
     dst->handshakes += src->handshakes;
     dst->tls_failures += src->tls_failures;
     dst->stomp_errors += src->stomp_errors;
