@@ -20,7 +20,7 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
-from rpctest import RPCBENCH, Server, check, fmt_ratio, main, rpcbench
+from rpctest import RPCBENCH, Server, check, fmt_ratio, kill_group, main, rpcbench, spawn
 
 GE = "\u2265"
 
@@ -112,6 +112,25 @@ def test_sigterm_is_reported_as_sigterm():
         check(rc == 0 and "INTERRUPTED (SIGTERM)" in out, "report: rc %d\n%s" % (rc, out))
 
 
+def test_compare_interrupted_in_round_one():
+    """A SIGINT before compare's first round is complete: nothing to compare,
+    but the exit says the signal (it said 1, "no complete round")."""
+    with tempfile.TemporaryDirectory() as d:
+        saved = os.path.join(d, "c.json")
+        p = spawn([RPCBENCH, "compare", "--vms", "5", "-R", "10", "-d", "20s", "--rounds", "3",
+                   "--output", saved], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            time.sleep(2)
+            p.send_signal(signal.SIGINT)
+            out, err = p.communicate(timeout=30)
+        finally:
+            kill_group(p)
+        check(p.returncode == 130, "exit %d after SIGINT in round 1: %s" % (p.returncode, err))
+        line = [ln for ln in err.splitlines() if ln.startswith("rpcbench compare:")]
+        check(line and "interrupted (SIGINT) before round 1" in line[-1], "stderr: %s" % err)
+        check(not os.path.exists(saved), "a file was written for no complete round")
+
+
 def test_compare_ratio_one_value_everywhere():
     with Server("--delay", "2ms") as a, Server("--delay", "3ms") as b, \
             tempfile.TemporaryDirectory() as d:
@@ -143,4 +162,4 @@ def test_compare_ratio_one_value_everywhere():
 
 if __name__ == "__main__":
     main([test_unfinished_requests_fail_unless_allowed, test_sigterm_is_reported_as_sigterm,
-          test_compare_ratio_one_value_everywhere])
+          test_compare_interrupted_in_round_one, test_compare_ratio_one_value_everywhere])

@@ -101,6 +101,13 @@ static int run_one(struct cmp *c, int a, size_t i, const struct child_server *cs
     return rc;
 }
 
+/* run_rounds' return when a signal came before any round was complete: the
+ * run exits 128 + the signal, with err's line and no report. */
+#define RUN_ROUNDS_NONE (-3)
+
+/* Runs the rounds, A then B, until --rounds (or --rounds auto decides).
+ * @return 0 with c->pairs complete rounds (c->interrupted: the signal that
+ * cut them short, if one did), RUN_ROUNDS_NONE, or -1 with err. */
 static int run_rounds(struct cmp *c, char *err)
 {
     struct child_server cs = {0};
@@ -122,6 +129,11 @@ static int run_rounds(struct cmp *c, char *err)
     if (rc > 0) {
         c->interrupted = rc; /* the signal */
         fprintf(stderr, "compare: interrupted; reporting %zu complete round(s)\n", c->pairs);
+    }
+    if (rc > 0 && c->pairs == 0) {
+        snprintf(err, ERR_LEN, "interrupted (%s) before round 1 was complete: nothing to "
+                 "compare, nothing written", result_signal_name(rc));
+        return RUN_ROUNDS_NONE;
     }
     if (rc >= 0 && c->pairs == 0) {
         snprintf(err, ERR_LEN, "no complete round");
@@ -290,6 +302,10 @@ int cmd_compare(int argc, char **argv)
     if (rc == 0 && cerr[0]) {
         snprintf(err, ERR_LEN, "%s", cerr);
         rc = -1;
+    }
+    if (rc == RUN_ROUNDS_NONE) {
+        fprintf(stderr, "rpcbench compare: %s\n", err);
+        return RUN_EXIT_SIGNAL(c.interrupted);
     }
     if (rc) {
         fprintf(stderr, "rpcbench compare: %s\n", err);
