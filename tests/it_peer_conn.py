@@ -11,13 +11,14 @@ the reconnects stay within sent + a small constant, and the run ends
 within duration + timeout + 2 s."""
 import json
 import os
+import select
 import socket
 import struct
 import subprocess
 import tempfile
 import time
 
-from rpctest import RPCBENCH, Peer, check, main
+from rpctest import RPCBENCH, Peer, check, kill_group, main, spawn
 from stomptest import frame
 
 RATE, DURATION_S, TIMEOUT_S = 10, 1.0, 2.0
@@ -216,6 +217,28 @@ def test_http_accept_and_never_answer():
     check(took <= BUDGET_S, "took %.2fs" % took)
 
 
+def test_http_silence_hinted_within_3s():
+    """A long run against a server that accepts and never answers goes on
+    (a slow first answer is a slow server), but says so on stderr about
+    3 s in, long before its end."""
+    p = Peer(silent, timeout=30)
+    proc = spawn([RPCBENCH, "run", "--url", url("http", p), "-p", "jsonrpc", "--verb", "ping",
+                  "-R", str(RATE), "-d", "10s", "--timeout", "20s", "--quiet"],
+                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    t0, hint = time.monotonic(), None
+    try:
+        while hint is None and time.monotonic() - t0 < 9:
+            ready, _, _ = select.select([proc.stderr], [], [], 0.2)
+            line = proc.stderr.readline() if ready else ""
+            if "no answer yet" in line:
+                hint = (time.monotonic() - t0, line)
+    finally:
+        kill_group(proc)
+    check(hint is not None, "no hint on stderr in 9 s")
+    check(hint[0] < 8 and "sent no byte in 3s" in hint[1] and "stomp://" in hint[1],
+          "hint after %.1fs: %r" % hint)
+
+
 def test_stomp_message_then_close():
     """Each MESSAGE comes in one write with the close: every one the broker
     sent is an answer (on main most were counted as closed)."""
@@ -291,6 +314,7 @@ if __name__ == "__main__":
           test_stomp_to_server_that_closes, test_stomp_to_http_server, test_accept_and_reset,
           test_stomp_accept_and_never_answer, test_http_to_stomp_broker,
           test_stomps_to_plain_server, test_https_to_server_closing_on_tls,
-          test_http_accept_and_never_answer, test_stomp_message_then_close,
+          test_http_accept_and_never_answer, test_http_silence_hinted_within_3s,
+          test_stomp_message_then_close,
           test_stomp_error_then_close, test_stomp_bad_frame_is_not_an_error_frame,
           test_login_then_close_backs_off])

@@ -61,6 +61,7 @@ struct engine {
     ev_idle poll;               /* --busy-poll: the pacer runs every loop turn */
     ev_timer tick;
     ev_timer end;
+    ev_timer silence;           /* the hint for a peer that never answered */
     ev_signal sigint, sigterm;
     int64_t t0_ns;              /* first send (warmup starts) */
     int64_t m0_ns;              /* measured window starts */

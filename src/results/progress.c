@@ -24,7 +24,12 @@ void progress_line(const struct run_config *cfg, const struct interval_rec *rec,
         snprintf(when, sizeof when, "[warmup %6.1fs]", rec->t);
     else
         snprintf(when, sizeof when, "[%6.1fs/%.1fs]", rec->t, total_s);
-    fprintf(stderr, "%s%s%s rate %7.1f/s  ok %6lld  err %4lld  p50 %8.3fms  p99 %8.3fms%s\n",
+    char p50[24] = "       n/a", p99[24] = "       n/a"; /* no answer: no latency, never 0 */
+    if (rec->ok > 0) {
+        snprintf(p50, sizeof p50, "%8.3fms", rec->p50_ms);
+        snprintf(p99, sizeof p99, "%8.3fms", rec->p99_ms);
+    }
+    fprintf(stderr, "%s%s%s rate %7.1f/s  ok %6lld  err %4lld  p50 %s  p99 %s%s\n",
             progress_prefix, progress_prefix[0] ? " " : "", when, (double)rec->sent / ival,
-            (long long)rec->ok, (long long)rec->errors, rec->p50_ms, rec->p99_ms, cpu);
+            (long long)rec->ok, (long long)rec->errors, p50, p99, cpu);
 }
