@@ -32,9 +32,11 @@ def run(url, *extra):
     JSON result or None, seconds)."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.json")
+        given = {"-R": str(RATE), "-d": "%gs" % DURATION_S, "--timeout": "%gs" % TIMEOUT_S}
+        for opt in extra:  # a test's own value replaces the default (twice is a usage error)
+            given.pop(opt, None)
         args = [RPCBENCH, "run", "--url", url, "-p", "jsonrpc", "--verb", "ping",
-                "-R", str(RATE), "-d", "%gs" % DURATION_S, "--timeout", "%gs" % TIMEOUT_S,
-                "--output", out, "--quiet", *extra]
+                *[x for kv in given.items() for x in kv], "--output", out, "--quiet", *extra]
         t0 = time.monotonic()
         p = subprocess.run(args, capture_output=True, text=True, timeout=60)
         took = time.monotonic() - t0
