@@ -19,8 +19,8 @@ import tempfile
 import time
 
 from faultserver import XML_PING
-from rpctest import (Listening, Peer, Server, check, http_response, main, read_http_request,
-                     rpcbench, run_json)
+from rpctest import (Listening, Server, check, http_peer, http_response, main, rpcbench,
+                     run_json)
 
 CPUSERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cpuserver.py")
 
@@ -157,18 +157,11 @@ def absent_pid():
 def xml_peer(on_request=None):
     """A Peer answering every XML-RPC request with a ping result, calling
     on_request() first; rec["requests"] counts them."""
-    def handle(c, rec):
-        pending = b""
-        while True:
-            got = read_http_request(lambda: c.recv(65536), pending)
-            if got is None:
-                return
-            pending = got[2]
-            rec["requests"] = rec.get("requests", 0) + 1
-            if on_request:
-                on_request()
-            c.sendall(http_response(XML_PING, "text/xml"))
-    return Peer(handle)
+    def answer(body):
+        if on_request:
+            on_request()
+        return http_response(XML_PING, "text/xml")
+    return http_peer(answer)
 
 
 def test_server_pid_absent_is_usage_error():

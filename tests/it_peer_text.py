@@ -30,7 +30,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rpctest import RPCBENCH, Peer, check, main, read_http_request, skip  # noqa: E402
+from rpctest import RPCBENCH, Peer, check, http_peer, main, skip  # noqa: E402
 from stomptest import frame, parse_frames  # noqa: E402
 
 CONTROLS = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]")
@@ -152,19 +152,6 @@ def samples(r):
 
 
 # ---- HTTP peers ----------------------------------------------------------------
-
-def http_peer(answer):
-    """A peer answering every HTTP request with answer(request body)."""
-    def handle(c, rec):
-        pending = b""
-        while True:
-            got = read_http_request(lambda: c.recv(65536), pending)
-            if got is None:
-                return
-            _, body, pending = got
-            c.sendall(answer(body))
-    return Peer(handle)
-
 
 def http_answer(body, status=b"200 OK", ctype=b"text/xml"):
     return (b"HTTP/1.1 " + status + b"\r\nContent-Type: " + ctype +

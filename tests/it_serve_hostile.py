@@ -8,11 +8,11 @@ overflowed the stack. The client side of the same bound (a deep answer
 under --validate full) is checked here too, with a peer written by hand."""
 import json
 import re
-import socket
 import subprocess
 import time
 
-from rpctest import RPCBENCH, Peer, Server, check, http_response, main, read_http_request
+from rpctest import (RPCBENCH, Peer, Server, check, http_peer, http_response, main,
+                     read_http_request)
 import stomptest
 from stomptest import Raw, frame
 
@@ -159,15 +159,7 @@ def deep_xml_peer(levels):
     answer = (b"<?xml version='1.0'?><methodResponse><params><param>%s</param></params>"
               b"</methodResponse>" % xml_deep(levels))
 
-    def handle(sock, rec):
-        pending = b""
-        while True:
-            got = read_http_request(lambda: sock.recv(65536), pending)
-            if got is None:
-                return
-            pending = got[2]
-            sock.sendall(http_response(answer, "text/xml"))
-    return Peer(handle)
+    return http_peer(lambda body: http_response(answer, "text/xml"))
 
 
 def run(*args, timeout=30):

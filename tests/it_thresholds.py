@@ -13,19 +13,11 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
-from rpctest import Peer, Server, check, main, rpcbench
+from rpctest import Peer, Server, check, main, rpcbench, threshold_verdicts
 
 RUN = ("-d", "1s", "-R", "10", "-c", "4", "--quiet")
 
 
-def verdicts(out):
-    """{expr: (line, "pass" | "FAIL")} from the text report's threshold lines."""
-    got = {}
-    for line in out.splitlines():
-        m = re.match(r"threshold (\S+): (.*): (pass|FAIL)$", line)
-        if m:
-            got[m.group(1)] = (m.group(2), m.group(3))
-    return got
 
 
 def test_run_fails_then_passes_and_report_agrees():
@@ -34,7 +26,7 @@ def test_run_fails_then_passes_and_report_agrees():
         rc, out, err = rpcbench("run", "--url", srv.url("/RPC2"), *RUN,
                                 "--threshold", "p99<5ms", "--output", saved)
         check(rc == 3, "p99<5ms on a 20 ms server: rc %d %r" % (rc, err))
-        v = verdicts(out)
+        v = threshold_verdicts(out)
         check(list(v) == ["p99<5ms"] and v["p99<5ms"][1] == "FAIL", "verdict lines: %r" % out)
         m = re.match(r"p99 = ([0-9.]+)ms, bound < 5ms$", v["p99<5ms"][0])
         check(m and float(m.group(1)) >= 20, "measured value named: %r" % v["p99<5ms"][0])
@@ -45,10 +37,10 @@ def test_run_fails_then_passes_and_report_agrees():
               and abs(t[0]["value"] - float(m.group(1))) < 0.001, "JSON thresholds: %r" % t)
         rc, out, err = rpcbench("run", "--url", srv.url("/RPC2"), *RUN, "--threshold", "p99<10s")
         check(rc == 0, "p99<10s: rc %d %r %r" % (rc, out[-300:], err))
-        check(verdicts(out)["p99<10s"][1] == "pass", "pass line: %r" % out[-300:])
+        check(threshold_verdicts(out)["p99<10s"][1] == "pass", "pass line: %r" % out[-300:])
         # the saved result judged again, without running
         rc, out, err = rpcbench("report", saved, "--threshold", "p99<5ms", "--threshold", "p99<10s")
-        v = verdicts(out)
+        v = threshold_verdicts(out)
         check(rc == 3 and v["p99<5ms"][1] == "FAIL" and v["p99<10s"][1] == "pass",
               "report: rc %d %r %r" % (rc, v, err))
         value = t[0]["value"]  # the boundary: the measured value itself
@@ -86,7 +78,7 @@ def test_per_verb_list_and_junit():
                                 "--verb", "list:1,getAllVmStats:1", "--threshold", conds,
                                 "--threshold", "rate>=1%", "--junit", junit, "--output", saved)
         check(rc == 3, "rc %d %r" % (rc, err))
-        v = verdicts(out)
+        v = threshold_verdicts(out)
         check([k for k in v] == conds.split(",") + ["rate>=1%"], "one line each: %r" % v)
         check(v["getAllVmStats.p50<5ms"][1] == "FAIL" and v["list.p99<10s"][1] == "pass"
               and v["errors=0"] == ("errors = 0, bound = 0", "pass")
@@ -123,9 +115,9 @@ def test_no_success_fails_whatever_the_conditions():
     peer = Peer(refuse)
     url = "http://127.0.0.1:%d/RPC2" % peer.port
     rc, out, err = rpcbench("run", "--url", url, *RUN, "--threshold", "errors>0", timeout=30)
-    check(rc == 3 and verdicts(out)["errors>0"][1] == "pass", "rc %d %r %r" % (rc, out[-300:], err))
+    check(rc == 3 and threshold_verdicts(out)["errors>0"][1] == "pass", "rc %d %r %r" % (rc, out[-300:], err))
     rc, out, err = rpcbench("run", "--url", url, *RUN, "--threshold", "p99<1s", timeout=30)
-    check(rc == 3 and verdicts(out)["p99<1s"] == (
+    check(rc == 3 and threshold_verdicts(out)["p99<1s"] == (
         "p99 n/a (no successful response), bound < 1000ms", "FAIL"), "n/a: %r" % out[-300:])
     peer.close()
 
@@ -143,8 +135,8 @@ def test_compare_judges_each_arm_and_writes_gates_to_junit():
         check(rc == 3, "a failed threshold in compare: rc %d %r" % (rc, err[-500:]))
         check(re.search(r"^thresholds, arm A ", out, re.M) and
               re.search(r"^thresholds, arm B ", out, re.M), "per-arm lines:\n" + out[-800:])
-        check(verdicts(out)["p99<5ms"][1] == "FAIL" and verdicts(out)["errors=0"][1] == "pass",
-              "verdicts %r" % verdicts(out))
+        check(threshold_verdicts(out)["p99<5ms"][1] == "FAIL" and threshold_verdicts(out)["errors=0"][1] == "pass",
+              "verdicts %r" % threshold_verdicts(out))
         doc = json.load(open(saved))
         check(set(doc["thresholds"]) == {"A", "B"} and
               [t["pass"] for t in doc["thresholds"]["A"]] == [False, True], doc.get("thresholds"))

@@ -20,19 +20,12 @@ import tempfile
 import time
 import xml.etree.ElementTree as ET
 
-from rpctest import RPCBENCH, Server, check, fmt_ratio, kill_group, main, rpcbench, spawn
+from rpctest import (RPCBENCH, Server, check, fmt_ratio, kill_group, main, rpcbench, spawn,
+                     threshold_verdicts)
 
 GE = "\u2265"
 
 
-def verdicts(out):
-    """{expr: (line, "pass" | "FAIL")} from the text report's threshold lines."""
-    got = {}
-    for line in out.splitlines():
-        m = re.match(r"threshold (\S+): (.*): (pass|FAIL)$", line)
-        if m:
-            got[m.group(1)] = (m.group(2), m.group(3))
-    return got
 
 
 def percentile_lines(out):
@@ -52,7 +45,7 @@ def test_unfinished_requests_fail_unless_allowed():
               "a backlog left unfinished: %r" % req)
         check(rc == 3, "errors=0,p99<2s with %d unfinished: rc %d\n%s" % (
               req["unfinished"], rc, out[-1500:]))
-        v = verdicts(out)
+        v = threshold_verdicts(out)
         check(v["errors=0"][1] == "FAIL" and "unfinished" in v["errors=0"][0], "errors: %r" % v)
         check(v["p99<2s"][1] == "FAIL" and "unfinished" in v["p99<2s"][0], "p99: %r" % v)
         p99 = [ln for ln in percentile_lines(out) if ln.startswith("p99 ")][0]
@@ -67,7 +60,7 @@ def test_unfinished_requests_fail_unless_allowed():
         # the saved result re-renders the same figures and verdicts
         rc2, out2, err2 = rpcbench("report", saved, "--threshold", "errors=0,p99<2s")
         check(rc2 == 3 and percentile_lines(out2) == percentile_lines(out)
-              and verdicts(out2) == v, "re-rendered:\n%s\n%s" % (out2[-1200:], err2))
+              and threshold_verdicts(out2) == v, "re-rendered:\n%s\n%s" % (out2[-1200:], err2))
         # compare of the saved run against itself marks the same lower bounds
         rc6, out6, err6 = rpcbench("compare", saved, saved)
         row = re.search(r"^p99 latency\s+(\S+)\s+(\S+)\s+1\.000", out6, re.M)
@@ -75,14 +68,14 @@ def test_unfinished_requests_fail_unless_allowed():
               "compare: rc %d\n%s%s" % (rc6, out6[:1500], err6))
         # allowed explicitly, with a bound the waits do not reach: pass
         rc3, out3, err3 = rpcbench("report", saved, "--threshold", "unfinished<100%,p99<1h")
-        v3 = verdicts(out3)
+        v3 = threshold_verdicts(out3)
         check(rc3 == 0 and v3["unfinished<100%"][1] == "pass" and v3["p99<1h"][1] == "pass"
               and GE in v3["p99<1h"][0], "allowed: rc %d %r %s" % (rc3, v3, err3))
         # allowed, but a bound the waits already break still fails
         rc4, out4, _ = rpcbench("report", saved, "--threshold", "unfinished<100%,max<1ms")
-        check(rc4 == 3 and verdicts(out4)["max<1ms"][1] == "FAIL", out4[-600:])
+        check(rc4 == 3 and threshold_verdicts(out4)["max<1ms"][1] == "FAIL", out4[-600:])
         rc5, out5, _ = rpcbench("report", saved, "--threshold", "unfinished<1")
-        check(rc5 == 3 and verdicts(out5)["unfinished<1"][1] == "FAIL", out5[-600:])
+        check(rc5 == 3 and threshold_verdicts(out5)["unfinished<1"][1] == "FAIL", out5[-600:])
 
 
 def test_sigterm_is_reported_as_sigterm():

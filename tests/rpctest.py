@@ -333,6 +333,31 @@ def http_response(body, ctype, length=None):
             % (ctype.encode(), n)) + body
 
 
+def http_peer(answer):
+    """A Peer serving keep-alive HTTP: every request (read_http_request's
+    framing) gets answer(body), bytes; rec["requests"] counts them."""
+    def handle(c, rec):
+        pending = b""
+        while True:
+            got = read_http_request(lambda: c.recv(65536), pending)
+            if got is None:
+                return
+            _, body, pending = got
+            rec["requests"] = rec.get("requests", 0) + 1
+            c.sendall(answer(body))
+    return Peer(handle)
+
+
+def threshold_verdicts(out):
+    """{expr: (line, "pass" | "FAIL")} from the text report's threshold lines."""
+    got = {}
+    for line in out.splitlines():
+        m = re.match(r"threshold (\S+): (.*): (pass|FAIL)$", line)
+        if m:
+            got[m.group(1)] = (m.group(2), m.group(3))
+    return got
+
+
 def jsonrpc_result(rid, result=True):
     """A JSON-RPC 2.0 success answer to request id rid, as bytes."""
     return json.dumps({"jsonrpc": "2.0", "id": rid, "result": result}).encode()
