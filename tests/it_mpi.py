@@ -350,6 +350,27 @@ def test_plain_build_under_launcher_refuses():
         check(p.returncode == 0 and "(with MPI" in p.stdout, "MPI build: %r" % p.stdout)
 
 
+def test_plain_build_under_real_mpirun_refuses():
+    """The situation it was found in: `mpirun -n 2 ./rpcbench run` with the
+    plain build printed two unrelated reports, each claiming the whole rate.
+    Every rank now refuses, and nothing reaches the server."""
+    if not MPIRUN:
+        skip("no mpirun (scripts/deps.sh check installs openmpi-bin)")
+    def count(c, rec):
+        rec["bytes"] = len(c.recv(4096))
+    peer = Peer(count, timeout=5)
+    try:
+        p = bounded([MPIRUN, "-n", "2", "--oversubscribe", RPCBENCH, "run", "--url",
+                     "http://127.0.0.1:%d/RPC2" % peer.port, "-R", "400", "-d", "1s"], 90, env=ENV)
+        lines = [ln for ln in p.stderr.splitlines() if "built without MPI" in ln]
+        check(p.returncode != 0 and len(lines) == 2 and "make MPI=1" in lines[0],
+              "mpirun of the plain build: rc %d %r" % (p.returncode, p.stderr[-600:]))
+        check("achieved" not in p.stdout, "a rank reported a run: %r" % p.stdout[-600:])
+        check(not peer.conns, "a refused rank connected: %r" % peer.conns)
+    finally:
+        peer.close()
+
+
 def test_make_mpi_installs_open_mpi():
     """`make MPI=1` installs what the MPI build needs before it builds: its
     deps step asks scripts/deps.sh for the mpi set, which holds Open MPI."""
@@ -370,4 +391,5 @@ if __name__ == "__main__":
           test_unreachable_every_rank_exits_1, test_sigint_writes_merged_result,
           test_server_cpu_on_its_host, test_compare_under_mpirun,
           test_mpi_binary_without_mpirun, test_plain_build_under_launcher_refuses,
+          test_plain_build_under_real_mpirun_refuses,
           test_make_mpi_installs_open_mpi])
