@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""bench.py: rpcbench's own speed, side by side with wrk and hey.
+"""bench.py: rpcbench's own speed, side by side with wrk, wrk2 and hey.
 
-Runs the five parts of `make bench` against one `rpcbench serve` on
+Runs the seven parts of `make bench` against one `rpcbench serve` on
 loopback and writes bench/RESULTS.md: one markdown table per part, medians
 over repetitions, each figure next to its peer measured in the same run,
 interleaved (rep 1 of every tool, then rep 2, ...) so that a fuzzer loading
@@ -62,6 +62,10 @@ class Plan:
         self.srvcpu_rate = 5     # part 6: VDSM's typical polling, one core's few percent
         self.srvcpu_s = 2 if q else 5
         self.srvcpu_warmup_s = 1
+        # part 7: the open loop against wrk2 (issue 29's table)
+        self.ol_cells = ((5000, 50), (20000, 100), (40000, 200))
+        self.ol_s = 3 if q else 10
+        self.ol_reps = 1 if q else 3
 
 
 # --------------------------------------------------------------- parts ---
@@ -143,8 +147,8 @@ def part_pacing(plan, srv, bodies, out):
                "per rate and pacer, interleaved. Send lag = actual - intended send time "
                "(rpcbench's `send_lag_ms`, 1 us resolution); pacer lag = the send lag of the "
                "requests that found a free connection (`pacing_lag_ms`): the pacer's own "
-               "precision. `sleep` is the default pacer (timerfd, wakes early and spins up to "
-               "200 us); `busy-poll` is `--busy-poll` (never sleeps; costs a core).\n\n"
+               "precision. `sleep` is the default pacer (an absolute timerfd, no spin; sends "
+               "due within --pacer-window, 50 us, share a wake); `busy-poll` is `--busy-poll` (never sleeps; costs a core).\n\n"
                "This machine is a VM, and its hypervisor now and then runs something else on "
                "the client's vCPU: /proc/stat's steal column, read per run on the client's CPU. "
                "A run that lost even one tick (10 ms) to steal has its p99 send lag in "
@@ -195,6 +199,71 @@ def part_pacing(plan, srv, bodies, out):
     out.append(L.md_table(hdr, table))
     out.append(L.commands(cmds))
     return lag5k
+
+
+def part_open_loop(plan, srv, bodies, out):
+    """7. Open loop at fixed rates: client CPU per request, latency p99 and
+    pacer-lag p99 for rpcbench, the bare timer floor, and wrk2 when WRK2
+    names its binary (it is not packaged): JSON-RPC ping, interleaved."""
+    proto = "jsonrpc"
+    timer = os.path.join(ROOT, os.environ.get("BUILD", "build/rel"), "bench", "bench_timer")
+    wrk2 = os.environ.get("WRK2")
+    tools = ["rpcbench", "floor"] + (["wrk2"] if wrk2 else [])
+    rows, cmds = {}, {}
+    for rep in range(plan.ol_reps):
+        for rate, conns in plan.ol_cells:
+            for tool in tools[rep % len(tools):] + tools[:rep % len(tools)]:
+                if tool == "floor":
+                    argv, parse = [timer, str(rate), str(plan.ol_s)], L.parse_timer
+                elif tool == "wrk2":
+                    argv, parse = L.wrk2_cmd(wrk2, srv, proto, bodies[proto], conns, rate,
+                                             plan.ol_s, LUA)
+                else:
+                    argv, parse = L.rpcbench_cmd(RPCBENCH, srv, proto, "ping", rate, conns,
+                                                 plan.ol_s)
+                rows.setdefault((rate, tool), []).append(L.measure(argv, srv, parse))
+                cmds[(rate, tool)] = argv
+    out.append("## 7. Open loop against wrk2 (JSON-RPC ping)\n")
+    out.append(f"{plan.ol_s} s per run, {plan.ol_reps} runs per cell, interleaved, client on "
+               "CPU 0 and server on CPU 1. Client CPU-us/req is user+sys over the client's "
+               "whole life per answered request; the floor's is per timer wake-up (one wake, "
+               "no I/O). Latency p99 is from the intended send time for both tools (wrk2's "
+               "corrected histogram, rpcbench's latency). Pacer-lag p99 is rpcbench's "
+               "`pacing_lag_ms`; the floor's is `bench_timer`'s wake-up lag at the same rate; "
+               "the bound is the larger of 1.5x the floor's p99 and its p99 + 50 us. "
+               + ("wrk2: `" + wrk2 + "`." if wrk2 else
+                  "wrk2 was not run: give `WRK2=/path/to/wrk2/wrk` (bench/README.md says how "
+                  "to build it).") + "\n")
+    hdr = ["rate/s, conns", "rpcbench CPU-us/req", "wrk2 CPU-us/req", "ratio",
+           "floor CPU-us/wake", "rpcbench p99 ms", "wrk2 p99 ms", "rpcbench pacer p99 us",
+           "floor p99 us", "bound us", "within", "rpcbench achieved/target",
+           "wrk2 achieved/target", "runs with steal"]
+    table, summary = [], {}
+    for rate, conns in plan.ol_cells:
+        rb, fl, w2 = (rows.get((rate, t), []) for t in ("rpcbench", "floor", "wrk2"))
+        for r in fl:
+            if r.get("requests"):
+                r["cpu_us_req"] = r["cpu_s"] * 1e6 / r["requests"]
+        m, f, w = L.medians(rb), L.medians(fl), L.medians(w2)
+        ratios = [a["cpu_us_req"] / b["cpu_us_req"] for a, b in zip(rb, w2)
+                  if a.get("cpu_us_req") and b.get("cpu_us_req")]
+        ratio = statistics.median(ratios) if ratios else None
+        fp99 = f.get("lag_p99_us")
+        bound = max(1.5 * fp99, fp99 + 50) if fp99 is not None else None
+        pp99 = m.get("pacer_p99_us")
+        steal = sum(1 for r in rb + fl + w2 if r.get("steal_ms", 0) > 0)
+        summary[rate] = {"ratio": ratio, "pacer": pp99, "bound": bound,
+                         "p99": m.get("lat_p99_ms"), "wrk2_p99": w.get("lat_p99_ms")}
+        table.append([f"{rate:,}, {conns}", L.f1(m.get("cpu_us_req")), L.f1(w.get("cpu_us_req")),
+                      L.f2(ratio), L.f1(f.get("cpu_us_req")), L.f3(m.get("lat_p99_ms")),
+                      L.f3(w.get("lat_p99_ms")), L.f0(pp99), L.f0(fp99), L.f0(bound),
+                      "-" if bound is None or pp99 is None else
+                      ("yes" if pp99 <= bound else "no"),
+                      L.f3(m["rps"] / rate if m.get("rps") else None),
+                      L.f3(w["rps"] / rate if w.get("rps") else None), steal])
+    out.append(L.md_table(hdr, table))
+    out.append(L.commands(cmds))
+    return summary
 
 
 def _steal_cell(steals):
@@ -408,7 +477,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="short runs, to try the script")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
-    ap.add_argument("--parts", default="123456")
+    ap.add_argument("--parts", default="1234567")
     args = ap.parse_args()
     plan = Plan(args.quick)
     t0 = time.time()
@@ -442,6 +511,9 @@ def main():
         if "6" in args.parts:
             L.log("part 6: server CPU per call")
             summary["srvcpu"] = part_server_cpu(plan, srv, out)
+        if "7" in args.parts:
+            L.log("part 7: open loop against wrk2")
+            summary["openloop"] = part_open_loop(plan, srv, bodies, out)
     finally:
         srv.stop()
         shutil.rmtree(tmp, ignore_errors=True)

@@ -159,6 +159,7 @@ def rpcbench_cmd(rpcbench, srv, proto, verb, rate, conns, secs, validate="cheap"
                 "lag_p50_us": lag["p50"] * 1e3, "lag_p99_us": lag["p99"] * 1e3,
                 "lag_max_us": lag["max"] * 1e3,
                 "pacer_p99_us": d["pacing_lag_ms"]["p99"] * 1e3,
+                "lat_p99_ms": d["latency_ms"]["p99"],
                 "queued_pct": 100 * d["requests"]["queued"] / max(d["requests"]["sent"], 1)}
     return argv, parse
 
@@ -172,6 +173,20 @@ def wrk_cmd(srv, proto, body, conns, secs, lua):
                       stdout)
         n, us, err, non2xx = (int(x) for x in m.groups())
         return {"requests": n - non2xx, "errors": err + non2xx, "rps": (n - non2xx) / (us / 1e6)}
+    return argv, parse
+
+
+def wrk2_cmd(exe, srv, proto, body, conns, rate, secs, lua):
+    """wrk2 (giltene/wrk2) at a fixed rate, one thread: its -L histogram is
+    corrected for coordinated omission (from the intended send time)."""
+    argv = [exe, "-t1", "-c", str(conns), "-d", f"{secs}s", "-R", str(rate), "-s", lua,
+            srv.url(proto), "--", body["file"], body["ctype"]]
+
+    def parse(stdout):
+        r = wrk_cmd(srv, proto, body, conns, secs, lua)[1](stdout)
+        m = re.search(r"wrk-summary .* p99_us=([\d.]+)", stdout)
+        r["lat_p99_ms"] = float(m.group(1)) / 1e3
+        return r
     return argv, parse
 
 

@@ -2,7 +2,8 @@
 -- the same Content-Type and User-Agent (wrk adds Host and Content-Length).
 -- usage: wrk -s bench/post.lua URL -- BODY_FILE CONTENT_TYPE
 -- At the end prints one line for bench/bench.py:
---   wrk-summary requests=N duration_us=N errors=N non2xx=N
+--   wrk-summary requests=N duration_us=N errors=N non2xx=N p99_us=X
+-- (wrk2's latency is its corrected histogram: from the intended send time)
 
 function init(args)
    local f = assert(io.open(args[1], "rb"))
@@ -15,7 +16,7 @@ end
 
 function done(summary, latency, requests)
    local e = summary.errors
-   io.write(string.format("wrk-summary requests=%d duration_us=%d errors=%d non2xx=%d\n",
+   io.write(string.format("wrk-summary requests=%d duration_us=%d errors=%d non2xx=%d p99_us=%g\n",
       summary.requests, summary.duration,
-      e.connect + e.read + e.write + e.timeout, e.status))
+      e.connect + e.read + e.write + e.timeout, e.status, latency:percentile(99)))
 end
