@@ -16,7 +16,7 @@ enum {
     OPT_ROUNDS, OPT_PLOT, OPT_HDR_LOG, OPT_PCT_DIST, OPT_VM_ID, OPT_CACERT, OPT_CERT, OPT_KEY,
     OPT_INSECURE, OPT_STOMP_DEST, OPT_BUSY_POLL, OPT_PLOT_KEEP, OPT_THRESHOLD, OPT_JUNIT,
     OPT_GATE, OPT_BISECT, OPT_RANK_OUTPUT, OPT_SERVER_HOST, OPT_HTML,
-    OPT_IDLE_BASELINE,
+    OPT_IDLE_BASELINE, OPT_PACER_WINDOW,
     OPT_LAST /* keep last: the size of options_parse's table of values seen */
 };
 
@@ -32,6 +32,7 @@ static const struct option long_opts[] = {
     {"connections", required_argument, NULL, 'c'},
     {"arrival", required_argument, NULL, OPT_ARRIVAL},
     {"busy-poll", no_argument, NULL, OPT_BUSY_POLL},
+    {"pacer-window", required_argument, NULL, OPT_PACER_WINDOW},
     {"seed", required_argument, NULL, OPT_SEED},
     {"timeout", required_argument, NULL, OPT_TIMEOUT},
     {"interval", required_argument, NULL, OPT_INTERVAL},
@@ -91,6 +92,8 @@ void options_usage(FILE *out, int compare)
             "      --seed N           seed of the poisson arrivals, 0..2147483647 (default 1)\n"
             "      --busy-poll        the pacer polls instead of sleeping: sends on time\n"
             "                         on a VM that is slow to wake (costs a core)\n"
+            "      --pacer-window D   sends due within D go out on one wake, each\n"
+            "                         timed from its own intended time; default 50us\n"
             "      --timeout D        per request, default 10s\n"
             "      --interval D       progress and timeline step, default 1s\n"
             "      --buckets SPEC     auto | START:END:STEP (ms) | 1,2,5,10 (ms); 64 edges at most\n"
@@ -160,6 +163,7 @@ static void defaults(struct options *o)
     c->timeout_ns = 10 * 1000000000LL;
     c->interval_ns = 1000000000LL;
     c->connections = 4;
+    c->pacer_window_ns = PACER_WINDOW_DEFAULT_NS;
     c->seed = 1;
     c->validate = VALIDATE_CHEAP;
     c->vms = 150;
@@ -316,6 +320,14 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
         c->arrival = (enum arrival)choice;
         return 0;
     case OPT_BUSY_POLL: c->busy_poll = 1; return 0;
+    case OPT_PACER_WINDOW:
+        if (units_parse_duration(arg, &c->pacer_window_ns, err)) return -1;
+        if (c->pacer_window_ns > PACER_WINDOW_MAX_NS) {
+            snprintf(err, ERR_LEN, "--pacer-window: %s is over 10ms (a window that long "
+                     "is a burst, not a rate)", arg);
+            return -1;
+        }
+        return 0;
     case OPT_SEED:
         if (cli_parse_int("--seed", arg, 0, 0x7fffffffL, &v, err)) return -1;
         c->seed = (uint64_t)v;

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -46,9 +47,30 @@ void conn_init(struct engine *e, struct conn *c, int idx)
     c->timer.data = c;
 }
 
+/* c's reads go to the harvest set (once per socket: level-triggered, they
+ * stay there until it closes). @return 0, or -1: the loop watches them. */
+static int harvest_add(struct conn *c)
+{
+    if (c->harvested)
+        return 0;
+    struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP,
+                             .data.u64 = (uint64_t)c->idx << 32 | c->gen};
+    if (epoll_ctl(c->eng->pool.harvest_fd, EPOLL_CTL_ADD, c->fd, &ev) < 0)
+        return -1;
+    c->harvested = 1;
+    return 0;
+}
+
 void conn_watch(struct conn *c, int events)
 {
     struct ev_loop *loop = c->eng->loop;
+    int up = c->state == CONN_IDLE || c->state == CONN_BUSY;
+    if ((events & EV_READ) && up && c->eng->pool.harvest_fd >= 0 && harvest_add(c) == 0)
+        events &= ~EV_READ;
+    if (!events) {
+        ev_io_stop(loop, &c->io);
+        return;
+    }
     if (c->io.fd == c->fd && (c->io.events & (EV_READ | EV_WRITE)) == events &&
         ev_is_active(&c->io))
         return;
@@ -64,7 +86,9 @@ void conn_close(struct conn *c)
     tls_free(c->ssl);
     c->ssl = NULL;
     if (c->fd >= 0)
-        close(c->fd);
+        close(c->fd); /* which takes it out of the harvest set */
+    c->harvested = 0;
+    c->gen++;
     c->fd = -1;
     c->state = CONN_DOWN;
     c->out_off = c->out.len = 0;
@@ -128,6 +152,8 @@ void conn_start(struct conn *c)
     }
     if (c->ever_up)
         c->eng->res->reconnects++;
+    if (!c->eng->tls)
+        sock_rx_timestamps(c->fd); /* else rx_ns is the read's own time */
     c->state = CONN_CONNECTING;
     conn_watch(c, EV_WRITE);
     /* A connect or handshake that never finishes must not hang the run. */
@@ -223,8 +249,12 @@ void conn_idle(struct conn *c)
 void conn_request_done(struct request *r, int err_kind)
 {
     struct conn_pool *p = &r->conn->eng->pool;
-    if (err_kind < 0)
+    if (err_kind < 0) {
         r->conn->backoff_s = p->backoff_s = BACKOFF_FIRST_S; /* this connection works */
+        /* The read that completed the answer (STOMP: the last of a batch of
+         * reads, so never before its own arrival). */
+        r->done_ns = r->conn->rx_ns > r->sent_ns ? r->conn->rx_ns : r->sent_ns;
+    }
     p->ev->response_done(p->owner, r, err_kind);
 }
 
@@ -334,7 +364,10 @@ static void tls_failed(struct conn *c)
 
 enum io_status conn_read(struct conn *c, void *buf, size_t len, size_t *n)
 {
-    enum io_status st = sock_read(c->fd, c->ssl, buf, len, n);
+    int64_t rx_real;
+    enum io_status st = sock_read_stamped(c->fd, c->ssl, buf, len, n, &rx_real);
+    if (st == IO_DONE)
+        c->rx_ns = rx_real ? clock_mono_of_real_ns(rx_real) : clock_now_ns();
     if (st == IO_ERROR && c->ssl)
         tls_failed(c);
     return st;
@@ -388,11 +421,54 @@ static void io_cb(struct ev_loop *loop, ev_io *w, int revents)
     }
 }
 
+int conn_pool_harvest_init(struct conn_pool *p)
+{
+    p->harvest_fd = epoll_create1(EPOLL_CLOEXEC);
+    return p->harvest_fd < 0 ? -1 : 0;
+}
+
+/* At most this many rounds of events per harvest: a peer that keeps its
+ * socket readable cannot hold the pacer. */
+#define HARVEST_ROUNDS 4
+#define HARVEST_BATCH 64
+
+int conn_pool_harvest(struct conn_pool *p)
+{
+    struct epoll_event ev[HARVEST_BATCH];
+    int read = 0, n = HARVEST_BATCH;
+    for (int round = 0; round < HARVEST_ROUNDS && n == HARVEST_BATCH; round++) {
+        n = epoll_wait(p->harvest_fd, ev, HARVEST_BATCH, 0);
+        for (int i = 0; i < n; i++) {
+            struct conn *c = &p->conns[ev[i].data.u64 >> 32];
+            /* Closed (perhaps reopened) by a callback since the wait. */
+            if (!c->harvested || (uint32_t)ev[i].data.u64 != c->gen)
+                continue;
+            c->eng->wire->on_io(c, EV_READ);
+            read++;
+        }
+    }
+    return read;
+}
+
+void conn_pool_harvest_free(struct conn_pool *p)
+{
+    if (p->harvest_fd >= 0)
+        close(p->harvest_fd);
+    p->harvest_fd = -1;
+}
+
 static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)loop;
     (void)revents;
     struct conn *c = w->data;
+    if (c->harvested && c->state == CONN_BUSY) {
+        /* An answer that came in time may wait in the harvest set: it is
+         * read first, and a request sent since on c has a timer of its own. */
+        conn_pool_harvest(&c->eng->pool);
+        if (ev_is_active(&c->timer) || c->state != CONN_BUSY)
+            return;
+    }
     if (c->state == CONN_BACKOFF) {
         c->state = CONN_DOWN;
         c->eng->pool.nbackoff--;

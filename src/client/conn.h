@@ -96,6 +96,11 @@ struct conn {
     struct conn *next_idle;  /* the engine's: its stack of idle connections */
     struct conn *next_spare; /* the engine's: connections it keeps closed */
     int on_demand;         /* the engine's: opened for a request that waits for it */
+    int64_t rx_ns;         /* when the bytes last read reached this host: the
+                              kernel's stamp (plain TCP), else the read's time */
+    int harvested;         /* its reads are in the pool's harvest set */
+    uint32_t gen;          /* counts its closes: a harvest event of an older
+                              socket is not this one's */
     /* STOMP */
     struct buf in;         /* bytes read, not yet parsed */
     struct buf frames;     /* SEND frames per verb for this connection */
@@ -120,9 +125,26 @@ struct conn_pool {
     int last_kind;       /* the error kind of the last failure, for requests
                             that fail for want of a connection */
     char last_why[ERR_SAMPLE_LEN]; /* what happened then ("" none) */
+    int harvest_fd;      /* -1, or the epoll set that the up connections'
+                            reads go to instead of the loop (conn_pool_harvest) */
     const struct conn_events *ev;
     void *owner;         /* passed to every conn_events callback as is */
 };
+
+/* Moves the reads of p's up connections (IDLE, BUSY) into a set of their
+ * own that the loop does not wait on: an answer then wakes nobody, and is
+ * read when the owner calls conn_pool_harvest (the pacer's next wake) or
+ * watches p->harvest_fd in its loop. Its latency is the kernel's receive
+ * stamp (conn.rx_ns), so reading it later changes no figure. Plain TCP
+ * only: a TLS record can sit decrypted in OpenSSL, unseen by epoll.
+ * @return 0, or -1 (errno) with p->harvest_fd -1 (reads wake the loop). */
+int conn_pool_harvest_init(struct conn_pool *p);
+/* Reads every connection of p the harvest set says is readable (its wire's
+ * on_io, which may end requests and call the owner back). @return how many
+ * connections were read. */
+int conn_pool_harvest(struct conn_pool *p);
+/* Closes the harvest set (after every connection's conn_close). */
+void conn_pool_harvest_free(struct conn_pool *p);
 
 /* Readies c (DOWN, nothing open) as connection idx of e's pool. */
 void conn_init(struct engine *e, struct conn *c, int idx);
@@ -161,13 +183,15 @@ void conn_ready(struct conn *c);
 /* HTTP: the request is done and c IDLE again: tells the owner (idle). */
 void conn_idle(struct conn *c);
 /* r, sent on r->conn, ended with err_kind (< 0: answered well, which also
- * resets the connection's backoff): tells the owner. */
+ * resets the connection's backoff, and sets r->done_ns to the arrival of
+ * the connection's last read, c->rx_ns): tells the owner. */
 void conn_request_done(struct request *r, int err_kind);
-/* Watches c's socket for events (EV_READ and/or EV_WRITE). */
+/* Watches c's socket for events (EV_READ and/or EV_WRITE); an up
+ * connection's EV_READ goes to the harvest set when the pool has one. */
 void conn_watch(struct conn *c, int events);
-/* Reads what the socket has, up to len bytes into buf. @return sock_read's
- * outcome (IO_DONE with *n > 0, IO_AGAIN, IO_EOF, IO_ERROR); a TLS failure
- * is recorded in the run's transport figures. */
+/* Reads what the socket has, up to len bytes into buf, and sets c->rx_ns.
+ * @return sock_read's outcome (IO_DONE with *n > 0, IO_AGAIN, IO_EOF,
+ * IO_ERROR); a TLS failure is recorded in the run's transport figures. */
 enum io_status conn_read(struct conn *c, void *buf, size_t len, size_t *n);
 /* Writes c->out from c->out_off on. @return IO_DONE (all written, c->out
  * emptied), IO_AGAIN (some left: wait for EV_WRITE) or IO_ERROR. */

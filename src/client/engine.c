@@ -83,7 +83,8 @@ static void request_ended(void *owner, struct request *r, int kind)
 {
     struct engine *e = owner;
     struct run_result *res = e->res;
-    int64_t now = clock_now_ns();
+    /* An answer's time is its arrival, not when the loop got to it. */
+    int64_t now = kind < 0 && r->done_ns ? r->done_ns : clock_now_ns();
     struct ival_counts *ic = r->measured ? &e->ival : &e->warm;
     e->outstanding--;
     if (kind < 0) {
@@ -254,26 +255,69 @@ static void open_pool(struct engine *e)
     }
 }
 
-/* Waking a sleeping thread is slow, and slower still now and then on a
- * virtual machine whose idle vCPU the host parked (bench/RESULTS.md), so
- * the pacer wakes early and spins the rest: 200 us, or up to 1 % of a core
- * at low rates (2 ms at 5/s), never more than a tenth of the gap between
- * requests. */
-static int64_t spin_ns(const struct engine *e)
+/* Answers wait in the harvest set (conn_pool_harvest_init) while the
+ * pacer's next wake is at most this far: the wake reads them, so an answer
+ * costs no wake-up of its own. Farther (low rates), at a backlog that waits
+ * for a completion, and in the drain, answers wake the loop. */
+#define HARVEST_WAIT_NS (1 * NS_PER_MS)
+
+static void wake_on_answers(struct engine *e, int on)
 {
-    double gap = (double)NS_PER_S / e->cfg->rate;
-    double spin = gap / 100 > 200 * NS_PER_US ? gap / 100 : 200 * NS_PER_US;
-    if (spin > 2 * NS_PER_MS)
-        spin = 2 * NS_PER_MS;
-    return (int64_t)(spin < gap / 10 ? spin : gap / 10);
+    if (e->pool.harvest_fd < 0 || on == ev_is_active(&e->harvest))
+        return;
+    if (on)
+        ev_io_start(e->loop, &e->harvest);
+    else
+        ev_io_stop(e->loop, &e->harvest);
 }
 
-static void arm_pacer(struct engine *e, int64_t at_ns)
+static void harvest(struct engine *e)
+{
+    if (e->pool.harvest_fd >= 0)
+        conn_pool_harvest(&e->pool);
+}
+
+static void harvest_cb(struct ev_loop *loop, ev_io *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    harvest(w->data);
+}
+
+/* On this kind of machine a wake-up is the client's main cost per
+ * request (bench/RESULTS.md), so the sends due within --pacer-window of
+ * the next one share its wake: the wake is at the last of them, never
+ * before any is due (nothing goes out early), and each send's lag still
+ * counts from its own intended time. At most this many share a wake. */
+#define WINDOW_MAX_SENDS 64
+
+static int64_t window_end(const struct engine *e, int64_t first)
+{
+    int64_t last = first, horizon = first + e->cfg->pacer_window_ns;
+    if (horizon > e->end_ns)
+        horizon = e->end_ns - 1;
+    struct sched s = e->sched; /* a copy: looking ahead draws nothing */
+    for (int i = 1; i < WINDOW_MAX_SENDS; i++) {
+        sched_take(&s);
+        if (sched_peek(&s) > horizon)
+            break;
+        last = sched_peek(&s);
+    }
+    return last;
+}
+
+/* The next send is due at first: the timer is set for its window's wake,
+ * unless it is set so already (a completion's dispatch that sent nothing). */
+static void arm_pacer(struct engine *e, int64_t first)
 {
     if (e->cfg->busy_poll)
         return; /* poll_cb sends; a timer interrupt at the due time would
                    only take the vCPU away then */
-    at_ns -= spin_ns(e);
+    int64_t at_ns = first < e->end_ns ? window_end(e, first) : first;
+    wake_on_answers(e, at_ns >= e->end_ns || at_ns - clock_now_ns() > HARVEST_WAIT_NS);
+    if (at_ns == e->armed_ns)
+        return;
+    e->armed_ns = at_ns;
     struct itimerspec its = {0};
     its.it_value.tv_sec = at_ns / NS_PER_S;
     its.it_value.tv_nsec = at_ns % NS_PER_S;
@@ -339,7 +383,8 @@ static void dispatch_due(struct engine *e, int64_t busy_since)
         } else if (all_gave_up(e)) {
             fail_unconnectable(e, sched_take(&e->sched));
         } else {
-            return; /* backlog: the next completion sends it */
+            wake_on_answers(e, 1); /* backlog: the next completion sends it */
+            return;
         }
         now = clock_now_ns();
     }
@@ -364,10 +409,8 @@ static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
     uint64_t expirations;
     if (read(e->timerfd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
         return;
-    int64_t due = sched_peek(&e->sched);
-    if (!e->ended && due - clock_now_ns() <= spin_ns(e)) /* bounded: at most spin_ns */
-        while (clock_now_ns() < due)
-            ;
+    e->armed_ns = 0; /* fired: the next arm must set it again */
+    harvest(e); /* the connections answered since free up first */
     dispatch(e, INT64_MAX);
 }
 
@@ -448,6 +491,7 @@ static void end_run(struct engine *e, int64_t at_ns)
     ev_timer_stop(e->loop, &e->silence);
     ev_io_stop(e->loop, &e->pace);
     ev_idle_stop(e->loop, &e->poll); /* the drain only waits for answers */
+    wake_on_answers(e, 1);
     count_unsent(e);
     if (e->tick_k > 0 || e->end_ns > e->m0_ns)
         timeline_close(e, e->tick_k > 0 ? e->tick_k : 1, e->end_ns);
@@ -469,6 +513,7 @@ static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)
         /* Requests due before the end that a late pacer wake-up has not
          * sent yet go out now on any free connection: only those no
          * connection could take are left unfinished. */
+        harvest(e);
         dispatch(e, INT64_MAX);
         end_run(e, e->end_ns);
         if (e->outstanding == 0) {
@@ -489,6 +534,7 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
     (void)revents;
     struct engine *e = w->data;
     e->res->interrupted = w->signum; /* SIGINT or SIGTERM: reported by name */
+    harvest(e); /* what had come by the signal is answered */
     end_run(e, clock_now_ns());
     /* A second ^C kills the process outright. */
     signal(w->signum, SIG_DFL);
@@ -575,6 +621,12 @@ static int setup_loop(struct engine *e, char *err)
         return -1;
     }
     ev_io_init(&e->pace, pace_cb, e->timerfd, EV_READ);
+    /* Open loop on plain TCP: answers wait for the pacer's wake (above). */
+    if (e->cfg->rate > 0 && !e->cfg->busy_poll && !e->tls &&
+        conn_pool_harvest_init(&e->pool) == 0) {
+        ev_io_init(&e->harvest, harvest_cb, e->pool.harvest_fd, EV_READ);
+        e->harvest.data = e;
+    }
     ev_idle_init(&e->poll, poll_cb);
     e->poll.data = e;
     e->pace.data = e;
@@ -610,6 +662,9 @@ static void teardown(struct engine *e)
     }
     request_ring_each_live(&e->ring, count_in_flight, e);
     request_ring_free(&e->ring);
+    if (e->loop && e->pool.harvest_fd >= 0)
+        ev_io_stop(e->loop, &e->harvest);
+    conn_pool_harvest_free(&e->pool);
     free(e->pool.conns);
     if (e->tls)
         SSL_CTX_free(e->tls);
@@ -642,6 +697,7 @@ int engine_run(const struct run_config *cfg, const struct target *target,
     e->res = res;
     e->smp = smp;
     e->timerfd = -1;
+    e->pool.harvest_fd = -1;
     e->enc = enc_find(cfg->encoding);
     reqid_init(&e->ids);
     res->closed_loop = cfg->rate <= 0;

@@ -57,7 +57,10 @@ struct engine {
     int have_unsent;
     int64_t over_ns;            /* when the run gave up on what is left */
     int timerfd;
+    int64_t armed_ns;           /* what timerfd is set for (0: not set) */
     ev_io pace;
+    ev_io harvest;              /* the pool's harvest set, watched in the loop
+                                   only while answers must wake it (engine.c) */
     ev_idle poll;               /* --busy-poll: the pacer runs every loop turn */
     ev_timer tick;
     ev_timer end;

@@ -13,6 +13,7 @@ struct request {
     uint64_t id;         /* the run's counter (reqid_wire gives what is sent) */
     int64_t intended_ns;
     int64_t sent_ns;
+    int64_t done_ns;     /* answered well: when the answer reached this host */
     int measured;        /* intended inside the measured window */
     int queued;          /* waited for a free connection */
     int live;            /* in flight: not yet answered, timed out or failed */

@@ -3,6 +3,8 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 
@@ -40,6 +42,48 @@ enum io_status sock_read(int fd, SSL *ssl, void *buf, size_t len, size_t *n)
     do
         r = recv(fd, buf, len, 0);
     while (r < 0 && errno == EINTR);
+    return from_sys(r, n);
+}
+
+int sock_rx_timestamps(int fd)
+{
+    int on = 1;
+    return setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
+}
+
+/* The SO_TIMESTAMPNS stamp in m's control data, or 0. */
+static int64_t rx_stamp(struct msghdr *m)
+{
+    for (struct cmsghdr *h = CMSG_FIRSTHDR(m); h; h = CMSG_NXTHDR(m, h))
+        if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SO_TIMESTAMPNS) {
+            struct timespec ts;
+            memcpy(&ts, CMSG_DATA(h), sizeof ts);
+            return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+        }
+    return 0;
+}
+
+enum io_status sock_read_stamped(int fd, SSL *ssl, void *buf, size_t len, size_t *n,
+                                 int64_t *rx_real_ns)
+{
+    *rx_real_ns = 0;
+    if (ssl)
+        return sock_read(fd, ssl, buf, len, n);
+    *n = 0;
+    union { /* aligned for struct cmsghdr */
+        char buf[CMSG_SPACE(sizeof(struct timespec))];
+        struct cmsghdr align;
+    } ctl;
+    struct iovec iov = {.iov_base = buf, .iov_len = len};
+    struct msghdr m = {.msg_iov = &iov, .msg_iovlen = 1};
+    ssize_t r;
+    do {
+        m.msg_control = ctl.buf;
+        m.msg_controllen = sizeof ctl.buf;
+        r = recvmsg(fd, &m, 0);
+    } while (r < 0 && errno == EINTR);
+    if (r > 0)
+        *rx_real_ns = rx_stamp(&m);
     return from_sys(r, n);
 }
 

@@ -9,6 +9,7 @@
 #define RPCBENCH_SOCK_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <openssl/ssl.h>
 
@@ -22,6 +23,16 @@ enum io_status {
 /* Reads up to len bytes into buf (the caller's).
  * @return IO_DONE with *n > 0, IO_AGAIN, IO_EOF or IO_ERROR (*n is 0 then). */
 enum io_status sock_read(int fd, SSL *ssl, void *buf, size_t len, size_t *n);
+/* Asks the kernel to stamp what fd (a plain TCP socket) receives with its
+ * arrival time, which sock_read_stamped then returns. @return 0, or -1
+ * (errno) when the socket cannot. */
+int sock_rx_timestamps(int fd);
+/* sock_read for a plain socket (ssl NULL) that sock_rx_timestamps set up:
+ * *rx_real_ns is when the kernel received the last byte read (CLOCK_REALTIME
+ * ns), or 0 when it did not say (no stamp; ssl given: TLS reads have none).
+ * @return as sock_read. */
+enum io_status sock_read_stamped(int fd, SSL *ssl, void *buf, size_t len, size_t *n,
+                                 int64_t *rx_real_ns);
 /* Writes up to len bytes of buf (the caller's; with TLS, a write that
  * returned IO_AGAIN must be retried with the same bytes).
  * @return IO_DONE with *n > 0, IO_AGAIN or IO_ERROR (*n is 0 then); never

@@ -58,6 +58,11 @@ static void diff_load(const struct run_config *a, const struct run_config *b,
     units_format_duration(a->duration_ns, va, sizeof va);
     units_format_duration(b->duration_ns, vb, sizeof vb);
     add(out, n, "duration", va, vb);
+    add(out, n, "pacer", a->busy_poll ? "busy-poll" : "sleeping",
+        b->busy_poll ? "busy-poll" : "sleeping");
+    units_format_duration(a->pacer_window_ns, va, sizeof va);
+    units_format_duration(b->pacer_window_ns, vb, sizeof vb);
+    add(out, n, "pacer window", va, vb);
 }
 
 /* The other side: where the requests went, in which encoding. */

@@ -419,11 +419,11 @@ void html_run_config(FILE *out, const struct run_result *r)
     if (r->closed_loop)
         snprintf(v, sizeof v, "closed loop (max): latency is service time");
     else {
-        char rate[32];
+        char rate[32], pacer[48];
         units_format_rate(c->rate, rate, sizeof rate);
-        snprintf(v, sizeof v, "%s, %s arrivals%s", rate,
-                 c->arrival == ARRIVAL_POISSON ? "poisson" : "constant",
-                 c->busy_poll ? ", busy-poll pacer" : "");
+        result_pacer_text(c, pacer, sizeof pacer);
+        snprintf(v, sizeof v, "%s, %s arrivals, %s", rate,
+                 c->arrival == ARRIVAL_POISSON ? "poisson" : "constant", pacer);
     }
     kv(out, "rate", v);
     units_format_duration(c->duration_ns, d, sizeof d);

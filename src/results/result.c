@@ -215,6 +215,16 @@ static const struct { int sig; const char *name; } sig_names[] = {
     {SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}, {SIGQUIT, "SIGQUIT"},
 };
 
+void result_pacer_text(const struct run_config *c, char *out, size_t len)
+{
+    char w[24];
+    units_format_duration(c->pacer_window_ns, w, sizeof w);
+    if (c->busy_poll)
+        snprintf(out, len, "busy-poll pacer");
+    else
+        snprintf(out, len, "pacer window %s", c->pacer_window_ns ? w : "none");
+}
+
 const char *result_signal_name(int sig)
 {
     static char other[24];

@@ -43,6 +43,10 @@ extern const char *const conn_cause_names[CONN_CAUSES];
 
 enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL };
 
+/* --pacer-window: its default and its cap (engine.c says why) */
+#define PACER_WINDOW_DEFAULT_NS (50 * 1000LL)
+#define PACER_WINDOW_MAX_NS (10 * 1000000LL)
+
 #define RUN_MAX_VERBS 8
 #define RUN_MAX_PCTS 16
 #define RUN_MAX_BUCKETS 64
@@ -108,6 +112,7 @@ struct run_config {
     int connections;
     enum arrival arrival;
     int busy_poll;           /* the pacer polls instead of sleeping (--busy-poll) */
+    int64_t pacer_window_ns; /* sends due within it share a wake (--pacer-window) */
     uint64_t seed;
     enum validate validate;
     int vms;                 /* embedded simulator size */
@@ -313,6 +318,9 @@ int result_censored_at(const struct censor *cs, double value_us);
  * value in, so it is a lower bound as soon as one is there; any other
  * figure (a percentile, min, max) as result_censored_at says. */
 int result_lower_bound(const struct censor *cs, int mean, double value_us);
+/* The pacer of an open-loop run in words, "pacer window 50us" or
+ * "busy-poll pacer", into out (len >= 48 holds it). */
+void result_pacer_text(const struct run_config *c, char *out, size_t len);
 
 /* Server CPU figures over the samples into *mean (weighted by each
  * interval's length, so a short last interval after SIGINT counts for its

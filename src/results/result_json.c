@@ -102,6 +102,7 @@ static json_object *config_json(const struct run_config *c)
     json_object_object_add(o, "arrival", json_object_new_string(
                                              c->arrival == ARRIVAL_POISSON ? "poisson" : "constant"));
     json_object_object_add(o, "busy_poll", json_object_new_boolean(c->busy_poll));
+    add_double(o, "pacer_window_us", (double)c->pacer_window_ns / 1e3);
     add_int(o, "seed", (int64_t)c->seed);
     static const char *const validates[] = {"none", "cheap", "full"};
     json_object_object_add(o, "validate", json_object_new_string(validates[c->validate]));

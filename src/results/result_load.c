@@ -108,6 +108,9 @@ static void load_config(json_object *c, struct run_config *cfg)
     str(c, "arrival", s, sizeof s);
     cfg->arrival = !strcmp(s, "poisson") ? ARRIVAL_POISSON : ARRIVAL_CONSTANT;
     cfg->busy_poll = boolean(c, "busy_poll");
+    double window_us = num(c, "pacer_window_us", 0); /* older files: none */
+    cfg->pacer_window_ns = window_us > 0 && window_us <= PACER_WINDOW_MAX_NS / 1e3
+                               ? (int64_t)(window_us * 1e3) : 0;
     cfg->seed = (uint64_t)i64(c, "seed");
     s[0] = '\0';
     str(c, "validate", s, sizeof s);

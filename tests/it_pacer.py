@@ -1,0 +1,91 @@
+"""The open-loop pacer against the real `rpcbench serve`: answers read on
+the pacer's wake (the harvest set) keep their arrival time, so reading them
+late changes no latency; sends that share a wake (--pacer-window) are each
+timed from their own intended time and never go out early; timeouts and the
+switch between reading on the pacer's wake and reading on arrival lose no
+request, over HTTP and STOMP."""
+from rpctest import Server, check, main, rpcbench, run_json
+
+
+def accounted(r, what):
+    q = r["requests"]
+    check(q["sent"] == q["ok"] + q["errors"] + q["unfinished"],
+          "%s: sent != ok + errors + unfinished: %r" % (what, q))
+    check(q["errors"] == sum(r["errors"].values()), "%s: error kinds: %r" % (what, r["errors"]))
+
+
+def test_late_reads_keep_the_arrival_time():
+    """At 1000/s the next wake is 1 ms away, so answers wait for it unread:
+    their latency is still the server's ~0.1 ms (the kernel's receive
+    stamp), not the ~1 ms until the wake. p50 is robust to a loaded machine;
+    reading on the wake without the stamp makes it ~1 ms."""
+    with Server("--vms", "1") as s:
+        for url, proto in ((s.url("/jsonrpc"), "jsonrpc"), (s.url("/RPC2"), "xmlrpc"),
+                           ("stomp://127.0.0.1:%d" % s.port, "jsonrpc")):
+            _, r, _ = run_json("--url", url, "-p", proto, "--verb", "ping", "-R", "1000",
+                               "-c", "4", "-d", "2s", "--pacer-window", "0")
+            accounted(r, url)
+            q = r["requests"]
+            check(q["ok"] == 2000 and q["sent"] == 2000, "%s: %r %r" % (url, q, r["errors"]))
+            p50 = r["latency_ms"]["p50"]
+            check(p50 < 0.5, "%s: latency p50 %.3f ms: the wait for the pacer's wake is in "
+                  "it" % (url, p50))
+            check(r["service_ms"]["p50"] <= p50 + 0.001,
+                  "%s: service p50 %.3f over latency p50 %.3f" % (url, r["service_ms"]["p50"],
+                                                               p50))
+
+
+def test_window_shares_a_wake_and_never_sends_early():
+    """--pacer-window 5ms at 1000/s: the ~6 sends due within 5 ms go out on
+    the wake at the last of them, so the first waited ~5 ms: send lag p50
+    ~2.5 ms, max ~5 ms, never negative (nothing early), and the report and
+    the JSON say the window. Without a window the same run's lag p50 is
+    microseconds."""
+    with Server("--vms", "1") as s:
+        _, r, out = run_json("--url", s.url("/jsonrpc"), "-p", "jsonrpc", "--verb", "ping",
+                             "-R", "1000", "-c", "10", "-d", "2s", "--pacer-window", "5ms",
+                             "--format", "text")
+        accounted(r, "window 5ms")
+        check(r["requests"]["ok"] == 2000, "window 5ms: %r" % r["requests"])
+        lag = r["send_lag_ms"]
+        check(lag["min"] >= 0, "a send went out early: send lag min %r" % lag["min"])
+        check(1.5 <= lag["p50"] <= 4.0, "window 5ms: send lag p50 %.3f ms, want ~2.5" % lag["p50"])
+        check(4.0 <= lag["max"], "window 5ms: send lag max %.3f ms, want ~5" % lag["max"])
+        check(r["config"]["pacer_window_us"] == 5000, "config: %r" % r["config"])
+        check("pacer window 5ms" in out, "the report does not say the window:\n" + out[:600])
+        # latency counts from the intended time: the wait in the window is in it
+        check(r["latency_ms"]["p50"] >= lag["p50"], "latency p50 %.3f under send lag p50 %.3f"
+              % (r["latency_ms"]["p50"], lag["p50"]))
+        _, r0, _ = run_json("--url", s.url("/jsonrpc"), "-p", "jsonrpc", "--verb", "ping",
+                            "-R", "1000", "-c", "10", "-d", "1s", "--pacer-window", "0")
+        check(r0["send_lag_ms"]["p50"] < 1.0, "no window: send lag p50 %.3f ms"
+              % r0["send_lag_ms"]["p50"])
+        check(r0["config"]["pacer_window_us"] == 0, "config: %r" % r0["config"])
+
+
+def test_timeouts_and_backlog_while_harvesting():
+    """Every answer takes 1 s, the timeout is 200 ms, 1000/s on 8
+    connections: the connections fill, the backlog waits for completions
+    (answers wake the loop then), the timeouts free them. Counts add up,
+    nothing is ok, and the run ends within its bounds."""
+    with Server("--vms", "1", "--delay", "1s") as s:
+        for url in (s.url("/jsonrpc"), "stomp://127.0.0.1:%d" % s.port):
+            _, r, _ = run_json("--url", url, "-p", "jsonrpc", "--verb", "ping", "-R", "1000",
+                               "-c", "8", "-d", "1s", "--timeout", "200ms", code=3, timeout=30)
+            accounted(r, url)
+            q = r["requests"]
+            check(q["sent"] == 1000 and q["ok"] == 0, "%s: %r" % (url, q))
+            check(r["errors"]["timeout"] > 0, "%s: no timeout counted: %r" % (url, r["errors"]))
+
+
+def test_pacer_window_usage():
+    code, out, err = rpcbench("run", "--pacer-window", "20ms", "-d", "1s")
+    check(code == 2 and "--pacer-window" in out + err,
+          "--pacer-window 20ms: exit %d %r" % (code, out + err))
+    code, out, err = rpcbench("run", "--pacer-window", "-1ms", "-d", "1s")
+    check(code == 2, "--pacer-window -1ms: exit %d %r" % (code, out + err))
+
+
+if __name__ == "__main__":
+    main([test_late_reads_keep_the_arrival_time, test_window_shares_a_wake_and_never_sends_early,
+          test_timeouts_and_backlog_while_harvesting, test_pacer_window_usage])
