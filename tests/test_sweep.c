@@ -123,6 +123,22 @@ static void medians_and_spread(void **state)
     assert_int_equal(sweep_cell_row(&s.cells[5], &row), 0);
     sweep_flags_text(&row, ",", flags, sizeof flags);
     assert_string_equal(flags, "server-bound");
+    /* the same queue with a busy client: the client's doing (slow to read
+     * answers), never the server's too, and one warning says so */
+    make(&r, 8, 100, 1, 0, 10, 500);
+    r.rate_achieved = 4;
+    r.queued = 50;
+    r.samples[0].client_pct = 97;
+    assert_int_equal(result_limits(&r), RESULT_CLIENT_BOUND | RESULT_RATE_NOT_HELD);
+    result_check_warnings(&r);
+    int client_bound = 0, queued_line = 0;
+    for (size_t w = 0; w < r.nwarnings; w++) {
+        client_bound += !strncmp(r.warnings[w], "client-bound", 12);
+        queued_line += strstr(r.warnings[w], "waited for a free connection") != NULL;
+        assert_null(strstr(r.warnings[w], "the server is slower than the rate"));
+    }
+    assert_int_equal(client_bound, 1);
+    assert_int_equal(queued_line, 1);
     /* a cell with no repeat knows nothing */
     struct sweep_params p = params(16, "xmlrpc");
     long i = sweep_add_cell(&s, &p);

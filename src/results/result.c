@@ -328,7 +328,9 @@ unsigned result_limits(const struct run_result *r)
         f |= RESULT_CLIENT_BOUND; /* polling is always busy */
     else if (late_pacer(r, &lag99))
         f |= RESULT_LATE_PACER;
-    if (!r->closed_loop && queued_pct(r) >= RESULT_QUEUED_PCT)
+    /* A busy client is slow to read answers too, which keeps connections
+     * busy: the queueing is then no sign against the server. */
+    if (!r->closed_loop && queued_pct(r) >= RESULT_QUEUED_PCT && !(f & RESULT_CLIENT_BOUND))
         f |= RESULT_SERVER_BOUND;
     if (!r->closed_loop && r->cfg.rate > 0 && r->rate_achieved < 0.99 * r->cfg.rate)
         f |= RESULT_RATE_NOT_HELD;
@@ -481,6 +483,11 @@ void result_check_warnings(struct run_result *r)
     if (f & RESULT_SERVER_BOUND)
         result_warn(r, "%.1f%% of the requests sent waited for a free connection (all %d "
                     "busy): the server is slower than the rate, or raise --connections",
+                    queued_pct(r), r->cfg.connections);
+    else if ((f & RESULT_CLIENT_BOUND) && !r->closed_loop && queued_pct(r) >= RESULT_QUEUED_PCT)
+        result_warn(r, "%.1f%% of the requests sent waited for a free connection (all %d "
+                    "busy) while the client was busy itself: a client slow to read answers "
+                    "keeps connections busy, so this is no sign against the server",
                     queued_pct(r), r->cfg.connections);
     if (r->stray_replies && strncmp(r->target_url, "stomp", 5))
         result_warn(r, "%lld stray %s: bytes came that no request asked for (a second answer, "

@@ -347,7 +347,8 @@ double result_cpu_ms_per_call(const struct run_result *r);
  * that run's warnings, sweep's flags and --find-max's reasons all use: the
  * server reached --cpu-saturation (never when it is off: 0); every
  * connection was busy for RESULT_QUEUED_PCT % of the sends or more (the
- * server answers slower than the rate: server-bound); the client was busy
+ * server answers slower than the rate: server-bound, unless the client was
+ * busy, which keeps connections busy itself); the client was busy
  * (over RESULT_CLIENT_BUSY_PCT % of a core, unless --busy-poll); or, with
  * an idle client, the pacer sent late (lag p99 over 1 ms: the machine);
  * and, for an open loop, the rate achieved was under 99 % of the target
