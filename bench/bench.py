@@ -208,7 +208,8 @@ def part_open_loop(plan, srv, bodies, out):
     proto = "jsonrpc"
     timer = os.path.join(ROOT, os.environ.get("BUILD", "build/rel"), "bench", "bench_timer")
     wrk2 = os.environ.get("WRK2")
-    tools = ["rpcbench", "floor"] + (["wrk2"] if wrk2 else [])
+    before = os.environ.get("BENCH_BEFORE")  # another rpcbench binary, side by side
+    tools = ["rpcbench", "floor"] + (["wrk2"] if wrk2 else []) + (["before"] if before else [])
     rows, cmds = {}, {}
     for rep in range(plan.ol_reps):
         for rate, conns in plan.ol_cells:
@@ -219,8 +220,8 @@ def part_open_loop(plan, srv, bodies, out):
                     argv, parse = L.wrk2_cmd(wrk2, srv, proto, bodies[proto], conns, rate,
                                              plan.ol_s, LUA)
                 else:
-                    argv, parse = L.rpcbench_cmd(RPCBENCH, srv, proto, "ping", rate, conns,
-                                                 plan.ol_s)
+                    argv, parse = L.rpcbench_cmd(before if tool == "before" else RPCBENCH, srv,
+                                                 proto, "ping", rate, conns, plan.ol_s)
                 rows.setdefault((rate, tool), []).append(L.measure(argv, srv, parse))
                 cmds[(rate, tool)] = argv
     out.append("## 7. Open loop against wrk2 (JSON-RPC ping)\n")
@@ -262,6 +263,22 @@ def part_open_loop(plan, srv, bodies, out):
                       L.f3(m["rps"] / rate if m.get("rps") else None),
                       L.f3(w["rps"] / rate if w.get("rps") else None), steal])
     out.append(L.md_table(hdr, table))
+    if before:
+        out.append(f"Before and after, in the same runs: `{before}` (before) against "
+                   f"`{os.path.relpath(RPCBENCH)}` (after).\n")
+        hdr = ["rate/s, conns", "CPU-us/req before", "after", "after/before", "p99 ms before",
+               "after", "pacer p99 us before", "after"]
+        rows_ba = []
+        for rate, conns in plan.ol_cells:
+            b, a = (L.medians(rows.get((rate, t), [])) for t in ("before", "rpcbench"))
+            rb, ra = rows.get((rate, "before"), []), rows.get((rate, "rpcbench"), [])
+            rs = [x["cpu_us_req"] / y["cpu_us_req"] for x, y in zip(ra, rb)
+                  if x.get("cpu_us_req") and y.get("cpu_us_req")]
+            rows_ba.append([f"{rate:,}, {conns}", L.f1(b.get("cpu_us_req")),
+                            L.f1(a.get("cpu_us_req")), L.f2(statistics.median(rs) if rs else None),
+                            L.f3(b.get("lat_p99_ms")), L.f3(a.get("lat_p99_ms")),
+                            L.f0(b.get("pacer_p99_us")), L.f0(a.get("pacer_p99_us"))])
+        out.append(L.md_table(hdr, rows_ba))
     out.append(L.commands(cmds))
     return summary
 

@@ -6,6 +6,7 @@
 #   BENCH_PARTS=135  only some parts (1 throughput, 2 pacing, 3 checking,
 #                    4 encoders, 5 memory, 6 server CPU per call, 7 open loop)
 #   WRK2=PATH        wrk2's binary, for part 7 (not packaged: bench/README.md)
+#   BENCH_BEFORE=PATH  another rpcbench (an older build), beside this one in part 7
 #   BENCH_OUT=FILE   write elsewhere than bench/RESULTS.md
 set -eu
 cd "$(dirname "$0")/.."

@@ -12,7 +12,7 @@
 #include "client/engine_int.h"
 #include "stats/procstat.h"
 
-static void dispatch(struct engine *e, int64_t busy_since);
+static void dispatch(struct engine *e, int64_t busy_since, int64_t free_at);
 
 /* Smooth weighted round robin (nginx's): a deterministic interleaving that
  * honours the weights over every window, e.g. list:4,getAllVmStats:1 gives
@@ -119,19 +119,31 @@ static void request_ended(void *owner, struct request *r, int kind)
         ev_break(e->loop, EVBREAK_ALL);
 }
 
-/* conn_events.ready and .idle: c takes requests. */
-static void conn_free_now(void *owner, struct conn *c)
+/* c takes requests, and has since free_at. Requests that fell due after
+ * every connection got busy and before free_at waited for this one: they
+ * are the queued ones. One due later waited for the client alone (an
+ * answer read on the pacer's wake, after it came): its lag is the pacer's. */
+static void take_back(struct engine *e, struct conn *c, int64_t free_at)
 {
-    struct engine *e = owner;
-    /* Requests that fell due since every connection got busy waited for
-     * this one: they are the queued ones. */
     int64_t busy_since = e->idle || e->wire->multiplex ? INT64_MAX : e->all_busy_ns;
     if (!e->wire->multiplex) {
         c->next_idle = e->idle;
         e->idle = c;
     }
     if (e->t0_ns)
-        dispatch(e, busy_since);
+        dispatch(e, busy_since, free_at);
+}
+
+/* conn_events.ready: c is up now. */
+static void conn_up(void *owner, struct conn *c)
+{
+    take_back(owner, c, clock_now_ns());
+}
+
+/* conn_events.idle: c's answer is in; c was free from its arrival on. */
+static void conn_answered(void *owner, struct conn *c)
+{
+    take_back(owner, c, c->rx_ns);
 }
 
 /* A connection that can take a request now, or NULL. HTTP: the idle
@@ -173,7 +185,7 @@ static void make_spare(struct engine *e, struct conn *c)
     e->nspare++;
     /* A backlog waits for no completion now: dispatch opens this one again. */
     if (e->t0_ns && !e->dispatching)
-        dispatch(e, e->idle ? INT64_MAX : e->all_busy_ns);
+        dispatch(e, e->idle ? INT64_MAX : e->all_busy_ns, clock_now_ns());
 }
 
 /* Every connection opened is waiting to reconnect (spares, never opened
@@ -222,12 +234,12 @@ static void conn_went_down(void *owner, struct conn *c, enum conn_down how, cons
     /* The last connection gave up: the backlog cannot go anywhere, so it
      * fails now rather than waiting for a connection that may never come. */
     if (e->t0_ns && all_gave_up(e) && !e->dispatching) /* else dispatch sees it */
-        dispatch(e, INT64_MAX);
+        dispatch(e, INT64_MAX, INT64_MAX);
 }
 
 static const struct conn_events engine_events = {
-    .ready = conn_free_now,
-    .idle = conn_free_now,
+    .ready = conn_up,
+    .idle = conn_answered,
     .down = conn_went_down,
     .response_done = request_ended,
 };
@@ -351,9 +363,9 @@ static void fail_unconnectable(struct engine *e, int64_t intended)
 
 /* Sends every request that is due, as long as a connection is free; what
  * is left stays in the schedule (the backlog) and keeps its intended time.
- * A request due at or after busy_since found every connection busy: it
+ * A request due in [busy_since, free_at) found every connection busy: it
  * was queued, and its lag is the server's doing, not the pacer's. */
-static void dispatch_due(struct engine *e, int64_t busy_since)
+static void dispatch_due(struct engine *e, int64_t busy_since, int64_t free_at)
 {
     if (e->ended)
         return;
@@ -379,7 +391,7 @@ static void dispatch_due(struct engine *e, int64_t busy_since)
             e->all_busy_ns = busy_since;
         if (c) {
             int64_t due = sched_take(&e->sched);
-            send_on(e, c, due, due >= busy_since);
+            send_on(e, c, due, due >= busy_since && due < free_at);
         } else if (all_gave_up(e)) {
             fail_unconnectable(e, sched_take(&e->sched));
         } else {
@@ -393,11 +405,11 @@ static void dispatch_due(struct engine *e, int64_t busy_since)
 
 /* take_conn may open a spare that fails at once: its backoff then leaves
  * the verdict to the dispatch under way instead of recursing. */
-static void dispatch(struct engine *e, int64_t busy_since)
+static void dispatch(struct engine *e, int64_t busy_since, int64_t free_at)
 {
     int outer = e->dispatching;
     e->dispatching = 1;
-    dispatch_due(e, busy_since);
+    dispatch_due(e, busy_since, free_at);
     e->dispatching = outer;
 }
 
@@ -411,7 +423,7 @@ static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
         return;
     e->armed_ns = 0; /* fired: the next arm must set it again */
     harvest(e); /* the connections answered since free up first */
-    dispatch(e, INT64_MAX);
+    dispatch(e, INT64_MAX, INT64_MAX);
 }
 
 /* --busy-poll: an idle watcher keeps libev polling with a zero timeout, so
@@ -425,7 +437,7 @@ static void poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
     (void)revents;
     struct engine *e = w->data;
     if (!e->ended && sched_peek(&e->sched) <= clock_now_ns())
-        dispatch(e, INT64_MAX);
+        dispatch(e, INT64_MAX, INT64_MAX);
 }
 
 /* The requests due in the window that never went out (every connection
@@ -514,7 +526,7 @@ static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)
          * sent yet go out now on any free connection: only those no
          * connection could take are left unfinished. */
         harvest(e);
-        dispatch(e, INT64_MAX);
+        dispatch(e, INT64_MAX, INT64_MAX);
         end_run(e, e->end_ns);
         if (e->outstanding == 0) {
             ev_break(loop, EVBREAK_ALL);
@@ -589,7 +601,7 @@ static void begin(struct engine *e)
     ev_io_start(e->loop, &e->pace);
     if (cfg->busy_poll && cfg->rate > 0)
         ev_idle_start(e->loop, &e->poll);
-    dispatch(e, INT64_MAX);
+    dispatch(e, INT64_MAX, INT64_MAX);
 }
 
 /* Waits (bounded by the timeout) for the connections to come up, so the
