@@ -27,6 +27,10 @@ def test_late_reads_keep_the_arrival_time():
             accounted(r, url)
             q = r["requests"]
             check(q["ok"] == 2000 and q["sent"] == 2000, "%s: %r %r" % (url, q, r["errors"]))
+            # an answer that came before the next send freed its connection
+            # then, however late it was read: that send waited for nothing
+            check(q["queued"] < 0.02 * q["sent"], "%s: %d of %d queued behind answers that had "
+                  "come" % (url, q["queued"], q["sent"]))
             p50 = r["latency_ms"]["p50"]
             check(p50 < 0.5, "%s: latency p50 %.3f ms: the wait for the pacer's wake is in "
                   "it" % (url, p50))
