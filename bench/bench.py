@@ -131,17 +131,13 @@ def part_pacing(plan, srv, bodies, out):
     proto = "xmlrpc"
     timer = os.path.join(ROOT, os.environ.get("BUILD", "build/rel"), "bench", "bench_timer")
     tools = ["rpcbench", "rpcbench-poll", "floor"] + (["hey"] if L.have("hey") else [])
-    rows, cmds = {}, {}
-    for rep in range(plan.pace_reps):
-        for rate in plan.pace_rates:
-            for tool in tools[rep % len(tools):] + tools[:rep % len(tools)]:
-                if tool == "floor":
-                    argv, parse = [timer, str(rate), str(plan.pace_s)], L.parse_timer
-                else:
-                    argv, parse = L.paced_cmd(tool, srv, proto, bodies[proto], plan.pace_conns,
-                                              rate, plan.pace_s, RPCBENCH)
-                rows.setdefault((rate, tool), []).append(L.measure(argv, srv, parse))
-                cmds[(rate, tool)] = argv
+
+    def command(rate, tool):
+        if tool == "floor":
+            return [timer, str(rate), str(plan.pace_s)], L.parse_timer
+        return L.paced_cmd(tool, srv, proto, bodies[proto], plan.pace_conns, rate, plan.pace_s,
+                           RPCBENCH)
+    rows, cmds = L.interleaved(plan.pace_reps, plan.pace_rates, tools, command, srv)
     out.append("## 2. Pacing precision, open loop (XML-RPC ping)\n")
     out.append(f"{plan.pace_conns} connections, {plan.pace_s} s per run, {plan.pace_reps} runs "
                "per rate and pacer, interleaved. Send lag = actual - intended send time "
@@ -209,21 +205,22 @@ def part_open_loop(plan, srv, bodies, out):
     timer = os.path.join(ROOT, os.environ.get("BUILD", "build/rel"), "bench", "bench_timer")
     wrk2 = os.environ.get("WRK2")
     before = os.environ.get("BENCH_BEFORE")  # another rpcbench binary, side by side
-    tools = ["rpcbench", "floor"] + (["wrk2"] if wrk2 else []) + (["before"] if before else [])
-    rows, cmds = {}, {}
-    for rep in range(plan.ol_reps):
-        for rate, conns in plan.ol_cells:
-            for tool in tools[rep % len(tools):] + tools[:rep % len(tools)]:
-                if tool == "floor":
-                    argv, parse = [timer, str(rate), str(plan.ol_s)], L.parse_timer
-                elif tool == "wrk2":
-                    argv, parse = L.wrk2_cmd(wrk2, srv, proto, bodies[proto], conns, rate,
-                                             plan.ol_s, LUA)
-                else:
-                    argv, parse = L.rpcbench_cmd(before if tool == "before" else RPCBENCH, srv,
-                                                 proto, "ping", rate, conns, plan.ol_s)
-                rows.setdefault((rate, tool), []).append(L.measure(argv, srv, parse))
-                cmds[(rate, tool)] = argv
+    # rpcbench-1ms: --pacer-window 1ms, wrk2's own pacing step (its timers
+    # are in ms), beyond the precision bound: what the wake-ups cost
+    tools = ["rpcbench", "floor", "rpcbench-1ms"] + (["wrk2"] if wrk2 else []) + \
+        (["before"] if before else [])
+    conns_of = dict(plan.ol_cells)
+
+    def command(rate, tool):
+        if tool == "floor":
+            return [timer, str(rate), str(plan.ol_s)], L.parse_timer
+        if tool == "wrk2":
+            return L.wrk2_cmd(wrk2, srv, proto, bodies[proto], conns_of[rate], rate, plan.ol_s,
+                              LUA)
+        extra = ("--pacer-window", "1ms") if tool == "rpcbench-1ms" else ()
+        return L.rpcbench_cmd(before if tool == "before" else RPCBENCH, srv, proto, "ping", rate,
+                              conns_of[rate], plan.ol_s, extra=extra)
+    rows, cmds = L.interleaved(plan.ol_reps, list(conns_of), tools, command, srv)
     out.append("## 7. Open loop against wrk2 (JSON-RPC ping)\n")
     out.append(f"{plan.ol_s} s per run, {plan.ol_reps} runs per cell, interleaved, client on "
                "CPU 0 and server on CPU 1. Client CPU-us/req is user+sys over the client's "
@@ -263,6 +260,22 @@ def part_open_loop(plan, srv, bodies, out):
                       L.f3(m["rps"] / rate if m.get("rps") else None),
                       L.f3(w["rps"] / rate if w.get("rps") else None), steal])
     out.append(L.md_table(hdr, table))
+    out.append("At wrk2's own pacing step, `--pacer-window 1ms` (beyond the precision bound: "
+               "sends wait up to 1 ms for their wake, and that wait is in the latency, as in "
+               "wrk2's):\n")
+    hdr = ["rate/s, conns", "rpcbench 1ms CPU-us/req", "wrk2 CPU-us/req", "ratio",
+           "rpcbench 1ms p99 ms", "wrk2 p99 ms", "rpcbench 1ms pacer p99 us"]
+    rows_1ms = []
+    for rate, conns in plan.ol_cells:
+        r1, w2 = rows.get((rate, "rpcbench-1ms"), []), rows.get((rate, "wrk2"), [])
+        m1, w = L.medians(r1), L.medians(w2)
+        rs = [a["cpu_us_req"] / b["cpu_us_req"] for a, b in zip(r1, w2)
+              if a.get("cpu_us_req") and b.get("cpu_us_req")]
+        rows_1ms.append([f"{rate:,}, {conns}", L.f1(m1.get("cpu_us_req")),
+                         L.f1(w.get("cpu_us_req")), L.f2(statistics.median(rs) if rs else None),
+                         L.f3(m1.get("lat_p99_ms")), L.f3(w.get("lat_p99_ms")),
+                         L.f0(m1.get("pacer_p99_us"))])
+    out.append(L.md_table(hdr, rows_1ms))
     if before:
         out.append(f"Before and after, in the same runs: `{before}` (before) against "
                    f"`{os.path.relpath(RPCBENCH)}` (after).\n")

@@ -284,6 +284,21 @@ def measure(argv, srv, parse, timeout_s=120):
     return r
 
 
+def interleaved(reps, keys, tools, command, srv):
+    """Runs every tool for every key, reps times, interleaved: repetition r
+    runs all keys, each with the tools rotated by r, so drift hurts every
+    tool alike. command(key, tool) gives (argv, parse). Returns rows
+    {(key, tool): [figures...]} and the last command of each."""
+    rows, cmds = {}, {}
+    for rep in range(reps):
+        for key in keys:
+            for tool in tools[rep % len(tools):] + tools[:rep % len(tools)]:
+                argv, parse = command(key, tool)
+                rows.setdefault((key, tool), []).append(measure(argv, srv, parse))
+                cmds[(key, tool)] = argv
+    return rows, cmds
+
+
 # ----------------------------------------------------------- markdown ---
 
 def medians(rows):
