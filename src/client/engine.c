@@ -413,6 +413,21 @@ static void dispatch(struct engine *e, int64_t busy_since, int64_t free_at)
     e->dispatching = outer;
 }
 
+/* The pacer's wake, first: what is due goes out on the connections free
+ * already, before the harvest reads answers (microseconds each, which
+ * would be pacer lag). Nothing is opened for it: the harvest may free one. */
+static void send_on_free(struct engine *e)
+{
+    int64_t now = clock_now_ns();
+    while (!e->ended && sched_peek(&e->sched) <= now && sched_peek(&e->sched) < e->end_ns &&
+           (e->wire->multiplex || e->idle)) {
+        struct conn *c = take_conn(e);
+        if (!c)
+            return;
+        send_on(e, c, sched_take(&e->sched), 0);
+    }
+}
+
 static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
     (void)loop;
@@ -422,7 +437,8 @@ static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
     if (read(e->timerfd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
         return;
     e->armed_ns = 0; /* fired: the next arm must set it again */
-    harvest(e); /* the connections answered since free up first */
+    send_on_free(e);
+    harvest(e); /* frees the connections answered since */
     dispatch(e, INT64_MAX, INT64_MAX);
 }
 
