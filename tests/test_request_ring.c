@@ -128,6 +128,43 @@ static void test_reaper(void **state)
     ev_loop_destroy(loop);
 }
 
+/* before_reap: the answers that came are read before anything times out,
+ * once per look; one read there is an answer, not a timeout. */
+static struct request_ring *answering;
+static int reads;
+
+static void answer_first(void *owner)
+{
+    (void)owner;
+    reads++;
+    request_ring_find(answering, 1)->live = 0; /* its answer was waiting unread */
+}
+
+static void test_before_reap(void **state)
+{
+    (void)state;
+    struct request_ring ring;
+    struct ended e = {0};
+    char err[ERR_LEN];
+    struct ev_loop *loop = ev_loop_new(EVFLAG_AUTO);
+    assert_non_null(loop);
+    assert_int_equal(request_ring_init(&ring, 10, 10 * NS_PER_MS, expire, &e, err), 0);
+    answering = &ring;
+    reads = 0;
+    ring.before_reap = answer_first;
+    send_one(&ring, 1, NULL, 1)->sent_ns -= NS_PER_S; /* overdue, but answered */
+    send_one(&ring, 2, NULL, 1)->sent_ns -= NS_PER_S; /* overdue: times out */
+    request_ring_start_reaper(&ring, loop);
+    for (int i = 0; i < 1000 && e.n < 1; i++)
+        ev_run(loop, EVRUN_ONCE);
+    assert_int_equal(reads, 1);
+    assert_int_equal(e.n, 1);
+    assert_int_equal(e.last_id, 2);
+    assert_int_equal(e.last_kind, ERR_TIMEOUT);
+    assert_int_equal(request_ring_free(&ring), 0);
+    ev_loop_destroy(loop);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -135,6 +172,7 @@ int main(void)
         cmocka_unit_test(test_reuse_expires),
         cmocka_unit_test(test_fail_conn),
         cmocka_unit_test(test_reaper),
+        cmocka_unit_test(test_before_reap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -289,6 +289,12 @@ static void harvest(struct engine *e)
         conn_pool_harvest(&e->pool);
 }
 
+/* The request ring's before_reap: answers first, then timeouts. */
+static void harvest_owner(void *owner)
+{
+    harvest(owner);
+}
+
 static void harvest_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
     (void)loop;
@@ -654,6 +660,7 @@ static int setup_loop(struct engine *e, char *err)
         conn_pool_harvest_init(&e->pool) == 0) {
         ev_io_init(&e->harvest, harvest_cb, e->pool.harvest_fd, EV_READ);
         e->harvest.data = e;
+        e->ring.before_reap = harvest_owner;
     }
     ev_idle_init(&e->poll, poll_cb);
     e->poll.data = e;

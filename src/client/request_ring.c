@@ -56,10 +56,16 @@ static void reaper_cb(struct ev_loop *loop, ev_timer *w, int revents)
     (void)revents;
     struct request_ring *ring = w->data;
     int64_t now = clock_now_ns();
+    int read_first = ring->before_reap != NULL;
     while (ring->oldest_id < ring->newest_id) {
         struct request *r = request_ring_find(ring, ring->oldest_id + 1);
         if (r && now - r->sent_ns < ring->timeout_ns)
             break;
+        if (r && read_first) {
+            read_first = 0;
+            ring->before_reap(ring->owner); /* may answer r and others */
+            continue;
+        }
         if (r)
             end_request(ring, r, ERR_TIMEOUT);
         ring->oldest_id++;

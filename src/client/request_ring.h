@@ -25,7 +25,11 @@ struct request_ring {
     struct ev_loop *loop;  /* the reaper's, once started (not owned) */
     ev_timer reaper;
     request_end_fn expire;
-    void *owner;           /* passed to expire as is */
+    void *owner;           /* passed to expire and before_reap as is */
+    /* NULL, or called when the reaper is about to time a request out: the
+     * owner reads answers that came and wait unread (the harvest set), so
+     * one that came in time is not called late. Set after init. */
+    void (*before_reap)(void *owner);
 };
 
 /* Sizes the ring for rate requests/s living up to timeout_ns each; expire
