@@ -101,6 +101,24 @@ static void test_fail_conn(void **state)
     assert_int_equal(request_ring_free(&ring), 3);
 }
 
+/* A ring of 10/s with a 10 ms timeout, and a loop for its reaper. */
+static struct ev_loop *ring_on_loop(struct request_ring *ring, struct ended *e)
+{
+    char err[ERR_LEN];
+    struct ev_loop *loop = ev_loop_new(EVFLAG_AUTO);
+    assert_non_null(loop);
+    assert_int_equal(request_ring_init(ring, 10, 10 * NS_PER_MS, expire, e, err), 0);
+    return loop;
+}
+
+/* Turns the loop until the ring has ended n requests (a turn per reaper
+ * tick, bounded). */
+static void reap_until(struct ev_loop *loop, const struct ended *e, int n)
+{
+    for (int i = 0; i < 1000 && e->n < n; i++)
+        ev_run(loop, EVRUN_ONCE);
+}
+
 /* The reaper ends what is older than the timeout, oldest first, and stops
  * at the first request still in time. */
 static void test_reaper(void **state)
@@ -108,17 +126,13 @@ static void test_reaper(void **state)
     (void)state;
     struct request_ring ring;
     struct ended e = {0};
-    char err[ERR_LEN];
-    struct ev_loop *loop = ev_loop_new(EVFLAG_AUTO);
-    assert_non_null(loop);
-    assert_int_equal(request_ring_init(&ring, 10, 10 * NS_PER_MS, expire, &e, err), 0);
+    struct ev_loop *loop = ring_on_loop(&ring, &e);
     send_one(&ring, 1, NULL, 1)->sent_ns -= NS_PER_S; /* long overdue */
     send_one(&ring, 2, NULL, 1)->sent_ns -= NS_PER_S;
     send_one(&ring, 3, NULL, 1)->sent_ns += 3600 * NS_PER_S; /* in time for an hour */
     send_one(&ring, 4, NULL, 1)->sent_ns -= NS_PER_S; /* behind one in time: waits */
     request_ring_start_reaper(&ring, loop);
-    for (int i = 0; i < 1000 && e.n < 2; i++) /* a turn per reaper tick, bounded */
-        ev_run(loop, EVRUN_ONCE);
+    reap_until(loop, &e, 2);
     assert_int_equal(e.n, 2);
     assert_int_equal(e.last_id, 2);
     assert_int_equal(e.last_kind, ERR_TIMEOUT);
@@ -145,18 +159,14 @@ static void test_before_reap(void **state)
     (void)state;
     struct request_ring ring;
     struct ended e = {0};
-    char err[ERR_LEN];
-    struct ev_loop *loop = ev_loop_new(EVFLAG_AUTO);
-    assert_non_null(loop);
-    assert_int_equal(request_ring_init(&ring, 10, 10 * NS_PER_MS, expire, &e, err), 0);
+    struct ev_loop *loop = ring_on_loop(&ring, &e);
     answering = &ring;
     reads = 0;
     ring.before_reap = answer_first;
     send_one(&ring, 1, NULL, 1)->sent_ns -= NS_PER_S; /* overdue, but answered */
     send_one(&ring, 2, NULL, 1)->sent_ns -= NS_PER_S; /* overdue: times out */
     request_ring_start_reaper(&ring, loop);
-    for (int i = 0; i < 1000 && e.n < 1; i++)
-        ev_run(loop, EVRUN_ONCE);
+    reap_until(loop, &e, 1);
     assert_int_equal(reads, 1);
     assert_int_equal(e.n, 1);
     assert_int_equal(e.last_id, 2);
