@@ -432,10 +432,10 @@ int conn_pool_harvest_init(struct conn_pool *p)
 #define HARVEST_ROUNDS 4
 #define HARVEST_BATCH 64
 
-int conn_pool_harvest(struct conn_pool *p)
+void conn_pool_harvest(struct conn_pool *p)
 {
     struct epoll_event ev[HARVEST_BATCH];
-    int read = 0, n = HARVEST_BATCH;
+    int n = p->harvest_fd >= 0 ? HARVEST_BATCH : 0;
     for (int round = 0; round < HARVEST_ROUNDS && n == HARVEST_BATCH; round++) {
         n = epoll_wait(p->harvest_fd, ev, HARVEST_BATCH, 0);
         for (int i = 0; i < n; i++) {
@@ -444,10 +444,8 @@ int conn_pool_harvest(struct conn_pool *p)
             if (!c->harvested || (uint32_t)ev[i].data.u64 != c->gen)
                 continue;
             c->eng->wire->on_io(c, EV_READ);
-            read++;
         }
     }
-    return read;
 }
 
 void conn_pool_harvest_free(struct conn_pool *p)

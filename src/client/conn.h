@@ -140,9 +140,9 @@ struct conn_pool {
  * @return 0, or -1 (errno) with p->harvest_fd -1 (reads wake the loop). */
 int conn_pool_harvest_init(struct conn_pool *p);
 /* Reads every connection of p the harvest set says is readable (its wire's
- * on_io, which may end requests and call the owner back). @return how many
- * connections were read. */
-int conn_pool_harvest(struct conn_pool *p);
+ * on_io, which may end requests and call the owner back); nothing when p
+ * has no harvest set. */
+void conn_pool_harvest(struct conn_pool *p);
 /* Closes the harvest set (after every connection's conn_close). */
 void conn_pool_harvest_free(struct conn_pool *p);
 

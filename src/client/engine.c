@@ -283,23 +283,18 @@ static void wake_on_answers(struct engine *e, int on)
         ev_io_stop(e->loop, &e->harvest);
 }
 
-static void harvest(struct engine *e)
-{
-    if (e->pool.harvest_fd >= 0)
-        conn_pool_harvest(&e->pool);
-}
-
 /* The request ring's before_reap: answers first, then timeouts. */
 static void harvest_owner(void *owner)
 {
-    harvest(owner);
+    struct engine *e = owner;
+    conn_pool_harvest(&e->pool);
 }
 
 static void harvest_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
     (void)loop;
     (void)revents;
-    harvest(w->data);
+    harvest_owner(w->data);
 }
 
 /* On this kind of machine a wake-up is the client's main cost per
@@ -444,7 +439,7 @@ static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
         return;
     e->armed_ns = 0; /* fired: the next arm must set it again */
     send_on_free(e);
-    harvest(e); /* frees the connections answered since */
+    conn_pool_harvest(&e->pool); /* frees the connections answered since */
     dispatch(e, INT64_MAX, INT64_MAX);
 }
 
@@ -547,7 +542,7 @@ static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)
         /* Requests due before the end that a late pacer wake-up has not
          * sent yet go out now on any free connection: only those no
          * connection could take are left unfinished. */
-        harvest(e);
+        conn_pool_harvest(&e->pool);
         dispatch(e, INT64_MAX, INT64_MAX);
         end_run(e, e->end_ns);
         if (e->outstanding == 0) {
@@ -568,7 +563,7 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
     (void)revents;
     struct engine *e = w->data;
     e->res->interrupted = w->signum; /* SIGINT or SIGTERM: reported by name */
-    harvest(e); /* what had come by the signal is answered */
+    conn_pool_harvest(&e->pool); /* what had come by the signal is answered */
     end_run(e, clock_now_ns());
     /* A second ^C kills the process outright. */
     signal(w->signum, SIG_DFL);

@@ -84,8 +84,7 @@ void timeline_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)revents;
     struct engine *e = w->data;
-    if (e->pool.harvest_fd >= 0)
-        conn_pool_harvest(&e->pool); /* answers in by the tick count in its interval */
+    conn_pool_harvest(&e->pool); /* answers in by the tick count in its interval */
     int64_t now = clock_now_ns();
     int64_t step = e->cfg->interval_ns;
     while (e->m0_ns + e->tick_k * step <= now && e->m0_ns + e->tick_k * step < e->end_ns) {
