@@ -268,9 +268,12 @@ static void open_pool(struct engine *e)
 }
 
 /* Answers wait in the harvest set (conn_pool_harvest_init) while the
- * pacer's next wake is at most this far: the wake reads them, so an answer
- * costs no wake-up of its own. Farther (low rates), at a backlog that waits
- * for a completion, and in the drain, answers wake the loop. */
+ * pacer's next wake is at most this far beyond the window: the wake reads
+ * them, so an answer costs no wake-up of its own. Farther (low rates), at a
+ * backlog that waits for a completion, and in the drain, answers wake the
+ * loop. The window counts on top: with --pacer-window 1ms at 20k/s the
+ * next wake is always ~1 ms away, and answers waking the loop there made
+ * five times the wakes. */
 #define HARVEST_WAIT_NS (1 * NS_PER_MS)
 
 static void wake_on_answers(struct engine *e, int on)
@@ -319,15 +322,22 @@ static int64_t window_end(const struct engine *e, int64_t first)
     return last;
 }
 
-/* The next send is due at first: the timer is set for its window's wake,
- * unless it is set so already (a completion's dispatch that sent nothing). */
-static void arm_pacer(struct engine *e, int64_t first)
+/* A dispatch that leaves the next send in the schedule asks for the
+ * pacer's timer; arm_cb sets it once per loop turn, just before the loop
+ * sleeps. At high rates a turn holds a dispatch per answer, and each would
+ * move the timer: on this kind of machine a timerfd_settime costs
+ * microseconds (bench/RESULTS.md). */
+static void arm_pacer(struct engine *e)
 {
-    if (e->cfg->busy_poll)
-        return; /* poll_cb sends; a timer interrupt at the due time would
-                   only take the vCPU away then */
-    int64_t at_ns = first < e->end_ns ? window_end(e, first) : first;
-    wake_on_answers(e, at_ns >= e->end_ns || at_ns - clock_now_ns() > HARVEST_WAIT_NS);
+    e->arm_pending = !e->cfg->busy_poll; /* --busy-poll: poll_cb sends; a timer
+                                            interrupt at the due time would only
+                                            take the vCPU away then */
+}
+
+/* Sets the timer for at_ns (0: unset). Setting a timerfd also clears a
+ * fired one, so the pacer's wake needs no read of it. */
+static void set_timer(struct engine *e, int64_t at_ns)
+{
     if (at_ns == e->armed_ns)
         return;
     e->armed_ns = at_ns;
@@ -335,6 +345,29 @@ static void arm_pacer(struct engine *e, int64_t first)
     its.it_value.tv_sec = at_ns / NS_PER_S;
     its.it_value.tv_nsec = at_ns % NS_PER_S;
     timerfd_settime(e->timerfd, TFD_TIMER_ABSTIME, &its, NULL);
+}
+
+/* The loop is about to sleep: the timer is set for the wake of the next
+ * send's window, unless it is set so already. A fired timer nobody asked
+ * for again (a backlog waiting for a completion) is unset, or its fd would
+ * keep the loop awake. */
+static void arm_cb(struct ev_loop *loop, ev_prepare *w, int revents)
+{
+    (void)loop;
+    (void)revents;
+    struct engine *e = w->data;
+    if (e->ended)
+        return;
+    if (e->arm_pending) {
+        int64_t first = sched_peek(&e->sched);
+        int64_t at_ns = first < e->end_ns ? window_end(e, first) : first;
+        wake_on_answers(e, at_ns >= e->end_ns ||
+                               at_ns - clock_now_ns() > HARVEST_WAIT_NS + e->cfg->pacer_window_ns);
+        set_timer(e, at_ns);
+    } else if (e->armed_ns == TIMER_FIRED) {
+        set_timer(e, 0);
+    }
+    e->arm_pending = 0;
 }
 
 /* A request that is due and cannot go anywhere because every connection is
@@ -397,11 +430,12 @@ static void dispatch_due(struct engine *e, int64_t busy_since, int64_t free_at)
             fail_unconnectable(e, sched_take(&e->sched));
         } else {
             wake_on_answers(e, 1); /* backlog: the next completion sends it */
+            e->arm_pending = 0;
             return;
         }
         now = clock_now_ns();
     }
-    arm_pacer(e, sched_peek(&e->sched));
+    arm_pacer(e);
 }
 
 /* take_conn may open a spare that fails at once: its backoff then leaves
@@ -434,10 +468,7 @@ static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
     (void)loop;
     (void)revents;
     struct engine *e = w->data;
-    uint64_t expirations;
-    if (read(e->timerfd, &expirations, sizeof expirations) < 0 && errno != EAGAIN)
-        return;
-    e->armed_ns = 0; /* fired: the next arm must set it again */
+    e->armed_ns = TIMER_FIRED; /* readable until arm_cb sets it again */
     send_on_free(e);
     conn_pool_harvest(&e->pool); /* frees the connections answered since */
     dispatch(e, INT64_MAX, INT64_MAX);
@@ -519,6 +550,7 @@ static void end_run(struct engine *e, int64_t at_ns)
     ev_timer_stop(e->loop, &e->tick);
     ev_timer_stop(e->loop, &e->silence);
     ev_io_stop(e->loop, &e->pace);
+    ev_prepare_stop(e->loop, &e->arm);
     ev_idle_stop(e->loop, &e->poll); /* the drain only waits for answers */
     wake_on_answers(e, 1);
     count_unsent(e);
@@ -616,6 +648,7 @@ static void begin(struct engine *e)
     ev_timer_set(&e->silence, SILENCE_HINT_S, 0);
     ev_timer_start(e->loop, &e->silence);
     ev_io_start(e->loop, &e->pace);
+    ev_prepare_start(e->loop, &e->arm);
     if (cfg->busy_poll && cfg->rate > 0)
         ev_idle_start(e->loop, &e->poll);
     dispatch(e, INT64_MAX, INT64_MAX);
@@ -650,6 +683,8 @@ static int setup_loop(struct engine *e, char *err)
         return -1;
     }
     ev_io_init(&e->pace, pace_cb, e->timerfd, EV_READ);
+    ev_prepare_init(&e->arm, arm_cb);
+    e->arm.data = e;
     /* Open loop on plain TCP: answers wait for the pacer's wake (above). */
     if (e->cfg->rate > 0 && !e->cfg->busy_poll && !e->tls &&
         conn_pool_harvest_init(&e->pool) == 0) {

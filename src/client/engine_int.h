@@ -22,6 +22,8 @@ struct prepared {
     size_t body_len;
 };
 
+#define TIMER_FIRED (-1)
+
 struct engine {
     struct ev_loop *loop;
     const struct run_config *cfg;
@@ -57,8 +59,11 @@ struct engine {
     int have_unsent;
     int64_t over_ns;            /* when the run gave up on what is left */
     int timerfd;
-    int64_t armed_ns;           /* what timerfd is set for (0: not set) */
+    int64_t armed_ns;           /* what timerfd is set for (0: not set,
+                                   TIMER_FIRED: went off, not set since) */
+    int arm_pending;            /* the timer is wanted for the next send */
     ev_io pace;
+    ev_prepare arm;             /* sets the timer once per loop turn (engine.c) */
     ev_io harvest;              /* the pool's harvest set, watched in the loop
                                    only while answers must wake it (engine.c) */
     ev_idle poll;               /* --busy-poll: the pacer runs every loop turn */
