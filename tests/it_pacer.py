@@ -4,6 +4,11 @@ late changes no latency; sends that share a wake (--pacer-window) are each
 timed from their own intended time and never go out early; timeouts and the
 switch between reading on the pacer's wake and reading on arrival lose no
 request, over HTTP and STOMP."""
+import json
+import os
+import re
+import tempfile
+
 from rpctest import Server, check, main, rpcbench, run_json
 
 
@@ -57,7 +62,10 @@ def test_window_shares_a_wake_and_never_sends_early():
         check(lag["min"] >= 0, "a send went out early: send lag min %r" % lag["min"])
         check(1.5 <= lag["p50"] <= 4.0, "window 5ms: send lag p50 %.3f ms, want ~2.5" % lag["p50"])
         check(4.0 <= lag["max"], "window 5ms: send lag max %.3f ms, want ~5" % lag["max"])
-        check(r["config"]["pacer_window_us"] == 5000, "config: %r" % r["config"])
+        check(r["config"]["pacer_window_us"] == 5000 and not r["config"]["pacer_window_auto"],
+              "config: %r" % r["config"])
+        # ~6 sends share each wake: a wake per request would be no window
+        check(r["pacer"]["wakes_per_request"] < 0.3, "window 5ms: %r" % r["pacer"])
         check("pacer window 5ms" in out, "the report does not say the window:\n" + out[:600])
         # latency counts from the intended time: the wait in the window is in it
         check(r["latency_ms"]["p50"] >= lag["p50"], "latency p50 %.3f under send lag p50 %.3f"
@@ -67,6 +75,34 @@ def test_window_shares_a_wake_and_never_sends_early():
         check(r0["send_lag_ms"]["p50"] < 1.0, "no window: send lag p50 %.3f ms"
               % r0["send_lag_ms"]["p50"])
         check(r0["config"]["pacer_window_us"] == 0, "config: %r" % r0["config"])
+        check(r0["pacer"]["wakes_per_request"] > 0.5, "no window: %r" % r0["pacer"])
+
+
+def test_auto_window_is_bounded_and_said():
+    """The default window is auto: half the timer's p99 lateness, 50 us to
+    1 ms. The JSON and the report say which windows the wakes used and how
+    many wakes there were, a saved file renders them again, and nothing
+    goes out early."""
+    with Server("--vms", "1") as s, tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "r.json")
+        code, out, err = rpcbench("run", "--url", s.url("/jsonrpc"), "-p", "jsonrpc", "--verb",
+                                  "ping", "-R", "2000", "-c", "10", "-d", "2s", "--output", path,
+                                  timeout=60)
+        check(code == 0, "exit %d: %s" % (code, err))
+        with open(path) as f:
+            r = json.load(f)
+        accounted(r, "auto")
+        check(r["config"]["pacer_window_auto"] is True, "config: %r" % r["config"])
+        p = r["pacer"]
+        check(0 < p["wakes"] <= r["requests"]["sent"] * 1.01, "wakes: %r" % p)
+        w = p["window_us"]
+        check(50 <= w["min"] <= w["mean"] <= w["max"] <= 1000, "auto windows: %r" % w)
+        check(r["send_lag_ms"]["min"] >= 0, "a send went out early: %r" % r["send_lag_ms"])
+        line = re.search(r"^rate .*(pacer window auto: [^)]*)\)$", out, re.M)
+        check(line and "wakes/request" in line.group(1), "report's rate line:\n" + out[:600])
+        code, again, err = rpcbench("report", path)
+        check(code == 0 and line.group(1) in again,
+              "report of the saved file does not say %r: %s" % (line.group(1), again[:600] + err))
 
 
 def test_timeouts_and_backlog_while_harvesting():
@@ -90,8 +126,12 @@ def test_pacer_window_usage():
           "--pacer-window 20ms: exit %d %r" % (code, out + err))
     code, out, err = rpcbench("run", "--pacer-window", "-1ms", "-d", "1s")
     check(code == 2, "--pacer-window -1ms: exit %d %r" % (code, out + err))
+    code, out, err = rpcbench("run", "--pacer-window", "automatic", "-d", "1s")
+    check(code == 2 and "--pacer-window" in err and err.count("\n") == 1,
+          "--pacer-window automatic: exit %d %r" % (code, out + err))
 
 
 if __name__ == "__main__":
     main([test_late_reads_keep_the_arrival_time, test_window_shares_a_wake_and_never_sends_early,
+          test_auto_window_is_bounded_and_said,
           test_timeouts_and_backlog_while_harvesting, test_pacer_window_usage])

@@ -92,8 +92,9 @@ void options_usage(FILE *out, int compare)
             "      --seed N           seed of the poisson arrivals, 0..2147483647 (default 1)\n"
             "      --busy-poll        the pacer polls instead of sleeping: sends on time\n"
             "                         on a VM that is slow to wake (costs a core)\n"
-            "      --pacer-window D   sends due within D go out on one wake, each\n"
-            "                         timed from its own intended time; default 50us\n"
+            "      --pacer-window W   auto | D: sends due within D go out on one wake,\n"
+            "                         each timed from its own intended time; auto (the\n"
+            "                         default) is half the timer's p99 lateness, 50us-1ms\n"
             "      --timeout D        per request, default 10s\n"
             "      --interval D       progress and timeline step, default 1s\n"
             "      --buckets SPEC     auto | START:END:STEP (ms) | 1,2,5,10 (ms); 64 edges at most\n"
@@ -163,7 +164,7 @@ static void defaults(struct options *o)
     c->timeout_ns = 10 * 1000000000LL;
     c->interval_ns = 1000000000LL;
     c->connections = 4;
-    c->pacer_window_ns = PACER_WINDOW_DEFAULT_NS;
+    c->pacer_window_auto = 1;
     c->seed = 1;
     c->validate = VALIDATE_CHEAP;
     c->vms = 150;
@@ -321,7 +322,15 @@ static int apply(struct options *o, int opt, const char *arg, int compare, char 
         return 0;
     case OPT_BUSY_POLL: c->busy_poll = 1; return 0;
     case OPT_PACER_WINDOW:
-        if (units_parse_duration(arg, &c->pacer_window_ns, err)) return -1;
+        c->pacer_window_auto = !strcmp(arg, "auto");
+        c->pacer_window_ns = 0;
+        if (c->pacer_window_auto)
+            return 0;
+        if (units_parse_duration(arg, &c->pacer_window_ns, err)) {
+            snprintf(err, ERR_LEN, "--pacer-window: \"%s\" is neither auto nor a duration "
+                     "(e.g. 50us, 1ms)", arg);
+            return -1;
+        }
         if (c->pacer_window_ns > PACER_WINDOW_MAX_NS) {
             snprintf(err, ERR_LEN, "--pacer-window: %s is over 10ms (a window that long "
                      "is a burst, not a rate)", arg);

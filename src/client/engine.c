@@ -300,16 +300,16 @@ static void harvest_cb(struct ev_loop *loop, ev_io *w, int revents)
     harvest_owner(w->data);
 }
 
-/* On this kind of machine a wake-up is the client's main cost per
- * request (bench/RESULTS.md), so the sends due within --pacer-window of
- * the next one share its wake: the wake is at the last of them, never
- * before any is due (nothing goes out early), and each send's lag still
- * counts from its own intended time. At most this many share a wake. */
+/* At most this many sends share a wake (pacer_window.h says why they
+ * share one). */
 #define WINDOW_MAX_SENDS 64
 
+/* The wake for the window that opens at first: at the last send due within
+ * it, never before any is due (nothing goes out early); each send's lag
+ * still counts from its own intended time. */
 static int64_t window_end(const struct engine *e, int64_t first)
 {
-    int64_t last = first, horizon = first + e->cfg->pacer_window_ns;
+    int64_t last = first, horizon = first + pacer_window_ns(&e->window);
     if (horizon > e->end_ns)
         horizon = e->end_ns - 1;
     struct sched s = e->sched; /* a copy: looking ahead draws nothing */
@@ -362,7 +362,7 @@ static void arm_cb(struct ev_loop *loop, ev_prepare *w, int revents)
         int64_t first = sched_peek(&e->sched);
         int64_t at_ns = first < e->end_ns ? window_end(e, first) : first;
         wake_on_answers(e, at_ns >= e->end_ns ||
-                               at_ns - clock_now_ns() > HARVEST_WAIT_NS + e->cfg->pacer_window_ns);
+                               at_ns - clock_now_ns() > HARVEST_WAIT_NS + pacer_window_ns(&e->window));
         set_timer(e, at_ns);
     } else if (e->armed_ns == TIMER_FIRED) {
         set_timer(e, 0);
@@ -463,11 +463,31 @@ static void send_on_free(struct engine *e)
     }
 }
 
+/* A pacer wake that was due at due_ns came at now: its lateness chooses
+ * the auto window, and the measured window counts it. */
+static void note_wake(struct engine *e, int64_t due_ns, int64_t now)
+{
+    if (due_ns <= 0)
+        return; /* not armed by arm_cb: nothing was due */
+    struct pacer_stats *p = &e->res->pacer;
+    int64_t w = pacer_window_ns(&e->window);
+    if (due_ns >= e->m0_ns && due_ns < e->end_ns) {
+        if (p->wakes == 0 || w < p->window_min_ns)
+            p->window_min_ns = w;
+        if (w > p->window_max_ns)
+            p->window_max_ns = w;
+        p->window_sum_ns += (double)w;
+        p->wakes++;
+    }
+    pacer_window_wake(&e->window, now - due_ns);
+}
+
 static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
 {
     (void)loop;
     (void)revents;
     struct engine *e = w->data;
+    note_wake(e, e->armed_ns, clock_now_ns());
     e->armed_ns = TIMER_FIRED; /* readable until arm_cb sets it again */
     send_on_free(e);
     conn_pool_harvest(&e->pool); /* frees the connections answered since */
@@ -684,6 +704,7 @@ static int setup_loop(struct engine *e, char *err)
     }
     ev_io_init(&e->pace, pace_cb, e->timerfd, EV_READ);
     ev_prepare_init(&e->arm, arm_cb);
+    pacer_window_init(&e->window, e->cfg->pacer_window_auto, e->cfg->pacer_window_ns);
     e->arm.data = e;
     /* Open loop on plain TCP: answers wait for the pacer's wake (above). */
     if (e->cfg->rate > 0 && !e->cfg->busy_poll && !e->tls &&

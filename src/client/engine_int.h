@@ -11,6 +11,7 @@
 #include "encoders/encoder.h"
 #include "client/conn.h"
 #include "client/engine.h"
+#include "client/pacer_window.h"
 #include "client/reqid.h"
 #include "client/request_ring.h"
 #include "client/sched.h"
@@ -62,6 +63,7 @@ struct engine {
     int64_t armed_ns;           /* what timerfd is set for (0: not set,
                                    TIMER_FIRED: went off, not set since) */
     int arm_pending;            /* the timer is wanted for the next send */
+    struct pacer_window window; /* how long a wake waits for later sends */
     ev_io pace;
     ev_prepare arm;             /* sets the timer once per loop turn (engine.c) */
     ev_io harvest;              /* the pool's harvest set, watched in the loop

@@ -40,6 +40,14 @@ static void server_text(const struct run_result *r, char *out, size_t len)
 }
 
 /* The load: what is sent, how fast, over how many connections. */
+static void window_text(const struct run_config *c, char *out, size_t len)
+{
+    if (c->pacer_window_auto)
+        snprintf(out, len, "auto");
+    else
+        units_format_duration(c->pacer_window_ns, out, len);
+}
+
 static void diff_load(const struct run_config *a, const struct run_config *b,
                       struct config_diff *out, size_t *n)
 {
@@ -60,8 +68,8 @@ static void diff_load(const struct run_config *a, const struct run_config *b,
     add(out, n, "duration", va, vb);
     add(out, n, "pacer", a->busy_poll ? "busy-poll" : "sleeping",
         b->busy_poll ? "busy-poll" : "sleeping");
-    units_format_duration(a->pacer_window_ns, va, sizeof va);
-    units_format_duration(b->pacer_window_ns, vb, sizeof vb);
+    window_text(a, va, sizeof va);
+    window_text(b, vb, sizeof vb);
     add(out, n, "pacer window", va, vb);
 }
 

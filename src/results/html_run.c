@@ -419,9 +419,9 @@ void html_run_config(FILE *out, const struct run_result *r)
     if (r->closed_loop)
         snprintf(v, sizeof v, "closed loop (max): latency is service time");
     else {
-        char rate[32], pacer[48];
+        char rate[32], pacer[112];
         units_format_rate(c->rate, rate, sizeof rate);
-        result_pacer_text(c, pacer, sizeof pacer);
+        result_pacer_text(r, pacer, sizeof pacer);
         snprintf(v, sizeof v, "%s, %s arrivals, %s", rate,
                  c->arrival == ARRIVAL_POISSON ? "poisson" : "constant", pacer);
     }

@@ -136,9 +136,9 @@ static void header(FILE *out, const struct run_result *r)
         fprintf(out, "\nrate        closed loop (max): %.2f/s achieved; latency is service time\n",
                 r->rate_achieved);
     else {
-        char target[32], pacer[48];
+        char target[32], pacer[112];
         units_format_rate(c->rate, target, sizeof target); /* as the user wrote it */
-        result_pacer_text(c, pacer, sizeof pacer);
+        result_pacer_text(r, pacer, sizeof pacer);
         fprintf(out, "\nrate        %s target, %.2f/s achieved (%s arrivals, %s)\n", target,
                 r->rate_achieved, c->arrival == ARRIVAL_POISSON ? "poisson" : "constant", pacer);
     }

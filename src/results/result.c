@@ -215,14 +215,30 @@ static const struct { int sig; const char *name; } sig_names[] = {
     {SIGINT, "SIGINT"}, {SIGTERM, "SIGTERM"}, {SIGHUP, "SIGHUP"}, {SIGQUIT, "SIGQUIT"},
 };
 
-void result_pacer_text(const struct run_config *c, char *out, size_t len)
+void result_pacer_text(const struct run_result *r, char *out, size_t len)
 {
-    char w[24];
-    units_format_duration(c->pacer_window_ns, w, sizeof w);
-    if (c->busy_poll)
+    const struct run_config *c = &r->cfg;
+    const struct pacer_stats *p = &r->pacer;
+    char lo[24], hi[24], mean[24], wakes[40] = "";
+    if (c->busy_poll) {
         snprintf(out, len, "busy-poll pacer");
+        return;
+    }
+    if (p->wakes > 0 && r->sent > 0)
+        snprintf(wakes, sizeof wakes, "; %.2f wakes/request", (double)p->wakes / (double)r->sent);
+    units_format_duration(p->window_min_ns, lo, sizeof lo);
+    units_format_duration(p->window_max_ns, hi, sizeof hi);
+    int64_t mean_us = p->wakes > 0 ? llround(p->window_sum_ns / (double)p->wakes / 1e3) : 0;
+    units_format_duration(mean_us * 1000, mean, sizeof mean);
+    if (!c->pacer_window_auto) {
+        units_format_duration(c->pacer_window_ns, lo, sizeof lo);
+        snprintf(out, len, "pacer window %s%s", c->pacer_window_ns ? lo : "none", wakes);
+    } else if (p->wakes == 0)
+        snprintf(out, len, "pacer window auto");
+    else if (p->window_min_ns == p->window_max_ns)
+        snprintf(out, len, "pacer window auto: %s%s", lo, wakes);
     else
-        snprintf(out, len, "pacer window %s", c->pacer_window_ns ? w : "none");
+        snprintf(out, len, "pacer window auto: %s to %s, mean %s%s", lo, hi, mean, wakes);
 }
 
 const char *result_signal_name(int sig)

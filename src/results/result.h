@@ -43,8 +43,8 @@ extern const char *const conn_cause_names[CONN_CAUSES];
 
 enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL };
 
-/* --pacer-window: its default and its cap (engine.c says why) */
-#define PACER_WINDOW_DEFAULT_NS (50 * 1000LL)
+/* --pacer-window D: its cap (client/pacer_window.h says why there is a
+ * window; the default is auto) */
 #define PACER_WINDOW_MAX_NS (10 * 1000000LL)
 
 #define RUN_MAX_VERBS 8
@@ -112,7 +112,9 @@ struct run_config {
     int connections;
     enum arrival arrival;
     int busy_poll;           /* the pacer polls instead of sleeping (--busy-poll) */
-    int64_t pacer_window_ns; /* sends due within it share a wake (--pacer-window) */
+    int pacer_window_auto;   /* --pacer-window auto (the default): the engine
+                                chooses the window from its timer's lateness */
+    int64_t pacer_window_ns; /* otherwise: sends due within it share a wake */
     uint64_t seed;
     enum validate validate;
     int vms;                 /* embedded simulator size */
@@ -207,6 +209,14 @@ struct run_result {
     struct warmup_counts {
         int64_t sent, ok, errors;
     } warmup;
+    /* The pacer's timer wakes in the measured window, and the window each
+     * used (--pacer-window): fixed, or chosen by auto. wakes = 0: none
+     * (closed loop, --busy-poll, or a file saved before it was counted). */
+    struct pacer_stats {
+        int64_t wakes;
+        int64_t window_min_ns, window_max_ns;
+        double window_sum_ns;  /* over the wakes: their mean is sum / wakes */
+    } pacer;
     int64_t reconnects;      /* connections opened again after the first time */
     int64_t conn_failures[CONN_CAUSES]; /* connections that failed, by cause */
     int64_t handshakes;      /* TLS handshakes done (not counted in latency) */
@@ -318,9 +328,11 @@ int result_censored_at(const struct censor *cs, double value_us);
  * value in, so it is a lower bound as soon as one is there; any other
  * figure (a percentile, min, max) as result_censored_at says. */
 int result_lower_bound(const struct censor *cs, int mean, double value_us);
-/* The pacer of an open-loop run in words, "pacer window 50us" or
- * "busy-poll pacer", into out (len >= 48 holds it). */
-void result_pacer_text(const struct run_config *c, char *out, size_t len);
+/* The pacer of an open-loop run in words, into out (len >= 112 holds it):
+ * "busy-poll pacer", "pacer window 50us; 0.80 wakes/request", or in auto
+ * "pacer window auto: 50us to 210us, mean 62us; 0.31 wakes/request" (the
+ * windows its wakes used; the wakes are in the measured window). */
+void result_pacer_text(const struct run_result *r, char *out, size_t len);
 
 /* Server CPU figures over the samples into *mean (weighted by each
  * interval's length, so a short last interval after SIGINT counts for its

@@ -102,7 +102,8 @@ static json_object *config_json(const struct run_config *c)
     json_object_object_add(o, "arrival", json_object_new_string(
                                              c->arrival == ARRIVAL_POISSON ? "poisson" : "constant"));
     json_object_object_add(o, "busy_poll", json_object_new_boolean(c->busy_poll));
-    add_double(o, "pacer_window_us", (double)c->pacer_window_ns / 1e3);
+    json_object_object_add(o, "pacer_window_auto", json_object_new_boolean(c->pacer_window_auto));
+    add_double(o, "pacer_window_us", (double)c->pacer_window_ns / 1e3); /* fixed; 0 in auto */
     add_int(o, "seed", (int64_t)c->seed);
     static const char *const validates[] = {"none", "cheap", "full"};
     json_object_object_add(o, "validate", json_object_new_string(validates[c->validate]));
@@ -267,6 +268,20 @@ static json_object *cpu_json(const struct run_result *r)
     return o;
 }
 
+/* The pacer's wakes in the measured window and the window they used. */
+static json_object *pacer_json(const struct pacer_stats *p, int64_t sent)
+{
+    json_object *o = json_object_new_object();
+    add_int(o, "wakes", p->wakes);
+    add_double(o, "wakes_per_request", sent > 0 ? (double)p->wakes / (double)sent : 0);
+    json_object *w = json_object_new_object();
+    add_double(w, "min", (double)p->window_min_ns / 1e3);
+    add_double(w, "mean", p->wakes > 0 ? p->window_sum_ns / (double)p->wakes / 1e3 : 0);
+    add_double(w, "max", (double)p->window_max_ns / 1e3);
+    json_object_object_add(o, "window_us", w);
+    return o;
+}
+
 static json_object *histograms_json(const struct run_result *r)
 {
     json_object *o = json_object_new_object();
@@ -391,6 +406,7 @@ json_object *result_to_json(const struct run_result *r)
     for (size_t i = 0; i < r->nwarnings; i++)
         json_object_array_add(w, json_object_new_string(r->warnings[i]));
     json_object_object_add(root, "warnings", w);
+    json_object_object_add(root, "pacer", pacer_json(&r->pacer, r->sent));
     json_object *tr = json_object_new_object();
     add_int(tr, "reconnects", r->reconnects);
     add_double(tr, "reconnects_per_s", result_reconnects_per_s(r));

@@ -108,6 +108,7 @@ static void load_config(json_object *c, struct run_config *cfg)
     str(c, "arrival", s, sizeof s);
     cfg->arrival = !strcmp(s, "poisson") ? ARRIVAL_POISSON : ARRIVAL_CONSTANT;
     cfg->busy_poll = boolean(c, "busy_poll");
+    cfg->pacer_window_auto = boolean(c, "pacer_window_auto"); /* older files: fixed */
     double window_us = num(c, "pacer_window_us", 0); /* older files: none */
     cfg->pacer_window_ns = window_us > 0 && window_us <= PACER_WINDOW_MAX_NS / 1e3
                                ? (int64_t)(window_us * 1e3) : 0;
@@ -270,6 +271,27 @@ static int load_timeline(json_object *root, struct run_result *r)
     return 0;
 }
 
+/* A window out of --pacer-window's range (a file edited, or not ours)
+ * reads as none. */
+static int64_t window_ns(json_object *w, const char *key)
+{
+    double us = num(w, key, 0);
+    return us > 0 && us <= PACER_WINDOW_MAX_NS / 1e3 ? (int64_t)(us * 1e3) : 0;
+}
+
+/* Older files have no "pacer": no wakes counted. */
+static void load_pacer(json_object *o, struct pacer_stats *p)
+{
+    int64_t wakes = i64(o, "wakes");
+    if (wakes <= 0)
+        return;
+    json_object *w = get(o, "window_us");
+    p->wakes = wakes;
+    p->window_min_ns = window_ns(w, "min");
+    p->window_max_ns = window_ns(w, "max");
+    p->window_sum_ns = (double)window_ns(w, "mean") * (double)wakes;
+}
+
 static void load_cpu(json_object *root, struct run_result *r)
 {
     json_object *cpu = get(root, "server_cpu"), *pids = get(cpu, "pids");
@@ -294,6 +316,7 @@ static void load_cpu(json_object *root, struct run_result *r)
     r->machine_steal_pct = num(sys, "steal_pct", -1); /* absent in older files: unknown */
     r->loadavg1 = num(sys, "loadavg", 0);
     r->machine_cores = (int)i64(sys, "cores"); /* absent in older files: 0, unknown */
+    load_pacer(get(root, "pacer"), &r->pacer);
     json_object *tr = get(root, "transport"), *es = get(root, "error_samples");
     r->reconnects = i64(tr, "reconnects");
     json_object *cf = get(tr, "connection_failures"); /* absent in older files: 0 */

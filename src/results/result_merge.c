@@ -85,6 +85,19 @@ static int merge_hists(struct run_result *dst, const struct run_result *src, cha
     return 0;
 }
 
+/* Wakes add up; the windows span both (a side with no wakes has none). */
+static void merge_pacer(struct pacer_stats *dst, const struct pacer_stats *src)
+{
+    if (src->wakes == 0)
+        return;
+    if (dst->wakes == 0 || src->window_min_ns < dst->window_min_ns)
+        dst->window_min_ns = src->window_min_ns;
+    if (src->window_max_ns > dst->window_max_ns)
+        dst->window_max_ns = src->window_max_ns;
+    dst->window_sum_ns += src->window_sum_ns;
+    dst->wakes += src->wakes;
+}
+
 static void merge_counts(struct run_result *dst, const struct run_result *src)
 {
     dst->sent += src->sent;
@@ -100,6 +113,7 @@ static void merge_counts(struct run_result *dst, const struct run_result *src)
         if (!dst->error_samples[k][0])
             memcpy(dst->error_samples[k], src->error_samples[k], sizeof dst->error_samples[k]);
     }
+    merge_pacer(&dst->pacer, &src->pacer);
     dst->reconnects += src->reconnects;
     for (int k = 0; k < CONN_CAUSES; k++)
         dst->conn_failures[k] += src->conn_failures[k];

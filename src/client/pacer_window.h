@@ -1,0 +1,45 @@
+/* pacer_window: how long the pacer's wake may wait for the sends due after
+ * the first (--pacer-window).
+ *
+ * On a virtual machine a wake-up is the client's main cost per request
+ * (bench/RESULTS.md), so the sends due within the window of the next one
+ * share its wake. The window is fixed (--pacer-window D) or chosen from
+ * the machine's own timer (auto, the default): half the p99 of how late
+ * the last ~1,000 wakes came, at least 50 us and at most 1 ms. A send's
+ * pacer lag is about its wake's lateness plus its place in the window, so
+ * with the window at max(50 us, p99 / 2) the lag's p99 stays within
+ * max(1.5 x p99, p99 + 50 us): the bound on the machine's timer floor that
+ * the pacer is held to (issue 29, bench/README.md). A machine whose timer
+ * comes late anyway gets the longer window and the fewer wakes; a precise
+ * one keeps 50 us. */
+#ifndef RPCBENCH_PACER_WINDOW_H
+#define RPCBENCH_PACER_WINDOW_H
+
+#include <stdint.h>
+
+#define PACER_AUTO_MIN_NS (50 * 1000LL)
+#define PACER_AUTO_MAX_NS (1000 * 1000LL)
+#define PACER_LATE_BUCKET_NS (10 * 1000LL) /* lateness kept in 10 us steps */
+#define PACER_LATE_BUCKETS 256             /* the last one holds 2.55 ms and over */
+
+struct pacer_window {
+    int is_auto;
+    int64_t window_ns;        /* the window in use */
+    uint32_t late[PACER_LATE_BUCKETS]; /* recent wakes by lateness, decaying */
+    uint32_t n;               /* their sum */
+    uint32_t since_choice;    /* wakes since window_ns was chosen */
+};
+
+/* Readies w (the caller's; nothing allocated): auto, or fixed at
+ * fixed_ns (0: every send has a wake of its own). */
+void pacer_window_init(struct pacer_window *w, int is_auto, int64_t fixed_ns);
+/* One pacer wake came late_ns after its deadline (< 0 counts as 0). In
+ * auto, every 64th wake chooses the window again from the recent ones. */
+void pacer_window_wake(struct pacer_window *w, int64_t late_ns);
+/* @return the window in use, in ns. */
+static inline int64_t pacer_window_ns(const struct pacer_window *w) { return w->window_ns; }
+/* @return the p99 of the recent wakes' lateness (ns, to the bucket's top;
+ * 0 before any wake). */
+int64_t pacer_window_late_p99(const struct pacer_window *w);
+
+#endif
