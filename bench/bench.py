@@ -206,9 +206,11 @@ def part_open_loop(plan, srv, bodies, out):
     wrk2 = os.environ.get("WRK2")
     before = os.environ.get("BENCH_BEFORE")  # another rpcbench binary, side by side
     # rpcbench-1ms: --pacer-window 1ms, wrk2's own pacing step (its timers
-    # are in ms), beyond the precision bound: what the wake-ups cost
-    tools = ["rpcbench", "floor", "rpcbench-1ms"] + (["wrk2"] if wrk2 else []) + \
-        (["before"] if before else [])
+    # are in ms), beyond the precision bound: what the wake-ups cost.
+    # rpcbench-50us: the auto window's least, fixed: what auto buys.
+    windows = {"rpcbench-1ms": "1ms", "rpcbench-50us": "50us"}
+    tools = ["rpcbench", "floor", "rpcbench-50us", "rpcbench-1ms"] + \
+        (["wrk2"] if wrk2 else []) + (["before"] if before else [])
     conns_of = dict(plan.ol_cells)
 
     def command(rate, tool):
@@ -217,7 +219,7 @@ def part_open_loop(plan, srv, bodies, out):
         if tool == "wrk2":
             return L.wrk2_cmd(wrk2, srv, proto, bodies[proto], conns_of[rate], rate, plan.ol_s,
                               LUA)
-        extra = ("--pacer-window", "1ms") if tool == "rpcbench-1ms" else ()
+        extra = ("--pacer-window", windows[tool]) if tool in windows else ()
         return L.rpcbench_cmd(before if tool == "before" else RPCBENCH, srv, proto, "ping", rate,
                               conns_of[rate], plan.ol_s, extra=extra)
     rows, cmds = L.interleaved(plan.ol_reps, list(conns_of), tools, command, srv)
@@ -229,7 +231,7 @@ def part_open_loop(plan, srv, bodies, out):
                "corrected histogram, rpcbench's latency). Pacer-lag p99 is rpcbench's "
                "`pacing_lag_ms`; the floor's is `bench_timer`'s wake-up lag at the same rate; "
                "the bound is the larger of 1.5x the floor's p99 and its p99 + 50 us. "
-               + ("wrk2: `" + wrk2 + "`." if wrk2 else
+               + ("wrk2: `$WRK2` (bench/README.md says how it was built)." if wrk2 else
                   "wrk2 was not run: give `WRK2=/path/to/wrk2/wrk` (bench/README.md says how "
                   "to build it).") + "\n")
     hdr = ["rate/s, conns", "rpcbench CPU-us/req", "wrk2 CPU-us/req", "ratio",
@@ -276,9 +278,25 @@ def part_open_loop(plan, srv, bodies, out):
                          L.f3(m1.get("lat_p99_ms")), L.f3(w.get("lat_p99_ms")),
                          L.f0(m1.get("pacer_p99_us"))])
     out.append(L.md_table(hdr, rows_1ms))
+    out.append("What each pacer costs, in the same runs: the auto window (the default) "
+               "against it fixed at its least, 50 us" + (", and the binary before" if before else "")
+               + ". Wakes per request are the pacer's timer wakes in the measured window.\n")
+    hdr = ["rate/s, conns"] + [f"{t} {what}" for t in (["before"] if before else []) +
+                               ["rpcbench-50us", "rpcbench"]
+                               for what in ("CPU-us/req", "pacer p99 us", "wakes/req")] + \
+        ["auto window mean us"]
+    rows_w = []
+    for rate, conns in plan.ol_cells:
+        row = [f"{rate:,}, {conns}"]
+        for t in (["before"] if before else []) + ["rpcbench-50us", "rpcbench"]:
+            m = L.medians(rows.get((rate, t), []))
+            row += [L.f1(m.get("cpu_us_req")), L.f0(m.get("pacer_p99_us")), L.f2(m.get("wakes_req"))]
+        row.append(L.f0(L.medians(rows.get((rate, "rpcbench"), [])).get("window_mean_us")))
+        rows_w.append(row)
+    out.append(L.md_table(hdr, rows_w))
     if before:
-        out.append(f"Before and after, in the same runs: `{before}` (before) against "
-                   f"`{os.path.relpath(RPCBENCH)}` (after).\n")
+        out.append("Before and after, in the same runs: `$BENCH_BEFORE` (before) against "
+                   f"`{os.path.relpath(RPCBENCH, ROOT)}` (after).\n")
         hdr = ["rate/s, conns", "CPU-us/req before", "after", "after/before", "p99 ms before",
                "after", "pacer p99 us before", "after"]
         rows_ba = []
@@ -382,7 +400,7 @@ def part_codec(plan, out):
     codec = {k: statistics.median(u for _, u in v) for k, v in samples.items()}
     size = {k: v[0][0] for k, v in samples.items()}
     out.append("## 4. Encoders, plain loops\n")
-    out.append(f"`{' '.join(argv)}` (exit {res.returncode}): every operation warmed up once, "
+    out.append(f"`{L.portable(' '.join(argv))}` (exit {res.returncode}): every operation warmed up once, "
                f"then looped for {plan.codec_ms} ms; the grid repeated {plan.reps} times, "
                "interleaved; medians. Documents are the simulator's own answers (vmsim, "
                "seed 1). Server side: parse_call, render_result; client side: render_request "

@@ -160,7 +160,10 @@ def rpcbench_cmd(rpcbench, srv, proto, verb, rate, conns, secs, validate="cheap"
                 "lag_max_us": lag["max"] * 1e3,
                 "pacer_p99_us": d["pacing_lag_ms"]["p99"] * 1e3,
                 "lat_p99_ms": d["latency_ms"]["p99"],
-                "queued_pct": 100 * d["requests"]["queued"] / max(d["requests"]["sent"], 1)}
+                "queued_pct": 100 * d["requests"]["queued"] / max(d["requests"]["sent"], 1),
+                # files from before the pacer counted its wakes have none
+                "wakes_req": d.get("pacer", {}).get("wakes_per_request"),
+                "window_mean_us": d.get("pacer", {}).get("window_us", {}).get("mean")}
     return argv, parse
 
 
@@ -353,10 +356,24 @@ def md_table(hdr, rows):
     return "\n".join(lines) + "\n"
 
 
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def portable(text):
+    """text with this machine's paths taken out: the repository's relative,
+    the run's temporary directory as $TMP, and the binaries given by the
+    environment as the variable that named them ($WRK2, $BENCH_BEFORE), so
+    RESULTS.md says nothing of where it ran."""
+    for var in ("WRK2", "BENCH_BEFORE"):
+        if os.environ.get(var):
+            text = text.replace(os.environ[var], "$" + var)
+    return text.replace(TMP, "$TMP").replace(REPO + os.sep, "")
+
+
 def commands(cmds):
     lines = ["Commands (last repetition; clients prefixed with "
              f"`{' '.join(pin(CLIENT_CPU, []))}`):\n", "```"]
-    lines += [" ".join(shlex.quote(a) for a in argv) for argv in cmds.values()]
+    lines += [portable(" ".join(shlex.quote(a) for a in argv)) for argv in cmds.values()]
     return "\n".join(lines + ["```", ""])
 
 
@@ -413,7 +430,7 @@ def header(rpcbench, plan, quick):
         f"| machine | nproc {NCPU}, {_cpu_model()}, kernel {os.uname().release} |",
         f"| load at start | {os.getloadavg()[0]:.2f} (1 min) |",
         f"| pinning | {pinning} |",
-        f"| rpcbench | {_version([rpcbench, '--version'])}, `{os.path.relpath(rpcbench)}`"
+        f"| rpcbench | {_version([rpcbench, '--version'])}, `{os.path.relpath(rpcbench, REPO)}`"
         f"{' (SANITIZER BUILD: not representative)' if _sanitized(rpcbench) else ''} |",
         f"| wrk | {_version(['dpkg-query', '-W', '-f=${Version}', 'wrk'])} (one thread) |",
         f"| hey | {_version(['dpkg-query', '-W', '-f=${Version}', 'hey'])} |",

@@ -64,6 +64,7 @@ struct engine {
                                    TIMER_FIRED: went off, not set since) */
     int arm_pending;            /* the timer is wanted for the next send */
     struct pacer_window window; /* how long a wake waits for later sends */
+    int timer_ahead;            /* the timer was set for a time still to come */
     ev_io pace;
     ev_prepare arm;             /* sets the timer once per loop turn (engine.c) */
     ev_io harvest;              /* the pool's harvest set, watched in the loop
