@@ -55,12 +55,6 @@ enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL };
 #define RUN_WARNING_LEN 240
 #define ERR_SAMPLE_LEN 160   /* the first error of each kind, as text */
 
-/* Exit codes of `run` beyond 0 (ok), 1 (runtime failure) and 2 (usage). */
-#define RUN_EXIT_NO_SUCCESS 3    /* requests were sent and none succeeded */
-#define RUN_EXIT_INTERRUPTED 130 /* ended early by SIGINT, as shells report it */
-/* Ended early by signal sig: 128 + sig, as shells report it (SIGTERM 143). */
-#define RUN_EXIT_SIGNAL(sig) (128 + (sig))
-
 struct verb_spec {
     char name[64];     /* verb ("list") or, with --method, the method name */
     unsigned weight;   /* share in the mix */
@@ -300,9 +294,10 @@ void result_note_error(struct run_result *r, int kind, const char *fmt, ...)
 /* The first error of kind in general terms (connect: host:port; timeout:
  * the --timeout), when the site that failed said nothing more specific. */
 void result_note_default(struct run_result *r, int kind, const char *host, int port);
-/* The exit code the run's outcome calls for: RUN_EXIT_NO_SUCCESS when
- * requests were sent and none succeeded, else RUN_EXIT_SIGNAL(sig) after
- * the signal sig ended it (130 SIGINT, 143 SIGTERM), else 0. */
+/* The exit code the run's outcome calls for (base/exit_code.h):
+ * EXIT_NO_SUCCESS when requests were sent and none succeeded, else
+ * EXIT_SIGNAL(sig) after the signal sig ended it (130 SIGINT, 143
+ * SIGTERM), else EXIT_OK. */
 int result_exit_code(const struct run_result *r);
 /* @return the name of signal sig ("SIGINT", "SIGTERM", "SIGHUP",
  * "SIGQUIT"; else "signal N" in a static buffer, overwritten by the next
