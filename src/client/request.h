@@ -15,7 +15,6 @@ struct request {
     int64_t sent_ns;
     int64_t done_ns;     /* answered well: when the answer reached this host */
     int measured;        /* intended inside the measured window */
-    int queued;          /* waited for a free connection */
     int live;            /* in flight: not yet answered, timed out or failed */
     struct conn *conn;   /* the connection it went out on (not owned) */
 };
