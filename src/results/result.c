@@ -142,7 +142,7 @@ static const char *steal_note(const struct run_result *r, char *note, size_t len
 
 void result_note_error(struct run_result *r, int kind, const char *fmt, ...)
 {
-    if (kind < 0 || kind >= ERR_KINDS || r->error_samples[kind][0])
+    if (req_ok(kind) || kind >= ERR_KINDS || r->error_samples[kind][0])
         return;
     va_list ap;
     va_start(ap, fmt);

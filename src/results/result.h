@@ -25,6 +25,13 @@ enum err_kind {
     ERR_KINDS
 };
 extern const char *const err_kind_names[ERR_KINDS];
+/* The kind of a request answered well, where a request's end is told as
+ * a kind (client/request.h's request_end_fn, conn_request_done, the HTTP
+ * and STOMP classifiers): every ERR_* is >= 0, so it is no error kind. */
+#define REQ_OK (-1)
+/* @return whether kind (REQ_OK or an ERR_*) says the request was answered
+ * well. */
+static inline int req_ok(int kind) { return kind < 0; }
 
 /* Why a connection failed (every failure is counted by cause, whether a
  * request was lost with it or not): transport.connection_failures. */
