@@ -16,7 +16,8 @@
 #include "base/err.h"
 #include "results/condition.h"
 
-/* The line every subcommand's --help ends with. */
+/* The line every subcommand's --help ends with: the codes of
+ * base/exit_code.h that every command gives. */
 #define USAGE_EXIT_CODES "exit status: 0 ok, 1 failure at run time, 2 bad usage (nothing sent)\n"
 
 /* --threshold and --junit in run's and report's --help. */

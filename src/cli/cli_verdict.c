@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "base/exit_code.h"
 #include "base/units.h"
 #include "cli/cli_output.h"
 #include "results/html.h"

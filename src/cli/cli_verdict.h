@@ -10,10 +10,6 @@
 #include "results/condition.h"
 #include "results/junit.h"
 
-/* The exit code of a failed condition (README, --help): the same as
- * "no request succeeded" (RUN_EXIT_NO_SUCCESS), which fails a run too. */
-#define EXIT_CONDITION_FAILED 3
-
 /* Large: callers keep it static. */
 struct verdict {
     const struct cond_list *conds; /* the caller's, only read */
@@ -52,8 +48,9 @@ void verdict_junit_interrupted(struct junit_case *c, const char *cmd, const char
 int verdict_html(const char *path, const struct run_result *r, const struct verdict *v,
                  char *err);
 
-/* The exit code from the result's own (result_exit_code: 0, 3, 130) and
- * the verdicts: 3 when a condition failed, else code. */
+/* The exit code from the result's own (result_exit_code: EXIT_OK,
+ * EXIT_NO_SUCCESS, EXIT_SIGNAL) and the verdicts: EXIT_CONDITION_FAILED
+ * when a condition failed, else code (base/exit_code.h). */
 int verdict_exit(const struct verdict *v, int code);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/exit_code.h"
 #include "cli/commands.h"
 #include "cli/cmd_compare.h"
 #include "cli/cli_round.h"
@@ -102,7 +103,7 @@ static int run_one(struct cmp *c, int a, size_t i, const struct child_server *cs
 }
 
 /* run_rounds' return when a signal came before any round was complete: the
- * run exits 128 + the signal, with err's line and no report. */
+ * run exits EXIT_SIGNAL (128 + the signal), with err's line and no report. */
 #define RUN_ROUNDS_NONE (-3)
 
 /* Runs the rounds, A then B, until --rounds (or --rounds auto decides).
@@ -210,32 +211,33 @@ static void cleanup(struct cmp *c, char *err)
     }
 }
 
-/* As run's (README): 3 when an arm sent requests and none succeeded, so
- * there is nothing to compare; else 128 + the signal (130 SIGINT, 143 SIGTERM)
- * when one cut the rounds short;
- * else the gates' verdict. --bisect makes "nothing to compare" a skip. */
+/* As run's (README): EXIT_NO_SUCCESS when an arm sent requests and none
+ * succeeded, so there is nothing to compare; else EXIT_SIGNAL (130 SIGINT,
+ * 143 SIGTERM) when one cut the rounds short; else EXIT_CONDITION_FAILED
+ * when a --threshold failed; else the gates' verdict. --bisect makes
+ * "nothing to compare" a skip and a failed threshold bad. */
 static int exit_code(const struct cmp *c)
 {
-    int code = 0;
+    int code = EXIT_OK;
     for (int a = 0; a < 2; a++) {
         const struct run_result *m = &c->arm[a].merged;
         if (c->arm[a].have_merged && m->sent > 0 && m->ok == 0) {
             fprintf(stderr, "rpcbench compare: arm %c: none of its %lld requests succeeded\n",
                     c->arm[a].letter, (long long)m->sent);
-            code = RUN_EXIT_NO_SUCCESS;
+            code = EXIT_NO_SUCCESS;
         }
     }
-    if (code && c->o->bisect)
-        return BISECT_EXIT_SKIP;
-    if (code == 0 && c->interrupted)
-        code = RUN_EXIT_SIGNAL(c->interrupted);
-    if (code == 0 && compare_thresholds_failed(c)) /* a budget broken: as a regression */
-        code = c->o->bisect ? BISECT_EXIT_BAD : EXIT_CONDITION_FAILED;
-    return code ? code : compare_gates_exit(c);
+    if (code != EXIT_OK && c->o->bisect)
+        return EXIT_BISECT_SKIP;
+    if (code == EXIT_OK && c->interrupted)
+        code = EXIT_SIGNAL(c->interrupted);
+    if (code == EXIT_OK && compare_thresholds_failed(c)) /* a budget broken: as a regression */
+        code = c->o->bisect ? EXIT_BISECT_BAD : EXIT_CONDITION_FAILED;
+    return code != EXIT_OK ? code : compare_gates_exit(c);
 }
 
 /* --bisect on a command line that did not parse: a usage error then stops
- * git bisect run (exit 128) rather than marking every commit bad. */
+ * git bisect run (EXIT_BISECT_ABORT) rather than marking every commit bad. */
 static int bisect_asked(int argc, char **argv)
 {
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
@@ -251,7 +253,7 @@ int cmd_compare(int argc, char **argv)
     char err[ERR_LEN] = "";
     int rc = options_parse(argc, argv, 1, &o, err);
     if (rc == 1)
-        return 0;
+        return EXIT_OK; /* --help, --version */
     if (rc == 0 && o.npositional > 2) {
         snprintf(err, ERR_LEN, "give two saved results (A.json B.json), one saved comparison, "
                  "or none");
@@ -264,7 +266,7 @@ int cmd_compare(int argc, char **argv)
     }
     if (rc < 0) {
         fprintf(stderr, "rpcbench compare: %s\n", err);
-        return bisect_asked(argc, argv) ? BISECT_EXIT_ABORT : 2;
+        return bisect_asked(argc, argv) ? EXIT_BISECT_ABORT : EXIT_USAGE;
     }
     options_distribute(&o);
     memset(&c, 0, sizeof c);
@@ -296,7 +298,7 @@ int cmd_compare(int argc, char **argv)
     }
     if (rc == 0)
         rc = emit(&c, err);
-    int code = rc == 0 ? exit_code(&c) : 0;
+    int code = rc == 0 ? exit_code(&c) : EXIT_OK;
     char cerr[ERR_LEN] = "";
     cleanup(&c, cerr);
     if (rc == 0 && cerr[0]) {
@@ -305,11 +307,12 @@ int cmd_compare(int argc, char **argv)
     }
     if (rc == RUN_ROUNDS_NONE) {
         fprintf(stderr, "rpcbench compare: %s\n", err);
-        return RUN_EXIT_SIGNAL(c.interrupted);
+        return EXIT_SIGNAL(c.interrupted);
     }
     if (rc) {
         fprintf(stderr, "rpcbench compare: %s\n", err);
-        return usage ? (o.bisect ? BISECT_EXIT_ABORT : 2) : o.bisect ? BISECT_EXIT_SKIP : 1;
+        return usage ? (o.bisect ? EXIT_BISECT_ABORT : EXIT_USAGE)
+                     : o.bisect ? EXIT_BISECT_SKIP : EXIT_RUN_FAILED;
     }
     return code;
 }

@@ -70,8 +70,10 @@ void compare_figures(const struct run_result *r, double *v);
  * else 0. */
 int compare_judge_gates(struct cmp *c, size_t k);
 
-/* The exit code the gates give (README): 0 all pass, 3 a regression, 4 an
- * inconclusive gate; with --bisect 0, 1 or 125. */
+/* The exit code the gates give (README, base/exit_code.h): EXIT_OK all
+ * pass, EXIT_REGRESSION a regression, else EXIT_INCONCLUSIVE an
+ * inconclusive gate; with --bisect EXIT_OK, EXIT_BISECT_BAD or
+ * EXIT_BISECT_SKIP. */
 int compare_gates_exit(const struct cmp *c);
 
 /* The gates' table and method (nothing without --gate); c only read. */

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "base/exit_code.h"
+
 int compare_judge_gates(struct cmp *c, size_t k)
 {
     const struct options *o = c->o;
@@ -37,8 +39,8 @@ int compare_gates_exit(const struct cmp *c)
         inconclusive |= c->gate[g].verdict == GATE_INCONCLUSIVE;
     }
     if (c->o->bisect)
-        return regression ? BISECT_EXIT_BAD : inconclusive ? BISECT_EXIT_SKIP : 0;
-    return regression ? GATE_EXIT_REGRESSION : inconclusive ? GATE_EXIT_INCONCLUSIVE : 0;
+        return regression ? EXIT_BISECT_BAD : inconclusive ? EXIT_BISECT_SKIP : EXIT_OK;
+    return regression ? EXIT_REGRESSION : inconclusive ? EXIT_INCONCLUSIVE : EXIT_OK;
 }
 
 void compare_gates_text(FILE *out, const struct cmp *c)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/exit_code.h"
 #include "cli/cli_args.h"
 #include "cli/cli_verdict.h"
 #include "cli/cmd_report_sweep.h"
@@ -349,8 +350,9 @@ static int emit(const struct report_opts *ro, const struct run_result *r,
 }
 
 /* A saved sweep is the only file, without the options of a run's report.
- * @return 0 when root is no sweep (and no --baseline), else an exit code
- * (2: usage) with *done set. */
+ * @return EXIT_OK with *done 0 when root is no sweep (and no --baseline),
+ * else, with *done set, the exit code (EXIT_USAGE: a sweep with options
+ * it does not take, a --baseline without one; else cmd_report_sweep's). */
 static int maybe_sweep(const struct report_opts *ro, json_object *root, int *done)
 {
     char err[ERR_LEN] = "";
@@ -372,7 +374,7 @@ static int maybe_sweep(const struct report_opts *ro, json_object *root, int *don
     }
     if (err[0])
         fprintf(stderr, "rpcbench report: %s\n", err);
-    return err[0] ? 2 : 0;
+    return err[0] ? EXIT_USAGE : EXIT_OK;
 }
 
 /* .hlog inputs: merged by absolute interval start, a summary printed. */
@@ -402,17 +404,17 @@ int cmd_report(int argc, char **argv)
     char err[ERR_LEN] = "";
     int rc = parse(argc, argv, &ro, err);
     if (rc == 1)
-        return 0;
+        return EXIT_OK; /* --help, --version */
     if (rc < 0) {
         fprintf(stderr, "rpcbench report: %s\n", err);
-        return 2;
+        return EXIT_USAGE;
     }
     if (ro.hlogs) {
         if (merge_logs(&ro, err)) {
             fprintf(stderr, "rpcbench report: %s\n", err);
-            return 1;
+            return EXIT_RUN_FAILED;
         }
-        return 0;
+        return EXIT_OK;
     }
     int done = 0;
     json_object *root = json_object_from_file(ro.files[0]); /* NULL: load_all says why */
@@ -424,7 +426,7 @@ int cmd_report(int argc, char **argv)
     if (rc == -2) { /* runs that cannot be read as one: nothing printed */
         result_free(&r);
         fprintf(stderr, "rpcbench report: %s\n", err);
-        return 2;
+        return EXIT_USAGE;
     }
     if (rc == 0) {
         if (ro.buckets[0])
@@ -439,7 +441,7 @@ int cmd_report(int argc, char **argv)
     result_free(&r);
     if (rc) {
         fprintf(stderr, "rpcbench report: %s\n", err);
-        return 1;
+        return EXIT_RUN_FAILED;
     }
-    return verdict_exit(&v, 0); /* 3: a condition failed */
+    return verdict_exit(&v, EXIT_OK); /* EXIT_CONDITION_FAILED: a condition failed */
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/exit_code.h"
 #include "results/html.h"
 #include "results/result_json.h"
 #include "results/sweep_json.h"
@@ -75,22 +76,22 @@ int cmd_report_sweep(json_object *root, const char *path, const struct report_sw
 {
     static struct sweep s;
     char err[ERR_LEN] = "";
-    int code = 0;
+    int code = EXIT_OK;
     long base = -1;
     if (check_format(o, err)) {
-        code = 2;
+        code = EXIT_USAGE;
     } else if (sweep_load_json(&s, root, err)) {
         char why[ERR_LEN];
         snprintf(why, sizeof why, "%s", err);
         snprintf(err, ERR_LEN, "%.100s: %.150s", path, why);
-        code = 1;
+        code = EXIT_RUN_FAILED;
     } else if (baseline(&s, o, &base, err)) {
-        code = 2;
+        code = EXIT_USAGE;
     } else if (render(&s, o, base, err)) {
-        code = 1;
+        code = EXIT_RUN_FAILED;
     }
     sweep_free(&s);
-    if (code)
+    if (code != EXIT_OK)
         fprintf(stderr, "rpcbench report: %s\n", err);
     return code;
 }

@@ -21,9 +21,10 @@ struct report_sweep_opts {
 };
 
 /* Renders the sweep in root (parsed from path; borrowed) to stdout.
- * Errors go to stderr as one line. @return the exit code: 0, 1 (the file
- * does not load, an output cannot be written), 2 (a bad --baseline or an
- * option a sweep does not take). */
+ * Errors go to stderr as one line. @return the exit code (base/exit_code.h):
+ * EXIT_OK, EXIT_RUN_FAILED (the file does not load, an output cannot be
+ * written), EXIT_USAGE (a bad --baseline or an option a sweep does not
+ * take). */
 int cmd_report_sweep(json_object *root, const char *path, const struct report_sweep_opts *o);
 
 #endif

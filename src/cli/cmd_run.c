@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/exit_code.h"
 #include "cli/cli_verdict.h"
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -54,17 +55,17 @@ int cmd_run(int argc, char **argv)
     char err[ERR_LEN] = "";
     int rc = options_parse(argc, argv, 0, &o, err);
     if (rc == 1)
-        return 0;
+        return EXIT_OK; /* --help, --version */
     if (rc < 0 || options_arm(&o, 0, &cfg, err) || check_verbs(&o, &cfg, err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
-        return 2;
+        return EXIT_USAGE;
     }
     options_distribute(&o);
     static struct hdrlog_sink hdr;
     if (o.hdr_log[0]) {
         if (hdrlog_sink_open(&hdr, o.hdr_log, err)) {
             fprintf(stderr, "rpcbench run: %s\n", err);
-            return 1;
+            return EXIT_RUN_FAILED;
         }
         cfg.on_interval = hdrlog_sink_hook;
         cfg.on_interval_ctx = &hdr;
@@ -72,7 +73,7 @@ int cmd_run(int argc, char **argv)
     struct child_server cs = {0};
     if (!cfg.url[0] && dist_spawn_server(&cfg, &cs, err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
-        return 1;
+        return EXIT_RUN_FAILED;
     }
     struct run_result res;
     static struct verdict v;
@@ -92,11 +93,11 @@ int cmd_run(int argc, char **argv)
         snprintf(err, ERR_LEN, "%s", herr);
         rc = -1;
     }
-    int code = rc ? 1 : verdict_exit(&v, result_exit_code(&res));
+    int code = rc ? EXIT_RUN_FAILED : verdict_exit(&v, result_exit_code(&res));
     result_free(&res);
     if (rc) {
         fprintf(stderr, "rpcbench run: %s\n", err);
-        return 1;
+        return EXIT_RUN_FAILED;
     }
-    return code; /* 3: a condition failed or no request succeeded; 130: interrupted */
+    return code; /* a condition failed or no request succeeded (3); interrupted (130, 143) */
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/exit_code.h"
 #include "base/units.h"
 #include "cli/commands.h"
 #include "cli/cli_args.h"
@@ -58,7 +59,7 @@ static int parse_opt(int ch, const char *name, const char *arg, struct server_co
         o->seed = (uint64_t)v;
         return 0;
     case 'd': {
-        struct delay d; /* checked now for exit 2; parsed again with the seed */
+        struct delay d; /* checked now (EXIT_USAGE); parsed again with the seed */
         o->delay = arg;
         return delay_parse(arg, 0, &d, err);
     }
@@ -166,27 +167,27 @@ int cmd_serve(int argc, char **argv)
     int rc = parse_args(argc, argv, &o, err);
     if (rc == 1) {
         usage(stdout);
-        return 0;
+        return EXIT_OK;
     }
     if (rc == 2) {
         cli_print_version();
-        return 0;
+        return EXIT_OK;
     }
     if (rc < 0) {
         fprintf(stderr, "rpcbench serve: %s\n", err);
-        return 2;
+        return EXIT_USAGE;
     }
     static struct server s; /* large: keep it off the stack */
     s.lfd = -1;
     if (server_start(&s, &o, bound, sizeof bound, err) < 0) {
         fprintf(stderr, "rpcbench serve: %s\n", err);
         server_free(&s);
-        return 1;
+        return EXIT_RUN_FAILED;
     }
     printf("listening on %s\n", bound);
     fflush(stdout);
     server_run(&s);
     server_print_counts(&s, stderr);
     server_free(&s);
-    return 0;
+    return EXIT_OK;
 }

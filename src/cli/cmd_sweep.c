@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/exit_code.h"
 #include "base/units.h"
 #include "cli/cli_round.h"
 #include "cli/cli_verdict.h"
@@ -166,8 +167,10 @@ static int emit(struct sweep_cmd *c, long baseline, char *err)
     return rc;
 }
 
-/* 128 + the signal when interrupted (130 SIGINT, 143 SIGTERM); 3 when requests went out and none succeeded in any
- * cell, or a --threshold failed; the searches' code (sweep_find_exit). */
+/* EXIT_SIGNAL when interrupted (130 SIGINT, 143 SIGTERM); else
+ * EXIT_NO_SUCCESS when requests went out and none succeeded in any cell;
+ * else EXIT_CONDITION_FAILED when a --threshold failed; else the
+ * searches' code (sweep_find_exit). */
 static int exit_code(const struct sweep_cmd *c, size_t thr_failed)
 {
     int64_t sent = 0, ok = 0;
@@ -177,14 +180,14 @@ static int exit_code(const struct sweep_cmd *c, size_t thr_failed)
             ok += c->s.cells[i].reps[r].ok;
         }
     if (c->interrupted)
-        return RUN_EXIT_SIGNAL(c->interrupted);
+        return EXIT_SIGNAL(c->interrupted);
     if (sent > 0 && ok == 0) {
         fprintf(stderr, "rpcbench sweep: none of the %lld requests succeeded\n", (long long)sent);
-        return RUN_EXIT_NO_SUCCESS;
+        return EXIT_NO_SUCCESS;
     }
     if (thr_failed)
         return EXIT_CONDITION_FAILED;
-    return c->a->find_max ? sweep_find_exit(c) : 0;
+    return c->a->find_max ? sweep_find_exit(c) : EXIT_OK;
 }
 
 /* ---- the command ------------------------------------------------------------ */
@@ -252,9 +255,9 @@ int cmd_sweep(int argc, char **argv)
     if (rc) {
         cleanup(&c);
         if (rc > 0)
-            return 0;
+            return EXIT_OK; /* --help, --version */
         fprintf(stderr, "rpcbench sweep: %s\n", err);
-        return 2;
+        return EXIT_USAGE;
     }
     cli_round_catch_sigint();
     if (o.hdr_log[0])
@@ -271,11 +274,11 @@ int cmd_sweep(int argc, char **argv)
     err[0] = '\0';
     rc = emit(&c, baseline, err);
     size_t thr_failed = judge_thresholds(o.format == FORMAT_TEXT ? stdout : stderr, &c);
-    int code = run_failed ? 1 : exit_code(&c, thr_failed);
+    int code = run_failed ? EXIT_RUN_FAILED : exit_code(&c, thr_failed);
     cleanup(&c);
     if (rc) {
         fprintf(stderr, "rpcbench sweep: %s\n", err);
-        return 1;
+        return EXIT_RUN_FAILED;
     }
     return code;
 }

@@ -48,8 +48,9 @@ int sweep_find_check(struct sweep_cmd *c, char *err);
 /* Runs one capacity search per --proto x --verb, each probe a cell.
  * @return 0 (done or interrupted: c->interrupted), or -1 with err. */
 int sweep_find_run(struct sweep_cmd *c, char *err);
-/* The exit code of the searches: 3 when one found even --rate-min breaks,
- * else 4 when one found --rate-max holds, else 0. */
+/* The exit code of the searches (base/exit_code.h): EXIT_MIN_BREAKS when
+ * one found even --rate-min breaks, else EXIT_MAX_HOLDS when one found
+ * --rate-max holds, else EXIT_OK. */
 int sweep_find_exit(const struct sweep_cmd *c);
 
 #endif

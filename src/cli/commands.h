@@ -1,12 +1,14 @@
 /* commands: the subcommands of ./rpcbench. Each takes its own argv
  * (argv[0] is the subcommand's name; still main's, only read) and
- * @return the process exit code: 0 success, 1 failure at run time, 2 bad
- * usage (one line on stderr, nothing sent); run and compare also 3 (no
- * request succeeded) and 128 + the signal (130 SIGINT, 143 SIGTERM:
- * interrupted); compare with --gate also 3 (a regression) and 4
- * (inconclusive), or --bisect's codes
- * (compare_gate.h). Each prints its own
- * errors; none may be called twice at once (getopt's globals, statics). */
+ * @return the process exit code (base/exit_code.h): EXIT_OK, EXIT_RUN_FAILED
+ * (failure at run time), EXIT_USAGE (one line on stderr, nothing sent);
+ * run, compare and sweep also EXIT_NO_SUCCESS (no request succeeded),
+ * EXIT_CONDITION_FAILED (a --threshold) and EXIT_SIGNAL (130 SIGINT, 143
+ * SIGTERM: interrupted); report EXIT_CONDITION_FAILED; compare with --gate
+ * also EXIT_REGRESSION and EXIT_INCONCLUSIVE, or with --bisect the
+ * EXIT_BISECT_ codes; sweep --find-max EXIT_MIN_BREAKS and EXIT_MAX_HOLDS.
+ * Each prints its own errors; none may be called twice at once (getopt's
+ * globals, statics). */
 #ifndef RPCBENCH_COMMANDS_H
 #define RPCBENCH_COMMANDS_H
 

@@ -20,13 +20,6 @@ enum fig { FIG_P50, FIG_P90, FIG_P99, FIG_MEAN, FIG_RATE, FIG_ERRORS, FIG_CPU_PC
 #define GATE_AUTO_MAX 12      /* --rounds auto */
 #define GATE_MIN_ROUNDS 3     /* the first look */
 
-/* Exit codes of compare with gates (README); --bisect's for git bisect run. */
-#define GATE_EXIT_REGRESSION 3
-#define GATE_EXIT_INCONCLUSIVE 4
-#define BISECT_EXIT_BAD 1
-#define BISECT_EXIT_SKIP 125
-#define BISECT_EXIT_ABORT 128 /* usage error: git bisect run stops */
-
 struct gate {
     char expr[48];            /* as given: "p99:+10%" */
     enum fig fig;

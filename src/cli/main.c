@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/exit_code.h"
 #include "cli/commands.h"
 #include "cli/cli_args.h"
 #include "client/spawn.h"
@@ -40,16 +41,16 @@ static int run_distributed(int (*fn)(int, char **), int argc, char **argv)
     if (launch) {
         fprintf(stderr, "rpcbench: this rpcbench was built without MPI: make MPI=1 "
                 "(%s: started by an MPI launcher)\n", launch);
-        return 2;
+        return EXIT_USAGE;
     }
     if (dist_init(&argc, &argv)) {
         fprintf(stderr, "rpcbench: MPI did not start\n");
-        return 1;
+        return EXIT_RUN_FAILED;
     }
     if (!dist_is_root()) {
         if (!freopen("/dev/null", "w", stdout) ||
             (!getenv("RPCBENCH_RANK_STDERR") && !freopen("/dev/null", "w", stderr)))
-            return dist_finish(1);
+            return dist_finish(EXIT_RUN_FAILED);
     }
     return dist_finish(fn(argc - 1, argv + 1));
 }
@@ -62,15 +63,15 @@ int main(int argc, char **argv)
         spawn_self = argv[0]; /* run starts `serve` from the same file */
     if (argc < 2) {
         usage(stderr);
-        return 2;
+        return EXIT_USAGE;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return 0;
+        return EXIT_OK;
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
         cli_print_version();
-        return 0;
+        return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
@@ -78,5 +79,5 @@ int main(int argc, char **argv)
                                             : commands[i].fn(argc - 1, argv + 1);
     fprintf(stderr, "rpcbench: unknown command '%s'\n", argv[1]);
     usage(stderr);
-    return 2;
+    return EXIT_USAGE;
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/exit_code.h"
 #include "cli/cmd_sweep.h"
 #include "results/capacity.h"
 
@@ -170,12 +171,12 @@ int sweep_find_run(struct sweep_cmd *c, char *err)
 
 int sweep_find_exit(const struct sweep_cmd *c)
 {
-    int code = 0;
+    int code = EXIT_OK;
     for (size_t i = 0; i < c->s.ncaps; i++) {
         if (c->s.caps[i].outcome == CAPACITY_MIN_BREAKS)
-            return 3;
+            return EXIT_MIN_BREAKS; /* the worst: no later search can change it */
         if (c->s.caps[i].outcome == CAPACITY_MAX_HOLDS)
-            code = 4;
+            code = EXIT_MAX_HOLDS;
     }
     return code;
 }

@@ -249,7 +249,7 @@ void conn_idle(struct conn *c)
 void conn_request_done(struct request *r, int err_kind)
 {
     struct conn_pool *p = &r->conn->eng->pool;
-    if (err_kind < 0) {
+    if (req_ok(err_kind)) {
         r->conn->backoff_s = p->backoff_s = BACKOFF_FIRST_S; /* this connection works */
         /* The read that completed the answer (STOMP: the last of a batch of
          * reads, so never before its own arrival). */

@@ -54,7 +54,7 @@ struct conn_events {
      * ("Connection refused", "timed out"); for CONN_DOWN_FATAL the line
      * that ends the run; else NULL. */
     void (*down)(void *owner, struct conn *c, enum conn_down how, const char *why);
-    /* A request sent on a connection ended (err_kind < 0: answered well). */
+    /* A request sent on a connection ended (err_kind REQ_OK: answered well). */
     request_end_fn response_done;
 };
 
@@ -182,7 +182,7 @@ void conn_close_clean(struct conn *c);
 void conn_ready(struct conn *c);
 /* HTTP: the request is done and c IDLE again: tells the owner (idle). */
 void conn_idle(struct conn *c);
-/* r, sent on r->conn, ended with err_kind (< 0: answered well, which also
+/* r, sent on r->conn, ended with err_kind (REQ_OK: answered well, which also
  * resets the connection's backoff, and sets r->done_ns to the arrival of
  * the connection's last read, c->rx_ns): tells the owner. */
 void conn_request_done(struct request *r, int err_kind);

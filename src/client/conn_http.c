@@ -156,7 +156,7 @@ static int id_matches(const struct conn *c, const struct enc_result *r)
     return r->has_id && r->id == reqid_wire(&e->ids, c->req.id);
 }
 
-/* Classifies a complete response: -1 ok, or an error kind. A fault or
+/* Classifies a complete response: REQ_OK, or an error kind. A fault or
  * error document is a fault whatever the HTTP status (aria2 sends JSON-RPC
  * errors with 400), so both encodings count the same failure alike; any
  * other non-2xx answer is an HTTP error. */
@@ -171,7 +171,7 @@ static int classify(struct conn *c)
         return describe(c, ERR_HTTP, &r);
     }
     if (e->cfg->validate == VALIDATE_NONE)
-        return -1;
+        return REQ_OK;
     int st = e->cfg->validate == VALIDATE_FULL ? e->enc->decode_response(body, c->body.len, &r)
                                                : check_stream_finish(&c->check, &r);
     r.status = st;
@@ -179,7 +179,7 @@ static int classify(struct conn *c)
         return describe(c, ERR_FAULT, &r);
     if (st != ENC_OK || !id_matches(c, &r))
         return describe(c, ERR_DECODE, &r);
-    return -1;
+    return REQ_OK;
 }
 
 /* Bytes that answer no request of ours (see the top of the file). */

@@ -193,7 +193,7 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
     }
     if (st == ENC_OK && e->cfg->validate == VALIDATE_FULL)
         st = e->enc->decode_response(f->body, f->body_len, &res);
-    int kind = st == ENC_OK ? -1 : st == ENC_FAULT ? ERR_FAULT : ERR_DECODE;
+    int kind = st == ENC_OK ? REQ_OK : st == ENC_FAULT ? ERR_FAULT : ERR_DECODE;
     if (kind == ERR_FAULT && !e->res->error_samples[kind][0])
         errtext_fault(f->body, f->body_len, res.fault_code, e->res->error_samples[kind],
                       ERR_SAMPLE_LEN);

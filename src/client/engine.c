@@ -84,20 +84,20 @@ static void request_ended(void *owner, struct request *r, int kind)
     struct engine *e = owner;
     struct run_result *res = e->res;
     /* An answer's time is its arrival, not when the loop got to it. */
-    int64_t now = kind < 0 && r->done_ns ? r->done_ns : clock_now_ns();
+    int64_t now = req_ok(kind) && r->done_ns ? r->done_ns : clock_now_ns();
     struct ival_counts *ic = r->measured ? &e->ival : &e->warm;
     e->outstanding--;
-    if (kind < 0) {
+    if (req_ok(kind)) {
         ic->ok++;
         hist_record(&e->ival_hist, (now - r->intended_ns) / NS_PER_US);
     } else {
         ic->errors++;
     }
     if (!r->measured)
-        *(kind < 0 ? &res->warmup.ok : &res->warmup.errors) += 1;
+        *(req_ok(kind) ? &res->warmup.ok : &res->warmup.errors) += 1;
     if (r->measured) {
         struct verb_result *v = &res->verbs[r->verb];
-        if (kind < 0) {
+        if (req_ok(kind)) {
             int64_t lat = (now - r->intended_ns) / NS_PER_US;
             res->ok++;
             v->ok++;

@@ -15,13 +15,13 @@ struct request {
     int64_t sent_ns;
     int64_t done_ns;     /* answered well: when the answer reached this host */
     int measured;        /* intended inside the measured window */
-    int queued;          /* waited for a free connection */
     int live;            /* in flight: not yet answered, timed out or failed */
     struct conn *conn;   /* the connection it went out on (not owned) */
 };
 
-/* How a request ended, for its owner: err_kind < 0 ok, else an ERR_* kind
- * (results/result.h). r stays the caller's. */
+/* How a request ended, for its owner: err_kind REQ_OK (req_ok) when it
+ * was answered well, else an ERR_* kind (results/result.h). r stays the
+ * caller's. */
 typedef void (*request_end_fn)(void *owner, struct request *r, int err_kind);
 
 #endif

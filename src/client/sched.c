@@ -59,13 +59,3 @@ int64_t sched_take(struct sched *s)
     skip(s, s->stride);
     return t;
 }
-
-uint64_t sched_drain_before(struct sched *s, int64_t t_ns)
-{
-    uint64_t n = 0;
-    while (s->next_ns < t_ns) {
-        sched_take(s);
-        n++;
-    }
-    return n;
-}

@@ -36,8 +36,5 @@ void sched_split(struct sched *s, unsigned ranks, unsigned rank);
 static inline int64_t sched_peek(const struct sched *s) { return s->next_ns; }
 /* Consumes the next request. @return its intended time. */
 int64_t sched_take(struct sched *s);
-/* Consumes the requests due strictly before t_ns, from the next one on.
- * @return how many (the backlog left unsent when a run ends). */
-uint64_t sched_drain_before(struct sched *s, int64_t t_ns);
 
 #endif

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/exit_code.h"
 #include "base/units.h"
 
 #define SPAWN_MAX_ARGS 32
@@ -39,7 +40,7 @@ static void exec_child(int out_fd, const char *const *extra)
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     execv(spawn_self, (char *const *)argv);
     fprintf(stderr, "rpcbench: cannot start the embedded server: %s\n", strerror(errno));
-    _exit(127);
+    _exit(EXIT_CHILD_EXEC);
 }
 
 /* Reads the child's first line within the deadline. */

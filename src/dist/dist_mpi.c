@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/exit_code.h"
 #include "client/measured_run.h"
 #include "dist/dist_int.h"
 
@@ -78,11 +79,12 @@ static void watchdog_fired(int sig)
     if (write(dist_g.report_fd, watchdog_line, watchdog_len) < 0) {
         /* nothing left to tell it to */
     }
-    _exit(1);
+    _exit(EXIT_RUN_FAILED);
 }
 
 /* Past seconds, what (an MPI call that waits for every rank) is given up:
- * this rank says so on its real stderr and exits 1. seconds 0 disarms. */
+ * this rank says so on its real stderr and exits EXIT_RUN_FAILED. seconds
+ * 0 disarms. */
 static void watchdog(unsigned seconds, const char *what)
 {
     if (!seconds) {
@@ -173,7 +175,7 @@ int dist_finish(int code)
     fflush(NULL);
     if (dist_g.size > 1 && dist_g.rank != 0 && dist_g.lost[0]) {
         report_root_lost();
-        return 1;
+        return EXIT_RUN_FAILED;
     }
     if (m.lost || any_lost())
         return m.code;

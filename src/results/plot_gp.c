@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/exit_code.h"
 
 #define GNUPLOT_TIMEOUT_MS 30000
 
@@ -76,9 +77,9 @@ int plot_run_gnuplot(const char *script, char *err)
     if (pid == 0) {
         int null = open("/dev/null", O_WRONLY);
         if (null < 0 || dup2(null, STDOUT_FILENO) < 0)
-            _exit(126);
+            _exit(EXIT_CHILD_SETUP);
         execlp("gnuplot", "gnuplot", script, (char *)NULL);
-        _exit(127);
+        _exit(EXIT_CHILD_EXEC);
     }
     int status = 0;
     struct timespec tick = {0, 10 * 1000000L};

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <time.h>
 
+#include "base/exit_code.h"
 #include "base/safetext.h"
 #include "base/units.h"
 #include "base/version.h"
@@ -141,7 +142,7 @@ static const char *steal_note(const struct run_result *r, char *note, size_t len
 
 void result_note_error(struct run_result *r, int kind, const char *fmt, ...)
 {
-    if (kind < 0 || kind >= ERR_KINDS || r->error_samples[kind][0])
+    if (req_ok(kind) || kind >= ERR_KINDS || r->error_samples[kind][0])
         return;
     va_list ap;
     va_start(ap, fmt);
@@ -177,8 +178,8 @@ void result_note_default(struct run_result *r, int kind, const char *host, int p
 int result_exit_code(const struct run_result *r)
 {
     if (r->sent > 0 && r->ok == 0)
-        return RUN_EXIT_NO_SUCCESS;
-    return r->interrupted ? RUN_EXIT_SIGNAL(r->interrupted) : 0;
+        return EXIT_NO_SUCCESS;
+    return r->interrupted ? EXIT_SIGNAL(r->interrupted) : EXIT_OK;
 }
 
 void result_censor(struct run_result *r, int verb, int64_t waited_us)

@@ -25,6 +25,13 @@ enum err_kind {
     ERR_KINDS
 };
 extern const char *const err_kind_names[ERR_KINDS];
+/* The kind of a request answered well, where a request's end is told as
+ * a kind (client/request.h's request_end_fn, conn_request_done, the HTTP
+ * and STOMP classifiers): every ERR_* is >= 0, so it is no error kind. */
+#define REQ_OK (-1)
+/* @return whether kind (REQ_OK or an ERR_*) says the request was answered
+ * well. */
+static inline int req_ok(int kind) { return kind < 0; }
 
 /* Why a connection failed (every failure is counted by cause, whether a
  * request was lost with it or not): transport.connection_failures. */
@@ -49,17 +56,10 @@ enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL };
 
 #define RUN_MAX_VERBS 8
 #define RUN_MAX_PCTS 16
-#define RUN_MAX_BUCKETS 64
 #define RUN_MAX_PIDS 16
 #define RUN_MAX_WARNINGS 16
 #define RUN_WARNING_LEN 240
 #define ERR_SAMPLE_LEN 160   /* the first error of each kind, as text */
-
-/* Exit codes of `run` beyond 0 (ok), 1 (runtime failure) and 2 (usage). */
-#define RUN_EXIT_NO_SUCCESS 3    /* requests were sent and none succeeded */
-#define RUN_EXIT_INTERRUPTED 130 /* ended early by SIGINT, as shells report it */
-/* Ended early by signal sig: 128 + sig, as shells report it (SIGTERM 143). */
-#define RUN_EXIT_SIGNAL(sig) (128 + (sig))
 
 struct verb_spec {
     char name[64];     /* verb ("list") or, with --method, the method name */
@@ -300,9 +300,10 @@ void result_note_error(struct run_result *r, int kind, const char *fmt, ...)
 /* The first error of kind in general terms (connect: host:port; timeout:
  * the --timeout), when the site that failed said nothing more specific. */
 void result_note_default(struct run_result *r, int kind, const char *host, int port);
-/* The exit code the run's outcome calls for: RUN_EXIT_NO_SUCCESS when
- * requests were sent and none succeeded, else RUN_EXIT_SIGNAL(sig) after
- * the signal sig ended it (130 SIGINT, 143 SIGTERM), else 0. */
+/* The exit code the run's outcome calls for (base/exit_code.h):
+ * EXIT_NO_SUCCESS when requests were sent and none succeeded, else
+ * EXIT_SIGNAL(sig) after the signal sig ended it (130 SIGINT, 143
+ * SIGTERM), else EXIT_OK. */
 int result_exit_code(const struct run_result *r);
 /* @return the name of signal sig ("SIGINT", "SIGTERM", "SIGHUP",
  * "SIGQUIT"; else "signal N" in a static buffer, overwritten by the next
