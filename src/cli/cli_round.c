@@ -33,12 +33,14 @@ int cli_round_sigint_seen(void)
 int cli_round(const struct run_config *cfg, const struct child_server *cs, const char *line,
               const char *prefix, struct hdrlog_sink *hdr, struct run_result *res, char *err)
 {
+    cli_round_catch_sigint(); /* until the engine's loop takes SIGINT over */
     if (!cfg->quiet && line[0])
         fprintf(stderr, "%s\n", line);
     progress_set_prefix(prefix);
     if (hdr)
         hdrlog_sink_next_run(hdr, res); /* dates the log by res->start_unix */
     int rc = dist_measured_run(cfg, cs, res, err); /* measured_run outside mpirun */
+    cli_round_catch_sigint(); /* the engine let SIGINT go: a ^C is noted again */
     progress_set_prefix(NULL);
     if (rc)
         return -1;

@@ -13,6 +13,9 @@
  * prefixes its progress lines with prefix (copied), starts a --hdr-log
  * section in hdr (NULL: none), and runs cfg against cfg->url or cs. res is
  * initialised here and is the caller's (result_free, even on failure).
+ * SIGINT and SIGTERM are caught (cli_round_catch_sigint) before the run
+ * and again after it, so one that comes between runs is noted: a caller
+ * checks cli_round_sigint_seen before it starts another.
  * @return 0, the signal number (> 0) when SIGINT or SIGTERM ended it (stop),
  * or -1 with err (measured_run's). */
 int cli_round(const struct run_config *cfg, const struct child_server *cs, const char *line,
@@ -21,8 +24,8 @@ int cli_round(const struct run_config *cfg, const struct child_server *cs, const
 /* Between runs (a server starting, results moving), SIGINT or SIGTERM would
  * kill the process and lose what was measured; this catches them into a
  * flag instead.
- * The engine takes SIGINT over while a run goes and lets it go after, so
- * call cli_round_catch_sigint again after each run. */
+ * The engine takes SIGINT over while a run goes and lets it go after;
+ * cli_round catches it again on both sides of its run. */
 void cli_round_catch_sigint(void);
 /* @return the signal (SIGINT, SIGTERM) once one came while caught (between
  * runs), else 0. */

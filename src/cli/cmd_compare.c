@@ -87,9 +87,12 @@ static int open_hdr_logs(struct cmp *c, char *err)
     return 0;
 }
 
-/* One round of one arm. @return 0, 1 when interrupted (stop), -1 on error. */
+/* One round of one arm. @return 0, the signal (> 0) when one ended it or came
+ * before it (stop), -1 on error. */
 static int run_one(struct cmp *c, int a, size_t i, const struct child_server *cs, char *err)
 {
+    if (cli_round_sigint_seen())
+        return cli_round_sigint_seen(); /* a ^C between rounds: no round starts after it */
     struct arm *arm = &c->arm[a];
     char prefix[96], line[160];
     snprintf(prefix, sizeof prefix, "round %zu/%d %c %.40s", i + 1, c->o->rounds, arm->letter,

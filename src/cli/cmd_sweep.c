@@ -73,7 +73,6 @@ int sweep_run_cell(struct sweep_cmd *c, size_t cell, const struct run_config *cf
     snprintf(line, sizeof line, "sweep %s: %s%s", what, params, left);
     snprintf(prefix, sizeof prefix, "%.90s", what);
     int rc = cli_round(cfg, cs, line, prefix, c->o->hdr_log[0] ? &c->hdr : NULL, &res, err);
-    cli_round_catch_sigint(); /* the engine let SIGINT go */
     c->runs_done++;
     if (rc >= 0 && sweep_add_rep(&c->s, cell, &res)) {
         snprintf(err, ERR_LEN, "out of memory");
