@@ -13,7 +13,6 @@
 
 #include <cmocka.h>
 
-#include "stats/hdrlog.h"
 #include "stats/inflate.h"
 
 /* "hello hello hello hello, rpcbench! " three times: one fixed block. */
@@ -121,35 +120,11 @@ static void test_damage(void **state)
     buf_free(&out), buf_free(&want);
 }
 
-/* rpcbench's own encoding (stored blocks, several when long) still reads:
- * it_merge recompresses whole logs with zlib and merges them. */
-static void test_compressed_histogram(void **state)
-{
-    (void)state;
-    struct hist h;
-    struct buf enc = {0}, raw = {0}, plain = {0};
-    char err[ERR_LEN] = "";
-    assert_int_equal(hist_init_latency(&h), 0);
-    for (int v = 1; v < 5000; v += 7)
-        hist_record_n(&h, v, v % 13 + 1);
-    assert_int_equal(hdrlog_encode(&h, &enc), 0);
-    assert_int_equal(hdrlog_base64_decode(enc.data, enc.len, &raw), 0);
-    /* the stored stream inflates to the payload, which is what a real
-     * compressor would have compressed */
-    unsigned char *p = (unsigned char *)raw.data;
-    size_t zlen = (size_t)p[4] << 24 | (size_t)p[5] << 16 | (size_t)p[6] << 8 | p[7];
-    assert_int_equal(inflate_zlib(p + 8, zlen, &plain, err), 0);
-    assert_true(plain.len > 1000);
-    hist_close(&h);
-    buf_free(&enc), buf_free(&raw), buf_free(&plain);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zlib_vectors),
         cmocka_unit_test(test_damage),
-        cmocka_unit_test(test_compressed_histogram),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* hdrlog: HdrHistogram's V2 encoding, interval log and percentile table.
  *
  * Byte layout of an encoded histogram (all integers big-endian):
- *   compressed envelope: cookie 0x1c849314, int32 length, zlib stream of
+ *   compressed envelope: cookie 0x1c849314, int32 length, zlib stream
+ *   (zlib's compress2 writes it, inflate.h reads it) of
  *   V2 payload: cookie 0x1c849313, int32 payload length,
  *               int32 normalizingIndexOffset (0), int32 significant digits,
  *               int64 lowest, int64 highest, double int-to-double ratio (1.0),
@@ -16,6 +17,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <zlib.h>
+
 #include "base/units.h"
 #include "stats/inflate.h"
 
@@ -23,14 +26,21 @@
 #define V2_COMPRESSED_COOKIE 0x1c849314u
 #define COOKIE_BASE(c) ((c) & ~0xf0u)
 #define V2_HEADER_LEN 40
-#define STORED_MAX 65535
 
 /* ---- byte helpers --------------------------------------------------- */
 
+static void set_be32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
 static int put_be32(struct buf *b, uint32_t v)
 {
-    unsigned char p[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16),
-                          (unsigned char)(v >> 8), (unsigned char)v};
+    unsigned char p[4];
+    set_be32(p, v);
     return buf_append(b, p, 4);
 }
 
@@ -82,23 +92,6 @@ static size_t get_varint(const unsigned char *p, size_t n, int64_t *out)
     }
     *out = (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
     return i + 1;
-}
-
-uint32_t hdrlog_adler32(const void *p, size_t n)
-{
-    const unsigned char *s = p;
-    uint32_t a = 1, b = 0;
-    while (n > 0) {
-        size_t chunk = n < 5552 ? n : 5552; /* largest run with no 32-bit overflow */
-        n -= chunk;
-        while (chunk--) {
-            a += *s++;
-            b += a;
-        }
-        a %= 65521;
-        b %= 65521;
-    }
-    return b << 16 | a;
 }
 
 /* ---- base64 --------------------------------------------------------- */
@@ -179,50 +172,33 @@ static int encode_payload(const struct hist *h, struct buf *b)
         if (put_varint(b, zeros > 1 ? -zeros : count) < 0)
             return -1;
     }
-    size_t payload = b->len - V2_HEADER_LEN;
-    unsigned char *lenp = (unsigned char *)b->data + 4;
-    lenp[0] = (unsigned char)(payload >> 24);
-    lenp[1] = (unsigned char)(payload >> 16);
-    lenp[2] = (unsigned char)(payload >> 8);
-    lenp[3] = (unsigned char)payload;
+    set_be32((unsigned char *)b->data + 4, (uint32_t)(b->len - V2_HEADER_LEN));
     return 0;
 }
 
-/* A zlib stream of stored blocks: header 78 01, blocks of
- * [BFINAL/BTYPE=00 byte][LEN le16][NLEN le16][data], adler32 big-endian. */
-static int zlib_stored(const unsigned char *p, size_t n, struct buf *out)
+/* The envelope: cookie, length, then the payload as a zlib stream that
+ * zlib itself compresses, at the default level Java's Deflater also uses.
+ * @return 0, or -1 when memory cannot be had. */
+static int encode_envelope(const struct buf *payload, struct buf *env)
 {
-    static const unsigned char zhdr[2] = {0x78, 0x01};
-    if (buf_append(out, zhdr, 2) < 0)
+    uLongf zlen = compressBound(payload->len);
+    if (put_be32(env, V2_COMPRESSED_COOKIE) < 0 || put_be32(env, 0) < 0 ||
+        buf_reserve(env, zlen) < 0)
         return -1;
-    size_t off = 0;
-    do {
-        size_t len = n - off < STORED_MAX ? n - off : STORED_MAX;
-        unsigned char bh[5] = {off + len == n ? 1 : 0, (unsigned char)len,
-                               (unsigned char)(len >> 8), (unsigned char)~len,
-                               (unsigned char)(~len >> 8)};
-        if (buf_append(out, bh, 5) < 0 || buf_append(out, p + off, len) < 0)
-            return -1;
-        off += len;
-    } while (off < n);
-    return put_be32(out, hdrlog_adler32(p, n));
+    if (compress2((Bytef *)env->data + env->len, &zlen, (const Bytef *)payload->data,
+                  payload->len, Z_DEFAULT_COMPRESSION) != Z_OK || zlen > UINT32_MAX)
+        return -1; /* Z_MEM_ERROR: compressBound leaves room enough */
+    env->len += zlen;
+    set_be32((unsigned char *)env->data + 4, (uint32_t)zlen);
+    return 0;
 }
 
 int hdrlog_encode(const struct hist *h, struct buf *out)
 {
     struct buf payload = {0}, env = {0};
     int rc = -1;
-    if (encode_payload(h, &payload) < 0 || put_be32(&env, V2_COMPRESSED_COOKIE) < 0 ||
-        put_be32(&env, 0) < 0 || zlib_stored((unsigned char *)payload.data, payload.len, &env) < 0)
-        goto done;
-    size_t zlen = env.len - 8;
-    unsigned char *lenp = (unsigned char *)env.data + 4;
-    lenp[0] = (unsigned char)(zlen >> 24);
-    lenp[1] = (unsigned char)(zlen >> 16);
-    lenp[2] = (unsigned char)(zlen >> 8);
-    lenp[3] = (unsigned char)zlen;
-    rc = hdrlog_base64_encode(env.data, env.len, out);
-done:
+    if (encode_payload(h, &payload) == 0 && encode_envelope(&payload, &env) == 0)
+        rc = hdrlog_base64_encode(env.data, env.len, out);
     buf_free(&payload);
     buf_free(&env);
     return rc;

@@ -7,10 +7,10 @@
  * - The percentile distribution table of outputPercentileDistribution, which
  *   wrk2 also prints.
  *
- * rpcbench has no zlib dependency: the zlib stream inside the encoding is
- * written with DEFLATE stored (uncompressed) blocks, which every inflater
- * reads. Decoding reads any DEFLATE stream (stats/inflate.h), so the logs
- * of the Java and C writers, which compress, read too.
+ * The zlib stream inside the encoding is compressed by zlib (compress2),
+ * as the Java and C writers do: a histogram's runs of similar counts shrink
+ * to a fraction, so interval logs and saved results are smaller, and zlib
+ * is linked anyway, to read those writers' logs (stats/inflate.h).
  *
  * Functions that can fail return 0 or -1 and write a one-line reason into
  * err (ERR_LEN bytes, caller-owned; ERR_LEN is in base/err.h). Histograms
@@ -75,8 +75,6 @@ int hdrlog_write_percentiles(FILE *f, const struct hist *h, double value_scale,
                              int ticks_per_half_distance);
 
 /* Building blocks, public for the tests. */
-/* @return the Adler-32 checksum of p[0..n), as zlib computes it. */
-uint32_t hdrlog_adler32(const void *p, size_t n);
 /* Appends p[0..n) as base64 to out.
  * @return 0, or -1 when memory cannot be had. */
 int hdrlog_base64_encode(const void *p, size_t n, struct buf *out);
