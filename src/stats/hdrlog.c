@@ -12,11 +12,13 @@
  * bits); readers mask the 0xf0 nibble off, so we do the same. */
 #include "stats/hdrlog.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <openssl/evp.h>
 #include <zlib.h>
 
 #include "base/units.h"
@@ -96,55 +98,36 @@ static size_t get_varint(const unsigned char *p, size_t n, int64_t *out)
 
 /* ---- base64 --------------------------------------------------------- */
 
-static const char b64_alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-int hdrlog_base64_encode(const void *p, size_t n, struct buf *out)
+/* Appends p[0..n) as base64 to out (NUL-terminated, the NUL not counted).
+ * @return 0, or -1 when memory cannot be had or n is past what
+ * EVP_EncodeBlock's int lengths hold. */
+static int base64_encode(const unsigned char *p, size_t n, struct buf *out)
 {
-    const unsigned char *s = p;
-    if (buf_reserve(out, (n + 2) / 3 * 4 + 1) < 0)
+    if (n > INT_MAX / 4 * 3 || buf_reserve(out, (n + 2) / 3 * 4) < 0)
         return -1;
-    char *d = out->data + out->len;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)s[i] << 16;
-        if (i + 1 < n)
-            v |= (uint32_t)s[i + 1] << 8;
-        if (i + 2 < n)
-            v |= s[i + 2];
-        *d++ = b64_alphabet[v >> 18 & 63];
-        *d++ = b64_alphabet[v >> 12 & 63];
-        *d++ = i + 1 < n ? b64_alphabet[v >> 6 & 63] : '=';
-        *d++ = i + 2 < n ? b64_alphabet[v & 63] : '=';
-    }
-    out->len = (size_t)(d - out->data);
-    out->data[out->len] = '\0';
+    out->len += (size_t)EVP_EncodeBlock((unsigned char *)out->data + out->len, p, (int)n);
     return 0;
 }
 
-static int b64_value(char c)
+/* Appends the bytes that s[0..n) encodes to out. Strict where
+ * EVP_DecodeBlock is lax: it skips blanks and line ends around the text and
+ * reads '=' anywhere as 'A', where rpcbench takes only the standard
+ * alphabet, length a multiple of 4, '=' as the last one or two characters.
+ * EVP_DecodeBlock also counts the padding as decoded (zero) bytes.
+ * @return 0, or -1 on bad input or no memory (out->len unchanged). */
+static int base64_decode(const char *s, size_t n, struct buf *out)
 {
-    const char *p = c ? strchr(b64_alphabet, c) : NULL;
-    return p ? (int)(p - b64_alphabet) : -1;
-}
-
-int hdrlog_base64_decode(const char *s, size_t n, struct buf *out)
-{
-    if (n % 4 != 0 || buf_reserve(out, n / 4 * 3 + 1) < 0)
+    size_t pad = 0;
+    while (pad < 2 && pad < n && s[n - 1 - pad] == '=')
+        pad++;
+    if (n % 4 != 0 || n > INT_MAX || memchr(s, '=', n - pad) || buf_reserve(out, n / 4 * 3) < 0)
         return -1;
-    for (size_t i = 0; i < n; i += 4) {
-        int v[4], pad = 0;
-        for (int k = 0; k < 4; k++) {
-            if (s[i + k] == '=' && i + 4 == n && k >= 2) {
-                v[k] = 0;
-                pad++;
-            } else if (pad || (v[k] = b64_value(s[i + k])) < 0) {
-                return -1; /* bad character, or data after padding */
-            }
-        }
-        uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
-        unsigned char bytes[3] = {(unsigned char)(w >> 16), (unsigned char)(w >> 8), (unsigned char)w};
-        buf_append(out, bytes, (size_t)(3 - pad)); /* cannot fail: reserved */
-    }
+    int got = EVP_DecodeBlock((unsigned char *)out->data + out->len, (const unsigned char *)s,
+                              (int)n);
+    if (got != (int)(n / 4 * 3))
+        return -1; /* a bad character (-1), or blanks it trimmed (fewer) */
+    out->len += (size_t)got - pad;
+    out->data[out->len] = '\0';
     return 0;
 }
 
@@ -198,7 +181,7 @@ int hdrlog_encode(const struct hist *h, struct buf *out)
     struct buf payload = {0}, env = {0};
     int rc = -1;
     if (encode_payload(h, &payload) == 0 && encode_envelope(&payload, &env) == 0)
-        rc = hdrlog_base64_encode(env.data, env.len, out);
+        rc = base64_encode((const unsigned char *)env.data, env.len, out);
     buf_free(&payload);
     buf_free(&env);
     return rc;
@@ -284,7 +267,7 @@ int hdrlog_decode(const char *base64, size_t len, struct hist *out, char *err)
     struct buf raw = {0}, plain = {0};
     int rc = -1;
     memset(out, 0, sizeof(*out));
-    if (hdrlog_base64_decode(base64, len, &raw) < 0) {
+    if (base64_decode(base64, len, &raw) < 0) {
         snprintf(err, ERR_LEN, "hdr histogram: bad base64");
         goto done;
     }

@@ -10,7 +10,8 @@
  * The zlib stream inside the encoding is compressed by zlib (compress2),
  * as the Java and C writers do: a histogram's runs of similar counts shrink
  * to a fraction, so interval logs and saved results are smaller, and zlib
- * is linked anyway, to read those writers' logs (stats/inflate.h).
+ * is linked anyway, to read those writers' logs (stats/inflate.h). The
+ * base64 is OpenSSL's (EVP_EncodeBlock/EVP_DecodeBlock), read strictly.
  *
  * Functions that can fail return 0 or -1 and write a one-line reason into
  * err (ERR_LEN bytes, caller-owned; ERR_LEN is in base/err.h). Histograms
@@ -33,8 +34,10 @@ int hdrlog_encode(const struct hist *h, struct buf *out);
 /* Decodes base64 text (len bytes, no NUL needed) into out, which this
  * initialises with the encoded lowest/highest/sigfigs; on success the caller
  * owns it (hist_close). min, max and the sums behind mean and stddev are
- * rebuilt from the buckets, as HdrHistogram does. @return 0, or -1 on bad
- * input (out left closed). */
+ * rebuilt from the buckets, as HdrHistogram does. The base64 must be the
+ * standard alphabet only, no blanks or line ends, its length a multiple
+ * of 4 and '=' only as its last one or two characters ("bad base64"
+ * otherwise). @return 0, or -1 on bad input (out left closed). */
 int hdrlog_decode(const char *base64, size_t len, struct hist *out, char *err);
 
 /* Interval log writer. The FILE stays the caller's: hdrlog_close flushes
@@ -73,14 +76,5 @@ int hdrlog_close(struct hdrlog_writer *w, char *err);
  * @return 0, or -1 if the stream had a write error. */
 int hdrlog_write_percentiles(FILE *f, const struct hist *h, double value_scale,
                              int ticks_per_half_distance);
-
-/* Building blocks, public for the tests. */
-/* Appends p[0..n) as base64 to out.
- * @return 0, or -1 when memory cannot be had. */
-int hdrlog_base64_encode(const void *p, size_t n, struct buf *out);
-/* Appends the bytes that s[0..n) encodes to out; s is in the standard
- * alphabet with '=' padding, length a multiple of 4.
- * @return 0, or -1 on bad input or no memory. */
-int hdrlog_base64_decode(const char *s, size_t n, struct buf *out);
 
 #endif
