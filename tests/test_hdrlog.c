@@ -200,6 +200,24 @@ static void test_known_bytes(void **state)
     hist_close(&h);
 }
 
+/* What rpcbench wrote before zlib compressed for it (one value 3, the
+ * payload in a DEFLATE stored block): saved results and logs of those
+ * versions still read. */
+static void test_stored_encoding(void **state)
+{
+    (void)state;
+    static const char old[] =
+        "HISTFAAAADV4AQEqANX/HISTEwAAAAIAAAAAAAAAAwAAAAAAAAABAAAAANaTpAA/8AAAAAAAAAUCWjoEkA==";
+    struct hist h;
+    char err[ERR_LEN] = "";
+    if (hdrlog_decode(old, strlen(old), &h, err) != 0)
+        fail_msg("decode: %s", err);
+    assert_int_equal(h.total_count, 1);
+    assert_int_equal(h.counts[hist_index_for(&h, 3)], 1);
+    assert_int_equal(h.min, 3);
+    hist_close(&h);
+}
+
 static void test_round_trip(void **state)
 {
     (void)state;
@@ -484,6 +502,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_base64),
         cmocka_unit_test(test_known_bytes),
+        cmocka_unit_test(test_stored_encoding),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_decode_errors),
         cmocka_unit_test(test_log_shape),

@@ -2,7 +2,8 @@
  * reads fixed and dynamic Huffman blocks, stored blocks and an empty
  * stream byte for byte, appends after what the buffer held, and refuses
  * every truncated or damaged stream with a one-line reason.
- * The compressed vectors were made by Python's zlib.compress (level 9). */
+ * The compressed vectors were made by Python's zlib.compress (level 9;
+ * the stored one, level 0). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,10 @@
 /* "hello hello hello hello, rpcbench! " three times: one fixed block. */
 static const char fixed_hex[] = "78dacb48cdc9c957c8402775148a0a929352f39233143125c9520200de742587";
 static const char empty_hex[] = "789c030000000001";
+/* "hello hello hello hello, rpcbench! " once, level 0: one stored block
+ * (how rpcbench wrote its histograms before zlib compressed them). */
+static const char stored_hex[] =
+    "7801012300dcff68656c6c6f2068656c6c6f2068656c6c6f2068656c6c6f2c2072706362656e63682120e9930c83";
 /* dyn_text(): one dynamic block */
 static const char dynamic_hex[] =
     "78da8d574b4e03310cbdca1cc1465c80256b54f608aaaa520721a6707e86d48efd6c27a0"
@@ -80,6 +85,12 @@ static void test_zlib_vectors(void **state)
     n = unhex(dynamic_hex, z);
     assert_int_equal(inflate_zlib(z, n, &out, err), 0);
     dyn_text(&want);
+    assert_int_equal(out.len, want.len);
+    assert_memory_equal(out.data, want.data, want.len);
+    buf_reset(&out), buf_reset(&want);
+    n = unhex(stored_hex, z);
+    assert_int_equal(inflate_zlib(z, n, &out, err), 0);
+    buf_append_str(&want, "hello hello hello hello, rpcbench! ");
     assert_int_equal(out.len, want.len);
     assert_memory_equal(out.data, want.data, want.len);
     buf_reset(&out);
