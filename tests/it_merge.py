@@ -16,7 +16,7 @@ second apart, save their results (--output) and HdrHistogram interval logs
   reads the merged log with the summed total count, and each of its
   intervals holds exactly the counts of the input intervals in its slot;
 - a log whose histograms another writer compressed (zlib level 9, other
-  bytes than rpcbench's default level) merges exactly as rpcbench's own;
+  bytes than rpcbench's level 1) merges exactly as rpcbench's own;
 - bad or truncated logs fail with one line naming the file and line;
 - runs that never overlapped (a saved run, and its copy dated 9 minutes
   later) merge as consecutive, and say so: durations and server CPU add,
@@ -227,7 +227,7 @@ def test_hlog_merge_java(d):
 
 def recompress(src, dst):
     """src's log with every histogram's zlib stream compressed anew at
-    level 9: other bytes than rpcbench's default level, as another
+    level 9: other bytes than rpcbench's level 1, as another
     HdrHistogram writer may make them."""
     out = []
     for line in open(src).read().splitlines():

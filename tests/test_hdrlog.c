@@ -1,6 +1,6 @@
 /* test_hdrlog: V2 encoding round trips, the compressed payload's bytes,
  * strict base64 and the decode errors, the interval log and percentile
- * table layouts.
+ * table layouts, the writer's one deflate state.
  *
  * With HDRLOG_OUT=path set it also writes, for tests/it_hdrlog_java.sh, an
  * interval log at path, the numbers the Java reader must report at
@@ -398,6 +398,55 @@ static void test_log_shape(void **state)
     free(text);
 }
 
+/* One writer, one deflate state for all its intervals: each line holds
+ * the very bytes hdrlog_encode (a fresh state) gives, whatever interval
+ * came before it (a wide one, then small, empty, wide again), and a
+ * writer that is closed writes no more. */
+static void test_writer_reuse(void **state)
+{
+    (void)state;
+    struct hist h[4];
+    uint64_t seed = 7;
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(hist_init_latency(&h[i]), 0);
+    for (int i = 0; i < 40000; i++) /* buckets all over: a payload of many KiB */
+        hist_record(&h[0], (int64_t)(lcg(&seed) % 3000000000u) + 1);
+    hist_record_n(&h[1], 250, 1000);
+    assert_int_equal(hist_merge(&h[3], &h[0]), 0);
+
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    assert_non_null(f);
+    struct hdrlog_writer w;
+    char err[ERR_LEN] = "";
+    assert_int_equal(hdrlog_writer_open(&w, f, START_EPOCH, 1000.0, NULL, err), 0);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(hdrlog_write_interval(&w, i, 1.0, &h[i], err), 0);
+    assert_int_equal(hdrlog_close(&w, err), 0);
+    assert_int_equal(hdrlog_write_interval(&w, 4, 1.0, &h[0], err), -1);
+    assert_non_null(strstr(err, "not open"));
+    assert_int_equal(hdrlog_close(&w, err), 0); /* twice: harmless */
+    assert_int_equal(fclose(f), 0);
+
+    char *save = NULL, *line = strtok_r(text, "\n", &save);
+    int i = 0;
+    for (; line; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#' || line[0] == '"')
+            continue;
+        assert_true(i < 4);
+        struct buf one = {0};
+        assert_int_equal(hdrlog_encode(&h[i], &one), 0);
+        assert_string_equal(strrchr(line, ',') + 1, one.data);
+        buf_free(&one);
+        i++;
+    }
+    assert_int_equal(i, 4);
+    free(text);
+    for (int k = 0; k < 4; k++)
+        hist_close(&h[k]);
+}
+
 static void test_percentile_table(void **state)
 {
     (void)state;
@@ -506,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_decode_errors),
         cmocka_unit_test(test_log_shape),
+        cmocka_unit_test(test_writer_reuse),
         cmocka_unit_test(test_percentile_table),
     };
     /* tests/it_hdrlog_java.sh sets HDRLOG_OUT and wants the fixture alone;
