@@ -1,5 +1,6 @@
-/* test_hdrlog: V2 encoding round trips, zlib/base64 building blocks, the
- * interval log and percentile table layouts.
+/* test_hdrlog: V2 encoding round trips, the compressed payload's bytes,
+ * strict base64 and the decode errors, the interval log and percentile
+ * table layouts, the writer's one deflate state.
  *
  * With HDRLOG_OUT=path set it also writes, for tests/it_hdrlog_java.sh, an
  * interval log at path, the numbers the Java reader must report at
@@ -13,10 +14,13 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <openssl/evp.h>
+#include <zlib.h>
 
 #include "base/buf.h"
 #include "stats/hdrlog.h"
 #include "stats/hist.h"
+#include "stats/inflate.h"
 #include "base/units.h"
 
 #define START_EPOCH 1700000000.0
@@ -61,71 +65,119 @@ static void round_trip(const struct hist *h)
     buf_free(&again);
 }
 
-static void test_adler32(void **state)
+/* The envelope bytes behind an encoding: EVP_DecodeBlock's output less
+ * the zero bytes it decodes the '=' padding to. */
+static void unbase64(const struct buf *enc, struct buf *raw)
 {
-    (void)state;
-    assert_int_equal(hdrlog_adler32("Wikipedia", 9), 0x11E60398);
-    assert_int_equal(hdrlog_adler32("", 0), 1);
-    /* Long input: the deferred modulo must match the textbook one. */
-    static unsigned char big[100000];
-    uint32_t a = 1, b = 0;
-    for (size_t i = 0; i < sizeof(big); i++) {
-        big[i] = (unsigned char)(255 - i % 7);
-        a = (a + big[i]) % 65521;
-        b = (b + a) % 65521;
-    }
-    assert_int_equal(hdrlog_adler32(big, sizeof(big)), b << 16 | a);
+    size_t pad = 0;
+    while (pad < 2 && pad < enc->len && enc->data[enc->len - 1 - pad] == '=')
+        pad++;
+    assert_int_equal(buf_reserve(raw, enc->len / 4 * 3), 0);
+    int n = EVP_DecodeBlock((unsigned char *)raw->data, (const unsigned char *)enc->data,
+                            (int)enc->len);
+    assert_int_equal(n, (int)(enc->len / 4 * 3));
+    raw->len = (size_t)n - pad;
 }
 
+static uint32_t be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The V2 payload inside an encoding (into plain), via the envelope's zlib
+ * stream. @return the stream's length. */
+static size_t payload_of(const struct buf *enc, struct buf *plain)
+{
+    struct buf raw = {0};
+    char err[ERR_LEN] = "";
+    unbase64(enc, &raw);
+    const unsigned char *p = (const unsigned char *)raw.data;
+    size_t zlen = be32(p + 4);
+    assert_int_equal(zlen, raw.len - 8);
+    if (inflate_zlib(p + 8, zlen, plain, err) != 0)
+        fail_msg("inflate: %s", err);
+    buf_free(&raw);
+    return zlen;
+}
+
+/* Appends to env the compressed V2 envelope around payload p[0..n), as
+ * Java writes it: cookie, zlib length, zlib stream. */
+static void envelope(const unsigned char *p, size_t n, struct buf *env)
+{
+    uLongf zlen = compressBound(n);
+    unsigned char head[8] = {0x1c, 0x84, 0x93, 0x14};
+    assert_int_equal(buf_reserve(env, 8 + zlen), 0);
+    assert_int_equal(compress2((Bytef *)env->data + env->len + 8, &zlen, p, n, 9), Z_OK);
+    for (int i = 0; i < 4; i++)
+        head[4 + i] = (unsigned char)(zlen >> (24 - 8 * i));
+    memcpy(env->data + env->len, head, 8);
+    env->len += 8 + zlen;
+}
+
+/* Expects decode of s[0..n) to fail with a message containing `needle`. */
+static void expect_text_error(const char *s, size_t n, const char *needle)
+{
+    struct hist h;
+    char err[ERR_LEN] = "";
+    assert_int_equal(hdrlog_decode(s, n, &h, err), -1);
+    if (!strstr(err, needle))
+        fail_msg("\"%.*s\": error \"%s\" lacks \"%s\"", (int)n, s, err, needle);
+    assert_null(h.counts);
+}
+
+/* Wraps raw envelope bytes as base64 and expects decode to fail with a
+ * message containing `needle`. */
+static void expect_decode_error(const unsigned char *p, size_t n, const char *needle)
+{
+    struct buf b64 = {0};
+    assert_int_equal(buf_reserve(&b64, (n + 2) / 3 * 4), 0);
+    b64.len = (size_t)EVP_EncodeBlock((unsigned char *)b64.data, p, (int)n);
+    expect_text_error(b64.data, b64.len, needle);
+    buf_free(&b64);
+}
+
+/* Base64 is read strictly, though EVP_DecodeBlock alone would take blanks
+ * around the text and '=' anywhere; the padding is not counted as bytes,
+ * whichever of 0, 1 or 2 '=' an encoding ends in. */
 static void test_base64(void **state)
 {
     (void)state;
-    static const char *vec[][2] = {
-        {"", ""}, {"f", "Zg=="}, {"fo", "Zm8="}, {"foo", "Zm9v"},
-        {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"},
-    };
-    for (size_t i = 0; i < sizeof(vec) / sizeof(vec[0]); i++) {
-        struct buf e = {0}, d = {0};
-        assert_int_equal(hdrlog_base64_encode(vec[i][0], strlen(vec[i][0]), &e), 0);
-        assert_string_equal(e.len ? e.data : "", vec[i][1]);
-        assert_int_equal(hdrlog_base64_decode(vec[i][1], strlen(vec[i][1]), &d), 0);
-        assert_int_equal(d.len, strlen(vec[i][0]));
-        assert_memory_equal(d.len ? d.data : "", vec[i][0], d.len);
-        buf_free(&e);
-        buf_free(&d);
+    static const char *bad[] = {"Zm9",  "Zm=v", "Zm9v====",   "Z!9v",     "Zg==Zg==",
+                                "=Zg=", "Zg=A", "Zm9v\n\n\n\n", "    Zm9v", "Zm9vZm\r\n"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        expect_text_error(bad[i], strlen(bad[i]), "bad base64");
+    struct hist h;
+    assert_int_equal(hist_init_latency(&h), 0);
+    int seen = 0; /* bit k: an encoding with k '=' */
+    for (int64_t v = 1; seen != 7 && v < 1000; v++) {
+        struct buf enc = {0}, raw = {0};
+        hist_record(&h, v * v);
+        assert_int_equal(hdrlog_encode(&h, &enc), 0);
+        const char *end = enc.data + enc.len;
+        seen |= 1 << (end[-1] != '=' ? 0 : end[-2] != '=' ? 1 : 2);
+        round_trip(&h);
+        unbase64(&enc, &raw);
+        /* 1 to 3 bytes short, ending in each padding: none of it counts */
+        for (size_t cut = 1; cut <= 3; cut++)
+            expect_decode_error((unsigned char *)raw.data, raw.len - cut, "past the end");
+        buf_free(&enc);
+        buf_free(&raw);
     }
-    static const char *bad[] = {"Zm9", "Zm=v", "Zm9v====", "Z!9v", "Zg==Zg==", "=Zg="};
-    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-        struct buf d = {0};
-        assert_int_equal(hdrlog_base64_decode(bad[i], strlen(bad[i]), &d), -1);
-        buf_free(&d);
-    }
-    /* All 256 byte values survive. */
-    unsigned char all[256];
-    for (int i = 0; i < 256; i++)
-        all[i] = (unsigned char)i;
-    struct buf e = {0}, d = {0};
-    assert_int_equal(hdrlog_base64_encode(all, sizeof(all), &e), 0);
-    assert_int_equal(hdrlog_base64_decode(e.data, e.len, &d), 0);
-    assert_int_equal(d.len, sizeof(all));
-    assert_memory_equal(d.data, all, sizeof(all));
-    buf_free(&e);
-    buf_free(&d);
+    assert_int_equal(seen, 7);
+    hist_close(&h);
 }
 
-/* The exact bytes for a histogram holding one value 3. */
+/* The exact payload for a histogram holding one value 3, in a zlib stream
+ * that is compressed (not stored) and says its length right. */
 static void test_known_bytes(void **state)
 {
     (void)state;
     struct hist h;
     assert_int_equal(hist_init_latency(&h), 0);
     hist_record(&h, 3);
-    struct buf enc = {0}, raw = {0};
+    struct buf enc = {0}, raw = {0}, plain = {0};
     assert_int_equal(hdrlog_encode(&h, &enc), 0);
-    assert_int_equal(hdrlog_base64_decode(enc.data, enc.len, &raw), 0);
-    static const unsigned char want_head[] = {
-        0x1c, 0x84, 0x93, 0x14, 0, 0, 0, 53,      /* envelope: cookie, zlib length */
-        0x78, 0x01, 0x01, 42, 0, 0xd5, 0xff,       /* zlib header, final stored block */
+    static const unsigned char want[] = {
         0x1c, 0x84, 0x93, 0x13, 0, 0, 0, 2,        /* payload cookie, payload length */
         0, 0, 0, 0, 0, 0, 0, 3,                    /* normalizing offset, sigfigs */
         0, 0, 0, 0, 0, 0, 0, 1,                    /* lowest */
@@ -133,13 +185,36 @@ static void test_known_bytes(void **state)
         0x3f, 0xf0, 0, 0, 0, 0, 0, 0,              /* ratio 1.0 */
         0x05, 0x02,                                /* -3 (three zeros), then 1 */
     };
-    assert_int_equal(raw.len, sizeof(want_head) + 4);
-    assert_memory_equal(raw.data, want_head, sizeof(want_head));
-    uint32_t adler = hdrlog_adler32(want_head + 15, 42);
-    const unsigned char *t = (const unsigned char *)raw.data + sizeof(want_head);
-    assert_int_equal((uint32_t)t[0] << 24 | (uint32_t)t[1] << 16 | (uint32_t)t[2] << 8 | t[3], adler);
+    size_t zlen = payload_of(&enc, &plain);
+    assert_int_equal(plain.len, sizeof(want));
+    assert_memory_equal(plain.data, want, sizeof(want));
+    unbase64(&enc, &raw);
+    const unsigned char *p = (const unsigned char *)raw.data;
+    assert_int_equal(be32(p), 0x1c849314); /* envelope cookie, as Java writes it */
+    assert_int_equal(raw.len, 8 + zlen);
+    assert_int_equal(p[8], 0x78);           /* zlib header: DEFLATE, 32 KiB window */
+    assert_int_not_equal(p[10] >> 1 & 3, 0); /* first block's BTYPE: not stored */
     buf_free(&enc);
     buf_free(&raw);
+    buf_free(&plain);
+    hist_close(&h);
+}
+
+/* What rpcbench wrote before zlib compressed for it (one value 3, the
+ * payload in a DEFLATE stored block): saved results and logs of those
+ * versions still read. */
+static void test_stored_encoding(void **state)
+{
+    (void)state;
+    static const char old[] =
+        "HISTFAAAADV4AQEqANX/HISTEwAAAAIAAAAAAAAAAwAAAAAAAAABAAAAANaTpAA/8AAAAAAAAAUCWjoEkA==";
+    struct hist h;
+    char err[ERR_LEN] = "";
+    if (hdrlog_decode(old, strlen(old), &h, err) != 0)
+        fail_msg("decode: %s", err);
+    assert_int_equal(h.total_count, 1);
+    assert_int_equal(h.counts[hist_index_for(&h, 3)], 1);
+    assert_int_equal(h.min, 3);
     hist_close(&h);
 }
 
@@ -159,17 +234,21 @@ static void test_round_trip(void **state)
     round_trip(&h);
     hist_close(&h);
 
-    /* Every bucket non-empty with large counts: a payload over 64 KiB, so the
-     * zlib stream needs several stored blocks. */
+    /* Every bucket non-empty with large counts: a payload over 64 KiB,
+     * inflated a chunk at a time, that its equal counts let zlib shrink to
+     * a small fraction. */
     assert_int_equal(hist_init_latency(&h), 0);
     for (int32_t i = 0; i < h.counts_len; i++)
         hist_record_n(&h, hist_value_at_index(&h, i) > h.highest ? h.highest
                                                                   : hist_value_at_index(&h, i),
                       INT64_C(1) << 45);
-    struct buf enc = {0};
+    struct buf enc = {0}, plain = {0};
     assert_int_equal(hdrlog_encode(&h, &enc), 0);
-    assert_true(enc.len > 4 * 65535 / 3 * 2);
+    size_t zlen = payload_of(&enc, &plain);
+    assert_true(plain.len > 65536);
+    assert_true(zlen < plain.len / 20);
     buf_free(&enc);
+    buf_free(&plain);
     round_trip(&h);
     hist_close(&h);
 
@@ -181,35 +260,17 @@ static void test_round_trip(void **state)
     hist_close(&h);
 }
 
-/* Wraps raw envelope bytes as base64 and expects decode to fail with a
- * message containing `needle`. */
-static void expect_decode_error(const unsigned char *p, size_t n, const char *needle)
-{
-    struct buf b64 = {0};
-    struct hist h;
-    char err[ERR_LEN] = "";
-    assert_int_equal(hdrlog_base64_encode(p, n, &b64), 0);
-    assert_int_equal(hdrlog_decode(b64.data ? b64.data : "", b64.len, &h, err), -1);
-    if (!strstr(err, needle))
-        fail_msg("error \"%s\" lacks \"%s\"", err, needle);
-    assert_null(h.counts);
-    buf_free(&b64);
-}
-
 static void test_decode_errors(void **state)
 {
     (void)state;
-    struct hist h;
-    char err[ERR_LEN] = "";
-    assert_int_equal(hdrlog_decode("not base64!", 11, &h, err), -1);
-    assert_non_null(strstr(err, "base64"));
+    expect_text_error("not base64!", 11, "bad base64");
 
     struct hist src;
-    struct buf enc = {0}, raw = {0};
+    struct buf enc = {0}, raw = {0}, plain = {0};
     assert_int_equal(hist_init_latency(&src), 0);
     hist_record(&src, 3);
     assert_int_equal(hdrlog_encode(&src, &enc), 0);
-    assert_int_equal(hdrlog_base64_decode(enc.data, enc.len, &raw), 0);
+    unbase64(&enc, &raw);
     unsigned char *p = (unsigned char *)raw.data;
     size_t n = raw.len;
 
@@ -223,53 +284,38 @@ static void test_decode_errors(void **state)
     p[7] -= 6; /* truncated, and the envelope says so: the zlib data ends early */
     expect_decode_error(p, n - 6, "ends early");
     p[7] += 6;
-    p[10] = 0x07; /* final block, BTYPE 11: reserved */
+    p[10] |= 0x07; /* first block final, BTYPE 11: reserved */
     expect_decode_error(p, n, "bad block type");
-    p[10] = 0x03; /* fixed Huffman: the stored bytes read as codes go wrong */
+    p[10] &= ~0x06; /* stored: the compressed bytes read as lengths go wrong */
     expect_decode_error(p, n, "hdr histogram: ");
-    p[10] = 0x01;
-    p[13] ^= 0x01; /* NLEN */
-    expect_decode_error(p, n, "stored block");
-    p[13] ^= 0x01;
-    /* Significant digits 9: a layout hist_init refuses (checksum redone so
-     * the payload check is what fails). */
-    p[15 + 15] = 9;
-    uint32_t adler = hdrlog_adler32(p + 15, 42);
-    p[n - 4] = (unsigned char)(adler >> 24);
-    p[n - 3] = (unsigned char)(adler >> 16);
-    p[n - 2] = (unsigned char)(adler >> 8);
-    p[n - 1] = (unsigned char)adler;
-    expect_decode_error(p, n, "bad layout");
+
+    /* Significant digits 9: a layout hist_init refuses, in a stream that
+     * inflates well, so the payload check is what fails. */
+    payload_of(&enc, &plain);
+    plain.data[15] = 9;
+    buf_reset(&raw);
+    envelope((unsigned char *)plain.data, plain.len, &raw);
+    expect_decode_error((unsigned char *)raw.data, raw.len, "bad layout");
     buf_free(&enc);
-    buf_free(&raw);
+    buf_free(&plain);
 
     /* Counts past the layout: lowest 1, highest 2, 1 digit gives 20 slots;
      * a payload of 40 ones overflows them. */
     struct hist tiny;
     assert_int_equal(hist_init(&tiny, 1, 2, 1), 0);
     hist_record(&tiny, 2);
-    enc = (struct buf){0};
-    raw = (struct buf){0};
     assert_int_equal(hdrlog_encode(&tiny, &enc), 0);
-    assert_int_equal(hdrlog_base64_decode(enc.data, enc.len, &raw), 0);
-    struct buf bad = {0};
+    payload_of(&enc, &plain);
     unsigned char payload[40 + 40];
-    memcpy(payload, raw.data + 15, 40);
+    memcpy(payload, plain.data, 40);
     memset(payload + 40, 0x02, 40);
     payload[7] = 40; /* payload length */
-    unsigned char head[8] = {0x1c, 0x84, 0x93, 0x14, 0, 0, 0, 2 + 5 + 80 + 4};
-    unsigned char blk[7] = {0x78, 0x01, 0x01, 80, 0, (unsigned char)~80, 0xff};
-    buf_append(&bad, head, 8);
-    buf_append(&bad, blk, 7);
-    buf_append(&bad, payload, 80);
-    uint32_t a = hdrlog_adler32(payload, 80);
-    unsigned char tail[4] = {(unsigned char)(a >> 24), (unsigned char)(a >> 16),
-                             (unsigned char)(a >> 8), (unsigned char)a};
-    buf_append(&bad, tail, 4);
-    expect_decode_error((unsigned char *)bad.data, bad.len, "overflow");
-    buf_free(&bad);
-    buf_free(&enc);
+    buf_reset(&raw);
+    envelope(payload, sizeof(payload), &raw);
+    expect_decode_error((unsigned char *)raw.data, raw.len, "overflow");
     buf_free(&raw);
+    buf_free(&enc);
+    buf_free(&plain);
     hist_close(&tiny);
     hist_close(&src);
 }
@@ -350,6 +396,55 @@ static void test_log_shape(void **state)
     assert_null(strtok_r(NULL, "\n", &save));
     hist_close(&h);
     free(text);
+}
+
+/* One writer, one deflate state for all its intervals: each line holds
+ * the very bytes hdrlog_encode (a fresh state) gives, whatever interval
+ * came before it (a wide one, then small, empty, wide again), and a
+ * writer that is closed writes no more. */
+static void test_writer_reuse(void **state)
+{
+    (void)state;
+    struct hist h[4];
+    uint64_t seed = 7;
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(hist_init_latency(&h[i]), 0);
+    for (int i = 0; i < 40000; i++) /* buckets all over: a payload of many KiB */
+        hist_record(&h[0], (int64_t)(lcg(&seed) % 3000000000u) + 1);
+    hist_record_n(&h[1], 250, 1000);
+    assert_int_equal(hist_merge(&h[3], &h[0]), 0);
+
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    assert_non_null(f);
+    struct hdrlog_writer w;
+    char err[ERR_LEN] = "";
+    assert_int_equal(hdrlog_writer_open(&w, f, START_EPOCH, 1000.0, NULL, err), 0);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(hdrlog_write_interval(&w, i, 1.0, &h[i], err), 0);
+    assert_int_equal(hdrlog_close(&w, err), 0);
+    assert_int_equal(hdrlog_write_interval(&w, 4, 1.0, &h[0], err), -1);
+    assert_non_null(strstr(err, "not open"));
+    assert_int_equal(hdrlog_close(&w, err), 0); /* twice: harmless */
+    assert_int_equal(fclose(f), 0);
+
+    char *save = NULL, *line = strtok_r(text, "\n", &save);
+    int i = 0;
+    for (; line; line = strtok_r(NULL, "\n", &save)) {
+        if (line[0] == '#' || line[0] == '"')
+            continue;
+        assert_true(i < 4);
+        struct buf one = {0};
+        assert_int_equal(hdrlog_encode(&h[i], &one), 0);
+        assert_string_equal(strrchr(line, ',') + 1, one.data);
+        buf_free(&one);
+        i++;
+    }
+    assert_int_equal(i, 4);
+    free(text);
+    for (int k = 0; k < 4; k++)
+        hist_close(&h[k]);
 }
 
 static void test_percentile_table(void **state)
@@ -454,12 +549,13 @@ static void test_java_fixture(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_adler32),
         cmocka_unit_test(test_base64),
         cmocka_unit_test(test_known_bytes),
+        cmocka_unit_test(test_stored_encoding),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_decode_errors),
         cmocka_unit_test(test_log_shape),
+        cmocka_unit_test(test_writer_reuse),
         cmocka_unit_test(test_percentile_table),
     };
     /* tests/it_hdrlog_java.sh sets HDRLOG_OUT and wants the fixture alone;

@@ -1,7 +1,8 @@
 /* hdrlog: HdrHistogram's V2 encoding, interval log and percentile table.
  *
  * Byte layout of an encoded histogram (all integers big-endian):
- *   compressed envelope: cookie 0x1c849314, int32 length, zlib stream of
+ *   compressed envelope: cookie 0x1c849314, int32 length, zlib stream
+ *   (zlib's deflate writes it, inflate.h reads it) of
  *   V2 payload: cookie 0x1c849313, int32 payload length,
  *               int32 normalizingIndexOffset (0), int32 significant digits,
  *               int64 lowest, int64 highest, double int-to-double ratio (1.0),
@@ -11,10 +12,14 @@
  * bits); readers mask the 0xf0 nibble off, so we do the same. */
 #include "stats/hdrlog.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <openssl/evp.h>
+#include <zlib.h>
 
 #include "base/units.h"
 #include "stats/inflate.h"
@@ -23,14 +28,21 @@
 #define V2_COMPRESSED_COOKIE 0x1c849314u
 #define COOKIE_BASE(c) ((c) & ~0xf0u)
 #define V2_HEADER_LEN 40
-#define STORED_MAX 65535
 
 /* ---- byte helpers --------------------------------------------------- */
 
+static void set_be32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)(v >> 24);
+    p[1] = (unsigned char)(v >> 16);
+    p[2] = (unsigned char)(v >> 8);
+    p[3] = (unsigned char)v;
+}
+
 static int put_be32(struct buf *b, uint32_t v)
 {
-    unsigned char p[4] = {(unsigned char)(v >> 24), (unsigned char)(v >> 16),
-                          (unsigned char)(v >> 8), (unsigned char)v};
+    unsigned char p[4];
+    set_be32(p, v);
     return buf_append(b, p, 4);
 }
 
@@ -84,74 +96,38 @@ static size_t get_varint(const unsigned char *p, size_t n, int64_t *out)
     return i + 1;
 }
 
-uint32_t hdrlog_adler32(const void *p, size_t n)
-{
-    const unsigned char *s = p;
-    uint32_t a = 1, b = 0;
-    while (n > 0) {
-        size_t chunk = n < 5552 ? n : 5552; /* largest run with no 32-bit overflow */
-        n -= chunk;
-        while (chunk--) {
-            a += *s++;
-            b += a;
-        }
-        a %= 65521;
-        b %= 65521;
-    }
-    return b << 16 | a;
-}
-
 /* ---- base64 --------------------------------------------------------- */
 
-static const char b64_alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-int hdrlog_base64_encode(const void *p, size_t n, struct buf *out)
+/* Appends p[0..n) as base64 to out (NUL-terminated, the NUL not counted).
+ * @return 0, or -1 when memory cannot be had or n is past what
+ * EVP_EncodeBlock's int lengths hold. */
+static int base64_encode(const unsigned char *p, size_t n, struct buf *out)
 {
-    const unsigned char *s = p;
-    if (buf_reserve(out, (n + 2) / 3 * 4 + 1) < 0)
+    if (n > INT_MAX / 4 * 3 || buf_reserve(out, (n + 2) / 3 * 4) < 0)
         return -1;
-    char *d = out->data + out->len;
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)s[i] << 16;
-        if (i + 1 < n)
-            v |= (uint32_t)s[i + 1] << 8;
-        if (i + 2 < n)
-            v |= s[i + 2];
-        *d++ = b64_alphabet[v >> 18 & 63];
-        *d++ = b64_alphabet[v >> 12 & 63];
-        *d++ = i + 1 < n ? b64_alphabet[v >> 6 & 63] : '=';
-        *d++ = i + 2 < n ? b64_alphabet[v & 63] : '=';
-    }
-    out->len = (size_t)(d - out->data);
-    out->data[out->len] = '\0';
+    out->len += (size_t)EVP_EncodeBlock((unsigned char *)out->data + out->len, p, (int)n);
     return 0;
 }
 
-static int b64_value(char c)
+/* Appends the bytes that s[0..n) encodes to out. Strict where
+ * EVP_DecodeBlock is lax: it skips blanks and line ends around the text and
+ * reads '=' anywhere as 'A', where rpcbench takes only the standard
+ * alphabet, length a multiple of 4, '=' as the last one or two characters.
+ * EVP_DecodeBlock also counts the padding as decoded (zero) bytes.
+ * @return 0, or -1 on bad input or no memory (out->len unchanged). */
+static int base64_decode(const char *s, size_t n, struct buf *out)
 {
-    const char *p = c ? strchr(b64_alphabet, c) : NULL;
-    return p ? (int)(p - b64_alphabet) : -1;
-}
-
-int hdrlog_base64_decode(const char *s, size_t n, struct buf *out)
-{
-    if (n % 4 != 0 || buf_reserve(out, n / 4 * 3 + 1) < 0)
+    size_t pad = 0;
+    while (pad < 2 && pad < n && s[n - 1 - pad] == '=')
+        pad++;
+    if (n % 4 != 0 || n > INT_MAX || memchr(s, '=', n - pad) || buf_reserve(out, n / 4 * 3) < 0)
         return -1;
-    for (size_t i = 0; i < n; i += 4) {
-        int v[4], pad = 0;
-        for (int k = 0; k < 4; k++) {
-            if (s[i + k] == '=' && i + 4 == n && k >= 2) {
-                v[k] = 0;
-                pad++;
-            } else if (pad || (v[k] = b64_value(s[i + k])) < 0) {
-                return -1; /* bad character, or data after padding */
-            }
-        }
-        uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
-        unsigned char bytes[3] = {(unsigned char)(w >> 16), (unsigned char)(w >> 8), (unsigned char)w};
-        buf_append(out, bytes, (size_t)(3 - pad)); /* cannot fail: reserved */
-    }
+    int got = EVP_DecodeBlock((unsigned char *)out->data + out->len, (const unsigned char *)s,
+                              (int)n);
+    if (got != (int)(n / 4 * 3))
+        return -1; /* a bad character (-1), or blanks it trimmed (fewer) */
+    out->len += (size_t)got - pad;
+    out->data[out->len] = '\0';
     return 0;
 }
 
@@ -179,50 +155,67 @@ static int encode_payload(const struct hist *h, struct buf *b)
         if (put_varint(b, zeros > 1 ? -zeros : count) < 0)
             return -1;
     }
-    size_t payload = b->len - V2_HEADER_LEN;
-    unsigned char *lenp = (unsigned char *)b->data + 4;
-    lenp[0] = (unsigned char)(payload >> 24);
-    lenp[1] = (unsigned char)(payload >> 16);
-    lenp[2] = (unsigned char)(payload >> 8);
-    lenp[3] = (unsigned char)payload;
+    set_be32((unsigned char *)b->data + 4, (uint32_t)(b->len - V2_HEADER_LEN));
     return 0;
 }
 
-/* A zlib stream of stored blocks: header 78 01, blocks of
- * [BFINAL/BTYPE=00 byte][LEN le16][NLEN le16][data], adler32 big-endian. */
-static int zlib_stored(const unsigned char *p, size_t n, struct buf *out)
+/* The deflate level of every encoding, the writer's and the one-shot's:
+ * the fastest. The interval log compresses inside the load loop, where
+ * the default level's lazy match search takes much longer, most of all on
+ * a histogram with many distinct buckets, for output at most a few percent
+ * smaller. Every inflater reads any level, Java's included. */
+#define DEFLATE_LEVEL Z_BEST_SPEED
+
+/* @return 0 with z ready to compress, or -1 when zlib cannot have the
+ * memory for its state (z then holds nothing to free). */
+static int deflate_open(z_stream *z)
 {
-    static const unsigned char zhdr[2] = {0x78, 0x01};
-    if (buf_append(out, zhdr, 2) < 0)
+    memset(z, 0, sizeof(*z)); /* zalloc, zfree, opaque: zlib's malloc and free */
+    return deflateInit(z, DEFLATE_LEVEL) == Z_OK ? 0 : -1;
+}
+
+/* The envelope: cookie, length, then the payload as a zlib stream that z
+ * (deflate_open'd; reset here, so a stream an earlier call left half done
+ * is fine) compresses. @return 0, or -1 when memory cannot be had. */
+static int encode_envelope(z_stream *z, const struct buf *payload, struct buf *env)
+{
+    uLong bound = deflateBound(z, payload->len); /* room for all in one deflate */
+    if (payload->len > UINT_MAX || bound > UINT_MAX || deflateReset(z) != Z_OK ||
+        put_be32(env, V2_COMPRESSED_COOKIE) < 0 || put_be32(env, 0) < 0 ||
+        buf_reserve(env, bound) < 0)
         return -1;
-    size_t off = 0;
-    do {
-        size_t len = n - off < STORED_MAX ? n - off : STORED_MAX;
-        unsigned char bh[5] = {off + len == n ? 1 : 0, (unsigned char)len,
-                               (unsigned char)(len >> 8), (unsigned char)~len,
-                               (unsigned char)(~len >> 8)};
-        if (buf_append(out, bh, 5) < 0 || buf_append(out, p + off, len) < 0)
-            return -1;
-        off += len;
-    } while (off < n);
-    return put_be32(out, hdrlog_adler32(p, n));
+    z->next_in = (Bytef *)payload->data;
+    z->avail_in = (uInt)payload->len;
+    z->next_out = (Bytef *)env->data + env->len;
+    z->avail_out = (uInt)bound;
+    if (deflate(z, Z_FINISH) != Z_STREAM_END)
+        return -1;
+    size_t zlen = bound - z->avail_out;
+    env->len += zlen;
+    set_be32((unsigned char *)env->data + 4, (uint32_t)zlen);
+    return 0;
+}
+
+/* The whole encoding of h, appended to out, compressed by z; payload and
+ * env are scratch (emptied here, their memory kept). */
+static int encode_with(const struct hist *h, z_stream *z, struct buf *payload, struct buf *env,
+                       struct buf *out)
+{
+    buf_reset(payload);
+    buf_reset(env);
+    if (encode_payload(h, payload) < 0 || encode_envelope(z, payload, env) < 0)
+        return -1;
+    return base64_encode((const unsigned char *)env->data, env->len, out);
 }
 
 int hdrlog_encode(const struct hist *h, struct buf *out)
 {
+    z_stream z;
     struct buf payload = {0}, env = {0};
-    int rc = -1;
-    if (encode_payload(h, &payload) < 0 || put_be32(&env, V2_COMPRESSED_COOKIE) < 0 ||
-        put_be32(&env, 0) < 0 || zlib_stored((unsigned char *)payload.data, payload.len, &env) < 0)
-        goto done;
-    size_t zlen = env.len - 8;
-    unsigned char *lenp = (unsigned char *)env.data + 4;
-    lenp[0] = (unsigned char)(zlen >> 24);
-    lenp[1] = (unsigned char)(zlen >> 16);
-    lenp[2] = (unsigned char)(zlen >> 8);
-    lenp[3] = (unsigned char)zlen;
-    rc = hdrlog_base64_encode(env.data, env.len, out);
-done:
+    if (deflate_open(&z) < 0)
+        return -1;
+    int rc = encode_with(h, &z, &payload, &env, out);
+    deflateEnd(&z);
     buf_free(&payload);
     buf_free(&env);
     return rc;
@@ -308,7 +301,7 @@ int hdrlog_decode(const char *base64, size_t len, struct hist *out, char *err)
     struct buf raw = {0}, plain = {0};
     int rc = -1;
     memset(out, 0, sizeof(*out));
-    if (hdrlog_base64_decode(base64, len, &raw) < 0) {
+    if (base64_decode(base64, len, &raw) < 0) {
         snprintf(err, ERR_LEN, "hdr histogram: bad base64");
         goto done;
     }
@@ -342,10 +335,32 @@ static int stream_status(FILE *f, const char *what, char *err)
     return 0;
 }
 
+/* Frees what the writer holds and forgets its FILE (never closed here). */
+static void release(struct hdrlog_writer *w)
+{
+    if (w->z) {
+        deflateEnd(w->z);
+        free(w->z);
+        w->z = NULL;
+    }
+    buf_free(&w->payload);
+    buf_free(&w->env);
+    buf_free(&w->scratch);
+    w->f = NULL;
+}
+
 int hdrlog_writer_open(struct hdrlog_writer *w, FILE *f, double start_epoch_s,
                        double max_ratio, const char *comment, char *err)
 {
     memset(w, 0, sizeof(*w));
+    /* The one deflate state of the writer's life (hdrlog.h says why). */
+    z_stream *z = malloc(sizeof(*z));
+    if (!z || deflate_open(z) < 0) {
+        free(z);
+        snprintf(err, ERR_LEN, "hdr log: out of memory (deflate state)");
+        return -1;
+    }
+    w->z = z;
     w->f = f;
     w->start_epoch_s = start_epoch_s;
     w->max_ratio = max_ratio > 0 ? max_ratio : 1.0;
@@ -363,14 +378,22 @@ int hdrlog_writer_open(struct hdrlog_writer *w, FILE *f, double start_epoch_s,
                                   "the intended send time]");
     fprintf(f, "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","
                "\"Interval_Compressed_Histogram\"\n");
-    return stream_status(f, "header", err);
+    if (stream_status(f, "header", err) < 0) {
+        release(w);
+        return -1;
+    }
+    return 0;
 }
 
 int hdrlog_write_interval(struct hdrlog_writer *w, double start_s, double len_s,
                           const struct hist *h, char *err)
 {
+    if (!w->z) {
+        snprintf(err, ERR_LEN, "hdr log: writer not open");
+        return -1;
+    }
     buf_reset(&w->scratch);
-    if (hdrlog_encode(h, &w->scratch) < 0) {
+    if (encode_with(h, w->z, &w->payload, &w->env, &w->scratch) < 0) {
         snprintf(err, ERR_LEN, "hdr log: out of memory");
         return -1;
     }
@@ -381,9 +404,8 @@ int hdrlog_write_interval(struct hdrlog_writer *w, double start_s, double len_s,
 
 int hdrlog_close(struct hdrlog_writer *w, char *err)
 {
-    buf_free(&w->scratch);
     int rc = w->f ? stream_status(w->f, "close", err) : 0;
-    w->f = NULL;
+    release(w);
     return rc;
 }
 

@@ -22,10 +22,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     memcpy(text, data, size);
 
-    struct buf raw = {0};
-    (void)hdrlog_base64_decode(text, size, &raw);
-    buf_free(&raw);
-
     struct hist h;
     if (hdrlog_decode(text, size, &h, err) == 0) {
         (void)hist_percentile(&h, 99.9);
