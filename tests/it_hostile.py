@@ -433,10 +433,23 @@ class Case:
     extra options, and what the issue requires beyond the invariants."""
 
     def __init__(self, name, peer, scheme="http", proto="jsonrpc", extra=(), ok_all=False,
-                 codes=None, stderr_says=None, more=None, rate=None, timeout_s=TIMEOUT_S):
+                 codes=None, stderr_says=None, more=None, rate=None, timeout_s=TIMEOUT_S,
+                 last_may_wait=False):
         self.name, self.peer, self.scheme, self.proto = name, peer, scheme, proto
         self.extra, self.ok_all, self.codes, self.stderr_says = list(extra), ok_all, codes, stderr_says
         self.more, self.rate, self.timeout_s = more, rate, timeout_s
+        # A peer that closes after every answer makes each request wait for a
+        # new connection: on a loaded machine the Python peer may accept the
+        # last one after the window, and that request is rightly unfinished
+        # (due at the end, never sent). Only it: one, with a short wait.
+        self.last_may_wait = last_may_wait
+
+    def all_ok(self, r):
+        q = r["requests"]
+        if q["ok"] == q["sent"]:
+            return True
+        return (self.last_may_wait and q["unfinished"] == 1 and q["ok"] == q["sent"] - 1
+                and q.get("censored_min_us", 1e9) < 250e3)
 
     def path(self):
         if self.scheme.startswith("stomp"):
@@ -459,7 +472,7 @@ class Case:
               "%s: the peer saw %d connections for %d requests" % (self.name, len(peer.conns), sent))
         if self.ok_all:
             check(ran.code == 0 and r is not None and r["requests"]["sent"] == planned
-                  and r["requests"]["ok"] == r["requests"]["sent"],
+                  and self.all_ok(r),
                   "%s: a correct peer, yet exit %d, requests %r, errors %r, samples %r"
                   % (self.name, ran.code, r and r["requests"], r and r["errors"], r and r["error_samples"]))
         if self.codes:
@@ -791,7 +804,7 @@ CASES = [
     Case("http_obs_text_headers", lambda: HttpPeer(obs_text_headers), ok_all=True),
     Case("http_chunked_valid_split", lambda: HttpPeer(valid_chunked), ok_all=True),
     Case("http_1xx_split_anywhere", lambda: HttpPeer(interim_split), ok_all=True),
-    Case("http_connection_close", lambda: HttpPeer(close_after), ok_all=True),
+    Case("http_connection_close", lambda: HttpPeer(close_after), ok_all=True, last_may_wait=True),
     Case("http10_close_delimited", lambda: HttpPeer(http10_close_delimited), ok_all=True),
     Case("http11_close_delimited", lambda: HttpPeer(http11_close_delimited), ok_all=True),
     Case("http_huge_body", lambda: HttpPeer(huge_ok), ok_all=True, rate=2, timeout_s=5, extra=HUGE_RUN),
