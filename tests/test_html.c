@@ -1,14 +1,16 @@
 /* test_html: the pieces of the --html page that a browser test would only
  * see when they break the page: escaping (a label or URL with markup in it
  * stays text, and "</script>" cannot end the chart's JSON early), gaps in
- * a line (unknown values are not drawn as 0), and the percentile points
- * (0 up to what the count resolves, increasing). */
+ * a line (unknown values are not drawn as 0), the chart's JSON (valid with
+ * NaN and inf in the data, numbers to the digits asked), and the
+ * percentile points (0 up to what the count resolves, increasing). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <json-c/json.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,17 +55,25 @@ static void test_escape(void **state)
     free(m.buf);
 }
 
+/* The page piece of a chart of one series s over the shared x, as a
+ * string the caller frees. */
+static char *one_chart(const struct html_series *s, const double *x)
+{
+    struct html_chart c = {.id = "c1", .title = "t", .xname = "t", .xunit = "s",
+                           .yname = s->unit, .x = x};
+    struct mem m;
+    mem_open(&m);
+    html_chart(m.f, &c, s, 1);
+    mem_close(&m);
+    return m.buf;
+}
+
 static void test_chart_gaps_and_names(void **state)
 {
     (void)state;
     double x[5] = {1, 2, 3, 4, 5}, y[5] = {1, 2, NAN, 4, -1};
     struct html_series s = {.name = "a</script><b>", .unit = "ms", .y = y, .n = 5, .dec = 2};
-    struct html_chart c = {.id = "c1", .title = "t", .xname = "t", .xunit = "s", .yname = "ms",
-                           .x = x};
-    struct mem m;
-    mem_open(&m);
-    html_chart(m.f, &c, &s, 1);
-    const char *out = mem_close(&m);
+    char *out = one_chart(&s, x);
     /* two runs of points: 1-2, then 4 alone; NaN and -1 are gaps */
     const char *d = strstr(out, " d=\"");
     assert_non_null(d);
@@ -78,7 +88,43 @@ static void test_chart_gaps_and_names(void **state)
     assert_non_null(json);
     assert_int_equal(count(json, "</"), count(json, "</script>") + count(json, "</figure>"));
     assert_int_equal(count(json, "</script>"), 1);
-    free(m.buf);
+    free(out);
+}
+
+/* The chart's data block: what the page has between its tags, as a new
+ * string the caller frees. */
+static char *chart_data(const char *page)
+{
+    const char *open = "class=\"chart-data\">", *p = strstr(page, open);
+    assert_non_null(p);
+    p += strlen(open);
+    const char *e = strstr(p, "</script>");
+    assert_non_null(e);
+    return strndup(p, (size_t)(e - p));
+}
+
+/* NaN and inf are null (JSON has no number for them), numbers keep the
+ * digits asked for (0.3, not 0.30000000000000004), and a hostile name
+ * neither ends nor hides the script's end tag, yet parses back as given. */
+static void test_chart_json(void **state)
+{
+    (void)state;
+    double x[3] = {1, NAN, 3}, y[3] = {INFINITY, 2, 0.1 + 0.2};
+    const char *name = "</script><!--<script>&\"\\/";
+    struct html_series s = {.name = name, .unit = "/s", .y = y, .n = 3, .dec = 1};
+    char *out = one_chart(&s, x);
+    char *data = chart_data(out);
+    assert_non_null(strstr(data, "\"x\":[1,null,3]"));
+    assert_non_null(strstr(data, "\"y\":[null,2.0,0.3]"));
+    assert_null(strpbrk(data, "<>&"));
+    json_object *d = json_tokener_parse(data);
+    assert_non_null(d);
+    json_object *s0 = json_object_array_get_idx(json_object_object_get(d, "s"), 0);
+    assert_string_equal(json_object_get_string(json_object_object_get(s0, "n")), name);
+    assert_string_equal(json_object_get_string(json_object_object_get(s0, "u")), "/s");
+    json_object_put(d);
+    free(data);
+    free(out);
 }
 
 static void test_pct_points(void **state)
@@ -107,6 +153,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_chart_gaps_and_names),
+        cmocka_unit_test(test_chart_json),
         cmocka_unit_test(test_pct_points),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -118,8 +118,21 @@ int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, 
 /* The estimator, named once (the text and HTML say it under the table). */
 #define COMPARE_RATIO_METHOD "B/A: the geometric mean of the rounds' ratios; the interval is " \
                              "the paired t-interval of those ratios"
-/* "[0.91, 0.98] B lower", "n/a (1 round)", ... as the text says it. */
-void compare_verdict(const struct cmp *c, int f, char *out, size_t len);
+/* What figure f's 95 % interval of B/A says, judged on the interval as
+ * printed (its ends rounded as the table gives them), one value per
+ * wording of compare_verdict's text: the HTML styles by the value, so a
+ * rewording of the text cannot change the page's styling. */
+enum cmp_verdict {
+    CMP_NA_ONE_ROUND,   /* "n/a (1 round)": no interval */
+    CMP_NA,             /* "n/a": a round's ratio is undefined */
+    CMP_B_LOWER,        /* "[.., ..] B lower": the interval is below 1 */
+    CMP_B_HIGHER,       /* "[.., ..] B higher": above 1 */
+    CMP_TOO_FEW,        /* "[.., ..] too few rounds to tell": includes 1, 2 rounds */
+    CMP_NO_DIFFERENCE   /* "[.., ..] no significant difference": includes 1 */
+};
+/* "[0.91, 0.98] B lower", "n/a (1 round)", ... as the text says it, into
+ * out (len bytes, the caller's). @return which verdict it is. */
+enum cmp_verdict compare_verdict(const struct cmp *c, int f, char *out, size_t len);
 /* The parameters the arms differ in, into d (CONFIG_DIFF_MAX entries).
  * @return how many; 0 is an A/A. */
 size_t compare_config_diff(const struct cmp *c, struct config_diff *d);

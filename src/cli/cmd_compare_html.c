@@ -6,7 +6,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "base/file.h"
 #include "results/html.h"
@@ -24,10 +23,11 @@ static void cell(FILE *out, const char *id, const char *suffix, const char *text
     fputs("</td>", out);
 }
 
-/* The verdict's class: the word after the interval says which way. */
-static const char *verdict_class(const char *v)
+/* The verdict's class: "sig" (bold) when the interval shows a difference
+ * either way. */
+static const char *verdict_class(enum cmp_verdict v)
 {
-    return strstr(v, "B lower") || strstr(v, "B higher") ? "sig" : "";
+    return v == CMP_B_LOWER || v == CMP_B_HIGHER ? "sig" : "";
 }
 
 static void summary(FILE *out, const struct cmp *c)
@@ -49,14 +49,14 @@ static void summary(FILE *out, const struct cmp *c)
         double x = compare_figure_ratio(c, f);
         if (!isnan(x))
             compare_stats_fmt_ratio(x, r, sizeof r);
-        compare_verdict(c, f, v, sizeof v);
+        enum cmp_verdict kind = compare_verdict(c, f, v, sizeof v);
         fputs("<tr><th scope=\"row\">", out);
         html_esc(out, compare_fig_name(f));
         fputs("</th>", out);
         cell(out, fig_ids[f], "a", va);
         cell(out, fig_ids[f], "b", vb);
         cell(out, fig_ids[f], "ratio", r);
-        fprintf(out, "<td id=\"cmp-%s-ci\" class=\"%s\">", fig_ids[f], verdict_class(v));
+        fprintf(out, "<td id=\"cmp-%s-ci\" class=\"%s\">", fig_ids[f], verdict_class(kind));
         html_esc(out, v);
         fputs("</td></tr>\n", out);
     }

@@ -145,15 +145,19 @@ const char *compare_arm_name(const struct arm *a)
     return a->merged.cfg.label[0] ? a->merged.cfg.label : a->merged.cfg.encoding;
 }
 
-static void verdict(const struct cmp *c, int f, char *out, size_t len)
+static enum cmp_verdict verdict(const struct cmp *c, int f, char *out, size_t len)
 {
+    static const char *const words[] = {
+        [CMP_B_LOWER] = "B lower", [CMP_B_HIGHER] = "B higher",
+        [CMP_TOO_FEW] = "too few rounds to tell",
+        [CMP_NO_DIFFERENCE] = "no significant difference"};
     if (c->ci_rc[f] == 1) {
         snprintf(out, len, "n/a (1 round)");
-        return;
+        return CMP_NA_ONE_ROUND;
     }
     if (c->ci_rc[f] < 0) {
         snprintf(out, len, "n/a");
-        return;
+        return CMP_NA;
     }
     /* judged on the interval as printed: "[1, 1] B lower" (rounds alike to
      * within a tick) would contradict itself */
@@ -161,10 +165,12 @@ static void verdict(const struct cmp *c, int f, char *out, size_t len)
     compare_stats_fmt_ratio(c->ci[f].low, lo, sizeof lo);
     compare_stats_fmt_ratio(c->ci[f].high, hi, sizeof hi);
     struct ci shown = {.low = strtod(lo, NULL), .high = strtod(hi, NULL)};
-    snprintf(out, len, "[%s, %s] %s", lo, hi,
-             compare_stats_significant(&shown) ? (shown.high < 1 ? "B lower" : "B higher")
-             : c->pairs < 3 ? "too few rounds to tell"
-                            : "no significant difference");
+    enum cmp_verdict v = compare_stats_significant(&shown)
+                             ? (shown.high < 1 ? CMP_B_LOWER : CMP_B_HIGHER)
+                         : c->pairs < 3 ? CMP_TOO_FEW
+                                        : CMP_NO_DIFFERENCE;
+    snprintf(out, len, "[%s, %s] %s", lo, hi, words[v]);
+    return v;
 }
 
 /* 1 when a figure's interval includes 1 only because there are 2 rounds. */
@@ -479,9 +485,9 @@ double compare_figure_ratio(const struct cmp *c, int f)
     return c->ci_rc[f] >= 0 ? c->ci[f].geo_ratio : NAN;
 }
 
-void compare_verdict(const struct cmp *c, int f, char *out, size_t len)
+enum cmp_verdict compare_verdict(const struct cmp *c, int f, char *out, size_t len)
 {
-    verdict(c, f, out, len);
+    return verdict(c, f, out, len);
 }
 
 size_t compare_config_diff(const struct cmp *c, struct config_diff *d)

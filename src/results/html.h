@@ -88,7 +88,10 @@ struct html_chart {
 };
 
 /* A <figure> with the SVG, its legend, the readout line the hover fills,
- * and the values as JSON for the script. ns at most HTML_CHART_MAX_SERIES. */
+ * and the values as JSON for the script (built with json-c; each number to
+ * the digits the readout gives, NaN and inf as null; < > & in it as \u
+ * escapes, so no label ends its <script> block). ns at most
+ * HTML_CHART_MAX_SERIES. */
 void html_chart(FILE *out, const struct html_chart *c, const struct html_series *s, int ns);
 
 /* x values (percentiles, 0..100) for a latency percentile plot of h:

@@ -2,6 +2,7 @@
  * library at view time, a few bytes per point, and crisp in print. */
 #include "results/html.h"
 
+#include <json-c/json.h>
 #include <math.h>
 #include <string.h>
 
@@ -214,71 +215,133 @@ static void series_path(FILE *out, const struct frame *f, const struct html_char
     }
 }
 
-/* A name as a JSON string, safe inside <script> (no "</"). */
-static void json_str(FILE *out, const char *s)
+/* ---- the values as JSON, for the hover script ------------------------------
+ *
+ * The document is built with json-c and serialized plain. Every number
+ * carries its own text (json_object_new_double_s): the digits the readout
+ * gives (a series' dec for y, 1 decimal for the plot edges, %.10g for x),
+ * never json-c's %.17g (0.30000000000000004), and independent of the
+ * process-wide double format result_json_text sets for the files. */
+
+/* The digits of v, fixed with dec decimals (dec >= 0) or %.10g (dec < 0).
+ * NaN and inf: NULL, which json-c writes as null, since JSON has no
+ * number for them (a bare nan or inf would make JSON.parse throw, and with
+ * it the hover of this chart and of every later one); the script already
+ * reads a null y as "no value here" and skips it (a null x counts as 0
+ * there, but x values are times, rates and percentiles, finite). @return
+ * a new number, or NULL then (or without memory); the caller's to put or
+ * to add to a parent. */
+static json_object *num(double v, int dec)
 {
-    fputc('"', out);
-    for (; s && *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\')
-            fprintf(out, "\\%c", ch);
-        else if (ch < 0x20 || ch == '<' || ch == '>' || ch == '&')
+    if (!isfinite(v))
+        return NULL;
+    char text[64];
+    int n = dec >= 0 ? snprintf(text, sizeof text, "%.*f", dec, v)
+                     : snprintf(text, sizeof text, "%.10g", v);
+    if (n < 0 || (size_t)n >= sizeof text) /* |v| near 1e60: fixed would be cut */
+        snprintf(text, sizeof text, "%.10g", v);
+    return json_object_new_double_s(v, text);
+}
+
+/* s as a JSON string (NULL: ""). @return a new string, the caller's. */
+static json_object *str(const char *s)
+{
+    return json_object_new_string(s ? s : "");
+}
+
+/* x values: every one a number, as the readout's nearest-point search
+ * needs. @return a new array, the caller's. */
+static json_object *xs_json(const double *v, size_t n)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; i < n; i++)
+        json_object_array_add(a, num(v[i], -1));
+    return a;
+}
+
+/* y values with dec decimals, a gap (unknown) as null. @return a new
+ * array, the caller's. */
+static json_object *ys_json(const double *v, size_t n, int dec)
+{
+    json_object *a = json_object_new_array();
+    for (size_t i = 0; i < n; i++)
+        json_object_array_add(a, gap(v[i]) ? NULL : num(v[i], dec));
+    return a;
+}
+
+/* {"n": name, "u": unit, "d": decimals, "x": own x (if any), "y": [...]}.
+ * @return a new object, the caller's. */
+static json_object *series_json(const struct html_series *s)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "n", str(s->name));
+    json_object_object_add(o, "u", str(s->unit));
+    json_object_object_add(o, "d", json_object_new_int(s->dec));
+    if (s->x)
+        json_object_object_add(o, "x", xs_json(s->x, s->n));
+    json_object_object_add(o, "y", ys_json(s->y, s->n, s->dec));
+    return o;
+}
+
+/* What the script reads (html.c): the x axis' kind, name and unit, the
+ * plot's left and right edge and x range (to map the pointer), the shared
+ * x (as long as the longest series using it), and the series. @return a
+ * new object, the caller's to put. */
+static json_object *chart_doc(const struct frame *f, const struct html_chart *c,
+                              const struct html_series *s, int ns)
+{
+    json_object *d = json_object_new_object();
+    json_object_object_add(d, "xf", str(c->xaxis == HTML_X_PERCENTILE ? "pct" : "lin"));
+    json_object_object_add(d, "xn", str(c->xname));
+    json_object_object_add(d, "xu", str(c->xunit));
+    json_object_object_add(d, "pl", num(f->l, 1));
+    json_object_object_add(d, "pr", num(f->r, 1));
+    json_object_object_add(d, "x0", num(f->x0, -1));
+    json_object_object_add(d, "x1", num(f->x1, -1));
+    size_t nx = 0;
+    for (int k = 0; k < ns; k++)
+        if (!s[k].x && s[k].n > nx)
+            nx = s[k].n;
+    if (c->x)
+        json_object_object_add(d, "x", xs_json(c->x, nx));
+    json_object *arr = json_object_new_array();
+    for (int k = 0; k < ns; k++)
+        json_object_array_add(arr, series_json(&s[k]));
+    json_object_object_add(d, "s", arr);
+    return d;
+}
+
+/* JSON text inside a <script> block, with every < > & as \u003c \u003e
+ * \u0026: "</script" would end the block early, and "<!--" followed by
+ * "<script" would keep the real end tag from ending it (HTML's script data
+ * states); json-c escapes neither (only "/", and "/" alone does not cover
+ * "<!--"). In JSON text these characters occur only inside strings, where
+ * the escape is the same string, so JSON.parse reads the labels as given. */
+static void script_text(FILE *out, const char *text)
+{
+    for (; *text; text++) {
+        unsigned char ch = (unsigned char)*text;
+        if (ch == '<' || ch == '>' || ch == '&')
             fprintf(out, "\\u%04x", ch);
         else
             fputc(ch, out);
     }
-    fputc('"', out);
-}
-
-static void json_nums(FILE *out, const double *v, size_t n, int dec, int xs)
-{
-    fputc('[', out);
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            fputc(',', out);
-        if (!xs && gap(v[i]))
-            fputs("null", out);
-        else if (xs)
-            fprintf(out, "%.10g", v[i]);
-        else
-            fprintf(out, "%.*f", dec, v[i]);
-    }
-    fputc(']', out);
 }
 
 static void chart_json(FILE *out, const struct frame *f, const struct html_chart *c,
                        const struct html_series *s, int ns)
 {
-    fprintf(out, "<script type=\"application/json\" class=\"chart-data\">{\"xf\":\"%s\",\"xn\":",
-            c->xaxis == HTML_X_PERCENTILE ? "pct" : "lin");
-    json_str(out, c->xname);
-    fputs(",\"xu\":", out);
-    json_str(out, c->xunit);
-    fprintf(out, ",\"pl\":%.1f,\"pr\":%.1f,\"x0\":%.10g,\"x1\":%.10g", f->l, f->r, f->x0, f->x1);
-    size_t nx = 0;
-    for (int k = 0; k < ns; k++)
-        if (!s[k].x && s[k].n > nx)
-            nx = s[k].n;
-    if (c->x) {
-        fputs(",\"x\":", out);
-        json_nums(out, c->x, nx, 0, 1);
-    }
-    fputs(",\"s\":[", out);
-    for (int k = 0; k < ns; k++) {
-        fputs(k ? ",{\"n\":" : "{\"n\":", out);
-        json_str(out, s[k].name);
-        fputs(",\"u\":", out);
-        json_str(out, s[k].unit);
-        fprintf(out, ",\"d\":%d", s[k].dec);
-        if (s[k].x) {
-            fputs(",\"x\":", out);
-            json_nums(out, s[k].x, s[k].n, 0, 1);
-        }
-        fputs(",\"y\":", out);
-        json_nums(out, s[k].y, s[k].n, s[k].dec, 0);
-        fputc('}', out);
-    }
-    fputs("]}</script>\n", out);
+    json_object *d = chart_doc(f, c, s, ns);
+    /* plain: no spaces; slashes as they are ("/s", URLs): script_text's
+     * "<" escape already keeps "</" out. The text is d's. */
+    const char *text =
+        json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+    fputs("<script type=\"application/json\" class=\"chart-data\">", out);
+    /* without memory: a chart with no values (the hover shows nothing),
+     * rather than text JSON.parse would throw on */
+    script_text(out, text ? text : "{\"s\":[]}");
+    fputs("</script>\n", out);
+    json_object_put(d);
 }
 
 static void legend(FILE *out, const struct html_series *s, int ns)
