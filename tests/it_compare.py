@@ -54,6 +54,11 @@ def check_live(tmp):
     r = doc["ratios"]["p50_ms"]
     check(r["ratio"] > 0 and r["ci_low"] <= r["ci_high"], "p50 ratio %r" % r)
     check(isinstance(r["significant"], bool), "significant flag")
+    # one verdict per figure in every output: the JSON's "significant" is
+    # the table's "B lower"/"B higher" (both judge the interval as printed)
+    shown = len(re.findall(r"\] B (?:lower|higher)$", out, re.M))
+    flagged = sum(1 for v in doc["ratios"].values() if v["significant"])
+    check(shown == flagged, "the table says %d significant, the JSON %d" % (shown, flagged))
     check(len(doc["buckets"]) > 0 and {"lt_ms", "a_pct", "b_pct"} <= set(doc["buckets"][0]),
           "buckets")
 

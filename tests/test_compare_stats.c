@@ -148,6 +148,23 @@ static void test_fmt_ratio(void **state)
     }
 }
 
+/* Significance as the tables show the interval: rounds alike to within a
+ * tick print "[1.000, 1.000]", which is no difference in the text, so the
+ * JSON's "significant" must not say otherwise. */
+static void test_significant_as_shown(void **state)
+{
+    (void)state;
+    struct ci tick = {.low = 0.99990, .high = 0.99996};
+    assert_true(compare_stats_significant(&tick)); /* the raw ends exclude 1 */
+    assert_false(compare_stats_significant_shown(&tick)); /* "[1.000, 1.000]" */
+    struct ci lower = {.low = 0.9980, .high = 0.9994}; /* "[0.998, 0.999]" */
+    assert_true(compare_stats_significant_shown(&lower));
+    struct ci higher = {.low = 1.0006, .high = 1.2}; /* "[1.001, 1.200]" */
+    assert_true(compare_stats_significant_shown(&higher));
+    struct ci spans = {.low = 0.9, .high = 1.1};
+    assert_false(compare_stats_significant_shown(&spans));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -160,6 +177,7 @@ int main(void)
         cmocka_unit_test(test_no_interval),
         cmocka_unit_test(test_undefined),
         cmocka_unit_test(test_fmt_ratio),
+        cmocka_unit_test(test_significant_as_shown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -159,14 +159,11 @@ static enum cmp_verdict verdict(const struct cmp *c, int f, char *out, size_t le
         snprintf(out, len, "n/a");
         return CMP_NA;
     }
-    /* judged on the interval as printed: "[1, 1] B lower" (rounds alike to
-     * within a tick) would contradict itself */
     char lo[16], hi[16];
     compare_stats_fmt_ratio(c->ci[f].low, lo, sizeof lo);
     compare_stats_fmt_ratio(c->ci[f].high, hi, sizeof hi);
-    struct ci shown = {.low = strtod(lo, NULL), .high = strtod(hi, NULL)};
-    enum cmp_verdict v = compare_stats_significant(&shown)
-                             ? (shown.high < 1 ? CMP_B_LOWER : CMP_B_HIGHER)
+    enum cmp_verdict v = compare_stats_significant_shown(&c->ci[f])
+                             ? (c->ci[f].high < 1 ? CMP_B_LOWER : CMP_B_HIGHER)
                          : c->pairs < 3 ? CMP_TOO_FEW
                                         : CMP_NO_DIFFERENCE;
     snprintf(out, len, "[%s, %s] %s", lo, hi, words[v]);
@@ -177,7 +174,7 @@ static enum cmp_verdict verdict(const struct cmp *c, int f, char *out, size_t le
 static int too_few_rounds(const struct cmp *c)
 {
     for (int f = 0; c->pairs == 2 && f < FIG_N; f++)
-        if (c->ci_rc[f] == 0 && !compare_stats_significant(&c->ci[f]))
+        if (c->ci_rc[f] == 0 && !compare_stats_significant_shown(&c->ci[f]))
             return 1;
     return 0;
 }
@@ -402,9 +399,11 @@ static json_object *ratios_json(const struct cmp *c)
         int have = c->ci_rc[f] == 0;
         json_object_object_add(r, "ci_low", have ? json_object_new_double(c->ci[f].low) : NULL);
         json_object_object_add(r, "ci_high", have ? json_object_new_double(c->ci[f].high) : NULL);
-        json_object_object_add(r, "significant", have ? json_object_new_boolean(
-                                                            compare_stats_significant(&c->ci[f]))
-                                                      : NULL);
+        /* as the table shows it: the same verdict in every output */
+        json_object_object_add(r, "significant",
+                               have ? json_object_new_boolean(
+                                          compare_stats_significant_shown(&c->ci[f]))
+                                    : NULL);
         json_object_object_add(o, figs[f].key, r);
     }
     return o;

@@ -2,6 +2,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* t_{0.975, df} for df = 1..30 (any statistics table). */
@@ -104,6 +105,15 @@ void compare_stats_fmt_ratio(double x, char *out, size_t len)
 int compare_stats_significant(const struct ci *ci)
 {
     return ci->low > 1.0 || ci->high < 1.0;
+}
+
+int compare_stats_significant_shown(const struct ci *ci)
+{
+    char lo[16], hi[16];
+    compare_stats_fmt_ratio(ci->low, lo, sizeof lo);
+    compare_stats_fmt_ratio(ci->high, hi, sizeof hi);
+    struct ci shown = {.low = strtod(lo, NULL), .high = strtod(hi, NULL)};
+    return compare_stats_significant(&shown);
 }
 
 double compare_stats_look_conf(double alpha, int looks)

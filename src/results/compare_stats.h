@@ -68,5 +68,11 @@ void compare_stats_fmt_ratio(double x, char *out, size_t len);
 /* @return 1 when the interval excludes 1 (a significant difference), 0
  * otherwise. */
 int compare_stats_significant(const struct ci *ci);
+/* The same, judged on the interval as compare_stats_fmt_ratio writes it:
+ * rounds alike to within a tick give "[1.000, 1.000]", which must not say
+ * "B lower" in one output and "significant": true in another. Every
+ * output of a comparison judges significance with this one. @return 1 or
+ * 0. */
+int compare_stats_significant_shown(const struct ci *ci);
 
 #endif
