@@ -83,6 +83,14 @@ static int64_t secs_ns(double s)
 
 /* ---- sections --------------------------------------------------------- */
 
+/* A window out of --pacer-window's range (a file edited, or not ours)
+ * reads as none. */
+static int64_t window_ns(json_object *w, const char *key)
+{
+    double us = num(w, key, 0);
+    return us > 0 && us <= PACER_WINDOW_MAX_NS / 1e3 ? (int64_t)(us * 1e3) : 0;
+}
+
 static void load_config(json_object *c, struct run_config *cfg)
 {
     json_object *verbs = get(c, "verbs");
@@ -109,9 +117,7 @@ static void load_config(json_object *c, struct run_config *cfg)
     cfg->arrival = !strcmp(s, "poisson") ? ARRIVAL_POISSON : ARRIVAL_CONSTANT;
     cfg->busy_poll = boolean(c, "busy_poll");
     cfg->pacer_window_auto = boolean(c, "pacer_window_auto"); /* older files: fixed */
-    double window_us = num(c, "pacer_window_us", 0); /* older files: none */
-    cfg->pacer_window_ns = window_us > 0 && window_us <= PACER_WINDOW_MAX_NS / 1e3
-                               ? (int64_t)(window_us * 1e3) : 0;
+    cfg->pacer_window_ns = window_ns(c, "pacer_window_us"); /* older files: none */
     cfg->seed = (uint64_t)i64(c, "seed");
     s[0] = '\0';
     str(c, "validate", s, sizeof s);
@@ -269,14 +275,6 @@ static int load_timeline(json_object *root, struct run_result *r)
             return -1;
     }
     return 0;
-}
-
-/* A window out of --pacer-window's range (a file edited, or not ours)
- * reads as none. */
-static int64_t window_ns(json_object *w, const char *key)
-{
-    double us = num(w, key, 0);
-    return us > 0 && us <= PACER_WINDOW_MAX_NS / 1e3 ? (int64_t)(us * 1e3) : 0;
 }
 
 /* Older files have no "pacer": no wakes counted. */
