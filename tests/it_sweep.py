@@ -18,6 +18,7 @@ import threading
 import time
 
 from rpctest import RPCBENCH, Server, check, main, rpcbench
+from hdrcodec import total as hist_total
 
 GRID = ["--vms", "5", "--verb", "ping", "-d", "0.5s", "--interval", "250ms"]
 
@@ -154,11 +155,11 @@ def row_of(stdout, cell):
 
 def test_grid_outputs():
     with tempfile.TemporaryDirectory() as d:
-        out, csvp, svg = (os.path.join(d, n) for n in ("s.json", "s.csv", "s.svg"))
+        out, csvp, svg, hlog = (os.path.join(d, n) for n in ("s.json", "s.csv", "s.svg", "s.hlog"))
         code, stdout, stderr = rpcbench(
             "sweep", *GRID, "--proto", "xmlrpc,jsonrpc", "--rate", "2,4,8", "--repeat", "2",
             "--baseline", "rate=4,proto=jsonrpc", "--output", out, "--csv", csvp, "--plot", svg,
-            timeout=120)
+            "--hdr-log", hlog, timeout=120)
         check(code == 0, "sweep exited %d: %s" % (code, stderr[-2000:]))
         with open(out) as f:
             s = json.load(f)
@@ -190,6 +191,14 @@ def test_grid_outputs():
         check(len(rows) == 7, "CSV: a header and 6 rows, got %d" % len(rows))
         with open(svg) as f:
             check("<svg" in f.read(2000), "the plot is an SVG")
+        # --hdr-log holds every run's intervals (it once held the header alone).
+        with open(hlog) as f:
+            rows = [line.split(",") for line in f.read().splitlines()
+                    if line and line[0] not in '#"']
+        ok = sum(e["result"]["requests"]["ok"] for e in entries)
+        check(len(rows) >= 12 and sum(hist_total(r[3]) for r in rows) == ok,
+              "--hdr-log: %d intervals holding %d latencies, the runs' ok %d"
+              % (len(rows), sum(hist_total(r[3]) for r in rows), ok))
         code, again, err = rpcbench("report", out)
         check(code == 0, "report S.json exited %d: %s" % (code, err))
         check(all(row_of(again, i) for i in range(1, 7)), "report re-renders 6 rows")

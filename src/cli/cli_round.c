@@ -37,9 +37,9 @@ int cli_round(const struct run_config *cfg, const struct child_server *cs, const
     if (!cfg->quiet && line[0])
         fprintf(stderr, "%s\n", line);
     progress_set_prefix(prefix);
-    if (hdr)
-        hdrlog_sink_next_run(hdr, res); /* dates the log by res->start_unix */
-    int rc = dist_measured_run(cfg, cs, res, err); /* measured_run outside mpirun */
+    /* the run's intervals to hdr, dated by res->start_unix */
+    struct run_hooks hooks = hdrlog_sink_next_run(hdr, res);
+    int rc = dist_measured_run(cfg, &hooks, cs, res, err); /* measured_run outside mpirun */
     cli_round_catch_sigint(); /* the engine let SIGINT go: a ^C is noted again */
     progress_set_prefix(NULL);
     if (rc)

@@ -1,6 +1,6 @@
 /* cli_round: one measured run inside a command that makes many (compare's
  * rounds, sweep's cells and probes): its announcement line and progress
- * prefix on stderr, its --hdr-log section, the run itself (measured_run),
+ * prefix on stderr, its --hdr-log section and intervals, the run itself (measured_run),
  * and SIGINT between runs. Internal to cli/. */
 #ifndef RPCBENCH_CLI_ROUND_H
 #define RPCBENCH_CLI_ROUND_H
@@ -11,7 +11,7 @@
 
 /* Announces the run with line (stderr, unless cfg->quiet; "" for none),
  * prefixes its progress lines with prefix (copied), starts a --hdr-log
- * section in hdr (NULL: none), and runs cfg against cfg->url or cs. res is
+ * section in hdr (NULL: none) and writes the run's intervals to it, and runs cfg against cfg->url or cs. res is
  * initialised here and is the caller's (result_free, even on failure).
  * SIGINT and SIGTERM are caught (cli_round_catch_sigint) before the run
  * and again after it, so one that comes between runs is noted: a caller

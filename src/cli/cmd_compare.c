@@ -81,8 +81,6 @@ static int open_hdr_logs(struct cmp *c, char *err)
         if (arm_path(c->o->hdr_log, c->arm[a].letter, path, sizeof path, err) ||
             hdrlog_sink_open(&c->arm[a].hdr, path, err))
             return -1;
-        c->arm[a].cfg.on_interval = hdrlog_sink_hook;
-        c->arm[a].cfg.on_interval_ctx = &c->arm[a].hdr;
     }
     return 0;
 }

@@ -67,8 +67,6 @@ int cmd_run(int argc, char **argv)
             fprintf(stderr, "rpcbench run: %s\n", err);
             return EXIT_RUN_FAILED;
         }
-        cfg.on_interval = hdrlog_sink_hook;
-        cfg.on_interval_ctx = &hdr;
     }
     struct child_server cs = {0};
     if (!cfg.url[0] && dist_spawn_server(&cfg, &cs, err)) {
@@ -77,9 +75,9 @@ int cmd_run(int argc, char **argv)
     }
     struct run_result res;
     static struct verdict v;
-    if (o.hdr_log[0])
-        hdrlog_sink_next_run(&hdr, &res); /* dates the log by res.start_unix */
-    rc = dist_measured_run(&cfg, &cs, &res, err);
+    /* the run's intervals to --hdr-log, dated by res.start_unix */
+    struct run_hooks hooks = hdrlog_sink_next_run(o.hdr_log[0] ? &hdr : NULL, &res);
+    rc = dist_measured_run(&cfg, &hooks, &cs, &res, err);
     spawn_stop(&cs);
     if (rc == 0) {
         verdict_judge(&v, &o.thresholds, &res);

@@ -2,6 +2,7 @@
  * (HTTP or STOMP) is reached through e->wire, the owner through
  * e->pool.ev. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -10,6 +11,7 @@
 
 #include "base/clock.h"
 #include "base/rng.h"
+#include "base/safetext.h"
 #include "client/engine_int.h"
 #include "net/sock.h"
 #include "net/tls.h"
@@ -59,6 +61,25 @@ static int harvest_add(struct conn *c)
         return -1;
     c->harvested = 1;
     return 0;
+}
+
+char *conn_error_slot(struct conn *c, int kind)
+{
+    struct conn_stats *s = &c->eng->pool.stats;
+    if (req_ok(kind) || kind < 0 || kind >= ERR_KINDS || s->samples[kind][0])
+        return NULL;
+    return s->samples[kind];
+}
+
+void conn_note_error(struct conn *c, int kind, const char *fmt, ...)
+{
+    char *slot = conn_error_slot(c, kind);
+    if (!slot)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    safetext_vprintf(slot, ERR_SAMPLE_LEN, fmt, ap);
+    va_end(ap);
 }
 
 void conn_watch(struct conn *c, int events)
@@ -151,7 +172,7 @@ void conn_start(struct conn *c)
         return;
     }
     if (c->ever_up)
-        c->eng->res->reconnects++;
+        c->eng->pool.stats.reconnects++;
     if (!c->eng->tls)
         sock_rx_timestamps(c->fd); /* else rx_ns is the read's own time */
     c->state = CONN_CONNECTING;
@@ -167,7 +188,7 @@ void conn_start(struct conn *c)
 static void connect_failed(struct conn *c, const char *why)
 {
     struct conn_pool *p = &c->eng->pool;
-    c->eng->res->conn_failures[CAUSE_CONNECT]++;
+    p->stats.failures[CAUSE_CONNECT]++;
     p->last_kind = ERR_CONNECT;
     snprintf(p->last_why, sizeof p->last_why, "could not connect to %.100s:%d: %s",
              c->eng->target->host, c->eng->target->port, why);
@@ -199,7 +220,7 @@ static void fail_as(struct conn *c, int kind, enum conn_cause cause, const char 
     if (in_setup(c))
         kind = ERR_HANDSHAKE;
     int give_up = counts_to_give_up(c, cause) && ++p->setup_failures >= tries;
-    e->res->conn_failures[cause]++;
+    p->stats.failures[cause]++;
     p->last_kind = kind;
     if (why)
         snprintf(p->last_why, sizeof p->last_why, "the server at %.80s %s", e->res->target_url,
@@ -265,8 +286,8 @@ static void transport_up(struct conn *c)
     c->ever_up = 1; /* backoff_s is reset by the first answer, not here: a
                        server that accepts and then drops us must not spin */
     if (c->ssl) {
-        e->res->handshakes++;
-        hist_record(&e->res->handshake, (clock_now_ns() - c->connect_ns) / NS_PER_US);
+        e->pool.stats.handshakes++;
+        hist_record(&e->pool.stats.handshake, (clock_now_ns() - c->connect_ns) / NS_PER_US);
     }
     e->wire->on_ready(c);
 }
@@ -281,12 +302,12 @@ static const char *plain_scheme(const struct conn *c)
  * connection (the socket tells, without waiting), or err's reason. */
 static void handshake_failed(struct conn *c, const char *err)
 {
-    struct run_result *r = c->eng->res;
+    struct conn_stats *s = &c->eng->pool.stats;
     char why[ERR_LEN], peek;
-    r->tls_failures++;
-    snprintf(r->tls_error, sizeof r->tls_error, "%s", err);
-    if (tls_spoke_plain(c->ssl) && r->handshakes == 0) { /* the URL's scheme is wrong */
-        snprintf(r->tls_error, sizeof r->tls_error, "%.200s: use %s", err, plain_scheme(c));
+    s->tls_failures++;
+    snprintf(s->tls_error, sizeof s->tls_error, "%s", err);
+    if (tls_spoke_plain(c->ssl) && s->handshakes == 0) { /* the URL's scheme is wrong */
+        snprintf(s->tls_error, sizeof s->tls_error, "%.200s: use %s", err, plain_scheme(c));
         const char *said = strncmp(err, "the server ", 11) ? err : err + 11;
         snprintf(why, sizeof why, "%.100s: use %s", said, plain_scheme(c));
         conn_fail_wrong_protocol(c, ERR_HANDSHAKE, why);
@@ -355,11 +376,11 @@ static void connected(struct conn *c)
  * report. */
 static void tls_failed(struct conn *c)
 {
-    struct run_result *r = c->eng->res;
+    struct conn_stats *s = &c->eng->pool.stats;
     char reason[200];
     tls_last_error(reason, sizeof reason);
-    r->tls_failures++;
-    snprintf(r->tls_error, sizeof r->tls_error, "after the handshake: %s", reason);
+    s->tls_failures++;
+    snprintf(s->tls_error, sizeof s->tls_error, "after the handshake: %s", reason);
 }
 
 enum io_status conn_read(struct conn *c, void *buf, size_t len, size_t *n)

@@ -6,7 +6,10 @@
  * The connection tells its owner (the engine) what happened through one
  * table of callbacks, struct conn_events, and calls nothing else above
  * it. The owner calls conn_start to open a connection (again) and reads
- * conn_pool's counters; it never changes a connection's state itself. */
+ * conn_pool's counters; it never changes a connection's state itself.
+ * What the connections count (bytes, reconnects, TLS, STOMP frames, the
+ * first words of each error kind) they keep in the pool (conn_stats): the
+ * run's result has one writer, the owner, which folds them into it. */
 #ifndef RPCBENCH_CONN_H
 #define RPCBENCH_CONN_H
 
@@ -111,6 +114,27 @@ struct conn {
     int leaving;           /* DISCONNECT sent: a close is the goodbye, not a failure */
 };
 
+/* What the connections of a run count, written by conn.c and the wires
+ * alone; the owner reads it and folds it into the run's result (the
+ * run_result fields of the same names). bytes_* count measured requests
+ * only; everything else counts the whole run, warmup included. */
+struct conn_stats {
+    int64_t reconnects;               /* opened again after the first time */
+    int64_t failures[CONN_CAUSES];    /* connections that failed, by cause */
+    int64_t handshakes;               /* TLS handshakes done */
+    struct hist handshake;            /* their times (us); the owner inits and
+                                         closes it */
+    int64_t tls_failures;
+    char tls_error[ERR_LEN];          /* the last TLS failure */
+    int64_t stomp_errors, stomp_bad_frames;
+    char stomp_error[160];            /* the last ERROR frame's message */
+    int64_t stray_replies;
+    int64_t bytes_sent, bytes_received;
+    /* The first error of each kind a wire could describe in the peer's
+     * terms (a fault's message, an HTTP status), made safe (safetext). */
+    char samples[ERR_KINDS][ERR_SAMPLE_LEN];
+};
+
 /* The run's connections and what they share. The owner sets conns, n, ev
  * and owner before the first conn_start; conn.c alone writes the counters. */
 struct conn_pool {
@@ -125,6 +149,7 @@ struct conn_pool {
     int last_kind;       /* the error kind of the last failure, for requests
                             that fail for want of a connection */
     char last_why[ERR_SAMPLE_LEN]; /* what happened then ("" none) */
+    struct conn_stats stats;
     int harvest_fd;      /* -1, or the epoll set that the up connections'
                             reads go to instead of the loop (conn_pool_harvest) */
     const struct conn_events *ev;
@@ -186,6 +211,14 @@ void conn_idle(struct conn *c);
  * resets the connection's backoff, and sets r->done_ns to the arrival of
  * the connection's last read, c->rx_ns): tells the owner. */
 void conn_request_done(struct request *r, int err_kind);
+/* Keeps the first error of kind described (stats.samples), made safe;
+ * later ones of that kind cost one test. Never allocates. */
+void conn_note_error(struct conn *c, int kind, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Where the first error of kind may be written in full by a describer of
+ * the wire's own (errtext_fault, errtext_decode: ERR_SAMPLE_LEN bytes), or
+ * NULL when one is kept already. */
+char *conn_error_slot(struct conn *c, int kind);
 /* Watches c's socket for events (EV_READ and/or EV_WRITE); an up
  * connection's EV_READ goes to the harvest set when the pool has one. */
 void conn_watch(struct conn *c, int events);

@@ -99,7 +99,7 @@ static void http_send(struct conn *c, struct request *r)
         return;
     }
     if (r->measured)
-        e->res->bytes_sent += (int64_t)p->req.body.len;
+        e->pool.stats.bytes_sent += (int64_t)p->req.body.len;
     ev_timer_set(&c->timer, (double)e->cfg->timeout_ns / 1e9, 0);
     ev_timer_start(e->loop, &c->timer);
     conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
@@ -109,8 +109,8 @@ static void http_send(struct conn *c, struct request *r)
  * later errors of that kind skip it). */
 static int describe(struct conn *c, int kind, const struct enc_result *r)
 {
-    struct run_result *res = c->eng->res;
-    if (res->error_samples[kind][0])
+    char *slot = conn_error_slot(c, kind);
+    if (!slot)
         return kind;
     const char *body = c->body.data;
     size_t len = body ? c->body.len : 0;
@@ -121,26 +121,25 @@ static int describe(struct conn *c, int kind, const struct enc_result *r)
         errtext_excerpt(body ? body : "", len, 60, ex, sizeof ex);
         if (!strcmp(ex, reason)) /* a body that only repeats the reason */
             ex[0] = '\0';
-        result_note_error(res, kind, "HTTP %u %s%s%s", http_response_status(&c->resp), reason,
-                          ex[0] ? ": " : "", ex);
+        conn_note_error(c, kind, "HTTP %u %s%s%s", http_response_status(&c->resp), reason,
+                        ex[0] ? ": " : "", ex);
         break;
     }
     case ERR_FAULT:
-        errtext_fault(body, len, r->fault_code, res->error_samples[kind], ERR_SAMPLE_LEN);
+        errtext_fault(body, len, r->fault_code, slot, ERR_SAMPLE_LEN);
         break;
     default:
         if (r->refused)
-            result_note_error(res, kind, "not a valid %s response: %s", c->eng->enc->name,
-                              r->refused);
+            conn_note_error(c, kind, "not a valid %s response: %s", c->eng->enc->name,
+                            r->refused);
         else if (r->status == ENC_OK && r->has_id)
-            result_note_error(res, kind, "answer id %llu where %llu was expected",
-                              (unsigned long long)r->id, (unsigned long long)c->req.id);
+            conn_note_error(c, kind, "answer id %llu where %llu was expected",
+                            (unsigned long long)r->id, (unsigned long long)c->req.id);
         else if (r->status == ENC_OK) {
             errtext_excerpt(body ? body : "", len, 60, ex, sizeof ex);
-            result_note_error(res, kind, "answer without the request's id: %s", ex);
+            conn_note_error(c, kind, "answer without the request's id: %s", ex);
         } else
-            errtext_decode(c->eng->enc->name, body, len, res->error_samples[kind],
-                           ERR_SAMPLE_LEN);
+            errtext_decode(c->eng->enc->name, body, len, slot, ERR_SAMPLE_LEN);
     }
     return kind;
 }
@@ -185,7 +184,7 @@ static int classify(struct conn *c)
 /* Bytes that answer no request of ours (see the top of the file). */
 static void stray(struct conn *c)
 {
-    c->eng->res->stray_replies++;
+    c->eng->pool.stats.stray_replies++;
 }
 
 /* The answer is whole; reusable: the connection may carry the next request
@@ -209,15 +208,14 @@ static void finish(struct conn *c, int reusable)
 /* Why the framing stopped: our --max-response cap, or a malformed answer. */
 static void note_framing(struct conn *c, enum http_resp_outcome o)
 {
-    struct run_result *res = c->eng->res;
     if (o == HTTP_RESP_TOO_LARGE)
-        result_note_error(res, ERR_DECODE, "answer larger than --max-response (%zu bytes)",
-                          c->eng->cfg->max_response);
+        conn_note_error(c, ERR_DECODE, "answer larger than --max-response (%zu bytes)",
+                        c->eng->cfg->max_response);
     else if (o == HTTP_RESP_SINK_ERROR)
-        result_note_error(res, ERR_DECODE, "out of memory keeping the answer");
+        conn_note_error(c, ERR_DECODE, "out of memory keeping the answer");
     else
-        result_note_error(res, ERR_DECODE, "malformed HTTP answer: %s",
-                          http_response_error(&c->resp));
+        conn_note_error(c, ERR_DECODE, "malformed HTTP answer: %s",
+                        http_response_error(&c->resp));
 }
 
 /* A STOMP frame where an HTTP answer was due: the URL's scheme is wrong. */
@@ -263,7 +261,7 @@ static void on_readable(struct conn *c)
             return;
         }
         if (c->req.measured)
-            e->res->bytes_received += (int64_t)n;
+            e->pool.stats.bytes_received += (int64_t)n;
         if (!e->pool.spoke && looks_stomp(e->rbuf, n)) {
             conn_fail_wrong_protocol(c, ERR_DECODE, "answered with a STOMP frame, not HTTP: "
                                      "use stomp://");

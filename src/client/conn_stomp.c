@@ -147,7 +147,7 @@ static void logged_in(struct conn *c, const struct stomp_frame *f)
     snprintf(id, sizeof id, "rpcbench-%s-%d", c->eng->ids.tag, c->idx);
     const char *kv[] = {"destination", queue, "id", id, "ack", "auto", NULL};
     if (negotiate(c, f) < 0) { /* a malformed CONNECTED: counted as a bad frame */
-        c->eng->res->stomp_bad_frames++;
+        c->eng->pool.stats.stomp_bad_frames++;
         conn_fail(c, ERR_DECODE, CAUSE_PROTOCOL, "sent a CONNECTED frame with a heart-beat "
                   "that is not \"sx,sy\"");
         return;
@@ -175,7 +175,7 @@ static void stomp_send(struct conn *c, struct request *r)
         return;
     }
     if (r->measured)
-        e->res->bytes_sent += (int64_t)c->frame_len[r->verb];
+        e->pool.stats.bytes_sent += (int64_t)c->frame_len[r->verb];
     conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
 }
 
@@ -188,23 +188,21 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
     struct request *r =
         res.has_id ? request_ring_find(&e->ring, reqid_counter(&e->ids, res.id)) : NULL;
     if (!r) {
-        e->res->stray_replies++; /* late (timed out), unknown or id-less */
+        e->pool.stats.stray_replies++; /* late (timed out), unknown or id-less */
         return;
     }
     if (st == ENC_OK && e->cfg->validate == VALIDATE_FULL)
         st = e->enc->decode_response(f->body, f->body_len, &res);
     int kind = st == ENC_OK ? REQ_OK : st == ENC_FAULT ? ERR_FAULT : ERR_DECODE;
-    if (kind == ERR_FAULT && !e->res->error_samples[kind][0])
-        errtext_fault(f->body, f->body_len, res.fault_code, e->res->error_samples[kind],
-                      ERR_SAMPLE_LEN);
+    char *slot = conn_error_slot(c, kind);
+    if (kind == ERR_FAULT && slot)
+        errtext_fault(f->body, f->body_len, res.fault_code, slot, ERR_SAMPLE_LEN);
     else if (kind == ERR_DECODE && res.refused)
-        result_note_error(e->res, kind, "not a valid %s response: %s", e->enc->name,
-                          res.refused);
-    else if (kind == ERR_DECODE && !e->res->error_samples[kind][0])
-        errtext_decode(e->enc->name, f->body, f->body_len, e->res->error_samples[kind],
-                       ERR_SAMPLE_LEN);
+        conn_note_error(c, kind, "not a valid %s response: %s", e->enc->name, res.refused);
+    else if (kind == ERR_DECODE && slot)
+        errtext_decode(e->enc->name, f->body, f->body_len, slot, ERR_SAMPLE_LEN);
     if (r->measured)
-        e->res->bytes_received += (int64_t)frame_len;
+        e->pool.stats.bytes_received += (int64_t)frame_len;
     r->live = 0;
     conn_request_done(r, kind);
 }
@@ -215,14 +213,14 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
  * escapes included. */
 static void on_error_frame(struct conn *c, const struct stomp_frame *f)
 {
-    struct run_result *res = c->eng->res;
+    struct conn_stats *s = &c->eng->pool.stats;
     char msg[1024];
     ssize_t n = stomp_header(f, "message", msg, sizeof msg);
-    res->stomp_errors++;
+    s->stomp_errors++;
     if (n >= 0)
-        safetext(msg, (size_t)n, res->stomp_error, sizeof res->stomp_error, 0);
+        safetext(msg, (size_t)n, s->stomp_error, sizeof s->stomp_error, 0);
     else
-        errtext_excerpt(f->body, f->body_len, 120, res->stomp_error, sizeof res->stomp_error);
+        errtext_excerpt(f->body, f->body_len, 120, s->stomp_error, sizeof s->stomp_error);
 }
 
 /* An ERROR frame: in answer to CONNECT the login was refused; later, the
@@ -231,7 +229,7 @@ static void error_frame(struct conn *c, const struct stomp_frame *f)
 {
     char why[ERR_SAMPLE_LEN];
     on_error_frame(c, f);
-    const char *msg = c->eng->res->stomp_error;
+    const char *msg = c->eng->pool.stats.stomp_error;
     if (c->state == CONN_LOGIN) {
         snprintf(why, sizeof why, "refused the login: %.120s", msg[0] ? msg : "(no message)");
         conn_fail(c, ERR_HANDSHAKE, CAUSE_LOGIN, why);
@@ -279,7 +277,7 @@ static void bad_input(struct conn *c, const char *at, size_t len, const char *er
         conn_fail(c, ERR_HANDSHAKE, CAUSE_NOT_STOMP, why);
         return;
     }
-    c->eng->res->stomp_bad_frames++;
+    c->eng->pool.stats.stomp_bad_frames++;
     snprintf(why, sizeof why, "sent a malformed STOMP frame (%.40s): \"%s\"", err, ex);
     conn_fail(c, ERR_DECODE, CAUSE_PROTOCOL, why);
 }

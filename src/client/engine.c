@@ -1,6 +1,7 @@
 /* engine: pacing, dispatch and recording for one run (see engine.h). */
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,26 @@
 #include "stats/procstat.h"
 
 static void dispatch(struct engine *e, int64_t busy_since, int64_t free_at);
+
+/* No more sends: the window is over, a signal came, or the run failed. */
+static int ended(const struct engine *e)
+{
+    return e->phase >= PHASE_ENDED;
+}
+
+/* The run cannot go on: the first reason is kept (e->fatal), and the loop
+ * stops; engine_run then fails with it. */
+__attribute__((format(printf, 2, 3))) static void fail(struct engine *e, const char *fmt, ...)
+{
+    if (e->phase != PHASE_FAILED) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->fatal, sizeof e->fatal, fmt, ap);
+        va_end(ap);
+        e->phase = PHASE_FAILED;
+    }
+    ev_break(e->loop, EVBREAK_ALL);
+}
 
 /* Smooth weighted round robin (nginx's): a deterministic interleaving that
  * honours the weights over every window, e.g. list:4,getAllVmStats:1 gives
@@ -49,7 +70,7 @@ static void send_on(struct engine *e, struct conn *c, int64_t intended, int queu
         else
             e->warm.sent++;
         e->res->warmup.sent++;
-    } else if (intended >= next_tick && !e->ended)
+    } else if (intended >= next_tick && !ended(e))
         e->ival_ahead++; /* the interval its intended time falls in */
     else
         e->ival.sent++;
@@ -68,14 +89,44 @@ static void send_on(struct engine *e, struct conn *c, int64_t intended, int queu
     e->wire->send(c, r);
 }
 
-/* The first error of kind: what the last connection failure said, when it
- * was of this kind, else the kind in general terms. */
+/* The first error of kind: the wire's words for it (the peer's fault,
+ * the HTTP status: safe already), else what the last connection failure
+ * said, when it was of this kind, else the kind in general terms. */
 static void note_error(struct engine *e, int kind)
 {
-    if (e->pool.last_kind == kind && e->pool.last_why[0])
-        result_note_error(e->res, kind, "%s", e->pool.last_why);
+    const struct conn_pool *p = &e->pool;
+    if (p->stats.samples[kind][0])
+        snprintf(e->res->error_samples[kind], sizeof e->res->error_samples[kind], "%s",
+                 p->stats.samples[kind]);
+    else if (p->last_kind == kind && p->last_why[0])
+        result_note_error(e->res, kind, "%s", p->last_why);
     else
-        result_note_default(e->res, kind, e->target->host, e->target->port);
+        result_note_default(e->res, kind, e->target->host, e->target->port,
+                            p->stats.tls_error);
+}
+
+/* What the connections counted (conn_stats), into the result: once, when
+ * the run is over; the result has no other writer. */
+static void fold_conn_stats(struct engine *e)
+{
+    const struct conn_stats *s = &e->pool.stats;
+    struct run_result *res = e->res;
+    res->reconnects += s->reconnects;
+    for (int i = 0; i < CONN_CAUSES; i++)
+        res->conn_failures[i] += s->failures[i];
+    res->handshakes += s->handshakes;
+    if (s->handshake.counts)
+        hist_merge(&res->handshake, &s->handshake);
+    res->tls_failures += s->tls_failures;
+    if (s->tls_error[0])
+        snprintf(res->tls_error, sizeof res->tls_error, "%s", s->tls_error);
+    res->stomp_errors += s->stomp_errors;
+    res->stomp_bad_frames += s->stomp_bad_frames;
+    if (s->stomp_error[0])
+        snprintf(res->stomp_error, sizeof res->stomp_error, "%s", s->stomp_error);
+    res->stray_replies += s->stray_replies;
+    res->bytes_sent += s->bytes_sent;
+    res->bytes_received += s->bytes_received;
 }
 
 /* conn_events.response_done, and the ring's expire: r ended with kind. */
@@ -104,7 +155,7 @@ static void request_ended(void *owner, struct request *r, int kind)
             hist_record(&res->latency, lat);
             hist_record(&v->latency, lat);
             hist_record(&res->service, (now - r->sent_ns) / NS_PER_US);
-            if (e->cfg->on_interval || e->cfg->on_tick) /* on_tick: rank 0's hdr log */
+            if (e->hooks.on_interval || e->hooks.on_tick) /* on_tick: rank 0's hdr log */
                 hist_record(&e->hook_hist, lat);
         } else {
             res->errors++;
@@ -115,7 +166,7 @@ static void request_ended(void *owner, struct request *r, int kind)
         }
     }
     r->measured = 0;
-    if (e->stopping && e->outstanding == 0)
+    if (e->phase == PHASE_DRAINING && e->outstanding == 0)
         ev_break(e->loop, EVBREAK_ALL);
 }
 
@@ -130,7 +181,7 @@ static void take_back(struct engine *e, struct conn *c, int64_t free_at)
         c->next_idle = e->idle;
         e->idle = c;
     }
-    if (e->t0_ns)
+    if (e->phase == PHASE_SENDING)
         dispatch(e, busy_since, free_at);
 }
 
@@ -184,7 +235,7 @@ static void make_spare(struct engine *e, struct conn *c)
     e->spare = c;
     e->nspare++;
     /* A backlog waits for no completion now: dispatch opens this one again. */
-    if (e->t0_ns && !e->dispatching)
+    if (e->phase == PHASE_SENDING && !e->dispatching)
         dispatch(e, e->idle ? INT64_MAX : e->all_busy_ns, clock_now_ns());
 }
 
@@ -200,11 +251,9 @@ static int all_gave_up(const struct engine *e)
  * engine_run fails with one line. */
 static void connect_failed(struct engine *e, const char *why)
 {
-    if (e->t0_ns || e->pool.reached || e->fatal[0])
+    if (e->phase != PHASE_CONNECTING || e->pool.reached)
         return;
-    snprintf(e->fatal, sizeof e->fatal, "cannot connect to %.100s:%d: %s", e->target->host,
-             e->target->port, why);
-    ev_break(e->loop, EVBREAK_ALL);
+    fail(e, "cannot connect to %.100s:%d: %s", e->target->host, e->target->port, why);
 }
 
 /* conn_events.down: c is no longer free (HTTP: off the idle stack). */
@@ -217,9 +266,7 @@ static void conn_went_down(void *owner, struct conn *c, enum conn_down how, cons
             break;
         }
     if (how == CONN_DOWN_FATAL) { /* the run cannot work: it ends with why */
-        if (!e->fatal[0])
-            snprintf(e->fatal, sizeof e->fatal, "%s", why);
-        ev_break(e->loop, EVBREAK_ALL);
+        fail(e, "%s", why);
         return;
     }
     if (how == CONN_DOWN_CLOSED) {
@@ -233,7 +280,7 @@ static void conn_went_down(void *owner, struct conn *c, enum conn_down how, cons
         connect_failed(e, why);
     /* The last connection gave up: the backlog cannot go anywhere, so it
      * fails now rather than waiting for a connection that may never come. */
-    if (e->t0_ns && all_gave_up(e) && !e->dispatching) /* else dispatch sees it */
+    if (e->phase == PHASE_SENDING && all_gave_up(e) && !e->dispatching) /* else dispatch sees it */
         dispatch(e, INT64_MAX, INT64_MAX);
 }
 
@@ -356,7 +403,7 @@ static void arm_cb(struct ev_loop *loop, ev_prepare *w, int revents)
     (void)loop;
     (void)revents;
     struct engine *e = w->data;
-    if (e->ended)
+    if (ended(e))
         return;
     if (e->arm_pending) {
         int64_t first = sched_peek(&e->sched);
@@ -404,7 +451,7 @@ static void fail_unconnectable(struct engine *e, int64_t intended)
  * was queued, and its lag is the server's doing, not the pacer's. */
 static void dispatch_due(struct engine *e, int64_t busy_since, int64_t free_at)
 {
-    if (e->ended)
+    if (ended(e))
         return;
     int64_t now = clock_now_ns();
     /* Nothing intended at or past the window's end is sent: the end timer
@@ -457,7 +504,7 @@ static void dispatch(struct engine *e, int64_t busy_since, int64_t free_at)
 static void send_on_free(struct engine *e)
 {
     int64_t now = clock_now_ns();
-    while (!e->ended && sched_peek(&e->sched) <= now && sched_peek(&e->sched) < e->end_ns &&
+    while (!ended(e) && sched_peek(&e->sched) <= now && sched_peek(&e->sched) < e->end_ns &&
            (e->wire->multiplex || e->idle)) {
         struct conn *c = take_conn(e);
         if (!c)
@@ -510,7 +557,7 @@ static void poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
     (void)loop;
     (void)revents;
     struct engine *e = w->data;
-    if (!e->ended && sched_peek(&e->sched) <= clock_now_ns())
+    if (!ended(e) && sched_peek(&e->sched) <= clock_now_ns())
         dispatch(e, INT64_MAX, INT64_MAX);
 }
 
@@ -568,9 +615,9 @@ static void count_in_flight(void *owner, const struct request *r)
  * interval, then let in-flight requests finish within their timeout. */
 static void end_run(struct engine *e, int64_t at_ns)
 {
-    if (e->ended)
+    if (ended(e))
         return;
-    e->ended = 1;
+    e->phase = PHASE_ENDED;
     if (at_ns < e->end_ns)
         e->end_ns = at_ns;
     ev_timer_stop(e->loop, &e->tick);
@@ -596,7 +643,7 @@ static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)revents;
     struct engine *e = w->data;
-    if (!e->ended) {
+    if (!ended(e)) {
         /* Requests due before the end that a late pacer wake-up has not
          * sent yet go out now on any free connection: only those no
          * connection could take are left unfinished. */
@@ -607,7 +654,7 @@ static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)
             ev_break(loop, EVBREAK_ALL);
             return;
         }
-        e->stopping = 1;
+        e->phase = PHASE_DRAINING;
         /* Grace: the longest a request sent just now may take. */
         ev_timer_set(w, (double)e->cfg->timeout_ns / 1e9 + 0.5, 0);
         ev_timer_start(loop, w);
@@ -638,7 +685,7 @@ static void silence_cb(struct ev_loop *loop, ev_timer *w, int revents)
     (void)loop;
     (void)revents;
     struct engine *e = w->data;
-    if (!e->pool.spoke && e->next_id > 0 && !e->ended)
+    if (!e->pool.spoke && e->next_id > 0 && !ended(e))
         fprintf(stderr, "rpcbench: no answer yet: the server at %s accepted %s but sent no "
                 "byte in %.0fs: is it the right port and scheme (stomp://? http://?)\n",
                 e->res->target_url, e->pool.n == 1 ? "the connection" : "connections",
@@ -653,7 +700,7 @@ static void begin(struct engine *e)
         return;
     /* Read back to back with now: the wall-clock twin of m0_ns. */
     e->res->start_unix = clock_realtime_s() + (double)cfg->warmup_ns / 1e9;
-    e->t0_ns = now;
+    e->phase = PHASE_SENDING;
     e->m0_ns = now + cfg->warmup_ns;
     e->end_ns = e->m0_ns + cfg->duration_ns;
     e->hook_start_ns = e->m0_ns;
@@ -694,7 +741,10 @@ static void startup_cb(struct ev_loop *loop, ev_timer *w, int revents)
     if (ready < opened && clock_now_ns() < e->startup_deadline_ns)
         return; /* the repeating timer looks again */
     ev_timer_stop(loop, w);
-    begin(e);
+    /* A failure in the same loop turn (a handshake given up on at the
+     * deadline shared with this timer) has stopped the run already. */
+    if (e->phase == PHASE_CONNECTING)
+        begin(e);
 }
 
 static int setup_loop(struct engine *e, char *err)
@@ -754,6 +804,7 @@ static void teardown(struct engine *e)
     }
     request_ring_each_live(&e->ring, count_in_flight, e);
     request_ring_free(&e->ring);
+    fold_conn_stats(e);
     if (e->loop && e->pool.harvest_fd >= 0)
         ev_io_stop(e->loop, &e->harvest);
     conn_pool_harvest_free(&e->pool);
@@ -764,6 +815,7 @@ static void teardown(struct engine *e)
         enc_request_free(&e->prep[i].req);
     hist_close(&e->ival_hist);
     hist_close(&e->hook_hist);
+    hist_close(&e->pool.stats.handshake);
     buf_free(&e->scratch);
     if (e->timerfd >= 0)
         close(e->timerfd);
@@ -776,8 +828,9 @@ static void teardown(struct engine *e)
     }
 }
 
-int engine_run(const struct run_config *cfg, const struct target *target,
-               struct sampler *smp, struct run_result *res, char *err)
+int engine_run(const struct run_config *cfg, const struct run_hooks *hooks,
+               const struct target *target, struct sampler *smp, struct run_result *res,
+               char *err)
 {
     struct engine *e = calloc(1, sizeof *e);
     if (!e) {
@@ -785,6 +838,8 @@ int engine_run(const struct run_config *cfg, const struct target *target,
         return -1;
     }
     e->cfg = cfg;
+    if (hooks)
+        e->hooks = *hooks;
     e->target = target;
     e->res = res;
     e->smp = smp;
@@ -801,6 +856,7 @@ int engine_run(const struct run_config *cfg, const struct target *target,
     e->pool.conns = calloc((size_t)cfg->connections, sizeof *e->pool.conns);
     e->pool.n = cfg->connections;
     if (!e->pool.conns || hist_init_latency(&e->ival_hist) || hist_init_latency(&e->hook_hist) ||
+        hist_init_latency(&e->pool.stats.handshake) ||
         engine_setup_transport(e, request_ended, err) || engine_setup_requests(e, err) || setup_loop(e, err))
         goto out;
     open_pool(e);
@@ -809,23 +865,23 @@ int engine_run(const struct run_config *cfg, const struct target *target,
     startup.data = e;
     e->startup_deadline_ns = clock_now_ns() + cfg->timeout_ns;
     ev_timer_start(e->loop, &startup);
-    if (!e->fatal[0]) /* a connect may fail at once, before the loop runs */
+    if (e->phase != PHASE_FAILED) /* a connect may fail at once, before the loop runs */
         ev_run(e->loop, 0);
     ev_timer_stop(e->loop, &startup);
-    if (e->fatal[0]) {
+    if (e->phase == PHASE_FAILED) {
         snprintf(err, ERR_LEN, "%s", e->fatal);
         goto out;
     }
-    if (!e->ended)
+    if (!ended(e))
         end_run(e, clock_now_ns());
     if (e->wire->goodbye && !res->interrupted)
         conn_goodbye_all(e);
-    if (cfg->on_tick) { /* the other ranks' drains join this one's */
+    if (e->hooks.on_tick) { /* the other ranks' drains join this one's */
         e->ival.sent += e->ival_ahead;
         e->ival_ahead = 0;
         struct tick_data t = {.last = 1, .hook = &e->hook_hist, .sent = &e->ival.sent,
                               .ok = &e->ival.ok, .errors = &e->ival.errors};
-        cfg->on_tick(cfg->dist_ctx, &t);
+        e->hooks.on_tick(e->hooks.dist_ctx, &t);
     }
     if (e->hook_hist.total_count) { /* answers that came in the drain */
         struct interval_rec drain = {.t = (double)(clock_now_ns() - e->m0_ns) / 1e9,

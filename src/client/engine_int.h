@@ -25,9 +25,20 @@ struct prepared {
 
 #define TIMER_FIRED (-1)
 
+/* Where a run is, in the order it gets there (FAILED from any earlier
+ * phase). Only engine.c and engine_setup.c move it. */
+enum engine_phase {
+    PHASE_CONNECTING, /* the connections come up; nothing sent yet */
+    PHASE_SENDING,    /* from the first send: warmup, then the measured window */
+    PHASE_ENDED,      /* the window is over (or a signal came): no more sends */
+    PHASE_DRAINING,   /* ... and the loop stops once the last answer is in */
+    PHASE_FAILED,     /* the run cannot go on: fatal says why */
+};
+
 struct engine {
     struct ev_loop *loop;
     const struct run_config *cfg;
+    struct run_hooks hooks;     /* the caller's (none set: all NULL) */
     const struct target *target;
     const struct encoder *enc;
     const struct wire *wire;    /* HTTP or STOMP, from the target's scheme */
@@ -41,8 +52,9 @@ struct engine {
     struct conn *idle;          /* stack of idle connections (HTTP) */
     struct conn *spare;         /* HTTP: connections not open, opened on demand */
     int nspare;
+    enum engine_phase phase;
     int dispatching;            /* inside dispatch (see engine.c) */
-    char fatal[ERR_LEN];        /* the run cannot go on (the target is unreachable) */
+    char fatal[ERR_LEN];        /* PHASE_FAILED: why (the target is unreachable) */
     int rr;                     /* round robin over connections (STOMP) */
     struct request_ring ring;   /* STOMP: the requests in flight, by id */
     int64_t all_busy_ns;        /* when the last idle connection was taken */
@@ -74,16 +86,13 @@ struct engine {
     ev_timer end;
     ev_timer silence;           /* the hint for a peer that never answered */
     ev_signal sigint, sigterm;
-    int64_t t0_ns;              /* first send (warmup starts) */
     int64_t m0_ns;              /* measured window starts */
     int64_t end_ns;             /* no sends from here */
     int64_t startup_deadline_ns;
     int64_t tick_k;             /* next tick index on the grid m0 + k*interval */
-    int ended;
-    int stopping;               /* draining in-flight after the end */
 
     struct hist ival_hist;      /* latencies completed in this interval */
-    struct hist hook_hist;      /* the same, measured requests only (on_interval) */
+    struct hist hook_hist;      /* the same, measured requests only (hooks.on_interval) */
     int64_t hook_start_ns;      /* where hook_hist's interval began */
     /* The interval's counts. Measured requests only (intended inside the
      * window), as requests.* count them, so the intervals sum to those;
@@ -105,8 +114,8 @@ struct engine {
 int engine_setup_transport(struct engine *e, request_end_fn expire, char *err);
 int engine_setup_requests(struct engine *e, char *err);
 /* The start of the sends: now, or the common start of a distributed run
- * (cfg->on_start), slept until. @return it, or 0 when the run must not
- * start (e->fatal says why; the loop is told to stop). */
+ * (hooks.on_start), slept until. @return it, or 0 when the run must not
+ * start (PHASE_FAILED, e->fatal says why; the loop is told to stop). */
 int64_t engine_agree_start(struct engine *e);
 
 /* engine_timeline.c: the interval grid. timeline_close closes the interval

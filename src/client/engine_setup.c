@@ -96,12 +96,13 @@ int engine_setup_transport(struct engine *e, request_end_fn expire, char *err)
     return 0;
 }
 
-/* A common start (cfg->on_start, a distributed run): waits for the
+/* A common start (hooks.on_start, a distributed run): waits for the
  * instant given. @return the start, or 0 when the run must not start. */
 int64_t engine_agree_start(struct engine *e)
 {
     int64_t t0 = 0;
-    if (e->cfg->on_start && e->cfg->on_start(e->cfg->dist_ctx, &t0, e->fatal)) {
+    if (e->hooks.on_start && e->hooks.on_start(e->hooks.dist_ctx, &t0, e->fatal)) {
+        e->phase = PHASE_FAILED;
         ev_break(e->loop, EVBREAK_ALL);
         return 0;
     }

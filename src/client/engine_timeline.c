@@ -10,10 +10,10 @@
 /* Hands the measured latencies since the last call to the interval hook. */
 void timeline_flush_hook(struct engine *e, const struct interval_rec *rec, int64_t t_ns)
 {
-    if (e->cfg->on_interval && t_ns > e->hook_start_ns)
-        e->cfg->on_interval(e->cfg->on_interval_ctx, rec, &e->hook_hist,
-                            (double)(e->hook_start_ns - e->m0_ns) / 1e9,
-                            (double)(t_ns - e->hook_start_ns) / 1e9);
+    if (e->hooks.on_interval && t_ns > e->hook_start_ns)
+        e->hooks.on_interval(e->hooks.interval_ctx, rec, &e->hook_hist,
+                             (double)(e->hook_start_ns - e->m0_ns) / 1e9,
+                             (double)(t_ns - e->hook_start_ns) / 1e9);
     hist_reset(&e->hook_hist);
     e->hook_start_ns = t_ns;
 }
@@ -39,10 +39,10 @@ void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
     rec.sent = ic->sent;
     rec.ok = ic->ok;
     rec.errors = ic->errors;
-    if (e->cfg->on_tick) { /* a distributed run: every rank's interval in one */
+    if (e->hooks.on_tick) { /* a distributed run: every rank's interval in one */
         struct tick_data t = {.k = k, .rec = &rec, .pt = &pt, .ival = &e->ival_hist,
                               .hook = &e->hook_hist};
-        e->cfg->on_tick(e->cfg->dist_ctx, &t);
+        e->hooks.on_tick(e->hooks.dist_ctx, &t);
     }
     rec.p50_ms = (double)hist_percentile(&e->ival_hist, 50) / 1000.0;
     rec.p99_ms = (double)hist_percentile(&e->ival_hist, 99) / 1000.0;

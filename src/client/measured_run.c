@@ -135,8 +135,8 @@ static int usable_cpus(void)
     return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
 }
 
-int measured_run(const struct run_config *cfg, const struct child_server *cs,
-                 struct run_result *res, char *err)
+int measured_run(const struct run_config *cfg, const struct run_hooks *hooks,
+                 const struct child_server *cs, struct run_result *res, char *err)
 {
     struct target target;
     struct sampler smp;
@@ -153,7 +153,7 @@ int measured_run(const struct run_config *cfg, const struct child_server *cs,
     if (start_sampler(cfg, cs, &smp, res, err))
         return -1;
     idle_baseline(cfg, &smp, res);
-    if (engine_run(cfg, &target, &smp, res, err))
+    if (engine_run(cfg, hooks, &target, &smp, res, err))
         return -1;
     if (res->handshakes == 0 && res->tls_failures > 0) { /* never got through TLS */
         snprintf(err, ERR_LEN, "%.200s", res->tls_error);

@@ -14,12 +14,13 @@
 int measured_run_spawn_server(const struct run_config *cfg, struct child_server *cs, char *err);
 
 /* Runs cfg against cfg->url, or against the embedded server cs when
- * cfg->url is empty (cs may then not be NULL; it stays the caller's). res
+ * cfg->url is empty (cs may then not be NULL; it stays the caller's),
+ * with hooks (may be NULL: engine_run's). res
  * is initialised here and is the caller's: free it with result_free, even
  * on failure. @return 0 (the run happened, whatever its errors), or -1
  * with a one-line err (e.g. the target cannot be reached, TLS never got
  * through). */
-int measured_run(const struct run_config *cfg, const struct child_server *cs,
-                 struct run_result *res, char *err);
+int measured_run(const struct run_config *cfg, const struct run_hooks *hooks,
+                 const struct child_server *cs, struct run_result *res, char *err);
 
 #endif

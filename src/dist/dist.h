@@ -54,9 +54,10 @@ int dist_spawn_server(const struct run_config *cfg, struct child_server *cs, cha
 
 /* measured_run (client/measured_run.h, same contract) as a distributed
  * run: every rank runs its share and ends with the merged result in res;
+ * hooks->on_interval runs on rank 0 alone, over the job's merged intervals;
  * on failure (any rank could not start, or failed) every rank returns -1
  * with the first failing rank's reason. */
-int dist_measured_run(const struct run_config *cfg, const struct child_server *cs,
-                      struct run_result *res, char *err);
+int dist_measured_run(const struct run_config *cfg, const struct run_hooks *hooks,
+                      const struct child_server *cs, struct run_result *res, char *err);
 
 #endif

@@ -52,7 +52,7 @@ void dist_sync_clocks(void);
  * which answers every rank with the common start (in its own clock) or
  * the first failing rank's reason. @return 0 with *t0_ns, or -1 with err. */
 int dist_start_exchange(int ok, const char *why, int64_t *t0_ns, char *err);
-/* The live interval merge (run_config.on_tick). */
+/* The live interval merge (run_hooks.on_tick). */
 void dist_tick(void *ctx, struct tick_data *t);
 int dist_on_start(void *ctx, int64_t *t0_ns, char *err);
 

@@ -131,18 +131,13 @@ int dist_unpack_result(const unsigned char *data, size_t len, struct run_result 
         snprintf(err, ERR_LEN, "a rank's result is truncated (%zu bytes)", len);
         return -1;
     }
-    struct run_config cfg = raw.cfg;
-    cfg.on_interval = NULL;
-    cfg.on_start = NULL;
-    cfg.on_tick = NULL;
-    if (result_init(r, &cfg)) {
+    if (result_init(r, &raw.cfg)) {
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }
     /* Everything but what r owns comes as it was. */
     struct run_result own = *r;
     *r = raw;
-    r->cfg = cfg;
     r->latency = own.latency;
     r->service = own.service;
     r->send_lag = own.send_lag;

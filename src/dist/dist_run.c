@@ -267,8 +267,6 @@ static int merge_root(struct run_result *res, struct result_head *h, const struc
     res->ranks = rr;
     res->nranks = (size_t)dist_g.size;
     res->cfg = *cfg;
-    res->cfg.on_start = NULL;
-    res->cfg.on_tick = NULL;
     res->rate_achieved = res->duration_s > 0
                              ? (double)(res->sent - res->unfinished) / res->duration_s : 0;
     for (int r = 1; r < dist_g.size; r++)
@@ -317,6 +315,19 @@ static int finish_run(const struct run_config *cfg, struct run_result *res, int 
     return h.ok ? 0 : -1;
 }
 
+/* This rank's hooks: the common start and the live interval merge, and
+ * the caller's interval hook (--hdr-log) on rank 0 alone, which writes
+ * the job's merged intervals. */
+static struct run_hooks hooks_of(const struct run_hooks *caller)
+{
+    struct run_hooks h = {.on_start = dist_on_start, .on_tick = dist_tick, .dist_ctx = &dist_g};
+    if (caller && dist_g.rank == 0) {
+        h.on_interval = caller->on_interval;
+        h.interval_ctx = caller->interval_ctx;
+    }
+    return h;
+}
+
 /* This rank's share of cfg. */
 static void share_of(const struct run_config *cfg, struct run_config *mine)
 {
@@ -327,13 +338,8 @@ static void share_of(const struct run_config *cfg, struct run_config *mine)
     mine->connections = cfg->connections / n + (r < cfg->connections % n);
     if (mine->connections < 1)
         mine->connections = 1;
-    mine->on_start = dist_on_start;
-    mine->on_tick = dist_tick;
-    mine->dist_ctx = &dist_g;
-    if (r != 0) {
+    if (r != 0)
         mine->quiet = 1;
-        mine->on_interval = NULL;
-    }
     /* The server's CPU: where its process is, or on --server-host. */
     char host[128] = "";
     gethostname(host, sizeof host - 1);
@@ -382,20 +388,21 @@ static void save_own(const struct run_result *res)
         fprintf(stderr, "rpcbench: rank %d: %s\n", dist_g.rank, err);
 }
 
-int dist_measured_run(const struct run_config *cfg, const struct child_server *cs,
-                      struct run_result *res, char *err)
+int dist_measured_run(const struct run_config *cfg, const struct run_hooks *hooks,
+                      const struct child_server *cs, struct run_result *res, char *err)
 {
     static struct run_config mine;
     if (dist_size() == 1)
-        return measured_run(cfg, cs, res, err);
+        return measured_run(cfg, hooks, cs, res, err);
     if (dist_g.rank != 0 && dist_g.lost[0]) { /* an earlier run lost it */
         snprintf(err, ERR_LEN, "rank 0 was lost");
         return -1;
     }
     reset_run_state(cfg);
     share_of(cfg, &mine);
+    struct run_hooks my_hooks = hooks_of(hooks);
     dist_sync_clocks();
-    int rc = measured_run(&mine, cs, res, err);
+    int rc = measured_run(&mine, &my_hooks, cs, res, err);
     if (rc && !dist_g.started) { /* it never reached the start: tell the others */
         int64_t t0;
         char why[2 * ERR_LEN];

@@ -76,10 +76,10 @@ int dist_spawn_server(const struct run_config *cfg, struct child_server *cs, cha
     return measured_run_spawn_server(cfg, cs, err);
 }
 
-int dist_measured_run(const struct run_config *cfg, const struct child_server *cs,
-                      struct run_result *res, char *err)
+int dist_measured_run(const struct run_config *cfg, const struct run_hooks *hooks,
+                      const struct child_server *cs, struct run_result *res, char *err)
 {
-    return measured_run(cfg, cs, res, err);
+    return measured_run(cfg, hooks, cs, res, err);
 }
 #else
 /* ISO C forbids an empty translation unit. */

@@ -21,10 +21,16 @@ int hdrlog_sink_open(struct hdrlog_sink *s, const char *path, char *err)
     return s->f ? 0 : -1;
 }
 
-void hdrlog_sink_next_run(struct hdrlog_sink *s, const struct run_result *res)
+struct run_hooks hdrlog_sink_next_run(struct hdrlog_sink *s, const struct run_result *res)
 {
+    struct run_hooks h = {0};
+    if (!s)
+        return h;
     s->in_run = 0;
     s->res = res;
+    h.on_interval = hdrlog_sink_hook;
+    h.interval_ctx = s;
+    return h;
 }
 
 void hdrlog_sink_hook(void *ctx, const struct interval_rec *rec, const struct hist *h,

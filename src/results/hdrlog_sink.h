@@ -48,8 +48,11 @@ int hdrlog_sink_open(struct hdrlog_sink *s, const char *path, char *err);
  * the start is estimated from the wall clock at the first interval's end.
  * The log's StartTime and BaseTime are the first run's measured start (in
  * seconds since the epoch), so `rpcbench report` and HdrHistogram's tools
- * can place every interval in absolute time. */
-void hdrlog_sink_next_run(struct hdrlog_sink *s, const struct run_result *res);
+ * can place every interval in absolute time.
+ * @return the hooks for that run (engine_run) that write its intervals
+ * to s (on_interval, hdrlog_sink_hook); with s NULL (no --hdr-log), no
+ * hooks, and nothing else is done. */
+struct run_hooks hdrlog_sink_next_run(struct hdrlog_sink *s, const struct run_result *res);
 
 /* The engine's interval_hook (result.h); ctx is the sink. Writes h (only
  * read, still the engine's) as one interval. A write error is kept in the

@@ -150,13 +150,14 @@ void result_note_error(struct run_result *r, int kind, const char *fmt, ...)
     va_end(ap);
 }
 
-void result_note_default(struct run_result *r, int kind, const char *host, int port)
+void result_note_default(struct run_result *r, int kind, const char *host, int port,
+                         const char *tls_error)
 {
     char tmo[32];
     switch (kind) {
     case ERR_CONNECT:
         result_note_error(r, kind, "could not connect to %s:%d%s%s", host, port,
-                          r->tls_error[0] ? ": TLS " : "", r->tls_error);
+                          tls_error[0] ? ": TLS " : "", tls_error);
         break;
     case ERR_TIMEOUT:
         units_format_duration(r->cfg.timeout_ns, tmo, sizeof tmo);
@@ -453,8 +454,9 @@ static const char *counts_mismatch(const struct run_result *r)
     if (r->nverbs && !lost && (v[0] != r->sent || v[1] != r->ok || v[2] != r->errors ||
                                v[3] != r->unfinished))
         return "the per-verb rows";
-    /* A rank's own result (on_tick set) holds the whole job's timeline. */
-    if (r->nintervals && !r->cfg.on_tick && (t[0] != r->sent || t[1] != r->ok || t[2] != r->errors))
+    /* A rank's own share (split_ranks > 1) holds the whole job's timeline. */
+    if (r->nintervals && r->cfg.split_ranks <= 1 &&
+        (t[0] != r->sent || t[1] != r->ok || t[2] != r->errors))
         return "the intervals";
     if (r->nranks && (k[0] != r->sent || k[1] != r->ok || k[2] != r->errors))
         return "the ranks";

@@ -78,7 +78,7 @@ enum arrival { ARRIVAL_CONSTANT, ARRIVAL_POISSON };
 typedef void (*interval_hook)(void *ctx, const struct interval_rec *rec, const struct hist *h,
                               double start_s, double len_s);
 
-/* What the engine hands run_config.on_tick when it closes an interval,
+/* What the engine hands run_hooks.on_tick when it closes an interval,
  * before the interval's percentiles are taken (a distributed run merges
  * the other ranks' intervals into it there: dist.h). last: the call after
  * the drain, with no interval (rec, pt and ival NULL) but the drain's
@@ -134,14 +134,20 @@ struct run_config {
     char cacert[256], cert[256], key[256];
     int tls_insecure;
     char stomp_destination[128];
-    interval_hook on_interval; /* may be NULL */
-    void *on_interval_ctx;
     /* A distributed run (dist.h): this process sends the requests
      * k * split_ranks + split_rank of the schedule (0 or 1 ranks: all). */
     unsigned split_ranks, split_rank;
-    start_hook on_start;     /* may be NULL: start now */
-    tick_hook on_tick;       /* may be NULL */
-    void *dist_ctx;          /* both hooks' */
+};
+
+/* What a run calls back while it goes: not part of its configuration
+ * (which is saved, sent to MPI ranks as bytes and compared), since
+ * pointers mean nothing outside this process. Each may be NULL. */
+struct run_hooks {
+    interval_hook on_interval; /* --hdr-log's sink */
+    void *interval_ctx;
+    start_hook on_start;       /* a distributed run (dist.h): the common start */
+    tick_hook on_tick;         /* ... and its live interval merge */
+    void *dist_ctx;            /* on_start's and on_tick's */
 };
 
 /* One rank of a distributed run (dist.h), as rank 0 saw it. */
@@ -297,9 +303,11 @@ void result_warn(struct run_result *r, const char *fmt, ...)
  * path. */
 void result_note_error(struct run_result *r, int kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* The first error of kind in general terms (connect: host:port; timeout:
- * the --timeout), when the site that failed said nothing more specific. */
-void result_note_default(struct run_result *r, int kind, const char *host, int port);
+/* The first error of kind in general terms (connect: host:port and
+ * tls_error, "" for none; timeout: the --timeout), when the site that
+ * failed said nothing more specific. */
+void result_note_default(struct run_result *r, int kind, const char *host, int port,
+                         const char *tls_error);
 /* The exit code the run's outcome calls for (base/exit_code.h):
  * EXIT_NO_SUCCESS when requests were sent and none succeeded, else
  * EXIT_SIGNAL(sig) after the signal sig ended it (130 SIGINT, 143
