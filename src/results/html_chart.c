@@ -263,7 +263,7 @@ static void series_path(FILE *out, const struct frame *f, const struct html_char
     char cls[16];
     style_of(s, k, cls, sizeof cls);
     fprintf(out, "<path class=\"%s\" style=\"stroke-width:%.1fpx\" data-series=\"", cls,
-            1.6 + 3 * depth);
+            2.0 + 3 * depth);
     html_esc(out, s->name);
     fputs("\" d=\"", out);
     int pen = 0;
@@ -438,7 +438,7 @@ static void legend(FILE *out, const struct html_series *s, int ns, const struct 
         style_of(&s[k], k, cls, sizeof cls);
         fprintf(out, "<span class=\"key\"><svg class=\"sw\" width=\"26\" height=\"12\" "
                      "aria-hidden=\"true\"><line class=\"%s\" style=\"stroke-width:%.1fpx\" "
-                     "x1=\"1\" x2=\"25\" y1=\"6\" y2=\"6\"/></svg>", cls, 1.6 + 3 * o->depth[k]);
+                     "x1=\"1\" x2=\"25\" y1=\"6\" y2=\"6\"/></svg>", cls, 2.0 + 3 * o->depth[k]);
         html_esc(out, s[k].name);
         if (s[k].axis)
             fputs(" (right axis)", out);
