@@ -163,8 +163,10 @@ class Page:
         self.b.wait_event("Page.loadEventFired", self.session, since)
         return since
 
-    def eval(self, expr):
-        r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True})
+    def eval(self, expr, wait=False):
+        """expr's value; wait: expr is a promise, its result is the value."""
+        r = self.send("Runtime.evaluate", {"expression": expr, "returnByValue": True,
+                                           "awaitPromise": wait})
         if "exceptionDetails" in r:
             raise CdpError("%s: %s" % (expr[:80], r["exceptionDetails"]))
         return r["result"].get("value")
@@ -203,6 +205,19 @@ class Page:
         with open(path, "wb") as f:
             f.write(data)
         return data
+
+    def viewport(self, width, height=900):
+        """Lays the page out at width x height CSS px, as a window that size."""
+        self.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height,
+                                                         "deviceScaleFactor": 1,
+                                                         "mobile": False})
+
+    def capture(self, x, y, width, height):
+        """A PNG of that page area (CSS px, from the document's top left)."""
+        clip = {"x": x, "y": y, "width": width, "height": height, "scale": 1}
+        r = self.send("Page.captureScreenshot", {"format": "png", "clip": clip,
+                                                 "captureBeyondViewport": True})
+        return base64.b64decode(r["data"])
 
     def pdf(self, path):
         r = self.send("Page.printToPDF", {"printBackground": True})

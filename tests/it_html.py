@@ -8,11 +8,17 @@ protocol (tests/cdp.py) and the test fails when
 - it requests anything but itself (no CDN, no font, no favicon);
 - a headline figure in the rendered DOM differs from what the text report
   prints for the same result, or from the JSON result's figure;
-- a chart has no drawn data, or hovering it shows no value.
+- a chart has no drawn data, or hovering it shows no value;
+- at 420 or 1400 CSS px wide, the page is wider than the window, a chart's
+  text renders under 10 px, or an axis title touches a tick label; on a
+  compare page, an arm changes colour between charts, its p50 and p99 are
+  told apart by colour, the verdict column is out of view at 420 px, or a
+  line lying exactly on another hides it.
 
 A one-hour result (3600 intervals, made from a saved run) must stay under
 1 MB. Screenshots (light, one dark), and one PDF, are kept in
 build/artifacts/html/ (RPCBENCH_ARTIFACTS overrides) to look at."""
+import base64
 import json
 import os
 import re
@@ -93,6 +99,116 @@ def shot(p, name):
     check(data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10000, "%s: no screenshot" % name)
 
 
+# Every chart's text at the window's width: its size on screen (CSS px: the
+# font size times the SVG's current scale), and each axis title against
+# each tick label of its chart.
+LAYOUT_JS = r"""(function(){
+ var out={sw:document.documentElement.scrollWidth,iw:innerWidth,min:1e9,small:[],overlap:[],
+  bare:[]};
+ function box(t){return t.getBoundingClientRect();}
+ function meet(a,b){return a.left<b.right&&b.left<a.right&&a.top<b.bottom&&b.top<a.bottom;}
+ document.querySelectorAll('figure.chart').forEach(function(f){
+  var ticks=Array.from(f.querySelectorAll('svg text.tick')),
+      titles=Array.from(f.querySelectorAll('svg text.atitle'));
+  if(ticks.length<4||titles.length<2)out.bare.push(f.id);
+  f.querySelectorAll('svg text').forEach(function(t){
+   if(!t.textContent.trim())return;
+   var px=parseFloat(getComputedStyle(t).fontSize)*t.getScreenCTM().a;
+   out.min=Math.min(out.min,px);
+   if(px<10)out.small.push(f.id+' '+JSON.stringify(t.textContent)+' '+px.toFixed(1)+'px');});
+  titles.forEach(function(t){ticks.forEach(function(k){
+   if(meet(box(t),box(k)))out.overlap.push(f.id+' '+JSON.stringify(t.textContent)+' on '
+    +JSON.stringify(k.textContent));});});});
+ return out;})()"""
+
+# The compare summary's verdict cells: where they are on screen.
+VERDICTS_JS = r"""Array.from(document.querySelectorAll('#summary td[id$="-ci"]')).map(
+ function(c){var r=c.getBoundingClientRect();return [c.id,r.left,r.right];})"""
+
+
+def check_layout(p, name, verdicts=False):
+    """At 420 and 1400 px: nothing wider than the window, chart text at
+    least 10 px, no axis title on a tick label; verdicts: the compare
+    summary's verdict column in view (at 420 px too)."""
+    for width in (420, 1400):
+        p.viewport(width)
+        got = p.eval(LAYOUT_JS)
+        print("%s at %d px: scrollWidth %d, innerWidth %d, smallest chart text %.1f px"
+              % (name, width, got["sw"], got["iw"], got["min"]))
+        check(got["sw"] <= got["iw"], "%s at %d px: %d px wide, the window %d"
+              % (name, width, got["sw"], got["iw"]))
+        check(not got["bare"], "%s: charts without tick labels or axis titles: %s"
+              % (name, got["bare"]))
+        check(not got["small"], "%s at %d px: chart text under 10 px: %s"
+              % (name, width, got["small"][:4]))
+        check(not got["overlap"], "%s at %d px: axis titles on tick labels: %s"
+              % (name, width, got["overlap"][:4]))
+        for ident, left, right in p.eval(VERDICTS_JS) if verdicts else []:
+            check(left >= 0 and right <= got["iw"], "%s at %d px: verdict %s at %.0f-%.0f px"
+                  % (name, width, ident, left, right))
+        shot(p, "%s-%d" % (name, width))
+    p.viewport(1200)
+
+
+# Each line of every chart: its chart, name, colour and dash, as drawn.
+LINES_JS = r"""Array.from(document.querySelectorAll('figure.chart path[data-series]')).map(
+ function(p){var s=getComputedStyle(p);return {chart:p.closest('figure').id,
+  name:p.getAttribute('data-series'),stroke:s.stroke,dash:s.strokeDasharray};})"""
+
+
+def check_arm_colours(p):
+    """A and B each one colour on every chart (a line's arm: the first word
+    of its name), not the same one; A's p50 and p99 differ by dash."""
+    lines = p.eval(LINES_JS)
+    colours = {}
+    for ln in lines:
+        arm = ln["name"].split()[0]
+        check(arm in ("A", "B"), "a line of no arm: %r" % ln["name"])
+        colours.setdefault(arm, {}).setdefault(ln["stroke"], []).append(
+            "%s: %s" % (ln["chart"], ln["name"]))
+    for arm, seen in sorted(colours.items()):
+        check(len(seen) == 1, "%s has %d colours: %s" % (arm, len(seen), seen))
+    check(len(colours) == 2 and set(colours["A"]) != set(colours["B"]),
+          "A and B in one colour: %s" % colours)
+    lat = {ln["name"].split()[0] + ln["name"].split()[-1]: ln for ln in lines
+           if ln["chart"] == "chart-lat"}
+    for arm in "AB":
+        a, b = lat[arm + "p50"], lat[arm + "p99"]
+        check(a["dash"] != b["dash"], "%s's p50 and p99 drawn alike: %s" % (arm, a["dash"]))
+
+
+# How many pixels of a PNG (base64) are within 40 of rgb (summed over the
+# channels): the browser decodes it.
+PIXELS_JS = r"""new Promise(function(done){var i=new Image();i.onload=function(){
+ var c=document.createElement('canvas');c.width=i.width;c.height=i.height;
+ var g=c.getContext('2d');g.drawImage(i,0,0);var d=g.getImageData(0,0,i.width,i.height).data,
+ want=%s,n=0;for(var k=0;k<d.length;k+=4)if(Math.abs(d[k]-want[0])+Math.abs(d[k+1]-want[1])
+ +Math.abs(d[k+2]-want[2])<=40)n++;done(n);};i.src='data:image/png;base64,%s';})"""
+
+
+# Hides (on=true) every dot, and every other line in the colour of line
+# name, of a chart; returns the plot's box in the document and that colour.
+ALONE_JS = r"""(function(id,name,on){var f=document.getElementById(id),
+ s=f.querySelector('svg'),me=f.querySelector('path[data-series="'+name+'"]'),
+ c=getComputedStyle(me).stroke;s.scrollIntoView();
+ f.querySelectorAll('svg circle, svg path[data-series]').forEach(function(e){
+  if(e!==me&&(e.tagName==='circle'||getComputedStyle(e).stroke===c))
+   e.style.visibility=on?'hidden':'';});
+ var r=s.getBoundingClientRect();return [r.x+scrollX,r.y+scrollY,r.width,r.height,c];})"""
+
+
+def colour_pixels(p, chart_id, name):
+    """The pixels of line `name`'s colour in chart_id's plot (not its
+    legend), with the lines drawn after it but without its own arm's other
+    lines, nor any dot."""
+    args = "(%s,%s," % (json.dumps(chart_id), json.dumps(name))
+    r = p.eval(ALONE_JS + args + "true)")
+    rgb = [int(v) for v in re.findall(r"\d+", r[4])[:3]]
+    png = p.capture(*r[:4])
+    p.eval(ALONE_JS + args + "false)")
+    return p.eval(PIXELS_JS % (json.dumps(rgb), base64.b64encode(png).decode()), wait=True)
+
+
 def text_row(text, name):
     """The cells of the text report's line that starts with name (columns
     split on two or more blanks)."""
@@ -164,6 +280,7 @@ def test_run_page():
         hover(p, "chart-pct")
         hover(p, "chart-tl-lat")
         shot(p, "run")
+        check_layout(p, "run")
 
 
 def hour_result(src, dst):
@@ -209,6 +326,7 @@ def test_report_hour():
             check(got[c]["points"] >= 3600, "%s drew %d points" % (c, got[c]["points"]))
         hover(p, "chart-tl-cpu")
         shot(p, "report-hour")
+        check_layout(p, "report-hour")
         p.dark(True)
         check(p.eval("matchMedia('(prefers-color-scheme: dark)').matches"), "dark not emulated")
         bg = p.eval("getComputedStyle(document.documentElement).backgroundColor")
@@ -265,6 +383,8 @@ def test_compare_page():
         check(lines == 2, "the percentile plot has %d lines, not one per arm" % lines)
         hover(p, "chart-pct")
         shot(p, "compare")
+        check_arm_colours(p)
+        check_layout(p, "compare", verdicts=True)
         again = os.path.join(d, "again.html")
         text2 = ok(["compare", saved, "--html", again], codes=(0, 3, 4))
         p2 = load(b, again)
@@ -272,6 +392,29 @@ def test_compare_page():
         summary = "document.getElementById('summary').textContent"
         check(p2.eval(summary) == p.eval(summary), "saved and live summaries differ")
         shot(p2, "compare-saved")
+
+
+def test_same_lines():
+    """compare r.json r.json: B's every line lies exactly on A's. Every
+    line still shows (its colour is in the plot's pixels: A's beside B's on
+    top) and the legend says which line lies under which."""
+    need_chromium()
+    with tempfile.TemporaryDirectory() as d, cdp.Browser() as b:
+        res, page = os.path.join(d, "r.json"), os.path.join(d, "same.html")
+        ok(["run", *LOAD, "--rate", "20", "--duration", "2s", "--output", res])
+        ok(["compare", res, res, "--html", page], codes=(0, 3, 4))
+        p = load(b, page)
+        check_arm_colours(p)
+        for chart in ("chart-pct", "chart-rate", "chart-lat"):
+            legend = p.eval("document.querySelector('#%s .legend').textContent" % chart)
+            check(re.search(r"under B|same as A", legend), "%s: the legend says nothing of "
+                  "the lines that coincide: %r" % (chart, legend))
+            names = p.eval("Array.from(document.querySelectorAll('#%s path[data-series]'))"
+                           ".map(function(p){return p.getAttribute('data-series');})" % chart)
+            for name in names:
+                n = colour_pixels(p, chart, name)
+                check(n >= 30, "%s: %r shows in %d pixels" % (chart, name, n))
+        shot(p, "compare-same")
 
 
 def table_rows(p, ident):
@@ -299,6 +442,7 @@ def test_sweep_page():
         charts(p)
         hover(p, "chart-sweep-lat")
         shot(p, "sweep")
+        check_layout(p, "sweep")
         again = os.path.join(d, "again.html")  # the saved sweep, through report
         ok(["report", saved, "--baseline", "1", "--html", again])
         p3 = load(b, again)
@@ -322,6 +466,7 @@ def test_sweep_page():
         marks = charts(p2, least=1)["chart-sweep-lat"]["marks"]
         check(marks == (0 if m.group(3) else 1), "%d capacity marks for %r" % (marks, want))
         shot(p2, "sweep-capacity")
+        check_layout(p2, "sweep-capacity")
 
 
 def test_unwritable_page():
@@ -340,5 +485,5 @@ def test_unwritable_page():
 
 
 if __name__ == "__main__":
-    main([test_run_page, test_report_hour, test_compare_page, test_sweep_page,
+    main([test_run_page, test_report_hour, test_compare_page, test_same_lines, test_sweep_page,
           test_unwritable_page])

@@ -91,6 +91,39 @@ static void test_chart_gaps_and_names(void **state)
     free(out);
 }
 
+/* A line lying wholly on a later one is drawn wider beneath it and named
+ * in the legend; one only near it, or on the other axis, is not; hue and
+ * dash pick the classes. */
+static void test_chart_lines_on_lines(void **state)
+{
+    (void)state;
+    double x[3] = {1, 2, 3}, y[3] = {1, 2, 3}, near[3] = {1, 2, 3.0001}, off[3] = {1, 2, 2.5};
+    struct html_series s[4] = {
+        {.name = "A p50", .unit = "ms", .y = y, .n = 3, .dec = 1, .hue = 1},
+        {.name = "B p50", .unit = "ms", .y = near, .n = 3, .dec = 1, .hue = 2},
+        {.name = "B p99", .unit = "ms", .y = off, .n = 3, .dec = 1, .hue = 2, .dash = 1},
+        {.name = "A rss", .unit = "MB", .y = y, .n = 3, .dec = 1, .hue = 1, .dash = 2,
+         .axis = 1},
+    };
+    struct html_chart c = {.id = "c1", .title = "t", .xname = "t", .yname = "ms",
+                           .y2name = "MB", .x = x};
+    struct mem m;
+    mem_open(&m);
+    html_chart(m.f, &c, s, 4);
+    char *out = (char *)mem_close(&m);
+    assert_int_equal(count(out, "(under "), 1);
+    assert_non_null(strstr(out, "A p50 (under B p50: the same line, drawn wide)"));
+    assert_non_null(strstr(out, "<path class=\"s0 d0\" style=\"stroke-width:5.0px\" "
+                                "data-series=\"A p50\""));
+    assert_non_null(strstr(out, "<path class=\"s1 d0\" style=\"stroke-width:2.0px\" "
+                                "data-series=\"B p50\""));
+    assert_non_null(strstr(out, "<path class=\"s1 d1\" style=\"stroke-width:2.0px\" "
+                                "data-series=\"B p99\""));
+    assert_non_null(strstr(out, "<path class=\"s0 d2\" style=\"stroke-width:2.0px\" "
+                                "data-series=\"A rss\""));
+    free(out);
+}
+
 /* The chart's data block: what the page has between its tags, as a new
  * string the caller frees. */
 static char *chart_data(const char *page)
@@ -153,6 +186,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_chart_gaps_and_names),
+        cmocka_unit_test(test_chart_lines_on_lines),
         cmocka_unit_test(test_chart_json),
         cmocka_unit_test(test_pct_points),
     };

@@ -207,6 +207,32 @@ static void baseline_is_100(void **state)
     sweep_free(&s);
 }
 
+/* The latency columns share one unit, as the text report's percentile
+ * table does: p50 and p90 under 1 ms beside p99 over it are all in ms, not
+ * "p50 us" beside "p99 ms". */
+static void latency_one_unit(void **state)
+{
+    (void)state;
+    struct sweep s;
+    sweep_init(&s);
+    s.repeats = 1;
+    struct sweep_params p = params(2, "xmlrpc");
+    long i = sweep_add_cell(&s, &p);
+    assert_true(i >= 0);
+    static struct run_result r;
+    make(&r, 2, 95, 0.4, 0, 10, 500); /* p50, p90: 0.4 ms */
+    hist_record_n(&r.latency, 5000, 5); /* p99: 5 ms */
+    r.sent = r.ok = 100;
+    assert_int_equal(sweep_add_rep(&s, (size_t)i, &r), 0);
+    static char buf[16384];
+    table(&s, -1, buf, sizeof buf);
+    assert_non_null(strstr(buf, "p50 ms"));
+    assert_non_null(strstr(buf, "p90 ms"));
+    assert_non_null(strstr(buf, "p99 ms"));
+    assert_null(strstr(buf, " us"));
+    sweep_free(&s);
+}
+
 static void select_cells(void **state)
 {
     (void)state;
@@ -367,6 +393,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(medians_and_spread), cmocka_unit_test(baseline_is_100),
+        cmocka_unit_test(latency_one_unit),
         cmocka_unit_test(select_cells), cmocka_unit_test(json_round_trip),
         cmocka_unit_test(unrun_cell_round_trip),
         cmocka_unit_test(bad_documents),

@@ -23,23 +23,25 @@ static void cell(FILE *out, const char *id, const char *suffix, const char *text
     fputs("</td>", out);
 }
 
-/* The verdict's class: "sig" (bold) when the interval shows a difference
+/* The verdict's class: " sig" (bold) when the interval shows a difference
  * either way. */
 static const char *verdict_class(enum cmp_verdict v)
 {
-    return v == CMP_B_LOWER || v == CMP_B_HIGHER ? "sig" : "";
+    return v == CMP_B_LOWER || v == CMP_B_HIGHER ? " sig" : "";
 }
 
 static void summary(FILE *out, const struct cmp *c)
 {
     const struct arm *A = &c->arm[0], *B = &c->arm[1];
     struct report_unit u = compare_summary_unit(c);
-    fputs("<table id=\"summary\"><caption>" COMPARE_RATIO_METHOD " (95 %)</caption><thead><tr>"
-          "<th>figure</th><th>A ", out);
+    /* at 420 px the figures scroll, the verdict column stays in view */
+    fputs("<div class=\"scroll\"><table id=\"summary\"><caption>" COMPARE_RATIO_METHOD
+          " (95 %)</caption><thead><tr><th>figure</th><th>A ", out);
     html_esc(out, compare_arm_name(A));
     fputs("</th><th>B ", out);
     html_esc(out, compare_arm_name(B));
-    fputs("</th><th>B/A</th><th>95% CI of B/A</th></tr></thead><tbody>\n", out);
+    fputs("</th><th>B/A</th><th class=\"stick\">95% CI of B/A</th></tr></thead><tbody>\n",
+          out);
     for (int f = 0; f < FIG_N; f++) {
         char va[40], vb[40], r[32] = "-", v[96];
         compare_fmt_fig(f, A->fig[f], &u, va, sizeof va);
@@ -56,11 +58,12 @@ static void summary(FILE *out, const struct cmp *c)
         cell(out, fig_ids[f], "a", va);
         cell(out, fig_ids[f], "b", vb);
         cell(out, fig_ids[f], "ratio", r);
-        fprintf(out, "<td id=\"cmp-%s-ci\" class=\"%s\">", fig_ids[f], verdict_class(kind));
+        fprintf(out, "<td id=\"cmp-%s-ci\" class=\"stick%s\">", fig_ids[f],
+                verdict_class(kind));
         html_esc(out, v);
         fputs("</td></tr>\n", out);
     }
-    fputs("</tbody></table>\n", out);
+    fputs("</tbody></table></div>\n", out);
 }
 
 static void gate_card(FILE *out, const struct cmp *c)
@@ -163,10 +166,13 @@ struct arm_tl {
     char name[2][6][96];
 };
 
+/* Arm a's figure in the arm's colour (the same on every chart), told from
+ * its other figures on the chart by dash. */
 static void tl_series(struct html_series *s, const char *name, const char *unit,
-                      const double *t, const double *y, size_t n, int dec)
+                      const double *t, const double *y, size_t n, int dec, int a, int dash)
 {
-    *s = (struct html_series){.name = name, .unit = unit, .x = t, .y = y, .n = n, .dec = dec};
+    *s = (struct html_series){.name = name, .unit = unit, .x = t, .y = y, .n = n, .dec = dec,
+                              .hue = a + 1, .dash = dash};
 }
 
 static void tl_names(struct arm_tl *w, const struct cmp *c)
@@ -193,16 +199,16 @@ static void timeline_charts(FILE *out, const struct cmp *c)
     int ncpu = 0;
     for (int a = 0; a < 2; a++) {
         const struct html_timeline *v = &w.v[a];
-        tl_series(&rate[a], w.name[a][0], "/s", v->t, v->rate, v->n, 1);
-        tl_series(&lat[2 * a], w.name[a][1], "ms", v->t, v->p50, v->n, 3);
-        tl_series(&lat[2 * a + 1], w.name[a][2], "ms", v->t, v->p99, v->n, 3);
+        tl_series(&rate[a], w.name[a][0], "/s", v->t, v->rate, v->n, 1, a, 0);
+        tl_series(&lat[2 * a], w.name[a][1], "ms", v->t, v->p50, v->n, 3, a, 0);
+        tl_series(&lat[2 * a + 1], w.name[a][2], "ms", v->t, v->p99, v->n, 3, a, 1);
         if (c->arm[a].merged.nwatched)
-            tl_series(&cpu[ncpu++], w.name[a][3], "%", v->t, v->scpu, v->n, 1);
-        tl_series(&cpu[ncpu++], w.name[a][4], "%", v->t, v->ccpu, v->n, 1);
+            tl_series(&cpu[ncpu++], w.name[a][3], "%", v->t, v->scpu, v->n, 1, a, 0);
+        tl_series(&cpu[ncpu++], w.name[a][4], "%", v->t, v->ccpu, v->n, 1, a, 1);
     }
     for (int a = 0; a < 2; a++)
         if (c->arm[a].merged.nwatched) {
-            tl_series(&cpu[ncpu], w.name[a][5], "MB", w.v[a].t, w.v[a].rss, w.v[a].n, 1);
+            tl_series(&cpu[ncpu], w.name[a][5], "MB", w.v[a].t, w.v[a].rss, w.v[a].n, 1, a, 2);
             cpu[ncpu++].axis = 1;
         }
     struct html_chart ch = {.xname = "t", .xunit = "s", .yname = "requests/s",

@@ -40,8 +40,10 @@ static const char css[] =
     "html{background:var(--bg);color:var(--fg)}"
     "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:0 auto;"
     "max-width:1100px;padding:16px 24px}\n"
-    "h1{font-size:1.5em;margin:.2em 0}h2{font-size:1.15em;margin:1.4em 0 .4em;"
-    "border-bottom:1px solid var(--line);padding-bottom:.2em}\n"
+    "@media (max-width:600px){body{padding:10px 12px}}\n"
+    "h1{font-size:1.5em;margin:.2em 0;overflow-wrap:anywhere}"
+    "h2{font-size:1.15em;margin:1.4em 0 .4em;border-bottom:1px solid var(--line);"
+    "padding-bottom:.2em}\n"
     ".sub{color:var(--mute);margin:0 0 1em}\n"
     ".cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:8px}\n"
     ".card{background:var(--card);border:1px solid var(--line);border-radius:6px;"
@@ -55,14 +57,22 @@ static const char css[] =
     "caption{text-align:left;color:var(--mute);padding:2px 0}"
     "th,td{border-bottom:1px solid var(--line);padding:3px 10px;text-align:right}"
     "th:first-child,td:first-child{text-align:left}thead th{border-bottom:2px solid var(--line)}\n"
-    ".scroll{overflow-x:auto}"
+    /* a table wider than the window scrolls in its own box; the verdict
+     * column (.stick) stays in view at its right edge */
+    ".scroll{overflow-x:auto;max-width:100%}.tables>.scroll{min-width:0}"
+    "th.stick,td.stick{position:sticky;right:0;background:var(--bg);"
+    "box-shadow:inset 1px 0 var(--line)}pre.cols{white-space:pre;overflow-x:auto}"
     ".tables{display:flex;flex-wrap:wrap;gap:0 32px;align-items:flex-start}\n"
-    "figure.chart{margin:8px 0 16px}figure.chart svg{width:100%;height:auto;max-width:900px;"
-    "display:block}figcaption{font-weight:600}\n"
+    "figure.chart{margin:8px 0 16px}figcaption{font-weight:600}"
+    ".plot{max-width:900px;box-sizing:border-box;overflow:hidden}"
+    ".plot>svg{display:block;width:100%;overflow:visible}\n"
     "svg text{fill:var(--mute);font:11px system-ui,sans-serif}svg .axis{stroke:var(--line)}"
     "svg .grid{stroke:var(--line);stroke-dasharray:2 3}svg .shade{fill:var(--shade)}"
     "svg .mark{stroke:var(--bad);stroke-dasharray:5 3;stroke-width:1.5}"
-    "svg .xhair{stroke:var(--mute);visibility:hidden}svg path[class]{fill:none;stroke-width:1.6}\n"
+    "svg .xhair{stroke:var(--mute);visibility:hidden}"
+    "svg path[class]{fill:none;vector-effect:non-scaling-stroke}"
+    "path.d1,line.d1{stroke-dasharray:7 4}path.d2,line.d2{stroke-dasharray:2 3}"
+    "path.d3,line.d3{stroke-dasharray:8 3 2 3}\n"
     ".s0{stroke:var(--c0);fill:var(--c0);background:var(--c0)}"
     ".s1{stroke:var(--c1);fill:var(--c1);background:var(--c1)}"
     ".s2{stroke:var(--c2);fill:var(--c2);background:var(--c2)}"
@@ -71,8 +81,8 @@ static const char css[] =
     ".s5{stroke:var(--c5);fill:var(--c5);background:var(--c5)}"
     ".s6{stroke:var(--c6);fill:var(--c6);background:var(--c6)}"
     ".s7{stroke:var(--c7);fill:var(--c7);background:var(--c7)}\n"
-    ".legend{font-size:.9em;color:var(--mute)}.legend span.sw{display:inline-block;width:14px;"
-    "height:3px;vertical-align:middle;margin:0 4px 0 12px}\n"
+    ".legend{font-size:.9em;color:var(--mute)}.legend .key{display:inline-block;"
+    "margin-right:12px}.legend svg.sw{vertical-align:middle;margin-right:4px}\n"
     ".readout{font-size:.9em;min-height:1.4em;font-variant-numeric:tabular-nums}\n"
     "td.sig{font-weight:600}pre{background:var(--card);padding:8px;white-space:pre-wrap}"
     "h3{font-size:1em;margin:1em 0 .2em}\n"
@@ -89,20 +99,19 @@ static const char script[] =
     "function fx(f,x){var t=+(+x).toPrecision(f==='pct'?7:6);return f==='pct'?'p'+t:String(t);}\n"
     "document.querySelectorAll('figure.chart').forEach(function(fig){\n"
     " var d=JSON.parse(fig.querySelector('script.chart-data').textContent);\n"
-    " var svg=fig.querySelector('svg'),hair=svg.querySelector('.xhair'),"
+    " var svg=fig.querySelector('.plot>svg'),hair=svg.querySelector('.xhair'),"
     "ro=fig.querySelector('.readout');\n"
     " function show(ev){\n"
-    "  var pt=svg.createSVGPoint();pt.x=ev.clientX;pt.y=ev.clientY;\n"
-    "  var m=svg.getScreenCTM();if(!m)return;var p=pt.matrixTransform(m.inverse());\n"
-    "  if(p.x<d.pl||p.x>d.pr)return;\n"
-    "  var xv=d.x0+(p.x-d.pl)/(d.pr-d.pl)*(d.x1-d.x0),parts=[],at=null;\n"
+    "  var r=svg.getBoundingClientRect(),px=ev.clientX-r.left;\n"
+    "  if(!(r.width>0)||px<0||px>r.width)return;\n"
+    "  var xv=d.x0+px/r.width*(d.x1-d.x0),parts=[],at=null;\n"
     "  d.s.forEach(function(s){var xs=s.x||d.x,b=-1,bd=Infinity;\n"
     "   for(var i=0;i<xs.length;i++){var e=Math.abs(tx(d.xf,xs[i])-xv);"
     "if(s.y[i]!==null&&e<bd){bd=e;b=i;}}\n"
     "   if(b<0)return;if(at===null)at=xs[b];\n"
     "   parts.push(s.n+' '+s.y[b].toFixed(s.d)+(s.u?' '+s.u:'')"
     "+(s.x&&xs[b]!==at?' @'+fx(d.xf,xs[b]):''));});\n"
-    "  hair.setAttribute('x1',p.x);hair.setAttribute('x2',p.x);hair.style.visibility='visible';\n"
+    "  hair.setAttribute('x1',px);hair.setAttribute('x2',px);hair.style.visibility='visible';\n"
     "  ro.textContent=(at===null?'':(d.xn?d.xn+' = ':'')+fx(d.xf,at)+(d.xu?' '+d.xu:'')+': ')"
     "+parts.join(' \\u00b7 ');}\n"
     " svg.addEventListener('mousemove',show);\n"
@@ -155,7 +164,7 @@ void html_card(FILE *out, const char *id, const char *name, const char *value, c
 
 void html_table(FILE *out, const char *caption, const char *const *heads, int n)
 {
-    fputs("<table>", out);
+    fputs("<div class=\"scroll\"><table>", out);
     if (caption) {
         fputs("<caption>", out);
         html_esc(out, caption);
@@ -183,7 +192,7 @@ void html_row(FILE *out, const char *const *cells, int n)
 
 void html_table_end(FILE *out)
 {
-    fputs("</tbody></table>\n", out);
+    fputs("</tbody></table></div>\n", out);
 }
 
 void html_warn_open(FILE *out)

@@ -36,7 +36,8 @@ void html_card(FILE *out, const char *id, const char *name, const char *value, c
 
 /* A table: html_table(out, caption, heads, n) then html_row per row, then
  * html_table_end. Cells are escaped; the first column is a row heading,
- * the others are right-aligned (figures). */
+ * the others are right-aligned (figures). The table scrolls sideways in
+ * its own box when wider than the window. */
 void html_table(FILE *out, const char *caption, const char *const *heads, int n);
 void html_row(FILE *out, const char *const *cells, int n);
 void html_table_end(FILE *out);
@@ -65,6 +66,13 @@ struct html_series {
     size_t n;
     int dec;
     int axis;
+    /* 0: the colour of its place in the chart; k > 0: palette colour k - 1,
+     * so that an arm (or a sweep's line) keeps one colour on every chart of
+     * a page */
+    int hue;
+    /* 0 solid, 1 dashed, 2 dotted, 3 dash-dot: the figures of one colour
+     * (p50, p99) told apart */
+    int dash;
 };
 
 enum html_xaxis {
@@ -91,7 +99,9 @@ struct html_chart {
  * and the values as JSON for the script (built with json-c; each number to
  * the digits the readout gives, NaN and inf as null; < > & in it as \u
  * escapes, so no label ends its <script> block). ns at most
- * HTML_CHART_MAX_SERIES. */
+ * HTML_CHART_MAX_SERIES. Text is laid out in CSS px (never scaled with
+ * the chart), only the lines stretch to the width; a series that a later
+ * one lies on wholly is drawn wider beneath it, and its legend says so. */
 void html_chart(FILE *out, const struct html_chart *c, const struct html_series *s, int ns);
 
 /* x values (percentiles, 0..100) for a latency percentile plot of h:

@@ -1,25 +1,33 @@
 /* html_chart: line charts as SVG, written here (html.h): no charting
- * library at view time, a few bytes per point, and crisp in print. */
+ * library at view time, a few bytes per point, and crisp in print.
+ *
+ * Text is laid out in CSS px and never scaled: an SVG's viewBox scales its
+ * text with the chart, so at 420 px a 760-unit chart wrote 5 px labels.
+ * The outer <svg> is the plot area itself (the box's padding holds the
+ * labels, drawn outside it with overflow visible); x positions are
+ * percentages of its width, y positions px from its top. Only the lines
+ * stretch: they sit in an inner <svg> whose viewBox maps x 0..1000 onto
+ * the width (preserveAspectRatio none; strokes non-scaling, in CSS). So a
+ * chart reads the same at every width, with no second layout to keep. */
 #include "results/html.h"
 
 #include <json-c/json.h>
 #include <math.h>
 #include <string.h>
 
-/* The drawing, in viewBox units. */
-#define W 760.0
-#define H 250.0
-#define PT 14.0
-#define PB 34.0
-#define PL 62.0
-#define PR_ONE 18.0   /* right margin without a right-hand axis */
-#define PR_TWO 62.0
+/* The plot area's height and the room around it for the labels, CSS px. */
+#define PH 200.0
+#define PAD_TOP 30
+#define PAD_BOTTOM 40
+#define PAD_LEFT 52
+#define PAD_RIGHT_ONE 28 /* half the widest x label ("99.999%") past the end */
+#define PAD_RIGHT_TWO 52 /* the right-hand axis' labels */
+#define DATA_W 1000.0    /* the lines' viewBox width */
 
 /* Points per series up to which each gets a dot with a <title> tooltip. */
 #define DOTS_MAX 120
 
 struct frame {
-    double l, r, t, b;        /* plot area */
     double x0, x1;            /* x range (log 1/(1-p) for percentiles) */
     double ymax[2];           /* per axis, from 0 */
     double ystep[2];
@@ -91,14 +99,21 @@ static void x_range(struct frame *f, const struct html_chart *c, const struct ht
     f->x1 = hi;
 }
 
-static double px(const struct frame *f, double x)
+/* Where x is across the plot, 0..1 (of the axis' own scale: tx'd). */
+static double fx_axis(const struct frame *f, double v)
 {
-    return f->l + (tx(f->xaxis, x) - f->x0) / (f->x1 - f->x0) * (f->r - f->l);
+    return (v - f->x0) / (f->x1 - f->x0);
 }
 
+static double fx(const struct frame *f, double x)
+{
+    return fx_axis(f, tx(f->xaxis, x));
+}
+
+/* px from the plot's top */
 static double py(const struct frame *f, int axis, double y)
 {
-    return f->b - y / f->ymax[axis ? 1 : 0] * (f->b - f->t);
+    return PH - y / f->ymax[axis ? 1 : 0] * PH;
 }
 
 /* "99.9%" for the tick at 1/(1-p) = 10^k. */
@@ -115,15 +130,15 @@ static void x_ticks(FILE *out, const struct frame *f)
 {
     double step = f->xaxis == HTML_X_PERCENTILE ? 1 : nice((f->x1 - f->x0) / 6);
     for (double v = ceil(f->x0 / step - 1e-9) * step; v <= f->x1 + 1e-9; v += step) {
-        double x = f->l + (v - f->x0) / (f->x1 - f->x0) * (f->r - f->l);
+        double x = 100 * fx_axis(f, v);
         char lab[32];
         if (f->xaxis == HTML_X_PERCENTILE)
             pct_label((int)lround(v), lab, sizeof lab);
         else
             snprintf(lab, sizeof lab, "%g", fabs(v) < step / 1e6 ? 0 : v);
-        fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
-                     "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-                x, x, f->t, f->b, x, f->b + 14, lab);
+        fprintf(out, "<line class=\"grid\" x1=\"%.2f%%\" x2=\"%.2f%%\" y1=\"0\" y2=\"%.0f\"/>"
+                     "<text class=\"tick\" x=\"%.2f%%\" y=\"%.0f\" text-anchor=\"middle\">%s"
+                     "</text>\n", x, x, PH, x, PH + 15, lab);
     }
 }
 
@@ -133,24 +148,29 @@ static void y_ticks(FILE *out, const struct frame *f, int axis)
     for (double v = 0; v <= f->ymax[axis] + step / 1e6; v += step) {
         double y = py(f, axis, v);
         if (axis == 0)
-            fprintf(out, "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>",
-                    f->l, f->r, y, y);
-        fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%g</text>\n",
-                axis ? f->r + 4 : f->l - 4, y + 4, axis ? "start" : "end", v);
+            fprintf(out, "<line class=\"grid\" x1=\"0\" x2=\"100%%\" y1=\"%.1f\" y2=\"%.1f\"/>",
+                    y, y);
+        fprintf(out, "<text class=\"tick\" x=\"%s\" dx=\"%d\" y=\"%.1f\" text-anchor=\"%s\">%g"
+                     "</text>\n", axis ? "100%" : "0", axis ? 5 : -5, y + 4,
+                axis ? "start" : "end", v);
     }
 }
 
-static void axis_titles(FILE *out, const struct frame *f, const struct html_chart *c)
+/* The y titles above the plot, clear of the top tick label (its box
+ * reaches about 6 px above the plot), at the box's outer edges; the x
+ * title under the x tick labels. */
+static void axis_titles(FILE *out, const struct html_chart *c, int pad_right)
 {
-    fputs("<text x=\"12\" y=\"12\">", out);
+    fprintf(out, "<text class=\"atitle\" x=\"%d\" y=\"-14\">", -PAD_LEFT);
     html_esc(out, c->yname);
     fputs("</text>", out);
     if (c->y2name) {
-        fprintf(out, "<text x=\"%.1f\" y=\"12\" text-anchor=\"end\">", W - 4);
+        fprintf(out, "<text class=\"atitle\" x=\"100%%\" dx=\"%d\" y=\"-14\" "
+                     "text-anchor=\"end\">", pad_right);
         html_esc(out, c->y2name);
         fputs("</text>", out);
     }
-    fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", (f->l + f->r) / 2, H - 3);
+    fprintf(out, "<text class=\"atitle\" x=\"50%%\" y=\"%.0f\" text-anchor=\"middle\">", PH + 32);
     html_esc(out, c->xname);
     if (c->xunit && c->xunit[0]) {
         fputs(" (", out);
@@ -163,32 +183,87 @@ static void axis_titles(FILE *out, const struct frame *f, const struct html_char
 static void shade_and_mark(FILE *out, const struct frame *f, const struct html_chart *c)
 {
     if (c->shade0 != c->shade1) {
-        double a = px(f, c->shade0), b = px(f, c->shade1);
-        fprintf(out, "<rect class=\"shade\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
-                     "<title>", a, f->t, b - a, f->b - f->t);
+        double a = 100 * fx(f, c->shade0), b = 100 * fx(f, c->shade1);
+        fprintf(out, "<rect class=\"shade\" x=\"%.2f%%\" y=\"0\" width=\"%.2f%%\" "
+                     "height=\"%.0f\"><title>", a, b - a, PH);
         html_esc(out, c->shade_label);
-        fprintf(out, "</title></rect><text x=\"%.1f\" y=\"%.1f\">", a + 3, f->t + 11);
+        fprintf(out, "</title></rect><text x=\"%.2f%%\" dx=\"3\" y=\"11\">", a);
         html_esc(out, c->shade_label);
         fputs("</text>\n", out);
     }
     for (int i = 0; i < c->nmarks && i < 4; i++) {
-        double x = px(f, c->marks[i]);
-        fprintf(out, "<line class=\"mark\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\">"
-                     "<title>", x, x, f->t, f->b);
+        double x = 100 * fx(f, c->marks[i]);
+        int left = x > 50; /* the label on the side with room */
+        fprintf(out, "<line class=\"mark\" x1=\"%.2f%%\" x2=\"%.2f%%\" y1=\"0\" y2=\"%.0f\">"
+                     "<title>", x, x, PH);
         html_esc(out, c->mark_labels[i]);
-        fprintf(out, "</title></line><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", x - 3,
-                f->t + 11 + 12 * i);
+        fprintf(out, "</title></line><text x=\"%.2f%%\" dx=\"%d\" y=\"%d\" text-anchor=\"%s\">",
+                x, left ? -3 : 3, 11 + 12 * i, left ? "end" : "start");
         html_esc(out, c->mark_labels[i]);
         fputs("</text>\n", out);
     }
 }
 
-/* One series: a path, broken at gaps, and dots with tooltips if few. */
+/* ---- series ---------------------------------------------------------------- */
+
+/* Which series lie wholly under a later one (same axis, every point within
+ * a pixel, gaps alike): drawn first, they would not show at all. */
+struct overlap {
+    int depth[HTML_CHART_MAX_SERIES]; /* how many later series lie on it */
+    int over[HTML_CHART_MAX_SERIES];  /* the first of them, or -1 */
+};
+
+static int lies_on(const struct frame *f, const struct html_chart *c,
+                   const struct html_series *a, const struct html_series *b)
+{
+    if (a->axis != b->axis || a->n != b->n)
+        return 0;
+    const double *xa = xs_of(c, a), *xb = xs_of(c, b);
+    size_t drawn = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        if (gap(a->y[i]) != gap(b->y[i]))
+            return 0;
+        if (gap(a->y[i]))
+            continue;
+        if (fabs(fx(f, xa[i]) - fx(f, xb[i])) > 1e-3 ||
+            fabs(py(f, a->axis, a->y[i]) - py(f, b->axis, b->y[i])) > 1)
+            return 0;
+        drawn++;
+    }
+    return drawn > 0;
+}
+
+static void overlaps(struct overlap *o, const struct frame *f, const struct html_chart *c,
+                     const struct html_series *s, int ns)
+{
+    for (int k = 0; k < ns; k++) {
+        o->depth[k] = 0;
+        o->over[k] = -1;
+        for (int j = k + 1; j < ns; j++)
+            if (lies_on(f, c, &s[k], &s[j])) {
+                o->depth[k]++;
+                o->over[k] = o->over[k] < 0 ? j : o->over[k];
+            }
+    }
+}
+
+/* Colour and dash classes: "s3 d1". */
+static void style_of(const struct html_series *s, int k, char *out, size_t len)
+{
+    int hue = s->hue > 0 ? s->hue - 1 : k;
+    snprintf(out, len, "s%d d%d", hue % HTML_CHART_MAX_SERIES, s->dash & 3);
+}
+
+/* One series: a path, broken at gaps, wider by 3 px per series lying on
+ * it (its colour then shows either side of theirs). */
 static void series_path(FILE *out, const struct frame *f, const struct html_chart *c,
-                        const struct html_series *s, int k)
+                        const struct html_series *s, int k, int depth)
 {
     const double *x = xs_of(c, s);
-    fprintf(out, "<path class=\"s%d\" data-series=\"", k);
+    char cls[16];
+    style_of(s, k, cls, sizeof cls);
+    fprintf(out, "<path class=\"%s\" style=\"stroke-width:%.1fpx\" data-series=\"", cls,
+            2.0 + 3 * depth);
     html_esc(out, s->name);
     fputs("\" d=\"", out);
     int pen = 0;
@@ -197,17 +272,28 @@ static void series_path(FILE *out, const struct frame *f, const struct html_char
             pen = 0;
             continue;
         }
-        fprintf(out, "%c%.1f %.1f", pen ? 'L' : 'M', px(f, x[i]), py(f, s->axis, s->y[i]));
+        fprintf(out, "%c%.1f %.1f", pen ? 'L' : 'M', DATA_W * fx(f, x[i]),
+                py(f, s->axis, s->y[i]));
         pen = 1;
     }
     fputs("\"><title>", out);
     html_esc(out, s->name);
     fputs("</title></path>\n", out);
+}
+
+/* Its dots with tooltips, if few: circles outside the stretched lines, so
+ * they stay round. */
+static void series_dots(FILE *out, const struct frame *f, const struct html_chart *c,
+                        const struct html_series *s, int k, int depth)
+{
+    const double *x = xs_of(c, s);
+    char cls[16];
+    style_of(s, k, cls, sizeof cls);
     for (size_t i = 0; s->n <= DOTS_MAX && i < s->n; i++) {
         if (gap(s->y[i]))
             continue;
-        fprintf(out, "<circle class=\"s%d\" r=\"2.5\" cx=\"%.1f\" cy=\"%.1f\"><title>", k,
-                px(f, x[i]), py(f, s->axis, s->y[i]));
+        fprintf(out, "<circle class=\"%s\" r=\"%.1f\" cx=\"%.2f%%\" cy=\"%.1f\"><title>", cls,
+                2.5 + 1.5 * depth, 100 * fx(f, x[i]), py(f, s->axis, s->y[i]));
         html_esc(out, s->name);
         fprintf(out, " %s%.10g%s%s: %.*f %s</title></circle>\n",
                 c->xaxis == HTML_X_PERCENTILE ? "p" : "", x[i], c->xunit ? " " : "",
@@ -219,9 +305,9 @@ static void series_path(FILE *out, const struct frame *f, const struct html_char
  *
  * The document is built with json-c and serialized plain. Every number
  * carries its own text (json_object_new_double_s): the digits the readout
- * gives (a series' dec for y, 1 decimal for the plot edges, %.10g for x),
- * never json-c's %.17g (0.30000000000000004), and independent of the
- * process-wide double format result_json_text sets for the files. */
+ * gives (a series' dec for y, %.10g for x), never json-c's %.17g
+ * (0.30000000000000004), and independent of the process-wide double
+ * format result_json_text sets for the files. */
 
 /* The digits of v, fixed with dec decimals (dec >= 0) or %.10g (dec < 0).
  * NaN and inf: NULL, which json-c writes as null, since JSON has no
@@ -283,10 +369,10 @@ static json_object *series_json(const struct html_series *s)
     return o;
 }
 
-/* What the script reads (html.c): the x axis' kind, name and unit, the
- * plot's left and right edge and x range (to map the pointer), the shared
- * x (as long as the longest series using it), and the series. @return a
- * new object, the caller's to put. */
+/* What the script reads (html.c): the x axis' kind, name and unit, the x
+ * range (the plot's width, in CSS px, maps the pointer onto it), the
+ * shared x (as long as the longest series using it), and the series.
+ * @return a new object, the caller's to put. */
 static json_object *chart_doc(const struct frame *f, const struct html_chart *c,
                               const struct html_series *s, int ns)
 {
@@ -294,8 +380,6 @@ static json_object *chart_doc(const struct frame *f, const struct html_chart *c,
     json_object_object_add(d, "xf", str(c->xaxis == HTML_X_PERCENTILE ? "pct" : "lin"));
     json_object_object_add(d, "xn", str(c->xname));
     json_object_object_add(d, "xu", str(c->xunit));
-    json_object_object_add(d, "pl", num(f->l, 1));
-    json_object_object_add(d, "pr", num(f->r, 1));
     json_object_object_add(d, "x0", num(f->x0, -1));
     json_object_object_add(d, "x1", num(f->x1, -1));
     size_t nx = 0;
@@ -344,45 +428,76 @@ static void chart_json(FILE *out, const struct frame *f, const struct html_chart
     json_object_put(d);
 }
 
-static void legend(FILE *out, const struct html_series *s, int ns)
+/* Each series' key: a short line in its colour, dash and width, its name,
+ * and, for a series lying under a later one, which. */
+static void legend(FILE *out, const struct html_series *s, int ns, const struct overlap *o)
 {
     fputs("<div class=\"legend\">", out);
     for (int k = 0; k < ns; k++) {
-        fprintf(out, "<span class=\"sw s%d\"></span>", k);
+        char cls[16];
+        style_of(&s[k], k, cls, sizeof cls);
+        fprintf(out, "<span class=\"key\"><svg class=\"sw\" width=\"26\" height=\"12\" "
+                     "aria-hidden=\"true\"><line class=\"%s\" style=\"stroke-width:%.1fpx\" "
+                     "x1=\"1\" x2=\"25\" y1=\"6\" y2=\"6\"/></svg>", cls, 2.0 + 3 * o->depth[k]);
         html_esc(out, s[k].name);
         if (s[k].axis)
             fputs(" (right axis)", out);
+        if (o->over[k] >= 0) {
+            fputs(" (under ", out);
+            html_esc(out, s[o->over[k]].name);
+            fputs(": the same line, drawn wide)", out);
+        }
+        fputs("</span>", out);
     }
     fputs("</div>\n", out);
+}
+
+/* The plot: the outer <svg> is the plot area, the padding of its box the
+ * room for the labels around it. */
+static void plot(FILE *out, const struct frame *f, const struct html_chart *c,
+                 const struct html_series *s, int ns, const struct overlap *o)
+{
+    int pad_right = c->y2name ? PAD_RIGHT_TWO : PAD_RIGHT_ONE;
+    fprintf(out, "<div class=\"plot\" style=\"padding:%dpx %dpx %dpx %dpx\">"
+                 "<svg height=\"%.0f\" role=\"img\" aria-label=\"", PAD_TOP, pad_right,
+            PAD_BOTTOM, PAD_LEFT, PH);
+    html_esc(out, c->title);
+    fputs("\" xmlns=\"http://www.w3.org/2000/svg\">\n", out);
+    shade_and_mark(out, f, c);
+    x_ticks(out, f);
+    y_ticks(out, f, 0);
+    if (c->y2name)
+        y_ticks(out, f, 1);
+    fprintf(out, "<line class=\"axis\" x1=\"0\" x2=\"100%%\" y1=\"%.0f\" y2=\"%.0f\"/>\n", PH,
+            PH);
+    axis_titles(out, c, pad_right);
+    fprintf(out, "<svg class=\"data\" width=\"100%%\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
+                 "preserveAspectRatio=\"none\" overflow=\"visible\">\n", PH, DATA_W, PH);
+    for (int k = 0; k < ns; k++)
+        series_path(out, f, c, &s[k], k, o->depth[k]);
+    fputs("</svg>\n", out);
+    for (int k = 0; k < ns; k++)
+        series_dots(out, f, c, &s[k], k, o->depth[k]);
+    fprintf(out, "<line class=\"xhair\" x1=\"0\" x2=\"0\" y1=\"0\" y2=\"%.0f\"/>\n</svg></div>\n",
+            PH);
 }
 
 void html_chart(FILE *out, const struct html_chart *c, const struct html_series *s, int ns)
 {
     if (ns > HTML_CHART_MAX_SERIES)
         ns = HTML_CHART_MAX_SERIES;
-    struct frame f = {.l = PL, .r = W - (c->y2name ? PR_TWO : PR_ONE), .t = PT, .b = H - PB,
-                      .xaxis = c->xaxis};
+    struct frame f = {.xaxis = c->xaxis};
     x_range(&f, c, s, ns);
     y_ranges(&f, s, ns);
+    struct overlap o;
+    overlaps(&o, &f, c, s, ns);
     fputs("<figure class=\"chart\" id=\"", out);
     html_esc(out, c->id);
     fputs("\"><figcaption>", out);
     html_esc(out, c->title);
-    fprintf(out, "</figcaption>\n<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
-                 "xmlns=\"http://www.w3.org/2000/svg\">\n", W, H);
-    shade_and_mark(out, &f, c);
-    x_ticks(out, &f);
-    y_ticks(out, &f, 0);
-    if (c->y2name)
-        y_ticks(out, &f, 1);
-    fprintf(out, "<line class=\"axis\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>\n", f.l,
-            f.r, f.b, f.b);
-    axis_titles(out, &f, c);
-    for (int k = 0; k < ns; k++)
-        series_path(out, &f, c, &s[k], k);
-    fprintf(out, "<line class=\"xhair\" x1=\"0\" x2=\"0\" y1=\"%.1f\" y2=\"%.1f\"/>\n</svg>\n",
-            f.t, f.b);
-    legend(out, s, ns);
+    fputs("</figcaption>\n", out);
+    plot(out, &f, c, s, ns, &o);
+    legend(out, s, ns, &o);
     fputs("<div class=\"readout\" aria-live=\"polite\">Hover the chart for its values.</div>\n",
           out);
     chart_json(out, &f, c, s, ns);

@@ -102,8 +102,10 @@ void html_pct_chart(FILE *out, const char *id, const struct run_result *const *r
                 continue;
             snprintf(label[ns], sizeof label[ns], "%.60s%s%s", names[i], names[i][0] ? " " : "",
                      k ? "service" : "latency");
+            /* one colour per result, as on the other charts; service dashed */
             s[ns] = (struct html_series){.name = label[ns], .unit = "ms", .x = x[ns],
-                                         .y = y[ns], .n = np, .dec = 3};
+                                         .y = y[ns], .n = np, .dec = 3, .hue = i + 1,
+                                         .dash = k};
             ns++;
         }
     if (!ns)
@@ -170,8 +172,8 @@ void html_run_timeline(FILE *out, const struct run_result *r, const char *idp)
     struct html_series rate[1] = {{.name = "achieved rate", .unit = "/s", .y = v.rate, .n = n,
                                    .dec = 1}};
     struct html_series lat[2] = {
-        {.name = "p50", .unit = "ms", .y = v.p50, .n = n, .dec = 3},
-        {.name = "p99", .unit = "ms", .y = v.p99, .n = n, .dec = 3},
+        {.name = "p50", .unit = "ms", .y = v.p50, .n = n, .dec = 3, .hue = 1},
+        {.name = "p99", .unit = "ms", .y = v.p99, .n = n, .dec = 3, .hue = 1, .dash = 1},
     };
     struct html_series cpu[3] = {
         {.name = "server CPU", .unit = "%", .y = v.scpu, .n = n, .dec = 1},

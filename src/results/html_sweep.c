@@ -114,8 +114,10 @@ static void fig_chart(FILE *out, const struct sweep *s, const struct groups *g, 
         for (int f = 0; f < nf && ns < HTML_CHART_MAX_SERIES; f++) {
             snprintf(names[ns], sizeof names[ns], "%s%s%s", g->name[k], g->name[k][0] ? " " : "",
                      fig_label[figs[f]]);
+            /* a line's colour is the same on every chart; its figures differ by dash */
             ser[ns] = (struct html_series){.name = names[ns], .unit = unit, .x = g->x[k],
-                                           .y = g->y[k][figs[f]], .n = g->len[k], .dec = dec};
+                                           .y = g->y[k][figs[f]], .n = g->len[k], .dec = dec,
+                                           .hue = (int)k + 1, .dash = f};
             ns++;
         }
     struct html_chart c = {.id = id, .title = title, .yname = yname,
@@ -283,7 +285,7 @@ static void buckets(FILE *out, const struct sweep *s)
     int rc = sweep_buckets_text(m, s, spec, err);
     fclose(m);
     if (rc == 0) {
-        fputs("<pre id=\"sweep-buckets\">", out);
+        fputs("<pre class=\"cols\" id=\"sweep-buckets\">", out);
         html_esc(out, buf);
         fputs("</pre>\n", out);
     }

@@ -44,16 +44,40 @@ static void span(const struct sweep_row *rows, size_t n, int f, double *mn, doub
         }
 }
 
+static int is_latency(int f)
+{
+    return f == SF_P50 || f == SF_P90 || f == SF_P99;
+}
+
+/* The span of every latency column together: they share one unit, as the
+ * text report's percentile table does (report_unit_pick over the whole
+ * table), so that p50 in us never sits beside p90 in ms. */
+static void latency_span(const struct sweep_row *rows, size_t n, double *mn, double *mx)
+{
+    *mn = 0;
+    *mx = 0;
+    for (int f = SF_P50; f <= SF_P99; f++) {
+        double lo, hi;
+        span(rows, n, f, &lo, &hi);
+        if (lo > 0 && (*mn == 0 || lo < *mn))
+            *mn = lo;
+        *mx = hi > *mx ? hi : *mx;
+    }
+}
+
 static void pick_unit(const struct sweep_row *rows, size_t n, int f, struct col_unit *u)
 {
     static const char *const heads[SF_N] = {"achieved/s", "p50", "p90", "p99", "errors",
                                              "CPU %", "CPU-ms/call", "bytes/resp"};
     double mn, mx;
-    span(rows, n, f, &mn, &mx);
+    if (is_latency(f))
+        latency_span(rows, n, &mn, &mx);
+    else
+        span(rows, n, f, &mn, &mx);
     u->div = 1;
     u->dec = decimals(mn);
     snprintf(u->head, sizeof u->head, "%s", heads[f]);
-    if (f == SF_P50 || f == SF_P90 || f == SF_P99) {
+    if (is_latency(f)) {
         struct report_unit ru = report_unit_pick(mx * 1000, mn * 1000);
         u->div = ru.div / 1000;
         u->dec = ru.dec;
