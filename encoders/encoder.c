@@ -1,20 +1,10 @@
-/* encoder: what both encodings share (lookup, request ids, cleanup). */
+/* encoder: what both encodings share (request ids, errors, cleanup); they
+ * call it, and it calls neither (the lookup is registry.c's). */
 #include "encoders/encoder.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-const struct encoder *enc_find(const char *name)
-{
-    static const struct encoder *const all[] = {&enc_xmlrpc, &enc_jsonrpc};
-    if (!name)
-        return NULL;
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-        if (strcmp(all[i]->name, name) == 0)
-            return all[i];
-    return NULL;
-}
 
 void enc_stamp_id(struct enc_request *req, uint64_t id)
 {

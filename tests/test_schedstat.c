@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "base/clock.h"
-#include "stats/procstat.h"
+#include "stats/sampler.h"
 #include "base/units.h"
 
 #define DATA "tests/data/proc/"

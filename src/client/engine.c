@@ -11,7 +11,7 @@
 
 #include "base/clock.h"
 #include "client/engine_int.h"
-#include "stats/procstat.h"
+#include "stats/sampler.h"
 
 static void dispatch(struct engine *e, int64_t busy_since, int64_t free_at);
 

@@ -4,7 +4,7 @@
  * sit at m0 + k * interval, so timelines of different runs line up. */
 #include "base/clock.h"
 #include "client/engine_int.h"
-#include "stats/procstat.h"
+#include "stats/sampler.h"
 #include "results/progress.h"
 
 /* Hands the measured latencies since the last call to the interval hook. */

@@ -10,7 +10,7 @@
 
 #include "encoders/encoder.h"
 #include "client/engine.h"
-#include "stats/procstat.h"
+#include "stats/sampler.h"
 #include "net/target.h"
 #include "base/clock.h"
 #include "base/units.h"

@@ -12,7 +12,7 @@
 
 #include "base/err.h"
 #include "stats/hist.h"
-#include "stats/procstat.h"
+#include "stats/sampler.h"
 
 enum err_kind {
     ERR_CONNECT, /* could not connect */
@@ -395,5 +395,9 @@ void result_limits_text(const struct run_result *r, unsigned f, char *out, size_
 /* Adds the warnings that the figures call for (failures, interruption,
  * saturation, client-bound or late pacer, hypervisor steal, rate). */
 void result_check_warnings(struct run_result *r);
+/* Adds the warning when the server's idle CPU (--idle-baseline) is more
+ * than SERVER_CPU_IDLE_WARN_SHARE of its loaded CPU: most of the CPU per
+ * call is then its own background. */
+void result_warn_idle(struct run_result *r);
 
 #endif

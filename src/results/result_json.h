@@ -45,6 +45,11 @@ int result_load_json(struct run_result *r, json_object *root, char *err);
 /* @return 1 when a parsed document (borrowed, may be NULL) is a saved
  * comparison, else 0. */
 int result_json_is_comparison(json_object *root);
+/* sweep --output writes "kind": RESULT_KIND_SWEEP (sweep_json.h). */
+#define RESULT_KIND_SWEEP "sweep"
+/* @return 1 when a parsed document (borrowed, may be NULL) is a saved
+ * sweep, else 0. */
+int result_json_is_sweep(json_object *root);
 /* Names of the run-wide histograms under "histograms" and "exact_us", in
  * the order latency, service, send_lag, pacing_lag, handshake. */
 extern const char *const result_hist_names[5];

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "base/safetext.h"
-#include "results/sweep_json.h"
 #include "stats/hdrlog.h"
 #include "base/units.h"
 
@@ -362,11 +361,22 @@ static int load_root(json_object *root, struct run_result *r, char *err)
     return load_histograms(root, r, err);
 }
 
-int result_json_is_comparison(json_object *root)
+/* @return 1 when root's "kind" is want. */
+static int kind_is(json_object *root, const char *want)
 {
     json_object *kind = get(root, "kind");
     return kind && json_object_is_type(kind, json_type_string) &&
-           strcmp(json_object_get_string(kind), RESULT_KIND_COMPARE) == 0;
+           strcmp(json_object_get_string(kind), want) == 0;
+}
+
+int result_json_is_comparison(json_object *root)
+{
+    return kind_is(root, RESULT_KIND_COMPARE);
+}
+
+int result_json_is_sweep(json_object *root)
+{
+    return kind_is(root, RESULT_KIND_SWEEP);
 }
 
 int result_load_json(struct run_result *r, json_object *root, char *err)

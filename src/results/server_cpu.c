@@ -185,19 +185,3 @@ void server_cpu_idle_text(const struct run_result *r, char *out, size_t len)
     snprintf(out, len, "idle %.1f%%%s (%.1fs before the load)%s", r->idle.mean_pct, ise,
              r->idle.duration_s, net);
 }
-
-void result_warn_idle(struct run_result *r)
-{
-    double mean, se;
-    struct cpu_per_call c;
-    result_cpu_loaded(r, &mean, &se);
-    if (r->idle.n <= 0 || mean <= 0 || r->idle.mean_pct <= SERVER_CPU_IDLE_WARN_SHARE * mean)
-        return;
-    result_cpu_per_call(r, &c);
-    if (isnan(c.net)) /* nothing answered: no CPU per call to speak of */
-        return;
-    result_warn(r, "the server's idle CPU (%.1f%% of a core before the load) is %.0f%% of its CPU "
-                "under load (%.1f%%): that share of the %.3f CPU-ms/call is its own background; "
-                "net of idle %.3f CPU-ms/call", r->idle.mean_pct, 100 * r->idle.mean_pct / mean,
-                mean, c.raw, c.net);
-}

@@ -68,8 +68,5 @@ void server_cpu_text(const struct run_result *r, char *out, size_t len);
  * CPU-ms/call (raw 1.920 +/- 0.015)" into out; "" without an idle baseline. */
 void server_cpu_idle_text(const struct run_result *r, char *out, size_t len);
 
-/* Adds the warning when the idle CPU is more than a fifth of the loaded
- * CPU: most of the CPU per call is then the server's own background. */
-void result_warn_idle(struct run_result *r);
 
 #endif

@@ -139,13 +139,6 @@ static json_object *get(json_object *o, const char *key)
     return NULL;
 }
 
-int result_json_is_sweep(json_object *root)
-{
-    json_object *kind = get(root, "kind");
-    return kind && json_object_is_type(kind, json_type_string) &&
-           strcmp(json_object_get_string(kind), RESULT_KIND_SWEEP) == 0;
-}
-
 /* A number in [lo, hi] at o.key into *out; -1 with err naming where. */
 static int num_field(json_object *o, const char *key, double lo, double hi, double *out,
                      const char *where, char *err)

@@ -22,9 +22,9 @@
 
 #include <json-c/json.h>
 
+#include "results/result_json.h" /* RESULT_KIND_SWEEP, result_json_is_sweep */
 #include "results/sweep.h"
 
-#define RESULT_KIND_SWEEP "sweep"
 #define SWEEP_JSON_VERSION 1
 
 /* err is ERR_LEN bytes, caller-owned; a reason is one line. */
@@ -41,8 +41,5 @@ int sweep_save(const struct sweep *s, const char *path, char *err);
 int sweep_load(struct sweep *s, const char *path, char *err);
 /* The same from a parsed document (borrowed; s keeps no pointer into it). */
 int sweep_load_json(struct sweep *s, json_object *root, char *err);
-/* @return 1 when a parsed document (borrowed, may be NULL) is a saved
- * sweep ("kind": "sweep"), else 0. */
-int result_json_is_sweep(json_object *root);
 
 #endif

@@ -1,7 +1,8 @@
 /* serve_conn: one client connection of `rpcbench serve`: its life cycle,
  * its byte I/O (plain TCP or TLS, decided here and nowhere else), and the
- * sniffing of its first bytes that hands it to a wire protocol's table
- * (serve_http or serve_stomp); this file never asks which one it is.
+ * handing of its first bytes to the owner's sniffer (serve_ctx.sniff,
+ * serve_sniff.c), which names the wire protocol's table (serve_http or
+ * serve_stomp); this file never asks which one it is, and calls neither.
  *
  * Phases of a connection: TLS handshake (every connection, with
  * --tls-cert; bounded by the idle timer) -> SNIFF -> SERVING (HTTP or
@@ -24,7 +25,6 @@
 
 #define LINGER_S 2.0     /* how long an error-closed connection drains input */
 #define MAX_READS 16     /* reads per event while draining a closing connection */
-#define SNIFF_MAX 16     /* bytes after which an undecided connection is HTTP */
 
 /* ---- life cycle ---- */
 
@@ -143,38 +143,6 @@ static void handshake(struct sconn *c)
 
 /* ---- sniffing and reading ---- */
 
-/* Whether p[0..n) names a frame a STOMP client sends. */
-static int stomp_command(const char *p, size_t n)
-{
-    static const char *const cmds[] = {"CONNECT", "STOMP", "SEND", "SUBSCRIBE", "UNSUBSCRIBE",
-                                       "ACK", "NACK", "BEGIN", "COMMIT", "ABORT", "DISCONNECT"};
-    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        if (strlen(cmds[i]) == n && !memcmp(cmds[i], p, n))
-            return 1;
-    return 0;
-}
-
-/* The one place that decides, from its first bytes, what a new connection
- * speaks (as VDSM's protocol detector does on port 54321): a STOMP client
- * command alone on the first line ("CONNECT\n", "STOMP\r\n") is STOMP;
- * anything else (an HTTP method is followed by a space) is HTTP. Leading
- * EOLs are skipped. @return the wire's table, or NULL while the bytes so
- * far could still be either. */
-static const struct serve_proto *sniff(const char *p, size_t n)
-{
-    size_t i = 0, start;
-    while (i < n && (p[i] == '\r' || p[i] == '\n'))
-        i++;
-    start = i;
-    while (i < n && p[i] >= 'A' && p[i] <= 'Z')
-        i++;
-    if (i == n)
-        return n < SNIFF_MAX ? NULL : &serve_http;
-    if ((p[i] == '\n' || p[i] == '\r') && stomp_command(p + start, i - start))
-        return &serve_stomp;
-    return &serve_http;
-}
-
 /* The wire is known: start it and hand it its first bytes p[0..n). */
 static enum step adopt(struct sconn *c, const struct serve_proto *wire, const char *p, size_t n)
 {
@@ -191,13 +159,13 @@ static enum step adopt(struct sconn *c, const struct serve_proto *wire, const ch
 static enum step first_bytes(struct sconn *c, const char *p, size_t n)
 {
     const struct serve_proto *wire;
-    if (c->in.len == 0 && (wire = sniff(p, n)))
+    if (c->in.len == 0 && (wire = c->ctx->sniff(p, n)))
         return adopt(c, wire, p, n);
     if (buf_append(&c->in, p, n) < 0) {
         sconn_free(c);
         return STEP_GONE;
     }
-    if (!(wire = sniff(c->in.data, c->in.len)))
+    if (!(wire = c->ctx->sniff(c->in.data, c->in.len)))
         return STEP_WAIT;
     struct buf held = c->in; /* the wire gets them as fresh input */
     c->in = (struct buf){0};

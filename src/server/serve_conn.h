@@ -34,11 +34,16 @@ struct broker {
     uint64_t unrouted;       /* messages with no subscriber to take them */
 };
 
+struct serve_proto; /* a wire protocol's table (serve_conn_int.h) */
+
 /* What every connection of one server shares. Filled by its owner (the
  * server, or a test) before the first sconn_start; loop, api.sim, tls and
  * rbuf are the owner's to create and free. */
 struct serve_ctx {
     struct ev_loop *loop;
+    /* The wire a connection speaks from its first bytes (serve_sniff, or a
+     * test's own): set by the owner. */
+    const struct serve_proto *(*sniff)(const char *p, size_t n);
     struct vdsm_api api;
     struct delay delay;
     struct delay_workers workers; /* --workers: the delay queued FIFO (owner frees) */

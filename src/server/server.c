@@ -16,6 +16,7 @@
 #include "net/sock.h"
 #include "net/tls.h"
 #include "server/server.h"
+#include "server/serve_sniff.h"
 
 #define READ_BUF (64 * 1024)
 #define ACCEPTS_PER_EVENT 64
@@ -144,6 +145,7 @@ int server_start(struct server *s, const struct server_config *o, char *bound, s
 {
     sock_raise_fd_limit((long)o->max_conns + 64); /* short: accept pauses, logged */
     struct serve_ctx *ctx = &s->ctx;
+    ctx->sniff = serve_sniff;
     ctx->max_body = o->max_body;
     ctx->idle_s = (double)o->idle_ns / 1e9;
     ctx->max_conns = o->max_conns;

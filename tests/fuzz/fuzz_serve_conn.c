@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "server/serve_conn.h"
+#include "server/serve_sniff.h"
 #include "server/vmsim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -38,6 +39,7 @@ static void setup(void)
         fprintf(stderr, "fuzz_serve_conn: setup failed\n");
         abort();
     }
+    ctx.sniff = serve_sniff;
     ctx.max_body = MAX_BODY;
     ctx.idle_s = 30; /* never fires: every input ends long before */
     ctx.max_conns = 16;
