@@ -2,9 +2,10 @@
 # check-layers: every #include "..." of ours names its layer ("base/buf.h")
 # and goes only where the layer rules allow (README, Development):
 #
-#   cli ──> dist ──> client ──> results ──> stats ──> base
+#   cli ──> dist ──> client ──> model ──> stats ──> base
 #    │                 │  └──> net, encoders ──────────> base
-#    └──> server ──> net, encoders, base   (never client or results)
+#    ├──> report ──> judge ──> model
+#    └──> server ──> net, encoders, base   (never client or model)
 #
 # dist (distributed runs) holds every MPI call of the program.
 #
@@ -22,11 +23,13 @@ allowed() {
     net) echo "net base" ;;
     stats) echo "stats base" ;;
     encoders) echo "encoders base" ;;
-    results) echo "results stats base" ;;
-    client) echo "client net encoders stats results base" ;;
+    model) echo "model stats base" ;;
+    judge) echo "judge model stats base" ;;
+    report) echo "report judge model stats base" ;;
+    client) echo "client net encoders stats model base" ;;
     server) echo "server net encoders base" ;;
-    dist) echo "dist client results stats net base" ;;
-    cli) echo "cli dist client server results stats net encoders base" ;;
+    dist) echo "dist client model stats net base" ;;
+    cli) echo "cli dist client server report judge model stats net encoders base" ;;
     *) return 1 ;;
     esac
 }
@@ -39,7 +42,7 @@ for f in src/*/*.[ch] encoders/*.[ch]; do
     dir=${f%/*}
     layer=${dir##*/}
     if ! may=$(allowed "$layer"); then
-        echo "$f: '$layer' is not a layer (base net stats encoders results client dist server cli)"
+        echo "$f: '$layer' is not a layer (base net stats encoders model judge report client dist server cli)"
         bad=$((bad + 1))
         continue
     fi

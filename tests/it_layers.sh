@@ -1,9 +1,11 @@
 #!/bin/sh
 # it_layers: scripts/check-layers.sh passes on the tree, and fails, naming
 # the file, the line and the include, on each kind of violation planted in
-# a copy: a lower layer reaching up (base -> client), the server reaching
-# into the client's results, anything including cli, and an include that
-# does not name its layer.
+# a copy: a lower layer reaching up (base -> client, model -> judge, judge
+# -> report), the server reaching into the client's result model, anything
+# including cli, and an include that does not name its layer. Then scripts/check-cycles.sh passes on the built
+# objects ($BUILD, default build/rel), and fails, naming the files and the
+# symbol, on a call cycle planted in two objects of a test tree.
 set -u
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -34,8 +36,11 @@ plant() {
 }
 
 plant src/base/buf.c client/engine.h ": base may not include client"
-plant src/stats/hist.c results/result.h ": stats may not include results"
-plant src/server/vdsm_api.c results/result.h ": server may not include results"
+plant src/stats/hist.c model/result.h ": stats may not include model"
+plant src/server/vdsm_api.c model/result.h ": server may not include model"
+plant src/model/sweep.c judge/capacity.h ": model may not include judge"
+plant src/judge/condition.c report/report.h ": judge may not include report"
+plant src/client/engine.c report/report.h ": client may not include report"
 plant src/server/server.c client/engine.h ": server may not include client"
 plant encoders/jsonrpc.c net/tls.h ": encoders may not include net"
 plant src/client/engine.c cli/options.h ": client may not include cli"
@@ -43,4 +48,26 @@ plant src/client/measured_run.c dist/dist.h ": client may not include dist"
 plant src/dist/dist_run.c cli/options.h ": dist may not include cli"
 plant src/dist/dist_run.c server/server.h ": dist may not include server"
 plant src/net/tls.c buf.h " does not name its layer"
+# Call cycles, read from objects: the program's, then a planted pair.
+BUILD=${BUILD:-build/rel}
+out=$(scripts/check-cycles.sh "$BUILD" 2>&1) || fail "call cycles in $BUILD: $out"
+echo "$out"
+mkdir -p "$tmp/b/src/x" "$tmp/t/src/x"
+printf 'int b_back(void);\nint a_calls(void) { return b_back(); }\n' >"$tmp/t/src/x/a.c"
+printf 'int a_calls(void);\nint b_back(void) { return 1; }\nint b_calls(void) { return a_calls(); }\n' >"$tmp/t/src/x/b.c"
+printf 'int c_alone(void) { return 0; }\n' >"$tmp/t/src/x/c.c"
+for f in a b c; do
+    cc -c -o "$tmp/b/src/x/$f.o" "$tmp/t/src/x/$f.c" || fail "cc $f.c"
+done
+if out=$(scripts/check-cycles.sh "$tmp/b" "$tmp/t" 2>&1); then
+    fail "a planted cycle a.c <-> b.c passed: $out"
+fi
+case $out in
+*"src/x/a.c -> src/x/b.c (b_back), and src/x/b.c reaches src/x/a.c back"*) ;;
+*) fail "the planted cycle is not named: $out" ;;
+esac
+case $out in
+*c.c*) fail "c.c calls nobody, yet is named: $out" ;;
+esac
+echo "ok   planted cycle: $(echo "$out" | head -1)"
 echo "it_layers: ok"

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "results/capacity.h"
+#include "judge/capacity.h"
 
 #define MAXP 64
 

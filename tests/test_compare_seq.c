@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "base/rng.h"
-#include "results/compare_stats.h"
+#include "judge/compare_stats.h"
 
 #define MAX_ROUNDS 12
 #define MIN_ROUNDS 3

@@ -7,7 +7,7 @@
 
 #include <cmocka.h>
 
-#include "results/compare_stats.h"
+#include "judge/compare_stats.h"
 
 static void test_t_table(void **state)
 {

@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "results/condition.h"
-#include "results/junit.h"
+#include "judge/condition.h"
+#include "report/junit.h"
 
 static struct cond_list list;
 static struct run_result res; /* large: off the stack */

@@ -16,7 +16,7 @@
 
 #include "stats/hdrlog.h"
 #include "stats/hdrlog_read.h"
-#include "results/hlog_merge.h"
+#include "stats/hlog_merge.h"
 
 struct tmp {
     char path[64];

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/html.h"
+#include "report/html.h"
 
 /* What f wrote, as a string the caller frees. */
 struct mem {

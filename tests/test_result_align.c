@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "results/result_json.h"
-#include "results/result_merge.h"
+#include "model/result_json.h"
+#include "model/result_merge.h"
 
 /* A 3 s run of 1 s intervals started at start (0: unknown), interval k
  * (1..3, ending at t = k) sending base * k; a sample at each interval's end

@@ -14,9 +14,9 @@
 
 #include "stats/buckets.h"
 #include "stats/hdrlog.h"
-#include "results/report.h"
-#include "results/result_json.h"
-#include "results/result_merge.h"
+#include "report/report.h"
+#include "model/result_json.h"
+#include "model/result_merge.h"
 
 static uint64_t lcg(uint64_t *s)
 {

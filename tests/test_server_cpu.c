@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "results/server_cpu.h"
+#include "model/server_cpu.h"
 
 static struct run_result res; /* large: off the stack */
 

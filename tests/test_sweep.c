@@ -12,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include "results/sweep.h"
-#include "results/result_json.h"
-#include "results/sweep_json.h"
-#include "results/sweep_out.h"
+#include "model/sweep.h"
+#include "model/result_json.h"
+#include "model/sweep_json.h"
+#include "report/sweep_out.h"
 
 /* A result whose n answers all took ms milliseconds, at achieved rate,
  * with errs errors, server CPU pct (%) and bytes per answer. */

@@ -14,7 +14,7 @@
 #include <stdio.h>
 
 #include "base/err.h"
-#include "results/condition.h"
+#include "judge/condition.h"
 
 /* The line every subcommand's --help ends with: the codes of
  * base/exit_code.h that every command gives. */

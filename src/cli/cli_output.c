@@ -1,9 +1,9 @@
 /* cli_output: the --format switch (cli_output.h). */
 #include "cli/cli_output.h"
 
-#include "results/report.h"
-#include "results/report_csv.h"
-#include "results/result_json.h"
+#include "report/report.h"
+#include "report/report_csv.h"
+#include "model/result_json.h"
 
 int cli_write_result(FILE *out, enum out_format f, const struct run_result *r, char *err)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "dist/dist.h"
-#include "results/progress.h"
+#include "client/progress.h"
 
 static volatile sig_atomic_t sigint_seen;
 

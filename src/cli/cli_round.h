@@ -6,8 +6,8 @@
 #define RPCBENCH_CLI_ROUND_H
 
 #include "client/measured_run.h"
-#include "results/hdrlog_sink.h"
-#include "results/result.h"
+#include "report/hdrlog_sink.h"
+#include "model/result.h"
 
 /* Announces the run with line (stderr, unless cfg->quiet; "" for none),
  * prefixes its progress lines with prefix (copied), starts a --hdr-log

@@ -6,9 +6,9 @@
 #include "base/exit_code.h"
 #include "base/units.h"
 #include "cli/cli_output.h"
-#include "results/html.h"
-#include "results/junit.h"
-#include "results/result_json.h"
+#include "report/html.h"
+#include "report/junit.h"
+#include "model/result_json.h"
 
 void verdict_judge(struct verdict *v, const struct cond_list *conds, const struct run_result *r)
 {

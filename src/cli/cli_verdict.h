@@ -7,8 +7,8 @@
 #include <stdio.h>
 
 #include "cli/cli_args.h"
-#include "results/condition.h"
-#include "results/junit.h"
+#include "judge/condition.h"
+#include "report/junit.h"
 
 /* Large: callers keep it static. */
 struct verdict {

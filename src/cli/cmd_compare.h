@@ -12,11 +12,11 @@
 #include "cli/cli_verdict.h"
 #include "cli/compare_gate.h"
 #include "cli/options.h"
-#include "results/compare_stats.h"
-#include "results/config_diff.h"
-#include "results/hdrlog_sink.h"
-#include "results/report.h"
-#include "results/result.h"
+#include "judge/compare_stats.h"
+#include "model/config_diff.h"
+#include "report/hdrlog_sink.h"
+#include "report/report.h"
+#include "model/result.h"
 
 
 /* One arm: its config, its rounds (malloc'd, each result its own), their

@@ -1,5 +1,5 @@
 /* cmd_compare_html: compare --html FILE, the comparison as one page
- * (results/html.h). Its figures, ratios, intervals and verdicts come from
+ * (report/html.h). Its figures, ratios, intervals and verdicts come from
  * the text report's own functions (cmd_compare.h), so the page and the text
  * say the same. */
 #include "cli/cmd_compare.h"
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "base/file.h"
-#include "results/html.h"
+#include "report/html.h"
 #include "stats/buckets.h"
 
 /* Element ids of the summary figures, in enum fig order. */

@@ -9,10 +9,10 @@
 #include "base/units.h"
 #include "base/version.h"
 #include "stats/buckets.h"
-#include "results/config_diff.h"
-#include "results/report.h"
-#include "results/result_json.h"
-#include "results/result_merge.h"
+#include "model/config_diff.h"
+#include "report/report.h"
+#include "model/result_json.h"
+#include "model/result_merge.h"
 
 static const struct {
     const char *name; /* text table */

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "results/html.h"
+#include "report/html.h"
 
 /* One verb of the comparison: each arm's result for it (NULL: not sent). */
 struct verb_pair {

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "results/condition.h"
-#include "results/junit.h"
+#include "judge/condition.h"
+#include "report/junit.h"
 
 void compare_judge_thresholds(struct cmp *c)
 {

@@ -15,11 +15,11 @@
 #include "cli/cli_verdict.h"
 #include "cli/cmd_report_sweep.h"
 #include "cli/commands.h"
-#include "results/plot.h"
-#include "results/result_json.h"
-#include "results/result_merge.h"
-#include "results/sweep_json.h"
-#include "results/hlog_merge.h"
+#include "report/plot.h"
+#include "model/result_json.h"
+#include "model/result_merge.h"
+#include "model/sweep_json.h"
+#include "stats/hlog_merge.h"
 
 struct report_opts {
     enum out_format format;

@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "base/exit_code.h"
-#include "results/html.h"
-#include "results/result_json.h"
-#include "results/sweep_json.h"
-#include "results/sweep_out.h"
+#include "report/html.h"
+#include "model/result_json.h"
+#include "model/sweep_json.h"
+#include "report/sweep_out.h"
 
 /* Options that make no sense for a sweep, as a usage error. */
 static int check_format(const struct report_sweep_opts *o, char *err)

@@ -6,9 +6,9 @@
 #include "cli/cli_verdict.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "results/hdrlog_sink.h"
-#include "results/plot.h"
-#include "results/result_json.h"
+#include "report/hdrlog_sink.h"
+#include "report/plot.h"
+#include "model/result_json.h"
 #include "client/measured_run.h"
 #include "dist/dist.h"
 

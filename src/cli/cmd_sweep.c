@@ -15,10 +15,10 @@
 #include "cli/commands.h"
 #include "client/measured_run.h"
 #include "dist/dist.h"
-#include "results/html.h"
-#include "results/result_json.h"
-#include "results/sweep_out.h"
-#include "results/sweep_json.h"
+#include "report/html.h"
+#include "model/result_json.h"
+#include "report/sweep_out.h"
+#include "model/sweep_json.h"
 
 /* ---- running ---------------------------------------------------------------- */
 

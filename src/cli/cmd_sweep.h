@@ -10,8 +10,8 @@
 #include "cli/options.h"
 #include "cli/sweep_args.h"
 #include "client/spawn.h"
-#include "results/hdrlog_sink.h"
-#include "results/sweep.h"
+#include "report/hdrlog_sink.h"
+#include "model/sweep.h"
 
 /* The built-in simulator, one per --vms size, started when a cell first
  * needs it and kept to the end (so every repeat of a cell meets the same

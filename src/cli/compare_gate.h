@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "results/compare_stats.h"
+#include "judge/compare_stats.h"
 
 /* The figures compared, in table order. */
 enum fig { FIG_P50, FIG_P90, FIG_P99, FIG_MEAN, FIG_RATE, FIG_ERRORS, FIG_CPU_PCT, FIG_CPU_MS,

@@ -11,7 +11,7 @@
 #include "base/units.h"
 #include "cli/cli_args.h"
 #include "cli/compare_gate.h"
-#include "results/result.h"
+#include "model/result.h"
 
 /* Large: callers keep it static. positional points into the argv given to
  * options_parse, which must outlive it. */

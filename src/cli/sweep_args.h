@@ -9,8 +9,8 @@
 #include <stddef.h>
 
 #include "cli/options.h"
-#include "results/condition.h"
-#include "results/sweep.h"
+#include "judge/condition.h"
+#include "model/sweep.h"
 
 #define SWEEP_MAX_LIST 64     /* values in one list (a range included) */
 #define SWEEP_MAX_CELLS 256   /* cells of a grid */

@@ -1,13 +1,13 @@
 /* sweep_find: the capacity searches of `rpcbench sweep --find-max`: one
  * per --proto x --verb, each probe a full run stored as a cell, judged by
  * the conditions and by what limited it (result_limits); the choice of the
- * next rate is results/capacity.c's. */
+ * next rate is judge/capacity.c's. */
 #include <stdio.h>
 #include <string.h>
 
 #include "base/exit_code.h"
 #include "cli/cmd_sweep.h"
-#include "results/capacity.h"
+#include "judge/capacity.h"
 
 #define MAX_PROBES 64 /* far beyond what 1/s..100000/s at 0.1% needs */
 

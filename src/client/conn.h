@@ -21,7 +21,7 @@
 #include "encoders/encoder.h"
 #include "net/http_response.h"
 #include "net/sock.h"
-#include "results/result.h"
+#include "model/result.h"
 #include "client/request.h"
 
 /* DOWN -> CONNECTING (TCP) -> HANDSHAKE (TLS) -> LOGIN (STOMP) -> IDLE

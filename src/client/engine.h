@@ -9,7 +9,7 @@
 #ifndef RPCBENCH_ENGINE_H
 #define RPCBENCH_ENGINE_H
 
-#include "results/result.h"
+#include "model/result.h"
 #include "net/target.h"
 #include "base/units.h"
 

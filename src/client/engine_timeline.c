@@ -5,7 +5,7 @@
 #include "base/clock.h"
 #include "client/engine_int.h"
 #include "stats/sampler.h"
-#include "results/progress.h"
+#include "client/progress.h"
 
 /* Hands the measured latencies since the last call to the interval hook. */
 void timeline_flush_hook(struct engine *e, const struct interval_rec *rec, int64_t t_ns)

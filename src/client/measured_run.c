@@ -14,7 +14,7 @@
 #include "net/target.h"
 #include "base/clock.h"
 #include "base/units.h"
-#include "results/server_cpu.h"
+#include "model/server_cpu.h"
 
 int measured_run_spawn_server(const struct run_config *cfg, struct child_server *cs, char *err)
 {

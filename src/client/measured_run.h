@@ -5,7 +5,7 @@
 #ifndef RPCBENCH_MEASURED_RUN_H
 #define RPCBENCH_MEASURED_RUN_H
 
-#include "results/result.h"
+#include "model/result.h"
 #include "client/spawn.h"
 
 /* Starts the built-in simulator (`rpcbench serve`) sized by cfg->vms into

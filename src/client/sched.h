@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "results/result.h" /* enum arrival: part of the run's configuration */
+#include "model/result.h" /* enum arrival: part of the run's configuration */
 
 struct sched {
     enum arrival arrival;

@@ -11,8 +11,8 @@
 #include "client/measured_run.h"
 #include "dist/dist_int.h"
 #include "dist/dist_pack.h"
-#include "results/result_json.h"
-#include "results/result_merge.h"
+#include "model/result_json.h"
+#include "model/result_merge.h"
 
 /* TICK: one rank's closed interval (or, last, its drain). */
 struct tick_msg {

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/report.h"
-#include "results/result_json.h"
-#include "results/result_merge.h"
-#include "results/sweep_json.h"
-#include "results/sweep_out.h"
+#include "report/report.h"
+#include "model/result_json.h"
+#include "model/result_merge.h"
+#include "model/sweep_json.h"
+#include "report/sweep_out.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

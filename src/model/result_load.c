@@ -1,0 +1,438 @@
+/* result_load: a saved JSON result back into a struct run_result (the
+ * merge of results is result_merge.c).
+ *
+ * The histograms come back whole from their HdrHistogram encoding, so a
+ * loaded result re-renders with any buckets or percentiles exactly as the
+ * live run would have. A saved file is input from outside: every number is
+ * range-checked and every array bounded. */
+#include "model/result_json.h"
+#include "model/result_ranks.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/safetext.h"
+#include "stats/hdrlog.h"
+#include "base/units.h"
+
+/* ---- JSON access that tolerates missing or mistyped fields ------------ */
+
+static json_object *get(json_object *o, const char *key)
+{
+    json_object *v = NULL;
+    if (o && json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, key, &v))
+        return v;
+    return NULL;
+}
+
+static double num(json_object *o, const char *key, double dflt)
+{
+    json_object *v = get(o, key);
+    if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+        return dflt;
+    double d = json_object_get_double(v);
+    return isfinite(d) ? d : dflt;
+}
+
+/* Counts, sizes and seeds in a saved result are never negative, and never
+ * beyond 2^53: clamping them there keeps the sums of merged files from
+ * overflowing (found by fuzzing: two INT64_MAX counts). */
+#define LOAD_INT_MAX ((int64_t)1 << 53)
+
+static int64_t i64(json_object *o, const char *key)
+{
+    json_object *v = get(o, key);
+    if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
+        return 0;
+    int64_t n = json_object_get_int64(v);
+    return n < 0 ? 0 : n > LOAD_INT_MAX ? LOAD_INT_MAX : n;
+}
+
+/* A saved file is input too: an old one (or anyone's) may hold a peer's
+ * raw bytes, and json-c passes invalid UTF-8 through and decodes "\u001b"
+ * into a raw ESC. Made safe as the run would have stored it. */
+static void str(json_object *o, const char *key, char *out, size_t len)
+{
+    json_object *v = get(o, key);
+    if (v && json_object_is_type(v, json_type_string))
+        safetext(json_object_get_string(v), (size_t)json_object_get_string_len(v), out, len, 0);
+}
+
+static int boolean(json_object *o, const char *key)
+{
+    json_object *v = get(o, key);
+    return v ? json_object_get_boolean(v) : 0;
+}
+
+static size_t array_len(json_object *a)
+{
+    return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+/* Seconds (0 .. ~30 years) to ns; anything else gives 0. */
+static int64_t secs_ns(double s)
+{
+    return s >= 0 && s < 1e9 ? (int64_t)(s * 1e9) : 0;
+}
+
+/* ---- sections --------------------------------------------------------- */
+
+/* A window out of --pacer-window's range (a file edited, or not ours)
+ * reads as none. */
+static int64_t window_ns(json_object *w, const char *key)
+{
+    double us = num(w, key, 0);
+    return us > 0 && us <= PACER_WINDOW_MAX_NS / 1e3 ? (int64_t)(us * 1e3) : 0;
+}
+
+static void load_config(json_object *c, struct run_config *cfg)
+{
+    json_object *verbs = get(c, "verbs");
+    for (size_t i = 0; i < array_len(verbs) && cfg->nverbs < RUN_MAX_VERBS; i++) {
+        json_object *v = json_object_array_get_idx(verbs, i);
+        struct verb_spec *vs = &cfg->verbs[cfg->nverbs];
+        str(v, "name", vs->name, sizeof vs->name);
+        int64_t w = i64(v, "weight");
+        vs->weight = w >= 1 && w <= 1000 ? (unsigned)w : 1;
+        if (vs->name[0])
+            cfg->nverbs++;
+    }
+    cfg->custom_method = boolean(c, "custom_method");
+    str(c, "label", cfg->label, sizeof cfg->label);
+    cfg->rate = num(c, "rate", 0);
+    cfg->duration_ns = secs_ns(num(c, "duration_s", 0));
+    cfg->warmup_ns = secs_ns(num(c, "warmup_s", 0));
+    cfg->timeout_ns = secs_ns(num(c, "timeout_s", 10));
+    cfg->interval_ns = secs_ns(num(c, "interval_s", 1));
+    int64_t n = i64(c, "connections");
+    cfg->connections = n > 0 && n < 1000000 ? (int)n : 0;
+    char s[32] = "";
+    str(c, "arrival", s, sizeof s);
+    cfg->arrival = !strcmp(s, "poisson") ? ARRIVAL_POISSON : ARRIVAL_CONSTANT;
+    cfg->busy_poll = boolean(c, "busy_poll");
+    cfg->pacer_window_auto = boolean(c, "pacer_window_auto"); /* older files: fixed */
+    cfg->pacer_window_ns = window_ns(c, "pacer_window_us"); /* older files: none */
+    cfg->seed = (uint64_t)i64(c, "seed");
+    s[0] = '\0';
+    str(c, "validate", s, sizeof s);
+    cfg->validate = !strcmp(s, "none") ? VALIDATE_NONE
+                    : !strcmp(s, "full") ? VALIDATE_FULL : VALIDATE_CHEAP;
+    n = i64(c, "vms");
+    cfg->vms = n >= 0 && n < 1000000 ? (int)n : 0;
+    snprintf(cfg->buckets, sizeof cfg->buckets, "auto");
+    str(c, "buckets", cfg->buckets, sizeof cfg->buckets);
+    json_object *p = get(c, "percentiles");
+    for (size_t i = 0; i < array_len(p) && cfg->npcts < RUN_MAX_PCTS; i++) {
+        double v = json_object_get_double(json_object_array_get_idx(p, i));
+        if (v >= 0 && v <= 100)
+            cfg->pcts[cfg->npcts++] = v;
+    }
+    cfg->cpu_saturation = num(c, "cpu_saturation", 95);
+}
+
+/* requests.censored and censored_min_us (result_json's censor_json);
+ * absent in files saved before them: nothing censored. */
+static void load_censor(json_object *o, struct censor *cs)
+{
+    cs->n = i64(o, "censored");
+    cs->min_us = i64(o, "censored_min_us");
+    if (cs->n < 0 || cs->min_us < 0)
+        cs->n = cs->min_us = 0;
+}
+
+static void load_counts(json_object *root, struct run_result *r)
+{
+    json_object *req = get(root, "requests");
+    r->sent = i64(req, "sent");
+    r->ok = i64(req, "ok");
+    r->errors = i64(req, "errors");
+    r->unfinished = i64(req, "unfinished");
+    load_censor(req, &r->censored);
+    r->queued = i64(req, "queued");
+    json_object *warm = get(root, "warmup"); /* absent in older files: 0 */
+    r->warmup.sent = i64(warm, "sent");
+    r->warmup.ok = i64(warm, "ok");
+    r->warmup.errors = i64(warm, "errors");
+    json_object *err = get(root, "errors");
+    for (int k = 0; k < ERR_KINDS; k++)
+        r->err[k] = i64(err, err_kind_names[k]);
+    json_object *bytes = get(root, "bytes");
+    r->bytes_sent = i64(bytes, "sent");
+    r->bytes_received = i64(bytes, "received");
+    r->duration_s = num(root, "duration_s", 0);
+    r->start_unix = num(root, "start_unix", 0); /* 0: unknown (older files) */
+    if (!(r->start_unix > 0 && r->start_unix < 1e11)) /* not before 1970 nor past year 5000 */
+        r->start_unix = 0;
+    r->interrupted = 0;
+    if (boolean(root, "interrupted")) { /* files saved before "signal": SIGINT */
+        json_object *sig = get(root, "signal");
+        r->interrupted = sig ? result_signal_number(json_object_get_string(sig)) : 0;
+        if (!r->interrupted)
+            r->interrupted = SIGINT;
+    }
+    r->closed_loop = boolean(root, "closed_loop");
+    r->rate_achieved = num(get(root, "rate"), "achieved", 0);
+}
+
+/* The exact min, max and sums saved beside the buckets (files saved before
+ * them keep the bucket-derived ones), when they fit the buckets. */
+static void load_exact(json_object *x, struct hist *h)
+{
+    if (!x || h->total_count == 0)
+        return;
+    int64_t mn = i64(x, "min"), mx = i64(x, "max"), sum = i64(x, "sum");
+    double sq = num(x, "sum_sq", -1);
+    if (hist_lowest_equivalent(h, mn) != h->min || hist_lowest_equivalent(h, mx) !=
+        hist_lowest_equivalent(h, h->max) || mn > mx || sq < 0)
+        return; /* not this histogram's: keep what the buckets say */
+    h->min = mn;
+    h->max = mx;
+    h->sum = (double)sum;
+    h->sum_sq = sq;
+}
+
+/* Replaces *h with the histogram encoded at key; a missing key leaves the
+ * (empty) histogram as it is. */
+static int load_hist(json_object *o, const char *key, struct hist *h, char *err)
+{
+    json_object *v = get(o, key);
+    if (!v)
+        return 0;
+    struct hist tmp;
+    if (!json_object_is_type(v, json_type_string) ||
+        hdrlog_decode(json_object_get_string(v), (size_t)json_object_get_string_len(v), &tmp,
+                      err)) {
+        char why[ERR_LEN];
+        snprintf(why, sizeof why, "%s", json_object_is_type(v, json_type_string) ? err : "not a string");
+        snprintf(err, ERR_LEN, "histogram %.40s: %.180s", key, why);
+        return -1;
+    }
+    hist_close(h);
+    *h = tmp;
+    load_exact(get(get(o, "exact_us"), key), h);
+    return 0;
+}
+
+static int load_histograms(json_object *root, struct run_result *r, char *err)
+{
+    json_object *h = get(root, "histograms");
+    if (!get(h, "latency_us")) {
+        snprintf(err, ERR_LEN, "no histograms.latency_us: not an rpcbench result");
+        return -1;
+    }
+    struct hist *hs[] = {&r->latency, &r->service, &r->send_lag, &r->pacing_lag, &r->handshake};
+    for (size_t i = 0; i < sizeof hs / sizeof *hs; i++)
+        if (load_hist(h, result_hist_names[i], hs[i], err))
+            return -1;
+    json_object *hv = get(h, "verbs"), *counts = get(root, "verbs");
+    for (size_t i = 0; i < r->nverbs; i++) {
+        struct verb_result *v = &r->verbs[i];
+        json_object *c = get(counts, v->name);
+        v->requests = i64(c, "requests");
+        v->ok = i64(c, "ok");
+        v->errors = i64(c, "errors");
+        v->unfinished = i64(c, "unfinished");
+        load_censor(c, &v->censored);
+        if (load_hist(hv, v->name, &v->latency, err))
+            return -1;
+        load_exact(get(get(get(h, "exact_us"), "verbs"), v->name), &v->latency);
+    }
+    return 0;
+}
+
+static int load_timeline(json_object *root, struct run_result *r)
+{
+    json_object *iv = get(root, "intervals");
+    for (size_t i = 0; i < array_len(iv); i++) {
+        json_object *x = json_object_array_get_idx(iv, i);
+        struct interval_rec rec = {
+            .t = num(x, "t", 0), .sent = i64(x, "sent"), .ok = i64(x, "ok"),
+            .errors = i64(x, "errors"), .p50_ms = num(x, "p50_ms", 0),
+            .p99_ms = num(x, "p99_ms", 0), .server_cpu_pct = num(x, "server_cpu_pct", -1),
+            .client_cpu_pct = num(x, "client_cpu_pct", -1),
+            .server_rss_kb = i64(x, "server_rss_kb"),
+        };
+        if (result_add_interval(r, &rec))
+            return -1;
+    }
+    json_object *cpu = get(root, "server_cpu"), *sm = get(cpu, "samples");
+    for (size_t i = 0; i < array_len(sm); i++) {
+        json_object *x = json_object_array_get_idx(sm, i);
+        /* The client's CPU is saved per interval, one sample per interval. */
+        struct proc_point p = {
+            .t_ns = secs_ns(num(x, "t", 0)), .server_pct = num(x, "pct", -1),
+            .server_rss_kb = i64(x, "rss_kb"),
+            .client_pct = i < r->nintervals ? r->intervals[i].client_cpu_pct : -1,
+            .machine_busy_pct = -1, .machine_steal_pct = -1,
+        };
+        if (result_add_sample(r, &p))
+            return -1;
+    }
+    return 0;
+}
+
+/* Older files have no "pacer": no wakes counted. */
+static void load_pacer(json_object *o, struct pacer_stats *p)
+{
+    int64_t wakes = i64(o, "wakes");
+    if (wakes <= 0)
+        return;
+    json_object *w = get(o, "window_us");
+    p->wakes = wakes;
+    p->window_min_ns = window_ns(w, "min");
+    p->window_max_ns = window_ns(w, "max");
+    p->window_sum_ns = (double)window_ns(w, "mean") * (double)wakes;
+}
+
+static void load_cpu(json_object *root, struct run_result *r)
+{
+    json_object *cpu = get(root, "server_cpu"), *pids = get(cpu, "pids");
+    for (size_t i = 0; i < array_len(pids) && r->nwatched < RUN_MAX_PIDS; i++)
+        r->watched_pids[r->nwatched++] = (pid_t)json_object_get_int(json_object_array_get_idx(pids, i));
+    r->server_cpu_ms = num(cpu, "cpu_ms", -1);
+    str(cpu, "source", r->server_cpu_source, sizeof r->server_cpu_source);
+    r->server_threads = (long)i64(cpu, "threads");
+    r->rss_start_kb = i64(cpu, "rss_start_kb");
+    r->rss_end_kb = i64(cpu, "rss_end_kb");
+    r->server_vanished = boolean(cpu, "vanished");
+    json_object *idle = get(cpu, "idle");
+    if (idle && num(idle, "mean_pct", -1) >= 0) {
+        long long n = i64(idle, "intervals");
+        r->idle = (struct idle_cpu){.duration_s = num(idle, "duration_s", 0),
+                                    .mean_pct = num(idle, "mean_pct", -1),
+                                    .se_pct = num(idle, "se_pct", -1),
+                                    .n = n > 0 && n < 1000000 ? (int)n : 1};
+    }
+    json_object *sys = get(root, "system");
+    r->machine_busy_pct = num(sys, "busy_pct", -1);
+    r->machine_steal_pct = num(sys, "steal_pct", -1); /* absent in older files: unknown */
+    r->loadavg1 = num(sys, "loadavg", 0);
+    r->machine_cores = (int)i64(sys, "cores"); /* absent in older files: 0, unknown */
+    load_pacer(get(root, "pacer"), &r->pacer);
+    json_object *tr = get(root, "transport"), *es = get(root, "error_samples");
+    r->reconnects = i64(tr, "reconnects");
+    json_object *cf = get(tr, "connection_failures"); /* absent in older files: 0 */
+    for (int k = 0; k < CONN_CAUSES; k++)
+        r->conn_failures[k] = i64(cf, conn_cause_names[k]);
+    r->stomp_bad_frames = i64(tr, "stomp_bad_frames");
+    r->handshakes = i64(tr, "tls_handshakes");
+    r->tls_failures = i64(tr, "tls_failures");
+    r->stomp_errors = i64(tr, "stomp_errors");
+    r->stray_replies = i64(tr, "stray_replies");
+    str(tr, "tls_error", r->tls_error, sizeof r->tls_error);
+    str(tr, "stomp_error", r->stomp_error, sizeof r->stomp_error);
+    r->cfg.tls_insecure = boolean(tr, "tls_insecure");
+    for (int k = 0; k < ERR_KINDS; k++)
+        str(es, err_kind_names[k], r->error_samples[k], sizeof r->error_samples[k]);
+    json_object *w = get(root, "warnings");
+    for (size_t i = 0; i < array_len(w); i++)
+        result_warn(r, "%s", json_object_get_string(json_object_array_get_idx(w, i)));
+}
+
+static int load_root(json_object *root, struct run_result *r, char *err)
+{
+    struct run_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    load_config(get(root, "config"), &cfg);
+    json_object *t = get(root, "target");
+    str(t, "proto", cfg.encoding, sizeof cfg.encoding);
+    if (!boolean(t, "embedded"))
+        str(t, "url", cfg.url, sizeof cfg.url);
+    if (!cfg.label[0])
+        snprintf(cfg.label, sizeof cfg.label, "%s", cfg.encoding);
+    if (result_init(r, &cfg)) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    str(t, "url", r->target_url, sizeof r->target_url);
+    r->build[0] = '\0'; /* files without it: unknown */
+    str(root, "rpcbench", r->build, sizeof r->build);
+    load_counts(root, r);
+    load_cpu(root, r);
+    if (load_timeline(root, r) || result_ranks_load(root, r)) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    return load_histograms(root, r, err);
+}
+
+/* @return 1 when root's "kind" is want. */
+static int kind_is(json_object *root, const char *want)
+{
+    json_object *kind = get(root, "kind");
+    return kind && json_object_is_type(kind, json_type_string) &&
+           strcmp(json_object_get_string(kind), want) == 0;
+}
+
+int result_json_is_comparison(json_object *root)
+{
+    return kind_is(root, RESULT_KIND_COMPARE);
+}
+
+int result_json_is_sweep(json_object *root)
+{
+    return kind_is(root, RESULT_KIND_SWEEP);
+}
+
+int result_load_json(struct run_result *r, json_object *root, char *err)
+{
+    memset(r, 0, sizeof *r);
+    if (!json_object_is_type(root, json_type_object)) {
+        snprintf(err, ERR_LEN, "not an rpcbench result");
+        return -1;
+    }
+    if (result_json_is_comparison(root)) {
+        snprintf(err, ERR_LEN, "a saved comparison, not a run: rpcbench compare FILE re-renders it");
+        return -1;
+    }
+    if (result_json_is_sweep(root)) {
+        snprintf(err, ERR_LEN, "a saved sweep, not a run: rpcbench report FILE re-renders it, "
+                 "compare FILE#CELL FILE#CELL takes two of its cells");
+        return -1;
+    }
+    return load_root(root, r, err);
+}
+
+/* Why path could not be read, in the user's terms: cannot open it, or not
+ * JSON and where the parser stopped (json-c's own wording trimmed). */
+static void load_error(const char *path, char *err)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        snprintf(err, ERR_LEN, "%.200s: cannot read: %s", path, strerror(errno));
+        return;
+    }
+    close(fd);
+    const char *why = json_util_get_last_err();
+    const char *p = why ? strstr(why, "failed: ") : NULL;
+    char reason[128] = "";
+    if (p)
+        snprintf(reason, sizeof reason, "%s", p + strlen("failed: "));
+    reason[strcspn(reason, "\n")] = '\0';
+    snprintf(err, ERR_LEN, "%.150s: not JSON%s%s (want a result saved by --output)", path,
+             reason[0] ? ": " : "", reason);
+}
+
+int result_load(struct run_result *r, const char *path, char *err)
+{
+    memset(r, 0, sizeof *r); /* result_free is safe whatever happens below */
+    json_object *root = json_object_from_file(path);
+    if (!root) {
+        load_error(path, err);
+        return -1;
+    }
+    int rc = result_load_json(r, root, err);
+    json_object_put(root);
+    if (rc) {
+        char why[ERR_LEN];
+        snprintf(why, sizeof why, "%s", err);
+        if (strncmp(why, path, strlen(path)))
+            snprintf(err, ERR_LEN, "%.120s: %.130s", path, why);
+    }
+    return rc;
+}

@@ -1,0 +1,104 @@
+/* result_ranks: a distributed run's ranks, written out (result_ranks.h). */
+#include "model/result_ranks.h"
+
+#include <stdlib.h>
+
+#include "base/safetext.h"
+
+static void add_d(json_object *o, const char *k, double v)
+{
+    json_object_object_add(o, k, json_object_new_double(v));
+}
+
+static void add_i(json_object *o, const char *k, int64_t v)
+{
+    json_object_object_add(o, k, json_object_new_int64(v));
+}
+
+void result_ranks_json(json_object *root, const struct run_result *r)
+{
+    if (!r->nranks)
+        return;
+    json_object *a = json_object_new_array();
+    double total = 0;
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct rank_rec *k = &r->ranks[i];
+        total += k->client_cpu_pct > 0 ? k->client_cpu_pct : 0;
+        json_object *o = json_object_new_object();
+        add_i(o, "rank", k->rank);
+        json_object_object_add(o, "host", json_object_new_string(k->host));
+        add_i(o, "sent", k->sent);
+        add_i(o, "ok", k->ok);
+        add_i(o, "errors", k->errors);
+        add_d(o, "achieved", k->achieved);
+        add_d(o, "send_lag_p99", k->send_lag_p99_ms);
+        add_d(o, "client_cpu_pct", k->client_cpu_pct);
+        add_d(o, "clock_offset_us", k->clock_offset_us);
+        json_object_object_add(o, "lost", json_object_new_boolean(k->lost));
+        json_object_array_add(a, o);
+    }
+    json_object_object_add(root, "ranks", a);
+    add_d(root, "clock_error_us", r->clock_error_us);
+    add_d(root, "client_cpu_total_pct", total);
+}
+
+void report_ranks(FILE *out, const struct run_result *r)
+{
+    if (!r->nranks)
+        return;
+    double total = 0;
+    int known = 0;
+    fprintf(out, "\n%-5s %-20s %8s %8s %7s %10s %9s %8s %11s\n", "rank", "host", "sent", "ok",
+            "errors", "achieved/s", "lag p99", "cpu %", "clock us");
+    for (size_t i = 0; i < r->nranks; i++) {
+        const struct rank_rec *k = &r->ranks[i];
+        fprintf(out, "%-5d %-20.20s %8lld %8lld %7lld %10.2f %7.3fms %8.1f %11.1f%s\n", k->rank,
+                k->host, (long long)k->sent, (long long)k->ok, (long long)k->errors, k->achieved,
+                k->send_lag_p99_ms, k->client_cpu_pct, k->clock_offset_us,
+                k->lost ? "  LOST" : "");
+        if (k->client_cpu_pct >= 0) {
+            total += k->client_cpu_pct;
+            known++;
+        }
+    }
+    fprintf(out, "ranks       %zu; client CPU %.1f%% of a core in total; clock offsets known to "
+            "%.1f us\n", r->nranks, known ? total : -1.0, r->clock_error_us);
+}
+
+static double get_d(json_object *o, const char *k, double dflt)
+{
+    json_object *v;
+    return json_object_object_get_ex(o, k, &v) && v ? json_object_get_double(v) : dflt;
+}
+
+int result_ranks_load(json_object *root, struct run_result *r)
+{
+    json_object *a;
+    if (!json_object_object_get_ex(root, "ranks", &a) || !json_object_is_type(a, json_type_array))
+        return 0;
+    size_t n = json_object_array_length(a);
+    if (!n)
+        return 0;
+    r->ranks = calloc(n, sizeof *r->ranks);
+    if (!r->ranks)
+        return -1;
+    r->nranks = n;
+    for (size_t i = 0; i < n; i++) {
+        json_object *o = json_object_array_get_idx(a, i), *h;
+        struct rank_rec *k = &r->ranks[i];
+        k->rank = (int)get_d(o, "rank", (double)i);
+        if (json_object_object_get_ex(o, "host", &h) && json_object_is_type(h, json_type_string))
+            safetext(json_object_get_string(h), (size_t)json_object_get_string_len(h), k->host,
+                     sizeof k->host, 0);
+        k->sent = (int64_t)get_d(o, "sent", 0);
+        k->ok = (int64_t)get_d(o, "ok", 0);
+        k->errors = (int64_t)get_d(o, "errors", 0);
+        k->achieved = get_d(o, "achieved", 0);
+        k->send_lag_p99_ms = get_d(o, "send_lag_p99", 0);
+        k->client_cpu_pct = get_d(o, "client_cpu_pct", -1);
+        k->clock_offset_us = get_d(o, "clock_offset_us", 0);
+        k->lost = json_object_object_get_ex(o, "lost", &h) && json_object_get_boolean(h);
+    }
+    r->clock_error_us = get_d(root, "clock_error_us", 0);
+    return 0;
+}

@@ -1,0 +1,72 @@
+/* server_cpu: the server's CPU figures of a result, once, for every
+ * format: whether they were measured at all (a figure never measured is
+ * "n/a", never a number), the time-weighted CPU %, and the CPU per call
+ * raw and net of the server's idle background, with their uncertainty.
+ *
+ * Estimator. The loaded CPU L and the idle CPU I are time-weighted means
+ * of the per-interval CPU % (the measured window's intervals, and the
+ * idle baseline's); their standard errors come from the spread of those
+ * intervals: se^2 = n/(n-1) * sum w_i^2 (x_i - mean)^2 / (sum w_i)^2.
+ * Over the window of T seconds with N answered calls:
+ *   raw = cpu_ms / N,            se_raw = se_L/100 * T*1000 / N
+ *   net = raw - I/100 * T*1000/N, se_net = sqrt(se_L^2 + se_I^2)/100 * T*1000/N
+ * The idle baseline (--idle-baseline D) is sampled before the load; by
+ * default it is taken (SERVER_CPU_AUTO_IDLE_NS) when the user names the
+ * server (--server-pid, --server-name) and the rate is below
+ * SERVER_CPU_AUTO_IDLE_RATE calls per second, where background CPU
+ * weighs most per call. */
+#ifndef RPCBENCH_SERVER_CPU_H
+#define RPCBENCH_SERVER_CPU_H
+
+#include <stddef.h>
+
+#include "model/result.h"
+
+#define SERVER_CPU_AUTO_IDLE_NS 3000000000LL
+#define SERVER_CPU_AUTO_IDLE_RATE 5.0
+/* Warn when the idle CPU exceeds this share of the loaded CPU. */
+#define SERVER_CPU_IDLE_WARN_SHARE 0.2
+
+/* CPU-ms per call; NAN where unknown (net may be negative: noise). */
+struct cpu_per_call {
+    double raw, raw_se, net, net_se;
+};
+
+/* @return the idle baseline a run of cfg takes, in ns: --idle-baseline
+ * when given (>= 0), else the default above. */
+int64_t server_cpu_idle_ns(const struct run_config *cfg);
+
+/* The time-weighted mean of the n values x (weights w > 0) into *mean and
+ * its standard error into *se (-1 when n < 2); both -1 when n == 0. */
+void server_cpu_wstats(const double *x, const double *w, size_t n, double *mean, double *se);
+
+/* @return 1 when sample i of r covers at least half an --interval (the
+ * short last interval after SIGINT does not: it weighs in means by its
+ * length, but says little of a median, a peak or saturation), else 0. */
+int result_sample_is_full(const struct run_result *r, size_t i);
+
+/* @return 1 when r's server CPU was measured (a watched process read at
+ * both ends of an interval), else 0. */
+int result_server_measured(const struct run_result *r);
+
+/* @return why r's server CPU is n/a, in under 48 characters ("not
+ * sampled: no --server-pid or --server-name"); a static string. */
+const char *server_cpu_na_reason(const struct run_result *r);
+
+/* The time-weighted loaded CPU % and its standard error; -1 unknown. */
+void result_cpu_loaded(const struct run_result *r, double *mean, double *se);
+
+/* Fills out with r's CPU per call (NAN where unknown: not measured,
+ * nothing answered, no idle baseline for the net figures). */
+void result_cpu_per_call(const struct run_result *r, struct cpu_per_call *out);
+
+/* "CPU mean 9.5% p50 9.1% max 12.0%, 0.450 CPU-ms/call" or "CPU n/a (why)"
+ * into out (len bytes). */
+void server_cpu_text(const struct run_result *r, char *out, size_t len);
+
+/* "idle 2.1% +/- 0.1% (3.0s before the load); net of idle 0.450 +/- 0.020
+ * CPU-ms/call (raw 1.920 +/- 0.015)" into out; "" without an idle baseline. */
+void server_cpu_idle_text(const struct run_result *r, char *out, size_t len);
+
+
+#endif

@@ -1,0 +1,539 @@
+/* html_run: the page of one run (run --html, report --html; html.h). Its
+ * figures are formatted by the text report's own functions (report.h), so
+ * the page and the text say the same numbers to the same digits. */
+#include "base/file.h"
+#include "report/html.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/units.h"
+#include "base/version.h"
+#include "report/report.h"
+#include "model/server_cpu.h"
+#include "stats/buckets.h"
+
+#define PCT_POINTS 96
+
+/* The unit of the text report's percentile table (latency and service). */
+static struct report_unit pct_unit(const struct run_result *r)
+{
+    double mn = 0, mx = 0;
+    report_unit_span(&r->latency, &mn, &mx);
+    report_unit_span(&r->service, &mn, &mx);
+    return report_unit_pick(mx, mn);
+}
+
+static void fmt_pct(const struct run_result *r, const struct hist *h, double p, char *out,
+                    size_t len)
+{
+    struct report_unit u = pct_unit(r);
+    report_latency_fmt(&u, h, &r->censored, 0, (double)hist_percentile(h, p), out, len);
+}
+
+static void verdict_card(FILE *out, const struct html_verdicts *v)
+{
+    if (!v || !v->n)
+        return;
+    size_t failed = 0;
+    for (size_t i = 0; i < v->n; i++)
+        failed += !v->pass[i];
+    char txt[64];
+    snprintf(txt, sizeof txt, failed ? "FAIL (%zu of %zu)" : "pass (%zu of %zu)",
+             failed ? failed : v->n, v->n);
+    html_card(out, "h-verdict", "thresholds", txt, failed ? "bad" : "good");
+}
+
+static void headline(FILE *out, const struct run_result *r, const struct html_verdicts *v)
+{
+    char rt[32], ra[32], p50[32], p99[32], errs[32], cpu[32] = "n/a";
+    if (r->closed_loop)
+        snprintf(rt, sizeof rt, "closed loop");
+    else
+        units_format_rate(r->cfg.rate, rt, sizeof rt);
+    snprintf(ra, sizeof ra, "%.2f/s", r->rate_achieved);
+    fmt_pct(r, &r->latency, 50, p50, sizeof p50);
+    fmt_pct(r, &r->latency, 99, p99, sizeof p99);
+    snprintf(errs, sizeof errs, "%lld", (long long)r->errors);
+    double per = result_cpu_ms_per_call(r);
+    if (per >= 0)
+        snprintf(cpu, sizeof cpu, "%.3f", per);
+    fputs("<div class=\"cards\" id=\"headline\">\n", out);
+    html_card(out, "h-target", "target", r->target_url, NULL);
+    html_card(out, "h-proto", "protocol", r->cfg.encoding, NULL);
+    html_card(out, "h-rate-target", "rate target", rt, NULL);
+    html_card(out, "h-rate", "rate achieved", ra, NULL);
+    html_card(out, "h-p50", "p50 latency", p50, NULL);
+    html_card(out, "h-p99", "p99 latency", p99, NULL);
+    html_card(out, "h-errors", "errors", errs, r->errors ? "bad" : NULL);
+    html_card(out, "h-cpu-ms", "server CPU-ms/call", cpu, NULL);
+    verdict_card(out, v);
+    fputs("</div>\n", out);
+}
+
+static void verdict_table(FILE *out, const struct html_verdicts *v)
+{
+    if (!v || !v->n)
+        return;
+    static const char *const heads[] = {"threshold", "verdict"};
+    html_table(out, "--threshold conditions", heads, 2);
+    for (size_t i = 0; i < v->n; i++) {
+        const char *cells[2] = {v->lines[i], v->pass[i] ? "pass" : "FAIL"};
+        html_row(out, cells, 2);
+    }
+    html_table_end(out);
+}
+
+/* ---- charts ---------------------------------------------------------------- */
+
+void html_pct_chart(FILE *out, const char *id, const struct run_result *const *rs,
+                    const char *const *names, int n, int service)
+{
+    static double x[HTML_CHART_MAX_SERIES][PCT_POINTS], y[HTML_CHART_MAX_SERIES][PCT_POINTS];
+    static char label[HTML_CHART_MAX_SERIES][96];
+    struct html_series s[HTML_CHART_MAX_SERIES];
+    int ns = 0;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k <= service && ns < HTML_CHART_MAX_SERIES; k++) {
+            const struct hist *h = k ? &rs[i]->service : &rs[i]->latency;
+            size_t np = html_pct_points(h, x[ns], y[ns], PCT_POINTS);
+            if (!np)
+                continue;
+            snprintf(label[ns], sizeof label[ns], "%.60s%s%s", names[i], names[i][0] ? " " : "",
+                     k ? "service" : "latency");
+            /* one colour per result, as on the other charts; service dashed */
+            s[ns] = (struct html_series){.name = label[ns], .unit = "ms", .x = x[ns],
+                                         .y = y[ns], .n = np, .dec = 3, .hue = i + 1,
+                                         .dash = k};
+            ns++;
+        }
+    if (!ns)
+        return;
+    struct html_chart c = {.id = id, .title = "Latency by percentile (log 1/(1-p) axis; from "
+                           "the histograms)", .xname = "percentile", .yname = "ms",
+                           .xaxis = HTML_X_PERCENTILE};
+    html_chart(out, &c, s, ns);
+}
+
+int html_timeline_fill(const struct run_result *r, struct html_timeline *v)
+{
+    size_t n = r->nintervals;
+    memset(v, 0, sizeof *v);
+    double *all = calloc(n * 7 + 1, sizeof *all);
+    if (!all)
+        return -1;
+    double **cols[7] = {&v->t, &v->rate, &v->p50, &v->p99, &v->scpu, &v->ccpu, &v->rss};
+    for (int k = 0; k < 7; k++)
+        *cols[k] = all + (size_t)k * n;
+    v->n = n;
+    for (size_t i = 0; i < n; i++) {
+        const struct interval_rec *x = &r->intervals[i];
+        double len = x->t - (i ? r->intervals[i - 1].t : 0);
+        v->t[i] = x->t;
+        v->rate[i] = len > 0 ? (double)x->sent / len : NAN;
+        v->p50[i] = x->ok ? x->p50_ms : NAN;     /* no answer: no latency */
+        v->p99[i] = x->ok ? x->p99_ms : NAN;
+        v->scpu[i] = x->server_cpu_pct;           /* -1: not sampled */
+        v->ccpu[i] = x->client_cpu_pct;
+        v->rss[i] = r->nwatched && x->server_rss_kb > 0 ? (double)x->server_rss_kb * 1024 / 1e6
+                                                        : NAN;
+    }
+    return 0;
+}
+
+void html_timeline_free(struct html_timeline *v)
+{
+    free(v->t);
+    memset(v, 0, sizeof *v);
+}
+
+static void tl_chart(FILE *out, const struct run_result *r, const char *id, const char *title,
+                     const char *yname, const char *y2name, const struct html_series *s, int ns,
+                     const double *t)
+{
+    double warm = (double)r->cfg.warmup_ns / 1e9;
+    struct html_chart c = {.id = id, .title = title, .xname = "t", .xunit = "s",
+                           .yname = yname, .y2name = y2name, .x = t, .shade0 = -warm,
+                           .shade1 = 0, .shade_label = "warmup (not recorded)"};
+    html_chart(out, &c, s, ns);
+}
+
+void html_run_timeline(FILE *out, const struct run_result *r, const char *idp)
+{
+    struct html_timeline v;
+    size_t n = r->nintervals;
+    if (!n || html_timeline_fill(r, &v))
+        return;
+    char id[4][64];
+    static const char *const sfx[4] = {"rate", "lat", "cpu", "rss"};
+    for (int k = 0; k < 4; k++)
+        snprintf(id[k], sizeof id[k], "%s-%s", idp, sfx[k]);
+    struct html_series rate[1] = {{.name = "achieved rate", .unit = "/s", .y = v.rate, .n = n,
+                                   .dec = 1}};
+    struct html_series lat[2] = {
+        {.name = "p50", .unit = "ms", .y = v.p50, .n = n, .dec = 3, .hue = 1},
+        {.name = "p99", .unit = "ms", .y = v.p99, .n = n, .dec = 3, .hue = 1, .dash = 1},
+    };
+    struct html_series cpu[3] = {
+        {.name = "server CPU", .unit = "%", .y = v.scpu, .n = n, .dec = 1},
+        {.name = "client CPU", .unit = "%", .y = v.ccpu, .n = n, .dec = 1},
+        {.name = "server RSS", .unit = "MB", .y = v.rss, .n = n, .dec = 1, .axis = 1},
+    };
+    tl_chart(out, r, id[0], "Achieved rate per interval", "requests/s", NULL, rate, 1, v.t);
+    tl_chart(out, r, id[1], "Latency per interval (p50, p99)", "ms", NULL, lat, 2, v.t);
+    tl_chart(out, r, id[2], r->nwatched ? "CPU (% of one core) and server RSS" : "Client CPU "
+             "(% of one core; server not sampled)", "% of one core", r->nwatched ? "MB" : NULL,
+             cpu, r->nwatched ? 3 : 2, v.t);
+    html_timeline_free(&v);
+}
+
+/* ---- tables ---------------------------------------------------------------- */
+
+static void pct_table(FILE *out, const struct run_result *r)
+{
+    static const char *const heads[] = {"percentile", "latency", "service"};
+    html_table(out, "latency counts from the intended send time; service from the actual write",
+               heads, 3);
+    struct report_unit u = pct_unit(r);
+    const struct hist *lat = &r->latency, *svc = &r->service;
+    for (size_t i = 0; i <= r->cfg.npcts; i++) {
+        char name[16] = "mean", a[40], b[32];
+        int mean = i == r->cfg.npcts;
+        double p = mean ? 0 : r->cfg.pcts[i];
+        if (!mean)
+            snprintf(name, sizeof name, "p%g", p);
+        report_latency_fmt(&u, lat, &r->censored, mean,
+                           mean ? hist_mean(lat) : (double)hist_percentile(lat, p), a, sizeof a);
+        report_unit_fmt(&u, svc->total_count > 0,
+                        mean ? hist_mean(svc) : (double)hist_percentile(svc, p), b, sizeof b);
+        const char *cells[3] = {name, a, b};
+        html_row(out, cells, 3);
+    }
+    html_table_end(out);
+    char note[240];
+    report_censor_note(&r->censored, note, sizeof note);
+    if (note[0]) {
+        html_warn_open(out);
+        html_warn_item(out, NULL, note);
+        html_warn_close(out);
+    }
+}
+
+static int bucket_table(FILE *out, const struct run_result *r, char *err)
+{
+    const struct hist *h = &r->latency;
+    double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
+    int n = buckets_table(r->cfg.buckets, h, edges, pct, err);
+    if (n < 0)
+        return -1;
+    char cap[160] = "average=n/a min=n/a max=n/a (no successful response)";
+    if (h->total_count) {
+        struct report_unit u = report_unit_pick(1000, (double)(h->min > 0 ? h->min : 1));
+        snprintf(cap, sizeof cap, "average=%.*fms min=%.*fms max=%.*fms", u.dec,
+                 hist_mean(h) / 1000, u.dec, (double)h->min / 1000, u.dec, (double)h->max / 1000);
+    }
+    static const char *const heads[] = {"response time", "percentage"};
+    html_table(out, cap, heads, 2);
+    for (int i = 0; i < n; i++) {
+        char e[32], row[48], v[16] = "n/a";
+        buckets_format_ms(edges[i], e, sizeof e);
+        snprintf(row, sizeof row, "<%sms:", e);
+        if (h->total_count)
+            snprintf(v, sizeof v, "%.1f", pct[i]);
+        const char *cells[2] = {row, v};
+        html_row(out, cells, 2);
+    }
+    html_table_end(out);
+    return 0;
+}
+
+static void count_row(FILE *out, const char *name, int64_t n, const char *note)
+{
+    char v[32];
+    snprintf(v, sizeof v, "%lld", (long long)n);
+    const char *cells[3] = {name, v, note ? note : ""};
+    html_row(out, cells, 3);
+}
+
+static void errors_table(FILE *out, const struct run_result *r)
+{
+    static const char *const heads[] = {"requests", "count", "first of its kind"};
+    html_table(out, "requests and errors by kind", heads, 3);
+    count_row(out, "sent", r->sent, NULL);
+    count_row(out, "ok", r->ok, NULL);
+    count_row(out, "errors", r->errors, NULL);
+    count_row(out, "unfinished", r->unfinished, NULL);
+    count_row(out, "queued", r->queued, "sent late: every connection was busy");
+    if (r->warmup.sent || r->cfg.warmup_ns) {
+        count_row(out, "warmup: sent", r->warmup.sent, "before the window: in no figure here");
+        count_row(out, "warmup: ok", r->warmup.ok, NULL);
+        count_row(out, "warmup: errors", r->warmup.errors, NULL);
+    }
+    for (int k = 0; k < ERR_KINDS; k++) {
+        char name[48];
+        snprintf(name, sizeof name, "error: %s", err_kind_names[k]);
+        count_row(out, name, r->err[k], r->error_samples[k]);
+    }
+    html_table_end(out);
+}
+
+static void per_verb(FILE *out, const struct run_result *r)
+{
+    if (r->nverbs < 2)
+        return;
+    static const char *const heads[] = {"verb", "requests", "ok", "errors", "unfinished",
+                                        "p50", "p99"};
+    html_table(out, "per verb", heads, 7);
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < r->nverbs; i++)
+        report_unit_span(&r->verbs[i].latency, &lo, &hi);
+    struct report_unit u = report_unit_pick(hi, lo);
+    for (size_t i = 0; i < r->nverbs; i++) {
+        const struct verb_result *v = &r->verbs[i];
+        char n[4][32], a[40], b[40];
+        snprintf(n[0], sizeof n[0], "%lld", (long long)v->requests);
+        snprintf(n[1], sizeof n[1], "%lld", (long long)v->ok);
+        snprintf(n[2], sizeof n[2], "%lld", (long long)v->errors);
+        snprintf(n[3], sizeof n[3], "%lld", (long long)v->unfinished);
+        report_latency_fmt(&u, &v->latency, &v->censored, 0,
+                           (double)hist_percentile(&v->latency, 50), a, sizeof a);
+        report_latency_fmt(&u, &v->latency, &v->censored, 0,
+                           (double)hist_percentile(&v->latency, 99), b, sizeof b);
+        const char *cells[7] = {v->name, n[0], n[1], n[2], n[3], a, b};
+        html_row(out, cells, 7);
+    }
+    html_table_end(out);
+}
+
+void html_bucket_grid(FILE *out, const char *caption, const char *corner,
+                      const char *const *names, const struct report_bucket_grid *g)
+{
+    const char *heads[REPORT_GRID_COLS + 1] = {corner};
+    for (int k = 0; k < g->ncols; k++)
+        heads[k + 1] = names[k];
+    html_table(out, caption, heads, g->ncols + 1);
+    for (int i = 0; i < g->nrows; i++) {
+        const char *cells[REPORT_GRID_COLS + 1] = {g->label[i]};
+        for (int k = 0; k < g->ncols; k++)
+            cells[k + 1] = g->cell[i][k];
+        html_row(out, cells, g->ncols + 1);
+    }
+    html_table_end(out);
+}
+
+/* A mix's cumulative table, a column per verb (the text's own grid). */
+static void per_verb_buckets(FILE *out, const struct run_result *r)
+{
+    const struct hist *hs[RUN_MAX_VERBS];
+    const char *names[RUN_MAX_VERBS];
+    static struct report_bucket_grid g; /* large */
+    char err[ERR_LEN];
+    for (size_t i = 0; i < r->nverbs; i++) {
+        hs[i] = &r->verbs[i].latency;
+        names[i] = r->verbs[i].name;
+    }
+    if (r->nverbs > 1 && report_bucket_grid(r->cfg.buckets, hs, (int)r->nverbs, &g, err) == 0)
+        html_bucket_grid(out, "cumulative % of each verb's answers under each edge",
+                         "response time", names, &g);
+}
+
+static void kv(FILE *out, const char *k, const char *v)
+{
+    const char *cells[2] = {k, v};
+    html_row(out, cells, 2);
+}
+
+static void lag_row(FILE *out, const char *name, const struct hist *h)
+{
+    double mn = 0, mx = 0;
+    report_unit_span(h, &mn, &mx);
+    struct report_unit u = report_unit_pick(mx, mn);
+    char a[32], b[32], c[32], v[128];
+    int have = h->total_count > 0;
+    report_unit_fmt(&u, have, (double)hist_percentile(h, 50), a, sizeof a);
+    report_unit_fmt(&u, have, (double)hist_percentile(h, 99), b, sizeof b);
+    report_unit_fmt(&u, have, (double)h->max, c, sizeof c);
+    snprintf(v, sizeof v, "p50 %s  p99 %s  max %s", a, b, c);
+    kv(out, name, v);
+}
+
+static void transport_table(FILE *out, const struct run_result *r)
+{
+    static const char *const heads[] = {"transport", ""};
+    html_table(out, "bytes, pacing and connections", heads, 2);
+    char req[32] = "n/a", resp[32] = "n/a", v[160];
+    int64_t answered = r->ok + r->errors, written = r->sent - r->unfinished;
+    if (written > 0)
+        report_fmt_bytes((double)r->bytes_sent / (double)written, req, sizeof req);
+    if (answered > 0)
+        report_fmt_bytes((double)r->bytes_received / (double)answered, resp, sizeof resp);
+    snprintf(v, sizeof v, "request %s, response %s (mean)", req, resp);
+    kv(out, "bytes", v);
+    lag_row(out, "send lag (actual - intended send time)", &r->send_lag);
+    lag_row(out, "pacer lag (sends that found a free connection)", &r->pacing_lag);
+    snprintf(v, sizeof v, "%lld (%.1f/s), connection failures %lld", (long long)r->reconnects,
+             result_reconnects_per_s(r), (long long)result_conn_failures(r));
+    kv(out, "reconnects", v);
+    if (r->handshakes || r->tls_failures) {
+        snprintf(v, sizeof v, "%lld handshakes (not in latency), %lld failed%s",
+                 (long long)r->handshakes, (long long)r->tls_failures,
+                 r->cfg.tls_insecure ? "; INSECURE (server not verified)" : "");
+        kv(out, "TLS", v);
+    }
+    if (r->tls_error[0])
+        kv(out, "last TLS failure", r->tls_error);
+    if (!strncmp(r->target_url, "stomp", 5)) {
+        snprintf(v, sizeof v, "ERROR frames %lld, stray replies %lld",
+                 (long long)r->stomp_errors, (long long)r->stray_replies);
+        kv(out, "STOMP", v);
+    } else if (r->stray_replies) {
+        snprintf(v, sizeof v, "%lld", (long long)r->stray_replies);
+        kv(out, "stray replies", v);
+    }
+    if (r->stomp_error[0])
+        kv(out, "last STOMP ERROR", r->stomp_error);
+    html_table_end(out);
+}
+
+static void verbs_text(const struct run_config *c, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < c->nverbs; i++) {
+        size_t used = strlen(out);
+        snprintf(out + used, len - used, "%s%s:%u", i ? "," : "", c->verbs[i].name,
+                 c->verbs[i].weight);
+    }
+}
+
+void html_run_config(FILE *out, const struct run_result *r)
+{
+    const struct run_config *c = &r->cfg;
+    static const char *const heads[] = {"configuration", ""};
+    static const char *const validates[] = {"none", "cheap", "full"};
+    char v[1100], d[32], w[32], t[32];
+    html_table(out, NULL, heads, 2);
+    snprintf(v, sizeof v, "%s (%s)%s", r->target_url, c->encoding,
+             c->url[0] ? "" : " built-in simulator");
+    kv(out, "target", v);
+    verbs_text(c, v, sizeof v);
+    kv(out, "verbs", v);
+    if (r->closed_loop)
+        snprintf(v, sizeof v, "closed loop (max): latency is service time");
+    else {
+        char rate[32], pacer[112];
+        units_format_rate(c->rate, rate, sizeof rate);
+        result_pacer_text(r, pacer, sizeof pacer);
+        snprintf(v, sizeof v, "%s, %s arrivals, %s", rate,
+                 c->arrival == ARRIVAL_POISSON ? "poisson" : "constant", pacer);
+    }
+    kv(out, "rate", v);
+    units_format_duration(c->duration_ns, d, sizeof d);
+    units_format_duration(c->warmup_ns, w, sizeof w);
+    units_format_duration(c->timeout_ns, t, sizeof t);
+    snprintf(v, sizeof v, "%s (%.2fs measured%s%s) + %s warmup; timeout %s", d, r->duration_s,
+             r->interrupted ? ", INTERRUPTED by " : "",
+             r->interrupted ? result_signal_name(r->interrupted) : "", w, t);
+    kv(out, "duration", v);
+    units_format_duration(c->interval_ns, d, sizeof d);
+    snprintf(v, sizeof v, "%d connections; interval %s; seed %llu; validate %s",
+             c->connections, d, (unsigned long long)c->seed, validates[c->validate % 3]);
+    kv(out, "load", v);
+    if (!c->url[0]) {
+        snprintf(v, sizeof v, "%d VMs", c->vms);
+        kv(out, "simulator", v);
+    }
+    kv(out, "buckets", c->buckets[0] ? c->buckets : "auto");
+    html_table_end(out);
+}
+
+void html_run_machine(FILE *out, const struct run_result *r)
+{
+    static const char *const heads[] = {"machine", ""};
+    char v[512], line[320], a[16], b[16];
+    double cmax;
+    html_table(out, NULL, heads, 2);
+    server_cpu_text(r, line, sizeof line);
+    if (r->nwatched) {
+        report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
+        report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
+        snprintf(v, sizeof v, "%ld %s: %s%s%s; RSS %s -> %s", r->server_threads,
+                 r->server_threads == 1 ? "thread" : "threads", line,
+                 r->server_cpu_source[0] ? " by " : "", r->server_cpu_source, a, b);
+        kv(out, "server", v);
+        server_cpu_idle_text(r, line, sizeof line);
+        if (line[0])
+            kv(out, "server idle", line);
+    } else {
+        kv(out, "server", line);
+    }
+    double cmean = result_client_cpu_mean(r, &cmax);
+    snprintf(v, sizeof v, "CPU mean %s max %s", report_fmt_pct(cmean, a, sizeof a),
+             report_fmt_pct(cmax, b, sizeof b));
+    kv(out, "client", v);
+    if (r->machine_cores > 0) {
+        snprintf(v, sizeof v, "%d", r->machine_cores);
+        kv(out, "cores", v);
+    }
+    snprintf(v, sizeof v, "%s (all cores)", report_fmt_pct(r->machine_busy_pct, a, sizeof a));
+    kv(out, "machine busy", v);
+    snprintf(v, sizeof v, r->machine_steal_pct >= 0 ? "%.1f%%" : "unknown", r->machine_steal_pct);
+    kv(out, "hypervisor steal", v);
+    snprintf(v, sizeof v, "%.2f", r->loadavg1);
+    kv(out, "load average (1 min)", v);
+    html_table_end(out);
+}
+
+static int run_tables(FILE *out, const struct run_result *r, char *err)
+{
+    html_section(out, "Latency");
+    fputs("<div class=\"tables\">\n", out);
+    pct_table(out, r);
+    if (bucket_table(out, r, err))
+        return -1;
+    fputs("</div>\n", out);
+    html_section_end(out);
+    html_section(out, "Requests, errors and transport");
+    fputs("<div class=\"tables\">\n", out);
+    errors_table(out, r);
+    per_verb(out, r);
+    per_verb_buckets(out, r);
+    transport_table(out, r);
+    fputs("</div>\n", out);
+    html_section_end(out);
+    html_section(out, "Configuration and machine");
+    fputs("<div class=\"tables\">\n", out);
+    html_run_config(out, r);
+    html_run_machine(out, r);
+    fputs("</div>\n", out);
+    html_section_end(out);
+    return 0;
+}
+
+int html_write_run(const char *path, const struct run_result *r, const struct html_verdicts *v,
+                   char *err)
+{
+    FILE *out = file_create(path, err);
+    if (!out)
+        return -1;
+    char title[700];
+    snprintf(title, sizeof title, "rpcbench run: %.60s, %.512s",
+             r->cfg.label[0] ? r->cfg.label : r->cfg.encoding, r->target_url);
+    html_begin(out, title);
+    headline(out, r, v);
+    html_warnings(out, r, NULL);
+    verdict_table(out, v);
+    html_section(out, "Charts");
+    const struct run_result *rs[1] = {r};
+    const char *names[1] = {""};
+    html_pct_chart(out, "chart-pct", rs, names, 1, 1);
+    html_run_timeline(out, r, "chart-tl");
+    html_section_end(out);
+    int rc = run_tables(out, r, err);
+    html_end(out);
+    if (rc) {
+        fclose(out);
+        return -1;
+    }
+    return file_close_checked(out, path, err);
+}

@@ -1,0 +1,372 @@
+/* html_sweep: the page of a sweep (html.h). The table's cells come from
+ * sweep_table_each, the text table's own formatting, so the page says the
+ * same figures to the same digits; the charts draw each cell's medians. */
+#include "base/file.h"
+#include "report/html.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "model/sweep.h"
+#include "report/sweep_out.h"
+
+#define MAX_GROUPS 4
+
+/* The figures' names in chart legends and readouts. */
+static const char *const fig_label[SF_N] = {
+    "achieved", "p50", "p90", "p99", "errors", "server CPU", "CPU-ms/call", "bytes/response",
+};
+
+/* Cells sharing every varying parameter but the rate: one line each. */
+struct groups {
+    size_t n;
+    char name[MAX_GROUPS][200];
+    double *x[MAX_GROUPS], *y[MAX_GROUPS][SF_N];
+    size_t len[MAX_GROUPS];
+    int by_rate;                /* x is the offered rate, else the cell number */
+    int dropped;                /* cells of lines past MAX_GROUPS, not drawn */
+    double *mem;
+};
+
+static int group_of(struct groups *g, const char *name)
+{
+    for (size_t i = 0; i < g->n; i++)
+        if (!strcmp(g->name[i], name))
+            return (int)i;
+    if (g->n == MAX_GROUPS)
+        return -1;
+    snprintf(g->name[g->n], sizeof g->name[g->n], "%s", name);
+    return (int)g->n++;
+}
+
+static int groups_fill(struct groups *g, const struct sweep *s)
+{
+    memset(g, 0, sizeof *g);
+    unsigned vary = sweep_varying(s);
+    g->by_rate = (vary & SWEEP_P_RATE) || s->ncells == 1;
+    size_t per = s->ncells + 1;
+    g->mem = calloc((size_t)MAX_GROUPS * (SF_N + 1) * per, sizeof *g->mem);
+    if (!g->mem)
+        return -1;
+    for (int k = 0; k < MAX_GROUPS; k++) {
+        g->x[k] = g->mem + (size_t)k * (SF_N + 1) * per;
+        for (int f = 0; f < SF_N; f++)
+            g->y[k][f] = g->x[k] + (size_t)(f + 1) * per;
+    }
+    for (size_t i = 0; i < s->ncells; i++) {
+        struct sweep_row row;
+        char name[200];
+        sweep_params_text(&s->cells[i].p, g->by_rate ? vary & ~SWEEP_P_RATE : 0, name,
+                          sizeof name);
+        int k = group_of(g, name);
+        g->dropped += k < 0;
+        if (k < 0 || !s->cells[i].nreps || sweep_cell_row(&s->cells[i], &row))
+            continue;
+        size_t j = g->len[k]++;
+        g->x[k][j] = g->by_rate ? s->cells[i].p.rate : (double)(i + 1);
+        for (int f = 0; f < SF_N; f++)
+            g->y[k][f][j] = row.med[f];
+    }
+    return 0;
+}
+
+/* Probes of a capacity search come in any order: sort each line by x. */
+static void groups_sort(struct groups *g)
+{
+    for (size_t k = 0; k < g->n; k++)
+        for (size_t i = 1; i < g->len[k]; i++)
+            for (size_t j = i; j > 0 && g->x[k][j - 1] > g->x[k][j]; j--) {
+                double t = g->x[k][j];
+                g->x[k][j] = g->x[k][j - 1], g->x[k][j - 1] = t;
+                for (int f = 0; f < SF_N; f++) {
+                    t = g->y[k][f][j];
+                    g->y[k][f][j] = g->y[k][f][j - 1], g->y[k][f][j - 1] = t;
+                }
+            }
+}
+
+static void marks(struct html_chart *c, const struct sweep *s, char (*labels)[160])
+{
+    for (size_t i = 0; i < s->ncaps && c->nmarks < 4; i++) {
+        const struct sweep_capacity *cap = &s->caps[i];
+        if (cap->max_good_rate < 0)
+            continue;
+        snprintf(labels[c->nmarks], 160, cap->outcome == CAPACITY_FOUND
+                 ? "capacity %.15s %.60s: %g/s" : "%.15s %.60s held at %g/s", cap->proto,
+                 cap->verb, cap->max_good_rate);
+        c->marks[c->nmarks] = cap->max_good_rate;
+        c->mark_labels[c->nmarks] = labels[c->nmarks];
+        c->nmarks++;
+    }
+}
+
+/* One chart of figures figs[0..nf) per line. */
+static void fig_chart(FILE *out, const struct sweep *s, const struct groups *g, const char *id,
+                      const char *title, const char *yname, const int *figs, int nf,
+                      const char *unit, int dec)
+{
+    static char names[HTML_CHART_MAX_SERIES][260], labels[4][160];
+    struct html_series ser[HTML_CHART_MAX_SERIES];
+    int ns = 0;
+    for (size_t k = 0; k < g->n; k++)
+        for (int f = 0; f < nf && ns < HTML_CHART_MAX_SERIES; f++) {
+            snprintf(names[ns], sizeof names[ns], "%s%s%s", g->name[k], g->name[k][0] ? " " : "",
+                     fig_label[figs[f]]);
+            /* a line's colour is the same on every chart; its figures differ by dash */
+            ser[ns] = (struct html_series){.name = names[ns], .unit = unit, .x = g->x[k],
+                                           .y = g->y[k][figs[f]], .n = g->len[k], .dec = dec,
+                                           .hue = (int)k + 1, .dash = f};
+            ns++;
+        }
+    struct html_chart c = {.id = id, .title = title, .yname = yname,
+                           .xname = g->by_rate ? "offered rate" : "cell",
+                           .xunit = g->by_rate ? "/s" : ""};
+    if (g->by_rate)
+        marks(&c, s, labels);
+    html_chart(out, &c, ser, ns);
+}
+
+static void charts(FILE *out, const struct sweep *s)
+{
+    struct groups g;
+    if (groups_fill(&g, s))
+        return;
+    groups_sort(&g);
+    static const int lat[2] = {SF_P50, SF_P99}, ach[1] = {SF_ACHIEVED}, cpu[1] = {SF_CPU_PCT};
+    html_section(out, "Charts");
+    if (g.dropped)
+        fprintf(out, "<p class=\"sub\">The charts draw the first %d lines; %d more cells are in "
+                     "the tables only.</p>\n", MAX_GROUPS, g.dropped);
+    fig_chart(out, s, &g, "chart-sweep-lat", "Latency against the offered rate (median of the "
+              "repeats), capacity marked", "ms", lat, 2, "ms", 3);
+    fig_chart(out, s, &g, "chart-sweep-rate", "Achieved rate", "requests/s", ach, 1, "/s", 2);
+    fig_chart(out, s, &g, "chart-sweep-cpu", "Server CPU", "% of one core", cpu, 1, "%", 1);
+    html_section_end(out);
+    free(g.mem);
+}
+
+/* ---- headline -------------------------------------------------------------- */
+
+static void cap_value(const struct sweep_capacity *c, char *out, size_t len)
+{
+    switch (c->outcome) {
+    case CAPACITY_FOUND: snprintf(out, len, "%g/s", c->max_good_rate); break;
+    case CAPACITY_MIN_BREAKS:
+        snprintf(out, len, "under %g/s", c->nprobes ? c->probes[0].rate : c->first_bad_rate);
+        break;
+    case CAPACITY_MAX_HOLDS: snprintf(out, len, "over %g/s", c->max_good_rate); break;
+    default: snprintf(out, len, "interrupted");
+    }
+}
+
+static void headline(FILE *out, const struct sweep *s)
+{
+    char v[64], varies[200] = "", name[420], id[32];
+    unsigned vary = sweep_varying(s);
+    for (unsigned k = 0; k < 5; k++)
+        if (vary & (1u << k))
+            snprintf(varies + strlen(varies), sizeof varies - strlen(varies), "%s%s",
+                     varies[0] ? ", " : "", sweep_param_names[k]);
+    fputs("<div class=\"cards\" id=\"headline\">\n", out);
+    snprintf(v, sizeof v, "%zu", s->ncells);
+    html_card(out, "h-cells", "cells", v, NULL);
+    snprintf(v, sizeof v, "%zu%s", s->repeats, s->interrupted ? " (interrupted)" : "");
+    html_card(out, "h-repeats", "repeats per cell", v, s->interrupted ? "bad" : NULL);
+    html_card(out, "h-varies", "varies", varies[0] ? varies : "nothing", NULL);
+    for (size_t i = 0; i < s->ncaps; i++) {
+        const struct sweep_capacity *c = &s->caps[i];
+        snprintf(name, sizeof name, "capacity %s %s under '%s'", c->proto, c->verb, c->condition);
+        snprintf(id, sizeof id, "h-cap-%zu", i + 1);
+        cap_value(c, v, sizeof v);
+        html_card(out, id, name, v, c->outcome == CAPACITY_FOUND ? "good"
+                                    : c->outcome == CAPACITY_MAX_HOLDS ? NULL : "bad");
+    }
+    fputs("</div>\n", out);
+}
+
+static void warnings(FILE *out, const struct sweep *s)
+{
+    int any = s->interrupted;
+    for (size_t i = 0; i < s->ncells; i++)
+        for (size_t r = 0; r < s->cells[i].nreps; r++)
+            any |= s->cells[i].reps[r].nwarnings > 0;
+    if (!any)
+        return;
+    html_warn_open(out);
+    if (s->interrupted)
+        html_warn_item(out, NULL, "SIGINT ended the sweep; the cells show what was measured");
+    for (size_t i = 0; i < s->ncells; i++) {
+        char pre[300], p[240];
+        sweep_params_text(&s->cells[i].p, sweep_varying(s), p, sizeof p);
+        for (size_t r = 0; r < s->cells[i].nreps; r++) {
+            snprintf(pre, sizeof pre, "cell %zu%s%s%s, repeat %zu: ", i + 1, p[0] ? " (" : "", p,
+                     p[0] ? ")" : "", r + 1);
+            for (size_t w = 0; w < s->cells[i].reps[r].nwarnings; w++)
+                html_warn_item(out, pre, s->cells[i].reps[r].warnings[w]);
+        }
+    }
+    html_warn_close(out);
+}
+
+/* ---- tables ---------------------------------------------------------------- */
+
+static void table_row(void *ctx, size_t row, const char *const *cells, const int *left,
+                      size_t ncols)
+{
+    FILE *out = ctx;
+    fputs(row ? "<tr>" : "<thead><tr>", out);
+    for (size_t c = 0; c < ncols; c++) {
+        const char *tag = row == 0 ? "th" : c == 0 ? "th" : "td";
+        fprintf(out, "<%s%s>", tag, left[c] && c ? " style=\"text-align:left\"" : "");
+        html_esc(out, cells[c]);
+        fprintf(out, "</%s>", tag);
+    }
+    fputs(row ? "</tr>\n" : "</tr></thead><tbody>\n", out);
+}
+
+static int cells_table(FILE *out, const struct sweep *s, long baseline, char *err)
+{
+    char same[400], cap[600];
+    sweep_params_text(&s->cells[0].p, SWEEP_P_ALL & ~sweep_varying(s), same, sizeof same);
+    snprintf(cap, sizeof cap, "one row per cell%s%s%s%s", same[0] ? "; in every cell: " : "",
+             same, s->repeats > 1 ? "; the median of the repeats [min-max]" : "",
+             baseline >= 0 ? "; * the baseline, each % column the figure before it as a "
+                             "percentage of the baseline's" : "");
+    fputs("<div class=\"scroll\"><table id=\"cells\"><caption>", out);
+    html_esc(out, cap);
+    fputs("</caption>", out);
+    int rc = sweep_table_each(s, baseline, table_row, out, err);
+    fputs("</tbody></table></div>\n", out);
+    return rc;
+}
+
+static void probe_row(FILE *out, const struct sweep *s, size_t k, const struct sweep_probe *p)
+{
+    struct sweep_probe_text t;
+    char n[24], rate[32];
+    sweep_probe_text(s, p, &t);
+    snprintf(n, sizeof n, "%zu", k + 1);
+    snprintf(rate, sizeof rate, "%g", p->rate);
+    const char *cells[9] = {n, t.cell, rate, p->pass ? "pass" : "FAIL", t.achieved, t.p99,
+                            t.errors, t.cpu, p->pass ? "" : p->reason};
+    html_row(out, cells, 9);
+}
+
+static void probes(FILE *out, const struct sweep *s)
+{
+    static const char *const heads[] = {"probe", "cell", "rate/s", "", "achieved/s", "p99 ms",
+                                        "errors", "CPU %", "reason"};
+    for (size_t i = 0; i < s->ncaps; i++) {
+        const struct sweep_capacity *c = &s->caps[i];
+        char cap[700], v[64], bad[48] = "";
+        cap_value(c, v, sizeof v);
+        if (c->first_bad_rate >= 0)
+            snprintf(bad, sizeof bad, "; first bad %g/s", c->first_bad_rate);
+        snprintf(cap, sizeof cap, "capacity %s %s under '%s': %s%s", c->proto, c->verb,
+                 c->condition, v, bad);
+        html_table(out, cap, heads, 9);
+        for (size_t k = 0; k < c->nprobes; k++)
+            probe_row(out, s, k, &c->probes[k]);
+        html_table_end(out);
+    }
+}
+
+/* The text's own bucket table, as it prints it (one column per cell). */
+static void buckets(FILE *out, const struct sweep *s)
+{
+    char *buf = NULL, err[ERR_LEN];
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return;
+    const char *spec = s->cells[0].nreps ? s->cells[0].reps[0].cfg.buckets : "";
+    int rc = sweep_buckets_text(m, s, spec, err);
+    fclose(m);
+    if (rc == 0) {
+        fputs("<pre class=\"cols\" id=\"sweep-buckets\">", out);
+        html_esc(out, buf);
+        fputs("</pre>\n", out);
+    }
+    free(buf);
+}
+
+static void rep_row(FILE *out, size_t i, size_t r, const struct run_result *x)
+{
+    char c[24], rep[24], n[4][32], steal[16] = "unknown", load[16], busy[16], kinds[200] = "";
+    snprintf(c, sizeof c, "%zu", i + 1);
+    snprintf(rep, sizeof rep, "%zu", r + 1);
+    snprintf(n[0], sizeof n[0], "%lld", (long long)x->sent);
+    snprintf(n[1], sizeof n[1], "%lld", (long long)x->ok);
+    snprintf(n[2], sizeof n[2], "%lld", (long long)x->errors);
+    for (int k = 0; k < ERR_KINDS; k++)
+        if (x->err[k])
+            snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s %lld",
+                     kinds[0] ? ", " : "", err_kind_names[k], (long long)x->err[k]);
+    if (x->machine_steal_pct >= 0)
+        snprintf(steal, sizeof steal, "%.1f%%", x->machine_steal_pct);
+    snprintf(load, sizeof load, "%.2f", x->loadavg1);
+    snprintf(busy, sizeof busy, "%.1f%%", x->machine_busy_pct);
+    const char *cells[9] = {c, rep, n[0], n[1], n[2], kinds, busy, steal, load};
+    html_row(out, cells, 9);
+}
+
+static void runs_table(FILE *out, const struct sweep *s)
+{
+    static const char *const heads[] = {"cell", "repeat", "sent", "ok", "errors",
+                                        "errors by kind", "machine busy", "steal", "load"};
+    html_table(out, "every run: requests, errors by kind, and the machine", heads, 9);
+    for (size_t i = 0; i < s->ncells; i++)
+        for (size_t r = 0; r < s->cells[i].nreps; r++)
+            rep_row(out, i, r, &s->cells[i].reps[r]);
+    html_table_end(out);
+}
+
+static int tables(FILE *out, const struct sweep *s, long baseline, char *err)
+{
+    html_section(out, "Cells");
+    if (cells_table(out, s, baseline, err))
+        return -1;
+    probes(out, s);
+    html_section_end(out);
+    html_section(out, "Response time buckets (cumulative %, per cell)");
+    buckets(out, s);
+    html_section_end(out);
+    html_section(out, "Runs, errors and machine");
+    runs_table(out, s);
+    html_section_end(out);
+    for (size_t i = 0; i < s->ncells; i++)
+        if (s->cells[i].nreps) { /* what every cell shares, from the first run */
+            html_section(out, "Configuration (of the first cell)");
+            html_run_config(out, &s->cells[i].reps[0]);
+            html_section_end(out);
+            break;
+        }
+    return 0;
+}
+
+int html_write_sweep(const char *path, const struct sweep *s, long baseline, char *err)
+{
+    if (s->ncells == 0) {
+        snprintf(err, ERR_LEN, "--html: the sweep has no cell");
+        return -1;
+    }
+    FILE *out = file_create(path, err);
+    if (!out)
+        return -1;
+    char title[120];
+    snprintf(title, sizeof title, "rpcbench sweep: %zu cell%s x %zu repeat%s", s->ncells,
+             s->ncells == 1 ? "" : "s", s->repeats, s->repeats == 1 ? "" : "s");
+    html_begin(out, title);
+    headline(out, s);
+    warnings(out, s);
+    charts(out, s);
+    int rc = tables(out, s, baseline, err);
+    html_end(out);
+    if (rc) {
+        fclose(out);
+        return -1;
+    }
+    return file_close_checked(out, path, err);
+}

@@ -1,0 +1,453 @@
+#include "report/report.h"
+#include "model/result_ranks.h"
+#include "model/server_cpu.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "stats/buckets.h"
+#include "base/version.h"
+
+void report_fmt_us(double us, char *out, size_t len)
+{
+    if (us < 1000)
+        snprintf(out, len, "%.0fus", us);
+    else if (us < 1e6)
+        snprintf(out, len, "%.*fms", us < 1e4 ? 2 : 1, us / 1000);
+    else
+        snprintf(out, len, "%.2fs", us / 1e6);
+}
+
+/* ---- units: one per table, chosen from the figures it shows ------------- */
+
+struct report_unit report_unit_pick(double max_us, double min_us)
+{
+    struct report_unit u = {"us", 1, 0};
+    if (max_us >= 1e6)
+        u = (struct report_unit){"s", 1e6, 0};
+    else if (max_us >= 1000)
+        u = (struct report_unit){"ms", 1000, 0};
+    if (u.div > 1 && min_us > 0) {
+        int d = 2 - (int)floor(log10(min_us / u.div));
+        u.dec = d < 0 ? 0 : d > 3 ? 3 : d;
+    }
+    return u;
+}
+
+void report_unit_span(const struct hist *h, double *mn, double *mx)
+{
+    if (!h->total_count)
+        return;
+    double lo = (double)h->min, hi = (double)h->max;
+    if (lo > 0 && (*mn <= 0 || lo < *mn))
+        *mn = lo;
+    if (lo <= 0 && *mn <= 0) {
+        double p = (double)hist_percentile(h, 50); /* zeros print as 0 anyway */
+        if (p > 0)
+            *mn = p;
+    }
+    if (hi > *mx)
+        *mx = hi;
+}
+
+void report_unit_fmt(const struct report_unit *u, int have, double us, char *out, size_t len)
+{
+    if (!have)
+        snprintf(out, len, "n/a");
+    else
+        snprintf(out, len, "%.*f%s", u->dec, us / u->div, u->name);
+}
+
+int report_latency_fmt(const struct report_unit *u, const struct hist *h, const struct censor *cs,
+                       int mean, double us, char *out, size_t len)
+{
+    char v[32];
+    int have = h->total_count > 0;
+    int lower = have && result_lower_bound(cs, mean, us);
+    report_unit_fmt(u, have, us, v, sizeof v);
+    snprintf(out, len, "%s%s", lower ? RESULT_LOWER_BOUND_MARK : "", v);
+    return lower ? (int)strlen(RESULT_LOWER_BOUND_MARK) - 1 : 0;
+}
+
+void report_censor_note(const struct censor *cs, char *out, size_t len)
+{
+    char least[32] = "";
+    if (cs->n <= 0) {
+        out[0] = '\0';
+        return;
+    }
+    report_fmt_us((double)cs->min_us, least, sizeof least);
+    snprintf(out, len, RESULT_LOWER_BOUND_MARK ": a lower bound: %lld requests unfinished, each "
+             "counted as its wait when the run ended (the least %s); a figure at or above "
+             "that may be higher", (long long)cs->n, least);
+}
+
+void report_fmt_bytes(double bytes, char *out, size_t len)
+{
+    static const char *const names[] = {"B", "kB", "MB", "GB", "TB"};
+    int i = 0;
+    while (i < 4 && bytes >= 999.5)
+        bytes /= 1000, i++;
+    if (i == 0)
+        snprintf(out, len, "%.0f B", bytes);
+    else
+        snprintf(out, len, "%.*f %s", bytes < 9.995 ? 2 : bytes < 99.95 ? 1 : 0, bytes,
+                 names[i]);
+}
+
+static const char *plural(int64_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+/* ---- sections ---------------------------------------------------------- */
+
+static void duration_line(FILE *out, const struct run_result *r)
+{
+    const struct run_config *c = &r->cfg;
+    char dur[32], warm[32], tmo[32];
+    units_format_duration(c->duration_ns, dur, sizeof dur);
+    units_format_duration(c->warmup_ns, warm, sizeof warm);
+    units_format_duration(c->timeout_ns, tmo, sizeof tmo);
+    fprintf(out, "duration    ");
+    if (r->interrupted)
+        fprintf(out, "%.2fs measured of %s planned, INTERRUPTED (%s)", r->duration_s, dur,
+                result_signal_name(r->interrupted));
+    else
+        fprintf(out, "%s measured", dur);
+    fprintf(out, " (+%s warmup), %d %s, timeout %s\n", warm, c->connections,
+            plural(c->connections, "connection", "connections"), tmo);
+    char iso[40];
+    result_format_start(r->start_unix, iso, sizeof iso);
+    if (iso[0]) /* the measured window's start, for lining up with other logs */
+        fprintf(out, "started     %s (%.6f s since the epoch)\n", iso, r->start_unix);
+}
+
+static void header(FILE *out, const struct run_result *r)
+{
+    const struct run_config *c = &r->cfg;
+    fprintf(out, "rpcbench %s\n", rpcbench_version());
+    fprintf(out, "target      %s (%s)%s\n", r->target_url, c->encoding,
+            c->url[0] ? "" : " built-in simulator");
+    fprintf(out, "verbs       ");
+    for (size_t i = 0; i < c->nverbs; i++)
+        fprintf(out, "%s%s:%u", i ? "," : "", c->verbs[i].name, c->verbs[i].weight);
+    if (r->closed_loop)
+        fprintf(out, "\nrate        closed loop (max): %.2f/s achieved; latency is service time\n",
+                r->rate_achieved);
+    else {
+        char target[32], pacer[112];
+        units_format_rate(c->rate, target, sizeof target); /* as the user wrote it */
+        result_pacer_text(r, pacer, sizeof pacer);
+        fprintf(out, "\nrate        %s target, %.2f/s achieved (%s arrivals, %s)\n", target,
+                r->rate_achieved, c->arrival == ARRIVAL_POISSON ? "poisson" : "constant", pacer);
+    }
+    duration_line(out, r);
+}
+
+/* The VDSM table: always in ms, the average/min/max line with one number of
+ * decimals for all three; n/a and no rows when nothing succeeded. */
+static int bucket_table(FILE *out, const struct run_result *r, char *err)
+{
+    const struct hist *h = &r->latency;
+    double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
+    int n = buckets_table(r->cfg.buckets, h, edges, pct, err);
+    if (n < 0)
+        return -1;
+    if (h->total_count) {
+        struct report_unit u = report_unit_pick(1000, (double)(h->min > 0 ? h->min : 1));
+        const struct censor *cs = &r->censored;
+        const char *mark = RESULT_LOWER_BOUND_MARK;
+        fprintf(out, "\naverage=%s%.*fms min=%s%.*fms max=%s%.*fms\n", cs->n > 0 ? mark : "",
+                u.dec, hist_mean(h) / 1000, result_censored_at(cs, (double)h->min) ? mark : "",
+                u.dec, (double)h->min / 1000, result_censored_at(cs, (double)h->max) ? mark : "",
+                u.dec, (double)h->max / 1000);
+    } else {
+        fprintf(out, "\naverage=n/a min=n/a max=n/a (no successful response)\n");
+    }
+    fprintf(out, "response time: percentage\n");
+    for (int i = 0; i < n; i++) {
+        char e[32];
+        buckets_format_ms(edges[i], e, sizeof e);
+        if (h->total_count)
+            fprintf(out, "<%sms: %.1f\n", e, pct[i]);
+        else /* explicit --buckets: a share of nothing is no figure */
+            fprintf(out, "<%sms: n/a\n", e);
+    }
+    return 0;
+}
+
+static void percentiles(FILE *out, const struct run_result *r)
+{
+    const struct hist *lat = &r->latency, *svc = &r->service;
+    double mn = 0, mx = 0;
+    report_unit_span(lat, &mn, &mx);
+    report_unit_span(svc, &mn, &mx);
+    struct report_unit u = report_unit_pick(mx, mn);
+    fprintf(out, "\n%-10s %12s %12s\n", "percentile", "latency", "service");
+    for (size_t i = 0; i < r->cfg.npcts; i++) {
+        char a[40], b[32], name[16];
+        double p = r->cfg.pcts[i];
+        int wide = report_latency_fmt(&u, lat, &r->censored, 0, (double)hist_percentile(lat, p),
+                                      a, sizeof a);
+        report_unit_fmt(&u, svc->total_count > 0, (double)hist_percentile(svc, p), b, sizeof b);
+        snprintf(name, sizeof name, "p%g", p);
+        fprintf(out, "%-10s %*s %12s\n", name, 12 + wide, a, b);
+    }
+    char m1[40], m2[32], note[240];
+    int wide = report_latency_fmt(&u, lat, &r->censored, 1, hist_mean(lat), m1, sizeof m1);
+    report_unit_fmt(&u, svc->total_count > 0, hist_mean(svc), m2, sizeof m2);
+    fprintf(out, "%-10s %*s %12s\n", "mean", 12 + wide, m1, m2);
+    fprintf(out, "(latency counts from the intended send time; service from the actual write)\n");
+    report_censor_note(&r->censored, note, sizeof note);
+    if (note[0])
+        fprintf(out, "%s\n", note);
+}
+
+/* Send lag and pacer lag, one unit per line (they differ by orders of
+ * magnitude when the server is the bottleneck). */
+static void lags(FILE *out, const struct run_result *r)
+{
+    const struct hist *hs[2] = {&r->send_lag, &r->pacing_lag};
+    static const char *const what[2] = {
+        "send lag    p50 %s  p99 %s  max %s (actual - intended send time)\n",
+        "pacer lag   p50 %s  p99 %s  max %s (the same, sends that found a free connection)\n",
+    };
+    for (int i = 0; i < 2; i++) {
+        double mn = 0, mx = 0;
+        report_unit_span(hs[i], &mn, &mx);
+        struct report_unit u = report_unit_pick(mx, mn);
+        char p50[32], p99[32], m[32];
+        int have = hs[i]->total_count > 0;
+        report_unit_fmt(&u, have, (double)hist_percentile(hs[i], 50), p50, sizeof p50);
+        report_unit_fmt(&u, have, (double)hist_percentile(hs[i], 99), p99, sizeof p99);
+        report_unit_fmt(&u, have, (double)hs[i]->max, m, sizeof m);
+        fprintf(out, what[i], p50, p99, m);
+    }
+}
+
+static void counts(FILE *out, const struct run_result *r)
+{
+    fprintf(out, "\nrequests    sent %lld  ok %lld  errors %lld  unfinished %lld  (queued %lld)\n",
+            (long long)r->sent, (long long)r->ok, (long long)r->errors,
+            (long long)r->unfinished, (long long)r->queued);
+    if (r->warmup.sent || r->cfg.warmup_ns)
+        fprintf(out, "warmup      sent %lld  ok %lld  errors %lld  (before the window: in no "
+                "figure here)\n", (long long)r->warmup.sent, (long long)r->warmup.ok,
+                (long long)r->warmup.errors);
+    fprintf(out, "errors     ");
+    for (int k = 0; k < ERR_KINDS; k++)
+        fprintf(out, " %s %lld", err_kind_names[k], (long long)r->err[k]);
+    int64_t answered = r->ok + r->errors;
+    int64_t written = r->sent - r->unfinished;
+    char req[32] = "n/a", resp[32] = "n/a";
+    if (written > 0)
+        report_fmt_bytes((double)r->bytes_sent / (double)written, req, sizeof req);
+    if (answered > 0)
+        report_fmt_bytes((double)r->bytes_received / (double)answered, resp, sizeof resp);
+    fprintf(out, "\nbytes       request %s, response %s (mean)\n", req, resp);
+    lags(out, r);
+}
+
+static int uses_tls(const struct run_result *r)
+{
+    return !strncmp(r->target_url, "https:", 6) || !strncmp(r->target_url, "stomps:", 7);
+}
+
+/* Connections, TLS and STOMP: what the transport went through. */
+static void transport(FILE *out, const struct run_result *r)
+{
+    fprintf(out, "transport   reconnects %lld (%.1f/s)", (long long)r->reconnects,
+            result_reconnects_per_s(r));
+    if (result_conn_failures(r)) {
+        fprintf(out, ", connection failures %lld (", (long long)result_conn_failures(r));
+        for (int k = 0, n = 0; k < CONN_CAUSES; k++)
+            if (r->conn_failures[k])
+                fprintf(out, "%s%s %lld", n++ ? ", " : "", conn_cause_names[k],
+                        (long long)r->conn_failures[k]);
+        fprintf(out, ")");
+    }
+    if (uses_tls(r)) {
+        char p50[32], mx[32];
+        double lo = 0, hi = 0;
+        report_unit_span(&r->handshake, &lo, &hi);
+        struct report_unit u = report_unit_pick(hi, lo);
+        int have = r->handshake.total_count > 0;
+        report_unit_fmt(&u, have, (double)hist_percentile(&r->handshake, 50), p50, sizeof p50);
+        report_unit_fmt(&u, have, (double)r->handshake.max, mx, sizeof mx);
+        fprintf(out, "; TLS %s, %lld %s (connect + handshake p50 %s, max %s; not in "
+                "latency), %lld failed", r->cfg.tls_insecure ? "INSECURE (server not verified)"
+                                                             : "verified",
+                (long long)r->handshakes, plural(r->handshakes, "handshake", "handshakes"), p50,
+                mx, (long long)r->tls_failures);
+    }
+    if (!strncmp(r->target_url, "stomp", 5))
+        fprintf(out, "; STOMP ERROR frames %lld, bad frames %lld, stray replies %lld",
+                (long long)r->stomp_errors, (long long)r->stomp_bad_frames,
+                (long long)r->stray_replies);
+    else if (r->stray_replies)
+        fprintf(out, "; stray replies %lld", (long long)r->stray_replies);
+    fprintf(out, "\n");
+    if (r->tls_error[0])
+        fprintf(out, "            last TLS failure: %s\n", r->tls_error);
+    if (r->stomp_error[0])
+        fprintf(out, "            last STOMP ERROR: %s\n", r->stomp_error);
+}
+
+const char *report_fmt_pct(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, v < 0 ? "n/a" : "%.1f%%", v);
+    return buf;
+}
+
+static void cpu(FILE *out, const struct run_result *r)
+{
+    double cmax;
+    char line[320];
+    server_cpu_text(r, line, sizeof line);
+    if (r->nwatched) {
+        fprintf(out, "server      pid");
+        for (size_t i = 0; i < r->nwatched; i++)
+            fprintf(out, "%s%d", i ? "+" : " ", (int)r->watched_pids[i]);
+        fprintf(out, " (%ld %s): %s", r->server_threads,
+                plural(r->server_threads, "thread", "threads"), line);
+        if (r->server_cpu_source[0])
+            fprintf(out, " (%s)", r->server_cpu_source);
+        server_cpu_idle_text(r, line, sizeof line);
+        if (line[0])
+            fprintf(out, "\n            %s", line);
+        char a[32], b[32];
+        report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
+        report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
+        fprintf(out, "\n            RSS %s -> %s\n", a, b);
+    } else {
+        fprintf(out, "server      %s\n", line);
+    }
+    double cmean = result_client_cpu_mean(r, &cmax);
+    char steal[32] = ""; /* unknown in results saved before steal was measured */
+    if (r->machine_steal_pct >= 0)
+        snprintf(steal, sizeof steal, ", steal %.1f%%", r->machine_steal_pct);
+    char cores[24] = "";
+    if (r->machine_cores > 0)
+        snprintf(cores, sizeof cores, "%d cores, ", r->machine_cores);
+    char busy[16], cm[16], cx[16];
+    fprintf(out, "machine     %sbusy %s (all cores)%s, load %.2f; client CPU mean %s max %s\n",
+            cores, report_fmt_pct(r->machine_busy_pct, busy, sizeof busy), steal, r->loadavg1,
+            report_fmt_pct(cmean, cm, sizeof cm), report_fmt_pct(cmax, cx, sizeof cx));
+}
+
+int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
+                       struct report_bucket_grid *g, char *err)
+{
+    double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
+    g->ncols = n < REPORT_GRID_COLS ? n : REPORT_GRID_COLS;
+    g->nrows = buckets_edges(spec, hs, g->ncols, edges, err);
+    if (g->nrows < 0)
+        return -1;
+    for (int i = 0; i < g->nrows; i++) {
+        char e[16];
+        buckets_format_ms(edges[i], e, sizeof e);
+        snprintf(g->label[i], sizeof g->label[i], "<%sms:", e);
+    }
+    for (int k = 0; k < g->ncols; k++) {
+        buckets_fill(hs[k], edges, g->nrows, pct);
+        for (int i = 0; i < g->nrows; i++) /* no answer: no share */
+            snprintf(g->cell[i][k], sizeof g->cell[i][k], hs[k]->total_count ? "%.1f" : "n/a",
+                     pct[i]);
+    }
+    return 0;
+}
+
+void report_bucket_grid_text(FILE *out, const char *title, const char *const *names,
+                             const struct report_bucket_grid *g)
+{
+    int w[REPORT_GRID_COLS];
+    fprintf(out, "\n%-16s", title);
+    for (int k = 0; k < g->ncols; k++) {
+        w[k] = (int)strlen(names[k]) < 8 ? 8 : (int)strlen(names[k]);
+        fprintf(out, " %*s", w[k], names[k]);
+    }
+    fputc('\n', out);
+    for (int i = 0; i < g->nrows; i++) {
+        fprintf(out, "%-16s", g->label[i]);
+        for (int k = 0; k < g->ncols; k++)
+            fprintf(out, " %*s", w[k], g->cell[i][k]);
+        fputc('\n', out);
+    }
+}
+
+/* A mix's response times per verb, on one set of edges. */
+static int per_verb_buckets(FILE *out, const struct run_result *r, char *err)
+{
+    const struct hist *hs[RUN_MAX_VERBS];
+    const char *names[RUN_MAX_VERBS];
+    for (size_t i = 0; i < r->nverbs; i++) {
+        hs[i] = &r->verbs[i].latency;
+        names[i] = r->verbs[i].name;
+    }
+    static struct report_bucket_grid g; /* large; one thread writes reports */
+    if (report_bucket_grid(r->cfg.buckets, hs, (int)r->nverbs, &g, err))
+        return -1;
+    report_bucket_grid_text(out, "response time %", names, &g);
+    return 0;
+}
+
+static void per_verb(FILE *out, const struct run_result *r)
+{
+    if (r->nverbs < 2)
+        return;
+    fprintf(out, "\n%-16s %8s %8s %8s %10s %10s %10s\n", "verb", "requests", "ok", "errors",
+            "unfinished", "p50", "p99");
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < r->nverbs; i++)
+        report_unit_span(&r->verbs[i].latency, &lo, &hi);
+    struct report_unit u = report_unit_pick(hi, lo);
+    for (size_t i = 0; i < r->nverbs; i++) {
+        const struct verb_result *v = &r->verbs[i];
+        char a[40], b[40];
+        int wa = report_latency_fmt(&u, &v->latency, &v->censored, 0,
+                                    (double)hist_percentile(&v->latency, 50), a, sizeof a);
+        int wb = report_latency_fmt(&u, &v->latency, &v->censored, 0,
+                                    (double)hist_percentile(&v->latency, 99), b, sizeof b);
+        fprintf(out, "%-16s %8lld %8lld %8lld %10lld %*s %*s\n", v->name,
+                (long long)v->requests, (long long)v->ok, (long long)v->errors,
+                (long long)v->unfinished, 10 + wa, a, 10 + wb, b);
+    }
+}
+
+int report_text(FILE *out, const struct run_result *r, char *err)
+{
+    header(out, r);
+    if (bucket_table(out, r, err))
+        return -1;
+    percentiles(out, r);
+    counts(out, r);
+    transport(out, r);
+    cpu(out, r);
+    per_verb(out, r);
+    if (r->nverbs > 1 && per_verb_buckets(out, r, err))
+        return -1;
+    report_ranks(out, r);
+    if (r->nwarnings) {
+        fprintf(out, "\nwarnings\n");
+        for (size_t i = 0; i < r->nwarnings; i++)
+            fprintf(out, "  ! %s\n", r->warnings[i]);
+    }
+    return 0;
+}
+
+void report_csv(FILE *out, const struct run_result *r)
+{
+    fprintf(out, "t,sent,ok,errors,p50_ms,p99_ms,server_cpu_pct,client_cpu_pct,server_rss_kb\n");
+    for (size_t i = 0; i < r->nintervals; i++) {
+        const struct interval_rec *x = &r->intervals[i];
+        char scpu[24] = "", ccpu[24] = ""; /* empty: not measured */
+        if (x->server_cpu_pct >= 0)
+            snprintf(scpu, sizeof scpu, "%.1f", x->server_cpu_pct);
+        if (x->client_cpu_pct >= 0)
+            snprintf(ccpu, sizeof ccpu, "%.1f", x->client_cpu_pct);
+        fprintf(out, "%.3f,%lld,%lld,%lld,%.3f,%.3f,%s,%s,%lld\n", x->t, (long long)x->sent,
+                (long long)x->ok, (long long)x->errors, x->p50_ms, x->p99_ms, scpu, ccpu,
+                (long long)x->server_rss_kb);
+    }
+}

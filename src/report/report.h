@@ -1,0 +1,75 @@
+/* report: a run's result as text (the report a person reads), CSV (one row
+ * per interval) or JSON (result_json.h). */
+#ifndef RPCBENCH_REPORT_H
+#define RPCBENCH_REPORT_H
+
+#include <stdio.h>
+
+#include "model/result.h"
+#include "base/units.h"
+#include "stats/buckets.h"
+
+/* The results (only read) are the caller's; err is ERR_LEN bytes,
+ * caller-owned. Write errors on out are the caller's to check (ferror). */
+
+/* Writes the full text report. @return 0, or -1 with err (bad --buckets). */
+int report_text(FILE *out, const struct run_result *r, char *err);
+/* --format csv: the timeline, a header row and one row per interval. */
+void report_csv(FILE *out, const struct run_result *r);
+/* "12.3ms", "850us", "2.41s": a latency in us, human-sized, into out (len
+ * bytes, always terminated). */
+void report_fmt_us(double us, char *out, size_t len);
+/* A time unit and the decimals every cell of one table gets: one per table. */
+struct report_unit {
+    const char *name; /* "us", "ms", "s" */
+    double div;       /* us per unit */
+    int dec;
+};
+
+/* Picks from the largest and the smallest non-zero figure (us) of a table:
+ * the unit of the largest, with decimals enough for the smallest to keep
+ * about 3 significant digits (at most 3). @return the unit, by value. */
+struct report_unit report_unit_pick(double max_us, double min_us);
+/* Widens [*mn, *mx] (us; 0 = nothing yet) by what h shows: its min, max
+ * and, when its min is 0, its median. Empty h leaves them as they are. */
+void report_unit_span(const struct hist *h, double *mn, double *mx);
+/* "12.3ms" in unit u into out (len bytes, always terminated), or "n/a"
+ * when have is 0 (the histogram behind the figure is empty). */
+void report_unit_fmt(const struct report_unit *u, int have, double us, char *out, size_t len);
+/* A % of a core (or of the machine) that may be unknown (-1): "12.3%" or
+ * "n/a" into buf (16 bytes hold it). @return buf. */
+const char *report_fmt_pct(double v, char *buf, size_t len);
+/* A latency figure of h (us) as report_unit_fmt writes it, after
+ * RESULT_LOWER_BOUND_MARK ("≥") when it is only a lower bound: cs's
+ * censored values reach it (result_lower_bound; mean: h's mean). @return the bytes the mark adds beyond its one column (for
+ * printf widths), 0 when unmarked. */
+int report_latency_fmt(const struct report_unit *u, const struct hist *h, const struct censor *cs,
+                       int mean, double us, char *out, size_t len);
+/* "≥: a lower bound: 216 requests unfinished, ..." (the text and HTML
+ * reports' note under a latency table) into out; "" when cs has nothing
+ * censored. */
+void report_censor_note(const struct censor *cs, char *out, size_t len);
+/* "146 B", "2.32 MB": a size in bytes, 1000-based, about 3 digits, into
+ * out (len bytes, always terminated). */
+void report_fmt_bytes(double bytes, char *out, size_t len);
+/* A cumulative bucket table with one column per histogram, computed once
+ * for the text and the HTML writers: the edges from a --buckets spec over
+ * all the histograms (buckets_edges), each row's label ("<5ms:") and its
+ * cells ("12.0"; "n/a" in the column of an empty histogram). */
+#define REPORT_GRID_COLS 16
+struct report_bucket_grid {
+    int nrows, ncols;
+    char label[BUCKETS_MAX][24];
+    char cell[BUCKETS_MAX][REPORT_GRID_COLS][16];
+};
+/* Fills g (the caller's; large) from the n histograms hs (only read; at
+ * most REPORT_GRID_COLS are taken). @return 0, or -1 with err (a spec that
+ * does not parse). */
+int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
+                       struct report_bucket_grid *g, char *err);
+/* The grid as text: a head line "title  name0 name1 ..." (names: one per
+ * column), then a line per row. */
+void report_bucket_grid_text(FILE *out, const char *title, const char *const *names,
+                             const struct report_bucket_grid *g);
+
+#endif

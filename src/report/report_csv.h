@@ -1,0 +1,26 @@
+/* report_csv: a run's summary and bucket table as CSV (report_csv.c); the
+ * timeline is report_csv() in report.h. */
+#ifndef RPCBENCH_REPORT_CSV_H
+#define RPCBENCH_REPORT_CSV_H
+
+#include <stdio.h>
+
+#include "model/result.h"
+
+/* r is only read; write errors on out are the caller's to check. */
+
+/* A header row and one row: label, target, counts by kind, latency
+ * figures (ms, empty without an answer), server CPU. */
+void report_csv_summary(FILE *out, const struct run_result *r);
+
+/* Writes s as one CSV field: made safe (base/safetext.h: valid UTF-8, a
+ * line break or control as "\xHH"), then as is, or quoted (quotes doubled)
+ * when it holds a comma or a quote. */
+void report_csv_field(FILE *out, const char *s);
+
+/* "lt_ms,pct", one row per edge of r->cfg.buckets (pct empty without an
+ * answer). @return 0, or -1 with err (ERR_LEN, caller-owned: bad bucket
+ * spec). */
+int report_csv_buckets(FILE *out, const struct run_result *r, char *err);
+
+#endif

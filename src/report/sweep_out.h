@@ -1,0 +1,75 @@
+/* sweep_out: a sweep (sweep.h) for people and spreadsheets: the table
+ * (one row per cell), the capacity searches with their probes, the CSV,
+ * the side-by-side bucket table and the plot.
+ *
+ * The sweep is only read and stays the caller's. Write errors on out are
+ * the caller's to check (ferror). err is ERR_LEN bytes, caller-owned. */
+#ifndef RPCBENCH_SWEEP_OUT_H
+#define RPCBENCH_SWEEP_OUT_H
+
+#include <stdio.h>
+
+#include "model/sweep.h"
+
+/* The table: a line naming what every cell shares, then one row per cell:
+ * its number (#, as sweep_select takes it), the parameters that vary,
+ * then the figures of enum sweep_fig (medians over the repeats; with more
+ * than one repeat also "[min-max]"), each column in one unit, and the
+ * flags (sweep_flags_text). baseline: a cell index, or -1
+ * for none; with one, each figure is followed by its "% of baseline"
+ * column (the baseline's own row is 100.0% wherever it has the figure)
+ * and the baseline's number is marked "*".
+ * @return 0, or -1 with err (baseline out of range, no memory). */
+int sweep_table_text(FILE *out, const struct sweep *s, long baseline, char *err);
+/* The table's cells exactly as sweep_table_text prints them, for other
+ * renderings of the same figures (the HTML page): fn(ctx, row, cells,
+ * left, ncols) per row, row 0 the header; left[c] marks the left-aligned
+ * (parameter) columns. cells are only valid during the call.
+ * @return 0, or -1 with err (no cell, baseline out of range, no memory). */
+typedef void (*sweep_row_fn)(void *ctx, size_t row, const char *const *cells, const int *left,
+                             size_t ncols);
+int sweep_table_each(const struct sweep *s, long baseline, sweep_row_fn fn, void *ctx,
+                     char *err);
+/* Per capacity search: the headline ("capacity jsonrpc getAllVmStats under
+ * 'p99<100ms': 64/s; first bad 68/s", "even --rate-min 1/s breaks it:
+ * <reason>", "--rate-max 100000/s still holds") and the evidence table of
+ * its probes in the order run. Nothing when s has no search. */
+void sweep_capacity_text(FILE *out, const struct sweep *s);
+/* A row's flags in words, joined by sep: "not run", "saturated",
+ * "client-bound", "cut short"; "" when none. Into out (len bytes, the
+ * caller's, always terminated). */
+void sweep_flags_text(const struct sweep_row *r, const char *sep, char *out, size_t len);
+
+/* A capacity probe's figures as the probe tables print them (the median
+ * over its cell's repeats; "n/a" where unknown, cell "-" without one). */
+struct sweep_probe_text {
+    char cell[24], achieved[24], p99[24], errors[24], cpu[24];
+};
+/* Fills *t (the caller's) for probe p of sweep s (both only read). */
+void sweep_probe_text(const struct sweep *s, const struct sweep_probe *p,
+                      struct sweep_probe_text *t);
+/* The CSV: a header row, then one row per cell: cell number, every
+ * parameter, repeats, each figure's median, _min and _max (empty when
+ * unknown), flags, and with a baseline (index, -1 none; out of range is
+ * taken as none) a baseline column (1 on its row) and each figure's
+ * _pct_of_baseline. @return 0, or -1 when memory cannot be had. */
+int sweep_table_csv(FILE *out, const struct sweep *s, long baseline);
+/* The cumulative bucket table ("<5ms:" rows, % of each cell's answers
+ * below), one column per cell from its repeats' merged latency; edges
+ * from spec as run's --buckets (stats/buckets.h), taken over all cells.
+ * @return 0, or -1 with err (a bad spec, no memory). */
+int sweep_buckets_text(FILE *out, const struct sweep *s, const char *spec, char *err);
+
+/* The plot (gnuplot, one SVG; sweep_plot.c): one line per series (cells
+ * sharing every varying parameter but the rate) of p50 and p99, server
+ * CPU %, CPU-ms per call, and achieved rate, against the offered rate (the
+ * cell number when the rate does not vary); each search's capacity marked
+ * on the rate axis. The script and data (FILE.gp, FILE.sN.dat) are removed
+ * once the SVG is made. Without gnuplot: one line to stderr, the script
+ * and data kept, 0. @return 0, or -1 with err (a file cannot be written,
+ * gnuplot failed, no cell). */
+int sweep_plot_svg(const char *svg_path, const struct sweep *s, char *err);
+/* The same; keep (--plot-keep): the script and data stay. */
+int sweep_plot_svg_keep(const char *svg_path, const struct sweep *s, int keep, char *err);
+
+#endif
