@@ -239,22 +239,12 @@ static int exit_code(const struct cmp *c)
     return code != EXIT_OK ? code : compare_gates_exit(c);
 }
 
-/* --bisect on a command line that did not parse: a usage error then stops
- * git bisect run (EXIT_BISECT_ABORT) rather than marking every commit bad. */
-static int bisect_asked(int argc, char **argv)
-{
-    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-        if (!strcmp(argv[i], "--bisect"))
-            return 1;
-    return 0;
-}
-
 int cmd_compare(int argc, char **argv)
 {
     static struct options o; /* large: keep it off the stack */
     static struct cmp c;
     char err[ERR_LEN] = "";
-    int rc = options_parse(argc, argv, 1, &o, err);
+    int rc = options_parse(argc, argv, CMD_COMPARE, NULL, &o, err);
     if (rc == 1)
         return EXIT_OK; /* --help, --version */
     if (rc == 0 && o.npositional > 2) {
@@ -269,7 +259,7 @@ int cmd_compare(int argc, char **argv)
     }
     if (rc < 0) {
         fprintf(stderr, "rpcbench compare: %s\n", err);
-        return bisect_asked(argc, argv) ? EXIT_BISECT_ABORT : EXIT_USAGE;
+        return o.bisect ? EXIT_BISECT_ABORT : EXIT_USAGE; /* stop bisect, not "bad" */
     }
     options_distribute(&o);
     memset(&c, 0, sizeof c);

@@ -15,6 +15,7 @@
 #include "cli/cli_verdict.h"
 #include "cli/cmd_report_sweep.h"
 #include "cli/commands.h"
+#include "cli/option_table.h"
 #include "results/plot.h"
 #include "results/result_json.h"
 #include "results/result_merge.h"
@@ -63,11 +64,12 @@ static void usage(FILE *out)
             "                         rate=5,proto=xmlrpc (keys rate, connections, vms,\n"
             "                         proto, verb); with a sweep --buckets gives one column\n"
             "                         per cell, --format text | csv | json\n"
-            "      --hdr-log FILE     with .hlog inputs: the merged interval log\n"
-            "%s"
-            "  -V, --version          the version;  -h, --help  this text\n"
+            "      --hdr-log FILE     with .hlog inputs: the merged interval log\n");
+    opt_usage_row(out, opt_find("threshold"), CMD_RUN); /* run's rows: one text */
+    opt_usage_row(out, opt_find("junit"), CMD_RUN);
+    fprintf(out, "  -V, --version          the version;  -h, --help  this text\n"
             USAGE_EXIT_CODES
-            "             3 a --threshold condition failed\n", RUN_THRESHOLD_HELP);
+            "             3 a --threshold condition failed\n");
 }
 
 /* What needs no file read: outputs writable, --plot-keep with --plot. */

@@ -11,7 +11,10 @@
 #include "base/units.h"
 #include "cli/cli_args.h"
 #include "cli/compare_gate.h"
+#include "cli/option_table.h"
 #include "results/result.h"
+
+struct sweep_args;
 
 /* Large: callers keep it static. positional points into the argv given to
  * options_parse, which must outlive it. */
@@ -41,15 +44,21 @@ struct options {
     int bisect;              /* --bisect: exit codes for git bisect run */
     char **positional;       /* compare A.json B.json */
     int npositional;
+    struct sweep_args *sweep; /* sweep's own options and lists (HOME_SWEEP
+                                 rows), the caller's; NULL for run, compare */
 };
 
-/* Parses and checks every option (argv[0] = the command name) into o,
- * which this fills from the defaults: nothing is sent before this returns
- * 0. compare = 1 accepts the compare-only options. Uses getopt's globals.
- * @return 0, 1 when --help or --version was printed on stdout, or -1 with
- * err (ERR_LEN, caller-owned; one line naming the option and what it
- * accepts) for bad usage. */
-int options_parse(int argc, char **argv, int compare, struct options *o, char *err);
+/* Parses and checks every option of cmd (argv[0] = the command name) in
+ * one getopt_long pass over the table (option_table.h) into o, which
+ * this fills from the defaults first: nothing is sent before this
+ * returns 0. For CMD_SWEEP, sweep (the caller's, zeroed here) gets
+ * sweep's own options and lists; NULL otherwise. Uses getopt's globals.
+ * After a usage error the flags of the rest of argv are still set
+ * (o->bisect). @return 0, 1 when --help or --version was printed on
+ * stdout, or -1 with err (ERR_LEN, caller-owned; one line naming the
+ * option and what it accepts) for bad usage. */
+int options_parse(int argc, char **argv, enum opt_cmd cmd, struct sweep_args *sweep,
+                  struct options *o, char *err);
 
 /* Fills cfg (the caller's; overwritten whole, o only read) for arm
  * (0 = A, 1 = B) from the pairable options and checks
@@ -63,16 +72,13 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
  * --verb (cfg's verbs then partly filled). */
 int options_parse_verbs(const char *s, struct run_config *cfg, char *err);
 
-/* @return 1 when argv token tok is a run option that takes the next token
- * as its value ("-d", "--duration", a unique prefix "--dur"), else 0; so
- * sweep can pick its own options out of argv without eating a value. */
-int options_takes_value(const char *tok);
 /* Under mpirun (dist.h): hands dist the options it keeps (--rank-output,
  * --server-host) and, on every rank but 0, drops the options that write
  * files, which are rank 0's alone. */
 void options_distribute(struct options *o);
 
-/* Writes run's (compare = 0) or compare's --help text to out. */
+/* Writes run's (compare = 0) or compare's --help text to out
+ * (opt_usage). */
 void options_usage(FILE *out, int compare);
 
 /* options_check.c: the checks that need no network, run by options_parse
