@@ -106,7 +106,7 @@ static void test_sweep_lists_one_pass(void **state)
     assert_true(sa.nconns == 2 && sa.conns[1] == 2 && sa.repeat == 2);
     assert_true(o.cfg.duration_ns == 2000000000LL && o.cfg.connections == 4);
     assert_int_equal(parse(CMD_SWEEP, err, "--junit", "x.xml", NULL), -1);
-    assert_string_equal(err, "--junit: only for run and compare (sweep makes many runs)");
+    assert_string_equal(err, "--junit: only for run, compare and report (sweep makes many runs)");
 }
 
 static void test_bisect_seen_after_error(void **state)

@@ -209,9 +209,9 @@ static int setup(struct sweep_cmd *c, int argc, char **argv, long *baseline, cha
         return -1;
     size_t cell;
     *baseline = -1;
-    if (!c->a->baseline[0])
+    if (!c->o->baseline[0])
         return 0;
-    if (sweep_select(&c->s, c->a->baseline, &cell, err)) {
+    if (sweep_select(&c->s, c->o->baseline, &cell, err)) {
         cli_name_error("--baseline", err);
         return -1;
     }

@@ -29,6 +29,17 @@ static const struct {
                      "             inconclusive after the last round; 130 interrupted by\n"
                      "             SIGINT, 143 by SIGTERM (128 + the signal; figures still\n"
                      "             reported)\n"},
+    [CMD_REPORT] = {"report",
+                    "rpcbench report FILE.json [FILE.json ...] [options]\n"
+                    "       rpcbench report FILE.hlog [FILE.hlog ...] [--hdr-log MERGED.hlog]",
+                    "  re-renders saved results (run --output) from their histograms; several files\n"
+                    "  are merged into one report (histograms merged, counts and rates summed, the\n"
+                    "  timelines lined up by each run's absolute start time);\n"
+                    "  a saved sweep (sweep --output) gives its table, one row per cell;\n"
+                    "  interval logs (run --hdr-log) are merged by absolute interval start, summed\n"
+                    "  slot by slot, into one log HdrHistogram's tools read (--hdr-log FILE);\n"
+                    "  without --hdr-log only the summary is printed\n",
+                    "             3 a --threshold condition failed\n"},
     [CMD_SWEEP] = {"sweep",
                    "rpcbench sweep [any run option] [lists] [--repeat N] [--baseline SPEC]\n"
                    "                      [--output S.json] [--csv S.csv] [--plot S.svg]\n"
@@ -82,7 +93,7 @@ static void suffix_text(const struct opt_row *r, enum opt_cmd cmd, char *out, si
         return; /* L: the intro says what a list is */
     if (!r->help_in[cmd])
         range_text(r, " | ", range, sizeof range);
-    const char *def = default_text(r);
+    const char *def = r->def_not_in & (1u << cmd) ? "" : default_text(r);
     if (range[0] || def[0])
         snprintf(out, len, "(%s%s%s%s)", range, range[0] && def[0] ? "; " : "",
                  def[0] ? "default: " : "", def);
@@ -231,6 +242,9 @@ static void man_row(FILE *out, const struct opt_row *r)
         roff_span(out, r->type == OT_CHOICE ? " Values: " : " Range: ", range, ".");
     if (default_text(r)[0])
         roff_span(out, " Default: ", default_text(r), ".");
+    commands_csv(r->def_not_in, cmds, sizeof cmds);
+    if (cmds[0])
+        roff_span(out, " Not the default in ", cmds, " (see its \\-\\-help).");
     fputs("\n", out);
 }
 

@@ -134,7 +134,7 @@ static int parse_value(const struct opt_row *r, struct options *o, const char *a
 /* "compare", "run and compare": the commands of bits. */
 static void commands_text(unsigned bits, char *out, size_t len)
 {
-    static const char *const names[CMD_N] = {"run", "compare", "sweep"};
+    static const char *const names[CMD_N] = {"run", "compare", "sweep", "report"};
     size_t used = 0;
     int k = 0, total = __builtin_popcount(bits);
     out[0] = '\0';

@@ -1,4 +1,4 @@
-/* option_table: one row per option of run, compare and sweep (as fio's
+/* option_table: one row per option of run, compare, sweep and report (as fio's
  * struct fio_option). A row says the option's name and short flag, the
  * type of its value, where it is stored (offsetof into struct options,
  * its run_config or struct sweep_args), its default, its range or allowed
@@ -17,11 +17,12 @@
 #include <stdio.h>
 
 /* The commands the table serves; IN_ bits say which take a row. */
-enum opt_cmd { CMD_RUN, CMD_COMPARE, CMD_SWEEP, CMD_N };
+enum opt_cmd { CMD_RUN, CMD_COMPARE, CMD_SWEEP, CMD_REPORT, CMD_N };
 #define IN_RUN (1u << CMD_RUN)
 #define IN_COMPARE (1u << CMD_COMPARE)
 #define IN_SWEEP (1u << CMD_SWEEP)
-#define IN_ALL (IN_RUN | IN_COMPARE | IN_SWEEP)
+#define IN_REPORT (1u << CMD_REPORT)
+#define IN_LOAD (IN_RUN | IN_COMPARE | IN_SWEEP) /* the commands that send */
 
 enum opt_type {
     OT_FLAG,     /* no value: the int at off becomes 1 */
@@ -57,6 +58,8 @@ struct opt_row {
                                 the row itself before argv; NULL: none */
     const char *def_doc;     /* a default that is no value ("auto: ..."),
                                 shown only; NULL: def */
+    unsigned def_not_in;     /* IN_ bits: commands where def is not the
+                                default (their help says what is) */
     long long min, max;      /* OT_INT; OT_DURATION: min in ns (0: any) */
     const char *const *choices; /* OT_CHOICE */
     int nchoices;

@@ -115,6 +115,8 @@ static int parse_argv(int argc, char **argv, enum opt_cmd cmd, struct options *o
             rc = -1;
         } else if (given_twice(seen, r, cmd, optarg, err) || opt_apply(r, o, cmd, optarg, err)) {
             rc = -1;
+        } else {
+            o->given[r - opt_rows] = 1;
         }
     }
     if (rc)
@@ -132,11 +134,17 @@ int options_parse(int argc, char **argv, enum opt_cmd cmd, struct sweep_args *sw
         return rc;
     o->positional = argv + optind;
     o->npositional = argc - optind;
-    if (o->npositional && cmd != CMD_COMPARE) {
+    if (o->npositional && cmd != CMD_COMPARE && cmd != CMD_REPORT) {
         snprintf(err, ERR_LEN, "unexpected argument '%s'", argv[optind]);
         return -1;
     }
     return check(o, err);
+}
+
+int options_given(const struct options *o, const char *name)
+{
+    const struct opt_row *r = opt_find(name);
+    return r && o->given[r - opt_rows];
 }
 
 /* Copies field `arm` (0 or 1) of "A" or "A,B" into out. */

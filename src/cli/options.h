@@ -1,4 +1,4 @@
-/* options: the command line shared by `run` and `compare`.
+/* options: the command line of `run`, `compare`, `sweep` and `report`.
  *
  * Options that name one arm of a comparison (--url, --proto, --server-pid,
  * --label) are kept as given, "A" or "A,B"; options_arm() resolves them
@@ -42,6 +42,9 @@ struct options {
     struct gate gates[GATES_MAX]; /* --gate, repeatable */
     int ngates;
     int bisect;              /* --bisect: exit codes for git bisect run */
+    char baseline[256];      /* --baseline SPEC (sweep, report): a cell */
+    unsigned char given[OPT_ROWS_MAX]; /* given[i]: opt_rows[i] was on the
+                                          command line */
     char **positional;       /* compare A.json B.json */
     int npositional;
     struct sweep_args *sweep; /* sweep's own options and lists (HOME_SWEEP
@@ -52,13 +55,19 @@ struct options {
  * one getopt_long pass over the table (option_table.h) into o, which
  * this fills from the defaults first: nothing is sent before this
  * returns 0. For CMD_SWEEP, sweep (the caller's, zeroed here) gets
- * sweep's own options and lists; NULL otherwise. Uses getopt's globals.
+ * sweep's own options and lists; NULL otherwise. CMD_COMPARE and
+ * CMD_REPORT take files after the options (o->positional, pointing into
+ * argv, which must outlive o). Uses getopt's globals.
  * After a usage error the flags of the rest of argv are still set
  * (o->bisect). @return 0, 1 when --help or --version was printed on
  * stdout, or -1 with err (ERR_LEN, caller-owned; one line naming the
  * option and what it accepts) for bad usage. */
 int options_parse(int argc, char **argv, enum opt_cmd cmd, struct sweep_args *sweep,
                   struct options *o, char *err);
+
+/* @return 1 when the option named name (opt_rows) was on the command
+ * line, else 0. */
+int options_given(const struct options *o, const char *name);
 
 /* Fills cfg (the caller's; overwritten whole, o only read) for arm
  * (0 = A, 1 = B) from the pairable options and checks

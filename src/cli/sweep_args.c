@@ -283,14 +283,14 @@ static int check_run_options(const struct sweep_args *a, const struct options *o
     return 0;
 }
 
-static int check_search(struct sweep_args *a, char *err)
+static int check_search(struct sweep_args *a, const struct options *o, char *err)
 {
     const char *bad = a->rate_given ? "--rate: the search picks the rates (see --rate-min, "
                                       "--rate-max)"
                       : a->nconns > 1 ? "--connections: one value with --find-max"
                       : a->nvms > 1 ? "--vms: one value with --find-max"
                       : a->repeat > 1 ? "--repeat: not with --find-max (each probe is one run)"
-                      : a->baseline[0] ? "--baseline: not with --find-max"
+                      : o->baseline[0] ? "--baseline: not with --find-max"
                                        : NULL;
     if (bad) {
         snprintf(err, ERR_LEN, "%s", bad);
@@ -345,7 +345,7 @@ int sweep_args_check(struct sweep_args *a, const struct options *o, char *err)
     if (check_run_options(a, o, err))
         return -1;
     if (a->find_max) {
-        if (check_search(a, err))
+        if (check_search(a, o, err))
             return -1;
     } else if (a->rate_min > 0 || a->rate_max > 0 || a->resolution > 0) {
         snprintf(err, ERR_LEN, "%s: needs --find-max", a->rate_min > 0   ? "--rate-min"

@@ -35,7 +35,6 @@ struct sweep_args {
     size_t nverbs;
     int rate_given, vms_given, verb_given;
     int repeat;               /* --repeat, default 1 */
-    char baseline[256];       /* --baseline SPEC, "" none */
     char csv[512];            /* --csv FILE, "" none */
     int find_max;             /* --find-max given */
     char find_text[256];
