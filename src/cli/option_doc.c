@@ -254,14 +254,21 @@ void opt_man(FILE *out)
             rpcbench_version());
     fputs(".SH NAME\nrpcbench \\- load generator for XML\\-RPC and JSON\\-RPC servers\n"
           ".SH SYNOPSIS\n", out);
-    for (int c = 0; c < CMD_N; c++) {
-        fputs(".nf\n", out);
-        roff_text(out, cmd_docs[c].synopsis);
-        fputs("\n.fi\n", out);
-    }
+    fputs(".nf\n", out);
+    for (int c = 0; c < CMD_N; c++) /* --help's indents are not roff's */
+        for (const char *l = cmd_docs[c].synopsis; *l;) {
+            l += strspn(l, " ");
+            size_t n = strcspn(l, "\n");
+            char line[200];
+            snprintf(line, sizeof line, "%.*s", (int)n, l);
+            roff_span(out, strncmp(line, "rpcbench", 8) ? "    " : "", line, "\n");
+            l += n + (l[n] == '\n');
+        }
+    fputs(".fi\n", out);
     fputs(".SH DESCRIPTION\n\\fBrun\\fR drives a server at a fixed rate for a fixed time; "
           "\\fBcompare\\fR runs two arms in interleaved rounds; \\fBsweep\\fR runs a grid of "
-          "runs, or searches for the capacity under a condition. See README.md.\n"
+          "runs, or searches for the capacity under a condition; \\fBreport\\fR re-renders "
+          "or merges saved results. See README.md.\n"
           ".SH OPTIONS\n", out);
     for (size_t i = 0; i < opt_nrows; i++)
         man_row(out, &opt_rows[i]);

@@ -13,11 +13,6 @@
 _Static_assert(sizeof(enum arrival) == sizeof(int) && sizeof(enum validate) == sizeof(int) &&
                sizeof(enum out_format) == sizeof(int), "a choice is stored as an int");
 
-void options_usage(FILE *out, int compare)
-{
-    opt_usage(out, compare ? CMD_COMPARE : CMD_RUN);
-}
-
 /* An option of one value given twice with two values is a contradiction,
  * not an override: which one the user meant is not ours to guess. The
  * same value twice, flags, repeatable rows (--threshold, --gate) and

@@ -86,10 +86,6 @@ int options_parse_verbs(const char *s, struct run_config *cfg, char *err);
  * files, which are rank 0's alone. */
 void options_distribute(struct options *o);
 
-/* Writes run's (compare = 0) or compare's --help text to out
- * (opt_usage). */
-void options_usage(FILE *out, int compare);
-
 /* options_check.c: the checks that need no network, run by options_parse
  * and options_arm. @return 0, or -1 with err. */
 int options_check(const struct options *o, char *err);
