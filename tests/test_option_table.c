@@ -13,12 +13,14 @@
 
 #include "cli/options.h"
 #include "cli/sweep_args.h"
+#include "server/server.h"
 
 static struct options o; /* large: off the stack */
 static struct sweep_args sa;
 
-/* Each row: a unique name and short flag, what its type needs, help
- * lines that fit --help's column, a command. */
+/* Each row: a name and short flag no other row of its commands has, what
+ * its type needs, help lines that fit --help's column, a command; a row
+ * stored in sweep's or serve's own struct is that command's alone. */
 static void test_rows_whole(void **state)
 {
     (void)state;
@@ -26,9 +28,13 @@ static void test_rows_whole(void **state)
         const struct opt_row *r = &opt_rows[i];
         assert_true(r->cmds != 0);
         assert_non_null(r->help);
-        assert_ptr_equal(opt_find(r->name), r);
-        for (size_t j = 0; j < i; j++)
+        for (size_t j = 0; j < i; j++) {
             assert_true(!r->short_opt || r->short_opt != opt_rows[j].short_opt);
+            assert_true(strcmp(r->name, opt_rows[j].name) || !(r->cmds & opt_rows[j].cmds));
+        }
+        assert_true(r->home != HOME_SWEEP || r->cmds == IN_SWEEP);
+        assert_true(r->home != HOME_SERVE || r->cmds == IN_SERVE);
+        assert_true(!(r->cmds & IN_SERVE) || r->cmds == IN_SERVE || r->type >= OT_HELP);
         assert_true(r->type != OT_CUSTOM || r->parse);
         assert_true(r->type != OT_STRING || r->size > 1);
         assert_true(r->type != OT_CHOICE || (r->choices && r->nchoices > 0));
@@ -72,7 +78,32 @@ static void test_defaults_from_rows(void **state)
     assert_true(o.cfg.max_response == 64u << 20 && o.cfg.idle_baseline_ns == -1);
     assert_string_equal(o.encoding, "xmlrpc");
     assert_string_equal(o.cfg.verbs[0].name, "getAllVmStats");
-    assert_true(!o.encoding_given && !o.verb_given && o.rounds == 3);
+    assert_true(!o.encoding_given && !o.verb_given);
+    assert_int_equal(parse(CMD_COMPARE, err, NULL), 0);
+    assert_int_equal(o.rounds, 3);
+}
+
+static void test_serve_rows(void **state)
+{
+    (void)state;
+    char err[ERR_LEN] = "";
+    struct server_config sc;
+    char *def[] = {"serve", NULL};
+    assert_int_equal(options_parse_serve(1, def, &sc, err), 0);
+    assert_string_equal(sc.host, "127.0.0.1");
+    assert_true(sc.port == 54321 && sc.vms == 150 && sc.seed == 1 && sc.workers == 0);
+    assert_true(sc.max_body == 16u << 20 && sc.idle_ns == 60000000000LL && sc.max_conns == 10000);
+    assert_true(!sc.delay && !sc.tls_cert && !sc.tls_key && !sc.tls_ca);
+    char *argv[] = {"serve", "--listen", "[::1]:0", "--seed", "9000000000", "--delay", "exp:5ms",
+                    "--tls-cert", "c.pem", "--work-us-per-vm", "7", NULL};
+    assert_int_equal(options_parse_serve(11, argv, &sc, err), 0);
+    assert_string_equal(sc.host, "::1");
+    assert_true(sc.port == 0 && sc.seed == 9000000000ULL && sc.work_us_per_vm == 7);
+    assert_ptr_equal(sc.delay, argv[6]); /* borrowed from argv */
+    assert_ptr_equal(sc.tls_cert, argv[8]);
+    char *bad[] = {"serve", "--rate", "5", NULL};
+    assert_int_equal(options_parse_serve(3, bad, &sc, err), -1);
+    assert_string_equal(err, "unknown option '--rate' (see --help)");
 }
 
 static void test_values_and_messages(void **state)
@@ -124,6 +155,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows_whole),
         cmocka_unit_test(test_defaults_from_rows),
+        cmocka_unit_test(test_serve_rows),
         cmocka_unit_test(test_values_and_messages),
         cmocka_unit_test(test_sweep_lists_one_pass),
         cmocka_unit_test(test_bisect_seen_after_error),

@@ -16,8 +16,13 @@
 
 /* What a command's --help says around its rows. */
 static const struct {
-    const char *name, *synopsis, *intro, *exit_more;
+    const char *name, *synopsis, *intro, *exit_more, *tail;
 } cmd_docs[CMD_N] = {
+    [CMD_SERVE] = {"serve", "rpcbench serve [options]",
+                   "  Runs a simulated VDSM host: XML-RPC at POST /RPC2 (and /),\n"
+                   "  JSON-RPC 2.0 at POST /jsonrpc (HTTP/1.1), and JSON-RPC over STOMP 1.2\n"
+                   "  (SEND to jms.topic.vdsm_requests with reply-to), all on one port.\n",
+                   "", "  Prints \"listening on HOST:PORT\" once ready; SIGINT/SIGTERM stop it.\n"},
     [CMD_RUN] = {"run", "rpcbench run [options]", "",
                  "             3 a --threshold condition failed, or no request succeeded;\n"
                  "             130 interrupted by SIGINT, 143 by SIGTERM (128 + the signal;\n"
@@ -56,8 +61,8 @@ static const struct {
 };
 
 static const char *const type_names[] = {"flag",   "int",    "duration", "rate",
-                                         "size",   "choice", "string",   "custom",
-                                         "help",   "version"};
+                                         "size",   "choice", "string",   "argv",
+                                         "custom", "help",   "version"};
 
 /* "1..10000", "constant|poisson" (sep between choices), "10ms at least",
  * or "". */
@@ -157,6 +162,8 @@ void opt_usage(FILE *out, enum opt_cmd cmd)
         fprintf(out, "  Limits: %d values per list, %d cells, %d runs (cells x repeats; each\n"
                 "  run's histograms are kept to the end), %d searches.\n",
                 SWEEP_MAX_LIST, SWEEP_MAX_CELLS, SWEEP_MAX_RUNS, SWEEP_MAX_SEARCHES);
+    if (cmd_docs[cmd].tail)
+        fputs(cmd_docs[cmd].tail, out);
     fputs(USAGE_EXIT_CODES, out);
     fputs(cmd_docs[cmd].exit_more, out);
 }

@@ -1,13 +1,13 @@
 /* option_rows: the table of every option of run, compare, sweep and report, one
  * row each (option_table.h says what a row holds and what is made from
- * it). The order is --help's. Sweep's own options are repeatable: the
- * last one given counts, as it always did. */
+ * it). The order is --help's. */
 #include "cli/option_table.h"
 
 #include <stddef.h>
 
 #include "cli/options.h"
 #include "cli/sweep_args.h"
+#include "server/server.h"
 #include "server/vmsim.h"
 
 /* Where a row's value lives: the field f of struct options, of its
@@ -16,8 +16,13 @@
 #define O_AT(f) AT(struct options, HOME_OPTIONS, f)
 #define C_AT(f) AT(struct run_config, HOME_CFG, f)
 #define S_AT(f) AT(struct sweep_args, HOME_SWEEP, f)
+#define V_AT(f) AT(struct server_config, HOME_SERVE, f)
 
 #define RUNS (IN_RUN | IN_COMPARE)
+/* sweep's and serve's own rows: the last one given counts, as it always
+ * did (run's refuse two values: which was meant is not ours to guess) */
+#define SWEEP_ONLY .cmds = IN_SWEEP, .repeatable = 1
+#define SERVE_ONLY .cmds = IN_SERVE, .repeatable = 1
 
 static const char *const arrivals[] = {"constant", "poisson"};
 static const char *const validates[] = {"none", "cheap", "full"};
@@ -133,7 +138,8 @@ const struct opt_row opt_rows[] = {
      .help_in[CMD_SWEEP] = "one self-contained page: capacity, charts,\nevery table",
      .help_in[CMD_REPORT] = "the (merged) result, or a saved sweep, as one\n"
                             "self-contained page"},
-    {.name = "hdr-log", .type = OT_STRING, O_AT(hdr_log), .arg = "FILE", .cmds = IN_LOAD | IN_REPORT,
+    {.name = "hdr-log", .type = OT_STRING, O_AT(hdr_log), .arg = "FILE",
+     .cmds = IN_LOAD | IN_REPORT,
      .help = "HdrHistogram interval log",
      .help_in[CMD_COMPARE] = "HdrHistogram interval log (FILE.A, FILE.B)",
      .help_in[CMD_REPORT] = "with .hlog inputs: the merged interval log"},
@@ -191,7 +197,7 @@ const struct opt_row opt_rows[] = {
      .why_only = "sweep makes many runs",
      .help = "the --threshold verdicts as JUnit XML"},
     {.name = "repeat", .type = OT_INT, S_AT(repeat), .arg = "N", .def = "1", .min = 1,
-     .max = SWEEP_MAX_RUNS, .cmds = IN_SWEEP, .repeatable = 1,
+     .max = SWEEP_MAX_RUNS, SWEEP_ONLY,
      .help = "run every cell N times, interleaved: all cells\n"
              "once, then again (the table shows medians and\nmin-max)"},
     {.name = "baseline", .type = OT_STRING, O_AT(baseline), .arg = "SPEC",
@@ -204,9 +210,9 @@ const struct opt_row opt_rows[] = {
                             "--buckets gives one column per cell, --format\n"
                             "text | csv | json"},
     {.name = "csv", .type = OT_CUSTOM, .parse = sweep_opt_csv, .arg = "FILE",
-     .cmds = IN_SWEEP, .repeatable = 1, .help = "the table as CSV, one row per cell"},
+     SWEEP_ONLY, .help = "the table as CSV, one row per cell"},
     {.name = "find-max", .type = OT_CUSTOM, .parse = sweep_opt_find_max, .arg = "COND",
-     .cmds = IN_SWEEP, .repeatable = 1,
+     SWEEP_ONLY,
      .help = "capacity search, once per --proto x --verb:\n"
              "e.g. 'p99<100ms,errors=0' (run's --threshold\n"
              "grammar): double the rate from --rate-min until\n"
@@ -214,15 +220,49 @@ const struct opt_row opt_rows[] = {
              "the client cannot hold the rate), then bisect\n"
              "down to --resolution"},
     {.name = "rate-min", .type = OT_CUSTOM, .parse = sweep_opt_rate_min, .arg = "R",
-     .def_doc = "1/s", .cmds = IN_SWEEP, .repeatable = 1, .help = "--find-max's first rate"},
+     .def_doc = "1/s", SWEEP_ONLY, .help = "--find-max's first rate"},
     {.name = "rate-max", .type = OT_CUSTOM, .parse = sweep_opt_rate_max, .arg = "R",
-     .def_doc = "100000/s", .cmds = IN_SWEEP, .repeatable = 1, .help = "--find-max's highest rate"},
+     .def_doc = "100000/s", SWEEP_ONLY, .help = "--find-max's highest rate"},
     {.name = "resolution", .type = OT_CUSTOM, .parse = sweep_opt_resolution, .arg = "P%",
-     .def_doc = "5%", .cmds = IN_SWEEP, .repeatable = 1,
+     .def_doc = "5%", SWEEP_ONLY,
      .help = "--find-max: (bad - good) / good at the end,\n0.1%..100%"},
-    {.name = "version", .short_opt = 'V', .type = OT_VERSION, .cmds = IN_LOAD | IN_REPORT,
+    /* serve's: the server's own (its --vms and --seed are not run's) */
+    {.name = "listen", .type = OT_CUSTOM, .parse = serve_opt_listen, .arg = "HOST:PORT",
+     .def = "127.0.0.1:54321", SERVE_ONLY, .help = "address (port 0 picks one)"},
+    {.name = "vms", .type = OT_INT, V_AT(vms), .arg = "N", .def = "150", .min = 0,
+     .max = VMSIM_MAX_VMS, SERVE_ONLY, .help = "simulated running VMs"},
+    {.name = "seed", .type = OT_INT, V_AT(seed), .arg = "S", .def = "1", .min = 0,
+     .max = INT64_MAX, SERVE_ONLY, .help = "seed of the VMs and the delays"},
+    {.name = "delay", .type = OT_CUSTOM, .parse = serve_opt_delay, .arg = "SPEC",
+     SERVE_ONLY, .help = "service delay: 5ms, uniform:1ms:10ms, exp:5ms\n(mean)"},
+    {.name = "workers", .type = OT_INT, V_AT(workers), .arg = "N", .def = "0", .min = 0,
+     .max = 100000, SERVE_ONLY,
+     .help = "the delay is served by N workers, first come\n"
+             "first served: a call waits for a free worker,\n"
+             "then holds it for its delay (capacity N/delay\n"
+             "per second); 0: delays run concurrently,\n"
+             "however many calls"},
+    {.name = "work-us-per-vm", .type = OT_INT, V_AT(work_us_per_vm), .arg = "N", .def = "0",
+     .min = 0, .max = 10 * 1000 * 1000, SERVE_ONLY,
+     .help = "CPU burnt per VM per stats call, microseconds"},
+    {.name = "max-body", .type = OT_SIZE, V_AT(max_body), .arg = "SIZE", .def = "16MiB",
+     SERVE_ONLY, .help = "largest request body (beyond: 413)"},
+    {.name = "idle-timeout", .type = OT_DURATION, V_AT(idle_ns), .arg = "D", .def = "60s",
+     .min = 1, SERVE_ONLY,
+     .help = "drop HTTP clients without a complete request,\n"
+             "and STOMP clients that never CONNECTed, after D"},
+    {.name = "max-connections", .type = OT_INT, V_AT(max_conns), .arg = "N", .def = "10000",
+     .min = 1, .max = 10 * 1000 * 1000, SERVE_ONLY, .help = "open connections at most"},
+    {.name = "tls-cert", .type = OT_ARGV, V_AT(tls_cert), .arg = "FILE", SERVE_ONLY,
+     .help = "serve everything over TLS with this certificate\n(PEM)"},
+    {.name = "tls-key", .type = OT_ARGV, V_AT(tls_key), .arg = "FILE", SERVE_ONLY,
+     .def_doc = "in --tls-cert's file", .help = "its private key"},
+    {.name = "tls-ca", .type = OT_ARGV, V_AT(tls_ca), .arg = "FILE", SERVE_ONLY,
+     .help = "require client certificates signed by this CA"},
+    {.name = "version", .short_opt = 'V', .type = OT_VERSION,
+     .cmds = IN_LOAD | IN_REPORT | IN_SERVE,
      .help = "the version"},
-    {.name = "help", .short_opt = 'h', .type = OT_HELP, .cmds = IN_LOAD | IN_REPORT,
+    {.name = "help", .short_opt = 'h', .type = OT_HELP, .cmds = IN_LOAD | IN_REPORT | IN_SERVE,
      .help = "this text"},
 };
 

@@ -36,9 +36,10 @@ void opt_getopt_tables(enum opt_cmd cmd, struct option *longs, char *shorts)
 {
     size_t n = 0, ns = 0;
     shorts[ns++] = ':'; /* a missing value is ':', not '?' */
+    unsigned known = cmd == CMD_SERVE ? IN_SERVE : (1u << cmd) | IN_RUN | IN_COMPARE;
     for (size_t i = 0; i < opt_nrows; i++) {
         const struct opt_row *r = &opt_rows[i];
-        if (!(r->cmds & ((1u << cmd) | IN_RUN | IN_COMPARE)))
+        if (!(r->cmds & known))
             continue; /* another command's alone: unknown here, as before */
         int arg = takes_value(r) ? required_argument : no_argument;
         longs[n++] = (struct option){r->name, arg, NULL, r->short_opt ? r->short_opt
@@ -59,6 +60,7 @@ static char *home(const struct opt_row *r, struct options *o)
     switch (r->home) {
     case HOME_CFG: return (char *)&o->cfg;
     case HOME_SWEEP: return (char *)o->sweep;
+    case HOME_SERVE: return (char *)o->serve;
     default: return (char *)o;
     }
 }
@@ -124,6 +126,7 @@ static int parse_value(const struct opt_row *r, struct options *o, const char *a
     case OT_SIZE: return units_parse_size(arg, (size_t *)(void *)at, err);
     case OT_CHOICE: return parse_choice(r, at, arg, err);
     case OT_STRING: return cli_copy(at, r->size, "", arg, err);
+    case OT_ARGV: memcpy(at, &arg, sizeof arg); return 0;
     case OT_CUSTOM: return r->parse(o, arg, err);
     default: break;
     }
@@ -134,7 +137,7 @@ static int parse_value(const struct opt_row *r, struct options *o, const char *a
 /* "compare", "run and compare": the commands of bits. */
 static void commands_text(unsigned bits, char *out, size_t len)
 {
-    static const char *const names[CMD_N] = {"run", "compare", "sweep", "report"};
+    static const char *const names[CMD_N] = {"run", "compare", "sweep", "report", "serve"};
     size_t used = 0;
     int k = 0, total = __builtin_popcount(bits);
     out[0] = '\0';
@@ -168,11 +171,11 @@ int opt_apply(const struct opt_row *r, struct options *o, enum opt_cmd cmd, cons
     return -1;
 }
 
-int opt_defaults(struct options *o, char *err)
+int opt_defaults(struct options *o, enum opt_cmd cmd, char *err)
 {
     for (size_t i = 0; i < opt_nrows; i++) {
         const struct opt_row *r = &opt_rows[i];
-        if (!r->def || (r->home == HOME_SWEEP && !o->sweep))
+        if (!r->def || !(r->cmds & (1u << cmd)))
             continue;
         if (parse_value(r, o, r->def, err)) {
             cli_name_error("default of the option table", err);

@@ -1,9 +1,11 @@
-/* option_table: one row per option of run, compare, sweep and report (as fio's
+/* option_table: one row per option of every subcommand (as fio's
  * struct fio_option). A row says the option's name and short flag, the
  * type of its value, where it is stored (offsetof into struct options,
- * its run_config or struct sweep_args), its default, its range or allowed
- * values, its help, and the commands that take it (and those where it
- * takes a comma list: sweep's grid). Everything else comes from the
+ * its run_config, sweep's struct sweep_args or serve's struct
+ * server_config), its default, its range or allowed values, its help, and
+ * the commands that take it (and those where it takes a comma list:
+ * sweep's grid). Two rows share a name only for disjoint commands (serve's
+ * --vms and --seed are the server's). Everything else comes from the
  * table: getopt_long's tables (built per command), the parsing and range
  * messages, the defaults, every --help, the man page rpcbench(1) and the
  * `rpcbench help-options` dump the docs test reads. Adding an option is
@@ -17,11 +19,12 @@
 #include <stdio.h>
 
 /* The commands the table serves; IN_ bits say which take a row. */
-enum opt_cmd { CMD_RUN, CMD_COMPARE, CMD_SWEEP, CMD_REPORT, CMD_N };
+enum opt_cmd { CMD_RUN, CMD_COMPARE, CMD_SWEEP, CMD_REPORT, CMD_SERVE, CMD_N };
 #define IN_RUN (1u << CMD_RUN)
 #define IN_COMPARE (1u << CMD_COMPARE)
 #define IN_SWEEP (1u << CMD_SWEEP)
 #define IN_REPORT (1u << CMD_REPORT)
+#define IN_SERVE (1u << CMD_SERVE)
 #define IN_LOAD (IN_RUN | IN_COMPARE | IN_SWEEP) /* the commands that send */
 
 enum opt_type {
@@ -32,14 +35,15 @@ enum opt_type {
     OT_SIZE,     /* units_parse_size, into a size_t of bytes */
     OT_CHOICE,   /* one of choices[0..nchoices), its index into an int (enum) */
     OT_STRING,   /* copied into a char[size] */
+    OT_ARGV,     /* a const char * into argv, borrowed (serve's file names) */
     OT_CUSTOM,   /* parse() decides: the odd ones (--verb, --gate, ...) */
     OT_HELP,     /* -h, --help */
     OT_VERSION,  /* -V, --version */
 };
 
-/* Where off points: into struct options, its cfg, or the sweep_args that
- * sweep hands options_parse. */
-enum opt_home { HOME_OPTIONS, HOME_CFG, HOME_SWEEP };
+/* Where off points: into struct options, its cfg, the sweep_args that
+ * sweep hands options_parse, or serve's server_config. */
+enum opt_home { HOME_OPTIONS, HOME_CFG, HOME_SWEEP, HOME_SERVE };
 
 struct options;
 
@@ -79,8 +83,9 @@ extern const struct opt_row opt_rows[];
 extern const size_t opt_nrows;
 #define OPT_ROWS_MAX 96 /* the size of the per-row tables of a parse */
 
-/* The row named name (without "--"), or NULL. Rows are the table's
- * (static, const): never freed. */
+/* The first row named name (without "--"), or NULL: run's, compare's,
+ * sweep's or report's (serve's --vms and --seed are rows of their own,
+ * after them). Rows are the table's (static, const): never freed. */
 const struct opt_row *opt_find(const char *name);
 
 /* The row a getopt_long return value stands for (built by
@@ -89,8 +94,9 @@ const struct opt_row *opt_from_getopt(int ch);
 
 /* getopt_long's tables for cmd into longs (room for OPT_ROWS_MAX + 1,
  * the caller's) and shorts (room for 64): the rows cmd takes and, so that
- * they are refused by name, those of run and compare. val is 256 + the
- * row's index, or its short letter. */
+ * they are refused by name, those of run and compare (not for serve, whose
+ * options are the server's). val is 256 + the row's index, or its short
+ * letter. */
 void opt_getopt_tables(enum opt_cmd cmd, struct option *longs, char *shorts);
 
 /* Parses arg for row r into o as cmd takes it (a list where r->lists
@@ -99,10 +105,10 @@ void opt_getopt_tables(enum opt_cmd cmd, struct option *longs, char *shorts);
 int opt_apply(const struct opt_row *r, struct options *o, enum opt_cmd cmd, const char *arg,
               char *err);
 
-/* Sets every row's def in o (already zeroed) that is stored in a place o
- * has (the sweep rows only with o->sweep). @return 0, or -1 with err: a
+/* Sets the def of every row cmd takes in o (already zeroed, with its
+ * o->sweep or o->serve for cmd's own rows). @return 0, or -1 with err: a
  * default its own row refuses (a bug in the table). */
-int opt_defaults(struct options *o, char *err);
+int opt_defaults(struct options *o, enum opt_cmd cmd, char *err);
 
 /* The parsers of the odd rows (OT_CUSTOM, and the lists of sweep), as
  * opt_parse_fn: options_values.c for run's and compare's, sweep_args.c
@@ -127,6 +133,8 @@ int sweep_opt_find_max(struct options *o, const char *arg, char *err);
 int sweep_opt_rate_min(struct options *o, const char *arg, char *err);
 int sweep_opt_rate_max(struct options *o, const char *arg, char *err);
 int sweep_opt_resolution(struct options *o, const char *arg, char *err);
+int serve_opt_listen(struct options *o, const char *arg, char *err);
+int serve_opt_delay(struct options *o, const char *arg, char *err);
 
 /* option_doc.c: what is written from the table. */
 

@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/sweep_args.h"
 #include "encoders/encoder.h"
+#include "server/server.h"
 
 /* OT_CHOICE rows store an int into these. */
 _Static_assert(sizeof(enum arrival) == sizeof(int) && sizeof(enum validate) == sizeof(int) &&
@@ -55,15 +56,19 @@ static int check(const struct options *o, char *err)
 }
 
 /* Fills o with the defaults of the table, from the rows' own parsers. */
-static int defaults(struct options *o, enum opt_cmd cmd, struct sweep_args *sweep, char *err)
+static int defaults(struct options *o, enum opt_cmd cmd, struct sweep_args *sweep,
+                    struct server_config *serve, char *err)
 {
     memset(o, 0, sizeof *o);
     o->compare = cmd == CMD_COMPARE;
     o->sweep = sweep;
     if (sweep)
         memset(sweep, 0, sizeof *sweep);
+    o->serve = serve;
+    if (serve)
+        memset(serve, 0, sizeof *serve);
     o->cfg.idle_baseline_ns = -1; /* no value says it: server_cpu_idle_ns decides */
-    if (opt_defaults(o, err))
+    if (opt_defaults(o, cmd, err))
         return -1;
     o->encoding_given = o->verb_given = 0; /* the defaults' parsers set them */
     return 0;
@@ -119,10 +124,23 @@ static int parse_argv(int argc, char **argv, enum opt_cmd cmd, struct options *o
     return rc;
 }
 
+int options_parse_serve(int argc, char **argv, struct server_config *sc, char *err)
+{
+    static struct options o; /* large: off the stack */
+    if (defaults(&o, CMD_SERVE, NULL, sc, err))
+        return -1;
+    int rc = parse_argv(argc, argv, CMD_SERVE, &o, err);
+    if (rc == 0 && optind < argc) {
+        snprintf(err, ERR_LEN, "unexpected argument '%s'", argv[optind]);
+        rc = -1;
+    }
+    return rc;
+}
+
 int options_parse(int argc, char **argv, enum opt_cmd cmd, struct sweep_args *sweep,
                   struct options *o, char *err)
 {
-    if (defaults(o, cmd, sweep, err))
+    if (defaults(o, cmd, sweep, NULL, err))
         return -1;
     int rc = parse_argv(argc, argv, cmd, o, err);
     if (rc)

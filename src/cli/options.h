@@ -15,6 +15,7 @@
 #include "results/result.h"
 
 struct sweep_args;
+struct server_config;
 
 /* Large: callers keep it static. positional points into the argv given to
  * options_parse, which must outlive it. */
@@ -49,6 +50,7 @@ struct options {
     int npositional;
     struct sweep_args *sweep; /* sweep's own options and lists (HOME_SWEEP
                                  rows), the caller's; NULL for run, compare */
+    struct server_config *serve; /* serve's (HOME_SERVE rows), the caller's */
 };
 
 /* Parses and checks every option of cmd (argv[0] = the command name) in
@@ -64,6 +66,13 @@ struct options {
  * option and what it accepts) for bad usage. */
 int options_parse(int argc, char **argv, enum opt_cmd cmd, struct sweep_args *sweep,
                   struct options *o, char *err);
+
+/* options_parse for `serve`: its rows (option_rows.c) into sc (the
+ * caller's, filled from their defaults first; its file names point into
+ * argv, which must outlive it); run's checks are not made. Uses getopt's
+ * globals and a static struct options (not reentrant). @return 0, 1 when
+ * --help or --version was printed on stdout, or -1 with err. */
+int options_parse_serve(int argc, char **argv, struct server_config *sc, char *err);
 
 /* @return 1 when the option named name (opt_rows) was on the command
  * line, else 0. */
