@@ -34,7 +34,7 @@ const struct opt_row opt_rows[] = {
      .help_in[CMD_COMPARE] = "http[s]://host:port[/path], stomp[s]://host:port;\n"
                              "A,B gives each arm its own"},
     {.name = "proto", .short_opt = 'p', .type = OT_CUSTOM, .parse = opt_parse_proto,
-     .arg = "P", .def = "xmlrpc", .cmds = IN_LOAD, .lists = IN_SWEEP,
+     .arg = "P", .def = "xmlrpc", .def_not_in = IN_COMPARE, .cmds = IN_LOAD, .lists = IN_SWEEP,
      .parse_list = sweep_list_proto,
      .help = "xmlrpc | jsonrpc (jsonrpc with a stomp:// URL)",
      .help_in[CMD_COMPARE] = "xmlrpc | jsonrpc; A,B gives each arm its own\n"
