@@ -47,9 +47,6 @@ int cli_copy(char *dst, size_t len, const char *opt, const char *s, char *err);
 int cli_parse_choice(const char *opt, const char *s, const char *const *names, int n, int *out,
                      char *err);
 
-/* --format: one of out_format_names into *f. @return 0, or -1 with err. */
-int cli_parse_format(const char *s, enum out_format *f, char *err);
-
 /* --percentiles: "50,90,99.9", strictly increasing, each in 0..100, at
  * most max, into pcts[0..*n). @return 0, or -1 with err (pcts and *n may
  * then hold part of the list: do not use them). */
