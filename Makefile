@@ -50,7 +50,7 @@ UNIT_BIN := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps build check check-layers test demo bench fuzz clean
+.PHONY: all deps build man check check-layers test demo bench fuzz clean
 all: deps
 	$(Q)$(MAKE) --no-print-directory build
 
@@ -60,7 +60,16 @@ all: deps
 deps:
 	$(Q)scripts/deps.sh $(if $(MPI),mpi,build)
 
-build: rpcbench
+build: rpcbench man
+
+# rpcbench(1), written by the binary from its option table (`rpcbench
+# help-man`, src/cli/option_doc.c): a build output, never committed.
+MAN := build/rpcbench.1
+.PHONY: man
+man: $(MAN)
+$(MAN): $(BUILD)/rpcbench
+	@echo "  MAN   $@"
+	$(Q)$(BUILD)/rpcbench help-man > $@.tmp && mv -f $@.tmp $@
 
 # ./rpcbench is a copy of the flavor just built, so switching SAN swaps it
 # (phony: checked on every make; a FORCE prerequisite would not do, since

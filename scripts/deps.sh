@@ -12,8 +12,9 @@ mpi="$build openmpi-bin libopenmpi-dev"
 # reader, openssl for certificates, gnuplot for plots, chromium to load the
 # --html pages headless (tests/it_html.py), clang for fuzzing; Open MPI
 # (mpicc, mpirun) for the MPI build (make MPI=1) that tests/it_mpi.py runs
-# under mpirun.
-check="$build libcmocka-dev python3 python3-stomp openssl default-jdk-headless libhdrhistogram-java gnuplot-nox chromium openmpi-bin libopenmpi-dev"
+# under mpirun; man-db and groff-base for `man -l` on the generated
+# rpcbench.1 (tests/it_docs.py).
+check="$build libcmocka-dev python3 python3-stomp openssl default-jdk-headless libhdrhistogram-java gnuplot-nox chromium openmpi-bin libopenmpi-dev man-db groff-base"
 bench="$check wrk hey"
 # libFuzzer: clang, plus its runtime libraries (libclang_rt.fuzzer and the
 # sanitizers), which clang only recommends.

@@ -46,10 +46,12 @@ static void test_choice_lists_what_it_takes(void **state)
 {
     (void)state;
     char err[ERR_LEN] = "";
-    enum out_format f = FORMAT_TEXT;
-    assert_int_equal(cli_parse_format("csv-buckets", &f, err), 0);
+    int f = FORMAT_TEXT; /* --format's row: a choice of out_format_names */
+    assert_int_equal(cli_parse_choice("--format", "csv-buckets", out_format_names, OUT_FORMATS,
+                                      &f, err), 0);
     assert_int_equal(f, FORMAT_CSV_BUCKETS);
-    assert_int_equal(cli_parse_format("xml", &f, err), -1);
+    assert_int_equal(cli_parse_choice("--format", "xml", out_format_names, OUT_FORMATS, &f, err),
+                     -1);
     assert_int_equal(f, FORMAT_CSV_BUCKETS);
     assert_string_equal(err, "--format: unknown value 'xml' (text, json, csv, csv-summary, "
                              "csv-buckets)");

@@ -56,15 +56,6 @@ int cli_parse_choice(const char *opt, const char *s, const char *const *names, i
     return -1;
 }
 
-int cli_parse_format(const char *s, enum out_format *f, char *err)
-{
-    int choice;
-    if (cli_parse_choice("--format", s, out_format_names, OUT_FORMATS, &choice, err))
-        return -1;
-    *f = (enum out_format)choice;
-    return 0;
-}
-
 int cli_parse_percentiles(const char *s, double *pcts, size_t max, size_t *n, char *err)
 {
     if (units_parse_list(s, pcts, max, n, err)) {

@@ -20,14 +20,6 @@
  * base/exit_code.h that every command gives. */
 #define USAGE_EXIT_CODES "exit status: 0 ok, 1 failure at run time, 2 bad usage (nothing sent)\n"
 
-/* --threshold and --junit in run's and report's --help. */
-#define RUN_THRESHOLD_HELP                                                                  \
-    "      --threshold COND   judge the result, e.g. p99<100ms, errors<0.1%, rate>=99%,\n"   \
-    "                         getAllVmStats.p99<200ms; a comma list; repeatable (exit 3\n" \
-    "                         when one fails); unfinished requests fail errors and\n"       \
-    "                         latency conditions unless allowed: unfinished<1%\n"            \
-    "      --junit FILE       the --threshold verdicts as JUnit XML\n"
-
 /* --junit needs something to judge: nconds --threshold conditions (and,
  * for compare, --gates). @return 0, or -1 with err. */
 int cli_check_junit(const char *junit, size_t nconds, char *err);
@@ -54,9 +46,6 @@ int cli_copy(char *dst, size_t len, const char *opt, const char *s, char *err);
  * @return 0, or -1 with err "OPT: unknown value 'S' (NAME, NAME, ...)". */
 int cli_parse_choice(const char *opt, const char *s, const char *const *names, int n, int *out,
                      char *err);
-
-/* --format: one of out_format_names into *f. @return 0, or -1 with err. */
-int cli_parse_format(const char *s, enum out_format *f, char *err);
 
 /* --percentiles: "50,90,99.9", strictly increasing, each in 0..100, at
  * most max, into pcts[0..*n). @return 0, or -1 with err (pcts and *n may

@@ -237,14 +237,46 @@ static int exit_code(const struct cmp *c)
     return code != EXIT_OK ? code : compare_gates_exit(c);
 }
 
-/* --bisect on a command line that did not parse: a usage error then stops
- * git bisect run (EXIT_BISECT_ABORT) rather than marking every commit bad. */
-static int bisect_asked(int argc, char **argv)
+/* The command line: options, then at most two saved files, readable.
+ * @return 0, 1 after --help or --version, or -1 with err (usage). */
+static int parse_command(int argc, char **argv, struct options *o, char *err)
 {
-    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-        if (!strcmp(argv[i], "--bisect"))
-            return 1;
+    int rc = options_parse(argc, argv, CMD_COMPARE, NULL, o, err);
+    if (rc)
+        return rc;
+    if (o->npositional > 2) {
+        snprintf(err, ERR_LEN, "give two saved results (A.json B.json), one saved comparison, "
+                 "or none");
+        return -1;
+    }
+    for (int i = 0; i < o->npositional; i++) {
+        char path[1024]; /* S.json#SEL: a sweep's cell */
+        compare_saved_file(o->positional[i], path, sizeof path);
+        if (cli_check_readable(NULL, path, err))
+            return -1;
+    }
     return 0;
+}
+
+/* The rounds of both arms: loaded from saved files, or run live.
+ * @return 0, or as run_rounds (RUN_ROUNDS_NONE, -1) with err; *usage set
+ * when the failure is the command line's. */
+static int measure(struct cmp *c, int *usage, char *err)
+{
+    int rc;
+    if (c->o->npositional > 0) {
+        rc = load_saved(c, err);
+        *usage = rc == -2; /* S.json#SEL names no single cell */
+        return rc;
+    }
+    rc = setup_live(c, err);
+    *usage = rc != 0 && c->arm[1].rounds == NULL; /* bad --proto, --server-pid, ... */
+    if (rc == 0 && condition_check_verbs(&c->o->thresholds, &c->arm[0].cfg, err)) {
+        cli_name_error("--threshold", err); /* a verb neither arm sends */
+        *usage = 1;
+        return -1;
+    }
+    return rc == 0 ? run_rounds(c, err) : rc;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -252,22 +284,12 @@ int cmd_compare(int argc, char **argv)
     static struct options o; /* large: keep it off the stack */
     static struct cmp c;
     char err[ERR_LEN] = "";
-    int rc = options_parse(argc, argv, 1, &o, err);
+    int rc = parse_command(argc, argv, &o, err);
     if (rc == 1)
         return EXIT_OK; /* --help, --version */
-    if (rc == 0 && o.npositional > 2) {
-        snprintf(err, ERR_LEN, "give two saved results (A.json B.json), one saved comparison, "
-                 "or none");
-        rc = -1;
-    }
-    for (int i = 0; rc == 0 && i < o.npositional; i++) {
-        char path[1024]; /* S.json#SEL: a sweep's cell */
-        compare_saved_file(o.positional[i], path, sizeof path);
-        rc = cli_check_readable(NULL, path, err);
-    }
     if (rc < 0) {
         fprintf(stderr, "rpcbench compare: %s\n", err);
-        return bisect_asked(argc, argv) ? EXIT_BISECT_ABORT : EXIT_USAGE;
+        return o.bisect ? EXIT_BISECT_ABORT : EXIT_USAGE; /* stop bisect, not "bad" */
     }
     options_distribute(&o);
     memset(&c, 0, sizeof c);
@@ -277,20 +299,7 @@ int cmd_compare(int argc, char **argv)
     /* one look on fixed or saved rounds; auto's after each round from 3 to MAX */
     c.looks = o.rounds_auto && o.npositional == 0 ? o.rounds - GATE_MIN_ROUNDS + 1 : 1;
     int usage = 0;
-    if (o.npositional > 0) {
-        rc = load_saved(&c, err);
-        usage = rc == -2; /* S.json#SEL names no single cell */
-    } else {
-        rc = setup_live(&c, err);
-        usage = rc != 0 && c.arm[1].rounds == NULL; /* bad --proto, --server-pid, ... */
-        if (rc == 0 && condition_check_verbs(&o.thresholds, &c.arm[0].cfg, err)) {
-            cli_name_error("--threshold", err); /* a verb neither arm sends */
-            rc = -1;
-            usage = 1;
-        }
-        if (rc == 0)
-            rc = run_rounds(&c, err);
-    }
+    rc = measure(&c, &usage, err);
     if (rc == 0)
         rc = compare_summarise(&c, err);
     if (rc == 0) {

@@ -4,7 +4,6 @@
  * Buckets and percentiles come from the saved histograms, never from the
  * rounded figures, so `--buckets 1,2,5` on a saved file gives what the run
  * itself would have printed with those edges. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include "cli/cli_verdict.h"
 #include "cli/cmd_report_sweep.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "report/plot.h"
 #include "model/result_json.h"
 #include "model/result_merge.h"
@@ -39,47 +39,6 @@ struct report_opts {
     int hlogs;               /* the inputs are interval logs */
 };
 
-static void usage(FILE *out)
-{
-    fprintf(out,
-            "usage: rpcbench report FILE.json [FILE.json ...] [options]\n"
-            "       rpcbench report FILE.hlog [FILE.hlog ...] [--hdr-log MERGED.hlog]\n"
-            "  re-renders saved results (run --output) from their histograms; several files\n"
-            "  are merged into one report (histograms merged, counts and rates summed, the\n"
-            "  timelines lined up by each run's absolute start time);\n"
-            "  a saved sweep (sweep --output) gives its table, one row per cell;\n"
-            "  interval logs (run --hdr-log) are merged by absolute interval start, summed\n"
-            "  slot by slot, into one log HdrHistogram's tools read (--hdr-log FILE);\n"
-            "  without --hdr-log only the summary is printed\n"
-            "      --format F         text (default) | json | csv (one row per interval) |\n"
-            "                         csv-summary (one row of figures) | csv-buckets\n"
-            "      --buckets SPEC     auto | START:END:STEP (ms) | 1,2,5,10 (ms); 64 edges at most\n"
-            "      --percentiles L    increasing, each 0..100, e.g. 50,90,99,99.9\n"
-            "      --plot FILE.svg    plots with gnuplot (one SVG); --plot-keep also keeps\n"
-            "                         FILE.gp and its .dat files\n"
-            "      --html FILE.html   the (merged) result as one self-contained page\n"
-            "      --output FILE      the (merged) result as JSON\n"
-            "      --baseline SPEC    a sweep's table in %% of this cell: its number (3) or\n"
-            "                         rate=5,proto=xmlrpc (keys rate, connections, vms,\n"
-            "                         proto, verb); with a sweep --buckets gives one column\n"
-            "                         per cell, --format text | csv | json\n"
-            "      --hdr-log FILE     with .hlog inputs: the merged interval log\n"
-            "%s"
-            "  -V, --version          the version;  -h, --help  this text\n"
-            USAGE_EXIT_CODES
-            "             3 a --threshold condition failed\n", RUN_THRESHOLD_HELP);
-}
-
-/* What needs no file read: outputs writable, --plot-keep with --plot. */
-static int check_outputs(const struct report_opts *ro, char *err)
-{
-    return cli_check_plot_keep(ro->plot_keep, ro->plot, err) ||
-           cli_check_out_path("--output", ro->output, err) ||
-           cli_check_out_path("--plot", ro->plot, err) ||
-           cli_check_out_path("--html", ro->html, err) ||
-           cli_check_junit(ro->junit, ro->thresholds.n, err) ? -1 : 0;
-}
-
 /* Saved results and interval logs do not mix, and each takes its own
  * options. */
 static int check_kinds(struct report_opts *ro, char *err)
@@ -102,61 +61,51 @@ static int check_kinds(struct report_opts *ro, char *err)
                  ro->hlogs ? "interval logs (.hlog)" : "saved results (it takes .hlog inputs)");
         return -1;
     }
-    return cli_check_out_path("--hdr-log", ro->hdr_log, err);
+    return 0;
 }
 
-/* @return 0, 1 after --help, -1 with err on bad usage. */
+/* What report takes of the options parsed from the table: --buckets and
+ * --percentiles only when given (else the saved ones). */
+static void from_options(const struct options *o, struct report_opts *ro)
+{
+    memset(ro, 0, sizeof *ro);
+    ro->format = o->format;
+    if (options_given(o, "buckets"))
+        snprintf(ro->buckets, sizeof ro->buckets, "%s", o->cfg.buckets);
+    if (options_given(o, "percentiles")) {
+        memcpy(ro->pcts, o->cfg.pcts, sizeof ro->pcts);
+        ro->npcts = o->cfg.npcts;
+    }
+    snprintf(ro->plot, sizeof ro->plot, "%s", o->plot);
+    snprintf(ro->html, sizeof ro->html, "%s", o->html);
+    snprintf(ro->output, sizeof ro->output, "%s", o->output);
+    snprintf(ro->junit, sizeof ro->junit, "%s", o->junit);
+    snprintf(ro->baseline, sizeof ro->baseline, "%s", o->baseline);
+    snprintf(ro->hdr_log, sizeof ro->hdr_log, "%s", o->hdr_log);
+    ro->plot_keep = o->plot_keep;
+    ro->thresholds = o->thresholds;
+    ro->files = o->positional;
+    ro->nfiles = o->npositional;
+}
+
+/* The options (option_rows.c's report rows; options_parse checks the
+ * outputs), then the files. @return 0, 1 after --help, -1 with err on bad
+ * usage. */
 static int parse(int argc, char **argv, struct report_opts *ro, char *err)
 {
-    static const struct option longs[] = {
-        {"format", required_argument, NULL, 'f'}, {"buckets", required_argument, NULL, 'b'},
-        {"percentiles", required_argument, NULL, 'p'}, {"plot", required_argument, NULL, 'P'},
-        {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'},
-        {"plot-keep", no_argument, NULL, 'k'}, {"version", no_argument, NULL, 'V'},
-        {"threshold", required_argument, NULL, 't'}, {"junit", required_argument, NULL, 'j'},
-        {"html", required_argument, NULL, 'L'},
-        {"baseline", required_argument, NULL, 'B'},
-        {"hdr-log", required_argument, NULL, 'H'}, {NULL, 0, NULL, 0},
-    };
-    memset(ro, 0, sizeof *ro);
-    optind = 1;
-    opterr = 0;
-    int opt, rc = 0;
-    while (rc == 0 && (opt = getopt_long(argc, argv, ":hV", longs, NULL)) != -1) {
-        switch (opt) {
-        case 'h': usage(stdout); return 1;
-        case 'V': cli_print_version(); return 1;
-        case 'k': ro->plot_keep = 1; break;
-        case 'f': rc = cli_parse_format(optarg, &ro->format, err); break;
-        case 'b': rc = cli_parse_buckets(optarg, ro->buckets, sizeof ro->buckets, err); break;
-        case 'p':
-            rc = cli_parse_percentiles(optarg, ro->pcts, RUN_MAX_PCTS, &ro->npcts, err);
-            break;
-        case 'P': rc = cli_copy(ro->plot, sizeof ro->plot, "--plot", optarg, err); break;
-        case 'o': rc = cli_copy(ro->output, sizeof ro->output, "--output", optarg, err); break;
-        case 't': rc = cli_parse_threshold(optarg, &ro->thresholds, err); break;
-        case 'L': rc = cli_copy(ro->html, sizeof ro->html, "--html", optarg, err); break;
-        case 'j': rc = cli_copy(ro->junit, sizeof ro->junit, "--junit", optarg, err); break;
-        case 'B':
-            rc = cli_copy(ro->baseline, sizeof ro->baseline, "--baseline", optarg, err);
-            break;
-        case 'H': rc = cli_copy(ro->hdr_log, sizeof ro->hdr_log, "--hdr-log", optarg, err); break;
-        default:
-            cli_getopt_error(opt, argv, optind, err);
-            rc = -1;
-        }
-    }
-    ro->files = argv + optind;
-    ro->nfiles = argc - optind;
-    if (rc == 0 && ro->nfiles < 1) {
+    static struct options o; /* large: off the stack */
+    int rc = options_parse(argc, argv, CMD_REPORT, NULL, &o, err);
+    if (rc)
+        return rc;
+    from_options(&o, ro);
+    if (ro->nfiles < 1) {
         snprintf(err, ERR_LEN, "give at least one saved result (FILE.json)");
-        rc = -1;
+        return -1;
     }
-    for (int i = 0; rc == 0 && i < ro->nfiles; i++)
-        rc = cli_check_readable(NULL, ro->files[i], err);
-    if (rc == 0)
-        rc = check_kinds(ro, err);
-    return rc ? rc : check_outputs(ro, err);
+    for (int i = 0; i < ro->nfiles; i++)
+        if (cli_check_readable(NULL, ro->files[i], err))
+            return -1;
+    return check_kinds(ro, err);
 }
 
 /* Adds item to dst, a list joined by sep, unless it is there already. */

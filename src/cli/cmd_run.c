@@ -53,7 +53,7 @@ int cmd_run(int argc, char **argv)
     static struct options o; /* large: keep it off the stack */
     struct run_config cfg;
     char err[ERR_LEN] = "";
-    int rc = options_parse(argc, argv, 0, &o, err);
+    int rc = options_parse(argc, argv, CMD_RUN, NULL, &o, err);
     if (rc == 1)
         return EXIT_OK; /* --help, --version */
     if (rc < 0 || options_arm(&o, 0, &cfg, err) || check_verbs(&o, &cfg, err)) {

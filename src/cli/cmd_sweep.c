@@ -195,16 +195,7 @@ static int exit_code(const struct sweep_cmd *c, size_t thr_failed)
  * -1 with err (usage). */
 static int setup(struct sweep_cmd *c, int argc, char **argv, long *baseline, char *err)
 {
-    static char *rest[4096];
-    int nrest;
-    if (argc >= (int)(sizeof rest / sizeof rest[0])) {
-        snprintf(err, ERR_LEN, "too many arguments");
-        return -1;
-    }
-    int rc = sweep_args_split(argc, argv, c->a, rest, &nrest, err);
-    if (rc)
-        return rc;
-    rc = options_parse(nrest, rest, 0, c->o, err);
+    int rc = options_parse(argc, argv, CMD_SWEEP, c->a, c->o, err);
     if (rc)
         return rc;
     options_distribute(c->o); /* under mpirun: files are rank 0's */
@@ -218,9 +209,9 @@ static int setup(struct sweep_cmd *c, int argc, char **argv, long *baseline, cha
         return -1;
     size_t cell;
     *baseline = -1;
-    if (!c->a->baseline[0])
+    if (!c->o->baseline[0])
         return 0;
-    if (sweep_select(&c->s, c->a->baseline, &cell, err)) {
+    if (sweep_select(&c->s, c->o->baseline, &cell, err)) {
         cli_name_error("--baseline", err);
         return -1;
     }

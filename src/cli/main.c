@@ -8,6 +8,7 @@
 #include "base/exit_code.h"
 #include "cli/commands.h"
 #include "cli/cli_args.h"
+#include "cli/option_table.h"
 #include "client/spawn.h"
 #include "dist/dist.h"
 
@@ -68,6 +69,12 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
         return EXIT_OK;
+    }
+    /* hidden: the option table as roff (make writes build/rpcbench.1 with
+     * it) and as TSV (tests/it_docs.py checks the README against it) */
+    if (!strcmp(argv[1], "help-man") || !strcmp(argv[1], "help-options")) {
+        (argv[1][5] == 'm' ? opt_man : opt_tsv)(stdout);
+        return fflush(stdout) ? EXIT_RUN_FAILED : EXIT_OK;
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
         cli_print_version();

@@ -1,4 +1,4 @@
-/* options: the command line shared by `run` and `compare`.
+/* options: the command line of `run`, `compare`, `sweep` and `report`.
  *
  * Options that name one arm of a comparison (--url, --proto, --server-pid,
  * --label) are kept as given, "A" or "A,B"; options_arm() resolves them
@@ -11,7 +11,11 @@
 #include "base/units.h"
 #include "cli/cli_args.h"
 #include "cli/compare_gate.h"
+#include "cli/option_table.h"
 #include "model/result.h"
+
+struct sweep_args;
+struct server_config;
 
 /* Large: callers keep it static. positional points into the argv given to
  * options_parse, which must outlive it. */
@@ -39,17 +43,40 @@ struct options {
     struct gate gates[GATES_MAX]; /* --gate, repeatable */
     int ngates;
     int bisect;              /* --bisect: exit codes for git bisect run */
+    char baseline[256];      /* --baseline SPEC (sweep, report): a cell */
+    unsigned char given[OPT_ROWS_MAX]; /* given[i]: opt_rows[i] was on the
+                                          command line */
     char **positional;       /* compare A.json B.json */
     int npositional;
+    struct sweep_args *sweep; /* sweep's own options and lists (HOME_SWEEP
+                                 rows), the caller's; NULL for run, compare */
+    struct server_config *serve; /* serve's (HOME_SERVE rows), the caller's */
 };
 
-/* Parses and checks every option (argv[0] = the command name) into o,
- * which this fills from the defaults: nothing is sent before this returns
- * 0. compare = 1 accepts the compare-only options. Uses getopt's globals.
- * @return 0, 1 when --help or --version was printed on stdout, or -1 with
- * err (ERR_LEN, caller-owned; one line naming the option and what it
- * accepts) for bad usage. */
-int options_parse(int argc, char **argv, int compare, struct options *o, char *err);
+/* Parses and checks every option of cmd (argv[0] = the command name) in
+ * one getopt_long pass over the table (option_table.h) into o, which
+ * this fills from the defaults first: nothing is sent before this
+ * returns 0. For CMD_SWEEP, sweep (the caller's, zeroed here) gets
+ * sweep's own options and lists; NULL otherwise. CMD_COMPARE and
+ * CMD_REPORT take files after the options (o->positional, pointing into
+ * argv, which must outlive o). Uses getopt's globals.
+ * After a usage error the flags of the rest of argv are still set
+ * (o->bisect). @return 0, 1 when --help or --version was printed on
+ * stdout, or -1 with err (ERR_LEN, caller-owned; one line naming the
+ * option and what it accepts) for bad usage. */
+int options_parse(int argc, char **argv, enum opt_cmd cmd, struct sweep_args *sweep,
+                  struct options *o, char *err);
+
+/* options_parse for `serve`: its rows (option_rows.c) into sc (the
+ * caller's, filled from their defaults first; its file names point into
+ * argv, which must outlive it); run's checks are not made. Uses getopt's
+ * globals and a static struct options (not reentrant). @return 0, 1 when
+ * --help or --version was printed on stdout, or -1 with err. */
+int options_parse_serve(int argc, char **argv, struct server_config *sc, char *err);
+
+/* @return 1 when the option named name (opt_rows) was on the command
+ * line, else 0. */
+int options_given(const struct options *o, const char *name);
 
 /* Fills cfg (the caller's; overwritten whole, o only read) for arm
  * (0 = A, 1 = B) from the pairable options and checks
@@ -63,17 +90,10 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
  * --verb (cfg's verbs then partly filled). */
 int options_parse_verbs(const char *s, struct run_config *cfg, char *err);
 
-/* @return 1 when argv token tok is a run option that takes the next token
- * as its value ("-d", "--duration", a unique prefix "--dur"), else 0; so
- * sweep can pick its own options out of argv without eating a value. */
-int options_takes_value(const char *tok);
 /* Under mpirun (dist.h): hands dist the options it keeps (--rank-output,
  * --server-host) and, on every rank but 0, drops the options that write
  * files, which are rank 0's alone. */
 void options_distribute(struct options *o);
-
-/* Writes run's (compare = 0) or compare's --help text to out. */
-void options_usage(FILE *out, int compare);
 
 /* options_check.c: the checks that need no network, run by options_parse
  * and options_arm. @return 0, or -1 with err. */

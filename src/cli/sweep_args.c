@@ -7,19 +7,10 @@
 
 #include "base/units.h"
 #include "encoders/encoder.h"
-#include "server/vmsim.h"
 
-enum sopt { SO_RATE, SO_CONNS, SO_VMS, SO_PROTO, SO_VERB, SO_REPEAT, SO_BASELINE, SO_CSV,
-            SO_FIND, SO_RATE_MIN, SO_RATE_MAX, SO_RESOLUTION, SO_N };
+enum sopt { SO_RATE, SO_CONNS, SO_VMS, SO_PROTO, SO_VERB };
 
-static const struct {
-    const char *name;
-    char short_opt;
-} sopts[SO_N] = {
-    {"rate", 'R'}, {"connections", 'c'}, {"vms", 0}, {"proto", 'p'}, {"verb", 0},
-    {"repeat", 0}, {"baseline", 0}, {"csv", 0}, {"find-max", 0}, {"rate-min", 0},
-    {"rate-max", 0}, {"resolution", 0},
-};
+static const char *const list_names[] = {"rate", "connections", "vms", "proto", "verb"};
 
 /* ---- one list item at a time ---------------------------------------------- */
 
@@ -145,8 +136,13 @@ static int add_item(struct sweep_args *a, enum sopt k, char *item, char *err)
             return add_rate(a, r, err);
         cli_name_error("--rate", err);
         return -1;
-    case SO_CONNS: return add_int("connections", item, 1, 10000, a->conns, &a->nconns, err);
-    case SO_VMS: return add_int("vms", item, 0, VMSIM_MAX_VMS, a->vms, &a->nvms, err);
+    case SO_CONNS: /* each item in its row's range, as run's one value */
+    case SO_VMS: {
+        const struct opt_row *row = opt_find(list_names[k]);
+        return k == SO_CONNS
+                   ? add_int(row->name, item, row->min, row->max, a->conns, &a->nconns, err)
+                   : add_int(row->name, item, row->min, row->max, a->vms, &a->nvms, err);
+    }
     case SO_PROTO: return add_proto(a, item, err);
     default: return add_verb(a, item, err);
     }
@@ -156,7 +152,7 @@ static int add_item(struct sweep_args *a, enum sopt k, char *item, char *err)
 static int parse_list(struct sweep_args *a, enum sopt k, const char *arg, char *err)
 {
     char tmp[1024];
-    if (cli_copy(tmp, sizeof tmp, sopts[k].name, arg, err))
+    if (cli_copy(tmp, sizeof tmp, list_names[k], arg, err))
         return -1;
     size_t *counts[] = {&a->nrates, &a->nconns, &a->nvms, &a->nprotos, &a->nverbs};
     *counts[k] = 0;
@@ -166,7 +162,7 @@ static int parse_list(struct sweep_args *a, enum sopt k, const char *arg, char *
         if (comma)
             *comma = '\0';
         if (!*p) {
-            snprintf(err, ERR_LEN, "--%s: empty item in '%.100s'", sopts[k].name, arg);
+            snprintf(err, ERR_LEN, "--%s: empty item in '%.100s'", list_names[k], arg);
             return -1;
         }
         if (add_item(a, k, p, err))
@@ -178,8 +174,9 @@ static int parse_list(struct sweep_args *a, enum sopt k, const char *arg, char *
 }
 
 /* --resolution 5% (or 5): a share of the good rate, 0.1%..100%. */
-static int parse_resolution(struct sweep_args *a, const char *arg, char *err)
+int sweep_opt_resolution(struct options *o, const char *arg, char *err)
 {
+    struct sweep_args *a = o->sweep;
     char *end;
     double v = strtod(arg, &end);
     if (end == arg || (*end && strcmp(end, "%")) || !(v >= 0.1 && v <= 100)) {
@@ -201,104 +198,72 @@ static int parse_search_rate(const char *opt, const char *arg, double *out, char
     return -1;
 }
 
-static int apply(struct sweep_args *a, enum sopt k, const char *arg, char *err)
+/* ---- the rows' parsers (option_rows.c) --------------------------------------- */
+
+int sweep_list_rate(struct options *o, const char *arg, char *err)
 {
-    long long v;
-    switch (k) {
-    case SO_REPEAT:
-        if (cli_parse_int("--repeat", arg, 1, SWEEP_MAX_RUNS, &v, err))
-            return -1;
-        a->repeat = (int)v;
-        return 0;
-    case SO_BASELINE: return cli_copy(a->baseline, sizeof a->baseline, "--baseline", arg, err);
-    case SO_CSV:
-        return cli_copy(a->csv, sizeof a->csv, "--csv", arg, err) ||
-               cli_check_out_path("--csv", a->csv, err) ? -1 : 0;
-    case SO_FIND:
-        a->find_max = 1;
-        a->find.n = 0;
-        if (cli_copy(a->find_text, sizeof a->find_text, "--find-max", arg, err))
-            return -1;
-        if (condition_parse_list(arg, &a->find, err) == 0)
-            return 0;
-        cli_name_error("--find-max", err);
-        return -1;
-    case SO_RATE_MIN: return parse_search_rate("rate-min", arg, &a->rate_min, err);
-    case SO_RATE_MAX: return parse_search_rate("rate-max", arg, &a->rate_max, err);
-    case SO_RESOLUTION: return parse_resolution(a, arg, err);
-    default:
-        a->rate_given |= k == SO_RATE;
-        a->vms_given |= k == SO_VMS;
-        a->verb_given |= k == SO_VERB;
-        return parse_list(a, k, arg, err);
-    }
+    o->sweep->rate_given = 1;
+    return parse_list(o->sweep, SO_RATE, arg, err);
 }
 
-/* ---- argv ------------------------------------------------------------------ */
-
-/* Which sweep option tok is, with its value inline (after '=' or a short
- * option's letter) in *inl, or NULL; -1 when tok is none of them. An exact
- * name only: a prefix goes to options_parse, which takes run's one value. */
-static int which(const char *tok, const char **inl)
+int sweep_list_conns(struct options *o, const char *arg, char *err)
 {
-    *inl = NULL;
-    for (int k = 0; k < SO_N; k++) {
-        size_t n = strlen(sopts[k].name);
-        if (!strncmp(tok, "--", 2) && !strncmp(tok + 2, sopts[k].name, n) &&
-            (tok[2 + n] == '\0' || tok[2 + n] == '=')) {
-            *inl = tok[2 + n] == '=' ? tok + 3 + n : NULL;
-            return k;
-        }
-        if (sopts[k].short_opt && tok[0] == '-' && tok[1] == sopts[k].short_opt) {
-            *inl = tok[2] ? tok + 2 : NULL;
-            return k;
-        }
-    }
+    return parse_list(o->sweep, SO_CONNS, arg, err);
+}
+
+int sweep_list_vms(struct options *o, const char *arg, char *err)
+{
+    o->sweep->vms_given = 1;
+    return parse_list(o->sweep, SO_VMS, arg, err);
+}
+
+int sweep_list_proto(struct options *o, const char *arg, char *err)
+{
+    return parse_list(o->sweep, SO_PROTO, arg, err);
+}
+
+int sweep_list_verb(struct options *o, const char *arg, char *err)
+{
+    o->sweep->verb_given = 1;
+    return parse_list(o->sweep, SO_VERB, arg, err);
+}
+
+int sweep_opt_csv(struct options *o, const char *arg, char *err)
+{
+    struct sweep_args *a = o->sweep;
+    return cli_copy(a->csv, sizeof a->csv, "--csv", arg, err) ||
+           cli_check_out_path("--csv", a->csv, err) ? -1 : 0;
+}
+
+int sweep_opt_find_max(struct options *o, const char *arg, char *err)
+{
+    struct sweep_args *a = o->sweep;
+    a->find_max = 1;
+    a->find.n = 0;
+    if (cli_copy(a->find_text, sizeof a->find_text, "--find-max", arg, err))
+        return -1;
+    if (condition_parse_list(arg, &a->find, err) == 0)
+        return 0;
+    cli_name_error("--find-max", err);
     return -1;
 }
 
-int sweep_args_split(int argc, char **argv, struct sweep_args *a, char **rest, int *nrest,
-                     char *err)
+int sweep_opt_rate_min(struct options *o, const char *arg, char *err)
 {
-    memset(a, 0, sizeof *a);
-    a->repeat = 1;
-    int n = 0;
-    rest[n++] = argv[0];
-    for (int i = 1; i < argc; i++) {
-        const char *tok = argv[i], *val;
-        if (!strcmp(tok, "--help") || !strcmp(tok, "-h")) {
-            sweep_usage(stdout);
-            return 1;
-        }
-        int k = strcmp(tok, "--") ? which(tok, &val) : -1;
-        if (k < 0) { /* run's: keep it, with its value */
-            rest[n++] = argv[i];
-            if (strcmp(tok, "--") && options_takes_value(tok) && i + 1 < argc)
-                rest[n++] = argv[++i];
-            continue;
-        }
-        if (!val && i + 1 >= argc) {
-            snprintf(err, ERR_LEN, "--%s: needs a value", sopts[k].name);
-            return -1;
-        }
-        if (apply(a, (enum sopt)k, val ? val : argv[++i], err))
-            return -1;
-    }
-    rest[n] = NULL;
-    *nrest = n;
-    return 0;
+    return parse_search_rate("rate-min", arg, &o->sweep->rate_min, err);
+}
+
+int sweep_opt_rate_max(struct options *o, const char *arg, char *err)
+{
+    return parse_search_rate("rate-max", arg, &o->sweep->rate_max, err);
 }
 
 /* ---- what needs run's options too ----------------------------------------- */
 
-/* Run options that make no sense for a sweep. */
+/* Run options that make no sense for a sweep (beyond those its rows
+ * refuse: --junit, --percentile-dist). */
 static int check_run_options(const struct sweep_args *a, const struct options *o, char *err)
 {
-    if (o->pct_dist[0] || o->junit[0]) {
-        snprintf(err, ERR_LEN, "%s: not for sweep (it makes many runs)",
-                 o->pct_dist[0] ? "--percentile-dist" : "--junit");
-        return -1;
-    }
     if (o->format != FORMAT_TEXT && o->format != FORMAT_JSON && o->format != FORMAT_CSV) {
         snprintf(err, ERR_LEN, "--format: sweep writes text, json or csv (the table's rows)");
         return -1;
@@ -318,14 +283,14 @@ static int check_run_options(const struct sweep_args *a, const struct options *o
     return 0;
 }
 
-static int check_search(struct sweep_args *a, char *err)
+static int check_search(struct sweep_args *a, const struct options *o, char *err)
 {
     const char *bad = a->rate_given ? "--rate: the search picks the rates (see --rate-min, "
                                       "--rate-max)"
                       : a->nconns > 1 ? "--connections: one value with --find-max"
                       : a->nvms > 1 ? "--vms: one value with --find-max"
                       : a->repeat > 1 ? "--repeat: not with --find-max (each probe is one run)"
-                      : a->baseline[0] ? "--baseline: not with --find-max"
+                      : o->baseline[0] ? "--baseline: not with --find-max"
                                        : NULL;
     if (bad) {
         snprintf(err, ERR_LEN, "%s", bad);
@@ -380,7 +345,7 @@ int sweep_args_check(struct sweep_args *a, const struct options *o, char *err)
     if (check_run_options(a, o, err))
         return -1;
     if (a->find_max) {
-        if (check_search(a, err))
+        if (check_search(a, o, err))
             return -1;
     } else if (a->rate_min > 0 || a->rate_max > 0 || a->resolution > 0) {
         snprintf(err, ERR_LEN, "%s: needs --find-max", a->rate_min > 0   ? "--rate-min"
@@ -521,51 +486,4 @@ int sweep_args_cells(const struct sweep_args *a, const struct options *o, struct
                     }
     s->repeats = (size_t)a->repeat;
     return 0;
-}
-
-void sweep_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: rpcbench sweep [any run option] [lists] [--repeat N] [--baseline SPEC]\n"
-            "                      [--output S.json] [--csv S.csv] [--plot S.svg]\n"
-            "       rpcbench sweep [any run option] --find-max COND [--rate-min R]\n"
-            "                      [--rate-max R] [--resolution P%%]\n"
-            "  One full, duration-bounded run (with its own --warmup) per cell; the cells\n"
-            "  are the cross product of the lists, in this order: --vms, --proto, --verb,\n"
-            "  --connections, --rate (the rate varies fastest).\n"
-            "  -R, --rate L           5,10,20,40 or START:END:STEP (per second), or both\n"
-            "                         (5,10:40:10); max is a closed loop\n"
-            "  -c, --connections L    4,16\n"
-            "      --vms L            50,150,300: the built-in simulator (one per size,\n"
-            "                         kept for the whole sweep); not with --url\n"
-            "  -p, --proto L          xmlrpc,jsonrpc\n"
-            "      --verb L           ping,getAllVmStats; a mix within one cell joins its\n"
-            "                         verbs with '+': list:4+getAllVmStats:1,ping is 2 cells\n"
-            "      --repeat N         run every cell N times, interleaved: all cells once,\n"
-            "                         then again (the table shows medians and min-max)\n"
-            "      --baseline SPEC    a cell (its number, or rate=5,proto=xmlrpc): every\n"
-            "                         figure also as %% of that cell's\n"
-            "      --output FILE      the sweep as JSON (every cell's full result)\n"
-            "      --csv FILE         the table as CSV, one row per cell\n"
-            "      --plot FILE.svg    latency, CPU and achieved rate against the offered rate\n"
-            "      --html FILE.html   one self-contained page: capacity, charts, every table\n"
-            "      --format F         stdout: text (default) | json | csv\n"
-            "      --threshold COND   judged on every run of every cell (exit 3 if one fails)\n"
-            "  capacity search, once per --proto x --verb:\n"
-            "      --find-max COND    e.g. 'p99<100ms,errors=0' (run's --threshold grammar):\n"
-            "                         double the rate from --rate-min until a run breaks\n"
-            "                         COND (or the server saturates, or the client cannot\n"
-            "                         hold the rate), then bisect down to --resolution\n"
-            "      --rate-min R       default 1/s    --rate-max R  default 100000/s\n"
-            "      --resolution P%%    (bad - good) / good at the end, default 5%%\n"
-            "  Limits: %d values per list, %d cells, %d runs (cells x repeats; each\n"
-            "  run's histograms are kept to the end), %d searches.\n"
-            "  Every other option is run's (rpcbench run --help).\n"
-            "exit status: 0 ok, 1 failure at run time, 2 bad usage (nothing sent),\n"
-            "             3 no request succeeded in any cell, a --threshold failed, or\n"
-            "             --find-max: even --rate-min breaks COND; 4 --find-max: --rate-max\n"
-            "             still holds (several searches: 3 before 4 before 0);\n"
-            "             130 interrupted by SIGINT, 143 by SIGTERM (what was measured is\n"
-            "             still written)\n",
-            SWEEP_MAX_LIST, SWEEP_MAX_CELLS, SWEEP_MAX_RUNS, SWEEP_MAX_SEARCHES);
 }

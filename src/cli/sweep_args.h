@@ -1,7 +1,8 @@
-/* sweep_args: the command line of `rpcbench sweep`: the options only sweep
- * has, and the lists of --rate, --connections, --vms, --proto and --verb,
- * taken out of argv before the rest (every run option) goes to
- * options_parse; then the grid's cells (the cross product) and each cell's
+/* sweep_args: what `rpcbench sweep` adds to run's command line: the
+ * options only sweep has, and the lists of --rate, --connections, --vms,
+ * --proto and --verb (their rows in option_rows.c say so; options_parse
+ * reads them in its one pass, with these files' parsers, into struct
+ * sweep_args); then the grid's cells (the cross product) and each cell's
  * run_config, all checked before anything is sent. Internal to cli/. */
 #ifndef RPCBENCH_SWEEP_ARGS_H
 #define RPCBENCH_SWEEP_ARGS_H
@@ -34,22 +35,12 @@ struct sweep_args {
     size_t nverbs;
     int rate_given, vms_given, verb_given;
     int repeat;               /* --repeat, default 1 */
-    char baseline[256];       /* --baseline SPEC, "" none */
     char csv[512];            /* --csv FILE, "" none */
     int find_max;             /* --find-max given */
     char find_text[256];
     struct cond_list find;    /* its conditions */
     double rate_min, rate_max, resolution; /* resolution a fraction (0.05) */
 };
-
-/* Splits argv (argc entries, argv[0] the command name) into a (the sweep
- * options and lists, parsed and checked one by one) and rest (the run
- * options, for options_parse; rest has room for argc + 1 pointers, the
- * caller's, pointing into argv). *nrest gets rest's count.
- * @return 0, 1 for --help (printed), or -1 with err (ERR_LEN, one line
- * naming the option). */
-int sweep_args_split(int argc, char **argv, struct sweep_args *a, char **rest, int *nrest,
-                     char *err);
 
 /* Checks what needs both halves (o parsed by options_parse, only read):
  * --vms against --url, --find-max against the lists, the run options
@@ -70,7 +61,5 @@ int sweep_cell_config(const struct options *o, const struct sweep_params *p,
  * added (the search makes its cells). @return 0, or -1 with err. */
 int sweep_args_cells(const struct sweep_args *a, const struct options *o, struct sweep *s,
                      struct run_config **cfgs, char *err);
-
-void sweep_usage(FILE *out);
 
 #endif

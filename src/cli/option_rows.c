@@ -1,0 +1,271 @@
+/* option_rows: the table of every option of run, compare, sweep and report, one
+ * row each (option_table.h says what a row holds and what is made from
+ * it). The order is --help's. */
+#include "cli/option_table.h"
+
+#include <stddef.h>
+
+#include "cli/options.h"
+#include "cli/sweep_args.h"
+#include "server/server.h"
+#include "server/vmsim.h"
+
+/* Where a row's value lives: the field f of struct options, of its
+ * run_config, or of sweep's struct sweep_args. */
+#define AT(type, h, f) .home = h, .off = offsetof(type, f), .size = sizeof(((type *)0)->f)
+#define O_AT(f) AT(struct options, HOME_OPTIONS, f)
+#define C_AT(f) AT(struct run_config, HOME_CFG, f)
+#define S_AT(f) AT(struct sweep_args, HOME_SWEEP, f)
+#define V_AT(f) AT(struct server_config, HOME_SERVE, f)
+
+#define RUNS (IN_RUN | IN_COMPARE)
+/* sweep's and serve's own rows: the last one given counts, as it always
+ * did (run's refuse two values: which was meant is not ours to guess) */
+#define SWEEP_ONLY .cmds = IN_SWEEP, .repeatable = 1
+#define SERVE_ONLY .cmds = IN_SERVE, .repeatable = 1
+
+static const char *const arrivals[] = {"constant", "poisson"};
+static const char *const validates[] = {"none", "cheap", "full"};
+
+const struct opt_row opt_rows[] = {
+    {.name = "url", .short_opt = 'u', .type = OT_STRING, O_AT(url), .arg = "URL",
+     .def_doc = "the built-in simulator", .cmds = IN_LOAD,
+     .help = "http[s]://host:port[/path], stomp[s]://host:port",
+     .help_in[CMD_COMPARE] = "http[s]://host:port[/path], stomp[s]://host:port;\n"
+                             "A,B gives each arm its own"},
+    {.name = "proto", .short_opt = 'p', .type = OT_CUSTOM, .parse = opt_parse_proto,
+     .arg = "P", .def = "xmlrpc", .def_not_in = IN_COMPARE, .cmds = IN_LOAD, .lists = IN_SWEEP,
+     .parse_list = sweep_list_proto,
+     .help = "xmlrpc | jsonrpc (jsonrpc with a stomp:// URL)",
+     .help_in[CMD_COMPARE] = "xmlrpc | jsonrpc; A,B gives each arm its own\n"
+                             "(also --url, --server-pid, --label); one value\n"
+                             "is both arms' (default: xmlrpc,jsonrpc on the\n"
+                             "built-in simulator, xmlrpc on a --url)",
+     .help_in[CMD_SWEEP] = "xmlrpc,jsonrpc"},
+    {.name = "verb", .type = OT_CUSTOM, .parse = opt_parse_verb, .arg = "V[:W],...",
+     .def = "getAllVmStats", .cmds = IN_LOAD, .lists = IN_SWEEP, .parse_list = sweep_list_verb,
+     .help = "ping, list, fullList, getAllVmStats, getVmStats;\n"
+             "a weighted mix, e.g. list:4,getAllVmStats:1",
+     .help_in[CMD_SWEEP] = "ping,getAllVmStats; a mix within one cell joins\n"
+                           "its verbs with '+': list:4+getAllVmStats:1,ping\n"
+                           "is 2 cells"},
+    {.name = "vm-id", .type = OT_STRING, C_AT(vm_id), .arg = "UUID", .cmds = IN_LOAD,
+     .help = "the VM of getVmStats"},
+    {.name = "method", .type = OT_CUSTOM, .parse = opt_parse_method, .arg = "M",
+     .cmds = IN_LOAD, .help = "call any other method (not with --verb)"},
+    {.name = "params", .type = OT_STRING, C_AT(method_params), .arg = "JSON", .cmds = IN_LOAD,
+     .help = "--method's params: a JSON array or object"},
+    {.name = "rate", .short_opt = 'R', .type = OT_RATE, C_AT(rate), .arg = "R", .def = "10/s",
+     .cmds = IN_LOAD, .lists = IN_SWEEP, .parse_list = sweep_list_rate,
+     .help = "50, 50/s, 4/m, 1/15s, max (closed loop)",
+     .help_in[CMD_SWEEP] = "5,10,20,40 or START:END:STEP (per second), or\n"
+                           "both (5,10:40:10); max is a closed loop"},
+    {.name = "duration", .short_opt = 'd', .type = OT_DURATION, C_AT(duration_ns), .arg = "D",
+     .def = "30s", .min = 1, .cmds = IN_LOAD,
+     .help = "measured time (units us ms s m h; a bare number\nis seconds)"},
+    {.name = "warmup", .type = OT_DURATION, C_AT(warmup_ns), .arg = "D", .def = "0",
+     .cmds = IN_LOAD, .help = "excluded from every figure"},
+    {.name = "connections", .short_opt = 'c', .type = OT_INT, C_AT(connections), .arg = "N",
+     .def = "4", .min = 1, .max = 10000, .cmds = IN_LOAD, .lists = IN_SWEEP,
+     .parse_list = sweep_list_conns, .help = "keep-alive connections",
+     .help_in[CMD_SWEEP] = "4,16"},
+    {.name = "arrival", .type = OT_CHOICE, C_AT(arrival), .arg = "A", .def = "constant",
+     .choices = arrivals, .nchoices = 2, .cmds = IN_LOAD, .help = "poisson: seeded by --seed"},
+    {.name = "seed", .type = OT_INT, C_AT(seed), .arg = "N", .def = "1", .min = 0,
+     .max = 0x7fffffffL, .cmds = IN_LOAD, .help = "seed of the poisson arrivals"},
+    {.name = "busy-poll", .type = OT_FLAG, C_AT(busy_poll), .cmds = IN_LOAD,
+     .help = "the pacer polls instead of sleeping: sends on\n"
+             "time on a VM that is slow to wake (costs a core)"},
+    {.name = "pacer-window", .type = OT_CUSTOM, .parse = opt_parse_pacer_window, .arg = "W",
+     .def = "auto", .cmds = IN_LOAD,
+     .help = "auto | D (at most 10ms): sends due within D go\n"
+             "out on one wake, each timed from its own intended\n"
+             "time; auto is half the timer's p99 lateness,\n50us-1ms"},
+    {.name = "timeout", .type = OT_DURATION, C_AT(timeout_ns), .arg = "D", .def = "10s",
+     .min = 1, .cmds = IN_LOAD, .help = "per request"},
+    {.name = "interval", .type = OT_DURATION, C_AT(interval_ns), .arg = "D", .def = "1s",
+     .min = 10000000, .cmds = IN_LOAD, .help = "progress and timeline step"},
+    {.name = "buckets", .type = OT_CUSTOM, .parse = opt_parse_buckets, .arg = "SPEC",
+     .def = "auto", .cmds = IN_LOAD | IN_REPORT, .def_not_in = IN_REPORT,
+     .help = "auto | START:END:STEP (ms) | 1,2,5,10 (ms);\n64 edges at most",
+     .help_in[CMD_REPORT] = "re-bucket the saved histograms: auto |\n"
+                            "START:END:STEP (ms) | 1,2,5,10 (ms); 64 edges at\n"
+                            "most (default: as saved)"},
+    {.name = "percentiles", .type = OT_CUSTOM, .parse = opt_parse_percentiles, .arg = "L",
+     .def = "50,90,99,99.9", .cmds = IN_LOAD | IN_REPORT,
+     .def_not_in = IN_REPORT, .help = "increasing, each 0..100",
+     .help_in[CMD_REPORT] = "increasing, each 0..100 (default: as saved)"},
+    {.name = "validate", .type = OT_CHOICE, C_AT(validate), .arg = "V", .def = "cheap",
+     .choices = validates, .nchoices = 3, .cmds = IN_LOAD,
+     .help = "none: frame only; cheap: fault, error, status;\nfull: decode"},
+    {.name = "server-pid", .type = OT_STRING, O_AT(server_pid), .arg = "P[,P]",
+     .cmds = IN_LOAD, .help = "server processes to sample (pids summed)",
+     .help_in[CMD_COMPARE] = "server processes to sample: P+P summed\n"
+                             "within an arm; A,B gives each arm its own"},
+    {.name = "server-name", .type = OT_STRING, C_AT(server_name), .arg = "NAME",
+     .cmds = IN_LOAD, .help = "the server to sample: the executable's name,\n"
+                             "or an interpreter's script's"},
+    {.name = "idle-baseline", .type = OT_DURATION, C_AT(idle_baseline_ns), .arg = "D",
+     .def_doc = "3s with --server-pid/--server-name under 5/s, else 0", .cmds = IN_LOAD,
+     .help = "sample the server idle for D before the load,\n"
+             "for CPU-ms/call net of its background; 0: none"},
+    {.name = "cpu-saturation", .type = OT_CUSTOM, .parse = opt_parse_cpu_sat,
+     .arg = "P[%]|off", .def = "95%", .cmds = IN_LOAD,
+     .help = "server CPU % of one core called saturated,\n"
+             "1..100000 (warned; stops --find-max)"},
+    {.name = "max-response", .type = OT_SIZE, C_AT(max_response), .arg = "SZ",
+     .def = "64MiB", .cmds = IN_LOAD, .help = "larger responses are errors"},
+    {.name = "output", .type = OT_STRING, O_AT(output), .arg = "FILE", .cmds = IN_LOAD | IN_REPORT,
+     .help = "the JSON result",
+     .help_in[CMD_SWEEP] = "the sweep as JSON (every cell's full result)",
+     .help_in[CMD_REPORT] = "the (merged) result as JSON"},
+    {.name = "format", .type = OT_CHOICE, O_AT(format), .arg = "F", .def = "text",
+     .choices = out_format_names, .nchoices = OUT_FORMATS, .cmds = IN_LOAD | IN_REPORT,
+     .help = "stdout; csv: the timeline, csv-summary: one\n"
+             "row, csv-buckets: the bucket table",
+     .help_in[CMD_COMPARE] = "stdout: text or json for compare",
+     .help_in[CMD_SWEEP] = "stdout: text, json or csv (the table)",
+     .help_in[CMD_REPORT] = "text | json | csv (one row per interval) |\n"
+                            "csv-summary (one row of figures) | csv-buckets"},
+    {.name = "plot", .type = OT_STRING, O_AT(plot), .arg = "FILE.svg", .cmds = IN_LOAD | IN_REPORT,
+     .help = "plots with gnuplot (one SVG)",
+     .help_in[CMD_SWEEP] = "latency, CPU and achieved rate against the\n"
+                           "offered rate"},
+    {.name = "plot-keep", .type = OT_FLAG, O_AT(plot_keep), .cmds = IN_LOAD | IN_REPORT,
+     .help = "with --plot, also keep FILE.gp and its .dat\nfiles"},
+    {.name = "html", .type = OT_STRING, O_AT(html), .arg = "FILE.html", .cmds = IN_LOAD | IN_REPORT,
+     .help = "one self-contained page: headline, tables, charts",
+     .help_in[CMD_SWEEP] = "one self-contained page: capacity, charts,\nevery table",
+     .help_in[CMD_REPORT] = "the (merged) result, or a saved sweep, as one\n"
+                            "self-contained page"},
+    {.name = "hdr-log", .type = OT_STRING, O_AT(hdr_log), .arg = "FILE",
+     .cmds = IN_LOAD | IN_REPORT,
+     .help = "HdrHistogram interval log",
+     .help_in[CMD_COMPARE] = "HdrHistogram interval log (FILE.A, FILE.B)",
+     .help_in[CMD_REPORT] = "with .hlog inputs: the merged interval log"},
+    {.name = "percentile-dist", .type = OT_STRING, O_AT(pct_dist), .arg = "FILE",
+     .cmds = RUNS, .why_only = "sweep makes many runs",
+     .help = "HdrHistogram percentile table",
+     .help_in[CMD_COMPARE] = "HdrHistogram percentile table (FILE.A, FILE.B)"},
+    {.name = "label", .type = OT_STRING, O_AT(label), .arg = "NAME", .cmds = IN_LOAD,
+     .def_doc = "the protocol", .help = "the run's name in reports and plots",
+     .help_in[CMD_COMPARE] = "the arms' names in reports and plots (A,B)"},
+    {.name = "vms", .type = OT_INT, C_AT(vms), .arg = "N", .def = "150", .min = 0,
+     .max = VMSIM_MAX_VMS, .cmds = IN_LOAD, .lists = IN_SWEEP, .parse_list = sweep_list_vms,
+     .help = "size of the built-in simulator",
+     .help_in[CMD_SWEEP] = "50,150,300: the built-in simulator (one per\n"
+                           "size, kept for the whole sweep); not with --url"},
+    {.name = "cacert", .type = OT_STRING, C_AT(cacert), .arg = "F", .cmds = IN_LOAD,
+     .help = "TLS: verify the server against this CA"},
+    {.name = "cert", .type = OT_STRING, C_AT(cert), .arg = "F", .cmds = IN_LOAD,
+     .help = "TLS: the client certificate"},
+    {.name = "key", .type = OT_STRING, C_AT(key), .arg = "F", .cmds = IN_LOAD,
+     .help = "TLS: the client certificate's key"},
+    {.name = "insecure", .type = OT_FLAG, C_AT(tls_insecure), .cmds = IN_LOAD,
+     .help = "TLS without verifying the server (said in the\nreport)"},
+    {.name = "stomp-destination", .type = OT_STRING, C_AT(stomp_destination), .arg = "D",
+     .def_doc = "jms.topic.vdsm_requests", .cmds = IN_LOAD, .help = "where SEND frames go"},
+    {.name = "quiet", .type = OT_FLAG, C_AT(quiet), .cmds = IN_LOAD, .help = "no progress lines"},
+    {.name = "server-host", .type = OT_STRING, O_AT(server_host), .arg = "H", .cmds = IN_LOAD,
+     .help = "under mpirun: the ranks on host H sample the\nserver"},
+    {.name = "rank-output", .type = OT_STRING, O_AT(rank_output), .arg = "P", .cmds = IN_LOAD,
+     .help = "under mpirun: each rank's own share to\nP.<rank>.json"},
+    {.name = "rounds", .type = OT_CUSTOM, .parse = opt_parse_rounds, .arg = "K|auto[:MAX]",
+     .def = "3", .cmds = IN_COMPARE, .why_only = "run makes one run",
+     .help = "K interleaved rounds A B A B ... (1..1000;\n"
+             "fewer than 3 cannot show most differences), or\n"
+             "auto: add rounds (3 at least, MAX default 12)\n"
+             "until every --gate is decided"},
+    {.name = "gate", .type = OT_CUSTOM, .parse = opt_parse_gate, .arg = "METRIC:+TOL%",
+     .cmds = IN_COMPARE, .repeatable = 1,
+     .help = "fail when B/A is surely above 1+TOL: p50, p90,\n"
+             "p99, mean, cpu_ms_per_call, server_cpu, bytes,\n"
+             "errors; rate:-TOL% (below 1-TOL); repeatable"},
+    {.name = "bisect", .type = OT_FLAG, O_AT(bisect), .cmds = IN_COMPARE,
+     .why_only = "with --gate",
+     .help = "exit codes for git bisect run: 0 pass, 1\n"
+             "regression, 125 inconclusive or could not run"},
+    {.name = "threshold", .type = OT_CUSTOM, .parse = opt_parse_threshold, .arg = "COND",
+     .cmds = IN_LOAD | IN_REPORT, .repeatable = 1,
+     .help = "judge the result, e.g. p99<100ms, errors<0.1%,\n"
+             "rate>=99%, getAllVmStats.p99<200ms; a comma\n"
+             "list; repeatable (exit 3 when one fails);\n"
+             "unfinished requests fail errors and latency\n"
+             "conditions unless allowed: unfinished<1%",
+     .help_in[CMD_SWEEP] = "judged on every run of every cell (exit 3 if\none fails)"},
+    {.name = "junit", .type = OT_STRING, O_AT(junit), .arg = "FILE", .cmds = RUNS | IN_REPORT,
+     .why_only = "sweep makes many runs",
+     .help = "the --threshold verdicts as JUnit XML"},
+    {.name = "repeat", .type = OT_INT, S_AT(repeat), .arg = "N", .def = "1", .min = 1,
+     .max = SWEEP_MAX_RUNS, SWEEP_ONLY,
+     .help = "run every cell N times, interleaved: all cells\n"
+             "once, then again (the table shows medians and\nmin-max)"},
+    {.name = "baseline", .type = OT_STRING, O_AT(baseline), .arg = "SPEC",
+     .cmds = IN_SWEEP | IN_REPORT, .repeatable = 1,
+     .help = "a cell (its number, or rate=5,proto=xmlrpc):\n"
+             "every figure also as % of that cell's",
+     .help_in[CMD_REPORT] = "a saved sweep's table in % of this cell: its\n"
+                            "number (3) or rate=5,proto=xmlrpc (keys rate,\n"
+                            "connections, vms, proto, verb); with a sweep\n"
+                            "--buckets gives one column per cell, --format\n"
+                            "text | csv | json"},
+    {.name = "csv", .type = OT_CUSTOM, .parse = sweep_opt_csv, .arg = "FILE",
+     SWEEP_ONLY, .help = "the table as CSV, one row per cell"},
+    {.name = "find-max", .type = OT_CUSTOM, .parse = sweep_opt_find_max, .arg = "COND",
+     SWEEP_ONLY,
+     .help = "capacity search, once per --proto x --verb:\n"
+             "e.g. 'p99<100ms,errors=0' (run's --threshold\n"
+             "grammar): double the rate from --rate-min until\n"
+             "a run breaks COND (or the server saturates, or\n"
+             "the client cannot hold the rate), then bisect\n"
+             "down to --resolution"},
+    {.name = "rate-min", .type = OT_CUSTOM, .parse = sweep_opt_rate_min, .arg = "R",
+     .def_doc = "1/s", SWEEP_ONLY, .help = "--find-max's first rate"},
+    {.name = "rate-max", .type = OT_CUSTOM, .parse = sweep_opt_rate_max, .arg = "R",
+     .def_doc = "100000/s", SWEEP_ONLY, .help = "--find-max's highest rate"},
+    {.name = "resolution", .type = OT_CUSTOM, .parse = sweep_opt_resolution, .arg = "P%",
+     .def_doc = "5%", SWEEP_ONLY,
+     .help = "--find-max: (bad - good) / good at the end,\n0.1%..100%"},
+    /* serve's: the server's own (its --vms and --seed are not run's) */
+    {.name = "listen", .type = OT_CUSTOM, .parse = serve_opt_listen, .arg = "HOST:PORT",
+     .def = "127.0.0.1:54321", SERVE_ONLY, .help = "address (port 0 picks one)"},
+    {.name = "vms", .type = OT_INT, V_AT(vms), .arg = "N", .def = "150", .min = 0,
+     .max = VMSIM_MAX_VMS, SERVE_ONLY, .help = "simulated running VMs"},
+    {.name = "seed", .type = OT_INT, V_AT(seed), .arg = "S", .def = "1", .min = 0,
+     .max = INT64_MAX, SERVE_ONLY, .help = "seed of the VMs and the delays"},
+    {.name = "delay", .type = OT_CUSTOM, .parse = serve_opt_delay, .arg = "SPEC",
+     SERVE_ONLY, .help = "service delay: 5ms, uniform:1ms:10ms, exp:5ms\n(mean)"},
+    {.name = "workers", .type = OT_INT, V_AT(workers), .arg = "N", .def = "0", .min = 0,
+     .max = 100000, SERVE_ONLY,
+     .help = "the delay is served by N workers, first come\n"
+             "first served: a call waits for a free worker,\n"
+             "then holds it for its delay (capacity N/delay\n"
+             "per second); 0: delays run concurrently,\n"
+             "however many calls"},
+    {.name = "work-us-per-vm", .type = OT_INT, V_AT(work_us_per_vm), .arg = "N", .def = "0",
+     .min = 0, .max = 10 * 1000 * 1000, SERVE_ONLY,
+     .help = "CPU burnt per VM per stats call, microseconds"},
+    {.name = "max-body", .type = OT_SIZE, V_AT(max_body), .arg = "SIZE", .def = "16MiB",
+     SERVE_ONLY, .help = "largest request body (beyond: 413)"},
+    {.name = "idle-timeout", .type = OT_DURATION, V_AT(idle_ns), .arg = "D", .def = "60s",
+     .min = 1, SERVE_ONLY,
+     .help = "drop HTTP clients without a complete request,\n"
+             "and STOMP clients that never CONNECTed, after D"},
+    {.name = "max-connections", .type = OT_INT, V_AT(max_conns), .arg = "N", .def = "10000",
+     .min = 1, .max = 10 * 1000 * 1000, SERVE_ONLY, .help = "open connections at most"},
+    {.name = "tls-cert", .type = OT_ARGV, V_AT(tls_cert), .arg = "FILE", SERVE_ONLY,
+     .help = "serve everything over TLS with this certificate\n(PEM)"},
+    {.name = "tls-key", .type = OT_ARGV, V_AT(tls_key), .arg = "FILE", SERVE_ONLY,
+     .def_doc = "in --tls-cert's file", .help = "its private key"},
+    {.name = "tls-ca", .type = OT_ARGV, V_AT(tls_ca), .arg = "FILE", SERVE_ONLY,
+     .help = "require client certificates signed by this CA"},
+    {.name = "version", .short_opt = 'V', .type = OT_VERSION,
+     .cmds = IN_LOAD | IN_REPORT | IN_SERVE,
+     .help = "the version"},
+    {.name = "help", .short_opt = 'h', .type = OT_HELP, .cmds = IN_LOAD | IN_REPORT | IN_SERVE,
+     .help = "this text"},
+};
+
+const size_t opt_nrows = sizeof opt_rows / sizeof opt_rows[0];
+
+_Static_assert(sizeof opt_rows / sizeof opt_rows[0] <= OPT_ROWS_MAX, "raise OPT_ROWS_MAX");

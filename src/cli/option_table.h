@@ -1,0 +1,155 @@
+/* option_table: one row per option of every subcommand (as fio's
+ * struct fio_option). A row says the option's name and short flag, the
+ * type of its value, where it is stored (offsetof into struct options,
+ * its run_config, sweep's struct sweep_args or serve's struct
+ * server_config), its default, its range or allowed values, its help, and
+ * the commands that take it (and those where it takes a comma list:
+ * sweep's grid). Two rows share a name only for disjoint commands (serve's
+ * --vms and --seed are the server's). Everything else comes from the
+ * table: getopt_long's tables (built per command), the parsing and range
+ * messages, the defaults, every --help, the man page rpcbench(1) and the
+ * `rpcbench help-options` dump the docs test reads. Adding an option is
+ * one row in option_rows.c (and, for an odd value, one parse function).
+ * Internal to cli/. */
+#ifndef RPCBENCH_OPTION_TABLE_H
+#define RPCBENCH_OPTION_TABLE_H
+
+#include <getopt.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* The commands the table serves; IN_ bits say which take a row. */
+enum opt_cmd { CMD_RUN, CMD_COMPARE, CMD_SWEEP, CMD_REPORT, CMD_SERVE, CMD_N };
+#define IN_RUN (1u << CMD_RUN)
+#define IN_COMPARE (1u << CMD_COMPARE)
+#define IN_SWEEP (1u << CMD_SWEEP)
+#define IN_REPORT (1u << CMD_REPORT)
+#define IN_SERVE (1u << CMD_SERVE)
+#define IN_LOAD (IN_RUN | IN_COMPARE | IN_SWEEP) /* the commands that send */
+
+enum opt_type {
+    OT_FLAG,     /* no value: the int at off becomes 1 */
+    OT_INT,      /* a decimal in min..max, into an int or a uint64_t (size) */
+    OT_DURATION, /* units_parse_duration, min ns at least, into an int64_t */
+    OT_RATE,     /* units_parse_rate, into a double per second */
+    OT_SIZE,     /* units_parse_size, into a size_t of bytes */
+    OT_CHOICE,   /* one of choices[0..nchoices), its index into an int (enum) */
+    OT_STRING,   /* copied into a char[size] */
+    OT_ARGV,     /* a const char * into argv, borrowed (serve's file names) */
+    OT_CUSTOM,   /* parse() decides: the odd ones (--verb, --gate, ...) */
+    OT_HELP,     /* -h, --help */
+    OT_VERSION,  /* -V, --version */
+};
+
+/* Where off points: into struct options, its cfg, the sweep_args that
+ * sweep hands options_parse, or serve's server_config. */
+enum opt_home { HOME_OPTIONS, HOME_CFG, HOME_SWEEP, HOME_SERVE };
+
+struct options;
+
+/* A parser of one value into o. @return 0, or -1 with err (ERR_LEN,
+ * caller-owned; the option's name is put before it when missing). */
+typedef int (*opt_parse_fn)(struct options *o, const char *arg, char *err);
+
+struct opt_row {
+    const char *name;        /* "connections": --connections */
+    char short_opt;          /* 'c', or 0 */
+    enum opt_type type;
+    enum opt_home home;
+    size_t off, size;        /* where the value goes, and its size */
+    const char *arg;         /* the value's name in help ("N"); NULL for a flag */
+    const char *def;         /* the default, as a user writes it: parsed by
+                                the row itself before argv; NULL: none */
+    const char *def_doc;     /* a default that is no value ("auto: ..."),
+                                shown only; NULL: def */
+    unsigned def_not_in;     /* IN_ bits: commands where def is not the
+                                default (their help says what is) */
+    long long min, max;      /* OT_INT; OT_DURATION: min in ns (0: any) */
+    const char *const *choices; /* OT_CHOICE */
+    int nchoices;
+    opt_parse_fn parse;      /* OT_CUSTOM */
+    unsigned cmds;           /* IN_ bits: the commands that take it */
+    unsigned lists;          /* IN_ bits: where it takes a comma list ... */
+    opt_parse_fn parse_list; /* ... parsed by this instead */
+    int repeatable;          /* may be given twice with two values: each
+                                adds (--gate) or the last counts */
+    const char *why_only;    /* why the others refuse it: "--rounds: only
+                                for compare (run makes one run)" */
+    const char *help;        /* lines joined by '\n', under 55 columns each */
+    const char *help_in[CMD_N]; /* a command's own help, NULL: help */
+};
+
+extern const struct opt_row opt_rows[];
+extern const size_t opt_nrows;
+#define OPT_ROWS_MAX 96 /* the size of the per-row tables of a parse */
+
+/* The first row named name (without "--"), or NULL: run's, compare's,
+ * sweep's or report's (serve's --vms and --seed are rows of their own,
+ * after them). Rows are the table's (static, const): never freed. */
+const struct opt_row *opt_find(const char *name);
+
+/* The row a getopt_long return value stands for (built by
+ * opt_getopt_tables), or NULL. */
+const struct opt_row *opt_from_getopt(int ch);
+
+/* getopt_long's tables for cmd into longs (room for OPT_ROWS_MAX + 1,
+ * the caller's) and shorts (room for 64): the rows cmd takes and, so that
+ * they are refused by name, those of run and compare (not for serve, whose
+ * options are the server's). val is 256 + the row's index, or its short
+ * letter. */
+void opt_getopt_tables(enum opt_cmd cmd, struct option *longs, char *shorts);
+
+/* Parses arg for row r into o as cmd takes it (a list where r->lists
+ * says so). @return 0, or -1 with err naming the option ("--connections:
+ * '0' is not an integer in 1..10000", "--rounds: only for compare"). */
+int opt_apply(const struct opt_row *r, struct options *o, enum opt_cmd cmd, const char *arg,
+              char *err);
+
+/* Sets the def of every row cmd takes in o (already zeroed, with its
+ * o->sweep or o->serve for cmd's own rows). @return 0, or -1 with err: a
+ * default its own row refuses (a bug in the table). */
+int opt_defaults(struct options *o, enum opt_cmd cmd, char *err);
+
+/* The parsers of the odd rows (OT_CUSTOM, and the lists of sweep), as
+ * opt_parse_fn: options_values.c for run's and compare's, sweep_args.c
+ * for sweep's. */
+int opt_parse_proto(struct options *o, const char *arg, char *err);
+int opt_parse_verb(struct options *o, const char *arg, char *err);
+int opt_parse_method(struct options *o, const char *arg, char *err);
+int opt_parse_pacer_window(struct options *o, const char *arg, char *err);
+int opt_parse_buckets(struct options *o, const char *arg, char *err);
+int opt_parse_percentiles(struct options *o, const char *arg, char *err);
+int opt_parse_cpu_sat(struct options *o, const char *arg, char *err);
+int opt_parse_rounds(struct options *o, const char *arg, char *err);
+int opt_parse_gate(struct options *o, const char *arg, char *err);
+int opt_parse_threshold(struct options *o, const char *arg, char *err);
+int sweep_list_rate(struct options *o, const char *arg, char *err);
+int sweep_list_conns(struct options *o, const char *arg, char *err);
+int sweep_list_vms(struct options *o, const char *arg, char *err);
+int sweep_list_proto(struct options *o, const char *arg, char *err);
+int sweep_list_verb(struct options *o, const char *arg, char *err);
+int sweep_opt_csv(struct options *o, const char *arg, char *err);
+int sweep_opt_find_max(struct options *o, const char *arg, char *err);
+int sweep_opt_rate_min(struct options *o, const char *arg, char *err);
+int sweep_opt_rate_max(struct options *o, const char *arg, char *err);
+int sweep_opt_resolution(struct options *o, const char *arg, char *err);
+int serve_opt_listen(struct options *o, const char *arg, char *err);
+int serve_opt_delay(struct options *o, const char *arg, char *err);
+
+/* option_doc.c: what is written from the table. */
+
+/* cmd's --help: usage line, one entry per row cmd takes, exit codes. */
+void opt_usage(FILE *out, enum opt_cmd cmd);
+
+/* One row's --help entry as cmd shows it (report borrows run's). */
+void opt_usage_row(FILE *out, const struct opt_row *r, enum opt_cmd cmd);
+
+/* The man page rpcbench(1), in roff (`rpcbench help-man`). */
+void opt_man(FILE *out);
+
+/* One TSV line per row (`rpcbench help-options`): name, short, type,
+ * default, range or choices ('|' between), commands and list-in (',' between),
+ * help (its lines joined by spaces); a header line first. */
+void opt_tsv(FILE *out);
+
+#endif
