@@ -41,7 +41,9 @@ LDFLAGS  += $(SANFLAGS)
 # Every .c under src/<layer>/ and encoders/ is part of the program; main.c
 # alone is left out of the library the tests link against. Includes name
 # their layer ("base/buf.h"); `make check-layers` enforces who may include
-# whom (scripts/check-layers.sh, README's Development section).
+# whom (scripts/check-layers.sh, README's Development section), and `make
+# test` that no file calls one that calls it back (scripts/check-cycles.sh,
+# on the objects just built).
 LIB_SRC  := $(filter-out src/cli/main.c,$(wildcard src/*/*.c)) $(wildcard encoders/*.c)
 LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/cli/main.o
@@ -120,6 +122,7 @@ check-layers:
 # when mpicc is there (scripts/deps.sh check installs it).
 MPI_BIN := $(if $(shell command -v mpicc 2>/dev/null),build/mpi/rpcbench)
 test: rpcbench $(UNIT_BIN)
+	$(Q)scripts/check-cycles.sh $(BUILD)
 	$(Q)$(if $(MPI_BIN),$(MAKE) --no-print-directory MPI=1 SAN= build/mpi/rpcbench)
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) RPCBENCH_MPI=$(if $(MPI_BIN),$(CURDIR)/$(MPI_BIN)) tests/run.sh
 

@@ -102,6 +102,7 @@ json_object *compare_to_json(const struct cmp *c);
 /* The text report's pieces, shared with the HTML page (cmd_compare_html.c)
  * so both say the same figures to the same digits. c is only read. */
 const char *compare_fig_name(int f);     /* "p50 latency" (static) */
+const char *compare_fig_key(int f);      /* "p50_ms" (static): its JSON key */
 /* Figure f's value v as the summary table prints it ("n/a" for NAN). */
 void compare_fmt_fig(int f, double v, const struct report_unit *u, char *out, size_t len);
 double compare_ratio(double a, double b); /* b/a, NAN when a is 0 or unknown */

@@ -1,5 +1,6 @@
-/* cmd_compare_render: a comparison's figures, paired confidence intervals,
- * text tables and JSON (compare.h). */
+/* cmd_compare_render: a comparison's paired confidence intervals, its
+ * verdicts, text tables and JSON (cmd_compare.h); the figures themselves
+ * are cmd_compare_figures.c's. */
 #include "cli/cmd_compare.h"
 
 #include <math.h>
@@ -13,93 +14,6 @@
 #include "report/report.h"
 #include "model/result_json.h"
 #include "model/result_merge.h"
-
-static const struct {
-    const char *name; /* text table */
-    const char *key;  /* JSON */
-} figs[FIG_N] = {
-    {"p50 latency", "p50_ms"},
-    {"p90 latency", "p90_ms"},
-    {"p99 latency", "p99_ms"},
-    {"mean latency", "mean_ms"},
-    {"achieved rate", "rate_per_s"},
-    {"errors", "errors"},
-    {"server CPU", "server_cpu_pct"},
-    {"server CPU-ms/call", "server_cpu_ms_per_call"},
-    {"bytes/response", "bytes_per_response"},
-};
-
-/* ---- figures ------------------------------------------------------------- */
-
-/* Latencies in ms; NAN where the figure does not exist (no answers, CPU not
- * sampled). */
-void compare_figures(const struct run_result *r, double *v)
-{
-    const struct hist *h = &r->latency;
-    int any = h->total_count > 0;
-    v[FIG_P50] = any ? (double)hist_percentile(h, 50) / 1000 : NAN;
-    v[FIG_P90] = any ? (double)hist_percentile(h, 90) / 1000 : NAN;
-    v[FIG_P99] = any ? (double)hist_percentile(h, 99) / 1000 : NAN;
-    v[FIG_MEAN] = any ? hist_mean(h) / 1000 : NAN;
-    v[FIG_RATE] = r->rate_achieved;
-    v[FIG_ERRORS] = (double)r->errors;
-    double mean, p50, max;
-    result_cpu_summary(r, &mean, &p50, &max);
-    v[FIG_CPU_PCT] = mean >= 0 ? mean : NAN;
-    double per = result_cpu_ms_per_call(r);
-    v[FIG_CPU_MS] = per >= 0 ? per : NAN;
-    int64_t answered = r->ok + r->errors;
-    v[FIG_BYTES] = answered > 0 ? (double)r->bytes_received / (double)answered : NAN;
-}
-
-static int is_latency(int f)
-{
-    return f == FIG_P50 || f == FIG_P90 || f == FIG_P99 || f == FIG_MEAN;
-}
-
-/* One time unit for every latency a table shows (ms figures, NAN skipped). */
-static void unit_widen(double ms, double *mn, double *mx)
-{
-    if (isnan(ms) || ms <= 0)
-        return;
-    if (*mn <= 0 || ms * 1000 < *mn)
-        *mn = ms * 1000;
-    if (ms * 1000 > *mx)
-        *mx = ms * 1000;
-}
-
-/* u: the table's time unit, for the latency figures. */
-static void fmt_fig(int f, double v, const struct report_unit *u, char *out, size_t len)
-{
-    if (isnan(v)) { /* no answer, CPU not sampled: as run's report says it */
-        snprintf(out, len, "n/a");
-        return;
-    }
-    switch (f) {
-    case FIG_RATE: snprintf(out, len, "%.2f/s", v); break;
-    case FIG_ERRORS: snprintf(out, len, "%.0f", v); break;
-    case FIG_CPU_PCT: snprintf(out, len, "%.1f%%", v); break;
-    case FIG_CPU_MS: snprintf(out, len, "%.3f", v); break;
-    case FIG_BYTES: report_fmt_bytes(v, out, len); break; /* "2.09 MB", as run says it */
-    default: report_unit_fmt(u, 1, v * 1000, out, len); break;
-    }
-}
-
-int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, size_t len)
-{
-    if (!is_latency(f) || isnan(v) ||
-        !result_lower_bound(&r->censored, f == FIG_MEAN, (double)llround(v * 1000)))
-        return 0;
-    char was[64];
-    snprintf(was, sizeof was, "%s", cell);
-    snprintf(cell, len, "%s%s", RESULT_LOWER_BOUND_MARK, was);
-    return (int)strlen(RESULT_LOWER_BOUND_MARK) - 1;
-}
-
-static double ratio(double a, double b)
-{
-    return a > 0 && b >= 0 ? b / a : NAN;
-}
 
 /* Merges each arm's rounds, then takes the figures and the intervals. */
 int compare_summarise(struct cmp *c, char *err)
@@ -139,11 +53,6 @@ int compare_summarise(struct cmp *c, char *err)
 }
 
 /* ---- text ---------------------------------------------------------------- */
-
-const char *compare_arm_name(const struct arm *a)
-{
-    return a->merged.cfg.label[0] ? a->merged.cfg.label : a->merged.cfg.encoding;
-}
 
 static enum cmp_verdict verdict(const struct cmp *c, int f, char *out, size_t len)
 {
@@ -194,24 +103,18 @@ static void summary_table(FILE *out, const struct cmp *c)
     snprintf(ha, sizeof ha, "A %.60s", compare_arm_name(A));
     snprintf(hb, sizeof hb, "B %.60s", compare_arm_name(B));
     fprintf(out, "\n%-20s %14s %14s %8s  %s\n", "figure", ha, hb, "B/A", "95% CI of B/A");
-    double mn = 0, mx = 0;
-    for (int f = 0; f < FIG_N; f++)
-        if (is_latency(f)) {
-            unit_widen(A->fig[f], &mn, &mx);
-            unit_widen(B->fig[f], &mn, &mx);
-        }
-    struct report_unit u = report_unit_pick(mx, mn);
+    struct report_unit u = compare_summary_unit(c);
     for (int f = 0; f < FIG_N; f++) {
         char va[40], vb[40], r[32] = "-", v[96];
-        fmt_fig(f, A->fig[f], &u, va, sizeof va);
-        fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
+        compare_fmt_fig(f, A->fig[f], &u, va, sizeof va);
+        compare_fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
         int wa = compare_mark_bound(&A->merged, f, A->fig[f], va, sizeof va);
         int wb = compare_mark_bound(&B->merged, f, B->fig[f], vb, sizeof vb);
         double x = compare_figure_ratio(c, f);
         if (!isnan(x))
             compare_stats_fmt_ratio(x, r, sizeof r);
         verdict(c, f, v, sizeof v);
-        fprintf(out, "%-20s %*s %*s %8s  %s\n", figs[f].name, 14 + wa, va, 14 + wb, vb, r, v);
+        fprintf(out, "%-20s %*s %*s %8s  %s\n", compare_fig_name(f), 14 + wa, va, 14 + wb, vb, r, v);
     }
     fprintf(out, "(%s)\n", COMPARE_RATIO_METHOD);
     if (too_few_rounds(c))
@@ -262,27 +165,19 @@ static void rounds_table(FILE *out, const struct cmp *c)
 {
     fprintf(out, "\n%-6s %-3s %-16s %10s %10s %10s %12s %6s\n", "round", "arm", "label", "p50",
             "p99", "rate", "CPU-ms/call", "steal");
-    double mn = 0, mx = 0;
-    for (size_t i = 0; i < c->pairs; i++)
-        for (int a = 0; a < 2; a++) {
-            double v[FIG_N];
-            compare_figures(&c->arm[a].rounds[i], v);
-            unit_widen(v[FIG_P50], &mn, &mx);
-            unit_widen(v[FIG_P99], &mn, &mx);
-        }
-    struct report_unit u = report_unit_pick(mx, mn);
+    struct report_unit u = compare_rounds_unit(c);
     for (size_t i = 0; i < c->pairs; i++)
         for (int a = 0; a < 2; a++) {
             const struct run_result *r = &c->arm[a].rounds[i];
             double v[FIG_N];
             char p50[40], p99[40], rate[32], cpu[32], steal[16] = "-";
             compare_figures(r, v);
-            fmt_fig(FIG_P50, v[FIG_P50], &u, p50, sizeof p50);
-            fmt_fig(FIG_P99, v[FIG_P99], &u, p99, sizeof p99);
+            compare_fmt_fig(FIG_P50, v[FIG_P50], &u, p50, sizeof p50);
+            compare_fmt_fig(FIG_P99, v[FIG_P99], &u, p99, sizeof p99);
             int w50 = compare_mark_bound(r, FIG_P50, v[FIG_P50], p50, sizeof p50);
             int w99 = compare_mark_bound(r, FIG_P99, v[FIG_P99], p99, sizeof p99);
-            fmt_fig(FIG_RATE, v[FIG_RATE], &u, rate, sizeof rate);
-            fmt_fig(FIG_CPU_MS, v[FIG_CPU_MS], &u, cpu, sizeof cpu);
+            compare_fmt_fig(FIG_RATE, v[FIG_RATE], &u, rate, sizeof rate);
+            compare_fmt_fig(FIG_CPU_MS, v[FIG_CPU_MS], &u, cpu, sizeof cpu);
             if (r->machine_steal_pct >= 0)
                 snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
             fprintf(out, "%-6zu %-3c %-16.16s %*s %*s %10s %12s %6s%s\n", i + 1,
@@ -375,7 +270,7 @@ static json_object *arm_json(const struct cmp *c, const struct arm *a)
     json_object_object_add(o, "url", json_object_new_string(a->merged.target_url));
     json_object *f = json_object_new_object();
     for (int i = 0; i < FIG_N; i++)
-        json_object_object_add(f, figs[i].key, num_or_null(a->fig[i]));
+        json_object_object_add(f, compare_fig_key(i), num_or_null(a->fig[i]));
     json_object_object_add(o, "figures", f);
     const struct run_config *cfg = &a->merged.cfg;
     json_object_object_add(o, "latency_ms", result_hist_json(&a->merged.latency, cfg->pcts,
@@ -404,7 +299,7 @@ static json_object *ratios_json(const struct cmp *c)
                                have ? json_object_new_boolean(
                                           compare_stats_significant_shown(&c->ci[f]))
                                     : NULL);
-        json_object_object_add(o, figs[f].key, r);
+        json_object_object_add(o, compare_fig_key(f), r);
     }
     return o;
 }
@@ -462,22 +357,7 @@ json_object *compare_to_json(const struct cmp *c)
     return o;
 }
 
-/* ---- for the HTML page (cmd_compare_html.c): the text's own figures --------- */
-
-const char *compare_fig_name(int f)
-{
-    return figs[f].name;
-}
-
-void compare_fmt_fig(int f, double v, const struct report_unit *u, char *out, size_t len)
-{
-    fmt_fig(f, v, u, out, len);
-}
-
-double compare_ratio(double a, double b)
-{
-    return ratio(a, b);
-}
+/* ---- for the HTML page (cmd_compare_html.c): the text's own verdicts -------- */
 
 double compare_figure_ratio(const struct cmp *c, int f)
 {
@@ -497,28 +377,4 @@ size_t compare_config_diff(const struct cmp *c, struct config_diff *d)
 int compare_bucket_edges(const struct cmp *c, double *edges, char *err)
 {
     return bucket_edges(c, edges, err);
-}
-
-struct report_unit compare_summary_unit(const struct cmp *c)
-{
-    double mn = 0, mx = 0;
-    for (int f = 0; f < FIG_N; f++)
-        if (is_latency(f)) {
-            unit_widen(c->arm[0].fig[f], &mn, &mx);
-            unit_widen(c->arm[1].fig[f], &mn, &mx);
-        }
-    return report_unit_pick(mx, mn);
-}
-
-struct report_unit compare_rounds_unit(const struct cmp *c)
-{
-    double mn = 0, mx = 0;
-    for (size_t i = 0; i < c->pairs; i++)
-        for (int a = 0; a < 2; a++) {
-            double v[FIG_N];
-            compare_figures(&c->arm[a].rounds[i], v);
-            unit_widen(v[FIG_P50], &mn, &mx);
-            unit_widen(v[FIG_P99], &mn, &mx);
-        }
-    return report_unit_pick(mx, mn);
 }

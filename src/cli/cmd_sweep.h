@@ -1,7 +1,7 @@
 /* cmd_sweep: what `rpcbench sweep` holds while it runs, shared by its
  * files: cmd_sweep.c (options, the grid's runs, outputs, exit code),
- * sweep_find.c (the capacity searches) and sweep_args.c (the command
- * line). Internal to cli/. */
+ * sweep_cell.c (one run of a cell), sweep_find.c (the capacity searches)
+ * and sweep_args.c (the command line). Internal to cli/. */
 #ifndef RPCBENCH_CLI_SWEEP_H
 #define RPCBENCH_CLI_SWEEP_H
 
@@ -35,7 +35,7 @@ struct sweep_cmd {
     int interrupted;              /* the signal (SIGINT, SIGTERM): stop, report what was measured */
 };
 
-/* Runs cfg once as one more repeat of cell (progress line naming what and
+/* sweep_cell.c: runs cfg once as one more repeat of cell (progress line naming what and
  * the time left; SIGINT caught between runs). The result goes into the
  * cell even when interrupted. @return 0, the signal when SIGINT or SIGTERM
  * stopped it (or came before), or -1 with err (the run could not happen). */
