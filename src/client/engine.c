@@ -1,4 +1,7 @@
-/* engine: pacing, dispatch and recording for one run (see engine.h). */
+/* engine: one run's event loop (see engine.h): its phases, the
+ * connections' events, the pacer's timer and wakes, the end and the drain.
+ * What is due is sent by engine_dispatch.c, and recorded by
+ * engine_record.c. */
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -12,14 +15,6 @@
 #include "base/clock.h"
 #include "client/engine_int.h"
 #include "stats/sampler.h"
-
-static void dispatch(struct engine *e, int64_t busy_since, int64_t free_at);
-
-/* No more sends: the window is over, a signal came, or the run failed. */
-static int ended(const struct engine *e)
-{
-    return e->phase >= PHASE_ENDED;
-}
 
 /* The run cannot go on: the first reason is kept (e->fatal), and the loop
  * stops; engine_run then fails with it. */
@@ -35,141 +30,6 @@ __attribute__((format(printf, 2, 3))) static void fail(struct engine *e, const c
     ev_break(e->loop, EVBREAK_ALL);
 }
 
-/* Smooth weighted round robin (nginx's): a deterministic interleaving that
- * honours the weights over every window, e.g. list:4,getAllVmStats:1 gives
- * L L G L L, like the engine's 3 s ticks did. */
-static int pick_verb(struct engine *e)
-{
-    const struct run_config *cfg = e->cfg;
-    int total = 0, best = 0;
-    for (size_t i = 0; i < cfg->nverbs; i++) {
-        e->wrr_current[i] += (int)cfg->verbs[i].weight;
-        total += (int)cfg->verbs[i].weight;
-        if (e->wrr_current[i] > e->wrr_current[best])
-            best = (int)i;
-    }
-    e->wrr_current[best] -= total;
-    return best;
-}
-
-static void send_on(struct engine *e, struct conn *c, int64_t intended, int queued)
-{
-    uint64_t id = ++e->next_id;
-    struct request *r = e->wire->multiplex ? request_ring_slot(&e->ring, id) : &c->req;
-    r->verb = pick_verb(e);
-    r->id = id;
-    r->conn = c;
-    r->intended_ns = intended;
-    r->measured = intended >= e->m0_ns && intended < e->end_ns;
-    r->sent_ns = clock_now_ns();
-    e->outstanding++;
-    int64_t next_tick = e->m0_ns + e->tick_k * e->cfg->interval_ns;
-    if (!r->measured) {
-        if (intended < e->m0_ns && intended >= next_tick)
-            e->warm_ahead++; /* a warmup send due at the tick: the next interval's */
-        else
-            e->warm.sent++;
-        e->res->warmup.sent++;
-    } else if (intended >= next_tick && !ended(e))
-        e->ival_ahead++; /* the interval its intended time falls in */
-    else
-        e->ival.sent++;
-    /* Counted before the write, which may fail and count the error. */
-    if (r->measured) {
-        e->res->sent++;
-        e->res->verbs[r->verb].requests++;
-        hist_record(&e->res->send_lag, (r->sent_ns - intended) / NS_PER_US);
-        /* The pacer's own precision: sends that did not wait for a busy
-         * connection, nor for one opened for them. */
-        if (!queued && !c->on_demand)
-            hist_record(&e->res->pacing_lag, (r->sent_ns - intended) / NS_PER_US);
-        e->res->queued += queued;
-    }
-    c->on_demand = 0;
-    e->wire->send(c, r);
-}
-
-/* The first error of kind: the wire's words for it (the peer's fault,
- * the HTTP status: safe already), else what the last connection failure
- * said, when it was of this kind, else the kind in general terms. */
-static void note_error(struct engine *e, int kind)
-{
-    const struct conn_pool *p = &e->pool;
-    if (p->stats.samples[kind][0])
-        snprintf(e->res->error_samples[kind], sizeof e->res->error_samples[kind], "%s",
-                 p->stats.samples[kind]);
-    else if (p->last_kind == kind && p->last_why[0])
-        result_note_error(e->res, kind, "%s", p->last_why);
-    else
-        result_note_default(e->res, kind, e->target->host, e->target->port,
-                            p->stats.tls_error);
-}
-
-/* What the connections counted (conn_stats), into the result: once, when
- * the run is over; the result has no other writer. */
-static void fold_conn_stats(struct engine *e)
-{
-    const struct conn_stats *s = &e->pool.stats;
-    struct run_result *res = e->res;
-    res->reconnects += s->reconnects;
-    for (int i = 0; i < CONN_CAUSES; i++)
-        res->conn_failures[i] += s->failures[i];
-    res->handshakes += s->handshakes;
-    if (s->handshake.counts)
-        hist_merge(&res->handshake, &s->handshake);
-    res->tls_failures += s->tls_failures;
-    if (s->tls_error[0])
-        snprintf(res->tls_error, sizeof res->tls_error, "%s", s->tls_error);
-    res->stomp_errors += s->stomp_errors;
-    res->stomp_bad_frames += s->stomp_bad_frames;
-    if (s->stomp_error[0])
-        snprintf(res->stomp_error, sizeof res->stomp_error, "%s", s->stomp_error);
-    res->stray_replies += s->stray_replies;
-    res->bytes_sent += s->bytes_sent;
-    res->bytes_received += s->bytes_received;
-}
-
-/* conn_events.response_done, and the ring's expire: r ended with kind. */
-static void request_ended(void *owner, struct request *r, int kind)
-{
-    struct engine *e = owner;
-    struct run_result *res = e->res;
-    /* An answer's time is its arrival, not when the loop got to it. */
-    int64_t now = req_ok(kind) && r->done_ns ? r->done_ns : clock_now_ns();
-    struct ival_counts *ic = r->measured ? &e->ival : &e->warm;
-    e->outstanding--;
-    if (req_ok(kind)) {
-        ic->ok++;
-        hist_record(&e->ival_hist, (now - r->intended_ns) / NS_PER_US);
-    } else {
-        ic->errors++;
-    }
-    if (!r->measured)
-        *(req_ok(kind) ? &res->warmup.ok : &res->warmup.errors) += 1;
-    if (r->measured) {
-        struct verb_result *v = &res->verbs[r->verb];
-        if (req_ok(kind)) {
-            int64_t lat = (now - r->intended_ns) / NS_PER_US;
-            res->ok++;
-            v->ok++;
-            hist_record(&res->latency, lat);
-            hist_record(&v->latency, lat);
-            hist_record(&res->service, (now - r->sent_ns) / NS_PER_US);
-            if (e->hooks.on_interval || e->hooks.on_tick) /* on_tick: rank 0's hdr log */
-                hist_record(&e->hook_hist, lat);
-        } else {
-            res->errors++;
-            res->err[kind]++;
-            v->errors++;
-            if (!res->error_samples[kind][0])
-                note_error(e, kind);
-        }
-    }
-    r->measured = 0;
-    if (e->phase == PHASE_DRAINING && e->outstanding == 0)
-        ev_break(e->loop, EVBREAK_ALL);
-}
-
 /* c takes requests, and has since free_at. Requests that fell due after
  * every connection got busy and before free_at waited for this one: they
  * are the queued ones. One due later waited for the client alone (an
@@ -182,7 +42,7 @@ static void take_back(struct engine *e, struct conn *c, int64_t free_at)
         e->idle = c;
     }
     if (e->phase == PHASE_SENDING)
-        dispatch(e, busy_since, free_at);
+        engine_dispatch(e, busy_since, free_at);
 }
 
 /* conn_events.ready: c is up now. */
@@ -197,37 +57,6 @@ static void conn_answered(void *owner, struct conn *c)
     take_back(owner, c, c->rx_ns);
 }
 
-/* A connection that can take a request now, or NULL. HTTP: the idle
- * stack; STOMP: every ready connection, in turn. */
-static struct conn *take_conn(struct engine *e)
-{
-    if (!e->wire->multiplex) {
-        struct conn *c = e->idle;
-        if (c)
-            e->idle = c->next_idle;
-        if (c && !e->idle)
-            e->all_busy_ns = clock_now_ns();
-        if (!c && e->spare) { /* opened now, it takes the backlog once up */
-            struct conn *s = e->spare;
-            e->spare = s->next_spare;
-            e->nspare--;
-            if (e->outstanding == 0) /* waits for a connect, not for a busy connection */
-                e->all_busy_ns = INT64_MAX;
-            s->on_demand = 1;
-            conn_start(s);
-        }
-        return c;
-    }
-    for (int i = 0; i < e->pool.n; i++) {
-        struct conn *c = &e->pool.conns[(e->rr + i) % e->pool.n];
-        if (c->state == CONN_IDLE) {
-            e->rr = (c->idx + 1) % e->pool.n;
-            return c;
-        }
-    }
-    return NULL;
-}
-
 /* HTTP: c, closed, is kept closed until a request needs it. */
 static void make_spare(struct engine *e, struct conn *c)
 {
@@ -236,14 +65,7 @@ static void make_spare(struct engine *e, struct conn *c)
     e->nspare++;
     /* A backlog waits for no completion now: dispatch opens this one again. */
     if (e->phase == PHASE_SENDING && !e->dispatching)
-        dispatch(e, e->idle ? INT64_MAX : e->all_busy_ns, clock_now_ns());
-}
-
-/* Every connection opened is waiting to reconnect (spares, never opened
- * or closed while idle, would fare no better). */
-static int all_gave_up(const struct engine *e)
-{
-    return e->pool.nbackoff == e->pool.n - e->nspare;
+        engine_dispatch(e, e->idle ? INT64_MAX : e->all_busy_ns, clock_now_ns());
 }
 
 /* A TCP connect failed (why). Before the run began and before any
@@ -280,15 +102,15 @@ static void conn_went_down(void *owner, struct conn *c, enum conn_down how, cons
         connect_failed(e, why);
     /* The last connection gave up: the backlog cannot go anywhere, so it
      * fails now rather than waiting for a connection that may never come. */
-    if (e->phase == PHASE_SENDING && all_gave_up(e) && !e->dispatching) /* else dispatch sees it */
-        dispatch(e, INT64_MAX, INT64_MAX);
+    if (e->phase == PHASE_SENDING && engine_all_gave_up(e) && !e->dispatching) /* else dispatch sees it */
+        engine_dispatch(e, INT64_MAX, INT64_MAX);
 }
 
 static const struct conn_events engine_events = {
     .ready = conn_up,
     .idle = conn_answered,
     .down = conn_went_down,
-    .response_done = request_ended,
+    .response_done = engine_request_ended,
 };
 
 /* No separate reachability probe: a connection closed without a byte sets
@@ -322,16 +144,6 @@ static void open_pool(struct engine *e)
  * next wake is always ~1 ms away, and answers waking the loop there made
  * five times the wakes. */
 #define HARVEST_WAIT_NS (1 * NS_PER_MS)
-
-static void wake_on_answers(struct engine *e, int on)
-{
-    if (e->pool.harvest_fd < 0 || on == ev_is_active(&e->harvest))
-        return;
-    if (on)
-        ev_io_start(e->loop, &e->harvest);
-    else
-        ev_io_stop(e->loop, &e->harvest);
-}
 
 /* The request ring's before_reap: answers first, then timeouts. */
 static void harvest_owner(void *owner)
@@ -369,18 +181,6 @@ static int64_t window_end(const struct engine *e, int64_t first)
     return last;
 }
 
-/* A dispatch that leaves the next send in the schedule asks for the
- * pacer's timer; arm_cb sets it once per loop turn, just before the loop
- * sleeps. At high rates a turn holds a dispatch per answer, and each would
- * move the timer: on this kind of machine a timerfd_settime costs
- * microseconds (bench/RESULTS.md). */
-static void arm_pacer(struct engine *e)
-{
-    e->arm_pending = !e->cfg->busy_poll; /* --busy-poll: poll_cb sends; a timer
-                                            interrupt at the due time would only
-                                            take the vCPU away then */
-}
-
 /* Sets the timer for at_ns (0: unset). Setting a timerfd also clears a
  * fired one, so the pacer's wake needs no read of it. */
 static void set_timer(struct engine *e, int64_t at_ns)
@@ -408,7 +208,7 @@ static void arm_cb(struct ev_loop *loop, ev_prepare *w, int revents)
     if (e->arm_pending) {
         int64_t first = sched_peek(&e->sched);
         int64_t at_ns = first < e->end_ns ? window_end(e, first) : first, now = clock_now_ns();
-        wake_on_answers(e, at_ns >= e->end_ns ||
+        engine_wake_on_answers(e, at_ns >= e->end_ns ||
                                at_ns - now > HARVEST_WAIT_NS + pacer_window_ns(&e->window));
         set_timer(e, at_ns);
         /* A deadline already past when the loop goes to sleep makes a wake
@@ -418,99 +218,6 @@ static void arm_cb(struct ev_loop *loop, ev_prepare *w, int revents)
         set_timer(e, 0);
     }
     e->arm_pending = 0;
-}
-
-/* A request that is due and cannot go anywhere because every connection is
- * waiting to reconnect: it fails now, rather than piling up, with the kind
- * of the last connection failure (connect, handshake, closed...). */
-static void fail_unconnectable(struct engine *e, int64_t intended)
-{
-    int measured = intended >= e->m0_ns && intended < e->end_ns;
-    int kind = e->pool.last_kind;
-    int verb = pick_verb(e); /* the verb it would have carried: the mix holds */
-    if (measured) {
-        e->res->sent++;
-        e->res->errors++;
-        e->res->err[kind]++;
-        e->res->verbs[verb].requests++;
-        e->res->verbs[verb].errors++;
-        if (!e->res->error_samples[kind][0])
-            note_error(e, kind);
-    }
-    (measured ? &e->ival : &e->warm)->sent++;
-    (measured ? &e->ival : &e->warm)->errors++;
-    if (!measured) {
-        e->res->warmup.sent++;
-        e->res->warmup.errors++;
-    }
-}
-
-/* Sends every request that is due, as long as a connection is free; what
- * is left stays in the schedule (the backlog) and keeps its intended time.
- * A request due in [busy_since, free_at) found every connection busy: it
- * was queued, and its lag is the server's doing, not the pacer's. */
-static void dispatch_due(struct engine *e, int64_t busy_since, int64_t free_at)
-{
-    if (ended(e))
-        return;
-    int64_t now = clock_now_ns();
-    /* Nothing intended at or past the window's end is sent: the end timer
-     * may run a little after the pacer, and such a send would reach the
-     * server without being counted anywhere. */
-    if (e->cfg->rate <= 0) { /* closed loop: every free connection sends now */
-        struct conn *c;
-        while (!e->wire->multiplex && clock_now_ns() < e->end_ns && (c = take_conn(e)) != NULL)
-            send_on(e, c, clock_now_ns(), 0);
-        return;
-    }
-    /* Nothing intended at or after the window's end goes out: the report
-     * would not count it. */
-    while (sched_peek(&e->sched) <= now && sched_peek(&e->sched) < e->end_ns) {
-        struct conn *c = take_conn(e);
-        /* A connection freed while the backlog waited goes straight back to
-         * it: every connection has been busy since busy_since, not since now
-         * (restarting the spell here made every later backlog request look
-         * as if the pacer, not the server, had held it back). */
-        if (c && busy_since != INT64_MAX && !e->idle)
-            e->all_busy_ns = busy_since;
-        if (c) {
-            int64_t due = sched_take(&e->sched);
-            send_on(e, c, due, due >= busy_since && due < free_at);
-        } else if (all_gave_up(e)) {
-            fail_unconnectable(e, sched_take(&e->sched));
-        } else {
-            wake_on_answers(e, 1); /* backlog: the next completion sends it */
-            e->arm_pending = 0;
-            return;
-        }
-        now = clock_now_ns();
-    }
-    arm_pacer(e);
-}
-
-/* take_conn may open a spare that fails at once: its backoff then leaves
- * the verdict to the dispatch under way instead of recursing. */
-static void dispatch(struct engine *e, int64_t busy_since, int64_t free_at)
-{
-    int outer = e->dispatching;
-    e->dispatching = 1;
-    dispatch_due(e, busy_since, free_at);
-    e->dispatching = outer;
-}
-
-/* The pacer's wake, first: what is due goes out on the connections free
- * already, before the harvest reads answers (microseconds each, which
- * would be pacer lag). Nothing is opened for it: the harvest may free one. */
-static void send_on_free(struct engine *e)
-{
-    int64_t now = clock_now_ns();
-    while (!ended(e) && sched_peek(&e->sched) <= now && sched_peek(&e->sched) < e->end_ns &&
-           (e->wire->multiplex || e->idle)) {
-        struct conn *c = take_conn(e);
-        if (!c)
-            return;
-        send_on(e, c, sched_take(&e->sched), 0);
-    }
 }
 
 /* A pacer wake that was due at due_ns came at now: the measured window
@@ -542,9 +249,9 @@ static void pace_cb(struct ev_loop *loop, ev_io *w, int revents)
     struct engine *e = w->data;
     note_wake(e, e->armed_ns, clock_now_ns());
     e->armed_ns = TIMER_FIRED; /* readable until arm_cb sets it again */
-    send_on_free(e);
+    engine_send_on_free(e);
     conn_pool_harvest(&e->pool); /* frees the connections answered since */
-    dispatch(e, INT64_MAX, INT64_MAX);
+    engine_dispatch(e, INT64_MAX, INT64_MAX);
 }
 
 /* --busy-poll: an idle watcher keeps libev polling with a zero timeout, so
@@ -558,57 +265,7 @@ static void poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
     (void)revents;
     struct engine *e = w->data;
     if (!ended(e) && sched_peek(&e->sched) <= clock_now_ns())
-        dispatch(e, INT64_MAX, INT64_MAX);
-}
-
-/* The requests due in the window that never went out (every connection
- * was busy): unfinished, each given the verb the mix had next. Where they
- * began is kept for censor_unsent. */
-static void count_unsent(struct engine *e)
-{
-    if (e->cfg->rate <= 0)
-        return;
-    e->unsent = e->sched;
-    memcpy(e->unsent_wrr, e->wrr_current, sizeof e->unsent_wrr);
-    e->have_unsent = 1;
-    while (sched_peek(&e->sched) < e->end_ns) {
-        int64_t t = sched_take(&e->sched);
-        if (t >= e->m0_ns) {
-            struct verb_result *v = &e->res->verbs[pick_verb(e)];
-            e->res->sent++;
-            e->res->unfinished++;
-            v->requests++;
-            v->unfinished++;
-            e->ival.sent++; /* in the last interval, as requests.sent has it */
-        }
-    }
-}
-
-/* The run is over (e->over_ns): the requests count_unsent counted had no
- * answer by then either, so their latency is at least that wait
- * (censored). The same schedule and verb picks, replayed: nothing was
- * stored per request. */
-static void censor_unsent(struct engine *e)
-{
-    if (!e->have_unsent)
-        return;
-    struct sched s = e->unsent;
-    memcpy(e->wrr_current, e->unsent_wrr, sizeof e->wrr_current);
-    while (sched_peek(&s) < e->end_ns) {
-        int64_t t = sched_take(&s);
-        if (t >= e->m0_ns)
-            result_censor(e->res, pick_verb(e), (e->over_ns - t) / NS_PER_US);
-    }
-}
-
-/* A measured request still in flight when the run is over: unfinished,
- * its latency at least its wait until then (censored). */
-static void count_in_flight(void *owner, const struct request *r)
-{
-    struct engine *e = owner;
-    e->res->unfinished++;
-    e->res->verbs[r->verb].unfinished++;
-    result_censor(e->res, r->verb, (e->over_ns - r->intended_ns) / NS_PER_US);
+        engine_dispatch(e, INT64_MAX, INT64_MAX);
 }
 
 /* The measured window is over (or SIGINT): stop sending, close the last
@@ -625,8 +282,8 @@ static void end_run(struct engine *e, int64_t at_ns)
     ev_io_stop(e->loop, &e->pace);
     ev_prepare_stop(e->loop, &e->arm);
     ev_idle_stop(e->loop, &e->poll); /* the drain only waits for answers */
-    wake_on_answers(e, 1);
-    count_unsent(e);
+    engine_wake_on_answers(e, 1);
+    engine_count_unsent(e);
     if (e->tick_k > 0 || e->end_ns > e->m0_ns)
         timeline_close(e, e->tick_k > 0 ? e->tick_k : 1, e->end_ns);
     if (e->smp) {
@@ -648,7 +305,7 @@ static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)
          * sent yet go out now on any free connection: only those no
          * connection could take are left unfinished. */
         conn_pool_harvest(&e->pool);
-        dispatch(e, INT64_MAX, INT64_MAX);
+        engine_dispatch(e, INT64_MAX, INT64_MAX);
         end_run(e, e->end_ns);
         if (e->outstanding == 0) {
             ev_break(loop, EVBREAK_ALL);
@@ -724,7 +381,7 @@ static void begin(struct engine *e)
     ev_prepare_start(e->loop, &e->arm);
     if (cfg->busy_poll && cfg->rate > 0)
         ev_idle_start(e->loop, &e->poll);
-    dispatch(e, INT64_MAX, INT64_MAX);
+    engine_dispatch(e, INT64_MAX, INT64_MAX);
 }
 
 /* Waits (bounded by the timeout) for the connections to come up, so the
@@ -792,19 +449,19 @@ static int setup_loop(struct engine *e, char *err)
 static void teardown(struct engine *e)
 {
     e->over_ns = clock_now_ns();
-    censor_unsent(e);
+    engine_censor_unsent(e);
     for (int i = 0; e->pool.conns && i < e->pool.n; i++) {
         struct conn *c = &e->pool.conns[i];
         if (!c->eng)
             continue; /* setup failed before this connection began */
         if (c->req.live && c->req.measured)
-            count_in_flight(e, &c->req);
+            engine_count_in_flight(e, &c->req);
         conn_close(c);
         conn_free(c);
     }
-    request_ring_each_live(&e->ring, count_in_flight, e);
+    request_ring_each_live(&e->ring, engine_count_in_flight, e);
     request_ring_free(&e->ring);
-    fold_conn_stats(e);
+    engine_fold_conn_stats(e);
     if (e->loop && e->pool.harvest_fd >= 0)
         ev_io_stop(e->loop, &e->harvest);
     conn_pool_harvest_free(&e->pool);
@@ -828,50 +485,59 @@ static void teardown(struct engine *e)
     }
 }
 
-int engine_run(const struct run_config *cfg, const struct run_hooks *hooks,
-               const struct target *target, struct sampler *smp, struct run_result *res,
-               char *err)
+/* What the run needs before its loop: the encoding, the pool, the
+ * histograms, the wire and TLS, the rendered requests, the loop's
+ * watchers. @return 0, or -1 with err (teardown frees what was made). */
+static int prepare(struct engine *e, char *err)
 {
-    struct engine *e = calloc(1, sizeof *e);
-    if (!e) {
-        snprintf(err, ERR_LEN, "out of memory");
-        return -1;
-    }
-    e->cfg = cfg;
-    if (hooks)
-        e->hooks = *hooks;
-    e->target = target;
-    e->res = res;
-    e->smp = smp;
+    const struct run_config *cfg = e->cfg;
     e->timerfd = -1;
     e->pool.harvest_fd = -1;
     e->enc = enc_find(cfg->encoding);
     reqid_init(&e->ids);
-    res->closed_loop = cfg->rate <= 0;
-    int rc = -1;
+    e->res->closed_loop = cfg->rate <= 0;
     if (!e->enc) {
         snprintf(err, ERR_LEN, "unknown protocol '%s'", cfg->encoding);
-        goto out;
+        return -1;
     }
     e->pool.conns = calloc((size_t)cfg->connections, sizeof *e->pool.conns);
     e->pool.n = cfg->connections;
     if (!e->pool.conns || hist_init_latency(&e->ival_hist) || hist_init_latency(&e->hook_hist) ||
-        hist_init_latency(&e->pool.stats.handshake) ||
-        engine_setup_transport(e, request_ended, err) || engine_setup_requests(e, err) || setup_loop(e, err))
-        goto out;
+        hist_init_latency(&e->pool.stats.handshake)) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    return engine_setup_transport(e, engine_request_ended, err) ||
+                   engine_setup_requests(e, err) || setup_loop(e, err)
+               ? -1
+               : 0;
+}
+
+/* The connections come up, then the loop runs the run (startup_cb begins
+ * it). @return 0, or -1 with err when it failed (PHASE_FAILED). */
+static int run_loop(struct engine *e, char *err)
+{
     open_pool(e);
     ev_timer startup;
     ev_timer_init(&startup, startup_cb, 0.001, 0.001);
     startup.data = e;
-    e->startup_deadline_ns = clock_now_ns() + cfg->timeout_ns;
+    e->startup_deadline_ns = clock_now_ns() + e->cfg->timeout_ns;
     ev_timer_start(e->loop, &startup);
     if (e->phase != PHASE_FAILED) /* a connect may fail at once, before the loop runs */
         ev_run(e->loop, 0);
     ev_timer_stop(e->loop, &startup);
     if (e->phase == PHASE_FAILED) {
         snprintf(err, ERR_LEN, "%s", e->fatal);
-        goto out;
+        return -1;
     }
+    return 0;
+}
+
+/* After the loop: the goodbyes, then what finished in the drain joins the
+ * last interval (and, under MPI, the other ranks' drains), and the rate. */
+static void finish(struct engine *e)
+{
+    struct run_result *res = e->res;
     if (!ended(e))
         end_run(e, clock_now_ns());
     if (e->wire->goodbye && !res->interrupted)
@@ -891,8 +557,26 @@ int engine_run(const struct run_config *cfg, const struct run_hooks *hooks,
     timeline_fold_drain(e);
     res->rate_achieved = res->duration_s > 0
                              ? (double)(res->sent - res->unfinished) / res->duration_s : 0;
-    rc = 0;
-out:
+}
+
+int engine_run(const struct run_config *cfg, const struct run_hooks *hooks,
+               const struct target *target, struct sampler *smp, struct run_result *res,
+               char *err)
+{
+    struct engine *e = calloc(1, sizeof *e);
+    if (!e) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    e->cfg = cfg;
+    if (hooks)
+        e->hooks = *hooks;
+    e->target = target;
+    e->res = res;
+    e->smp = smp;
+    int rc = prepare(e, err) || run_loop(e, err) ? -1 : 0;
+    if (rc == 0)
+        finish(e);
     teardown(e);
     free(e);
     return rc;

@@ -105,6 +105,44 @@ struct engine {
     int64_t warm_ahead;         /* the same for warmup sends (before m0_ns) */
 };
 
+/* No more sends: the window is over, a signal came, or the run failed. */
+static inline int ended(const struct engine *e)
+{
+    return e->phase >= PHASE_ENDED;
+}
+
+/* engine_record.c: the result's writes (see its head).
+ * engine_pick_verb: the verb of the next request, by the mix's weights
+ * (smooth weighted round robin). engine_request_ended: conn_events'
+ * response_done and the ring's expire (owner: the engine).
+ * engine_fail_unconnectable: a request due when every connection waits to
+ * reconnect fails now, with the last failure's kind. engine_count_unsent:
+ * at the end, the requests due and never sent are unfinished (where they
+ * began is kept); engine_censor_unsent: when the run is over, their waits
+ * are recorded as lower bounds. engine_count_in_flight: a measured request
+ * in flight at the end is unfinished, its wait censored (a ring walk's
+ * callback: owner is the engine). engine_fold_conn_stats: the pool's
+ * counts into the result, once, at the end. */
+int engine_pick_verb(struct engine *e);
+void engine_request_ended(void *owner, struct request *r, int kind);
+void engine_fail_unconnectable(struct engine *e, int64_t intended);
+void engine_count_unsent(struct engine *e);
+void engine_censor_unsent(struct engine *e);
+void engine_count_in_flight(void *owner, const struct request *r);
+void engine_fold_conn_stats(struct engine *e);
+
+/* engine_dispatch.c. engine_dispatch: sends what is due while a
+ * connection is free; a request due in [busy_since, free_at) waited for
+ * the server (queued). engine_send_on_free: the pacer's wake sends what
+ * is due on the connections free already, opening none.
+ * engine_wake_on_answers: whether answers wake the loop (on) or wait for
+ * the pacer's wake in the harvest set. @return of engine_all_gave_up: 1
+ * when every connection opened is waiting to reconnect. */
+void engine_dispatch(struct engine *e, int64_t busy_since, int64_t free_at);
+void engine_send_on_free(struct engine *e);
+void engine_wake_on_answers(struct engine *e, int on);
+int engine_all_gave_up(const struct engine *e);
+
 /* engine_setup.c, for engine_run. engine_setup_transport picks the wire
  * and TLS from the target's scheme, makes sure of the file descriptors and,
  * for STOMP, sizes the request ring (expire: its callback). @return 0, or

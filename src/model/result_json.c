@@ -355,6 +355,58 @@ static void add_start(json_object *root, double start_unix)
     json_object_object_add(root, "start_time", iso[0] ? json_object_new_string(iso) : NULL);
 }
 
+static json_object *target_json(const struct run_result *r)
+{
+    json_object *t = json_object_new_object();
+    json_object_object_add(t, "url", json_object_new_string(r->target_url));
+    json_object_object_add(t, "proto", json_object_new_string(r->cfg.encoding));
+    json_object_object_add(t, "embedded", json_object_new_boolean(!r->cfg.url[0]));
+    return t;
+}
+
+static json_object *client_json(const struct run_result *r)
+{
+    json_object *client = json_object_new_object();
+    double cmax, cmean = result_client_cpu_mean(r, &cmax);
+    add_known(client, "mean_pct", cmean, cmean >= 0);
+    add_known(client, "max_pct", cmax, cmax >= 0);
+    return client;
+}
+
+static json_object *system_json(const struct run_result *r)
+{
+    json_object *sys = json_object_new_object();
+    add_known(sys, "busy_pct", r->machine_busy_pct, r->machine_busy_pct >= 0);
+    add_known(sys, "steal_pct", r->machine_steal_pct, r->machine_steal_pct >= 0);
+    add_double(sys, "loadavg", r->loadavg1);
+    if (r->machine_cores > 0)
+        json_object_object_add(sys, "cores", json_object_new_int(r->machine_cores));
+    return sys;
+}
+
+/* Reconnects, connection failures by cause, TLS and STOMP. */
+static json_object *transport_json(const struct run_result *r)
+{
+    json_object *tr = json_object_new_object();
+    add_int(tr, "reconnects", r->reconnects);
+    add_double(tr, "reconnects_per_s", result_reconnects_per_s(r));
+    json_object *cf = json_object_new_object();
+    for (int k = 0; k < CONN_CAUSES; k++)
+        add_int(cf, conn_cause_names[k], r->conn_failures[k]);
+    json_object_object_add(tr, "connection_failures", cf);
+    add_int(tr, "tls_handshakes", r->handshakes);
+    add_int(tr, "tls_failures", r->tls_failures);
+    json_object_object_add(tr, "tls_insecure", json_object_new_boolean(r->cfg.tls_insecure));
+    json_object_object_add(tr, "handshake_ms",
+                           result_hist_json(&r->handshake, r->cfg.pcts, r->cfg.npcts));
+    json_object_object_add(tr, "tls_error", json_object_new_string(r->tls_error));
+    add_int(tr, "stomp_errors", r->stomp_errors);
+    add_int(tr, "stomp_bad_frames", r->stomp_bad_frames);
+    json_object_object_add(tr, "stomp_error", json_object_new_string(r->stomp_error));
+    add_int(tr, "stray_replies", r->stray_replies);
+    return tr;
+}
+
 json_object *result_to_json(const struct run_result *r)
 {
     json_object *root = json_object_new_object();
@@ -362,11 +414,7 @@ json_object *result_to_json(const struct run_result *r)
     json_object_object_add(root, "rpcbench", json_object_new_string(r->build[0] ? r->build
                                                                     : rpcbench_version()));
     json_object_object_add(root, "config", config_json(&r->cfg));
-    json_object *t = json_object_new_object();
-    json_object_object_add(t, "url", json_object_new_string(r->target_url));
-    json_object_object_add(t, "proto", json_object_new_string(r->cfg.encoding));
-    json_object_object_add(t, "embedded", json_object_new_boolean(!r->cfg.url[0]));
-    json_object_object_add(root, "target", t);
+    json_object_object_add(root, "target", target_json(r));
     add_start(root, r->start_unix);
     add_double(root, "duration_s", r->duration_s);
     json_object_object_add(root, "interrupted", json_object_new_boolean(r->interrupted));
@@ -390,40 +438,14 @@ json_object *result_to_json(const struct run_result *r)
     json_object_object_add(root, "verbs", verbs_json(r));
     json_object_object_add(root, "intervals", intervals_json(r));
     json_object_object_add(root, "server_cpu", cpu_json(r));
-    json_object *client = json_object_new_object();
-    double cmax, cmean = result_client_cpu_mean(r, &cmax);
-    add_known(client, "mean_pct", cmean, cmean >= 0);
-    add_known(client, "max_pct", cmax, cmax >= 0);
-    json_object_object_add(root, "client_cpu", client);
-    json_object *sys = json_object_new_object();
-    add_known(sys, "busy_pct", r->machine_busy_pct, r->machine_busy_pct >= 0);
-    add_known(sys, "steal_pct", r->machine_steal_pct, r->machine_steal_pct >= 0);
-    add_double(sys, "loadavg", r->loadavg1);
-    if (r->machine_cores > 0)
-        json_object_object_add(sys, "cores", json_object_new_int(r->machine_cores));
-    json_object_object_add(root, "system", sys);
+    json_object_object_add(root, "client_cpu", client_json(r));
+    json_object_object_add(root, "system", system_json(r));
     json_object *w = json_object_new_array();
     for (size_t i = 0; i < r->nwarnings; i++)
         json_object_array_add(w, json_object_new_string(r->warnings[i]));
     json_object_object_add(root, "warnings", w);
     json_object_object_add(root, "pacer", pacer_json(&r->pacer, r->sent));
-    json_object *tr = json_object_new_object();
-    add_int(tr, "reconnects", r->reconnects);
-    add_double(tr, "reconnects_per_s", result_reconnects_per_s(r));
-    json_object *cf = json_object_new_object();
-    for (int k = 0; k < CONN_CAUSES; k++)
-        add_int(cf, conn_cause_names[k], r->conn_failures[k]);
-    json_object_object_add(tr, "connection_failures", cf);
-    add_int(tr, "tls_handshakes", r->handshakes);
-    add_int(tr, "tls_failures", r->tls_failures);
-    json_object_object_add(tr, "tls_insecure", json_object_new_boolean(r->cfg.tls_insecure));
-    json_object_object_add(tr, "handshake_ms", result_hist_json(&r->handshake, p, r->cfg.npcts));
-    json_object_object_add(tr, "tls_error", json_object_new_string(r->tls_error));
-    add_int(tr, "stomp_errors", r->stomp_errors);
-    add_int(tr, "stomp_bad_frames", r->stomp_bad_frames);
-    json_object_object_add(tr, "stomp_error", json_object_new_string(r->stomp_error));
-    add_int(tr, "stray_replies", r->stray_replies);
-    json_object_object_add(root, "transport", tr);
+    json_object_object_add(root, "transport", transport_json(r));
     json_object_object_add(root, "histograms", histograms_json(r));
     result_ranks_json(root, r);
     return root;

@@ -1,0 +1,183 @@
+/* engine_record: what a run writes into its result, and only here and
+ * in the timeline: a request's end (ok, error kind, latency from its
+ * intended time), the first words of each error, the requests that never
+ * went out or never came back (unfinished, censored), and the
+ * connections' counts at the end. Called by the dispatch and the loop
+ * (engine_dispatch.c, engine.c); calls neither. */
+#include <stdio.h>
+
+#include "base/clock.h"
+#include "client/engine_int.h"
+
+/* Smooth weighted round robin (nginx's): a deterministic interleaving that
+ * honours the weights over every window, e.g. list:4,getAllVmStats:1 gives
+ * L L G L L, like the engine's 3 s ticks did. */
+int engine_pick_verb(struct engine *e)
+{
+    const struct run_config *cfg = e->cfg;
+    int total = 0, best = 0;
+    for (size_t i = 0; i < cfg->nverbs; i++) {
+        e->wrr_current[i] += (int)cfg->verbs[i].weight;
+        total += (int)cfg->verbs[i].weight;
+        if (e->wrr_current[i] > e->wrr_current[best])
+            best = (int)i;
+    }
+    e->wrr_current[best] -= total;
+    return best;
+}
+
+/* The first error of kind: the wire's words for it (the peer's fault,
+ * the HTTP status: safe already), else what the last connection failure
+ * said, when it was of this kind, else the kind in general terms. */
+static void note_error(struct engine *e, int kind)
+{
+    const struct conn_pool *p = &e->pool;
+    if (p->stats.samples[kind][0])
+        snprintf(e->res->error_samples[kind], sizeof e->res->error_samples[kind], "%s",
+                 p->stats.samples[kind]);
+    else if (p->last_kind == kind && p->last_why[0])
+        result_note_error(e->res, kind, "%s", p->last_why);
+    else
+        result_note_default(e->res, kind, e->target->host, e->target->port,
+                            p->stats.tls_error);
+}
+
+/* What the connections counted (conn_stats), into the result: once, when
+ * the run is over; the result has no other writer. */
+void engine_fold_conn_stats(struct engine *e)
+{
+    const struct conn_stats *s = &e->pool.stats;
+    struct run_result *res = e->res;
+    res->reconnects += s->reconnects;
+    for (int i = 0; i < CONN_CAUSES; i++)
+        res->conn_failures[i] += s->failures[i];
+    res->handshakes += s->handshakes;
+    if (s->handshake.counts)
+        hist_merge(&res->handshake, &s->handshake);
+    res->tls_failures += s->tls_failures;
+    if (s->tls_error[0])
+        snprintf(res->tls_error, sizeof res->tls_error, "%s", s->tls_error);
+    res->stomp_errors += s->stomp_errors;
+    res->stomp_bad_frames += s->stomp_bad_frames;
+    if (s->stomp_error[0])
+        snprintf(res->stomp_error, sizeof res->stomp_error, "%s", s->stomp_error);
+    res->stray_replies += s->stray_replies;
+    res->bytes_sent += s->bytes_sent;
+    res->bytes_received += s->bytes_received;
+}
+
+/* conn_events.response_done, and the ring's expire: r ended with kind. */
+void engine_request_ended(void *owner, struct request *r, int kind)
+{
+    struct engine *e = owner;
+    struct run_result *res = e->res;
+    /* An answer's time is its arrival, not when the loop got to it. */
+    int64_t now = req_ok(kind) && r->done_ns ? r->done_ns : clock_now_ns();
+    struct ival_counts *ic = r->measured ? &e->ival : &e->warm;
+    e->outstanding--;
+    if (req_ok(kind)) {
+        ic->ok++;
+        hist_record(&e->ival_hist, (now - r->intended_ns) / NS_PER_US);
+    } else {
+        ic->errors++;
+    }
+    if (!r->measured)
+        *(req_ok(kind) ? &res->warmup.ok : &res->warmup.errors) += 1;
+    if (r->measured) {
+        struct verb_result *v = &res->verbs[r->verb];
+        if (req_ok(kind)) {
+            int64_t lat = (now - r->intended_ns) / NS_PER_US;
+            res->ok++;
+            v->ok++;
+            hist_record(&res->latency, lat);
+            hist_record(&v->latency, lat);
+            hist_record(&res->service, (now - r->sent_ns) / NS_PER_US);
+            if (e->hooks.on_interval || e->hooks.on_tick) /* on_tick: rank 0's hdr log */
+                hist_record(&e->hook_hist, lat);
+        } else {
+            res->errors++;
+            res->err[kind]++;
+            v->errors++;
+            if (!res->error_samples[kind][0])
+                note_error(e, kind);
+        }
+    }
+    r->measured = 0;
+    if (e->phase == PHASE_DRAINING && e->outstanding == 0)
+        ev_break(e->loop, EVBREAK_ALL);
+}
+
+/* A request that is due and cannot go anywhere because every connection is
+ * waiting to reconnect: it fails now, rather than piling up, with the kind
+ * of the last connection failure (connect, handshake, closed...). */
+void engine_fail_unconnectable(struct engine *e, int64_t intended)
+{
+    int measured = intended >= e->m0_ns && intended < e->end_ns;
+    int kind = e->pool.last_kind;
+    int verb = engine_pick_verb(e); /* the verb it would have carried: the mix holds */
+    if (measured) {
+        e->res->sent++;
+        e->res->errors++;
+        e->res->err[kind]++;
+        e->res->verbs[verb].requests++;
+        e->res->verbs[verb].errors++;
+        if (!e->res->error_samples[kind][0])
+            note_error(e, kind);
+    }
+    (measured ? &e->ival : &e->warm)->sent++;
+    (measured ? &e->ival : &e->warm)->errors++;
+    if (!measured) {
+        e->res->warmup.sent++;
+        e->res->warmup.errors++;
+    }
+}
+
+/* The requests due in the window that never went out (every connection
+ * was busy): unfinished, each given the verb the mix had next. Where they
+ * began is kept for censor_unsent. */
+void engine_count_unsent(struct engine *e)
+{
+    if (e->cfg->rate <= 0)
+        return;
+    e->unsent = e->sched;
+    memcpy(e->unsent_wrr, e->wrr_current, sizeof e->unsent_wrr);
+    e->have_unsent = 1;
+    while (sched_peek(&e->sched) < e->end_ns) {
+        int64_t t = sched_take(&e->sched);
+        if (t >= e->m0_ns) {
+            struct verb_result *v = &e->res->verbs[engine_pick_verb(e)];
+            e->res->sent++;
+            e->res->unfinished++;
+            v->requests++;
+            v->unfinished++;
+            e->ival.sent++; /* in the last interval, as requests.sent has it */
+        }
+    }
+}
+
+/* The run is over (e->over_ns): the requests count_unsent counted had no
+ * answer by then either, so their latency is at least that wait
+ * (censored). The same schedule and verb picks, replayed: nothing was
+ * stored per request. */
+void engine_censor_unsent(struct engine *e)
+{
+    if (!e->have_unsent)
+        return;
+    struct sched s = e->unsent;
+    memcpy(e->wrr_current, e->unsent_wrr, sizeof e->wrr_current);
+    while (sched_peek(&s) < e->end_ns) {
+        int64_t t = sched_take(&s);
+        if (t >= e->m0_ns)
+            result_censor(e->res, engine_pick_verb(e), (e->over_ns - t) / NS_PER_US);
+    }
+}
+
+/* A measured request still in flight when the run is over: unfinished,
+ * its latency at least its wait until then (censored). */
+void engine_count_in_flight(void *owner, const struct request *r)
+{
+    struct engine *e = owner;
+    e->res->unfinished++;
+    e->res->verbs[r->verb].unfinished++;
+    result_censor(e->res, r->verb, (e->over_ns - r->intended_ns) / NS_PER_US);
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/python3
+"""it_golden: every text, CSV, JSON and JUnit output of saved results stays
+byte for byte what it was (issue 25: outputs do not drift while the
+report code is reorganised; a change on purpose updates the expected
+files with GOLDEN_UPDATE=1 and says so in its commit).
+
+tests/golden/in/ holds saved files made by real runs (run, compare, a grid
+sweep, a capacity search); tests/golden/out/ what `report` and `compare`
+render from them. The version line and the JSON's "rpcbench" field name
+the build that rendered them, so they are compared without it."""
+import json
+import os
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from rpctest import check, main, rpcbench  # noqa: E402
+
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden")
+IN = os.path.join(HERE, "in")
+OUT = os.path.join(HERE, "out")
+UPDATE = os.environ.get("GOLDEN_UPDATE") == "1"
+
+
+def cases():
+    """(name, argv) of every rendering compared; a path "@X" is in/X."""
+    c = []
+    for fmt in ("text", "json", "csv", "csv-summary", "csv-buckets"):
+        c.append(("run.%s" % fmt, ["report", "@run.json", "--format", fmt]))
+    c.append(("run-merged.text", ["report", "@run.json", "@run.json"]))
+    c.append(("run-threshold.text", ["report", "@run.json", "--threshold", "p99<5s,errors>0"]))
+    for fmt in ("text", "json"):
+        c.append(("cmp.%s" % fmt, ["compare", "@cmp.json", "--format", fmt]))
+        c.append(("cmp-runs.%s" % fmt, ["compare", "@run.json", "@run.json", "--format", fmt]))
+    for s in ("sweep", "cap"):
+        for fmt in ("text", "csv"):
+            c.append(("%s.%s" % (s, fmt), ["report", "@%s.json" % s, "--format", fmt]))
+    return c
+
+
+def normalise(text):
+    """The build's version out: the first line's, and the JSON field's."""
+    text = re.sub(r"^rpcbench \S+", "rpcbench VERSION", text, count=1)
+    return re.sub(r'"rpcbench": "[^"]*"', '"rpcbench": "VERSION"', text)
+
+
+def render(argv, junit=None):
+    args = [os.path.join(IN, a[1:]) if a.startswith("@") else a for a in argv]
+    if junit:
+        args += ["--junit", junit]
+    code, out, err = rpcbench(*args, timeout=60)
+    return code, normalise(out), err
+
+
+def same(name, got):
+    path = os.path.join(OUT, name)
+    if UPDATE:
+        os.makedirs(OUT, exist_ok=True)
+        with open(path, "w") as f:
+            f.write(got)
+        return
+    with open(path) as f:
+        want = f.read()
+    if got != want:
+        a, b = want.splitlines(), got.splitlines()
+        k = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+        check(False, "%s differs from tests/golden/out/%s at line %d:\n  was: %r\n  now: %r"
+              % (name, name, k + 1, a[k] if k < len(a) else None, b[k] if k < len(b) else None))
+
+
+def test_renderings():
+    for name, argv in cases():
+        code, out, err = render(argv)
+        want_code = 3 if name == "run-threshold.text" else 0  # errors>0 fails
+        check(code == want_code, "%s: exit %d, want %d: %s" % (name, code, want_code, err[-500:]))
+        if name.endswith(".json"):
+            json.loads(out)  # a strict reader takes it
+        same(name, out)
+
+
+def test_junit():
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "j.xml")
+        code, _, err = render(["report", "@run.json", "--threshold", "p99<5s,errors>0"], junit=path)
+        check(code == 3, "junit: exit %d: %s" % (code, err[-500:]))
+        with open(path) as f:
+            same("run.junit.xml", normalise(f.read()))
+
+
+if __name__ == "__main__":
+    main([test_renderings, test_junit])
