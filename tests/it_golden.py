@@ -88,5 +88,46 @@ def test_junit():
             same("run.junit.xml", normalise(f.read()))
 
 
+def censored_copy(d):
+    """run.json with its 20 unfinished requests' waits censored from 1 ms
+    on: every latency figure from there up is only a lower bound."""
+    with open(os.path.join(IN, "run.json")) as f:
+        r = json.load(f)
+    r["requests"]["censored"] = 20
+    r["requests"]["censored_min_us"] = 1000
+    r["requests"]["unfinished"] += 20
+    r["requests"]["sent"] += 20
+    path = os.path.join(d, "censored.json")
+    with open(path, "w") as f:
+        json.dump(r, f)
+    return path
+
+
+def html_caption_after(page, head):
+    """The unescaped <caption> of the table whose first head is head."""
+    import html
+    for m in re.finditer(r"<caption>(.*?)</caption>\s*<thead><tr><th[^>]*>([^<]*)<", page, re.S):
+        if html.unescape(m.group(2)) == head:
+            return html.unescape(m.group(1))
+    return None
+
+
+def test_bucket_table_one_document():
+    """The VDSM bucket table is built once: the page's caption is the text's
+    average/min/max line, lower-bound marks included (the page once showed
+    censored figures without them)."""
+    with tempfile.TemporaryDirectory() as d:
+        for src in (os.path.join(IN, "run.json"), censored_copy(d)):
+            page = os.path.join(d, "p.html")
+            code, out, err = rpcbench("report", src, "--html", page, timeout=60)
+            check(code == 0, "%s: exit %d: %s" % (src, code, err[-500:]))
+            line = next(l for l in out.splitlines() if l.startswith("average="))
+            with open(page) as f:
+                cap = html_caption_after(f.read(), "response time")
+            check(cap == line, "%s: page %r, text %r" % (os.path.basename(src), cap, line))
+            if "censored" in src:
+                check(line.count("\u2265") == 2, "censored: marks %r" % line)
+
+
 if __name__ == "__main__":
-    main([test_renderings, test_junit])
+    main([test_renderings, test_junit, test_bucket_table_one_document])

@@ -140,8 +140,11 @@ size_t compare_config_diff(const struct cmp *c, struct config_diff *d);
 /* "B round 2: " (or "B: " with one round), before a warning of arm a's
  * round i, into out (len bytes, the caller's). */
 void compare_warning_prefix(const struct cmp *c, int a, size_t i, char *out, size_t len);
-/* The bucket edges both arms share. @return how many, or -1 with err. */
-int compare_bucket_edges(const struct cmp *c, double *edges, char *err);
+/* The cumulative % of each arm's answers under each bucket edge both arms
+ * share (--buckets), into t (initialised here; the caller's to
+ * doc_table_free): the text's table and the page's.
+ * @return 0, or -1 with err (a bucket spec the histograms cannot take). */
+int compare_bucket_doc(const struct cmp *c, struct doc_table *t, char *err);
 /* The unit of the summary table's latencies, and of the rounds table's. */
 struct report_unit compare_summary_unit(const struct cmp *c);
 struct report_unit compare_rounds_unit(const struct cmp *c);

@@ -9,7 +9,6 @@
 
 #include "base/file.h"
 #include "report/html.h"
-#include "stats/buckets.h"
 
 /* Element ids of the summary figures, in enum fig order. */
 static const char *const fig_ids[FIG_N] = {
@@ -269,30 +268,12 @@ static void pct_table(FILE *out, const struct cmp *c)
 
 static void bucket_table(FILE *out, const struct cmp *c)
 {
-    double edges[BUCKETS_MAX], pa[BUCKETS_MAX], pb[BUCKETS_MAX];
+    struct doc_table t;
     char err[ERR_LEN];
-    int n = compare_bucket_edges(c, edges, err);
-    if (n < 0)
+    if (compare_bucket_doc(c, &t, err))
         return; /* the text report said why already */
-    buckets_fill(&c->arm[0].merged.latency, edges, n, pa);
-    buckets_fill(&c->arm[1].merged.latency, edges, n, pb);
-    const char *heads[3] = {"response time", compare_arm_name(&c->arm[0]),
-                            compare_arm_name(&c->arm[1])};
-    html_table(out, "cumulative % of answers under each edge", heads, 3);
-    int ha = c->arm[0].merged.latency.total_count > 0;
-    int hb = c->arm[1].merged.latency.total_count > 0;
-    for (int i = 0; i < n; i++) {
-        char e[32], row[48], ca[16] = "n/a", cb[16] = "n/a";
-        buckets_format_ms(edges[i], e, sizeof e);
-        snprintf(row, sizeof row, "<%sms:", e);
-        if (ha)
-            snprintf(ca, sizeof ca, "%.1f", pa[i]);
-        if (hb)
-            snprintf(cb, sizeof cb, "%.1f", pb[i]);
-        const char *cells[3] = {row, ca, cb};
-        html_row(out, cells, 3);
-    }
-    html_table_end(out);
+    doc_table_html(out, &t);
+    doc_table_free(&t);
 }
 
 /* One row of the rounds table: B's rows say their p99 as % of A's in the

@@ -130,7 +130,7 @@ static int bucket_edges(const struct cmp *c, double *edges, char *err)
     return buckets_edges(c->o->cfg.buckets, hs, 2, edges, err);
 }
 
-static int bucket_table(FILE *out, const struct cmp *c, char *err)
+int compare_bucket_doc(const struct cmp *c, struct doc_table *t, char *err)
 {
     double edges[BUCKETS_MAX], pa[BUCKETS_MAX], pb[BUCKETS_MAX];
     int n = bucket_edges(c, edges, err);
@@ -138,25 +138,39 @@ static int bucket_table(FILE *out, const struct cmp *c, char *err)
         return -1;
     buckets_fill(&c->arm[0].merged.latency, edges, n, pa);
     buckets_fill(&c->arm[1].merged.latency, edges, n, pb);
-    int wa = (int)strlen(compare_arm_name(&c->arm[0])), wb = (int)strlen(compare_arm_name(&c->arm[1]));
-    wa = wa < 8 ? 8 : wa;
-    wb = wb < 8 ? 8 : wb;
-    fprintf(out, "\n%-16s %*s %*s\n", "response time", wa, compare_arm_name(&c->arm[0]), wb,
-            compare_arm_name(&c->arm[1]));
-    if (n == 0)
-        fprintf(out, "(no successful answer in either arm: nothing to bucket)\n");
+    doc_table_init(t, 3);
+    snprintf(t->html_caption, sizeof t->html_caption, "cumulative %% of answers under each edge");
+    snprintf(t->empty, sizeof t->empty, "(no successful answer in either arm: nothing to bucket)");
+    snprintf(t->heads[0], DOC_CELL_LEN, "response time");
+    t->width[0] = -16;
+    for (int a = 0; a < 2; a++) {
+        snprintf(t->heads[1 + a], DOC_CELL_LEN, "%s", compare_arm_name(&c->arm[a]));
+        int w = (int)strlen(t->heads[1 + a]);
+        t->width[1 + a] = w < 8 ? 8 : w;
+    }
     int ha = c->arm[0].merged.latency.total_count > 0;
     int hb = c->arm[1].merged.latency.total_count > 0;
     for (int i = 0; i < n; i++) {
-        char e[32], row[48], ca[16] = "n/a", cb[16] = "n/a"; /* an arm without answers */
-        buckets_format_ms(edges[i], e, sizeof e);
-        snprintf(row, sizeof row, "<%sms:", e);
+        char row[48], ca[16] = "n/a", cb[16] = "n/a"; /* an arm without answers */
+        buckets_row_label(edges[i], row, sizeof row);
         if (ha)
             snprintf(ca, sizeof ca, "%.1f", pa[i]);
         if (hb)
             snprintf(cb, sizeof cb, "%.1f", pb[i]);
-        fprintf(out, "%-16s %*s %*s\n", row, wa, ca, wb, cb);
+        const char *cells[3] = {row, ca, cb};
+        if (doc_table_add(t, cells, err))
+            return -1;
     }
+    return 0;
+}
+
+static int bucket_table(FILE *out, const struct cmp *c, char *err)
+{
+    struct doc_table t;
+    if (compare_bucket_doc(c, &t, err))
+        return -1;
+    doc_table_text(out, &t);
+    doc_table_free(&t);
     return 0;
 }
 
@@ -374,7 +388,3 @@ size_t compare_config_diff(const struct cmp *c, struct config_diff *d)
     return arms_differ(c, d);
 }
 
-int compare_bucket_edges(const struct cmp *c, double *edges, char *err)
-{
-    return bucket_edges(c, edges, err);
-}

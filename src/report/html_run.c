@@ -220,34 +220,6 @@ static void pct_table(FILE *out, const struct run_result *r)
     }
 }
 
-static int bucket_table(FILE *out, const struct run_result *r, char *err)
-{
-    const struct hist *h = &r->latency;
-    double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
-    int n = buckets_table(r->cfg.buckets, h, edges, pct, err);
-    if (n < 0)
-        return -1;
-    char cap[160] = "average=n/a min=n/a max=n/a (no successful response)";
-    if (h->total_count) {
-        struct report_unit u = report_unit_pick(1000, (double)(h->min > 0 ? h->min : 1));
-        snprintf(cap, sizeof cap, "average=%.*fms min=%.*fms max=%.*fms", u.dec,
-                 hist_mean(h) / 1000, u.dec, (double)h->min / 1000, u.dec, (double)h->max / 1000);
-    }
-    static const char *const heads[] = {"response time", "percentage"};
-    html_table(out, cap, heads, 2);
-    for (int i = 0; i < n; i++) {
-        char e[32], row[48], v[16] = "n/a";
-        buckets_format_ms(edges[i], e, sizeof e);
-        snprintf(row, sizeof row, "<%sms:", e);
-        if (h->total_count)
-            snprintf(v, sizeof v, "%.1f", pct[i]);
-        const char *cells[2] = {row, v};
-        html_row(out, cells, 2);
-    }
-    html_table_end(out);
-    return 0;
-}
-
 static void count_row(FILE *out, const char *name, int64_t n, const char *note)
 {
     char v[32];
@@ -489,7 +461,7 @@ static int run_tables(FILE *out, const struct run_result *r, char *err)
     html_section(out, "Latency");
     fputs("<div class=\"tables\">\n", out);
     pct_table(out, r);
-    if (bucket_table(out, r, err))
+    if (report_bucket_table(out, r, doc_table_html, err))
         return -1;
     fputs("</div>\n", out);
     html_section_end(out);

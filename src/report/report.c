@@ -145,35 +145,47 @@ static void header(FILE *out, const struct run_result *r)
     duration_line(out, r);
 }
 
-/* The VDSM table: always in ms, the average/min/max line with one number of
- * decimals for all three; n/a and no rows when nothing succeeded. */
-static int bucket_table(FILE *out, const struct run_result *r, char *err)
+int report_bucket_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
     const struct hist *h = &r->latency;
     double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
     int n = buckets_table(r->cfg.buckets, h, edges, pct, err);
     if (n < 0)
         return -1;
+    doc_table_init(t, 2);
+    snprintf(t->heads[0], DOC_CELL_LEN, "response time");
+    snprintf(t->heads[1], DOC_CELL_LEN, "percentage");
+    snprintf(t->text_head, sizeof t->text_head, "response time: percentage");
+    snprintf(t->caption, sizeof t->caption, "average=n/a min=n/a max=n/a (no successful response)");
     if (h->total_count) {
         struct report_unit u = report_unit_pick(1000, (double)(h->min > 0 ? h->min : 1));
         const struct censor *cs = &r->censored;
         const char *mark = RESULT_LOWER_BOUND_MARK;
-        fprintf(out, "\naverage=%s%.*fms min=%s%.*fms max=%s%.*fms\n", cs->n > 0 ? mark : "",
-                u.dec, hist_mean(h) / 1000, result_censored_at(cs, (double)h->min) ? mark : "",
-                u.dec, (double)h->min / 1000, result_censored_at(cs, (double)h->max) ? mark : "",
-                u.dec, (double)h->max / 1000);
-    } else {
-        fprintf(out, "\naverage=n/a min=n/a max=n/a (no successful response)\n");
+        snprintf(t->caption, sizeof t->caption, "average=%s%.*fms min=%s%.*fms max=%s%.*fms",
+                 cs->n > 0 ? mark : "", u.dec, hist_mean(h) / 1000,
+                 result_censored_at(cs, (double)h->min) ? mark : "", u.dec,
+                 (double)h->min / 1000, result_censored_at(cs, (double)h->max) ? mark : "",
+                 u.dec, (double)h->max / 1000);
     }
-    fprintf(out, "response time: percentage\n");
     for (int i = 0; i < n; i++) {
-        char e[32];
-        buckets_format_ms(edges[i], e, sizeof e);
+        char row[48], v[16] = "n/a"; /* explicit --buckets: a share of nothing is no figure */
+        buckets_row_label(edges[i], row, sizeof row);
         if (h->total_count)
-            fprintf(out, "<%sms: %.1f\n", e, pct[i]);
-        else /* explicit --buckets: a share of nothing is no figure */
-            fprintf(out, "<%sms: n/a\n", e);
+            snprintf(v, sizeof v, "%.1f", pct[i]);
+        const char *cells[2] = {row, v};
+        if (doc_table_add(t, cells, err))
+            return -1;
     }
+    return 0;
+}
+
+int report_bucket_table(FILE *out, const struct run_result *r, doc_writer write, char *err)
+{
+    struct doc_table t;
+    if (report_bucket_doc(r, &t, err))
+        return -1;
+    write(out, &t);
+    doc_table_free(&t);
     return 0;
 }
 
@@ -344,11 +356,8 @@ int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
     g->nrows = buckets_edges(spec, hs, g->ncols, edges, err);
     if (g->nrows < 0)
         return -1;
-    for (int i = 0; i < g->nrows; i++) {
-        char e[16];
-        buckets_format_ms(edges[i], e, sizeof e);
-        snprintf(g->label[i], sizeof g->label[i], "<%sms:", e);
-    }
+    for (int i = 0; i < g->nrows; i++)
+        buckets_row_label(edges[i], g->label[i], sizeof g->label[i]);
     for (int k = 0; k < g->ncols; k++) {
         buckets_fill(hs[k], edges, g->nrows, pct);
         for (int i = 0; i < g->nrows; i++) /* no answer: no share */
@@ -418,7 +427,7 @@ static void per_verb(FILE *out, const struct run_result *r)
 int report_text(FILE *out, const struct run_result *r, char *err)
 {
     header(out, r);
-    if (bucket_table(out, r, err))
+    if (report_bucket_table(out, r, doc_table_text, err))
         return -1;
     percentiles(out, r);
     counts(out, r);

@@ -8,6 +8,7 @@
 #include "model/result.h"
 #include "base/units.h"
 #include "stats/buckets.h"
+#include "report/doc_table.h"
 
 /* The results (only read) are the caller's; err is ERR_LEN bytes,
  * caller-owned. Write errors on out are the caller's to check (ferror). */
@@ -16,6 +17,15 @@
 int report_text(FILE *out, const struct run_result *r, char *err);
 /* --format csv: the timeline, a header row and one row per interval. */
 void report_csv(FILE *out, const struct run_result *r);
+/* The VDSM table of r (--buckets): the average/min/max line (ms, one
+ * number of decimals for all three, lower bounds marked) as its caption,
+ * and per edge the % of answers under it ("n/a" when none succeeded),
+ * into t (initialised here; the caller's to doc_table_free).
+ * @return 0, or -1 with err (a bad --buckets spec, out of memory). */
+int report_bucket_doc(const struct run_result *r, struct doc_table *t, char *err);
+/* That table written to out by write (doc_table_text, doc_table_html).
+ * @return 0, or -1 with err as report_bucket_doc. */
+int report_bucket_table(FILE *out, const struct run_result *r, doc_writer write, char *err);
 /* "12.3ms", "850us", "2.41s": a latency in us, human-sized, into out (len
  * bytes, always terminated). */
 void report_fmt_us(double us, char *out, size_t len);

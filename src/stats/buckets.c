@@ -135,3 +135,10 @@ void buckets_format_ms(double ms, char *out, size_t len)
 {
     snprintf(out, len, "%.6g", ms);
 }
+
+void buckets_row_label(double ms, char *out, size_t len)
+{
+    char e[32];
+    buckets_format_ms(ms, e, sizeof e);
+    snprintf(out, len, "<%sms:", e);
+}

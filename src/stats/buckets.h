@@ -33,5 +33,8 @@ int buckets_table(const char *spec, const struct hist *h, double *edges_ms, doub
 /* Formats an edge the way the table shows it ("3000", "2.5", "0.05")
  * into out (len bytes, the caller's, NUL-terminated, cut if short). */
 void buckets_format_ms(double ms, char *out, size_t len);
+/* The label of the row of edge ms, as every bucket table shows it
+ * ("<3000ms:"), into out (len bytes, the caller's, cut if short). */
+void buckets_row_label(double ms, char *out, size_t len);
 
 #endif
