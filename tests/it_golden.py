@@ -7,7 +7,8 @@ files with GOLDEN_UPDATE=1 and says so in its commit).
 tests/golden/in/ holds saved files made by real runs (run, compare, a grid
 sweep, a capacity search); tests/golden/out/ what `report` and `compare`
 render from them. The version line and the JSON's "rpcbench" field name
-the build that rendered them, so they are compared without it."""
+the build that rendered them, and a saved file's path names the checkout,
+so they are compared without them."""
 import json
 import os
 import re
@@ -40,8 +41,10 @@ def cases():
 
 
 def normalise(text):
-    """The build's version out: the first line's, and the JSON field's."""
+    """The build's version out (the first line's, and the JSON field's), and
+    where the checkout is (a saved file's path as given)."""
     text = re.sub(r"^rpcbench \S+", "rpcbench VERSION", text, count=1)
+    text = text.replace(IN + os.sep, "IN/")
     return re.sub(r'"rpcbench": "[^"]*"', '"rpcbench": "VERSION"', text)
 
 
