@@ -366,8 +366,9 @@ void sweep_probe_text(const struct sweep *s, const struct sweep_probe *p,
     snprintf(t->cell, sizeof t->cell, "%zu", p->cell + 1);
     if (r.med[SF_ACHIEVED] >= 0)
         snprintf(t->achieved, sizeof t->achieved, "%.2f", r.med[SF_ACHIEVED]);
-    if (r.med[SF_P99] >= 0)
-        snprintf(t->p99, sizeof t->p99, "%.3g", r.med[SF_P99]);
+    if (r.med[SF_P99] >= 0) /* ms, three digits, and never "1.23e+03" */
+        snprintf(t->p99, sizeof t->p99, "%.*f", r.med[SF_P99] >= 100 ? 0 : r.med[SF_P99] >= 10 ? 1
+                                                : r.med[SF_P99] >= 1 ? 2 : 3, r.med[SF_P99]);
     if (r.med[SF_ERRORS] >= 0)
         snprintf(t->errors, sizeof t->errors, "%.0f", r.med[SF_ERRORS]);
     if (r.med[SF_CPU_PCT] >= 0)
