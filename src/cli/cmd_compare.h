@@ -29,7 +29,7 @@ struct arm {
     struct run_result merged;
     int have_merged;
     struct hdrlog_sink hdr;
-    double fig[FIG_N];            /* of the merged result */
+    double fig[METRIC_N];            /* of the merged result */
 };
 
 /* The whole comparison; static in cmd_compare (large). */
@@ -38,8 +38,8 @@ struct cmp {
     struct arm arm[2];
     size_t pairs;                 /* rounds with both arms */
     int saved;                    /* compare A.json B.json */
-    struct ci ci[FIG_N];
-    int ci_rc[FIG_N];             /* compare_stats_ci's return */
+    struct ci ci[METRIC_N];
+    int ci_rc[METRIC_N];             /* compare_stats_ci's return */
     int interrupted;              /* the signal that ended the rounds early; 0 none */
     struct gate_result gate[GATES_MAX]; /* per --gate, at the last look */
     int looks;                    /* the looks planned: MAX - 2 for --rounds auto, else 1 */
@@ -60,7 +60,7 @@ json_object *compare_thresholds_json(const struct cmp *c);
  * (regression or inconclusive fail). @return 0, or -1 with err. */
 int compare_write_junit(const struct cmp *c, char *err);
 
-/* The figures of one result (enum fig order, v has FIG_N): latencies in
+/* The figures of one result (enum metric order, v has METRIC_N): latencies in
  * ms, NAN where a figure does not exist (no answer, CPU not sampled). */
 void compare_figures(const struct run_result *r, double *v);
 

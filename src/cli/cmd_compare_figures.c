@@ -1,6 +1,7 @@
-/* cmd_compare_figures: the figures a comparison shows (cmd_compare.h):
- * each one's name and JSON key, its value from a result, how it is
- * written, and the one time unit of a table's latencies. Shared by the
+/* cmd_compare_figures: the figures a comparison shows (cmd_compare.h),
+ * from the metric table (model/metric.h): each one's name and JSON key,
+ * its value from a result, how it is written, and the one time unit of a
+ * table's latencies. Shared by the
  * text, the JSON, the gates and the HTML page, and calls none of them. */
 #include "cli/cmd_compare.h"
 
@@ -10,47 +11,18 @@
 
 #include "report/report.h"
 
-static const struct {
-    const char *name; /* text table */
-    const char *key;  /* JSON */
-} figs[FIG_N] = {
-    {"p50 latency", "p50_ms"},
-    {"p90 latency", "p90_ms"},
-    {"p99 latency", "p99_ms"},
-    {"mean latency", "mean_ms"},
-    {"achieved rate", "rate_per_s"},
-    {"errors", "errors"},
-    {"server CPU", "server_cpu_pct"},
-    {"server CPU-ms/call", "server_cpu_ms_per_call"},
-    {"bytes/response", "bytes_per_response"},
-};
-
 /* ---- figures ------------------------------------------------------------- */
 
-/* Latencies in ms; NAN where the figure does not exist (no answers, CPU not
- * sampled). */
+/* The metric table's values (model/metric.h): latencies in ms, NAN where
+ * a figure does not exist (no answers, CPU not sampled). */
 void compare_figures(const struct run_result *r, double *v)
 {
-    const struct hist *h = &r->latency;
-    int any = h->total_count > 0;
-    v[FIG_P50] = any ? (double)hist_percentile(h, 50) / 1000 : NAN;
-    v[FIG_P90] = any ? (double)hist_percentile(h, 90) / 1000 : NAN;
-    v[FIG_P99] = any ? (double)hist_percentile(h, 99) / 1000 : NAN;
-    v[FIG_MEAN] = any ? hist_mean(h) / 1000 : NAN;
-    v[FIG_RATE] = r->rate_achieved;
-    v[FIG_ERRORS] = (double)r->errors;
-    double mean, p50, max;
-    result_cpu_summary(r, &mean, &p50, &max);
-    v[FIG_CPU_PCT] = mean >= 0 ? mean : NAN;
-    double per = result_cpu_ms_per_call(r);
-    v[FIG_CPU_MS] = per >= 0 ? per : NAN;
-    int64_t answered = r->ok + r->errors;
-    v[FIG_BYTES] = answered > 0 ? (double)r->bytes_received / (double)answered : NAN;
+    metric_values(r, v);
 }
 
 static int is_latency(int f)
 {
-    return f == FIG_P50 || f == FIG_P90 || f == FIG_P99 || f == FIG_MEAN;
+    return metric_defs[f].unit == MU_MS;
 }
 
 /* One time unit for every latency a table shows (ms figures, NAN skipped). */
@@ -71,20 +43,20 @@ void compare_fmt_fig(int f, double v, const struct report_unit *u, char *out, si
         snprintf(out, len, "n/a");
         return;
     }
-    switch (f) {
-    case FIG_RATE: snprintf(out, len, "%.2f/s", v); break;
-    case FIG_ERRORS: snprintf(out, len, "%.0f", v); break;
-    case FIG_CPU_PCT: snprintf(out, len, "%.1f%%", v); break;
-    case FIG_CPU_MS: snprintf(out, len, "%.3f", v); break;
-    case FIG_BYTES: report_fmt_bytes(v, out, len); break; /* "2.09 MB", as run says it */
-    default: report_unit_fmt(u, 1, v * 1000, out, len); break;
+    switch (metric_defs[f].unit) {
+    case MU_PER_S: snprintf(out, len, "%.2f/s", v); break;
+    case MU_COUNT: snprintf(out, len, "%.0f", v); break;
+    case MU_PCT: snprintf(out, len, "%.1f%%", v); break;
+    case MU_CPU_MS: snprintf(out, len, "%.3f", v); break;
+    case MU_BYTES: report_fmt_bytes(v, out, len); break; /* "2.09 MB", as run says it */
+    case MU_MS: report_unit_fmt(u, 1, v * 1000, out, len); break;
     }
 }
 
 int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, size_t len)
 {
     if (!is_latency(f) || isnan(v) ||
-        !result_lower_bound(&r->censored, f == FIG_MEAN, (double)llround(v * 1000)))
+        !result_lower_bound(&r->censored, f == METRIC_MEAN, (double)llround(v * 1000)))
         return 0;
     char was[64];
     snprintf(was, sizeof was, "%s", cell);
@@ -104,18 +76,18 @@ const char *compare_arm_name(const struct arm *a)
 
 const char *compare_fig_name(int f)
 {
-    return figs[f].name;
+    return metric_defs[f].label;
 }
 
 const char *compare_fig_key(int f)
 {
-    return figs[f].key;
+    return metric_defs[f].json_key;
 }
 
 struct report_unit compare_summary_unit(const struct cmp *c)
 {
     double mn = 0, mx = 0;
-    for (int f = 0; f < FIG_N; f++)
+    for (int f = 0; f < METRIC_N; f++)
         if (is_latency(f)) {
             unit_widen(c->arm[0].fig[f], &mn, &mx);
             unit_widen(c->arm[1].fig[f], &mn, &mx);
@@ -128,10 +100,10 @@ struct report_unit compare_rounds_unit(const struct cmp *c)
     double mn = 0, mx = 0;
     for (size_t i = 0; i < c->pairs; i++)
         for (int a = 0; a < 2; a++) {
-            double v[FIG_N];
+            double v[METRIC_N];
             compare_figures(&c->arm[a].rounds[i], v);
-            unit_widen(v[FIG_P50], &mn, &mx);
-            unit_widen(v[FIG_P99], &mn, &mx);
+            unit_widen(v[METRIC_P50], &mn, &mx);
+            unit_widen(v[METRIC_P99], &mn, &mx);
         }
     return report_unit_pick(mx, mn);
 }

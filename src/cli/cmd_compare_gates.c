@@ -14,9 +14,9 @@ int compare_judge_gates(struct cmp *c, size_t k)
     double a[1000], b[1000]; /* --rounds is at most 1000 */
     int decided = 1, regression = 0;
     for (int g = 0; g < o->ngates; g++) {
-        enum fig f = o->gates[g].fig;
+        enum metric f = o->gates[g].fig;
         for (size_t i = 0; i < k && i < 1000; i++) {
-            double va[FIG_N], vb[FIG_N];
+            double va[METRIC_N], vb[METRIC_N];
             compare_figures(&c->arm[0].rounds[i], va);
             compare_figures(&c->arm[1].rounds[i], vb);
             a[i] = va[f];

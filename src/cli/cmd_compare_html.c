@@ -10,11 +10,6 @@
 #include "base/file.h"
 #include "report/html.h"
 
-/* Element ids of the summary figures, in enum fig order. */
-static const char *const fig_ids[FIG_N] = {
-    "p50", "p90", "p99", "mean", "rate", "errors", "cpu", "cpu-ms", "bytes",
-};
-
 static void cell(FILE *out, const char *id, const char *suffix, const char *text)
 {
     fprintf(out, "<td id=\"cmp-%s-%s\">", id, suffix);
@@ -41,7 +36,7 @@ static void summary(FILE *out, const struct cmp *c)
     html_esc(out, compare_arm_name(B));
     fputs("</th><th>B/A</th><th class=\"stick\">95% CI of B/A</th></tr></thead><tbody>\n",
           out);
-    for (int f = 0; f < FIG_N; f++) {
+    for (int f = 0; f < METRIC_N; f++) {
         char va[40], vb[40], r[32] = "-", v[96];
         compare_fmt_fig(f, A->fig[f], &u, va, sizeof va);
         compare_fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
@@ -54,10 +49,10 @@ static void summary(FILE *out, const struct cmp *c)
         fputs("<tr><th scope=\"row\">", out);
         html_esc(out, compare_fig_name(f));
         fputs("</th>", out);
-        cell(out, fig_ids[f], "a", va);
-        cell(out, fig_ids[f], "b", vb);
-        cell(out, fig_ids[f], "ratio", r);
-        fprintf(out, "<td id=\"cmp-%s-ci\" class=\"stick%s\">", fig_ids[f],
+        cell(out, metric_defs[f].html_id, "a", va);
+        cell(out, metric_defs[f].html_id, "b", vb);
+        cell(out, metric_defs[f].html_id, "ratio", r);
+        fprintf(out, "<td id=\"cmp-%s-ci\" class=\"stick%s\">", metric_defs[f].html_id,
                 verdict_class(kind));
         html_esc(out, v);
         fputs("</td></tr>\n", out);
@@ -282,21 +277,21 @@ static void round_row(FILE *out, const struct cmp *c, size_t i, int a,
                       const struct report_unit *u)
 {
     const struct run_result *r = &c->arm[a].rounds[i];
-    double v[FIG_N], va[FIG_N];
+    double v[METRIC_N], va[METRIC_N];
     char n[24], arm[4], p50[40], p99[40], rate[32], cpu[32], steal[16] = "-", pct[16] = "";
     compare_figures(r, v);
     compare_figures(&c->arm[0].rounds[i], va);
     snprintf(n, sizeof n, "%zu", i + 1);
     snprintf(arm, sizeof arm, "%c", c->arm[a].letter);
-    compare_fmt_fig(FIG_P50, v[FIG_P50], u, p50, sizeof p50);
-    compare_fmt_fig(FIG_P99, v[FIG_P99], u, p99, sizeof p99);
-    compare_mark_bound(r, FIG_P50, v[FIG_P50], p50, sizeof p50);
-    compare_mark_bound(r, FIG_P99, v[FIG_P99], p99, sizeof p99);
-    compare_fmt_fig(FIG_RATE, v[FIG_RATE], u, rate, sizeof rate);
-    compare_fmt_fig(FIG_CPU_MS, v[FIG_CPU_MS], u, cpu, sizeof cpu);
+    compare_fmt_fig(METRIC_P50, v[METRIC_P50], u, p50, sizeof p50);
+    compare_fmt_fig(METRIC_P99, v[METRIC_P99], u, p99, sizeof p99);
+    compare_mark_bound(r, METRIC_P50, v[METRIC_P50], p50, sizeof p50);
+    compare_mark_bound(r, METRIC_P99, v[METRIC_P99], p99, sizeof p99);
+    compare_fmt_fig(METRIC_RATE, v[METRIC_RATE], u, rate, sizeof rate);
+    compare_fmt_fig(METRIC_CPU_MS, v[METRIC_CPU_MS], u, cpu, sizeof cpu);
     if (r->machine_steal_pct >= 0)
         snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
-    double x = compare_ratio(va[FIG_P99], v[FIG_P99]);
+    double x = compare_ratio(va[METRIC_P99], v[METRIC_P99]);
     if (a == 1 && !isnan(x))
         snprintf(pct, sizeof pct, "%.1f%%", x * 100);
     const char *cells[9] = {n, arm, compare_arm_name(&c->arm[a]), p50, p99, rate, cpu, steal,

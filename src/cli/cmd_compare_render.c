@@ -30,21 +30,21 @@ int compare_summarise(struct cmp *c, char *err)
                 return -1;
         compare_figures(&arm->merged, arm->fig);
     }
-    double *va = calloc(c->pairs * 2 * FIG_N, sizeof *va);
+    double *va = calloc(c->pairs * 2 * METRIC_N, sizeof *va);
     if (!va) {
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }
-    double *vb = va + c->pairs * FIG_N;
+    double *vb = va + c->pairs * METRIC_N;
     for (size_t i = 0; i < c->pairs; i++) {
-        compare_figures(&c->arm[0].rounds[i], va + i * FIG_N);
-        compare_figures(&c->arm[1].rounds[i], vb + i * FIG_N);
+        compare_figures(&c->arm[0].rounds[i], va + i * METRIC_N);
+        compare_figures(&c->arm[1].rounds[i], vb + i * METRIC_N);
     }
     double a[2 * 1000], b[2 * 1000]; /* --rounds is at most 1000 */
-    for (int f = 0; f < FIG_N; f++) {
+    for (int f = 0; f < METRIC_N; f++) {
         for (size_t i = 0; i < c->pairs; i++) {
-            a[i] = va[i * FIG_N + f];
-            b[i] = vb[i * FIG_N + f];
+            a[i] = va[i * METRIC_N + f];
+            b[i] = vb[i * METRIC_N + f];
         }
         c->ci_rc[f] = compare_stats_ci(a, b, c->pairs, &c->ci[f]);
     }
@@ -82,7 +82,7 @@ static enum cmp_verdict verdict(const struct cmp *c, int f, char *out, size_t le
 /* 1 when a figure's interval includes 1 only because there are 2 rounds. */
 static int too_few_rounds(const struct cmp *c)
 {
-    for (int f = 0; c->pairs == 2 && f < FIG_N; f++)
+    for (int f = 0; c->pairs == 2 && f < METRIC_N; f++)
         if (c->ci_rc[f] == 0 && !compare_stats_significant_shown(&c->ci[f]))
             return 1;
     return 0;
@@ -104,7 +104,7 @@ static void summary_table(FILE *out, const struct cmp *c)
     snprintf(hb, sizeof hb, "B %.60s", compare_arm_name(B));
     fprintf(out, "\n%-20s %14s %14s %8s  %s\n", "figure", ha, hb, "B/A", "95% CI of B/A");
     struct report_unit u = compare_summary_unit(c);
-    for (int f = 0; f < FIG_N; f++) {
+    for (int f = 0; f < METRIC_N; f++) {
         char va[40], vb[40], r[32] = "-", v[96];
         compare_fmt_fig(f, A->fig[f], &u, va, sizeof va);
         compare_fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
@@ -183,15 +183,15 @@ static void rounds_table(FILE *out, const struct cmp *c)
     for (size_t i = 0; i < c->pairs; i++)
         for (int a = 0; a < 2; a++) {
             const struct run_result *r = &c->arm[a].rounds[i];
-            double v[FIG_N];
+            double v[METRIC_N];
             char p50[40], p99[40], rate[32], cpu[32], steal[16] = "-";
             compare_figures(r, v);
-            compare_fmt_fig(FIG_P50, v[FIG_P50], &u, p50, sizeof p50);
-            compare_fmt_fig(FIG_P99, v[FIG_P99], &u, p99, sizeof p99);
-            int w50 = compare_mark_bound(r, FIG_P50, v[FIG_P50], p50, sizeof p50);
-            int w99 = compare_mark_bound(r, FIG_P99, v[FIG_P99], p99, sizeof p99);
-            compare_fmt_fig(FIG_RATE, v[FIG_RATE], &u, rate, sizeof rate);
-            compare_fmt_fig(FIG_CPU_MS, v[FIG_CPU_MS], &u, cpu, sizeof cpu);
+            compare_fmt_fig(METRIC_P50, v[METRIC_P50], &u, p50, sizeof p50);
+            compare_fmt_fig(METRIC_P99, v[METRIC_P99], &u, p99, sizeof p99);
+            int w50 = compare_mark_bound(r, METRIC_P50, v[METRIC_P50], p50, sizeof p50);
+            int w99 = compare_mark_bound(r, METRIC_P99, v[METRIC_P99], p99, sizeof p99);
+            compare_fmt_fig(METRIC_RATE, v[METRIC_RATE], &u, rate, sizeof rate);
+            compare_fmt_fig(METRIC_CPU_MS, v[METRIC_CPU_MS], &u, cpu, sizeof cpu);
             if (r->machine_steal_pct >= 0)
                 snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
             fprintf(out, "%-6zu %-3c %-16.16s %*s %*s %10s %12s %6s%s\n", i + 1,
@@ -283,7 +283,7 @@ static json_object *arm_json(const struct cmp *c, const struct arm *a)
     json_object_object_add(o, "proto", json_object_new_string(a->merged.cfg.encoding));
     json_object_object_add(o, "url", json_object_new_string(a->merged.target_url));
     json_object *f = json_object_new_object();
-    for (int i = 0; i < FIG_N; i++)
+    for (int i = 0; i < METRIC_N; i++)
         json_object_object_add(f, compare_fig_key(i), num_or_null(a->fig[i]));
     json_object_object_add(o, "figures", f);
     const struct run_config *cfg = &a->merged.cfg;
@@ -299,7 +299,7 @@ static json_object *arm_json(const struct cmp *c, const struct arm *a)
 static json_object *ratios_json(const struct cmp *c)
 {
     json_object *o = json_object_new_object();
-    for (int f = 0; f < FIG_N; f++) {
+    for (int f = 0; f < METRIC_N; f++) {
         json_object *r = json_object_new_object();
         double a = c->arm[0].fig[f], b = c->arm[1].fig[f];
         json_object_object_add(r, "a", num_or_null(a));

@@ -6,22 +6,9 @@
 
 #include "base/err.h"
 
-static const struct {
-    const char *name;
-    enum fig fig;
-} metrics[] = {
-    {"p50", FIG_P50}, {"p90", FIG_P90}, {"p99", FIG_P99}, {"mean", FIG_MEAN},
-    {"rate", FIG_RATE}, {"errors", FIG_ERRORS}, {"server_cpu", FIG_CPU_PCT},
-    {"cpu_ms_per_call", FIG_CPU_MS}, {"bytes", FIG_BYTES},
-};
-#define NMETRICS (sizeof metrics / sizeof metrics[0])
-
-const char *gate_metric_name(enum fig f)
+const char *gate_metric_name(enum metric f)
 {
-    for (size_t i = 0; i < NMETRICS; i++)
-        if (metrics[i].fig == f)
-            return metrics[i].name;
-    return "?";
+    return f >= 0 && f < METRIC_N ? metric_defs[f].name : "?";
 }
 
 static int bad(const char *s, const char *why, char *err)
@@ -38,13 +25,11 @@ int gate_parse(const char *s, struct gate *g, char *err)
     const char *colon = strchr(s, ':');
     if (!colon)
         return bad(s, "no ':'", err);
-    size_t i = 0, len = (size_t)(colon - s);
-    while (i < NMETRICS && (strlen(metrics[i].name) != len || strncmp(metrics[i].name, s, len)))
-        i++;
-    if (i == NMETRICS)
+    const struct metric_def *m = metric_find(s, (size_t)(colon - s));
+    if (!m)
         return bad(s, "unknown metric", err);
-    g->fig = metrics[i].fig;
-    char want = g->fig == FIG_RATE ? '-' : '+';
+    g->fig = (enum metric)(m - metric_defs);
+    char want = m->higher_better ? '-' : '+';
     if (colon[1] != want)
         return bad(s, want == '+' ? "a lower-is-better metric takes +" : "rate takes -", err);
     char *end;
@@ -61,7 +46,7 @@ int gate_parse(const char *s, struct gate *g, char *err)
 
 double gate_bound(const struct gate *g)
 {
-    return g->fig == FIG_RATE ? 1 - g->tol : 1 + g->tol;
+    return metric_defs[g->fig].higher_better ? 1 - g->tol : 1 + g->tol;
 }
 
 void gate_judge(const struct gate *g, const double *a, const double *b, size_t k, int looks,
@@ -71,10 +56,10 @@ void gate_judge(const struct gate *g, const double *a, const double *b, size_t k
     out->conf = compare_stats_look_conf(GATE_ALPHA, looks);
     out->rounds = k;
     out->rc = compare_stats_ci_level(a, b, k, out->conf, &out->ci);
-    out->verdict = out->rc == 0 ? compare_stats_gate(&out->ci, gate_bound(g), g->fig != FIG_RATE)
+    out->verdict = out->rc == 0 ? compare_stats_gate(&out->ci, gate_bound(g), !metric_defs[g->fig].higher_better)
                                 : GATE_INCONCLUSIVE;
     /* no errors in B at all (and none in A: no ratio) cannot be worse than A */
-    int b_zero = k > 0 && g->fig == FIG_ERRORS;
+    int b_zero = k > 0 && g->fig == METRIC_ERRORS;
     for (size_t i = 0; i < k; i++)
         b_zero &= b[i] == 0 && a[i] >= 0;
     if (out->rc < 0 && b_zero)

@@ -10,10 +10,8 @@
 #include <stddef.h>
 
 #include "judge/compare_stats.h"
+#include "model/metric.h"
 
-/* The figures compared, in table order. */
-enum fig { FIG_P50, FIG_P90, FIG_P99, FIG_MEAN, FIG_RATE, FIG_ERRORS, FIG_CPU_PCT, FIG_CPU_MS,
-           FIG_BYTES, FIG_N };
 
 #define GATES_MAX 16
 #define GATE_ALPHA 0.05       /* the whole sequence's error rate */
@@ -22,7 +20,7 @@ enum fig { FIG_P50, FIG_P90, FIG_P99, FIG_MEAN, FIG_RATE, FIG_ERRORS, FIG_CPU_PC
 
 struct gate {
     char expr[48];            /* as given: "p99:+10%" */
-    enum fig fig;
+    enum metric fig;
     double tol;               /* fraction: 0.10 */
 };
 
@@ -42,7 +40,7 @@ int gate_parse(const char *s, struct gate *g, char *err);
 double gate_bound(const struct gate *g);
 
 /* @return the metric's name as gates take it ("p99"; static). */
-const char *gate_metric_name(enum fig f);
+const char *gate_metric_name(enum metric f);
 
 /* Judges g on the k rounds a[i], b[i] (only read) at one look of `looks`
  * (Bonferroni: a 1 - GATE_ALPHA/looks interval). */

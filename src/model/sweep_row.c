@@ -2,9 +2,12 @@
  * and the selector that names one cell (--baseline, compare S.json#SEL). */
 #include "model/sweep.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "model/metric.h"
 
 const char *const sweep_param_names[5] = {"rate", "connections", "vms", "proto", "verb"};
 
@@ -61,24 +64,19 @@ void sweep_params_text(const struct sweep_params *p, unsigned which, char *out, 
 
 /* ---- a row ----------------------------------------------------------------- */
 
+/* The metric of each sweep figure (enum sweep_fig): the sweep keeps its
+ * own names in saved files, and takes the values from the one table. */
+static const enum metric sweep_metric[SF_N] = {
+    [SF_ACHIEVED] = METRIC_RATE, [SF_P50] = METRIC_P50, [SF_P90] = METRIC_P90,
+    [SF_P99] = METRIC_P99, [SF_ERRORS] = METRIC_ERRORS, [SF_CPU_PCT] = METRIC_CPU_PCT,
+    [SF_CPU_MS_CALL] = METRIC_CPU_MS, [SF_BYTES_RESP] = METRIC_BYTES,
+};
+
 /* Figure f of one result; -1 when unknown. */
 static double figure(const struct run_result *r, int f)
 {
-    const struct hist *h = &r->latency;
-    int64_t answered = r->ok + r->errors;
-    double mean, p50, max;
-    switch (f) {
-    case SF_ACHIEVED: return r->rate_achieved;
-    case SF_P50: return h->total_count ? (double)hist_percentile(h, 50) / 1000 : -1;
-    case SF_P90: return h->total_count ? (double)hist_percentile(h, 90) / 1000 : -1;
-    case SF_P99: return h->total_count ? (double)hist_percentile(h, 99) / 1000 : -1;
-    case SF_ERRORS: return (double)r->errors;
-    case SF_CPU_PCT:
-        result_cpu_summary(r, &mean, &p50, &max);
-        return mean;
-    case SF_CPU_MS_CALL: return result_cpu_ms_per_call(r);
-    default: return answered > 0 ? (double)r->bytes_received / (double)answered : -1;
-    }
+    double v = metric_defs[sweep_metric[f]].value(r);
+    return isnan(v) ? -1 : v;
 }
 
 static int by_value(const void *a, const void *b)

@@ -1,0 +1,79 @@
+/* metric: the one table of figures (metric.h). */
+#include "model/metric.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "model/server_cpu.h"
+
+static double pct_of(const struct run_result *r, double p)
+{
+    const struct hist *h = &r->latency;
+    return h->total_count ? (double)hist_percentile(h, p) / 1000 : NAN;
+}
+
+static double p50(const struct run_result *r) { return pct_of(r, 50); }
+static double p90(const struct run_result *r) { return pct_of(r, 90); }
+static double p99(const struct run_result *r) { return pct_of(r, 99); }
+
+static double mean(const struct run_result *r)
+{
+    return r->latency.total_count ? hist_mean(&r->latency) / 1000 : NAN;
+}
+
+static double rate(const struct run_result *r)
+{
+    return r->rate_achieved;
+}
+
+static double errors(const struct run_result *r)
+{
+    return (double)r->errors;
+}
+
+static double cpu_pct(const struct run_result *r)
+{
+    double m, p, max;
+    result_cpu_summary(r, &m, &p, &max);
+    return m >= 0 ? m : NAN;
+}
+
+static double cpu_ms(const struct run_result *r)
+{
+    double per = result_cpu_ms_per_call(r);
+    return per >= 0 ? per : NAN;
+}
+
+static double bytes(const struct run_result *r)
+{
+    int64_t answered = r->ok + r->errors;
+    return answered > 0 ? (double)r->bytes_received / (double)answered : NAN;
+}
+
+const struct metric_def metric_defs[METRIC_N] = {
+    [METRIC_P50] = {"p50", "p50 latency", "p50_ms", "p50", MU_MS, 0, p50},
+    [METRIC_P90] = {"p90", "p90 latency", "p90_ms", "p90", MU_MS, 0, p90},
+    [METRIC_P99] = {"p99", "p99 latency", "p99_ms", "p99", MU_MS, 0, p99},
+    [METRIC_MEAN] = {"mean", "mean latency", "mean_ms", "mean", MU_MS, 0, mean},
+    [METRIC_RATE] = {"rate", "achieved rate", "rate_per_s", "rate", MU_PER_S, 1, rate},
+    [METRIC_ERRORS] = {"errors", "errors", "errors", "errors", MU_COUNT, 0, errors},
+    [METRIC_CPU_PCT] = {"server_cpu", "server CPU", "server_cpu_pct", "cpu", MU_PCT, 0, cpu_pct},
+    [METRIC_CPU_MS] = {"cpu_ms_per_call", "server CPU-ms/call", "server_cpu_ms_per_call",
+                       "cpu-ms", MU_CPU_MS, 0, cpu_ms},
+    [METRIC_BYTES] = {"bytes", "bytes/response", "bytes_per_response", "bytes", MU_BYTES, 0,
+                      bytes},
+};
+
+const struct metric_def *metric_find(const char *s, size_t len)
+{
+    for (int i = 0; i < METRIC_N; i++)
+        if (strlen(metric_defs[i].name) == len && !strncmp(metric_defs[i].name, s, len))
+            return &metric_defs[i];
+    return NULL;
+}
+
+void metric_values(const struct run_result *r, double *v)
+{
+    for (int i = 0; i < METRIC_N; i++)
+        v[i] = metric_defs[i].value(r);
+}
