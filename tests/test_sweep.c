@@ -233,6 +233,28 @@ static void latency_one_unit(void **state)
     sweep_free(&s);
 }
 
+/* A probe's p99 is ms with three digits, never "1.23e+03". */
+static void probe_p99_plain(void **state)
+{
+    (void)state;
+    static const double ms[] = {1234.4, 391.2, 11.94, 1.234, 0.3941};
+    static const char *const want[] = {"1234", "391", "11.9", "1.23", "0.394"};
+    for (size_t k = 0; k < sizeof ms / sizeof ms[0]; k++) {
+        struct sweep s;
+        sweep_init(&s);
+        s.repeats = 1;
+        struct sweep_params p = params(2, "xmlrpc");
+        long i = sweep_add_cell(&s, &p);
+        assert_true(i >= 0);
+        add_rep(&s, (size_t)i, ms[k], 0, 10);
+        struct sweep_probe probe = {.rate = 2, .pass = 1, .cell = (size_t)i};
+        struct sweep_probe_text t;
+        sweep_probe_text(&s, &probe, &t);
+        assert_string_equal(t.p99, want[k]);
+        sweep_free(&s);
+    }
+}
+
 static void select_cells(void **state)
 {
     (void)state;
@@ -393,7 +415,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(medians_and_spread), cmocka_unit_test(baseline_is_100),
-        cmocka_unit_test(latency_one_unit),
+        cmocka_unit_test(latency_one_unit), cmocka_unit_test(probe_p99_plain),
         cmocka_unit_test(select_cells), cmocka_unit_test(json_round_trip),
         cmocka_unit_test(unrun_cell_round_trip),
         cmocka_unit_test(bad_documents),
