@@ -39,12 +39,24 @@ void doc_table_free(struct doc_table *t)
     t->nrows = t->cap = 0;
 }
 
-/* One text line of ncols cells, padded to the columns' widths. */
+/* The bytes of s beyond its characters (UTF-8: a lower-bound mark "\u2265"
+ * is 3 bytes, 1 column), which printf's widths would count as columns. */
+static int extra_bytes(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) == 0x80; /* a continuation byte */
+    return n;
+}
+
+/* One text line of ncols cells, padded to the columns' widths in
+ * characters. */
 static void text_line(FILE *out, const struct doc_table *t, const char (*cells)[DOC_CELL_LEN])
 {
     for (int c = 0; c < t->ncols; c++) {
-        int w = t->width[c];
-        fprintf(out, "%s%*s", c ? " " : "", w, cells[c]); /* w < 0: left-aligned */
+        int w = t->width[c], x = extra_bytes(cells[c]);
+        w = w > 0 ? w + x : w < 0 ? w - x : 0; /* w < 0: left-aligned */
+        fprintf(out, "%s%*s", c ? " " : "", w, cells[c]);
     }
     fputc('\n', out);
 }

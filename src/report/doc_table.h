@@ -40,7 +40,8 @@ typedef void (*doc_writer)(FILE *out, const struct doc_table *t);
 
 /* The text: a blank line, the caption's line, the header line, the empty
  * note when there is no row, then one line per row: cells joined by one
- * blank, each padded to its column's width. */
+ * blank, each padded to its column's width in characters (a "\u2265" mark is
+ * one column). */
 void doc_table_text(FILE *out, const struct doc_table *t);
 /* The page's table (html.h's html_table): caption, heads, rows, then the
  * empty note as a paragraph when there is no row. */

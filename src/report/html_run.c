@@ -250,34 +250,6 @@ static void errors_table(FILE *out, const struct run_result *r)
     html_table_end(out);
 }
 
-static void per_verb(FILE *out, const struct run_result *r)
-{
-    if (r->nverbs < 2)
-        return;
-    static const char *const heads[] = {"verb", "requests", "ok", "errors", "unfinished",
-                                        "p50", "p99"};
-    html_table(out, "per verb", heads, 7);
-    double lo = 0, hi = 0;
-    for (size_t i = 0; i < r->nverbs; i++)
-        report_unit_span(&r->verbs[i].latency, &lo, &hi);
-    struct report_unit u = report_unit_pick(hi, lo);
-    for (size_t i = 0; i < r->nverbs; i++) {
-        const struct verb_result *v = &r->verbs[i];
-        char n[4][32], a[40], b[40];
-        snprintf(n[0], sizeof n[0], "%lld", (long long)v->requests);
-        snprintf(n[1], sizeof n[1], "%lld", (long long)v->ok);
-        snprintf(n[2], sizeof n[2], "%lld", (long long)v->errors);
-        snprintf(n[3], sizeof n[3], "%lld", (long long)v->unfinished);
-        report_latency_fmt(&u, &v->latency, &v->censored, 0,
-                           (double)hist_percentile(&v->latency, 50), a, sizeof a);
-        report_latency_fmt(&u, &v->latency, &v->censored, 0,
-                           (double)hist_percentile(&v->latency, 99), b, sizeof b);
-        const char *cells[7] = {v->name, n[0], n[1], n[2], n[3], a, b};
-        html_row(out, cells, 7);
-    }
-    html_table_end(out);
-}
-
 void html_bucket_grid(FILE *out, const char *caption, const char *corner,
                       const char *const *names, const struct report_bucket_grid *g)
 {
@@ -461,14 +433,15 @@ static int run_tables(FILE *out, const struct run_result *r, char *err)
     html_section(out, "Latency");
     fputs("<div class=\"tables\">\n", out);
     pct_table(out, r);
-    if (report_bucket_table(out, r, doc_table_html, err))
+    if (report_table(out, r, report_bucket_doc, doc_table_html, err))
         return -1;
     fputs("</div>\n", out);
     html_section_end(out);
     html_section(out, "Requests, errors and transport");
     fputs("<div class=\"tables\">\n", out);
     errors_table(out, r);
-    per_verb(out, r);
+    if (report_table(out, r, report_verb_doc, doc_table_html, err))
+        return -1;
     per_verb_buckets(out, r);
     transport_table(out, r);
     fputs("</div>\n", out);

@@ -179,14 +179,15 @@ int report_bucket_doc(const struct run_result *r, struct doc_table *t, char *err
     return 0;
 }
 
-int report_bucket_table(FILE *out, const struct run_result *r, doc_writer write, char *err)
+int report_table(FILE *out, const struct run_result *r, report_builder build, doc_writer write,
+                 char *err)
 {
     struct doc_table t;
-    if (report_bucket_doc(r, &t, err))
-        return -1;
-    write(out, &t);
+    int rc = build(r, &t, err);
+    if (rc == 0)
+        write(out, &t);
     doc_table_free(&t);
-    return 0;
+    return rc < 0 ? -1 : 0;
 }
 
 static void percentiles(FILE *out, const struct run_result *r)
@@ -401,39 +402,51 @@ static int per_verb_buckets(FILE *out, const struct run_result *r, char *err)
     return 0;
 }
 
-static void per_verb(FILE *out, const struct run_result *r)
+int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
+    static const char *const heads[7] = {"verb", "requests", "ok", "errors", "unfinished",
+                                         "p50", "p99"};
+    static const int widths[7] = {-16, 8, 8, 8, 10, 10, 10};
+    doc_table_init(t, 7);
     if (r->nverbs < 2)
-        return;
-    fprintf(out, "\n%-16s %8s %8s %8s %10s %10s %10s\n", "verb", "requests", "ok", "errors",
-            "unfinished", "p50", "p99");
+        return 1;
+    snprintf(t->html_caption, sizeof t->html_caption, "per verb");
+    for (int c = 0; c < 7; c++) {
+        snprintf(t->heads[c], DOC_CELL_LEN, "%s", heads[c]);
+        t->width[c] = widths[c];
+    }
     double lo = 0, hi = 0;
     for (size_t i = 0; i < r->nverbs; i++)
         report_unit_span(&r->verbs[i].latency, &lo, &hi);
     struct report_unit u = report_unit_pick(hi, lo);
     for (size_t i = 0; i < r->nverbs; i++) {
         const struct verb_result *v = &r->verbs[i];
-        char a[40], b[40];
-        int wa = report_latency_fmt(&u, &v->latency, &v->censored, 0,
-                                    (double)hist_percentile(&v->latency, 50), a, sizeof a);
-        int wb = report_latency_fmt(&u, &v->latency, &v->censored, 0,
-                                    (double)hist_percentile(&v->latency, 99), b, sizeof b);
-        fprintf(out, "%-16s %8lld %8lld %8lld %10lld %*s %*s\n", v->name,
-                (long long)v->requests, (long long)v->ok, (long long)v->errors,
-                (long long)v->unfinished, 10 + wa, a, 10 + wb, b);
+        char n[4][24], a[40], b[40];
+        const int64_t k[4] = {v->requests, v->ok, v->errors, v->unfinished};
+        for (int c = 0; c < 4; c++)
+            snprintf(n[c], sizeof n[c], "%lld", (long long)k[c]);
+        report_latency_fmt(&u, &v->latency, &v->censored, 0,
+                           (double)hist_percentile(&v->latency, 50), a, sizeof a);
+        report_latency_fmt(&u, &v->latency, &v->censored, 0,
+                           (double)hist_percentile(&v->latency, 99), b, sizeof b);
+        const char *cells[7] = {v->name, n[0], n[1], n[2], n[3], a, b};
+        if (doc_table_add(t, cells, err))
+            return -1;
     }
+    return 0;
 }
 
 int report_text(FILE *out, const struct run_result *r, char *err)
 {
     header(out, r);
-    if (report_bucket_table(out, r, doc_table_text, err))
+    if (report_table(out, r, report_bucket_doc, doc_table_text, err))
         return -1;
     percentiles(out, r);
     counts(out, r);
     transport(out, r);
     cpu(out, r);
-    per_verb(out, r);
+    if (report_table(out, r, report_verb_doc, doc_table_text, err))
+        return -1;
     if (r->nverbs > 1 && per_verb_buckets(out, r, err))
         return -1;
     report_ranks(out, r);

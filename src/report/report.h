@@ -23,9 +23,19 @@ void report_csv(FILE *out, const struct run_result *r);
  * into t (initialised here; the caller's to doc_table_free).
  * @return 0, or -1 with err (a bad --buckets spec, out of memory). */
 int report_bucket_doc(const struct run_result *r, struct doc_table *t, char *err);
-/* That table written to out by write (doc_table_text, doc_table_html).
- * @return 0, or -1 with err as report_bucket_doc. */
-int report_bucket_table(FILE *out, const struct run_result *r, doc_writer write, char *err);
+/* The per-verb table of a mix (requests, ok, errors, unfinished, p50
+ * and p99 in one unit, lower bounds marked) into t, as report_bucket_doc.
+ * @return 0, 1 when there is no table (one verb: t has no row), or -1
+ * with err (out of memory). */
+int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err);
+
+/* A builder of one of r's tables (report_bucket_doc, report_verb_doc). */
+typedef int (*report_builder)(const struct run_result *r, struct doc_table *t, char *err);
+/* The table build makes of r, written to out by write (doc_table_text,
+ * doc_table_html); nothing when build says there is none.
+ * @return 0, or -1 with build's err. */
+int report_table(FILE *out, const struct run_result *r, report_builder build, doc_writer write,
+                 char *err);
 /* "12.3ms", "850us", "2.41s": a latency in us, human-sized, into out (len
  * bytes, always terminated). */
 void report_fmt_us(double us, char *out, size_t len);
