@@ -74,6 +74,10 @@ void doc_table_text(FILE *out, const struct doc_table *t)
         fprintf(out, "%s\n", t->empty);
     for (int r = 0; r < t->nrows; r++)
         text_line(out, t, (const char (*)[DOC_CELL_LEN])&t->cells[r * t->ncols]);
+    if (t->legend[0])
+        fprintf(out, "(%s)\n", t->legend);
+    if (t->warning[0])
+        fprintf(out, "%s\n", t->warning);
 }
 
 void doc_table_html(FILE *out, const struct doc_table *t)
@@ -81,7 +85,9 @@ void doc_table_html(FILE *out, const struct doc_table *t)
     const char *heads[DOC_MAX_COLS], *cells[DOC_MAX_COLS];
     for (int c = 0; c < t->ncols; c++)
         heads[c] = t->heads[c];
-    html_table(out, t->html_caption[0] ? t->html_caption : t->caption, heads, t->ncols);
+    const char *cap = t->html_caption[0] ? t->html_caption : t->caption[0] ? t->caption
+                                                                             : t->legend;
+    html_table(out, cap, heads, t->ncols);
     for (int r = 0; r < t->nrows; r++) {
         for (int c = 0; c < t->ncols; c++)
             cells[c] = t->cells[r * t->ncols + c];
@@ -92,5 +98,10 @@ void doc_table_html(FILE *out, const struct doc_table *t)
         fputs("<p>", out);
         html_esc(out, t->empty);
         fputs("</p>\n", out);
+    }
+    if (t->warning[0]) {
+        html_warn_open(out);
+        html_warn_item(out, NULL, t->warning);
+        html_warn_close(out);
     }
 }

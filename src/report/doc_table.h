@@ -18,6 +18,10 @@ struct doc_table {
     char text_head[200];    /* the text's header line, where it is not the heads
                                laid out as the rows are ("" laid out so) */
     char empty[120];        /* said when there is no row ("" nothing) */
+    char legend[200];       /* what the figures mean: the text's "(...)" line after
+                               the rows, the page's caption where it has none */
+    char warning[240];      /* a caveat on the figures (lower bounds): the text's
+                               line after the legend, the page's warning box */
     int ncols;
     char heads[DOC_MAX_COLS][DOC_CELL_LEN];
     int width[DOC_MAX_COLS]; /* text: the column's least width; negative: left-aligned */
@@ -41,10 +45,12 @@ typedef void (*doc_writer)(FILE *out, const struct doc_table *t);
 /* The text: a blank line, the caption's line, the header line, the empty
  * note when there is no row, then one line per row: cells joined by one
  * blank, each padded to its column's width in characters (a "\u2265" mark is
- * one column). */
+ * one column); then the legend in parentheses and the warning, each on
+ * its own line. */
 void doc_table_text(FILE *out, const struct doc_table *t);
-/* The page's table (html.h's html_table): caption, heads, rows, then the
- * empty note as a paragraph when there is no row. */
+/* The page's table (html.h's html_table): caption (html_caption, else
+ * caption, else legend), heads, rows, then the empty note as a paragraph
+ * when there is no row, and the warning in a warning box. */
 void doc_table_html(FILE *out, const struct doc_table *t);
 
 #endif

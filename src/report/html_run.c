@@ -190,36 +190,6 @@ void html_run_timeline(FILE *out, const struct run_result *r, const char *idp)
 
 /* ---- tables ---------------------------------------------------------------- */
 
-static void pct_table(FILE *out, const struct run_result *r)
-{
-    static const char *const heads[] = {"percentile", "latency", "service"};
-    html_table(out, "latency counts from the intended send time; service from the actual write",
-               heads, 3);
-    struct report_unit u = pct_unit(r);
-    const struct hist *lat = &r->latency, *svc = &r->service;
-    for (size_t i = 0; i <= r->cfg.npcts; i++) {
-        char name[16] = "mean", a[40], b[32];
-        int mean = i == r->cfg.npcts;
-        double p = mean ? 0 : r->cfg.pcts[i];
-        if (!mean)
-            snprintf(name, sizeof name, "p%g", p);
-        report_latency_fmt(&u, lat, &r->censored, mean,
-                           mean ? hist_mean(lat) : (double)hist_percentile(lat, p), a, sizeof a);
-        report_unit_fmt(&u, svc->total_count > 0,
-                        mean ? hist_mean(svc) : (double)hist_percentile(svc, p), b, sizeof b);
-        const char *cells[3] = {name, a, b};
-        html_row(out, cells, 3);
-    }
-    html_table_end(out);
-    char note[240];
-    report_censor_note(&r->censored, note, sizeof note);
-    if (note[0]) {
-        html_warn_open(out);
-        html_warn_item(out, NULL, note);
-        html_warn_close(out);
-    }
-}
-
 static void count_row(FILE *out, const char *name, int64_t n, const char *note)
 {
     char v[32];
@@ -432,7 +402,8 @@ static int run_tables(FILE *out, const struct run_result *r, char *err)
 {
     html_section(out, "Latency");
     fputs("<div class=\"tables\">\n", out);
-    pct_table(out, r);
+    if (report_table(out, r, report_pct_doc, doc_table_html, err))
+        return -1;
     if (report_table(out, r, report_bucket_doc, doc_table_html, err))
         return -1;
     fputs("</div>\n", out);

@@ -190,31 +190,38 @@ int report_table(FILE *out, const struct run_result *r, report_builder build, do
     return rc < 0 ? -1 : 0;
 }
 
-static void percentiles(FILE *out, const struct run_result *r)
+int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
+    static const char *const heads[3] = {"percentile", "latency", "service"};
+    static const int widths[3] = {-10, 12, 12};
     const struct hist *lat = &r->latency, *svc = &r->service;
+    doc_table_init(t, 3);
+    for (int c = 0; c < 3; c++) {
+        snprintf(t->heads[c], DOC_CELL_LEN, "%s", heads[c]);
+        t->width[c] = widths[c];
+    }
+    snprintf(t->legend, sizeof t->legend,
+             "latency counts from the intended send time; service from the actual write");
+    report_censor_note(&r->censored, t->warning, sizeof t->warning);
     double mn = 0, mx = 0;
     report_unit_span(lat, &mn, &mx);
     report_unit_span(svc, &mn, &mx);
     struct report_unit u = report_unit_pick(mx, mn);
-    fprintf(out, "\n%-10s %12s %12s\n", "percentile", "latency", "service");
-    for (size_t i = 0; i < r->cfg.npcts; i++) {
-        char a[40], b[32], name[16];
-        double p = r->cfg.pcts[i];
-        int wide = report_latency_fmt(&u, lat, &r->censored, 0, (double)hist_percentile(lat, p),
-                                      a, sizeof a);
-        report_unit_fmt(&u, svc->total_count > 0, (double)hist_percentile(svc, p), b, sizeof b);
-        snprintf(name, sizeof name, "p%g", p);
-        fprintf(out, "%-10s %*s %12s\n", name, 12 + wide, a, b);
+    for (size_t i = 0; i <= r->cfg.npcts; i++) { /* the last row: the mean */
+        int mean = i == r->cfg.npcts;
+        double p = mean ? 0 : r->cfg.pcts[i];
+        char name[16] = "mean", a[40], b[32];
+        if (!mean)
+            snprintf(name, sizeof name, "p%g", p);
+        report_latency_fmt(&u, lat, &r->censored, mean,
+                           mean ? hist_mean(lat) : (double)hist_percentile(lat, p), a, sizeof a);
+        report_unit_fmt(&u, svc->total_count > 0,
+                        mean ? hist_mean(svc) : (double)hist_percentile(svc, p), b, sizeof b);
+        const char *cells[3] = {name, a, b};
+        if (doc_table_add(t, cells, err))
+            return -1;
     }
-    char m1[40], m2[32], note[240];
-    int wide = report_latency_fmt(&u, lat, &r->censored, 1, hist_mean(lat), m1, sizeof m1);
-    report_unit_fmt(&u, svc->total_count > 0, hist_mean(svc), m2, sizeof m2);
-    fprintf(out, "%-10s %*s %12s\n", "mean", 12 + wide, m1, m2);
-    fprintf(out, "(latency counts from the intended send time; service from the actual write)\n");
-    report_censor_note(&r->censored, note, sizeof note);
-    if (note[0])
-        fprintf(out, "%s\n", note);
+    return 0;
 }
 
 /* Send lag and pacer lag, one unit per line (they differ by orders of
@@ -441,7 +448,8 @@ int report_text(FILE *out, const struct run_result *r, char *err)
     header(out, r);
     if (report_table(out, r, report_bucket_doc, doc_table_text, err))
         return -1;
-    percentiles(out, r);
+    if (report_table(out, r, report_pct_doc, doc_table_text, err))
+        return -1;
     counts(out, r);
     transport(out, r);
     cpu(out, r);

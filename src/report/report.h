@@ -23,6 +23,11 @@ void report_csv(FILE *out, const struct run_result *r);
  * into t (initialised here; the caller's to doc_table_free).
  * @return 0, or -1 with err (a bad --buckets spec, out of memory). */
 int report_bucket_doc(const struct run_result *r, struct doc_table *t, char *err);
+/* The percentile table of r: each --percentiles and the mean, latency
+ * and service in one unit (lower bounds marked), its legend and the
+ * censored note as its warning, into t, as report_bucket_doc.
+ * @return 0, or -1 with err (out of memory). */
+int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err);
 /* The per-verb table of a mix (requests, ok, errors, unfinished, p50
  * and p99 in one unit, lower bounds marked) into t, as report_bucket_doc.
  * @return 0, 1 when there is no table (one verb: t has no row), or -1
