@@ -38,6 +38,8 @@ struct sampler {
     /* previous readings, for the differences */
     int64_t prev_t_ns;
     uint64_t prev_client_ns;
+    int64_t prev_client_wall_ns; /* when it was read (CLOCK_MONOTONIC; a fixture's t_ns) */
+    int prev_client_ok;
     struct sys_times prev_sys;
     double window_steal_pct_x_ns; /* steal % x ns, summed since start */
     int64_t window_ns;
