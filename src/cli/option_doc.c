@@ -14,7 +14,9 @@
 
 #define HELP_COL 25 /* where the help of a --help entry starts */
 
-/* What a command's --help says around its rows. */
+/* What a command's --help says around its rows (tail NULL: nothing after;
+ * every field is given, so clang's -Wmissing-field-initializers, in the
+ * fuzz build, has nothing to say). */
 static const struct {
     const char *name, *synopsis, *intro, *exit_more, *tail;
 } cmd_docs[CMD_N] = {
@@ -26,14 +28,16 @@ static const struct {
     [CMD_RUN] = {"run", "rpcbench run [options]", "",
                  "             3 a --threshold condition failed, or no request succeeded;\n"
                  "             130 interrupted by SIGINT, 143 by SIGTERM (128 + the signal;\n"
-                 "             figures still reported)\n"},
+                 "             figures still reported)\n",
+                 NULL},
     [CMD_COMPARE] = {"compare", "rpcbench compare [options] | rpcbench compare A.json B.json",
                      "",
                      "             3 no request succeeded in an arm, a --threshold condition\n"
                      "             failed in an arm, or a --gate regression; 4 a --gate\n"
                      "             inconclusive after the last round; 130 interrupted by\n"
                      "             SIGINT, 143 by SIGTERM (128 + the signal; figures still\n"
-                     "             reported)\n"},
+                     "             reported)\n",
+                     NULL},
     [CMD_REPORT] = {"report",
                     "rpcbench report FILE.json [FILE.json ...] [options]\n"
                     "       rpcbench report FILE.hlog [FILE.hlog ...] [--hdr-log MERGED.hlog]",
@@ -44,7 +48,8 @@ static const struct {
                     "  interval logs (run --hdr-log) are merged by absolute interval start, summed\n"
                     "  slot by slot, into one log HdrHistogram's tools read (--hdr-log FILE);\n"
                     "  without --hdr-log only the summary is printed\n",
-                    "             3 a --threshold condition failed\n"},
+                    "             3 a --threshold condition failed\n",
+                    NULL},
     [CMD_SWEEP] = {"sweep",
                    "rpcbench sweep [any run option] [lists] [--repeat N] [--baseline SPEC]\n"
                    "                      [--output S.json] [--csv S.csv] [--plot S.svg]\n"
@@ -57,7 +62,8 @@ static const struct {
                    "             --find-max: even --rate-min breaks COND; 4 --find-max: --rate-max\n"
                    "             still holds (several searches: 3 before 4 before 0);\n"
                    "             130 interrupted by SIGINT, 143 by SIGTERM (what was measured is\n"
-                   "             still written)\n"},
+                   "             still written)\n",
+                   NULL},
 };
 
 static const char *const type_names[] = {"flag",   "int",    "duration", "rate",

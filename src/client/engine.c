@@ -203,7 +203,7 @@ static void arm_cb(struct ev_loop *loop, ev_prepare *w, int revents)
     (void)loop;
     (void)revents;
     struct engine *e = w->data;
-    if (ended(e))
+    if (engine_ended(e))
         return;
     if (e->arm_pending) {
         int64_t first = sched_peek(&e->sched);
@@ -264,7 +264,7 @@ static void poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
     (void)loop;
     (void)revents;
     struct engine *e = w->data;
-    if (!ended(e) && sched_peek(&e->sched) <= clock_now_ns())
+    if (!engine_ended(e) && sched_peek(&e->sched) <= clock_now_ns())
         engine_dispatch(e, INT64_MAX, INT64_MAX);
 }
 
@@ -272,7 +272,7 @@ static void poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
  * interval, then let in-flight requests finish within their timeout. */
 static void end_run(struct engine *e, int64_t at_ns)
 {
-    if (ended(e))
+    if (engine_ended(e))
         return;
     e->phase = PHASE_ENDED;
     if (at_ns < e->end_ns)
@@ -300,7 +300,7 @@ static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)revents;
     struct engine *e = w->data;
-    if (!ended(e)) {
+    if (!engine_ended(e)) {
         /* Requests due before the end that a late pacer wake-up has not
          * sent yet go out now on any free connection: only those no
          * connection could take are left unfinished. */
@@ -342,7 +342,7 @@ static void silence_cb(struct ev_loop *loop, ev_timer *w, int revents)
     (void)loop;
     (void)revents;
     struct engine *e = w->data;
-    if (!e->pool.spoke && e->next_id > 0 && !ended(e))
+    if (!e->pool.spoke && e->next_id > 0 && !engine_ended(e))
         fprintf(stderr, "rpcbench: no answer yet: the server at %s accepted %s but sent no "
                 "byte in %.0fs: is it the right port and scheme (stomp://? http://?)\n",
                 e->res->target_url, e->pool.n == 1 ? "the connection" : "connections",
@@ -538,7 +538,7 @@ static int run_loop(struct engine *e, char *err)
 static void finish(struct engine *e)
 {
     struct run_result *res = e->res;
-    if (!ended(e))
+    if (!engine_ended(e))
         end_run(e, clock_now_ns());
     if (e->wire->goodbye && !res->interrupted)
         conn_goodbye_all(e);

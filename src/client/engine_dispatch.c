@@ -24,7 +24,7 @@ static void send_on(struct engine *e, struct conn *c, int64_t intended, int queu
         else
             e->warm.sent++;
         e->res->warmup.sent++;
-    } else if (intended >= next_tick && !ended(e))
+    } else if (intended >= next_tick && !engine_ended(e))
         e->ival_ahead++; /* the interval its intended time falls in */
     else
         e->ival.sent++;
@@ -109,7 +109,7 @@ static void arm_pacer(struct engine *e)
  * was queued, and its lag is the server's doing, not the pacer's. */
 static void dispatch_due(struct engine *e, int64_t busy_since, int64_t free_at)
 {
-    if (ended(e))
+    if (engine_ended(e))
         return;
     int64_t now = clock_now_ns();
     /* Nothing intended at or past the window's end is sent: the end timer
@@ -162,7 +162,7 @@ void engine_dispatch(struct engine *e, int64_t busy_since, int64_t free_at)
 void engine_send_on_free(struct engine *e)
 {
     int64_t now = clock_now_ns();
-    while (!ended(e) && sched_peek(&e->sched) <= now && sched_peek(&e->sched) < e->end_ns &&
+    while (!engine_ended(e) && sched_peek(&e->sched) <= now && sched_peek(&e->sched) < e->end_ns &&
            (e->wire->multiplex || e->idle)) {
         struct conn *c = take_conn(e);
         if (!c)

@@ -106,7 +106,7 @@ struct engine {
 };
 
 /* No more sends: the window is over, a signal came, or the run failed. */
-static inline int ended(const struct engine *e)
+static inline int engine_ended(const struct engine *e)
 {
     return e->phase >= PHASE_ENDED;
 }
