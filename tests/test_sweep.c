@@ -207,6 +207,18 @@ static void baseline_is_100(void **state)
     sweep_free(&s);
 }
 
+/* s made empty with one xmlrpc cell at 2/s and one repeat a cell.
+ * @return the cell's index. */
+static size_t one_cell(struct sweep *s)
+{
+    sweep_init(s);
+    s->repeats = 1;
+    struct sweep_params p = params(2, "xmlrpc");
+    long i = sweep_add_cell(s, &p);
+    assert_true(i >= 0);
+    return (size_t)i;
+}
+
 /* The latency columns share one unit, as the text report's percentile
  * table does: p50 and p90 under 1 ms beside p99 over it are all in ms, not
  * "p50 us" beside "p99 ms". */
@@ -214,16 +226,12 @@ static void latency_one_unit(void **state)
 {
     (void)state;
     struct sweep s;
-    sweep_init(&s);
-    s.repeats = 1;
-    struct sweep_params p = params(2, "xmlrpc");
-    long i = sweep_add_cell(&s, &p);
-    assert_true(i >= 0);
+    size_t i = one_cell(&s);
     static struct run_result r;
     make(&r, 2, 95, 0.4, 0, 10, 500); /* p50, p90: 0.4 ms */
     hist_record_n(&r.latency, 5000, 5); /* p99: 5 ms */
     r.sent = r.ok = 100;
-    assert_int_equal(sweep_add_rep(&s, (size_t)i, &r), 0);
+    assert_int_equal(sweep_add_rep(&s, i, &r), 0);
     static char buf[16384];
     table(&s, -1, buf, sizeof buf);
     assert_non_null(strstr(buf, "p50 ms"));
@@ -241,13 +249,9 @@ static void probe_p99_plain(void **state)
     static const char *const want[] = {"1234", "391", "11.9", "1.23", "0.394"};
     for (size_t k = 0; k < sizeof ms / sizeof ms[0]; k++) {
         struct sweep s;
-        sweep_init(&s);
-        s.repeats = 1;
-        struct sweep_params p = params(2, "xmlrpc");
-        long i = sweep_add_cell(&s, &p);
-        assert_true(i >= 0);
-        add_rep(&s, (size_t)i, ms[k], 0, 10);
-        struct sweep_probe probe = {.rate = 2, .pass = 1, .cell = (size_t)i};
+        size_t i = one_cell(&s);
+        add_rep(&s, i, ms[k], 0, 10);
+        struct sweep_probe probe = {.rate = 2, .pass = 1, .cell = i};
         struct sweep_probe_text t;
         sweep_probe_text(&s, &probe, &t);
         assert_string_equal(t.p99, want[k]);
