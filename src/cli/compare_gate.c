@@ -11,11 +11,17 @@ const char *gate_metric_name(enum metric f)
     return f >= 0 && f < METRIC_N ? metric_defs[f].name : "?";
 }
 
+/* The gate's grammar in the error, its metric names from the table. */
 static int bad(const char *s, const char *why, char *err)
 {
-    snprintf(err, ERR_LEN, "--gate: '%.40s': %s; accepted: METRIC:+TOL%% (METRIC p50 p90 p99 "
-             "mean cpu_ms_per_call server_cpu bytes errors) or rate:-TOL%%, e.g. p99:+10%%",
-             s, why);
+    char lower[160] = "", higher[64] = "";
+    for (int i = 0; i < METRIC_N; i++) {
+        char *list = metric_defs[i].higher_better ? higher : lower;
+        size_t size = metric_defs[i].higher_better ? sizeof higher : sizeof lower, n = strlen(list);
+        snprintf(list + n, size - n, "%s%s", n ? " " : "", metric_defs[i].name);
+    }
+    snprintf(err, ERR_LEN, "--gate: '%.40s': %s; accepted: METRIC:+TOL%% (METRIC %s) or "
+             "%s:-TOL%%, e.g. p99:+10%%", s, why, lower, higher);
     return -1;
 }
 
