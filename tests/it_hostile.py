@@ -64,6 +64,7 @@ EXIT_DOCUMENTED = {0: "success", 1: "run-time failure", 2: "bad usage",
 DURATION_S, TIMEOUT_S, RATE, CONNS = 1.0, 1.0, 20, 2
 SLACK_S = 2.0          # the issue's bound: duration + timeout + 2 s
 RECONNECT_SLACK = 5    # reconnects <= sent + this
+OK_TIMEOUT_S = 5.0     # --timeout for a correct peer (Case)
 RUN = ["-d", "%gs" % DURATION_S, "--timeout", "%gs" % TIMEOUT_S, "-c", str(CONNS),
        "--threshold", "errors>=0"]  # a condition that holds, so --junit has a testcase
 INJECTED = re.compile(r"^\s*INJECTED", re.M)
@@ -433,11 +434,15 @@ class Case:
     extra options, and what the issue requires beyond the invariants."""
 
     def __init__(self, name, peer, scheme="http", proto="jsonrpc", extra=(), ok_all=False,
-                 codes=None, stderr_says=None, more=None, rate=None, timeout_s=TIMEOUT_S,
+                 codes=None, stderr_says=None, more=None, rate=None, timeout_s=None,
                  last_may_wait=False):
         self.name, self.peer, self.scheme, self.proto = name, peer, scheme, proto
         self.extra, self.ok_all, self.codes, self.stderr_says = list(extra), ok_all, codes, stderr_says
-        self.more, self.rate, self.timeout_s = more, rate, timeout_s
+        # A correct peer must answer everything: a 1 s timeout would make a
+        # stall of the machine (CI's neighbours, the Python peer's GIL) fail
+        # a case that is about bytes, so those wait OK_TIMEOUT_S.
+        self.more, self.rate = more, rate
+        self.timeout_s = timeout_s or (OK_TIMEOUT_S if ok_all else TIMEOUT_S)
         # A peer that closes after every answer makes each request wait for a
         # new connection: on a loaded machine the Python peer may accept the
         # last one after the window, and that request is rightly unfinished

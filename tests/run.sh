@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs every test: the cmocka unit binaries, then the integration tests
 # (tests/it_*.sh and tests/it_*.py, real sockets on loopback against the real
-# ./rpcbench). One line per program: PASS, FAIL (with the end of its output)
+# ./rpcbench). One line per program: PASS, FAIL (with why: failure_of)
 # or SKIP (everything in it skipped); under a PASS, each test that skipped
 # (rpctest's "skip NAME: why", cmocka's "[  SKIPPED ] NAME") gets its own
 # "skip" line. Closing line: "check: N passed, N failed, N skipped", programs
@@ -35,6 +35,15 @@ log=$(mktemp -d)
 skips_in() { # output file: one "NAME[: why]" per skipped test
     sed -n -e 's/^skip \([A-Za-z0-9_]*\): \(.*\)$/\1: \2/p' \
         -e 's/^\[  SKIPPED \] \([A-Za-z0-9_]*\)$/\1/p' "$1" | sort -u
+}
+
+failure_of() { # output file: all of it when short; else each failing
+    # test's FAIL line and traceback (30 lines at most each), then the last
+    # 10 lines, so the reason survives however long the output is
+    if [ "$(wc -l < "$1")" -le 50 ]; then cat "$1"; return; fi
+    awk '/^FAIL /{keep=30} /^(ok|skip) /{keep=0} keep>0{print; keep--}' "$1"
+    echo "..."
+    tail -10 "$1"
 }
 
 passes_in() { # output file: how many tests passed, when it says (else empty)
@@ -71,7 +80,7 @@ one() { # name, command...
         done
     else
         fail=$((fail + 1)); failed="$failed $name"
-        echo "  FAIL  $name"; sed 's/^/      | /' "$log/$name.out" | tail -40
+        echo "  FAIL  $name"; failure_of "$log/$name.out" | sed 's/^/      | /'
     fi
 }
 
