@@ -234,7 +234,8 @@ static void roff_span(FILE *out, const char *pre, const char *text, const char *
     fputs(post, out);
 }
 
-/* One option: its head, its help, then what the fields say. */
+/* One option: its head, its help, each command's own help where it has
+ * one, then what the fields say. */
 static void man_row(FILE *out, const struct opt_row *r)
 {
     char range[200], cmds[64], lists[64];
@@ -245,6 +246,11 @@ static void man_row(FILE *out, const struct opt_row *r)
     if (r->arg)
         roff_span(out, " \\fI", r->arg, "\\fR");
     roff_span(out, "\n", r->help, "\n.br\n");
+    for (int c = 0; c < CMD_N; c++) /* where a command says it its own way */
+        if (r->help_in[c] && (r->cmds & (1u << c))) {
+            fprintf(out, "In \\fB%s\\fR: ", cmd_docs[c].name);
+            roff_span(out, "", r->help_in[c], "\n.br\n");
+        }
     range_text(r, ", ", range, sizeof range);
     commands_csv(r->cmds, cmds, sizeof cmds);
     commands_csv(r->lists, lists, sizeof lists);
