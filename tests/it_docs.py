@@ -106,7 +106,8 @@ def test_exit_codes_in_help_and_readme_agree():
 
 
 def option_rows():
-    """The option table as [{name, short, type, default, range, commands, lists}]."""
+    """The option table as [{name, short, type, default, range, commands,
+    lists, help, help_run, help_compare, ...}] (a command's own help)."""
     rc, out, err = rpcbench("help-options", timeout=10)
     check(rc == 0 and out.startswith("name\tshort\ttype\t"), "help-options: %d %r" % (rc, err))
     lines = out.splitlines()
@@ -180,6 +181,10 @@ def check_man(text, where):
         if row["default"]:
             check("Default: %s." % row["default"] in flat, "%s: --%s's default"
                   % (where, row["name"]))
+        for cmd in ("run", "compare", "sweep", "report", "serve"):
+            own = " ".join(row["help_" + cmd].split())
+            check(not own or "In %s: %s" % (cmd, own) in flat, "%s: --%s's help in %s %r"
+                  % (where, row["name"], cmd, own))
 
 
 def test_man_page_has_every_option():

@@ -186,9 +186,20 @@ static void commands_csv(unsigned bits, char *out, size_t len)
         }
 }
 
+/* A help text as one TSV cell: its lines joined by spaces. */
+static void tsv_help(FILE *out, const char *h)
+{
+    fputc('\t', out);
+    for (; h && *h; h++)
+        fputc(*h == '\n' || *h == '\t' ? ' ' : *h, out);
+}
+
 void opt_tsv(FILE *out)
 {
-    fprintf(out, "name\tshort\ttype\tdefault\trange\tcommands\tlists\thelp\n");
+    fprintf(out, "name\tshort\ttype\tdefault\trange\tcommands\tlists\thelp");
+    for (int c = 0; c < CMD_N; c++)
+        fprintf(out, "\thelp_%s", cmd_docs[c].name);
+    fputc('\n', out);
     for (size_t i = 0; i < opt_nrows; i++) {
         const struct opt_row *r = &opt_rows[i];
         char range[200], cmds[64], lists[64];
@@ -196,10 +207,11 @@ void opt_tsv(FILE *out)
         commands_csv(r->cmds, cmds, sizeof cmds);
         commands_csv(r->lists, lists, sizeof lists);
         char flag[3] = {'-', r->short_opt, '\0'};
-        fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t", r->name, r->short_opt ? flag : "",
+        fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s", r->name, r->short_opt ? flag : "",
                 type_names[r->type], default_text(r), range, cmds, lists);
-        for (const char *h = r->help; *h; h++) /* one line: its lines joined */
-            fputc(*h == '\n' || *h == '\t' ? ' ' : *h, out);
+        tsv_help(out, r->help);
+        for (int c = 0; c < CMD_N; c++)
+            tsv_help(out, r->cmds & (1u << c) ? r->help_in[c] : NULL);
         fputc('\n', out);
     }
 }

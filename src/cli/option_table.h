@@ -149,7 +149,9 @@ void opt_man(FILE *out);
 
 /* One TSV line per row (`rpcbench help-options`): name, short, type,
  * default, range or choices ('|' between), commands and list-in (',' between),
- * help (its lines joined by spaces); a header line first. */
+ * help (its lines joined by spaces), then one column per command
+ * (help_run, ...): that command's own help, empty when it has none; a
+ * header line first. */
 void opt_tsv(FILE *out);
 
 #endif
