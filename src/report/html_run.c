@@ -252,150 +252,30 @@ static void per_verb_buckets(FILE *out, const struct run_result *r)
                          "response time", names, &g);
 }
 
-static void kv(FILE *out, const char *k, const char *v)
-{
-    const char *cells[2] = {k, v};
-    html_row(out, cells, 2);
-}
-
-static void lag_row(FILE *out, const char *name, const struct hist *h)
-{
-    double mn = 0, mx = 0;
-    report_unit_span(h, &mn, &mx);
-    struct report_unit u = report_unit_pick(mx, mn);
-    char a[32], b[32], c[32], v[128];
-    int have = h->total_count > 0;
-    report_unit_fmt(&u, have, (double)hist_percentile(h, 50), a, sizeof a);
-    report_unit_fmt(&u, have, (double)hist_percentile(h, 99), b, sizeof b);
-    report_unit_fmt(&u, have, (double)h->max, c, sizeof c);
-    snprintf(v, sizeof v, "p50 %s  p99 %s  max %s", a, b, c);
-    kv(out, name, v);
-}
-
-static void transport_table(FILE *out, const struct run_result *r)
-{
-    static const char *const heads[] = {"transport", ""};
-    html_table(out, "bytes, pacing and connections", heads, 2);
-    char req[32] = "n/a", resp[32] = "n/a", v[160];
-    int64_t answered = r->ok + r->errors, written = r->sent - r->unfinished;
-    if (written > 0)
-        report_fmt_bytes((double)r->bytes_sent / (double)written, req, sizeof req);
-    if (answered > 0)
-        report_fmt_bytes((double)r->bytes_received / (double)answered, resp, sizeof resp);
-    snprintf(v, sizeof v, "request %s, response %s (mean)", req, resp);
-    kv(out, "bytes", v);
-    lag_row(out, "send lag (actual - intended send time)", &r->send_lag);
-    lag_row(out, "pacer lag (sends that found a free connection)", &r->pacing_lag);
-    snprintf(v, sizeof v, "%lld (%.1f/s), connection failures %lld", (long long)r->reconnects,
-             result_reconnects_per_s(r), (long long)result_conn_failures(r));
-    kv(out, "reconnects", v);
-    if (r->handshakes || r->tls_failures) {
-        snprintf(v, sizeof v, "%lld handshakes (not in latency), %lld failed%s",
-                 (long long)r->handshakes, (long long)r->tls_failures,
-                 r->cfg.tls_insecure ? "; INSECURE (server not verified)" : "");
-        kv(out, "TLS", v);
-    }
-    if (r->tls_error[0])
-        kv(out, "last TLS failure", r->tls_error);
-    if (!strncmp(r->target_url, "stomp", 5)) {
-        snprintf(v, sizeof v, "ERROR frames %lld, stray replies %lld",
-                 (long long)r->stomp_errors, (long long)r->stray_replies);
-        kv(out, "STOMP", v);
-    } else if (r->stray_replies) {
-        snprintf(v, sizeof v, "%lld", (long long)r->stray_replies);
-        kv(out, "stray replies", v);
-    }
-    if (r->stomp_error[0])
-        kv(out, "last STOMP ERROR", r->stomp_error);
-    html_table_end(out);
-}
-
-static void verbs_text(const struct run_config *c, char *out, size_t len)
-{
-    out[0] = '\0';
-    for (size_t i = 0; i < c->nverbs; i++) {
-        size_t used = strlen(out);
-        snprintf(out + used, len - used, "%s%s:%u", i ? "," : "", c->verbs[i].name,
-                 c->verbs[i].weight);
-    }
-}
-
 void html_run_config(FILE *out, const struct run_result *r)
 {
-    const struct run_config *c = &r->cfg;
-    static const char *const heads[] = {"configuration", ""};
-    static const char *const validates[] = {"none", "cheap", "full"};
-    char v[1100], d[32], w[32], t[32];
-    html_table(out, NULL, heads, 2);
-    snprintf(v, sizeof v, "%s (%s)%s", r->target_url, c->encoding,
-             c->url[0] ? "" : " built-in simulator");
-    kv(out, "target", v);
-    verbs_text(c, v, sizeof v);
-    kv(out, "verbs", v);
-    if (r->closed_loop)
-        snprintf(v, sizeof v, "closed loop (max): latency is service time");
-    else {
-        char rate[32], pacer[112];
-        units_format_rate(c->rate, rate, sizeof rate);
-        result_pacer_text(r, pacer, sizeof pacer);
-        snprintf(v, sizeof v, "%s, %s arrivals, %s", rate,
-                 c->arrival == ARRIVAL_POISSON ? "poisson" : "constant", pacer);
-    }
-    kv(out, "rate", v);
-    units_format_duration(c->duration_ns, d, sizeof d);
-    units_format_duration(c->warmup_ns, w, sizeof w);
-    units_format_duration(c->timeout_ns, t, sizeof t);
-    snprintf(v, sizeof v, "%s (%.2fs measured%s%s) + %s warmup; timeout %s", d, r->duration_s,
-             r->interrupted ? ", INTERRUPTED by " : "",
-             r->interrupted ? result_signal_name(r->interrupted) : "", w, t);
-    kv(out, "duration", v);
-    units_format_duration(c->interval_ns, d, sizeof d);
-    snprintf(v, sizeof v, "%d connections; interval %s; seed %llu; validate %s",
-             c->connections, d, (unsigned long long)c->seed, validates[c->validate % 3]);
-    kv(out, "load", v);
-    if (!c->url[0]) {
-        snprintf(v, sizeof v, "%d VMs", c->vms);
-        kv(out, "simulator", v);
-    }
-    kv(out, "buckets", c->buckets[0] ? c->buckets : "auto");
-    html_table_end(out);
+    struct doc_kv d;
+    report_config_doc(r, &d);
+    doc_kv_html(out, &d);
 }
 
 void html_run_machine(FILE *out, const struct run_result *r)
 {
-    static const char *const heads[] = {"machine", ""};
-    char v[512], line[320], a[16], b[16];
-    double cmax;
-    html_table(out, NULL, heads, 2);
-    server_cpu_text(r, line, sizeof line);
-    if (r->nwatched) {
-        report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
-        report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
-        snprintf(v, sizeof v, "%ld %s: %s%s%s; RSS %s -> %s", r->server_threads,
-                 r->server_threads == 1 ? "thread" : "threads", line,
-                 r->server_cpu_source[0] ? " by " : "", r->server_cpu_source, a, b);
-        kv(out, "server", v);
-        server_cpu_idle_text(r, line, sizeof line);
-        if (line[0])
-            kv(out, "server idle", line);
-    } else {
-        kv(out, "server", line);
-    }
-    double cmean = result_client_cpu_mean(r, &cmax);
-    snprintf(v, sizeof v, "CPU mean %s max %s", report_fmt_pct(cmean, a, sizeof a),
-             report_fmt_pct(cmax, b, sizeof b));
-    kv(out, "client", v);
-    if (r->machine_cores > 0) {
-        snprintf(v, sizeof v, "%d", r->machine_cores);
-        kv(out, "cores", v);
-    }
-    snprintf(v, sizeof v, "%s (all cores)", report_fmt_pct(r->machine_busy_pct, a, sizeof a));
-    kv(out, "machine busy", v);
-    snprintf(v, sizeof v, r->machine_steal_pct >= 0 ? "%.1f%%" : "unknown", r->machine_steal_pct);
-    kv(out, "hypervisor steal", v);
-    snprintf(v, sizeof v, "%.2f", r->loadavg1);
-    kv(out, "load average (1 min)", v);
-    html_table_end(out);
+    struct doc_kv d;
+    report_machine_doc(r, &d);
+    doc_kv_html(out, &d);
+}
+
+/* The page's key-value tables: the text's sections, and what it leaves
+ * to the page (doc_kv's DOC_IN_PAGE). */
+static void transport_tables(FILE *out, const struct run_result *r)
+{
+    struct doc_kv d;
+    report_requests_doc(r, &d);
+    snprintf(d.caption, sizeof d.caption, "bytes and pacing");
+    doc_kv_html(out, &d);
+    report_transport_doc(r, &d);
+    doc_kv_html(out, &d);
 }
 
 static int run_tables(FILE *out, const struct run_result *r, char *err)
@@ -414,7 +294,7 @@ static int run_tables(FILE *out, const struct run_result *r, char *err)
     if (report_table(out, r, report_verb_doc, doc_table_html, err))
         return -1;
     per_verb_buckets(out, r);
-    transport_table(out, r);
+    transport_tables(out, r);
     fputs("</div>\n", out);
     html_section_end(out);
     html_section(out, "Configuration and machine");

@@ -1,12 +1,12 @@
+/* report: the helpers every run output shares (units, percentages, sizes,
+ * the bucket grid), the run's table documents (buckets, percentiles,
+ * verbs) and the timeline CSV (report.h). */
 #include "report/report.h"
-#include "model/result_ranks.h"
-#include "model/server_cpu.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "stats/buckets.h"
-#include "base/version.h"
 
 void report_fmt_us(double us, char *out, size_t len)
 {
@@ -95,55 +95,7 @@ void report_fmt_bytes(double bytes, char *out, size_t len)
                  names[i]);
 }
 
-static const char *plural(int64_t n, const char *one, const char *many)
-{
-    return n == 1 ? one : many;
-}
-
 /* ---- sections ---------------------------------------------------------- */
-
-static void duration_line(FILE *out, const struct run_result *r)
-{
-    const struct run_config *c = &r->cfg;
-    char dur[32], warm[32], tmo[32];
-    units_format_duration(c->duration_ns, dur, sizeof dur);
-    units_format_duration(c->warmup_ns, warm, sizeof warm);
-    units_format_duration(c->timeout_ns, tmo, sizeof tmo);
-    fprintf(out, "duration    ");
-    if (r->interrupted)
-        fprintf(out, "%.2fs measured of %s planned, INTERRUPTED (%s)", r->duration_s, dur,
-                result_signal_name(r->interrupted));
-    else
-        fprintf(out, "%s measured", dur);
-    fprintf(out, " (+%s warmup), %d %s, timeout %s\n", warm, c->connections,
-            plural(c->connections, "connection", "connections"), tmo);
-    char iso[40];
-    result_format_start(r->start_unix, iso, sizeof iso);
-    if (iso[0]) /* the measured window's start, for lining up with other logs */
-        fprintf(out, "started     %s (%.6f s since the epoch)\n", iso, r->start_unix);
-}
-
-static void header(FILE *out, const struct run_result *r)
-{
-    const struct run_config *c = &r->cfg;
-    fprintf(out, "rpcbench %s\n", rpcbench_version());
-    fprintf(out, "target      %s (%s)%s\n", r->target_url, c->encoding,
-            c->url[0] ? "" : " built-in simulator");
-    fprintf(out, "verbs       ");
-    for (size_t i = 0; i < c->nverbs; i++)
-        fprintf(out, "%s%s:%u", i ? "," : "", c->verbs[i].name, c->verbs[i].weight);
-    if (r->closed_loop)
-        fprintf(out, "\nrate        closed loop (max): %.2f/s achieved; latency is service time\n",
-                r->rate_achieved);
-    else {
-        char target[32], pacer[112];
-        units_format_rate(c->rate, target, sizeof target); /* as the user wrote it */
-        result_pacer_text(r, pacer, sizeof pacer);
-        fprintf(out, "\nrate        %s target, %.2f/s achieved (%s arrivals, %s)\n", target,
-                r->rate_achieved, c->arrival == ARRIVAL_POISSON ? "poisson" : "constant", pacer);
-    }
-    duration_line(out, r);
-}
 
 int report_bucket_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
@@ -224,136 +176,10 @@ int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err)
     return 0;
 }
 
-/* Send lag and pacer lag, one unit per line (they differ by orders of
- * magnitude when the server is the bottleneck). */
-static void lags(FILE *out, const struct run_result *r)
-{
-    const struct hist *hs[2] = {&r->send_lag, &r->pacing_lag};
-    static const char *const what[2] = {
-        "send lag    p50 %s  p99 %s  max %s (actual - intended send time)\n",
-        "pacer lag   p50 %s  p99 %s  max %s (the same, sends that found a free connection)\n",
-    };
-    for (int i = 0; i < 2; i++) {
-        double mn = 0, mx = 0;
-        report_unit_span(hs[i], &mn, &mx);
-        struct report_unit u = report_unit_pick(mx, mn);
-        char p50[32], p99[32], m[32];
-        int have = hs[i]->total_count > 0;
-        report_unit_fmt(&u, have, (double)hist_percentile(hs[i], 50), p50, sizeof p50);
-        report_unit_fmt(&u, have, (double)hist_percentile(hs[i], 99), p99, sizeof p99);
-        report_unit_fmt(&u, have, (double)hs[i]->max, m, sizeof m);
-        fprintf(out, what[i], p50, p99, m);
-    }
-}
-
-static void counts(FILE *out, const struct run_result *r)
-{
-    fprintf(out, "\nrequests    sent %lld  ok %lld  errors %lld  unfinished %lld  (queued %lld)\n",
-            (long long)r->sent, (long long)r->ok, (long long)r->errors,
-            (long long)r->unfinished, (long long)r->queued);
-    if (r->warmup.sent || r->cfg.warmup_ns)
-        fprintf(out, "warmup      sent %lld  ok %lld  errors %lld  (before the window: in no "
-                "figure here)\n", (long long)r->warmup.sent, (long long)r->warmup.ok,
-                (long long)r->warmup.errors);
-    fprintf(out, "errors     ");
-    for (int k = 0; k < ERR_KINDS; k++)
-        fprintf(out, " %s %lld", err_kind_names[k], (long long)r->err[k]);
-    int64_t answered = r->ok + r->errors;
-    int64_t written = r->sent - r->unfinished;
-    char req[32] = "n/a", resp[32] = "n/a";
-    if (written > 0)
-        report_fmt_bytes((double)r->bytes_sent / (double)written, req, sizeof req);
-    if (answered > 0)
-        report_fmt_bytes((double)r->bytes_received / (double)answered, resp, sizeof resp);
-    fprintf(out, "\nbytes       request %s, response %s (mean)\n", req, resp);
-    lags(out, r);
-}
-
-static int uses_tls(const struct run_result *r)
-{
-    return !strncmp(r->target_url, "https:", 6) || !strncmp(r->target_url, "stomps:", 7);
-}
-
-/* Connections, TLS and STOMP: what the transport went through. */
-static void transport(FILE *out, const struct run_result *r)
-{
-    fprintf(out, "transport   reconnects %lld (%.1f/s)", (long long)r->reconnects,
-            result_reconnects_per_s(r));
-    if (result_conn_failures(r)) {
-        fprintf(out, ", connection failures %lld (", (long long)result_conn_failures(r));
-        for (int k = 0, n = 0; k < CONN_CAUSES; k++)
-            if (r->conn_failures[k])
-                fprintf(out, "%s%s %lld", n++ ? ", " : "", conn_cause_names[k],
-                        (long long)r->conn_failures[k]);
-        fprintf(out, ")");
-    }
-    if (uses_tls(r)) {
-        char p50[32], mx[32];
-        double lo = 0, hi = 0;
-        report_unit_span(&r->handshake, &lo, &hi);
-        struct report_unit u = report_unit_pick(hi, lo);
-        int have = r->handshake.total_count > 0;
-        report_unit_fmt(&u, have, (double)hist_percentile(&r->handshake, 50), p50, sizeof p50);
-        report_unit_fmt(&u, have, (double)r->handshake.max, mx, sizeof mx);
-        fprintf(out, "; TLS %s, %lld %s (connect + handshake p50 %s, max %s; not in "
-                "latency), %lld failed", r->cfg.tls_insecure ? "INSECURE (server not verified)"
-                                                             : "verified",
-                (long long)r->handshakes, plural(r->handshakes, "handshake", "handshakes"), p50,
-                mx, (long long)r->tls_failures);
-    }
-    if (!strncmp(r->target_url, "stomp", 5))
-        fprintf(out, "; STOMP ERROR frames %lld, bad frames %lld, stray replies %lld",
-                (long long)r->stomp_errors, (long long)r->stomp_bad_frames,
-                (long long)r->stray_replies);
-    else if (r->stray_replies)
-        fprintf(out, "; stray replies %lld", (long long)r->stray_replies);
-    fprintf(out, "\n");
-    if (r->tls_error[0])
-        fprintf(out, "            last TLS failure: %s\n", r->tls_error);
-    if (r->stomp_error[0])
-        fprintf(out, "            last STOMP ERROR: %s\n", r->stomp_error);
-}
-
 const char *report_fmt_pct(double v, char *buf, size_t len)
 {
     snprintf(buf, len, v < 0 ? "n/a" : "%.1f%%", v);
     return buf;
-}
-
-static void cpu(FILE *out, const struct run_result *r)
-{
-    double cmax;
-    char line[320];
-    server_cpu_text(r, line, sizeof line);
-    if (r->nwatched) {
-        fprintf(out, "server      pid");
-        for (size_t i = 0; i < r->nwatched; i++)
-            fprintf(out, "%s%d", i ? "+" : " ", (int)r->watched_pids[i]);
-        fprintf(out, " (%ld %s): %s", r->server_threads,
-                plural(r->server_threads, "thread", "threads"), line);
-        if (r->server_cpu_source[0])
-            fprintf(out, " (%s)", r->server_cpu_source);
-        server_cpu_idle_text(r, line, sizeof line);
-        if (line[0])
-            fprintf(out, "\n            %s", line);
-        char a[32], b[32];
-        report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
-        report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
-        fprintf(out, "\n            RSS %s -> %s\n", a, b);
-    } else {
-        fprintf(out, "server      %s\n", line);
-    }
-    double cmean = result_client_cpu_mean(r, &cmax);
-    char steal[32] = ""; /* unknown in results saved before steal was measured */
-    if (r->machine_steal_pct >= 0)
-        snprintf(steal, sizeof steal, ", steal %.1f%%", r->machine_steal_pct);
-    char cores[24] = "";
-    if (r->machine_cores > 0)
-        snprintf(cores, sizeof cores, "%d cores, ", r->machine_cores);
-    char busy[16], cm[16], cx[16];
-    fprintf(out, "machine     %sbusy %s (all cores)%s, load %.2f; client CPU mean %s max %s\n",
-            cores, report_fmt_pct(r->machine_busy_pct, busy, sizeof busy), steal, r->loadavg1,
-            report_fmt_pct(cmean, cm, sizeof cm), report_fmt_pct(cmax, cx, sizeof cx));
 }
 
 int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
@@ -393,22 +219,6 @@ void report_bucket_grid_text(FILE *out, const char *title, const char *const *na
     }
 }
 
-/* A mix's response times per verb, on one set of edges. */
-static int per_verb_buckets(FILE *out, const struct run_result *r, char *err)
-{
-    const struct hist *hs[RUN_MAX_VERBS];
-    const char *names[RUN_MAX_VERBS];
-    for (size_t i = 0; i < r->nverbs; i++) {
-        hs[i] = &r->verbs[i].latency;
-        names[i] = r->verbs[i].name;
-    }
-    static struct report_bucket_grid g; /* large; one thread writes reports */
-    if (report_bucket_grid(r->cfg.buckets, hs, (int)r->nverbs, &g, err))
-        return -1;
-    report_bucket_grid_text(out, "response time %", names, &g);
-    return 0;
-}
-
 int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
     static const char *const heads[7] = {"verb", "requests", "ok", "errors", "unfinished",
@@ -439,29 +249,6 @@ int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err)
         const char *cells[7] = {v->name, n[0], n[1], n[2], n[3], a, b};
         if (doc_table_add(t, cells, err))
             return -1;
-    }
-    return 0;
-}
-
-int report_text(FILE *out, const struct run_result *r, char *err)
-{
-    header(out, r);
-    if (report_table(out, r, report_bucket_doc, doc_table_text, err))
-        return -1;
-    if (report_table(out, r, report_pct_doc, doc_table_text, err))
-        return -1;
-    counts(out, r);
-    transport(out, r);
-    cpu(out, r);
-    if (report_table(out, r, report_verb_doc, doc_table_text, err))
-        return -1;
-    if (r->nverbs > 1 && per_verb_buckets(out, r, err))
-        return -1;
-    report_ranks(out, r);
-    if (r->nwarnings) {
-        fprintf(out, "\nwarnings\n");
-        for (size_t i = 0; i < r->nwarnings; i++)
-            fprintf(out, "  ! %s\n", r->warnings[i]);
     }
     return 0;
 }

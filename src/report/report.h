@@ -8,6 +8,7 @@
 #include "model/result.h"
 #include "base/units.h"
 #include "stats/buckets.h"
+#include "report/doc_kv.h"
 #include "report/doc_table.h"
 
 /* The results (only read) are the caller's; err is ERR_LEN bytes,
@@ -96,5 +97,32 @@ int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
  * column), then a line per row. */
 void report_bucket_grid_text(FILE *out, const char *title, const char *const *names,
                              const struct report_bucket_grid *g);
+
+/* ---- the key-value sections (report_sections.c) ------------------------------ */
+
+/* Each fills d (doc_kv_init'd here; the caller's, nothing allocated) with
+ * a section of r (only read), for doc_kv_text and doc_kv_html. */
+/* target, verbs, rate, duration, start; the page adds load, simulator
+ * and buckets. */
+void report_config_doc(const struct run_result *r, struct doc_kv *d);
+/* requests, warmup and error kinds (the text's; the page has its own
+ * table of them), bytes, send and pacer lag. */
+void report_requests_doc(const struct run_result *r, struct doc_kv *d);
+/* Reconnects, connection failures, TLS, STOMP, the last failures. */
+void report_transport_doc(const struct run_result *r, struct doc_kv *d);
+/* The server's CPU (idle, RSS) and the machine's, and the client's. */
+void report_machine_doc(const struct run_result *r, struct doc_kv *d);
+/* All four, in the report's order (the CSV summary reads their metric
+ * lines). */
+#define REPORT_SECTIONS 4
+void report_sections(const struct run_result *r, struct doc_kv d[REPORT_SECTIONS]);
+/* A metric's line (model/metric.h's enum metric m) in d, shown where:
+ * key, then "<label> <value>" formatted by its unit, and the raw value
+ * (the CSV summary's column, named by its json_key). */
+void report_kv_metric(struct doc_kv *d, unsigned where, const char *key,
+                      const struct run_result *r, int m);
+/* Metric m's value v as every table shows it: by its unit, latencies in u;
+ * "n/a" for NAN (no answer, CPU not sampled). Into out (len bytes). */
+void report_fmt_metric(int m, double v, const struct report_unit *u, char *out, size_t len);
 
 #endif

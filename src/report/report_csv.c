@@ -11,6 +11,7 @@
 #include "stats/buckets.h"
 #include "report/report.h"
 #include "report/report_csv.h"
+#include "model/metric.h"
 #include "model/server_cpu.h"
 
 void report_csv_field(FILE *out, const char *s)
@@ -47,14 +48,35 @@ static void summary_head(FILE *out, const struct run_result *r)
     for (size_t i = 0; i < r->cfg.npcts; i++)
         fprintf(out, ",latency_p%g_ms", r->cfg.pcts[i]);
     fputs(",server_cpu_mean_pct,server_cpu_ms_per_call,bytes_received", out);
-    fputs(",server_idle_pct,server_cpu_ms_per_call_net\n", out);
+    fputs(",server_idle_pct,server_cpu_ms_per_call_net", out);
+}
+
+/* The metric lines of the run's sections (report_kv_metric), in their
+ * order: a figure the report shows gets its column here without a line of
+ * its own. head: their names, else their values. */
+static void metric_columns(FILE *out, const struct doc_kv *d, int head)
+{
+    for (int s = 0; s < REPORT_SECTIONS; s++)
+        for (int i = 0; i < d[s].n; i++) {
+            const struct doc_kv_line *l = &d[s].line[i];
+            if (l->metric < 0)
+                continue;
+            if (head)
+                fprintf(out, ",%s", metric_defs[l->metric].json_key);
+            else
+                num(out, l->raw, !isnan(l->raw));
+        }
 }
 
 void report_csv_summary(FILE *out, const struct run_result *r)
 {
     const struct hist *h = &r->latency;
     int any = h->total_count > 0;
+    struct doc_kv d[REPORT_SECTIONS];
+    report_sections(r, d);
     summary_head(out, r);
+    metric_columns(out, d, 1);
+    fputc('\n', out);
     report_csv_field(out, r->cfg.label[0] ? r->cfg.label : r->cfg.encoding);
     fputc(',', out);
     report_csv_field(out, r->cfg.encoding);
@@ -80,6 +102,7 @@ void report_csv_summary(FILE *out, const struct run_result *r)
     fprintf(out, ",%lld", (long long)r->bytes_received);
     num(out, r->idle.mean_pct, r->idle.n > 0); /* empty: no idle baseline */
     num(out, c.net, !isnan(c.net));
+    metric_columns(out, d, 0);
     fputc('\n', out);
 }
 

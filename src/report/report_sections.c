@@ -1,0 +1,254 @@
+/* report_sections: a run's key-value sections as documents (report.h):
+ * built once here, written as text lines, page tables and CSV columns. */
+#include <math.h>
+#include <string.h>
+
+#include "base/units.h"
+#include "model/metric.h"
+#include "model/server_cpu.h"
+#include "report/report.h"
+
+static const char *plural(int64_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+void report_fmt_metric(int m, double v, const struct report_unit *u, char *out, size_t len)
+{
+    if (isnan(v)) { /* no answer, CPU not sampled */
+        snprintf(out, len, "n/a");
+        return;
+    }
+    switch (metric_defs[m].unit) {
+    case MU_PER_S: snprintf(out, len, "%.2f/s", v); break;
+    case MU_COUNT: snprintf(out, len, "%.0f", v); break;
+    case MU_PCT: snprintf(out, len, "%.1f%%", v); break;
+    case MU_CPU_MS: snprintf(out, len, "%.3f", v); break;
+    case MU_BYTES: report_fmt_bytes(v, out, len); break; /* "2.09 MB", as run says it */
+    case MU_MS: report_unit_fmt(u, 1, v * 1000, out, len); break;
+    }
+}
+
+void report_kv_metric(struct doc_kv *d, unsigned where, const char *key,
+                      const struct run_result *r, int m)
+{
+    double v = metric_defs[m].value(r);
+    char cell[48];
+    struct report_unit u = report_unit_pick(v * 1000, v * 1000);
+    report_fmt_metric(m, v, &u, cell, sizeof cell);
+    struct doc_kv_line *l = doc_kv_add(d, where, key, "%s %s", metric_defs[m].label, cell);
+    if (l) {
+        l->metric = m;
+        l->raw = v;
+    }
+}
+
+/* ---- configuration --------------------------------------------------------- */
+
+static void rate_line(struct doc_kv *d, const struct run_result *r)
+{
+    const struct run_config *c = &r->cfg;
+    if (r->closed_loop) {
+        doc_kv_add(d, DOC_IN_BOTH, "rate", "closed loop (max): %.2f/s achieved; latency is "
+                   "service time", r->rate_achieved);
+        return;
+    }
+    char target[32], pacer[112];
+    units_format_rate(c->rate, target, sizeof target); /* as the user wrote it */
+    result_pacer_text(r, pacer, sizeof pacer);
+    doc_kv_add(d, DOC_IN_BOTH, "rate", "%s target, %.2f/s achieved (%s arrivals, %s)", target,
+               r->rate_achieved, c->arrival == ARRIVAL_POISSON ? "poisson" : "constant", pacer);
+}
+
+static void duration_lines(struct doc_kv *d, const struct run_result *r)
+{
+    const struct run_config *c = &r->cfg;
+    char dur[32], warm[32], tmo[32];
+    units_format_duration(c->duration_ns, dur, sizeof dur);
+    units_format_duration(c->warmup_ns, warm, sizeof warm);
+    units_format_duration(c->timeout_ns, tmo, sizeof tmo);
+    if (r->interrupted)
+        doc_kv_add(d, DOC_IN_BOTH, "duration", "%.2fs measured of %s planned, INTERRUPTED (%s)",
+                   r->duration_s, dur, result_signal_name(r->interrupted));
+    else
+        doc_kv_add(d, DOC_IN_BOTH, "duration", "%s measured", dur);
+    doc_kv_append(d, " (+%s warmup), %d %s, timeout %s", warm, c->connections,
+                  plural(c->connections, "connection", "connections"), tmo);
+    char iso[40];
+    result_format_start(r->start_unix, iso, sizeof iso);
+    if (iso[0]) /* the measured window's start, for lining up with other logs */
+        doc_kv_add(d, DOC_IN_BOTH, "started", "%s (%.6f s since the epoch)", iso,
+                   r->start_unix);
+}
+
+void report_config_doc(const struct run_result *r, struct doc_kv *d)
+{
+    static const char *const validates[] = {"none", "cheap", "full"};
+    const struct run_config *c = &r->cfg;
+    doc_kv_init(d, "configuration");
+    doc_kv_add(d, DOC_IN_BOTH, "target", "%s (%s)%s", r->target_url, c->encoding,
+               c->url[0] ? "" : " built-in simulator");
+    doc_kv_add(d, DOC_IN_BOTH, "verbs", "%s", "");
+    for (size_t i = 0; i < c->nverbs; i++)
+        doc_kv_append(d, "%s%s:%u", i ? "," : "", c->verbs[i].name, c->verbs[i].weight);
+    rate_line(d, r);
+    duration_lines(d, r);
+    char iv[32];
+    units_format_duration(c->interval_ns, iv, sizeof iv);
+    doc_kv_add(d, DOC_IN_PAGE, "load", "interval %s; seed %llu; validate %s", iv,
+               (unsigned long long)c->seed, validates[c->validate % 3]);
+    if (!c->url[0])
+        doc_kv_add(d, DOC_IN_PAGE, "simulator", "%d VMs", c->vms);
+    doc_kv_add(d, DOC_IN_PAGE, "buckets", "%s", c->buckets[0] ? c->buckets : "auto");
+}
+
+/* ---- requests, bytes and lags ---------------------------------------------- */
+
+/* Send lag and pacer lag, one unit per line (they differ by orders of
+ * magnitude when the server is the bottleneck). */
+static void lag_lines(struct doc_kv *d, const struct run_result *r)
+{
+    const struct hist *hs[2] = {&r->send_lag, &r->pacing_lag};
+    static const char *const key[2] = {"send lag", "pacer lag"};
+    static const char *const what[2] = {
+        "actual - intended send time", "the same, sends that found a free connection"};
+    for (int i = 0; i < 2; i++) {
+        double mn = 0, mx = 0;
+        report_unit_span(hs[i], &mn, &mx);
+        struct report_unit u = report_unit_pick(mx, mn);
+        char p50[32], p99[32], m[32];
+        int have = hs[i]->total_count > 0;
+        report_unit_fmt(&u, have, (double)hist_percentile(hs[i], 50), p50, sizeof p50);
+        report_unit_fmt(&u, have, (double)hist_percentile(hs[i], 99), p99, sizeof p99);
+        report_unit_fmt(&u, have, (double)hs[i]->max, m, sizeof m);
+        doc_kv_add(d, DOC_IN_BOTH, key[i], "p50 %s  p99 %s  max %s (%s)", p50, p99, m, what[i]);
+    }
+}
+
+void report_requests_doc(const struct run_result *r, struct doc_kv *d)
+{
+    doc_kv_init(d, "requests");
+    d->blank_before = 1;
+    /* The page's own table says these, with each kind's first error. */
+    doc_kv_add(d, DOC_IN_TEXT, "requests", "sent %lld  ok %lld  errors %lld  unfinished %lld  "
+               "(queued %lld)", (long long)r->sent, (long long)r->ok, (long long)r->errors,
+               (long long)r->unfinished, (long long)r->queued);
+    if (r->warmup.sent || r->cfg.warmup_ns)
+        doc_kv_add(d, DOC_IN_TEXT, "warmup", "sent %lld  ok %lld  errors %lld  (before the "
+                   "window: in no figure here)", (long long)r->warmup.sent,
+                   (long long)r->warmup.ok, (long long)r->warmup.errors);
+    doc_kv_add(d, DOC_IN_TEXT, "errors", "%s", "");
+    for (int k = 0; k < ERR_KINDS; k++)
+        doc_kv_append(d, "%s%s %lld", k ? " " : "", err_kind_names[k], (long long)r->err[k]);
+    int64_t answered = r->ok + r->errors, written = r->sent - r->unfinished;
+    char req[32] = "n/a", resp[32] = "n/a";
+    if (written > 0)
+        report_fmt_bytes((double)r->bytes_sent / (double)written, req, sizeof req);
+    if (answered > 0)
+        report_fmt_bytes((double)r->bytes_received / (double)answered, resp, sizeof resp);
+    doc_kv_add(d, DOC_IN_BOTH, "bytes", "request %s, response %s (mean)", req, resp);
+    lag_lines(d, r);
+}
+
+/* ---- transport ----------------------------------------------------------- */
+
+static int uses_tls(const struct run_result *r)
+{
+    return !strncmp(r->target_url, "https:", 6) || !strncmp(r->target_url, "stomps:", 7);
+}
+
+static void tls_part(struct doc_kv *d, const struct run_result *r)
+{
+    char p50[32], mx[32];
+    double lo = 0, hi = 0;
+    report_unit_span(&r->handshake, &lo, &hi);
+    struct report_unit u = report_unit_pick(hi, lo);
+    int have = r->handshake.total_count > 0;
+    report_unit_fmt(&u, have, (double)hist_percentile(&r->handshake, 50), p50, sizeof p50);
+    report_unit_fmt(&u, have, (double)r->handshake.max, mx, sizeof mx);
+    doc_kv_append(d, "; TLS %s, %lld %s (connect + handshake p50 %s, max %s; not in "
+                  "latency), %lld failed", r->cfg.tls_insecure ? "INSECURE (server not verified)"
+                                                               : "verified",
+                  (long long)r->handshakes, plural(r->handshakes, "handshake", "handshakes"),
+                  p50, mx, (long long)r->tls_failures);
+}
+
+/* Connections, TLS and STOMP: what the transport went through. */
+void report_transport_doc(const struct run_result *r, struct doc_kv *d)
+{
+    doc_kv_init(d, "transport");
+    doc_kv_add(d, DOC_IN_BOTH, "transport", "reconnects %lld (%.1f/s)", (long long)r->reconnects,
+               result_reconnects_per_s(r));
+    if (result_conn_failures(r)) {
+        doc_kv_append(d, ", connection failures %lld (", (long long)result_conn_failures(r));
+        for (int k = 0, n = 0; k < CONN_CAUSES; k++)
+            if (r->conn_failures[k])
+                doc_kv_append(d, "%s%s %lld", n++ ? ", " : "", conn_cause_names[k],
+                              (long long)r->conn_failures[k]);
+        doc_kv_append(d, ")");
+    }
+    if (uses_tls(r))
+        tls_part(d, r);
+    if (!strncmp(r->target_url, "stomp", 5))
+        doc_kv_append(d, "; STOMP ERROR frames %lld, bad frames %lld, stray replies %lld",
+                      (long long)r->stomp_errors, (long long)r->stomp_bad_frames,
+                      (long long)r->stray_replies);
+    else if (r->stray_replies)
+        doc_kv_append(d, "; stray replies %lld", (long long)r->stray_replies);
+    if (r->tls_error[0])
+        doc_kv_add(d, DOC_IN_BOTH, "", "last TLS failure: %s", r->tls_error);
+    if (r->stomp_error[0])
+        doc_kv_add(d, DOC_IN_BOTH, "", "last STOMP ERROR: %s", r->stomp_error);
+}
+
+/* ---- the server and the machine ------------------------------------------------ */
+
+static void server_lines(struct doc_kv *d, const struct run_result *r)
+{
+    char line[320];
+    server_cpu_text(r, line, sizeof line);
+    if (!r->nwatched) {
+        doc_kv_add(d, DOC_IN_BOTH, "server", "%s", line);
+        return;
+    }
+    doc_kv_add(d, DOC_IN_BOTH, "server", "pid");
+    for (size_t i = 0; i < r->nwatched; i++)
+        doc_kv_append(d, "%s%d", i ? "+" : " ", (int)r->watched_pids[i]);
+    doc_kv_append(d, " (%ld %s): %s", r->server_threads,
+                  plural(r->server_threads, "thread", "threads"), line);
+    if (r->server_cpu_source[0])
+        doc_kv_append(d, " (%s)", r->server_cpu_source);
+    server_cpu_idle_text(r, line, sizeof line);
+    if (line[0])
+        doc_kv_add(d, DOC_IN_BOTH, "", "%s", line);
+    char a[32], b[32];
+    report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
+    report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
+    doc_kv_add(d, DOC_IN_BOTH, "", "RSS %s -> %s", a, b);
+}
+
+void report_machine_doc(const struct run_result *r, struct doc_kv *d)
+{
+    doc_kv_init(d, "machine");
+    server_lines(d, r);
+    double cmax, cmean = result_client_cpu_mean(r, &cmax);
+    char steal[32] = ""; /* unknown in results saved before steal was measured */
+    if (r->machine_steal_pct >= 0)
+        snprintf(steal, sizeof steal, ", steal %.1f%%", r->machine_steal_pct);
+    char cores[24] = "";
+    if (r->machine_cores > 0)
+        snprintf(cores, sizeof cores, "%d cores, ", r->machine_cores);
+    char busy[16], cm[16], cx[16];
+    doc_kv_add(d, DOC_IN_BOTH, "machine", "%sbusy %s (all cores)%s, load %.2f; client CPU mean "
+               "%s max %s", cores, report_fmt_pct(r->machine_busy_pct, busy, sizeof busy), steal,
+               r->loadavg1, report_fmt_pct(cmean, cm, sizeof cm),
+               report_fmt_pct(cmax, cx, sizeof cx));
+}
+
+void report_sections(const struct run_result *r, struct doc_kv d[REPORT_SECTIONS])
+{
+    report_config_doc(r, &d[0]);
+    report_requests_doc(r, &d[1]);
+    report_transport_doc(r, &d[2]);
+    report_machine_doc(r, &d[3]);
+}

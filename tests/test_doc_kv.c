@@ -1,0 +1,147 @@
+/* test_doc_kv: a key-value section is built once and each writer shows it
+ * its own way: the text pads keys to 12 columns and indents a continued
+ * line, the page escapes and leaves out the text's own lines; the run's
+ * largest sections fit; a metric line carries its raw value into the
+ * CSV summary. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/metric.h"
+#include "report/doc_kv.h"
+#include "report/report.h"
+#include "report/report_csv.h"
+
+static struct run_result res; /* large: off the stack */
+
+/* What write(out, d) wrote, malloc'd (the caller frees). */
+static char *written(void (*write)(FILE *, const struct doc_kv *), const struct doc_kv *d)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    write(f, d);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+static void text_pads_and_indents(void **state)
+{
+    (void)state;
+    static struct doc_kv d;
+    doc_kv_init(&d, "transport");
+    d.blank_before = 1;
+    doc_kv_add(&d, DOC_IN_BOTH, "transport", "reconnects %d", 3);
+    doc_kv_append(&d, "; TLS %s", "verified");
+    doc_kv_add(&d, DOC_IN_BOTH, "", "last TLS failure: %s", "x");
+    doc_kv_add(&d, DOC_IN_PAGE, "load", "seed 1");
+    char *t = written(doc_kv_text, &d);
+    assert_string_equal(t, "\ntransport   reconnects 3; TLS verified\n"
+                           "            last TLS failure: x\n");
+    free(t);
+}
+
+static void page_escapes_and_skips_text_lines(void **state)
+{
+    (void)state;
+    static struct doc_kv d;
+    doc_kv_init(&d, "machine");
+    doc_kv_add(&d, DOC_IN_TEXT, "requests", "sent 1");
+    doc_kv_add(&d, DOC_IN_BOTH, "server", "<b id=pwn>&");
+    char *h = written(doc_kv_html, &d);
+    assert_non_null(strstr(h, "machine"));
+    assert_non_null(strstr(h, "&lt;b id=pwn&gt;&amp;"));
+    assert_null(strstr(h, "<b id"));
+    assert_null(strstr(h, "sent 1"));
+    free(h);
+    doc_kv_init(&d, "none"); /* only text lines: no table at all */
+    doc_kv_add(&d, DOC_IN_TEXT, "requests", "sent 1");
+    h = written(doc_kv_html, &d);
+    assert_string_equal(h, "");
+    free(h);
+}
+
+static void full_section_drops_past_the_last_line(void **state)
+{
+    (void)state;
+    static struct doc_kv d;
+    doc_kv_init(&d, "x");
+    for (int i = 0; i < DOC_KV_LINES; i++)
+        assert_non_null(doc_kv_add(&d, DOC_IN_BOTH, "k", "%d", i));
+    assert_null(doc_kv_add(&d, DOC_IN_BOTH, "k", "one too many"));
+    assert_int_equal(d.n, DOC_KV_LINES);
+}
+
+/* A run with everything a section can say: TLS and STOMP failures, a
+ * warmup, connection failures, three watched pids, an idle baseline. */
+static void everything(struct run_result *r)
+{
+    struct run_config c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.encoding, sizeof c.encoding, "jsonrpc");
+    snprintf(c.url, sizeof c.url, "stomps://127.0.0.1:1");
+    snprintf(c.verbs[0].name, sizeof c.verbs[0].name, "ping");
+    c.verbs[0].weight = 1;
+    c.nverbs = 1;
+    c.rate = 10;
+    c.duration_ns = c.warmup_ns = c.interval_ns = c.timeout_ns = 1000000000LL;
+    c.connections = 2;
+    assert_int_equal(result_init(r, &c), 0);
+    snprintf(r->target_url, sizeof r->target_url, "%s", c.url);
+    snprintf(r->tls_error, sizeof r->tls_error, "bad certificate");
+    snprintf(r->stomp_error, sizeof r->stomp_error, "no such destination");
+    r->conn_failures[0] = r->conn_failures[1] = 1;
+    r->nwatched = 3;
+    r->sent = 10;
+    r->ok = 9;
+    r->errors = 1;
+    r->bytes_received = 900;
+    r->duration_s = 1;
+    r->interrupted = 2;
+}
+
+static void largest_sections_fit(void **state)
+{
+    (void)state;
+    static struct doc_kv d[REPORT_SECTIONS];
+    everything(&res);
+    report_sections(&res, d);
+    for (int i = 0; i < REPORT_SECTIONS; i++) {
+        assert_true(d[i].n > 0);
+        assert_true(d[i].n < DOC_KV_LINES);
+    }
+    result_free(&res);
+}
+
+static void metric_line_is_a_csv_column(void **state)
+{
+    (void)state;
+    static struct doc_kv d;
+    everything(&res);
+    doc_kv_init(&d, "x");
+    report_kv_metric(&d, DOC_IN_BOTH, "", &res, METRIC_BYTES);
+    assert_int_equal(d.line[0].metric, METRIC_BYTES);
+    assert_true(fabs(d.line[0].raw - 90) < 1e-9); /* 900 bytes over 10 answers */
+    assert_string_equal(d.line[0].value, "bytes/response 90 B");
+    result_free(&res);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(text_pads_and_indents),
+        cmocka_unit_test(page_escapes_and_skips_text_lines),
+        cmocka_unit_test(full_section_drops_past_the_last_line),
+        cmocka_unit_test(largest_sections_fit),
+        cmocka_unit_test(metric_line_is_a_csv_column),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
