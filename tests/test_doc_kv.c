@@ -134,6 +134,28 @@ static void metric_line_is_a_csv_column(void **state)
     result_free(&res);
 }
 
+/* The machine section's metric line (client CPU per answer) is a column of
+ * the CSV summary, named by its JSON key, with no line of the CSV's own. */
+static void csv_summary_takes_the_sections_metrics(void **state)
+{
+    (void)state;
+    everything(&res);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    report_csv_summary(f, &res);
+    assert_int_equal(fclose(f), 0);
+    const char *key = metric_defs[METRIC_CLIENT_CPU_MS].json_key;
+    char *eol = strchr(buf, '\n');
+    assert_non_null(eol);
+    assert_true((size_t)(eol - buf) > strlen(key));
+    assert_memory_equal(eol - strlen(key) - 1, ",", 1);
+    assert_memory_equal(eol - strlen(key), key, strlen(key));
+    free(buf);
+    result_free(&res);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -142,6 +164,7 @@ int main(void)
         cmocka_unit_test(full_section_drops_past_the_last_line),
         cmocka_unit_test(largest_sections_fit),
         cmocka_unit_test(metric_line_is_a_csv_column),
+        cmocka_unit_test(csv_summary_takes_the_sections_metrics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

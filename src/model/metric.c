@@ -50,6 +50,16 @@ static double bytes(const struct run_result *r)
     return answered > 0 ? (double)r->bytes_received / (double)answered : NAN;
 }
 
+/* The client's CPU per answer: its mean share of a core over the measured
+ * window, times the window, over the answers. */
+static double client_ms(const struct run_result *r)
+{
+    double max, share = result_client_cpu_mean(r, &max);
+    int64_t answered = r->ok + r->errors;
+    return share >= 0 && answered > 0 ? share / 100 * r->duration_s * 1000 / (double)answered
+                                      : NAN;
+}
+
 const struct metric_def metric_defs[METRIC_N] = {
     [METRIC_P50] = {"p50", "p50 latency", "p50_ms", "p50", MU_MS, 0, p50},
     [METRIC_P90] = {"p90", "p90 latency", "p90_ms", "p90", MU_MS, 0, p90},
@@ -62,6 +72,8 @@ const struct metric_def metric_defs[METRIC_N] = {
                        "cpu-ms", MU_CPU_MS, 0, cpu_ms},
     [METRIC_BYTES] = {"bytes", "bytes/response", "bytes_per_response", "bytes", MU_BYTES, 0,
                       bytes},
+    [METRIC_CLIENT_CPU_MS] = {"client_cpu_ms", "client CPU-ms/answer", "client_cpu_ms_per_answer",
+                              "client-cpu-ms", MU_CPU_MS, 0, client_ms},
 };
 
 const struct metric_def *metric_find(const char *s, size_t len)

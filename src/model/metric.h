@@ -12,7 +12,7 @@
 /* In the order compare's tables show them. */
 enum metric {
     METRIC_P50, METRIC_P90, METRIC_P99, METRIC_MEAN, METRIC_RATE, METRIC_ERRORS,
-    METRIC_CPU_PCT, METRIC_CPU_MS, METRIC_BYTES, METRIC_N
+    METRIC_CPU_PCT, METRIC_CPU_MS, METRIC_BYTES, METRIC_CLIENT_CPU_MS, METRIC_N
 };
 
 /* What a value is, for a writer to show it. */
@@ -21,7 +21,7 @@ enum metric_unit {
     MU_PER_S,  /* requests per second */
     MU_COUNT,  /* requests */
     MU_PCT,    /* % of one core */
-    MU_CPU_MS, /* CPU-ms per call */
+    MU_CPU_MS, /* CPU-ms per call (the server's) or per answer (the client's) */
     MU_BYTES   /* bytes */
 };
 

@@ -243,6 +243,7 @@ void report_machine_doc(const struct run_result *r, struct doc_kv *d)
                "%s max %s", cores, report_fmt_pct(r->machine_busy_pct, busy, sizeof busy), steal,
                r->loadavg1, report_fmt_pct(cmean, cm, sizeof cm),
                report_fmt_pct(cmax, cx, sizeof cx));
+    report_kv_metric(d, DOC_IN_BOTH, "", r, METRIC_CLIENT_CPU_MS);
 }
 
 void report_sections(const struct run_result *r, struct doc_kv d[REPORT_SECTIONS])
