@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 #include "cli/cli_verdict.h"
-#include "cli/compare_gate.h"
+#include "judge/compare_gate.h"
 #include "cli/options.h"
 #include "judge/compare_stats.h"
 #include "model/config_diff.h"
