@@ -13,13 +13,6 @@
 
 /* ---- figures ------------------------------------------------------------- */
 
-/* The metric table's values (model/metric.h): latencies in ms, NAN where
- * a figure does not exist (no answers, CPU not sampled). */
-void compare_figures(const struct run_result *r, double *v)
-{
-    metric_values(r, v);
-}
-
 static int is_latency(int f)
 {
     return metric_defs[f].unit == MU_MS;
@@ -64,16 +57,6 @@ int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, 
     return (int)strlen(RESULT_LOWER_BOUND_MARK) - 1;
 }
 
-double compare_ratio(double a, double b)
-{
-    return a > 0 && b >= 0 ? b / a : NAN;
-}
-
-const char *compare_arm_name(const struct arm *a)
-{
-    return a->merged.cfg.label[0] ? a->merged.cfg.label : a->merged.cfg.encoding;
-}
-
 const char *compare_fig_name(int f)
 {
     return metric_defs[f].label;
@@ -84,7 +67,7 @@ const char *compare_fig_key(int f)
     return metric_defs[f].json_key;
 }
 
-struct report_unit compare_summary_unit(const struct cmp *c)
+struct report_unit compare_summary_unit(const struct comparison *c)
 {
     double mn = 0, mx = 0;
     for (int f = 0; f < METRIC_N; f++)
@@ -95,7 +78,7 @@ struct report_unit compare_summary_unit(const struct cmp *c)
     return report_unit_pick(mx, mn);
 }
 
-struct report_unit compare_rounds_unit(const struct cmp *c)
+struct report_unit compare_rounds_unit(const struct comparison *c)
 {
     double mn = 0, mx = 0;
     for (size_t i = 0; i < c->pairs; i++)

@@ -6,50 +6,14 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "base/exit_code.h"
 
-int compare_judge_gates(struct cmp *c, size_t k)
+void compare_gates_text(FILE *out, const struct comparison *c)
 {
-    const struct options *o = c->o;
-    double a[1000], b[1000]; /* --rounds is at most 1000 */
-    int decided = 1, regression = 0;
-    for (int g = 0; g < o->ngates; g++) {
-        enum metric f = o->gates[g].fig;
-        for (size_t i = 0; i < k && i < 1000; i++) {
-            double va[METRIC_N], vb[METRIC_N];
-            compare_figures(&c->arm[0].rounds[i], va);
-            compare_figures(&c->arm[1].rounds[i], vb);
-            a[i] = va[f];
-            b[i] = vb[f];
-        }
-        gate_judge(&o->gates[g], a, b, k < 1000 ? k : 1000, c->looks, &c->gate[g]);
-        decided &= c->gate[g].verdict != GATE_INCONCLUSIVE;
-        regression |= c->gate[g].verdict == GATE_REGRESSION;
-    }
-    /* one regression fixes the exit code (compare_gates_exit): the gates
-     * still open could not change it */
-    return decided || regression;
-}
-
-int compare_gates_exit(const struct cmp *c)
-{
-    int regression = 0, inconclusive = 0;
-    for (int g = 0; g < c->o->ngates; g++) {
-        regression |= c->gate[g].verdict == GATE_REGRESSION;
-        inconclusive |= c->gate[g].verdict == GATE_INCONCLUSIVE;
-    }
-    if (c->o->bisect)
-        return regression ? EXIT_BISECT_BAD : inconclusive ? EXIT_BISECT_SKIP : EXIT_OK;
-    return regression ? EXIT_REGRESSION : inconclusive ? EXIT_INCONCLUSIVE : EXIT_OK;
-}
-
-void compare_gates_text(FILE *out, const struct cmp *c)
-{
-    if (c->o->ngates == 0)
+    if (c->plan.ngates == 0)
         return;
     fprintf(out, "\n%-22s %8s  %-26s %6s  %s\n", "gate", "B/A", "interval of B/A", "rounds",
             "verdict");
-    for (int g = 0; g < c->o->ngates; g++) {
+    for (int g = 0; g < c->plan.ngates; g++) {
         const struct gate_result *r = &c->gate[g];
         char ratio[16] = "n/a", iv[64] = "n/a";
         if (r->rc >= 0)
@@ -62,17 +26,17 @@ void compare_gates_text(FILE *out, const struct cmp *c)
         }
         else if (r->rc == 1)
             snprintf(iv, sizeof iv, "n/a (1 round)");
-        fprintf(out, "%-22s %8s  %-26s %6zu  %s\n", c->o->gates[g].expr, ratio, iv, r->rounds,
+        fprintf(out, "%-22s %8s  %-26s %6zu  %s\n", c->plan.gates[g].expr, ratio, iv, r->rounds,
                 compare_stats_verdict_name(r->verdict));
     }
     fprintf(out, "method: %s; %d look%s, alpha %g per look\n", gate_method(), c->looks,
             c->looks == 1 ? "" : "s", GATE_ALPHA / c->looks);
     int open = 0;
-    for (int g = 0; g < c->o->ngates; g++)
+    for (int g = 0; g < c->plan.ngates; g++)
         open |= c->gate[g].verdict == GATE_INCONCLUSIVE;
-    if (c->o->rounds_auto && !c->interrupted && c->pairs < (size_t)c->o->rounds)
+    if (c->plan.rounds_auto && !c->interrupted && c->pairs < (size_t)c->plan.rounds)
         fprintf(out, "stopped after %zu of at most %d rounds: the outcome was decided%s\n",
-                c->pairs, c->o->rounds, open ? " (a regression; the gates still open could "
+                c->pairs, c->plan.rounds, open ? " (a regression; the gates still open could "
                 "not change the exit code)" : "");
 }
 
@@ -81,11 +45,11 @@ static json_object *num(double v)
     return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
-json_object *compare_gates_json(const struct cmp *c)
+json_object *compare_gates_json(const struct comparison *c)
 {
     json_object *arr = json_object_new_array();
-    for (int g = 0; g < c->o->ngates; g++) {
-        const struct gate *gt = &c->o->gates[g];
+    for (int g = 0; g < c->plan.ngates; g++) {
+        const struct gate *gt = &c->plan.gates[g];
         const struct gate_result *r = &c->gate[g];
         json_object *o = json_object_new_object();
         json_object_object_add(o, "gate", json_object_new_string(gt->expr));
@@ -98,7 +62,7 @@ json_object *compare_gates_json(const struct cmp *c)
         json_object_object_add(o, "confidence", json_object_new_double(r->conf));
         json_object_object_add(o, "rounds", json_object_new_int64((int64_t)r->rounds));
         json_object_object_add(o, "max_rounds", json_object_new_int64(
-                                                     c->saved ? (int64_t)c->pairs : c->o->rounds));
+                                                     c->saved ? (int64_t)c->pairs : c->plan.rounds));
         json_object_object_add(o, "looks", json_object_new_int(c->looks));
         json_object_object_add(o, "verdict",
                                json_object_new_string(compare_stats_verdict_name(r->verdict)));

@@ -13,92 +13,12 @@
 #include "model/config_diff.h"
 #include "report/report.h"
 #include "model/result_json.h"
-#include "model/result_merge.h"
-
-/* Merges each arm's rounds, then takes the figures and the intervals. */
-int compare_summarise(struct cmp *c, char *err)
-{
-    for (int a = 0; a < 2; a++) {
-        struct arm *arm = &c->arm[a];
-        if (result_init(&arm->merged, &arm->rounds[0].cfg)) {
-            snprintf(err, ERR_LEN, "out of memory");
-            return -1;
-        }
-        arm->have_merged = 1;
-        for (size_t i = 0; i < c->pairs; i++)
-            if (result_merge(&arm->merged, &arm->rounds[i], RESULT_MERGE_SEQUENTIAL, err))
-                return -1;
-        compare_figures(&arm->merged, arm->fig);
-    }
-    double *va = calloc(c->pairs * 2 * METRIC_N, sizeof *va);
-    if (!va) {
-        snprintf(err, ERR_LEN, "out of memory");
-        return -1;
-    }
-    double *vb = va + c->pairs * METRIC_N;
-    for (size_t i = 0; i < c->pairs; i++) {
-        compare_figures(&c->arm[0].rounds[i], va + i * METRIC_N);
-        compare_figures(&c->arm[1].rounds[i], vb + i * METRIC_N);
-    }
-    double a[2 * 1000], b[2 * 1000]; /* --rounds is at most 1000 */
-    for (int f = 0; f < METRIC_N; f++) {
-        for (size_t i = 0; i < c->pairs; i++) {
-            a[i] = va[i * METRIC_N + f];
-            b[i] = vb[i * METRIC_N + f];
-        }
-        c->ci_rc[f] = compare_stats_ci(a, b, c->pairs, &c->ci[f]);
-    }
-    free(va);
-    return 0;
-}
 
 /* ---- text ---------------------------------------------------------------- */
 
-static enum cmp_verdict verdict(const struct cmp *c, int f, char *out, size_t len)
+static void summary_table(FILE *out, const struct comparison *c)
 {
-    static const char *const words[] = {
-        [CMP_B_LOWER] = "B lower", [CMP_B_HIGHER] = "B higher",
-        [CMP_TOO_FEW] = "too few rounds to tell",
-        [CMP_NO_DIFFERENCE] = "no significant difference"};
-    if (c->ci_rc[f] == 1) {
-        snprintf(out, len, "n/a (1 round)");
-        return CMP_NA_ONE_ROUND;
-    }
-    if (c->ci_rc[f] < 0) {
-        snprintf(out, len, "n/a");
-        return CMP_NA;
-    }
-    char lo[16], hi[16];
-    compare_stats_fmt_ratio(c->ci[f].low, lo, sizeof lo);
-    compare_stats_fmt_ratio(c->ci[f].high, hi, sizeof hi);
-    enum cmp_verdict v = compare_stats_significant_shown(&c->ci[f])
-                             ? (c->ci[f].high < 1 ? CMP_B_LOWER : CMP_B_HIGHER)
-                         : c->pairs < 3 ? CMP_TOO_FEW
-                                        : CMP_NO_DIFFERENCE;
-    snprintf(out, len, "[%s, %s] %s", lo, hi, words[v]);
-    return v;
-}
-
-/* 1 when a figure's interval includes 1 only because there are 2 rounds. */
-static int too_few_rounds(const struct cmp *c)
-{
-    for (int f = 0; c->pairs == 2 && f < METRIC_N; f++)
-        if (c->ci_rc[f] == 0 && !compare_stats_significant_shown(&c->ci[f]))
-            return 1;
-    return 0;
-}
-
-/* The parameters A and B differ in (config_diff.h), from each arm's first
- * round (an arm's rounds share one configuration). @return how many; 0 is
- * an A/A, whose differences are noise. */
-static size_t arms_differ(const struct cmp *c, struct config_diff *d)
-{
-    return config_diff(&c->arm[0].rounds[0], &c->arm[1].rounds[0], d);
-}
-
-static void summary_table(FILE *out, const struct cmp *c)
-{
-    const struct arm *A = &c->arm[0], *B = &c->arm[1];
+    const struct compare_arm *A = &c->arm[0], *B = &c->arm[1];
     char ha[80], hb[80];
     snprintf(ha, sizeof ha, "A %.60s", compare_arm_name(A));
     snprintf(hb, sizeof hb, "B %.60s", compare_arm_name(B));
@@ -113,24 +33,24 @@ static void summary_table(FILE *out, const struct cmp *c)
         double x = compare_figure_ratio(c, f);
         if (!isnan(x))
             compare_stats_fmt_ratio(x, r, sizeof r);
-        verdict(c, f, v, sizeof v);
+        compare_verdict(c, f, v, sizeof v);
         fprintf(out, "%-20s %*s %*s %8s  %s\n", compare_fig_name(f), 14 + wa, va, 14 + wb, vb, r, v);
     }
     fprintf(out, "(%s)\n", COMPARE_RATIO_METHOD);
-    if (too_few_rounds(c))
+    if (compare_too_few_rounds(c))
         fprintf(out, "2 rounds: the interval cannot exclude 1 unless both rounds agree closely "
                      "(t = %.1f with 1 degree of freedom); use 3 or more (--rounds)\n",
                 compare_stats_t975(1));
 }
 
 /* One set of edges for both arms, from the union of their data. */
-static int bucket_edges(const struct cmp *c, double *edges, char *err)
+static int bucket_edges(const struct comparison *c, double *edges, char *err)
 {
     const struct hist *hs[2] = {&c->arm[0].merged.latency, &c->arm[1].merged.latency};
-    return buckets_edges(c->o->cfg.buckets, hs, 2, edges, err);
+    return buckets_edges(c->plan.buckets, hs, 2, edges, err);
 }
 
-int compare_bucket_doc(const struct cmp *c, struct doc_table *t, char *err)
+int compare_bucket_doc(const struct comparison *c, struct doc_table *t, char *err)
 {
     double edges[BUCKETS_MAX], pa[BUCKETS_MAX], pb[BUCKETS_MAX];
     int n = bucket_edges(c, edges, err);
@@ -164,7 +84,7 @@ int compare_bucket_doc(const struct cmp *c, struct doc_table *t, char *err)
     return 0;
 }
 
-static int bucket_table(FILE *out, const struct cmp *c, char *err)
+static int bucket_table(FILE *out, const struct comparison *c, char *err)
 {
     struct doc_table t;
     if (compare_bucket_doc(c, &t, err))
@@ -175,7 +95,7 @@ static int bucket_table(FILE *out, const struct cmp *c, char *err)
 }
 
 /* Per round, with the hypervisor's steal: a round it disturbed stands out. */
-static void rounds_table(FILE *out, const struct cmp *c)
+static void rounds_table(FILE *out, const struct comparison *c)
 {
     fprintf(out, "\n%-6s %-3s %-16s %10s %10s %10s %12s %6s\n", "round", "arm", "label", "p50",
             "p99", "rate", "CPU-ms/call", "steal");
@@ -201,7 +121,7 @@ static void rounds_table(FILE *out, const struct cmp *c)
         }
 }
 
-int compare_write_text(FILE *out, const struct cmp *c, char *err)
+int compare_write_text(FILE *out, const struct comparison *c, char *err)
 {
     const struct run_config *cfg = &c->arm[0].merged.cfg;
     char dur[32], warm[32];
@@ -219,7 +139,7 @@ int compare_write_text(FILE *out, const struct cmp *c, char *err)
             break;
         }
     struct config_diff d[CONFIG_DIFF_MAX];
-    size_t nd = arms_differ(c, d);
+    size_t nd = compare_config_diff(c, d);
     char diff[1024];
     config_diff_text(d, nd, diff, sizeof diff);
     if (nd == 0)
@@ -229,12 +149,12 @@ int compare_write_text(FILE *out, const struct cmp *c, char *err)
         fprintf(out, "differ      A and B differ in: %s\n", diff);
     char rate[32];
     units_format_rate(cfg->rate, rate, sizeof rate); /* as the user wrote it */
-    if (c->saved && c->o->npositional == 1)
+    if (c->saved && c->plan.ninputs == 1)
         fprintf(out, "saved       %s, %zu rounds per arm; rate %s, verbs ",
-                c->o->positional[0], c->pairs, rate);
+                c->plan.inputs[0], c->pairs, rate);
     else if (c->saved)
-        fprintf(out, "saved       A %s, B %s; rate %s, verbs ", c->o->positional[0],
-                c->o->positional[1], rate);
+        fprintf(out, "saved       A %s, B %s; rate %s, verbs ", c->plan.inputs[0],
+                c->plan.inputs[1], rate);
     else
         fprintf(out, "rounds      %zu x (%s measured + %s warmup) per arm, interleaved A B A B; "
                      "rate %s, verbs ", c->pairs, dur, warm, rate);
@@ -259,7 +179,7 @@ int compare_write_text(FILE *out, const struct cmp *c, char *err)
     return 0;
 }
 
-void compare_warning_prefix(const struct cmp *c, int a, size_t i, char *out, size_t len)
+void compare_warning_prefix(const struct comparison *c, int a, size_t i, char *out, size_t len)
 {
     if (c->pairs > 1)
         snprintf(out, len, "%c round %zu: ", c->arm[a].letter, i + 1);
@@ -274,7 +194,7 @@ static json_object *num_or_null(double v)
     return isnan(v) ? NULL : json_object_new_double(v);
 }
 
-static json_object *arm_json(const struct cmp *c, const struct arm *a)
+static json_object *arm_json(const struct comparison *c, const struct compare_arm *a)
 {
     json_object *o = json_object_new_object();
     char letter[2] = {a->letter, 0};
@@ -296,7 +216,7 @@ static json_object *arm_json(const struct cmp *c, const struct arm *a)
     return o;
 }
 
-static json_object *ratios_json(const struct cmp *c)
+static json_object *ratios_json(const struct comparison *c)
 {
     json_object *o = json_object_new_object();
     for (int f = 0; f < METRIC_N; f++) {
@@ -318,7 +238,7 @@ static json_object *ratios_json(const struct cmp *c)
     return o;
 }
 
-static json_object *buckets_json(const struct cmp *c)
+static json_object *buckets_json(const struct comparison *c)
 {
     double edges[BUCKETS_MAX], pa[BUCKETS_MAX], pb[BUCKETS_MAX];
     char err[ERR_LEN];
@@ -338,7 +258,7 @@ static json_object *buckets_json(const struct cmp *c)
     return arr;
 }
 
-json_object *compare_to_json(const struct cmp *c)
+json_object *compare_to_json(const struct comparison *c)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "rpcbench", json_object_new_string(rpcbench_version()));
@@ -346,7 +266,7 @@ json_object *compare_to_json(const struct cmp *c)
     json_object_object_add(o, "rounds", json_object_new_int64((int64_t)c->pairs));
     json_object_object_add(o, "confidence", json_object_new_double(0.95));
     struct config_diff d[CONFIG_DIFF_MAX];
-    size_t nd = arms_differ(c, d);
+    size_t nd = compare_config_diff(c, d);
     json_object_object_add(o, "same_configuration", json_object_new_boolean(nd == 0));
     json_object *diffs = json_object_new_array();
     for (size_t i = 0; i < nd; i++) {
@@ -364,27 +284,9 @@ json_object *compare_to_json(const struct cmp *c)
     json_object_object_add(o, "ratios", ratios_json(c));
     json_object_object_add(o, "buckets", buckets_json(c));
     json_object_object_add(o, "verbs", compare_verbs_json(c));
-    if (c->o->ngates > 0)
+    if (c->plan.ngates > 0)
         json_object_object_add(o, "gates", compare_gates_json(c));
-    if (c->o->thresholds.n > 0)
+    if (c->plan.thresholds.n > 0)
         json_object_object_add(o, "thresholds", compare_thresholds_json(c));
     return o;
 }
-
-/* ---- for the HTML page (cmd_compare_html.c): the text's own verdicts -------- */
-
-double compare_figure_ratio(const struct cmp *c, int f)
-{
-    return c->ci_rc[f] >= 0 ? c->ci[f].geo_ratio : NAN;
-}
-
-enum cmp_verdict compare_verdict(const struct cmp *c, int f, char *out, size_t len)
-{
-    return verdict(c, f, out, len);
-}
-
-size_t compare_config_diff(const struct cmp *c, struct config_diff *d)
-{
-    return arms_differ(c, d);
-}
-
