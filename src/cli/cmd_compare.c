@@ -5,17 +5,20 @@
  * each round pairs an A with a B and the spread of the pairs' ratios gives
  * the confidence interval (compare_stats.h). Saved (compare_saved.h): two
  * result files, one round each, compared the same way without an interval,
- * or a saved comparison, rendered again from its rounds. */
+ * or a saved comparison, rendered again from its rounds. This file runs
+ * the command (options, rounds or saved inputs, outputs, exit code); what
+ * it finds is judged in judge/comparison.h and written by
+ * report/compare_report.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/exit_code.h"
 #include "cli/commands.h"
-#include "cli/cmd_compare.h"
 #include "cli/cli_round.h"
 #include "model/compare_saved.h"
 #include "cli/options.h"
+#include "report/compare_report.h"
 #include "report/hdrlog_sink.h"
 #include "report/plot.h"
 #include "model/result_json.h"

@@ -1,8 +1,8 @@
-/* cmd_compare_html: compare --html FILE, the comparison as one page
+/* compare_html: compare --html FILE, the comparison as one page
  * (report/html.h). Its figures, ratios, intervals and verdicts come from
- * the text report's own functions (cmd_compare.h), so the page and the text
+ * the text report's own functions (compare_report.h), so the page and the text
  * say the same. */
-#include "cli/cmd_compare.h"
+#include "report/compare_report.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,17 +1,15 @@
-/* cmd_compare_figures: the figures a comparison shows (cmd_compare.h),
- * from the metric table (model/metric.h): each one's name and JSON key,
- * its value from a result, how it is written, and the one time unit of a
- * table's latencies. Shared by the
- * text, the JSON, the gates and the HTML page, and calls none of them. */
-#include "cli/cmd_compare.h"
+/* compare_cells: how a comparison's figures are written, the same in the
+ * text, the JSON and the page (compare_report.h): each figure's name and
+ * JSON key, its cell, the lower-bound mark, the one time unit of a table's
+ * latencies, the bucket table both formats show, and a warning's prefix.
+ * Calls none of the writers. */
+#include "report/compare_report.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "report/report.h"
-
-/* ---- figures ------------------------------------------------------------- */
+#include "stats/buckets.h"
 
 static int is_latency(int f)
 {
@@ -89,4 +87,53 @@ struct report_unit compare_rounds_unit(const struct comparison *c)
             unit_widen(v[METRIC_P99], &mn, &mx);
         }
     return report_unit_pick(mx, mn);
+}
+
+/* One set of edges for both arms, from the union of their data. */
+int compare_bucket_edges(const struct comparison *c, double *edges, char *err)
+{
+    const struct hist *hs[2] = {&c->arm[0].merged.latency, &c->arm[1].merged.latency};
+    return buckets_edges(c->plan.buckets, hs, 2, edges, err);
+}
+
+int compare_bucket_doc(const struct comparison *c, struct doc_table *t, char *err)
+{
+    double edges[BUCKETS_MAX], pa[BUCKETS_MAX], pb[BUCKETS_MAX];
+    int n = compare_bucket_edges(c, edges, err);
+    if (n < 0)
+        return -1;
+    buckets_fill(&c->arm[0].merged.latency, edges, n, pa);
+    buckets_fill(&c->arm[1].merged.latency, edges, n, pb);
+    doc_table_init(t, 3);
+    snprintf(t->html_caption, sizeof t->html_caption, "cumulative %% of answers under each edge");
+    snprintf(t->empty, sizeof t->empty, "(no successful answer in either arm: nothing to bucket)");
+    snprintf(t->heads[0], DOC_CELL_LEN, "response time");
+    t->width[0] = -16;
+    for (int a = 0; a < 2; a++) {
+        snprintf(t->heads[1 + a], DOC_CELL_LEN, "%s", compare_arm_name(&c->arm[a]));
+        int w = (int)strlen(t->heads[1 + a]);
+        t->width[1 + a] = w < 8 ? 8 : w;
+    }
+    int ha = c->arm[0].merged.latency.total_count > 0;
+    int hb = c->arm[1].merged.latency.total_count > 0;
+    for (int i = 0; i < n; i++) {
+        char row[48], ca[16] = "n/a", cb[16] = "n/a"; /* an arm without answers */
+        buckets_row_label(edges[i], row, sizeof row);
+        if (ha)
+            snprintf(ca, sizeof ca, "%.1f", pa[i]);
+        if (hb)
+            snprintf(cb, sizeof cb, "%.1f", pb[i]);
+        const char *cells[3] = {row, ca, cb};
+        if (doc_table_add(t, cells, err))
+            return -1;
+    }
+    return 0;
+}
+
+void compare_warning_prefix(const struct comparison *c, int a, size_t i, char *out, size_t len)
+{
+    if (c->pairs > 1)
+        snprintf(out, len, "%c round %zu: ", c->arm[a].letter, i + 1);
+    else
+        snprintf(out, len, "%c: ", c->arm[a].letter);
 }

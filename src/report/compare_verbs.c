@@ -1,8 +1,8 @@
-/* cmd_compare_verbs: a mix's figures per verb, side by side (cmd_compare.h):
+/* compare_verbs: a mix's figures per verb, side by side (compare_report.h):
  * one row per verb either arm sent, matched by name, from each arm's merged
  * rounds; the same rows in the text, the JSON and the HTML page, and a
  * bucket table per verb in the text. */
-#include "cli/cmd_compare.h"
+#include "report/compare_report.h"
 
 #include <math.h>
 #include <string.h>

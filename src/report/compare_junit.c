@@ -1,35 +1,13 @@
-/* cmd_compare_verdicts: compare's --threshold (each arm's merged result
- * judged on the same conditions as run's) and --junit (one testcase per
- * arm and condition, and one per --gate). */
-#include "cli/cmd_compare.h"
+/* compare_junit: compare's --junit file (compare_report.h): one testcase
+ * per arm and --threshold condition, one per --gate, and one "complete
+ * run" error when a signal cut the rounds short. */
+#include "report/compare_report.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "judge/condition.h"
 #include "report/junit.h"
 #include "report/verdict_files.h"
-
-void compare_thresholds_text(FILE *out, const struct comparison *c)
-{
-    if (!c->plan.thresholds.n)
-        return;
-    for (int a = 0; a < 2; a++) {
-        fprintf(out, "\nthresholds, arm %c (%s)\n", c->arm[a].letter,
-                compare_arm_name(&c->arm[a]));
-        condition_report(out, &c->plan.thresholds, c->verdict[a].res);
-    }
-}
-
-json_object *compare_thresholds_json(const struct comparison *c)
-{
-    json_object *o = json_object_new_object();
-    for (int a = 0; a < 2; a++) {
-        char letter[2] = {c->arm[a].letter, 0};
-        json_object_object_add(o, letter, condition_json(&c->plan.thresholds, c->verdict[a].res));
-    }
-    return o;
-}
 
 /* One testcase per arm and condition. @return the cases written. */
 static size_t threshold_cases(const struct comparison *c, struct junit_case *cases)
