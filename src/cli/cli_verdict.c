@@ -3,6 +3,7 @@
 
 #include "cli/cli_output.h"
 #include "model/result_json.h"
+#include "report/verdict_files.h"
 
 int verdict_write(FILE *out, enum out_format f, const struct run_result *r,
                   const struct verdict *v, char *err)
