@@ -5,22 +5,45 @@
  * each round pairs an A with a B and the spread of the pairs' ratios gives
  * the confidence interval (compare_stats.h). Saved (compare_saved.h): two
  * result files, one round each, compared the same way without an interval,
- * or a saved comparison, rendered again from its rounds. */
+ * or a saved comparison, rendered again from its rounds. This file runs
+ * the command (options, rounds or saved inputs, outputs, exit code); what
+ * it finds is judged in judge/comparison.h and written by
+ * report/compare_report.h. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/exit_code.h"
 #include "cli/commands.h"
-#include "cli/cmd_compare.h"
 #include "cli/cli_round.h"
 #include "model/compare_saved.h"
 #include "cli/options.h"
+#include "report/compare_report.h"
 #include "report/hdrlog_sink.h"
 #include "report/plot.h"
 #include "model/result_json.h"
 #include "client/measured_run.h"
 #include "dist/dist.h"
+
+/* Each arm's --hdr-log sink, written while its rounds run: the command's,
+ * not the comparison's (judge/comparison.h). */
+static struct hdrlog_sink hdr[2];
+
+/* What the judging and the reports read of the options (judge/comparison.h):
+ * copied, but the saved files' paths, which point into argv. */
+static void plan_of(const struct options *o, struct compare_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    p->thresholds = o->thresholds;
+    memcpy(p->gates, o->gates, sizeof p->gates);
+    p->ngates = o->ngates;
+    p->rounds = o->rounds;
+    p->rounds_auto = o->rounds_auto;
+    p->bisect = o->bisect;
+    snprintf(p->buckets, sizeof p->buckets, "%s", o->cfg.buckets);
+    for (int i = 0; i < o->npositional && i < 2; i++)
+        p->inputs[p->ninputs++] = o->positional[i];
+}
 
 /* ---- outputs ---------------------------------------------------------------- */
 
@@ -33,17 +56,16 @@ static int arm_path(const char *base, char letter, char *out, size_t len, char *
     return 0;
 }
 
-static int save_json(const struct cmp *c, char *err)
+static int save_json(const char *path, const struct comparison *c, char *err)
 {
     json_object *j = compare_to_json(c);
-    int rc = result_json_write(j, c->o->output, err);
+    int rc = result_json_write(j, path, err);
     json_object_put(j);
     return rc;
 }
 
-static int emit(struct cmp *c, char *err)
+static int emit(const struct options *o, const struct comparison *c, char *err)
 {
-    const struct options *o = c->o;
     int rc = 0;
     if (o->format == FORMAT_JSON) {
         json_object *j = compare_to_json(c);
@@ -54,14 +76,14 @@ static int emit(struct cmp *c, char *err)
     }
     fflush(stdout);
     if (rc == 0 && o->output[0])
-        rc = save_json(c, err);
+        rc = save_json(o->output, c, err);
     for (int a = 0; rc == 0 && o->pct_dist[0] && a < 2; a++) {
         char path[600];
         rc = arm_path(o->pct_dist, c->arm[a].letter, path, sizeof path, err) ||
              hdrlog_percentile_dist(path, &c->arm[a].merged.latency, err);
     }
     if (rc == 0 && o->junit[0])
-        rc = compare_write_junit(c, err);
+        rc = compare_write_junit(o->junit, c, err);
     if (rc == 0 && o->html[0])
         rc = compare_write_html(o->html, c, err);
     if (rc == 0 && o->plot[0]) {
@@ -74,12 +96,12 @@ static int emit(struct cmp *c, char *err)
 
 /* ---- the rounds ----------------------------------------------------------- */
 
-static int open_hdr_logs(struct cmp *c, char *err)
+static int open_hdr_logs(const char *base, const struct comparison *c, char *err)
 {
     for (int a = 0; a < 2; a++) {
         char path[600];
-        if (arm_path(c->o->hdr_log, c->arm[a].letter, path, sizeof path, err) ||
-            hdrlog_sink_open(&c->arm[a].hdr, path, err))
+        if (arm_path(base, c->arm[a].letter, path, sizeof path, err) ||
+            hdrlog_sink_open(&hdr[a], path, err))
             return -1;
     }
     return 0;
@@ -87,17 +109,18 @@ static int open_hdr_logs(struct cmp *c, char *err)
 
 /* One round of one arm. @return 0, the signal (> 0) when one ended it or came
  * before it (stop), -1 on error. */
-static int run_one(struct cmp *c, int a, size_t i, const struct child_server *cs, char *err)
+static int run_one(struct comparison *c, int a, size_t i, const struct child_server *cs,
+                   const struct options *o, char *err)
 {
     if (cli_round_sigint_seen())
         return cli_round_sigint_seen(); /* a ^C between rounds: no round starts after it */
-    struct arm *arm = &c->arm[a];
+    struct compare_arm *arm = &c->arm[a];
     char prefix[96], line[160];
-    snprintf(prefix, sizeof prefix, "round %zu/%d %c %.40s", i + 1, c->o->rounds, arm->letter,
+    snprintf(prefix, sizeof prefix, "round %zu/%d %c %.40s", i + 1, c->plan.rounds, arm->letter,
              arm->cfg.label);
-    snprintf(line, sizeof line, "round %zu/%d arm %c (%s)", i + 1, c->o->rounds, arm->letter,
+    snprintf(line, sizeof line, "round %zu/%d arm %c (%s)", i + 1, c->plan.rounds, arm->letter,
              arm->cfg.label);
-    int rc = cli_round(&arm->cfg, cs, line, prefix, c->o->hdr_log[0] ? &arm->hdr : NULL,
+    int rc = cli_round(&arm->cfg, cs, line, prefix, o->hdr_log[0] ? &hdr[a] : NULL,
                        &arm->rounds[i], err);
     arm->nrounds++; /* initialised either way: freed with the rest */
     return rc;
@@ -110,20 +133,20 @@ static int run_one(struct cmp *c, int a, size_t i, const struct child_server *cs
 /* Runs the rounds, A then B, until --rounds (or --rounds auto decides).
  * @return 0 with c->pairs complete rounds (c->interrupted: the signal that
  * cut them short, if one did), RUN_ROUNDS_NONE, or -1 with err. */
-static int run_rounds(struct cmp *c, char *err)
+static int run_rounds(struct comparison *c, const struct options *o, char *err)
 {
     struct child_server cs = {0};
     if ((!c->arm[0].cfg.url[0] || !c->arm[1].cfg.url[0]) &&
         dist_spawn_server(&c->arm[0].cfg, &cs, err))
         return -1;
     int rc = 0;
-    for (size_t i = 0; rc == 0 && i < (size_t)c->o->rounds; i++) {
-        rc = run_one(c, 0, i, &cs, err);
+    for (size_t i = 0; rc == 0 && i < (size_t)c->plan.rounds; i++) {
+        rc = run_one(c, 0, i, &cs, o, err);
         if (rc == 0)
-            rc = run_one(c, 1, i, &cs, err);
+            rc = run_one(c, 1, i, &cs, o, err);
         if (rc >= 0 && c->arm[1].nrounds == i + 1)
             c->pairs = i + 1;
-        if (rc == 0 && c->o->rounds_auto && c->pairs >= GATE_MIN_ROUNDS &&
+        if (rc == 0 && c->plan.rounds_auto && c->pairs >= GATE_MIN_ROUNDS &&
             compare_judge_gates(c, c->pairs)) /* a look: stop once every gate is decided */
             break;
     }
@@ -146,7 +169,7 @@ static int run_rounds(struct cmp *c, char *err)
 
 /* Arms with one label (an A/A, or --label X) get "-A" and "-B", so every
  * table, file and plot line tells them apart. */
-static void label_arms(struct cmp *c)
+static void label_arms(struct comparison *c)
 {
     struct run_config *a = &c->arm[0].cfg, *b = &c->arm[1].cfg;
     if (strcmp(a->label, b->label))
@@ -157,9 +180,8 @@ static void label_arms(struct cmp *c)
     snprintf(b->label, sizeof b->label, "%.*s-B", (int)sizeof b->label - 3, base);
 }
 
-static int setup_live(struct cmp *c, char *err)
+static int setup_live(struct comparison *c, struct options *o, char *err)
 {
-    struct options *o = c->o;
     /* no --proto and the simulator: compare the two encodings; a single
      * --proto is both arms' (README), which may make an A/A */
     if (!o->url[0] && !o->encoding_given)
@@ -177,15 +199,15 @@ static int setup_live(struct cmp *c, char *err)
     if (o->rounds == 2)
         fprintf(stderr, "compare: 2 rounds give an interval too wide to show most differences; "
                         "use 3 or more\n");
-    return o->hdr_log[0] ? open_hdr_logs(c, err) : 0;
+    return o->hdr_log[0] ? open_hdr_logs(o->hdr_log, c, err) : 0;
 }
 
 /* compare A.json B.json, or compare AB.json (compare_saved.h). */
-static int load_saved(struct cmp *c, char *err)
+static int load_saved(struct comparison *c, char *err)
 {
     struct run_result *rounds[2] = {NULL, NULL};
     size_t n[2] = {0, 0};
-    int rc = compare_load_saved((const char *const *)c->o->positional, (size_t)c->o->npositional,
+    int rc = compare_load_saved((const char *const *)c->plan.inputs, (size_t)c->plan.ninputs,
                                 rounds, n, err);
     for (int a = 0; a < 2; a++) {
         c->arm[a].rounds = rounds[a];
@@ -196,14 +218,14 @@ static int load_saved(struct cmp *c, char *err)
     return rc;
 }
 
-static void cleanup(struct cmp *c, char *err)
+static void cleanup(struct comparison *c, char *err)
 {
     for (int a = 0; a < 2; a++) {
-        struct arm *arm = &c->arm[a];
-        if (arm->hdr.f && hdrlog_sink_close(&arm->hdr, err) == 0 && arm->have_merged &&
-            arm->hdr.total != arm->merged.ok)
+        struct compare_arm *arm = &c->arm[a];
+        if (hdr[a].f && hdrlog_sink_close(&hdr[a], err) == 0 && arm->have_merged &&
+            hdr[a].total != arm->merged.ok)
             fprintf(stderr, "compare: --hdr-log %c holds %lld values for %lld ok requests\n",
-                    arm->letter, (long long)arm->hdr.total, (long long)arm->merged.ok);
+                    arm->letter, (long long)hdr[a].total, (long long)arm->merged.ok);
         for (size_t i = 0; i < arm->nrounds; i++)
             result_free(&arm->rounds[i]);
         free(arm->rounds);
@@ -217,7 +239,7 @@ static void cleanup(struct cmp *c, char *err)
  * 143 SIGTERM) when one cut the rounds short; else EXIT_CONDITION_FAILED
  * when a --threshold failed; else the gates' verdict. --bisect makes
  * "nothing to compare" a skip and a failed threshold bad. */
-static int exit_code(const struct cmp *c)
+static int exit_code(const struct comparison *c)
 {
     int code = EXIT_OK;
     for (int a = 0; a < 2; a++) {
@@ -228,12 +250,12 @@ static int exit_code(const struct cmp *c)
             code = EXIT_NO_SUCCESS;
         }
     }
-    if (code != EXIT_OK && c->o->bisect)
+    if (code != EXIT_OK && c->plan.bisect)
         return EXIT_BISECT_SKIP;
     if (code == EXIT_OK && c->interrupted)
         code = EXIT_SIGNAL(c->interrupted);
     if (code == EXIT_OK && compare_thresholds_failed(c)) /* a budget broken: as a regression */
-        code = c->o->bisect ? EXIT_BISECT_BAD : EXIT_CONDITION_FAILED;
+        code = c->plan.bisect ? EXIT_BISECT_BAD : EXIT_CONDITION_FAILED;
     return code != EXIT_OK ? code : compare_gates_exit(c);
 }
 
@@ -261,28 +283,28 @@ static int parse_command(int argc, char **argv, struct options *o, char *err)
 /* The rounds of both arms: loaded from saved files, or run live.
  * @return 0, or as run_rounds (RUN_ROUNDS_NONE, -1) with err; *usage set
  * when the failure is the command line's. */
-static int measure(struct cmp *c, int *usage, char *err)
+static int measure(struct comparison *c, struct options *o, int *usage, char *err)
 {
     int rc;
-    if (c->o->npositional > 0) {
+    if (o->npositional > 0) {
         rc = load_saved(c, err);
         *usage = rc == -2; /* S.json#SEL names no single cell */
         return rc;
     }
-    rc = setup_live(c, err);
+    rc = setup_live(c, o, err);
     *usage = rc != 0 && c->arm[1].rounds == NULL; /* bad --proto, --server-pid, ... */
-    if (rc == 0 && condition_check_verbs(&c->o->thresholds, &c->arm[0].cfg, err)) {
+    if (rc == 0 && condition_check_verbs(&c->plan.thresholds, &c->arm[0].cfg, err)) {
         cli_name_error("--threshold", err); /* a verb neither arm sends */
         *usage = 1;
         return -1;
     }
-    return rc == 0 ? run_rounds(c, err) : rc;
+    return rc == 0 ? run_rounds(c, o, err) : rc;
 }
 
 int cmd_compare(int argc, char **argv)
 {
     static struct options o; /* large: keep it off the stack */
-    static struct cmp c;
+    static struct comparison c;
     char err[ERR_LEN] = "";
     int rc = parse_command(argc, argv, &o, err);
     if (rc == 1)
@@ -292,14 +314,12 @@ int cmd_compare(int argc, char **argv)
         return o.bisect ? EXIT_BISECT_ABORT : EXIT_USAGE; /* stop bisect, not "bad" */
     }
     options_distribute(&o);
-    memset(&c, 0, sizeof c);
-    c.o = &o;
-    c.arm[0].letter = 'A';
-    c.arm[1].letter = 'B';
-    /* one look on fixed or saved rounds; auto's after each round from 3 to MAX */
-    c.looks = o.rounds_auto && o.npositional == 0 ? o.rounds - GATE_MIN_ROUNDS + 1 : 1;
+    static struct compare_plan plan; /* large, as c */
+    plan_of(&o, &plan);
+    comparison_init(&c, &plan);
+    memset(hdr, 0, sizeof hdr);
     int usage = 0;
-    rc = measure(&c, &usage, err);
+    rc = measure(&c, &o, &usage, err);
     if (rc == 0)
         rc = compare_summarise(&c, err);
     if (rc == 0) {
@@ -307,7 +327,7 @@ int cmd_compare(int argc, char **argv)
         compare_judge_thresholds(&c);
     }
     if (rc == 0)
-        rc = emit(&c, err);
+        rc = emit(&o, &c, err);
     int code = rc == 0 ? exit_code(&c) : EXIT_OK;
     char cerr[ERR_LEN] = "";
     cleanup(&c, cerr);

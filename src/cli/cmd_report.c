@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "report/plot.h"
+#include "report/verdict_files.h"
 #include "model/result_json.h"
 #include "model/result_merge.h"
 #include "model/sweep_json.h"

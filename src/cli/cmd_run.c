@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "report/hdrlog_sink.h"
 #include "report/plot.h"
+#include "report/verdict_files.h"
 #include "model/result_json.h"
 #include "client/measured_run.h"
 #include "dist/dist.h"

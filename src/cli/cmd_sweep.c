@@ -8,11 +8,11 @@
 
 #include "base/exit_code.h"
 #include "cli/cli_round.h"
-#include "cli/cli_verdict.h"
 #include "cli/cmd_sweep.h"
 #include "cli/commands.h"
 #include "client/measured_run.h"
 #include "dist/dist.h"
+#include "judge/condition.h"
 #include "report/html.h"
 #include "model/result_json.h"
 #include "report/sweep_out.h"

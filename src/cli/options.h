@@ -10,7 +10,7 @@
 
 #include "base/units.h"
 #include "cli/cli_args.h"
-#include "cli/compare_gate.h"
+#include "judge/compare_gate.h"
 #include "cli/option_table.h"
 #include "model/result.h"
 

@@ -3,7 +3,7 @@
  * small inline script for the hover readout; nothing is fetched at view
  * time. This header has the page frame and the pieces every kind of page
  * shares (escaping, tables, charts); html_run.c, html_sweep.c and
- * cli/cmd_compare_html.c write the pages.
+ * compare_html.c write the pages.
  *
  * Charts are drawn from the histograms and the interval timeline, never
  * from per-request samples, so a page stays small however long the run.

@@ -1,8 +1,8 @@
-/* cmd_compare_html: compare --html FILE, the comparison as one page
+/* compare_html: compare --html FILE, the comparison as one page
  * (report/html.h). Its figures, ratios, intervals and verdicts come from
- * the text report's own functions (cmd_compare.h), so the page and the text
+ * the text report's own functions (compare_report.h), so the page and the text
  * say the same. */
-#include "cli/cmd_compare.h"
+#include "report/compare_report.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -24,9 +24,9 @@ static const char *verdict_class(enum cmp_verdict v)
     return v == CMP_B_LOWER || v == CMP_B_HIGHER ? " sig" : "";
 }
 
-static void summary(FILE *out, const struct cmp *c)
+static void summary(FILE *out, const struct comparison *c)
 {
-    const struct arm *A = &c->arm[0], *B = &c->arm[1];
+    const struct compare_arm *A = &c->arm[0], *B = &c->arm[1];
     struct report_unit u = compare_summary_unit(c);
     /* at 420 px the figures scroll, the verdict column stays in view */
     fputs("<div class=\"scroll\"><table id=\"summary\"><caption>" COMPARE_RATIO_METHOD
@@ -60,12 +60,12 @@ static void summary(FILE *out, const struct cmp *c)
     fputs("</tbody></table></div>\n", out);
 }
 
-static void gate_card(FILE *out, const struct cmp *c)
+static void gate_card(FILE *out, const struct comparison *c)
 {
-    if (c->o->ngates == 0)
+    if (c->plan.ngates == 0)
         return;
     int reg = 0, inc = 0;
-    for (int g = 0; g < c->o->ngates; g++) {
+    for (int g = 0; g < c->plan.ngates; g++) {
         reg |= c->gate[g].verdict == GATE_REGRESSION;
         inc |= c->gate[g].verdict == GATE_INCONCLUSIVE;
     }
@@ -73,18 +73,18 @@ static void gate_card(FILE *out, const struct cmp *c)
               reg || inc ? "bad" : "good");
 }
 
-static void threshold_card(FILE *out, const struct cmp *c)
+static void threshold_card(FILE *out, const struct comparison *c)
 {
-    if (c->o->thresholds.n == 0)
+    if (c->plan.thresholds.n == 0)
         return;
     size_t failed = compare_thresholds_failed(c);
     char v[64];
     snprintf(v, sizeof v, failed ? "FAIL (%zu of %zu)" : "pass (%zu)", failed ? failed
-             : c->o->thresholds.n * 2, c->o->thresholds.n * 2);
+             : c->plan.thresholds.n * 2, c->plan.thresholds.n * 2);
     html_card(out, "h-verdict", "thresholds (both arms)", v, failed ? "bad" : "good");
 }
 
-static void headline(FILE *out, const struct cmp *c)
+static void headline(FILE *out, const struct comparison *c)
 {
     char rounds[32];
     snprintf(rounds, sizeof rounds, "%zu%s", c->pairs, c->interrupted ? " (interrupted)" : "");
@@ -116,7 +116,7 @@ static void headline(FILE *out, const struct cmp *c)
     }
 }
 
-static void warnings(FILE *out, const struct cmp *c)
+static void warnings(FILE *out, const struct comparison *c)
 {
     int open = 0;
     for (int a = 0; a < 2; a++)
@@ -133,9 +133,9 @@ static void warnings(FILE *out, const struct cmp *c)
 }
 
 /* Gates and thresholds as the text report lays them out. */
-static void verdict_text(FILE *out, const struct cmp *c)
+static void verdict_text(FILE *out, const struct comparison *c)
 {
-    if (c->o->ngates == 0 && c->o->thresholds.n == 0)
+    if (c->plan.ngates == 0 && c->plan.thresholds.n == 0)
         return;
     char *buf = NULL;
     size_t len = 0;
@@ -169,7 +169,7 @@ static void tl_series(struct html_series *s, const char *name, const char *unit,
                               .hue = a + 1, .dash = dash};
 }
 
-static void tl_names(struct arm_tl *w, const struct cmp *c)
+static void tl_names(struct arm_tl *w, const struct comparison *c)
 {
     static const char *const what[6] = {"rate", "p50", "p99", "server CPU", "client CPU",
                                         "server RSS"};
@@ -179,7 +179,7 @@ static void tl_names(struct arm_tl *w, const struct cmp *c)
                      compare_arm_name(&c->arm[a]), what[k]);
 }
 
-static void timeline_charts(FILE *out, const struct cmp *c)
+static void timeline_charts(FILE *out, const struct comparison *c)
 {
     static struct arm_tl w;
     if (html_timeline_fill(&c->arm[0].merged, &w.v[0]))
@@ -218,7 +218,7 @@ static void timeline_charts(FILE *out, const struct cmp *c)
     html_timeline_free(&w.v[1]);
 }
 
-static void charts(FILE *out, const struct cmp *c)
+static void charts(FILE *out, const struct comparison *c)
 {
     const struct run_result *rs[2] = {&c->arm[0].merged, &c->arm[1].merged};
     char na[80], nb[80];
@@ -233,7 +233,7 @@ static void charts(FILE *out, const struct cmp *c)
 
 /* ---- tables ---------------------------------------------------------------- */
 
-static void pct_table(FILE *out, const struct cmp *c)
+static void pct_table(FILE *out, const struct comparison *c)
 {
     const struct run_result *A = &c->arm[0].merged, *B = &c->arm[1].merged;
     const struct hist *hs[4] = {&A->latency, &B->latency, &A->service, &B->service};
@@ -261,7 +261,7 @@ static void pct_table(FILE *out, const struct cmp *c)
     html_table_end(out);
 }
 
-static void bucket_table(FILE *out, const struct cmp *c)
+static void bucket_table(FILE *out, const struct comparison *c)
 {
     struct doc_table t;
     char err[ERR_LEN];
@@ -273,7 +273,7 @@ static void bucket_table(FILE *out, const struct cmp *c)
 
 /* One row of the rounds table: B's rows say their p99 as % of A's in the
  * same round (the pairing the interval is made of). */
-static void round_row(FILE *out, const struct cmp *c, size_t i, int a,
+static void round_row(FILE *out, const struct comparison *c, size_t i, int a,
                       const struct report_unit *u)
 {
     const struct run_result *r = &c->arm[a].rounds[i];
@@ -299,7 +299,7 @@ static void round_row(FILE *out, const struct cmp *c, size_t i, int a,
     html_row(out, cells, 9);
 }
 
-static void rounds_table(FILE *out, const struct cmp *c)
+static void rounds_table(FILE *out, const struct comparison *c)
 {
     static const char *const heads[] = {"round", "arm", "label", "p50", "p99", "rate",
                                         "CPU-ms/call", "steal", "p99 % of A"};
@@ -321,7 +321,7 @@ static void count_row(FILE *out, const char *name, int64_t a, int64_t b)
     html_row(out, cells, 3);
 }
 
-static void errors_table(FILE *out, const struct cmp *c)
+static void errors_table(FILE *out, const struct comparison *c)
 {
     const struct run_result *A = &c->arm[0].merged, *B = &c->arm[1].merged;
     const char *heads[3] = {"requests", compare_arm_name(&c->arm[0]),
@@ -341,7 +341,7 @@ static void errors_table(FILE *out, const struct cmp *c)
     html_table_end(out);
 }
 
-static void verb_rows(FILE *out, const struct cmp *c, int a, const struct report_unit *u)
+static void verb_rows(FILE *out, const struct comparison *c, int a, const struct report_unit *u)
 {
     const struct run_result *r = &c->arm[a].merged;
     for (size_t i = 0; i < r->nverbs; i++) {
@@ -359,7 +359,7 @@ static void verb_rows(FILE *out, const struct cmp *c, int a, const struct report
     }
 }
 
-static void verbs_table(FILE *out, const struct cmp *c)
+static void verbs_table(FILE *out, const struct comparison *c)
 {
     if (c->arm[0].merged.nverbs < 2 && c->arm[1].merged.nverbs < 2)
         return;
@@ -375,7 +375,7 @@ static void verbs_table(FILE *out, const struct cmp *c)
     html_table_end(out);
 }
 
-static void arms_config(FILE *out, const struct cmp *c)
+static void arms_config(FILE *out, const struct comparison *c)
 {
     html_section(out, "Configuration and machine");
     for (int a = 0; a < 2; a++) {
@@ -389,7 +389,7 @@ static void arms_config(FILE *out, const struct cmp *c)
     html_section_end(out);
 }
 
-static void tables(FILE *out, const struct cmp *c)
+static void tables(FILE *out, const struct comparison *c)
 {
     html_section(out, "Latency");
     fputs("<div class=\"tables\">\n", out);
@@ -410,7 +410,7 @@ static void tables(FILE *out, const struct cmp *c)
     arms_config(out, c);
 }
 
-int compare_write_html(const char *path, const struct cmp *c, char *err)
+int compare_write_html(const char *path, const struct comparison *c, char *err)
 {
     FILE *out = file_create(path, err);
     if (!out)

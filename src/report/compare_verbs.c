@@ -1,8 +1,8 @@
-/* cmd_compare_verbs: a mix's figures per verb, side by side (cmd_compare.h):
+/* compare_verbs: a mix's figures per verb, side by side (compare_report.h):
  * one row per verb either arm sent, matched by name, from each arm's merged
  * rounds; the same rows in the text, the JSON and the HTML page, and a
  * bucket table per verb in the text. */
-#include "cli/cmd_compare.h"
+#include "report/compare_report.h"
 
 #include <math.h>
 #include <string.h>
@@ -26,7 +26,7 @@ static const struct verb_result *find(const struct run_result *r, const char *na
 /* The verbs of A, then those only B sent, into p (2 * RUN_MAX_VERBS).
  * @return how many; 0 unless an arm sent a mix (one verb each: the
  * summary table is that verb's already). */
-static size_t pairs(const struct cmp *c, struct verb_pair *p)
+static size_t pairs(const struct comparison *c, struct verb_pair *p)
 {
     const struct run_result *r[2] = {&c->arm[0].merged, &c->arm[1].merged};
     size_t n = 0;
@@ -91,7 +91,7 @@ static const char *const heads[VCOLS] = {"verb", "A requests", "B requests", "A 
                                           "B errors"};
 
 /* A bucket table per verb both arms sent: A's and B's columns. */
-static int verb_buckets(FILE *out, const struct cmp *c, const struct verb_pair *p, size_t n,
+static int verb_buckets(FILE *out, const struct comparison *c, const struct verb_pair *p, size_t n,
                         char *err)
 {
     for (size_t i = 0; i < n; i++) {
@@ -102,14 +102,14 @@ static int verb_buckets(FILE *out, const struct cmp *c, const struct verb_pair *
         static struct report_bucket_grid g; /* large */
         char title[48];
         snprintf(title, sizeof title, "%.30s %%", p[i].name);
-        if (report_bucket_grid(c->o->cfg.buckets, hs, 2, &g, err))
+        if (report_bucket_grid(c->plan.buckets, hs, 2, &g, err))
             return -1;
         report_bucket_grid_text(out, title, names, &g);
     }
     return 0;
 }
 
-int compare_verbs_text(FILE *out, const struct cmp *c, char *err)
+int compare_verbs_text(FILE *out, const struct comparison *c, char *err)
 {
     struct verb_pair p[2 * RUN_MAX_VERBS];
     size_t n = pairs(c, p);
@@ -143,7 +143,7 @@ static json_object *arm_verb_json(const struct verb_result *v)
     return o;
 }
 
-json_object *compare_verbs_json(const struct cmp *c)
+json_object *compare_verbs_json(const struct comparison *c)
 {
     struct verb_pair p[2 * RUN_MAX_VERBS];
     size_t n = pairs(c, p);
@@ -162,7 +162,7 @@ json_object *compare_verbs_json(const struct cmp *c)
     return arr;
 }
 
-void compare_verbs_html(FILE *out, const struct cmp *c)
+void compare_verbs_html(FILE *out, const struct comparison *c)
 {
     struct verb_pair p[2 * RUN_MAX_VERBS];
     size_t n = pairs(c, p);
@@ -188,7 +188,7 @@ void compare_verbs_html(FILE *out, const struct cmp *c)
                                     p[i].v[1] ? &p[i].v[1]->latency : NULL};
         snprintf(caption, sizeof caption, "%.40s: cumulative %% of answers under each edge",
                  p[i].name);
-        if (hs[0] && hs[1] && report_bucket_grid(c->o->cfg.buckets, hs, 2, &g, err) == 0)
+        if (hs[0] && hs[1] && report_bucket_grid(c->plan.buckets, hs, 2, &g, err) == 0)
             html_bucket_grid(out, caption, "response time", names, &g);
     }
 }

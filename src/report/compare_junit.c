@@ -1,56 +1,21 @@
-/* cmd_compare_verdicts: compare's --threshold (each arm's merged result
- * judged on the same conditions as run's) and --junit (one testcase per
- * arm and condition, and one per --gate). */
-#include "cli/cmd_compare.h"
+/* compare_junit: compare's --junit file (compare_report.h): one testcase
+ * per arm and --threshold condition, one per --gate, and one "complete
+ * run" error when a signal cut the rounds short. */
+#include "report/compare_report.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "judge/condition.h"
 #include "report/junit.h"
-
-void compare_judge_thresholds(struct cmp *c)
-{
-    for (int a = 0; a < 2; a++)
-        if (c->arm[a].have_merged)
-            verdict_judge(&c->verdict[a], &c->o->thresholds, &c->arm[a].merged);
-}
-
-size_t compare_thresholds_failed(const struct cmp *c)
-{
-    if (!c->o->thresholds.n)
-        return 0;
-    return c->verdict[0].failed + c->verdict[1].failed;
-}
-
-void compare_thresholds_text(FILE *out, const struct cmp *c)
-{
-    if (!c->o->thresholds.n)
-        return;
-    for (int a = 0; a < 2; a++) {
-        fprintf(out, "\nthresholds, arm %c (%s)\n", c->arm[a].letter,
-                compare_arm_name(&c->arm[a]));
-        condition_report(out, &c->o->thresholds, c->verdict[a].res);
-    }
-}
-
-json_object *compare_thresholds_json(const struct cmp *c)
-{
-    json_object *o = json_object_new_object();
-    for (int a = 0; a < 2; a++) {
-        char letter[2] = {c->arm[a].letter, 0};
-        json_object_object_add(o, letter, condition_json(&c->o->thresholds, c->verdict[a].res));
-    }
-    return o;
-}
+#include "report/verdict_files.h"
 
 /* One testcase per arm and condition. @return the cases written. */
-static size_t threshold_cases(const struct cmp *c, struct junit_case *cases)
+static size_t threshold_cases(const struct comparison *c, struct junit_case *cases)
 {
     size_t n = 0;
     for (int a = 0; a < 2; a++)
-        for (size_t i = 0; i < c->o->thresholds.n; i++) {
-            const struct condition *cond = &c->o->thresholds.c[i];
+        for (size_t i = 0; i < c->plan.thresholds.n; i++) {
+            const struct condition *cond = &c->plan.thresholds.c[i];
             const struct cond_result *res = &c->verdict[a].res[i];
             struct junit_case *k = &cases[n++];
             char line[200];
@@ -68,20 +33,20 @@ static size_t threshold_cases(const struct cmp *c, struct junit_case *cases)
 /* One testcase per gate: a regression and an inconclusive gate both fail
  * the testcase (neither lets a CI pipeline through; the message says
  * which). @return the cases written. */
-static size_t gate_cases(const struct cmp *c, struct junit_case *cases)
+static size_t gate_cases(const struct comparison *c, struct junit_case *cases)
 {
-    for (size_t i = 0; i < (size_t)c->o->ngates; i++) {
+    for (size_t i = 0; i < (size_t)c->plan.ngates; i++) {
         const struct gate_result *r = &c->gate[i];
         struct junit_case *k = &cases[i];
         memset(k, 0, sizeof *k);
-        snprintf(k->name, sizeof k->name, "gate %s", c->o->gates[i].expr);
+        snprintf(k->name, sizeof k->name, "gate %s", c->plan.gates[i].expr);
         snprintf(k->classname, sizeof k->classname, "rpcbench.compare.gate");
         k->failed = r->verdict != GATE_PASS;
         char ratio[16], lo[16], hi[16], bound[16];
         compare_stats_fmt_ratio(r->ci.geo_ratio, ratio, sizeof ratio);
         compare_stats_fmt_ratio(r->ci.low, lo, sizeof lo);
         compare_stats_fmt_ratio(r->ci.high, hi, sizeof hi);
-        compare_stats_fmt_ratio(gate_bound(&c->o->gates[i]), bound, sizeof bound);
+        compare_stats_fmt_ratio(gate_bound(&c->plan.gates[i]), bound, sizeof bound);
         if (r->rc == 0)
             snprintf(k->message, sizeof k->message,
                      "B/A %s, interval [%s, %s] at %.1f%% after %zu rounds, bound %s: %s", ratio,
@@ -91,10 +56,10 @@ static size_t gate_cases(const struct cmp *c, struct junit_case *cases)
             snprintf(k->message, sizeof k->message, "no interval (%zu rounds): %s", r->rounds,
                      compare_stats_verdict_name(r->verdict));
     }
-    return (size_t)c->o->ngates;
+    return (size_t)c->plan.ngates;
 }
 
-int compare_write_junit(const struct cmp *c, char *err)
+int compare_write_junit(const char *path, const struct comparison *c, char *err)
 {
     static struct junit_case cases[2 * COND_MAX + GATES_MAX + 1];
     size_t n = threshold_cases(c, cases);
@@ -103,8 +68,8 @@ int compare_write_junit(const struct cmp *c, char *err)
         char why[120];
         snprintf(why, sizeof why, "interrupted by %s after %zu complete round(s) of %d: the "
                  "verdicts cover only those", result_signal_name(c->interrupted), c->pairs,
-                 c->o->rounds);
+                 c->plan.rounds);
         verdict_junit_interrupted(&cases[n++], "compare", why);
     }
-    return junit_write(c->o->junit, "rpcbench compare", cases, n, err);
+    return junit_write(path, "rpcbench compare", cases, n, err);
 }

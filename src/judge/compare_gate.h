@@ -3,9 +3,9 @@
  * A gate bounds B/A of one of compare's figures: p99:+10% means "B's p99 at
  * most 10 % above A's"; rate:-2% "B's rate at most 2 % below A's". It is
  * judged on the paired interval of B/A (compare_stats.h: Bonferroni alpha
- * spending over the looks of --rounds auto). Internal to cli/. */
-#ifndef RPCBENCH_CLI_COMPARE_GATE_H
-#define RPCBENCH_CLI_COMPARE_GATE_H
+ * spending over the looks of --rounds auto). */
+#ifndef RPCBENCH_JUDGE_COMPARE_GATE_H
+#define RPCBENCH_JUDGE_COMPARE_GATE_H
 
 #include <stddef.h>
 

@@ -1,4 +1,5 @@
-#include "cli/compare_gate.h"
+/* compare_gate: --gate parsed and judged (compare_gate.h). */
+#include "judge/compare_gate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

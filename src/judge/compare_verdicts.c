@@ -1,0 +1,55 @@
+/* compare_verdicts: compare's --gate verdicts (judged after every round of
+ * --rounds auto, and once on fixed or saved rounds) and the exit code they
+ * give, and its --threshold verdicts on each merged arm (comparison.h). */
+#include "judge/comparison.h"
+
+#include "base/exit_code.h"
+
+int compare_judge_gates(struct comparison *c, size_t k)
+{
+    const struct compare_plan *p = &c->plan;
+    double a[1000], b[1000]; /* --rounds is at most 1000 */
+    int decided = 1, regression = 0;
+    for (int g = 0; g < p->ngates; g++) {
+        enum metric f = p->gates[g].fig;
+        for (size_t i = 0; i < k && i < 1000; i++) {
+            double va[METRIC_N], vb[METRIC_N];
+            compare_figures(&c->arm[0].rounds[i], va);
+            compare_figures(&c->arm[1].rounds[i], vb);
+            a[i] = va[f];
+            b[i] = vb[f];
+        }
+        gate_judge(&p->gates[g], a, b, k < 1000 ? k : 1000, c->looks, &c->gate[g]);
+        decided &= c->gate[g].verdict != GATE_INCONCLUSIVE;
+        regression |= c->gate[g].verdict == GATE_REGRESSION;
+    }
+    /* one regression fixes the exit code (compare_gates_exit): the gates
+     * still open could not change it */
+    return decided || regression;
+}
+
+int compare_gates_exit(const struct comparison *c)
+{
+    int regression = 0, inconclusive = 0;
+    for (int g = 0; g < c->plan.ngates; g++) {
+        regression |= c->gate[g].verdict == GATE_REGRESSION;
+        inconclusive |= c->gate[g].verdict == GATE_INCONCLUSIVE;
+    }
+    if (c->plan.bisect)
+        return regression ? EXIT_BISECT_BAD : inconclusive ? EXIT_BISECT_SKIP : EXIT_OK;
+    return regression ? EXIT_REGRESSION : inconclusive ? EXIT_INCONCLUSIVE : EXIT_OK;
+}
+
+void compare_judge_thresholds(struct comparison *c)
+{
+    for (int a = 0; a < 2; a++)
+        if (c->arm[a].have_merged)
+            verdict_judge(&c->verdict[a], &c->plan.thresholds, &c->arm[a].merged);
+}
+
+size_t compare_thresholds_failed(const struct comparison *c)
+{
+    if (!c->plan.thresholds.n)
+        return 0;
+    return c->verdict[0].failed + c->verdict[1].failed;
+}

@@ -1,0 +1,117 @@
+/* comparison: a comparison's merge, figures, intervals and what each says
+ * (comparison.h). */
+#include "judge/comparison.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/result_merge.h"
+
+void comparison_init(struct comparison *c, const struct compare_plan *p)
+{
+    memset(c, 0, sizeof *c);
+    c->plan = *p;
+    c->arm[0].letter = 'A';
+    c->arm[1].letter = 'B';
+    /* one look on fixed or saved rounds; auto's after each round from 3 to MAX */
+    c->looks = p->rounds_auto && p->ninputs == 0 ? p->rounds - GATE_MIN_ROUNDS + 1 : 1;
+}
+
+/* The metric table's values (model/metric.h): latencies in ms, NAN where
+ * a figure does not exist (no answers, CPU not sampled). */
+void compare_figures(const struct run_result *r, double *v)
+{
+    metric_values(r, v);
+}
+
+/* Merges each arm's rounds, then takes the figures and the intervals. */
+int compare_summarise(struct comparison *c, char *err)
+{
+    for (int a = 0; a < 2; a++) {
+        struct compare_arm *arm = &c->arm[a];
+        if (result_init(&arm->merged, &arm->rounds[0].cfg)) {
+            snprintf(err, ERR_LEN, "out of memory");
+            return -1;
+        }
+        arm->have_merged = 1;
+        for (size_t i = 0; i < c->pairs; i++)
+            if (result_merge(&arm->merged, &arm->rounds[i], RESULT_MERGE_SEQUENTIAL, err))
+                return -1;
+        compare_figures(&arm->merged, arm->fig);
+    }
+    double *va = calloc(c->pairs * 2 * METRIC_N, sizeof *va);
+    if (!va) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    double *vb = va + c->pairs * METRIC_N;
+    for (size_t i = 0; i < c->pairs; i++) {
+        compare_figures(&c->arm[0].rounds[i], va + i * METRIC_N);
+        compare_figures(&c->arm[1].rounds[i], vb + i * METRIC_N);
+    }
+    double a[2 * 1000], b[2 * 1000]; /* --rounds is at most 1000 */
+    for (int f = 0; f < METRIC_N; f++) {
+        for (size_t i = 0; i < c->pairs; i++) {
+            a[i] = va[i * METRIC_N + f];
+            b[i] = vb[i * METRIC_N + f];
+        }
+        c->ci_rc[f] = compare_stats_ci(a, b, c->pairs, &c->ci[f]);
+    }
+    free(va);
+    return 0;
+}
+
+double compare_ratio(double a, double b)
+{
+    return a > 0 && b >= 0 ? b / a : NAN;
+}
+
+double compare_figure_ratio(const struct comparison *c, int f)
+{
+    return c->ci_rc[f] >= 0 ? c->ci[f].geo_ratio : NAN;
+}
+
+enum cmp_verdict compare_verdict(const struct comparison *c, int f, char *out, size_t len)
+{
+    static const char *const words[] = {
+        [CMP_B_LOWER] = "B lower", [CMP_B_HIGHER] = "B higher",
+        [CMP_TOO_FEW] = "too few rounds to tell",
+        [CMP_NO_DIFFERENCE] = "no significant difference"};
+    if (c->ci_rc[f] == 1) {
+        snprintf(out, len, "n/a (1 round)");
+        return CMP_NA_ONE_ROUND;
+    }
+    if (c->ci_rc[f] < 0) {
+        snprintf(out, len, "n/a");
+        return CMP_NA;
+    }
+    char lo[16], hi[16];
+    compare_stats_fmt_ratio(c->ci[f].low, lo, sizeof lo);
+    compare_stats_fmt_ratio(c->ci[f].high, hi, sizeof hi);
+    enum cmp_verdict v = compare_stats_significant_shown(&c->ci[f])
+                             ? (c->ci[f].high < 1 ? CMP_B_LOWER : CMP_B_HIGHER)
+                         : c->pairs < 3 ? CMP_TOO_FEW
+                                        : CMP_NO_DIFFERENCE;
+    snprintf(out, len, "[%s, %s] %s", lo, hi, words[v]);
+    return v;
+}
+
+int compare_too_few_rounds(const struct comparison *c)
+{
+    for (int f = 0; c->pairs == 2 && f < METRIC_N; f++)
+        if (c->ci_rc[f] == 0 && !compare_stats_significant_shown(&c->ci[f]))
+            return 1;
+    return 0;
+}
+
+size_t compare_config_diff(const struct comparison *c, struct config_diff *d)
+{
+    return config_diff(&c->arm[0].rounds[0], &c->arm[1].rounds[0], d);
+}
+
+const char *compare_arm_name(const struct compare_arm *a)
+{
+    return a->merged.cfg.label[0] ? a->merged.cfg.label : a->merged.cfg.encoding;
+}

@@ -1,0 +1,144 @@
+/* comparison: what `rpcbench compare` knows once its rounds are in, and
+ * what it judges of them: each arm's rounds and their merge, the figures,
+ * the paired intervals of B/A and what each says, the --gate and
+ * --threshold verdicts and the exit code the gates give. cli/cmd_compare.c
+ * fills it (options, live rounds or saved inputs); report/compare_report.h
+ * writes it. */
+#ifndef RPCBENCH_JUDGE_COMPARISON_H
+#define RPCBENCH_JUDGE_COMPARISON_H
+
+#include <stddef.h>
+
+#include "judge/compare_gate.h"
+#include "judge/compare_stats.h"
+#include "judge/condition.h"
+#include "judge/verdict.h"
+#include "model/config_diff.h"
+#include "model/metric.h"
+#include "model/result.h"
+
+/* What the judging and the reports read of the command line, copied from
+ * compare's options by cli/cmd_compare.c: judge/ and report/ never see the
+ * options themselves. */
+struct compare_plan {
+    struct cond_list thresholds;   /* --threshold, judged on each arm's merged result */
+    struct gate gates[GATES_MAX];  /* --gate */
+    int ngates;
+    int rounds;                    /* --rounds: K, or auto's maximum */
+    int rounds_auto;               /* --rounds auto: a look after each round from the 3rd */
+    int bisect;                    /* --bisect: git bisect run's exit codes */
+    char buckets[sizeof ((struct run_config *)0)->buckets]; /* --buckets spec */
+    const char *inputs[2];         /* the saved files as given (compare A.json B.json, or
+                                      AB.json); the caller's, only read; none live */
+    int ninputs;
+};
+
+/* One arm: its config, its rounds (malloc'd, each result its own, freed
+ * by the caller), and their merge. */
+struct compare_arm {
+    struct run_config cfg;
+    char letter;
+    struct run_result *rounds;
+    size_t nrounds;
+    struct run_result merged;
+    int have_merged;
+    double fig[METRIC_N];            /* of the merged result */
+};
+
+/* The whole comparison. Large: callers keep it static. */
+struct comparison {
+    struct compare_plan plan;
+    struct compare_arm arm[2];
+    size_t pairs;                 /* rounds with both arms */
+    int saved;                    /* compare A.json B.json */
+    struct ci ci[METRIC_N];
+    int ci_rc[METRIC_N];             /* compare_stats_ci's return */
+    int interrupted;              /* the signal that ended the rounds early; 0 none */
+    struct gate_result gate[GATES_MAX]; /* per --gate, at the last look */
+    int looks;                    /* the looks planned: MAX - 2 for --rounds auto, else 1 */
+    struct verdict verdict[2];    /* --threshold, per arm's merged result */
+};
+
+/* Zeroes c, copies plan p into it (p only read; its inputs stay the
+ * caller's), names the arms 'A' and 'B' and plans the looks at the gates:
+ * one on fixed or saved rounds, one after each round from GATE_MIN_ROUNDS
+ * to the maximum with --rounds auto. */
+void comparison_init(struct comparison *c, const struct compare_plan *p);
+
+/* Merges each arm's first c->pairs rounds into its merged result
+ * (result_init'd here; have_merged says so), then takes the figures and the
+ * paired intervals. @return 0, or -1 with err (ERR_LEN, caller-owned: no
+ * memory, a merge failed); what was made is freed with the rest by the
+ * caller. */
+int compare_summarise(struct comparison *c, char *err);
+
+/* The figures of one result (enum metric order, v has METRIC_N): latencies in
+ * ms, NAN where a figure does not exist (no answer, CPU not sampled). */
+void compare_figures(const struct run_result *r, double *v);
+
+/* @return b/a, or NAN when a is 0 or unknown, or b negative (unknown). */
+double compare_ratio(double a, double b);
+
+/* The one estimator of figure f's B/A, shown by every table and format
+ * (the figures table, the gates, JSON, HTML, JUnit): the geometric mean of
+ * the rounds' ratios, the centre of its interval (with one round, that
+ * round's ratio). @return it, or NAN when a round's ratio is undefined. */
+double compare_figure_ratio(const struct comparison *c, int f);
+
+/* The estimator, named once (the text and HTML say it under the table). */
+#define COMPARE_RATIO_METHOD "B/A: the geometric mean of the rounds' ratios; the interval is " \
+                             "the paired t-interval of those ratios"
+
+/* What figure f's 95 % interval of B/A says, judged on the interval as
+ * printed (its ends rounded as the table gives them), one value per
+ * wording of compare_verdict's text: the HTML styles by the value, so a
+ * rewording of the text cannot change the page's styling. */
+enum cmp_verdict {
+    CMP_NA_ONE_ROUND,   /* "n/a (1 round)": no interval */
+    CMP_NA,             /* "n/a": a round's ratio is undefined */
+    CMP_B_LOWER,        /* "[.., ..] B lower": the interval is below 1 */
+    CMP_B_HIGHER,       /* "[.., ..] B higher": above 1 */
+    CMP_TOO_FEW,        /* "[.., ..] too few rounds to tell": includes 1, 2 rounds */
+    CMP_NO_DIFFERENCE   /* "[.., ..] no significant difference": includes 1 */
+};
+
+/* "[0.91, 0.98] B lower", "n/a (1 round)", ... as the text says it, into
+ * out (len bytes, the caller's). @return which verdict it is. */
+enum cmp_verdict compare_verdict(const struct comparison *c, int f, char *out, size_t len);
+
+/* @return 1 when a figure's interval includes 1 only because there are 2
+ * rounds (the text says why under its table), else 0. */
+int compare_too_few_rounds(const struct comparison *c);
+
+/* The parameters the arms differ in (config_diff.h), from each arm's first
+ * round (an arm's rounds share one configuration), into d
+ * (CONFIG_DIFF_MAX entries). @return how many; 0 is an A/A, whose
+ * differences are noise. */
+size_t compare_config_diff(const struct comparison *c, struct config_diff *d);
+
+/* @return the arm's label, or its encoding without one; a pointer into a. */
+const char *compare_arm_name(const struct compare_arm *a);
+
+/* ---- verdicts (compare_verdicts.c) ---------------------------------------- */
+
+/* Judges every --gate on the first k paired rounds (c->gate filled).
+ * @return 1 when the outcome is decided: every gate is (pass or
+ * regression), or one is a regression, which more rounds cannot undo;
+ * else 0. */
+int compare_judge_gates(struct comparison *c, size_t k);
+
+/* @return the exit code the gates give (README, base/exit_code.h): EXIT_OK
+ * all pass, EXIT_REGRESSION a regression, else EXIT_INCONCLUSIVE an
+ * inconclusive gate; with --bisect EXIT_OK, EXIT_BISECT_BAD or
+ * EXIT_BISECT_SKIP. EXIT_OK without --gate. */
+int compare_gates_exit(const struct comparison *c);
+
+/* --threshold judged on each merged arm (c->verdict filled; the verdicts
+ * point at c->plan.thresholds, so c must stay where it is). Nothing
+ * without --threshold. */
+void compare_judge_thresholds(struct comparison *c);
+
+/* @return how many (arm, condition) pairs failed; 0 without --threshold. */
+size_t compare_thresholds_failed(const struct comparison *c);
+
+#endif

@@ -1,0 +1,156 @@
+/* compare_json: a comparison as one JSON document (compare --output,
+ * --format json; compare_report.h): the arms with their figures and
+ * rounds, the ratios with their intervals, the buckets, the verbs, the
+ * gates and the thresholds. Saved, it is read back by model/compare_saved. */
+#include "report/compare_report.h"
+
+#include <math.h>
+
+#include "base/version.h"
+#include "model/result_json.h"
+#include "stats/buckets.h"
+
+static json_object *finite_or_null(double v)
+{
+    return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+json_object *compare_gates_json(const struct comparison *c)
+{
+    json_object *arr = json_object_new_array();
+    for (int g = 0; g < c->plan.ngates; g++) {
+        const struct gate *gt = &c->plan.gates[g];
+        const struct gate_result *r = &c->gate[g];
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "gate", json_object_new_string(gt->expr));
+        json_object_object_add(o, "metric", json_object_new_string(gate_metric_name(gt->fig)));
+        json_object_object_add(o, "tolerance_pct", json_object_new_double(gt->tol * 100));
+        json_object_object_add(o, "bound", json_object_new_double(gate_bound(gt)));
+        json_object_object_add(o, "ratio", r->rc >= 0 ? finite_or_null(r->ci.geo_ratio) : NULL);
+        json_object_object_add(o, "ci_low", r->rc == 0 ? finite_or_null(r->ci.low) : NULL);
+        json_object_object_add(o, "ci_high", r->rc == 0 ? finite_or_null(r->ci.high) : NULL);
+        json_object_object_add(o, "confidence", json_object_new_double(r->conf));
+        json_object_object_add(o, "rounds", json_object_new_int64((int64_t)r->rounds));
+        int64_t max_rounds = c->saved ? (int64_t)c->pairs : c->plan.rounds;
+        json_object_object_add(o, "max_rounds", json_object_new_int64(max_rounds));
+        json_object_object_add(o, "looks", json_object_new_int(c->looks));
+        json_object_object_add(o, "verdict",
+                               json_object_new_string(compare_stats_verdict_name(r->verdict)));
+        json_object_object_add(o, "method", json_object_new_string("bonferroni"));
+        json_object_object_add(o, "alpha", json_object_new_double(GATE_ALPHA));
+        json_object_array_add(arr, o);
+    }
+    return arr;
+}
+
+json_object *compare_thresholds_json(const struct comparison *c)
+{
+    json_object *o = json_object_new_object();
+    for (int a = 0; a < 2; a++) {
+        char letter[2] = {c->arm[a].letter, 0};
+        json_object_object_add(o, letter, condition_json(&c->plan.thresholds, c->verdict[a].res));
+    }
+    return o;
+}
+
+static json_object *num_or_null(double v)
+{
+    return isnan(v) ? NULL : json_object_new_double(v);
+}
+
+static json_object *arm_json(const struct comparison *c, const struct compare_arm *a)
+{
+    json_object *o = json_object_new_object();
+    char letter[2] = {a->letter, 0};
+    json_object_object_add(o, "arm", json_object_new_string(letter));
+    json_object_object_add(o, "label", json_object_new_string(compare_arm_name(a)));
+    json_object_object_add(o, "proto", json_object_new_string(a->merged.cfg.encoding));
+    json_object_object_add(o, "url", json_object_new_string(a->merged.target_url));
+    json_object *f = json_object_new_object();
+    for (int i = 0; i < METRIC_N; i++)
+        json_object_object_add(f, compare_fig_key(i), num_or_null(a->fig[i]));
+    json_object_object_add(o, "figures", f);
+    const struct run_config *cfg = &a->merged.cfg;
+    json_object_object_add(o, "latency_ms", result_hist_json(&a->merged.latency, cfg->pcts,
+                                                             cfg->npcts));
+    json_object *rounds = json_object_new_array();
+    for (size_t i = 0; i < c->pairs; i++)
+        json_object_array_add(rounds, result_to_json(&a->rounds[i]));
+    json_object_object_add(o, "rounds", rounds);
+    return o;
+}
+
+static json_object *ratios_json(const struct comparison *c)
+{
+    json_object *o = json_object_new_object();
+    for (int f = 0; f < METRIC_N; f++) {
+        json_object *r = json_object_new_object();
+        double a = c->arm[0].fig[f], b = c->arm[1].fig[f];
+        json_object_object_add(r, "a", num_or_null(a));
+        json_object_object_add(r, "b", num_or_null(b));
+        json_object_object_add(r, "ratio", num_or_null(compare_figure_ratio(c, f)));
+        int have = c->ci_rc[f] == 0;
+        json_object_object_add(r, "ci_low", have ? json_object_new_double(c->ci[f].low) : NULL);
+        json_object_object_add(r, "ci_high", have ? json_object_new_double(c->ci[f].high) : NULL);
+        /* as the table shows it: the same verdict in every output */
+        json_object_object_add(r, "significant",
+                               have ? json_object_new_boolean(
+                                          compare_stats_significant_shown(&c->ci[f]))
+                                    : NULL);
+        json_object_object_add(o, compare_fig_key(f), r);
+    }
+    return o;
+}
+
+static json_object *buckets_json(const struct comparison *c)
+{
+    double edges[BUCKETS_MAX], pa[BUCKETS_MAX], pb[BUCKETS_MAX];
+    char err[ERR_LEN];
+    json_object *arr = json_object_new_array();
+    int n = compare_bucket_edges(c, edges, err);
+    if (n < 0)
+        return arr;
+    buckets_fill(&c->arm[0].merged.latency, edges, n, pa);
+    buckets_fill(&c->arm[1].merged.latency, edges, n, pb);
+    for (int i = 0; i < n; i++) {
+        json_object *b = json_object_new_object();
+        json_object_object_add(b, "lt_ms", json_object_new_double(edges[i]));
+        json_object_object_add(b, "a_pct", json_object_new_double(pa[i]));
+        json_object_object_add(b, "b_pct", json_object_new_double(pb[i]));
+        json_object_array_add(arr, b);
+    }
+    return arr;
+}
+
+json_object *compare_to_json(const struct comparison *c)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "rpcbench", json_object_new_string(rpcbench_version()));
+    json_object_object_add(o, "kind", json_object_new_string(RESULT_KIND_COMPARE));
+    json_object_object_add(o, "rounds", json_object_new_int64((int64_t)c->pairs));
+    json_object_object_add(o, "confidence", json_object_new_double(0.95));
+    struct config_diff d[CONFIG_DIFF_MAX];
+    size_t nd = compare_config_diff(c, d);
+    json_object_object_add(o, "same_configuration", json_object_new_boolean(nd == 0));
+    json_object *diffs = json_object_new_array();
+    for (size_t i = 0; i < nd; i++) {
+        json_object *x = json_object_new_object();
+        json_object_object_add(x, "parameter", json_object_new_string(d[i].name));
+        json_object_object_add(x, "a", json_object_new_string(d[i].a));
+        json_object_object_add(x, "b", json_object_new_string(d[i].b));
+        json_object_array_add(diffs, x);
+    }
+    json_object_object_add(o, "differences", diffs);
+    json_object *arms = json_object_new_array();
+    for (int a = 0; a < 2; a++)
+        json_object_array_add(arms, arm_json(c, &c->arm[a]));
+    json_object_object_add(o, "arms", arms);
+    json_object_object_add(o, "ratios", ratios_json(c));
+    json_object_object_add(o, "buckets", buckets_json(c));
+    json_object_object_add(o, "verbs", compare_verbs_json(c));
+    if (c->plan.ngates > 0)
+        json_object_object_add(o, "gates", compare_gates_json(c));
+    if (c->plan.thresholds.n > 0)
+        json_object_object_add(o, "thresholds", compare_thresholds_json(c));
+    return o;
+}

@@ -1,0 +1,93 @@
+/* compare_report: a comparison (judge/comparison.h) as a person or a
+ * program reads it: the text report (compare_text.c), the JSON document
+ * (compare_json.c), the JUnit file (compare_junit.c) and the page
+ * (compare_html.c), each saying the same figures to the same digits
+ * through the shared pieces of compare_cells.c and the per-verb tables of
+ * compare_verbs.c. Every function only reads c. */
+#ifndef RPCBENCH_REPORT_COMPARE_REPORT_H
+#define RPCBENCH_REPORT_COMPARE_REPORT_H
+
+#include <json-c/json.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "judge/comparison.h"
+#include "report/doc_table.h"
+#include "report/report.h"
+
+/* ---- the outputs, for cli/cmd_compare.c ------------------------------------ */
+
+/* Writes the comparison's text report to out.
+ * @return 0, or -1 with err (ERR_LEN, caller-owned: a bucket spec the
+ * histograms cannot take). */
+int compare_write_text(FILE *out, const struct comparison *c, char *err);
+
+/* @return the comparison as a new JSON document (compare --output, and
+ * --format json), the caller's to json_object_put. */
+json_object *compare_to_json(const struct comparison *c);
+
+/* The --junit file at path: a testcase per arm and condition, and per
+ * gate (regression or inconclusive fail). @return 0, or -1 with err. */
+int compare_write_junit(const char *path, const struct comparison *c, char *err);
+
+/* --html FILE: the comparison's page at path (report/html.h).
+ * @return 0, or -1 with err. */
+int compare_write_html(const char *path, const struct comparison *c, char *err);
+
+/* ---- compare_text.c: the verdicts' text, which the page shows too ---------- */
+
+/* The gates' table and method (nothing without --gate). */
+void compare_gates_text(FILE *out, const struct comparison *c);
+
+/* The verdict lines per arm after the text report (nothing without
+ * --threshold). */
+void compare_thresholds_text(FILE *out, const struct comparison *c);
+
+/* ---- compare_json.c ---------------------------------------------------------- */
+
+/* @return the gates as a new JSON array, the caller's to json_object_put. */
+json_object *compare_gates_json(const struct comparison *c);
+
+/* @return a new {"A": [...], "B": [...]} of the verdicts (the caller puts it). */
+json_object *compare_thresholds_json(const struct comparison *c);
+
+/* ---- compare_cells.c: the pieces every format shares --------------------------- */
+
+const char *compare_fig_name(int f);     /* "p50 latency" (static) */
+const char *compare_fig_key(int f);      /* "p50_ms" (static): its JSON key */
+/* Figure f's value v as the summary table prints it ("n/a" for NAN), into
+ * out (len bytes, the caller's); u: the table's time unit for latencies. */
+void compare_fmt_fig(int f, double v, const struct report_unit *u, char *out, size_t len);
+/* Puts RESULT_LOWER_BOUND_MARK ("≥") before cell (len bytes), the
+ * formatted figure f of value v (ms) of r, when it is a latency figure that
+ * r's censored waits of unfinished requests reach (result_lower_bound).
+ * @return the bytes the mark adds beyond its one column, 0 when unmarked. */
+int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, size_t len);
+/* "B round 2: " (or "B: " with one round), before a warning of arm a's
+ * round i, into out (len bytes, the caller's). */
+void compare_warning_prefix(const struct comparison *c, int a, size_t i, char *out, size_t len);
+/* One set of bucket edges for both arms (--buckets), from the union of
+ * their data, into edges (BUCKETS_MAX). @return how many, or -1 with err
+ * (a bucket spec the histograms cannot take). */
+int compare_bucket_edges(const struct comparison *c, double *edges, char *err);
+/* The cumulative % of each arm's answers under each bucket edge both arms
+ * share (--buckets), into t (initialised here; the caller's to
+ * doc_table_free): the text's table and the page's.
+ * @return 0, or -1 with err (a bucket spec the histograms cannot take). */
+int compare_bucket_doc(const struct comparison *c, struct doc_table *t, char *err);
+/* @return the unit of the summary table's latencies, and of the rounds
+ * table's (p50 and p99 of every round). */
+struct report_unit compare_summary_unit(const struct comparison *c);
+struct report_unit compare_rounds_unit(const struct comparison *c);
+
+/* ---- compare_verbs.c ------------------------------------------------------------ */
+
+/* Per-verb figures of a mix (nothing unless an arm sent two verbs or
+ * more), side by side: the text's table and bucket tables (@return 0, or
+ * -1 with err: a bad --buckets), the JSON array (new, the caller's to put;
+ * empty without a mix) and the page's tables. */
+int compare_verbs_text(FILE *out, const struct comparison *c, char *err);
+json_object *compare_verbs_json(const struct comparison *c);
+void compare_verbs_html(FILE *out, const struct comparison *c);
+
+#endif

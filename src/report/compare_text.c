@@ -1,0 +1,179 @@
+/* compare_text: a comparison's text report (compare_report.h): who was
+ * compared and how, the figures with their intervals, the gates, the
+ * buckets, the per-verb tables (compare_verbs.c), the rounds, the
+ * thresholds and the rounds' warnings. */
+#include "report/compare_report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "base/units.h"
+#include "base/version.h"
+#include "model/config_diff.h"
+
+static void summary_table(FILE *out, const struct comparison *c)
+{
+    const struct compare_arm *A = &c->arm[0], *B = &c->arm[1];
+    char ha[80], hb[80];
+    snprintf(ha, sizeof ha, "A %.60s", compare_arm_name(A));
+    snprintf(hb, sizeof hb, "B %.60s", compare_arm_name(B));
+    fprintf(out, "\n%-20s %14s %14s %8s  %s\n", "figure", ha, hb, "B/A", "95% CI of B/A");
+    struct report_unit u = compare_summary_unit(c);
+    for (int f = 0; f < METRIC_N; f++) {
+        char va[40], vb[40], r[32] = "-", v[96];
+        compare_fmt_fig(f, A->fig[f], &u, va, sizeof va);
+        compare_fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
+        int wa = compare_mark_bound(&A->merged, f, A->fig[f], va, sizeof va);
+        int wb = compare_mark_bound(&B->merged, f, B->fig[f], vb, sizeof vb);
+        double x = compare_figure_ratio(c, f);
+        if (!isnan(x))
+            compare_stats_fmt_ratio(x, r, sizeof r);
+        compare_verdict(c, f, v, sizeof v);
+        fprintf(out, "%-20s %*s %*s %8s  %s\n", compare_fig_name(f), 14 + wa, va, 14 + wb, vb, r,
+                v);
+    }
+    fprintf(out, "(%s)\n", COMPARE_RATIO_METHOD);
+    if (compare_too_few_rounds(c))
+        fprintf(out, "2 rounds: the interval cannot exclude 1 unless both rounds agree closely "
+                     "(t = %.1f with 1 degree of freedom); use 3 or more (--rounds)\n",
+                compare_stats_t975(1));
+}
+
+static int bucket_table(FILE *out, const struct comparison *c, char *err)
+{
+    struct doc_table t;
+    if (compare_bucket_doc(c, &t, err))
+        return -1;
+    doc_table_text(out, &t);
+    doc_table_free(&t);
+    return 0;
+}
+
+/* Per round, with the hypervisor's steal: a round it disturbed stands out. */
+static void rounds_table(FILE *out, const struct comparison *c)
+{
+    fprintf(out, "\n%-6s %-3s %-16s %10s %10s %10s %12s %6s\n", "round", "arm", "label", "p50",
+            "p99", "rate", "CPU-ms/call", "steal");
+    struct report_unit u = compare_rounds_unit(c);
+    for (size_t i = 0; i < c->pairs; i++)
+        for (int a = 0; a < 2; a++) {
+            const struct run_result *r = &c->arm[a].rounds[i];
+            double v[METRIC_N];
+            char p50[40], p99[40], rate[32], cpu[32], steal[16] = "-";
+            compare_figures(r, v);
+            compare_fmt_fig(METRIC_P50, v[METRIC_P50], &u, p50, sizeof p50);
+            compare_fmt_fig(METRIC_P99, v[METRIC_P99], &u, p99, sizeof p99);
+            int w50 = compare_mark_bound(r, METRIC_P50, v[METRIC_P50], p50, sizeof p50);
+            int w99 = compare_mark_bound(r, METRIC_P99, v[METRIC_P99], p99, sizeof p99);
+            compare_fmt_fig(METRIC_RATE, v[METRIC_RATE], &u, rate, sizeof rate);
+            compare_fmt_fig(METRIC_CPU_MS, v[METRIC_CPU_MS], &u, cpu, sizeof cpu);
+            if (r->machine_steal_pct >= 0)
+                snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
+            fprintf(out, "%-6zu %-3c %-16.16s %*s %*s %10s %12s %6s%s\n", i + 1,
+                    c->arm[a].letter, compare_arm_name(&c->arm[a]), 10 + w50, p50, 10 + w99, p99,
+                    rate, cpu, steal,
+                    r->interrupted ? "  (interrupted)" : "");
+        }
+}
+
+void compare_gates_text(FILE *out, const struct comparison *c)
+{
+    if (c->plan.ngates == 0)
+        return;
+    fprintf(out, "\n%-22s %8s  %-26s %6s  %s\n", "gate", "B/A", "interval of B/A", "rounds",
+            "verdict");
+    for (int g = 0; g < c->plan.ngates; g++) {
+        const struct gate_result *r = &c->gate[g];
+        char ratio[16] = "n/a", iv[64] = "n/a";
+        if (r->rc >= 0)
+            compare_stats_fmt_ratio(r->ci.geo_ratio, ratio, sizeof ratio);
+        if (r->rc == 0) {
+            char lo[16], hi[16];
+            compare_stats_fmt_ratio(r->ci.low, lo, sizeof lo);
+            compare_stats_fmt_ratio(r->ci.high, hi, sizeof hi);
+            snprintf(iv, sizeof iv, "[%s, %s] %.4g%%", lo, hi, r->conf * 100);
+        }
+        else if (r->rc == 1)
+            snprintf(iv, sizeof iv, "n/a (1 round)");
+        fprintf(out, "%-22s %8s  %-26s %6zu  %s\n", c->plan.gates[g].expr, ratio, iv, r->rounds,
+                compare_stats_verdict_name(r->verdict));
+    }
+    fprintf(out, "method: %s; %d look%s, alpha %g per look\n", gate_method(), c->looks,
+            c->looks == 1 ? "" : "s", GATE_ALPHA / c->looks);
+    int open = 0;
+    for (int g = 0; g < c->plan.ngates; g++)
+        open |= c->gate[g].verdict == GATE_INCONCLUSIVE;
+    if (c->plan.rounds_auto && !c->interrupted && c->pairs < (size_t)c->plan.rounds)
+        fprintf(out, "stopped after %zu of at most %d rounds: the outcome was decided%s\n",
+                c->pairs, c->plan.rounds, open ? " (a regression; the gates still open could "
+                "not change the exit code)" : "");
+}
+
+void compare_thresholds_text(FILE *out, const struct comparison *c)
+{
+    if (!c->plan.thresholds.n)
+        return;
+    for (int a = 0; a < 2; a++) {
+        fprintf(out, "\nthresholds, arm %c (%s)\n", c->arm[a].letter,
+                compare_arm_name(&c->arm[a]));
+        condition_report(out, &c->plan.thresholds, c->verdict[a].res);
+    }
+}
+
+int compare_write_text(FILE *out, const struct comparison *c, char *err)
+{
+    const struct run_config *cfg = &c->arm[0].merged.cfg;
+    char dur[32], warm[32];
+    units_format_duration(cfg->duration_ns, dur, sizeof dur);
+    units_format_duration(cfg->warmup_ns, warm, sizeof warm);
+    fprintf(out, "rpcbench %s compare\n", rpcbench_version());
+    for (int a = 0; a < 2; a++)
+        fprintf(out, "%c           %s: %s (%s)\n", c->arm[a].letter, compare_arm_name(&c->arm[a]),
+                c->arm[a].merged.target_url, c->arm[a].merged.cfg.encoding);
+    for (int a = 0; a < 2; a++)
+        if (!c->arm[a].merged.cfg.url[0]) { /* make demo's, and any run without --url */
+            fprintf(out, "simulator   %s the built-in simulator, not VDSM: its costs are not "
+                         "VDSM's (--url measures a host)\n", a || !c->arm[1].merged.cfg.url[0]
+                         ? (a ? "B measured" : "A and B measured") : "A measured");
+            break;
+        }
+    struct config_diff d[CONFIG_DIFF_MAX];
+    size_t nd = compare_config_diff(c, d);
+    char diff[1024];
+    config_diff_text(d, nd, diff, sizeof diff);
+    if (nd == 0)
+        fprintf(out, "A/A         A and B are the same configuration (A/A): their differences "
+                     "are the noise of the setup\n");
+    else
+        fprintf(out, "differ      A and B differ in: %s\n", diff);
+    char rate[32];
+    units_format_rate(cfg->rate, rate, sizeof rate); /* as the user wrote it */
+    if (c->saved && c->plan.ninputs == 1)
+        fprintf(out, "saved       %s, %zu rounds per arm; rate %s, verbs ",
+                c->plan.inputs[0], c->pairs, rate);
+    else if (c->saved)
+        fprintf(out, "saved       A %s, B %s; rate %s, verbs ", c->plan.inputs[0],
+                c->plan.inputs[1], rate);
+    else
+        fprintf(out, "rounds      %zu x (%s measured + %s warmup) per arm, interleaved A B A B; "
+                     "rate %s, verbs ", c->pairs, dur, warm, rate);
+    for (size_t i = 0; i < cfg->nverbs; i++)
+        fprintf(out, "%s%s:%u", i ? "," : "", cfg->verbs[i].name, cfg->verbs[i].weight);
+    fprintf(out, "\n");
+    summary_table(out, c);
+    compare_gates_text(out, c);
+    if (bucket_table(out, c, err) || compare_verbs_text(out, c, err))
+        return -1;
+    rounds_table(out, c);
+    compare_thresholds_text(out, c);
+    int header = 0;
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < c->pairs; i++)
+            for (size_t w = 0; w < c->arm[a].rounds[i].nwarnings; w++) {
+                char pre[32];
+                compare_warning_prefix(c, a, i, pre, sizeof pre);
+                fprintf(out, "%s  ! %s%s\n", header++ ? "" : "\nwarnings\n", pre,
+                        c->arm[a].rounds[i].warnings[w]);
+            }
+    return 0;
+}
