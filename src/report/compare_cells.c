@@ -27,23 +27,6 @@ static void unit_widen(double ms, double *mn, double *mx)
         *mx = ms * 1000;
 }
 
-/* u: the table's time unit, for the latency figures. */
-void compare_fmt_fig(int f, double v, const struct report_unit *u, char *out, size_t len)
-{
-    if (isnan(v)) { /* no answer, CPU not sampled: as run's report says it */
-        snprintf(out, len, "n/a");
-        return;
-    }
-    switch (metric_defs[f].unit) {
-    case MU_PER_S: snprintf(out, len, "%.2f/s", v); break;
-    case MU_COUNT: snprintf(out, len, "%.0f", v); break;
-    case MU_PCT: snprintf(out, len, "%.1f%%", v); break;
-    case MU_CPU_MS: snprintf(out, len, "%.3f", v); break;
-    case MU_BYTES: report_fmt_bytes(v, out, len); break; /* "2.09 MB", as run says it */
-    case MU_MS: report_unit_fmt(u, 1, v * 1000, out, len); break;
-    }
-}
-
 int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, size_t len)
 {
     if (!is_latency(f) || isnan(v) ||

@@ -38,8 +38,8 @@ static void summary(FILE *out, const struct comparison *c)
           out);
     for (int f = 0; f < METRIC_N; f++) {
         char va[40], vb[40], r[32] = "-", v[96];
-        compare_fmt_fig(f, A->fig[f], &u, va, sizeof va);
-        compare_fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
+        report_fmt_metric(f, A->fig[f], &u, va, sizeof va);
+        report_fmt_metric(f, B->fig[f], &u, vb, sizeof vb);
         compare_mark_bound(&A->merged, f, A->fig[f], va, sizeof va);
         compare_mark_bound(&B->merged, f, B->fig[f], vb, sizeof vb);
         double x = compare_figure_ratio(c, f);
@@ -283,12 +283,12 @@ static void round_row(FILE *out, const struct comparison *c, size_t i, int a,
     compare_figures(&c->arm[0].rounds[i], va);
     snprintf(n, sizeof n, "%zu", i + 1);
     snprintf(arm, sizeof arm, "%c", c->arm[a].letter);
-    compare_fmt_fig(METRIC_P50, v[METRIC_P50], u, p50, sizeof p50);
-    compare_fmt_fig(METRIC_P99, v[METRIC_P99], u, p99, sizeof p99);
+    report_fmt_metric(METRIC_P50, v[METRIC_P50], u, p50, sizeof p50);
+    report_fmt_metric(METRIC_P99, v[METRIC_P99], u, p99, sizeof p99);
     compare_mark_bound(r, METRIC_P50, v[METRIC_P50], p50, sizeof p50);
     compare_mark_bound(r, METRIC_P99, v[METRIC_P99], p99, sizeof p99);
-    compare_fmt_fig(METRIC_RATE, v[METRIC_RATE], u, rate, sizeof rate);
-    compare_fmt_fig(METRIC_CPU_MS, v[METRIC_CPU_MS], u, cpu, sizeof cpu);
+    report_fmt_metric(METRIC_RATE, v[METRIC_RATE], u, rate, sizeof rate);
+    report_fmt_metric(METRIC_CPU_MS, v[METRIC_CPU_MS], u, cpu, sizeof cpu);
     if (r->machine_steal_pct >= 0)
         snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
     double x = compare_ratio(va[METRIC_P99], v[METRIC_P99]);

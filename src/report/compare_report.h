@@ -55,9 +55,7 @@ json_object *compare_thresholds_json(const struct comparison *c);
 
 const char *compare_fig_name(int f);     /* "p50 latency" (static) */
 const char *compare_fig_key(int f);      /* "p50_ms" (static): its JSON key */
-/* Figure f's value v as the summary table prints it ("n/a" for NAN), into
- * out (len bytes, the caller's); u: the table's time unit for latencies. */
-void compare_fmt_fig(int f, double v, const struct report_unit *u, char *out, size_t len);
+/* A figure's value in a cell: report.h's report_fmt_metric. */
 /* Puts RESULT_LOWER_BOUND_MARK ("≥") before cell (len bytes), the
  * formatted figure f of value v (ms) of r, when it is a latency figure that
  * r's censored waits of unfinished requests reach (result_lower_bound).

@@ -21,8 +21,8 @@ static void summary_table(FILE *out, const struct comparison *c)
     struct report_unit u = compare_summary_unit(c);
     for (int f = 0; f < METRIC_N; f++) {
         char va[40], vb[40], r[32] = "-", v[96];
-        compare_fmt_fig(f, A->fig[f], &u, va, sizeof va);
-        compare_fmt_fig(f, B->fig[f], &u, vb, sizeof vb);
+        report_fmt_metric(f, A->fig[f], &u, va, sizeof va);
+        report_fmt_metric(f, B->fig[f], &u, vb, sizeof vb);
         int wa = compare_mark_bound(&A->merged, f, A->fig[f], va, sizeof va);
         int wb = compare_mark_bound(&B->merged, f, B->fig[f], vb, sizeof vb);
         double x = compare_figure_ratio(c, f);
@@ -61,12 +61,12 @@ static void rounds_table(FILE *out, const struct comparison *c)
             double v[METRIC_N];
             char p50[40], p99[40], rate[32], cpu[32], steal[16] = "-";
             compare_figures(r, v);
-            compare_fmt_fig(METRIC_P50, v[METRIC_P50], &u, p50, sizeof p50);
-            compare_fmt_fig(METRIC_P99, v[METRIC_P99], &u, p99, sizeof p99);
+            report_fmt_metric(METRIC_P50, v[METRIC_P50], &u, p50, sizeof p50);
+            report_fmt_metric(METRIC_P99, v[METRIC_P99], &u, p99, sizeof p99);
             int w50 = compare_mark_bound(r, METRIC_P50, v[METRIC_P50], p50, sizeof p50);
             int w99 = compare_mark_bound(r, METRIC_P99, v[METRIC_P99], p99, sizeof p99);
-            compare_fmt_fig(METRIC_RATE, v[METRIC_RATE], &u, rate, sizeof rate);
-            compare_fmt_fig(METRIC_CPU_MS, v[METRIC_CPU_MS], &u, cpu, sizeof cpu);
+            report_fmt_metric(METRIC_RATE, v[METRIC_RATE], &u, rate, sizeof rate);
+            report_fmt_metric(METRIC_CPU_MS, v[METRIC_CPU_MS], &u, cpu, sizeof cpu);
             if (r->machine_steal_pct >= 0)
                 snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
             fprintf(out, "%-6zu %-3c %-16.16s %*s %*s %10s %12s %6s%s\n", i + 1,

@@ -80,8 +80,8 @@ static void row_cells(const struct verb_pair *p, const struct report_unit *u,
     for (int k = 0; k < 2; k++) {
         double va = pct_ms(p->v[0], ps[k]), vb = pct_ms(p->v[1], ps[k]);
         double r = compare_ratio(va, vb);
-        compare_fmt_fig(METRIC_P50, va, u, cells[3 + 3 * k], 32);
-        compare_fmt_fig(METRIC_P50, vb, u, cells[4 + 3 * k], 32);
+        report_fmt_metric(METRIC_P50, va, u, cells[3 + 3 * k], 32);
+        report_fmt_metric(METRIC_P50, vb, u, cells[4 + 3 * k], 32);
         snprintf(cells[5 + 3 * k], 32, isnan(r) ? "-" : "%.3g", r);
     }
 }
