@@ -120,3 +120,102 @@ void compare_warning_prefix(const struct comparison *c, int a, size_t i, char *o
     else
         snprintf(out, len, "%c: ", c->arm[a].letter);
 }
+
+/* The summary's row of figure f. @return doc_table_add_row's. */
+static int summary_row(const struct comparison *c, struct doc_table *t, int f,
+                       const struct report_unit *u, char *err)
+{
+    const struct compare_arm *A = &c->arm[0], *B = &c->arm[1];
+    char va[40], vb[40], r[32] = "-", v[96];
+    report_fmt_metric(f, A->fig[f], u, va, sizeof va);
+    report_fmt_metric(f, B->fig[f], u, vb, sizeof vb);
+    compare_mark_bound(&A->merged, f, A->fig[f], va, sizeof va);
+    compare_mark_bound(&B->merged, f, B->fig[f], vb, sizeof vb);
+    double x = compare_figure_ratio(c, f);
+    if (!isnan(x))
+        compare_stats_fmt_ratio(x, r, sizeof r);
+    enum cmp_verdict kind = compare_verdict(c, f, v, sizeof v);
+    const char *cells[5] = {compare_fig_name(f), va, vb, r, v};
+    /* an interval that shows a difference either way stands out */
+    unsigned flags = kind == CMP_B_LOWER || kind == CMP_B_HIGHER ? DOC_ROW_MARKED : 0;
+    return doc_table_add_row(t, cells, metric_defs[f].html_id, flags, err);
+}
+
+int compare_summary_doc(const struct comparison *c, struct doc_table *t, char *err)
+{
+    static const char *const col_ids[5] = {"", "a", "b", "ratio", "ci"};
+    static const int widths[5] = {-20, 14, 14, 8, 0};
+    doc_table_init(t, 5);
+    snprintf(t->heads[0], DOC_CELL_LEN, "figure");
+    snprintf(t->heads[1], DOC_CELL_LEN, "A %.60s", compare_arm_name(&c->arm[0]));
+    snprintf(t->heads[2], DOC_CELL_LEN, "B %.60s", compare_arm_name(&c->arm[1]));
+    snprintf(t->heads[3], DOC_CELL_LEN, "B/A");
+    snprintf(t->heads[4], DOC_CELL_LEN, "95%% CI of B/A");
+    for (int k = 0; k < 5; k++) {
+        t->width[k] = widths[k];
+        snprintf(t->col_id[k], sizeof t->col_id[k], "%s", col_ids[k]);
+    }
+    t->gap[4] = 1;
+    snprintf(t->id, sizeof t->id, "summary");
+    snprintf(t->cell_ids, sizeof t->cell_ids, "cmp");
+    t->stick_last = 1; /* at 420 px the figures scroll, the verdict stays in view */
+    snprintf(t->legend, sizeof t->legend, "%s", COMPARE_RATIO_METHOD);
+    snprintf(t->html_caption, sizeof t->html_caption, "%s (95 %%)", COMPARE_RATIO_METHOD);
+    if (compare_too_few_rounds(c))
+        snprintf(t->warning, sizeof t->warning, "2 rounds: the interval cannot exclude 1 unless "
+                 "both rounds agree closely (t = %.1f with 1 degree of freedom); use 3 or more "
+                 "(--rounds)", compare_stats_t975(1));
+    struct report_unit u = compare_summary_unit(c);
+    for (int f = 0; f < METRIC_N; f++)
+        if (summary_row(c, t, f, &u, err))
+            return -1;
+    return 0;
+}
+
+/* Round i's row of arm a: its figures, steal, and B/A of the round's p99. */
+static int round_row(const struct comparison *c, struct doc_table *t, size_t i, int a,
+                     const struct report_unit *u, char *err)
+{
+    const struct run_result *r = &c->arm[a].rounds[i];
+    double v[METRIC_N], va[METRIC_N];
+    char n[24], arm[4], p50[40], p99[40], rate[32], cpu[32], steal[16] = "-", ratio[32] = "";
+    compare_figures(r, v);
+    compare_figures(&c->arm[0].rounds[i], va);
+    snprintf(n, sizeof n, "%zu", i + 1);
+    snprintf(arm, sizeof arm, "%c", c->arm[a].letter);
+    report_fmt_metric(METRIC_P50, v[METRIC_P50], u, p50, sizeof p50);
+    report_fmt_metric(METRIC_P99, v[METRIC_P99], u, p99, sizeof p99);
+    compare_mark_bound(r, METRIC_P50, v[METRIC_P50], p50, sizeof p50);
+    compare_mark_bound(r, METRIC_P99, v[METRIC_P99], p99, sizeof p99);
+    report_fmt_metric(METRIC_RATE, v[METRIC_RATE], u, rate, sizeof rate);
+    report_fmt_metric(METRIC_CPU_MS, v[METRIC_CPU_MS], u, cpu, sizeof cpu);
+    if (r->machine_steal_pct >= 0)
+        snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
+    double x = compare_ratio(va[METRIC_P99], v[METRIC_P99]);
+    if (a == 1 && !isnan(x))
+        compare_stats_fmt_ratio(x, ratio, sizeof ratio); /* as the summary's B/A */
+    const char *cells[9] = {n, arm, compare_arm_name(&c->arm[a]), p50, p99, rate, cpu, steal,
+                            r->interrupted ? "interrupted" : ratio};
+    return doc_table_add_row(t, cells, NULL, 0, err);
+}
+
+int compare_rounds_doc(const struct comparison *c, struct doc_table *t, char *err)
+{
+    static const char *const heads[9] = {"round", "arm", "label", "p50", "p99", "rate",
+                                         "CPU-ms/call", "steal", "B/A p99"};
+    static const int widths[9] = {-6, -3, -16, 10, 10, 10, 12, 6, 0};
+    doc_table_init(t, 9);
+    for (int k = 0; k < 9; k++) {
+        snprintf(t->heads[k], DOC_CELL_LEN, "%s", heads[k]);
+        t->width[k] = widths[k];
+    }
+    t->text_max[2] = 16; /* a long label keeps the columns in line */
+    snprintf(t->html_caption, sizeof t->html_caption, "per round, with the hypervisor's steal; "
+             "B/A of the p99s of the same round");
+    struct report_unit u = compare_rounds_unit(c);
+    for (size_t i = 0; i < c->pairs; i++)
+        for (int a = 0; a < 2; a++)
+            if (round_row(c, t, i, a, &u, err))
+                return -1;
+    return 0;
+}

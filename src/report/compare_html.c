@@ -10,56 +10,6 @@
 #include "base/file.h"
 #include "report/html.h"
 
-static void cell(FILE *out, const char *id, const char *suffix, const char *text)
-{
-    fprintf(out, "<td id=\"cmp-%s-%s\">", id, suffix);
-    html_esc(out, text);
-    fputs("</td>", out);
-}
-
-/* The verdict's class: " sig" (bold) when the interval shows a difference
- * either way. */
-static const char *verdict_class(enum cmp_verdict v)
-{
-    return v == CMP_B_LOWER || v == CMP_B_HIGHER ? " sig" : "";
-}
-
-static void summary(FILE *out, const struct comparison *c)
-{
-    const struct compare_arm *A = &c->arm[0], *B = &c->arm[1];
-    struct report_unit u = compare_summary_unit(c);
-    /* at 420 px the figures scroll, the verdict column stays in view */
-    fputs("<div class=\"scroll\"><table id=\"summary\"><caption>" COMPARE_RATIO_METHOD
-          " (95 %)</caption><thead><tr><th>figure</th><th>A ", out);
-    html_esc(out, compare_arm_name(A));
-    fputs("</th><th>B ", out);
-    html_esc(out, compare_arm_name(B));
-    fputs("</th><th>B/A</th><th class=\"stick\">95% CI of B/A</th></tr></thead><tbody>\n",
-          out);
-    for (int f = 0; f < METRIC_N; f++) {
-        char va[40], vb[40], r[32] = "-", v[96];
-        report_fmt_metric(f, A->fig[f], &u, va, sizeof va);
-        report_fmt_metric(f, B->fig[f], &u, vb, sizeof vb);
-        compare_mark_bound(&A->merged, f, A->fig[f], va, sizeof va);
-        compare_mark_bound(&B->merged, f, B->fig[f], vb, sizeof vb);
-        double x = compare_figure_ratio(c, f);
-        if (!isnan(x))
-            compare_stats_fmt_ratio(x, r, sizeof r);
-        enum cmp_verdict kind = compare_verdict(c, f, v, sizeof v);
-        fputs("<tr><th scope=\"row\">", out);
-        html_esc(out, compare_fig_name(f));
-        fputs("</th>", out);
-        cell(out, metric_defs[f].html_id, "a", va);
-        cell(out, metric_defs[f].html_id, "b", vb);
-        cell(out, metric_defs[f].html_id, "ratio", r);
-        fprintf(out, "<td id=\"cmp-%s-ci\" class=\"stick%s\">", metric_defs[f].html_id,
-                verdict_class(kind));
-        html_esc(out, v);
-        fputs("</td></tr>\n", out);
-    }
-    fputs("</tbody></table></div>\n", out);
-}
-
 static void gate_card(FILE *out, const struct comparison *c)
 {
     if (c->plan.ngates == 0)
@@ -273,43 +223,13 @@ static void bucket_table(FILE *out, const struct comparison *c)
 
 /* One row of the rounds table: B's rows say their p99 as % of A's in the
  * same round (the pairing the interval is made of). */
-static void round_row(FILE *out, const struct comparison *c, size_t i, int a,
-                      const struct report_unit *u)
-{
-    const struct run_result *r = &c->arm[a].rounds[i];
-    double v[METRIC_N], va[METRIC_N];
-    char n[24], arm[4], p50[40], p99[40], rate[32], cpu[32], steal[16] = "-", pct[16] = "";
-    compare_figures(r, v);
-    compare_figures(&c->arm[0].rounds[i], va);
-    snprintf(n, sizeof n, "%zu", i + 1);
-    snprintf(arm, sizeof arm, "%c", c->arm[a].letter);
-    report_fmt_metric(METRIC_P50, v[METRIC_P50], u, p50, sizeof p50);
-    report_fmt_metric(METRIC_P99, v[METRIC_P99], u, p99, sizeof p99);
-    compare_mark_bound(r, METRIC_P50, v[METRIC_P50], p50, sizeof p50);
-    compare_mark_bound(r, METRIC_P99, v[METRIC_P99], p99, sizeof p99);
-    report_fmt_metric(METRIC_RATE, v[METRIC_RATE], u, rate, sizeof rate);
-    report_fmt_metric(METRIC_CPU_MS, v[METRIC_CPU_MS], u, cpu, sizeof cpu);
-    if (r->machine_steal_pct >= 0)
-        snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
-    double x = compare_ratio(va[METRIC_P99], v[METRIC_P99]);
-    if (a == 1 && !isnan(x))
-        snprintf(pct, sizeof pct, "%.1f%%", x * 100);
-    const char *cells[9] = {n, arm, compare_arm_name(&c->arm[a]), p50, p99, rate, cpu, steal,
-                            r->interrupted ? "interrupted" : pct};
-    html_row(out, cells, 9);
-}
-
 static void rounds_table(FILE *out, const struct comparison *c)
 {
-    static const char *const heads[] = {"round", "arm", "label", "p50", "p99", "rate",
-                                        "CPU-ms/call", "steal", "p99 % of A"};
-    html_table(out, "per round, with the hypervisor's steal; B's p99 as % of A's in the same "
-               "round", heads, 9);
-    struct report_unit u = compare_rounds_unit(c);
-    for (size_t i = 0; i < c->pairs; i++)
-        for (int a = 0; a < 2; a++)
-            round_row(out, c, i, a, &u);
-    html_table_end(out);
+    struct doc_table t;
+    char err[ERR_LEN];
+    if (compare_rounds_doc(c, &t, err) == 0) /* else no memory: the table is left out */
+        doc_table_html(out, &t);
+    doc_table_free(&t);
 }
 
 static void count_row(FILE *out, const char *name, int64_t a, int64_t b)
@@ -412,15 +332,21 @@ static void tables(FILE *out, const struct comparison *c)
 
 int compare_write_html(const char *path, const struct comparison *c, char *err)
 {
-    FILE *out = file_create(path, err);
-    if (!out)
+    struct doc_table summary;
+    if (compare_summary_doc(c, &summary, err))
         return -1;
+    FILE *out = file_create(path, err);
+    if (!out) {
+        doc_table_free(&summary);
+        return -1;
+    }
     char title[200];
     snprintf(title, sizeof title, "rpcbench compare: A %.60s vs B %.60s",
              compare_arm_name(&c->arm[0]), compare_arm_name(&c->arm[1]));
     html_begin(out, title);
     headline(out, c);
-    summary(out, c);
+    doc_table_html(out, &summary);
+    doc_table_free(&summary);
     warnings(out, c);
     verdict_text(out, c);
     charts(out, c);

@@ -73,6 +73,17 @@ int compare_bucket_edges(const struct comparison *c, double *edges, char *err);
  * doc_table_free): the text's table and the page's.
  * @return 0, or -1 with err (a bucket spec the histograms cannot take). */
 int compare_bucket_doc(const struct comparison *c, struct doc_table *t, char *err);
+/* The summary table: per figure A, B, B/A and the verdict on its 95 %
+ * interval (lower bounds marked, the interval's difference marked for the
+ * page; the estimator as its legend, 2 rounds' caveat as its warning),
+ * into t (initialised here; the caller's to doc_table_free).
+ * @return 0, or -1 with err (no memory). */
+int compare_summary_doc(const struct comparison *c, struct doc_table *t, char *err);
+/* The rounds table: per round and arm the label, p50, p99, rate, CPU-ms
+ * per call, the hypervisor's steal, and on B's row B/A of the round's p99
+ * (or "interrupted"), into t as compare_summary_doc. @return 0, or -1 with
+ * err (no memory). */
+int compare_rounds_doc(const struct comparison *c, struct doc_table *t, char *err);
 /* @return the unit of the summary table's latencies, and of the rounds
  * table's (p50 and p99 of every round). */
 struct report_unit compare_summary_unit(const struct comparison *c);

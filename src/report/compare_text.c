@@ -11,32 +11,14 @@
 #include "base/version.h"
 #include "model/config_diff.h"
 
-static void summary_table(FILE *out, const struct comparison *c)
+static int summary_table(FILE *out, const struct comparison *c, char *err)
 {
-    const struct compare_arm *A = &c->arm[0], *B = &c->arm[1];
-    char ha[80], hb[80];
-    snprintf(ha, sizeof ha, "A %.60s", compare_arm_name(A));
-    snprintf(hb, sizeof hb, "B %.60s", compare_arm_name(B));
-    fprintf(out, "\n%-20s %14s %14s %8s  %s\n", "figure", ha, hb, "B/A", "95% CI of B/A");
-    struct report_unit u = compare_summary_unit(c);
-    for (int f = 0; f < METRIC_N; f++) {
-        char va[40], vb[40], r[32] = "-", v[96];
-        report_fmt_metric(f, A->fig[f], &u, va, sizeof va);
-        report_fmt_metric(f, B->fig[f], &u, vb, sizeof vb);
-        int wa = compare_mark_bound(&A->merged, f, A->fig[f], va, sizeof va);
-        int wb = compare_mark_bound(&B->merged, f, B->fig[f], vb, sizeof vb);
-        double x = compare_figure_ratio(c, f);
-        if (!isnan(x))
-            compare_stats_fmt_ratio(x, r, sizeof r);
-        compare_verdict(c, f, v, sizeof v);
-        fprintf(out, "%-20s %*s %*s %8s  %s\n", compare_fig_name(f), 14 + wa, va, 14 + wb, vb, r,
-                v);
-    }
-    fprintf(out, "(%s)\n", COMPARE_RATIO_METHOD);
-    if (compare_too_few_rounds(c))
-        fprintf(out, "2 rounds: the interval cannot exclude 1 unless both rounds agree closely "
-                     "(t = %.1f with 1 degree of freedom); use 3 or more (--rounds)\n",
-                compare_stats_t975(1));
+    struct doc_table t;
+    if (compare_summary_doc(c, &t, err))
+        return -1;
+    doc_table_text(out, &t);
+    doc_table_free(&t);
+    return 0;
 }
 
 static int bucket_table(FILE *out, const struct comparison *c, char *err)
@@ -50,30 +32,14 @@ static int bucket_table(FILE *out, const struct comparison *c, char *err)
 }
 
 /* Per round, with the hypervisor's steal: a round it disturbed stands out. */
-static void rounds_table(FILE *out, const struct comparison *c)
+static int rounds_table(FILE *out, const struct comparison *c, char *err)
 {
-    fprintf(out, "\n%-6s %-3s %-16s %10s %10s %10s %12s %6s\n", "round", "arm", "label", "p50",
-            "p99", "rate", "CPU-ms/call", "steal");
-    struct report_unit u = compare_rounds_unit(c);
-    for (size_t i = 0; i < c->pairs; i++)
-        for (int a = 0; a < 2; a++) {
-            const struct run_result *r = &c->arm[a].rounds[i];
-            double v[METRIC_N];
-            char p50[40], p99[40], rate[32], cpu[32], steal[16] = "-";
-            compare_figures(r, v);
-            report_fmt_metric(METRIC_P50, v[METRIC_P50], &u, p50, sizeof p50);
-            report_fmt_metric(METRIC_P99, v[METRIC_P99], &u, p99, sizeof p99);
-            int w50 = compare_mark_bound(r, METRIC_P50, v[METRIC_P50], p50, sizeof p50);
-            int w99 = compare_mark_bound(r, METRIC_P99, v[METRIC_P99], p99, sizeof p99);
-            report_fmt_metric(METRIC_RATE, v[METRIC_RATE], &u, rate, sizeof rate);
-            report_fmt_metric(METRIC_CPU_MS, v[METRIC_CPU_MS], &u, cpu, sizeof cpu);
-            if (r->machine_steal_pct >= 0)
-                snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
-            fprintf(out, "%-6zu %-3c %-16.16s %*s %*s %10s %12s %6s%s\n", i + 1,
-                    c->arm[a].letter, compare_arm_name(&c->arm[a]), 10 + w50, p50, 10 + w99, p99,
-                    rate, cpu, steal,
-                    r->interrupted ? "  (interrupted)" : "");
-        }
+    struct doc_table t;
+    if (compare_rounds_doc(c, &t, err))
+        return -1;
+    doc_table_text(out, &t);
+    doc_table_free(&t);
+    return 0;
 }
 
 void compare_gates_text(FILE *out, const struct comparison *c)
@@ -160,11 +126,13 @@ int compare_write_text(FILE *out, const struct comparison *c, char *err)
     for (size_t i = 0; i < cfg->nverbs; i++)
         fprintf(out, "%s%s:%u", i ? "," : "", cfg->verbs[i].name, cfg->verbs[i].weight);
     fprintf(out, "\n");
-    summary_table(out, c);
+    if (summary_table(out, c, err))
+        return -1;
     compare_gates_text(out, c);
     if (bucket_table(out, c, err) || compare_verbs_text(out, c, err))
         return -1;
-    rounds_table(out, c);
+    if (rounds_table(out, c, err))
+        return -1;
     compare_thresholds_text(out, c);
     int header = 0;
     for (int a = 0; a < 2; a++)

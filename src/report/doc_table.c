@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/safetext.h"
 #include "report/html.h"
 
 void doc_table_init(struct doc_table *t, int ncols)
@@ -13,29 +14,42 @@ void doc_table_init(struct doc_table *t, int ncols)
     t->ncols = ncols < 1 ? 1 : ncols > DOC_MAX_COLS ? DOC_MAX_COLS : ncols;
 }
 
-int doc_table_add(struct doc_table *t, const char *const *cells, char *err)
+int doc_table_add_row(struct doc_table *t, const char *const *cells, const char *id,
+                      unsigned flags, char *err)
 {
     if (t->nrows == t->cap) {
         int cap = t->cap ? 2 * t->cap : 16;
         void *p = realloc(t->cells, (size_t)cap * (size_t)t->ncols * sizeof *t->cells);
-        if (!p) {
+        void *q = p ? realloc(t->rows, (size_t)cap * sizeof *t->rows) : NULL;
+        if (p)
+            t->cells = p;
+        if (!q) {
             doc_table_free(t);
             snprintf(err, ERR_LEN, "out of memory");
             return -1;
         }
-        t->cells = p;
+        t->rows = q;
         t->cap = cap;
     }
-    for (int c = 0; c < t->ncols; c++)
-        snprintf(t->cells[t->nrows * t->ncols + c], DOC_CELL_LEN, "%s", cells[c]);
+    for (int c = 0; c < t->ncols; c++) /* a label may be cut: never inside a character */
+        safetext(cells[c], strlen(cells[c]), t->cells[t->nrows * t->ncols + c], DOC_CELL_LEN, 0);
+    snprintf(t->rows[t->nrows].id, sizeof t->rows[t->nrows].id, "%s", id ? id : "");
+    t->rows[t->nrows].flags = flags;
     t->nrows++;
     return 0;
+}
+
+int doc_table_add(struct doc_table *t, const char *const *cells, char *err)
+{
+    return doc_table_add_row(t, cells, NULL, 0, err);
 }
 
 void doc_table_free(struct doc_table *t)
 {
     free(t->cells);
+    free(t->rows);
     t->cells = NULL;
+    t->rows = NULL;
     t->nrows = t->cap = 0;
 }
 
@@ -49,14 +63,27 @@ static int extra_bytes(const char *s)
     return n;
 }
 
+/* The bytes of s's first max characters (all of s when max is 0). */
+static int text_bytes(const char *s, int max)
+{
+    int n = 0, chars = 0;
+    for (; s[n] && (!max || chars < max || ((unsigned char)s[n] & 0xc0) == 0x80); n++)
+        chars += ((unsigned char)s[n] & 0xc0) != 0x80;
+    return n;
+}
+
 /* One text line of ncols cells, padded to the columns' widths in
  * characters. */
 static void text_line(FILE *out, const struct doc_table *t, const char (*cells)[DOC_CELL_LEN])
 {
     for (int c = 0; c < t->ncols; c++) {
-        int w = t->width[c], x = extra_bytes(cells[c]);
+        char cell[DOC_CELL_LEN];
+        snprintf(cell, sizeof cell, "%.*s", text_bytes(cells[c], t->text_max[c]), cells[c]);
+        if (c == t->ncols - 1 && c > 0 && !t->width[c] && !cell[0])
+            break; /* an empty last note: no trailing blank */
+        int w = t->width[c], x = extra_bytes(cell);
         w = w > 0 ? w + x : w < 0 ? w - x : 0; /* w < 0: left-aligned */
-        fprintf(out, "%s%*s", c ? " " : "", w, cells[c]);
+        fprintf(out, "%*s%*s", c ? 1 + t->gap[c] : 0, "", w, cell);
     }
     fputc('\n', out);
 }
@@ -80,19 +107,61 @@ void doc_table_text(FILE *out, const struct doc_table *t)
         fprintf(out, "%s\n", t->warning);
 }
 
-void doc_table_html(FILE *out, const struct doc_table *t)
+/* The page's head row: the last column sticks when asked. */
+static void html_head(FILE *out, const struct doc_table *t)
 {
-    const char *heads[DOC_MAX_COLS], *cells[DOC_MAX_COLS];
-    for (int c = 0; c < t->ncols; c++)
-        heads[c] = t->heads[c];
     const char *cap = t->html_caption[0] ? t->html_caption : t->caption[0] ? t->caption
                                                                              : t->legend;
-    html_table(out, cap, heads, t->ncols);
-    for (int r = 0; r < t->nrows; r++) {
-        for (int c = 0; c < t->ncols; c++)
-            cells[c] = t->cells[r * t->ncols + c];
-        html_row(out, cells, t->ncols);
+    fputs("<div class=\"scroll\"><table", out);
+    if (t->id[0])
+        fprintf(out, " id=\"%s\"", t->id); /* the builder's own word, never a peer's */
+    fputs(">", out);
+    if (cap[0]) {
+        fputs("<caption>", out);
+        html_esc(out, cap);
+        fputs("</caption>", out);
     }
+    fputs("<thead><tr>", out);
+    for (int c = 0; c < t->ncols; c++) {
+        fputs(t->stick_last && c == t->ncols - 1 ? "<th class=\"stick\">" : "<th>", out);
+        html_esc(out, t->heads[c]);
+        fputs("</th>", out);
+    }
+    fputs("</tr></thead><tbody>\n", out);
+}
+
+/* One row: its first cell heads it; a cell gets its id and class. */
+static void html_body_row(FILE *out, const struct doc_table *t, int r)
+{
+    const struct doc_row *row = &t->rows[r];
+    fputs("<tr>", out);
+    for (int c = 0; c < t->ncols; c++) {
+        const char *text = t->cells[r * t->ncols + c];
+        if (c == 0) {
+            fputs("<th scope=\"row\">", out);
+            html_esc(out, text);
+            fputs("</th>", out);
+            continue;
+        }
+        fputs("<td", out);
+        if (t->cell_ids[0] && row->id[0] && t->col_id[c][0])
+            fprintf(out, " id=\"%s-%s-%s\"", t->cell_ids, row->id, t->col_id[c]);
+        int last = c == t->ncols - 1, sig = last && (row->flags & DOC_ROW_MARKED);
+        if (last && (t->stick_last || sig))
+            fprintf(out, " class=\"%s%s\"", t->stick_last ? "stick" : "",
+                    sig ? (t->stick_last ? " sig" : "sig") : "");
+        fputs(">", out);
+        html_esc(out, text);
+        fputs("</td>", out);
+    }
+    fputs("</tr>\n", out);
+}
+
+void doc_table_html(FILE *out, const struct doc_table *t)
+{
+    html_head(out, t);
+    for (int r = 0; r < t->nrows; r++)
+        html_body_row(out, t, r);
     html_table_end(out);
     if (!t->nrows && t->empty[0]) {
         fputs("<p>", out);

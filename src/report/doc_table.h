@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#define DOC_MAX_COLS 8
+#define DOC_MAX_COLS 10
 #define DOC_CELL_LEN 64
 
 struct doc_table {
@@ -25,32 +25,52 @@ struct doc_table {
     int ncols;
     char heads[DOC_MAX_COLS][DOC_CELL_LEN];
     int width[DOC_MAX_COLS]; /* text: the column's least width; negative: left-aligned */
+    int gap[DOC_MAX_COLS];   /* text: blanks before the column beyond the one */
+    int text_max[DOC_MAX_COLS]; /* text: at most this many characters (0: all) */
+    /* The page, for a table a script or a test finds by its parts: the
+     * table's element id, and each cell's "<cell_ids>-<row id>-<col_id>"
+     * where all three are set ("cmp-p50-ci"). */
+    char id[24];
+    char cell_ids[16];
+    char col_id[DOC_MAX_COLS][16];
+    int stick_last;          /* the page: the last column stays in view (class stick) */
     char (*cells)[DOC_CELL_LEN]; /* nrows x ncols, the table's own */
+    struct doc_row *rows;    /* nrows, the table's own */
     int nrows, cap;
+};
+
+/* What a row says beyond its cells. */
+#define DOC_ROW_MARKED 1u /* the page: its last cell stands out (class sig) */
+struct doc_row {
+    char id[16]; /* the page: its part of the cells' ids ("" none) */
+    unsigned flags;
 };
 
 /* Clears t for ncols columns (1..DOC_MAX_COLS); heads, widths and the
  * texts are then the builder's to fill. Allocates nothing. */
 void doc_table_init(struct doc_table *t, int ncols);
-/* Adds a row of ncols cells (copied; cut at DOC_CELL_LEN - 1 bytes).
+/* Adds a row of ncols cells (copied as safetext makes them: cut at a
+ * character, with "...", to fit DOC_CELL_LEN).
  * @return 0, or -1 with err ("out of memory", ERR_LEN bytes) and t's rows
  * freed: a builder then returns -1 at once. */
 int doc_table_add(struct doc_table *t, const char *const *cells, char *err);
+/* doc_table_add with the row's id (copied; NULL none) and DOC_ROW_ flags. */
+int doc_table_add_row(struct doc_table *t, const char *const *cells, const char *id,
+                      unsigned flags, char *err);
 /* Frees the rows (t may be added to again after doc_table_init). */
 void doc_table_free(struct doc_table *t);
 
-/* A format's writer of a table. */
-typedef void (*doc_writer)(FILE *out, const struct doc_table *t);
-
 /* The text: a blank line, the caption's line, the header line, the empty
  * note when there is no row, then one line per row: cells joined by one
- * blank, each padded to its column's width in characters (a "\u2265" mark is
- * one column); then the legend in parentheses and the warning, each on
- * its own line. */
+ * blank (and the column's gap), each padded to its column's width in
+ * characters (a "\u2265" mark is one column); then the legend in
+ * parentheses and the warning, each on its own line. */
 void doc_table_text(FILE *out, const struct doc_table *t);
-/* The page's table (html.h's html_table): caption (html_caption, else
- * caption, else legend), heads, rows, then the empty note as a paragraph
- * when there is no row, and the warning in a warning box. */
+/* The page's table, in a box that scrolls: its id, caption
+ * (html_caption, else caption, else legend), heads, rows (the first cell
+ * heads its row; cell ids and classes as the fields say), then the empty
+ * note as a paragraph when there is no row, and the warning in a warning
+ * box. */
 void doc_table_html(FILE *out, const struct doc_table *t);
 
 #endif

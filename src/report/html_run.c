@@ -11,6 +11,7 @@
 #include "base/units.h"
 #include "base/version.h"
 #include "report/report.h"
+#include "report/run_doc.h"
 #include "model/server_cpu.h"
 #include "stats/buckets.h"
 
@@ -236,22 +237,6 @@ void html_bucket_grid(FILE *out, const char *caption, const char *corner,
     html_table_end(out);
 }
 
-/* A mix's cumulative table, a column per verb (the text's own grid). */
-static void per_verb_buckets(FILE *out, const struct run_result *r)
-{
-    const struct hist *hs[RUN_MAX_VERBS];
-    const char *names[RUN_MAX_VERBS];
-    static struct report_bucket_grid g; /* large */
-    char err[ERR_LEN];
-    for (size_t i = 0; i < r->nverbs; i++) {
-        hs[i] = &r->verbs[i].latency;
-        names[i] = r->verbs[i].name;
-    }
-    if (r->nverbs > 1 && report_bucket_grid(r->cfg.buckets, hs, (int)r->nverbs, &g, err) == 0)
-        html_bucket_grid(out, "cumulative % of each verb's answers under each edge",
-                         "response time", names, &g);
-}
-
 void html_run_config(FILE *out, const struct run_result *r)
 {
     struct doc_kv d;
@@ -266,52 +251,47 @@ void html_run_machine(FILE *out, const struct run_result *r)
     doc_kv_html(out, &d);
 }
 
-/* The page's key-value tables: the text's sections, and what it leaves
- * to the page (doc_kv's DOC_IN_PAGE). */
-static void transport_tables(FILE *out, const struct run_result *r)
-{
-    struct doc_kv d;
-    report_requests_doc(r, &d);
-    snprintf(d.caption, sizeof d.caption, "bytes and pacing");
-    doc_kv_html(out, &d);
-    report_transport_doc(r, &d);
-    doc_kv_html(out, &d);
-}
-
-static int run_tables(FILE *out, const struct run_result *r, char *err)
+/* The tables, in the page's sections: the run's document (run_doc.h),
+ * and the page's own table of the errors' first words. */
+static void run_tables(FILE *out, const struct run_doc *d)
 {
     html_section(out, "Latency");
     fputs("<div class=\"tables\">\n", out);
-    if (report_table(out, r, report_pct_doc, doc_table_html, err))
-        return -1;
-    if (report_table(out, r, report_bucket_doc, doc_table_html, err))
-        return -1;
+    doc_table_html(out, &d->pcts);
+    doc_table_html(out, &d->buckets);
     fputs("</div>\n", out);
     html_section_end(out);
     html_section(out, "Requests, errors and transport");
     fputs("<div class=\"tables\">\n", out);
-    errors_table(out, r);
-    if (report_table(out, r, report_verb_doc, doc_table_html, err))
-        return -1;
-    per_verb_buckets(out, r);
-    transport_tables(out, r);
+    errors_table(out, d->r);
+    if (d->mix) {
+        doc_table_html(out, &d->verbs);
+        html_bucket_grid(out, "cumulative % of each verb's answers under each edge",
+                         "response time", d->verb_names, &d->verb_grid);
+    }
+    doc_kv_html(out, &d->requests);
+    doc_kv_html(out, &d->transport);
     fputs("</div>\n", out);
     html_section_end(out);
     html_section(out, "Configuration and machine");
     fputs("<div class=\"tables\">\n", out);
-    html_run_config(out, r);
-    html_run_machine(out, r);
+    doc_kv_html(out, &d->config);
+    doc_kv_html(out, &d->machine);
     fputs("</div>\n", out);
     html_section_end(out);
-    return 0;
 }
 
 int html_write_run(const char *path, const struct run_result *r, const struct html_verdicts *v,
                    char *err)
 {
-    FILE *out = file_create(path, err);
-    if (!out)
+    struct run_doc *d = run_doc_new(r, err);
+    if (!d)
         return -1;
+    FILE *out = file_create(path, err);
+    if (!out) {
+        run_doc_free(d);
+        return -1;
+    }
     char title[700];
     snprintf(title, sizeof title, "rpcbench run: %.60s, %.512s",
              r->cfg.label[0] ? r->cfg.label : r->cfg.encoding, r->target_url);
@@ -325,11 +305,8 @@ int html_write_run(const char *path, const struct run_result *r, const struct ht
     html_pct_chart(out, "chart-pct", rs, names, 1, 1);
     html_run_timeline(out, r, "chart-tl");
     html_section_end(out);
-    int rc = run_tables(out, r, err);
+    run_tables(out, d);
     html_end(out);
-    if (rc) {
-        fclose(out);
-        return -1;
-    }
+    run_doc_free(d);
     return file_close_checked(out, path, err);
 }

@@ -131,17 +131,6 @@ int report_bucket_doc(const struct run_result *r, struct doc_table *t, char *err
     return 0;
 }
 
-int report_table(FILE *out, const struct run_result *r, report_builder build, doc_writer write,
-                 char *err)
-{
-    struct doc_table t;
-    int rc = build(r, &t, err);
-    if (rc == 0)
-        write(out, &t);
-    doc_table_free(&t);
-    return rc < 0 ? -1 : 0;
-}
-
 int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
     static const char *const heads[3] = {"percentile", "latency", "service"};

@@ -35,13 +35,6 @@ int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err);
  * with err (out of memory). */
 int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err);
 
-/* A builder of one of r's tables (report_bucket_doc, report_verb_doc). */
-typedef int (*report_builder)(const struct run_result *r, struct doc_table *t, char *err);
-/* The table build makes of r, written to out by write (doc_table_text,
- * doc_table_html); nothing when build says there is none.
- * @return 0, or -1 with build's err. */
-int report_table(FILE *out, const struct run_result *r, report_builder build, doc_writer write,
-                 char *err);
 /* "12.3ms", "850us", "2.41s": a latency in us, human-sized, into out (len
  * bytes, always terminated). */
 void report_fmt_us(double us, char *out, size_t len);

@@ -127,7 +127,7 @@ static void lag_lines(struct doc_kv *d, const struct run_result *r)
 
 void report_requests_doc(const struct run_result *r, struct doc_kv *d)
 {
-    doc_kv_init(d, "requests");
+    doc_kv_init(d, "bytes and pacing"); /* what the page shows of it */
     d->blank_before = 1;
     /* The page's own table says these, with each kind's first error. */
     doc_kv_add(d, DOC_IN_TEXT, "requests", "sent %lld  ok %lld  errors %lld  unfinished %lld  "

@@ -1,0 +1,37 @@
+/* run_doc: the run's report as one document (issue 25). Everything a
+ * person reads of a run is built here once, from the result: the
+ * key-value sections (report_sections.c), the bucket, percentile and
+ * per-verb tables (report.c) and a mix's per-verb bucket grid, each with
+ * its figures rounded, in their unit, marked as lower bounds. The writers
+ * choose only the order, the layout and the escaping: run_doc_text (the
+ * text report) and html_run.c (the page, which adds its charts and its
+ * table of the errors' first words). */
+#ifndef RPCBENCH_RUN_DOC_H
+#define RPCBENCH_RUN_DOC_H
+
+#include <stdio.h>
+
+#include "report/report.h"
+
+struct run_doc {
+    const struct run_result *r;                  /* the caller's, only read */
+    struct doc_kv config, requests, transport, machine;
+    struct doc_table buckets, pcts, verbs;
+    int mix;                                     /* two verbs or more: verbs and grid */
+    const char *verb_names[RUN_MAX_VERBS];       /* into r */
+    struct report_bucket_grid verb_grid;         /* a mix's cumulative %, per verb */
+};
+
+/* Builds r's document. @return it (malloc'd: run_doc_free), or NULL with
+ * err (ERR_LEN bytes, the caller's: a --buckets spec the histograms
+ * cannot take, or no memory). r must outlive it. */
+struct run_doc *run_doc_new(const struct run_result *r, char *err);
+/* Frees d and its tables (NULL is nothing). */
+void run_doc_free(struct run_doc *d);
+
+/* The text report: the version, the configuration, the bucket and
+ * percentile tables, the requests, transport and machine sections, then
+ * a mix's tables, the ranks and the warnings. */
+void run_doc_text(FILE *out, const struct run_doc *d);
+
+#endif
