@@ -79,15 +79,14 @@ def test_window_shares_a_wake_and_never_sends_early():
 
 
 def test_auto_window_is_bounded_and_said():
-    """The default window is auto: half the timer's p99 lateness, 50 us to
-    1 ms. The JSON and the report say which windows the wakes used and how
+    """--pacer-window auto: half the timer's p99 lateness, 50 us to 1 ms. The JSON and the report say which windows the wakes used and how
     many wakes there were, a saved file renders them again, and nothing
     goes out early."""
     with Server("--vms", "1") as s, tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "r.json")
         code, out, err = rpcbench("run", "--url", s.url("/jsonrpc"), "-p", "jsonrpc", "--verb",
                                   "ping", "-R", "2000", "-c", "10", "-d", "2s", "--output", path,
-                                  timeout=60)
+                                  "--pacer-window", "auto", timeout=60)
         check(code == 0, "exit %d: %s" % (code, err))
         with open(path) as f:
             r = json.load(f)
@@ -120,6 +119,15 @@ def test_timeouts_and_backlog_while_harvesting():
             check(r["errors"]["timeout"] > 0, "%s: no timeout counted: %r" % (url, r["errors"]))
 
 
+def test_default_window_is_50us():
+    """Without --pacer-window the window is a fixed 50 us (auto went over
+    the pacer-lag bound in bench part 7 where 50 us stayed within it)."""
+    code, out, err = rpcbench("run", "-d", "1s", "-R", "20", "--format", "json", timeout=60)
+    check(code == 0, "exit %d: %s" % (code, err))
+    c = json.loads(out)["config"]
+    check(c["pacer_window_us"] == 50 and c["pacer_window_auto"] is False, "config: %r" % c)
+
+
 def test_pacer_window_usage():
     code, out, err = rpcbench("run", "--pacer-window", "20ms", "-d", "1s")
     check(code == 2 and "--pacer-window" in out + err,
@@ -134,4 +142,5 @@ def test_pacer_window_usage():
 if __name__ == "__main__":
     main([test_late_reads_keep_the_arrival_time, test_window_shares_a_wake_and_never_sends_early,
           test_auto_window_is_bounded_and_said,
-          test_timeouts_and_backlog_while_harvesting, test_pacer_window_usage])
+          test_timeouts_and_backlog_while_harvesting, test_default_window_is_50us,
+          test_pacer_window_usage])

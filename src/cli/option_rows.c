@@ -77,8 +77,8 @@ const struct opt_row opt_rows[] = {
      .help = "the pacer polls instead of sleeping: sends on\n"
              "time on a VM that is slow to wake (costs a core)"},
     {.name = "pacer-window", .type = OT_CUSTOM, .parse = opt_parse_pacer_window, .arg = "W",
-     .def = "auto", .cmds = IN_LOAD,
-     .help = "auto | D (at most 10ms): sends due within D go\n"
+     .def = "50us", .cmds = IN_LOAD,
+     .help = "D (at most 10ms) | auto: sends due within D go\n"
              "out on one wake, each timed from its own intended\n"
              "time; auto is half the timer's p99 lateness,\n50us-1ms"},
     {.name = "timeout", .type = OT_DURATION, C_AT(timeout_ns), .arg = "D", .def = "10s",
