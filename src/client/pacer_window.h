@@ -3,15 +3,16 @@
  *
  * On a virtual machine a wake-up is the client's main cost per request
  * (bench/RESULTS.md), so the sends due within the window of the next one
- * share its wake. The window is fixed (--pacer-window D) or chosen from
- * the machine's own timer (auto, the default): half the p99 of how late
- * the last ~1,000 wakes came, at least 50 us and at most 1 ms. A send's
- * pacer lag is about its wake's lateness plus its place in the window, so
- * with the window at max(50 us, p99 / 2) the lag's p99 stays within
- * max(1.5 x p99, p99 + 50 us): the bound on the machine's timer floor that
- * the pacer is held to (issue 29, bench/README.md). A machine whose timer
- * comes late anyway gets the longer window and the fewer wakes; a precise
- * one keeps 50 us. */
+ * share its wake. The window is fixed (--pacer-window D, 50 us by
+ * default) or chosen from the machine's own timer (auto): half the p99 of
+ * how late the last ~1,000 wakes came, at least 50 us and at most 1 ms. A
+ * send's pacer lag is about its wake's lateness plus its place in the
+ * window, so the lag's p99 is about the timer's p99 plus the window: the
+ * bound the pacer is held to, max(1.5 x p99, p99 + 50 us) of the bare
+ * timer's (issue 29, bench/README.md), leaves 50 us for it. Auto gives a
+ * machine whose timer comes late anyway the longer window and the fewer
+ * wakes; but the loop's own busy spells count as lateness too, which the
+ * bare timer has not, and so it is not the default (bench/RESULTS.md). */
 #ifndef RPCBENCH_PACER_WINDOW_H
 #define RPCBENCH_PACER_WINDOW_H
 
