@@ -11,31 +11,11 @@
 #include "base/version.h"
 #include "model/config_diff.h"
 
-static int summary_table(FILE *out, const struct comparison *c, char *err)
+/* The table build makes of c, as text. @return 0, or -1 with build's err. */
+static int table(FILE *out, const struct comparison *c, compare_doc_builder build, char *err)
 {
     struct doc_table t;
-    if (compare_summary_doc(c, &t, err))
-        return -1;
-    doc_table_text(out, &t);
-    doc_table_free(&t);
-    return 0;
-}
-
-static int bucket_table(FILE *out, const struct comparison *c, char *err)
-{
-    struct doc_table t;
-    if (compare_bucket_doc(c, &t, err))
-        return -1;
-    doc_table_text(out, &t);
-    doc_table_free(&t);
-    return 0;
-}
-
-/* Per round, with the hypervisor's steal: a round it disturbed stands out. */
-static int rounds_table(FILE *out, const struct comparison *c, char *err)
-{
-    struct doc_table t;
-    if (compare_rounds_doc(c, &t, err))
+    if (build(c, &t, err))
         return -1;
     doc_table_text(out, &t);
     doc_table_free(&t);
@@ -126,12 +106,12 @@ int compare_write_text(FILE *out, const struct comparison *c, char *err)
     for (size_t i = 0; i < cfg->nverbs; i++)
         fprintf(out, "%s%s:%u", i ? "," : "", cfg->verbs[i].name, cfg->verbs[i].weight);
     fprintf(out, "\n");
-    if (summary_table(out, c, err))
+    if (table(out, c, compare_summary_doc, err))
         return -1;
     compare_gates_text(out, c);
-    if (bucket_table(out, c, err) || compare_verbs_text(out, c, err))
+    if (table(out, c, compare_bucket_doc, err) || compare_verbs_text(out, c, err))
         return -1;
-    if (rounds_table(out, c, err))
+    if (table(out, c, compare_rounds_doc, err)) /* per round, with the steal */
         return -1;
     compare_thresholds_text(out, c);
     int header = 0;
