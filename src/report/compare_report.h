@@ -79,6 +79,10 @@ int compare_bucket_doc(const struct comparison *c, struct doc_table *t, char *er
  * into t (initialised here; the caller's to doc_table_free).
  * @return 0, or -1 with err (no memory). */
 int compare_summary_doc(const struct comparison *c, struct doc_table *t, char *err);
+/* A mix's per-verb table (requests, p50 and p99 of A and B with B/A,
+ * errors) into t as compare_summary_doc. @return 0, 1 when neither arm
+ * sent a mix (t has no row), or -1 with err (no memory). */
+int compare_verbs_doc(const struct comparison *c, struct doc_table *t, char *err);
 /* One of the builders above (summary, rounds, buckets). */
 typedef int (*compare_doc_builder)(const struct comparison *c, struct doc_table *t, char *err);
 /* The rounds table: per round and arm the label, p50, p99, rate, CPU-ms

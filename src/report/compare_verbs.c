@@ -109,24 +109,46 @@ static int verb_buckets(FILE *out, const struct comparison *c, const struct verb
     return 0;
 }
 
-int compare_verbs_text(FILE *out, const struct comparison *c, char *err)
+int compare_verbs_doc(const struct comparison *c, struct doc_table *t, char *err)
 {
+    static const int widths[VCOLS] = {-16, 10, 10, 10, 10, 8, 10, 10, 8, 9, 9};
     struct verb_pair p[2 * RUN_MAX_VERBS];
     size_t n = pairs(c, p);
+    doc_table_init(t, VCOLS);
     if (n == 0)
-        return 0;
+        return 1;
+    for (int k = 0; k < VCOLS; k++) {
+        snprintf(t->heads[k], DOC_CELL_LEN, "%s", heads[k]);
+        t->width[k] = widths[k];
+    }
+    snprintf(t->legend, sizeof t->legend,
+             "per verb: the merged rounds of each arm; -: the arm did not send it");
+    snprintf(t->html_caption, sizeof t->html_caption,
+             "per verb: the merged rounds of each arm (-: the arm did not send it)");
     struct report_unit u = unit_of(p, n);
-    fprintf(out, "\n%-16s %10s %10s %10s %10s %8s %10s %10s %8s %9s %9s\n", heads[0], heads[1],
-            heads[2], heads[3], heads[4], heads[5], heads[6], heads[7], heads[8], heads[9],
-            heads[10]);
     for (size_t i = 0; i < n; i++) {
         char v[VCOLS][32];
+        const char *cells[VCOLS];
         row_cells(&p[i], &u, v);
-        fprintf(out, "%-16s %10s %10s %10s %10s %8s %10s %10s %8s %9s %9s\n", v[0], v[1], v[2],
-                v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10]);
+        for (int k = 0; k < VCOLS; k++)
+            cells[k] = v[k];
+        if (doc_table_add(t, cells, err))
+            return -1;
     }
-    fprintf(out, "(per verb: the merged rounds of each arm; -: the arm did not send it)\n");
-    return verb_buckets(out, c, p, n, err);
+    return 0;
+}
+
+int compare_verbs_text(FILE *out, const struct comparison *c, char *err)
+{
+    struct doc_table t;
+    int rc = compare_verbs_doc(c, &t, err);
+    if (rc == 0)
+        doc_table_text(out, &t);
+    doc_table_free(&t);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    struct verb_pair p[2 * RUN_MAX_VERBS];
+    return verb_buckets(out, c, p, pairs(c, p), err);
 }
 
 static json_object *arm_verb_json(const struct verb_result *v)
@@ -164,26 +186,18 @@ json_object *compare_verbs_json(const struct comparison *c)
 
 void compare_verbs_html(FILE *out, const struct comparison *c)
 {
+    struct doc_table t;
+    char err[ERR_LEN];
+    int rc = compare_verbs_doc(c, &t, err);
+    if (rc == 0)
+        doc_table_html(out, &t);
+    doc_table_free(&t);
     struct verb_pair p[2 * RUN_MAX_VERBS];
-    size_t n = pairs(c, p);
-    if (n == 0)
-        return;
-    struct report_unit u = unit_of(p, n);
-    html_table(out, "per verb: the merged rounds of each arm (-: the arm did not send it)",
-               heads, VCOLS);
-    for (size_t i = 0; i < n; i++) {
-        char v[VCOLS][32];
-        const char *cells[VCOLS];
-        row_cells(&p[i], &u, v);
-        for (int k = 0; k < VCOLS; k++)
-            cells[k] = v[k];
-        html_row(out, cells, VCOLS);
-    }
-    html_table_end(out);
+    size_t n = rc == 0 ? pairs(c, p) : 0;
     for (size_t i = 0; i < n; i++) {
         static const char *const names[2] = {"A", "B"};
         static struct report_bucket_grid g; /* large */
-        char err[ERR_LEN], caption[96];
+        char caption[96];
         const struct hist *hs[2] = {p[i].v[0] ? &p[i].v[0]->latency : NULL,
                                     p[i].v[1] ? &p[i].v[1]->latency : NULL};
         snprintf(caption, sizeof caption, "%.40s: cumulative %% of answers under each edge",

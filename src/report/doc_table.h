@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#define DOC_MAX_COLS 10
+#define DOC_MAX_COLS 12
 #define DOC_CELL_LEN 64
 
 struct doc_table {
