@@ -73,7 +73,8 @@ static void test_defaults_from_rows(void **state)
     assert_true(o.cfg.rate == 10 && o.cfg.connections == 4 && o.cfg.vms == 150);
     assert_true(o.cfg.duration_ns == 30000000000LL && o.cfg.timeout_ns == 10000000000LL);
     assert_true(o.cfg.interval_ns == 1000000000LL && o.cfg.seed == 1);
-    assert_true(o.cfg.validate == VALIDATE_CHEAP && o.cfg.pacer_window_auto);
+    assert_true(o.cfg.validate == VALIDATE_CHEAP && !o.cfg.pacer_window_auto &&
+                o.cfg.pacer_window_ns == 50 * 1000LL); /* 50us, fixed */
     assert_true(o.cfg.npcts == 4 && o.cfg.pcts[3] == 99.9 && o.cfg.cpu_saturation == 95);
     assert_true(o.cfg.max_response == 64u << 20 && o.cfg.idle_baseline_ns == -1);
     assert_string_equal(o.encoding, "xmlrpc");
