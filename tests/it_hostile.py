@@ -318,17 +318,27 @@ def check_result(r, what):
     check(0 <= rc <= q["sent"] + RECONNECT_SLACK, "%s: %d reconnects for %d requests" % (what, rc, q["sent"]))
 
 
-def check_percentages(what, text):
+# A merge of n clients' results sums their CPU: "client CPU mean 105.2%"
+# is two processes' share of one core, up to n x 100.
+CLIENT_CPU = re.compile(r"client CPU mean (\S+)% max (\S+)%")
+
+
+def check_percentages(what, text, clients=1):
+    for m in CLIENT_CPU.finditer(text):
+        for v in m.groups():
+            check(0 <= float(v) <= 100 * clients, "%s: client CPU %s%% over %d client(s)"
+                  % (what, v, clients))
+    text = CLIENT_CPU.sub("client CPU", text)
     for m in re.finditer(r"(?<![\w.+-])(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s?%", text):
         v = float(m.group(1))
         check(0 <= v <= 100, "%s: %s outside 0-100%%: %r"
               % (what, m.group(0), text[max(0, m.start() - 80):m.end() + 10]))
 
 
-def check_report_text(what, text, r):
+def check_report_text(what, text, r, clients=1):
     """The text report against its result: the requests line and the
     per-verb table add up and say what the JSON says."""
-    check_percentages(what, text)
+    check_percentages(what, text, clients)
     line = re.search(r"^requests\s.*$", text, re.M)
     nums = {k: re.search(r"\b%s (\d+)" % k, line.group()) if line else None
             for k in ("sent", "ok", "errors", "unfinished")}
@@ -418,7 +428,7 @@ def report_saved(case, saved, d, r):
         load_html(what + " --html", read(f["html"]), keep=False)
         r2 = load_json(what + " --output", read(f["json"]))
         check_result(r2, what + " --output")
-        check_report_text(what, clean_text(what + " stdout", ran.out), r2)
+        check_report_text(what, clean_text(what + " stdout", ran.out), r2, clients=twice)
         # counts add up in a merge with itself; the smallest censored wait stays
         want = {k: v if k == "censored_min_us" else v * twice for k, v in r["requests"].items()}
         check(r2["requests"] == want,
