@@ -62,7 +62,7 @@ all: deps
 deps:
 	$(Q)scripts/deps.sh $(if $(MPI),mpi,build)
 
-build: rpcbench man
+build: rpcbench man completion
 
 # rpcbench(1), written by the binary from its option table (`rpcbench
 # help-man`, src/cli/option_doc.c): a build output, never committed.
@@ -72,6 +72,53 @@ man: $(MAN)
 $(MAN): $(BUILD)/rpcbench
 	@echo "  MAN   $@"
 	$(Q)$(BUILD)/rpcbench help-man > $@.tmp && mv -f $@.tmp $@
+
+# The bash completion, written as the man page is (`rpcbench
+# help-completion`, src/cli/option_completion.c): a build output.
+COMPLETION := build/rpcbench.bash-completion
+.PHONY: completion
+completion: $(COMPLETION)
+$(COMPLETION): $(BUILD)/rpcbench
+	@echo "  GEN   $@"
+	$(Q)$(BUILD)/rpcbench help-completion > $@.tmp && mv -f $@.tmp $@
+
+# install / uninstall: the binary, rpcbench(1), the bash completion and the
+# README, under $(DESTDIR)$(PREFIX) (the Debian package installs with
+# PREFIX=/usr). The completion goes where bash-completion looks for it
+# under the prefix.
+PREFIX      ?= /usr/local
+BINDIR      := $(PREFIX)/bin
+MAN1DIR     := $(PREFIX)/share/man/man1
+COMPDIR     := $(PREFIX)/share/bash-completion/completions
+DOCDIR      := $(PREFIX)/share/doc/rpcbench
+INSTALLED   := $(BINDIR)/rpcbench $(MAN1DIR)/rpcbench.1 $(COMPDIR)/rpcbench $(DOCDIR)/README.md
+.PHONY: install uninstall
+install: build
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(DOCDIR)
+	$(Q)install -m 755 $(BUILD)/rpcbench $(DESTDIR)$(BINDIR)/rpcbench
+	$(Q)install -m 644 $(MAN) $(DESTDIR)$(MAN1DIR)/rpcbench.1
+	$(Q)install -m 644 $(COMPLETION) $(DESTDIR)$(COMPDIR)/rpcbench
+	$(Q)install -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	@echo "  INSTALL $(DESTDIR)$(PREFIX): $(INSTALLED)"
+uninstall:
+	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	$(Q)rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+
+# deb: the Debian package, built by dpkg-buildpackage (debian/) in a copy
+# of the tree's files under build/deb/src, so that its `debian/rules
+# clean` never wipes this tree's build; the .deb lands in build/deb/. The
+# copy has no .git: the commit it was built from is passed down.
+DEB_DIR := build/deb
+.PHONY: deb
+deb:
+	$(Q)scripts/deps.sh deb
+	$(Q)rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src
+	$(Q)git ls-files -z --cached --others --exclude-standard | \
+	    xargs -0 tar cf - | tar xf - -C $(DEB_DIR)/src
+	$(Q)cd $(DEB_DIR)/src && GIT_DESCRIBE='$(GIT_DESCRIBE)' \
+	    dpkg-buildpackage -us -uc -b > ../build.log 2>&1 || \
+	    { tail -30 ../build.log; exit 1; }
+	@ls $(DEB_DIR)/*.deb
 
 # ./rpcbench is a copy of the flavor just built, so switching SAN swaps it
 # (phony: checked on every make; a FORCE prerequisite would not do, since
@@ -92,7 +139,10 @@ $(BUILD)/librpcbench.a: $(LIB_OBJ)
 # a git clone of this tree (not a tarball inside some other repository).
 # The stamp is rewritten, at parse time, only when `git describe` changes,
 # so only version.o is rebuilt.
+# A copy without .git (make deb) is given it in the environment.
+ifeq ($(origin GIT_DESCRIBE),undefined)
 GIT_DESCRIBE := $(if $(wildcard .git),$(shell git describe --tags --always --dirty 2>/dev/null))
+endif
 VERSION_STAMP := $(BUILD)/version.stamp
 $(shell mkdir -p $(BUILD) && { echo '$(GIT_DESCRIBE)' | cmp -s - $(VERSION_STAMP) || \
         echo '$(GIT_DESCRIBE)' > $(VERSION_STAMP); })
@@ -102,7 +152,7 @@ $(BUILD)/src/base/version.o: ALL_CFLAGS += -DRPCBENCH_GIT_DESCRIBE='"$(GIT_DESCR
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/librpcbench.a
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LIBS)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs the Debian packages rpcbench needs to build, test, demo and bench.
-# Usage: scripts/deps.sh [build|mpi|check|bench|fuzz]   (default: check)
+# Usage: scripts/deps.sh [build|mpi|check|bench|fuzz|deb]   (default: check)
 # When a package is missing it runs apt-get (as root, or through sudo when
 # available); otherwise it stops and prints the exact apt-get line to run.
 set -eu
@@ -13,12 +13,15 @@ mpi="$build openmpi-bin libopenmpi-dev"
 # --html pages headless (tests/it_html.py), clang for fuzzing; Open MPI
 # (mpicc, mpirun) for the MPI build (make MPI=1) that tests/it_mpi.py runs
 # under mpirun; man-db and groff-base for `man -l` on the generated
-# rpcbench.1 (tests/it_docs.py).
-check="$build libcmocka-dev python3 python3-stomp openssl default-jdk-headless libhdrhistogram-java gnuplot-nox chromium openmpi-bin libopenmpi-dev man-db groff-base"
+# rpcbench.1 (tests/it_docs.py); dpkg-dev, debhelper, fakeroot, lintian and
+# bash-completion for the package and install test (tests/it_install.py).
+check="$build libcmocka-dev python3 python3-stomp openssl default-jdk-headless libhdrhistogram-java gnuplot-nox chromium openmpi-bin libopenmpi-dev man-db groff-base dpkg-dev debhelper fakeroot lintian bash-completion"
 bench="$check wrk hey"
 # libFuzzer: clang, plus its runtime libraries (libclang_rt.fuzzer and the
 # sanitizers), which clang only recommends.
 fuzz="$build clang libclang-rt-14-dev"
+# The Debian package (make deb): dpkg-buildpackage, debhelper, lintian.
+deb="$build dpkg-dev debhelper fakeroot lintian"
 
 case "${1:-check}" in
 build) want=$build ;;
@@ -26,7 +29,8 @@ mpi) want=$mpi ;;
 check) want=$check ;;
 bench) want=$bench ;;
 fuzz) want=$fuzz ;;
-*) echo "usage: $0 [build|mpi|check|bench|fuzz]" >&2; exit 2 ;;
+deb) want=$deb ;;
+*) echo "usage: $0 [build|mpi|check|bench|fuzz|deb]" >&2; exit 2 ;;
 esac
 
 missing=""

@@ -71,9 +71,14 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     /* hidden: the option table as roff (make writes build/rpcbench.1 with
-     * it) and as TSV (tests/it_docs.py checks the README against it) */
-    if (!strcmp(argv[1], "help-man") || !strcmp(argv[1], "help-options")) {
-        (argv[1][5] == 'm' ? opt_man : opt_tsv)(stdout);
+     * it), as TSV (tests/it_docs.py checks the README against it) and as
+     * bash completion (make writes build/rpcbench.bash-completion) */
+    void (*from_table)(FILE *) = !strcmp(argv[1], "help-man")        ? opt_man
+                                 : !strcmp(argv[1], "help-options")    ? opt_tsv
+                                 : !strcmp(argv[1], "help-completion") ? opt_completion
+                                                                       : NULL;
+    if (from_table) {
+        from_table(stdout);
         return fflush(stdout) ? EXIT_RUN_FAILED : EXIT_OK;
     }
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {

@@ -66,6 +66,11 @@ static const struct {
                    NULL},
 };
 
+const char *opt_cmd_name(enum opt_cmd cmd)
+{
+    return cmd_docs[cmd].name;
+}
+
 static const char *const type_names[] = {"flag",   "int",    "duration", "rate",
                                          "size",   "choice", "string",   "argv",
                                          "custom", "help",   "version"};

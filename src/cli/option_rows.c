@@ -34,6 +34,7 @@ const struct opt_row opt_rows[] = {
      .help_in[CMD_COMPARE] = "http[s]://host:port[/path], stomp[s]://host:port;\n"
                              "A,B gives each arm its own"},
     {.name = "proto", .short_opt = 'p', .type = OT_CUSTOM, .parse = opt_parse_proto,
+     .complete = "xmlrpc jsonrpc",
      .arg = "P", .def = "xmlrpc", .def_not_in = IN_COMPARE, .cmds = IN_LOAD, .lists = IN_SWEEP,
      .parse_list = sweep_list_proto,
      .help = "xmlrpc | jsonrpc (jsonrpc with a stomp:// URL)",
@@ -43,6 +44,7 @@ const struct opt_row opt_rows[] = {
                              "built-in simulator, xmlrpc on a --url)",
      .help_in[CMD_SWEEP] = "xmlrpc,jsonrpc"},
     {.name = "verb", .type = OT_CUSTOM, .parse = opt_parse_verb, .arg = "V[:W],...",
+     .complete = "ping list fullList getAllVmStats getVmStats",
      .def = "getAllVmStats", .cmds = IN_LOAD, .lists = IN_SWEEP, .parse_list = sweep_list_verb,
      .help = "ping, list, fullList, getAllVmStats, getVmStats;\n"
              "a weighted mix, e.g. list:4,getAllVmStats:1",

@@ -68,6 +68,8 @@ struct opt_row {
     const char *const *choices; /* OT_CHOICE */
     int nchoices;
     opt_parse_fn parse;      /* OT_CUSTOM */
+    const char *complete;    /* OT_CUSTOM: the words shell completion offers
+                                for its value, blank-separated (NULL: files) */
     unsigned cmds;           /* IN_ bits: the commands that take it */
     unsigned lists;          /* IN_ bits: where it takes a comma list ... */
     opt_parse_fn parse_list; /* ... parsed by this instead */
@@ -138,6 +140,9 @@ int serve_opt_delay(struct options *o, const char *arg, char *err);
 
 /* option_doc.c: what is written from the table. */
 
+/* cmd's name as typed ("run"): static. */
+const char *opt_cmd_name(enum opt_cmd cmd);
+
 /* cmd's --help: usage line, one entry per row cmd takes, exit codes. */
 void opt_usage(FILE *out, enum opt_cmd cmd);
 
@@ -153,5 +158,12 @@ void opt_man(FILE *out);
  * (help_run, ...): that command's own help, empty when it has none; a
  * header line first. */
 void opt_tsv(FILE *out);
+
+/* option_completion.c: the bash completion script (`rpcbench
+ * help-completion`; make writes build/rpcbench.bash-completion with it):
+ * the commands, each one's options, and the words each option's value
+ * takes (a choice's values, a custom row's complete; comma lists
+ * completed after their last comma); file names for any other value. */
+void opt_completion(FILE *out);
 
 #endif

@@ -1,0 +1,147 @@
+"""it_install: rpcbench installed as a Debian tool. `make install DESTDIR`
+puts the binary, rpcbench(1), the bash completion and the README under the
+prefix, and `make uninstall` takes them away again. The installed man page
+reads with man(1); the installed completion, sourced into a real bash,
+offers each command's options, --verb's and --proto's values, and the
+values after a comma of sweep's lists. `make deb` builds the package with
+dpkg-buildpackage: its files are those, its Depends were computed from the
+shared libraries, it Recommends gnuplot-nox and linux-perf, its version is
+the changelog's and the binary's, and lintian finds no error in it. (The
+fresh-machine install of the .deb needs debootstrap and the archive:
+scripts/deb-fresh-check.sh, run by hand.)"""
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+
+from rpctest import bounded, check, main, skip
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+SAN = os.environ.get("SAN", "")
+FILES = ("bin/rpcbench", "share/man/man1/rpcbench.1",
+         "share/bash-completion/completions/rpcbench", "share/doc/rpcbench/README.md")
+
+
+def make(*args, timeout=300):
+    r = bounded(["make", "--no-print-directory", "SAN=" + SAN] + list(args), timeout, cwd=ROOT)
+    check(r.returncode == 0, "make %s: rc %d\n%s%s" % (" ".join(args), r.returncode,
+                                                       r.stdout[-1500:], r.stderr[-1500:]))
+    return r.stdout
+
+
+def complete(completion, *words):
+    """What the completion offers for the words typed so far (the last one
+    being completed), from a real bash that sourced the file."""
+    words = list(words)
+    script = ('. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _rpcbench; '
+              'printf "%s\\n" "${COMPREPLY[@]}"')
+    r = bounded(["bash", "-c", script, "complete", completion] + words, 10)
+    check(r.returncode == 0, "bash completion of %r: %s" % (words, r.stderr))
+    return set(r.stdout.split())
+
+
+def test_install_and_uninstall():
+    d = tempfile.mkdtemp(prefix="rpcbench-install.")
+    try:
+        make("install", "DESTDIR=" + d, "PREFIX=/usr")
+        for f in FILES:
+            check(os.path.isfile(os.path.join(d, "usr", f)), "not installed: /usr/" + f)
+        binary = os.path.join(d, "usr/bin/rpcbench")
+        check(os.access(binary, os.X_OK), "the binary is not executable")
+        r = bounded([binary, "--version"], 10)
+        check(re.match(r"rpcbench \d+\.\d+\.\d+\S* \((with|without) MPI\)", r.stdout),
+              "--version: %r" % r.stdout)
+        installed = sorted(os.path.relpath(os.path.join(p, f), d)
+                           for p, _, fs in os.walk(d) for f in fs)
+        check(installed == sorted("usr/" + f for f in FILES), "installed: %r" % installed)
+        make("uninstall", "DESTDIR=" + d, "PREFIX=/usr")
+        left = [os.path.join(p, f) for p, _, fs in os.walk(d) for f in fs]
+        check(not left, "left after uninstall: %r" % left)
+    finally:
+        shutil.rmtree(d)
+
+
+def test_man_page_reads():
+    if not shutil.which("man"):
+        skip("no man(1)")
+    make("build")
+    r = bounded(["man", "-l", os.path.join(ROOT, "build/rpcbench.1")], 30,
+                env=dict(os.environ, MANPAGER="cat", COLUMNS="80"))
+    check(r.returncode == 0, "man -l: %s" % r.stderr)
+    check("load generator for XML-RPC and JSON-RPC" in r.stdout and "--pacer-window" in r.stdout,
+          "man -l rpcbench.1: %r" % r.stdout[:300])
+
+
+def test_completion_offers_options_and_values():
+    make("build")
+    c = os.path.join(ROOT, "build/rpcbench.bash-completion")
+    check({"run", "compare", "sweep", "report", "serve"} <= complete(c, "rpcbench", ""),
+          "commands")
+    verbs = {"ping", "list", "fullList", "getAllVmStats", "getVmStats"}
+    check(complete(c, "rpcbench", "run", "--verb", "") == verbs,
+          "run --verb: %r" % complete(c, "rpcbench", "run", "--verb", ""))
+    check(complete(c, "rpcbench", "run", "--verb", "getA") == {"getAllVmStats"}, "--verb getA")
+    check(complete(c, "rpcbench", "compare", "-p", "") == {"xmlrpc", "jsonrpc"}, "-p")
+    check(complete(c, "rpcbench", "sweep", "--proto", "xmlrpc,j") == {"xmlrpc,jsonrpc"},
+          "sweep's list: %r" % complete(c, "rpcbench", "sweep", "--proto", "xmlrpc,j"))
+    check("json" in complete(c, "rpcbench", "report", "--format", ""), "--format's values")
+    run_opts = complete(c, "rpcbench", "run", "--")
+    check({"--rate", "--duration", "--verb", "--threshold"} <= run_opts and
+          "--rounds" not in run_opts, "run's options: %r" % sorted(run_opts))
+    check("--rounds" in complete(c, "rpcbench", "compare", "--ro"), "compare --ro")
+    check(complete(c, "rpcbench", "serve", "--max-c") == {"--max-connections"}, "serve's own")
+    # an option with a free value offers no option names after it
+    check(not complete(c, "rpcbench", "run", "--rate", "--"), "after --rate")
+
+
+def test_verbs_offered_are_accepted():
+    """Every --verb value the completion offers is one run takes."""
+    c = os.path.join(ROOT, "build/rpcbench.bash-completion")
+    if not os.path.exists(c):
+        make("build")
+    for verb in sorted(complete(c, "rpcbench", "run", "--verb", "")):
+        extra = ["--vm-id", "00000000-0000-0000-0000-000000000001"] if verb == "getVmStats" else []
+        r = bounded([os.path.join(ROOT, "rpcbench"), "run", "--verb", verb, "-R", "20",
+                     "-d", "300ms", "--warmup", "0s", "--quiet"] + extra, 60)
+        check(r.returncode in (0, 3) and "unknown" not in r.stderr,
+              "run --verb %s: rc %d %s" % (verb, r.returncode, r.stderr[-300:]))
+
+
+def dpkg_field(deb, field):
+    r = bounded(["dpkg-deb", "-f", deb, field], 30)
+    return r.stdout.strip()
+
+
+def test_deb_package():
+    for tool in ("dpkg-buildpackage", "dh", "lintian"):
+        if not shutil.which(tool):
+            skip("no %s (scripts/deps.sh check installs it)" % tool)
+    out = make("deb", timeout=600)
+    debs = [l for l in out.split() if l.endswith(".deb") and "dbgsym" not in l]
+    check(len(debs) == 1, "make deb made: %r" % out[-500:])
+    deb = os.path.join(ROOT, debs[0])
+    r = bounded(["dpkg-deb", "-c", deb], 30)
+    files = {l.split()[-1].lstrip(".") for l in r.stdout.splitlines() if not l.startswith("d")}
+    for f in ("/usr/bin/rpcbench", "/usr/share/man/man1/rpcbench.1.gz",
+              "/usr/share/bash-completion/completions/rpcbench",
+              "/usr/share/doc/rpcbench/copyright"):
+        check(f in files, "not in the .deb: %s (it has %r)" % (f, sorted(files)))
+    depends = dpkg_field(deb, "Depends")
+    for lib in ("libev4", "libjson-c5", "libssl3", "libxmlrpc-core-c3", "libhttp-parser2.9"):
+        check(lib in depends, "Depends lacks %s: %r" % (lib, depends))
+    check(dpkg_field(deb, "Recommends") == "gnuplot-nox, linux-perf",
+          "Recommends: %r" % dpkg_field(deb, "Recommends"))
+    version = dpkg_field(deb, "Version")
+    changelog = open(os.path.join(ROOT, "debian/changelog")).readline()
+    check("(%s)" % version in changelog, "version %s, changelog %r" % (version, changelog))
+    r = bounded([os.path.join(ROOT, "rpcbench"), "--version"], 10)
+    check(r.stdout.startswith("rpcbench %s" % version), "binary %r, package %s" % (r.stdout, version))
+    r = bounded(["lintian", "--fail-on", "error", "--display-level", ">=warning", deb], 300)
+    check(r.returncode == 0, "lintian: %s%s" % (r.stdout, r.stderr))
+
+
+if __name__ == "__main__":
+    main([test_install_and_uninstall, test_man_page_reads,
+          test_completion_offers_options_and_values, test_verbs_offered_are_accepted,
+          test_deb_package])
