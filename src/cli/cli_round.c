@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/live_metrics.h"
 #include "dist/dist.h"
 #include "client/progress.h"
 
@@ -30,16 +31,20 @@ int cli_round_sigint_seen(void)
     return sigint_seen;
 }
 
-int cli_round(const struct run_config *cfg, const struct child_server *cs, const char *line,
-              const char *prefix, struct hdrlog_sink *hdr, struct run_result *res, char *err)
+int cli_round(const struct run_config *cfg, const struct child_server *cs,
+              const struct round_tag *tag, struct hdrlog_sink *hdr, struct run_result *res,
+              char *err)
 {
     cli_round_catch_sigint(); /* until the engine's loop takes SIGINT over */
-    if (!cfg->quiet && line[0])
-        fprintf(stderr, "%s\n", line);
-    progress_set_prefix(prefix);
+    if (!cfg->quiet && tag->line[0])
+        fprintf(stderr, "%s\n", tag->line);
+    progress_set_prefix(tag->prefix);
     /* the run's intervals to hdr, dated by res->start_unix */
-    struct run_hooks hooks = hdrlog_sink_next_run(hdr, res);
+    struct run_hooks hooks =
+        live_metrics_hooks(hdrlog_sink_next_run(hdr, res), cfg, &tag->labels);
     int rc = dist_measured_run(cfg, &hooks, cs, res, err); /* measured_run outside mpirun */
+    if (rc == 0)
+        live_metrics_run_done(res);
     cli_round_catch_sigint(); /* the engine let SIGINT go: a ^C is noted again */
     progress_set_prefix(NULL);
     if (rc)

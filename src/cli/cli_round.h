@@ -7,19 +7,29 @@
 
 #include "client/measured_run.h"
 #include "report/hdrlog_sink.h"
+#include "report/openmetrics.h"
 #include "model/result.h"
 
-/* Announces the run with line (stderr, unless cfg->quiet; "" for none),
- * prefixes its progress lines with prefix (copied), starts a --hdr-log
- * section in hdr (NULL: none) and writes the run's intervals to it, and runs cfg against cfg->url or cs. res is
- * initialised here and is the caller's (result_free, even on failure).
- * SIGINT and SIGTERM are caught (cli_round_catch_sigint) before the run
- * and again after it, so one that comes between runs is noted: a caller
- * checks cli_round_sigint_seen before it starts another.
+/* What a run is called: its announcement line on stderr ("" none), the
+ * prefix of its progress lines, and its labels for --metrics-listen. */
+struct round_tag {
+    const char *line, *prefix;
+    struct om_labels labels;
+};
+
+/* Announces the run with tag->line (stderr, unless cfg->quiet), prefixes
+ * its progress lines with tag->prefix (copied), feeds --metrics-listen
+ * under tag->labels, starts a --hdr-log section in hdr (NULL: none) and
+ * writes the run's intervals to it, and runs cfg against cfg->url or cs.
+ * res is initialised here and is the caller's (result_free, even on
+ * failure). SIGINT and SIGTERM are caught (cli_round_catch_sigint) before
+ * the run and again after it, so one that comes between runs is noted: a
+ * caller checks cli_round_sigint_seen before it starts another.
  * @return 0, the signal number (> 0) when SIGINT or SIGTERM ended it (stop),
  * or -1 with err (measured_run's). */
-int cli_round(const struct run_config *cfg, const struct child_server *cs, const char *line,
-              const char *prefix, struct hdrlog_sink *hdr, struct run_result *res, char *err);
+int cli_round(const struct run_config *cfg, const struct child_server *cs,
+              const struct round_tag *tag, struct hdrlog_sink *hdr, struct run_result *res,
+              char *err);
 
 /* Between runs (a server starting, results moving), SIGINT or SIGTERM would
  * kill the process and lose what was measured; this catches them into a

@@ -19,6 +19,7 @@
 #include "model/compare_saved.h"
 #include "cli/options.h"
 #include "report/compare_report.h"
+#include "cli/live_metrics.h"
 #include "report/hdrlog_sink.h"
 #include "report/plot.h"
 #include "model/result_json.h"
@@ -120,8 +121,10 @@ static int run_one(struct comparison *c, int a, size_t i, const struct child_ser
              arm->cfg.label);
     snprintf(line, sizeof line, "round %zu/%d arm %c (%s)", i + 1, c->plan.rounds, arm->letter,
              arm->cfg.label);
-    int rc = cli_round(&arm->cfg, cs, line, prefix, o->hdr_log[0] ? &hdr[a] : NULL,
-                       &arm->rounds[i], err);
+    struct round_tag tag = {.line = line, .prefix = prefix,
+                            .labels = {.arm = {arm->letter}, .round = (int)i + 1, .cell = -1}};
+    int rc = cli_round(&arm->cfg, cs, &tag, o->hdr_log[0] ? &hdr[a] : NULL, &arm->rounds[i],
+                       err);
     arm->nrounds++; /* initialised either way: freed with the rest */
     return rc;
 }
@@ -298,6 +301,8 @@ static int measure(struct comparison *c, struct options *o, int *usage, char *er
         *usage = 1;
         return -1;
     }
+    if (rc == 0 && live_metrics_start(o, err))
+        return -1;
     return rc == 0 ? run_rounds(c, o, err) : rc;
 }
 
@@ -329,6 +334,7 @@ int cmd_compare(int argc, char **argv)
     if (rc == 0)
         rc = emit(&o, &c, err);
     int code = rc == 0 ? exit_code(&c) : EXIT_OK;
+    live_metrics_stop(o.metrics_linger_ns);
     char cerr[ERR_LEN] = "";
     cleanup(&c, cerr);
     if (rc == 0 && cerr[0]) {

@@ -6,6 +6,7 @@
 #include "cli/cli_verdict.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/live_metrics.h"
 #include "report/hdrlog_sink.h"
 #include "report/plot.h"
 #include "report/verdict_files.h"
@@ -69,6 +70,10 @@ int cmd_run(int argc, char **argv)
             return EXIT_RUN_FAILED;
         }
     }
+    if (live_metrics_start(&o, err)) {
+        fprintf(stderr, "rpcbench run: %s\n", err);
+        return EXIT_RUN_FAILED;
+    }
     struct child_server cs = {0};
     if (!cfg.url[0] && dist_spawn_server(&cfg, &cs, err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
@@ -77,9 +82,12 @@ int cmd_run(int argc, char **argv)
     struct run_result res;
     static struct verdict v;
     /* the run's intervals to --hdr-log, dated by res.start_unix */
-    struct run_hooks hooks = hdrlog_sink_next_run(o.hdr_log[0] ? &hdr : NULL, &res);
+    struct run_hooks hooks =
+        live_metrics_hooks(hdrlog_sink_next_run(o.hdr_log[0] ? &hdr : NULL, &res), &cfg, NULL);
     rc = dist_measured_run(&cfg, &hooks, &cs, &res, err);
     spawn_stop(&cs);
+    if (rc == 0)
+        live_metrics_run_done(&res);
     if (rc == 0) {
         verdict_judge(&v, &o.thresholds, &res);
         rc = emit(&o, &res, &v, err);
@@ -92,6 +100,7 @@ int cmd_run(int argc, char **argv)
         snprintf(err, ERR_LEN, "%s", herr);
         rc = -1;
     }
+    live_metrics_stop(o.metrics_linger_ns);
     int code = rc ? EXIT_RUN_FAILED : verdict_exit(&v, result_exit_code(&res));
     result_free(&res);
     if (rc) {

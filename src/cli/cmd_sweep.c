@@ -9,6 +9,7 @@
 #include "base/exit_code.h"
 #include "cli/cli_round.h"
 #include "cli/cmd_sweep.h"
+#include "cli/live_metrics.h"
 #include "cli/commands.h"
 #include "client/measured_run.h"
 #include "dist/dist.h"
@@ -191,7 +192,10 @@ int cmd_sweep(int argc, char **argv)
     if (o.hdr_log[0])
         rc = hdrlog_sink_open(&c.hdr, o.hdr_log, err);
     if (rc == 0)
+        rc = live_metrics_start(&o, err);
+    if (rc == 0)
         rc = a.find_max ? sweep_find_run(&c, err) : run_grid(&c, err);
+    live_metrics_stop(o.metrics_linger_ns);
     int run_failed = rc != 0;
     if (run_failed) /* still show what was measured before it */
         fprintf(stderr, "rpcbench sweep: %s\n", err);

@@ -32,6 +32,8 @@ struct options {
     int verb_given;          /* --verb was on the command line */
     char hdr_log[512];       /* --hdr-log FILE */
     char pct_dist[512];      /* --percentile-dist FILE */
+    char metrics_listen[128]; /* --metrics-listen HOST:PORT */
+    int64_t metrics_linger_ns; /* --metrics-linger D */
     struct cond_list thresholds; /* --threshold (run) */
     char junit[512];         /* --junit FILE (run) */
     char rank_output[256];   /* --rank-output PREFIX (under mpirun) */

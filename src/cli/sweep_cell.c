@@ -60,7 +60,8 @@ int sweep_run_cell(struct sweep_cmd *c, size_t cell, const struct run_config *cf
     sweep_params_text(&c->s.cells[cell].p, SWEEP_P_ALL, params, sizeof params);
     snprintf(line, sizeof line, "sweep %s: %s%s", what, params, left);
     snprintf(prefix, sizeof prefix, "%.90s", what);
-    int rc = cli_round(cfg, cs, line, prefix, c->o->hdr_log[0] ? &c->hdr : NULL, &res, err);
+    struct round_tag tag = {.line = line, .prefix = prefix, .labels = {.cell = (int)cell}};
+    int rc = cli_round(cfg, cs, &tag, c->o->hdr_log[0] ? &c->hdr : NULL, &res, err);
     c->runs_done++;
     if (rc >= 0 && sweep_add_rep(&c->s, cell, &res)) {
         snprintf(err, ERR_LEN, "out of memory");

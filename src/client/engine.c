@@ -549,6 +549,7 @@ static void finish(struct engine *e)
                               .ok = &e->ival.ok, .errors = &e->ival.errors};
         e->hooks.on_tick(e->hooks.dist_ctx, &t);
     }
+    timeline_snapshot(e, NULL, &e->hook_hist, 0); /* the drain's answers */
     if (e->hook_hist.total_count) { /* answers that came in the drain */
         struct interval_rec drain = {.t = (double)(clock_now_ns() - e->m0_ns) / 1e9,
                                      .server_cpu_pct = -1, .client_cpu_pct = -1};

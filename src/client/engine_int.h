@@ -163,6 +163,12 @@ int64_t engine_agree_start(struct engine *e);
 void timeline_close(struct engine *e, int64_t k, int64_t t_ns);
 void timeline_tick_cb(struct ev_loop *loop, ev_timer *w, int revents);
 void timeline_flush_hook(struct engine *e, const struct interval_rec *rec, int64_t t_ns);
+/* The live view to hooks.on_snapshot (nothing without one): rec the
+ * interval just closed (NULL: the drain), latency the measured ok
+ * latencies since the last view (NULL in warmup), warmup 1 for the
+ * warmup's intervals. */
+void timeline_snapshot(struct engine *e, const struct interval_rec *rec,
+                       const struct hist *latency, int warmup);
 /* Adds what finished after the last interval closed (the drain) to the
  * last interval, so the intervals sum to requests.ok and errors. */
 void timeline_fold_drain(struct engine *e);

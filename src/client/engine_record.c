@@ -92,7 +92,8 @@ void engine_request_ended(void *owner, struct request *r, int kind)
             hist_record(&res->latency, lat);
             hist_record(&v->latency, lat);
             hist_record(&res->service, (now - r->sent_ns) / NS_PER_US);
-            if (e->hooks.on_interval || e->hooks.on_tick) /* on_tick: rank 0's hdr log */
+            /* on_tick: rank 0's hdr log */
+            if (e->hooks.on_interval || e->hooks.on_tick || e->hooks.on_snapshot)
                 hist_record(&e->hook_hist, lat);
         } else {
             res->errors++;

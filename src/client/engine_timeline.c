@@ -7,6 +7,17 @@
 #include "stats/sampler.h"
 #include "client/progress.h"
 
+void timeline_snapshot(struct engine *e, const struct interval_rec *rec,
+                              const struct hist *latency, int warmup)
+{
+    if (!e->hooks.on_snapshot)
+        return;
+    struct live_view v = {.res = e->res, .rec = rec, .latency = latency, .warmup = warmup,
+                          .in_flight = e->outstanding,
+                          .interval_s = (double)e->cfg->interval_ns / 1e9};
+    e->hooks.on_snapshot(e->hooks.snapshot_ctx, &v);
+}
+
 /* Hands the measured latencies since the last call to the interval hook. */
 void timeline_flush_hook(struct engine *e, const struct interval_rec *rec, int64_t t_ns)
 {
@@ -53,9 +64,11 @@ void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
         pt.t_ns = t_ns - e->m0_ns;
         result_add_interval(e->res, &rec);
         result_add_sample(e->res, &pt);
+        timeline_snapshot(e, &rec, &e->hook_hist, 0);
         timeline_flush_hook(e, &rec, t_ns);
     } else {
         e->hook_start_ns = e->m0_ns;
+        timeline_snapshot(e, &rec, NULL, 1);
     }
     if (!e->cfg->quiet)
         progress_line(e->cfg, &rec, k <= 0, (double)(e->end_ns - e->m0_ns) / 1e9);

@@ -324,6 +324,8 @@ static struct run_hooks hooks_of(const struct run_hooks *caller)
     if (caller && dist_g.rank == 0) {
         h.on_interval = caller->on_interval;
         h.interval_ctx = caller->interval_ctx;
+        h.on_snapshot = caller->on_snapshot;
+        h.snapshot_ctx = caller->snapshot_ctx;
     }
     return h;
 }

@@ -142,9 +142,27 @@ struct run_config {
 /* What a run calls back while it goes: not part of its configuration
  * (which is saved, sent to MPI ranks as bytes and compared), since
  * pointers mean nothing outside this process. Each may be NULL. */
+/* What a run looks like while it goes, handed to run_hooks.on_snapshot as
+ * each interval closes (warmup too) and once more for the drain after the
+ * window: the live figures for --metrics-listen. latency: the measured ok
+ * latencies (us) since the last call (NULL in warmup), so that the calls'
+ * counts add up to requests.ok, as interval_hook's do. Everything is the
+ * engine's, valid during the call only. */
+struct live_view {
+    const struct run_result *res;   /* counters so far (measured window) */
+    const struct interval_rec *rec; /* the interval just closed; NULL: the drain */
+    const struct hist *latency;
+    int warmup;                     /* the interval was the warmup's */
+    int64_t in_flight;              /* requests sent and not yet answered */
+    double interval_s;              /* the interval's length */
+};
+typedef void (*snapshot_hook)(void *ctx, const struct live_view *v);
+
 struct run_hooks {
     interval_hook on_interval; /* --hdr-log's sink */
     void *interval_ctx;
+    snapshot_hook on_snapshot; /* --metrics-listen's live figures */
+    void *snapshot_ctx;
     start_hook on_start;       /* a distributed run (dist.h): the common start */
     tick_hook on_tick;         /* ... and its live interval merge */
     void *dist_ctx;            /* on_start's and on_tick's */

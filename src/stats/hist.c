@@ -245,3 +245,16 @@ double hist_pct_below(const struct hist *h, int64_t value)
         below += h->counts[i];
     return 100.0 * (double)below / (double)h->total_count;
 }
+
+int64_t hist_count_at_or_below(const struct hist *h, int64_t value)
+{
+    if (h->total_count == 0 || value < h->min)
+        return 0;
+    if (value >= h->max || value > h->highest)
+        return h->total_count;
+    int32_t last = hist_index_for(h, value);
+    int64_t n = 0;
+    for (int32_t i = 0; i <= last && i < h->counts_len; i++)
+        n += h->counts[i];
+    return n;
+}

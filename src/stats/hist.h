@@ -73,6 +73,11 @@ double hist_stddev(const struct hist *h);
  * below the min, 100 above the max, even when the max shares `value`'s
  * bucket); 0 when empty. */
 double hist_pct_below(const struct hist *h, int64_t value);
+/* How many values are at or below `value`: counted by bucket (values
+ * equivalent to `value` count), except at the ends, where the exact min
+ * and max decide (0 below the min, all at or above the max); 0 when
+ * empty. A Prometheus bucket's "le" count. */
+int64_t hist_count_at_or_below(const struct hist *h, int64_t value);
 
 /* Bucket geometry, for encoders and iteration: arithmetic on h's layout,
  * no counts read. An index is inside counts only for a value in

@@ -1,0 +1,325 @@
+/* metrics_endpoint: GET /metrics from a thread (metrics_endpoint.h). */
+#include "net/metrics_endpoint.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/err.h"
+
+#define REQUEST_MAX 8192
+#define REQUEST_TIMEOUT_S 2
+
+struct body {
+    char *p, *type;
+    size_t len;
+};
+
+struct metrics_endpoint {
+    int fd, stop_pipe[2];
+    pthread_t thread;
+    char address[80];
+    pthread_mutex_t mu;
+    pthread_cond_t scraped;
+    struct body text, om;     /* under mu */
+    uint64_t published, served; /* generations, under mu */
+    int64_t scrapes;            /* under mu */
+};
+
+/* "HOST:PORT" or "[V6]:PORT" into host and port. @return 0, or -1. */
+static int split_address(const char *s, char *host, size_t hlen, char *port, size_t plen)
+{
+    const char *colon = strrchr(s, ':');
+    if (!colon || colon == s || !colon[1])
+        return -1;
+    const char *h = s, *end = colon;
+    if (*s == '[') {
+        if (colon[-1] != ']')
+            return -1;
+        h = s + 1;
+        end = colon - 1;
+    }
+    snprintf(host, hlen, "%.*s", (int)(end - h), h);
+    snprintf(port, plen, "%s", colon + 1);
+    return host[0] ? 0 : -1;
+}
+
+static int bind_listen(const char *listen_at, char *address, size_t alen, char *err)
+{
+    char host[256], port[32];
+    if (split_address(listen_at, host, sizeof host, port, sizeof port)) {
+        snprintf(err, ERR_LEN, "--metrics-listen: '%.100s' is not HOST:PORT", listen_at);
+        return -1;
+    }
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+                             .ai_flags = AI_PASSIVE | AI_NUMERICSERV}, *ai;
+    int rc = getaddrinfo(host, port, &hints, &ai);
+    if (rc) {
+        snprintf(err, ERR_LEN, "--metrics-listen %.100s: %s", listen_at, gai_strerror(rc));
+        return -1;
+    }
+    int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
+    if (fd >= 0)
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 16)) {
+        snprintf(err, ERR_LEN, "--metrics-listen %.100s: %s", listen_at, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        freeaddrinfo(ai);
+        return -1;
+    }
+    freeaddrinfo(ai);
+    struct sockaddr_storage sa;
+    socklen_t sl = sizeof sa;
+    char ip[INET6_ADDRSTRLEN] = "?";
+    getsockname(fd, (struct sockaddr *)&sa, &sl);
+    int v6 = sa.ss_family == AF_INET6;
+    const void *a = v6 ? (const void *)&((struct sockaddr_in6 *)&sa)->sin6_addr
+                       : (const void *)&((struct sockaddr_in *)&sa)->sin_addr;
+    int p = ntohs(v6 ? ((struct sockaddr_in6 *)&sa)->sin6_port
+                     : ((struct sockaddr_in *)&sa)->sin_port);
+    inet_ntop(sa.ss_family, a, ip, sizeof ip);
+    snprintf(address, alen, v6 ? "[%s]:%d" : "%s:%d", ip, p);
+    return fd;
+}
+
+/* Reads the request head (up to the blank line) into buf, within
+ * REQUEST_MAX bytes and REQUEST_TIMEOUT_S seconds. @return its length, or
+ * -1 (too long, too slow, closed). */
+static ssize_t read_head(int fd, char *buf, size_t cap)
+{
+    struct timeval tv = {.tv_sec = REQUEST_TIMEOUT_S};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    time_t deadline = time(NULL) + REQUEST_TIMEOUT_S;
+    size_t len = 0;
+    while (len + 1 < cap && time(NULL) <= deadline) {
+        ssize_t n = recv(fd, buf + len, cap - 1 - len, 0);
+        if (n <= 0)
+            return -1;
+        len += (size_t)n;
+        buf[len] = '\0';
+        if (strstr(buf, "\r\n\r\n") || strstr(buf, "\n\n"))
+            return (ssize_t)len;
+    }
+    return -1;
+}
+
+/* 1 when the head's Accept header names OpenMetrics. */
+static int wants_openmetrics(const char *head)
+{
+    for (const char *l = strchr(head, '\n'); l; l = strchr(l + 1, '\n'))
+        if (!strncasecmp(l + 1, "accept:", 7)) {
+            size_t n = strcspn(l + 8, "\r\n");
+            char v[1024];
+            snprintf(v, sizeof v, "%.*s", (int)(n < sizeof v ? n : sizeof v - 1), l + 8);
+            return strstr(v, "application/openmetrics-text") != NULL;
+        }
+    return 0;
+}
+
+static void send_all(int fd, const char *p, size_t len)
+{
+    while (len) {
+        ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+        if (n <= 0)
+            return; /* the scraper went away: its loss */
+        p += n;
+        len -= (size_t)n;
+    }
+}
+
+static void answer_status(int fd, const char *status)
+{
+    char r[256];
+    int n = snprintf(r, sizeof r, "HTTP/1.1 %s\r\nContent-Type: text/plain\r\nContent-Length: "
+                     "%zu\r\nConnection: close\r\n\r\n%s\n", status, strlen(status) + 1, status);
+    send_all(fd, r, (size_t)n);
+}
+
+/* The body the scraper asked for, sent under the lock (a body is a few KB:
+ * the loop's publish waits at most that long). */
+static void answer_metrics(struct metrics_endpoint *ep, int fd, int om)
+{
+    pthread_mutex_lock(&ep->mu);
+    const struct body *b = om && ep->om.p ? &ep->om : &ep->text;
+    char head[256];
+    int n = snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: "
+                     "%zu\r\nConnection: close\r\n\r\n", b->type ? b->type : "text/plain",
+                     b->len);
+    send_all(fd, head, (size_t)n);
+    send_all(fd, b->p ? b->p : "", b->len);
+    ep->served = ep->published;
+    ep->scrapes++;
+    pthread_cond_broadcast(&ep->scraped);
+    pthread_mutex_unlock(&ep->mu);
+}
+
+static void serve_one(struct metrics_endpoint *ep, int fd)
+{
+    char head[REQUEST_MAX];
+    if (read_head(fd, head, sizeof head) < 0) {
+        answer_status(fd, "400 Bad Request");
+        return;
+    }
+    char method[16], path[256];
+    if (sscanf(head, "%15s %255s", method, path) != 2) {
+        answer_status(fd, "400 Bad Request");
+        return;
+    }
+    path[strcspn(path, "?")] = '\0';
+    if (strcmp(method, "GET"))
+        answer_status(fd, "405 Method Not Allowed");
+    else if (strcmp(path, "/metrics"))
+        answer_status(fd, "404 Not Found");
+    else
+        answer_metrics(ep, fd, wants_openmetrics(head));
+}
+
+static void *serve_loop(void *arg)
+{
+    struct metrics_endpoint *ep = arg;
+    struct pollfd p[2] = {{.fd = ep->fd, .events = POLLIN},
+                          {.fd = ep->stop_pipe[0], .events = POLLIN}};
+    for (;;) {
+        if (poll(p, 2, -1) < 0 && errno != EINTR)
+            break;
+        if (p[1].revents)
+            break;
+        if (!(p[0].revents & POLLIN))
+            continue;
+        int c = accept4(ep->fd, NULL, NULL, SOCK_CLOEXEC);
+        if (c < 0)
+            continue; /* a connection reset before we took it */
+        serve_one(ep, c);
+        close(c);
+    }
+    return NULL;
+}
+
+struct metrics_endpoint *metrics_endpoint_start(const char *listen_at, char *err)
+{
+    struct metrics_endpoint *ep = calloc(1, sizeof *ep);
+    if (!ep) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return NULL;
+    }
+    ep->fd = bind_listen(listen_at, ep->address, sizeof ep->address, err);
+    if (ep->fd < 0) {
+        free(ep);
+        return NULL;
+    }
+    if (pipe2(ep->stop_pipe, O_CLOEXEC)) {
+        snprintf(err, ERR_LEN, "--metrics-listen: pipe: %s", strerror(errno));
+        close(ep->fd);
+        free(ep);
+        return NULL;
+    }
+    pthread_mutex_init(&ep->mu, NULL);
+    pthread_cond_init(&ep->scraped, NULL);
+    /* The thread takes no signal: SIGINT and SIGTERM are the load loop's. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int rc = pthread_create(&ep->thread, NULL, serve_loop, ep);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (rc) {
+        snprintf(err, ERR_LEN, "--metrics-listen: thread: %s", strerror(rc));
+        close(ep->fd);
+        close(ep->stop_pipe[0]);
+        close(ep->stop_pipe[1]);
+        free(ep);
+        return NULL;
+    }
+    return ep;
+}
+
+const char *metrics_endpoint_address(const struct metrics_endpoint *ep)
+{
+    return ep->address;
+}
+
+/* b becomes a copy of p (len bytes) and type; the old is freed.
+ * @return 0, or -1 (b unchanged). */
+static int body_set(struct body *b, const char *p, size_t len, const char *type)
+{
+    char *np = malloc(len + 1), *nt = strdup(type);
+    if (!np || !nt) {
+        free(np);
+        free(nt);
+        return -1;
+    }
+    memcpy(np, p, len);
+    np[len] = '\0';
+    free(b->p);
+    free(b->type);
+    *b = (struct body){.p = np, .type = nt, .len = len};
+    return 0;
+}
+
+int metrics_endpoint_publish(struct metrics_endpoint *ep, const char *text, size_t len,
+                             const char *type, const char *om, size_t om_len,
+                             const char *om_type)
+{
+    pthread_mutex_lock(&ep->mu);
+    int rc = body_set(&ep->text, text, len, type) || body_set(&ep->om, om, om_len, om_type);
+    ep->published++;
+    pthread_mutex_unlock(&ep->mu);
+    return rc ? -1 : 0;
+}
+
+int metrics_endpoint_wait_scrape(struct metrics_endpoint *ep, int64_t timeout_ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += timeout_ms / 1000;
+    until.tv_nsec += (timeout_ms % 1000) * 1000000;
+    if (until.tv_nsec >= 1000000000) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000;
+    }
+    pthread_mutex_lock(&ep->mu);
+    int rc = 0;
+    while (ep->served < ep->published && rc == 0)
+        rc = pthread_cond_timedwait(&ep->scraped, &ep->mu, &until);
+    int got = ep->served >= ep->published;
+    pthread_mutex_unlock(&ep->mu);
+    return got;
+}
+
+int64_t metrics_endpoint_scrapes(struct metrics_endpoint *ep)
+{
+    pthread_mutex_lock(&ep->mu);
+    int64_t n = ep->scrapes;
+    pthread_mutex_unlock(&ep->mu);
+    return n;
+}
+
+void metrics_endpoint_stop(struct metrics_endpoint *ep)
+{
+    if (!ep)
+        return;
+    if (write(ep->stop_pipe[1], "x", 1) == 1)
+        pthread_join(ep->thread, NULL);
+    close(ep->fd);
+    close(ep->stop_pipe[0]);
+    close(ep->stop_pipe[1]);
+    pthread_mutex_destroy(&ep->mu);
+    pthread_cond_destroy(&ep->scraped);
+    free(ep->text.p);
+    free(ep->text.type);
+    free(ep->om.p);
+    free(ep->om.type);
+    free(ep);
+}
