@@ -70,10 +70,10 @@ int doc_table_add_row(struct doc_table *t, const char *const *cells, const char 
 /* Frees the rows (t may be added to again after doc_table_init). */
 void doc_table_free(struct doc_table *t);
 
-/* The text: a blank line, the caption's line, the header line, the empty
- * note when there is no row, then one line per row: cells joined by one
- * blank (and the column's gap), each padded to its column's width in
- * characters (a "\u2265" mark is one column), without trailing blanks;
+/* The text: a blank line (none with text_tight), the caption's line, the
+ * header line, the empty note when there is no row, then one line per
+ * row: cells joined by one blank (and the column's gap), each padded to
+ * its column's width (text_fit: its widest cell's) in characters (a "\u2265" mark is one column), without trailing blanks;
  * then the legend in parentheses and the warning, each on its own line. */
 void doc_table_text(FILE *out, const struct doc_table *t);
 /* The page's table, in a box that scrolls: its id, caption
