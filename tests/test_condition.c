@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "judge/condition.h"
-#include "report/junit.h"
+#include "report/doc_verdicts.h"
 
 static struct cond_list list;
 static struct run_result res; /* large: off the stack */
@@ -295,6 +295,17 @@ static void test_eval_unfinished(void **state)
     assert_non_null(strstr(err, "unfinished takes a count or a share in %"));
 }
 
+/* The file at path, into buf (len bytes), then removed. */
+static void slurp(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, len - 1, f);
+    fclose(f);
+    unlink(path);
+    buf[n] = '\0';
+}
+
 static void test_junit_escapes(void **state)
 {
     (void)state;
@@ -302,25 +313,66 @@ static void test_junit_escapes(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    struct junit_case cs[2] = {0};
-    snprintf(cs[0].name, sizeof cs[0].name, "p99<5ms & \"x\"");
-    snprintf(cs[0].classname, sizeof cs[0].classname, "rpcbench.run");
-    snprintf(cs[0].message, sizeof cs[0].message, "p99 = 20ms, bound < 5ms\x01");
-    cs[0].failed = 1;
-    snprintf(cs[1].name, sizeof cs[1].name, "errors=0");
-    assert_int_equal(junit_write(path, "rpcbench <run>", cs, 2, err), 0);
+    static struct doc_verdicts d;
+    doc_verdicts_init(&d, "rpcbench <run>");
+    struct doc_verdict *v = doc_verdicts_add(&d, DOC_V_THRESHOLD, DOC_FAIL);
+    snprintf(v->name, sizeof v->name, "p99<5ms & \"x\"");
+    snprintf(v->classname, sizeof v->classname, "rpcbench.run");
+    snprintf(v->detail, sizeof v->detail, "p99 = 20ms, bound < 5ms\x01");
+    v = doc_verdicts_add(&d, DOC_V_THRESHOLD, DOC_PASS);
+    snprintf(v->name, sizeof v->name, "errors=0");
+    assert_int_equal(doc_verdicts_junit(path, &d, err), 0);
     char buf[2048] = "";
-    FILE *f = fopen(path, "r");
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    unlink(path);
-    buf[n] = '\0';
+    slurp(path, buf, sizeof buf);
     assert_non_null(strstr(buf, "name=\"p99&lt;5ms &amp; &quot;x&quot;\""));
     assert_non_null(strstr(buf, "name=\"rpcbench &lt;run&gt;\" tests=\"2\" failures=\"1\""));
-    assert_non_null(strstr(buf, "bound &lt; 5ms\\x01\""));
+    assert_non_null(strstr(buf, "bound &lt; 5ms\\x01: FAIL\""));
     assert_null(strchr(buf, '\x01'));
-    assert_int_equal(junit_write("/nonexistent/dir/x.xml", "s", cs, 2, err), -1);
+    assert_int_equal(doc_verdicts_junit("/nonexistent/dir/x.xml", &d, err), -1);
     assert_non_null(strstr(err, "/nonexistent/dir/x.xml"));
+}
+
+/* One document, every format: a run cut short is an <error> of type
+ * "interrupted" in JUnit (not a failure, not counted as one), an
+ * inconclusive gate a <failure> with the word "inconclusive", and the
+ * text's threshold lines say of each condition the word JUnit says. */
+static void test_verdicts_one_document(void **state)
+{
+    (void)state;
+    static struct doc_verdicts d;
+    doc_verdicts_init(&d, "rpcbench compare");
+    static const enum doc_status st[3] = {DOC_PASS, DOC_FAIL, DOC_INCONCLUSIVE};
+    static const enum doc_vkind kind[3] = {DOC_V_THRESHOLD, DOC_V_THRESHOLD, DOC_V_GATE};
+    for (int i = 0; i < 3; i++) {
+        struct doc_verdict *v = doc_verdicts_add(&d, kind[i], st[i]);
+        snprintf(v->expr, sizeof v->expr, "p%d<5ms", 50 + i);
+        snprintf(v->name, sizeof v->name, "case %d", i);
+        snprintf(v->group, sizeof v->group, "%s", i < 2 ? "arm A (x)" : "");
+        snprintf(v->detail, sizeof v->detail, "measured %d", i);
+    }
+    struct doc_verdict *v = doc_verdicts_add(&d, DOC_V_RUN, DOC_ERROR);
+    snprintf(v->name, sizeof v->name, "complete run");
+    snprintf(v->detail, sizeof v->detail, "interrupted by SIGINT");
+    assert_string_equal(doc_verdict_word(v), "error");
+    size_t failed;
+    assert_int_equal(doc_verdicts_count(&d, DOC_V_THRESHOLD, &failed), 2);
+    assert_int_equal(failed, 1);
+    char path[] = "/tmp/test_verdicts_XXXXXX", err[ERR_LEN], xml[4096], text[1024] = "";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(doc_verdicts_junit(path, &d, err), 0);
+    slurp(path, xml, sizeof xml);
+    assert_non_null(strstr(xml, "tests=\"4\" failures=\"2\" errors=\"1\""));
+    assert_non_null(strstr(xml, "<error message=\"interrupted by SIGINT\" type=\"interrupted\">"));
+    assert_non_null(strstr(xml, "<system-out>arm A (x): measured 0: pass</system-out>"));
+    assert_non_null(strstr(xml, "type=\"threshold\">arm A (x): measured 1: FAIL</failure>"));
+    assert_non_null(strstr(xml, "type=\"threshold\">measured 2: inconclusive</failure>"));
+    FILE *f = fmemopen(text, sizeof text, "w");
+    doc_verdicts_text(f, &d, "arm A (x)");
+    fclose(f);
+    assert_string_equal(text, "threshold p50<5ms: measured 0: pass\n"
+                              "threshold p51<5ms: measured 1: FAIL\n");
 }
 
 int main(void)
@@ -333,7 +385,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_eval_verbs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eval_na, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eval_unfinished, setup, teardown),
-        cmocka_unit_test(test_junit_escapes),
+        cmocka_unit_test(test_junit_escapes), cmocka_unit_test(test_verdicts_one_document),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -415,6 +415,37 @@ static void bad_documents(void **state)
     }
 }
 
+/* Every parameter varying and a baseline: 23 columns (more than a
+ * document once held), one document for the text and the page; the text's
+ * lines never end in blanks (the empty flags of a clean cell). */
+static void widest_table_one_document(void **state)
+{
+    (void)state;
+    struct sweep s;
+    size_t i = one_cell(&s);
+    struct sweep_params p = params(4, "jsonrpc");
+    p.connections = 2, p.vms = 5;
+    snprintf(p.verb, sizeof p.verb, "list");
+    long j = sweep_add_cell(&s, &p);
+    assert_true(j >= 0);
+    add_rep(&s, i, 1, 0, 10);
+    add_rep(&s, (size_t)j, 2, 0, 10);
+    struct doc_table t;
+    char err[ERR_LEN];
+    assert_int_equal(sweep_table_doc(&t, &s, 0, err), 0);
+    assert_int_equal(t.ncols, 1 + 5 + 2 * SF_N + 1);
+    assert_string_equal(t.heads[5], "verb");
+    assert_string_equal(t.heads[t.ncols - 1], "flags");
+    assert_int_equal(t.nrows, 2);
+    doc_table_free(&t);
+    static char buf[16384];
+    table(&s, 0, buf, sizeof buf);
+    assert_non_null(strstr(buf, "\n1* "));
+    assert_null(strstr(buf, " \n"));
+    assert_int_equal(sweep_table_doc(&t, &s, 2, err), -1); /* out of range: nothing to free */
+    sweep_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -422,7 +453,7 @@ int main(void)
         cmocka_unit_test(latency_one_unit), cmocka_unit_test(probe_p99_plain),
         cmocka_unit_test(select_cells), cmocka_unit_test(json_round_trip),
         cmocka_unit_test(unrun_cell_round_trip),
-        cmocka_unit_test(bad_documents),
+        cmocka_unit_test(bad_documents), cmocka_unit_test(widest_table_one_document),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -397,15 +397,6 @@ const char *condition_describe(const struct condition *c, const struct cond_resu
     return buf;
 }
 
-void condition_report(FILE *out, const struct cond_list *l, const struct cond_result *res)
-{
-    char line[256];
-    for (size_t i = 0; i < l->n; i++)
-        fprintf(out, "threshold %s: %s: %s\n", l->c[i].expr,
-                condition_describe(&l->c[i], &res[i], line, sizeof line),
-                res[i].pass ? "pass" : "FAIL");
-}
-
 json_object *condition_json(const struct cond_list *l, const struct cond_result *res)
 {
     json_object *a = json_object_new_array();

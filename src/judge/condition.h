@@ -103,10 +103,6 @@ const char *cond_op_text(enum cond_op op);
 const char *condition_describe(const struct condition *c, const struct cond_result *res,
                                char *buf, size_t len);
 
-/* Text report lines, one per condition: "threshold p99<5ms: p99 = 20.1ms,
- * bound < 5ms: FAIL". Write errors on out are the caller's to check. */
-void condition_report(FILE *out, const struct cond_list *l, const struct cond_result *res);
-
 /* The JSON array [{expr, metric, verb, value, unit, bound, op, pass}] (value
  * null when n/a), a new object the caller owns (json_object_put, or add it
  * to a parent). @return NULL only when memory cannot be had. */

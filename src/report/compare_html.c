@@ -10,27 +10,26 @@
 #include "base/file.h"
 #include "report/html.h"
 
-static void gate_card(FILE *out, const struct comparison *c)
+/* The gates' badge and the thresholds' (both arms), from the verdicts'
+ * document the text and the JUnit file write too. */
+static void verdict_cards(FILE *out, const struct comparison *c)
 {
-    if (c->plan.ngates == 0)
-        return;
+    static struct doc_verdicts d;
+    compare_verdicts_doc(&d, c);
+    size_t failed, n = doc_verdicts_count(&d, DOC_V_GATE, NULL);
     int reg = 0, inc = 0;
-    for (int g = 0; g < c->plan.ngates; g++) {
-        reg |= c->gate[g].verdict == GATE_REGRESSION;
-        inc |= c->gate[g].verdict == GATE_INCONCLUSIVE;
+    for (size_t i = 0; i < d.n; i++) {
+        reg |= d.v[i].kind == DOC_V_GATE && d.v[i].status == DOC_FAIL;
+        inc |= d.v[i].kind == DOC_V_GATE && d.v[i].status == DOC_INCONCLUSIVE;
     }
-    html_card(out, "h-gates", "gates", reg ? "FAIL (regression)" : inc ? "inconclusive" : "pass",
-              reg || inc ? "bad" : "good");
-}
-
-static void threshold_card(FILE *out, const struct comparison *c)
-{
-    if (c->plan.thresholds.n == 0)
+    if (n)
+        html_card(out, "h-gates", "gates", reg ? "FAIL (regression)" : inc ? "inconclusive"
+                  : "pass", reg || inc ? "bad" : "good");
+    n = doc_verdicts_count(&d, DOC_V_THRESHOLD, &failed);
+    if (!n)
         return;
-    size_t failed = compare_thresholds_failed(c);
     char v[64];
-    snprintf(v, sizeof v, failed ? "FAIL (%zu of %zu)" : "pass (%zu)", failed ? failed
-             : c->plan.thresholds.n * 2, c->plan.thresholds.n * 2);
+    snprintf(v, sizeof v, failed ? "FAIL (%zu of %zu)" : "pass (%zu)", failed ? failed : n, n);
     html_card(out, "h-verdict", "thresholds (both arms)", v, failed ? "bad" : "good");
 }
 
@@ -49,8 +48,7 @@ static void headline(FILE *out, const struct comparison *c)
     }
     html_card(out, "h-rounds", c->saved ? "rounds per arm (saved)" : "rounds per arm", rounds,
               NULL);
-    gate_card(out, c);
-    threshold_card(out, c);
+    verdict_cards(out, c);
     fputs("</div>\n", out);
     struct config_diff d[CONFIG_DIFF_MAX];
     size_t nd = compare_config_diff(c, d);

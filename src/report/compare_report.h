@@ -1,6 +1,6 @@
 /* compare_report: a comparison (judge/comparison.h) as a person or a
  * program reads it: the text report (compare_text.c), the JSON document
- * (compare_json.c), the JUnit file (compare_junit.c) and the page
+ * (compare_json.c), the JUnit file (compare_verdicts_doc.c) and the page
  * (compare_html.c), each saying the same figures to the same digits
  * through the shared pieces of compare_cells.c and the per-verb tables of
  * compare_verbs.c. Every function only reads c. */
@@ -13,6 +13,7 @@
 
 #include "judge/comparison.h"
 #include "report/doc_table.h"
+#include "report/doc_verdicts.h"
 #include "report/report.h"
 
 /* ---- the outputs, for cli/cmd_compare.c ------------------------------------ */
@@ -26,9 +27,17 @@ int compare_write_text(FILE *out, const struct comparison *c, char *err);
  * --format json), the caller's to json_object_put. */
 json_object *compare_to_json(const struct comparison *c);
 
-/* The --junit file at path: a testcase per arm and condition, and per
- * gate (regression or inconclusive fail). @return 0, or -1 with err. */
+/* The --junit file at path: compare_verdicts_doc's document.
+ * @return 0, or -1 with err. */
 int compare_write_junit(const char *path, const struct comparison *c, char *err);
+
+/* Builds the comparison's verdicts into *d (the caller's, large: keep it
+ * static): a threshold verdict per arm and condition (group "arm A
+ * (NAME)", testcase "A EXPR"), a gate verdict per --gate (a regression
+ * DOC_FAIL, an undecided gate DOC_INCONCLUSIVE: neither lets a CI
+ * pipeline through), and a "complete run" DOC_ERROR when a signal cut the
+ * rounds short. The text, the page and the JUnit file write it. */
+void compare_verdicts_doc(struct doc_verdicts *d, const struct comparison *c);
 
 /* --html FILE: the comparison's page at path (report/html.h).
  * @return 0, or -1 with err. */

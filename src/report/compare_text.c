@@ -59,10 +59,14 @@ void compare_thresholds_text(FILE *out, const struct comparison *c)
 {
     if (!c->plan.thresholds.n)
         return;
+    static struct doc_verdicts d;
+    compare_verdicts_doc(&d, c);
     for (int a = 0; a < 2; a++) {
-        fprintf(out, "\nthresholds, arm %c (%s)\n", c->arm[a].letter,
-                compare_arm_name(&c->arm[a]));
-        condition_report(out, &c->plan.thresholds, c->verdict[a].res);
+        char group[96];
+        snprintf(group, sizeof group, "arm %c (%s)", c->arm[a].letter,
+                 compare_arm_name(&c->arm[a]));
+        fprintf(out, "\nthresholds, %s\n", group);
+        doc_verdicts_text(out, &d, group);
     }
 }
 

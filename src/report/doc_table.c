@@ -14,12 +14,25 @@ void doc_table_init(struct doc_table *t, int ncols)
     t->ncols = ncols < 1 ? 1 : ncols > DOC_MAX_COLS ? DOC_MAX_COLS : ncols;
 }
 
+/* A cell's bytes with its NUL. */
+static size_t cell_size(const struct doc_table *t)
+{
+    return t->cell_len > 0 ? (size_t)t->cell_len : DOC_CELL_LEN;
+}
+
+/* Row r's cell c (r < nrows). */
+static const char *cell_at(const struct doc_table *t, int r, int c)
+{
+    return t->cells + ((size_t)r * (size_t)t->ncols + (size_t)c) * cell_size(t);
+}
+
 int doc_table_add_row(struct doc_table *t, const char *const *cells, const char *id,
                       unsigned flags, char *err)
 {
+    size_t size = cell_size(t);
     if (t->nrows == t->cap) {
         int cap = t->cap ? 2 * t->cap : 16;
-        void *p = realloc(t->cells, (size_t)cap * (size_t)t->ncols * sizeof *t->cells);
+        void *p = realloc(t->cells, (size_t)cap * (size_t)t->ncols * size);
         void *q = p ? realloc(t->rows, (size_t)cap * sizeof *t->rows) : NULL;
         if (p)
             t->cells = p;
@@ -32,7 +45,7 @@ int doc_table_add_row(struct doc_table *t, const char *const *cells, const char 
         t->cap = cap;
     }
     for (int c = 0; c < t->ncols; c++) /* a label may be cut: never inside a character */
-        safetext(cells[c], strlen(cells[c]), t->cells[t->nrows * t->ncols + c], DOC_CELL_LEN, 0);
+        safetext(cells[c], strlen(cells[c]), (char *)cell_at(t, t->nrows, c), size, 0);
     snprintf(t->rows[t->nrows].id, sizeof t->rows[t->nrows].id, "%s", id ? id : "");
     t->rows[t->nrows].flags = flags;
     t->nrows++;
@@ -53,14 +66,14 @@ void doc_table_free(struct doc_table *t)
     t->nrows = t->cap = 0;
 }
 
-/* The bytes of s beyond its characters (UTF-8: a lower-bound mark "\u2265"
- * is 3 bytes, 1 column), which printf's widths would count as columns. */
-static int extra_bytes(const char *s)
+/* The bytes among s's first n beyond their characters (UTF-8: a
+ * lower-bound mark "\u2265" is 3 bytes, 1 column). */
+static int extra_bytes_n(const char *s, int n)
 {
-    int n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xc0) == 0x80; /* a continuation byte */
-    return n;
+    int x = 0;
+    for (int i = 0; i < n; i++)
+        x += ((unsigned char)s[i] & 0xc0) == 0x80; /* a continuation byte */
+    return x;
 }
 
 /* The bytes of s's first max characters (all of s when max is 0). */
@@ -72,39 +85,77 @@ static int text_bytes(const char *s, int max)
     return n;
 }
 
-/* One text line of ncols cells, padded to the columns' widths in
- * characters. */
-static void text_line(FILE *out, const struct doc_table *t, const char (*cells)[DOC_CELL_LEN])
+/* The characters of s's first max characters (all of s when max is 0). */
+static int text_chars(const char *s, int max)
+{
+    int n = text_bytes(s, max);
+    return n - extra_bytes_n(s, n);
+}
+
+/* The text's widths: the builder's, or with text_fit the widest cell's
+ * (or head's) in characters, the builder's sign kept. */
+static void text_widths(const struct doc_table *t, int *w)
 {
     for (int c = 0; c < t->ncols; c++) {
-        char cell[DOC_CELL_LEN];
-        snprintf(cell, sizeof cell, "%.*s", text_bytes(cells[c], t->text_max[c]), cells[c]);
-        if (c == t->ncols - 1 && c > 0 && !t->width[c] && !cell[0])
-            break; /* an empty last note: no trailing blank */
-        int w = t->width[c], x = extra_bytes(cell);
-        w = w > 0 ? w + x : w < 0 ? w - x : 0; /* w < 0: left-aligned */
-        fprintf(out, "%*s%*s", c ? 1 + t->gap[c] : 0, "", w, cell);
+        w[c] = t->width[c];
+        if (!t->text_fit)
+            continue;
+        int most = t->text_head[0] ? 0 : text_chars(t->heads[c], t->text_max[c]);
+        for (int r = 0; r < t->nrows; r++) {
+            int n = text_chars(cell_at(t, r, c), t->text_max[c]);
+            most = n > most ? n : most;
+        }
+        w[c] = w[c] < 0 ? -most : most;
+    }
+}
+
+/* One text line of ncols cells (cell(r, c), r -1 the heads), padded to the
+ * widths in characters; blanks are held back until something follows them,
+ * so that no line ends in blanks (an empty last note, a short flag). */
+static void text_line(FILE *out, const struct doc_table *t, int r, const int *width)
+{
+    int blanks = 0;
+    for (int c = 0; c < t->ncols; c++) {
+        const char *s = r < 0 ? t->heads[c] : cell_at(t, r, c);
+        int bytes = text_bytes(s, t->text_max[c]);
+        int chars = bytes - extra_bytes_n(s, bytes), w = width[c] < 0 ? -width[c] : width[c];
+        int pad = w > chars ? w - chars : 0;
+        blanks += (c ? 1 + t->gap[c] : 0) + (width[c] > 0 ? pad : 0);
+        if (bytes) {
+            fprintf(out, "%*s%.*s", blanks, "", bytes, s);
+            blanks = 0;
+        }
+        blanks += width[c] < 0 ? pad : 0;
     }
     fputc('\n', out);
 }
 
 void doc_table_text(FILE *out, const struct doc_table *t)
 {
-    fputc('\n', out);
+    int width[DOC_MAX_COLS];
+    text_widths(t, width);
+    if (!t->text_tight)
+        fputc('\n', out);
     if (t->caption[0])
         fprintf(out, "%s\n", t->caption);
     if (t->text_head[0])
         fprintf(out, "%s\n", t->text_head);
     else
-        text_line(out, t, (const char (*)[DOC_CELL_LEN])t->heads);
+        text_line(out, t, -1, width);
     if (!t->nrows && t->empty[0])
         fprintf(out, "%s\n", t->empty);
     for (int r = 0; r < t->nrows; r++)
-        text_line(out, t, (const char (*)[DOC_CELL_LEN])&t->cells[r * t->ncols]);
+        text_line(out, t, r, width);
     if (t->legend[0])
         fprintf(out, "(%s)\n", t->legend);
     if (t->warning[0])
         fprintf(out, "%s\n", t->warning);
+}
+
+/* The page aligns column c left, as the text does. */
+static int html_left(const struct doc_table *t, int c)
+{
+    return t->html_left && c > 0 && t->width[c] < 0;
 }
 
 /* The page's head row: the last column sticks when asked. */
@@ -123,7 +174,8 @@ static void html_head(FILE *out, const struct doc_table *t)
     }
     fputs("<thead><tr>", out);
     for (int c = 0; c < t->ncols; c++) {
-        fputs(t->stick_last && c == t->ncols - 1 ? "<th class=\"stick\">" : "<th>", out);
+        fputs(t->stick_last && c == t->ncols - 1 ? "<th class=\"stick\">"
+              : html_left(t, c) ? "<th style=\"text-align:left\">" : "<th>", out);
         html_esc(out, t->heads[c]);
         fputs("</th>", out);
     }
@@ -136,7 +188,7 @@ static void html_body_row(FILE *out, const struct doc_table *t, int r)
     const struct doc_row *row = &t->rows[r];
     fputs("<tr>", out);
     for (int c = 0; c < t->ncols; c++) {
-        const char *text = t->cells[r * t->ncols + c];
+        const char *text = cell_at(t, r, c);
         if (c == 0) {
             fputs("<th scope=\"row\">", out);
             html_esc(out, text);
@@ -150,6 +202,8 @@ static void html_body_row(FILE *out, const struct doc_table *t, int r)
         if (last && (t->stick_last || sig))
             fprintf(out, " class=\"%s%s\"", t->stick_last ? "stick" : "",
                     sig ? (t->stick_last ? " sig" : "sig") : "");
+        if (html_left(t, c))
+            fputs(" style=\"text-align:left\"", out);
         fputs(">", out);
         html_esc(out, text);
         fputs("</td>", out);

@@ -9,12 +9,15 @@
 
 #include <stdio.h>
 
-#define DOC_MAX_COLS 12
+/* A sweep's table has up to 23 columns (#, five parameters, eight
+ * figures each with its "% of baseline", the flags): sweep_table_doc. */
+#define DOC_MAX_COLS 24
 #define DOC_CELL_LEN 64
 
 struct doc_table {
-    char caption[200];      /* the line above the table, in every format ("" none) */
-    char html_caption[200]; /* the page's, where the text has none ("" the caption) */
+    /* a capacity search's names its condition, a sweep's its parameters: long */
+    char caption[800];      /* the line above the table, in every format ("" none) */
+    char html_caption[800]; /* the page's, where the text has none ("" the caption) */
     char text_head[200];    /* the text's header line, where it is not the heads
                                laid out as the rows are ("" laid out so) */
     char empty[120];        /* said when there is no row ("" nothing) */
@@ -27,6 +30,13 @@ struct doc_table {
     int width[DOC_MAX_COLS]; /* text: the column's least width; negative: left-aligned */
     int gap[DOC_MAX_COLS];   /* text: blanks before the column beyond the one */
     int text_max[DOC_MAX_COLS]; /* text: at most this many characters (0: all) */
+    int text_fit;            /* text: each column as wide as its widest cell or head
+                                (width's sign still says the alignment) */
+    int text_tight;          /* text: no blank line before the caption */
+    int html_left;           /* the page: the columns left-aligned in the text
+                                (width < 0) but the first are left-aligned too */
+    int cell_len;            /* a cell's most bytes with its NUL, for a column of
+                                long reasons (0: DOC_CELL_LEN); set before adding */
     /* The page, for a table a script or a test finds by its parts: the
      * table's element id, and each cell's "<cell_ids>-<row id>-<col_id>"
      * where all three are set ("cmp-p50-ci"). */
@@ -34,7 +44,7 @@ struct doc_table {
     char cell_ids[16];
     char col_id[DOC_MAX_COLS][16];
     int stick_last;          /* the page: the last column stays in view (class stick) */
-    char (*cells)[DOC_CELL_LEN]; /* nrows x ncols, the table's own */
+    char *cells;             /* nrows x ncols cells of cell_len bytes, the table's own */
     struct doc_row *rows;    /* nrows, the table's own */
     int nrows, cap;
 };
@@ -50,7 +60,7 @@ struct doc_row {
  * texts are then the builder's to fill. Allocates nothing. */
 void doc_table_init(struct doc_table *t, int ncols);
 /* Adds a row of ncols cells (copied as safetext makes them: cut at a
- * character, with "...", to fit DOC_CELL_LEN).
+ * character, with "...", to fit cell_len, else DOC_CELL_LEN).
  * @return 0, or -1 with err ("out of memory", ERR_LEN bytes) and t's rows
  * freed: a builder then returns -1 at once. */
 int doc_table_add(struct doc_table *t, const char *const *cells, char *err);
@@ -60,11 +70,11 @@ int doc_table_add_row(struct doc_table *t, const char *const *cells, const char 
 /* Frees the rows (t may be added to again after doc_table_init). */
 void doc_table_free(struct doc_table *t);
 
-/* The text: a blank line, the caption's line, the header line, the empty
- * note when there is no row, then one line per row: cells joined by one
- * blank (and the column's gap), each padded to its column's width in
- * characters (a "\u2265" mark is one column); then the legend in
- * parentheses and the warning, each on its own line. */
+/* The text: a blank line (none with text_tight), the caption's line, the
+ * header line, the empty note when there is no row, then one line per
+ * row: cells joined by one blank (and the column's gap), each padded to
+ * its column's width (text_fit: its widest cell's) in characters (a "\u2265" mark is one column), without trailing blanks;
+ * then the legend in parentheses and the warning, each on its own line. */
 void doc_table_text(FILE *out, const struct doc_table *t);
 /* The page's table, in a box that scrolls: its id, caption
  * (html_caption, else caption, else legend), heads, rows (the first cell

@@ -124,21 +124,17 @@ void html_timeline_free(struct html_timeline *v);
 /* ---- pages ----------------------------------------------------------------- */
 
 /* The page of one run (run --html, report --html): headline, warnings,
- * charts, then every table of the text report. verdicts: the --threshold
- * lines as text ("p99<5ms: p99 = 2.1ms, bound < 5ms"), pass[i] each
- * (n 0: none). @return 0, or -1 with err (a bad --buckets spec; a write
- * error). */
-struct html_verdicts {
-    const char *const *lines;
-    const int *pass;
-    size_t n;
-};
+ * charts, then every table of the text report. v: the verdicts' document
+ * (only read; NULL none), its threshold verdicts the page's badge and its
+ * table ("p99<5ms: p99 = 2.1ms, bound < 5ms" and the status word).
+ * @return 0, or -1 with err (a bad --buckets spec; a write error). */
+struct doc_verdicts;
 /* A bucket grid (report.h) as a table: caption, a head row "corner,
  * names[0..ncols)", a row per edge. g and names are only read. */
 struct report_bucket_grid;
 void html_bucket_grid(FILE *out, const char *caption, const char *corner,
                       const char *const *names, const struct report_bucket_grid *g);
-int html_write_run(const char *path, const struct run_result *r, const struct html_verdicts *v,
+int html_write_run(const char *path, const struct run_result *r, const struct doc_verdicts *v,
                    char *err);
 
 /* The body parts of the run page, for the pages that show runs too. The

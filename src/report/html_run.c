@@ -11,6 +11,7 @@
 #include "base/units.h"
 #include "base/version.h"
 #include "report/report.h"
+#include "report/doc_verdicts.h"
 #include "report/run_doc.h"
 #include "model/server_cpu.h"
 #include "stats/buckets.h"
@@ -33,20 +34,19 @@ static void fmt_pct(const struct run_result *r, const struct hist *h, double p, 
     report_latency_fmt(&u, h, &r->censored, 0, (double)hist_percentile(h, p), out, len);
 }
 
-static void verdict_card(FILE *out, const struct html_verdicts *v)
+/* The badge: how many of the thresholds failed. */
+static void verdict_card(FILE *out, const struct doc_verdicts *v)
 {
-    if (!v || !v->n)
+    size_t failed, n = v ? doc_verdicts_count(v, DOC_V_THRESHOLD, &failed) : 0;
+    if (!n)
         return;
-    size_t failed = 0;
-    for (size_t i = 0; i < v->n; i++)
-        failed += !v->pass[i];
     char txt[64];
     snprintf(txt, sizeof txt, failed ? "FAIL (%zu of %zu)" : "pass (%zu of %zu)",
-             failed ? failed : v->n, v->n);
+             failed ? failed : n, n);
     html_card(out, "h-verdict", "thresholds", txt, failed ? "bad" : "good");
 }
 
-static void headline(FILE *out, const struct run_result *r, const struct html_verdicts *v)
+static void headline(FILE *out, const struct run_result *r, const struct doc_verdicts *v)
 {
     char rt[32], ra[32], p50[32], p99[32], errs[32], cpu[32] = "n/a";
     if (r->closed_loop)
@@ -73,14 +73,19 @@ static void headline(FILE *out, const struct run_result *r, const struct html_ve
     fputs("</div>\n", out);
 }
 
-static void verdict_table(FILE *out, const struct html_verdicts *v)
+/* The thresholds' list: what the text's threshold lines say. */
+static void verdict_table(FILE *out, const struct doc_verdicts *v)
 {
-    if (!v || !v->n)
+    if (!v || !doc_verdicts_count(v, DOC_V_THRESHOLD, NULL))
         return;
     static const char *const heads[] = {"threshold", "verdict"};
     html_table(out, "--threshold conditions", heads, 2);
     for (size_t i = 0; i < v->n; i++) {
-        const char *cells[2] = {v->lines[i], v->pass[i] ? "pass" : "FAIL"};
+        char line[sizeof v->v[i].expr + sizeof v->v[i].detail + 2];
+        if (v->v[i].kind != DOC_V_THRESHOLD)
+            continue;
+        snprintf(line, sizeof line, "%s: %s", v->v[i].expr, v->v[i].detail);
+        const char *cells[2] = {line, doc_verdict_word(&v->v[i])};
         html_row(out, cells, 2);
     }
     html_table_end(out);
@@ -281,7 +286,7 @@ static void run_tables(FILE *out, const struct run_doc *d)
     html_section_end(out);
 }
 
-int html_write_run(const char *path, const struct run_result *r, const struct html_verdicts *v,
+int html_write_run(const char *path, const struct run_result *r, const struct doc_verdicts *v,
                    char *err)
 {
     struct run_doc *d = run_doc_new(r, err);

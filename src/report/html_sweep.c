@@ -1,6 +1,7 @@
-/* html_sweep: the page of a sweep (html.h). The table's cells come from
- * sweep_table_each, the text table's own formatting, so the page says the
- * same figures to the same digits; the charts draw each cell's medians. */
+/* html_sweep: the page of a sweep (html.h). Its tables are the documents
+ * the text writes too (sweep_table_doc, sweep_probes_doc), so the page
+ * says the same figures to the same digits; the charts draw each cell's
+ * medians. */
 #include "base/file.h"
 #include "report/html.h"
 
@@ -149,18 +150,6 @@ static void charts(FILE *out, const struct sweep *s)
 
 /* ---- headline -------------------------------------------------------------- */
 
-static void cap_value(const struct sweep_capacity *c, char *out, size_t len)
-{
-    switch (c->outcome) {
-    case CAPACITY_FOUND: snprintf(out, len, "%g/s", c->max_good_rate); break;
-    case CAPACITY_MIN_BREAKS:
-        snprintf(out, len, "under %g/s", c->nprobes ? c->probes[0].rate : c->first_bad_rate);
-        break;
-    case CAPACITY_MAX_HOLDS: snprintf(out, len, "over %g/s", c->max_good_rate); break;
-    default: snprintf(out, len, "interrupted");
-    }
-}
-
 static void headline(FILE *out, const struct sweep *s)
 {
     char v[64], varies[200] = "", name[420], id[32];
@@ -179,7 +168,7 @@ static void headline(FILE *out, const struct sweep *s)
         const struct sweep_capacity *c = &s->caps[i];
         snprintf(name, sizeof name, "capacity %s %s under '%s'", c->proto, c->verb, c->condition);
         snprintf(id, sizeof id, "h-cap-%zu", i + 1);
-        cap_value(c, v, sizeof v);
+        sweep_capacity_value(c, v, sizeof v);
         html_card(out, id, name, v, c->outcome == CAPACITY_FOUND ? "good"
                                     : c->outcome == CAPACITY_MAX_HOLDS ? NULL : "bad");
     }
@@ -212,65 +201,22 @@ static void warnings(FILE *out, const struct sweep *s)
 
 /* ---- tables ---------------------------------------------------------------- */
 
-static void table_row(void *ctx, size_t row, const char *const *cells, const int *left,
-                      size_t ncols)
+/* The cells table and each capacity search's probes: the documents the
+ * text writes too. @return 0, or -1 with err. */
+static int cells_tables(FILE *out, const struct sweep *s, long baseline, char *err)
 {
-    FILE *out = ctx;
-    fputs(row ? "<tr>" : "<thead><tr>", out);
-    for (size_t c = 0; c < ncols; c++) {
-        const char *tag = row == 0 ? "th" : c == 0 ? "th" : "td";
-        fprintf(out, "<%s%s>", tag, left[c] && c ? " style=\"text-align:left\"" : "");
-        html_esc(out, cells[c]);
-        fprintf(out, "</%s>", tag);
-    }
-    fputs(row ? "</tr>\n" : "</tr></thead><tbody>\n", out);
-}
-
-static int cells_table(FILE *out, const struct sweep *s, long baseline, char *err)
-{
-    char same[400], cap[600];
-    sweep_params_text(&s->cells[0].p, SWEEP_P_ALL & ~sweep_varying(s), same, sizeof same);
-    snprintf(cap, sizeof cap, "one row per cell%s%s%s%s", same[0] ? "; in every cell: " : "",
-             same, s->repeats > 1 ? "; the median of the repeats [min-max]" : "",
-             baseline >= 0 ? "; * the baseline, each % column the figure before it as a "
-                             "percentage of the baseline's" : "");
-    fputs("<div class=\"scroll\"><table id=\"cells\"><caption>", out);
-    html_esc(out, cap);
-    fputs("</caption>", out);
-    int rc = sweep_table_each(s, baseline, table_row, out, err);
-    fputs("</tbody></table></div>\n", out);
-    return rc;
-}
-
-static void probe_row(FILE *out, const struct sweep *s, size_t k, const struct sweep_probe *p)
-{
-    struct sweep_probe_text t;
-    char n[24], rate[32];
-    sweep_probe_text(s, p, &t);
-    snprintf(n, sizeof n, "%zu", k + 1);
-    snprintf(rate, sizeof rate, "%g", p->rate);
-    const char *cells[9] = {n, t.cell, rate, p->pass ? "pass" : "FAIL", t.achieved, t.p99,
-                            t.errors, t.cpu, p->pass ? "" : p->reason};
-    html_row(out, cells, 9);
-}
-
-static void probes(FILE *out, const struct sweep *s)
-{
-    static const char *const heads[] = {"probe", "cell", "rate/s", "", "achieved/s", "p99 ms",
-                                        "errors", "CPU %", "reason"};
+    struct doc_table t;
+    if (sweep_table_doc(&t, s, baseline, err))
+        return -1;
+    doc_table_html(out, &t);
+    doc_table_free(&t);
     for (size_t i = 0; i < s->ncaps; i++) {
-        const struct sweep_capacity *c = &s->caps[i];
-        char cap[700], v[64], bad[48] = "";
-        cap_value(c, v, sizeof v);
-        if (c->first_bad_rate >= 0)
-            snprintf(bad, sizeof bad, "; first bad %g/s", c->first_bad_rate);
-        snprintf(cap, sizeof cap, "capacity %s %s under '%s': %s%s", c->proto, c->verb,
-                 c->condition, v, bad);
-        html_table(out, cap, heads, 9);
-        for (size_t k = 0; k < c->nprobes; k++)
-            probe_row(out, s, k, &c->probes[k]);
-        html_table_end(out);
+        if (sweep_probes_doc(&t, s, i, err))
+            return -1;
+        doc_table_html(out, &t);
+        doc_table_free(&t);
     }
+    return 0;
 }
 
 /* The text's own bucket table, as it prints it (one column per cell). */
@@ -326,9 +272,8 @@ static void runs_table(FILE *out, const struct sweep *s)
 static int tables(FILE *out, const struct sweep *s, long baseline, char *err)
 {
     html_section(out, "Cells");
-    if (cells_table(out, s, baseline, err))
+    if (cells_tables(out, s, baseline, err))
         return -1;
-    probes(out, s);
     html_section_end(out);
     html_section(out, "Response time buckets (cumulative %, per cell)");
     buckets(out, s);

@@ -1,5 +1,6 @@
-/* junit: JUnit XML of verdicts (junit.h). */
-#include "report/junit.h"
+/* junit: the verdicts' document as JUnit XML (doc_verdicts_junit in
+ * doc_verdicts.h), the form GitLab and Jenkins show as test results. */
+#include "report/doc_verdicts.h"
 
 #include <stdio.h>
 
@@ -25,50 +26,51 @@ static void put_escaped(FILE *f, const char *s)
     }
 }
 
-static void put_case(FILE *f, const struct junit_case *c)
+/* One testcase: its message says what the text's line says. */
+static void put_case(FILE *f, const struct doc_verdict *v)
 {
+    char msg[ERR_LEN]; /* as long as the text once held: the same bytes */
+    if (v->status == DOC_ERROR)
+        snprintf(msg, sizeof msg, "%s", v->detail);
+    else
+        snprintf(msg, sizeof msg, "%s%s%s: %s", v->group, v->group[0] ? ": " : "", v->detail,
+                 doc_verdict_word(v));
     fputs("    <testcase classname=\"", f);
-    put_escaped(f, c->classname);
+    put_escaped(f, v->classname);
     fputs("\" name=\"", f);
-    put_escaped(f, c->name);
+    put_escaped(f, v->name);
     fputs("\">\n", f);
-    if (c->error) {
-        fputs("      <error message=\"", f);
-        put_escaped(f, c->message);
-        fputs("\" type=\"interrupted\">", f);
-        put_escaped(f, c->message);
-        fputs("</error>\n", f);
-    } else if (c->failed) {
-        fputs("      <failure message=\"", f);
-        put_escaped(f, c->message);
-        fputs("\" type=\"threshold\">", f);
-        put_escaped(f, c->message);
-        fputs("</failure>\n", f);
-    } else {
+    if (v->status == DOC_PASS) {
         fputs("      <system-out>", f);
-        put_escaped(f, c->message);
+        put_escaped(f, msg);
         fputs("</system-out>\n", f);
+    } else {
+        const char *tag = v->status == DOC_ERROR ? "error" : "failure";
+        fprintf(f, "      <%s message=\"", tag);
+        put_escaped(f, msg);
+        fprintf(f, "\" type=\"%s\">", v->status == DOC_ERROR ? "interrupted" : "threshold");
+        put_escaped(f, msg);
+        fprintf(f, "</%s>\n", tag);
     }
     fputs("    </testcase>\n", f);
 }
 
-int junit_write(const char *path, const char *suite, const struct junit_case *cases, size_t n,
-                char *err)
+int doc_verdicts_junit(const char *path, const struct doc_verdicts *d, char *err)
 {
     FILE *f = file_create(path, err);
     if (!f)
         return -1;
     size_t failures = 0, errors = 0;
-    for (size_t i = 0; i < n; i++) {
-        errors += cases[i].error != 0;
-        failures += !cases[i].error && cases[i].failed;
+    for (size_t i = 0; i < d->n; i++) {
+        errors += d->v[i].status == DOC_ERROR;
+        failures += d->v[i].status == DOC_FAIL || d->v[i].status == DOC_INCONCLUSIVE;
     }
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"", f);
-    put_escaped(f, suite);
-    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\">\n", n, failures,
-            errors);
-    for (size_t i = 0; i < n; i++)
-        put_case(f, &cases[i]);
+    put_escaped(f, d->suite);
+    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\">\n", d->n,
+            failures, errors);
+    for (size_t i = 0; i < d->n; i++)
+        put_case(f, &d->v[i]);
     fputs("  </testsuite>\n</testsuites>\n", f);
     return file_close_checked(f, path, err);
 }

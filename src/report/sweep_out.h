@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "model/sweep.h"
+#include "report/doc_table.h"
 
 /* The table: a line naming what every cell shares, then one row per cell:
  * its number (#, as sweep_select takes it), the parameters that vary,
@@ -21,20 +22,27 @@
  * and the baseline's number is marked "*".
  * @return 0, or -1 with err (baseline out of range, no memory). */
 int sweep_table_text(FILE *out, const struct sweep *s, long baseline, char *err);
-/* The table's cells exactly as sweep_table_text prints them, for other
- * renderings of the same figures (the HTML page): fn(ctx, row, cells,
- * left, ncols) per row, row 0 the header; left[c] marks the left-aligned
- * (parameter) columns. cells are only valid during the call.
- * @return 0, or -1 with err (no cell, baseline out of range, no memory). */
-typedef void (*sweep_row_fn)(void *ctx, size_t row, const char *const *cells, const int *left,
-                             size_t ncols);
-int sweep_table_each(const struct sweep *s, long baseline, sweep_row_fn fn, void *ctx,
-                     char *err);
+/* The same table as a document, for each format's writer (doc_table.h):
+ * a head row, then one row per cell; the text lays it out fitted to its
+ * cells, the page as table "cells" with its own caption. Into *t (the
+ * caller's: doc_table_free it after a 0).
+ * @return 0, or -1 with err (no cell, baseline out of range, no memory)
+ * and nothing to free. */
+int sweep_table_doc(struct doc_table *t, const struct sweep *s, long baseline, char *err);
 /* Per capacity search: the headline ("capacity jsonrpc getAllVmStats under
  * 'p99<100ms': 64/s; first bad 68/s", "even --rate-min 1/s breaks it:
  * <reason>", "--rate-max 100000/s still holds") and the evidence table of
- * its probes in the order run. Nothing when s has no search. */
+ * its probes in the order run (sweep_probes_doc as text). Nothing when s
+ * has no search. */
 void sweep_capacity_text(FILE *out, const struct sweep *s);
+/* Capacity search i (< s->ncaps) as a document: the text's headline as
+ * its caption, the page's shorter one (sweep_capacity_value) as its
+ * html_caption, one row per probe. Into *t (the caller's: doc_table_free
+ * it after a 0). @return 0, or -1 with err (no memory), nothing to free. */
+int sweep_probes_doc(struct doc_table *t, const struct sweep *s, size_t i, char *err);
+/* A search's outcome in a few words, for a card: "64/s", "under 2/s",
+ * "over 100000/s", "interrupted". Into out (len bytes, the caller's). */
+void sweep_capacity_value(const struct sweep_capacity *c, char *out, size_t len);
 /* A row's flags in words, joined by sep: "not run", "saturated",
  * "client-bound", "cut short"; "" when none. Into out (len bytes, the
  * caller's, always terminated). */

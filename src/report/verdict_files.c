@@ -7,13 +7,35 @@
 #include "model/result_json.h"
 #include "report/html.h"
 
-void verdict_junit_interrupted(struct junit_case *c, const char *cmd, const char *why)
+void verdict_doc_interrupted(struct doc_verdicts *d, const char *cmd, const char *why)
 {
-    memset(c, 0, sizeof *c);
+    struct doc_verdict *c = doc_verdicts_add(d, DOC_V_RUN, DOC_ERROR);
+    if (!c)
+        return;
+    snprintf(c->expr, sizeof c->expr, "complete run");
     snprintf(c->name, sizeof c->name, "complete run");
     snprintf(c->classname, sizeof c->classname, "rpcbench.%s", cmd);
-    c->failed = c->error = 1;
-    snprintf(c->message, sizeof c->message, "%s", why);
+    snprintf(c->detail, sizeof c->detail, "%s", why);
+}
+
+void verdict_doc(struct doc_verdicts *d, const char *cmd, const struct verdict *v)
+{
+    char suite[64];
+    snprintf(suite, sizeof suite, "rpcbench %s thresholds", cmd);
+    doc_verdicts_init(d, suite);
+    size_t n = verdict_judged(v) ? v->conds->n : 0;
+    for (size_t i = 0; i < n; i++) {
+        struct doc_verdict *c = doc_verdicts_add(d, DOC_V_THRESHOLD,
+                                                 v->res[i].pass ? DOC_PASS : DOC_FAIL);
+        if (!c)
+            break;
+        snprintf(c->expr, sizeof c->expr, "%s", v->conds->c[i].expr);
+        snprintf(c->name, sizeof c->name, "%s", v->conds->c[i].expr);
+        snprintf(c->classname, sizeof c->classname, "rpcbench.%s", cmd);
+        condition_describe(&v->conds->c[i], &v->res[i], c->detail, sizeof c->detail);
+    }
+    if (v && v->interrupted[0])
+        verdict_doc_interrupted(d, cmd, v->interrupted);
 }
 
 json_object *verdict_result_json(const struct run_result *r, const struct verdict *v)
@@ -37,40 +59,15 @@ int verdict_save(const char *path, const struct run_result *r, const struct verd
 
 int verdict_junit(const char *path, const char *cmd, const struct verdict *v, char *err)
 {
-    static struct junit_case cases[COND_MAX + 1];
-    size_t n = verdict_judged(v) ? v->conds->n : 0;
-    for (size_t i = 0; i < n; i++) {
-        struct junit_case *c = &cases[i];
-        char line[200];
-        memset(c, 0, sizeof *c);
-        snprintf(c->name, sizeof c->name, "%s", v->conds->c[i].expr);
-        snprintf(c->classname, sizeof c->classname, "rpcbench.%s", cmd);
-        c->failed = !v->res[i].pass;
-        snprintf(c->message, sizeof c->message, "%s: %s",
-                 condition_describe(&v->conds->c[i], &v->res[i], line, sizeof line),
-                 c->failed ? "FAIL" : "pass");
-    }
-    if (v && v->interrupted[0])
-        verdict_junit_interrupted(&cases[n++], cmd, v->interrupted);
-    char suite[64];
-    snprintf(suite, sizeof suite, "rpcbench %s thresholds", cmd);
-    return junit_write(path, suite, cases, n, err);
+    static struct doc_verdicts d;
+    verdict_doc(&d, cmd, v);
+    return doc_verdicts_junit(path, &d, err);
 }
 
 int verdict_html(const char *path, const struct run_result *r, const struct verdict *v,
                  char *err)
 {
-    static char lines[COND_MAX][320];
-    static const char *ptrs[COND_MAX];
-    static int pass[COND_MAX];
-    size_t n = verdict_judged(v) ? v->conds->n : 0;
-    for (size_t i = 0; i < n; i++) {
-        char d[256];
-        snprintf(lines[i], sizeof lines[i], "%s: %s", v->conds->c[i].expr,
-                 condition_describe(&v->conds->c[i], &v->res[i], d, sizeof d));
-        ptrs[i] = lines[i];
-        pass[i] = v->res[i].pass;
-    }
-    struct html_verdicts hv = {ptrs, pass, n};
-    return html_write_run(path, r, &hv, err);
+    static struct doc_verdicts d;
+    verdict_doc(&d, "run", v);
+    return html_write_run(path, r, &d, err);
 }
