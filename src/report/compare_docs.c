@@ -1,10 +1,52 @@
 /* compare_docs: the documents of compare's page beyond the tables the
- * text shares (compare_report.h): the merged percentiles, and the requests
- * and errors by kind. Built here once; doc_table_html writes them. Calls
- * none of the writers. */
+ * text shares (compare_report.h): the headline cards, the merged
+ * percentiles, the requests and errors by kind, and each arm's per-verb
+ * counts. Built here once; doc_cards_html and doc_table_html write them.
+ * Calls none of the writers. */
 #include "report/compare_report.h"
 
 #include <string.h>
+
+void compare_arm_text(const struct comparison *c, int a, char *out, size_t len)
+{
+    const struct run_result *r = &c->arm[a].merged;
+    snprintf(out, len, "%s: %s (%s)", compare_arm_name(&c->arm[a]), r->target_url,
+             r->cfg.encoding);
+}
+
+/* The gates' card: a regression fails, an open gate is not a pass. */
+static void gate_card(struct doc_cards *d, const struct comparison *c)
+{
+    if (c->plan.ngates == 0)
+        return;
+    int reg = 0, inc = 0;
+    for (int g = 0; g < c->plan.ngates; g++) {
+        reg |= c->gate[g].verdict == GATE_REGRESSION;
+        inc |= c->gate[g].verdict == GATE_INCONCLUSIVE;
+    }
+    doc_cards_add(d, "h-gates", "gates", reg || inc ? DOC_STATUS_BAD : DOC_STATUS_GOOD,
+                  reg ? "FAIL (regression)" : inc ? "inconclusive" : "pass");
+}
+
+void compare_cards_doc(const struct comparison *c, struct doc_cards *d)
+{
+    doc_cards_init(d);
+    for (int a = 0; a < 2; a++) {
+        char name[8], id[8], v[DOC_CARD_VALUE];
+        snprintf(name, sizeof name, "%c", c->arm[a].letter);
+        snprintf(id, sizeof id, "h-%c", c->arm[a].letter + 'a' - 'A');
+        compare_arm_text(c, a, v, sizeof v);
+        doc_cards_add(d, id, name, DOC_STATUS_NONE, v);
+    }
+    char rounds[32];
+    snprintf(rounds, sizeof rounds, "%zu%s", c->pairs, c->interrupted ? " (interrupted)" : "");
+    doc_cards_add(d, "h-rounds", c->saved ? "rounds per arm (saved)" : "rounds per arm",
+                  DOC_STATUS_NONE, rounds);
+    gate_card(d, c);
+    /* every condition once per arm */
+    doc_cards_verdict(d, "h-verdict", "thresholds (both arms)", compare_thresholds_failed(c),
+                      c->plan.thresholds.n * 2);
+}
 
 /* Sets t's heads (n of them) and widths from two arrays. */
 static void heads(struct doc_table *t, const char *const *h, const int *w, int n)

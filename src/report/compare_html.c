@@ -10,48 +10,11 @@
 #include "base/file.h"
 #include "report/html.h"
 
-static void gate_card(FILE *out, const struct comparison *c)
-{
-    if (c->plan.ngates == 0)
-        return;
-    int reg = 0, inc = 0;
-    for (int g = 0; g < c->plan.ngates; g++) {
-        reg |= c->gate[g].verdict == GATE_REGRESSION;
-        inc |= c->gate[g].verdict == GATE_INCONCLUSIVE;
-    }
-    html_card(out, "h-gates", "gates", reg ? "FAIL (regression)" : inc ? "inconclusive" : "pass",
-              reg || inc ? "bad" : "good");
-}
-
-static void threshold_card(FILE *out, const struct comparison *c)
-{
-    if (c->plan.thresholds.n == 0)
-        return;
-    size_t failed = compare_thresholds_failed(c);
-    char v[64];
-    snprintf(v, sizeof v, failed ? "FAIL (%zu of %zu)" : "pass (%zu)", failed ? failed
-             : c->plan.thresholds.n * 2, c->plan.thresholds.n * 2);
-    html_card(out, "h-verdict", "thresholds (both arms)", v, failed ? "bad" : "good");
-}
-
 static void headline(FILE *out, const struct comparison *c)
 {
-    char rounds[32];
-    snprintf(rounds, sizeof rounds, "%zu%s", c->pairs, c->interrupted ? " (interrupted)" : "");
-    fputs("<div class=\"cards\" id=\"headline\">\n", out);
-    for (int a = 0; a < 2; a++) {
-        char name[8], id[8], v[700];
-        snprintf(name, sizeof name, "%c", c->arm[a].letter);
-        snprintf(id, sizeof id, "h-%c", c->arm[a].letter + 'a' - 'A');
-        snprintf(v, sizeof v, "%.60s: %.512s (%s)", compare_arm_name(&c->arm[a]),
-                 c->arm[a].merged.target_url, c->arm[a].merged.cfg.encoding);
-        html_card(out, id, name, v, NULL);
-    }
-    html_card(out, "h-rounds", c->saved ? "rounds per arm (saved)" : "rounds per arm", rounds,
-              NULL);
-    gate_card(out, c);
-    threshold_card(out, c);
-    fputs("</div>\n", out);
+    static struct doc_cards cards; /* large */
+    compare_cards_doc(c, &cards);
+    doc_cards_html(out, &cards);
     struct config_diff d[CONFIG_DIFF_MAX];
     size_t nd = compare_config_diff(c, d);
     char diff[1024];

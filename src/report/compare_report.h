@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "judge/comparison.h"
+#include "report/doc_cards.h"
 #include "report/doc_table.h"
 #include "report/report.h"
 
@@ -95,8 +96,17 @@ int compare_rounds_doc(const struct comparison *c, struct doc_table *t, char *er
 struct report_unit compare_summary_unit(const struct comparison *c);
 struct report_unit compare_rounds_unit(const struct comparison *c);
 
-/* ---- compare_docs.c: the page's tables of the merged rounds --------------------- */
+/* ---- compare_docs.c: the page's headline and its tables of the merged rounds -- */
 
+/* "xmlrpc: http://host/RPC2 (xmlrpc)": arm a's name, target and encoding,
+ * into out (len bytes, the caller's): the text's line of the arm and the
+ * page's card. */
+void compare_arm_text(const struct comparison *c, int a, char *out, size_t len);
+/* The page's headline into d (the caller's; initialised here): each arm
+ * (compare_arm_text), the rounds per arm, the gates (good when all pass,
+ * bad on a regression or an open gate) and the thresholds of both arms
+ * (doc_cards_verdict); the last two only when asked for. */
+void compare_cards_doc(const struct comparison *c, struct doc_cards *d);
 /* The merged rounds' percentiles: each --percentiles and the mean, A's
  * and B's latency and service in one unit, into t as
  * compare_summary_doc. @return 0, or -1 with err (no memory). */

@@ -326,9 +326,18 @@ int sweep_table_text(FILE *out, const struct sweep *s, long baseline, char *err)
 
 /* ---- capacity ------------------------------------------------------------------ */
 
+/* "capacity xmlrpc ping under 'p99<50ms'": the text's headline and the
+ * page's card say which search by these words. */
+static void cap_name(const struct sweep_capacity *c, char *out, size_t len)
+{
+    snprintf(out, len, "capacity %s %s under '%s'", c->proto, c->verb, c->condition);
+}
+
 static void headline(FILE *out, const struct sweep_capacity *c)
 {
-    fprintf(out, "\ncapacity %s %s under '%s': ", c->proto, c->verb, c->condition);
+    char name[DOC_CARD_NAME];
+    cap_name(c, name, sizeof name);
+    fprintf(out, "\n%s: ", name);
     const char *first_reason = c->nprobes ? c->probes[0].reason : "";
     switch (c->outcome) {
     case CAPACITY_FOUND:
@@ -396,6 +405,50 @@ void sweep_capacity_text(FILE *out, const struct sweep *s)
         for (size_t k = 0; k < c->nprobes; k++)
             probe_line(out, s, k, &c->probes[k]);
     }
+}
+
+void sweep_capacity_value(const struct sweep_capacity *c, char *out, size_t len)
+{
+    switch (c->outcome) {
+    case CAPACITY_FOUND: snprintf(out, len, "%g/s", c->max_good_rate); break;
+    case CAPACITY_MIN_BREAKS:
+        snprintf(out, len, "under %g/s", c->nprobes ? c->probes[0].rate : c->first_bad_rate);
+        break;
+    case CAPACITY_MAX_HOLDS: snprintf(out, len, "over %g/s", c->max_good_rate); break;
+    default: snprintf(out, len, "interrupted");
+    }
+}
+
+/* A search's card: good when found, no verdict when the most rate held
+ * (a bound), bad when even the least rate broke it or it was cut short. */
+static void cap_card(struct doc_cards *d, const struct sweep_capacity *c, size_t i)
+{
+    char name[DOC_CARD_NAME], id[DOC_CARD_ID], v[64];
+    cap_name(c, name, sizeof name);
+    snprintf(id, sizeof id, "h-cap-%zu", i + 1);
+    sweep_capacity_value(c, v, sizeof v);
+    enum doc_status st = c->outcome == CAPACITY_FOUND ? DOC_STATUS_GOOD
+                         : c->outcome == CAPACITY_MAX_HOLDS ? DOC_STATUS_NONE : DOC_STATUS_BAD;
+    doc_cards_add(d, id, name, st, v);
+}
+
+void sweep_cards_doc(const struct sweep *s, struct doc_cards *d)
+{
+    char varies[200] = "", v[48];
+    unsigned vary = sweep_varying(s);
+    for (unsigned k = 0; k < 5; k++)
+        if (vary & (1u << k))
+            snprintf(varies + strlen(varies), sizeof varies - strlen(varies), "%s%s",
+                     varies[0] ? ", " : "", sweep_param_names[k]);
+    doc_cards_init(d);
+    snprintf(v, sizeof v, "%zu", s->ncells);
+    doc_cards_add(d, "h-cells", "cells", DOC_STATUS_NONE, v);
+    snprintf(v, sizeof v, "%zu%s", s->repeats, s->interrupted ? " (interrupted)" : "");
+    doc_cards_add(d, "h-repeats", "repeats per cell",
+                  s->interrupted ? DOC_STATUS_BAD : DOC_STATUS_NONE, v);
+    doc_cards_add(d, "h-varies", "varies", DOC_STATUS_NONE, varies[0] ? varies : "nothing");
+    for (size_t i = 0; i < s->ncaps; i++)
+        cap_card(d, &s->caps[i], i);
 }
 
 /* ---- the same cells for other renderings ------------------------------------ */
