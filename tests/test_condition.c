@@ -341,7 +341,7 @@ static void test_verdicts_one_document(void **state)
     (void)state;
     static struct doc_verdicts d;
     doc_verdicts_init(&d, "rpcbench compare");
-    static const enum doc_status st[3] = {DOC_PASS, DOC_FAIL, DOC_INCONCLUSIVE};
+    static const enum doc_verdict_status st[3] = {DOC_PASS, DOC_FAIL, DOC_INCONCLUSIVE};
     static const enum doc_vkind kind[3] = {DOC_V_THRESHOLD, DOC_V_THRESHOLD, DOC_V_GATE};
     for (int i = 0; i < 3; i++) {
         struct doc_verdict *v = doc_verdicts_add(&d, kind[i], st[i]);

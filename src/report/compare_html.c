@@ -10,46 +10,11 @@
 #include "base/file.h"
 #include "report/html.h"
 
-/* The gates' badge and the thresholds' (both arms), from the verdicts'
- * document the text and the JUnit file write too. */
-static void verdict_cards(FILE *out, const struct comparison *c)
-{
-    static struct doc_verdicts d;
-    compare_verdicts_doc(&d, c);
-    size_t failed, n = doc_verdicts_count(&d, DOC_V_GATE, NULL);
-    int reg = 0, inc = 0;
-    for (size_t i = 0; i < d.n; i++) {
-        reg |= d.v[i].kind == DOC_V_GATE && d.v[i].status == DOC_FAIL;
-        inc |= d.v[i].kind == DOC_V_GATE && d.v[i].status == DOC_INCONCLUSIVE;
-    }
-    if (n)
-        html_card(out, "h-gates", "gates", reg ? "FAIL (regression)" : inc ? "inconclusive"
-                  : "pass", reg || inc ? "bad" : "good");
-    n = doc_verdicts_count(&d, DOC_V_THRESHOLD, &failed);
-    if (!n)
-        return;
-    char v[64];
-    snprintf(v, sizeof v, failed ? "FAIL (%zu of %zu)" : "pass (%zu)", failed ? failed : n, n);
-    html_card(out, "h-verdict", "thresholds (both arms)", v, failed ? "bad" : "good");
-}
-
 static void headline(FILE *out, const struct comparison *c)
 {
-    char rounds[32];
-    snprintf(rounds, sizeof rounds, "%zu%s", c->pairs, c->interrupted ? " (interrupted)" : "");
-    fputs("<div class=\"cards\" id=\"headline\">\n", out);
-    for (int a = 0; a < 2; a++) {
-        char name[8], id[8], v[700];
-        snprintf(name, sizeof name, "%c", c->arm[a].letter);
-        snprintf(id, sizeof id, "h-%c", c->arm[a].letter + 'a' - 'A');
-        snprintf(v, sizeof v, "%.60s: %.512s (%s)", compare_arm_name(&c->arm[a]),
-                 c->arm[a].merged.target_url, c->arm[a].merged.cfg.encoding);
-        html_card(out, id, name, v, NULL);
-    }
-    html_card(out, "h-rounds", c->saved ? "rounds per arm (saved)" : "rounds per arm", rounds,
-              NULL);
-    verdict_cards(out, c);
-    fputs("</div>\n", out);
+    static struct doc_cards cards; /* large */
+    compare_cards_doc(c, &cards);
+    doc_cards_html(out, &cards);
     struct config_diff d[CONFIG_DIFF_MAX];
     size_t nd = compare_config_diff(c, d);
     char diff[1024];
@@ -181,116 +146,16 @@ static void charts(FILE *out, const struct comparison *c)
 
 /* ---- tables ---------------------------------------------------------------- */
 
-static void pct_table(FILE *out, const struct comparison *c)
-{
-    const struct run_result *A = &c->arm[0].merged, *B = &c->arm[1].merged;
-    const struct hist *hs[4] = {&A->latency, &B->latency, &A->service, &B->service};
-    double mn = 0, mx = 0;
-    for (int i = 0; i < 4; i++)
-        report_unit_span(hs[i], &mn, &mx);
-    struct report_unit u = report_unit_pick(mx, mn);
-    static const char *const heads[] = {"percentile", "A latency", "B latency", "A service",
-                                        "B service"};
-    html_table(out, "merged rounds; latency from the intended send time, service from the "
-               "actual write", heads, 5);
-    for (size_t i = 0; i <= A->cfg.npcts; i++) {
-        int mean = i == A->cfg.npcts;
-        double p = mean ? 0 : A->cfg.pcts[i];
-        char v[5][32] = {"mean"};
-        if (!mean)
-            snprintf(v[0], sizeof v[0], "p%g", p);
-        for (int k = 0; k < 4; k++)
-            report_unit_fmt(&u, hs[k]->total_count > 0,
-                            mean ? hist_mean(hs[k]) : (double)hist_percentile(hs[k], p), v[k + 1],
-                            sizeof v[k + 1]);
-        const char *cells[5] = {v[0], v[1], v[2], v[3], v[4]};
-        html_row(out, cells, 5);
-    }
-    html_table_end(out);
-}
-
-static void bucket_table(FILE *out, const struct comparison *c)
+/* The table build makes of c, on the page; one it cannot make (no
+ * memory, a bucket spec the text report refused already) is left out. */
+static void table(FILE *out, const struct comparison *c, compare_doc_builder build)
 {
     struct doc_table t;
     char err[ERR_LEN];
-    if (compare_bucket_doc(c, &t, err))
-        return; /* the text report said why already */
-    doc_table_html(out, &t);
-    doc_table_free(&t);
-}
-
-/* One row of the rounds table: B's rows say their p99 as % of A's in the
- * same round (the pairing the interval is made of). */
-static void rounds_table(FILE *out, const struct comparison *c)
-{
-    struct doc_table t;
-    char err[ERR_LEN];
-    if (compare_rounds_doc(c, &t, err) == 0) /* else no memory: the table is left out */
+    doc_table_init(&t, 1); /* a builder may fail before its own init */
+    if (build(c, &t, err) == 0)
         doc_table_html(out, &t);
     doc_table_free(&t);
-}
-
-static void count_row(FILE *out, const char *name, int64_t a, int64_t b)
-{
-    char va[32], vb[32];
-    snprintf(va, sizeof va, "%lld", (long long)a);
-    snprintf(vb, sizeof vb, "%lld", (long long)b);
-    const char *cells[3] = {name, va, vb};
-    html_row(out, cells, 3);
-}
-
-static void errors_table(FILE *out, const struct comparison *c)
-{
-    const struct run_result *A = &c->arm[0].merged, *B = &c->arm[1].merged;
-    const char *heads[3] = {"requests", compare_arm_name(&c->arm[0]),
-                            compare_arm_name(&c->arm[1])};
-    html_table(out, "requests and errors by kind (merged rounds)", heads, 3);
-    count_row(out, "sent", A->sent, B->sent);
-    count_row(out, "ok", A->ok, B->ok);
-    count_row(out, "errors", A->errors, B->errors);
-    count_row(out, "unfinished", A->unfinished, B->unfinished);
-    if (A->warmup.sent || B->warmup.sent) /* the server got them: in no figure */
-        count_row(out, "warmup sent", A->warmup.sent, B->warmup.sent);
-    for (int k = 0; k < ERR_KINDS; k++) {
-        char name[48];
-        snprintf(name, sizeof name, "error: %s", err_kind_names[k]);
-        count_row(out, name, A->err[k], B->err[k]);
-    }
-    html_table_end(out);
-}
-
-static void verb_rows(FILE *out, const struct comparison *c, int a, const struct report_unit *u)
-{
-    const struct run_result *r = &c->arm[a].merged;
-    for (size_t i = 0; i < r->nverbs; i++) {
-        const struct verb_result *v = &r->verbs[i];
-        char arm[4], n[3][32], p50[32], p99[32];
-        int have = v->latency.total_count > 0;
-        snprintf(arm, sizeof arm, "%c", c->arm[a].letter);
-        snprintf(n[0], sizeof n[0], "%lld", (long long)v->requests);
-        snprintf(n[1], sizeof n[1], "%lld", (long long)v->ok);
-        snprintf(n[2], sizeof n[2], "%lld", (long long)v->errors);
-        report_unit_fmt(u, have, (double)hist_percentile(&v->latency, 50), p50, sizeof p50);
-        report_unit_fmt(u, have, (double)hist_percentile(&v->latency, 99), p99, sizeof p99);
-        const char *cells[7] = {v->name, arm, n[0], n[1], n[2], p50, p99};
-        html_row(out, cells, 7);
-    }
-}
-
-static void verbs_table(FILE *out, const struct comparison *c)
-{
-    if (c->arm[0].merged.nverbs < 2 && c->arm[1].merged.nverbs < 2)
-        return;
-    double lo = 0, hi = 0;
-    for (int a = 0; a < 2; a++)
-        for (size_t i = 0; i < c->arm[a].merged.nverbs; i++)
-            report_unit_span(&c->arm[a].merged.verbs[i].latency, &lo, &hi);
-    struct report_unit u = report_unit_pick(hi, lo);
-    static const char *const heads[] = {"verb", "arm", "requests", "ok", "errors", "p50", "p99"};
-    html_table(out, "per verb", heads, 7);
-    verb_rows(out, c, 0, &u);
-    verb_rows(out, c, 1, &u);
-    html_table_end(out);
 }
 
 static void arms_config(FILE *out, const struct comparison *c)
@@ -311,18 +176,18 @@ static void tables(FILE *out, const struct comparison *c)
 {
     html_section(out, "Latency");
     fputs("<div class=\"tables\">\n", out);
-    pct_table(out, c);
-    bucket_table(out, c);
+    table(out, c, compare_pct_doc);
+    table(out, c, compare_bucket_doc);
     fputs("</div>\n", out);
     compare_verbs_html(out, c);
     html_section_end(out);
     html_section(out, "Rounds");
-    rounds_table(out, c);
+    table(out, c, compare_rounds_doc);
     html_section_end(out);
     html_section(out, "Requests and errors");
     fputs("<div class=\"tables\">\n", out);
-    errors_table(out, c);
-    verbs_table(out, c);
+    table(out, c, compare_counts_doc);
+    table(out, c, compare_verb_counts_doc);
     fputs("</div>\n", out);
     html_section_end(out);
     arms_config(out, c);

@@ -2,8 +2,8 @@
  * program reads it: the text report (compare_text.c), the JSON document
  * (compare_json.c), the JUnit file (compare_verdicts_doc.c) and the page
  * (compare_html.c), each saying the same figures to the same digits
- * through the shared pieces of compare_cells.c and the per-verb tables of
- * compare_verbs.c. Every function only reads c. */
+ * through the shared pieces of compare_cells.c, the per-verb tables of
+ * compare_verbs.c and the page's documents of compare_docs.c. Every function only reads c. */
 #ifndef RPCBENCH_REPORT_COMPARE_REPORT_H
 #define RPCBENCH_REPORT_COMPARE_REPORT_H
 
@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "judge/comparison.h"
+#include "report/doc_cards.h"
 #include "report/doc_table.h"
 #include "report/doc_verdicts.h"
 #include "report/report.h"
@@ -104,6 +105,26 @@ int compare_rounds_doc(const struct comparison *c, struct doc_table *t, char *er
 struct report_unit compare_summary_unit(const struct comparison *c);
 struct report_unit compare_rounds_unit(const struct comparison *c);
 
+/* ---- compare_docs.c: the page's headline and its tables of the merged rounds -- */
+
+/* "xmlrpc: http://host/RPC2 (xmlrpc)": arm a's name, target and encoding,
+ * into out (len bytes, the caller's): the text's line of the arm and the
+ * page's card. */
+void compare_arm_text(const struct comparison *c, int a, char *out, size_t len);
+/* The page's headline into d (the caller's; initialised here): each arm
+ * (compare_arm_text), the rounds per arm, the gates (good when all pass,
+ * bad on a regression or an open gate) and the thresholds of both arms
+ * (doc_cards_verdict); the last two only when asked for. */
+void compare_cards_doc(const struct comparison *c, struct doc_cards *d);
+/* The merged rounds' percentiles: each --percentiles and the mean, A's
+ * and B's latency and service in one unit, into t as
+ * compare_summary_doc. @return 0, or -1 with err (no memory). */
+int compare_pct_doc(const struct comparison *c, struct doc_table *t, char *err);
+/* The merged rounds' requests (sent, ok, errors, unfinished, warmup) and
+ * errors by kind, A's and B's, into t as compare_summary_doc.
+ * @return 0, or -1 with err (no memory). */
+int compare_counts_doc(const struct comparison *c, struct doc_table *t, char *err);
+
 /* ---- compare_verbs.c ------------------------------------------------------------ */
 
 /* Per-verb figures of a mix (nothing unless an arm sent two verbs or
@@ -113,5 +134,10 @@ struct report_unit compare_rounds_unit(const struct comparison *c);
 int compare_verbs_text(FILE *out, const struct comparison *c, char *err);
 json_object *compare_verbs_json(const struct comparison *c);
 void compare_verbs_html(FILE *out, const struct comparison *c);
+/* Each arm's verbs, a row per verb and arm: requests, ok, errors, p50
+ * and p99 (in the per-verb table's unit), into t as compare_verbs_doc.
+ * @return 0, 1 when neither arm sent a mix (t has no row), or -1 with
+ * err (no memory). */
+int compare_verb_counts_doc(const struct comparison *c, struct doc_table *t, char *err);
 
 #endif

@@ -77,9 +77,11 @@ int compare_write_text(FILE *out, const struct comparison *c, char *err)
     units_format_duration(cfg->duration_ns, dur, sizeof dur);
     units_format_duration(cfg->warmup_ns, warm, sizeof warm);
     fprintf(out, "rpcbench %s compare\n", rpcbench_version());
-    for (int a = 0; a < 2; a++)
-        fprintf(out, "%c           %s: %s (%s)\n", c->arm[a].letter, compare_arm_name(&c->arm[a]),
-                c->arm[a].merged.target_url, c->arm[a].merged.cfg.encoding);
+    for (int a = 0; a < 2; a++) {
+        char arm[DOC_CARD_VALUE]; /* the page's card of the arm */
+        compare_arm_text(c, a, arm, sizeof arm);
+        fprintf(out, "%c           %s\n", c->arm[a].letter, arm);
+    }
     for (int a = 0; a < 2; a++)
         if (!c->arm[a].merged.cfg.url[0]) { /* make demo's, and any run without --url */
             fprintf(out, "simulator   %s the built-in simulator, not VDSM: its costs are not "

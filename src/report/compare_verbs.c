@@ -138,6 +138,45 @@ int compare_verbs_doc(const struct comparison *c, struct doc_table *t, char *err
     return 0;
 }
 
+/* Arm a's rows of the per-arm counts: each verb it sent. */
+static int count_rows(const struct comparison *c, struct doc_table *t, int a,
+                      const struct report_unit *u, char *err)
+{
+    const struct run_result *r = &c->arm[a].merged;
+    for (size_t i = 0; i < r->nverbs; i++) {
+        const struct verb_result *v = &r->verbs[i];
+        char arm[4], n[3][32], p50[32], p99[32];
+        snprintf(arm, sizeof arm, "%c", c->arm[a].letter);
+        snprintf(n[0], sizeof n[0], "%lld", (long long)v->requests);
+        snprintf(n[1], sizeof n[1], "%lld", (long long)v->ok);
+        snprintf(n[2], sizeof n[2], "%lld", (long long)v->errors);
+        report_fmt_metric(METRIC_P50, pct_ms(v, 50), u, p50, sizeof p50); /* as row_cells */
+        report_fmt_metric(METRIC_P99, pct_ms(v, 99), u, p99, sizeof p99);
+        const char *cells[7] = {v->name, arm, n[0], n[1], n[2], p50, p99};
+        if (doc_table_add(t, cells, err))
+            return -1;
+    }
+    return 0;
+}
+
+int compare_verb_counts_doc(const struct comparison *c, struct doc_table *t, char *err)
+{
+    static const char *const h[7] = {"verb", "arm", "requests", "ok", "errors", "p50", "p99"};
+    static const int w[7] = {-16, -3, 10, 10, 9, 10, 10};
+    struct verb_pair p[2 * RUN_MAX_VERBS];
+    size_t n = pairs(c, p);
+    doc_table_init(t, 7);
+    if (n == 0)
+        return 1;
+    for (int k = 0; k < 7; k++) {
+        snprintf(t->heads[k], DOC_CELL_LEN, "%s", h[k]);
+        t->width[k] = w[k];
+    }
+    snprintf(t->html_caption, sizeof t->html_caption, "per verb");
+    struct report_unit u = unit_of(p, n); /* the per-verb table's */
+    return count_rows(c, t, 0, &u, err) || count_rows(c, t, 1, &u, err) ? -1 : 0;
+}
+
 int compare_verbs_text(FILE *out, const struct comparison *c, char *err)
 {
     struct doc_table t;

@@ -10,7 +10,7 @@ void doc_verdicts_init(struct doc_verdicts *d, const char *suite)
 }
 
 struct doc_verdict *doc_verdicts_add(struct doc_verdicts *d, enum doc_vkind kind,
-                                     enum doc_status status)
+                                     enum doc_verdict_status status)
 {
     if (d->n == DOC_VERDICTS_MAX)
         return NULL;

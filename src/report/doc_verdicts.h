@@ -14,7 +14,7 @@
 #include "base/err.h"
 
 /* What a verdict says. */
-enum doc_status {
+enum doc_verdict_status {
     DOC_PASS,
     DOC_FAIL,         /* a condition failed, a gate found a regression */
     DOC_INCONCLUSIVE, /* a gate the rounds could not decide: no pass either */
@@ -26,7 +26,7 @@ enum doc_vkind { DOC_V_THRESHOLD, DOC_V_GATE, DOC_V_RUN };
 
 struct doc_verdict {
     enum doc_vkind kind;
-    enum doc_status status;
+    enum doc_verdict_status status;
     char expr[128];      /* as written: "p99<100ms", "p99:+10%", "complete run" */
     char name[160];      /* its testcase's: "p99<100ms", "A p99<5s", "gate p99:+10%" */
     char classname[64];  /* its testcase's class: "rpcbench.run" */
@@ -49,7 +49,7 @@ void doc_verdicts_init(struct doc_verdicts *d, const char *suite);
 /* The next verdict of d, zeroed, its kind and status set; NULL when d is
  * full (DOC_VERDICTS_MAX: the builders' own lists never are). */
 struct doc_verdict *doc_verdicts_add(struct doc_verdicts *d, enum doc_vkind kind,
-                                     enum doc_status status);
+                                     enum doc_verdict_status status);
 /* The status as every format writes it: "pass", "FAIL", "regression" (a
  * gate's failure), "inconclusive", "error". A static string. */
 const char *doc_verdict_word(const struct doc_verdict *v);

@@ -1,4 +1,4 @@
-/* html: the page frame, escaping, tables and cards shared by every page
+/* html: the page frame, escaping, tables and the cards' style shared by every page
  * (html.h); the charts are in html_chart.c. */
 #include "report/html.h"
 
@@ -148,18 +148,6 @@ void html_section(FILE *out, const char *title)
 void html_section_end(FILE *out)
 {
     fputs("</section>\n", out);
-}
-
-void html_card(FILE *out, const char *id, const char *name, const char *value, const char *cls)
-{
-    /* a long value (a URL) takes two columns */
-    fprintf(out, "<div class=\"card%s\"><div class=\"k\">", strlen(value) > 16 ? " wide" : "");
-    html_esc(out, name);
-    fprintf(out, "</div><div class=\"v%s%s\" id=\"", cls ? " " : "", cls ? cls : "");
-    html_esc(out, id);
-    fputs("\">", out);
-    html_esc(out, value);
-    fputs("</div></div>\n", out);
 }
 
 void html_table(FILE *out, const char *caption, const char *const *heads, int n)

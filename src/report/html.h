@@ -29,11 +29,6 @@ void html_esc(FILE *out, const char *s);
 void html_section(FILE *out, const char *title);
 void html_section_end(FILE *out);
 
-/* One headline figure: a card with its name and value, the value in an
- * element with id (for the test and for readers' scripts). cls may be
- * NULL, or "bad" / "good" to colour the value. */
-void html_card(FILE *out, const char *id, const char *name, const char *value, const char *cls);
-
 /* A table: html_table(out, caption, heads, n) then html_row per row, then
  * html_table_end. Cells are escaped; the first column is a row heading,
  * the others are right-aligned (figures). The table scrolls sideways in

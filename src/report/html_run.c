@@ -18,59 +18,12 @@
 
 #define PCT_POINTS 96
 
-/* The unit of the text report's percentile table (latency and service). */
-static struct report_unit pct_unit(const struct run_result *r)
-{
-    double mn = 0, mx = 0;
-    report_unit_span(&r->latency, &mn, &mx);
-    report_unit_span(&r->service, &mn, &mx);
-    return report_unit_pick(mx, mn);
-}
-
-static void fmt_pct(const struct run_result *r, const struct hist *h, double p, char *out,
-                    size_t len)
-{
-    struct report_unit u = pct_unit(r);
-    report_latency_fmt(&u, h, &r->censored, 0, (double)hist_percentile(h, p), out, len);
-}
-
-/* The badge: how many of the thresholds failed. */
-static void verdict_card(FILE *out, const struct doc_verdicts *v)
+/* The --threshold verdict's card, after the run's own (run_doc.h). */
+static void verdict_card(struct doc_cards *d, const struct doc_verdicts *v)
 {
     size_t failed, n = v ? doc_verdicts_count(v, DOC_V_THRESHOLD, &failed) : 0;
-    if (!n)
-        return;
-    char txt[64];
-    snprintf(txt, sizeof txt, failed ? "FAIL (%zu of %zu)" : "pass (%zu of %zu)",
-             failed ? failed : n, n);
-    html_card(out, "h-verdict", "thresholds", txt, failed ? "bad" : "good");
-}
-
-static void headline(FILE *out, const struct run_result *r, const struct doc_verdicts *v)
-{
-    char rt[32], ra[32], p50[32], p99[32], errs[32], cpu[32] = "n/a";
-    if (r->closed_loop)
-        snprintf(rt, sizeof rt, "closed loop");
-    else
-        units_format_rate(r->cfg.rate, rt, sizeof rt);
-    snprintf(ra, sizeof ra, "%.2f/s", r->rate_achieved);
-    fmt_pct(r, &r->latency, 50, p50, sizeof p50);
-    fmt_pct(r, &r->latency, 99, p99, sizeof p99);
-    snprintf(errs, sizeof errs, "%lld", (long long)r->errors);
-    double per = result_cpu_ms_per_call(r);
-    if (per >= 0)
-        snprintf(cpu, sizeof cpu, "%.3f", per);
-    fputs("<div class=\"cards\" id=\"headline\">\n", out);
-    html_card(out, "h-target", "target", r->target_url, NULL);
-    html_card(out, "h-proto", "protocol", r->cfg.encoding, NULL);
-    html_card(out, "h-rate-target", "rate target", rt, NULL);
-    html_card(out, "h-rate", "rate achieved", ra, NULL);
-    html_card(out, "h-p50", "p50 latency", p50, NULL);
-    html_card(out, "h-p99", "p99 latency", p99, NULL);
-    html_card(out, "h-errors", "errors", errs, r->errors ? "bad" : NULL);
-    html_card(out, "h-cpu-ms", "server CPU-ms/call", cpu, NULL);
-    verdict_card(out, v);
-    fputs("</div>\n", out);
+    if (n)
+        doc_cards_verdict(d, "h-verdict", "thresholds", failed, n);
 }
 
 /* The thresholds' list: what the text's threshold lines say. */
@@ -301,7 +254,8 @@ int html_write_run(const char *path, const struct run_result *r, const struct do
     snprintf(title, sizeof title, "rpcbench run: %.60s, %.512s",
              r->cfg.label[0] ? r->cfg.label : r->cfg.encoding, r->target_url);
     html_begin(out, title);
-    headline(out, r, v);
+    verdict_card(&d->cards, v);
+    doc_cards_html(out, &d->cards);
     html_warnings(out, r, NULL);
     verdict_table(out, v);
     html_section(out, "Charts");

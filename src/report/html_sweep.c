@@ -148,33 +148,6 @@ static void charts(FILE *out, const struct sweep *s)
     free(g.mem);
 }
 
-/* ---- headline -------------------------------------------------------------- */
-
-static void headline(FILE *out, const struct sweep *s)
-{
-    char v[64], varies[200] = "", name[420], id[32];
-    unsigned vary = sweep_varying(s);
-    for (unsigned k = 0; k < 5; k++)
-        if (vary & (1u << k))
-            snprintf(varies + strlen(varies), sizeof varies - strlen(varies), "%s%s",
-                     varies[0] ? ", " : "", sweep_param_names[k]);
-    fputs("<div class=\"cards\" id=\"headline\">\n", out);
-    snprintf(v, sizeof v, "%zu", s->ncells);
-    html_card(out, "h-cells", "cells", v, NULL);
-    snprintf(v, sizeof v, "%zu%s", s->repeats, s->interrupted ? " (interrupted)" : "");
-    html_card(out, "h-repeats", "repeats per cell", v, s->interrupted ? "bad" : NULL);
-    html_card(out, "h-varies", "varies", varies[0] ? varies : "nothing", NULL);
-    for (size_t i = 0; i < s->ncaps; i++) {
-        const struct sweep_capacity *c = &s->caps[i];
-        snprintf(name, sizeof name, "capacity %s %s under '%s'", c->proto, c->verb, c->condition);
-        snprintf(id, sizeof id, "h-cap-%zu", i + 1);
-        sweep_capacity_value(c, v, sizeof v);
-        html_card(out, id, name, v, c->outcome == CAPACITY_FOUND ? "good"
-                                    : c->outcome == CAPACITY_MAX_HOLDS ? NULL : "bad");
-    }
-    fputs("</div>\n", out);
-}
-
 static void warnings(FILE *out, const struct sweep *s)
 {
     int any = s->interrupted;
@@ -304,7 +277,9 @@ int html_write_sweep(const char *path, const struct sweep *s, long baseline, cha
     snprintf(title, sizeof title, "rpcbench sweep: %zu cell%s x %zu repeat%s", s->ncells,
              s->ncells == 1 ? "" : "s", s->repeats, s->repeats == 1 ? "" : "s");
     html_begin(out, title);
-    headline(out, s);
+    static struct doc_cards cards; /* large */
+    sweep_cards_doc(s, &cards);
+    doc_cards_html(out, &cards);
     warnings(out, s);
     charts(out, s);
     int rc = tables(out, s, baseline, err);

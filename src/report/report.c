@@ -131,6 +131,14 @@ int report_bucket_doc(const struct run_result *r, struct doc_table *t, char *err
     return 0;
 }
 
+struct report_unit report_pct_unit(const struct run_result *r)
+{
+    double mn = 0, mx = 0;
+    report_unit_span(&r->latency, &mn, &mx);
+    report_unit_span(&r->service, &mn, &mx);
+    return report_unit_pick(mx, mn);
+}
+
 int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
     static const char *const heads[3] = {"percentile", "latency", "service"};
@@ -144,10 +152,7 @@ int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err)
     snprintf(t->legend, sizeof t->legend,
              "latency counts from the intended send time; service from the actual write");
     report_censor_note(&r->censored, t->warning, sizeof t->warning);
-    double mn = 0, mx = 0;
-    report_unit_span(lat, &mn, &mx);
-    report_unit_span(svc, &mn, &mx);
-    struct report_unit u = report_unit_pick(mx, mn);
+    struct report_unit u = report_pct_unit(r);
     for (size_t i = 0; i <= r->cfg.npcts; i++) { /* the last row: the mean */
         int mean = i == r->cfg.npcts;
         double p = mean ? 0 : r->cfg.pcts[i];

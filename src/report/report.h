@@ -55,6 +55,9 @@ void report_unit_span(const struct hist *h, double *mn, double *mx);
 /* "12.3ms" in unit u into out (len bytes, always terminated), or "n/a"
  * when have is 0 (the histogram behind the figure is empty). */
 void report_unit_fmt(const struct report_unit *u, int have, double us, char *out, size_t len);
+/* @return the unit of r's percentile table (its latency and service),
+ * which the run page's latency cards are written in too. */
+struct report_unit report_pct_unit(const struct run_result *r);
 /* A % of a core (or of the machine) that may be unknown (-1): "12.3%" or
  * "n/a" into buf (16 bytes hold it). @return buf. */
 const char *report_fmt_pct(double v, char *buf, size_t len);

@@ -4,7 +4,9 @@
 #include <stdlib.h>
 
 #include "base/err.h"
+#include "base/units.h"
 #include "base/version.h"
+#include "model/metric.h"
 #include "model/result_ranks.h"
 
 /* A mix's cumulative % per verb, on one set of edges. @return 0, or -1
@@ -20,6 +22,46 @@ static int verb_grid(struct run_doc *d, char *err)
     return report_bucket_grid(r->cfg.buckets, hs, (int)r->nverbs, &d->verb_grid, err);
 }
 
+/* Metric m of r as the tables write it (report_fmt_metric). */
+static void metric_cell(const struct run_result *r, int m, char *out, size_t len)
+{
+    double v = metric_defs[m].value(r);
+    struct report_unit u = report_unit_pick(v * 1000, v * 1000);
+    report_fmt_metric(m, v, &u, out, len);
+}
+
+/* A latency card: percentile p as the percentile table's row of it. */
+static void pct_card(struct doc_cards *d, const struct run_result *r, const char *id,
+                     const char *name, double p)
+{
+    struct report_unit u = report_pct_unit(r);
+    char v[48];
+    report_latency_fmt(&u, &r->latency, &r->censored, 0,
+                       (double)hist_percentile(&r->latency, p), v, sizeof v);
+    doc_cards_add(d, id, name, DOC_STATUS_NONE, v);
+}
+
+static void headline(struct doc_cards *d, const struct run_result *r)
+{
+    char rt[32], ra[48], errs[48], cpu[48];
+    if (r->closed_loop)
+        snprintf(rt, sizeof rt, "closed loop");
+    else
+        units_format_rate(r->cfg.rate, rt, sizeof rt);
+    metric_cell(r, METRIC_RATE, ra, sizeof ra);
+    metric_cell(r, METRIC_ERRORS, errs, sizeof errs);
+    metric_cell(r, METRIC_CPU_MS, cpu, sizeof cpu);
+    doc_cards_init(d);
+    doc_cards_add(d, "h-target", "target", DOC_STATUS_NONE, r->target_url);
+    doc_cards_add(d, "h-proto", "protocol", DOC_STATUS_NONE, r->cfg.encoding);
+    doc_cards_add(d, "h-rate-target", "rate target", DOC_STATUS_NONE, rt);
+    doc_cards_add(d, "h-rate", "rate achieved", DOC_STATUS_NONE, ra);
+    pct_card(d, r, "h-p50", "p50 latency", 50);
+    pct_card(d, r, "h-p99", "p99 latency", 99);
+    doc_cards_add(d, "h-errors", "errors", r->errors ? DOC_STATUS_BAD : DOC_STATUS_NONE, errs);
+    doc_cards_add(d, "h-cpu-ms", "server CPU-ms/call", DOC_STATUS_NONE, cpu);
+}
+
 struct run_doc *run_doc_new(const struct run_result *r, char *err)
 {
     struct run_doc *d = calloc(1, sizeof *d);
@@ -32,6 +74,7 @@ struct run_doc *run_doc_new(const struct run_result *r, char *err)
     report_requests_doc(r, &d->requests);
     report_transport_doc(r, &d->transport);
     report_machine_doc(r, &d->machine);
+    headline(&d->cards, r);
     int verbs = 1;
     if (report_bucket_doc(r, &d->buckets, err) || report_pct_doc(r, &d->pcts, err) ||
         (verbs = report_verb_doc(r, &d->verbs, err)) < 0 ||

@@ -1,8 +1,9 @@
 /* run_doc: the run's report as one document (issue 25). Everything a
  * person reads of a run is built here once, from the result: the
  * key-value sections (report_sections.c), the bucket, percentile and
- * per-verb tables (report.c) and a mix's per-verb bucket grid, each with
- * its figures rounded, in their unit, marked as lower bounds. The writers
+ * per-verb tables (report.c), a mix's per-verb bucket grid and the page's
+ * headline cards, each with its figures rounded, in their unit, marked as
+ * lower bounds. The writers
  * choose only the order, the layout and the escaping: run_doc_text (the
  * text report) and html_run.c (the page, which adds its charts and its
  * table of the errors' first words). */
@@ -11,6 +12,7 @@
 
 #include <stdio.h>
 
+#include "report/doc_cards.h"
 #include "report/report.h"
 
 struct run_doc {
@@ -20,6 +22,10 @@ struct run_doc {
     int mix;                                     /* two verbs or more: verbs and grid */
     const char *verb_names[RUN_MAX_VERBS];       /* into r */
     struct report_bucket_grid verb_grid;         /* a mix's cumulative %, per verb */
+    /* the headline: target, protocol, rates, p50 and p99 (as the
+     * percentile table writes them), errors (bad when any), CPU-ms/call;
+     * the page adds its --threshold verdict (doc_cards_verdict) */
+    struct doc_cards cards;
 };
 
 /* Builds r's document. @return it (malloc'd: run_doc_free), or NULL with

@@ -269,13 +269,21 @@ void sweep_capacity_value(const struct sweep_capacity *c, char *out, size_t len)
     }
 }
 
+/* "capacity xmlrpc ping under 'p99<50ms'": the text's headline, the
+ * page's caption and card say which search by these words. */
+static void cap_name(const struct sweep_capacity *c, char *out, size_t len)
+{
+    snprintf(out, len, "capacity %s %s under '%s'", c->proto, c->verb, c->condition);
+}
+
 /* The text's headline ("capacity P V under 'C': 64/s; first bad 68/s") and
  * the page's ("capacity P V under 'C': 64/s; first bad 68/s", "under 2/s",
  * "over 100/s"). */
 static void probe_captions(struct doc_table *t, const struct sweep_capacity *c)
 {
     char what[440], v[64], bad[48] = ""; /* what: proto, verb and condition whole */
-    snprintf(what, sizeof what, "capacity %s %s under '%s': ", c->proto, c->verb, c->condition);
+    cap_name(c, what, sizeof what - 2);
+    strcat(what, ": ");
     const char *first_reason = c->nprobes ? c->probes[0].reason : "";
     if (c->outcome == CAPACITY_FOUND)
         snprintf(t->caption, sizeof t->caption, "%s%g/s; first bad %g/s", what,
@@ -351,4 +359,38 @@ int sweep_probes_doc(struct doc_table *t, const struct sweep *s, size_t i, char 
             return -1;
     }
     return 0;
+}
+
+/* ---- the headline cards ------------------------------------------------------ */
+
+/* A search's card: good when found, no verdict when the most rate held
+ * (a bound), bad when even the least rate broke it or it was cut short. */
+static void cap_card(struct doc_cards *d, const struct sweep_capacity *c, size_t i)
+{
+    char name[DOC_CARD_NAME], id[DOC_CARD_ID], v[64];
+    cap_name(c, name, sizeof name);
+    snprintf(id, sizeof id, "h-cap-%zu", i + 1);
+    sweep_capacity_value(c, v, sizeof v);
+    enum doc_status st = c->outcome == CAPACITY_FOUND ? DOC_STATUS_GOOD
+                         : c->outcome == CAPACITY_MAX_HOLDS ? DOC_STATUS_NONE : DOC_STATUS_BAD;
+    doc_cards_add(d, id, name, st, v);
+}
+
+void sweep_cards_doc(const struct sweep *s, struct doc_cards *d)
+{
+    char varies[200] = "", v[48];
+    unsigned vary = sweep_varying(s);
+    for (unsigned k = 0; k < 5; k++)
+        if (vary & (1u << k))
+            snprintf(varies + strlen(varies), sizeof varies - strlen(varies), "%s%s",
+                     varies[0] ? ", " : "", sweep_param_names[k]);
+    doc_cards_init(d);
+    snprintf(v, sizeof v, "%zu", s->ncells);
+    doc_cards_add(d, "h-cells", "cells", DOC_STATUS_NONE, v);
+    snprintf(v, sizeof v, "%zu%s", s->repeats, s->interrupted ? " (interrupted)" : "");
+    doc_cards_add(d, "h-repeats", "repeats per cell",
+                  s->interrupted ? DOC_STATUS_BAD : DOC_STATUS_NONE, v);
+    doc_cards_add(d, "h-varies", "varies", DOC_STATUS_NONE, varies[0] ? varies : "nothing");
+    for (size_t i = 0; i < s->ncaps; i++)
+        cap_card(d, &s->caps[i], i);
 }

@@ -11,6 +11,7 @@
 
 #include "model/sweep.h"
 #include "report/doc_table.h"
+#include "report/doc_cards.h"
 
 /* The table: a line naming what every cell shares, then one row per cell:
  * its number (#, as sweep_select takes it), the parameters that vary,
@@ -40,9 +41,16 @@ void sweep_capacity_text(FILE *out, const struct sweep *s);
  * html_caption, one row per probe. Into *t (the caller's: doc_table_free
  * it after a 0). @return 0, or -1 with err (no memory), nothing to free. */
 int sweep_probes_doc(struct doc_table *t, const struct sweep *s, size_t i, char *err);
-/* A search's outcome in a few words, for a card: "64/s", "under 2/s",
- * "over 100000/s", "interrupted". Into out (len bytes, the caller's). */
+/* A capacity search's outcome in short, as the page's card and its probe
+ * table's caption say it: "64/s", "under 1/s", "over 100000/s",
+ * "interrupted"; into out (len bytes, the caller's). */
 void sweep_capacity_value(const struct sweep_capacity *c, char *out, size_t len);
+/* The page's headline into d (the caller's; initialised here): cells,
+ * repeats per cell (bad when interrupted), what varies, and per capacity
+ * search its outcome named as sweep_capacity_text's headline: the rate
+ * (good), "under <least rate>" (bad), "over <most rate>" (no verdict),
+ * "interrupted" (bad); past DOC_CARDS_MAX a search has no card. */
+void sweep_cards_doc(const struct sweep *s, struct doc_cards *d);
 /* A row's flags in words, joined by sep: "not run", "saturated",
  * "client-bound", "cut short"; "" when none. Into out (len bytes, the
  * caller's, always terminated). */

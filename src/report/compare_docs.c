@@ -1,0 +1,130 @@
+/* compare_docs: the documents of compare's page beyond the tables the
+ * text shares (compare_report.h): the headline cards, the merged
+ * percentiles, the requests and errors by kind, and each arm's per-verb
+ * counts. Built here once; doc_cards_html and doc_table_html write them.
+ * Calls none of the writers. */
+#include "report/compare_report.h"
+
+#include <string.h>
+
+#include "report/doc_verdicts.h"
+
+void compare_arm_text(const struct comparison *c, int a, char *out, size_t len)
+{
+    const struct run_result *r = &c->arm[a].merged;
+    snprintf(out, len, "%s: %s (%s)", compare_arm_name(&c->arm[a]), r->target_url,
+             r->cfg.encoding);
+}
+
+/* The gates' card (a regression fails, an open gate is not a pass) and
+ * the thresholds' (every condition once per arm), from the verdicts'
+ * document the text and the JUnit file write too. */
+static void verdict_cards(struct doc_cards *d, const struct comparison *c)
+{
+    static struct doc_verdicts v; /* large */
+    compare_verdicts_doc(&v, c);
+    size_t failed, n = doc_verdicts_count(&v, DOC_V_GATE, NULL);
+    int reg = 0, inc = 0;
+    for (size_t i = 0; i < v.n; i++) {
+        reg |= v.v[i].kind == DOC_V_GATE && v.v[i].status == DOC_FAIL;
+        inc |= v.v[i].kind == DOC_V_GATE && v.v[i].status == DOC_INCONCLUSIVE;
+    }
+    if (n)
+        doc_cards_add(d, "h-gates", "gates", reg || inc ? DOC_STATUS_BAD : DOC_STATUS_GOOD,
+                      reg ? "FAIL (regression)" : inc ? "inconclusive" : "pass");
+    n = doc_verdicts_count(&v, DOC_V_THRESHOLD, &failed);
+    doc_cards_verdict(d, "h-verdict", "thresholds (both arms)", failed, n);
+}
+
+void compare_cards_doc(const struct comparison *c, struct doc_cards *d)
+{
+    doc_cards_init(d);
+    for (int a = 0; a < 2; a++) {
+        char name[8], id[8], v[DOC_CARD_VALUE];
+        snprintf(name, sizeof name, "%c", c->arm[a].letter);
+        snprintf(id, sizeof id, "h-%c", c->arm[a].letter + 'a' - 'A');
+        compare_arm_text(c, a, v, sizeof v);
+        doc_cards_add(d, id, name, DOC_STATUS_NONE, v);
+    }
+    char rounds[32];
+    snprintf(rounds, sizeof rounds, "%zu%s", c->pairs, c->interrupted ? " (interrupted)" : "");
+    doc_cards_add(d, "h-rounds", c->saved ? "rounds per arm (saved)" : "rounds per arm",
+                  DOC_STATUS_NONE, rounds);
+    verdict_cards(d, c);
+}
+
+/* Sets t's heads (n of them) and widths from two arrays. */
+static void heads(struct doc_table *t, const char *const *h, const int *w, int n)
+{
+    for (int k = 0; k < n; k++) {
+        snprintf(t->heads[k], DOC_CELL_LEN, "%s", h[k]);
+        t->width[k] = w[k];
+    }
+}
+
+int compare_pct_doc(const struct comparison *c, struct doc_table *t, char *err)
+{
+    static const char *const h[5] = {"percentile", "A latency", "B latency", "A service",
+                                     "B service"};
+    static const int w[5] = {-10, 12, 12, 12, 12};
+    const struct run_result *A = &c->arm[0].merged, *B = &c->arm[1].merged;
+    const struct hist *hs[4] = {&A->latency, &B->latency, &A->service, &B->service};
+    double mn = 0, mx = 0;
+    for (int i = 0; i < 4; i++)
+        report_unit_span(hs[i], &mn, &mx);
+    struct report_unit u = report_unit_pick(mx, mn);
+    doc_table_init(t, 5);
+    heads(t, h, w, 5);
+    snprintf(t->html_caption, sizeof t->html_caption, "merged rounds; latency from the "
+             "intended send time, service from the actual write");
+    for (size_t i = 0; i <= A->cfg.npcts; i++) { /* the last row: the mean */
+        int mean = i == A->cfg.npcts;
+        double p = mean ? 0 : A->cfg.pcts[i];
+        char v[5][32] = {"mean"};
+        if (!mean)
+            snprintf(v[0], sizeof v[0], "p%g", p);
+        for (int k = 0; k < 4; k++)
+            report_unit_fmt(&u, hs[k]->total_count > 0,
+                            mean ? hist_mean(hs[k]) : (double)hist_percentile(hs[k], p), v[k + 1],
+                            sizeof v[k + 1]);
+        const char *cells[5] = {v[0], v[1], v[2], v[3], v[4]};
+        if (doc_table_add(t, cells, err))
+            return -1;
+    }
+    return 0;
+}
+
+/* A row of counts: name, A's and B's. @return doc_table_add's. */
+static int count_row(struct doc_table *t, const char *name, int64_t a, int64_t b, char *err)
+{
+    char va[32], vb[32];
+    snprintf(va, sizeof va, "%lld", (long long)a);
+    snprintf(vb, sizeof vb, "%lld", (long long)b);
+    const char *cells[3] = {name, va, vb};
+    return doc_table_add(t, cells, err);
+}
+
+int compare_counts_doc(const struct comparison *c, struct doc_table *t, char *err)
+{
+    const struct run_result *A = &c->arm[0].merged, *B = &c->arm[1].merged;
+    const char *h[3] = {"requests", compare_arm_name(&c->arm[0]), compare_arm_name(&c->arm[1])};
+    static const int w[3] = {-20, 10, 10};
+    doc_table_init(t, 3);
+    heads(t, h, w, 3);
+    snprintf(t->html_caption, sizeof t->html_caption,
+             "requests and errors by kind (merged rounds)");
+    if (count_row(t, "sent", A->sent, B->sent, err) || count_row(t, "ok", A->ok, B->ok, err) ||
+        count_row(t, "errors", A->errors, B->errors, err) ||
+        count_row(t, "unfinished", A->unfinished, B->unfinished, err))
+        return -1;
+    if ((A->warmup.sent || B->warmup.sent) && /* the server got them: in no figure */
+        count_row(t, "warmup sent", A->warmup.sent, B->warmup.sent, err))
+        return -1;
+    for (int k = 0; k < ERR_KINDS; k++) {
+        char name[48];
+        snprintf(name, sizeof name, "error: %s", err_kind_names[k]);
+        if (count_row(t, name, A->err[k], B->err[k], err))
+            return -1;
+    }
+    return 0;
+}
