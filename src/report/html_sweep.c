@@ -87,18 +87,16 @@ static void groups_sort(struct groups *g)
             }
 }
 
-static void marks(struct html_chart *c, const struct sweep *s, char (*labels)[160])
+static void marks(struct doc_chart *c, const struct sweep *s)
 {
-    for (size_t i = 0; i < s->ncaps && c->nmarks < 4; i++) {
+    for (size_t i = 0; i < s->ncaps && c->nmarks < DOC_CHART_MAX_MARKS; i++) {
         const struct sweep_capacity *cap = &s->caps[i];
         if (cap->max_good_rate < 0)
             continue;
-        snprintf(labels[c->nmarks], 160, cap->outcome == CAPACITY_FOUND
-                 ? "capacity %.15s %.60s: %g/s" : "%.15s %.60s held at %g/s", cap->proto,
-                 cap->verb, cap->max_good_rate);
-        c->marks[c->nmarks] = cap->max_good_rate;
-        c->mark_labels[c->nmarks] = labels[c->nmarks];
-        c->nmarks++;
+        snprintf(c->mark_labels[c->nmarks], sizeof c->mark_labels[c->nmarks],
+                 cap->outcome == CAPACITY_FOUND ? "capacity %.15s %.60s: %g/s"
+                 : "%.15s %.60s held at %g/s", cap->proto, cap->verb, cap->max_good_rate);
+        c->marks[c->nmarks++] = cap->max_good_rate;
     }
 }
 
@@ -107,25 +105,24 @@ static void fig_chart(FILE *out, const struct sweep *s, const struct groups *g, 
                       const char *title, const char *yname, const int *figs, int nf,
                       const char *unit, int dec)
 {
-    static char names[HTML_CHART_MAX_SERIES][260], labels[4][160];
-    struct html_series ser[HTML_CHART_MAX_SERIES];
-    int ns = 0;
+    struct doc_chart c;
+    doc_chart_init(&c, id, title);
+    c.yname = yname;
+    c.xname = g->by_rate ? "offered rate" : "cell";
+    c.xunit = g->by_rate ? "/s" : "";
     for (size_t k = 0; k < g->n; k++)
-        for (int f = 0; f < nf && ns < HTML_CHART_MAX_SERIES; f++) {
-            snprintf(names[ns], sizeof names[ns], "%s%s%s", g->name[k], g->name[k][0] ? " " : "",
+        for (int f = 0; f < nf; f++) {
+            char name[DOC_CHART_NAME];
+            snprintf(name, sizeof name, "%s%s%s", g->name[k], g->name[k][0] ? " " : "",
                      fig_label[figs[f]]);
             /* a line's colour is the same on every chart; its figures differ by dash */
-            ser[ns] = (struct html_series){.name = names[ns], .unit = unit, .x = g->x[k],
-                                           .y = g->y[k][figs[f]], .n = g->len[k], .dec = dec,
-                                           .hue = (int)k + 1, .dash = f};
-            ns++;
+            struct doc_series ser = {.unit = unit, .x = g->x[k], .y = g->y[k][figs[f]],
+                                     .n = g->len[k], .dec = dec, .hue = (int)k + 1, .dash = f};
+            doc_chart_add(&c, name, &ser);
         }
-    struct html_chart c = {.id = id, .title = title, .yname = yname,
-                           .xname = g->by_rate ? "offered rate" : "cell",
-                           .xunit = g->by_rate ? "/s" : ""};
     if (g->by_rate)
-        marks(&c, s, labels);
-    html_chart(out, &c, ser, ns);
+        marks(&c, s);
+    html_chart(out, &c);
 }
 
 static void charts(FILE *out, const struct sweep *s)
