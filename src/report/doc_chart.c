@@ -57,3 +57,12 @@ double doc_chart_xpos(enum doc_xaxis a, double x)
     double q = 100 - x;
     return log10(100 / (q > 1e-9 ? q : 1e-9));
 }
+
+void doc_chart_pct_label(int k, char *out, size_t len)
+{
+    if (k == 0) {
+        snprintf(out, len, "0%%");
+        return;
+    }
+    snprintf(out, len, "%.*f%%", k > 2 ? k - 2 : 0, 100 - 100 / pow(10, k));
+}

@@ -85,6 +85,9 @@ int doc_series_drawn(const struct doc_series *s);
 /* Where x lies on an axis of kind a: x itself, or for a percentile
  * log10(100 / (100 - x)) (0 at 0 %, 1 at 90 %, 2 at 99 %, ...). */
 double doc_chart_xpos(enum doc_xaxis a, double x);
+/* The label of a percentile axis' tick at log 1/(1-p) = k ("0%", "90%",
+ * "99.9%"), into out (len bytes, the caller's). */
+void doc_chart_pct_label(int k, char *out, size_t len);
 
 /* ---- gnuplot (doc_chart_gp.c) ---------------------------------------------- */
 

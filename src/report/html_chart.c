@@ -104,16 +104,6 @@ static double py(const struct frame *f, int axis, double y)
     return PH - y / f->ymax[axis ? 1 : 0] * PH;
 }
 
-/* "99.9%" for the tick at 1/(1-p) = 10^k. */
-static void pct_label(int k, char *out, size_t len)
-{
-    if (k == 0) {
-        snprintf(out, len, "0%%");
-        return;
-    }
-    snprintf(out, len, "%.*f%%", k > 2 ? k - 2 : 0, 100 - 100 / pow(10, k));
-}
-
 static void x_ticks(FILE *out, const struct frame *f)
 {
     double step = f->xaxis == DOC_X_PERCENTILE ? 1 : nice((f->x1 - f->x0) / 6);
@@ -121,7 +111,7 @@ static void x_ticks(FILE *out, const struct frame *f)
         double x = 100 * fx_axis(f, v);
         char lab[32];
         if (f->xaxis == DOC_X_PERCENTILE)
-            pct_label((int)lround(v), lab, sizeof lab);
+            doc_chart_pct_label((int)lround(v), lab, sizeof lab);
         else
             snprintf(lab, sizeof lab, "%g", fabs(v) < step / 1e6 ? 0 : v);
         fprintf(out, "<line class=\"grid\" x1=\"%.2f%%\" x2=\"%.2f%%\" y1=\"0\" y2=\"%.0f\"/>"
