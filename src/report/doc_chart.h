@@ -103,5 +103,15 @@ int doc_chart_gp_data(const struct doc_chart *c, const char *path, char *err);
  * found them for the next panel; a chart with no drawn series says so
  * instead of plotting nothing. */
 void doc_chart_gp_panel(FILE *gp, const struct doc_chart *c, const char *dat);
+/* Charts c[0..n) (n 1..8, only read) as one SVG at svg, a panel each
+ * under title: writes FILE.<chart id>.dat per chart (FILE: svg without
+ * ".svg"; the id made safe for a file name) and the script FILE.gp, then
+ * runs gnuplot from PATH; once the SVG is made the script and data are
+ * removed unless keep (--plot-keep), so `gnuplot FILE.gp` re-makes it.
+ * Without gnuplot it prints one line to stderr and returns 0, the script
+ * and data kept. @return 0, or -1 with err (ERR_LEN, the caller's: n out
+ * of range, a file cannot be written, gnuplot failed). */
+int doc_chart_gp_svg(const char *svg, const struct doc_chart *c, int n, const char *title,
+                     int keep, char *err);
 
 #endif

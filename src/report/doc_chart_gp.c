@@ -10,7 +10,9 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "base/err.h"
 #include "base/file.h"
 #include "report/plot_gp.h"
 
@@ -172,4 +174,72 @@ void doc_chart_gp_panel(FILE *gp, const struct doc_chart *c, const char *dat)
     fputs("unset object 1; unset arrow; unset label; unset y2label; unset y2tics\n"
           "set offsets; set ytics mirror; set xtics autofreq; set autoscale x; set autoscale y; "
           "set autoscale y2\n", gp);
+}
+
+/* ---- the whole SVG ---------------------------------------------------------- */
+
+#define GP_MAX_CHARTS 8
+
+struct gp_files {
+    char base[512];                 /* FILE.svg without ".svg" */
+    char dat[GP_MAX_CHARTS][600];   /* FILE.<chart id>.dat */
+    char gp[600];
+};
+
+static void name_files(struct gp_files *pf, const char *svg, const struct doc_chart *c, int n)
+{
+    size_t len = strlen(svg);
+    if (len > 4 && !strcmp(svg + len - 4, ".svg"))
+        len -= 4;
+    snprintf(pf->base, sizeof pf->base, "%.*s", (int)len, svg);
+    for (int k = 0; k < n; k++) {
+        char id[64];
+        plot_safe_name(c[k].id, id, sizeof id);
+        snprintf(pf->dat[k], sizeof pf->dat[k], "%s.%s.dat", pf->base, id);
+    }
+    snprintf(pf->gp, sizeof pf->gp, "%s.gp", pf->base);
+}
+
+static int write_script(const struct gp_files *pf, const char *svg, const struct doc_chart *c,
+                        int n, const char *title, char *err)
+{
+    FILE *f = file_create(pf->gp, err);
+    if (!f)
+        return -1;
+    fprintf(f, "# rpcbench plot; re-make with: gnuplot %s\n", pf->gp);
+    fprintf(f, "set terminal svg size 900,%d dynamic noenhanced font 'sans,11' "
+               "background rgb 'white'\nset output ", 100 + 330 * n);
+    plot_gp_str(f, svg);
+    fprintf(f, "\nset grid\nset multiplot layout %d,1 title ", n);
+    plot_gp_str(f, title);
+    fprintf(f, "\n");
+    for (int k = 0; k < n; k++)
+        doc_chart_gp_panel(f, &c[k], pf->dat[k]);
+    fprintf(f, "\nunset multiplot\nset output\n");
+    return file_close_checked(f, pf->gp, err);
+}
+
+int doc_chart_gp_svg(const char *svg, const struct doc_chart *c, int n, const char *title,
+                     int keep, char *err)
+{
+    static struct gp_files pf; /* large: keep it off the stack */
+    if (n < 1 || n > GP_MAX_CHARTS) {
+        snprintf(err, ERR_LEN, "--plot: 1..%d charts", GP_MAX_CHARTS);
+        return -1;
+    }
+    name_files(&pf, svg, c, n);
+    for (int k = 0; k < n; k++)
+        if (doc_chart_gp_data(&c[k], pf.dat[k], err))
+            return -1;
+    if (write_script(&pf, svg, c, n, title, err))
+        return -1;
+    if (!plot_have_gnuplot()) {
+        fprintf(stderr, "gnuplot not found: apt-get install gnuplot-nox, then gnuplot %s\n",
+                pf.gp);
+        return 0;
+    }
+    int rc = plot_run_gnuplot(pf.gp, err);
+    for (int k = 0; rc == 0 && !keep && k <= n; k++)
+        unlink(k < n ? pf.dat[k] : pf.gp); /* made: the inputs go, unless --plot-keep */
+    return rc;
 }
