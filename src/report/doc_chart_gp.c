@@ -121,7 +121,8 @@ static void shade_and_marks(FILE *gp, const struct doc_chart *c)
         fprintf(gp, "set object 1 rect from %.10g, graph 0 to %.10g, graph 1 behind "
                     "fc rgb '#e8e8e8' fs solid noborder\nset label 1 ", c->shade0, c->shade1);
         plot_gp_str(gp, c->shade_label ? c->shade_label : "");
-        fprintf(gp, " at %.10g, graph 0.94 left offset 0.5,0 front\n", c->shade0);
+        /* low: the key holds the top left, where the band is */
+        fprintf(gp, " at %.10g, graph 0.04 left offset 0.5,0 front\n", c->shade0);
     }
     for (int i = 0; i < c->nmarks && i < DOC_CHART_MAX_MARKS; i++) {
         double x = doc_chart_xpos(c->xaxis, c->marks[i]);
