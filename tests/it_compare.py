@@ -64,7 +64,7 @@ def check_live(tmp):
 
     if shutil.which("gnuplot"):
         check("<svg" in open(svg).read(), "no <svg in the plot")
-    for f in ("c.gp", "c.xmlrpc.cdf.dat", "c.jsonrpc.timeline.dat"):
+    for f in ("c.gp", "c.chart-pct.dat", "c.chart-lat.dat", "c.chart-cpu.dat"):
         check(os.path.exists(os.path.join(tmp, f)), "missing " + f)
     for arm in ("A", "B"):
         log = open(hlog + "." + arm).read()

@@ -53,7 +53,7 @@ def main():
             check(left == [], "plot left %r beside the SVG" % left)
         else:
             check("gnuplot not found" in err, "no gnuplot message")
-            for f in ("r.gp", "r.xmlrpc.cdf.dat", "r.xmlrpc.timeline.dat"):
+            for f in ("r.gp", "r.chart-pct.dat", "r.chart-tl-lat.dat"):
                 check(os.path.exists(os.path.join(tmp, f)), "missing " + f)
 
         # re-bucket the saved histogram: exactly the rows asked for

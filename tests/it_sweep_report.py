@@ -127,10 +127,12 @@ def test_plot(s, tmp):
         return
     text = open(svg).read()
     check(text.lstrip().startswith("<?xml") and "</svg>" in text, "an SVG")
+    # the page's charts, titled as on the page (the same documents), and CPU per call
     for t in ("proto=xmlrpc p50", "proto=xmlrpc p99", "proto=jsonrpc p50", "proto=jsonrpc p99",
-              "achieved against offered", "server CPU per call"):
+              "Achieved rate", "Server CPU per call"):
         check(t in text, "series %r in the SVG" % t)
-    check(not os.path.exists(os.path.join(tmp, "S.gp")), "the script removed")
+    for f in ("S.gp", "S.chart-sweep-lat.dat", "S.chart-sweep-cpu-call.dat"):
+        check(not os.path.exists(os.path.join(tmp, f)), f + " removed")
 
 
 def test_compare_cells(s, tmp):
@@ -190,7 +192,8 @@ def test_capacity(s, tmp):
                                        ("3", "6", "8", "FAIL"), ("1", "1", "2", "FAIL")],
           "probes in order, with their cells:\n" + out)
     if os.path.exists(svg):
-        check("capacity jsonrpc getAllVmStats 4/s" in open(svg).read(), "capacity marked")
+        # marked as the page marks it (the same chart document)
+        check("capacity jsonrpc getAllVmStats: 4/s" in open(svg).read(), "capacity marked")
 
 
 def test_repeats(s, tmp):

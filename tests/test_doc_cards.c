@@ -102,8 +102,8 @@ static const struct doc_card *card(const struct doc_cards *d, const char *id)
 static const char *pct_cell(const struct doc_table *t, const char *name, int col)
 {
     for (int r = 0; r < t->nrows; r++)
-        if (!strcmp(t->cells[r * t->ncols], name))
-            return t->cells[r * t->ncols + col];
+        if (!strcmp(doc_table_cell(t, r, 0), name))
+            return doc_table_cell(t, r, col);
     return NULL;
 }
 

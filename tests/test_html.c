@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "report/html.h"
+#include "report/run_charts.h"
 
 /* What f wrote, as a string the caller frees. */
 struct mem {
@@ -57,13 +58,14 @@ static void test_escape(void **state)
 
 /* The page piece of a chart of one series s over the shared x, as a
  * string the caller frees. */
-static char *one_chart(const struct html_series *s, const double *x)
+static char *one_chart(const struct doc_series *s, const double *x)
 {
-    struct html_chart c = {.id = "c1", .title = "t", .xname = "t", .xunit = "s",
-                           .yname = s->unit, .x = x};
+    struct doc_chart c = {.id = "c1", .title = "t", .xname = "t", .xunit = "s",
+                          .yname = s->unit, .x = x, .ns = 1};
+    c.s[0] = *s;
     struct mem m;
     mem_open(&m);
-    html_chart(m.f, &c, s, 1);
+    html_chart(m.f, &c);
     mem_close(&m);
     return m.buf;
 }
@@ -72,7 +74,7 @@ static void test_chart_gaps_and_names(void **state)
 {
     (void)state;
     double x[5] = {1, 2, 3, 4, 5}, y[5] = {1, 2, NAN, 4, -1};
-    struct html_series s = {.name = "a</script><b>", .unit = "ms", .y = y, .n = 5, .dec = 2};
+    struct doc_series s = {.name = "a</script><b>", .unit = "ms", .y = y, .n = 5, .dec = 2};
     char *out = one_chart(&s, x);
     /* two runs of points: 1-2, then 4 alone; NaN and -1 are gaps */
     const char *d = strstr(out, " d=\"");
@@ -98,18 +100,17 @@ static void test_chart_lines_on_lines(void **state)
 {
     (void)state;
     double x[3] = {1, 2, 3}, y[3] = {1, 2, 3}, near[3] = {1, 2, 3.0001}, off[3] = {1, 2, 2.5};
-    struct html_series s[4] = {
+    struct doc_chart c = {.id = "c1", .title = "t", .xname = "t", .yname = "ms",
+                          .y2name = "MB", .x = x, .ns = 4, .s = {
         {.name = "A p50", .unit = "ms", .y = y, .n = 3, .dec = 1, .hue = 1},
         {.name = "B p50", .unit = "ms", .y = near, .n = 3, .dec = 1, .hue = 2},
         {.name = "B p99", .unit = "ms", .y = off, .n = 3, .dec = 1, .hue = 2, .dash = 1},
         {.name = "A rss", .unit = "MB", .y = y, .n = 3, .dec = 1, .hue = 1, .dash = 2,
          .axis = 1},
-    };
-    struct html_chart c = {.id = "c1", .title = "t", .xname = "t", .yname = "ms",
-                           .y2name = "MB", .x = x};
+    }};
     struct mem m;
     mem_open(&m);
-    html_chart(m.f, &c, s, 4);
+    html_chart(m.f, &c);
     char *out = (char *)mem_close(&m);
     assert_int_equal(count(out, "(under "), 1);
     assert_non_null(strstr(out, "A p50 (under B p50: the same line, drawn wide)"));
@@ -144,7 +145,8 @@ static void test_chart_json(void **state)
     (void)state;
     double x[3] = {1, NAN, 3}, y[3] = {INFINITY, 2, 0.1 + 0.2};
     const char *name = "</script><!--<script>&\"\\/";
-    struct html_series s = {.name = name, .unit = "/s", .y = y, .n = 3, .dec = 1};
+    struct doc_series s = {.unit = "/s", .y = y, .n = 3, .dec = 1};
+    snprintf(s.name, sizeof s.name, "%s", name);
     char *out = one_chart(&s, x);
     char *data = chart_data(out);
     assert_non_null(strstr(data, "\"x\":[1,null,3]"));
@@ -166,10 +168,10 @@ static void test_pct_points(void **state)
     struct hist h;
     assert_int_equal(hist_init(&h, 1, 60000000, 3), 0);
     double pct[96], ms[96];
-    assert_int_equal(html_pct_points(&h, pct, ms, 96), 0); /* empty: nothing to draw */
+    assert_int_equal(run_chart_pct_points(&h, pct, ms, 96), 0); /* empty: nothing to draw */
     for (int i = 1; i <= 1000; i++)
         hist_record(&h, i * 1000);
-    size_t n = html_pct_points(&h, pct, ms, 96);
+    size_t n = run_chart_pct_points(&h, pct, ms, 96);
     assert_true(n >= 30 && n <= 96);
     assert_true(pct[0] == 0);
     assert_true(fabs(pct[n - 1] - 99.9) < 1e-9); /* 1 - 1/count */

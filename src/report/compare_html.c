@@ -9,6 +9,7 @@
 
 #include "base/file.h"
 #include "report/html.h"
+#include "report/run_charts.h"
 
 static void headline(FILE *out, const struct comparison *c)
 {
@@ -68,69 +69,6 @@ static void verdict_text(FILE *out, const struct comparison *c)
 
 /* ---- charts ---------------------------------------------------------------- */
 
-struct arm_tl {
-    struct html_timeline v[2];
-    char name[2][6][96];
-};
-
-/* Arm a's figure in the arm's colour (the same on every chart), told from
- * its other figures on the chart by dash. */
-static void tl_series(struct html_series *s, const char *name, const char *unit,
-                      const double *t, const double *y, size_t n, int dec, int a, int dash)
-{
-    *s = (struct html_series){.name = name, .unit = unit, .x = t, .y = y, .n = n, .dec = dec,
-                              .hue = a + 1, .dash = dash};
-}
-
-static void tl_names(struct arm_tl *w, const struct comparison *c)
-{
-    static const char *const what[6] = {"rate", "p50", "p99", "server CPU", "client CPU",
-                                        "server RSS"};
-    for (int a = 0; a < 2; a++)
-        for (int k = 0; k < 6; k++)
-            snprintf(w->name[a][k], sizeof w->name[a][k], "%c %.60s %s", c->arm[a].letter,
-                     compare_arm_name(&c->arm[a]), what[k]);
-}
-
-static void timeline_charts(FILE *out, const struct comparison *c)
-{
-    static struct arm_tl w;
-    if (html_timeline_fill(&c->arm[0].merged, &w.v[0]))
-        return;
-    if (html_timeline_fill(&c->arm[1].merged, &w.v[1])) {
-        html_timeline_free(&w.v[0]);
-        return;
-    }
-    tl_names(&w, c);
-    struct html_series rate[2], lat[4], cpu[6];
-    int ncpu = 0;
-    for (int a = 0; a < 2; a++) {
-        const struct html_timeline *v = &w.v[a];
-        tl_series(&rate[a], w.name[a][0], "/s", v->t, v->rate, v->n, 1, a, 0);
-        tl_series(&lat[2 * a], w.name[a][1], "ms", v->t, v->p50, v->n, 3, a, 0);
-        tl_series(&lat[2 * a + 1], w.name[a][2], "ms", v->t, v->p99, v->n, 3, a, 1);
-        if (c->arm[a].merged.nwatched)
-            tl_series(&cpu[ncpu++], w.name[a][3], "%", v->t, v->scpu, v->n, 1, a, 0);
-        tl_series(&cpu[ncpu++], w.name[a][4], "%", v->t, v->ccpu, v->n, 1, a, 1);
-    }
-    for (int a = 0; a < 2; a++)
-        if (c->arm[a].merged.nwatched) {
-            tl_series(&cpu[ncpu], w.name[a][5], "MB", w.v[a].t, w.v[a].rss, w.v[a].n, 1, a, 2);
-            cpu[ncpu++].axis = 1;
-        }
-    struct html_chart ch = {.xname = "t", .xunit = "s", .yname = "requests/s",
-                            .id = "chart-rate", .title = "Achieved rate per interval (each "
-                            "arm's rounds end to end; warmups not recorded)"};
-    html_chart(out, &ch, rate, 2);
-    ch.id = "chart-lat", ch.title = "Latency per interval (p50, p99)", ch.yname = "ms";
-    html_chart(out, &ch, lat, 4);
-    ch.id = "chart-cpu", ch.title = "CPU per interval, and server RSS";
-    ch.yname = "% of one core", ch.y2name = "MB";
-    html_chart(out, &ch, cpu, ncpu);
-    html_timeline_free(&w.v[0]);
-    html_timeline_free(&w.v[1]);
-}
-
 static void charts(FILE *out, const struct comparison *c)
 {
     const struct run_result *rs[2] = {&c->arm[0].merged, &c->arm[1].merged};
@@ -139,8 +77,11 @@ static void charts(FILE *out, const struct comparison *c)
     snprintf(nb, sizeof nb, "B %.60s", compare_arm_name(&c->arm[1]));
     const char *names[2] = {na, nb};
     html_section(out, "Charts");
-    html_pct_chart(out, "chart-pct", rs, names, 2, 0);
-    timeline_charts(out, c);
+    struct doc_chart ch[RUN_CHARTS_MAX];
+    int n = run_charts_of_compare(ch, rs, names);
+    for (int k = 0; k < n; k++)
+        html_chart(out, &ch[k]);
+    run_charts_free(ch, n);
     html_section_end(out);
 }
 

@@ -20,8 +20,7 @@ static size_t cell_size(const struct doc_table *t)
     return t->cell_len > 0 ? (size_t)t->cell_len : DOC_CELL_LEN;
 }
 
-/* Row r's cell c (r < nrows). */
-static const char *cell_at(const struct doc_table *t, int r, int c)
+const char *doc_table_cell(const struct doc_table *t, int r, int c)
 {
     return t->cells + ((size_t)r * (size_t)t->ncols + (size_t)c) * cell_size(t);
 }
@@ -45,7 +44,7 @@ int doc_table_add_row(struct doc_table *t, const char *const *cells, const char 
         t->cap = cap;
     }
     for (int c = 0; c < t->ncols; c++) /* a label may be cut: never inside a character */
-        safetext(cells[c], strlen(cells[c]), (char *)cell_at(t, t->nrows, c), size, 0);
+        safetext(cells[c], strlen(cells[c]), (char *)doc_table_cell(t, t->nrows, c), size, 0);
     snprintf(t->rows[t->nrows].id, sizeof t->rows[t->nrows].id, "%s", id ? id : "");
     t->rows[t->nrows].flags = flags;
     t->nrows++;
@@ -102,7 +101,7 @@ static void text_widths(const struct doc_table *t, int *w)
             continue;
         int most = t->text_head[0] ? 0 : text_chars(t->heads[c], t->text_max[c]);
         for (int r = 0; r < t->nrows; r++) {
-            int n = text_chars(cell_at(t, r, c), t->text_max[c]);
+            int n = text_chars(doc_table_cell(t, r, c), t->text_max[c]);
             most = n > most ? n : most;
         }
         w[c] = w[c] < 0 ? -most : most;
@@ -116,7 +115,7 @@ static void text_line(FILE *out, const struct doc_table *t, int r, const int *wi
 {
     int blanks = 0;
     for (int c = 0; c < t->ncols; c++) {
-        const char *s = r < 0 ? t->heads[c] : cell_at(t, r, c);
+        const char *s = r < 0 ? t->heads[c] : doc_table_cell(t, r, c);
         int bytes = text_bytes(s, t->text_max[c]);
         int chars = bytes - extra_bytes_n(s, bytes), w = width[c] < 0 ? -width[c] : width[c];
         int pad = w > chars ? w - chars : 0;
@@ -188,7 +187,7 @@ static void html_body_row(FILE *out, const struct doc_table *t, int r)
     const struct doc_row *row = &t->rows[r];
     fputs("<tr>", out);
     for (int c = 0; c < t->ncols; c++) {
-        const char *text = cell_at(t, r, c);
+        const char *text = doc_table_cell(t, r, c);
         if (c == 0) {
             fputs("<th scope=\"row\">", out);
             html_esc(out, text);

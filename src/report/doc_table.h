@@ -67,6 +67,9 @@ int doc_table_add(struct doc_table *t, const char *const *cells, char *err);
 /* doc_table_add with the row's id (copied; NULL none) and DOC_ROW_ flags. */
 int doc_table_add_row(struct doc_table *t, const char *const *cells, const char *id,
                       unsigned flags, char *err);
+/* Row r's cell c (r < nrows, c < ncols): the table's own, valid until it
+ * is freed or added to. */
+const char *doc_table_cell(const struct doc_table *t, int r, int c);
 /* Frees the rows (t may be added to again after doc_table_init). */
 void doc_table_free(struct doc_table *t);
 

@@ -31,23 +31,11 @@ struct frame {
     double x0, x1;            /* x range (log 1/(1-p) for percentiles) */
     double ymax[2];           /* per axis, from 0 */
     double ystep[2];
-    enum html_xaxis xaxis;
+    enum doc_xaxis xaxis;
 };
 
-static double tx(enum html_xaxis a, double x)
-{
-    if (a != HTML_X_PERCENTILE)
-        return x;
-    double q = 100 - x;
-    return log10(100 / (q > 1e-9 ? q : 1e-9));
-}
 
-static int gap(double y)
-{
-    return isnan(y) || y < 0;
-}
-
-static const double *xs_of(const struct html_chart *c, const struct html_series *s)
+static const double *xs_of(const struct doc_chart *c, const struct doc_series *s)
 {
     return s->x ? s->x : c->x;
 }
@@ -61,12 +49,12 @@ static double nice(double v)
     return p * (m <= 1 ? 1 : m <= 2 ? 2 : m <= 2.5 ? 2.5 : m <= 5 ? 5 : 10);
 }
 
-static void y_ranges(struct frame *f, const struct html_series *s, int ns)
+static void y_ranges(struct frame *f, const struct doc_series *s, int ns)
 {
     double mx[2] = {0, 0};
     for (int k = 0; k < ns; k++)
         for (size_t i = 0; i < s[k].n; i++)
-            if (!gap(s[k].y[i]) && s[k].y[i] > mx[s[k].axis ? 1 : 0])
+            if (!doc_chart_gap(s[k].y[i]) && s[k].y[i] > mx[s[k].axis ? 1 : 0])
                 mx[s[k].axis ? 1 : 0] = s[k].y[i];
     for (int a = 0; a < 2; a++) {
         f->ystep[a] = nice(mx[a] / 4);
@@ -77,21 +65,21 @@ static void y_ranges(struct frame *f, const struct html_series *s, int ns)
     }
 }
 
-static void x_range(struct frame *f, const struct html_chart *c, const struct html_series *s,
+static void x_range(struct frame *f, const struct doc_chart *c, const struct doc_series *s,
                     int ns)
 {
     double lo = INFINITY, hi = -INFINITY;
     for (int k = 0; k < ns; k++)
         for (size_t i = 0; i < s[k].n; i++) {
-            double x = tx(c->xaxis, xs_of(c, &s[k])[i]);
+            double x = doc_chart_xpos(c->xaxis, xs_of(c, &s[k])[i]);
             lo = x < lo ? x : lo;
             hi = x > hi ? x : hi;
         }
     if (c->xmin != c->xmax)
-        lo = tx(c->xaxis, c->xmin), hi = tx(c->xaxis, c->xmax);
+        lo = doc_chart_xpos(c->xaxis, c->xmin), hi = doc_chart_xpos(c->xaxis, c->xmax);
     if (c->shade0 != c->shade1 && c->shade0 < lo)
         lo = c->shade0;
-    if (c->xaxis == HTML_X_PERCENTILE)
+    if (c->xaxis == DOC_X_PERCENTILE)
         lo = 0, hi = ceil(hi - 1e-9) < 2 ? 2 : ceil(hi - 1e-9);
     if (!(hi > lo)) /* one point, or none */
         lo = isfinite(lo) ? lo - 1 : 0, hi = isfinite(hi) ? hi + 1 : 1;
@@ -107,7 +95,7 @@ static double fx_axis(const struct frame *f, double v)
 
 static double fx(const struct frame *f, double x)
 {
-    return fx_axis(f, tx(f->xaxis, x));
+    return fx_axis(f, doc_chart_xpos(f->xaxis, x));
 }
 
 /* px from the plot's top */
@@ -116,24 +104,14 @@ static double py(const struct frame *f, int axis, double y)
     return PH - y / f->ymax[axis ? 1 : 0] * PH;
 }
 
-/* "99.9%" for the tick at 1/(1-p) = 10^k. */
-static void pct_label(int k, char *out, size_t len)
-{
-    if (k == 0) {
-        snprintf(out, len, "0%%");
-        return;
-    }
-    snprintf(out, len, "%.*f%%", k > 2 ? k - 2 : 0, 100 - 100 / pow(10, k));
-}
-
 static void x_ticks(FILE *out, const struct frame *f)
 {
-    double step = f->xaxis == HTML_X_PERCENTILE ? 1 : nice((f->x1 - f->x0) / 6);
+    double step = f->xaxis == DOC_X_PERCENTILE ? 1 : nice((f->x1 - f->x0) / 6);
     for (double v = ceil(f->x0 / step - 1e-9) * step; v <= f->x1 + 1e-9; v += step) {
         double x = 100 * fx_axis(f, v);
         char lab[32];
-        if (f->xaxis == HTML_X_PERCENTILE)
-            pct_label((int)lround(v), lab, sizeof lab);
+        if (f->xaxis == DOC_X_PERCENTILE)
+            doc_chart_pct_label((int)lround(v), lab, sizeof lab);
         else
             snprintf(lab, sizeof lab, "%g", fabs(v) < step / 1e6 ? 0 : v);
         fprintf(out, "<line class=\"grid\" x1=\"%.2f%%\" x2=\"%.2f%%\" y1=\"0\" y2=\"%.0f\"/>"
@@ -159,7 +137,7 @@ static void y_ticks(FILE *out, const struct frame *f, int axis)
 /* The y titles above the plot, clear of the top tick label (its box
  * reaches about 6 px above the plot), at the box's outer edges; the x
  * title under the x tick labels. */
-static void axis_titles(FILE *out, const struct html_chart *c, int pad_right)
+static void axis_titles(FILE *out, const struct doc_chart *c, int pad_right)
 {
     fprintf(out, "<text class=\"atitle\" x=\"%d\" y=\"-14\">", -PAD_LEFT);
     html_esc(out, c->yname);
@@ -180,7 +158,7 @@ static void axis_titles(FILE *out, const struct html_chart *c, int pad_right)
     fputs("</text>\n", out);
 }
 
-static void shade_and_mark(FILE *out, const struct frame *f, const struct html_chart *c)
+static void shade_and_mark(FILE *out, const struct frame *f, const struct doc_chart *c)
 {
     if (c->shade0 != c->shade1) {
         double a = 100 * fx(f, c->shade0), b = 100 * fx(f, c->shade1);
@@ -191,7 +169,7 @@ static void shade_and_mark(FILE *out, const struct frame *f, const struct html_c
         html_esc(out, c->shade_label);
         fputs("</text>\n", out);
     }
-    for (int i = 0; i < c->nmarks && i < 4; i++) {
+    for (int i = 0; i < c->nmarks && i < DOC_CHART_MAX_MARKS; i++) {
         double x = 100 * fx(f, c->marks[i]);
         int left = x > 50; /* the label on the side with room */
         fprintf(out, "<line class=\"mark\" x1=\"%.2f%%\" x2=\"%.2f%%\" y1=\"0\" y2=\"%.0f\">"
@@ -209,21 +187,21 @@ static void shade_and_mark(FILE *out, const struct frame *f, const struct html_c
 /* Which series lie wholly under a later one (same axis, every point within
  * a pixel, gaps alike): drawn first, they would not show at all. */
 struct overlap {
-    int depth[HTML_CHART_MAX_SERIES]; /* how many later series lie on it */
-    int over[HTML_CHART_MAX_SERIES];  /* the first of them, or -1 */
+    int depth[DOC_CHART_MAX_SERIES]; /* how many later series lie on it */
+    int over[DOC_CHART_MAX_SERIES];  /* the first of them, or -1 */
 };
 
-static int lies_on(const struct frame *f, const struct html_chart *c,
-                   const struct html_series *a, const struct html_series *b)
+static int lies_on(const struct frame *f, const struct doc_chart *c,
+                   const struct doc_series *a, const struct doc_series *b)
 {
     if (a->axis != b->axis || a->n != b->n)
         return 0;
     const double *xa = xs_of(c, a), *xb = xs_of(c, b);
     size_t drawn = 0;
     for (size_t i = 0; i < a->n; i++) {
-        if (gap(a->y[i]) != gap(b->y[i]))
+        if (doc_chart_gap(a->y[i]) != doc_chart_gap(b->y[i]))
             return 0;
-        if (gap(a->y[i]))
+        if (doc_chart_gap(a->y[i]))
             continue;
         if (fabs(fx(f, xa[i]) - fx(f, xb[i])) > 1e-3 ||
             fabs(py(f, a->axis, a->y[i]) - py(f, b->axis, b->y[i])) > 1)
@@ -233,8 +211,8 @@ static int lies_on(const struct frame *f, const struct html_chart *c,
     return drawn > 0;
 }
 
-static void overlaps(struct overlap *o, const struct frame *f, const struct html_chart *c,
-                     const struct html_series *s, int ns)
+static void overlaps(struct overlap *o, const struct frame *f, const struct doc_chart *c,
+                     const struct doc_series *s, int ns)
 {
     for (int k = 0; k < ns; k++) {
         o->depth[k] = 0;
@@ -248,16 +226,16 @@ static void overlaps(struct overlap *o, const struct frame *f, const struct html
 }
 
 /* Colour and dash classes: "s3 d1". */
-static void style_of(const struct html_series *s, int k, char *out, size_t len)
+static void style_of(const struct doc_series *s, int k, char *out, size_t len)
 {
     int hue = s->hue > 0 ? s->hue - 1 : k;
-    snprintf(out, len, "s%d d%d", hue % HTML_CHART_MAX_SERIES, s->dash & 3);
+    snprintf(out, len, "s%d d%d", hue % DOC_CHART_MAX_SERIES, s->dash & 3);
 }
 
 /* One series: a path, broken at gaps, wider by 3 px per series lying on
  * it (its colour then shows either side of theirs). */
-static void series_path(FILE *out, const struct frame *f, const struct html_chart *c,
-                        const struct html_series *s, int k, int depth)
+static void series_path(FILE *out, const struct frame *f, const struct doc_chart *c,
+                        const struct doc_series *s, int k, int depth)
 {
     const double *x = xs_of(c, s);
     char cls[16];
@@ -268,7 +246,7 @@ static void series_path(FILE *out, const struct frame *f, const struct html_char
     fputs("\" d=\"", out);
     int pen = 0;
     for (size_t i = 0; i < s->n; i++) {
-        if (gap(s->y[i])) {
+        if (doc_chart_gap(s->y[i])) {
             pen = 0;
             continue;
         }
@@ -283,20 +261,20 @@ static void series_path(FILE *out, const struct frame *f, const struct html_char
 
 /* Its dots with tooltips, if few: circles outside the stretched lines, so
  * they stay round. */
-static void series_dots(FILE *out, const struct frame *f, const struct html_chart *c,
-                        const struct html_series *s, int k, int depth)
+static void series_dots(FILE *out, const struct frame *f, const struct doc_chart *c,
+                        const struct doc_series *s, int k, int depth)
 {
     const double *x = xs_of(c, s);
     char cls[16];
     style_of(s, k, cls, sizeof cls);
     for (size_t i = 0; s->n <= DOTS_MAX && i < s->n; i++) {
-        if (gap(s->y[i]))
+        if (doc_chart_gap(s->y[i]))
             continue;
         fprintf(out, "<circle class=\"%s\" r=\"%.1f\" cx=\"%.2f%%\" cy=\"%.1f\"><title>", cls,
                 2.5 + 1.5 * depth, 100 * fx(f, x[i]), py(f, s->axis, s->y[i]));
         html_esc(out, s->name);
         fprintf(out, " %s%.10g%s%s: %.*f %s</title></circle>\n",
-                c->xaxis == HTML_X_PERCENTILE ? "p" : "", x[i], c->xunit ? " " : "",
+                c->xaxis == DOC_X_PERCENTILE ? "p" : "", x[i], c->xunit ? " " : "",
                 c->xunit ? c->xunit : "", s->dec, s->y[i], s->unit ? s->unit : "");
     }
 }
@@ -351,13 +329,13 @@ static json_object *ys_json(const double *v, size_t n, int dec)
 {
     json_object *a = json_object_new_array();
     for (size_t i = 0; i < n; i++)
-        json_object_array_add(a, gap(v[i]) ? NULL : num(v[i], dec));
+        json_object_array_add(a, doc_chart_gap(v[i]) ? NULL : num(v[i], dec));
     return a;
 }
 
 /* {"n": name, "u": unit, "d": decimals, "x": own x (if any), "y": [...]}.
  * @return a new object, the caller's. */
-static json_object *series_json(const struct html_series *s)
+static json_object *series_json(const struct doc_series *s)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "n", str(s->name));
@@ -373,11 +351,11 @@ static json_object *series_json(const struct html_series *s)
  * range (the plot's width, in CSS px, maps the pointer onto it), the
  * shared x (as long as the longest series using it), and the series.
  * @return a new object, the caller's to put. */
-static json_object *chart_doc(const struct frame *f, const struct html_chart *c,
-                              const struct html_series *s, int ns)
+static json_object *chart_doc(const struct frame *f, const struct doc_chart *c,
+                              const struct doc_series *s, int ns)
 {
     json_object *d = json_object_new_object();
-    json_object_object_add(d, "xf", str(c->xaxis == HTML_X_PERCENTILE ? "pct" : "lin"));
+    json_object_object_add(d, "xf", str(c->xaxis == DOC_X_PERCENTILE ? "pct" : "lin"));
     json_object_object_add(d, "xn", str(c->xname));
     json_object_object_add(d, "xu", str(c->xunit));
     json_object_object_add(d, "x0", num(f->x0, -1));
@@ -412,8 +390,8 @@ static void script_text(FILE *out, const char *text)
     }
 }
 
-static void chart_json(FILE *out, const struct frame *f, const struct html_chart *c,
-                       const struct html_series *s, int ns)
+static void chart_json(FILE *out, const struct frame *f, const struct doc_chart *c,
+                       const struct doc_series *s, int ns)
 {
     json_object *d = chart_doc(f, c, s, ns);
     /* plain: no spaces; slashes as they are ("/s", URLs): script_text's
@@ -430,7 +408,7 @@ static void chart_json(FILE *out, const struct frame *f, const struct html_chart
 
 /* Each series' key: a short line in its colour, dash and width, its name,
  * and, for a series lying under a later one, which. */
-static void legend(FILE *out, const struct html_series *s, int ns, const struct overlap *o)
+static void legend(FILE *out, const struct doc_series *s, int ns, const struct overlap *o)
 {
     fputs("<div class=\"legend\">", out);
     for (int k = 0; k < ns; k++) {
@@ -454,8 +432,8 @@ static void legend(FILE *out, const struct html_series *s, int ns, const struct 
 
 /* The plot: the outer <svg> is the plot area, the padding of its box the
  * room for the labels around it. */
-static void plot(FILE *out, const struct frame *f, const struct html_chart *c,
-                 const struct html_series *s, int ns, const struct overlap *o)
+static void plot(FILE *out, const struct frame *f, const struct doc_chart *c,
+                 const struct doc_series *s, int ns, const struct overlap *o)
 {
     int pad_right = c->y2name ? PAD_RIGHT_TWO : PAD_RIGHT_ONE;
     fprintf(out, "<div class=\"plot\" style=\"padding:%dpx %dpx %dpx %dpx\">"
@@ -482,10 +460,10 @@ static void plot(FILE *out, const struct frame *f, const struct html_chart *c,
             PH);
 }
 
-void html_chart(FILE *out, const struct html_chart *c, const struct html_series *s, int ns)
+void html_chart(FILE *out, const struct doc_chart *c)
 {
-    if (ns > HTML_CHART_MAX_SERIES)
-        ns = HTML_CHART_MAX_SERIES;
+    const struct doc_series *s = c->s;
+    int ns = c->ns > DOC_CHART_MAX_SERIES ? DOC_CHART_MAX_SERIES : c->ns;
     struct frame f = {.xaxis = c->xaxis};
     x_range(&f, c, s, ns);
     y_ranges(&f, s, ns);
@@ -502,20 +480,4 @@ void html_chart(FILE *out, const struct html_chart *c, const struct html_series 
           out);
     chart_json(out, &f, c, s, ns);
     fputs("</figure>\n", out);
-}
-
-size_t html_pct_points(const struct hist *h, double *pct, double *ms, size_t max)
-{
-    if (!h->total_count || max < 2)
-        return 0;
-    /* up to the last percentile the count resolves, in equal log steps */
-    double top = log10((double)h->total_count), per = 12;
-    size_t n = (size_t)ceil(top * per) + 1;
-    n = n < 2 ? 2 : n > max ? max : n;
-    for (size_t i = 0; i < n; i++) {
-        double k = top * (double)i / (double)(n - 1);
-        pct[i] = 100 - 100 / pow(10, k);
-        ms[i] = (double)hist_percentile(h, pct[i]) / 1000;
-    }
-    return n;
 }

@@ -12,11 +12,10 @@
 #include "base/version.h"
 #include "report/report.h"
 #include "report/doc_verdicts.h"
+#include "report/run_charts.h"
 #include "report/run_doc.h"
 #include "model/server_cpu.h"
 #include "stats/buckets.h"
-
-#define PCT_POINTS 96
 
 /* The --threshold verdict's card, after the run's own (run_doc.h). */
 static void verdict_card(struct doc_cards *d, const struct doc_verdicts *v)
@@ -46,105 +45,14 @@ static void verdict_table(FILE *out, const struct doc_verdicts *v)
 
 /* ---- charts ---------------------------------------------------------------- */
 
-void html_pct_chart(FILE *out, const char *id, const struct run_result *const *rs,
-                    const char *const *names, int n, int service)
+/* Each chart of the page (run_charts.h), as the document says. */
+static void charts(FILE *out, const struct run_result *r)
 {
-    static double x[HTML_CHART_MAX_SERIES][PCT_POINTS], y[HTML_CHART_MAX_SERIES][PCT_POINTS];
-    static char label[HTML_CHART_MAX_SERIES][96];
-    struct html_series s[HTML_CHART_MAX_SERIES];
-    int ns = 0;
-    for (int i = 0; i < n; i++)
-        for (int k = 0; k <= service && ns < HTML_CHART_MAX_SERIES; k++) {
-            const struct hist *h = k ? &rs[i]->service : &rs[i]->latency;
-            size_t np = html_pct_points(h, x[ns], y[ns], PCT_POINTS);
-            if (!np)
-                continue;
-            snprintf(label[ns], sizeof label[ns], "%.60s%s%s", names[i], names[i][0] ? " " : "",
-                     k ? "service" : "latency");
-            /* one colour per result, as on the other charts; service dashed */
-            s[ns] = (struct html_series){.name = label[ns], .unit = "ms", .x = x[ns],
-                                         .y = y[ns], .n = np, .dec = 3, .hue = i + 1,
-                                         .dash = k};
-            ns++;
-        }
-    if (!ns)
-        return;
-    struct html_chart c = {.id = id, .title = "Latency by percentile (log 1/(1-p) axis; from "
-                           "the histograms)", .xname = "percentile", .yname = "ms",
-                           .xaxis = HTML_X_PERCENTILE};
-    html_chart(out, &c, s, ns);
-}
-
-int html_timeline_fill(const struct run_result *r, struct html_timeline *v)
-{
-    size_t n = r->nintervals;
-    memset(v, 0, sizeof *v);
-    double *all = calloc(n * 7 + 1, sizeof *all);
-    if (!all)
-        return -1;
-    double **cols[7] = {&v->t, &v->rate, &v->p50, &v->p99, &v->scpu, &v->ccpu, &v->rss};
-    for (int k = 0; k < 7; k++)
-        *cols[k] = all + (size_t)k * n;
-    v->n = n;
-    for (size_t i = 0; i < n; i++) {
-        const struct interval_rec *x = &r->intervals[i];
-        double len = x->t - (i ? r->intervals[i - 1].t : 0);
-        v->t[i] = x->t;
-        v->rate[i] = len > 0 ? (double)x->sent / len : NAN;
-        v->p50[i] = x->ok ? x->p50_ms : NAN;     /* no answer: no latency */
-        v->p99[i] = x->ok ? x->p99_ms : NAN;
-        v->scpu[i] = x->server_cpu_pct;           /* -1: not sampled */
-        v->ccpu[i] = x->client_cpu_pct;
-        v->rss[i] = r->nwatched && x->server_rss_kb > 0 ? (double)x->server_rss_kb * 1024 / 1e6
-                                                        : NAN;
-    }
-    return 0;
-}
-
-void html_timeline_free(struct html_timeline *v)
-{
-    free(v->t);
-    memset(v, 0, sizeof *v);
-}
-
-static void tl_chart(FILE *out, const struct run_result *r, const char *id, const char *title,
-                     const char *yname, const char *y2name, const struct html_series *s, int ns,
-                     const double *t)
-{
-    double warm = (double)r->cfg.warmup_ns / 1e9;
-    struct html_chart c = {.id = id, .title = title, .xname = "t", .xunit = "s",
-                           .yname = yname, .y2name = y2name, .x = t, .shade0 = -warm,
-                           .shade1 = 0, .shade_label = "warmup (not recorded)"};
-    html_chart(out, &c, s, ns);
-}
-
-void html_run_timeline(FILE *out, const struct run_result *r, const char *idp)
-{
-    struct html_timeline v;
-    size_t n = r->nintervals;
-    if (!n || html_timeline_fill(r, &v))
-        return;
-    char id[4][64];
-    static const char *const sfx[4] = {"rate", "lat", "cpu", "rss"};
-    for (int k = 0; k < 4; k++)
-        snprintf(id[k], sizeof id[k], "%s-%s", idp, sfx[k]);
-    struct html_series rate[1] = {{.name = "achieved rate", .unit = "/s", .y = v.rate, .n = n,
-                                   .dec = 1}};
-    struct html_series lat[2] = {
-        {.name = "p50", .unit = "ms", .y = v.p50, .n = n, .dec = 3, .hue = 1},
-        {.name = "p99", .unit = "ms", .y = v.p99, .n = n, .dec = 3, .hue = 1, .dash = 1},
-    };
-    struct html_series cpu[3] = {
-        {.name = "server CPU", .unit = "%", .y = v.scpu, .n = n, .dec = 1},
-        {.name = "client CPU", .unit = "%", .y = v.ccpu, .n = n, .dec = 1},
-        {.name = "server RSS", .unit = "MB", .y = v.rss, .n = n, .dec = 1, .axis = 1},
-    };
-    tl_chart(out, r, id[0], "Achieved rate per interval", "requests/s", NULL, rate, 1, v.t);
-    tl_chart(out, r, id[1], "Latency per interval (p50, p99)", "ms", NULL, lat, 2, v.t);
-    tl_chart(out, r, id[2], r->nwatched ? "CPU (% of one core) and server RSS" : "Client CPU "
-             "(% of one core; server not sampled)", "% of one core", r->nwatched ? "MB" : NULL,
-             cpu, r->nwatched ? 3 : 2, v.t);
-    html_timeline_free(&v);
+    struct doc_chart c[RUN_CHARTS_MAX];
+    int n = run_charts_of_run(c, r);
+    for (int k = 0; k < n; k++)
+        html_chart(out, &c[k]);
+    run_charts_free(c, n);
 }
 
 /* ---- tables ---------------------------------------------------------------- */
@@ -259,10 +167,7 @@ int html_write_run(const char *path, const struct run_result *r, const struct do
     html_warnings(out, r, NULL);
     verdict_table(out, v);
     html_section(out, "Charts");
-    const struct run_result *rs[1] = {r};
-    const char *names[1] = {""};
-    html_pct_chart(out, "chart-pct", rs, names, 1, 1);
-    html_run_timeline(out, r, "chart-tl");
+    charts(out, r);
     html_section_end(out);
     run_tables(out, d);
     html_end(out);

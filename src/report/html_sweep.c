@@ -13,139 +13,22 @@
 #include "model/sweep.h"
 #include "report/sweep_out.h"
 
-#define MAX_GROUPS 4
-
-/* The figures' names in chart legends and readouts. */
-static const char *const fig_label[SF_N] = {
-    "achieved", "p50", "p90", "p99", "errors", "server CPU", "CPU-ms/call", "bytes/response",
-};
-
-/* Cells sharing every varying parameter but the rate: one line each. */
-struct groups {
-    size_t n;
-    char name[MAX_GROUPS][200];
-    double *x[MAX_GROUPS], *y[MAX_GROUPS][SF_N];
-    size_t len[MAX_GROUPS];
-    int by_rate;                /* x is the offered rate, else the cell number */
-    int dropped;                /* cells of lines past MAX_GROUPS, not drawn */
-    double *mem;
-};
-
-static int group_of(struct groups *g, const char *name)
-{
-    for (size_t i = 0; i < g->n; i++)
-        if (!strcmp(g->name[i], name))
-            return (int)i;
-    if (g->n == MAX_GROUPS)
-        return -1;
-    snprintf(g->name[g->n], sizeof g->name[g->n], "%s", name);
-    return (int)g->n++;
-}
-
-static int groups_fill(struct groups *g, const struct sweep *s)
-{
-    memset(g, 0, sizeof *g);
-    unsigned vary = sweep_varying(s);
-    g->by_rate = (vary & SWEEP_P_RATE) || s->ncells == 1;
-    size_t per = s->ncells + 1;
-    g->mem = calloc((size_t)MAX_GROUPS * (SF_N + 1) * per, sizeof *g->mem);
-    if (!g->mem)
-        return -1;
-    for (int k = 0; k < MAX_GROUPS; k++) {
-        g->x[k] = g->mem + (size_t)k * (SF_N + 1) * per;
-        for (int f = 0; f < SF_N; f++)
-            g->y[k][f] = g->x[k] + (size_t)(f + 1) * per;
-    }
-    for (size_t i = 0; i < s->ncells; i++) {
-        struct sweep_row row;
-        char name[200];
-        sweep_params_text(&s->cells[i].p, g->by_rate ? vary & ~SWEEP_P_RATE : 0, name,
-                          sizeof name);
-        int k = group_of(g, name);
-        g->dropped += k < 0;
-        if (k < 0 || !s->cells[i].nreps || sweep_cell_row(&s->cells[i], &row))
-            continue;
-        size_t j = g->len[k]++;
-        g->x[k][j] = g->by_rate ? s->cells[i].p.rate : (double)(i + 1);
-        for (int f = 0; f < SF_N; f++)
-            g->y[k][f][j] = row.med[f];
-    }
-    return 0;
-}
-
-/* Probes of a capacity search come in any order: sort each line by x. */
-static void groups_sort(struct groups *g)
-{
-    for (size_t k = 0; k < g->n; k++)
-        for (size_t i = 1; i < g->len[k]; i++)
-            for (size_t j = i; j > 0 && g->x[k][j - 1] > g->x[k][j]; j--) {
-                double t = g->x[k][j];
-                g->x[k][j] = g->x[k][j - 1], g->x[k][j - 1] = t;
-                for (int f = 0; f < SF_N; f++) {
-                    t = g->y[k][f][j];
-                    g->y[k][f][j] = g->y[k][f][j - 1], g->y[k][f][j - 1] = t;
-                }
-            }
-}
-
-static void marks(struct html_chart *c, const struct sweep *s, char (*labels)[160])
-{
-    for (size_t i = 0; i < s->ncaps && c->nmarks < 4; i++) {
-        const struct sweep_capacity *cap = &s->caps[i];
-        if (cap->max_good_rate < 0)
-            continue;
-        snprintf(labels[c->nmarks], 160, cap->outcome == CAPACITY_FOUND
-                 ? "capacity %.15s %.60s: %g/s" : "%.15s %.60s held at %g/s", cap->proto,
-                 cap->verb, cap->max_good_rate);
-        c->marks[c->nmarks] = cap->max_good_rate;
-        c->mark_labels[c->nmarks] = labels[c->nmarks];
-        c->nmarks++;
-    }
-}
-
-/* One chart of figures figs[0..nf) per line. */
-static void fig_chart(FILE *out, const struct sweep *s, const struct groups *g, const char *id,
-                      const char *title, const char *yname, const int *figs, int nf,
-                      const char *unit, int dec)
-{
-    static char names[HTML_CHART_MAX_SERIES][260], labels[4][160];
-    struct html_series ser[HTML_CHART_MAX_SERIES];
-    int ns = 0;
-    for (size_t k = 0; k < g->n; k++)
-        for (int f = 0; f < nf && ns < HTML_CHART_MAX_SERIES; f++) {
-            snprintf(names[ns], sizeof names[ns], "%s%s%s", g->name[k], g->name[k][0] ? " " : "",
-                     fig_label[figs[f]]);
-            /* a line's colour is the same on every chart; its figures differ by dash */
-            ser[ns] = (struct html_series){.name = names[ns], .unit = unit, .x = g->x[k],
-                                           .y = g->y[k][figs[f]], .n = g->len[k], .dec = dec,
-                                           .hue = (int)k + 1, .dash = f};
-            ns++;
-        }
-    struct html_chart c = {.id = id, .title = title, .yname = yname,
-                           .xname = g->by_rate ? "offered rate" : "cell",
-                           .xunit = g->by_rate ? "/s" : ""};
-    if (g->by_rate)
-        marks(&c, s, labels);
-    html_chart(out, &c, ser, ns);
-}
-
+/* The page's charts (sweep_charts: the plot draws the same). */
 static void charts(FILE *out, const struct sweep *s)
 {
-    struct groups g;
-    if (groups_fill(&g, s))
+    struct doc_chart c[SWEEP_CHARTS_PAGE];
+    int dropped = 0, n = sweep_charts(c, SWEEP_CHARTS_PAGE, s, &dropped);
+    if (!n)
         return;
-    groups_sort(&g);
-    static const int lat[2] = {SF_P50, SF_P99}, ach[1] = {SF_ACHIEVED}, cpu[1] = {SF_CPU_PCT};
     html_section(out, "Charts");
-    if (g.dropped)
+    if (dropped)
         fprintf(out, "<p class=\"sub\">The charts draw the first %d lines; %d more cells are in "
-                     "the tables only.</p>\n", MAX_GROUPS, g.dropped);
-    fig_chart(out, s, &g, "chart-sweep-lat", "Latency against the offered rate (median of the "
-              "repeats), capacity marked", "ms", lat, 2, "ms", 3);
-    fig_chart(out, s, &g, "chart-sweep-rate", "Achieved rate", "requests/s", ach, 1, "/s", 2);
-    fig_chart(out, s, &g, "chart-sweep-cpu", "Server CPU", "% of one core", cpu, 1, "%", 1);
+                     "the tables only.</p>\n", SWEEP_CHARTS_LINES, dropped);
+    for (int k = 0; k < n; k++) {
+        html_chart(out, &c[k]);
+        doc_chart_free(&c[k]);
+    }
     html_section_end(out);
-    free(g.mem);
 }
 
 static void warnings(FILE *out, const struct sweep *s)

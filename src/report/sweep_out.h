@@ -12,6 +12,7 @@
 #include "model/sweep.h"
 #include "report/doc_table.h"
 #include "report/doc_cards.h"
+#include "report/doc_chart.h"
 
 /* The table: a line naming what every cell shares, then one row per cell:
  * its number (#, as sweep_select takes it), the parameters that vary,
@@ -76,12 +77,23 @@ int sweep_table_csv(FILE *out, const struct sweep *s, long baseline);
  * @return 0, or -1 with err (a bad spec, no memory). */
 int sweep_buckets_text(FILE *out, const struct sweep *s, const char *spec, char *err);
 
-/* The plot (gnuplot, one SVG; sweep_plot.c): one line per series (cells
- * sharing every varying parameter but the rate) of p50 and p99, server
- * CPU %, CPU-ms per call, and achieved rate, against the offered rate (the
- * cell number when the rate does not vary); each search's capacity marked
- * on the rate axis. The script and data (FILE.gp, FILE.sN.dat) are removed
- * once the SVG is made. Without gnuplot: one line to stderr, the script
+/* The charts (sweep_charts.c), built once for the page and the plot: one
+ * line per group of cells sharing every varying parameter but the rate
+ * (the first SWEEP_CHARTS_LINES groups), each figure's median against the
+ * offered rate (the cell number when the rate does not vary), each
+ * search's capacity marked on the rate axis. Into c[0..n): latency (p50,
+ * p99), achieved rate, server CPU (the page's SWEEP_CHARTS_PAGE), then
+ * server CPU per call. *dropped: how many cells are of groups past the
+ * first SWEEP_CHARTS_LINES (not drawn). @return how many charts (free
+ * them with doc_chart_free), or 0 (no memory). */
+#define SWEEP_CHARTS_LINES 4
+#define SWEEP_CHARTS_PAGE 3
+#define SWEEP_CHARTS_MAX 4
+int sweep_charts(struct doc_chart *c, int n, const struct sweep *s, int *dropped);
+
+/* The plot (gnuplot, one SVG; sweep_plot.c): sweep_charts' charts, one
+ * panel each. The script and data (FILE.gp, FILE.<chart id>.dat) are
+ * removed once the SVG is made. Without gnuplot: one line to stderr, the script
  * and data kept, 0. @return 0, or -1 with err (a file cannot be written,
  * gnuplot failed, no cell). */
 int sweep_plot_svg(const char *svg_path, const struct sweep *s, char *err);

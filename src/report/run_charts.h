@@ -1,0 +1,65 @@
+/* run_charts: the charts of a run and of a comparison, each built once as
+ * a document (doc_chart.h) by one function here: the pages draw them
+ * (html_run.c, compare_html.c) and --plot hands the same documents to
+ * gnuplot (plot.c), so the page and the SVG show the same lines.
+ *
+ * Charts are built from the histograms and the interval timeline, never
+ * from per-request samples, so they stay small however long the run. The
+ * results and names passed in are only read; a built chart holds its own
+ * copy of the values (doc_chart_free). */
+#ifndef RPCBENCH_RUN_CHARTS_H
+#define RPCBENCH_RUN_CHARTS_H
+
+#include <stddef.h>
+
+#include "model/result.h"
+#include "report/doc_chart.h"
+
+/* The timeline charts: achieved rate, latency (p50, p99), CPU (and the
+ * server's RSS on the right-hand axis). */
+#define RUN_CHARTS_TIMELINE 3
+
+/* x values (percentiles, 0..100) for a latency percentile plot of h:
+ * 0 up to the last the count can tell (1 - 1/count), evenly on the log
+ * 1/(1-p) axis, into pct (at most max) and the latency (ms) of each into
+ * ms. @return how many (0 for an empty h). */
+size_t run_chart_pct_points(const struct hist *h, double *pct, double *ms, size_t max);
+
+/* The latency-by-percentile chart, id id: one line per result (names[i],
+ * in result i's colour; n at most DOC_CHART_MAX_SERIES), on the log
+ * 1/(1-p) axis; service adds each one's service time (dashed).
+ * @return 0 (c->ns 0 when no histogram has a value: nothing to draw), or
+ * -1 (no memory; c empty). */
+int run_chart_pct(struct doc_chart *c, const char *id, const struct run_result *const *rs,
+                  const char *const *names, int n, int service);
+
+/* One run's timeline charts into c[0..RUN_CHARTS_TIMELINE), ids idp-rate,
+ * idp-lat, idp-cpu, over the intervals' shared t, the warmup shaded.
+ * @return RUN_CHARTS_TIMELINE, or 0 (no intervals, or no memory: c
+ * empty). */
+int run_chart_timeline(struct doc_chart *c, const struct run_result *r, const char *idp);
+
+/* The arms' timeline charts of a comparison into c[0..RUN_CHARTS_TIMELINE),
+ * ids chart-rate, chart-lat, chart-cpu: each arm (names[a], "A xmlrpc";
+ * n at most 2) in its own colour on every chart, its figures told apart
+ * by dash, each over its own t (its rounds end to end). @return
+ * RUN_CHARTS_TIMELINE, or 0 (no memory: c empty). */
+int run_chart_arms_timeline(struct doc_chart *c, const struct run_result *const *rs,
+                            const char *const *names, int n);
+
+/* Every chart of a run's page, in its order, into c[0..RUN_CHARTS_MAX):
+ * the percentile chart (chart-pct: latency and service), when a histogram
+ * has values, then the timeline charts (chart-tl-*). @return how many
+ * (c[0..n) built; 0 too without memory). */
+#define RUN_CHARTS_MAX (1 + RUN_CHARTS_TIMELINE)
+int run_charts_of_run(struct doc_chart *c, const struct run_result *r);
+/* Every chart of a comparison's page the same way, of its two arms'
+ * merged results rs[0..2) named names[0..2) ("A xmlrpc"): the percentile
+ * chart (latency), then the arms' timeline charts. @return how many. */
+int run_charts_of_compare(struct doc_chart *c, const struct run_result *const *rs,
+                          const char *const *names);
+
+/* Frees charts c[0..n) (doc_chart_free). */
+void run_charts_free(struct doc_chart *c, int n);
+
+#endif
