@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """bench.py: rpcbench's own speed, side by side with wrk, wrk2 and hey.
 
-Runs the seven parts of `make bench` against one `rpcbench serve` on
+Runs the eight parts of `make bench` against one `rpcbench serve` on
 loopback and writes bench/RESULTS.md: one markdown table per part, medians
 over repetitions, each figure next to its peer measured in the same run,
 interleaved (rep 1 of every tool, then rep 2, ...) so that a fuzzer loading
@@ -66,6 +66,10 @@ class Plan:
         self.ol_cells = ((5000, 50), (20000, 100), (40000, 200))
         self.ol_s = 3 if q else 10
         self.ol_reps = 1 if q else 3
+        # part 8: --metrics-listen scraped every 100 ms during a 5k/s run
+        self.scrape_rate = 5000
+        self.scrape_s = 3 if q else 10
+        self.scrape_reps = 2 if q else 3
 
 
 # --------------------------------------------------------------- parts ---
@@ -540,13 +544,84 @@ def part_server_cpu(plan, srv, out):
     return summary
 
 
+class Scraper:
+    """GET /metrics every period_s on 127.0.0.1:port from a thread, as a
+    Prometheus scraping fast would, until stopped; counts the answers."""
+
+    def __init__(self, port, period_s=0.1):
+        self.port, self.period_s, self.ok = port, period_s, 0
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self.loop, daemon=True)
+
+    def loop(self):
+        import urllib.request
+        while not self.done.wait(self.period_s):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/metrics",
+                                            timeout=1) as r:
+                    r.read()
+                    self.ok += 1
+            except OSError:
+                pass  # not listening yet, or over
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.done.set()
+        self.thread.join()
+
+
+def part_scrape(plan, srv, bodies, out):
+    """8. --metrics-listen scraped every 100 ms during a 5k/s run, against
+    the same run unscraped, interleaved: what the scrapes cost the pacing
+    and the client."""
+    rows, cmds = {}, {}
+    for rep in range(plan.scrape_reps):
+        for tool in (("plain", "scraped") if rep % 2 == 0 else ("scraped", "plain")):
+            argv, parse = L.paced_cmd("rpcbench", srv, "xmlrpc", bodies["xmlrpc"], 50,
+                                      plan.scrape_rate, plan.scrape_s, RPCBENCH)
+            if tool == "plain":
+                rows.setdefault(tool, []).append(L.measure(argv, srv, parse))
+            else:
+                port = L.free_port()
+                argv = argv + ["--metrics-listen", f"127.0.0.1:{port}"]
+                with Scraper(port) as sc:
+                    r = L.measure(argv, srv, parse)
+                r["scrapes"] = sc.ok
+                rows.setdefault(tool, []).append(r)
+            cmds[tool] = argv
+    out.append("## 8. Live metrics: scraped every 100 ms during a 5k/s run
+")
+    out.append(f"XML-RPC ping at {plan.scrape_rate}/s, 50 connections, {plan.scrape_s} s, "
+               f"{plan.scrape_reps} runs each, interleaved: plain, and with `--metrics-listen` "
+               "while a thread of this script GETs /metrics every 100 ms (ten times Prometheus' "
+               "usual fastest). Medians.
+")
+    hdr = ["run", "scrapes answered", "achieved/target", "pacer lag p99 us", "lag p99 us",
+           "latency p99 ms", "client CPU us/request", "steal ms/run"]
+    table, summary = [], {}
+    for tool in ("plain", "scraped"):
+        m = L.medians(rows[tool])
+        table.append([tool, L.f0(m.get("scrapes")) if tool == "scraped" else "-",
+                      L.f3(m.get("rps", 0) / plan.scrape_rate if m else None),
+                      L.f0(m.get("pacer_p99_us")), L.f0(m.get("lag_p99_us")),
+                      L.f2(m.get("lat_p99_ms")), L.f1(m.get("cpu_us_req")),
+                      L.f0(m.get("steal_ms"))])
+        summary[tool] = {"pacer_p99_us": m.get("pacer_p99_us"), "cpu_us_req": m.get("cpu_us_req")}
+    out.append(L.md_table(hdr, table))
+    out.append(L.commands(cmds))
+    return summary
+
+
 # ---------------------------------------------------------------- main ---
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="short runs, to try the script")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
-    ap.add_argument("--parts", default="1234567")
+    ap.add_argument("--parts", default="12345678")
     args = ap.parse_args()
     plan = Plan(args.quick)
     t0 = time.time()
@@ -583,6 +658,9 @@ def main():
         if "7" in args.parts:
             L.log("part 7: open loop against wrk2")
             summary["openloop"] = part_open_loop(plan, srv, bodies, out)
+        if "8" in args.parts:
+            L.log("part 8: live metrics scraped during a 5k/s run")
+            summary["scrape"] = part_scrape(plan, srv, bodies, out)
     finally:
         srv.stop()
         shutil.rmtree(tmp, ignore_errors=True)

@@ -235,6 +235,14 @@ def paced_cmd(tool, srv, proto, body, conns, rate, secs, rpcbench):
     return hey_cmd(srv, proto, body, conns, secs, rate)
 
 
+def free_port():
+    """A loopback port nothing listens on now (bound, then let go)."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def steal_ms():
     """Per CPU, the milliseconds the hypervisor has run something else while
     this VM's vCPU wanted to run (/proc/stat's 8th column, USER_HZ ticks)."""
@@ -475,6 +483,13 @@ def footer(summary, took_s):
         lines.append("- serve's CPU-ms per getAllVmStats (150 VMs): " + ", ".join(
             f"{k} {_fmt(v, 2)}" for k, v in cpu.items()) +
             f" (xmlrpc/jsonrpc-http {ratio(cpu.get('xmlrpc-http'), cpu.get('jsonrpc-http'))})")
+    sc = summary.get("scrape") or {}
+    if sc.get("plain") and sc.get("scraped"):
+        lines.append("- 5k/s scraped every 100 ms vs not: pacer-lag p99 "
+                     f"{_fmt(sc['scraped'].get('pacer_p99_us'), 0)} vs "
+                     f"{_fmt(sc['plain'].get('pacer_p99_us'), 0)} us, client CPU "
+                     f"{_fmt(sc['scraped'].get('cpu_us_req'), 1)} vs "
+                     f"{_fmt(sc['plain'].get('cpu_us_req'), 1)} us/request")
     lines.append(f"\nTook {took_s:.0f} s; load at end {os.getloadavg()[0]:.2f} (1 min).\n")
     return "\n".join(lines)
 

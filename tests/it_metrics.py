@@ -4,7 +4,8 @@ the scraper asks for it; the endpoint refuses what it does not serve and
 bounds what it reads. A real Prometheus (Debian's prometheus), started here
 on loopback with a 1 s scrape interval, scrapes a run: its HTTP API's
 rpcbench_requests_total equals the run's sent, and the latency histogram's
-count equals its ok (--metrics-linger holds the end for that last scrape).
+count equals its ok (--metrics-linger holds the end for that last scrape),
+and every query of the Grafana dashboard in contrib/ answers with data.
 compare labels each run with its arm and round."""
 import json
 import os
@@ -159,6 +160,25 @@ def settled(port, q, want, within_s=5):
     return value
 
 
+def dashboard_queries_answer(port, at):
+    """Every query of contrib/grafana's dashboard, with Grafana's variables
+    given, answers with data from the run at time at: its metric names and
+    labels are those rpcbench serves."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "contrib", "grafana",
+                        "rpcbench-dashboard.json")
+    dash = json.load(open(path))
+    exprs = [t["expr"] for p in dash["panels"] for t in p["targets"]]
+    check(len(exprs) >= 6, "dashboard queries: %r" % exprs)
+    for e in exprs:
+        q = e.replace("$__rate_interval", "5s").replace("$run", ".*")
+        url = "http://127.0.0.1:%d/api/v1/query?query=%s&time=%.3f" % (
+            port, urllib.parse.quote(q), at)
+        with urllib.request.urlopen(url, timeout=5) as r:
+            doc = json.load(r)
+        check(doc["status"] == "success" and doc["data"]["result"],
+              "dashboard query answers nothing: %s -> %r" % (q, doc))
+
+
 def start_prometheus(target_port):
     exe = shutil.which("prometheus")
     if not exe:
@@ -193,6 +213,7 @@ def test_real_prometheus_sees_the_run():
         p, out, d = start_run(port, "--verb", "ping", "-R", "50", "-d", "4s", "--warmup", "1s",
                               "--metrics-linger", "5s")
         p.wait(40)
+        ended = time.time()
         check(p.returncode == 0, "run rc %r" % p.returncode)
         r = json.load(open(out))
         sent, ok = r["requests"]["sent"], r["requests"]["ok"]
@@ -204,6 +225,7 @@ def test_real_prometheus_sees_the_run():
         check(got == ok, "Prometheus histogram count %r, run ok %d" % (got, ok))
         got = prometheus_query(web, "max_over_time(rpcbench_server_cpu_percent[1m])")
         check(got and 0 < float(got[0]["value"][1]) <= 400, "server CPU %r" % got)
+        dashboard_queries_answer(web, ended - 1.5)
     finally:
         if p:
             kill_group(p)
