@@ -119,6 +119,15 @@ int opt_parse_proto(struct options *o, const char *arg, char *err);
 int opt_parse_verb(struct options *o, const char *arg, char *err);
 int opt_parse_method(struct options *o, const char *arg, char *err);
 int opt_parse_pacer_window(struct options *o, const char *arg, char *err);
+int opt_parse_header(struct options *o, const char *arg, char *err);
+int opt_parse_user(struct options *o, const char *arg, char *err);
+int opt_parse_bearer(struct options *o, const char *arg, char *err);
+int opt_parse_stomp_login(struct options *o, const char *arg, char *err);
+/* options_auth.c: one Authorization at most, and HTTP's options only
+ * over HTTP, STOMP's only over STOMP (c's url, "" the simulator: HTTP).
+ * @return 0, or -1 with err (never quoting a secret). */
+struct run_config;
+int options_check_auth(const struct run_config *c, char *err);
 int opt_parse_buckets(struct options *o, const char *arg, char *err);
 int opt_parse_percentiles(struct options *o, const char *arg, char *err);
 int opt_parse_cpu_sat(struct options *o, const char *arg, char *err);

@@ -3,6 +3,7 @@
  * run: ranges, URLs, verbs, readable inputs and writable outputs (the
  * checks of a single value, shared with other subcommands, are
  * cli_args.c's and run as each option is parsed). Each failure is one line naming the option and what it takes. */
+#include "cli/option_table.h"
 #include "cli/options.h"
 
 #include <string.h>
@@ -173,5 +174,7 @@ int options_check_arm(const struct run_config *cfg, char *err)
                  "(e.g. 100/s)");
         return -1;
     }
+    if (options_check_auth(cfg, err))
+        return -1;
     return check_verbs(cfg, enc_find(cfg->encoding), err);
 }

@@ -26,10 +26,11 @@ static int http_prepare(struct engine *e, int verb, const struct enc_request *bo
     struct prepared *p = &e->prep[verb];
     struct buf *b = &p->req.body;
     buf_reset(b);
+    /* --header, --user, --bearer: the lines as given, before the body's */
     int rc = buf_appendf(b,
                          "POST %s HTTP/1.1\r\nHost: %s:%d\r\nUser-Agent: rpcbench\r\n"
-                         "Content-Type: %s\r\nContent-Length: %zu\r\n\r\n",
-                         e->target->path, e->target->host, e->target->port,
+                         "%sContent-Type: %s\r\nContent-Length: %zu\r\n\r\n",
+                         e->target->path, e->target->host, e->target->port, e->cfg->headers,
                          e->enc->content_type, body->body.len);
     size_t head = b->len;
     if (rc || buf_append(b, body->body.data, body->body.len)) {
@@ -125,6 +126,13 @@ static int describe(struct conn *c, int kind, const struct enc_result *r)
                         ex[0] ? ": " : "", ex);
         break;
     }
+    case ERR_AUTH: /* what to give, or that what was given was refused */
+        conn_note_error(c, kind, "HTTP %u %s: %s", http_response_status(&c->resp),
+                        http_status_str((enum http_status)http_response_status(&c->resp)),
+                        c->eng->cfg->headers[0] ? "the server refused the credentials or "
+                        "headers given" : "the server wants credentials: --user USER:PASS, "
+                        "--bearer TOKEN or --header");
+        break;
     case ERR_FAULT:
         errtext_fault(body, len, r->fault_code, slot, ERR_SAMPLE_LEN);
         break;
@@ -165,9 +173,10 @@ static int classify(struct conn *c)
     struct enc_result r = {0};
     const char *body = c->body.data ? c->body.data : ""; /* an empty body has no buffer */
     if (http_failed(c)) {
+        unsigned st = http_response_status(&c->resp);
         if (c->body.len && e->enc->check_response(body, c->body.len, &r) == ENC_FAULT)
             return describe(c, ERR_FAULT, &r);
-        return describe(c, ERR_HTTP, &r);
+        return describe(c, st == 401 || st == 403 ? ERR_AUTH : ERR_HTTP, &r);
     }
     if (e->cfg->validate == VALIDATE_NONE)
         return REQ_OK;

@@ -64,8 +64,11 @@ static void stomp_ready(struct conn *c)
 {
     char hb[32];
     snprintf(hb, sizeof hb, "%d,%d", STOMP_HEARTBEAT_MS, STOMP_HEARTBEAT_MS);
+    const struct run_config *cfg = c->eng->cfg;
     const char *kv[] = {"accept-version", "1.2", "host", c->eng->target->host,
-                        "heart-beat", hb, NULL};
+                        "heart-beat", hb, /* --stomp-login, or the end */
+                        cfg->stomp_login[0] ? "login" : NULL, cfg->stomp_login,
+                        "passcode", cfg->stomp_passcode, NULL};
     c->state = CONN_LOGIN;
     c->leaving = 0;
     c->last_rx_ns = clock_now_ns();

@@ -22,6 +22,7 @@ enum err_kind {
     ERR_FAULT,   /* XML-RPC fault, JSON-RPC error, VDSM status.code != 0 */
     ERR_DECODE,  /* not a valid response */
     ERR_HANDSHAKE, /* connected, but the TLS handshake or the STOMP login failed */
+    ERR_AUTH,    /* HTTP 401 or 403: credentials missing or refused */
     ERR_KINDS
 };
 extern const char *const err_kind_names[ERR_KINDS];
@@ -134,14 +135,21 @@ struct run_config {
     char cacert[256], cert[256], key[256];
     int tls_insecure;
     char stomp_destination[128];
+    /* Headers and auth (--header, --user, --bearer, --stomp-login): the
+     * lines every HTTP request carries ("Name: value\r\n" each, an
+     * Authorization line included) and the STOMP CONNECT's login. The
+     * secrets stay here, in this process and its MPI ranks; reports,
+     * saved files and pages show auth_shown and headers_shown instead,
+     * and a saved file has neither headers nor login (result_json). */
+    char headers[2048];
+    char stomp_login[128], stomp_passcode[128];
+    char auth_shown[160];     /* "--user alice:***", "--bearer ***", "" */
+    char headers_shown[1024]; /* "X-Trace: 7; Cookie: ***", "" */
     /* A distributed run (dist.h): this process sends the requests
      * k * split_ranks + split_rank of the schedule (0 or 1 ranks: all). */
     unsigned split_ranks, split_rank;
 };
 
-/* What a run calls back while it goes: not part of its configuration
- * (which is saved, sent to MPI ranks as bytes and compared), since
- * pointers mean nothing outside this process. Each may be NULL. */
 /* What a run looks like while it goes, handed to run_hooks.on_snapshot as
  * each interval closes (warmup too) and once more for the drain after the
  * window: the live figures for --metrics-listen. latency: the measured ok
@@ -158,6 +166,9 @@ struct live_view {
 };
 typedef void (*snapshot_hook)(void *ctx, const struct live_view *v);
 
+/* What a run calls back while it goes: not part of its configuration
+ * (which is saved, sent to MPI ranks as bytes and compared), since
+ * pointers mean nothing outside this process. Each may be NULL. */
 struct run_hooks {
     interval_hook on_interval; /* --hdr-log's sink */
     void *interval_ctx;

@@ -404,6 +404,11 @@ static json_object *transport_json(const struct run_result *r)
     add_int(tr, "stomp_bad_frames", r->stomp_bad_frames);
     json_object_object_add(tr, "stomp_error", json_object_new_string(r->stomp_error));
     add_int(tr, "stray_replies", r->stray_replies);
+    /* what was sent besides the call, secrets as "***" (never the values) */
+    if (r->cfg.auth_shown[0])
+        json_object_object_add(tr, "auth", json_object_new_string(r->cfg.auth_shown));
+    if (r->cfg.headers_shown[0])
+        json_object_object_add(tr, "headers", json_object_new_string(r->cfg.headers_shown));
     return tr;
 }
 

@@ -327,6 +327,8 @@ static void load_cpu(json_object *root, struct run_result *r)
     str(tr, "tls_error", r->tls_error, sizeof r->tls_error);
     str(tr, "stomp_error", r->stomp_error, sizeof r->stomp_error);
     r->cfg.tls_insecure = boolean(tr, "tls_insecure");
+    str(tr, "auth", r->cfg.auth_shown, sizeof r->cfg.auth_shown);
+    str(tr, "headers", r->cfg.headers_shown, sizeof r->cfg.headers_shown);
     for (int k = 0; k < ERR_KINDS; k++)
         str(es, err_kind_names[k], r->error_samples[k], sizeof r->error_samples[k]);
     json_object *w = get(root, "warnings");

@@ -195,6 +195,10 @@ void report_transport_doc(const struct run_result *r, struct doc_kv *d)
                       (long long)r->stray_replies);
     else if (r->stray_replies)
         doc_kv_append(d, "; stray replies %lld", (long long)r->stray_replies);
+    if (r->cfg.auth_shown[0] || r->cfg.headers_shown[0])
+        doc_kv_add(d, DOC_IN_BOTH, "", "%s%s%s%s", r->cfg.auth_shown,
+                   r->cfg.auth_shown[0] && r->cfg.headers_shown[0] ? "; " : "",
+                   r->cfg.headers_shown[0] ? "headers " : "", r->cfg.headers_shown);
     if (r->tls_error[0])
         doc_kv_add(d, DOC_IN_BOTH, "", "last TLS failure: %s", r->tls_error);
     if (r->stomp_error[0])
