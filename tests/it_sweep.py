@@ -219,6 +219,26 @@ def test_verb_mix_with_plus():
         check(names == ["ping", "list"], "the mix's verbs: %r" % names)
 
 
+def test_url_list_pairs_with_protocols():
+    """-u A,B -p xmlrpc,jsonrpc: each protocol's cells measure its own URL
+    (one server, XML-RPC at /RPC2, JSON-RPC at /jsonrpc)."""
+    with Server() as srv, tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "s.json")
+        code, _, stderr = rpcbench("sweep", "-u", srv.url("/RPC2") + "," + srv.url("/jsonrpc"),
+                                   "-p", "xmlrpc,jsonrpc", "-R", "5,10", "-d", "0.4s",
+                                   "--verb", "ping", "--output", out, "--quiet", timeout=60)
+        check(code == 0, "exit %d: %s" % (code, stderr))
+        with open(out) as f:
+            s = json.load(f)
+        got = [(c["params"]["proto"], c["result"]["target"]["url"].rsplit("/", 1)[1],
+                c["result"]["requests"]["ok"] > 0) for c in s["cells"]]
+        check(got == [("xmlrpc", "RPC2", True)] * 2 + [("jsonrpc", "jsonrpc", True)] * 2,
+              "cells: %r" % got)
+        code, _, stderr = rpcbench("sweep", "-u", srv.url("/RPC2") + "," + srv.url("/jsonrpc"),
+                                   "-p", "xmlrpc", "-d", "0.4s")
+        check(code == 2 and "2 URLs for 1 --proto value" in stderr, "%d %r" % (code, stderr))
+
+
 class Listener:
     """A bare TCP listener counting the connections made to it: a usage
     error must send nothing."""
@@ -310,5 +330,5 @@ def test_sigint_keeps_what_was_measured():
 
 if __name__ == "__main__":
     main([test_usage_errors, test_overload_is_the_servers, test_find_max_names_the_saturation_rule,
-          test_verb_mix_with_plus, test_sigint_keeps_what_was_measured,
+          test_verb_mix_with_plus, test_url_list_pairs_with_protocols, test_sigint_keeps_what_was_measured,
           test_grid_outputs, test_capacity_exit_codes, test_capacity_of_one_worker])

@@ -32,7 +32,9 @@ const struct opt_row opt_rows[] = {
      .def_doc = "the built-in simulator", .cmds = IN_LOAD,
      .help = "http[s]://host:port[/path], stomp[s]://host:port",
      .help_in[CMD_COMPARE] = "http[s]://host:port[/path], stomp[s]://host:port;\n"
-                             "A,B gives each arm its own"},
+                             "A,B gives each arm its own",
+     .help_in[CMD_SWEEP] = "http[s]://host:port[/path], stomp[s]://host:port;\n"
+                           "URL1,URL2 pairs one with each --proto, in order"},
     {.name = "proto", .short_opt = 'p', .type = OT_CUSTOM, .parse = opt_parse_proto,
      .complete = "xmlrpc jsonrpc",
      .arg = "P", .def = "xmlrpc", .def_not_in = IN_COMPARE, .cmds = IN_LOAD, .lists = IN_SWEEP,

@@ -340,6 +340,57 @@ static int check_vm_id(const struct sweep_args *a, const struct options *o, char
     return -1;
 }
 
+/* The k-th field of a comma list into out (len bytes, the caller's).
+ * @return 0, or -1 when the list has fewer fields. */
+static int list_field(const char *list, size_t k, char *out, size_t len)
+{
+    for (; k; k--) {
+        list = strchr(list, ',');
+        if (!list++)
+            return -1;
+    }
+    snprintf(out, len, "%.*s", (int)strcspn(list, ","), list);
+    return 0;
+}
+
+/* -u A,B pairs a URL with each --proto, in order, as compare pairs arms:
+ * one URL per protocol (an endpoint serves one encoding at one path:
+ * aria2's XML-RPC at /rpc, its JSON-RPC at /jsonrpc). */
+static int check_url_pairs(const struct sweep_args *a, const struct options *o, char *err)
+{
+    if (!strchr(o->url, ','))
+        return 0;
+    size_t n = 1;
+    for (const char *p = o->url; (p = strchr(p, ',')); p++)
+        n++;
+    size_t np = a->protos[0][0] ? a->nprotos : 0; /* none given: run's default */
+    if (n != np) {
+        snprintf(err, ERR_LEN, "--url: %zu URLs for %zu --proto value%s: a list of URLs pairs "
+                 "one with each protocol, in order (-u URL1,URL2 -p xmlrpc,jsonrpc)", n, np,
+                 np == 1 ? "" : "s");
+        return -1;
+    }
+    char url[1024];
+    for (size_t i = 0; i < n; i++)
+        if (list_field(o->url, i, url, sizeof url) || !url[0]) {
+            snprintf(err, ERR_LEN, "--url: an empty URL in '%.200s'", o->url);
+            return -1;
+        }
+    return 0;
+}
+
+/* The URL a cell of protocol proto measures: -u's field paired with it
+ * (check_url_pairs), or the one URL. */
+static void url_for(const struct options *o, const char *proto, char *out, size_t len)
+{
+    snprintf(out, len, "%s", o->url);
+    if (!strchr(o->url, ',') || !o->sweep)
+        return;
+    for (size_t i = 0; i < o->sweep->nprotos; i++)
+        if (!strcmp(o->sweep->protos[i], proto))
+            list_field(o->url, i, out, len);
+}
+
 int sweep_args_check(struct sweep_args *a, const struct options *o, char *err)
 {
     if (check_run_options(a, o, err))
@@ -363,7 +414,7 @@ int sweep_args_check(struct sweep_args *a, const struct options *o, char *err)
         a->protos[a->nprotos++][0] = '\0'; /* run's default, resolved per cell */
     if (!a->nverbs)
         mix_text(&o->cfg, a->verbs[a->nverbs++], sizeof a->verbs[0]);
-    return check_vm_id(a, o, err);
+    return check_url_pairs(a, o, err) || check_vm_id(a, o, err) ? -1 : 0;
 }
 
 /* ---- cells ------------------------------------------------------------------- */
@@ -396,6 +447,7 @@ int sweep_cell_config(const struct options *o, const struct sweep_params *p,
         snprintf(oc.encoding, sizeof oc.encoding, "%s", p->proto);
         oc.encoding_given = 1;
     }
+    url_for(o, p->proto, oc.url, sizeof oc.url);
     if (!o->cfg.custom_method && options_parse_verbs(p->verb, &oc.cfg, err))
         return -1;
     int takes_vm = 0;
