@@ -28,6 +28,9 @@ static const char *const arrivals[] = {"constant", "poisson"};
 static const char *const validates[] = {"none", "cheap", "full"};
 
 const struct opt_row opt_rows[] = {
+    {.name = "config", .type = OT_CUSTOM, .parse = opt_parse_config, .arg = "FILE",
+     .cmds = IN_LOAD,
+     .help = "a job file: 'name = value' a line (long option\nnames); the command line wins"},
     {.name = "url", .short_opt = 'u', .type = OT_STRING, O_AT(url), .arg = "URL",
      .def_doc = "the built-in simulator", .cmds = IN_LOAD,
      .help = "http[s]://host:port[/path], stomp[s]://host:port",
@@ -173,14 +176,14 @@ const struct opt_row opt_rows[] = {
      .help = "TLS: the client certificate's key"},
     {.name = "insecure", .type = OT_FLAG, C_AT(tls_insecure), .cmds = IN_LOAD,
      .help = "TLS without verifying the server (said in the\nreport)"},
-    {.name = "header", .short_opt = 'H', .type = OT_CUSTOM, .parse = opt_parse_header,
+    {.name = "header", .short_opt = 'H', .type = OT_CUSTOM, .secret = 1, .parse = opt_parse_header,
      .arg = "'N: V'", .cmds = IN_LOAD, .repeatable = 1,
      .help = "an HTTP header on every request (repeatable);\nshown as 'N: ***' where N names a secret"},
-    {.name = "user", .type = OT_CUSTOM, .parse = opt_parse_user, .arg = "USER:PASS",
+    {.name = "user", .type = OT_CUSTOM, .secret = 1, .parse = opt_parse_user, .arg = "USER:PASS",
      .cmds = IN_LOAD, .help = "HTTP basic auth (shown as USER:***)"},
-    {.name = "bearer", .type = OT_CUSTOM, .parse = opt_parse_bearer, .arg = "TOKEN",
+    {.name = "bearer", .type = OT_CUSTOM, .secret = 1, .parse = opt_parse_bearer, .arg = "TOKEN",
      .cmds = IN_LOAD, .help = "Authorization: Bearer TOKEN (shown as ***)"},
-    {.name = "stomp-login", .type = OT_CUSTOM, .parse = opt_parse_stomp_login,
+    {.name = "stomp-login", .type = OT_CUSTOM, .secret = 1, .parse = opt_parse_stomp_login,
      .arg = "USER:PASS", .cmds = IN_LOAD,
      .help = "STOMP CONNECT's login and passcode"},
     {.name = "stomp-destination", .type = OT_STRING, C_AT(stomp_destination), .arg = "D",

@@ -75,6 +75,7 @@ struct opt_row {
     opt_parse_fn parse_list; /* ... parsed by this instead */
     int repeatable;          /* may be given twice with two values: each
                                 adds (--gate) or the last counts */
+    int secret;              /* its value is a credential: shown as "***" */
     const char *why_only;    /* why the others refuse it: "--rounds: only
                                 for compare (run makes one run)" */
     const char *help;        /* lines joined by '\n', under 55 columns each */
@@ -123,6 +124,7 @@ int opt_parse_header(struct options *o, const char *arg, char *err);
 int opt_parse_user(struct options *o, const char *arg, char *err);
 int opt_parse_bearer(struct options *o, const char *arg, char *err);
 int opt_parse_stomp_login(struct options *o, const char *arg, char *err);
+int opt_parse_config(struct options *o, const char *arg, char *err);
 /* options_auth.c: one Authorization at most, and HTTP's options only
  * over HTTP, STOMP's only over STOMP (c's url, "" the simulator: HTTP).
  * @return 0, or -1 with err (never quoting a secret). */
@@ -146,6 +148,15 @@ int sweep_opt_rate_max(struct options *o, const char *arg, char *err);
 int sweep_opt_resolution(struct options *o, const char *arg, char *err);
 int serve_opt_listen(struct options *o, const char *arg, char *err);
 int serve_opt_delay(struct options *o, const char *arg, char *err);
+
+/* options_job.c: --config FILE (a job file, one "name = value" a line)
+ * applied to o for cmd: each option the command line did not give
+ * (o->given). @return 0, or -1 with err naming the file and line. */
+int options_apply_job(struct options *o, enum opt_cmd cmd, const char *path, char *err);
+/* Appends "--name value" (a secret row's value as "***", quoted when it
+ * has blanks) to o->cfg's options_given, or options_from_job while the
+ * job file is applied: how the run was asked for. */
+void options_note_given(struct options *o, const struct opt_row *r, const char *arg);
 
 /* option_doc.c: what is written from the table. */
 

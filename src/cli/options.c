@@ -117,10 +117,14 @@ static int parse_argv(int argc, char **argv, enum opt_cmd cmd, struct options *o
             rc = -1;
         } else {
             o->given[r - opt_rows] = 1;
+            if (r->parse != opt_parse_config)
+                options_note_given(o, r, optarg);
         }
     }
     if (rc)
         rest_flags(argc, argv, cmd, shorts, longs, o);
+    else if (o->config[0]) /* the job file after: the command line wins */
+        rc = options_apply_job(o, cmd, o->config, err);
     return rc;
 }
 

@@ -48,6 +48,8 @@ struct options {
     char baseline[256];      /* --baseline SPEC (sweep, report): a cell */
     unsigned char given[OPT_ROWS_MAX]; /* given[i]: opt_rows[i] was on the
                                           command line */
+    char config[512];        /* --config FILE: the job file, "" none */
+    int in_job;              /* options_apply_job is applying the file */
     char **positional;       /* compare A.json B.json */
     int npositional;
     struct sweep_args *sweep; /* sweep's own options and lists (HOME_SWEEP

@@ -145,6 +145,10 @@ struct run_config {
     char stomp_login[128], stomp_passcode[128];
     char auth_shown[160];     /* "--user alice:***", "--bearer ***", "" */
     char headers_shown[1024]; /* "X-Trace: 7; Cookie: ***", "" */
+    /* How the run was asked for: the options given on the command line
+     * and those a --config job file added, as "--name value" (secrets
+     * "***"), and the job file's name ("" none). */
+    char options_given[2048], options_from_job[2048], job_file[256];
     /* A distributed run (dist.h): this process sends the requests
      * k * split_ranks + split_rank of the schedule (0 or 1 ranks: all). */
     unsigned split_ranks, split_rank;

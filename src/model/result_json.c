@@ -114,6 +114,11 @@ static json_object *config_json(const struct run_config *c)
         json_object_array_add(pcts, json_object_new_double(c->pcts[i]));
     json_object_object_add(o, "percentiles", pcts);
     add_double(o, "cpu_saturation", c->cpu_saturation);
+    json_object_object_add(o, "options", json_object_new_string(c->options_given));
+    if (c->job_file[0]) {
+        json_object_object_add(o, "job_file", json_object_new_string(c->job_file));
+        json_object_object_add(o, "job_options", json_object_new_string(c->options_from_job));
+    }
     return o;
 }
 

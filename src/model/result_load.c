@@ -103,6 +103,9 @@ static void load_config(json_object *c, struct run_config *cfg)
             cfg->nverbs++;
     }
     cfg->custom_method = boolean(c, "custom_method");
+    str(c, "options", cfg->options_given, sizeof cfg->options_given);
+    str(c, "job_file", cfg->job_file, sizeof cfg->job_file);
+    str(c, "job_options", cfg->options_from_job, sizeof cfg->options_from_job);
     str(c, "label", cfg->label, sizeof cfg->label);
     cfg->rate = num(c, "rate", 0);
     cfg->duration_ns = secs_ns(num(c, "duration_s", 0));

@@ -100,6 +100,13 @@ void report_config_doc(const struct run_result *r, struct doc_kv *d)
     if (!c->url[0])
         doc_kv_add(d, DOC_IN_PAGE, "simulator", "%d VMs", c->vms);
     doc_kv_add(d, DOC_IN_PAGE, "buckets", "%s", c->buckets[0] ? c->buckets : "auto");
+    /* how the run was asked for: the text says it when a job file did */
+    unsigned where = c->job_file[0] ? DOC_IN_BOTH : DOC_IN_PAGE;
+    if (c->options_given[0] || c->job_file[0])
+        doc_kv_add(d, where, "options", "%s", c->options_given);
+    if (c->job_file[0])
+        doc_kv_append(d, "%sfrom %s: %s", c->options_given[0] ? "; " : "", c->job_file,
+                      c->options_from_job);
 }
 
 /* ---- requests, bytes and lags ---------------------------------------------- */
