@@ -44,10 +44,15 @@ void compare_verdicts_doc(struct doc_verdicts *d, const struct comparison *c);
  * @return 0, or -1 with err. */
 int compare_write_html(const char *path, const struct comparison *c, char *err);
 
-/* ---- compare_text.c: the verdicts' text, which the page shows too ---------- */
+/* The gates' table: per --gate its expression, B/A, its interval, the
+ * rounds judged and the verdict (doc_verdict_word of compare_verdicts_doc's
+ * gate verdict: the JUnit file's word; a row that is no pass marked), the
+ * method and why --rounds auto stopped as its notes, into t as
+ * compare_summary_doc (no row and no notes without --gate). The text and
+ * the page write it. @return 0, or -1 with err (no memory). */
+int compare_gates_doc(const struct comparison *c, struct doc_table *t, char *err);
 
-/* The gates' table and method (nothing without --gate). */
-void compare_gates_text(FILE *out, const struct comparison *c);
+/* ---- compare_text.c: the thresholds' text, which the page shows too -------- */
 
 /* The verdict lines per arm after the text report (nothing without
  * --threshold). */

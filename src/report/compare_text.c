@@ -22,39 +22,6 @@ static int table(FILE *out, const struct comparison *c, compare_doc_builder buil
     return 0;
 }
 
-void compare_gates_text(FILE *out, const struct comparison *c)
-{
-    if (c->plan.ngates == 0)
-        return;
-    fprintf(out, "\n%-22s %8s  %-26s %6s  %s\n", "gate", "B/A", "interval of B/A", "rounds",
-            "verdict");
-    for (int g = 0; g < c->plan.ngates; g++) {
-        const struct gate_result *r = &c->gate[g];
-        char ratio[16] = "n/a", iv[64] = "n/a";
-        if (r->rc >= 0)
-            compare_stats_fmt_ratio(r->ci.geo_ratio, ratio, sizeof ratio);
-        if (r->rc == 0) {
-            char lo[16], hi[16];
-            compare_stats_fmt_ratio(r->ci.low, lo, sizeof lo);
-            compare_stats_fmt_ratio(r->ci.high, hi, sizeof hi);
-            snprintf(iv, sizeof iv, "[%s, %s] %.4g%%", lo, hi, r->conf * 100);
-        }
-        else if (r->rc == 1)
-            snprintf(iv, sizeof iv, "n/a (1 round)");
-        fprintf(out, "%-22s %8s  %-26s %6zu  %s\n", c->plan.gates[g].expr, ratio, iv, r->rounds,
-                compare_stats_verdict_name(r->verdict));
-    }
-    fprintf(out, "method: %s; %d look%s, alpha %g per look\n", gate_method(), c->looks,
-            c->looks == 1 ? "" : "s", GATE_ALPHA / c->looks);
-    int open = 0;
-    for (int g = 0; g < c->plan.ngates; g++)
-        open |= c->gate[g].verdict == GATE_INCONCLUSIVE;
-    if (c->plan.rounds_auto && !c->interrupted && c->pairs < (size_t)c->plan.rounds)
-        fprintf(out, "stopped after %zu of at most %d rounds: the outcome was decided%s\n",
-                c->pairs, c->plan.rounds, open ? " (a regression; the gates still open could "
-                "not change the exit code)" : "");
-}
-
 void compare_thresholds_text(FILE *out, const struct comparison *c)
 {
     if (!c->plan.thresholds.n)
@@ -114,7 +81,8 @@ int compare_write_text(FILE *out, const struct comparison *c, char *err)
     fprintf(out, "\n");
     if (table(out, c, compare_summary_doc, err))
         return -1;
-    compare_gates_text(out, c);
+    if (c->plan.ngates && table(out, c, compare_gates_doc, err))
+        return -1;
     if (table(out, c, compare_bucket_doc, err) || compare_verbs_text(out, c, err))
         return -1;
     if (table(out, c, compare_rounds_doc, err)) /* per round, with the steal */
