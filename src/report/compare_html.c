@@ -16,18 +16,9 @@ static void headline(FILE *out, const struct comparison *c)
     static struct doc_cards cards; /* large */
     compare_cards_doc(c, &cards);
     doc_cards_html(out, &cards);
-    struct config_diff d[CONFIG_DIFF_MAX];
-    size_t nd = compare_config_diff(c, d);
-    char diff[1024];
-    config_diff_text(d, nd, diff, sizeof diff);
-    if (nd == 0) {
-        fputs("<p class=\"sub\">A and B are the same configuration (A/A): their differences are "
-              "the noise of the setup.</p>\n", out);
-    } else {
-        fputs("<p class=\"sub\" id=\"differ\">A and B differ in: ", out);
-        html_esc(out, diff);
-        fputs("</p>\n", out);
-    }
+    static struct doc_kv head; /* large */
+    compare_header_doc(c, &head);
+    doc_kv_html(out, &head);
 }
 
 static void warnings(FILE *out, const struct comparison *c)

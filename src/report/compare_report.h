@@ -13,6 +13,7 @@
 
 #include "judge/comparison.h"
 #include "report/doc_cards.h"
+#include "report/doc_kv.h"
 #include "report/doc_table.h"
 #include "report/doc_verdicts.h"
 #include "report/report.h"
@@ -116,6 +117,12 @@ struct report_unit compare_rounds_unit(const struct comparison *c);
  * into out (len bytes, the caller's): the text's line of the arm and the
  * page's card. */
 void compare_arm_text(const struct comparison *c, int a, char *out, size_t len);
+/* Who was compared and how, into d (the caller's; initialised here): each
+ * arm (compare_arm_text; the text's only: the page's cards say it), the
+ * simulator when an arm measured it, what A and B differ in (or that they
+ * are an A/A), and the saved files or the rounds with the rate and verbs.
+ * The text's header and the page's table under the cards. */
+void compare_header_doc(const struct comparison *c, struct doc_kv *d);
 /* The page's headline into d (the caller's; initialised here): each arm
  * (compare_arm_text), the rounds per arm, the gates (good when all pass,
  * bad on a regression or an open gate) and the thresholds of both arms

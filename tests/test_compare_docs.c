@@ -1,8 +1,10 @@
-/* test_compare_gates: compare's gates table is one document
+/* test_compare_docs: compare's gates table is one document
  * (compare_gates_doc) whose verdict cell is the verdicts document's word,
  * the word the JUnit file writes: an undecided gate reads "inconclusive"
  * and stands out (no pass), in the text as in the page; the text keeps its
- * columns and the method and stop lines follow the rows. */
+ * columns and the method and stop lines follow the rows. And compare's
+ * header (compare_header_doc): the text's lines as they always were, the
+ * page's the same but for the arms its cards show. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -50,16 +52,27 @@ static void build(struct doc_table *t)
     assert_int_equal(compare_gates_doc(&cmp, t, err), 0);
 }
 
-/* Each of want (NULL-ended) is in what the text (html 0) or the page
- * writes of t. */
-static void says(const struct doc_table *t, int html, const char *const *want)
+/* What the text (html 0) or the page writes of t, else of d: malloc'd,
+ * the caller's to free. */
+static char *written(const struct doc_table *t, const struct doc_kv *d, int html)
 {
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    (html ? doc_table_html : doc_table_text)(f, t);
+    if (t)
+        (html ? doc_table_html : doc_table_text)(f, t);
+    else
+        (html ? doc_kv_html : doc_kv_text)(f, d);
     assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+/* Each of want (NULL-ended) is in what the text (html 0) or the page
+ * writes of t. */
+static void says(const struct doc_table *t, int html, const char *const *want)
+{
+    char *buf = written(t, NULL, html);
     for (; *want; want++)
         if (!strstr(buf, *want))
             fail_msg("%s lacks %s:\n%s", html ? "the page" : "the text", *want, buf);
@@ -84,7 +97,7 @@ static void verdict_cell_is_junit_word(void **state)
         assert_string_equal(doc_table_cell(&t, g, 4), doc_verdict_word(&verdicts.v[g]));
         assert_int_equal(!!(t.rows[g].flags & DOC_ROW_MARKED), g < 2);
     }
-    char path[] = "/tmp/test_compare_gates_XXXXXX";
+    char path[] = "/tmp/test_compare_docs_XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
@@ -142,12 +155,59 @@ static void no_gates(void **state)
     doc_table_free(&t);
 }
 
+static struct run_result round_of[2]; /* large: off the stack */
+
+/* A saved A/A of the simulator: the text's header lines, padded as
+ * before; the page's the same words, without the arms. */
+static void header_text_and_page(void **state)
+{
+    (void)state;
+    struct compare_plan p;
+    memset(&p, 0, sizeof p);
+    p.inputs[0] = "ab.json";
+    p.ninputs = 1;
+    comparison_init(&cmp, &p);
+    cmp.saved = 1;
+    cmp.pairs = 3;
+    for (int a = 0; a < 2; a++) {
+        struct run_result *m = &cmp.arm[a].merged;
+        snprintf(m->cfg.encoding, sizeof m->cfg.encoding, "xmlrpc");
+        snprintf(m->target_url, sizeof m->target_url, "http://sim/RPC2");
+        snprintf(m->cfg.verbs[0].name, sizeof m->cfg.verbs[0].name, "list");
+        m->cfg.verbs[0].weight = 1;
+        m->cfg.nverbs = 1;
+        m->cfg.rate = 20;
+        round_of[a].cfg = m->cfg;
+        cmp.arm[a].rounds = &round_of[a];
+    }
+    static struct doc_kv d;
+    compare_header_doc(&cmp, &d);
+    char *buf = written(NULL, &d, 0);
+    assert_string_equal(buf, "A           xmlrpc: http://sim/RPC2 (xmlrpc)\n"
+                             "B           xmlrpc: http://sim/RPC2 (xmlrpc)\n"
+                             "simulator   A and B measured the built-in simulator, not VDSM: "
+                             "its costs are not VDSM's (--url measures a host)\n"
+                             "A/A         A and B are the same configuration (A/A): their "
+                             "differences are the noise of the setup\n"
+                             "saved       ab.json, 3 rounds per arm; rate 20.00/s, verbs "
+                             "list:1\n");
+    free(buf);
+    buf = written(NULL, &d, 1);
+    assert_null(strstr(buf, "http://sim/RPC2")); /* the cards' */
+    assert_non_null(strstr(buf, "<th scope=\"row\">A/A</th><td>A and B are the same "
+                                "configuration (A/A): their differences are the noise of the "
+                                "setup</td>"));
+    assert_non_null(strstr(buf, "ab.json, 3 rounds per arm; rate 20.00/s, verbs list:1</td>"));
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(verdict_cell_is_junit_word),
         cmocka_unit_test(text_and_page),
         cmocka_unit_test(no_gates),
+        cmocka_unit_test(header_text_and_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
