@@ -1,12 +1,14 @@
 /* compare_docs: the documents of compare's page beyond the tables the
- * text shares (compare_report.h): the headline cards, the merged
- * percentiles, the requests and errors by kind, and each arm's per-verb
- * counts. Built here once; doc_cards_html and doc_table_html write them.
- * Calls none of the writers. */
+ * text shares (compare_report.h): the header both show, the headline
+ * cards, the merged percentiles, the requests and errors by kind, and
+ * each arm's per-verb counts. Built here once; doc_kv_text, doc_kv_html,
+ * doc_cards_html and doc_table_html write them. Calls none of the
+ * writers. */
 #include "report/compare_report.h"
 
 #include <string.h>
 
+#include "base/units.h"
 #include "report/doc_verdicts.h"
 
 void compare_arm_text(const struct comparison *c, int a, char *out, size_t len)
@@ -14,6 +16,56 @@ void compare_arm_text(const struct comparison *c, int a, char *out, size_t len)
     const struct run_result *r = &c->arm[a].merged;
     snprintf(out, len, "%s: %s (%s)", compare_arm_name(&c->arm[a]), r->target_url,
              r->cfg.encoding);
+}
+
+/* The header's line of the rounds: saved files, or rounds of what length,
+ * with the rate and verbs. */
+static void header_rounds(struct doc_kv *d, const struct comparison *c)
+{
+    const struct run_config *cfg = &c->arm[0].merged.cfg;
+    char dur[32], warm[32], rate[32];
+    units_format_duration(cfg->duration_ns, dur, sizeof dur);
+    units_format_duration(cfg->warmup_ns, warm, sizeof warm);
+    units_format_rate(cfg->rate, rate, sizeof rate); /* as the user wrote it */
+    if (c->saved && c->plan.ninputs == 1)
+        doc_kv_add(d, DOC_IN_BOTH, "saved", "%s, %zu rounds per arm; rate %s, verbs ",
+                   c->plan.inputs[0], c->pairs, rate);
+    else if (c->saved)
+        doc_kv_add(d, DOC_IN_BOTH, "saved", "A %s, B %s; rate %s, verbs ", c->plan.inputs[0],
+                   c->plan.inputs[1], rate);
+    else
+        doc_kv_add(d, DOC_IN_BOTH, "rounds", "%zu x (%s measured + %s warmup) per arm, "
+                   "interleaved A B A B; rate %s, verbs ", c->pairs, dur, warm, rate);
+    for (size_t i = 0; i < cfg->nverbs; i++)
+        doc_kv_append(d, "%s%s:%u", i ? "," : "", cfg->verbs[i].name, cfg->verbs[i].weight);
+}
+
+void compare_header_doc(const struct comparison *c, struct doc_kv *d)
+{
+    doc_kv_init(d, "comparison");
+    for (int a = 0; a < 2; a++) { /* the page's cards say these */
+        char key[2] = {c->arm[a].letter, 0}, arm[DOC_CARD_VALUE];
+        compare_arm_text(c, a, arm, sizeof arm);
+        doc_kv_add(d, DOC_IN_TEXT, key, "%s", arm);
+    }
+    for (int a = 0; a < 2; a++)
+        if (!c->arm[a].merged.cfg.url[0]) { /* make demo's, and any run without --url */
+            doc_kv_add(d, DOC_IN_BOTH, "simulator", "%s the built-in simulator, not VDSM: its "
+                       "costs are not VDSM's (--url measures a host)", a ||
+                       !c->arm[1].merged.cfg.url[0] ? (a ? "B measured" : "A and B measured")
+                       : "A measured");
+            break;
+        }
+    struct config_diff diff[CONFIG_DIFF_MAX];
+    size_t nd = compare_config_diff(c, diff);
+    char text[1024];
+    config_diff_text(diff, nd, text, sizeof text);
+    if (nd == 0)
+        doc_kv_add(d, DOC_IN_BOTH, "A/A", "A and B are the same configuration (A/A): their "
+                   "differences are the noise of the setup");
+    else
+        doc_kv_add(d, DOC_IN_BOTH, "differ", "A and B differ in: %s", text);
+    header_rounds(d, c);
 }
 
 /* The gates' card (a regression fails, an open gate is not a pass) and

@@ -16,18 +16,9 @@ static void headline(FILE *out, const struct comparison *c)
     static struct doc_cards cards; /* large */
     compare_cards_doc(c, &cards);
     doc_cards_html(out, &cards);
-    struct config_diff d[CONFIG_DIFF_MAX];
-    size_t nd = compare_config_diff(c, d);
-    char diff[1024];
-    config_diff_text(d, nd, diff, sizeof diff);
-    if (nd == 0) {
-        fputs("<p class=\"sub\">A and B are the same configuration (A/A): their differences are "
-              "the noise of the setup.</p>\n", out);
-    } else {
-        fputs("<p class=\"sub\" id=\"differ\">A and B differ in: ", out);
-        html_esc(out, diff);
-        fputs("</p>\n", out);
-    }
+    static struct doc_kv head; /* large */
+    compare_header_doc(c, &head);
+    doc_kv_html(out, &head);
 }
 
 static void warnings(FILE *out, const struct comparison *c)
@@ -46,25 +37,39 @@ static void warnings(FILE *out, const struct comparison *c)
         html_warn_close(out);
 }
 
-/* Gates and thresholds as the text report lays them out. */
-static void verdict_text(FILE *out, const struct comparison *c)
+/* The table build makes of c, on the page; one it cannot make (no
+ * memory, a bucket spec the text report refused already) is left out. */
+static void table(FILE *out, const struct comparison *c, compare_doc_builder build)
+{
+    struct doc_table t;
+    char err[ERR_LEN];
+    doc_table_init(&t, 1); /* a builder may fail before its own init */
+    if (build(c, &t, err) == 0)
+        doc_table_html(out, &t);
+    doc_table_free(&t);
+}
+
+/* The gates' table (compare_gates_doc, as the text's), and the
+ * thresholds' lines as the text lays them out. */
+static void verdicts(FILE *out, const struct comparison *c)
 {
     if (c->plan.ngates == 0 && c->plan.thresholds.n == 0)
         return;
+    html_section(out, "Gates and thresholds");
+    if (c->plan.ngates)
+        table(out, c, compare_gates_doc);
     char *buf = NULL;
     size_t len = 0;
-    FILE *m = open_memstream(&buf, &len);
-    if (!m)
-        return;
-    compare_gates_text(m, c);
-    compare_thresholds_text(m, c);
-    fclose(m);
-    html_section(out, "Gates and thresholds");
-    fputs("<pre id=\"verdicts\">", out);
-    html_esc(out, buf);
-    fputs("</pre>\n", out);
+    FILE *m = c->plan.thresholds.n ? open_memstream(&buf, &len) : NULL;
+    if (m) {
+        compare_thresholds_text(m, c);
+        fclose(m);
+        fputs("<pre id=\"verdicts\">", out);
+        html_esc(out, buf);
+        fputs("</pre>\n", out);
+        free(buf);
+    }
     html_section_end(out);
-    free(buf);
 }
 
 /* ---- charts ---------------------------------------------------------------- */
@@ -86,18 +91,6 @@ static void charts(FILE *out, const struct comparison *c)
 }
 
 /* ---- tables ---------------------------------------------------------------- */
-
-/* The table build makes of c, on the page; one it cannot make (no
- * memory, a bucket spec the text report refused already) is left out. */
-static void table(FILE *out, const struct comparison *c, compare_doc_builder build)
-{
-    struct doc_table t;
-    char err[ERR_LEN];
-    doc_table_init(&t, 1); /* a builder may fail before its own init */
-    if (build(c, &t, err) == 0)
-        doc_table_html(out, &t);
-    doc_table_free(&t);
-}
 
 static void arms_config(FILE *out, const struct comparison *c)
 {
@@ -152,7 +145,7 @@ int compare_write_html(const char *path, const struct comparison *c, char *err)
     doc_table_html(out, &summary);
     doc_table_free(&summary);
     warnings(out, c);
-    verdict_text(out, c);
+    verdicts(out, c);
     charts(out, c);
     tables(out, c);
     html_end(out);

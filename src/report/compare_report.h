@@ -13,6 +13,7 @@
 
 #include "judge/comparison.h"
 #include "report/doc_cards.h"
+#include "report/doc_kv.h"
 #include "report/doc_table.h"
 #include "report/doc_verdicts.h"
 #include "report/report.h"
@@ -44,10 +45,15 @@ void compare_verdicts_doc(struct doc_verdicts *d, const struct comparison *c);
  * @return 0, or -1 with err. */
 int compare_write_html(const char *path, const struct comparison *c, char *err);
 
-/* ---- compare_text.c: the verdicts' text, which the page shows too ---------- */
+/* The gates' table: per --gate its expression, B/A, its interval, the
+ * rounds judged and the verdict (doc_verdict_word of compare_verdicts_doc's
+ * gate verdict: the JUnit file's word; a row that is no pass marked), the
+ * method and why --rounds auto stopped as its notes, into t as
+ * compare_summary_doc (no row and no notes without --gate). The text and
+ * the page write it. @return 0, or -1 with err (no memory). */
+int compare_gates_doc(const struct comparison *c, struct doc_table *t, char *err);
 
-/* The gates' table and method (nothing without --gate). */
-void compare_gates_text(FILE *out, const struct comparison *c);
+/* ---- compare_text.c: the thresholds' text, which the page shows too -------- */
 
 /* The verdict lines per arm after the text report (nothing without
  * --threshold). */
@@ -111,6 +117,12 @@ struct report_unit compare_rounds_unit(const struct comparison *c);
  * into out (len bytes, the caller's): the text's line of the arm and the
  * page's card. */
 void compare_arm_text(const struct comparison *c, int a, char *out, size_t len);
+/* Who was compared and how, into d (the caller's; initialised here): each
+ * arm (compare_arm_text; the text's only: the page's cards say it), the
+ * simulator when an arm measured it, what A and B differ in (or that they
+ * are an A/A), and the saved files or the rounds with the rate and verbs.
+ * The text's header and the page's table under the cards. */
+void compare_header_doc(const struct comparison *c, struct doc_kv *d);
 /* The page's headline into d (the caller's; initialised here): each arm
  * (compare_arm_text), the rounds per arm, the gates (good when all pass,
  * bad on a regression or an open gate) and the thresholds of both arms

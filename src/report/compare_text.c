@@ -1,15 +1,11 @@
 /* compare_text: a comparison's text report (compare_report.h): who was
- * compared and how, the figures with their intervals, the gates, the
- * buckets, the per-verb tables (compare_verbs.c), the rounds, the
- * thresholds and the rounds' warnings. */
+ * compared and how (compare_header_doc), the figures with their
+ * intervals, the gates (compare_gates_doc), the buckets, the per-verb
+ * tables (compare_verbs.c), the rounds, the thresholds and the rounds'
+ * warnings. */
 #include "report/compare_report.h"
 
-#include <math.h>
-#include <string.h>
-
-#include "base/units.h"
 #include "base/version.h"
-#include "model/config_diff.h"
 
 /* The table build makes of c, as text. @return 0, or -1 with build's err. */
 static int table(FILE *out, const struct comparison *c, compare_doc_builder build, char *err)
@@ -20,39 +16,6 @@ static int table(FILE *out, const struct comparison *c, compare_doc_builder buil
     doc_table_text(out, &t);
     doc_table_free(&t);
     return 0;
-}
-
-void compare_gates_text(FILE *out, const struct comparison *c)
-{
-    if (c->plan.ngates == 0)
-        return;
-    fprintf(out, "\n%-22s %8s  %-26s %6s  %s\n", "gate", "B/A", "interval of B/A", "rounds",
-            "verdict");
-    for (int g = 0; g < c->plan.ngates; g++) {
-        const struct gate_result *r = &c->gate[g];
-        char ratio[16] = "n/a", iv[64] = "n/a";
-        if (r->rc >= 0)
-            compare_stats_fmt_ratio(r->ci.geo_ratio, ratio, sizeof ratio);
-        if (r->rc == 0) {
-            char lo[16], hi[16];
-            compare_stats_fmt_ratio(r->ci.low, lo, sizeof lo);
-            compare_stats_fmt_ratio(r->ci.high, hi, sizeof hi);
-            snprintf(iv, sizeof iv, "[%s, %s] %.4g%%", lo, hi, r->conf * 100);
-        }
-        else if (r->rc == 1)
-            snprintf(iv, sizeof iv, "n/a (1 round)");
-        fprintf(out, "%-22s %8s  %-26s %6zu  %s\n", c->plan.gates[g].expr, ratio, iv, r->rounds,
-                compare_stats_verdict_name(r->verdict));
-    }
-    fprintf(out, "method: %s; %d look%s, alpha %g per look\n", gate_method(), c->looks,
-            c->looks == 1 ? "" : "s", GATE_ALPHA / c->looks);
-    int open = 0;
-    for (int g = 0; g < c->plan.ngates; g++)
-        open |= c->gate[g].verdict == GATE_INCONCLUSIVE;
-    if (c->plan.rounds_auto && !c->interrupted && c->pairs < (size_t)c->plan.rounds)
-        fprintf(out, "stopped after %zu of at most %d rounds: the outcome was decided%s\n",
-                c->pairs, c->plan.rounds, open ? " (a regression; the gates still open could "
-                "not change the exit code)" : "");
 }
 
 void compare_thresholds_text(FILE *out, const struct comparison *c)
@@ -72,49 +35,14 @@ void compare_thresholds_text(FILE *out, const struct comparison *c)
 
 int compare_write_text(FILE *out, const struct comparison *c, char *err)
 {
-    const struct run_config *cfg = &c->arm[0].merged.cfg;
-    char dur[32], warm[32];
-    units_format_duration(cfg->duration_ns, dur, sizeof dur);
-    units_format_duration(cfg->warmup_ns, warm, sizeof warm);
+    static struct doc_kv head; /* large */
+    compare_header_doc(c, &head);
     fprintf(out, "rpcbench %s compare\n", rpcbench_version());
-    for (int a = 0; a < 2; a++) {
-        char arm[DOC_CARD_VALUE]; /* the page's card of the arm */
-        compare_arm_text(c, a, arm, sizeof arm);
-        fprintf(out, "%c           %s\n", c->arm[a].letter, arm);
-    }
-    for (int a = 0; a < 2; a++)
-        if (!c->arm[a].merged.cfg.url[0]) { /* make demo's, and any run without --url */
-            fprintf(out, "simulator   %s the built-in simulator, not VDSM: its costs are not "
-                         "VDSM's (--url measures a host)\n", a || !c->arm[1].merged.cfg.url[0]
-                         ? (a ? "B measured" : "A and B measured") : "A measured");
-            break;
-        }
-    struct config_diff d[CONFIG_DIFF_MAX];
-    size_t nd = compare_config_diff(c, d);
-    char diff[1024];
-    config_diff_text(d, nd, diff, sizeof diff);
-    if (nd == 0)
-        fprintf(out, "A/A         A and B are the same configuration (A/A): their differences "
-                     "are the noise of the setup\n");
-    else
-        fprintf(out, "differ      A and B differ in: %s\n", diff);
-    char rate[32];
-    units_format_rate(cfg->rate, rate, sizeof rate); /* as the user wrote it */
-    if (c->saved && c->plan.ninputs == 1)
-        fprintf(out, "saved       %s, %zu rounds per arm; rate %s, verbs ",
-                c->plan.inputs[0], c->pairs, rate);
-    else if (c->saved)
-        fprintf(out, "saved       A %s, B %s; rate %s, verbs ", c->plan.inputs[0],
-                c->plan.inputs[1], rate);
-    else
-        fprintf(out, "rounds      %zu x (%s measured + %s warmup) per arm, interleaved A B A B; "
-                     "rate %s, verbs ", c->pairs, dur, warm, rate);
-    for (size_t i = 0; i < cfg->nverbs; i++)
-        fprintf(out, "%s%s:%u", i ? "," : "", cfg->verbs[i].name, cfg->verbs[i].weight);
-    fprintf(out, "\n");
+    doc_kv_text(out, &head);
     if (table(out, c, compare_summary_doc, err))
         return -1;
-    compare_gates_text(out, c);
+    if (c->plan.ngates && table(out, c, compare_gates_doc, err))
+        return -1;
     if (table(out, c, compare_bucket_doc, err) || compare_verbs_text(out, c, err))
         return -1;
     if (table(out, c, compare_rounds_doc, err)) /* per round, with the steal */

@@ -1,7 +1,8 @@
 /* compare_verdicts_doc: compare's verdicts as one document
  * (compare_report.h): one per arm and --threshold condition, one per
  * --gate, and one "complete run" error when a signal cut the rounds
- * short; and its JUnit file. */
+ * short; its JUnit file; and the gates' table, whose verdicts are that
+ * document's. */
 #include "report/compare_report.h"
 
 #include <stdio.h>
@@ -68,6 +69,72 @@ void compare_verdicts_doc(struct doc_verdicts *d, const struct comparison *c)
                  c->plan.rounds);
         verdict_doc_interrupted(d, "compare", why);
     }
+}
+
+/* The gates' method and looks, and why --rounds auto stopped early, into
+ * t's notes. */
+static void gates_notes(struct doc_table *t, const struct comparison *c)
+{
+    int open = 0, n = snprintf(t->notes, sizeof t->notes, "method: %s; %d look%s, alpha %g "
+                               "per look", gate_method(), c->looks, c->looks == 1 ? "" : "s",
+                               GATE_ALPHA / c->looks);
+    for (int g = 0; g < c->plan.ngates; g++)
+        open |= c->gate[g].verdict == GATE_INCONCLUSIVE;
+    if (c->plan.rounds_auto && !c->interrupted && c->pairs < (size_t)c->plan.rounds &&
+        n > 0 && (size_t)n < sizeof t->notes)
+        snprintf(t->notes + n, sizeof t->notes - (size_t)n, "\nstopped after %zu of at most %d "
+                 "rounds: the outcome was decided%s", c->pairs, c->plan.rounds, open ? " (a "
+                 "regression; the gates still open could not change the exit code)" : "");
+}
+
+/* Gate g's row: B/A, its interval, the rounds, and v's word. */
+static int gate_row(struct doc_table *t, const struct comparison *c, int g,
+                    const struct doc_verdict *v, char *err)
+{
+    const struct gate_result *r = &c->gate[g];
+    char ratio[16] = "n/a", iv[64] = "n/a", rounds[24], id[16];
+    if (r->rc >= 0)
+        compare_stats_fmt_ratio(r->ci.geo_ratio, ratio, sizeof ratio);
+    if (r->rc == 0) {
+        char lo[16], hi[16];
+        compare_stats_fmt_ratio(r->ci.low, lo, sizeof lo);
+        compare_stats_fmt_ratio(r->ci.high, hi, sizeof hi);
+        snprintf(iv, sizeof iv, "[%s, %s] %.4g%%", lo, hi, r->conf * 100);
+    } else if (r->rc == 1) {
+        snprintf(iv, sizeof iv, "n/a (1 round)");
+    }
+    snprintf(rounds, sizeof rounds, "%zu", r->rounds);
+    snprintf(id, sizeof id, "g%d", g + 1);
+    const char *cells[5] = {c->plan.gates[g].expr, ratio, iv, rounds, doc_verdict_word(v)};
+    /* no pass stands out: a regression, and a gate left open */
+    return doc_table_add_row(t, cells, id, v->status == DOC_PASS ? 0 : DOC_ROW_MARKED, err);
+}
+
+int compare_gates_doc(const struct comparison *c, struct doc_table *t, char *err)
+{
+    static const char *const heads[5] = {"gate", "B/A", "interval of B/A", "rounds",
+                                         "verdict"};
+    static const int widths[5] = {-22, 8, -26, 6, 0}, gaps[5] = {0, 0, 1, 0, 1};
+    doc_table_init(t, 5);
+    for (int k = 0; k < 5; k++) {
+        snprintf(t->heads[k], DOC_CELL_LEN, "%s", heads[k]);
+        t->width[k] = widths[k];
+        t->gap[k] = gaps[k];
+    }
+    snprintf(t->id, sizeof t->id, "gates");
+    snprintf(t->cell_ids, sizeof t->cell_ids, "gate");
+    snprintf(t->col_id[4], sizeof t->col_id[4], "verdict");
+    t->html_left = t->stick_last = 1;
+    if (c->plan.ngates == 0)
+        return 0;
+    gates_notes(t, c);
+    static struct doc_verdicts d; /* large */
+    compare_verdicts_doc(&d, c);
+    int g = 0;
+    for (size_t i = 0; i < d.n && g < c->plan.ngates; i++) /* the gates' verdicts, in order */
+        if (d.v[i].kind == DOC_V_GATE && gate_row(t, c, g++, &d.v[i], err))
+            return -1;
+    return 0;
 }
 
 int compare_write_junit(const char *path, const struct comparison *c, char *err)

@@ -149,6 +149,8 @@ void doc_table_text(FILE *out, const struct doc_table *t)
         fprintf(out, "(%s)\n", t->legend);
     if (t->warning[0])
         fprintf(out, "%s\n", t->warning);
+    if (t->notes[0])
+        fprintf(out, "%s\n", t->notes);
 }
 
 /* The page aligns column c left, as the text does. */
@@ -225,5 +227,10 @@ void doc_table_html(FILE *out, const struct doc_table *t)
         html_warn_open(out);
         html_warn_item(out, NULL, t->warning);
         html_warn_close(out);
+    }
+    if (t->notes[0]) { /* its lines' breaks are blanks on the page */
+        fputs("<p class=\"sub\">", out);
+        html_esc(out, t->notes);
+        fputs("</p>\n", out);
     }
 }

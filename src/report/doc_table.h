@@ -25,6 +25,10 @@ struct doc_table {
                                the rows, the page's caption where it has none */
     char warning[240];      /* a caveat on the figures (lower bounds): the text's
                                line after the legend, the page's warning box */
+    char notes[480];        /* how the rows were reached (compare's gates: the method,
+                               why the rounds stopped): the text's lines after the
+                               warning as written, the page's paragraph after the
+                               table, its lines joined ("" none) */
     int ncols;
     char heads[DOC_MAX_COLS][DOC_CELL_LEN];
     int width[DOC_MAX_COLS]; /* text: the column's least width; negative: left-aligned */
@@ -77,13 +81,14 @@ void doc_table_free(struct doc_table *t);
  * header line, the empty note when there is no row, then one line per
  * row: cells joined by one blank (and the column's gap), each padded to
  * its column's width (text_fit: its widest cell's) in characters (a "\u2265" mark is one column), without trailing blanks;
- * then the legend in parentheses and the warning, each on its own line. */
+ * then the legend in parentheses, the warning and the notes, each on its
+ * own line. */
 void doc_table_text(FILE *out, const struct doc_table *t);
 /* The page's table, in a box that scrolls: its id, caption
  * (html_caption, else caption, else legend), heads, rows (the first cell
  * heads its row; cell ids and classes as the fields say), then the empty
- * note as a paragraph when there is no row, and the warning in a warning
- * box. */
+ * note as a paragraph when there is no row, the warning in a warning
+ * box, and the notes as a paragraph. */
 void doc_table_html(FILE *out, const struct doc_table *t);
 
 #endif

@@ -1,0 +1,213 @@
+/* test_compare_docs: compare's gates table is one document
+ * (compare_gates_doc) whose verdict cell is the verdicts document's word,
+ * the word the JUnit file writes: an undecided gate reads "inconclusive"
+ * and stands out (no pass), in the text as in the page; the text keeps its
+ * columns and the method and stop lines follow the rows. And compare's
+ * header (compare_header_doc): the text's lines as they always were, the
+ * page's the same but for the arms its cards show. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "report/compare_report.h"
+
+static struct comparison cmp; /* large: off the stack */
+static struct doc_verdicts verdicts;
+
+/* Three gates on 3 of at most 8 auto rounds: p99 undecided, p50 a
+ * regression, the rate a pass. */
+static void setup_gates(void)
+{
+    struct compare_plan p;
+    char err[ERR_LEN];
+    memset(&p, 0, sizeof p);
+    const char *exprs[3] = {"p99:+10%", "p50:+5%", "rate:-50%"};
+    for (int g = 0; g < 3; g++)
+        assert_int_equal(gate_parse(exprs[g], &p.gates[g], err), 0);
+    p.ngates = 3;
+    p.rounds = 8;
+    p.rounds_auto = 1;
+    comparison_init(&cmp, &p);
+    cmp.pairs = 3;
+    const struct gate_result r[3] = {
+        {0, {1.2, 0.9, 1.6}, 0.99, 3, GATE_INCONCLUSIVE},
+        {0, {1.5, 1.3, 1.7}, 0.99, 3, GATE_REGRESSION},
+        {0, {1.0, 0.98, 1.02}, 0.99, 3, GATE_PASS},
+    };
+    memcpy(cmp.gate, r, sizeof r);
+}
+
+/* compare_gates_doc's table of cmp, into t (the caller frees it). */
+static void build(struct doc_table *t)
+{
+    char err[ERR_LEN];
+    assert_int_equal(compare_gates_doc(&cmp, t, err), 0);
+}
+
+/* What the text (html 0) or the page writes of t, else of d: malloc'd,
+ * the caller's to free. */
+static char *written(const struct doc_table *t, const struct doc_kv *d, int html)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    if (t)
+        (html ? doc_table_html : doc_table_text)(f, t);
+    else
+        (html ? doc_kv_html : doc_kv_text)(f, d);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+/* Each of want (NULL-ended) is in what the text (html 0) or the page
+ * writes of t. */
+static void says(const struct doc_table *t, int html, const char *const *want)
+{
+    char *buf = written(t, NULL, html);
+    for (; *want; want++)
+        if (!strstr(buf, *want))
+            fail_msg("%s lacks %s:\n%s", html ? "the page" : "the text", *want, buf);
+    free(buf);
+}
+
+/* The verdict cells are the verdicts document's words, which the JUnit
+ * file writes; every gate that is no pass is marked. */
+static void verdict_cell_is_junit_word(void **state)
+{
+    (void)state;
+    setup_gates();
+    struct doc_table t;
+    char err[ERR_LEN];
+    build(&t);
+    assert_int_equal(t.nrows, 3);
+    compare_verdicts_doc(&verdicts, &cmp);
+    assert_int_equal(verdicts.n, 3);
+    static const char *const want[3] = {"inconclusive", "regression", "pass"};
+    for (int g = 0; g < 3; g++) {
+        assert_string_equal(doc_table_cell(&t, g, 4), want[g]);
+        assert_string_equal(doc_table_cell(&t, g, 4), doc_verdict_word(&verdicts.v[g]));
+        assert_int_equal(!!(t.rows[g].flags & DOC_ROW_MARKED), g < 2);
+    }
+    char path[] = "/tmp/test_compare_docs_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(compare_write_junit(path, &cmp, err), 0);
+    static char xml[16384];
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    xml[fread(xml, 1, sizeof xml - 1, f)] = 0;
+    fclose(f);
+    unlink(path);
+    /* the undecided gate is a failed testcase whose message ends in the cell's word */
+    const char *tc = strstr(xml, "name=\"gate p99:+10%\"");
+    assert_non_null(tc);
+    const char *fail = strstr(tc, "<failure message=\"");
+    assert_non_null(fail);
+    assert_true(fail < strstr(tc, "</testcase>"));
+    assert_non_null(strstr(fail, ": inconclusive\""));
+    doc_table_free(&t);
+}
+
+/* The text lays the rows out as the report always did; the method and
+ * why the rounds stopped follow them; the page marks the open gate. */
+static void text_and_page(void **state)
+{
+    (void)state;
+    setup_gates();
+    struct doc_table t;
+    build(&t);
+    static const char *const text[] = {
+        "\ngate                        B/A  interval of B/A            rounds  verdict\n",
+        "\np99:+10%                  1.200  [0.900, 1.600] 99%              3  inconclusive\n",
+        "\nmethod: ", "; 6 looks, alpha ",
+        "\nstopped after 3 of at most 8 rounds: the outcome was decided (a regression; the "
+        "gates still open could not change the exit code)\n", NULL};
+    static const char *const page[] = {
+        "<td id=\"gate-g1-verdict\" class=\"stick sig\">inconclusive</td>",
+        "<td id=\"gate-g3-verdict\" class=\"stick\">pass</td>", "<p class=\"sub\">method: ",
+        NULL};
+    says(&t, 0, text);
+    says(&t, 1, page);
+    doc_table_free(&t);
+}
+
+/* Without --gate: no row, no notes (the writers show nothing of it). */
+static void no_gates(void **state)
+{
+    (void)state;
+    struct compare_plan p;
+    memset(&p, 0, sizeof p);
+    comparison_init(&cmp, &p);
+    struct doc_table t;
+    build(&t);
+    assert_int_equal(t.nrows, 0);
+    assert_string_equal(t.notes, "");
+    doc_table_free(&t);
+}
+
+static struct run_result round_of[2]; /* large: off the stack */
+
+/* A saved A/A of the simulator: the text's header lines, padded as
+ * before; the page's the same words, without the arms. */
+static void header_text_and_page(void **state)
+{
+    (void)state;
+    struct compare_plan p;
+    memset(&p, 0, sizeof p);
+    p.inputs[0] = "ab.json";
+    p.ninputs = 1;
+    comparison_init(&cmp, &p);
+    cmp.saved = 1;
+    cmp.pairs = 3;
+    for (int a = 0; a < 2; a++) {
+        struct run_result *m = &cmp.arm[a].merged;
+        snprintf(m->cfg.encoding, sizeof m->cfg.encoding, "xmlrpc");
+        snprintf(m->target_url, sizeof m->target_url, "http://sim/RPC2");
+        snprintf(m->cfg.verbs[0].name, sizeof m->cfg.verbs[0].name, "list");
+        m->cfg.verbs[0].weight = 1;
+        m->cfg.nverbs = 1;
+        m->cfg.rate = 20;
+        round_of[a].cfg = m->cfg;
+        cmp.arm[a].rounds = &round_of[a];
+    }
+    static struct doc_kv d;
+    compare_header_doc(&cmp, &d);
+    char *buf = written(NULL, &d, 0);
+    assert_string_equal(buf, "A           xmlrpc: http://sim/RPC2 (xmlrpc)\n"
+                             "B           xmlrpc: http://sim/RPC2 (xmlrpc)\n"
+                             "simulator   A and B measured the built-in simulator, not VDSM: "
+                             "its costs are not VDSM's (--url measures a host)\n"
+                             "A/A         A and B are the same configuration (A/A): their "
+                             "differences are the noise of the setup\n"
+                             "saved       ab.json, 3 rounds per arm; rate 20.00/s, verbs "
+                             "list:1\n");
+    free(buf);
+    buf = written(NULL, &d, 1);
+    assert_null(strstr(buf, "http://sim/RPC2")); /* the cards' */
+    assert_non_null(strstr(buf, "<th scope=\"row\">A/A</th><td>A and B are the same "
+                                "configuration (A/A): their differences are the noise of the "
+                                "setup</td>"));
+    assert_non_null(strstr(buf, "ab.json, 3 rounds per arm; rate 20.00/s, verbs list:1</td>"));
+    free(buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(verdict_cell_is_junit_word),
+        cmocka_unit_test(text_and_page),
+        cmocka_unit_test(no_gates),
+        cmocka_unit_test(header_text_and_page),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
