@@ -42,29 +42,6 @@ void result_ranks_json(json_object *root, const struct run_result *r)
     add_d(root, "client_cpu_total_pct", total);
 }
 
-void report_ranks(FILE *out, const struct run_result *r)
-{
-    if (!r->nranks)
-        return;
-    double total = 0;
-    int known = 0;
-    fprintf(out, "\n%-5s %-20s %8s %8s %7s %10s %9s %8s %11s\n", "rank", "host", "sent", "ok",
-            "errors", "achieved/s", "lag p99", "cpu %", "clock us");
-    for (size_t i = 0; i < r->nranks; i++) {
-        const struct rank_rec *k = &r->ranks[i];
-        fprintf(out, "%-5d %-20.20s %8lld %8lld %7lld %10.2f %7.3fms %8.1f %11.1f%s\n", k->rank,
-                k->host, (long long)k->sent, (long long)k->ok, (long long)k->errors, k->achieved,
-                k->send_lag_p99_ms, k->client_cpu_pct, k->clock_offset_us,
-                k->lost ? "  LOST" : "");
-        if (k->client_cpu_pct >= 0) {
-            total += k->client_cpu_pct;
-            known++;
-        }
-    }
-    fprintf(out, "ranks       %zu; client CPU %.1f%% of a core in total; clock offsets known to "
-            "%.1f us\n", r->nranks, known ? total : -1.0, r->clock_error_us);
-}
-
 static double get_d(json_object *o, const char *k, double dflt)
 {
     json_object *v;

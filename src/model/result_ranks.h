@@ -1,5 +1,5 @@
 /* result_ranks: the ranks of a distributed run (result.h's rank_rec) in
- * the JSON result and the text report. */
+ * the JSON result (report/ranks_doc.c shows them). */
 #ifndef RPCBENCH_RESULT_RANKS_H
 #define RPCBENCH_RESULT_RANKS_H
 
@@ -17,7 +17,5 @@ void result_ranks_json(json_object *root, const struct run_result *r);
  * result_init: r owns the array then). @return 0 (also when there are
  * none), or -1 when memory cannot be had. */
 int result_ranks_load(json_object *root, struct run_result *r);
-/* The ranks table of the text report (nothing without ranks). */
-void report_ranks(FILE *out, const struct run_result *r);
 
 #endif

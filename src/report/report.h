@@ -34,6 +34,10 @@ int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err);
  * @return 0, 1 when there is no table (one verb: t has no row), or -1
  * with err (out of memory). */
 int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err);
+/* A distributed run's ranks (r->ranks) into t (doc_table_free it after a
+ * 0): a row per rank, LOST marked, the job's totals as its notes.
+ * @return 0, or -1 with err (no memory; t freed). */
+int report_ranks_doc(const struct run_result *r, struct doc_table *t, char *err);
 
 /* "12.3ms", "850us", "2.41s": a latency in us, human-sized, into out (len
  * bytes, always terminated). */

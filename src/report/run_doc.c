@@ -7,7 +7,6 @@
 #include "base/units.h"
 #include "base/version.h"
 #include "model/metric.h"
-#include "model/result_ranks.h"
 
 /* A mix's cumulative % per verb, on one set of edges. @return 0, or -1
  * with err. */
@@ -78,7 +77,7 @@ struct run_doc *run_doc_new(const struct run_result *r, char *err)
     int verbs = 1;
     if (report_bucket_doc(r, &d->buckets, err) || report_pct_doc(r, &d->pcts, err) ||
         (verbs = report_verb_doc(r, &d->verbs, err)) < 0 ||
-        (verbs == 0 && verb_grid(d, err))) {
+        (verbs == 0 && verb_grid(d, err)) || report_ranks_doc(r, &d->ranks, err)) {
         run_doc_free(d);
         return NULL;
     }
@@ -93,6 +92,7 @@ void run_doc_free(struct run_doc *d)
     doc_table_free(&d->buckets);
     doc_table_free(&d->pcts);
     doc_table_free(&d->verbs);
+    doc_table_free(&d->ranks);
     free(d);
 }
 
@@ -110,7 +110,8 @@ void run_doc_text(FILE *out, const struct run_doc *d)
         doc_table_text(out, &d->verbs);
         report_bucket_grid_text(out, "response time %", d->verb_names, &d->verb_grid);
     }
-    report_ranks(out, r);
+    if (d->ranks.nrows)
+        doc_table_text(out, &d->ranks);
     if (r->nwarnings) {
         fprintf(out, "\nwarnings\n");
         for (size_t i = 0; i < r->nwarnings; i++)
