@@ -38,14 +38,20 @@ static void warnings(FILE *out, const struct comparison *c)
 }
 
 /* The table build makes of c, on the page; one it cannot make (no
- * memory, a bucket spec the text report refused already) is left out. */
+ * memory, a bucket spec the text report refused already) leaves a
+ * warning in its place, never a silent gap. */
 static void table(FILE *out, const struct comparison *c, compare_doc_builder build)
 {
     struct doc_table t;
-    char err[ERR_LEN];
+    char err[ERR_LEN] = "";
     doc_table_init(&t, 1); /* a builder may fail before its own init */
-    if (build(c, &t, err) == 0)
+    if (build(c, &t, err) == 0) {
         doc_table_html(out, &t);
+    } else {
+        html_warn_open(out);
+        html_warn_item(out, "a table is missing: ", err[0] ? err : "it could not be built");
+        html_warn_close(out);
+    }
     doc_table_free(&t);
 }
 
