@@ -592,13 +592,11 @@ def part_scrape(plan, srv, bodies, out):
                 r["scrapes"] = sc.ok
                 rows.setdefault(tool, []).append(r)
             cmds[tool] = argv
-    out.append("## 8. Live metrics: scraped every 100 ms during a 5k/s run
-")
+    out.append("## 8. Live metrics: scraped every 100 ms during a 5k/s run\n")
     out.append(f"XML-RPC ping at {plan.scrape_rate}/s, 50 connections, {plan.scrape_s} s, "
                f"{plan.scrape_reps} runs each, interleaved: plain, and with `--metrics-listen` "
                "while a thread of this script GETs /metrics every 100 ms (ten times Prometheus' "
-               "usual fastest). Medians.
-")
+               "usual fastest). Medians.\n")
     hdr = ["run", "scrapes answered", "achieved/target", "pacer lag p99 us", "lag p99 us",
            "latency p99 ms", "client CPU us/request", "steal ms/run"]
     table, summary = [], {}
