@@ -128,6 +128,12 @@ struct encoder {
      * returns), counts items into out->items.
      * @return ENC_OK, ENC_FAULT or ENC_DECODE; out->status holds the same. */
     int (*decode_response)(const char *body, size_t len, struct enc_result *out);
+    /* Client: decode_response that also hands back the call's result as
+     * a json-c tree (an XML-RPC value converted as xmlconv.h says), for
+     * --expect: *result a new reference the caller puts (NULL: none, or
+     * JSON null), set only with ENC_OK. */
+    int (*decode_result)(const char *body, size_t len, struct enc_result *out,
+                         json_object **result);
 
     /* Server: parse a call into call (the caller's; its params and id are
      * new references it then owns).

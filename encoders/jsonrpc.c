@@ -208,8 +208,11 @@ static void decode_id(json_object *id, struct enc_result *out)
     }
 }
 
-static int decode_response(const char *body, size_t len, struct enc_result *out)
+static int decode_result(const char *body, size_t len, struct enc_result *out,
+                         json_object **result)
 {
+    if (result)
+        *result = NULL;
     if (!body)
         body = ""; /* an empty body may come as (NULL, 0) */
     memset(out, 0, sizeof *out);
@@ -228,10 +231,17 @@ static int decode_response(const char *body, size_t len, struct enc_result *out)
         out->status = ENC_OK;
         if (json_object_is_type(res, json_type_array))
             out->items = (int64_t)json_object_array_length(res);
+        if (result)
+            *result = json_object_get(res); /* outlives doc */
     }
 done:
     json_object_put(doc);
     return out->status;
+}
+
+static int decode_response(const char *body, size_t len, struct enc_result *out)
+{
+    return decode_result(body, len, out, NULL);
 }
 
 /* Reads what a request object carries; ENC_INVALID when it is not one. */
@@ -355,6 +365,7 @@ const struct encoder enc_jsonrpc = {
     .render_request = render_request,
     .check_response = check_response,
     .decode_response = decode_response,
+    .decode_result = decode_result,
     .parse_call = parse_call,
     .render_result = render_result,
     .render_error = render_error,

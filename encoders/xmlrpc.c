@@ -184,8 +184,11 @@ static int64_t count_items(xmlrpc_env *env, xmlrpc_value *v)
     return n;
 }
 
-static int decode_response(const char *body, size_t len, struct enc_result *out)
+static int decode_result(const char *body, size_t len, struct enc_result *out,
+                         json_object **result)
 {
+    if (result)
+        *result = NULL;
     if (!body)
         body = ""; /* an empty body may come as (NULL, 0) */
     raise_limit();
@@ -212,11 +215,19 @@ static int decode_response(const char *body, size_t len, struct enc_result *out)
         out->status = status_code(&env, v, &code) && code != 0 ? ENC_FAULT : ENC_OK;
         out->fault_code = code;
         out->items = count_items(&env, v);
+        /* the tree JSON would give, for --expect: only for a good answer */
+        if (result && out->status == ENC_OK && xmlconv_to_json(&env, v, result))
+            out->status = ENC_DECODE;
     }
     if (v)
         xmlrpc_DECREF(v);
     xmlrpc_env_clean(&env);
     return out->status;
+}
+
+static int decode_response(const char *body, size_t len, struct enc_result *out)
+{
+    return decode_result(body, len, out, NULL);
 }
 
 static int parse_call(const char *body, size_t len, struct enc_call *call, char *err)
@@ -341,6 +352,7 @@ const struct encoder enc_xmlrpc = {
     .check_head = check_head,
     .tail_ok = xmlscan_tail_ok,
     .decode_response = decode_response,
+    .decode_result = decode_result,
     .parse_call = parse_call,
     .render_result = render_result,
     .render_error = render_error,

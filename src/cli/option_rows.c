@@ -105,6 +105,11 @@ const struct opt_row opt_rows[] = {
     {.name = "validate", .type = OT_CHOICE, C_AT(validate), .arg = "V", .def = "cheap",
      .choices = validates, .nchoices = 3, .cmds = IN_LOAD,
      .help = "none: frame only; cheap: fault, error, status;\nfull: decode"},
+    {.name = "expect", .type = OT_CUSTOM, .parse = opt_parse_expect, .arg = "CHECK",
+     .cmds = IN_LOAD, .repeatable = 1,
+     .help = "a check on every answer's result, repeatable:\n'status.code=0', 'len(vmList)>=150',\n"
+             "'version exists'; needs the full decode\n(sets --validate full); a broken one is the\n"
+             "error kind check"},
     {.name = "server-pid", .type = OT_STRING, O_AT(server_pid), .arg = "P[,P]",
      .cmds = IN_LOAD, .help = "server processes to sample (pids summed)",
      .help_in[CMD_COMPARE] = "server processes to sample: P+P summed\n"

@@ -43,6 +43,11 @@ static int check(const struct options *o, char *err)
             snprintf(err, ERR_LEN, "getVmStats needs --vm-id UUID (the vmId of a VM, see verb list)");
             return -1;
         }
+    if (c->nexpects && c->validate != VALIDATE_FULL) {
+        snprintf(err, ERR_LEN, "--expect needs the full decode: --validate full (what --expect "
+                 "sets), not another --validate");
+        return -1;
+    }
     if (c->method_params[0] && !c->custom_method) {
         snprintf(err, ERR_LEN, "--params needs --method");
         return -1;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/options.h"
+#include "encoders/expect.h"
 
 int options_parse_verbs(const char *s, struct run_config *cfg, char *err)
 {
@@ -175,4 +176,27 @@ int opt_parse_gate(struct options *o, const char *arg, char *err)
 int opt_parse_threshold(struct options *o, const char *arg, char *err)
 {
     return cli_parse_threshold(arg, &o->thresholds, err);
+}
+
+/* Repeatable: EXPECT_MAX checks, each parsed now (a bad one stops the run
+ * before it sends) and again by the engine. They need the full decode, so
+ * --expect sets --validate full (options.c refuses another --validate). */
+int opt_parse_expect(struct options *o, const char *arg, char *err)
+{
+    struct run_config *c = &o->cfg;
+    struct expect e;
+    if (c->nexpects == RUN_MAX_EXPECTS) {
+        snprintf(err, ERR_LEN, "--expect: %d checks at most", RUN_MAX_EXPECTS);
+        return -1;
+    }
+    if (expect_parse(arg, &e, err))
+        return -1;
+    if (options_given(o, "validate") && c->validate != VALIDATE_FULL) {
+        snprintf(err, ERR_LEN, "needs the full decode: --validate full (what --expect sets), "
+                 "not another --validate");
+        return -1;
+    }
+    snprintf(c->expects[c->nexpects++], sizeof c->expects[0], "%s", arg);
+    c->validate = VALIDATE_FULL;
+    return 0;
 }

@@ -130,6 +130,7 @@ struct conn_stats {
     char stomp_error[160];            /* the last ERROR frame's message */
     int64_t stray_replies;
     int64_t bytes_sent, bytes_received;
+    struct answer_checks checks;      /* --expect (answer_check.c) */
     /* The first error of each kind a wire could describe in the peer's
      * terms (a fault's message, an HTTP status), made safe (safetext). */
     char samples[ERR_KINDS][ERR_SAMPLE_LEN];

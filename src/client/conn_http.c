@@ -180,14 +180,16 @@ static int classify(struct conn *c)
     }
     if (e->cfg->validate == VALIDATE_NONE)
         return REQ_OK;
-    int st = e->cfg->validate == VALIDATE_FULL ? e->enc->decode_response(body, c->body.len, &r)
-                                               : check_stream_finish(&c->check, &r);
+    int broke = 0;
+    int st = e->cfg->validate == VALIDATE_FULL
+                 ? answer_decode_full(c, body, c->body.len, &r, &broke)
+                 : check_stream_finish(&c->check, &r);
     r.status = st;
     if (st == ENC_FAULT)
         return describe(c, ERR_FAULT, &r);
     if (st != ENC_OK || !id_matches(c, &r))
         return describe(c, ERR_DECODE, &r);
-    return REQ_OK;
+    return broke ? ERR_CHECK : REQ_OK; /* its sample noted by the check */
 }
 
 /* Bytes that answer no request of ours (see the top of the file). */

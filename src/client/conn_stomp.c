@@ -194,9 +194,11 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
         e->pool.stats.stray_replies++; /* late (timed out), unknown or id-less */
         return;
     }
+    int broke = 0;
     if (st == ENC_OK && e->cfg->validate == VALIDATE_FULL)
-        st = e->enc->decode_response(f->body, f->body_len, &res);
-    int kind = st == ENC_OK ? REQ_OK : st == ENC_FAULT ? ERR_FAULT : ERR_DECODE;
+        st = answer_decode_full(c, f->body, f->body_len, &res, &broke);
+    int kind = st == ENC_OK ? (broke ? ERR_CHECK : REQ_OK)
+               : st == ENC_FAULT ? ERR_FAULT : ERR_DECODE;
     char *slot = conn_error_slot(c, kind);
     if (kind == ERR_FAULT && slot)
         errtext_fault(f->body, f->body_len, res.fault_code, slot, ERR_SAMPLE_LEN);

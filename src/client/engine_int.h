@@ -9,6 +9,7 @@
 
 #include "base/buf.h"
 #include "encoders/encoder.h"
+#include "encoders/expect.h"
 #include "client/conn.h"
 #include "client/engine.h"
 #include "client/pacer_window.h"
@@ -47,6 +48,8 @@ struct engine {
     struct sampler *smp;
 
     struct prepared prep[RUN_MAX_VERBS];
+    struct expect expects[RUN_MAX_EXPECTS]; /* --expect, parsed once (answer_check.c) */
+    size_t nexpects;
     int wrr_current[RUN_MAX_VERBS]; /* smooth weighted round robin state */
     struct conn_pool pool;      /* the connections (conn.c keeps its counters) */
     struct conn *idle;          /* stack of idle connections (HTTP) */
@@ -155,6 +158,18 @@ int engine_setup_requests(struct engine *e, char *err);
  * (hooks.on_start), slept until. @return it, or 0 when the run must not
  * start (PHASE_FAILED, e->fatal says why; the loop is told to stop). */
 int64_t engine_agree_start(struct engine *e);
+
+/* answer_check.c: --expect. answer_checks_setup parses cfg's checks into
+ * e (@return 0, or -1 with err: they were checked before the run, so a
+ * bug). answer_decode_full is the full decode of an answer's body (the
+ * encoding's decode_response; with checks, decode_result and each check
+ * on the result): @return its enc status, and with ENC_OK *broke 1 when
+ * a check failed (its first failing value noted as the ERR_CHECK sample),
+ * else 0. The decode's and the checks' CPU time is counted in
+ * c's pool stats. */
+int answer_checks_setup(struct engine *e, char *err);
+int answer_decode_full(struct conn *c, const char *body, size_t len, struct enc_result *r,
+                       int *broke);
 
 /* engine_timeline.c: the interval grid. timeline_close closes the interval
  * ending at t_ns (grid index k; k <= 0 is warmup, k == 0 starts the /proc

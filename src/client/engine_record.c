@@ -64,6 +64,9 @@ void engine_fold_conn_stats(struct engine *e)
     res->stray_replies += s->stray_replies;
     res->bytes_sent += s->bytes_sent;
     res->bytes_received += s->bytes_received;
+    res->checks.checked += s->checks.checked;
+    res->checks.failed += s->checks.failed;
+    res->checks.ns += s->checks.ns;
 }
 
 /* conn_events.response_done, and the ring's expire: r ended with kind. */

@@ -15,6 +15,8 @@
 int engine_setup_requests(struct engine *e, char *err)
 {
     const struct run_config *cfg = e->cfg;
+    if (answer_checks_setup(e, err))
+        return -1;
     for (size_t i = 0; i < cfg->nverbs; i++) {
         const char *method = cfg->verbs[i].name;
         json_object *params = NULL;

@@ -15,7 +15,7 @@
 #include "base/version.h"
 
 const char *const err_kind_names[ERR_KINDS] = {
-    "connect", "timeout", "closed", "http", "fault", "decode", "handshake", "auth",
+    "connect", "timeout", "closed", "http", "fault", "decode", "handshake", "auth", "check",
 };
 
 const char *const conn_cause_names[CONN_CAUSES] = {

@@ -23,6 +23,7 @@ enum err_kind {
     ERR_DECODE,  /* not a valid response */
     ERR_HANDSHAKE, /* connected, but the TLS handshake or the STOMP login failed */
     ERR_AUTH,    /* HTTP 401 or 403: credentials missing or refused */
+    ERR_CHECK,   /* a valid answer that broke an --expect check */
     ERR_KINDS
 };
 extern const char *const err_kind_names[ERR_KINDS];
@@ -58,6 +59,8 @@ enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL };
 #define RUN_MAX_VERBS 8
 #define RUN_MAX_PCTS 16
 #define RUN_MAX_PIDS 16
+#define RUN_MAX_EXPECTS 8    /* encoders/expect.h's EXPECT_MAX */
+#define RUN_EXPECT_LEN 160   /* and EXPECT_TEXT */
 #define RUN_MAX_WARNINGS 16
 #define RUN_WARNING_LEN 240
 #define ERR_SAMPLE_LEN 160   /* the first error of each kind, as text */
@@ -149,6 +152,10 @@ struct run_config {
      * and those a --config job file added, as "--name value" (secrets
      * "***"), and the job file's name ("" none). */
     char options_given[2048], options_from_job[2048], job_file[256];
+    /* --expect: checks on every answer's decoded result, as written
+     * (encoders/expect.h parses them); they imply --validate full. */
+    char expects[RUN_MAX_EXPECTS][RUN_EXPECT_LEN];
+    size_t nexpects;
     /* A distributed run (dist.h): this process sends the requests
      * k * split_ranks + split_rank of the schedule (0 or 1 ranks: all). */
     unsigned split_ranks, split_rank;
@@ -268,6 +275,11 @@ struct run_result {
                                 bytes no request asked for (HTTP) */
     char stomp_error[160];   /* the last one's message */
     int64_t bytes_sent, bytes_received;
+    /* --expect: answers checked (warmup too), how many broke a check, and
+     * the client CPU the full decode and the checks took (ns, summed) */
+    struct answer_checks {
+        int64_t checked, failed, ns;
+    } checks;
     struct hist latency;     /* from the intended send time: the headline; the
                                 unfinished requests' waits too (censored) */
     struct censor censored;

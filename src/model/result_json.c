@@ -314,6 +314,24 @@ static json_object *histograms_json(const struct run_result *r)
     return o;
 }
 
+
+/* --expect: the checks as written, answers checked (warmup too) and
+ * broken, the full decode's and checks' client CPU per answer. */
+static json_object *checks_json(const struct run_result *r)
+{
+    json_object *o = json_object_new_object(), *a = json_object_new_array();
+    for (size_t i = 0; i < r->cfg.nexpects; i++)
+        json_object_array_add(a, json_object_new_string(r->cfg.expects[i]));
+    json_object_object_add(o, "expect", a);
+    add_int(o, "checked", r->checks.checked);
+    add_int(o, "failed", r->checks.failed);
+    add_int(o, "cpu_ns", r->checks.ns);
+    add_known(o, "cpu_us_per_answer",
+              r->checks.checked ? (double)r->checks.ns / 1e3 / (double)r->checks.checked : 0,
+              r->checks.checked > 0);
+    return o;
+}
+
 static json_object *counts_json(const struct run_result *r, json_object *root)
 {
     json_object *req = json_object_new_object();
@@ -343,6 +361,8 @@ static json_object *counts_json(const struct run_result *r, json_object *root)
     add_int(bytes, "sent", r->bytes_sent);
     add_int(bytes, "received", r->bytes_received);
     json_object_object_add(root, "bytes", bytes);
+    if (r->cfg.nexpects) /* --expect: what was checked, and at what cost */
+        json_object_object_add(root, "checks", checks_json(r));
     return root;
 }
 

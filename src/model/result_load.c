@@ -90,6 +90,21 @@ static int64_t window_ns(json_object *w, const char *key)
     return us > 0 && us <= PACER_WINDOW_MAX_NS / 1e3 ? (int64_t)(us * 1e3) : 0;
 }
 
+/* --expect's "checks" (absent without it, and in older files). */
+static void load_checks(json_object *k, struct run_result *r)
+{
+    json_object *a = get(k, "expect");
+    for (size_t i = 0; i < array_len(a) && r->cfg.nexpects < RUN_MAX_EXPECTS; i++) {
+        json_object *v = json_object_array_get_idx(a, i);
+        if (json_object_is_type(v, json_type_string))
+            snprintf(r->cfg.expects[r->cfg.nexpects++], sizeof r->cfg.expects[0], "%s",
+                     json_object_get_string(v));
+    }
+    r->checks.checked = i64(k, "checked");
+    r->checks.failed = i64(k, "failed");
+    r->checks.ns = i64(k, "cpu_ns");
+}
+
 static void load_config(json_object *c, struct run_config *cfg)
 {
     json_object *verbs = get(c, "verbs");
@@ -167,6 +182,7 @@ static void load_counts(json_object *root, struct run_result *r)
     json_object *bytes = get(root, "bytes");
     r->bytes_sent = i64(bytes, "sent");
     r->bytes_received = i64(bytes, "received");
+    load_checks(get(root, "checks"), r);
     r->duration_s = num(root, "duration_s", 0);
     r->start_unix = num(root, "start_unix", 0); /* 0: unknown (older files) */
     if (!(r->start_unix > 0 && r->start_unix < 1e11)) /* not before 1970 nor past year 5000 */

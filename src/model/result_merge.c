@@ -124,6 +124,9 @@ static void merge_counts(struct run_result *dst, const struct run_result *src)
     dst->stray_replies += src->stray_replies;
     dst->bytes_sent += src->bytes_sent;
     dst->bytes_received += src->bytes_received;
+    dst->checks.checked += src->checks.checked;
+    dst->checks.failed += src->checks.failed;
+    dst->checks.ns += src->checks.ns;
     if (!dst->interrupted) /* the first signal seen names the interruption */
         dst->interrupted = src->interrupted;
     dst->closed_loop |= src->closed_loop;

@@ -100,6 +100,8 @@ void report_config_doc(const struct run_result *r, struct doc_kv *d)
     if (!c->url[0])
         doc_kv_add(d, DOC_IN_PAGE, "simulator", "%d VMs", c->vms);
     doc_kv_add(d, DOC_IN_PAGE, "buckets", "%s", c->buckets[0] ? c->buckets : "auto");
+    for (size_t i = 0; i < c->nexpects; i++)
+        doc_kv_add(d, DOC_IN_BOTH, i ? "" : "expect", "%s", c->expects[i]);
     /* how the run was asked for: the text says it when a job file did */
     unsigned where = c->job_file[0] ? DOC_IN_BOTH : DOC_IN_PAGE;
     if (c->options_given[0] || c->job_file[0])
@@ -154,6 +156,13 @@ void report_requests_doc(const struct run_result *r, struct doc_kv *d)
     if (answered > 0)
         report_fmt_bytes((double)r->bytes_received / (double)answered, resp, sizeof resp);
     doc_kv_add(d, DOC_IN_BOTH, "bytes", "request %s, response %s (mean)", req, resp);
+    if (r->cfg.nexpects) /* what --expect found, and what the full decode cost */
+        doc_kv_add(d, DOC_IN_BOTH, "checks", "%lld %s checked by %zu --expect, %lld broke one; "
+                   "full decode + checks %.1f us of client CPU per answer",
+                   (long long)r->checks.checked, plural(r->checks.checked, "answer", "answers"),
+                   r->cfg.nexpects, (long long)r->checks.failed,
+                   r->checks.checked ? (double)r->checks.ns / 1e3 / (double)r->checks.checked
+                                     : 0.0);
     lag_lines(d, r);
 }
 

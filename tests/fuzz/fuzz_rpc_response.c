@@ -1,13 +1,15 @@
 /* fuzz_rpc_response: the client's response checks, on bodies as the
  * network delivers them. Byte 0 picks the encoder (bit 0: XML-RPC or
  * JSON-RPC); the rest is the HTTP body. Both the cheap check (no tree) and
- * the full decode (tree built and walked) run on it, on an exactly sized
+ * the full decode (tree built and walked), and --expect's checks on the
+ * result tree run on it, on an exactly sized
  * copy so ASan sees any read past the end. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "encoders/encoder.h"
+#include "encoders/expect.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -35,6 +37,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_result(&r, enc->check_response(body, len, &r));
     struct enc_result f = {0};
     check_result(&f, enc->decode_response(body, len, &f));
+    /* --expect's path: the result tree handed back, and checks walking it */
+    json_object *result = NULL;
+    struct enc_result t = {0};
+    int st = enc->decode_result(body, len, &t, &result);
+    check_result(&t, st);
+    if (st != f.status || (st != ENC_OK && result))
+        abort(); /* the same verdict as the plain decode; a tree only with ENC_OK */
+    char got[96], err[ERR_LEN];
+    static const char *const checks[] = {"len(.)>=0", "status.code=0", "[0].vmId exists",
+                                         "result.a[2].b!=\"x\""};
+    for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
+        struct expect e;
+        if (expect_parse(checks[i], &e, err))
+            abort();
+        (void)expect_eval(&e, result, got, sizeof got);
+    }
+    json_object_put(result);
     uint64_t id;
     (void)enc_parse_id(body, len, &id);
     free(body);
