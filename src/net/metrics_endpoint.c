@@ -260,7 +260,8 @@ static int body_set(struct body *b, const char *p, size_t len, const char *type)
         free(nt);
         return -1;
     }
-    memcpy(np, p, len);
+    if (len) /* an empty body may come as (NULL, 0) */
+        memcpy(np, p, len);
     np[len] = '\0';
     free(b->p);
     free(b->type);

@@ -41,7 +41,9 @@ void om_begin_run(struct om_state *s, const struct run_config *cfg,
 {
     s->labels = *labels;
     snprintf(s->run, sizeof s->run, "%s", cfg->label[0] ? cfg->label : cfg->encoding);
-    snprintf(s->target, sizeof s->target, "%s", cfg->url);
+    /* fixed for the whole run: a label that changed mid-run would split
+     * every series in two */
+    snprintf(s->target, sizeof s->target, "%s", cfg->url[0] ? cfg->url : "built-in simulator");
     memset(s->le, 0, sizeof s->le);
     memset(&s->c, 0, sizeof s->c);
     s->count = 0;
@@ -69,8 +71,6 @@ static void take_counts(struct om_state *s, const struct run_result *r)
     }
     memcpy(s->c.err, r->err, sizeof s->c.err);
     s->c.queued = r->queued;
-    if (r->target_url[0])
-        snprintf(s->target, sizeof s->target, "%s", r->target_url);
     s->pacer_lag_p99_s =
         r->pacing_lag.total_count ? (double)hist_percentile(&r->pacing_lag, 99) / 1e6 : 0;
 }
