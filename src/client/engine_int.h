@@ -45,6 +45,7 @@ struct engine {
     SSL_CTX *tls;               /* NULL: plain TCP */
     struct run_result *res;
     struct sampler *smp;
+    struct agent_link *agent;   /* NULL: the server is sampled here (smp) */
 
     struct prepared prep[RUN_MAX_VERBS];
     int wrr_current[RUN_MAX_VERBS]; /* smooth weighted round robin state */
