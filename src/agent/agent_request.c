@@ -68,33 +68,42 @@ static int parse_name(struct agent_request *r, const char *s, char *err)
     return 0;
 }
 
-static int parse_param(struct agent_request *r, char *key, char *val, char *err)
+/* One key=value of the query; *seen has a bit per key already given
+ * (each may come once). */
+static int parse_param(struct agent_request *r, char *key, char *val, unsigned *seen, char *err)
 {
-    if (!strcmp(key, "interval_ns"))
+    static const char *const keys[] = {"interval_ns", "start_ns", "lead_ns", "pid", "name"};
+    size_t i = 0;
+    while (i < sizeof keys / sizeof keys[0] && strcmp(key, keys[i]))
+        i++;
+    if (i == sizeof keys / sizeof keys[0] || (*seen & (1u << i)))
+        return refuse(r, 400, err, "unknown or repeated parameter");
+    *seen |= 1u << i;
+    switch (i) {
+    case 0:
         return int_in(val, AGENT_MIN_INTERVAL_NS, AGENT_MAX_INTERVAL_NS, &r->interval_ns)
                    ? refuse(r, 400, err, "bad interval_ns")
                    : 0;
-    if (!strcmp(key, "start_ns"))
+    case 1:
         return int_in(val, 0, INT64_MAX, &r->start_ns) ? refuse(r, 400, err, "bad start_ns") : 0;
-    if (!strcmp(key, "lead_ns"))
+    case 2:
         return int_in(val, 0, AGENT_MAX_INTERVAL_NS, &r->lead_ns) ? refuse(r, 400, err, "bad lead_ns")
                                                                   : 0;
-    if (!strcmp(key, "pid") && !r->npids)
-        return parse_pids(r, val, err);
-    if (!strcmp(key, "name") && !r->name[0])
-        return parse_name(r, val, err);
-    return refuse(r, 400, err, "unknown or repeated parameter");
+    case 3: return parse_pids(r, val, err);
+    default: return parse_name(r, val, err);
+    }
 }
 
 static int parse_query(struct agent_request *r, char *q, char *err)
 {
+    unsigned seen = 0;
     r->interval_ns = r->start_ns = -1;
     for (char *save = NULL, *p = strtok_r(q, "&", &save); p; p = strtok_r(NULL, "&", &save)) {
         char *eq = strchr(p, '=');
         if (!eq)
             return refuse(r, 400, err, "a parameter without a value");
         *eq = '\0';
-        if (parse_param(r, p, eq + 1, err))
+        if (parse_param(r, p, eq + 1, &seen, err))
             return -1;
     }
     if (r->interval_ns < 0 || r->start_ns < 0)
