@@ -26,7 +26,7 @@ static const struct {
                    "  (SEND to jms.topic.vdsm_requests with reply-to), all on one port.\n",
                    "", "  Prints \"listening on HOST:PORT\" once ready; SIGINT/SIGTERM stop it.\n"},
     [CMD_AGENT] = {"agent", "rpcbench agent --token-file FILE [options]",
-                   "  Samples /proc on this host for a run on another one (run --server-agent):\n"
+                   "  Samples /proc on this host for a run on another one (run's server-agent):\n"
                    "  the CPU, RSS and threads of the processes the run names, and this\n"
                    "  machine's busy, steal and load, on the run's interval grid. Read-only;\n"
                    "  answers only with the token; loopback unless --listen says otherwise.\n",
