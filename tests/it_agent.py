@@ -10,31 +10,18 @@ its token file's checks."""
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
 
+from it_cpu import BURNER, measured_alongside  # the local test's burner and reading
 from rpctest import (RPCBENCH, Listening, Peer, Server, check, kill_group, main, make_certs,
                      rpcbench, run_json, spawn)
 
-# Busy 10 ms, then sleep to the next 20 ms boundary: ~50 % of one core, for
-# at most 20 s (it_cpu.py's).
-BURNER = r"""
-import time
-end = time.monotonic() + 20
-t = time.monotonic()
-while t < end:
-    while time.monotonic() < t + 0.010:
-        pass
-    t += 0.020
-    time.sleep(max(0, t - time.monotonic()))
-"""
-
-
 def burner(name_dir=None):
+    """it_cpu.py's burner of half a core, in a process group of its own."""
     exe = sys.executable
     if name_dir:  # a copy of python under another name, for --server-name
         exe = os.path.join(name_dir, "rpcburn")
@@ -60,26 +47,6 @@ class Agent(Listening):
 def remote_run(agent, token, *args, code=0, scheme="http"):
     return run_json("--server-agent", "%s://%s" % (scheme, agent.addr), "--token-file", token,
                     *args, code=code)
-
-
-def cpu_ns(pid):
-    """The kernel's count of the process's time on CPU (ns), as it_cpu.py
-    reads it: the sum of its threads' schedstat."""
-    total, tasks = 0, "/proc/%d/task" % pid
-    for tid in os.listdir(tasks):
-        with open(os.path.join(tasks, tid, "schedstat")) as f:
-            total += int(f.read().split()[0])
-    return total
-
-
-def measured_alongside(pid, args):
-    """run_json(args) and the share of one core pid had meanwhile, by the
-    test's own reading (a loaded machine starves the burner: the agent's
-    reading is then checked against what the burner really got)."""
-    c0, t0 = cpu_ns(pid), time.monotonic()
-    _, r, _ = run_json(*args)
-    c1, t1 = cpu_ns(pid), time.monotonic()
-    return r, (c1 - c0) / 1e9 / (t1 - t0) * 100
 
 
 def check_remote_burner(r, own, what):

@@ -36,16 +36,9 @@ static int parse_args(int argc, char **argv, struct agent_config *c, char *err)
         snprintf(err, ERR_LEN, "--token-file is required: the agent answers only with the token");
         return -1;
     }
-    if (!c->tls_cert && (c->tls_key || c->tls_ca)) {
-        snprintf(err, ERR_LEN, "--tls-key and --tls-ca need --tls-cert");
+    if (cli_check_readable("--token-file", c->token_file, err))
         return -1;
-    }
-    const char *files[][2] = {{"--tls-cert", c->tls_cert}, {"--tls-key", c->tls_key},
-                              {"--tls-ca", c->tls_ca}, {"--token-file", c->token_file}};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        if (files[i][1] && cli_check_readable(files[i][0], files[i][1], err))
-            return -1;
-    return 0;
+    return cli_check_tls_files(c->tls_cert, c->tls_key, c->tls_ca, err);
 }
 
 int cmd_agent(int argc, char **argv)
