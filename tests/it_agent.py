@@ -237,6 +237,23 @@ def test_agent_refusals():
             ag.alive("after the refusals")
 
 
+def test_stream_ends_with_the_run():
+    """The agent notices at once that a run closed its stream: with one
+    connection allowed and a 5 s interval, the next run finds the slot free
+    (a stream that waited for its next sample would hold it for 5 s more)."""
+    with tempfile.TemporaryDirectory() as d:
+        tok = token_file(d)
+        with Server("--vms", "1") as s, Agent("--token-file", tok, "--max-connections", "1") as ag:
+            for i in range(2):
+                t0 = time.monotonic()
+                _, r, _ = run_json("--server-agent", "http://" + ag.addr, "--token-file", tok,
+                                   "--url", s.url("/RPC2"), "--verb", "ping", "-R", "10", "-d",
+                                   "5s", "--interval", "5s", "--server-pid", str(os.getpid()))
+                check(r["server_cpu"]["source"].startswith("agent"), "run %d: %r"
+                      % (i, r["server_cpu"]))
+                check(time.monotonic() - t0 < 20, "run %d took %.1f s" % (i, time.monotonic() - t0))
+
+
 def test_token_file_checks():
     with tempfile.TemporaryDirectory() as d:
         empty = token_file(d, "\n")
@@ -256,4 +273,5 @@ def test_token_file_checks():
 if __name__ == "__main__":
     main([test_burner_through_the_agent, test_burner_by_name_through_the_agent,
           test_wrong_token_refused_before_sending, test_agent_killed_mid_run,
-          test_tls_with_client_certificate, test_agent_refusals, test_token_file_checks])
+          test_tls_with_client_certificate, test_agent_refusals, test_stream_ends_with_the_run,
+          test_token_file_checks])

@@ -2,6 +2,7 @@
  * request heads, the token, and the clock answers or the sample stream. */
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,12 +67,25 @@ static int read_request(struct agent_conn *c, struct agent_request *r, char *err
     }
 }
 
-/* Sleeps until the CLOCK_MONOTONIC instant at_ns. */
-static void sleep_until(int64_t at_ns)
+/* Waits until the CLOCK_MONOTONIC instant at_ns, watching the peer: a
+ * run sends nothing after its samples request, so anything readable (its
+ * close, a TLS close_notify, a reset) ends the stream at once instead of
+ * holding a connection slot until a write fails.
+ * @return 0 at at_ns, or -1 when the peer is gone. */
+static int wait_until(const struct agent_conn *c, int64_t at_ns)
 {
-    struct timespec ts = {.tv_sec = at_ns / NS_PER_S, .tv_nsec = at_ns % NS_PER_S};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-        ;
+    for (;;) {
+        int64_t left = at_ns - clock_now_ns();
+        if (left <= 0)
+            return 0;
+        struct pollfd p = {.fd = c->fd, .events = POLLIN};
+        int ms = (int)((left + NS_PER_MS - 1) / NS_PER_MS);
+        int rc = poll(&p, 1, ms);
+        if (rc > 0)
+            return -1;
+        if (rc < 0 && errno != EINTR)
+            return -1;
+    }
 }
 
 /* Samples on the run's grid (start - lead + k * interval, this host's
@@ -85,7 +99,8 @@ static void stream(struct agent_conn *c, const struct agent_request *r, struct s
     sampler_start(s, now);
     for (;; k++) {
         struct agent_sample out = {.k = k};
-        sleep_until(base + k * r->interval_ns);
+        if (wait_until(c, base + k * r->interval_ns))
+            return;
         sampler_sample(s, clock_now_ns(), &out.pt);
         out.pt.client_pct = -1; /* the agent's own CPU: nobody asked */
         out.measured = sampler_server_cpu_ms(s) >= 0;
