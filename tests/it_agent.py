@@ -150,6 +150,10 @@ def test_agent_killed_mid_run():
             kill_group(b)
         with open(out) as f:
             r = json.load(f)
+        code, text, err = rpcbench("report", out, timeout=30)  # the saved file, re-rendered
+    check(code == 0 and "sampled by the agent at http://" in text and "samples stopped" in text,
+          "report: %d %r" % (code, (err or text)[-600:]))
+    check("no sample after t=" in text, "the report's warning: %r" % text[-800:])
     pcts = [i.get("server_cpu_pct") for i in r["intervals"]]
     known = [p is not None for p in pcts]
     check(known[0] and not known[-1], "before and after the kill: %r" % pcts)
