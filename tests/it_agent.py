@@ -269,6 +269,10 @@ def test_token_file_checks():
         code, _, err = rpcbench("run", "--server-agent", "http://127.0.0.1:9", "-d", "1s",
                                 timeout=10)
         check(code == 2 and "--token-file" in err, "run without a token: %d %r" % (code, err))
+        code, _, err = rpcbench("run", "--server-agent", "http://127.0.0.1:9", "--token-file",
+                                empty, "--server-name", "a b", "-d", "1s", timeout=10)
+        check(code == 2 and "--server-name" in err, "a name the agent refuses: %d %r"
+              % (code, err))
         loose = token_file(d, "s3cret-token\n", 0o644)
         with Agent("--token-file", loose) as ag:
             check("world-readable" in ag.stderr(), "no warning: %r" % ag.stderr())

@@ -146,6 +146,14 @@ static int check_agent(const struct run_config *cfg, char *err)
                  "with the token");
         return -1;
     }
+    /* what the agent's request parser takes, so that it cannot refuse later */
+    size_t n = strlen(cfg->server_name);
+    if (strspn(cfg->server_name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                 "0123456789._-+") != n) {
+        snprintf(err, ERR_LEN, "--server-name: with --server-agent, letters, digits and "
+                 "._-+ only");
+        return -1;
+    }
     return 0;
 }
 
