@@ -35,7 +35,8 @@ struct agent;
  * (ERR_LEN, caller-owned). */
 struct agent *agent_start(const struct agent_config *c, char *bound, size_t boundlen,
                           char *warn, char *err);
-/* Accepts and serves until SIGINT or SIGTERM. */
+/* Accepts and serves until SIGINT or SIGTERM (it installs their
+ * handlers, without SA_RESTART, for the process). */
 void agent_run(struct agent *a);
 /* Closes the listening socket and frees a (NULL: nothing). Connection
  * threads still streaming end with the process. */
