@@ -43,6 +43,14 @@ class Agent(Listening):
     def __init__(self, *args):
         super().__init__([RPCBENCH, "agent", "--listen", "127.0.0.1:0"] + list(args), "agent")
 
+    def __exit__(self, *exc):
+        """SIGTERM, then its stderr must hold no sanitizer report (a
+        sanitizer build: RPCBENCH=build/san/rpcbench)."""
+        _, err = self.stop()
+        super().__exit__(*exc)
+        if exc[0] is None:
+            check("Sanitizer" not in err and "runtime error" not in err, "agent: %s" % err[-2000:])
+
 
 def remote_run(agent, token, *args, code=0, scheme="http"):
     return run_json("--server-agent", "%s://%s" % (scheme, agent.addr), "--token-file", token,
