@@ -43,13 +43,6 @@ static void arrive(struct agent_link *l, int64_t k, double pct, uint64_t total_n
     l->ring[k % AGENT_LINK_RING] = s;
 }
 
-static struct run_result *new_result(void)
-{
-    struct run_result *r = calloc(1, sizeof *r);
-    assert_non_null(r);
-    return r;
-}
-
 static void test_take_known_and_unknown(void **state)
 {
     (void)state;
@@ -72,17 +65,31 @@ static void test_take_known_and_unknown(void **state)
     agent_link_close(l);
 }
 
+/* Samples 1..arrived came, and the tick asked for 1..asked; then the
+ * summary of a fresh result (the caller's to free). */
+static struct run_result *summary(struct agent_link *l, int64_t arrived, int64_t asked,
+                                  const char *dead_why)
+{
+    struct run_result *r = calloc(1, sizeof *r);
+    struct proc_point p;
+    assert_non_null(r);
+    for (int64_t k = 1; k <= arrived; k++)
+        arrive(l, k, 50, (uint64_t)k * 500000000);
+    if (dead_why) {
+        l->dead = 1;
+        snprintf(l->why, sizeof l->why, "%s", dead_why);
+    }
+    for (int64_t k = 1; k <= asked; k++)
+        assert_int_equal(agent_link_take(l, k, &p), k <= arrived);
+    agent_link_summarise(l, r);
+    return r;
+}
+
 static void test_summary_complete(void **state)
 {
     (void)state;
     struct agent_link *l = new_link();
-    struct run_result *r = new_result();
-    struct proc_point p;
-    for (int64_t k = 1; k <= 3; k++) {
-        arrive(l, k, 50, (uint64_t)k * 500000000);
-        agent_link_take(l, k, &p);
-    }
-    agent_link_summarise(l, r);
+    struct run_result *r = summary(l, 3, 3, NULL);
     assert_true(r->server_cpu_ms == 1500);
     assert_string_equal(r->server_cpu_source, "agent schedstat");
     assert_string_equal(r->agent.url, "http://agent:9465");
@@ -97,42 +104,30 @@ static void test_summary_complete(void **state)
 }
 
 /* The last, partial interval of a run cut short has no sample yet: no
- * warning, but the window's CPU time is unknown. */
-static void test_summary_cut_short(void **state)
+ * warning, but the window's CPU time is unknown. A silent agent for two
+ * intervals or more, or a dead one, is warned about, naming when. */
+static void test_summary_short_silent_dead(void **state)
 {
     (void)state;
-    struct agent_link *l = new_link();
-    struct run_result *r = new_result();
-    struct proc_point p;
-    arrive(l, 1, 50, 500000000);
-    agent_link_take(l, 1, &p);
-    agent_link_take(l, 2, &p);
-    agent_link_summarise(l, r);
-    assert_true(r->server_cpu_ms == -1);
-    assert_int_equal(r->nwarnings, 0);
-    free(r);
-    agent_link_close(l);
-}
-
-/* Dead after sample 1: n/a from then on, and a warning naming when. */
-static void test_summary_dead(void **state)
-{
-    (void)state;
-    struct agent_link *l = new_link();
-    struct run_result *r = new_result();
-    struct proc_point p;
-    arrive(l, 1, 50, 500000000);
-    agent_link_take(l, 1, &p);
-    l->dead = 1;
-    snprintf(l->why, sizeof l->why, "the connection closed");
-    for (int64_t k = 2; k <= 4; k++)
-        assert_int_equal(agent_link_take(l, k, &p), 0);
-    agent_link_summarise(l, r);
-    assert_true(r->server_cpu_ms == -1);
-    assert_int_equal(r->nwarnings, 1);
-    assert_non_null(strstr(r->warnings[0], "no sample after t=1.0s (the connection closed)"));
-    free(r);
-    agent_link_close(l);
+    static const struct {
+        int64_t arrived, asked;
+        const char *dead, *warning;
+    } cases[] = {
+        {1, 2, NULL, NULL},
+        {1, 3, NULL, "no sample after t=1.0s (it went silent)"},
+        {1, 4, "the connection closed", "no sample after t=1.0s (the connection closed)"},
+        {2, 3, "the connection closed", "no sample after t=2.0s (the connection closed)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct agent_link *l = new_link();
+        struct run_result *r = summary(l, cases[i].arrived, cases[i].asked, cases[i].dead);
+        assert_true(r->server_cpu_ms == -1);
+        assert_int_equal(r->nwarnings, cases[i].warning ? 1 : 0);
+        if (cases[i].warning)
+            assert_non_null(strstr(r->warnings[0], cases[i].warning));
+        free(r);
+        agent_link_close(l);
+    }
 }
 
 int main(void)
@@ -140,8 +135,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_take_known_and_unknown),
         cmocka_unit_test(test_summary_complete),
-        cmocka_unit_test(test_summary_cut_short),
-        cmocka_unit_test(test_summary_dead),
+        cmocka_unit_test(test_summary_short_silent_dead),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
