@@ -171,8 +171,8 @@ int measured_run(const struct run_config *cfg, const struct run_hooks *hooks,
         return -1;
     }
     idle_baseline(cfg, &smp, res);
-    int rc = engine_run(cfg, hooks, &target, &smp, agent, res, err);
-    if (rc == 0 && agent) {
+    int rc = engine_run(cfg, hooks, &target, &smp, agent, res, err), remote = agent != NULL;
+    if (rc == 0 && remote) {
         summarise(res, &smp);
         agent_link_summarise(agent, res);
     }
@@ -183,7 +183,7 @@ int measured_run(const struct run_config *cfg, const struct run_hooks *hooks,
         snprintf(err, ERR_LEN, "%.200s", res->tls_error);
         return -1;
     }
-    if (!agent)
+    if (!remote)
         summarise(res, &smp);
     result_check_warnings(res);
     result_warn_idle(res);
