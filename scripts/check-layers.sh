@@ -5,7 +5,8 @@
 #   cli ──> dist ──> client ──> model ──> stats ──> base
 #    │                 │  └──> net, encoders ──────────> base
 #    ├──> report ──> judge ──> model
-#    └──> server ──> net, encoders, base   (never client or model)
+#    ├──> server ──> net, encoders, base   (never client or model)
+#    └──> agent ──> stats, net, base        (never client or model)
 #
 # dist (distributed runs) holds every MPI call of the program.
 #
@@ -28,8 +29,9 @@ allowed() {
     report) echo "report judge model stats base" ;;
     client) echo "client net encoders stats model base" ;;
     server) echo "server net encoders base" ;;
+    agent) echo "agent stats net base" ;;
     dist) echo "dist client model stats net base" ;;
-    cli) echo "cli dist client server report judge model stats net encoders base" ;;
+    cli) echo "cli dist client server agent report judge model stats net encoders base" ;;
     *) return 1 ;;
     esac
 }
@@ -42,7 +44,7 @@ for f in src/*/*.[ch] encoders/*.[ch]; do
     dir=${f%/*}
     layer=${dir##*/}
     if ! may=$(allowed "$layer"); then
-        echo "$f: '$layer' is not a layer (base net stats encoders model judge report client dist server cli)"
+        echo "$f: '$layer' is not a layer (base net stats encoders model judge report client dist server agent cli)"
         bad=$((bad + 1))
         continue
     fi

@@ -18,7 +18,7 @@ from rpctest import check, main, rpcbench, skip
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 COMMON = {"--help", "--version"}
-COMMANDS = ("serve", "run", "compare", "report", "sweep")
+COMMANDS = ("serve", "run", "compare", "report", "sweep", "agent")
 
 
 def help_options(cmd):
@@ -46,7 +46,7 @@ def readme_options(sections, cmd):
 
 def test_every_help_option_in_readme_and_back():
     sections = readme_sections()
-    for cmd in ("serve", "run", "report"):
+    for cmd in ("serve", "run", "report", "agent"):
         helped, documented = help_options(cmd), readme_options(sections, cmd)
         check(helped - documented == set(), "%s: in --help, not in README: %s"
               % (cmd, sorted(helped - documented)))
@@ -181,7 +181,7 @@ def check_man(text, where):
         if row["default"]:
             check("Default: %s." % row["default"] in flat, "%s: --%s's default"
                   % (where, row["name"]))
-        for cmd in ("run", "compare", "sweep", "report", "serve"):
+        for cmd in ("run", "compare", "sweep", "report", "serve", "agent"):
             own = " ".join(row["help_" + cmd].split())
             check(not own or "In %s: %s" % (cmd, own) in flat, "%s: --%s's help in %s %r"
                   % (where, row["name"], cmd, own))

@@ -76,7 +76,7 @@ def test_man_page_reads():
 def test_completion_offers_options_and_values():
     make("build")
     c = os.path.join(ROOT, "build/rpcbench.bash-completion")
-    check({"run", "compare", "sweep", "report", "serve"} <= complete(c, "rpcbench", ""),
+    check({"run", "compare", "sweep", "report", "serve", "agent"} <= complete(c, "rpcbench", ""),
           "commands")
     verbs = {"ping", "list", "fullList", "getAllVmStats", "getVmStats"}
     check(complete(c, "rpcbench", "run", "--verb", "") == verbs,

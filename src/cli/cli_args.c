@@ -102,6 +102,19 @@ int cli_check_readable(const char *opt, const char *path, char *err)
     return -1;
 }
 
+int cli_check_tls_files(const char *cert, const char *key, const char *ca, char *err)
+{
+    if (!cert && (key || ca)) {
+        snprintf(err, ERR_LEN, "--tls-key and --tls-ca need --tls-cert");
+        return -1;
+    }
+    const char *files[][2] = {{"--tls-cert", cert}, {"--tls-key", key}, {"--tls-ca", ca}};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (files[i][1] && cli_check_readable(files[i][0], files[i][1], err))
+            return -1;
+    return 0;
+}
+
 int cli_check_out_path(const char *opt, const char *path, char *err)
 {
     if (!path[0])

@@ -65,6 +65,11 @@ void cli_name_error(const char *opt, char *err);
  * "PATH: cannot read: why". */
 int cli_check_readable(const char *opt, const char *path, char *err);
 
+/* A listener's --tls-cert, --tls-key and --tls-ca (serve's, agent's; NULL:
+ * not given): the key and the CA only with a certificate, each readable.
+ * @return 0, or -1 with err. */
+int cli_check_tls_files(const char *cert, const char *key, const char *ca, char *err);
+
 /* A file written after the run ends: not a directory, and its directory
  * writable now ("" passes: not given). @return 0, or -1 with err naming opt. */
 int cli_check_out_path(const char *opt, const char *path, char *err);

@@ -36,18 +36,7 @@ int serve_opt_delay(struct options *o, const char *arg, char *err)
 static int parse_args(int argc, char **argv, struct server_config *o, char *err)
 {
     int rc = options_parse_serve(argc, argv, o, err);
-    if (rc)
-        return rc;
-    if (!o->tls_cert && (o->tls_key || o->tls_ca)) {
-        snprintf(err, ERR_LEN, "--tls-key and --tls-ca need --tls-cert");
-        return -1;
-    }
-    const char *files[][2] = {{"--tls-cert", o->tls_cert}, {"--tls-key", o->tls_key},
-                              {"--tls-ca", o->tls_ca}};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        if (files[i][1] && cli_check_readable(files[i][0], files[i][1], err))
-            return -1;
-    return 0;
+    return rc ? rc : cli_check_tls_files(o->tls_cert, o->tls_key, o->tls_ca, err);
 }
 
 int cmd_serve(int argc, char **argv)

@@ -22,6 +22,7 @@ static const struct {
     {"compare", cmd_compare, "A/B: two protocols or two servers, interleaved rounds"},
     {"sweep", cmd_sweep, "grids of runs, and capacity search under a condition"},
     {"report", cmd_report, "re-render or merge saved results"},
+    {"agent", cmd_agent, "sample a server's CPU for runs on other hosts"},
 };
 
 static void usage(FILE *out)
@@ -87,8 +88,9 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
-            return strcmp(argv[1], "serve") ? run_distributed(commands[i].fn, argc, argv)
-                                            : commands[i].fn(argc - 1, argv + 1);
+            return strcmp(argv[1], "serve") && strcmp(argv[1], "agent")
+                       ? run_distributed(commands[i].fn, argc, argv)
+                       : commands[i].fn(argc - 1, argv + 1); /* never ranks */
     fprintf(stderr, "rpcbench: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EXIT_USAGE;

@@ -25,6 +25,12 @@ static const struct {
                    "  JSON-RPC 2.0 at POST /jsonrpc (HTTP/1.1), and JSON-RPC over STOMP 1.2\n"
                    "  (SEND to jms.topic.vdsm_requests with reply-to), all on one port.\n",
                    "", "  Prints \"listening on HOST:PORT\" once ready; SIGINT/SIGTERM stop it.\n"},
+    [CMD_AGENT] = {"agent", "rpcbench agent --token-file FILE [options]",
+                   "  Samples /proc on this host for a run on another one (run's server-agent):\n"
+                   "  the CPU, RSS and threads of the processes the run names, and this\n"
+                   "  machine's busy, steal and load, on the run's interval grid. Read-only;\n"
+                   "  answers only with the token; loopback unless --listen says otherwise.\n",
+                   "", "  Prints \"listening on HOST:PORT\" once ready; SIGINT/SIGTERM stop it.\n"},
     [CMD_RUN] = {"run", "rpcbench run [options]", "",
                  "             3 a --threshold condition failed, or no request succeeded;\n"
                  "             130 interrupted by SIGINT, 143 by SIGTERM (128 + the signal;\n"

@@ -7,6 +7,7 @@
 
 #include "cli/options.h"
 #include "cli/sweep_args.h"
+#include "agent/agent.h"
 #include "server/server.h"
 #include "server/vmsim.h"
 
@@ -17,12 +18,14 @@
 #define C_AT(f) AT(struct run_config, HOME_CFG, f)
 #define S_AT(f) AT(struct sweep_args, HOME_SWEEP, f)
 #define V_AT(f) AT(struct server_config, HOME_SERVE, f)
+#define A_AT(f) AT(struct agent_config, HOME_AGENT, f)
 
 #define RUNS (IN_RUN | IN_COMPARE)
 /* sweep's and serve's own rows: the last one given counts, as it always
  * did (run's refuse two values: which was meant is not ours to guess) */
 #define SWEEP_ONLY .cmds = IN_SWEEP, .repeatable = 1
 #define SERVE_ONLY .cmds = IN_SERVE, .repeatable = 1
+#define AGENT_ONLY .cmds = IN_AGENT, .repeatable = 1
 
 static const char *const arrivals[] = {"constant", "poisson"};
 static const char *const validates[] = {"none", "cheap", "full"};
@@ -117,6 +120,12 @@ const struct opt_row opt_rows[] = {
     {.name = "server-name", .type = OT_STRING, C_AT(server_name), .arg = "NAME",
      .cmds = IN_LOAD, .help = "the server to sample: the executable's name,\n"
                              "or an interpreter's script's"},
+    {.name = "server-agent", .type = OT_STRING, C_AT(agent_url), .arg = "URL", .cmds = IN_LOAD,
+     .help = "sample the server on its host: the rpcbench\n"
+             "agent at http[s]://HOST:PORT (with --token-file;\n"
+             "https: --cacert, --cert, --key as for --url)"},
+    {.name = "token-file", .type = OT_STRING, C_AT(agent_token_file), .arg = "FILE",
+     .cmds = IN_LOAD, .help = "--server-agent's token: the file's first line"},
     {.name = "idle-baseline", .type = OT_DURATION, C_AT(idle_baseline_ns), .arg = "D",
      .def_doc = "3s with --server-pid/--server-name under 5/s, else 0", .cmds = IN_LOAD,
      .help = "sample the server idle for D before the load,\n"
@@ -287,10 +296,25 @@ const struct opt_row opt_rows[] = {
      .def_doc = "in --tls-cert's file", .help = "its private key"},
     {.name = "tls-ca", .type = OT_ARGV, V_AT(tls_ca), .arg = "FILE", SERVE_ONLY,
      .help = "require client certificates signed by this CA"},
+    /* agent's: the sampler on the server's host (agent.h) */
+    {.name = "listen", .type = OT_CUSTOM, .parse = agent_opt_listen, .arg = "HOST:PORT",
+     .def = "127.0.0.1:9465", AGENT_ONLY,
+     .help = "address; loopback unless told (port 0 picks one)"},
+    {.name = "token-file", .type = OT_STRING, A_AT(token_file), .arg = "FILE", AGENT_ONLY,
+     .help = "the shared token (required): its first line"},
+    {.name = "max-connections", .type = OT_INT, A_AT(max_conns), .arg = "N", .def = "8",
+     .min = 1, .max = 64, AGENT_ONLY, .help = "open connections at most (beyond: closed)"},
+    {.name = "tls-cert", .type = OT_ARGV, A_AT(tls_cert), .arg = "FILE", AGENT_ONLY,
+     .help = "answer over TLS with this certificate (PEM)"},
+    {.name = "tls-key", .type = OT_ARGV, A_AT(tls_key), .arg = "FILE", AGENT_ONLY,
+     .def_doc = "in --tls-cert's file", .help = "its private key"},
+    {.name = "tls-ca", .type = OT_ARGV, A_AT(tls_ca), .arg = "FILE", AGENT_ONLY,
+     .help = "require client certificates signed by this CA"},
     {.name = "version", .short_opt = 'V', .type = OT_VERSION,
-     .cmds = IN_LOAD | IN_REPORT | IN_SERVE,
+     .cmds = IN_LOAD | IN_REPORT | IN_SERVE | IN_AGENT,
      .help = "the version"},
-    {.name = "help", .short_opt = 'h', .type = OT_HELP, .cmds = IN_LOAD | IN_REPORT | IN_SERVE,
+    {.name = "help", .short_opt = 'h', .type = OT_HELP,
+     .cmds = IN_LOAD | IN_REPORT | IN_SERVE | IN_AGENT,
      .help = "this text"},
 };
 

@@ -36,7 +36,9 @@ void opt_getopt_tables(enum opt_cmd cmd, struct option *longs, char *shorts)
 {
     size_t n = 0, ns = 0;
     shorts[ns++] = ':'; /* a missing value is ':', not '?' */
-    unsigned known = cmd == CMD_SERVE ? IN_SERVE : (1u << cmd) | IN_RUN | IN_COMPARE;
+    unsigned known = cmd == CMD_SERVE   ? IN_SERVE
+                     : cmd == CMD_AGENT ? IN_AGENT
+                                        : (1u << cmd) | IN_RUN | IN_COMPARE;
     for (size_t i = 0; i < opt_nrows; i++) {
         const struct opt_row *r = &opt_rows[i];
         if (!(r->cmds & known))
@@ -61,6 +63,7 @@ static char *home(const struct opt_row *r, struct options *o)
     case HOME_CFG: return (char *)&o->cfg;
     case HOME_SWEEP: return (char *)o->sweep;
     case HOME_SERVE: return (char *)o->serve;
+    case HOME_AGENT: return (char *)o->agent;
     default: return (char *)o;
     }
 }
@@ -137,7 +140,8 @@ static int parse_value(const struct opt_row *r, struct options *o, const char *a
 /* "compare", "run and compare": the commands of bits. */
 static void commands_text(unsigned bits, char *out, size_t len)
 {
-    static const char *const names[CMD_N] = {"run", "compare", "sweep", "report", "serve"};
+    static const char *const names[CMD_N] = {"run", "compare", "sweep", "report", "serve",
+                                             "agent"};
     size_t used = 0;
     int k = 0, total = __builtin_popcount(bits);
     out[0] = '\0';

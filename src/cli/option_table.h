@@ -19,12 +19,13 @@
 #include <stdio.h>
 
 /* The commands the table serves; IN_ bits say which take a row. */
-enum opt_cmd { CMD_RUN, CMD_COMPARE, CMD_SWEEP, CMD_REPORT, CMD_SERVE, CMD_N };
+enum opt_cmd { CMD_RUN, CMD_COMPARE, CMD_SWEEP, CMD_REPORT, CMD_SERVE, CMD_AGENT, CMD_N };
 #define IN_RUN (1u << CMD_RUN)
 #define IN_COMPARE (1u << CMD_COMPARE)
 #define IN_SWEEP (1u << CMD_SWEEP)
 #define IN_REPORT (1u << CMD_REPORT)
 #define IN_SERVE (1u << CMD_SERVE)
+#define IN_AGENT (1u << CMD_AGENT)
 #define IN_LOAD (IN_RUN | IN_COMPARE | IN_SWEEP) /* the commands that send */
 
 enum opt_type {
@@ -42,8 +43,9 @@ enum opt_type {
 };
 
 /* Where off points: into struct options, its cfg, the sweep_args that
- * sweep hands options_parse, or serve's server_config. */
-enum opt_home { HOME_OPTIONS, HOME_CFG, HOME_SWEEP, HOME_SERVE };
+ * sweep hands options_parse, serve's server_config or agent's
+ * agent_config. */
+enum opt_home { HOME_OPTIONS, HOME_CFG, HOME_SWEEP, HOME_SERVE, HOME_AGENT };
 
 struct options;
 
@@ -149,6 +151,7 @@ int sweep_opt_rate_max(struct options *o, const char *arg, char *err);
 int sweep_opt_resolution(struct options *o, const char *arg, char *err);
 int serve_opt_listen(struct options *o, const char *arg, char *err);
 int serve_opt_delay(struct options *o, const char *arg, char *err);
+int agent_opt_listen(struct options *o, const char *arg, char *err);
 
 /* options_job.c: --config FILE (a job file, one "name = value" a line)
  * applied to o for cmd: each option the command line did not give

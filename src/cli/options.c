@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/sweep_args.h"
 #include "encoders/encoder.h"
+#include "agent/agent.h"
 #include "server/server.h"
 
 /* OT_CHOICE rows store an int into these. */
@@ -62,7 +63,7 @@ static int check(const struct options *o, char *err)
 
 /* Fills o with the defaults of the table, from the rows' own parsers. */
 static int defaults(struct options *o, enum opt_cmd cmd, struct sweep_args *sweep,
-                    struct server_config *serve, char *err)
+                    struct server_config *serve, struct agent_config *agent, char *err)
 {
     memset(o, 0, sizeof *o);
     o->compare = cmd == CMD_COMPARE;
@@ -72,6 +73,9 @@ static int defaults(struct options *o, enum opt_cmd cmd, struct sweep_args *swee
     o->serve = serve;
     if (serve)
         memset(serve, 0, sizeof *serve);
+    o->agent = agent;
+    if (agent)
+        memset(agent, 0, sizeof *agent);
     o->cfg.idle_baseline_ns = -1; /* no value says it: server_cpu_idle_ns decides */
     if (opt_defaults(o, cmd, err))
         return -1;
@@ -133,12 +137,14 @@ static int parse_argv(int argc, char **argv, enum opt_cmd cmd, struct options *o
     return rc;
 }
 
-int options_parse_serve(int argc, char **argv, struct server_config *sc, char *err)
+/* serve's and agent's: their own rows only, none of run's checks. */
+static int parse_own(int argc, char **argv, enum opt_cmd cmd, struct server_config *sc,
+                     struct agent_config *ac, char *err)
 {
     static struct options o; /* large: off the stack */
-    if (defaults(&o, CMD_SERVE, NULL, sc, err))
+    if (defaults(&o, cmd, NULL, sc, ac, err))
         return -1;
-    int rc = parse_argv(argc, argv, CMD_SERVE, &o, err);
+    int rc = parse_argv(argc, argv, cmd, &o, err);
     if (rc == 0 && optind < argc) {
         snprintf(err, ERR_LEN, "unexpected argument '%s'", argv[optind]);
         rc = -1;
@@ -146,10 +152,20 @@ int options_parse_serve(int argc, char **argv, struct server_config *sc, char *e
     return rc;
 }
 
+int options_parse_serve(int argc, char **argv, struct server_config *sc, char *err)
+{
+    return parse_own(argc, argv, CMD_SERVE, sc, NULL, err);
+}
+
+int options_parse_agent(int argc, char **argv, struct agent_config *ac, char *err)
+{
+    return parse_own(argc, argv, CMD_AGENT, NULL, ac, err);
+}
+
 int options_parse(int argc, char **argv, enum opt_cmd cmd, struct sweep_args *sweep,
                   struct options *o, char *err)
 {
-    if (defaults(o, cmd, sweep, NULL, err))
+    if (defaults(o, cmd, sweep, NULL, NULL, err))
         return -1;
     int rc = parse_argv(argc, argv, cmd, o, err);
     if (rc)

@@ -16,6 +16,7 @@
 
 struct sweep_args;
 struct server_config;
+struct agent_config;
 
 /* Large: callers keep it static. positional points into the argv given to
  * options_parse, which must outlive it. */
@@ -55,6 +56,7 @@ struct options {
     struct sweep_args *sweep; /* sweep's own options and lists (HOME_SWEEP
                                  rows), the caller's; NULL for run, compare */
     struct server_config *serve; /* serve's (HOME_SERVE rows), the caller's */
+    struct agent_config *agent;  /* agent's (HOME_AGENT rows), the caller's */
 };
 
 /* Parses and checks every option of cmd (argv[0] = the command name) in
@@ -77,6 +79,8 @@ int options_parse(int argc, char **argv, enum opt_cmd cmd, struct sweep_args *sw
  * globals and a static struct options (not reentrant). @return 0, 1 when
  * --help or --version was printed on stdout, or -1 with err. */
 int options_parse_serve(int argc, char **argv, struct server_config *sc, char *err);
+/* The same for `agent`, into ac (the caller's). */
+int options_parse_agent(int argc, char **argv, struct agent_config *ac, char *err);
 
 /* @return 1 when the option named name (opt_rows) was on the command
  * line, else 0. */

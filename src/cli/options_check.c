@@ -129,6 +129,35 @@ static int check_verbs(const struct run_config *cfg, const struct encoder *enc, 
     return 0;
 }
 
+/* --server-agent and its --token-file, together; the pids and the name
+ * are the agent's host's, which the agent checks. */
+static int check_agent(const struct run_config *cfg, char *err)
+{
+    if (!cfg->agent_url[0]) {
+        snprintf(err, ERR_LEN, "--token-file: only with --server-agent");
+        return -1;
+    }
+    if (strncmp(cfg->agent_url, "http://", 7) && strncmp(cfg->agent_url, "https://", 8)) {
+        snprintf(err, ERR_LEN, "--server-agent: '%.100s' is not http://HOST:PORT or "
+                 "https://HOST:PORT", cfg->agent_url);
+        return -1;
+    }
+    if (!cfg->agent_token_file[0]) {
+        snprintf(err, ERR_LEN, "--server-agent needs --token-file: the agent answers only "
+                 "with the token");
+        return -1;
+    }
+    /* what the agent's request parser takes, so that it cannot refuse later */
+    size_t n = strlen(cfg->server_name);
+    if (strspn(cfg->server_name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                 "0123456789._-+") != n) {
+        snprintf(err, ERR_LEN, "--server-name: with --server-agent, letters, digits and "
+                 "._-+ only");
+        return -1;
+    }
+    return 0;
+}
+
 /* The server to sample is there, and is one server: a pid that does not
  * exist or a name that matches nothing would measure nothing, and a name
  * that matches separate process trees would sum strangers. Under mpirun
@@ -143,6 +172,8 @@ static int check_server(const struct run_config *cfg, char *err)
         snprintf(err, ERR_LEN, "--server-pid and --server-name: give one of them");
         return -1;
     }
+    if (cfg->agent_url[0] || cfg->agent_token_file[0])
+        return check_agent(cfg, err); /* the server is on the agent's host */
     for (size_t i = 0; i < cfg->nserver_pids; i++)
         if (!proctree_exists(cfg->server_pids[i])) {
             snprintf(err, ERR_LEN, "--server-pid: no process %d is running (nothing was sent)",

@@ -15,6 +15,7 @@
 #include "base/clock.h"
 #include "client/engine_int.h"
 #include "stats/sampler.h"
+#include "client/agent_link.h"
 
 /* The run cannot go on: the first reason is kept (e->fatal), and the loop
  * stops; engine_run then fails with it. */
@@ -367,6 +368,8 @@ static void begin(struct engine *e)
     if (cfg->warmup_ns == 0) {
         if (e->smp)
             sampler_start(e->smp, now);
+        if (e->agent)
+            agent_link_start(e->agent, e->m0_ns, cfg->interval_ns);
         e->tick_k = 1;
     }
     sched_init(&e->sched, cfg->arrival, cfg->rate > 0 ? cfg->rate : 1, now, cfg->seed);
@@ -561,8 +564,8 @@ static void finish(struct engine *e)
 }
 
 int engine_run(const struct run_config *cfg, const struct run_hooks *hooks,
-               const struct target *target, struct sampler *smp, struct run_result *res,
-               char *err)
+               const struct target *target, struct sampler *smp, struct agent_link *agent,
+               struct run_result *res, char *err)
 {
     struct engine *e = calloc(1, sizeof *e);
     if (!e) {
@@ -575,6 +578,7 @@ int engine_run(const struct run_config *cfg, const struct run_hooks *hooks,
     e->target = target;
     e->res = res;
     e->smp = smp;
+    e->agent = agent;
     int rc = prepare(e, err) || run_loop(e, err) ? -1 : 0;
     if (rc == 0)
         finish(e);

@@ -46,6 +46,7 @@ struct engine {
     SSL_CTX *tls;               /* NULL: plain TCP */
     struct run_result *res;
     struct sampler *smp;
+    struct agent_link *agent;   /* NULL: the server is sampled here (smp) */
 
     struct prepared prep[RUN_MAX_VERBS];
     struct expect expects[RUN_MAX_EXPECTS]; /* --expect, parsed once (answer_check.c) */

@@ -5,6 +5,7 @@
 #include "base/clock.h"
 #include "client/engine_int.h"
 #include "stats/sampler.h"
+#include "client/agent_link.h"
 #include "client/progress.h"
 
 void timeline_snapshot(struct engine *e, const struct interval_rec *rec,
@@ -40,6 +41,12 @@ void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
             sampler_start(e->smp, now);
         else
             sampler_sample(e->smp, now, &pt);
+    }
+    if (e->agent) { /* the server's host's figures, never waited for */
+        if (k == 0)
+            agent_link_start(e->agent, t_ns, e->cfg->interval_ns);
+        else
+            agent_link_take(e->agent, k, &pt);
     }
     rec.t = (double)(t_ns - e->m0_ns) / 1e9;
     /* Warmup intervals show the warmup's requests; measured ones count the

@@ -11,6 +11,7 @@
 #include "encoders/encoder.h"
 #include "client/engine.h"
 #include "stats/sampler.h"
+#include "client/agent_link.h"
 #include "net/target.h"
 #include "base/clock.h"
 #include "base/units.h"
@@ -39,12 +40,26 @@ static int resolve_url(const struct run_config *cfg, const struct child_server *
     return 0;
 }
 
+/* The sampler here, and with --server-agent the link to the server's
+ * host (*agent, the caller's to close): then the sampler here only
+ * watches this process (the client's CPU), the agent the server. */
 static int start_sampler(const struct run_config *cfg, const struct child_server *cs,
-                         struct sampler *smp, struct run_result *res, char *err)
+                         struct sampler *smp, struct agent_link **agent, struct run_result *res,
+                         char *err)
 {
     pid_t pids[RUN_MAX_PIDS];
     size_t n = cfg->nserver_pids;
     memcpy(pids, cfg->server_pids, n * sizeof *pids);
+    if (cfg->agent_url[0]) {
+        char warn[ERR_LEN];
+        if (!(*agent = agent_link_open(cfg, warn, err)) || sampler_init(smp, NULL, 0, NULL, err))
+            return -1;
+        if (warn[0])
+            result_warn(res, "%s", warn);
+        memcpy(res->watched_pids, pids, n * sizeof *pids);
+        res->nwatched = n;
+        return 0;
+    }
     if (!n && !cfg->server_name[0] && !cfg->url[0] && cs && cs->pid > 0)
         pids[n++] = cs->pid; /* the embedded simulator is watched by default */
     if (sampler_init(smp, pids, n, cfg->server_name[0] ? cfg->server_name : NULL, err))
@@ -150,16 +165,26 @@ int measured_run(const struct run_config *cfg, const struct run_hooks *hooks,
         return -1;
     /* No probe first: the engine's first connection tells an unreachable
      * target (a connection closed without a byte disturbs VDSM). */
-    if (start_sampler(cfg, cs, &smp, res, err))
+    struct agent_link *agent = NULL;
+    if (start_sampler(cfg, cs, &smp, &agent, res, err)) {
+        agent_link_close(agent);
         return -1;
+    }
     idle_baseline(cfg, &smp, res);
-    if (engine_run(cfg, hooks, &target, &smp, res, err))
+    int rc = engine_run(cfg, hooks, &target, &smp, agent, res, err), remote = agent != NULL;
+    if (rc == 0 && remote) {
+        summarise(res, &smp);
+        agent_link_summarise(agent, res);
+    }
+    agent_link_close(agent);
+    if (rc)
         return -1;
     if (res->handshakes == 0 && res->tls_failures > 0) { /* never got through TLS */
         snprintf(err, ERR_LEN, "%.200s", res->tls_error);
         return -1;
     }
-    summarise(res, &smp);
+    if (!remote)
+        summarise(res, &smp);
     result_check_warnings(res);
     result_warn_idle(res);
     if (cfg->busy_poll && usable_cpus() == 1)

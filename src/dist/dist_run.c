@@ -342,10 +342,14 @@ static void share_of(const struct run_config *cfg, struct run_config *mine)
         mine->connections = 1;
     if (r != 0)
         mine->quiet = 1;
-    /* The server's CPU: where its process is, or on --server-host. */
+    /* The server's CPU: where its process is, or on --server-host; with
+     * --server-agent rank 0 alone asks the agent (the pids are its host's) */
     char host[128] = "";
     gethostname(host, sizeof host - 1);
-    if (dist_g.server_host[0] && strcmp(dist_g.server_host, host)) {
+    if (cfg->agent_url[0] && r == 0)
+        return;
+    if (cfg->agent_url[0] || (dist_g.server_host[0] && strcmp(dist_g.server_host, host))) {
+        mine->agent_url[0] = '\0';
         mine->nserver_pids = 0;
         mine->server_name[0] = '\0';
     }

@@ -128,6 +128,8 @@ struct run_config {
     pid_t server_pids[RUN_MAX_PIDS];
     size_t nserver_pids;
     char server_name[64];
+    char agent_url[256];     /* --server-agent: the server sampled there; "" here */
+    char agent_token_file[256]; /* --token-file: the agent's token (not the token) */
     int64_t idle_baseline_ns; /* --idle-baseline: the server sampled idle for
                                  this long before the load; -1: the default
                                  (server_cpu.h), 0: none */
@@ -294,8 +296,14 @@ struct run_result {
     size_t nsamples, cap_samples;
     /* CPU summary */
     double server_cpu_ms;    /* CPU time the server used in the window */
-    char server_cpu_source[16]; /* "schedstat", "ticks", "schedstat+ticks"; "" unknown */
+    char server_cpu_source[32]; /* "schedstat", "ticks", "schedstat+ticks", each
+                                   maybe after "agent " (--server-agent); "" unknown */
     int server_vanished;
+    struct agent_info {      /* --server-agent: url "" when the CPU was sampled here */
+        char url[256];
+        double clock_offset_us; /* the agent's monotonic clock minus ours */
+        double clock_error_us;  /* its bound: half the best round trip */
+    } agent;
     struct idle_cpu {        /* the server alone before the load (n = 0: not
                                 measured): time-weighted mean % of a core
                                 over n intervals, its standard error */

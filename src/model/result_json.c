@@ -257,6 +257,13 @@ static json_object *cpu_json(const struct run_result *r)
     json_object_object_add(o, "idle", idle_json(r));
     if (r->server_cpu_source[0])
         json_object_object_add(o, "source", json_object_new_string(r->server_cpu_source));
+    if (r->agent.url[0]) { /* sampled on the server's host (--server-agent) */
+        json_object *a = json_object_new_object();
+        json_object_object_add(a, "url", json_object_new_string(r->agent.url));
+        add_double(a, "clock_offset_us", r->agent.clock_offset_us);
+        add_double(a, "clock_error_us", r->agent.clock_error_us);
+        json_object_object_add(o, "agent", a);
+    }
     add_int(o, "threads", r->server_threads);
     add_int(o, "rss_start_kb", r->rss_start_kb);
     add_int(o, "rss_end_kb", r->rss_end_kb);

@@ -315,6 +315,12 @@ static void load_cpu(json_object *root, struct run_result *r)
         r->watched_pids[r->nwatched++] = (pid_t)json_object_get_int(json_object_array_get_idx(pids, i));
     r->server_cpu_ms = num(cpu, "cpu_ms", -1);
     str(cpu, "source", r->server_cpu_source, sizeof r->server_cpu_source);
+    json_object *agent = get(cpu, "agent");
+    if (agent) {
+        str(agent, "url", r->agent.url, sizeof r->agent.url);
+        r->agent.clock_offset_us = num(agent, "clock_offset_us", 0);
+        r->agent.clock_error_us = num(agent, "clock_error_us", 0);
+    }
     r->server_threads = (long)i64(cpu, "threads");
     r->rss_start_kb = i64(cpu, "rss_start_kb");
     r->rss_end_kb = i64(cpu, "rss_end_kb");

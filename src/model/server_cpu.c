@@ -142,6 +142,8 @@ const char *server_cpu_na_reason(const struct run_result *r)
         return "not sampled: no --server-pid or --server-name";
     if (r->server_vanished)
         return "not measured: the server process exited";
+    if (r->agent.url[0] && r->server_cpu_source[0]) /* it sampled, then stopped */
+        return "not measured: the agent's samples stopped";
     return "not measured: the server process was not found";
 }
 

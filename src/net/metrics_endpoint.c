@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "net/listen.h"
 
 #define REQUEST_MAX 8192
 #define REQUEST_TIMEOUT_S 2
@@ -37,63 +38,6 @@ struct metrics_endpoint {
     uint64_t published, served; /* generations, under mu */
     int64_t scrapes;            /* under mu */
 };
-
-/* "HOST:PORT" or "[V6]:PORT" into host and port. @return 0, or -1. */
-static int split_address(const char *s, char *host, size_t hlen, char *port, size_t plen)
-{
-    const char *colon = strrchr(s, ':');
-    if (!colon || colon == s || !colon[1])
-        return -1;
-    const char *h = s, *end = colon;
-    if (*s == '[') {
-        if (colon[-1] != ']')
-            return -1;
-        h = s + 1;
-        end = colon - 1;
-    }
-    snprintf(host, hlen, "%.*s", (int)(end - h), h);
-    snprintf(port, plen, "%s", colon + 1);
-    return host[0] ? 0 : -1;
-}
-
-static int bind_listen(const char *listen_at, char *address, size_t alen, char *err)
-{
-    char host[256], port[32];
-    if (split_address(listen_at, host, sizeof host, port, sizeof port)) {
-        snprintf(err, ERR_LEN, "--metrics-listen: '%.100s' is not HOST:PORT", listen_at);
-        return -1;
-    }
-    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
-                             .ai_flags = AI_PASSIVE | AI_NUMERICSERV}, *ai;
-    int rc = getaddrinfo(host, port, &hints, &ai);
-    if (rc) {
-        snprintf(err, ERR_LEN, "--metrics-listen %.100s: %s", listen_at, gai_strerror(rc));
-        return -1;
-    }
-    int fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
-    if (fd >= 0)
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (fd < 0 || bind(fd, ai->ai_addr, ai->ai_addrlen) || listen(fd, 16)) {
-        snprintf(err, ERR_LEN, "--metrics-listen %.100s: %s", listen_at, strerror(errno));
-        if (fd >= 0)
-            close(fd);
-        freeaddrinfo(ai);
-        return -1;
-    }
-    freeaddrinfo(ai);
-    struct sockaddr_storage sa;
-    socklen_t sl = sizeof sa;
-    char ip[INET6_ADDRSTRLEN] = "?";
-    getsockname(fd, (struct sockaddr *)&sa, &sl);
-    int v6 = sa.ss_family == AF_INET6;
-    const void *a = v6 ? (const void *)&((struct sockaddr_in6 *)&sa)->sin6_addr
-                       : (const void *)&((struct sockaddr_in *)&sa)->sin_addr;
-    int p = ntohs(v6 ? ((struct sockaddr_in6 *)&sa)->sin6_port
-                     : ((struct sockaddr_in *)&sa)->sin_port);
-    inet_ntop(sa.ss_family, a, ip, sizeof ip);
-    snprintf(address, alen, v6 ? "[%s]:%d" : "%s:%d", ip, p);
-    return fd;
-}
 
 /* Reads the request head (up to the blank line) into buf, within
  * REQUEST_MAX bytes and REQUEST_TIMEOUT_S seconds. @return its length, or
@@ -215,7 +159,7 @@ struct metrics_endpoint *metrics_endpoint_start(const char *listen_at, char *err
         snprintf(err, ERR_LEN, "out of memory");
         return NULL;
     }
-    ep->fd = bind_listen(listen_at, ep->address, sizeof ep->address, err);
+    ep->fd = net_listen_at(listen_at, "--metrics-listen", 16, ep->address, sizeof ep->address, err);
     if (ep->fd < 0) {
         free(ep);
         return NULL;

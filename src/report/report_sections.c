@@ -223,12 +223,23 @@ void report_transport_doc(const struct run_result *r, struct doc_kv *d)
 
 /* ---- the server and the machine ------------------------------------------------ */
 
+/* Where the server's figures came from when not from here: the agent
+ * (--server-agent), with the clock offset its samples were lined up by. */
+static void agent_line(struct doc_kv *d, const struct run_result *r)
+{
+    if (r->agent.url[0])
+        doc_kv_add(d, DOC_IN_BOTH, "", "sampled by the agent at %s, its clock %+.3f ms from "
+                   "ours (+-%.3f ms)", r->agent.url, r->agent.clock_offset_us / 1e3,
+                   r->agent.clock_error_us / 1e3);
+}
+
 static void server_lines(struct doc_kv *d, const struct run_result *r)
 {
     char line[320];
     server_cpu_text(r, line, sizeof line);
     if (!r->nwatched) {
         doc_kv_add(d, DOC_IN_BOTH, "server", "%s", line);
+        agent_line(d, r);
         return;
     }
     doc_kv_add(d, DOC_IN_BOTH, "server", "pid");
@@ -238,6 +249,7 @@ static void server_lines(struct doc_kv *d, const struct run_result *r)
                   plural(r->server_threads, "thread", "threads"), line);
     if (r->server_cpu_source[0])
         doc_kv_append(d, " (%s)", r->server_cpu_source);
+    agent_line(d, r);
     server_cpu_idle_text(r, line, sizeof line);
     if (line[0])
         doc_kv_add(d, DOC_IN_BOTH, "", "%s", line);

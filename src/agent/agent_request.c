@@ -1,0 +1,181 @@
+/* agent_request: the agent's request head (agent_request.h). Strict on
+ * purpose: the agent is reachable from the network and answers only
+ * what a run sends, so anything unusual is refused, not guessed at. */
+#include "agent/agent_request.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/err.h"
+
+__attribute__((format(printf, 4, 5))) static int refuse(struct agent_request *r, int status,
+                                                        char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, ERR_LEN, fmt, ap);
+    va_end(ap);
+    r->status = status;
+    return -1;
+}
+
+/* The end of the head (just past its blank line) in buf, or 0. */
+static size_t head_end(const char *buf, size_t len)
+{
+    for (size_t i = 0; i + 3 < len; i++)
+        if (buf[i] == '\r' && buf[i + 1] == '\n' && buf[i + 2] == '\r' && buf[i + 3] == '\n')
+            return i + 4;
+    return 0;
+}
+
+/* A decimal int64 in [min, max], the whole of s. @return 0, or -1. */
+static int int_in(const char *s, long long min, long long max, int64_t *out)
+{
+    char *end;
+    if (*s < '0' || *s > '9' || strlen(s) > 19)
+        return -1;
+    long long v = strtoll(s, &end, 10);
+    if (*end || v < min || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_pids(struct agent_request *r, char *s, char *err)
+{
+    for (char *save = NULL, *p = strtok_r(s, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+        int64_t v;
+        if (r->npids == AGENT_PIDS_MAX)
+            return refuse(r, 400, err, "more than %d pids", AGENT_PIDS_MAX);
+        if (int_in(p, 1, 0x7fffffff, &v))
+            return refuse(r, 400, err, "bad pid");
+        r->pids[r->npids++] = (pid_t)v;
+    }
+    return r->npids ? 0 : refuse(r, 400, err, "empty pid list");
+}
+
+/* A process name as /proc's comm holds it, without anything to escape. */
+static int parse_name(struct agent_request *r, const char *s, char *err)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= sizeof r->name || strspn(s, "abcdefghijklmnopqrstuvwxyz"
+                                                   "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+") != n)
+        return refuse(r, 400, err, "bad process name");
+    memcpy(r->name, s, n + 1);
+    return 0;
+}
+
+/* One key=value of the query; *seen has a bit per key already given
+ * (each may come once). */
+static int parse_param(struct agent_request *r, char *key, char *val, unsigned *seen, char *err)
+{
+    static const char *const keys[] = {"interval_ns", "start_ns", "lead_ns", "pid", "name"};
+    size_t i = 0;
+    while (i < sizeof keys / sizeof keys[0] && strcmp(key, keys[i]))
+        i++;
+    if (i == sizeof keys / sizeof keys[0] || (*seen & (1u << i)))
+        return refuse(r, 400, err, "unknown or repeated parameter");
+    *seen |= 1u << i;
+    switch (i) {
+    case 0:
+        return int_in(val, AGENT_MIN_INTERVAL_NS, AGENT_MAX_INTERVAL_NS, &r->interval_ns)
+                   ? refuse(r, 400, err, "bad interval_ns")
+                   : 0;
+    case 1:
+        return int_in(val, 0, INT64_MAX, &r->start_ns) ? refuse(r, 400, err, "bad start_ns") : 0;
+    case 2:
+        return int_in(val, 0, AGENT_MAX_INTERVAL_NS, &r->lead_ns) ? refuse(r, 400, err, "bad lead_ns")
+                                                                  : 0;
+    case 3: return parse_pids(r, val, err);
+    default: return parse_name(r, val, err);
+    }
+}
+
+static int parse_query(struct agent_request *r, char *q, char *err)
+{
+    unsigned seen = 0;
+    r->interval_ns = r->start_ns = -1;
+    for (char *save = NULL, *p = strtok_r(q, "&", &save); p; p = strtok_r(NULL, "&", &save)) {
+        char *eq = strchr(p, '=');
+        if (!eq)
+            return refuse(r, 400, err, "a parameter without a value");
+        *eq = '\0';
+        if (parse_param(r, p, eq + 1, &seen, err))
+            return -1;
+    }
+    if (r->interval_ns < 0 || r->start_ns < 0)
+        return refuse(r, 400, err, "interval_ns and start_ns are required");
+    if (r->npids && r->name[0])
+        return refuse(r, 400, err, "pid or name, not both");
+    if (r->lead_ns >= r->interval_ns)
+        return refuse(r, 400, err, "lead_ns must be under interval_ns");
+    return 0;
+}
+
+/* "GET TARGET HTTP/1.x" */
+static int parse_request_line(struct agent_request *r, char *line, char *err)
+{
+    char *sp1 = strchr(line, ' '), *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
+    if (!sp2 || strchr(sp2 + 1, ' ') || strncmp(sp2 + 1, "HTTP/1.", 7) ||
+        (sp2[8] != '0' && sp2[8] != '1') || sp2[9])
+        return refuse(r, 400, err, "not an HTTP/1 request line");
+    *sp1 = *sp2 = '\0';
+    if (strcmp(line, "GET"))
+        return refuse(r, 405, err, "only GET");
+    char *target = sp1 + 1, *q = strchr(target, '?');
+    if (q)
+        *q++ = '\0';
+    if (!strcmp(target, "/v1/clock") && !q) {
+        r->path = AGENT_CLOCK;
+        return 0;
+    }
+    if (!strcmp(target, "/v1/samples") && q) {
+        r->path = AGENT_SAMPLES;
+        return parse_query(r, q, err);
+    }
+    return refuse(r, 404, err, "no such path");
+}
+
+static int parse_header(struct agent_request *r, const char *line, char *err)
+{
+    const char *colon = strchr(line, ':');
+    if (!colon || colon == line || strcspn(line, " \t") < (size_t)(colon - line))
+        return refuse(r, 400, err, "malformed header");
+    if ((size_t)(colon - line) != 13 || strncasecmp(line, "authorization", 13))
+        return 0;
+    const char *v = colon + 1 + strspn(colon + 1, " \t");
+    if (strncmp(v, "Bearer ", 7) || r->token[0])
+        return refuse(r, 400, err, "Authorization: Bearer TOKEN, once");
+    v += 7;
+    size_t n = strcspn(v, " \t");
+    if (n == 0 || n > AUTH_TOKEN_MAX || v[n + strspn(v + n, " \t")])
+        return refuse(r, 400, err, "malformed token");
+    memcpy(r->token, v, n);
+    r->token[n] = '\0';
+    return 0;
+}
+
+int agent_request_parse(const char *buf, size_t len, struct agent_request *r, char *err)
+{
+    char head[AGENT_REQUEST_MAX + 1];
+    memset(r, 0, sizeof *r);
+    size_t end = head_end(buf, len < AGENT_REQUEST_MAX ? len : AGENT_REQUEST_MAX);
+    if (!end)
+        return len >= AGENT_REQUEST_MAX ? refuse(r, 431, err, "request head too long") : 0;
+    if (memchr(buf, '\0', end))
+        return refuse(r, 400, err, "a NUL in the request");
+    memcpy(head, buf, end - 2); /* every line with its CRLF */
+    head[end - 2] = '\0';
+    for (char *line = head, *eol; *line; line = eol + 2) {
+        eol = strstr(line, "\r\n");
+        *eol = '\0';
+        if (!*line || strpbrk(line, "\r\n"))
+            return refuse(r, 400, err, "an empty line, or a bare CR or LF");
+        if (line == head ? parse_request_line(r, line, err) : parse_header(r, line, err))
+            return -1;
+    }
+    return (int)end;
+}
