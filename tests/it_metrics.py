@@ -137,6 +137,16 @@ def test_endpoint_bounds_what_it_reads():
 
 
 def test_bad_address_refused_before_sending():
+    """A bare port binds loopback; a word that is no address is refused."""
+    port = free_port()
+    p = spawn([RPCBENCH, "run", "--metrics-listen", str(port), "-d", "2s", "--quiet"],
+              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        status, _, _ = wait_metrics(port, p)
+        check(status == 200, "--metrics-listen PORT: %r" % status)
+        p.wait(20)
+    finally:
+        kill_group(p)
     p = spawn([RPCBENCH, "run", "--metrics-listen", "nowhere", "-d", "1s"],
               stdout=-1, stderr=-1, text=True)
     _, err = p.communicate(timeout=20)

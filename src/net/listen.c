@@ -11,11 +11,19 @@
 
 #include "base/err.h"
 
-/* "HOST:PORT" or "[V6]:PORT" into host and port. @return 0, or -1. */
+/* "HOST:PORT" or "[V6]:PORT" into host and port; "PORT" or ":PORT" is
+ * loopback's (127.0.0.1): binding further is said, never assumed.
+ * @return 0, or -1. */
 static int split_address(const char *s, char *host, size_t hlen, char *port, size_t plen)
 {
     const char *colon = strrchr(s, ':');
-    if (!colon || colon == s || !colon[1])
+    if (!colon || colon == s) {
+        const char *p = colon ? colon + 1 : s;
+        snprintf(host, hlen, "127.0.0.1");
+        snprintf(port, plen, "%s", p);
+        return p[0] && strspn(p, "0123456789") == strlen(p) ? 0 : -1;
+    }
+    if (!colon[1])
         return -1;
     const char *h = s, *end = colon;
     if (*s == '[') {

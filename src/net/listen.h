@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 
-/* Binds and listens (backlog) on listen_at ("HOST:PORT", "[V6]:PORT"; a
- * HOST of "" or no colon is refused) and writes the address bound
+/* Binds and listens (backlog) on listen_at ("HOST:PORT", "[V6]:PORT";
+ * "PORT" or ":PORT" binds loopback, 127.0.0.1) and writes the address bound
  * ("127.0.0.1:40123", a port 0 resolved) into address (alen bytes, the
  * caller's). what names the option in errors ("--metrics-listen").
  * @return the blocking, close-on-exec fd (the caller's to close), or -1
