@@ -15,7 +15,7 @@ import tempfile
 import threading
 import xmlrpc.server
 
-from rpctest import check, main, rpcbench
+from rpctest import JsonRpcHandler, check, main, rpcbench
 
 USER, PASS, TOKEN = "alice", "pw-Zq81x", "tok-9Hh2kQ"
 SECRETS = (PASS, TOKEN, "cHctWnE4MXg", base64.b64encode(f"{USER}:{PASS}".encode()).decode())
@@ -67,25 +67,11 @@ def xml_server():
     return Recorder(s)
 
 
-class JsonHandler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def do_POST(self):
+class JsonHandler(JsonRpcHandler):
+    def answer(self, req):
         self.server.seen.append(dict(self.headers))
-        req = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        if self.headers.get("Authorization") != "Bearer " + TOKEN:
-            body = b"no"
-            self.send_response(403)
-        else:
-            body = json.dumps({"jsonrpc": "2.0", "id": req["id"], "result": True}).encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *a):
-        pass
+        ok = self.headers.get("Authorization") == "Bearer " + TOKEN
+        return (200, True) if ok else (403, None)
 
 
 def json_server():

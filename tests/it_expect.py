@@ -9,12 +9,11 @@ shows what the checks cost; bad checks are usage errors."""
 import http.server
 import json
 import os
-import socket
 import tempfile
 import threading
 import xmlrpc.server
 
-from rpctest import check, main, rpcbench
+from rpctest import JsonRpcHandler, check, main, rpcbench
 
 
 class Counter:
@@ -36,25 +35,9 @@ def xml_server(counter):
     return s
 
 
-class JsonHandler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def setup(self):
-        super().setup()  # head and body are two writes: no Nagle wait between
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-    def do_POST(self):
-        req = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        body = json.dumps({"jsonrpc": "2.0", "id": req["id"],
-                           "result": self.server.counter.answer()}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *a):
-        pass
+class JsonHandler(JsonRpcHandler):
+    def answer(self, req):
+        return 200, self.server.counter.answer()
 
 
 def json_server(counter):

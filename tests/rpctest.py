@@ -14,6 +14,7 @@
   reported as one, and the runner printing ok / skip / FAIL per test."""
 import atexit
 import http.client
+import http.server
 import json
 import os
 import re
@@ -346,6 +347,35 @@ def http_peer(answer):
             rec["requests"] = rec.get("requests", 0) + 1
             c.sendall(answer(body))
     return Peer(handle)
+
+
+class JsonRpcHandler(http.server.BaseHTTPRequestHandler):
+    """A standard-library JSON-RPC 2.0 server's handler, keep-alive: a
+    subclass's answer(req) gives (HTTP status, result) for the request
+    object req; a status other than 200 is sent with a short plain body."""
+    protocol_version = "HTTP/1.1"
+
+    def setup(self):
+        super().setup()  # head and body are two writes: no Nagle wait between
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def answer(self, req):
+        raise NotImplementedError
+
+    def do_POST(self):
+        req = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        status, result = self.answer(req)
+        body = b"refused"
+        self.send_response(status)
+        if status == 200:
+            body = json.dumps({"jsonrpc": "2.0", "id": req["id"], "result": result}).encode()
+            self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *a):
+        pass
 
 
 def threshold_verdicts(out):
