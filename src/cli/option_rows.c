@@ -72,6 +72,13 @@ const struct opt_row opt_rows[] = {
      .help = "measured time (units us ms s m h; a bare number\nis seconds)"},
     {.name = "warmup", .type = OT_DURATION, C_AT(warmup_ns), .arg = "D", .def = "0",
      .cmds = IN_LOAD, .help = "excluded from every figure"},
+    {.name = "stages", .type = OT_CUSTOM, .parse = opt_parse_stages, .arg = "D:R[-R2],...",
+     .cmds = IN_RUN, .why_only = "run measures the stages of one run",
+     .help = "the measured window as stages end to end (16 at\n"
+             "most; not with --rate or --duration): D:R holds\n"
+             "R for D, D:R1-R2 ramps linearly, e.g.\n"
+             "30s:10/s,60s:10/s-100/s,120s:100/s; --warmup\n"
+             "runs at the first stage's rate"},
     {.name = "connections", .short_opt = 'c', .type = OT_INT, C_AT(connections), .arg = "N",
      .def = "4", .min = 1, .max = 10000, .cmds = IN_LOAD, .lists = IN_SWEEP,
      .parse_list = sweep_list_conns, .help = "keep-alive connections",

@@ -286,6 +286,7 @@ static void end_run(struct engine *e, int64_t at_ns)
     engine_count_unsent(e);
     if (e->tick_k > 0 || e->end_ns > e->m0_ns)
         timeline_close(e, e->tick_k > 0 ? e->tick_k : 1, e->end_ns);
+    result_stages_cpu(e->res); /* the samples are all in */
     if (e->smp) {
         e->res->server_cpu_ms = sampler_server_cpu_ms(e->smp);
         snprintf(e->res->server_cpu_source, sizeof e->res->server_cpu_source, "%s",
@@ -369,7 +370,11 @@ static void begin(struct engine *e)
             sampler_start(e->smp, now);
         e->tick_k = 1;
     }
-    sched_init(&e->sched, cfg->arrival, cfg->rate > 0 ? cfg->rate : 1, now, cfg->seed);
+    if (cfg->nstages) /* the warmup holds the first stage's starting rate */
+        sched_init_stages(&e->sched, cfg->arrival, cfg->stages, cfg->nstages, cfg->warmup_ns,
+                          now, cfg->seed);
+    else
+        sched_init(&e->sched, cfg->arrival, cfg->rate > 0 ? cfg->rate : 1, now, cfg->seed);
     sched_split(&e->sched, cfg->split_ranks, cfg->split_rank);
     ev_timer_set(&e->tick, (double)(e->m0_ns + e->tick_k * cfg->interval_ns - now) / 1e9, 0);
     ev_timer_start(e->loop, &e->tick);
