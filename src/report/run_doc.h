@@ -19,6 +19,7 @@ struct run_doc {
     const struct run_result *r;                  /* the caller's, only read */
     struct doc_kv config, requests, transport, machine;
     struct doc_table buckets, pcts, verbs;
+    struct doc_table stages;                     /* --stages: a row each (else none) */
     int mix;                                     /* two verbs or more: verbs and grid */
     const char *verb_names[RUN_MAX_VERBS];       /* into r */
     struct report_bucket_grid verb_grid;         /* a mix's cumulative %, per verb */
