@@ -218,8 +218,9 @@ const struct opt_row opt_rows[] = {
     {.name = "threshold", .type = OT_CUSTOM, .parse = opt_parse_threshold, .arg = "COND",
      .cmds = IN_LOAD | IN_REPORT, .repeatable = 1,
      .help = "judge the result, e.g. p99<100ms, errors<0.1%,\n"
-             "rate>=99%, getAllVmStats.p99<200ms; a comma\n"
-             "list; repeatable (exit 3 when one fails);\n"
+             "rate>=99%, getAllVmStats.p99<200ms, a stage's\n"
+             "stage2.p99<100ms; a comma list; repeatable\n"
+             "(exit 3 when one fails);\n"
              "unfinished requests fail errors and latency\n"
              "conditions unless allowed: unfinished<1%",
      .help_in[CMD_SWEEP] = "judged on every run of every cell (exit 3 if\none fails)"},
