@@ -4,7 +4,8 @@ interval (within 10 %), the offered rate is the integral of the ramp over
 each interval, the stage rows add up to the run's totals (and each stage
 sent what its integral offers), the stages survive --output, report and
 report FILE FILE, the page has the stage table and an "offered" series,
-stageN.METRIC thresholds pass and fail as they should, and every misuse
+stageN.METRIC thresholds pass and fail as they should, a stage that is
+not held is warned of by name, and every misuse
 is one line and exit 2 before anything is sent."""
 import json
 import os
@@ -118,6 +119,27 @@ def test_stage_thresholds():
               "report: %d %r" % (rc, v))
 
 
+def test_stage_not_held():
+    """A server that takes 50 ms on 2 connections holds 10/s and not a ramp
+    to 200/s: that stage is warned of by name and fails stage2.rate>=99%,
+    and its unfinished requests keep the rows adding up."""
+    with Server("--delay", "50ms", "--vms", "5") as srv:
+        rc, out, err = rpcbench("run", "--url", srv.url("/RPC2"), "--stages",
+                                "1s:10/s,2s:10/s-200/s", "-c", "2", "--quiet", "--format", "json",
+                                "--threshold", "stage1.rate>=99%,stage2.rate>=99%", timeout=30)
+        doc = json.loads(out)
+        v = {t["expr"]: t for t in doc["thresholds"]}
+        check(rc == 3 and v["stage1.rate>=99%"]["pass"] and not v["stage2.rate>=99%"]["pass"],
+              "rc %d %r %r" % (rc, v, err))
+        st = doc["stages"]
+        check(any(w.startswith("stage 2: ") and "rate not held" in w for w in doc["warnings"])
+              and not any(w.startswith("stage 1: ") for w in doc["warnings"]),
+              "warnings: %r" % doc["warnings"])
+        check(st[1]["unfinished"] > 0 and st[1]["rate_achieved"] < 0.9 * 105, "stage 2: %r" % st[1])
+        for k in ("sent", "ok", "errors", "unfinished"):
+            check(sum(s[k] for s in st) == doc["requests"][k], "%s add up: %r" % (k, st))
+
+
 def test_usage_errors_before_sending():
     peer = Peer(lambda sock, rec: sock.recv(1))
     url = "http://127.0.0.1:%d/RPC2" % peer.port
@@ -149,4 +171,4 @@ def test_usage_errors_before_sending():
 
 if __name__ == "__main__":
     main([test_ramp_follows_offered, test_poisson_ramp, test_stage_thresholds,
-          test_usage_errors_before_sending])
+          test_stage_not_held, test_usage_errors_before_sending])

@@ -542,6 +542,10 @@ void result_check_warnings(struct run_result *r)
     warn_churn(r);
     if (r->server_vanished)
         result_warn(r, "a watched server process vanished during the run");
+    char why[RUN_WARNING_LEN];
+    for (size_t k = 0; k <= r->nstages; k++)
+        if (result_stage_warning(r, k, why, sizeof why))
+            result_warn(r, "%s", why);
 }
 
 void result_format_start(double start_unix, char *out, size_t len)

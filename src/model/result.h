@@ -367,9 +367,19 @@ double result_stage_offered(const struct run_stage *st);
  * stage, and the CPU time it makes over the stage; -1 for both when no
  * sample measured the server there. */
 void result_stages_cpu(struct run_result *r);
+/* @return stage i's achieved rate, per second: its requests that went out
+ * and ended (ok + errors; not the unfinished) over its length, as the
+ * run's rate_achieved is. */
+double result_stage_achieved(const struct run_result *r, size_t i);
 /* @return stage i's server CPU-ms per answered request; -1 when unknown
  * (not measured, nothing answered). */
 double result_stage_cpu_per_call(const struct run_result *r, size_t i);
+/* The stages' warnings, for result_check_warnings: k = 0, their counts
+ * not adding up to the run's (a bug); k = 1..nstages, stage k ran whole
+ * and achieved under 99 % of what it offered (the run's mean may hide a
+ * ramp's top). @return 1 with the warning's text in out (len bytes, the
+ * caller's), or 0 when there is none. */
+int result_stage_warning(const struct run_result *r, size_t k, char *out, size_t len);
 
 /* Appends a copy of *rec (or *p) to the timeline, growing it by doubling.
  * @return 0, or -1 when memory cannot be had (the timeline unchanged). */

@@ -2,6 +2,8 @@
  * and the per-stage figures that are computed rather than counted (the
  * server CPU from the timeline's samples). The counts and histograms are
  * recorded by the engine (client/engine_record.c). */
+#include <stdio.h>
+
 #include "model/result.h"
 
 int result_stages_init(struct run_result *r)
@@ -79,10 +81,59 @@ void result_stages_cpu(struct run_result *r)
         stage_cpu(r, i);
 }
 
+double result_stage_achieved(const struct run_result *r, size_t i)
+{
+    double len = (double)r->cfg.stages[i].duration_ns / 1e9;
+    return len > 0 ? (double)(r->stages[i].ok + r->stages[i].errors) / len : 0;
+}
+
 double result_stage_cpu_per_call(const struct run_result *r, size_t i)
 {
     const struct stage_result *st = &r->stages[i];
     if (st->server_cpu_ms < 0 || st->ok <= 0)
         return -1;
     return st->server_cpu_ms / (double)st->ok;
+}
+
+/* Every measured request is intended inside some stage: the stages' counts
+ * are the run's. @return whether they add up. */
+static int stages_add_up(const struct run_result *r)
+{
+    int64_t sent = 0, ok = 0, errors = 0;
+    for (size_t i = 0; i < r->nstages; i++) {
+        sent += r->stages[i].sent;
+        ok += r->stages[i].ok;
+        errors += r->stages[i].errors;
+    }
+    return sent == r->sent && ok == r->ok && errors == r->errors;
+}
+
+/* Stage i (from 0) ran whole and achieved under 99 % of what it offered:
+ * its warning into out. @return 1 when so. */
+static int not_held(const struct run_result *r, size_t i, char *out, size_t len)
+{
+    const struct run_stage *st = &r->cfg.stages[i];
+    double offered = result_stage_offered(st), secs = (double)st->duration_ns / 1e9;
+    double end = (double)(result_stage_start(&r->cfg, i) + st->duration_ns) / 1e9;
+    if (end > r->duration_s + 1e-6 || offered < 1)
+        return 0; /* cut short by a signal, or too little to tell */
+    double done = result_stage_achieved(r, i) * secs;
+    /* one request less is the schedule's rounding, not a lost one */
+    if (done >= 0.99 * offered - 1)
+        return 0;
+    snprintf(out, len, "stage %zu: %.2f/s achieved of %.2f/s offered (%.0f%%): rate not held",
+             i + 1, done / secs, offered / secs, 100 * done / offered);
+    return 1;
+}
+
+int result_stage_warning(const struct run_result *r, size_t k, char *out, size_t len)
+{
+    if (k > r->nstages || (k == 0 && (!r->nstages || stages_add_up(r))))
+        return 0;
+    if (k > 0)
+        return not_held(r, k - 1, out, len);
+    snprintf(out, len, "counts: the stages' do not add up to the run's sent %lld, ok %lld, "
+             "errors %lld (a bug: please report it)", (long long)r->sent, (long long)r->ok,
+             (long long)r->errors);
+    return 1;
 }

@@ -49,7 +49,7 @@ static json_object *stage_json(const struct run_result *r, size_t i)
     add_count(o, "errors", s->errors);
     int64_t unfinished = s->sent - s->ok - s->errors;
     add_count(o, "unfinished", unfinished > 0 ? unfinished : 0);
-    add_num(o, "rate_achieved", len > 0 ? (double)s->sent / len : 0);
+    add_num(o, "rate_achieved", result_stage_achieved(r, i));
     json_object_object_add(o, "latency_ms",
                            result_hist_json(&s->latency, r->cfg.pcts, r->cfg.npcts));
     add_known(o, "server_cpu_pct", s->server_cpu_pct);

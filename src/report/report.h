@@ -36,7 +36,7 @@ int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err);
 int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err);
 /* report_stages.c: a --stages run's table into t, one row per stage (id
  * "stageN"): its time in the window, the rate it offered and the rate it
- * achieved, ok, errors, p50/p90/p99 in one unit, the server's mean CPU and
+ * achieved, ok, errors, unfinished, p50/p90/p99 in one unit, the server's mean CPU and
  * CPU-ms per call over it (n/a where unknown). No stages: t has no row.
  * @return 0, or -1 with err (out of memory). */
 int report_stage_doc(const struct run_result *r, struct doc_table *t, char *err);

@@ -8,7 +8,7 @@
 
 #include "base/units.h"
 
-#define STAGE_COLS 11
+#define STAGE_COLS 12
 
 /* A stage's rate: units_format_rate's, but 0 is a rate here ("max" there). */
 static void stage_rate(double r, char *out, size_t len)
@@ -33,11 +33,12 @@ void report_stage_rates(const struct run_stage *st, char *out, size_t len)
 static void heads(struct doc_table *t)
 {
     static const char *const h[STAGE_COLS] = {"stage", "time", "offered", "achieved", "ok",
-                                              "errors", "p50", "p90", "p99", "server CPU",
-                                              "CPU-ms/call"};
-    static const int w[STAGE_COLS] = {-6, -10, -16, 9, 7, 6, 9, 9, 9, 10, 11};
+                                              "errors", "unfinished", "p50", "p90", "p99",
+                                              "server CPU", "CPU-ms/call"};
+    static const int w[STAGE_COLS] = {-6, -10, -16, 9, 7, 6, 10, 9, 9, 9, 10, 11};
     static const char *const ids[STAGE_COLS] = {"n", "time", "offered", "rate", "ok", "errors",
-                                                "p50", "p90", "p99", "cpu", "cpu-ms"};
+                                                "unfinished", "p50", "p90", "p99", "cpu",
+                                                "cpu-ms"};
     for (int c = 0; c < STAGE_COLS; c++) {
         snprintf(t->col_id[c], sizeof t->col_id[c], "%s", ids[c]);
         snprintf(t->heads[c], DOC_CELL_LEN, "%s", h[c]);
@@ -45,7 +46,7 @@ static void heads(struct doc_table *t)
     }
     snprintf(t->caption, sizeof t->caption, "stages");
     snprintf(t->legend, sizeof t->legend, "each request counts in the stage its intended send "
-             "time falls in; achieved = sent / the stage's duration");
+             "time falls in; achieved = ok + errors over the stage's length");
     snprintf(t->id, sizeof t->id, "stages");
 }
 
@@ -57,14 +58,17 @@ static int stage_row(const struct run_result *r, size_t i, const struct report_u
     const struct stage_result *s = &r->stages[i];
     const struct censor none = {0};
     double t0 = (double)result_stage_start(&r->cfg, i) / 1e9, len = (double)st->duration_ns / 1e9;
-    char id[16], name[8], when[32], off[72], ach[24], ok[24], errs[24], p[3][40], cpu[16], ms[24];
+    char id[16], name[8], when[32], off[72], ach[24], ok[24], errs[24], unf[24], p[3][40];
+    char cpu[16], ms[24];
     snprintf(id, sizeof id, "stage%zu", i + 1);
     snprintf(name, sizeof name, "%zu", i + 1);
     snprintf(when, sizeof when, "%g-%gs", t0, t0 + len);
     report_stage_rates(st, off, sizeof off);
-    snprintf(ach, sizeof ach, "%.2f/s", len > 0 ? (double)s->sent / len : 0);
+    snprintf(ach, sizeof ach, "%.2f/s", result_stage_achieved(r, i));
     snprintf(ok, sizeof ok, "%lld", (long long)s->ok);
     snprintf(errs, sizeof errs, "%lld", (long long)s->errors);
+    int64_t unfinished = s->sent - s->ok - s->errors;
+    snprintf(unf, sizeof unf, "%lld", (long long)(unfinished > 0 ? unfinished : 0));
     static const double pcts[3] = {50, 90, 99};
     for (int k = 0; k < 3; k++)
         report_latency_fmt(u, &s->latency, &none, 0,
@@ -75,7 +79,8 @@ static int stage_row(const struct run_result *r, size_t i, const struct report_u
         snprintf(ms, sizeof ms, "n/a");
     else
         snprintf(ms, sizeof ms, "%.3f", per);
-    const char *cells[STAGE_COLS] = {name, when, off, ach, ok, errs, p[0], p[1], p[2], cpu, ms};
+    const char *cells[STAGE_COLS] = {name, when, off,  ach,  ok,  errs,
+                                     unf,  p[0], p[1], p[2], cpu, ms};
     return doc_table_add_row(t, cells, id, 0, err);
 }
 
