@@ -286,7 +286,6 @@ static void end_run(struct engine *e, int64_t at_ns)
     engine_count_unsent(e);
     if (e->tick_k > 0 || e->end_ns > e->m0_ns)
         timeline_close(e, e->tick_k > 0 ? e->tick_k : 1, e->end_ns);
-    result_stages_cpu(e->res); /* the samples are all in */
     if (e->smp) {
         e->res->server_cpu_ms = sampler_server_cpu_ms(e->smp);
         snprintf(e->res->server_cpu_source, sizeof e->res->server_cpu_source, "%s",
@@ -295,6 +294,7 @@ static void end_run(struct engine *e, int64_t at_ns)
     e->res->duration_s = (double)(e->end_ns - e->m0_ns) / 1e9;
     if (e->res->duration_s < 0)
         e->res->duration_s = 0;
+    result_stages_cpu(e->res); /* the samples are all in, the window's end known */
 }
 
 static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)

@@ -282,8 +282,7 @@ static void measure_stage(const struct condition *c, const struct run_result *r,
     }
     size_t i = (size_t)c->stage - 1;
     const struct stage_result *s = &r->stages[i];
-    double offered = result_stage_offered(&r->cfg.stages[i]), x;
-    double len = (double)r->cfg.stages[i].duration_ns / 1e9;
+    double offered = result_stage_offered_rate(r, i), x;
     int64_t unfinished = s->sent - s->ok - s->errors;
     out->unfinished = unfinished = unfinished > 0 ? unfinished : 0;
     switch (c->kind) {
@@ -297,7 +296,7 @@ static void measure_stage(const struct condition *c, const struct run_result *r,
         if (offered <= 0)
             na(out, "the stage offered nothing");
         else
-            out->value = 100.0 * result_stage_achieved(r, i) * len / offered;
+            out->value = 100.0 * result_stage_achieved(r, i) / offered;
         return;
     case CM_SERVER_CPU: case CM_CPU_MS_PER_CALL:
         x = c->kind == CM_SERVER_CPU ? s->server_cpu_pct : result_stage_cpu_per_call(r, i);

@@ -362,13 +362,19 @@ int result_stage_of(const struct run_config *cfg, int64_t off_ns);
 int64_t result_stage_start(const struct run_config *cfg, size_t i);
 /* @return the requests stage st offers: the integral of its rate. */
 double result_stage_offered(const struct run_stage *st);
-/* Fills every stage's server CPU from r's samples (t_ns since the start):
- * the mean %, weighted by how much of each sample's interval overlaps the
- * stage, and the CPU time it makes over the stage; -1 for both when no
- * sample measured the server there. */
+/* Fills every stage's server CPU from r's samples (t_ns since the start)
+ * once r->duration_s is known: the mean %, weighted by how much of each
+ * sample's interval overlaps the stage, and the CPU time it makes over the
+ * time the stage ran; -1 for both when no sample measured the server
+ * there. */
 void result_stages_cpu(struct run_result *r);
+/* @return how long stage i ran, s: its length, or less when a signal ended
+ * the window (r->duration_s) within it (0 when before it). */
+double result_stage_ran_s(const struct run_result *r, size_t i);
+/* @return the mean rate stage i offered over the time it ran, per second. */
+double result_stage_offered_rate(const struct run_result *r, size_t i);
 /* @return stage i's achieved rate, per second: its requests that went out
- * and ended (ok + errors; not the unfinished) over its length, as the
+ * and ended (ok + errors; not the unfinished) over the time it ran, as the
  * run's rate_achieved is. */
 double result_stage_achieved(const struct run_result *r, size_t i);
 /* @return stage i's server CPU-ms per answered request; -1 when unknown

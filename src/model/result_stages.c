@@ -2,6 +2,7 @@
  * and the per-stage figures that are computed rather than counted (the
  * server CPU from the timeline's samples). The counts and histograms are
  * recorded by the engine (client/engine_record.c). */
+#include <math.h>
 #include <stdio.h>
 
 #include "model/result.h"
@@ -54,7 +55,8 @@ static int64_t overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
  * window's start) up to its t_ns. */
 static void stage_cpu(struct run_result *r, size_t i)
 {
-    int64_t s0 = result_stage_start(&r->cfg, i), s1 = s0 + r->cfg.stages[i].duration_ns;
+    int64_t s0 = result_stage_start(&r->cfg, i);
+    int64_t s1 = s0 + (int64_t)llround(result_stage_ran_s(r, i) * 1e9);
     double weighted = 0;
     int64_t covered = 0, prev = 0;
     for (size_t j = 0; j < r->nsamples; j++) {
@@ -81,9 +83,27 @@ void result_stages_cpu(struct run_result *r)
         stage_cpu(r, i);
 }
 
+double result_stage_ran_s(const struct run_result *r, size_t i)
+{
+    double t0 = (double)result_stage_start(&r->cfg, i) / 1e9;
+    double len = (double)r->cfg.stages[i].duration_ns / 1e9;
+    if (r->duration_s > 0 && r->duration_s < t0 + len) /* a signal ended it early */
+        len = r->duration_s > t0 ? r->duration_s - t0 : 0;
+    return len;
+}
+
+double result_stage_offered_rate(const struct run_result *r, size_t i)
+{
+    const struct run_stage *st = &r->cfg.stages[i];
+    double len = (double)st->duration_ns / 1e9, tau = result_stage_ran_s(r, i);
+    if (tau <= 0)
+        return 0;
+    return st->from + (st->to - st->from) * tau / (2 * len); /* N(tau) / tau */
+}
+
 double result_stage_achieved(const struct run_result *r, size_t i)
 {
-    double len = (double)r->cfg.stages[i].duration_ns / 1e9;
+    double len = result_stage_ran_s(r, i);
     return len > 0 ? (double)(r->stages[i].ok + r->stages[i].errors) / len : 0;
 }
 
@@ -117,7 +137,7 @@ static int not_held(const struct run_result *r, size_t i, char *out, size_t len)
     double end = (double)(result_stage_start(&r->cfg, i) + st->duration_ns) / 1e9;
     if (end > r->duration_s + 1e-6 || offered < 1)
         return 0; /* cut short by a signal, or too little to tell */
-    double done = result_stage_achieved(r, i) * secs;
+    double done = result_stage_achieved(r, i) * secs; /* it ran whole */
     /* one request less is the schedule's rounding, not a lost one */
     if (done >= 0.99 * offered - 1)
         return 0;

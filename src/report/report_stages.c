@@ -46,7 +46,7 @@ static void heads(struct doc_table *t)
     }
     snprintf(t->caption, sizeof t->caption, "stages");
     snprintf(t->legend, sizeof t->legend, "each request counts in the stage its intended send "
-             "time falls in; achieved = ok + errors over the stage's length");
+             "time falls in; achieved = ok + errors over the time the stage ran");
     snprintf(t->id, sizeof t->id, "stages");
 }
 
