@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "judge/condition.h"
 #include "report/doc_verdicts.h"
@@ -227,6 +228,63 @@ static void test_eval_verbs(void **state)
     assert_int_equal(condition_check_verbs(&list, &res.cfg, err), 0);
 }
 
+/* A --stages run of two stages (1 s at 100/s, then 1 s ramping to 300/s):
+ * stageN.METRIC judges stage N's own figures; a stage the run lacks is
+ * n/a, and a usage error before the run. */
+static int setup_stages(void **state)
+{
+    (void)state;
+    struct run_config cfg = {.rate = 150, .nstages = 2,
+                             .stages = {{1000000000, 100, 100}, {1000000000, 100, 300}}};
+    assert_int_equal(result_init(&res, &cfg), 0);
+    assert_int_equal(res.nstages, 2);
+    for (int i = 1; i <= 100; i++)
+        hist_record(&res.stages[0].latency, i * 1000);      /* 1..100 ms */
+    for (int i = 1; i <= 190; i++)
+        hist_record(&res.stages[1].latency, 500000 + i);    /* ~500 ms */
+    res.stages[0].sent = res.stages[0].ok = 100;
+    res.stages[1].sent = 200;
+    res.stages[1].ok = 190;
+    res.stages[1].errors = 10;
+    res.stages[1].server_cpu_pct = 20;
+    res.stages[1].server_cpu_ms = 200;
+    return 0;
+}
+
+static void test_eval_stages(void **state)
+{
+    (void)state;
+    const struct condition *c = parse1("stage2.p99<600ms");
+    assert_int_equal(c->stage, 2);
+    assert_string_equal(c->verb, "");
+    assert_int_equal(judge("stage2.p99<600ms", NULL), 1);
+    assert_int_equal(judge("stage1.p99<600ms", NULL), 1);
+    assert_int_equal(judge("stage2.p50<100ms", NULL), 0);
+    assert_int_equal(judge("stage1.max<=100ms", NULL), 1);
+    double v;
+    assert_int_equal(judge("stage2.errors=10", NULL), 1);
+    assert_int_equal(judge("stage1.errors=0", NULL), 1);
+    assert_int_equal(judge("stage2.rate>=99%", &v), 1); /* 200 sent of 200 offered */
+    assert_true(v == 100);
+    assert_int_equal(judge("stage2.server_cpu<=20%", &v), 1);
+    assert_int_equal(judge("stage2.cpu_ms_per_call<=1.1", &v), 1); /* 200 ms / 190 */
+    assert_true(fabs(v - 200.0 / 190) < 1e-12);
+    assert_int_equal(judge("stage1.server_cpu<100", NULL), -1); /* not measured */
+    assert_int_equal(judge("stage3.p99<1s", NULL), -1);
+    assert_int_equal(judge("p99<1s", NULL), -1); /* the run's own histogram: empty here */
+    char err[ERR_LEN];
+    assert_int_equal(condition_check_verbs(&list, &res.cfg, err), 0);
+    parse1("stage3.p99<1s");
+    assert_int_equal(condition_check_verbs(&list, &res.cfg, err), -1);
+    assert_non_null(strstr(err, "no stage 3 (it has 2)"));
+    list.n = 0;
+    assert_int_equal(condition_parse_list("stage2.send_lag_max<1ms", &list, err), -1);
+    assert_int_equal(condition_parse_list("stage0.p99<1ms", &list, err), -1);
+    assert_int_equal(condition_parse_list("stage17.p99<1ms", &list, err), -1);
+    assert_int_equal(condition_parse_list("stage2x.p99<1ms", &list, err), 0); /* a verb */
+    assert_int_equal(list.c[0].stage, 0);
+}
+
 static void test_eval_na(void **state)
 {
     (void)state;
@@ -384,6 +442,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_eval_boundaries, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eval_verbs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_eval_na, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_eval_stages, setup_stages, teardown),
         cmocka_unit_test_setup_teardown(test_eval_unfinished, setup, teardown),
         cmocka_unit_test(test_junit_escapes), cmocka_unit_test(test_verdicts_one_document),
     };

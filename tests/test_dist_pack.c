@@ -12,11 +12,13 @@
 
 #include <cmocka.h>
 
+#include "base/clock.h"
 #include "dist/dist_pack.h"
 
 static void fill(struct run_result *r)
 {
-    struct run_config cfg = {.nverbs = 2, .rate = 200, .connections = 4};
+    struct run_config cfg = {.nverbs = 2, .rate = 200, .connections = 4, .nstages = 2,
+                             .stages = {{NS_PER_S, 100, 100}, {2 * NS_PER_S, 100, 300}}};
     snprintf(cfg.verbs[0].name, sizeof cfg.verbs[0].name, "ping");
     snprintf(cfg.verbs[1].name, sizeof cfg.verbs[1].name, "list");
     assert_int_equal(result_init(r, &cfg), 0);
@@ -24,7 +26,10 @@ static void fill(struct run_result *r)
         hist_record(&r->latency, v);
         hist_record(&r->verbs[1].latency, v * 2);
         hist_record(&r->send_lag, v / 7);
+        hist_record(&r->stages[1].latency, v + 5);
     }
+    r->stages[1].sent = 400;
+    r->stages[1].server_cpu_ms = 30;
     r->sent = 600;
     r->ok = 590;
     r->errors = 10;
@@ -70,6 +75,12 @@ static void test_result_round_trip(void **state)
     same_hist(&back.latency, &r.latency);
     same_hist(&back.send_lag, &r.send_lag);
     same_hist(&back.verbs[1].latency, &r.verbs[1].latency);
+    /* a --stages run's stages: counts, CPU and histograms */
+    assert_int_equal(back.nstages, 2);
+    assert_int_equal(back.stages[1].sent, 400);
+    assert_true(back.stages[1].server_cpu_ms == 30 && back.stages[0].server_cpu_ms == -1);
+    same_hist(&back.stages[1].latency, &r.stages[1].latency);
+    assert_int_equal(back.stages[0].latency.total_count, 0);
     assert_int_equal(back.nintervals, 1);
     assert_int_equal(back.intervals[0].ok, 199);
     assert_int_equal(back.nsamples, 1);

@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "stats/buckets.h"
 #include "base/clock.h"
@@ -152,6 +153,107 @@ static void test_split_union(void **state)
     assert_int_equal(drain_before(&s, 3 * NS_PER_S), 148);
 }
 
+/* N(t) of stages st (no lead), computed here independently: the closed
+ * form of each ramp's integral. */
+static double stages_count(const struct run_stage *st, size_t n, double t)
+{
+    double c = 0;
+    for (size_t i = 0; i < n && t > 0; i++) {
+        double len = (double)st[i].duration_ns / 1e9, tau = t < len ? t : len;
+        c += st[i].from * tau + (st[i].to - st[i].from) * tau * tau / (2 * len);
+        t -= len;
+    }
+    return c;
+}
+
+/* Constant arrivals of stages: the requests due in [0, t] are floor(N(t))
+ * + 1 (request 0 is due at 0), within one, at every 10 ms. */
+static void check_ramp(const struct run_stage *st, size_t n, int64_t lead_ns)
+{
+    struct sched s;
+    sched_init_stages(&s, ARRIVAL_CONSTANT, st, n, lead_ns, 0, 1);
+    int64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += st[i].duration_ns;
+    uint64_t got = 0;
+    double lead = st[0].from * (double)lead_ns / 1e9;
+    for (int64_t t = 0; t <= total; t += 10 * NS_PER_MS) {
+        while (sched_peek(&s) <= lead_ns + t) {
+            sched_take(&s);
+            got++;
+        }
+        double want = floor(lead + stages_count(st, n, (double)t / 1e9)) + 1;
+        assert_true(fabs((double)got - want) <= 1);
+    }
+    assert_int_equal(sched_peek(&s), SCHED_NEVER);
+}
+
+static void test_stages_ramp_counts(void **state)
+{
+    (void)state;
+    const struct run_stage ramp[] = {{2 * NS_PER_S, 20, 20}, {4 * NS_PER_S, 20, 100},
+                                     {2 * NS_PER_S, 100, 100}};
+    check_ramp(ramp, 3, 0);
+    check_ramp(ramp, 3, 3 * NS_PER_S); /* a warmup at 20/s before it */
+    const struct run_stage from0[] = {{3 * NS_PER_S, 0, 50}, {1 * NS_PER_S, 0, 0},
+                                      {4 * NS_PER_S, 100, 0}};
+    check_ramp(from0, 3, NS_PER_S); /* a = 0, a pause, a falling ramp to 0 */
+    const struct run_stage flat[] = {{5 * NS_PER_S, 30, 30.000001}, {2 * NS_PER_S, 7000, 6999.99}};
+    check_ramp(flat, 2, 0); /* a ~ b: no digits lost */
+    /* A hold's times are its own t0 + k/R exactly (to the rounding). */
+    struct sched s;
+    sched_init_stages(&s, ARRIVAL_CONSTANT, ramp, 1, 0, 1000, 1);
+    for (int k = 0; k < 40; k++)
+        assert_true(llabs(sched_take(&s) - (1000 + llround(k * 1e9 / 20))) <= 1);
+    assert_int_equal(sched_peek(&s), SCHED_NEVER);
+    /* The offered rate of an interval is the ramp's mean over it. */
+    sched_init_stages(&s, ARRIVAL_CONSTANT, ramp, 3, 0, 0, 1);
+    assert_true(fabs(sched_offered(&s, 0, NS_PER_S) - 20) < 1e-9);
+    assert_true(fabs(sched_offered(&s, 2 * NS_PER_S, 3 * NS_PER_S) - 30) < 1e-9);
+    assert_true(fabs(sched_offered(&s, 7 * NS_PER_S, 8 * NS_PER_S) - 100) < 1e-9);
+}
+
+static void test_stages_poisson(void **state)
+{
+    (void)state;
+    /* 0 -> 200/s over 100 s: mean 10000, sd 100; allow 5 sd, in each half
+     * too (2500 in the first, 7500 in the second: time rescaling). */
+    const struct run_stage ramp[] = {{100 * NS_PER_S, 0, 200}};
+    struct sched s;
+    sched_init_stages(&s, ARRIVAL_POISSON, ramp, 1, 0, 0, 42);
+    uint64_t first = drain_before(&s, 50 * NS_PER_S), second = drain_before(&s, 100 * NS_PER_S);
+    assert_in_range(first, 2250, 2750);
+    assert_in_range(second, 7070, 7930);
+    assert_int_equal(sched_peek(&s), SCHED_NEVER);
+}
+
+/* Staged, split among n ranks: the union is the single schedule. */
+static void check_split_stages(enum arrival a, unsigned n)
+{
+    enum { TOTAL = 2000 };
+    static int64_t whole[TOTAL];
+    const struct run_stage st[] = {{NS_PER_S, 0, 300}, {5 * NS_PER_S, 300, 500}};
+    struct sched one, part[8];
+    sched_init_stages(&one, a, st, 2, NS_PER_S / 2, 777, 42);
+    for (int k = 0; k < TOTAL; k++)
+        whole[k] = sched_take(&one);
+    for (unsigned r = 0; r < n; r++) {
+        sched_init_stages(&part[r], a, st, 2, NS_PER_S / 2, 777, 42);
+        sched_split(&part[r], n, r);
+    }
+    for (int k = 0; k < TOTAL; k++)
+        assert_int_equal(sched_take(&part[(unsigned)k % n]), whole[k]);
+}
+
+static void test_stages_split_union(void **state)
+{
+    (void)state;
+    for (unsigned n = 1; n <= 5; n++) {
+        check_split_stages(ARRIVAL_CONSTANT, n);
+        check_split_stages(ARRIVAL_POISSON, n);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -161,6 +263,9 @@ int main(void)
         cmocka_unit_test(test_poisson_gaps_exponential),
         cmocka_unit_test(test_auto_buckets_round),
         cmocka_unit_test(test_split_union),
+        cmocka_unit_test(test_stages_ramp_counts),
+        cmocka_unit_test(test_stages_poisson),
+        cmocka_unit_test(test_stages_split_union),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

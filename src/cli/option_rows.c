@@ -75,6 +75,13 @@ const struct opt_row opt_rows[] = {
      .help = "measured time (units us ms s m h; a bare number\nis seconds)"},
     {.name = "warmup", .type = OT_DURATION, C_AT(warmup_ns), .arg = "D", .def = "0",
      .cmds = IN_LOAD, .help = "excluded from every figure"},
+    {.name = "stages", .type = OT_CUSTOM, .parse = opt_parse_stages, .arg = "D:R[-R2],...",
+     .cmds = IN_RUN, .why_only = "run measures the stages of one run",
+     .help = "the measured window as stages end to end (16 at\n"
+             "most; not with --rate or --duration): D:R holds\n"
+             "R for D, D:R1-R2 ramps linearly, e.g.\n"
+             "30s:10/s,60s:10/s-100/s,120s:100/s; --warmup\n"
+             "runs at the first stage's rate"},
     {.name = "connections", .short_opt = 'c', .type = OT_INT, C_AT(connections), .arg = "N",
      .def = "4", .min = 1, .max = 10000, .cmds = IN_LOAD, .lists = IN_SWEEP,
      .parse_list = sweep_list_conns, .help = "keep-alive connections",
@@ -225,8 +232,9 @@ const struct opt_row opt_rows[] = {
     {.name = "threshold", .type = OT_CUSTOM, .parse = opt_parse_threshold, .arg = "COND",
      .cmds = IN_LOAD | IN_REPORT, .repeatable = 1,
      .help = "judge the result, e.g. p99<100ms, errors<0.1%,\n"
-             "rate>=99%, getAllVmStats.p99<200ms; a comma\n"
-             "list; repeatable (exit 3 when one fails);\n"
+             "rate>=99%, getAllVmStats.p99<200ms, a stage's\n"
+             "stage2.p99<100ms; a comma list; repeatable\n"
+             "(exit 3 when one fails);\n"
              "unfinished requests fail errors and latency\n"
              "conditions unless allowed: unfinished<1%",
      .help_in[CMD_SWEEP] = "judged on every run of every cell (exit 3 if\none fails)"},

@@ -128,6 +128,8 @@ int opt_parse_bearer(struct options *o, const char *arg, char *err);
 int opt_parse_stomp_login(struct options *o, const char *arg, char *err);
 int opt_parse_config(struct options *o, const char *arg, char *err);
 int opt_parse_expect(struct options *o, const char *arg, char *err);
+/* options_stages.c: --stages into o->cfg.stages (each checked alone). */
+int opt_parse_stages(struct options *o, const char *arg, char *err);
 /* options_auth.c: one Authorization at most, and HTTP's options only
  * over HTTP, STOMP's only over STOMP (c's url, "" the simulator: HTTP).
  * @return 0, or -1 with err (never quoting a secret). */

@@ -176,7 +176,7 @@ int options_parse(int argc, char **argv, enum opt_cmd cmd, struct sweep_args *sw
         snprintf(err, ERR_LEN, "unexpected argument '%s'", argv[optind]);
         return -1;
     }
-    return check(o, err);
+    return options_stages_finish(o, err) ? -1 : check(o, err);
 }
 
 int options_given(const struct options *o, const char *name)

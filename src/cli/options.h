@@ -108,4 +108,9 @@ void options_distribute(struct options *o);
 int options_check(const struct options *o, char *err);
 int options_check_arm(const struct run_config *cfg, char *err);
 
+/* options_stages.c: with --stages, refuses --rate and --duration beside
+ * them and sets o->cfg's duration_ns (the stages' sum) and rate (their
+ * mean offered rate); without, nothing. @return 0, or -1 with err. */
+int options_stages_finish(struct options *o, char *err);
+
 #endif

@@ -295,6 +295,7 @@ static void end_run(struct engine *e, int64_t at_ns)
     e->res->duration_s = (double)(e->end_ns - e->m0_ns) / 1e9;
     if (e->res->duration_s < 0)
         e->res->duration_s = 0;
+    result_stages_cpu(e->res); /* the samples are all in, the window's end known */
 }
 
 static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)
@@ -372,7 +373,11 @@ static void begin(struct engine *e)
             agent_link_start(e->agent, e->m0_ns, cfg->interval_ns);
         e->tick_k = 1;
     }
-    sched_init(&e->sched, cfg->arrival, cfg->rate > 0 ? cfg->rate : 1, now, cfg->seed);
+    if (cfg->nstages) /* the warmup holds the first stage's starting rate */
+        sched_init_stages(&e->sched, cfg->arrival, cfg->stages, cfg->nstages, cfg->warmup_ns,
+                          now, cfg->seed);
+    else
+        sched_init(&e->sched, cfg->arrival, cfg->rate > 0 ? cfg->rate : 1, now, cfg->seed);
     sched_split(&e->sched, cfg->split_ranks, cfg->split_rank);
     ev_timer_set(&e->tick, (double)(e->m0_ns + e->tick_k * cfg->interval_ns - now) / 1e9, 0);
     ev_timer_start(e->loop, &e->tick);

@@ -30,6 +30,9 @@ static void send_on(struct engine *e, struct conn *c, int64_t intended, int queu
         e->ival.sent++;
     /* Counted before the write, which may fail and count the error. */
     if (r->measured) {
+        struct stage_result *st = engine_stage(e, intended);
+        if (st)
+            st->sent++;
         e->res->sent++;
         e->res->verbs[r->verb].requests++;
         hist_record(&e->res->send_lag, (r->sent_ns - intended) / NS_PER_US);

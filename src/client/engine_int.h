@@ -115,6 +115,14 @@ static inline int engine_ended(const struct engine *e)
     return e->phase >= PHASE_ENDED;
 }
 
+/* The stage of a --stages run that a measured request intended at
+ * intended_ns counts in, or NULL (no stages). */
+static inline struct stage_result *engine_stage(const struct engine *e, int64_t intended_ns)
+{
+    int i = e->res->nstages ? result_stage_of(e->cfg, intended_ns - e->m0_ns) : -1;
+    return i < 0 ? NULL : &e->res->stages[i];
+}
+
 /* engine_record.c: the result's writes (see its head).
  * engine_pick_verb: the verb of the next request, by the mix's weights
  * (smooth weighted round robin). engine_request_ended: conn_events'

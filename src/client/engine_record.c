@@ -88,8 +88,13 @@ void engine_request_ended(void *owner, struct request *r, int kind)
         *(req_ok(kind) ? &res->warmup.ok : &res->warmup.errors) += 1;
     if (r->measured) {
         struct verb_result *v = &res->verbs[r->verb];
+        struct stage_result *st = engine_stage(e, r->intended_ns);
+        if (st) /* by its intended time: the stage that offered it */
+            *(req_ok(kind) ? &st->ok : &st->errors) += 1;
         if (req_ok(kind)) {
             int64_t lat = (now - r->intended_ns) / NS_PER_US;
+            if (st)
+                hist_record(&st->latency, lat);
             res->ok++;
             v->ok++;
             hist_record(&res->latency, lat);
@@ -120,6 +125,11 @@ void engine_fail_unconnectable(struct engine *e, int64_t intended)
     int kind = e->pool.last_kind;
     int verb = engine_pick_verb(e); /* the verb it would have carried: the mix holds */
     if (measured) {
+        struct stage_result *st = engine_stage(e, intended);
+        if (st) {
+            st->sent++;
+            st->errors++;
+        }
         e->res->sent++;
         e->res->errors++;
         e->res->err[kind]++;
@@ -150,6 +160,9 @@ void engine_count_unsent(struct engine *e)
         int64_t t = sched_take(&e->sched);
         if (t >= e->m0_ns) {
             struct verb_result *v = &e->res->verbs[engine_pick_verb(e)];
+            struct stage_result *st = engine_stage(e, t);
+            if (st)
+                st->sent++;
             e->res->sent++;
             e->res->unfinished++;
             v->requests++;

@@ -29,7 +29,10 @@ void progress_line(const struct run_config *cfg, const struct interval_rec *rec,
         snprintf(p50, sizeof p50, "%8.3fms", rec->p50_ms);
         snprintf(p99, sizeof p99, "%8.3fms", rec->p99_ms);
     }
-    fprintf(stderr, "%s%s%s rate %7.1f/s  ok %6lld  err %4lld  p50 %s  p99 %s%s\n",
+    char offered[32] = ""; /* --stages: what the schedule asked beside what went */
+    if (cfg->nstages)
+        snprintf(offered, sizeof offered, " (offered %7.1f/s)", rec->offered);
+    fprintf(stderr, "%s%s%s rate %7.1f/s%s  ok %6lld  err %4lld  p50 %s  p99 %s%s\n",
             progress_prefix, progress_prefix[0] ? " " : "", when, (double)rec->sent / ival,
-            (long long)rec->ok, (long long)rec->errors, p50, p99, cpu);
+            offered, (long long)rec->ok, (long long)rec->errors, p50, p99, cpu);
 }

@@ -67,8 +67,10 @@ int dist_unpack_hist_add(const unsigned char *data, size_t len, size_t *pos, str
     return 0;
 }
 
-/* The histograms of a result, in packing order; a verb's is NULL-counted
- * past nverbs. */
+/* The histograms of a result, in packing order: the run's, its verbs'
+ * (nverbs) and its stages' (nstages; their counts and CPU come with the
+ * struct's bytes). */
+#define HISTS_MAX (5 + RUN_MAX_VERBS + RUN_MAX_STAGES)
 static size_t hists_of(struct run_result *r, struct hist **out)
 {
     size_t n = 0;
@@ -79,12 +81,14 @@ static size_t hists_of(struct run_result *r, struct hist **out)
     out[n++] = &r->handshake;
     for (size_t i = 0; i < r->nverbs && i < RUN_MAX_VERBS; i++)
         out[n++] = &r->verbs[i].latency;
+    for (size_t i = 0; i < r->nstages && i < RUN_MAX_STAGES; i++)
+        out[n++] = &r->stages[i].latency;
     return n;
 }
 
 int dist_pack_result(struct buf *b, const struct run_result *r)
 {
-    struct hist *h[5 + RUN_MAX_VERBS];
+    struct hist *h[HISTS_MAX];
     size_t nh = hists_of((struct run_result *)r, h);
     if (buf_append(b, r, sizeof *r))
         return -1;
@@ -127,7 +131,8 @@ int dist_unpack_result(const unsigned char *data, size_t len, struct run_result 
     static struct run_result raw; /* large: off the stack; one thread */
     size_t pos = 0;
     memset(r, 0, sizeof *r);
-    if (take(data, len, &pos, &raw, sizeof raw) || raw.nverbs > RUN_MAX_VERBS) {
+    if (take(data, len, &pos, &raw, sizeof raw) || raw.nverbs > RUN_MAX_VERBS ||
+        raw.cfg.nstages > RUN_MAX_STAGES) {
         snprintf(err, ERR_LEN, "a rank's result is truncated (%zu bytes)", len);
         return -1;
     }
@@ -145,6 +150,9 @@ int dist_unpack_result(const unsigned char *data, size_t len, struct run_result 
     r->handshake = own.handshake;
     for (size_t i = 0; i < RUN_MAX_VERBS; i++)
         r->verbs[i].latency = own.verbs[i].latency;
+    for (size_t i = 0; i < RUN_MAX_STAGES; i++)
+        r->stages[i].latency = own.stages[i].latency;
+    r->nstages = own.nstages; /* as many as its histograms */
     r->intervals = NULL;
     r->samples = NULL;
     r->ranks = NULL;
@@ -152,7 +160,7 @@ int dist_unpack_result(const unsigned char *data, size_t len, struct run_result 
     for (size_t i = 0; i < r->nverbs; i++) /* verbs a merge added past cfg's */
         if (!r->verbs[i].latency.counts && hist_init_latency(&r->verbs[i].latency))
             goto bad;
-    struct hist *h[5 + RUN_MAX_VERBS];
+    struct hist *h[HISTS_MAX];
     size_t nh = hists_of(r, h);
     for (size_t i = 0; i < nh; i++)
         if (!h[i]->counts || dist_unpack_hist_add(data, len, &pos, h[i]))

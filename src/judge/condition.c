@@ -66,6 +66,26 @@ static int is_duration(enum cond_metric k)
     return is_latency(k) || k == CM_SEND_LAG_PCT || k == CM_SEND_LAG_MAX;
 }
 
+/* "stageN." before the metric names stage N (1..RUN_MAX_STAGES) of a
+ * --stages run, not a verb: c->stage set, c->verb cleared. @return 0, or
+ * -1 with err (a stage number out of range, a metric no stage has). */
+static int stage_prefix(struct condition *c, char *err)
+{
+    char *end;
+    if (strncmp(c->verb, "stage", 5) || !isdigit((unsigned char)c->verb[5]))
+        return 0;
+    long n = strtol(c->verb + 5, &end, 10);
+    if (*end)
+        return 0; /* "stage2x": a verb after all */
+    if (n < 1 || n > RUN_MAX_STAGES)
+        return fail(err, c->expr, "stages are numbered from 1 to 16");
+    if (c->kind == CM_SEND_LAG_PCT || c->kind == CM_SEND_LAG_MAX)
+        return fail(err, c->expr, "a stage has no send lag of its own");
+    c->stage = (int)n;
+    c->verb[0] = '\0';
+    return 0;
+}
+
 /* The left side, "p99" or "VERB.p99" (a verb may hold dots itself:
  * "Host.getStats.p99"). @return 0, or -1 with err. */
 static int parse_lhs(const char *lhs, struct condition *c, char *err)
@@ -86,6 +106,8 @@ static int parse_lhs(const char *lhs, struct condition *c, char *err)
     if (strlen(name) >= sizeof c->metric)
         return fail(err, c->expr, "unknown metric");
     snprintf(c->metric, sizeof c->metric, "%.31s", name);
+    if (c->verb[0] && stage_prefix(c, err))
+        return -1;
     if (c->verb[0] && !is_latency(c->kind) && c->kind != CM_ERRORS && c->kind != CM_UNFINISHED)
         return fail(err, c->expr, "a verb takes pNN, mean, max, min, errors or unfinished");
     return 0;
@@ -248,11 +270,55 @@ static void count_or_share(const struct condition *c, int64_t n, int64_t sent,
         out->value = 100.0 * (double)n / (double)sent;
 }
 
+/* The value of a stage's condition on r's stage c->stage into out (or
+ * n/a): its own histogram and counts; rate is achieved / offered over
+ * the stage; the server CPU is the stage's (result_stages_cpu). */
+static void measure_stage(const struct condition *c, const struct run_result *r, int allowed,
+                          struct cond_result *out)
+{
+    if ((size_t)c->stage > r->nstages) {
+        na(out, "no such stage in the result");
+        return;
+    }
+    size_t i = (size_t)c->stage - 1;
+    const struct stage_result *s = &r->stages[i];
+    double offered = result_stage_offered_rate(r, i), x;
+    int64_t unfinished = s->sent - s->ok - s->errors;
+    out->unfinished = unfinished = unfinished > 0 ? unfinished : 0;
+    switch (c->kind) {
+    case CM_ERRORS: case CM_ERROR_SHARE:
+        count_or_share(c, allowed ? s->errors : s->errors + unfinished, s->sent, out);
+        return;
+    case CM_UNFINISHED: case CM_UNFINISHED_SHARE:
+        count_or_share(c, unfinished, s->sent, out);
+        return;
+    case CM_RATE:
+        if (offered <= 0)
+            na(out, "the stage offered nothing");
+        else
+            out->value = 100.0 * result_stage_achieved(r, i) / offered;
+        return;
+    case CM_SERVER_CPU: case CM_CPU_MS_PER_CALL:
+        x = c->kind == CM_SERVER_CPU ? s->server_cpu_pct : result_stage_cpu_per_call(r, i);
+        if (x < 0)
+            na(out, s->server_cpu_pct < 0 ? server_cpu_na_reason(r) : "no request answered");
+        else
+            out->value = x;
+        return;
+    default:
+        from_hist(c, &s->latency, NULL, "no successful response", out);
+    }
+}
+
 /* The value of c on r into out (or n/a); allowed: unfinished requests are
  * allowed (else they count as errors). */
 static void measure(const struct condition *c, const struct run_result *r, int allowed,
                     struct cond_result *out)
 {
+    if (c->stage) {
+        measure_stage(c, r, allowed, out);
+        return;
+    }
     const struct verb_result *v = c->verb[0] ? find_verb(r, c->verb) : NULL;
     if (c->verb[0] && !v) {
         na(out, "no such verb in the result");
@@ -377,7 +443,10 @@ const char *condition_describe(const struct condition *c, const struct cond_resu
                                char *buf, size_t len)
 {
     char value[64], bound[64], name[100];
-    snprintf(name, sizeof name, "%s%s%s", c->verb, c->verb[0] ? "." : "", c->metric);
+    char stage[16] = "";
+    if (c->stage)
+        snprintf(stage, sizeof stage, "stage%d.", c->stage);
+    snprintf(name, sizeof name, "%s%s%s%s", stage, c->verb, c->verb[0] ? "." : "", c->metric);
     figure(c, c->bound, bound, sizeof bound);
     if (res->na) {
         snprintf(buf, len, "%s n/a (%s), bound %s %s", name, res->why, cond_op_text(c->op),
@@ -409,6 +478,8 @@ json_object *condition_json(const struct cond_list *l, const struct cond_result 
         json_object_object_add(o, "metric", json_object_new_string(c->metric));
         if (c->verb[0])
             json_object_object_add(o, "verb", json_object_new_string(c->verb));
+        if (c->stage)
+            json_object_object_add(o, "stage", json_object_new_int(c->stage));
         json_object_object_add(o, "value", res[i].na ? NULL : json_object_new_double(res[i].value));
         json_object_object_add(o, "op", json_object_new_string(cond_op_text(c->op)));
         json_object_object_add(o, "bound", json_object_new_double(c->bound));
@@ -429,6 +500,14 @@ int condition_check_verbs(const struct cond_list *l, const struct run_config *cf
 {
     for (size_t i = 0; i < l->n; i++) {
         const struct condition *c = &l->c[i];
+        if ((size_t)c->stage > cfg->nstages) {
+            if (cfg->nstages)
+                snprintf(err, ERR_LEN, "'%.48s': this run has no stage %d (it has %zu)", c->expr,
+                         c->stage, cfg->nstages);
+            else
+                snprintf(err, ERR_LEN, "'%.48s': this run has no stages (--stages)", c->expr);
+            return -1;
+        }
         size_t j = 0;
         while (c->verb[0] && j < cfg->nverbs && strcmp(cfg->verbs[j].name, c->verb))
             j++;

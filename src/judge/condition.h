@@ -1,7 +1,8 @@
 /* condition: the verdict grammar (`--threshold`), one parser and one
  * evaluator over a run's result, shared by every subcommand that judges.
  *
- *   CONDITION := [VERB "."] METRIC OP VALUE[UNIT]      LIST := CONDITION{","CONDITION}
+ *   CONDITION := [VERB "." | "stage" N "."] METRIC OP VALUE[UNIT]
+ *   LIST      := CONDITION{","CONDITION}
  *   OP        := < | <= | > | >= | =
  *   METRIC    := pNN (p50, p99, p99.9) | mean | max | min        latency: VALUE needs us|ms|s|m|h
  *              | errors      a count (errors=0), or with % the share of requests sent
@@ -11,7 +12,9 @@
  *              | cpu_ms_per_call   server CPU-ms per answered request (bare or ms)
  *              | send_lag_pNN | send_lag_max   the pacer's lag, a duration
  *   VERB (one verb's own histogram and counters) takes the latency metrics,
- *   errors and unfinished only.
+ *   errors and unfinished only. stageN (stage N of a --stages run, from 1:
+ *   its own histogram, counts and server CPU; rate is sent / offered over
+ *   the stage) takes every metric but the send lags.
  *
  * Unfinished requests (never answered when the run ended) are in the
  * latency figures as censored values (result.h): a figure they reach is a
@@ -54,6 +57,7 @@ enum cond_metric {
 struct condition {
     char expr[COND_EXPR_LEN]; /* as written: "getAllVmStats.p99<200ms" */
     char verb[64];            /* "" for the whole run */
+    int stage;                /* stageN.: N (from 1); 0 for the whole run */
     char metric[32];          /* "p99", "errors", "send_lag_max" */
     enum cond_metric kind;
     double pct;               /* of CM_PCT and CM_SEND_LAG_PCT */
@@ -109,7 +113,8 @@ const char *condition_describe(const struct condition *c, const struct cond_resu
 json_object *condition_json(const struct cond_list *l, const struct cond_result *res);
 
 /* @return 0 when every per-verb condition of l names a verb of cfg (only
- * read), or -1 with err naming the condition and the verbs there are. */
+ * read) and every per-stage one a stage of cfg, or -1 with err naming the
+ * condition and the verbs (or stages) there are. */
 int condition_check_verbs(const struct cond_list *l, const struct run_config *cfg, char *err);
 
 #endif

@@ -51,7 +51,7 @@ int result_init(struct run_result *r, const struct run_config *cfg)
         if (hist_init_latency(&r->verbs[i].latency))
             return -1;
     }
-    return 0;
+    return result_stages_init(r);
 }
 
 void result_free(struct run_result *r)
@@ -63,6 +63,8 @@ void result_free(struct run_result *r)
     hist_close(&r->pacing_lag);
     for (size_t i = 0; i < RUN_MAX_VERBS; i++)
         hist_close(&r->verbs[i].latency);
+    for (size_t i = 0; i < RUN_MAX_STAGES; i++)
+        hist_close(&r->stages[i].latency);
     free(r->intervals);
     free(r->samples);
     free(r->ranks);
@@ -540,6 +542,10 @@ void result_check_warnings(struct run_result *r)
     warn_churn(r);
     if (r->server_vanished)
         result_warn(r, "a watched server process vanished during the run");
+    char why[RUN_WARNING_LEN];
+    for (size_t k = 0; k <= r->nstages; k++)
+        if (result_stage_warning(r, k, why, sizeof why))
+            result_warn(r, "%s", why);
 }
 
 void result_format_start(double start_unix, char *out, size_t len)

@@ -75,6 +75,15 @@ struct interval_rec;
 /* How requests arrive: t0 + k/R, or a seeded Poisson process. */
 enum arrival { ARRIVAL_CONSTANT, ARRIVAL_POISSON };
 
+/* --stages: at most RUN_MAX_STAGES stages end to end make the measured
+ * window, each a hold (from == to) or a linear ramp from one rate to the
+ * other (per second, >= 0) over its duration. */
+#define RUN_MAX_STAGES 16
+struct run_stage {
+    int64_t duration_ns; /* > 0 */
+    double from, to;
+};
+
 /* Called for every measured interval with the histogram of the latencies
  * (us, from the intended send time) of the requests answered ok in it; the
  * last call covers the drain after the window, so the calls' counts add up
@@ -161,6 +170,11 @@ struct run_config {
     /* A distributed run (dist.h): this process sends the requests
      * k * split_ranks + split_rank of the schedule (0 or 1 ranks: all). */
     unsigned split_ranks, split_rank;
+    /* --stages (nstages 0: none). With stages, rate is their mean offered
+     * rate (requests offered / duration_ns, their sum), so that every
+     * "rate not held" figure still compares against what was asked. */
+    struct run_stage stages[RUN_MAX_STAGES];
+    size_t nstages;
 };
 
 /* What a run looks like while it goes, handed to run_hooks.on_snapshot as
@@ -233,9 +247,20 @@ struct verb_result {
 struct interval_rec {
     double t;
     int64_t sent, ok, errors;
+    double offered;          /* the schedule's mean rate over the interval, /s
+                                (the whole schedule's, every rank's share) */
     double p50_ms, p99_ms;
     double server_cpu_pct, client_cpu_pct;
     int64_t server_rss_kb;
+};
+
+/* One stage of a --stages run (cfg.stages[i]): its measured requests, by
+ * their intended send time. sent = ok + errors + unfinished. */
+struct stage_result {
+    int64_t sent, ok, errors;
+    struct hist latency;     /* ok latencies (us), allocated with the result */
+    double server_cpu_pct;   /* mean server CPU over the stage, % of a core; -1 unknown */
+    double server_cpu_ms;    /* the server's CPU time in the stage; -1 unknown */
 };
 
 struct run_result {
@@ -329,6 +354,9 @@ struct run_result {
     struct rank_rec *ranks;
     size_t nranks;
     double clock_error_us;
+    /* --stages: one per cfg.stages (nstages as cfg's; 0 without stages) */
+    struct stage_result stages[RUN_MAX_STAGES];
+    size_t nstages;
 };
 
 /* A struct run_result is large (keep it off the stack) and its user's; it
@@ -342,6 +370,43 @@ int result_init(struct run_result *r, const struct run_config *cfg);
 /* Frees what r owns and leaves its pointers NULL; safe twice, and on a
  * result whose init or load failed. */
 void result_free(struct run_result *r);
+/* result_stages.c: the stages of a --stages run.
+ * result_stages_init: r->nstages from r->cfg, each stage's histogram
+ * allocated (result_init calls it; result_free frees them). @return 0, or
+ * -1 when memory cannot be had. */
+int result_stages_init(struct run_result *r);
+/* @return the index of the stage of cfg that off_ns (since the measured
+ * window's start) falls in, or -1 outside every stage (or none). */
+int result_stage_of(const struct run_config *cfg, int64_t off_ns);
+/* @return where stage i of cfg starts, ns since the measured window's start. */
+int64_t result_stage_start(const struct run_config *cfg, size_t i);
+/* @return the requests stage st offers: the integral of its rate. */
+double result_stage_offered(const struct run_stage *st);
+/* Fills every stage's server CPU from r's samples (t_ns since the start)
+ * once r->duration_s is known: the mean %, weighted by how much of each
+ * sample's interval overlaps the stage, and the CPU time it makes over the
+ * time the stage ran; -1 for both when no sample measured the server
+ * there. */
+void result_stages_cpu(struct run_result *r);
+/* @return how long stage i ran, s: its length, or less when a signal ended
+ * the window (r->duration_s) within it (0 when before it). */
+double result_stage_ran_s(const struct run_result *r, size_t i);
+/* @return the mean rate stage i offered over the time it ran, per second. */
+double result_stage_offered_rate(const struct run_result *r, size_t i);
+/* @return stage i's achieved rate, per second: its requests that went out
+ * and ended (ok + errors; not the unfinished) over the time it ran, as the
+ * run's rate_achieved is. */
+double result_stage_achieved(const struct run_result *r, size_t i);
+/* @return stage i's server CPU-ms per answered request; -1 when unknown
+ * (not measured, nothing answered). */
+double result_stage_cpu_per_call(const struct run_result *r, size_t i);
+/* The stages' warnings, for result_check_warnings: k = 0, their counts
+ * not adding up to the run's (a bug); k = 1..nstages, stage k ran whole
+ * and achieved under 99 % of what it offered (the run's mean may hide a
+ * ramp's top). @return 1 with the warning's text in out (len bytes, the
+ * caller's), or 0 when there is none. */
+int result_stage_warning(const struct run_result *r, size_t k, char *out, size_t len);
+
 /* Appends a copy of *rec (or *p) to the timeline, growing it by doubling.
  * @return 0, or -1 when memory cannot be had (the timeline unchanged). */
 int result_add_interval(struct run_result *r, const struct interval_rec *rec);

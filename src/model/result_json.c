@@ -32,54 +32,6 @@ static void pct_key(double p, char *out, size_t len)
     snprintf(out, len, "p%g", p);
 }
 
-/* An empty histogram has no figures: null, never 0 (a run where nothing
- * succeeded is not a fast one). */
-static void add_figure(json_object *o, const struct hist *h, const char *k, double v)
-{
-    json_object_object_add(o, k, h->total_count ? json_object_new_double(v) : NULL);
-}
-
-json_object *result_hist_json(const struct hist *h, const double *pcts, size_t npcts)
-{
-    json_object *o = json_object_new_object();
-    add_figure(o, h, "min", (double)h->min / 1000);
-    add_figure(o, h, "mean", hist_mean(h) / 1000);
-    add_figure(o, h, "max", (double)h->max / 1000);
-    add_figure(o, h, "stddev", hist_stddev(h) / 1000);
-    for (size_t i = 0; i < npcts; i++) {
-        char k[24];
-        pct_key(pcts[i], k, sizeof k);
-        add_figure(o, h, k, (double)hist_percentile(h, pcts[i]) / 1000);
-    }
-    return o;
-}
-
-/* What the bucket encoding loses: the exact min, max and sums (us), so a
- * saved result reports the same figures as the run. */
-static json_object *hist_exact(const struct hist *h)
-{
-    json_object *o = json_object_new_object();
-    add_int(o, "min", h->total_count ? h->min : 0);
-    add_int(o, "max", h->max);
-    add_int(o, "sum", (int64_t)h->sum);
-    /* Every digit: the standard deviation a report recomputes from it
-     * subtracts two close numbers, so %.10g's rounding showed there. */
-    char text[40];
-    snprintf(text, sizeof text, "%.17g", h->sum_sq);
-    json_object_object_add(o, "sum_sq", json_object_new_double_s(h->sum_sq, text));
-    return o;
-}
-
-static json_object *hist_encoded(const struct hist *h)
-{
-    struct buf b = {0};
-    json_object *s = NULL;
-    if (hdrlog_encode(h, &b) == 0)
-        s = json_object_new_string_len(b.data, (int)b.len);
-    buf_free(&b);
-    return s;
-}
-
 static json_object *config_json(const struct run_config *c)
 {
     json_object *o = json_object_new_object();
@@ -114,6 +66,8 @@ static json_object *config_json(const struct run_config *c)
         json_object_array_add(pcts, json_object_new_double(c->pcts[i]));
     json_object_object_add(o, "percentiles", pcts);
     add_double(o, "cpu_saturation", c->cpu_saturation);
+    if (c->nstages)
+        json_object_object_add(o, "stages", result_stages_config_json(c));
     json_object_object_add(o, "options", json_object_new_string(c->options_given));
     if (c->job_file[0]) {
         json_object_object_add(o, "job_file", json_object_new_string(c->job_file));
@@ -215,6 +169,8 @@ static json_object *intervals_json(const struct run_result *r)
         add_known(o, "server_cpu_pct", x->server_cpu_pct, x->server_cpu_pct >= 0);
         add_known(o, "client_cpu_pct", x->client_cpu_pct, x->client_cpu_pct >= 0);
         add_int(o, "server_rss_kb", x->server_rss_kb);
+        if (r->cfg.nstages) /* runs without stages offer their --rate throughout */
+            add_double(o, "offered", x->offered);
         json_object_array_add(a, o);
     }
     return a;
@@ -300,23 +256,27 @@ static json_object *histograms_json(const struct run_result *r)
     json_object_object_add(o, "encoding",
                            json_object_new_string("HdrHistogram V2 compressed, base64"));
     json_object_object_add(o, "unit", json_object_new_string("us"));
-    json_object_object_add(o, "latency_us", hist_encoded(&r->latency));
-    json_object_object_add(o, "service_us", hist_encoded(&r->service));
-    json_object_object_add(o, "send_lag_us", hist_encoded(&r->send_lag));
-    json_object_object_add(o, "pacing_lag_us", hist_encoded(&r->pacing_lag));
-    json_object_object_add(o, "handshake_us", hist_encoded(&r->handshake));
+    json_object_object_add(o, "latency_us", result_hist_encoded(&r->latency));
+    json_object_object_add(o, "service_us", result_hist_encoded(&r->service));
+    json_object_object_add(o, "send_lag_us", result_hist_encoded(&r->send_lag));
+    json_object_object_add(o, "pacing_lag_us", result_hist_encoded(&r->pacing_lag));
+    json_object_object_add(o, "handshake_us", result_hist_encoded(&r->handshake));
     json_object *v = json_object_new_object(), *x = json_object_new_object();
     for (size_t i = 0; i < r->nverbs; i++)
-        json_object_object_add(v, r->verbs[i].name, hist_encoded(&r->verbs[i].latency));
+        json_object_object_add(v, r->verbs[i].name, result_hist_encoded(&r->verbs[i].latency));
     json_object_object_add(o, "verbs", v);
     const struct hist *hs[] = {&r->latency, &r->service, &r->send_lag, &r->pacing_lag,
                                &r->handshake};
     for (size_t i = 0; i < sizeof hs / sizeof *hs; i++)
-        json_object_object_add(x, result_hist_names[i], hist_exact(hs[i]));
+        json_object_object_add(x, result_hist_names[i], result_hist_exact(hs[i]));
     json_object *xv = json_object_new_object();
     for (size_t i = 0; i < r->nverbs; i++)
-        json_object_object_add(xv, r->verbs[i].name, hist_exact(&r->verbs[i].latency));
+        json_object_object_add(xv, r->verbs[i].name, result_hist_exact(&r->verbs[i].latency));
     json_object_object_add(x, "verbs", xv);
+    if (r->nstages) {
+        json_object_object_add(o, "stages", result_stages_hist_json(r, 0));
+        json_object_object_add(x, "stages", result_stages_hist_json(r, 1));
+    }
     json_object_object_add(o, "exact_us", x);
     return o;
 }
@@ -473,6 +433,8 @@ json_object *result_to_json(const struct run_result *r)
                            result_hist_json(&r->pacing_lag, p, r->cfg.npcts));
     json_object_object_add(root, "buckets", buckets_json(r));
     json_object_object_add(root, "verbs", verbs_json(r));
+    if (r->nstages)
+        json_object_object_add(root, "stages", result_stages_json(r));
     json_object_object_add(root, "intervals", intervals_json(r));
     json_object_object_add(root, "server_cpu", cpu_json(r));
     json_object_object_add(root, "client_cpu", client_json(r));

@@ -57,5 +57,21 @@ extern const char *const result_hist_names[5];
  * max, stddev, pNN}, ms; each null when the histogram is empty), the
  * caller's to put (or to add to a parent). h and pcts only read. */
 json_object *result_hist_json(const struct hist *h, const double *pcts, size_t npcts);
+/* h's counts as HdrHistogram V2 compressed, base64 (a JSON string; NULL
+ * when it cannot be encoded), and what that loses ({min, max, sum, sum_sq},
+ * us): new objects, the caller's. */
+json_object *result_hist_encoded(const struct hist *h);
+json_object *result_hist_exact(const struct hist *h);
+
+/* result_stages_json.c, for a --stages run: config.stages
+ * [{duration_s, from, to}], the top-level "stages" (one object a stage:
+ * stage, start_s, duration_s, from, to, offered (requests), sent, ok,
+ * errors, unfinished, rate_achieved, latency_ms, server_cpu_pct,
+ * server_cpu_ms, cpu_ms_per_call: null when unknown) and the stages'
+ * histograms as an array (exact: their exact_us). New objects, the
+ * caller's; c and r only read. */
+json_object *result_stages_config_json(const struct run_config *c);
+json_object *result_stages_json(const struct run_result *r);
+json_object *result_stages_hist_json(const struct run_result *r, int exact);
 
 #endif

@@ -105,6 +105,20 @@ static void load_checks(json_object *k, struct run_result *r)
     r->checks.ns = i64(k, "cpu_ns");
 }
 
+/* config.stages (files without: none); a stage that is no stage (no
+ * length, a negative rate) ends the list. */
+static void load_stage_config(json_object *a, struct run_config *cfg)
+{
+    for (size_t i = 0; i < array_len(a) && cfg->nstages < RUN_MAX_STAGES; i++) {
+        json_object *x = json_object_array_get_idx(a, i);
+        struct run_stage st = {.duration_ns = secs_ns(num(x, "duration_s", 0)),
+                               .from = num(x, "from", -1), .to = num(x, "to", -1)};
+        if (st.duration_ns <= 0 || st.from < 0 || st.to < 0)
+            return;
+        cfg->stages[cfg->nstages++] = st;
+    }
+}
+
 static void load_config(json_object *c, struct run_config *cfg)
 {
     json_object *verbs = get(c, "verbs");
@@ -151,6 +165,7 @@ static void load_config(json_object *c, struct run_config *cfg)
             cfg->pcts[cfg->npcts++] = v;
     }
     cfg->cpu_saturation = num(c, "cpu_saturation", 95);
+    load_stage_config(get(c, "stages"), cfg);
 }
 
 /* requests.censored and censored_min_us (result_json's censor_json);
@@ -217,9 +232,8 @@ static void load_exact(json_object *x, struct hist *h)
 
 /* Replaces *h with the histogram encoded at key; a missing key leaves the
  * (empty) histogram as it is. */
-static int load_hist(json_object *o, const char *key, struct hist *h, char *err)
+static int load_hist_value(json_object *v, const char *key, struct hist *h, char *err)
 {
-    json_object *v = get(o, key);
     if (!v)
         return 0;
     struct hist tmp;
@@ -233,7 +247,37 @@ static int load_hist(json_object *o, const char *key, struct hist *h, char *err)
     }
     hist_close(h);
     *h = tmp;
+    return 0;
+}
+
+static int load_hist(json_object *o, const char *key, struct hist *h, char *err)
+{
+    if (load_hist_value(get(o, key), key, h, err))
+        return -1;
     load_exact(get(get(o, "exact_us"), key), h);
+    return 0;
+}
+
+/* The stages' counts, CPU and histograms (result_stages_json.c), as many
+ * as the configuration has. */
+static int load_stages(json_object *root, struct run_result *r, char *err)
+{
+    json_object *a = get(root, "stages"), *h = get(get(root, "histograms"), "stages");
+    json_object *x = get(get(get(root, "histograms"), "exact_us"), "stages");
+    for (size_t i = 0; i < r->nstages; i++) {
+        json_object *o = i < array_len(a) ? json_object_array_get_idx(a, i) : NULL;
+        struct stage_result *s = &r->stages[i];
+        s->sent = i64(o, "sent");
+        s->ok = i64(o, "ok");
+        s->errors = i64(o, "errors");
+        s->server_cpu_pct = num(o, "server_cpu_pct", -1);
+        s->server_cpu_ms = num(o, "server_cpu_ms", -1);
+        if (i < array_len(h) &&
+            load_hist_value(json_object_array_get_idx(h, i), "stages", &s->latency, err))
+            return -1;
+        if (i < array_len(x))
+            load_exact(json_object_array_get_idx(x, i), &s->latency);
+    }
     return 0;
 }
 
@@ -275,6 +319,7 @@ static int load_timeline(json_object *root, struct run_result *r)
             .p99_ms = num(x, "p99_ms", 0), .server_cpu_pct = num(x, "server_cpu_pct", -1),
             .client_cpu_pct = num(x, "client_cpu_pct", -1),
             .server_rss_kb = i64(x, "server_rss_kb"),
+            .offered = num(x, "offered", r->cfg.rate), /* saved with stages only */
         };
         if (result_add_interval(r, &rec))
             return -1;
@@ -385,7 +430,7 @@ static int load_root(json_object *root, struct run_result *r, char *err)
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }
-    return load_histograms(root, r, err);
+    return load_histograms(root, r, err) || load_stages(root, r, err) ? -1 : 0;
 }
 
 /* @return 1 when root's "kind" is want. */

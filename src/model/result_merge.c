@@ -401,6 +401,54 @@ static void adopt(struct run_result *dst, const struct run_result *src, enum res
         dst->cfg.rate = 0;
 }
 
+/* Stages line up when both runs had the same stages' lengths. */
+static int same_plan(const struct run_result *a, const struct run_result *b)
+{
+    if (a->nstages != b->nstages || a->cfg.nstages != b->cfg.nstages)
+        return 0;
+    for (size_t i = 0; i < a->nstages; i++)
+        if (a->cfg.stages[i].duration_ns != b->cfg.stages[i].duration_ns)
+            return 0;
+    return 1;
+}
+
+/* Stage by stage: counts add and histograms merge. Side by side, the
+ * offered rates add (two clients offer twice) and the CPU follows
+ * combine(); back to back, a stage lasts as long as both together (so
+ * achieved = sent / that time is the mean) and its CPU time adds. Runs of
+ * other stages have no stages in common: the merge has none. */
+static int merge_stages(struct run_result *dst, const struct run_result *src, int concurrent)
+{
+    if (!same_plan(dst, src)) {
+        dst->nstages = dst->cfg.nstages = 0;
+        return 0;
+    }
+    for (size_t i = 0; i < dst->nstages; i++) {
+        struct stage_result *d = &dst->stages[i];
+        const struct stage_result *s = &src->stages[i];
+        struct run_stage *dc = &dst->cfg.stages[i];
+        const struct run_stage *sc = &src->cfg.stages[i];
+        if (hist_merge(&d->latency, &s->latency))
+            return -1;
+        d->sent += s->sent;
+        d->ok += s->ok;
+        d->errors += s->errors;
+        int same = same_servers(dst, src);
+        if (concurrent) {
+            dc->from += sc->from;
+            dc->to += sc->to;
+            d->server_cpu_pct = combine(d->server_cpu_pct, s->server_cpu_pct, same);
+            d->server_cpu_ms = combine(d->server_cpu_ms, s->server_cpu_ms, same);
+            continue;
+        }
+        dc->duration_ns += sc->duration_ns;
+        d->server_cpu_ms = combine(d->server_cpu_ms, s->server_cpu_ms, 0);
+        d->server_cpu_pct = d->server_cpu_ms < 0 ? -1
+                            : d->server_cpu_ms / ((double)dc->duration_ns / 1e6) * 100;
+    }
+    return 0;
+}
+
 enum result_timing result_timing(const double *start, const double *dur, size_t n,
                                  size_t *order, double *common)
 {
@@ -443,6 +491,10 @@ int result_merge(struct run_result *dst, const struct run_result *src, enum resu
                                                 : merge_concurrent(dst, src);
     if (rc) {
         snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    if (merge_stages(dst, src, mode == RESULT_MERGE_CONCURRENT)) {
+        snprintf(err, ERR_LEN, "histograms of different layouts cannot be merged");
         return -1;
     }
     merge_pids(dst, src);

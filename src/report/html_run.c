@@ -121,6 +121,11 @@ void html_run_machine(FILE *out, const struct run_result *r)
  * and the page's own table of the errors' first words. */
 static void run_tables(FILE *out, const struct run_doc *d)
 {
+    if (d->stages.nrows) {
+        html_section(out, "Stages");
+        doc_table_html(out, &d->stages);
+        html_section_end(out);
+    }
     html_section(out, "Latency");
     fputs("<div class=\"tables\">\n", out);
     doc_table_html(out, &d->pcts);

@@ -249,7 +249,9 @@ int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err)
 
 void report_csv(FILE *out, const struct run_result *r)
 {
-    fprintf(out, "t,sent,ok,errors,p50_ms,p99_ms,server_cpu_pct,client_cpu_pct,server_rss_kb\n");
+    int staged = r->cfg.nstages > 0; /* the offered rate varies: a column of its own */
+    fprintf(out, "t,sent,ok,errors,p50_ms,p99_ms,server_cpu_pct,client_cpu_pct,server_rss_kb%s\n",
+            staged ? ",offered" : "");
     for (size_t i = 0; i < r->nintervals; i++) {
         const struct interval_rec *x = &r->intervals[i];
         char scpu[24] = "", ccpu[24] = ""; /* empty: not measured */
@@ -257,8 +259,11 @@ void report_csv(FILE *out, const struct run_result *r)
             snprintf(scpu, sizeof scpu, "%.1f", x->server_cpu_pct);
         if (x->client_cpu_pct >= 0)
             snprintf(ccpu, sizeof ccpu, "%.1f", x->client_cpu_pct);
-        fprintf(out, "%.3f,%lld,%lld,%lld,%.3f,%.3f,%s,%s,%lld\n", x->t, (long long)x->sent,
+        fprintf(out, "%.3f,%lld,%lld,%lld,%.3f,%.3f,%s,%s,%lld", x->t, (long long)x->sent,
                 (long long)x->ok, (long long)x->errors, x->p50_ms, x->p99_ms, scpu, ccpu,
                 (long long)x->server_rss_kb);
+        if (staged)
+            fprintf(out, ",%.3f", x->offered);
+        fputc('\n', out);
     }
 }

@@ -38,6 +38,15 @@ int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err);
  * 0): a row per rank, LOST marked, the job's totals as its notes.
  * @return 0, or -1 with err (no memory; t freed). */
 int report_ranks_doc(const struct run_result *r, struct doc_table *t, char *err);
+/* report_stages.c: a --stages run's table into t, one row per stage (id
+ * "stageN"): its time in the window, the rate it offered and the rate it
+ * achieved, ok, errors, unfinished, p50/p90/p99 in one unit, the server's mean CPU and
+ * CPU-ms per call over it (n/a where unknown). No stages: t has no row.
+ * @return 0, or -1 with err (out of memory). */
+int report_stage_doc(const struct run_result *r, struct doc_table *t, char *err);
+/* A stage's rates as --stages takes them, "20.00/s" for a hold and
+ * "0/s-100.00/s" for a ramp, into out (len bytes; 72 hold any). */
+void report_stage_rates(const struct run_stage *st, char *out, size_t len);
 
 /* "12.3ms", "850us", "2.41s": a latency in us, human-sized, into out (len
  * bytes, always terminated). */

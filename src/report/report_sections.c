@@ -56,8 +56,18 @@ static void rate_line(struct doc_kv *d, const struct run_result *r)
     char target[32], pacer[112];
     units_format_rate(c->rate, target, sizeof target); /* as the user wrote it */
     result_pacer_text(r, pacer, sizeof pacer);
-    doc_kv_add(d, DOC_IN_BOTH, "rate", "%s target, %.2f/s achieved (%s arrivals, %s)", target,
-               r->rate_achieved, c->arrival == ARRIVAL_POISSON ? "poisson" : "constant", pacer);
+    doc_kv_add(d, DOC_IN_BOTH, "rate", "%s target%s, %.2f/s achieved (%s arrivals, %s)", target,
+               c->nstages ? " (the stages' mean)" : "", r->rate_achieved,
+               c->arrival == ARRIVAL_POISSON ? "poisson" : "constant", pacer);
+    if (!c->nstages)
+        return;
+    doc_kv_add(d, DOC_IN_BOTH, "stages", "%s", ""); /* as --stages takes them */
+    for (size_t i = 0; i < c->nstages; i++) {
+        char len[32], rates[72];
+        units_format_duration(c->stages[i].duration_ns, len, sizeof len);
+        report_stage_rates(&c->stages[i], rates, sizeof rates);
+        doc_kv_append(d, "%s%s:%s", i ? "," : "", len, rates);
+    }
 }
 
 static void duration_lines(struct doc_kv *d, const struct run_result *r)

@@ -52,7 +52,7 @@ int run_chart_pct(struct doc_chart *c, const char *id, const struct run_result *
 
 /* ---- timelines ------------------------------------------------------------- */
 
-enum tl_col { TL_T, TL_RATE, TL_P50, TL_P99, TL_SCPU, TL_CCPU, TL_RSS };
+enum tl_col { TL_T, TL_RATE, TL_OFFERED, TL_P50, TL_P99, TL_SCPU, TL_CCPU, TL_RSS };
 
 /* One figure of a timeline chart. group: the arms' charts give every arm
  * its figures of group 0, then every arm those of group 1 (the RSS on the
@@ -64,7 +64,8 @@ struct tl_fig {
     int dec, axis, hue, dash, group, watched;
 };
 
-/* Interval i's value of column k: t (s, at its end), rate (sent/s), p50
+/* Interval i's value of column k: t (s, at its end), rate (sent/s), the
+ * rate the schedule offered (/s), p50
  * and p99 (ms; NaN without an answer), server and client CPU (%; -1
  * unknown), server RSS (MB; NaN unknown). */
 static double tl_value(const struct run_result *r, size_t i, enum tl_col k)
@@ -74,6 +75,7 @@ static double tl_value(const struct run_result *r, size_t i, enum tl_col k)
     switch (k) {
     case TL_T: return x->t;
     case TL_RATE: return len > 0 ? (double)x->sent / len : NAN;
+    case TL_OFFERED: return x->offered;
     case TL_P50: return x->ok ? x->p50_ms : NAN; /* no answer: no latency */
     case TL_P99: return x->ok ? x->p99_ms : NAN;
     case TL_SCPU: return x->server_cpu_pct;      /* -1: not sampled */
@@ -116,7 +118,9 @@ static int tl_chart(struct doc_chart *c, const struct run_result *r, const char 
 
 int run_chart_timeline(struct doc_chart *c, const struct run_result *r, const char *idp)
 {
-    static const struct tl_fig rate[1] = {{"achieved rate", "/s", TL_RATE, 1, 0, 0, 0, 0, 0}};
+    /* --stages: what the schedule offered beside what went out */
+    static const struct tl_fig rate[2] = {{"achieved rate", "/s", TL_RATE, 1, 0, 0, 0, 0, 0},
+                                          {"offered", "/s", TL_OFFERED, 1, 0, 0, 1, 0, 0}};
     static const struct tl_fig lat[2] = {{"p50", "ms", TL_P50, 3, 0, 1, 0, 0, 0},
                                          {"p99", "ms", TL_P99, 3, 0, 1, 1, 0, 0}};
     static const struct tl_fig cpu[3] = {{"server CPU", "%", TL_SCPU, 1, 0, 0, 0, 0, 0},
@@ -128,7 +132,9 @@ int run_chart_timeline(struct doc_chart *c, const struct run_result *r, const ch
     static const char *const sfx[RUN_CHARTS_TIMELINE] = {"rate", "lat", "cpu"};
     for (int k = 0; k < RUN_CHARTS_TIMELINE; k++)
         snprintf(id[k], sizeof id[k], "%.50s-%s", idp, sfx[k]);
-    int rc = tl_chart(&c[0], r, id[0], "Achieved rate per interval", "requests/s", NULL, rate, 1);
+    int rc = tl_chart(&c[0], r, id[0], r->cfg.nstages ? "Achieved and offered rate per interval"
+                      : "Achieved rate per interval", "requests/s", NULL, rate,
+                      r->cfg.nstages ? 2 : 1);
     rc |= tl_chart(&c[1], r, id[1], "Latency per interval (p50, p99)", "ms", NULL, lat, 2);
     rc |= tl_chart(&c[2], r, id[2], r->nwatched ? "CPU (% of one core) and server RSS"
                    : "Client CPU (% of one core; server not sampled)", "% of one core",

@@ -76,6 +76,7 @@ struct run_doc *run_doc_new(const struct run_result *r, char *err)
     headline(&d->cards, r);
     int verbs = 1;
     if (report_bucket_doc(r, &d->buckets, err) || report_pct_doc(r, &d->pcts, err) ||
+        report_stage_doc(r, &d->stages, err) ||
         (verbs = report_verb_doc(r, &d->verbs, err)) < 0 ||
         (verbs == 0 && verb_grid(d, err)) || report_ranks_doc(r, &d->ranks, err)) {
         run_doc_free(d);
@@ -93,6 +94,7 @@ void run_doc_free(struct run_doc *d)
     doc_table_free(&d->pcts);
     doc_table_free(&d->verbs);
     doc_table_free(&d->ranks);
+    doc_table_free(&d->stages);
     free(d);
 }
 
@@ -103,6 +105,8 @@ void run_doc_text(FILE *out, const struct run_doc *d)
     doc_kv_text(out, &d->config);
     doc_table_text(out, &d->buckets);
     doc_table_text(out, &d->pcts);
+    if (d->stages.nrows)
+        doc_table_text(out, &d->stages);
     doc_kv_text(out, &d->requests);
     doc_kv_text(out, &d->transport);
     doc_kv_text(out, &d->machine);

@@ -1,0 +1,159 @@
+/* result_stages: where a --stages run's stages lie in its measured window,
+ * and the per-stage figures that are computed rather than counted (the
+ * server CPU from the timeline's samples). The counts and histograms are
+ * recorded by the engine (client/engine_record.c). */
+#include <math.h>
+#include <stdio.h>
+
+#include "model/result.h"
+
+int result_stages_init(struct run_result *r)
+{
+    r->nstages = r->cfg.nstages <= RUN_MAX_STAGES ? r->cfg.nstages : RUN_MAX_STAGES;
+    for (size_t i = 0; i < r->nstages; i++) {
+        r->stages[i].server_cpu_pct = r->stages[i].server_cpu_ms = -1;
+        if (hist_init_latency(&r->stages[i].latency))
+            return -1;
+    }
+    return 0;
+}
+
+int64_t result_stage_start(const struct run_config *cfg, size_t i)
+{
+    int64_t t = 0;
+    for (size_t j = 0; j < i && j < cfg->nstages; j++)
+        t += cfg->stages[j].duration_ns;
+    return t;
+}
+
+int result_stage_of(const struct run_config *cfg, int64_t off_ns)
+{
+    if (off_ns < 0)
+        return -1;
+    int64_t end = 0;
+    for (size_t i = 0; i < cfg->nstages; i++) {
+        end += cfg->stages[i].duration_ns;
+        if (off_ns < end)
+            return (int)i;
+    }
+    return -1;
+}
+
+double result_stage_offered(const struct run_stage *st)
+{
+    return (st->from + st->to) / 2 * (double)st->duration_ns / 1e9;
+}
+
+/* The overlap of [a0, a1) and [b0, b1), ns (0 when none). */
+static int64_t overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
+{
+    int64_t lo = a0 > b0 ? a0 : b0, hi = a1 < b1 ? a1 : b1;
+    return hi > lo ? hi - lo : 0;
+}
+
+/* Sample i covers the time since the one before it (the first: since the
+ * window's start) up to its t_ns. */
+static void stage_cpu(struct run_result *r, size_t i)
+{
+    int64_t s0 = result_stage_start(&r->cfg, i);
+    int64_t s1 = s0 + (int64_t)llround(result_stage_ran_s(r, i) * 1e9);
+    double weighted = 0;
+    int64_t covered = 0, prev = 0;
+    for (size_t j = 0; j < r->nsamples; j++) {
+        const struct proc_point *p = &r->samples[j];
+        int64_t ov = overlap(prev, p->t_ns, s0, s1);
+        prev = p->t_ns;
+        if (ov == 0 || p->server_pct < 0)
+            continue;
+        weighted += p->server_pct * (double)ov;
+        covered += ov;
+    }
+    struct stage_result *st = &r->stages[i];
+    if (covered == 0) {
+        st->server_cpu_pct = st->server_cpu_ms = -1;
+        return;
+    }
+    st->server_cpu_pct = weighted / (double)covered;
+    st->server_cpu_ms = st->server_cpu_pct / 100 * (double)(s1 - s0) / 1e6;
+}
+
+void result_stages_cpu(struct run_result *r)
+{
+    for (size_t i = 0; i < r->nstages; i++)
+        stage_cpu(r, i);
+}
+
+double result_stage_ran_s(const struct run_result *r, size_t i)
+{
+    double t0 = (double)result_stage_start(&r->cfg, i) / 1e9;
+    double len = (double)r->cfg.stages[i].duration_ns / 1e9;
+    if (r->duration_s > 0 && r->duration_s < t0 + len) /* a signal ended it early */
+        len = r->duration_s > t0 ? r->duration_s - t0 : 0;
+    return len;
+}
+
+double result_stage_offered_rate(const struct run_result *r, size_t i)
+{
+    const struct run_stage *st = &r->cfg.stages[i];
+    double len = (double)st->duration_ns / 1e9, tau = result_stage_ran_s(r, i);
+    if (tau <= 0)
+        return 0;
+    return st->from + (st->to - st->from) * tau / (2 * len); /* N(tau) / tau */
+}
+
+double result_stage_achieved(const struct run_result *r, size_t i)
+{
+    double len = result_stage_ran_s(r, i);
+    return len > 0 ? (double)(r->stages[i].ok + r->stages[i].errors) / len : 0;
+}
+
+double result_stage_cpu_per_call(const struct run_result *r, size_t i)
+{
+    const struct stage_result *st = &r->stages[i];
+    if (st->server_cpu_ms < 0 || st->ok <= 0)
+        return -1;
+    return st->server_cpu_ms / (double)st->ok;
+}
+
+/* Every measured request is intended inside some stage: the stages' counts
+ * are the run's. @return whether they add up. */
+static int stages_add_up(const struct run_result *r)
+{
+    int64_t sent = 0, ok = 0, errors = 0;
+    for (size_t i = 0; i < r->nstages; i++) {
+        sent += r->stages[i].sent;
+        ok += r->stages[i].ok;
+        errors += r->stages[i].errors;
+    }
+    return sent == r->sent && ok == r->ok && errors == r->errors;
+}
+
+/* Stage i (from 0) ran whole and achieved under 99 % of what it offered:
+ * its warning into out. @return 1 when so. */
+static int not_held(const struct run_result *r, size_t i, char *out, size_t len)
+{
+    const struct run_stage *st = &r->cfg.stages[i];
+    double offered = result_stage_offered(st), secs = (double)st->duration_ns / 1e9;
+    double end = (double)(result_stage_start(&r->cfg, i) + st->duration_ns) / 1e9;
+    if (end > r->duration_s + 1e-6 || offered < 1)
+        return 0; /* cut short by a signal, or too little to tell */
+    double done = result_stage_achieved(r, i) * secs; /* it ran whole */
+    /* one request less is the schedule's rounding, not a lost one */
+    if (done >= 0.99 * offered - 1)
+        return 0;
+    snprintf(out, len, "stage %zu: %.2f/s achieved of %.2f/s offered (%.0f%%): rate not held",
+             i + 1, done / secs, offered / secs, 100 * done / offered);
+    return 1;
+}
+
+int result_stage_warning(const struct run_result *r, size_t k, char *out, size_t len)
+{
+    if (k > r->nstages || (k == 0 && (!r->nstages || stages_add_up(r))))
+        return 0;
+    if (k > 0)
+        return not_held(r, k - 1, out, len);
+    snprintf(out, len, "counts: the stages' do not add up to the run's sent %lld, ok %lld, "
+             "errors %lld (a bug: please report it)", (long long)r->sent, (long long)r->ok,
+             (long long)r->errors);
+    return 1;
+}
