@@ -146,6 +146,33 @@ static void percentile_x_on_log_axis(void **state)
     assert_string_equal(lab, "99.9%");
 }
 
+/* Two arms at the same rate: A lies wholly under B, so the script draws
+ * it wider and its key says so, as the page does; B is drawn as usual. */
+static void hidden_series_still_shows(void **state)
+{
+    (void)state;
+    static struct doc_chart c;
+    static const double same[4] = {20, 20, 20, 20};
+    doc_chart_init(&c, "chart-rate", "rate");
+    c.x = t;
+    struct doc_series s = {.unit = "/s", .y = same, .n = 4, .hue = 1};
+    assert_non_null(doc_chart_add(&c, "A rate", &s));
+    s.hue = 2;
+    assert_non_null(doc_chart_add(&c, "B rate", &s));
+    char *gp = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&gp, &len);
+    assert_non_null(f);
+    doc_chart_gp_panel(f, &c, "x.dat");
+    assert_int_equal(fclose(f), 0);
+    assert_non_null(strstr(gp, "index 0 using 1:2 with linespoints lc rgb '#1f6fd1' lw 6 "));
+    assert_non_null(strstr(gp, "title 'A rate (under B rate)'"));
+    assert_non_null(strstr(gp, "lw 2 pt 7 ps 0.5 pi 1 title 'B rate'"));
+    assert_non_null(strstr(gp, "set key below"));
+    free(gp);
+    doc_chart_free(&c);
+}
+
 static void full_chart_takes_no_more(void **state)
 {
     (void)state;
@@ -168,6 +195,7 @@ int main(void)
         cmocka_unit_test(data_and_json_agree),
         cmocka_unit_test(panel_draws_each_block),
         cmocka_unit_test(percentile_x_on_log_axis),
+        cmocka_unit_test(hidden_series_still_shows),
         cmocka_unit_test(full_chart_takes_no_more),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

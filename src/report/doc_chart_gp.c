@@ -121,7 +121,7 @@ static void shade_and_marks(FILE *gp, const struct doc_chart *c)
         fprintf(gp, "set object 1 rect from %.10g, graph 0 to %.10g, graph 1 behind "
                     "fc rgb '#e8e8e8' fs solid noborder\nset label 1 ", c->shade0, c->shade1);
         plot_gp_str(gp, c->shade_label ? c->shade_label : "");
-        /* low: the key holds the top left, where the band is */
+        /* low, where the lines rarely are: the title sits on the top */
         fprintf(gp, " at %.10g, graph 0.04 left offset 0.5,0 front\n", c->shade0);
     }
     for (int i = 0; i < c->nmarks && i < DOC_CHART_MAX_MARKS; i++) {
@@ -129,9 +129,58 @@ static void shade_and_marks(FILE *gp, const struct doc_chart *c)
         fprintf(gp, "set arrow %d from %.10g, graph 0 to %.10g, graph 1 nohead "
                     "lc rgb '#cc0000' lw 1 front\nset label %d ", i + 1, x, x, i + 2);
         plot_gp_str(gp, c->mark_labels[i]);
-        /* low, right of the line: the key holds the top */
+        /* low, right of the line */
         fprintf(gp, " at %.10g, graph 0.04 left offset 0.5,%d tc rgb '#cc0000' front\n", x, i);
     }
+}
+
+/* The span of the drawn values on axis (for "lies on": within 1/300 of
+ * it, about a pixel of a panel). */
+static double axis_span(const struct doc_chart *c, int axis)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int k = 0; k < c->ns; k++)
+        for (size_t i = 0; c->s[k].axis == axis && i < c->s[k].n; i++)
+            if (!doc_chart_gap(c->s[k].y[i])) {
+                lo = fmin(lo, c->s[k].y[i]);
+                hi = fmax(hi, c->s[k].y[i]);
+            }
+    return hi > lo ? hi - lo : fabs(hi) + 1;
+}
+
+/* 1 when series a lies wholly on b: same axis, x and gaps, every y
+ * within tol. */
+static int lies_on(const struct doc_chart *c, const struct doc_series *a,
+                   const struct doc_series *b, double tol)
+{
+    if (a->axis != b->axis || a->n != b->n)
+        return 0;
+    const double *xa = a->x ? a->x : c->x, *xb = b->x ? b->x : c->x;
+    size_t drawn = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        if (doc_chart_gap(a->y[i]) != doc_chart_gap(b->y[i]) || (xa && xb && xa[i] != xb[i]))
+            return 0;
+        if (!doc_chart_gap(a->y[i]) && fabs(a->y[i] - b->y[i]) > tol)
+            return 0;
+        drawn += !doc_chart_gap(a->y[i]);
+    }
+    return drawn > 0;
+}
+
+/* How many later series lie on series k, drawn after it: each would hide
+ * it, so it is drawn wider by that many steps and its key says under
+ * which (*over, the first of them; -1 none), as the page does. */
+static int lying_on(const struct doc_chart *c, int k, int *over)
+{
+    double tol = axis_span(c, c->s[k].axis) / 300;
+    int n = 0;
+    *over = -1;
+    for (int j = k + 1; j < c->ns; j++)
+        if (doc_series_drawn(&c->s[j]) && lies_on(c, &c->s[k], &c->s[j], tol)) {
+            *over = *over < 0 ? j : *over;
+            n++;
+        }
+    return n;
 }
 
 /* Series k's line: the page's colour, its dash as width and point shape
@@ -142,13 +191,17 @@ static void line(FILE *gp, const struct doc_chart *c, int k, int block_no, const
     static const int pt[4] = {7, 6, 4, 8};
     const struct doc_series *s = &c->s[k];
     int hue = (s->hue > 0 ? s->hue - 1 : k) % DOC_CHART_MAX_SERIES, dash = s->dash & 3;
+    int over, under = lying_on(c, k, &over);
     size_t every = s->n / 24 + 1;
     fprintf(gp, "%s", block_no ? ", \\\n     " : "plot ");
     plot_gp_str(gp, dat);
     fprintf(gp, " index %d using 1:2%s with linespoints lc rgb '%s' lw %d pt %d ps 0.5 pi %zu "
-                "title ", block_no, s->axis ? " axes x1y2" : "", palette[hue], dash ? 1 : 2,
-            pt[dash], every);
-    plot_gp_str(gp, s->name);
+                "title ", block_no, s->axis ? " axes x1y2" : "", palette[hue],
+            (dash ? 1 : 2) + 4 * under, pt[dash], every);
+    char title[DOC_CHART_NAME + 80];
+    snprintf(title, sizeof title, "%s%s%s%s", s->name, under ? " (under " : "",
+             under ? c->s[over].name : "", under ? ")" : "");
+    plot_gp_str(gp, title);
 }
 
 void doc_chart_gp_panel(FILE *gp, const struct doc_chart *c, const char *dat)
@@ -165,7 +218,7 @@ void doc_chart_gp_panel(FILE *gp, const struct doc_chart *c, const char *dat)
         plot_placeholder(gp, "nothing measured");
     } else {
         shade_and_marks(gp, c);
-        fputs("set key top left\n", gp);
+        fputs("set key below\n", gp); /* never over the lines */
         for (int k = 0, b = 0; k < c->ns; k++)
             if (doc_series_drawn(&c->s[k]))
                 line(gp, c, k, b++, dat);
@@ -209,7 +262,7 @@ static int write_script(const struct gp_files *pf, const char *svg, const struct
         return -1;
     fprintf(f, "# rpcbench plot; re-make with: gnuplot %s\n", pf->gp);
     fprintf(f, "set terminal svg size 900,%d dynamic noenhanced font 'sans,11' "
-               "background rgb 'white'\nset output ", 100 + 330 * n);
+               "background rgb 'white'\nset output ", 100 + 380 * n); /* the keys below */
     plot_gp_str(f, svg);
     fprintf(f, "\nset grid\nset multiplot layout %d,1 title ", n);
     plot_gp_str(f, title);
