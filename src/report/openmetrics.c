@@ -94,6 +94,8 @@ void om_take_view(struct om_state *s, const struct live_view *v)
     take_latency(s, v->latency);
     if (v->rec) {
         s->rate_achieved = v->interval_s > 0 ? (double)v->rec->sent / v->interval_s : 0;
+        if (v->rec->offered > 0) /* --stages: what the schedule offers now */
+            s->rate_offered = v->rec->offered;
         s->server_cpu = v->rec->server_cpu_pct;
         s->client_cpu = v->rec->client_cpu_pct;
         s->server_rss_kb = v->rec->server_rss_kb;
