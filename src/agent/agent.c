@@ -21,6 +21,7 @@
 #include "net/tls.h"
 
 static volatile sig_atomic_t stopping;
+static struct agent *lingering; /* agent_free's, while streams still run */
 
 static void on_stop(int sig)
 {
@@ -101,8 +102,12 @@ void agent_free(struct agent *a)
     if (a->lfd >= 0)
         close(a->lfd);
     a->lfd = -1;
-    if (atomic_load(&a->active) > 0)
-        return; /* a stream still reads it: the process's exit frees all */
+    if (atomic_load(&a->active) > 0) {
+        /* a stream's thread still reads it: it stays, held here, until the
+         * process's exit ends the threads and frees all */
+        lingering = a;
+        return;
+    }
     if (a->tls)
         SSL_CTX_free(a->tls);
     free(a);
