@@ -183,5 +183,8 @@ int reqlog_load(const char *path, struct run_result *r, char *err)
     result_warn(r, "rebuilt from the requests log %.200s: counts and latency as the run had "
                 "them; no server CPU nor timeline; the window's length is estimated from the "
                 "intended send times", path);
+    if (r->unfinished) /* the run counted their waits as lower bounds */
+        result_warn(r, "%lld unfinished requests are not in the percentiles (the log has no "
+                    "time for their waits): the run's own are higher", (long long)r->unfinished);
     return 0;
 }
