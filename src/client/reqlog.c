@@ -4,6 +4,7 @@
  * loop never makes a system call to wake it. */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,11 @@ static void drain(struct reqlog *l)
 static void *writer_main(void *arg)
 {
     struct reqlog *l = arg;
+    /* Below every other thread: on a core it shares with the loop (a
+     * client pinned to one CPU) it runs only while the loop sleeps, so it
+     * never delays a send. Best effort: without it the ring still holds. */
+    struct sched_param idle = {0};
+    pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
     const struct timespec nap = {0, REQLOG_POLL_NS};
     while (!atomic_load_explicit(&l->stop, memory_order_acquire)) {
         drain(l);
