@@ -490,6 +490,13 @@ def footer(summary, took_s):
                      f"{_fmt(sc['plain'].get('pacer_p99_us'), 0)} us, client CPU "
                      f"{_fmt(sc['scraped'].get('cpu_us_req'), 1)} vs "
                      f"{_fmt(sc['plain'].get('cpu_us_req'), 1)} us/request")
+    rl = summary.get("reqlog") or {}
+    if rl.get("plain") and rl.get("logged"):
+        lines.append("- 5k/s with --requests-log vs without: pacer-lag p99 "
+                     f"{_fmt(rl['logged'].get('pacer_p99_us'), 0)} vs "
+                     f"{_fmt(rl['plain'].get('pacer_p99_us'), 0)} us, client CPU "
+                     f"{_fmt(rl['logged'].get('cpu_us_req'), 1)} vs "
+                     f"{_fmt(rl['plain'].get('cpu_us_req'), 1)} us/request")
     lines.append(f"\nTook {took_s:.0f} s; load at end {os.getloadavg()[0]:.2f} (1 min).\n")
     return "\n".join(lines)
 
