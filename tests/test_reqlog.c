@@ -104,5 +104,5 @@ int main(void)
         cmocka_unit_test(test_ring_drops_and_counts),
         cmocka_unit_test(test_not_a_log),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests_name("reqlog", tests, NULL, NULL);
 }
