@@ -107,6 +107,38 @@ def test_gzip_and_unfinished():
         check("lower_bound" not in rebuilt["latency_ms"], "rebuilt claims censored values")
 
 
+def test_stomp_and_a_timeout():
+    """STOMP (requests matched by id in the ring) and an error kind: the
+    server answers in 300 ms, the client waits 100 ms."""
+    with Server("--vms", "5") as s, tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "stomp.csv")
+        res = run_logged("stomp://127.0.0.1:%d" % s.port, log, "--verb", "list", "-R", "100",
+                         "-d", "1s")
+        rows = rows_of(log)
+        accounted(res, rows)
+        ok = [r for r in rows if r["outcome"] == "ok"]
+        check(len(ok) > 50, "few STOMP answers: %r" % res["requests"])
+        check(all(int(r["bytes_sent"]) > 0 and int(r["bytes_received"]) > 0 for r in ok),
+              "STOMP bytes missing")
+        check(all(r["target"].startswith("stomp://") for r in rows), "target column")
+    with Server("--vms", "5", "--delay", "300ms") as s, tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "slow.csv")
+        res = run_logged(s.url("/RPC2"), log, "--verb", "ping", "-R", "20", "-d", "1s",
+                         "--timeout", "100ms")
+        rows = rows_of(log)
+        accounted(res, rows)
+        check(res["errors"]["timeout"] > 0, "no timeout: %r" % res["errors"])
+        t = [r for r in rows if r["outcome"] == "timeout"]
+        # the wait from the write, within the loop timer's millisecond;
+        # rows with no sent_us failed unsent (every connection reconnecting
+        # after a timeout: the run counts them with the last failure's kind)
+        sent = [r for r in t if r["sent_us"]]
+        short = [r for r in sent if int(r["service_us"]) < 99000]
+        check(sent and not short, "timeout rows: %r" % (short or t)[:2])
+        check(all(r["service_us"] == "" and r["conn"] == "-1" for r in t if not r["sent_us"]),
+              "unsent failures have a service time or connection")
+
+
 def test_only_for_run_and_report():
     for cmd in ("compare", "sweep"):
         rc, _, err = rpcbench(cmd, "--requests-log", "x.csv", timeout=20)
@@ -117,4 +149,4 @@ def test_only_for_run_and_report():
 
 if __name__ == "__main__":
     main([test_rows_match_the_run_and_report_rebuilds_it, test_gzip_and_unfinished,
-          test_only_for_run_and_report])
+          test_stomp_and_a_timeout, test_only_for_run_and_report])
