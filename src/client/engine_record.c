@@ -1,8 +1,9 @@
 /* engine_record: what a run writes into its result, and only here and
  * in the timeline: a request's end (ok, error kind, latency from its
  * intended time), the first words of each error, the requests that never
- * went out or never came back (unfinished, censored), and the
- * connections' counts at the end. Called by the dispatch and the loop
+ * went out or never came back (unfinished, censored), the
+ * connections' counts at the end, and each measured request's row for
+ * --requests-log (client/reqlog.h). Called by the dispatch and the loop
  * (engine_dispatch.c, engine.c); calls neither. */
 #include <stdio.h>
 
