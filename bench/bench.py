@@ -70,6 +70,10 @@ class Plan:
         self.scrape_rate = 5000
         self.scrape_s = 3 if q else 10
         self.scrape_reps = 2 if q else 3
+        # part 9: --requests-log during a 5k/s run
+        self.reqlog_rate = 5000
+        self.reqlog_s = 3 if q else 10
+        self.reqlog_reps = 2 if q else 5  # the figures are close: more runs
 
 
 # --------------------------------------------------------------- parts ---
@@ -573,25 +577,40 @@ class Scraper:
         self.thread.join()
 
 
+def _interleaved(reps, rate, secs, srv, bodies, name, variant):
+    """Parts 8 and 9: reps runs of XML-RPC ping at rate over 50 connections
+    for secs, plain and the variant called name, in turns whose order
+    alternates; variant(argv, parse) measures one variant run and returns
+    (its figures, the argv it ran). Returns (figures by tool, last argv by
+    tool)."""
+    rows, cmds = {}, {}
+    for rep in range(reps):
+        for tool in (("plain", name) if rep % 2 == 0 else (name, "plain")):
+            argv, parse = L.paced_cmd("rpcbench", srv, "xmlrpc", bodies["xmlrpc"], 50,
+                                      rate, secs, RPCBENCH)
+            if tool == "plain":
+                r = L.measure(argv, srv, parse)
+            else:
+                r, argv = variant(argv, parse)
+            rows.setdefault(tool, []).append(r)
+            cmds[tool] = argv
+    return rows, cmds
+
+
 def part_scrape(plan, srv, bodies, out):
     """8. --metrics-listen scraped every 100 ms during a 5k/s run, against
     the same run unscraped, interleaved: what the scrapes cost the pacing
     and the client."""
-    rows, cmds = {}, {}
-    for rep in range(plan.scrape_reps):
-        for tool in (("plain", "scraped") if rep % 2 == 0 else ("scraped", "plain")):
-            argv, parse = L.paced_cmd("rpcbench", srv, "xmlrpc", bodies["xmlrpc"], 50,
-                                      plan.scrape_rate, plan.scrape_s, RPCBENCH)
-            if tool == "plain":
-                rows.setdefault(tool, []).append(L.measure(argv, srv, parse))
-            else:
-                port = L.free_port()
-                argv = argv + ["--metrics-listen", f"127.0.0.1:{port}"]
-                with Scraper(port) as sc:
-                    r = L.measure(argv, srv, parse)
-                r["scrapes"] = sc.ok
-                rows.setdefault(tool, []).append(r)
-            cmds[tool] = argv
+    def scraped(argv, parse):
+        port = L.free_port()
+        argv = argv + ["--metrics-listen", f"127.0.0.1:{port}"]
+        with Scraper(port) as sc:
+            r = L.measure(argv, srv, parse)
+        r["scrapes"] = sc.ok
+        return r, argv
+
+    rows, cmds = _interleaved(plan.scrape_reps, plan.scrape_rate, plan.scrape_s, srv, bodies,
+                              "scraped", scraped)
     out.append("## 8. Live metrics: scraped every 100 ms during a 5k/s run\n")
     out.append(f"XML-RPC ping at {plan.scrape_rate}/s, 50 connections, {plan.scrape_s} s, "
                f"{plan.scrape_reps} runs each, interleaved: plain, and with `--metrics-listen` "
@@ -599,11 +618,19 @@ def part_scrape(plan, srv, bodies, out):
                "usual fastest). Medians.\n")
     hdr = ["run", "scrapes answered", "achieved/target", "pacer lag p99 us", "lag p99 us",
            "latency p99 ms", "client CPU us/request", "steal ms/run"]
+    return _plain_vs(rows, ("plain", "scraped"), plan.scrape_rate, hdr, cmds, out,
+                     lambda tool, m: [L.f0(m.get("scrapes")) if tool == "scraped" else "-"])
+
+
+def _plain_vs(rows, tools, rate, hdr, cmds, out, first_cells):
+    """Parts 8 and 9: a row of medians per tool (first_cells(tool, m): its
+    own columns, then the pacing ones), the table and commands appended to
+    out. Returns each tool's pacer lag p99 and client CPU, for the summary."""
     table, summary = [], {}
-    for tool in ("plain", "scraped"):
+    for tool in tools:
         m = L.medians(rows[tool])
-        table.append([tool, L.f0(m.get("scrapes")) if tool == "scraped" else "-",
-                      L.f3(m.get("rps", 0) / plan.scrape_rate if m else None),
+        table.append([tool] + first_cells(tool, m) +
+                     [L.f3(m.get("rps", 0) / rate if m else None),
                       L.f0(m.get("pacer_p99_us")), L.f0(m.get("lag_p99_us")),
                       L.f2(m.get("lat_p99_ms")), L.f1(m.get("cpu_us_req")),
                       L.f0(m.get("steal_ms"))])
@@ -613,13 +640,45 @@ def part_scrape(plan, srv, bodies, out):
     return summary
 
 
+def _logged_run(argv, srv, parse, log):
+    """One run with --requests-log log: its figures (with the rows written
+    and the file's size) and the argv it ran."""
+    argv = argv + ["--requests-log", log]
+    r = L.measure(argv, srv, parse)
+    with open(log, "rb") as f:
+        r["rows"] = sum(1 for _ in f) - 1  # the header
+    r["log_mb"] = os.path.getsize(log) / 1e6
+    os.unlink(log)
+    return r, argv
+
+
+def part_reqlog(plan, srv, bodies, out):
+    """9. --requests-log during a 5k/s run, against the same run without
+    it, interleaved: what writing one row per request costs the pacing and
+    the client."""
+    log = os.path.join(L.TMP, "req.csv")
+    rows, cmds = _interleaved(plan.reqlog_reps, plan.reqlog_rate, plan.reqlog_s, srv, bodies,
+                              "logged", lambda argv, parse: _logged_run(argv, srv, parse, log))
+    out.append("## 9. Request log at 5k/s\n")
+    out.append(f"XML-RPC ping at {plan.reqlog_rate}/s, 50 connections, {plan.reqlog_s} s, "
+               f"{plan.reqlog_reps} runs each, interleaved: plain, and with `--requests-log` "
+               "(plain CSV, a ring of 16,384 records drained by a writer thread at SCHED_IDLE). Medians; "
+               "rows/s is the rows written over the run's length (a row dropped for a full "
+               "ring would show as fewer).\n")
+    hdr = ["run", "rows/s", "log MB", "achieved/target", "pacer lag p99 us", "lag p99 us",
+           "latency p99 ms", "client CPU us/request", "steal ms/run"]
+    return _plain_vs(rows, ("plain", "logged"), plan.reqlog_rate, hdr, cmds, out,
+                     lambda tool, m: [L.f0(m.get("rows", 0) / plan.reqlog_s), L.f1(m.get("log_mb"))]
+                     if tool == "logged" else ["-", "-"])
+
+
 # ---------------------------------------------------------------- main ---
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="short runs, to try the script")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
-    ap.add_argument("--parts", default="12345678")
+    ap.add_argument("--parts", default="123456789")
     args = ap.parse_args()
     plan = Plan(args.quick)
     t0 = time.time()
@@ -659,6 +718,9 @@ def main():
         if "8" in args.parts:
             L.log("part 8: live metrics scraped during a 5k/s run")
             summary["scrape"] = part_scrape(plan, srv, bodies, out)
+        if "9" in args.parts:
+            L.log("part 9: request log during a 5k/s run")
+            summary["reqlog"] = part_reqlog(plan, srv, bodies, out)
     finally:
         srv.stop()
         shutil.rmtree(tmp, ignore_errors=True)

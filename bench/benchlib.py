@@ -483,13 +483,15 @@ def footer(summary, took_s):
         lines.append("- serve's CPU-ms per getAllVmStats (150 VMs): " + ", ".join(
             f"{k} {_fmt(v, 2)}" for k, v in cpu.items()) +
             f" (xmlrpc/jsonrpc-http {ratio(cpu.get('xmlrpc-http'), cpu.get('jsonrpc-http'))})")
-    sc = summary.get("scrape") or {}
-    if sc.get("plain") and sc.get("scraped"):
-        lines.append("- 5k/s scraped every 100 ms vs not: pacer-lag p99 "
-                     f"{_fmt(sc['scraped'].get('pacer_p99_us'), 0)} vs "
-                     f"{_fmt(sc['plain'].get('pacer_p99_us'), 0)} us, client CPU "
-                     f"{_fmt(sc['scraped'].get('cpu_us_req'), 1)} vs "
-                     f"{_fmt(sc['plain'].get('cpu_us_req'), 1)} us/request")
+    for key, tool, what in (("scrape", "scraped", "5k/s scraped every 100 ms vs not"),
+                            ("reqlog", "logged", "5k/s with --requests-log vs without")):
+        sc = summary.get(key) or {}
+        if sc.get("plain") and sc.get(tool):
+            lines.append(f"- {what}: pacer-lag p99 "
+                         f"{_fmt(sc[tool].get('pacer_p99_us'), 0)} vs "
+                         f"{_fmt(sc['plain'].get('pacer_p99_us'), 0)} us, client CPU "
+                         f"{_fmt(sc[tool].get('cpu_us_req'), 1)} vs "
+                         f"{_fmt(sc['plain'].get('cpu_us_req'), 1)} us/request")
     lines.append(f"\nTook {took_s:.0f} s; load at end {os.getloadavg()[0]:.2f} (1 min).\n")
     return "\n".join(lines)
 

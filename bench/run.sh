@@ -5,7 +5,8 @@
 #   BENCH_QUICK=1    short runs, to try the script (~1 min; not for comparison)
 #   BENCH_PARTS=135  only some parts (1 throughput, 2 pacing, 3 checking,
 #                    4 encoders, 5 memory, 6 server CPU per call, 7 open loop,
-#                    8 live metrics scraped during a 5k/s run)
+#                    8 live metrics scraped during a 5k/s run,
+#                    9 --requests-log during a 5k/s run)
 #   WRK2=PATH        wrk2's binary, for part 7 (not packaged: bench/README.md)
 #   BENCH_BEFORE=PATH  another rpcbench (an older build), beside this one in part 7
 #   BENCH_OUT=FILE   write elsewhere than bench/RESULTS.md
@@ -21,6 +22,6 @@ esac
 for t in wrk hey taskset; do
     command -v "$t" >/dev/null 2>&1 || echo "bench: warning: $t not found; its columns stay empty" >&2
 done
-set -- --parts "${BENCH_PARTS:-12345678}" --out "${BENCH_OUT:-bench/RESULTS.md}"
+set -- --parts "${BENCH_PARTS:-123456789}" --out "${BENCH_OUT:-bench/RESULTS.md}"
 [ -n "${BENCH_QUICK:-}" ] && set -- "$@" --quick
 exec /usr/bin/python3 bench/bench.py "$@"

@@ -18,6 +18,7 @@
 #include "report/plot.h"
 #include "report/verdict_files.h"
 #include "model/result_json.h"
+#include "model/reqlog_read.h"
 #include "model/result_merge.h"
 #include "model/sweep_json.h"
 #include "stats/hlog_merge.h"
@@ -35,6 +36,7 @@ struct report_opts {
     char junit[512];         /* --junit FILE */
     char baseline[256];      /* --baseline SPEC: a saved sweep's cell */
     char hdr_log[512];       /* --hdr-log FILE: the merged interval log */
+    char requests_log[512];  /* --requests-log FILE: the input, instead of files */
     char **files;
     int nfiles;
     int hlogs;               /* the inputs are interval logs */
@@ -83,6 +85,7 @@ static void from_options(const struct options *o, struct report_opts *ro)
     snprintf(ro->junit, sizeof ro->junit, "%s", o->junit);
     snprintf(ro->baseline, sizeof ro->baseline, "%s", o->baseline);
     snprintf(ro->hdr_log, sizeof ro->hdr_log, "%s", o->hdr_log);
+    snprintf(ro->requests_log, sizeof ro->requests_log, "%s", o->requests_log);
     ro->plot_keep = o->plot_keep;
     ro->thresholds = o->thresholds;
     ro->files = o->positional;
@@ -99,6 +102,12 @@ static int parse(int argc, char **argv, struct report_opts *ro, char *err)
     if (rc)
         return rc;
     from_options(&o, ro);
+    if (ro->requests_log[0]) { /* the one input */
+        if (ro->nfiles || ro->hdr_log[0] || ro->baseline[0])
+            snprintf(err, ERR_LEN, "--requests-log is read alone (no %s)",
+                     ro->nfiles ? "saved results" : ro->hdr_log[0] ? "--hdr-log" : "--baseline");
+        return ro->nfiles || ro->hdr_log[0] || ro->baseline[0] ? -1 : 0;
+    }
     if (ro->nfiles < 1) {
         snprintf(err, ERR_LEN, "give at least one saved result (FILE.json)");
         return -1;
@@ -367,12 +376,12 @@ int cmd_report(int argc, char **argv)
         return EXIT_OK;
     }
     int done = 0;
-    json_object *root = json_object_from_file(ro.files[0]); /* NULL: load_all says why */
-    int code = maybe_sweep(&ro, root, &done);
+    json_object *root = ro.requests_log[0] ? NULL : json_object_from_file(ro.files[0]);
+    int code = ro.requests_log[0] ? EXIT_OK : maybe_sweep(&ro, root, &done);
     json_object_put(root);
     if (done)
         return code;
-    rc = load_all(&ro, &r, err);
+    rc = ro.requests_log[0] ? reqlog_load(ro.requests_log, &r, err) : load_all(&ro, &r, err);
     if (rc == -2) { /* runs that cannot be read as one: nothing printed */
         result_free(&r);
         fprintf(stderr, "rpcbench report: %s\n", err);

@@ -12,6 +12,7 @@
 #include "report/verdict_files.h"
 #include "model/result_json.h"
 #include "client/measured_run.h"
+#include "client/reqlog.h"
 #include "dist/dist.h"
 
 /* The result and its verdicts: --output, stdout, --junit. */
@@ -50,6 +51,31 @@ static int check_verbs(const struct options *o, const struct run_config *cfg, ch
     return -1;
 }
 
+/* --hdr-log and --requests-log, opened before the run (*rl NULL without
+ * it). @return 0, or -1 with err. */
+static int open_logs(const struct options *o, struct hdrlog_sink *hdr, struct reqlog **rl,
+                     char *err)
+{
+    if (o->hdr_log[0] && hdrlog_sink_open(hdr, o->hdr_log, err))
+        return -1;
+    *rl = o->requests_log[0] ? reqlog_open(o->requests_log, 0, err) : NULL;
+    return o->requests_log[0] && !*rl ? -1 : 0;
+}
+
+/* Closes --requests-log once the run is over, before its report, which
+ * says how many rows a full ring dropped. @return 0, or -1 with err. */
+static int close_reqlog(struct reqlog *rl, struct run_result *res, int ran, char *err)
+{
+    int64_t dropped = 0;
+    if (!rl)
+        return 0;
+    int rc = reqlog_close(rl, &dropped, err);
+    if (ran && dropped)
+        result_warn(res, "--requests-log dropped %lld of its rows: its writer fell behind the "
+                    "run (the counts and percentiles here are whole)", (long long)dropped);
+    return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
     static struct options o; /* large: keep it off the stack */
@@ -64,18 +90,12 @@ int cmd_run(int argc, char **argv)
     }
     options_distribute(&o);
     static struct hdrlog_sink hdr;
-    if (o.hdr_log[0]) {
-        if (hdrlog_sink_open(&hdr, o.hdr_log, err)) {
-            fprintf(stderr, "rpcbench run: %s\n", err);
-            return EXIT_RUN_FAILED;
-        }
-    }
-    if (live_metrics_start(&o, err)) {
-        fprintf(stderr, "rpcbench run: %s\n", err);
-        return EXIT_RUN_FAILED;
-    }
+    struct reqlog *rl = NULL;
+    char herr[ERR_LEN];
     struct child_server cs = {0};
-    if (!cfg.url[0] && dist_spawn_server(&cfg, &cs, err)) {
+    if (open_logs(&o, &hdr, &rl, err) || live_metrics_start(&o, err) ||
+        (!cfg.url[0] && dist_spawn_server(&cfg, &cs, err))) {
+        close_reqlog(rl, NULL, 0, herr);
         fprintf(stderr, "rpcbench run: %s\n", err);
         return EXIT_RUN_FAILED;
     }
@@ -84,8 +104,11 @@ int cmd_run(int argc, char **argv)
     /* the run's intervals to --hdr-log, dated by res.start_unix */
     struct run_hooks hooks =
         live_metrics_hooks(hdrlog_sink_next_run(o.hdr_log[0] ? &hdr : NULL, &res), &cfg, NULL);
+    hooks.reqlog = rl;
     rc = dist_measured_run(&cfg, &hooks, &cs, &res, err);
     spawn_stop(&cs);
+    if (close_reqlog(rl, &res, rc == 0, rc ? herr : err) && rc == 0)
+        rc = -1;
     if (rc == 0)
         live_metrics_run_done(&res);
     if (rc == 0) {
@@ -95,7 +118,6 @@ int cmd_run(int argc, char **argv)
     fflush(stdout);
     if (rc == 0)
         rc = extras(&o, &res, &v, err);
-    char herr[ERR_LEN];
     if (o.hdr_log[0] && hdrlog_sink_close(&hdr, herr) && rc == 0) {
         snprintf(err, ERR_LEN, "%s", herr);
         rc = -1;

@@ -175,6 +175,11 @@ const struct opt_row opt_rows[] = {
      .cmds = RUNS, .why_only = "sweep makes many runs",
      .help = "HdrHistogram percentile table",
      .help_in[CMD_COMPARE] = "HdrHistogram percentile table (FILE.A, FILE.B)"},
+    {.name = "requests-log", .type = OT_STRING, O_AT(requests_log), .arg = "FILE",
+     .cmds = IN_RUN | IN_REPORT, .why_only = "one file for one run's requests",
+     .help = "one CSV row per measured request (FILE.gz:\n"
+             "gzip); see the README, Per-request log",
+     .help_in[CMD_REPORT] = "rebuild a result from a run's --requests-log"},
     {.name = "metrics-listen", .type = OT_STRING, O_AT(metrics_listen), .arg = "HOST:PORT",
      .cmds = IN_LOAD,
      .help = "live figures for Prometheus at\nhttp://HOST:PORT/metrics (127.0.0.1:9464)"},

@@ -267,5 +267,5 @@ void options_distribute(struct options *o)
     dist_set_server_host(o->server_host);
     if (dist_is_root())
         return;
-    o->output[0] = o->plot[0] = o->hdr_log[0] = o->pct_dist[0] = o->junit[0] = o->html[0] = '\0';
+    o->output[0] = o->plot[0] = o->hdr_log[0] = o->pct_dist[0] = o->requests_log[0] = o->junit[0] = o->html[0] = '\0';
 }

@@ -33,6 +33,7 @@ struct options {
     int verb_given;          /* --verb was on the command line */
     char hdr_log[512];       /* --hdr-log FILE */
     char pct_dist[512];      /* --percentile-dist FILE */
+    char requests_log[512];  /* --requests-log FILE[.gz] (run: written; report: read) */
     char metrics_listen[128]; /* --metrics-listen HOST:PORT */
     int64_t metrics_linger_ns; /* --metrics-linger D */
     struct cond_list thresholds; /* --threshold (run) */

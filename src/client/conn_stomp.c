@@ -209,6 +209,7 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
     if (r->measured)
         e->pool.stats.bytes_received += (int64_t)frame_len;
     r->live = 0;
+    r->rx_bytes = (int64_t)frame_len;
     conn_request_done(r, kind);
 }
 

@@ -16,6 +16,7 @@
 #include "client/engine_int.h"
 #include "stats/sampler.h"
 #include "client/agent_link.h"
+#include "client/reqlog.h"
 
 /* The run cannot go on: the first reason is kept (e->fatal), and the loop
  * stops; engine_run then fails with it. */
@@ -363,6 +364,8 @@ static void begin(struct engine *e)
     e->m0_ns = now + cfg->warmup_ns;
     e->end_ns = e->m0_ns + cfg->duration_ns;
     e->hook_start_ns = e->m0_ns;
+    if (e->hooks.reqlog)
+        reqlog_begin(e->hooks.reqlog, cfg, e->res->target_url);
     /* The interval grid is aligned to the measured window's start; warmup
      * ticks (k <= 0) only print progress. */
     e->tick_k = -((cfg->warmup_ns - 1) / cfg->interval_ns); /* first tick after t0 */

@@ -16,6 +16,7 @@ static void send_on(struct engine *e, struct conn *c, int64_t intended, int queu
     r->intended_ns = intended;
     r->measured = intended >= e->m0_ns && intended < e->end_ns;
     r->sent_ns = clock_now_ns();
+    r->rx_bytes = 0;
     e->outstanding++;
     int64_t next_tick = e->m0_ns + e->tick_k * e->cfg->interval_ns;
     if (!r->measured) {

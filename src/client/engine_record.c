@@ -1,13 +1,44 @@
 /* engine_record: what a run writes into its result, and only here and
  * in the timeline: a request's end (ok, error kind, latency from its
  * intended time), the first words of each error, the requests that never
- * went out or never came back (unfinished, censored), and the
- * connections' counts at the end. Called by the dispatch and the loop
+ * went out or never came back (unfinished, censored), the
+ * connections' counts at the end, and each measured request's row for
+ * --requests-log (client/reqlog.h). Called by the dispatch and the loop
  * (engine_dispatch.c, engine.c); calls neither. */
 #include <stdio.h>
 
 #include "base/clock.h"
 #include "client/engine_int.h"
+#include "client/reqlog.h"
+
+/* One row of --requests-log (none without it): times from the window's
+ * start; sent_ns, end_ns 0 when the request never went out or never
+ * ended. wait: at the end of the run, where waiting for the writer costs
+ * no measured request its time; otherwise a full ring drops the row. */
+static void log_request(struct engine *e, const struct request *r, int64_t sent_ns,
+                        int64_t end_ns, int kind, int wait)
+{
+    struct reqlog *l = e->hooks.reqlog;
+    if (!l)
+        return;
+    const struct conn *c = sent_ns ? r->conn : NULL;
+    struct reqlog_rec rec = {
+        .intended_ns = r->intended_ns - e->m0_ns,
+        .sent_ns = sent_ns ? sent_ns - e->m0_ns : -1,
+        .end_ns = end_ns ? end_ns - e->m0_ns : -1,
+        .bytes_sent = !c ? 0
+                      : e->wire->multiplex ? (int64_t)c->frame_len[r->verb]
+                                           : (int64_t)e->prep[r->verb].req.body.len,
+        .bytes_received = end_ns ? r->rx_bytes : 0,
+        .verb = r->verb,
+        .conn = c ? c->idx : -1,
+        .kind = kind,
+    };
+    if (wait)
+        reqlog_put_wait(l, &rec);
+    else
+        reqlog_put(l, &rec);
+}
 
 /* Smooth weighted round robin (nginx's): a deterministic interleaving that
  * honours the weights over every window, e.g. list:4,getAllVmStats:1 gives
@@ -110,6 +141,7 @@ void engine_request_ended(void *owner, struct request *r, int kind)
             if (!res->error_samples[kind][0])
                 note_error(e, kind);
         }
+        log_request(e, r, r->sent_ns, now, kind, 0);
     }
     r->measured = 0;
     if (e->phase == PHASE_DRAINING && e->outstanding == 0)
@@ -137,6 +169,8 @@ void engine_fail_unconnectable(struct engine *e, int64_t intended)
         e->res->verbs[verb].errors++;
         if (!e->res->error_samples[kind][0])
             note_error(e, kind);
+        struct request r = {.verb = verb, .intended_ns = intended};
+        log_request(e, &r, 0, clock_now_ns(), kind, 0);
     }
     (measured ? &e->ival : &e->warm)->sent++;
     (measured ? &e->ival : &e->warm)->errors++;
@@ -168,6 +202,8 @@ void engine_count_unsent(struct engine *e)
             v->requests++;
             v->unfinished++;
             e->ival.sent++; /* in the last interval, as requests.sent has it */
+            struct request r = {.verb = (int)(v - e->res->verbs), .intended_ns = t};
+            log_request(e, &r, 0, 0, REQLOG_UNFINISHED, 1);
         }
     }
 }
@@ -197,4 +233,5 @@ void engine_count_in_flight(void *owner, const struct request *r)
     e->res->unfinished++;
     e->res->verbs[r->verb].unfinished++;
     result_censor(e->res, r->verb, (e->over_ns - r->intended_ns) / NS_PER_US);
+    log_request(e, r, r->sent_ns, 0, REQLOG_UNFINISHED, 1);
 }

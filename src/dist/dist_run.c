@@ -326,6 +326,7 @@ static struct run_hooks hooks_of(const struct run_hooks *caller)
         h.interval_ctx = caller->interval_ctx;
         h.on_snapshot = caller->on_snapshot;
         h.snapshot_ctx = caller->snapshot_ctx;
+        h.reqlog = caller->reqlog; /* rank 0's own requests (the others' stay theirs) */
     }
     return h;
 }

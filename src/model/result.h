@@ -71,6 +71,7 @@ struct verb_spec {
 };
 
 struct interval_rec;
+struct reqlog;
 
 /* How requests arrive: t0 + k/R, or a seeded Poisson process. */
 enum arrival { ARRIVAL_CONSTANT, ARRIVAL_POISSON };
@@ -204,6 +205,7 @@ struct run_hooks {
     start_hook on_start;       /* a distributed run (dist.h): the common start */
     tick_hook on_tick;         /* ... and its live interval merge */
     void *dist_ctx;            /* on_start's and on_tick's */
+    struct reqlog *reqlog;     /* --requests-log (client/reqlog.h), the caller's */
 };
 
 /* One rank of a distributed run (dist.h), as rank 0 saw it. */

@@ -1,0 +1,22 @@
+/* reqlog_read: a run's --requests-log (client/reqlog.h writes it) read
+ * back into a result, for `rpcbench report --requests-log FILE`.
+ *
+ * What the rows hold is rebuilt: the counts (sent, ok, errors by kind,
+ * unfinished, per call), the latency and service histograms of the ok
+ * requests and the send lag, so the percentiles are the run's within the
+ * histograms' precision. What the rows do not hold is not: the server's
+ * CPU, the timeline, the censored waits of the unfinished; the window's
+ * length is taken from the last intended send (the result says so). */
+#ifndef RPCBENCH_REQLOG_READ_H
+#define RPCBENCH_REQLOG_READ_H
+
+#include "base/err.h"
+#include "model/result.h"
+
+/* Reads path (plain CSV or gzip, by its content) into r, which is
+ * initialised here: the caller frees it with result_free, on failure too.
+ * @return 0, or -1 with err (unreadable, not a requests log, a bad row:
+ * its line number). */
+int reqlog_load(const char *path, struct run_result *r, char *err);
+
+#endif
