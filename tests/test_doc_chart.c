@@ -46,7 +46,7 @@ static char *gp_data_of(const struct doc_chart *c)
     return dat;
 }
 
-/* What html_chart, malloc'd (the caller frees). */
+/* What html_chart writes, malloc'd (the caller frees). */
 static char *html_of(const struct doc_chart *c)
 {
     char *buf = NULL;
@@ -54,6 +54,18 @@ static char *html_of(const struct doc_chart *c)
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
     html_chart(f, c);
+    assert_int_equal(fclose(f), 0);
+    return buf;
+}
+
+/* The gnuplot panel of c reading x.dat, malloc'd (the caller frees). */
+static char *panel_of(const struct doc_chart *c)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    doc_chart_gp_panel(f, c, "x.dat");
     assert_int_equal(fclose(f), 0);
     return buf;
 }
@@ -106,12 +118,7 @@ static void panel_draws_each_block(void **state)
     (void)state;
     static struct doc_chart c;
     build(&c);
-    char *gp = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&gp, &len);
-    assert_non_null(f);
-    doc_chart_gp_panel(f, &c, "x.dat");
-    assert_int_equal(fclose(f), 0);
+    char *gp = panel_of(&c);
     /* hue 2 is the page's second colour (.s1, #d6452a) for p50 and p99,
      * told apart by width and point (no dashtype); RSS on y2 in the
      * colour of its place (4th: #8e44ad) */
@@ -159,12 +166,7 @@ static void hidden_series_still_shows(void **state)
     assert_non_null(doc_chart_add(&c, "A rate", &s));
     s.hue = 2;
     assert_non_null(doc_chart_add(&c, "B rate", &s));
-    char *gp = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&gp, &len);
-    assert_non_null(f);
-    doc_chart_gp_panel(f, &c, "x.dat");
-    assert_int_equal(fclose(f), 0);
+    char *gp = panel_of(&c);
     assert_non_null(strstr(gp, "index 0 using 1:2 with linespoints lc rgb '#1f6fd1' lw 6 "));
     assert_non_null(strstr(gp, "title 'A rate (under B rate)'"));
     assert_non_null(strstr(gp, "lw 2 pt 7 ps 0.5 pi 1 title 'B rate'"));
