@@ -92,19 +92,33 @@ static void answer_status(int fd, const char *status)
     send_all(fd, r, (size_t)n);
 }
 
-/* The body the scraper asked for, sent under the lock (a body is a few KB:
- * the loop's publish waits at most that long). */
+/* The body the scraper asked for: copied out under the lock, sent
+ * outside it, so a scraper that reads slowly (or not at all) never holds
+ * up the load loop's next publish. The copy is per scrape, not per
+ * request. A body that cannot be copied is answered 503. */
 static void answer_metrics(struct metrics_endpoint *ep, int fd, int om)
 {
     pthread_mutex_lock(&ep->mu);
     const struct body *b = om && ep->om.p ? &ep->om : &ep->text;
+    char *copy = malloc(b->len + 1);
     char head[256];
     int n = snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: "
                      "%zu\r\nConnection: close\r\n\r\n", b->type ? b->type : "text/plain",
                      b->len);
+    size_t len = b->len;
+    uint64_t gen = ep->published;
+    if (copy && len)
+        memcpy(copy, b->p, len);
+    pthread_mutex_unlock(&ep->mu);
+    if (!copy) {
+        answer_status(fd, "503 Service Unavailable");
+        return;
+    }
     send_all(fd, head, (size_t)n);
-    send_all(fd, b->p ? b->p : "", b->len);
-    ep->served = ep->published;
+    send_all(fd, copy, len);
+    free(copy);
+    pthread_mutex_lock(&ep->mu);
+    ep->served = ep->served > gen ? ep->served : gen;
     ep->scrapes++;
     pthread_cond_broadcast(&ep->scraped);
     pthread_mutex_unlock(&ep->mu);
