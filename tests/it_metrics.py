@@ -7,6 +7,7 @@ rpcbench_requests_total equals the run's sent, and the latency histogram's
 count equals its ok (--metrics-linger holds the end for that last scrape),
 and every query of the Grafana dashboard in contrib/ answers with data.
 compare labels each run with its arm and round."""
+import contextlib
 import json
 import os
 import shutil
@@ -50,6 +51,21 @@ def start_run(port, *args):
     return p, out, d
 
 
+@contextlib.contextmanager
+def running(port, *args):
+    """A run with --metrics-listen on port (start_run), yielded while it
+    goes; it must then end by itself with 0. Killed and cleaned up either
+    way."""
+    p, out, d = start_run(port, *args)
+    try:
+        yield p
+        p.wait(20)
+        check(p.returncode == 0, "rc %r" % p.returncode)
+    finally:
+        kill_group(p)
+        shutil.rmtree(d)
+
+
 def wait_metrics(port, p, deadline_s=10):
     """The first answer that has the run's figures (before the run begins,
     the endpoint serves an empty page)."""
@@ -78,9 +94,8 @@ def samples(text, name):
 
 def test_live_figures_in_both_formats():
     port = free_port()
-    p, out, d = start_run(port, "--verb", "list:3,ping:1", "-R", "40", "-d", "3s",
-                          "--warmup", "1s", "--metrics-linger", "3s")
-    try:
+    with running(port, "--verb", "list:3,ping:1", "-R", "40", "-d", "3s", "--warmup", "1s",
+                 "--metrics-linger", "3s") as p:
         status, ctype, text = wait_metrics(port, p)
         check(status == 200 and ctype.startswith("text/plain; version=0.0.4"), ctype)
         check("# TYPE rpcbench_requests_total counter" in text, text[:300])
@@ -100,17 +115,11 @@ def test_live_figures_in_both_formats():
         count = list(samples(om, "rpcbench_latency_seconds_count").values())[0]
         check([v for k, v in buckets.items() if 'le="+Inf"' in k] == [count], "+Inf != count")
         check(get(port, "/other")[0] == 404, "other path")
-        p.wait(20)
-        check(p.returncode == 0, "rc %r" % p.returncode)
-    finally:
-        kill_group(p)
-        shutil.rmtree(d)
 
 
 def test_endpoint_bounds_what_it_reads():
     port = free_port()
-    p, out, d = start_run(port, "-R", "20", "-d", "4s", "--verb", "ping")
-    try:
+    with running(port, "-R", "20", "-d", "4s", "--verb", "ping") as p:
         wait_metrics(port, p)
         s = socket.create_connection(("127.0.0.1", port), timeout=5)
         s.sendall(b"POST /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -129,11 +138,6 @@ def test_endpoint_bounds_what_it_reads():
         status, _, _ = get(port, timeout=5)  # served once the slow one is dropped
         check(status == 200 and time.time() - t0 < 4.5, "a stalled scraper held it")
         slow.close()
-        p.wait(20)
-        check(p.returncode == 0, "rc %r" % p.returncode)
-    finally:
-        kill_group(p)
-        shutil.rmtree(d)
 
 
 def test_bad_address_refused_before_sending():
