@@ -155,6 +155,15 @@ void engine_send_on_free(struct engine *e);
 void engine_wake_on_answers(struct engine *e, int on);
 int engine_all_gave_up(const struct engine *e);
 
+/* engine_pace.c: the libev callbacks of the pacer, started by engine.c.
+ * engine_arm_cb (e->arm, before each sleep) sets the timer for the next
+ * window's wake; engine_pace_cb (e->pace, the timerfd) is that wake: it
+ * sends what is due and reads the answers that came; engine_poll_cb
+ * (e->poll) is --busy-poll's spin. */
+void engine_arm_cb(struct ev_loop *loop, ev_prepare *w, int revents);
+void engine_pace_cb(struct ev_loop *loop, ev_io *w, int revents);
+void engine_poll_cb(struct ev_loop *loop, ev_idle *w, int revents);
+
 /* engine_setup.c, for engine_run. engine_setup_transport picks the wire
  * and TLS from the target's scheme, makes sure of the file descriptors and,
  * for STOMP, sizes the request ring (expire: its callback). @return 0, or
