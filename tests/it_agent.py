@@ -6,7 +6,8 @@ is sent (exit 1, one line); an agent killed mid-run leaves the server's
 figures n/a from then on with a warning, never zeros; TLS with a client
 certificate, and a client without one refused; the agent's own refusals
 (no token, a head too long, another method, beyond --max-connections) and
-its token file's checks."""
+its token file's checks; --idle-baseline with an agent refused before the
+run (it would sample nothing)."""
 import json
 import os
 import shutil
@@ -281,6 +282,11 @@ def test_token_file_checks():
                                 empty, "--server-name", "a b", "-d", "1s", timeout=10)
         check(code == 2 and "--server-name" in err, "a name the agent refuses: %d %r"
               % (code, err))
+        # the idle baseline samples this host before the agent's stream: refused, not skipped
+        code, _, err = rpcbench("run", "--server-agent", "http://127.0.0.1:9", "--token-file",
+                                empty, "--idle-baseline", "2s", "-d", "1s", timeout=10)
+        check(code == 2 and "--idle-baseline" in err and "\n" not in err.strip(),
+              "--idle-baseline with an agent: %d %r" % (code, err))
         loose = token_file(d, "s3cret-token\n", 0o644)
         with Agent("--token-file", loose) as ag:
             check("world-readable" in ag.stderr(), "no warning: %r" % ag.stderr())

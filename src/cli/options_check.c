@@ -147,6 +147,13 @@ static int check_agent(const struct run_config *cfg, char *err)
                  "with the token");
         return -1;
     }
+    /* the idle baseline samples this host's /proc before the agent's
+     * stream starts: given with an agent it would be silently skipped */
+    if (cfg->idle_baseline_ns > 0) {
+        snprintf(err, ERR_LEN, "--idle-baseline: not with --server-agent (the agent samples "
+                 "only the measured run); measure the idle server with a run at a low rate");
+        return -1;
+    }
     /* what the agent's request parser takes, so that it cannot refuse later */
     size_t n = strlen(cfg->server_name);
     if (strspn(cfg->server_name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
