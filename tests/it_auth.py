@@ -144,6 +144,22 @@ def test_bearer_over_jsonrpc():
               "refused" in r["error_samples"]["auth"], "403: %r" % r["error_samples"])
 
 
+def test_secret_from_a_job_file():
+    """The README's advice against ps: the token in a job file arrives as
+    given, and no output (job_options included) holds it."""
+    with json_server() as srv, tempfile.TemporaryDirectory() as d:
+        job = os.path.join(d, "auth.ini")
+        with open(job, "w") as f:
+            f.write("bearer = %s\n" % TOKEN)
+        os.chmod(job, 0o600)
+        texts, r = outputs("--config", job, "-u", "http://127.0.0.1:%d/jsonrpc" % srv.port,
+                           "-p", "jsonrpc", "--method", "ping", "-R", "20", "-d", "1s", "--quiet")
+        check(r["requests"]["ok"] == r["requests"]["sent"] > 0, "ok %r" % r["requests"])
+        check(srv.server.seen[0].get("Authorization") == "Bearer " + TOKEN, srv.server.seen[0])
+        check(r["config"]["job_options"] == "--bearer ***", r["config"])
+        no_secret(texts)
+
+
 def stomp_peer(frames, done):
     """A listener that keeps each CONNECT frame it gets and answers ERROR,
     until done is set."""
@@ -207,4 +223,5 @@ def test_usage_errors_name_no_secret():
 
 if __name__ == "__main__":
     main([test_basic_auth_and_headers_as_sent, test_missing_credentials_are_the_auth_kind,
-          test_bearer_over_jsonrpc, test_stomp_login_in_connect, test_usage_errors_name_no_secret])
+          test_bearer_over_jsonrpc, test_secret_from_a_job_file, test_stomp_login_in_connect,
+          test_usage_errors_name_no_secret])
