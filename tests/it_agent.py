@@ -2,7 +2,8 @@
 server's host, `rpcbench run --server-agent` on the client's, here both on
 loopback. A burner of half a core read through the agent as it is read
 locally (tests/it_cpu.py's burner); a wrong token refused before anything
-is sent (exit 1, one line); an agent killed mid-run leaves the server's
+is sent (exit 1, one line), and so is a server pid or name the agent's host
+does not have; an agent killed mid-run leaves the server's
 figures n/a from then on with a warning, never zeros; TLS with a client
 certificate, and a client without one refused; the agent's own refusals
 (no token, a head too long, another method, beyond --max-connections) and
@@ -133,6 +134,31 @@ def test_wrong_token_refused_before_sending():
     lines = err.strip().splitlines()
     check(code == 1, "a wrong token: exit %d, not 1: %r" % (code, err))
     check(len(lines) == 1 and "wrong token" in lines[0], "not one clear line: %r" % err)
+    check(not seen and not peer.conns, "the run connected to the target before failing")
+
+
+def test_missing_server_refused_before_sending():
+    """A pid or name that is not on the agent's host fails the run before
+    it connects to the target, as a local one does, instead of a whole run
+    with the server's figures n/a."""
+    seen = []
+    peer = Peer(lambda c, rec: seen.append(1))
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a pid that was, and is no more
+    with tempfile.TemporaryDirectory() as d:
+        tok = token_file(d)
+        with Agent("--token-file", tok) as ag:
+            for watch, why in ((["--server-pid", str(gone.pid)], "no process %d" % gone.pid),
+                               (["--server-name", "no-such-server"], "no-such-server")):
+                code, _, err = rpcbench("run", "--url", "http://127.0.0.1:%d/RPC2" % peer.port,
+                                        "--verb", "ping", "-R", "10", "-d", "1s", "--quiet",
+                                        "--server-agent", "http://" + ag.addr, "--token-file",
+                                        tok, *watch, timeout=30)
+                lines = err.strip().splitlines()
+                check(code == 1, "%s: exit %d, not 1: %r" % (watch, code, err))
+                check(len(lines) == 1 and why in lines[0] and "on its host" in lines[0],
+                      "%s: not one clear line: %r" % (watch, err))
+    peer.close()
     check(not seen and not peer.conns, "the run connected to the target before failing")
 
 
@@ -294,6 +320,7 @@ def test_token_file_checks():
 
 if __name__ == "__main__":
     main([test_burner_through_the_agent, test_burner_by_name_through_the_agent,
-          test_wrong_token_refused_before_sending, test_agent_killed_mid_run,
+          test_wrong_token_refused_before_sending, test_missing_server_refused_before_sending,
+          test_agent_killed_mid_run,
           test_tls_with_client_certificate, test_agent_refusals, test_stream_ends_with_the_run,
           test_token_file_checks])

@@ -1,6 +1,7 @@
 /* test_agent_request: the agent's protocol: its request heads
- * (agent/agent_request.h), its sample and clock lines (stats/agent_wire.h)
- * and the token's comparison (net/auth_token.h). */
+ * (agent/agent_request.h: the clock, the samples and the server check),
+ * its sample and clock lines (stats/agent_wire.h) and the token's
+ * comparison (net/auth_token.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -62,6 +63,26 @@ static void test_samples(void **state)
 }
 
 /* Each refused with its status. */
+/* The check before a run: a pid list or a name, and nothing else. */
+static void test_server_check(void **state)
+{
+    (void)state;
+    assert_true(parse("GET /v1/server?pid=10,20 HTTP/1.1\r\n" AUTH "\r\n") > 0);
+    assert_int_equal(req.path, AGENT_SERVER);
+    assert_int_equal(req.npids, 2);
+    assert_int_equal(req.pids[0], 10);
+    assert_true(parse("GET /v1/server?name=vdsmd HTTP/1.1\r\n\r\n") > 0);
+    assert_string_equal(req.name, "vdsmd");
+    assert_int_equal(parse("GET /v1/server HTTP/1.1\r\n\r\n"), -1);
+    assert_int_equal(req.status, 404);
+    assert_int_equal(parse("GET /v1/server?pid=1&name=x HTTP/1.1\r\n\r\n"), -1);
+    assert_int_equal(req.status, 400);
+    assert_int_equal(parse("GET /v1/server?pid=1&interval_ns=1000000000 HTTP/1.1\r\n\r\n"), -1);
+    assert_int_equal(req.status, 400);
+    assert_int_equal(parse("GET /v1/server?lead_ns=1 HTTP/1.1\r\n\r\n"), -1);
+    assert_int_equal(req.status, 400);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -187,6 +208,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clock),       cmocka_unit_test(test_samples),
+        cmocka_unit_test(test_server_check),
         cmocka_unit_test(test_refusals),    cmocka_unit_test(test_bounds),
         cmocka_unit_test(test_wire_round_trip), cmocka_unit_test(test_token),
     };

@@ -17,6 +17,7 @@
 #include "net/sock.h"
 #include "net/tls.h"
 #include "stats/agent_wire.h"
+#include "stats/proctree.h"
 #include "stats/sampler.h"
 
 #define CLOCK_REQUESTS_MAX 64 /* requests on one connection before a stream */
@@ -129,6 +130,22 @@ static void serve_samples(struct agent_conn *c, const struct agent_request *r)
     free(s);
 }
 
+/* GET /v1/server: the run's check before it starts, on this host (what
+ * the CLI checks where the server is local). @return 0 when it is there
+ * (answered 200), or -1 when not (answered 404 with why; the connection
+ * closes). */
+static int check_server(struct agent_conn *c, const struct agent_request *r)
+{
+    char err[ERR_LEN], body[ERR_LEN + 2];
+    if (proctree_check_server(r->pids, r->npids, r->name, err)) {
+        snprintf(body, sizeof body, "%s\n", err);
+        answer(c, 404, body);
+        return -1;
+    }
+    answer(c, 200, "S ok\n");
+    return 0;
+}
+
 /* Answers requests until a stream, a refusal or the peer's close. */
 static void serve(struct agent_conn *c)
 {
@@ -151,6 +168,11 @@ static void serve(struct agent_conn *c)
         if (r.path == AGENT_SAMPLES) {
             serve_samples(c, &r);
             return;
+        }
+        if (r.path == AGENT_SERVER) {
+            if (check_server(c, &r))
+                return;
+            continue;
         }
         snprintf(body, sizeof body, "C %" PRId64 " %ld\n", clock_now_ns(),
                  sysconf(_SC_NPROCESSORS_ONLN));

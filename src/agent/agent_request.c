@@ -106,10 +106,14 @@ static int parse_query(struct agent_request *r, char *q, char *err)
         if (parse_param(r, p, eq + 1, &seen, err))
             return -1;
     }
-    if (r->interval_ns < 0 || r->start_ns < 0)
-        return refuse(r, 400, err, "interval_ns and start_ns are required");
     if (r->npids && r->name[0])
         return refuse(r, 400, err, "pid or name, not both");
+    if (r->path == AGENT_SERVER)
+        return seen != (1u << 3) && seen != (1u << 4)
+                   ? refuse(r, 400, err, "pid or name, and nothing else")
+                   : 0;
+    if (r->interval_ns < 0 || r->start_ns < 0)
+        return refuse(r, 400, err, "interval_ns and start_ns are required");
     if (r->lead_ns >= r->interval_ns)
         return refuse(r, 400, err, "lead_ns must be under interval_ns");
     return 0;
@@ -134,6 +138,10 @@ static int parse_request_line(struct agent_request *r, char *line, char *err)
     }
     if (!strcmp(target, "/v1/samples") && q) {
         r->path = AGENT_SAMPLES;
+        return parse_query(r, q, err);
+    }
+    if (!strcmp(target, "/v1/server") && q) {
+        r->path = AGENT_SERVER;
         return parse_query(r, q, err);
     }
     return refuse(r, 404, err, "no such path");

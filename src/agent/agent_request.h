@@ -5,6 +5,9 @@
  *   GET /v1/samples?interval_ns=I&start_ns=T[&lead_ns=L][&pid=P,P|&name=N] HTTP/1.1
  *                                     a sample every I ns at T - L + k*I
  *                                     (the agent's clock), streamed
+ *   GET /v1/server?pid=P,P|name=N HTTP/1.1
+ *                                     is that server there? (200, or 404
+ *                                     with why): asked before a run
  *   Authorization: Bearer TOKEN       on both (auth_token.h)
  *
  * Any other header is skipped; no body is read. Nothing here checks the
@@ -24,7 +27,7 @@
 #define AGENT_MIN_INTERVAL_NS 10000000LL       /* 10 ms */
 #define AGENT_MAX_INTERVAL_NS 3600000000000LL  /* 1 h */
 
-enum agent_path { AGENT_CLOCK, AGENT_SAMPLES };
+enum agent_path { AGENT_CLOCK, AGENT_SAMPLES, AGENT_SERVER };
 
 struct agent_request {
     enum agent_path path;

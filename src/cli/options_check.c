@@ -171,8 +171,6 @@ static int check_agent(const struct run_config *cfg, char *err)
  * the server is on one host only: each rank finds it there (dist). */
 static int check_server(const struct run_config *cfg, char *err)
 {
-    static struct proctree_proc table[PROCTREE_MAX]; /* large: off the stack */
-    pid_t root;
     if (dist_size() > 1)
         return 0;
     if (cfg->nserver_pids && cfg->server_name[0]) {
@@ -181,18 +179,17 @@ static int check_server(const struct run_config *cfg, char *err)
     }
     if (cfg->agent_url[0] || cfg->agent_token_file[0])
         return check_agent(cfg, err); /* the server is on the agent's host */
-    for (size_t i = 0; i < cfg->nserver_pids; i++)
-        if (!proctree_exists(cfg->server_pids[i])) {
-            snprintf(err, ERR_LEN, "--server-pid: no process %d is running (nothing was sent)",
-                     (int)cfg->server_pids[i]);
-            return -1;
-        }
-    if (cfg->server_name[0] && proctree_find_one(cfg->server_name, table, PROCTREE_MAX, &root,
-                                                 err)) {
+    int rc = proctree_check_server(cfg->server_pids, cfg->nserver_pids, cfg->server_name, err);
+    if (rc == 0)
+        return 0;
+    if (rc == -1) { /* a pid's */
+        char why[ERR_LEN];
+        snprintf(why, sizeof why, "%s", err);
+        snprintf(err, ERR_LEN, "--server-pid: %.200s (nothing was sent)", why);
+    } else {
         cli_name_error("--server-name", err);
-        return -1;
     }
-    return 0;
+    return -1;
 }
 
 int options_check_arm(const struct run_config *cfg, char *err)

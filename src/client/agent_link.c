@@ -63,7 +63,34 @@ static int estimate_offset(struct agent_link *l, char *err)
     return 0;
 }
 
-/* What the agent is to watch, as the query's end. */
+/* GET /v1/server: the server to sample is there on the agent's host, as
+ * the CLI checks a local one, so that a wrong pid or name fails before
+ * anything is sent instead of leaving a whole run's server figures n/a.
+ * Nothing to check (no pid, no name): 0 at once. @return 0, or -1 with
+ * err. */
+static int check_server(struct agent_link *l, char *err)
+{
+    char req[AUTH_TOKEN_MAX + 512], line[AGENT_LINE_MAX] = "";
+    long clen;
+    if (!l->query[0])
+        return 0;
+    int n = snprintf(req, sizeof req,
+                     "GET /v1/server?%s HTTP/1.1\r\nHost: %s\r\nAuthorization: Bearer %s\r\n\r\n",
+                     l->query + 1, l->t.host, l->token); /* the query less its '&' */
+    int status = n < 0 || (size_t)n >= sizeof req || agent_link_send(l, req, (size_t)n)
+                     ? -1 : agent_link_head(l, &clen);
+    if (status == 200 && agent_link_line(l, line, sizeof line) >= 0)
+        return 0;
+    if (status == 404 && agent_link_line(l, line, sizeof line) >= 0)
+        snprintf(err, ERR_LEN, "server agent %.60s, on its host: %.150s", l->url, line);
+    else
+        snprintf(err, ERR_LEN, "server agent %.80s: no answer to the server check (HTTP %d)",
+                 l->url, status);
+    return -1;
+}
+
+/* What the agent is to watch, as the query's end ("&pid=1,2" or
+ * "&name=N"; "" for neither). */
 static void watch_query(struct agent_link *l, const struct run_config *cfg)
 {
     size_t used = 0;
@@ -109,7 +136,8 @@ struct agent_link *agent_link_open(const struct run_config *cfg, char *warn, cha
     }
     pthread_mutex_init(&l->mu, NULL);
     pthread_cond_init(&l->cv, NULL);
-    if (link_init(l, cfg, warn, err) || agent_link_connect(l, err) || estimate_offset(l, err))
+    if (link_init(l, cfg, warn, err) || agent_link_connect(l, err) || estimate_offset(l, err) ||
+        check_server(l, err))
         goto fail;
     if (pthread_create(&l->reader, NULL, agent_link_reader, l)) {
         snprintf(err, ERR_LEN, "server agent: no thread");

@@ -249,3 +249,23 @@ int proctree_find_one(const char *name, struct proctree_proc *t, size_t max, pid
              k, name, list, k > 4 ? ", ..." : "");
     return -1;
 }
+
+int proctree_check_server(const pid_t *pids, size_t npids, const char *name, char *err)
+{
+    for (size_t i = 0; i < npids; i++)
+        if (!proctree_exists(pids[i])) {
+            snprintf(err, ERR_LEN, "no process %d is running", (int)pids[i]);
+            return -1;
+        }
+    if (!name || !name[0])
+        return 0;
+    struct proctree_proc *t = malloc(PROCTREE_MAX * sizeof *t); /* large: off the stack */
+    pid_t root;
+    if (!t) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -2;
+    }
+    int rc = proctree_find_one(name, t, PROCTREE_MAX, &root, err);
+    free(t);
+    return rc ? -2 : 0;
+}

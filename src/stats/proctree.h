@@ -68,4 +68,13 @@ int proctree_exists(pid_t pid);
 int proctree_find_one(const char *name, struct proctree_proc *t, size_t max, pid_t *root,
                       char *err);
 
+/* The server a run is to sample is there and is one server: each of the
+ * npids pids a process we can see, or name (NULL or "": none) matching
+ * exactly one tree. The check before a run, here (the CLI) and on an
+ * agent's host (agent_conn). @return 0; -1 with err (ERR_LEN, one line)
+ * when a pid is not running ("no process 123 is running"); -2 with err
+ * when the name is not one tree (proctree_find_one's, or "out of
+ * memory"). */
+int proctree_check_server(const pid_t *pids, size_t npids, const char *name, char *err);
+
 #endif
