@@ -1,7 +1,8 @@
 """The server's CPU from another host without MPI: `rpcbench agent` on the
 server's host, `rpcbench run --server-agent` on the client's, here both on
 loopback. A burner of half a core read through the agent as it is read
-locally (tests/it_cpu.py's burner); a wrong token refused before anything
+locally (tests/it_cpu.py's burner), and compare's arms and sweep's cells
+each with the server's CPU through it; a wrong token refused before anything
 is sent (exit 1, one line), and so is a server pid or name the agent's host
 does not have; an agent killed mid-run leaves the server's
 figures n/a from then on with a warning, never zeros; TLS with a client
@@ -114,6 +115,40 @@ def test_burner_by_name_through_the_agent():
                       % r["server_cpu"]["pids"])
         finally:
             kill_group(b)
+
+
+def test_compare_and_sweep_through_the_agent():
+    """compare's arms and rounds and sweep's cells each open the agent as
+    a run does: every one has the server's CPU from it, none n/a."""
+    with tempfile.TemporaryDirectory() as d, Server("--vms", "5") as s:
+        tok = token_file(d)
+        with Agent("--token-file", tok) as ag:
+            remote = ("--server-agent", "http://" + ag.addr, "--token-file", tok,
+                      "--server-pid", str(s.proc.pid), "--verb", "getAllVmStats", "-R", "40",
+                      "-d", "1s", "--quiet")
+            out = os.path.join(d, "c.json")
+            code, _, err = rpcbench("compare", "-u", s.url("/RPC2") + "," + s.url("/jsonrpc"),
+                                    "-p", "xmlrpc,jsonrpc", "--rounds", "2", *remote,
+                                    "--output", out, timeout=120)
+            check(code in (0, 3), "compare: %d %s" % (code, err[-400:]))
+            c = json.load(open(out))
+            for arm in c["arms"]:
+                cpu = arm["figures"]["server_cpu_pct"]
+                check(cpu is not None and cpu > 0, "arm %s: server CPU %r" % (arm["arm"], cpu))
+                for rnd in arm["rounds"]:
+                    check(rnd["server_cpu"]["source"].startswith("agent "),
+                          "arm %s: a round's source %r" % (arm["arm"], rnd["server_cpu"]))
+            out = os.path.join(d, "s.json")
+            code, _, err = rpcbench("sweep", "-u", s.url("/jsonrpc"), "-p", "jsonrpc",
+                                    "--rate", "20,40", *remote[:-5], "--verb", "list", "-d",
+                                    "1s", "--quiet", "--output", out, timeout=120)
+            check(code == 0, "sweep: %d %s" % (code, err[-400:]))
+            cells = json.load(open(out))["cells"]
+            check(len(cells) == 2, "cells %r" % len(cells))
+            for cell in cells:
+                cpu = cell["result"]["server_cpu"]
+                check(cpu["mean_pct"] is not None and cpu["mean_pct"] > 0 and
+                      cpu["source"].startswith("agent "), "a cell's server CPU: %r" % cpu)
 
 
 def test_wrong_token_refused_before_sending():
@@ -320,6 +355,7 @@ def test_token_file_checks():
 
 if __name__ == "__main__":
     main([test_burner_through_the_agent, test_burner_by_name_through_the_agent,
+          test_compare_and_sweep_through_the_agent,
           test_wrong_token_refused_before_sending, test_missing_server_refused_before_sending,
           test_agent_killed_mid_run,
           test_tls_with_client_certificate, test_agent_refusals, test_stream_ends_with_the_run,
