@@ -367,6 +367,7 @@ static void teardown(struct engine *e)
     hist_close(&e->hook_hist);
     hist_close(&e->pool.stats.handshake);
     buf_free(&e->scratch);
+    engine_workload_free(e);
     if (e->timerfd >= 0)
         close(e->timerfd);
     if (e->loop) {

@@ -26,9 +26,7 @@ static void log_request(struct engine *e, const struct request *r, int64_t sent_
         .intended_ns = r->intended_ns - e->m0_ns,
         .sent_ns = sent_ns ? sent_ns - e->m0_ns : -1,
         .end_ns = end_ns ? end_ns - e->m0_ns : -1,
-        .bytes_sent = !c ? 0
-                      : e->wire->multiplex ? (int64_t)c->frame_len[r->verb]
-                                           : (int64_t)e->prep[r->verb].req.body.len,
+        .bytes_sent = !c ? 0 : r->tx_bytes,
         .bytes_received = end_ns ? r->rx_bytes : 0,
         .verb = r->verb,
         .conn = c ? c->idx : -1,
