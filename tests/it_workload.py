@@ -260,6 +260,9 @@ def test_usage_errors_name_the_line():
         check(code == 2 and "--workload" in err, "with --verb: %r" % err)
         code, err = usage(f.path, "-p", "jsonrpc", "--params", "[1]")
         check(code == 2 and "--workload" in err, "with --params: %r" % err)
+    with Files('{"method": "a", "every": "1s"}\n') as f:
+        code, err = usage(f.path)
+        check(code == 2 and "--rate" in err and "own period" in err, "every only, -R: %r" % err)
     code, err = usage("/nonexistent/w.jsonl")
     check(code == 2 and "/nonexistent/w.jsonl" in err, err)
 

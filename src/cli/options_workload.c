@@ -10,6 +10,20 @@
 #include "cli/options.h"
 #include "encoders/workload.h"
 
+/* A file of calls that all have their own period needs no --rate: the
+ * run's rate is then what they offer together (the reports' offered rate). */
+static int own_rate(struct run_config *c)
+{
+    double sum = 0;
+    for (size_t i = 0; i < c->nverbs; i++) {
+        if (!c->verbs[i].every_ns)
+            return 0;
+        sum += 1e9 / (double)c->verbs[i].every_ns;
+    }
+    c->rate = sum;
+    return 0;
+}
+
 int opt_parse_workload(struct options *o, const char *arg, char *err)
 {
     struct run_config *c = &o->cfg;
@@ -29,7 +43,7 @@ int opt_parse_workload(struct options *o, const char *arg, char *err)
         c->verbs[i].every_ns = w.call[i].every_ns;
     }
     workload_free(&w);
-    return 0;
+    return own_rate(c);
 }
 
 int options_check_workload(const struct options *o, char *err)
@@ -40,6 +54,14 @@ int options_check_workload(const struct options *o, char *err)
     if (o->verb_given || o->method_given || c->method_params[0]) {
         snprintf(err, ERR_LEN, "--workload: not with --verb, --method or --params (the file "
                  "names its calls)");
+        return -1;
+    }
+    size_t own = 0;
+    for (size_t i = 0; i < c->nverbs; i++)
+        own += c->verbs[i].every_ns > 0;
+    if (own == c->nverbs && o->given[opt_find("rate") - opt_rows]) {
+        snprintf(err, ERR_LEN, "--rate: every call of %.100s has its own period (\"every\"); "
+                 "give no --rate", c->workload);
         return -1;
     }
     return 0;

@@ -14,6 +14,7 @@
 #include "client/conn.h"
 #include "client/engine.h"
 #include "client/pacer_window.h"
+#include "client/periodic.h"
 #include "client/reqid.h"
 #include "client/request_ring.h"
 #include "client/sched.h"
@@ -77,7 +78,9 @@ struct engine {
     char rbuf[262144];          /* one loop thread: one read buffer (a 2 MB answer in ~10 reads) */
     struct buf scratch;         /* small frames rendered on the way out */
 
-    struct sched sched;
+    struct sched sched;         /* the weighted mix's, at --rate */
+    struct periodic periodic;   /* --workload's calls with their own period */
+    int mix_off;                /* every call has its own period: no mix */
     /* The schedule and verb mix where the requests never sent began (at
      * the end), replayed when the run is over to censor their waits. */
     struct sched unsent;
@@ -166,6 +169,10 @@ int engine_workload_call(struct engine *e, size_t i, const char **method, json_o
 int engine_workload_compile(struct engine *e, size_t i, const struct enc_request *body, char *err);
 int engine_stamp(struct engine *e, const struct request *r);
 void engine_workload_free(struct engine *e);
+
+/* engine_dispatch.c. engine_due_peek: the intended time of the next
+ * send, the mix's or a periodic call's (not consumed). */
+int64_t engine_due_peek(const struct engine *e);
 
 /* engine_dispatch.c. engine_dispatch: sends what is due while a
  * connection is free; a request due in [busy_since, free_at) waited for
