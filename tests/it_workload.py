@@ -18,7 +18,7 @@ import threading
 import xmlrpc.client
 import xmlrpc.server
 
-from rpctest import JsonRpcHandler, Server, check, main, rpcbench, run_json
+from rpctest import JsonRpcHandler, Recorder, Server, check, main, rpcbench, run_json
 
 PICKS = ["gid-a1", "gid-b2", "gid-c3", "gid-d<4>&"]  # XML's and JSON's specials too
 
@@ -29,34 +29,6 @@ WORKLOAD = """# a mix of three calls, with templates
 """
 
 
-class Recorder:
-    """A server on an ephemeral loopback port, in a thread, keeping
-    (method, params, raw body) of every call, in arrival order."""
-
-    def __init__(self, server):
-        self.server = server
-        server.calls = []
-        server.lock = threading.Lock()
-        self.thread = threading.Thread(target=server.serve_forever, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
-
-    @property
-    def calls(self):
-        with self.server.lock:
-            return list(self.server.calls)
-
-    @property
-    def port(self):
-        return self.server.server_address[1]
-
-
 class XmlHandler(xmlrpc.server.SimpleXMLRPCRequestHandler):
     rpc_paths = ("/RPC2",)
 
@@ -64,7 +36,7 @@ class XmlHandler(xmlrpc.server.SimpleXMLRPCRequestHandler):
         body = super().decode_request_content(data)
         params, method = xmlrpc.client.loads(body, use_builtin_types=False)
         with self.server.lock:
-            self.server.calls.append((method, params, body))
+            self.server.seen.append((method, params, body))
         return body
 
     def log_message(self, *a):
@@ -84,7 +56,7 @@ def xml_server():
 class JsonHandler(JsonRpcHandler):
     def answer(self, req):
         with self.server.lock:
-            self.server.calls.append((req["method"], req.get("params"), None))
+            self.server.seen.append((req["method"], req.get("params"), None))
         return 200, True
 
 
@@ -141,10 +113,10 @@ def test_one_file_both_encodings_same_shares():
     with Files() as f:
         with xml_server() as xs:
             rx = run_against(xs, "xmlrpc", f.path)
-            xcalls = xs.calls
+            xcalls = xs.seen
         with json_server() as js:
             rj = run_against(js, "jsonrpc", f.path)
-            jcalls = js.calls
+            jcalls = js.seen
     check_counts(rx, xcalls, method_of)
     check_counts(rj, jcalls, method_of)
     for calls in (xcalls, jcalls):
@@ -164,7 +136,7 @@ def check_seq(values):
 def test_templates_give_what_they_promise():
     with Files() as f, xml_server() as xs:
         run_against(xs, "xmlrpc", f.path, conns="1")
-        calls = xs.calls
+        calls = xs.seen
     status = [c for c in calls if c[0] == "aria2.tellStatus"]
     add = [c for c in calls if c[0] == "aria2.addUri"]
     check(all(c[1][0] in PICKS for c in status), "a ${pick} value not from the file")
@@ -193,7 +165,7 @@ def test_same_seed_same_values():
     for _ in range(2):
         with Files() as f, json_server() as js:
             run_against(js, "jsonrpc", f.path, "--seed", "42", conns="1", rate="50", duration="1s")
-            runs.append([json.dumps(c[1]) for c in js.calls])
+            runs.append([json.dumps(c[1]) for c in js.seen])
     n = min(len(runs[0]), len(runs[1]))
     check(n > 20 and runs[0][:n] == runs[1][:n], "--seed 42 twice: other values")
 
@@ -203,7 +175,7 @@ def test_every_line_runs_at_its_period():
             '{"name": "status", "method": "aria2.tellStatus", "params": ["${seq}", 0]}\n')
     with Files(text) as f, xml_server() as xs:
         r = run_against(xs, "xmlrpc", f.path, rate="20", duration="3s")
-        calls = xs.calls
+        calls = xs.seen
     ticks = sum(1 for c in calls if c[0] == "tick")
     check(r["verbs"]["poll"]["requests"] == ticks, "report %r, server %d" % (r["verbs"]["poll"], ticks))
     check(29 <= ticks <= 31, "every 100ms for 3s: %d ticks" % ticks)
@@ -212,8 +184,8 @@ def test_every_line_runs_at_its_period():
     with Files('{"name": "poll", "method": "tick", "every": "200ms"}\n') as f, xml_server() as xs:
         url = "http://127.0.0.1:%d/RPC2" % xs.port
         _, r, _ = run_json("-u", url, "--workload", f.path, "-d", "2s")
-        check(r["requests"]["sent"] == len(xs.calls) and 9 <= len(xs.calls) <= 11,
-              "only every lines, no --rate: %d calls" % len(xs.calls))
+        check(r["requests"]["sent"] == len(xs.seen) and 9 <= len(xs.seen) <= 11,
+              "only every lines, no --rate: %d calls" % len(xs.seen))
 
 
 def test_stomp_carries_the_same_file():
