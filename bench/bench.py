@@ -74,6 +74,10 @@ class Plan:
         self.reqlog_rate = 5000
         self.reqlog_s = 3 if q else 10
         self.reqlog_reps = 2 if q else 5  # the figures are close: more runs
+        # part 10: a templated --workload against the same calls fixed
+        self.tmpl_rate = 2000
+        self.tmpl_s = 3 if q else 10
+        self.tmpl_reps = 2 if q else 4
 
 
 # --------------------------------------------------------------- parts ---
@@ -672,13 +676,52 @@ def part_reqlog(plan, srv, bodies, out):
                      if tool == "logged" else ["-", "-"])
 
 
+FIXED_WL = '{"name": "p", "method": "ping", "params": ["vm-0", 7, "00000000-0000-4000-8000-000000000000", "gid-a1"]}\n'
+TMPL_WL = '{"name": "p", "method": "ping", "params": ["vm-${seq}", "${rand:1:9}", "${uuid}", "${pick:picks.txt}"]}\n'
+
+
+def part_templates(plan, srv, bodies, out):
+    """10. The client CPU per request of a templated workload (four
+    templates a request, stamped per send) against the same call with
+    fixed params, side by side in one run of this script, interleaved."""
+    files = {}
+    for tool, text in (("fixed", FIXED_WL), ("templated", TMPL_WL)):
+        files[tool] = os.path.join(L.TMP, tool + ".jsonl")
+        with open(files[tool], "w") as f:
+            f.write(text)
+    with open(os.path.join(L.TMP, "picks.txt"), "w") as f:
+        f.write("gid-a1\ngid-b2\ngid-c3\n")
+    rows, cmds = {}, {}
+    for rep in range(plan.tmpl_reps):
+        for tool in (("fixed", "templated") if rep % 2 == 0 else ("templated", "fixed")):
+            argv, parse = L.paced_cmd("rpcbench", srv, "xmlrpc", bodies["xmlrpc"], 50,
+                                      plan.tmpl_rate, plan.tmpl_s, RPCBENCH)
+            i = argv.index("--verb")
+            argv[i:i + 2] = ["--workload", files[tool]]
+            rows.setdefault(tool, []).append(L.measure(argv, srv, parse))
+            cmds[tool] = argv
+    out.append("## 10. Templated workload: client CPU per request\n")
+    out.append(f"XML-RPC `ping` with four params at {plan.tmpl_rate}/s, 50 connections, "
+               f"{plan.tmpl_s} s, {plan.tmpl_reps} runs each, interleaved: `--workload` with "
+               "fixed params, and the same call with `${seq}`, `${rand}`, `${uuid}` and "
+               "`${pick}` stamped per request. Medians; the target is a ratio <= 1.2.\n")
+    hdr = ["run", "achieved/target", "pacer lag p99 us", "lag p99 us", "latency p99 ms",
+           "client CPU us/request", "steal ms/run"]
+    summary = _plain_vs(rows, ("fixed", "templated"), plan.tmpl_rate, hdr, cmds, out,
+                        lambda tool, m: [])
+    a, b = summary["fixed"]["cpu_us_req"], summary["templated"]["cpu_us_req"]
+    if a and b:
+        out.append(f"templated / fixed client CPU per request: {b / a:.2f}\n")
+    return summary
+
+
 # ---------------------------------------------------------------- main ---
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="short runs, to try the script")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
-    ap.add_argument("--parts", default="123456789")
+    ap.add_argument("--parts", default="123456789T")
     args = ap.parse_args()
     plan = Plan(args.quick)
     t0 = time.time()
@@ -721,6 +764,9 @@ def main():
         if "9" in args.parts:
             L.log("part 9: request log during a 5k/s run")
             summary["reqlog"] = part_reqlog(plan, srv, bodies, out)
+        if "T" in args.parts:
+            L.log("part 10: templated workload against fixed")
+            summary["tmpl"] = part_templates(plan, srv, bodies, out)
     finally:
         srv.stop()
         shutil.rmtree(tmp, ignore_errors=True)

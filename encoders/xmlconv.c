@@ -18,8 +18,71 @@ static xmlrpc_value *array_from_json(xmlrpc_env *env, json_object *v)
     return a;
 }
 
+int xmlconv_base64_decode(const char *s, unsigned char *out, size_t *n)
+{
+    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    uint32_t acc = 0;
+    int bits = 0, pad = 0;
+    *n = 0;
+    for (; *s; s++) {
+        const char *at = strchr(abc, *s);
+        if (*s == '=' && ++pad <= 2)
+            continue;
+        if (!at || pad || !*s)
+            return -1;
+        acc = (acc << 6) | (uint32_t)(at - abc);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            if (out)
+                out[*n] = (unsigned char)(acc >> bits);
+            (*n)++;
+        }
+    }
+    return 0;
+}
+
+/* {"$base64": "..."}, {"$datetime": "..."} or {"$i8": N}: the XML-RPC
+ * types JSON lacks (workload files). @return the tag's name, or NULL. */
+const char *xmlconv_tag(json_object *v)
+{
+    static const char *const tags[] = {"$base64", "$datetime", "$i8"};
+    if (!json_object_is_type(v, json_type_object) || json_object_object_length(v) != 1)
+        return NULL;
+    json_object_object_foreach(v, key, val)
+    {
+        (void)val;
+        for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
+            if (!strcmp(key, tags[i]))
+                return tags[i];
+    }
+    return NULL;
+}
+
+static xmlrpc_value *tagged_from_json(xmlrpc_env *env, const char *tag, json_object *v)
+{
+    json_object *val = json_object_object_get(v, tag);
+    const char *s = json_object_get_string(val);
+    if (!strcmp(tag, "$i8"))
+        return xmlrpc_i8_new(env, json_object_get_int64(val));
+    if (!strcmp(tag, "$datetime"))
+        return xmlrpc_datetime_new_str(env, s);
+    size_t n = 0;
+    unsigned char *bytes = malloc(strlen(s) + 1);
+    xmlrpc_value *x = NULL;
+    if (bytes && xmlconv_base64_decode(s, bytes, &n) == 0)
+        x = xmlrpc_base64_new(env, n, bytes);
+    else
+        xmlrpc_faultf(env, "$base64: not base64: %.60s", s);
+    free(bytes);
+    return x;
+}
+
 static xmlrpc_value *struct_from_json(xmlrpc_env *env, json_object *v)
 {
+    const char *tag = xmlconv_tag(v);
+    if (tag)
+        return tagged_from_json(env, tag, v);
     xmlrpc_value *s = xmlrpc_struct_new(env);
     json_object_object_foreach(v, key, val)
     {

@@ -15,32 +15,10 @@ import tempfile
 import threading
 import xmlrpc.server
 
-from rpctest import JsonRpcHandler, check, main, rpcbench
+from rpctest import JsonRpcHandler, Recorder, check, main, rpcbench
 
 USER, PASS, TOKEN = "alice", "pw-Zq81x", "tok-9Hh2kQ"
 SECRETS = (PASS, TOKEN, "cHctWnE4MXg", base64.b64encode(f"{USER}:{PASS}".encode()).decode())
-
-
-class Recorder:
-    """A server on an ephemeral loopback port, in a thread, keeping the
-    headers of every request it got."""
-
-    def __init__(self, server):
-        self.server = server
-        self.server.seen = []
-        self.thread = threading.Thread(target=server.serve_forever, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.server.shutdown()
-        self.server.server_close()
-
-    @property
-    def port(self):
-        return self.server.server_address[1]
 
 
 class AuthXmlHandler(xmlrpc.server.SimpleXMLRPCRequestHandler):

@@ -378,6 +378,35 @@ class JsonRpcHandler(http.server.BaseHTTPRequestHandler):
         pass
 
 
+class Recorder:
+    """A standard-library server on an ephemeral loopback port, served in a
+    thread; its handlers append what they got to server.seen (under
+    server.lock when they run in threads of their own)."""
+
+    def __init__(self, server):
+        self.server = server
+        self.server.seen = []
+        self.server.lock = threading.Lock()
+        self.thread = threading.Thread(target=server.serve_forever, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+    @property
+    def seen(self):
+        with self.server.lock:
+            return list(self.server.seen)
+
+    @property
+    def port(self):
+        return self.server.server_address[1]
+
+
 def threshold_verdicts(out):
     """{expr: (line, "pass" | "FAIL")} from the text report's threshold lines."""
     got = {}

@@ -63,6 +63,10 @@ const struct opt_row opt_rows[] = {
      .help = "the VM of getVmStats"},
     {.name = "method", .type = OT_CUSTOM, .parse = opt_parse_method, .arg = "M",
      .cmds = IN_LOAD, .help = "call any other method (not with --verb)"},
+    {.name = "workload", .type = OT_CUSTOM, .parse = opt_parse_workload, .arg = "FILE",
+     .cmds = IN_LOAD,
+     .help = "calls from FILE, one JSON object a line: name,\nmethod, params (with templates), "
+             "weight or\nevery (not with --verb, --method)"},
     {.name = "params", .type = OT_STRING, C_AT(method_params), .arg = "JSON", .cmds = IN_LOAD,
      .help = "--method's params: a JSON array or object"},
     {.name = "rate", .short_opt = 'R', .type = OT_RATE, C_AT(rate), .arg = "R", .def = "10/s",

@@ -121,6 +121,7 @@ int opt_defaults(struct options *o, enum opt_cmd cmd, char *err);
 int opt_parse_proto(struct options *o, const char *arg, char *err);
 int opt_parse_verb(struct options *o, const char *arg, char *err);
 int opt_parse_method(struct options *o, const char *arg, char *err);
+int opt_parse_workload(struct options *o, const char *arg, char *err);
 int opt_parse_pacer_window(struct options *o, const char *arg, char *err);
 int opt_parse_header(struct options *o, const char *arg, char *err);
 int opt_parse_user(struct options *o, const char *arg, char *err);

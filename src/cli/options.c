@@ -49,6 +49,8 @@ static int check(const struct options *o, char *err)
                  "sets), not another --validate");
         return -1;
     }
+    if (options_check_workload(o, err))
+        return -1;
     if (c->method_params[0] && !c->custom_method) {
         snprintf(err, ERR_LEN, "--params needs --method");
         return -1;

@@ -31,6 +31,7 @@ struct options {
     char html[512];          /* --html FILE: the self-contained page */
     int encoding_given;      /* --proto was on the command line */
     int verb_given;          /* --verb was on the command line */
+    int method_given;        /* --method was */
     char hdr_log[512];       /* --hdr-log FILE */
     char pct_dist[512];      /* --percentile-dist FILE */
     char requests_log[512];  /* --requests-log FILE[.gz] (run: written; report: read) */
@@ -108,6 +109,11 @@ void options_distribute(struct options *o);
  * and options_arm. @return 0, or -1 with err. */
 int options_check(const struct options *o, char *err);
 int options_check_arm(const struct run_config *cfg, char *err);
+/* options_workload.c: options_check_workload refuses --workload with
+ * --verb, --method or --params; options_workload_arm refuses an XML-RPC
+ * arm a workload with named params. @return 0, or -1 with err. */
+int options_check_workload(const struct options *o, char *err);
+int options_workload_arm(const struct run_config *cfg, char *err);
 
 /* options_stages.c: with --stages, refuses --rate and --duration beside
  * them and sets o->cfg's duration_ns (the stages' sum) and rate (their

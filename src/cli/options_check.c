@@ -110,7 +110,7 @@ static int check_vm_id(const struct run_config *cfg, char *err)
 
 static int check_verbs(const struct run_config *cfg, const struct encoder *enc, char *err)
 {
-    if (check_vm_id(cfg, err))
+    if (check_vm_id(cfg, err) || options_workload_arm(cfg, err))
         return -1;
     if (cfg->custom_method)
         return 0;

@@ -53,6 +53,10 @@ static int conflict(const struct options *o, const char *other, char *err)
 {
     if (!o->verb_given || !o->cfg.custom_method)
         return 0;
+    if (o->cfg.workload[0]) {
+        snprintf(err, ERR_LEN, "not with --workload (the file names its calls)");
+        return -1;
+    }
     snprintf(err, ERR_LEN, "not with %s: give one (--verb for the built-in verbs, --method "
              "for any other method)", other);
     return -1;
@@ -125,6 +129,7 @@ int opt_parse_method(struct options *o, const char *arg, char *err)
 {
     struct run_config *c = &o->cfg;
     c->custom_method = 1;
+    o->method_given = 1;
     if (conflict(o, "--verb", err) || check_method(arg, err))
         return -1;
     c->nverbs = 1;

@@ -21,17 +21,23 @@
 #include "client/engine_int.h"
 #include "client/errtext.h"
 
+/* The request's head for a body of len bytes, appended to b. */
+static int http_head(const struct engine *e, struct buf *b, size_t len)
+{
+    /* --header, --user, --bearer: the lines as given, before the body's */
+    return buf_appendf(b,
+                       "POST %s HTTP/1.1\r\nHost: %s:%d\r\nUser-Agent: rpcbench\r\n"
+                       "%sContent-Type: %s\r\nContent-Length: %zu\r\n\r\n",
+                       e->target->path, e->target->host, e->target->port, e->cfg->headers,
+                       e->enc->content_type, len);
+}
+
 static int http_prepare(struct engine *e, int verb, const struct enc_request *body, char *err)
 {
     struct prepared *p = &e->prep[verb];
     struct buf *b = &p->req.body;
     buf_reset(b);
-    /* --header, --user, --bearer: the lines as given, before the body's */
-    int rc = buf_appendf(b,
-                         "POST %s HTTP/1.1\r\nHost: %s:%d\r\nUser-Agent: rpcbench\r\n"
-                         "%sContent-Type: %s\r\nContent-Length: %zu\r\n\r\n",
-                         e->target->path, e->target->host, e->target->port, e->cfg->headers,
-                         e->enc->content_type, body->body.len);
+    int rc = http_head(e, b, body->body.len);
     size_t head = b->len;
     if (rc || buf_append(b, body->body.data, body->body.len)) {
         snprintf(err, ERR_LEN, "out of memory rendering the request");
@@ -83,11 +89,29 @@ static int keep_body(void *ctx, const char *at, size_t len)
     }
 }
 
+/* The bytes of r's request: its verb's prepared ones with r's id, or a
+ * templated call's stamped afresh (e->stamp_msg). @return 0, or -1 out of
+ * memory. */
+static int http_bytes(struct engine *e, const struct request *r, const struct buf **out)
+{
+    struct prepared *p = &e->prep[r->verb];
+    int st = engine_stamp(e, r);
+    if (st == 0) {
+        enc_stamp_id(&p->req, reqid_wire(&e->ids, r->id));
+        *out = &p->req.body;
+        return 0;
+    }
+    buf_reset(&e->stamp_msg);
+    *out = &e->stamp_msg;
+    return st < 0 || http_head(e, &e->stamp_msg, e->stamp_body.len) ||
+           buf_append(&e->stamp_msg, e->stamp_body.data, e->stamp_body.len) ? -1 : 0;
+}
+
 static void http_send(struct conn *c, struct request *r)
 {
     struct engine *e = c->eng;
-    struct prepared *p = &e->prep[r->verb];
-    enc_stamp_id(&p->req, reqid_wire(&e->ids, r->id));
+    const struct buf *b;
+    int bad = http_bytes(e, r, &b);
     http_response_start(&c->resp, e->cfg->max_response, keep_body, c);
     check_stream_start(&c->check, e->enc, &c->body, CHECK_STREAM_HEAD);
     c->state = CONN_BUSY;
@@ -95,12 +119,13 @@ static void http_send(struct conn *c, struct request *r)
     r->sent_ns = clock_now_ns();
     /* The shared template is restamped by the next send, so what the socket
      * does not take now is copied (rare: requests are small). */
-    if (conn_send_bytes(c, p->req.body.data, p->req.body.len) < 0) {
-        conn_fail(c, ERR_CLOSED, CAUSE_RESET, "reset the connection");
+    if (bad || conn_send_bytes(c, b->data, b->len) < 0) {
+        conn_fail(c, ERR_CLOSED, CAUSE_RESET, bad ? "out of memory" : "reset the connection");
         return;
     }
+    r->tx_bytes = (int64_t)b->len;
     if (r->measured)
-        e->pool.stats.bytes_sent += (int64_t)p->req.body.len;
+        e->pool.stats.bytes_sent += (int64_t)b->len;
     ev_timer_set(&c->timer, (double)e->cfg->timeout_ns / 1e9, 0);
     ev_timer_start(e->loop, &c->timer);
     conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);

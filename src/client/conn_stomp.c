@@ -83,20 +83,26 @@ static void stomp_ready(struct conn *c)
 
 /* SEND frames, one per verb, rendered once per connection (reply-to is the
  * connection's own); the JSON-RPC id is stamped into them per send. */
+static int render_send(struct conn *c, struct buf *out, const char *body, size_t len)
+{
+    char queue[64];
+    reply_queue(c, queue, sizeof queue);
+    const struct run_config *cfg = c->eng->cfg;
+    const char *dest = cfg->stomp_destination[0] ? cfg->stomp_destination
+                                                 : STOMP_DEFAULT_DESTINATION;
+    const char *kv[] = {"destination", dest, "content-type", "application/json",
+                        "reply-to", queue, NULL};
+    return stomp_render(out, "SEND", kv, body, len);
+}
+
 static int build_frames(struct conn *c)
 {
     struct engine *e = c->eng;
-    char queue[64];
-    reply_queue(c, queue, sizeof queue);
-    const char *dest = e->cfg->stomp_destination[0] ? e->cfg->stomp_destination
-                                                     : STOMP_DEFAULT_DESTINATION;
-    const char *kv[] = {"destination", dest, "content-type", "application/json",
-                        "reply-to", queue, NULL};
     buf_reset(&c->frames);
     for (size_t v = 0; v < e->cfg->nverbs; v++) {
         const struct prepared *p = &e->prep[v];
         size_t start = c->frames.len;
-        if (stomp_render(&c->frames, "SEND", kv, p->req.body.data, p->req.body.len))
+        if (render_send(c, &c->frames, p->req.body.data, p->req.body.len))
             return -1;
         c->frame_off[v] = start;
         c->frame_len[v] = c->frames.len - start;
@@ -164,21 +170,44 @@ static void logged_in(struct conn *c, const struct stomp_frame *f)
     conn_ready(c);
 }
 
+/* The frame of r's request: the connection's own for r's verb with r's
+ * id, or a templated call's stamped afresh (e->stamp_msg). @return 0, or
+ * -1 out of memory. */
+static int frame_bytes(struct conn *c, const struct request *r, const char **at, size_t *len)
+{
+    struct engine *e = c->eng;
+    int st = engine_stamp(e, r);
+    if (st == 0) {
+        struct enc_request slot = {.body = {.data = c->frames.data, .len = c->frames.len},
+                                   .id_off = c->frame_id_off[r->verb],
+                                   .id_len = e->prep[r->verb].req.id_len};
+        enc_stamp_id(&slot, reqid_wire(&e->ids, r->id));
+        *at = c->frames.data + c->frame_off[r->verb];
+        *len = c->frame_len[r->verb];
+        return 0;
+    }
+    buf_reset(&e->stamp_msg);
+    if (st < 0 || render_send(c, &e->stamp_msg, e->stamp_body.data, e->stamp_body.len))
+        return -1;
+    *at = e->stamp_msg.data;
+    *len = e->stamp_msg.len;
+    return 0;
+}
+
 static void stomp_send(struct conn *c, struct request *r)
 {
     struct engine *e = c->eng;
-    char *frame = c->frames.data + c->frame_off[r->verb];
-    struct enc_request slot = {.body = {.data = c->frames.data, .len = c->frames.len},
-                               .id_off = c->frame_id_off[r->verb],
-                               .id_len = e->prep[r->verb].req.id_len};
-    enc_stamp_id(&slot, reqid_wire(&e->ids, r->id));
+    const char *frame = NULL;
+    size_t len = 0;
+    int bad = frame_bytes(c, r, &frame, &len);
     r->live = 1;
-    if (conn_send_bytes(c, frame, c->frame_len[r->verb]) < 0) {
-        conn_fail(c, ERR_CLOSED, CAUSE_RESET, "reset the connection");
+    if (bad || conn_send_bytes(c, frame, len) < 0) {
+        conn_fail(c, ERR_CLOSED, CAUSE_RESET, bad ? "out of memory" : "reset the connection");
         return;
     }
+    r->tx_bytes = (int64_t)len;
     if (r->measured)
-        e->pool.stats.bytes_sent += (int64_t)c->frame_len[r->verb];
+        e->pool.stats.bytes_sent += (int64_t)len;
     conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
 }
 

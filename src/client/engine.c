@@ -264,6 +264,8 @@ static void begin(struct engine *e)
     else
         sched_init(&e->sched, cfg->arrival, cfg->rate > 0 ? cfg->rate : 1, now, cfg->seed);
     sched_split(&e->sched, cfg->split_ranks, cfg->split_rank);
+    periodic_init(&e->periodic, cfg, now);
+    e->mix_off = e->periodic.n == cfg->nverbs;
     ev_timer_set(&e->tick, (double)(e->m0_ns + e->tick_k * cfg->interval_ns - now) / 1e9, 0);
     ev_timer_start(e->loop, &e->tick);
     ev_timer_set(&e->end, (double)(e->end_ns - now) / 1e9, 0);
@@ -367,6 +369,7 @@ static void teardown(struct engine *e)
     hist_close(&e->hook_hist);
     hist_close(&e->pool.stats.handshake);
     buf_free(&e->scratch);
+    engine_workload_free(e);
     if (e->timerfd >= 0)
         close(e->timerfd);
     if (e->loop) {

@@ -6,11 +6,29 @@
 #include "base/clock.h"
 #include "client/engine_int.h"
 
-static void send_on(struct engine *e, struct conn *c, int64_t intended, int queued)
+int64_t engine_due_peek(const struct engine *e)
+{
+    int64_t mix = e->mix_off ? SCHED_NEVER : sched_peek(&e->sched);
+    int64_t own = periodic_peek(&e->periodic, NULL);
+    return own < mix ? own : mix;
+}
+
+/* Consumes the next send: a periodic call's when it is due first, else
+ * the mix's (its verb by weight). @return its intended time. */
+static int64_t due_take(struct engine *e, int *verb)
+{
+    int64_t mix = e->mix_off ? SCHED_NEVER : sched_peek(&e->sched);
+    if (periodic_peek(&e->periodic, NULL) < mix)
+        return periodic_take(&e->periodic, verb);
+    *verb = engine_pick_verb(e);
+    return sched_take(&e->sched);
+}
+
+static void send_on(struct engine *e, struct conn *c, int verb, int64_t intended, int queued)
 {
     uint64_t id = ++e->next_id;
     struct request *r = e->wire->multiplex ? request_ring_slot(&e->ring, id) : &c->req;
-    r->verb = engine_pick_verb(e);
+    r->verb = verb;
     r->id = id;
     r->conn = c;
     r->intended_ns = intended;
@@ -122,12 +140,12 @@ static void dispatch_due(struct engine *e, int64_t busy_since, int64_t free_at)
     if (e->cfg->rate <= 0) { /* closed loop: every free connection sends now */
         struct conn *c;
         while (!e->wire->multiplex && clock_now_ns() < e->end_ns && (c = take_conn(e)) != NULL)
-            send_on(e, c, clock_now_ns(), 0);
+            send_on(e, c, engine_pick_verb(e), clock_now_ns(), 0);
         return;
     }
     /* Nothing intended at or after the window's end goes out: the report
      * would not count it. */
-    while (sched_peek(&e->sched) <= now && sched_peek(&e->sched) < e->end_ns) {
+    while (engine_due_peek(e) <= now && engine_due_peek(e) < e->end_ns) {
         struct conn *c = take_conn(e);
         /* A connection freed while the backlog waited goes straight back to
          * it: every connection has been busy since busy_since, not since now
@@ -135,11 +153,12 @@ static void dispatch_due(struct engine *e, int64_t busy_since, int64_t free_at)
          * as if the pacer, not the server, had held it back). */
         if (c && busy_since != INT64_MAX && !e->idle)
             e->all_busy_ns = busy_since;
+        int verb;
         if (c) {
-            int64_t due = sched_take(&e->sched);
-            send_on(e, c, due, due >= busy_since && due < free_at);
+            int64_t due = due_take(e, &verb);
+            send_on(e, c, verb, due, due >= busy_since && due < free_at);
         } else if (engine_all_gave_up(e)) {
-            engine_fail_unconnectable(e, sched_take(&e->sched));
+            engine_fail_unconnectable(e, due_take(e, &verb));
         } else {
             engine_wake_on_answers(e, 1); /* backlog: the next completion sends it */
             e->arm_pending = 0;
@@ -166,11 +185,13 @@ void engine_dispatch(struct engine *e, int64_t busy_since, int64_t free_at)
 void engine_send_on_free(struct engine *e)
 {
     int64_t now = clock_now_ns();
-    while (!engine_ended(e) && sched_peek(&e->sched) <= now && sched_peek(&e->sched) < e->end_ns &&
+    while (!engine_ended(e) && engine_due_peek(e) <= now && engine_due_peek(e) < e->end_ns &&
            (e->wire->multiplex || e->idle)) {
         struct conn *c = take_conn(e);
         if (!c)
             return;
-        send_on(e, c, sched_take(&e->sched), 0);
+        int verb;
+        int64_t due = due_take(e, &verb);
+        send_on(e, c, verb, due, 0);
     }
 }

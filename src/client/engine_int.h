@@ -10,9 +10,11 @@
 #include "base/buf.h"
 #include "encoders/encoder.h"
 #include "encoders/expect.h"
+#include "encoders/workload.h"
 #include "client/conn.h"
 #include "client/engine.h"
 #include "client/pacer_window.h"
+#include "client/periodic.h"
 #include "client/reqid.h"
 #include "client/request_ring.h"
 #include "client/sched.h"
@@ -49,6 +51,14 @@ struct engine {
     struct agent_link *agent;   /* NULL: the server is sampled here (smp) */
 
     struct prepared prep[RUN_MAX_VERBS];
+    /* --workload: its calls, and those with templates cut at them
+     * (engine_workload.c); each request of such a call is stamped into
+     * stamp_body (and, with the wire's head, stamp_msg): one loop thread. */
+    struct workload *wl;        /* NULL: no workload file */
+    struct tmpl tmpl[RUN_MAX_VERBS];
+    struct tmpl_state tstate;
+    uint64_t seq_next;          /* this process's ${seq} count */
+    struct buf stamp_body, stamp_msg;
     struct expect expects[RUN_MAX_EXPECTS]; /* --expect, parsed once (answer_check.c) */
     size_t nexpects;
     int wrr_current[RUN_MAX_VERBS]; /* smooth weighted round robin state */
@@ -68,7 +78,9 @@ struct engine {
     char rbuf[262144];          /* one loop thread: one read buffer (a 2 MB answer in ~10 reads) */
     struct buf scratch;         /* small frames rendered on the way out */
 
-    struct sched sched;
+    struct sched sched;         /* the weighted mix's, at --rate */
+    struct periodic periodic;   /* --workload's calls with their own period */
+    int mix_off;                /* every call has its own period: no mix */
     /* The schedule and verb mix where the requests never sent began (at
      * the end), replayed when the run is over to censor their waits. */
     struct sched unsent;
@@ -142,6 +154,25 @@ void engine_count_unsent(struct engine *e);
 void engine_censor_unsent(struct engine *e);
 void engine_count_in_flight(void *owner, const struct request *r);
 void engine_fold_conn_stats(struct engine *e);
+
+/* engine_workload.c. engine_workload_call: the method and params (a new
+ * reference, may be NULL) of verb i of a --workload run. @return 0, or -1
+ * with err (the file changed since the options were checked, or XML-RPC
+ * given named params). engine_workload_compile: cuts verb i's rendered
+ * request at its templates, if it has any (@return 0, or -1 with err).
+ * engine_stamp: verb r->verb's request with fresh values and r's id in
+ * e->stamp_body; @return 1 so, 0 when the call has no templates (its
+ * prepared bytes go as they are), -1 out of memory. engine_workload_free:
+ * at teardown. */
+int engine_workload_call(struct engine *e, size_t i, const char **method, json_object **params,
+                         char *err);
+int engine_workload_compile(struct engine *e, size_t i, const struct enc_request *body, char *err);
+int engine_stamp(struct engine *e, const struct request *r);
+void engine_workload_free(struct engine *e);
+
+/* engine_dispatch.c. engine_due_peek: the intended time of the next
+ * send, the mix's or a periodic call's (not consumed). */
+int64_t engine_due_peek(const struct engine *e);
 
 /* engine_dispatch.c. engine_dispatch: sends what is due while a
  * connection is free; a request due in [busy_since, free_at) waited for

@@ -30,6 +30,8 @@ static int64_t window_end(const struct engine *e, int64_t first)
     if (horizon > e->end_ns)
         horizon = e->end_ns - 1;
     struct sched s = e->sched; /* a copy: looking ahead draws nothing */
+    if (e->mix_off)
+        return last;
     for (int i = 1; i < WINDOW_MAX_SENDS; i++) {
         sched_take(&s);
         if (sched_peek(&s) > horizon)
@@ -64,7 +66,7 @@ void engine_arm_cb(struct ev_loop *loop, ev_prepare *w, int revents)
     if (engine_ended(e))
         return;
     if (e->arm_pending) {
-        int64_t first = sched_peek(&e->sched);
+        int64_t first = engine_due_peek(e);
         int64_t at_ns = first < e->end_ns ? window_end(e, first) : first, now = clock_now_ns();
         engine_wake_on_answers(e, at_ns >= e->end_ns ||
                                at_ns - now > HARVEST_WAIT_NS + pacer_window_ns(&e->window));
@@ -122,7 +124,7 @@ void engine_poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
     (void)loop;
     (void)revents;
     struct engine *e = w->data;
-    if (!engine_ended(e) && sched_peek(&e->sched) <= clock_now_ns())
+    if (!engine_ended(e) && engine_due_peek(e) <= clock_now_ns())
         engine_dispatch(e, INT64_MAX, INT64_MAX);
 }
 

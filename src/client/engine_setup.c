@@ -22,7 +22,10 @@ int engine_setup_requests(struct engine *e, char *err)
         json_object *params = NULL;
         struct enc_request body = {0};
         int rc;
-        if (cfg->custom_method) {
+        if (cfg->workload[0]) {
+            if (engine_workload_call(e, i, &method, &params, err))
+                return -1;
+        } else if (cfg->custom_method) {
             if (cfg->method_params[0]) {
                 params = json_tokener_parse(cfg->method_params);
                 if (!params) {
@@ -41,6 +44,8 @@ int engine_setup_requests(struct engine *e, char *err)
                     REQID_PREFIX_LEN))
             memcpy(body.body.data + body.id_off - REQID_PREFIX_LEN, e->ids.prefix,
                    REQID_PREFIX_LEN);
+        if (rc == ENC_OK && e->wl)
+            rc = engine_workload_compile(e, i, &body, err);
         if (rc == ENC_OK)
             rc = e->wire->prepare(e, (int)i, &body, err);
         enc_request_free(&body);

@@ -66,8 +66,10 @@ enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL };
 #define ERR_SAMPLE_LEN 160   /* the first error of each kind, as text */
 
 struct verb_spec {
-    char name[64];     /* verb ("list") or, with --method, the method name */
-    unsigned weight;   /* share in the mix */
+    char name[64];     /* verb ("list"), with --method the method name, with
+                          --workload the call's name */
+    unsigned weight;   /* share in the mix; 0: a --workload call with its own period */
+    int64_t every_ns;  /* that period (0: in the mix) */
 };
 
 struct interval_rec;
@@ -121,6 +123,7 @@ struct run_config {
     char method_params[1024]; /* --params JSON for --method */
     char vm_id[64];          /* getVmStats' argument */
     int custom_method;       /* verbs[0].name is a raw method */
+    char workload[256];      /* --workload FILE: verbs are its calls ("" none) */
     double rate;             /* per second; 0 = closed loop (max) */
     int64_t duration_ns, warmup_ns, timeout_ns, interval_ns;
     int connections;

@@ -1,0 +1,34 @@
+/* periodic: the schedule of a workload's calls that have their own period
+ * ("every": "15s"), apart from the weighted mix that shares --rate.
+ *
+ * Call i's k-th send is due at t0 + k * period, from absolute time as the
+ * mix's schedule is (never from summed sleeps), so its latency counts from
+ * that intended time. Under MPI the sends are split as the mix's are: a
+ * rank keeps the k-th send of each call when k % ranks == rank. A fleet
+ * of hosts can give each its own (a struct periodic per host, its own t0). */
+#ifndef RPCBENCH_PERIODIC_H
+#define RPCBENCH_PERIODIC_H
+
+#include <stdint.h>
+
+#include "model/result.h"
+
+struct periodic {
+    size_t n;                      /* calls with a period (0: none) */
+    int verb[RUN_MAX_VERBS];       /* their index in the run's verbs */
+    int64_t period_ns[RUN_MAX_VERBS];
+    uint64_t k[RUN_MAX_VERBS];     /* index of each one's next send */
+    int64_t t0_ns;
+    unsigned stride;               /* ranks (1: all sends are this process's) */
+};
+
+/* Readies p (the caller's; nothing allocated) with the verbs of cfg that
+ * have every_ns, first due at t0_ns, split as cfg says among ranks. */
+void periodic_init(struct periodic *p, const struct run_config *cfg, int64_t t0_ns);
+/* @return the intended time of the next periodic send, INT64_MAX / 4 (never)
+ * when there is none; *verb (may be NULL) its verb. Not consumed. */
+int64_t periodic_peek(const struct periodic *p, int *verb);
+/* Consumes the next send. @return its intended time; *verb its verb. */
+int64_t periodic_take(struct periodic *p, int *verb);
+
+#endif

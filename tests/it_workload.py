@@ -1,0 +1,245 @@
+"""it_workload: --workload FILE (issue 26, part 1) as independent peers
+receive it. One file drives Python's own xmlrpc.server and a
+standard-library JSON-RPC server, and both get the same per-call shares
+(within 5 points) and exactly the requests the report counts; templates give
+the values they promise (${seq} unique and increasing, ${pick} only from
+its file, ${rand} within its bounds) and the tagged values arrive as
+XML-RPC's own types; STOMP carries the same file to `rpcbench serve`; a
+line with "every" is sent at its own period; and every mistake in the file
+is a usage error naming the file and the line, before anything is sent."""
+import datetime
+import http.server
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+import xmlrpc.client
+import xmlrpc.server
+
+from rpctest import JsonRpcHandler, Recorder, Server, check, main, rpcbench, run_json
+
+PICKS = ["gid-a1", "gid-b2", "gid-c3", "gid-d<4>&"]  # XML's and JSON's specials too
+
+WORKLOAD = """# a mix of three calls, with templates
+{"name": "status", "method": "aria2.tellStatus", "params": ["${pick:gids.txt}", "${seq}"], "weight": 3}
+{"name": "add", "method": "aria2.addUri", "params": [["http://x/${seq}.iso"], {"n": "${rand:10:20}", "id": "${uuid}"}], "weight": 1}
+{"name": "types", "method": "system.types", "params": [{"$base64": "aGVsbG8="}, {"$datetime": "20240102T03:04:05"}, {"$i8": 7}, 1.5, true, "plain"]}
+"""
+
+
+class XmlHandler(xmlrpc.server.SimpleXMLRPCRequestHandler):
+    rpc_paths = ("/RPC2",)
+
+    def decode_request_content(self, data):
+        body = super().decode_request_content(data)
+        params, method = xmlrpc.client.loads(body, use_builtin_types=False)
+        with self.server.lock:
+            self.server.seen.append((method, params, body))
+        return body
+
+    def log_message(self, *a):
+        pass
+
+
+def xml_server():
+    s = xmlrpc.server.SimpleXMLRPCServer(("127.0.0.1", 0), requestHandler=XmlHandler,
+                                         logRequests=False, allow_none=True)
+    s.register_function(lambda *a: {"status": {"code": 0, "message": "Done"}}, "aria2.tellStatus")
+    s.register_function(lambda *a: {"status": {"code": 0, "message": "Done"}}, "aria2.addUri")
+    s.register_function(lambda *a: {"status": {"code": 0, "message": "Done"}}, "system.types")
+    s.register_function(lambda *a: {"status": {"code": 0, "message": "Done"}}, "tick")
+    return Recorder(s)
+
+
+class JsonHandler(JsonRpcHandler):
+    def answer(self, req):
+        with self.server.lock:
+            self.server.seen.append((req["method"], req.get("params"), None))
+        return 200, True
+
+
+def json_server():
+    return Recorder(http.server.ThreadingHTTPServer(("127.0.0.1", 0), JsonHandler))
+
+
+class Files:
+    """A temporary directory holding the workload and its pick file."""
+
+    def __init__(self, text=WORKLOAD):
+        self.dir = tempfile.mkdtemp(prefix="rpcbench-wl.")
+        self.path = self.write("calls.jsonl", text)
+        self.write("gids.txt", "\n".join(PICKS) + "\n")
+
+    def write(self, name, text):
+        p = os.path.join(self.dir, name)
+        with open(p, "w") as f:
+            f.write(text)
+        return p
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        shutil.rmtree(self.dir)
+
+
+def shares(names):
+    n = len(names)
+    return {k: names.count(k) / n for k in set(names)}
+
+
+def run_against(srv, proto, path, *more, rate="200", duration="2s", conns="2"):
+    url = "http://127.0.0.1:%d/%s" % (srv.port, "RPC2" if proto == "xmlrpc" else "jsonrpc")
+    _, r, _ = run_json("-u", url, "-p", proto, "--workload", path, "-R", rate, "-d", duration,
+                       "-c", conns, *more)
+    return r
+
+
+def check_counts(r, calls, method_of):
+    """The server got exactly what the report counts, call by call."""
+    check(r["requests"]["ok"] == r["requests"]["sent"] > 0, "ok %r" % r["requests"])
+    check(len(calls) == r["requests"]["sent"], "server got %d, the run sent %d"
+          % (len(calls), r["requests"]["sent"]))
+    for name, v in r["verbs"].items():
+        got = sum(1 for c in calls if c[0] == method_of[name])
+        check(got == v["requests"], "%s: server got %d, report %d" % (name, got, v["requests"]))
+
+
+def test_one_file_both_encodings_same_shares():
+    method_of = {"status": "aria2.tellStatus", "add": "aria2.addUri", "types": "system.types"}
+    want = {"aria2.tellStatus": 0.6, "aria2.addUri": 0.2, "system.types": 0.2}
+    with Files() as f:
+        with xml_server() as xs:
+            rx = run_against(xs, "xmlrpc", f.path)
+            xcalls = xs.seen
+        with json_server() as js:
+            rj = run_against(js, "jsonrpc", f.path)
+            jcalls = js.seen
+    check_counts(rx, xcalls, method_of)
+    check_counts(rj, jcalls, method_of)
+    for calls in (xcalls, jcalls):
+        got = shares([c[0] for c in calls])
+        for m, w in want.items():
+            check(abs(got.get(m, 0) - w) <= 0.05, "share of %s: %.3f, want %.2f" % (m, got.get(m, 0), w))
+    # the same values in both: the JSON-RPC side sees the tagged values as plain JSON
+    jt = [c[1] for c in jcalls if c[0] == "system.types"][0]
+    check(jt == ["aGVsbG8=", "20240102T03:04:05", 7, 1.5, True, "plain"], "jsonrpc types %r" % jt)
+
+
+def check_seq(values):
+    check(values == sorted(values) and len(set(values)) == len(values),
+          "${seq} not unique and increasing: %r" % values[:20])
+
+
+def test_templates_give_what_they_promise():
+    with Files() as f, xml_server() as xs:
+        run_against(xs, "xmlrpc", f.path, conns="1")
+        calls = xs.seen
+    status = [c for c in calls if c[0] == "aria2.tellStatus"]
+    add = [c for c in calls if c[0] == "aria2.addUri"]
+    check(all(c[1][0] in PICKS for c in status), "a ${pick} value not from the file")
+    check(len({c[1][0] for c in status}) == len(PICKS), "${pick} never took some lines")
+    check(all(isinstance(c[1][1], int) for c in status), "a whole ${seq} is an int")
+    seqs = [c[1][1] if c[0] == "aria2.tellStatus"
+            else int(re.match(r"http://x/(\d+)\.iso$", c[1][0][0]).group(1))
+            for c in calls if c[0] != "system.types"]
+    check_seq(seqs)
+    check(seqs[0] == 0, "${seq} starts at 0: %r" % seqs[:3])
+    rands = [c[1][1]["n"] for c in add]
+    check(all(isinstance(v, int) and 10 <= v <= 20 for v in rands), "rand %r" % rands[:10])
+    check(len(set(rands)) > 3, "${rand} varies: %r" % rands[:10])
+    uuids = [c[1][1]["id"] for c in add]
+    check(all(re.match(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$", u)
+              for u in uuids) and len(set(uuids)) == len(uuids), "uuid %r" % uuids[:3])
+    t = [c for c in calls if c[0] == "system.types"][0]
+    check(isinstance(t[1][0], xmlrpc.client.Binary) and t[1][0].data == b"hello", "base64 %r" % (t[1][0],))
+    check(isinstance(t[1][1], xmlrpc.client.DateTime) and t[1][1].value == "20240102T03:04:05",
+          "datetime %r" % (t[1][1],))
+    check(b"<i8>7</i8>" in t[2], "$i8 is sent as <i8>: %r" % t[2][:300])
+
+
+def test_same_seed_same_values():
+    runs = []
+    for _ in range(2):
+        with Files() as f, json_server() as js:
+            run_against(js, "jsonrpc", f.path, "--seed", "42", conns="1", rate="50", duration="1s")
+            runs.append([json.dumps(c[1]) for c in js.seen])
+    n = min(len(runs[0]), len(runs[1]))
+    check(n > 20 and runs[0][:n] == runs[1][:n], "--seed 42 twice: other values")
+
+
+def test_every_line_runs_at_its_period():
+    text = ('{"name": "poll", "method": "tick", "every": "100ms"}\n'
+            '{"name": "status", "method": "aria2.tellStatus", "params": ["${seq}", 0]}\n')
+    with Files(text) as f, xml_server() as xs:
+        r = run_against(xs, "xmlrpc", f.path, rate="20", duration="3s")
+        calls = xs.seen
+    ticks = sum(1 for c in calls if c[0] == "tick")
+    check(r["verbs"]["poll"]["requests"] == ticks, "report %r, server %d" % (r["verbs"]["poll"], ticks))
+    check(29 <= ticks <= 31, "every 100ms for 3s: %d ticks" % ticks)
+    status = sum(1 for c in calls if c[0] == "aria2.tellStatus")
+    check(58 <= status <= 62, "the mix keeps --rate 20/s over 3s: %d" % status)
+    with Files('{"name": "poll", "method": "tick", "every": "200ms"}\n') as f, xml_server() as xs:
+        url = "http://127.0.0.1:%d/RPC2" % xs.port
+        _, r, _ = run_json("-u", url, "--workload", f.path, "-d", "2s")
+        check(r["requests"]["sent"] == len(xs.seen) and 9 <= len(xs.seen) <= 11,
+              "only every lines, no --rate: %d calls" % len(xs.seen))
+
+
+def test_stomp_carries_the_same_file():
+    text = ('{"name": "ping", "method": "Host.ping", "params": {}, "weight": 3}\n'
+            '{"name": "vms", "method": "Host.getVMList", "params": {"onlyUUID": true, "x": "${uuid}"}}\n')
+    with Files(text) as f, Server("--vms", "5") as srv:
+        _, r, _ = run_json("-u", "stomp://127.0.0.1:%d" % srv.port, "-p", "jsonrpc",
+                           "--workload", f.path, "-R", "100", "-d", "2s")
+    v = r["verbs"]
+    check(r["requests"]["ok"] == r["requests"]["sent"] > 0, "ok %r" % r["requests"])
+    share = v["ping"]["requests"] / r["requests"]["sent"]
+    check(abs(share - 0.75) <= 0.05, "ping's share %.3f" % share)
+
+
+def usage(f, *args):
+    code, out, err = rpcbench("run", "--workload", f, "-R", "5", "-d", "1s", *args, timeout=30)
+    return code, err.strip()
+
+
+def test_usage_errors_name_the_line():
+    cases = [
+        ('{"method": "a"}\n{"method": "b", "params": [1,\n', ":2: not one JSON object"),
+        ('{"method": "a", "params": ["${nope}"]}\n', ":1: unknown template ${nope}"),
+        ('\n{"method": "a", "params": ["${pick:missing.txt}"]}\n', ":2: "),
+        ('{"method": "a", "params": ["${rand:9:1}"]}\n', ":1: ${rand:9:1}"),
+        ('{"method": "a", "wieght": 3}\n', ':1: unknown key "wieght"'),
+        ('{"method": "a", "every": "15s", "weight": 2}\n', ':1: "every" and "weight"'),
+        ('{"method": "a"}\n{"method": "a"}\n', ':2: the name "a" is line 1'),
+        ('{"method": "a", "params": [{"$i8": "x"}]}\n', ':1: {"$i8"'),
+        ('# only a comment\n', ":1: no calls"),
+    ]
+    for text, says in cases:
+        with Files(text) as f:
+            code, err = usage(f.path)
+            check(code == 2 and f.path + says in err and len(err.splitlines()) == 1,
+                  "%r: rc %d %r" % (text, code, err))
+    with Files('{"method": "a", "params": ["${pick:missing.txt}"]}\n') as f:
+        code, err = usage(f.path)
+        check("missing.txt" in err and "No such file" in err, err)
+    with Files('{"method": "a", "params": {"k": 1}}\n') as f:
+        code, err = usage(f.path, "-p", "xmlrpc")
+        check(code == 2 and "positional" in err and f.path + ":1" in err, "named xmlrpc: %r" % err)
+        code, err = usage(f.path, "-p", "jsonrpc", "--verb", "ping")
+        check(code == 2 and "--workload" in err, "with --verb: %r" % err)
+        code, err = usage(f.path, "-p", "jsonrpc", "--params", "[1]")
+        check(code == 2 and "--workload" in err, "with --params: %r" % err)
+    with Files('{"method": "a", "every": "1s"}\n') as f:
+        code, err = usage(f.path)
+        check(code == 2 and "--rate" in err and "own period" in err, "every only, -R: %r" % err)
+    code, err = usage("/nonexistent/w.jsonl")
+    check(code == 2 and "/nonexistent/w.jsonl" in err, err)
+
+
+if __name__ == "__main__":
+    main([test_one_file_both_encodings_same_shares, test_templates_give_what_they_promise,
+          test_same_seed_same_values, test_every_line_runs_at_its_period,
+          test_stomp_carries_the_same_file, test_usage_errors_name_the_line])
