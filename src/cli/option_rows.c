@@ -76,6 +76,11 @@ const struct opt_row opt_rows[] = {
      .help = "measured time (units us ms s m h; a bare number\nis seconds)"},
     {.name = "warmup", .type = OT_DURATION, C_AT(warmup_ns), .arg = "D", .def = "0",
      .cmds = IN_LOAD, .help = "excluded from every figure"},
+    {.name = "targets", .type = OT_STRING, C_AT(targets_file), .arg = "FILE", .cmds = IN_RUN,
+     .why_only = "run drives one fleet",
+     .help = "a fleet of hosts, one a line: URL [rate=R]\n"
+             "(R as --rate's; default --rate); each host has\n"
+             "its own connections and schedule (not with --url)"},
     {.name = "stages", .type = OT_CUSTOM, .parse = opt_parse_stages, .arg = "D:R[-R2],...",
      .cmds = IN_RUN, .why_only = "run measures the stages of one run",
      .help = "the measured window as stages end to end (16 at\n"
