@@ -74,7 +74,7 @@ static int serve_hosts(const struct server_config *o)
         rc = EXIT_RUN_FAILED;
     } else {
         targets = NULL;
-        printf("listening on %s .. %s (%d hosts)\n", f.bound[0], f.bound[f.n - 1], f.n);
+        printf("listening on %s .. %s\n", f.bound[0], f.bound[f.n - 1]);
         fflush(stdout);
         serve_fleet_run(&f);
         if (serve_fleet_print_counts(&f, stderr, stats) < 0)
