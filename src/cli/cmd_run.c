@@ -13,7 +13,34 @@
 #include "model/result_json.h"
 #include "client/measured_run.h"
 #include "client/reqlog.h"
+#include "client/targets_file.h"
+#include "encoders/encoder.h"
 #include "dist/dist.h"
+
+/* --targets FILE: read and checked before anything is sent (a usage
+ * error names the file and line); the first target stands as cfg's url.
+ * @return 0 (tf filled, or empty without --targets), or -1 with err. */
+static int load_targets(struct run_config *cfg, struct targets_file *tf, char *err)
+{
+    memset(tf, 0, sizeof *tf);
+    if (!cfg->targets_file[0])
+        return 0;
+    if (cfg->url[0] || cfg->nstages) {
+        snprintf(err, ERR_LEN, "--targets: not with %s (each target's URL and rate are "
+                 "its line's)", cfg->url[0] ? "--url" : "--stages");
+        return -1;
+    }
+    const struct encoder *enc = enc_find(cfg->encoding);
+    if (targets_file_read(cfg->targets_file, cfg->rate, enc->default_path, tf, err))
+        return -1;
+    if (cfg->rate <= 0) {
+        snprintf(err, ERR_LEN, "--targets: --rate max (closed loop) has no schedule to give "
+                 "each host: give a rate");
+        return -1;
+    }
+    snprintf(cfg->url, sizeof cfg->url, "%s", tf->t[0].url);
+    return 0;
+}
 
 /* The result and its verdicts: --output, stdout, --junit. */
 static int emit(const struct options *o, const struct run_result *res, const struct verdict *v,
@@ -84,8 +111,11 @@ int cmd_run(int argc, char **argv)
     int rc = options_parse(argc, argv, CMD_RUN, NULL, &o, err);
     if (rc == 1)
         return EXIT_OK; /* --help, --version */
-    if (rc < 0 || options_arm(&o, 0, &cfg, err) || check_verbs(&o, &cfg, err)) {
+    static struct targets_file tf;
+    if (rc < 0 || options_arm(&o, 0, &cfg, err) || check_verbs(&o, &cfg, err) ||
+        load_targets(&cfg, &tf, err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
+        targets_file_free(&tf);
         return EXIT_USAGE;
     }
     options_distribute(&o);
@@ -105,6 +135,7 @@ int cmd_run(int argc, char **argv)
     struct run_hooks hooks =
         live_metrics_hooks(hdrlog_sink_next_run(o.hdr_log[0] ? &hdr : NULL, &res), &cfg, NULL);
     hooks.reqlog = rl;
+    hooks.targets = tf.n ? &tf : NULL;
     rc = dist_measured_run(&cfg, &hooks, &cs, &res, err);
     spawn_stop(&cs);
     if (close_reqlog(rl, &res, rc == 0, rc ? herr : err) && rc == 0)
@@ -125,6 +156,7 @@ int cmd_run(int argc, char **argv)
     live_metrics_stop(o.metrics_linger_ns);
     int code = rc ? EXIT_RUN_FAILED : verdict_exit(&v, result_exit_code(&res));
     result_free(&res);
+    targets_file_free(&tf);
     if (rc) {
         fprintf(stderr, "rpcbench run: %s\n", err);
         return EXIT_RUN_FAILED;

@@ -9,6 +9,7 @@
 #include "cli/sweep_args.h"
 #include "agent/agent.h"
 #include "server/server.h"
+#include "server/serve_fleet.h"
 #include "server/vmsim.h"
 
 /* Where a row's value lives: the field f of struct options, of its
@@ -79,6 +80,11 @@ const struct opt_row opt_rows[] = {
      .help = "measured time (units us ms s m h; a bare number\nis seconds)"},
     {.name = "warmup", .type = OT_DURATION, C_AT(warmup_ns), .arg = "D", .def = "0",
      .cmds = IN_LOAD, .help = "excluded from every figure"},
+    {.name = "targets", .type = OT_STRING, C_AT(targets_file), .arg = "FILE", .cmds = IN_RUN,
+     .why_only = "run drives one fleet",
+     .help = "a fleet of hosts, one a line: URL [rate=R]\n"
+             "(R as --rate's; default --rate); each host has\n"
+             "its own connections and schedule (not with --url)"},
     {.name = "stages", .type = OT_CUSTOM, .parse = opt_parse_stages, .arg = "D:R[-R2],...",
      .cmds = IN_RUN, .why_only = "run measures the stages of one run",
      .help = "the measured window as stages end to end (16 at\n"
@@ -307,6 +313,15 @@ const struct opt_row opt_rows[] = {
              "and STOMP clients that never CONNECTed, after D"},
     {.name = "max-connections", .type = OT_INT, V_AT(max_conns), .arg = "N", .def = "10000",
      .min = 1, .max = 10 * 1000 * 1000, SERVE_ONLY, .help = "open connections at most"},
+    {.name = "hosts", .type = OT_INT, V_AT(hosts), .arg = "N", .def = "1", .min = 1,
+     .max = SERVE_FLEET_MAX, SERVE_ONLY,
+     .help = "simulate N hosts on N ports (--listen's port and\n"
+             "the next ones; port 0: free ones), each with its\n"
+             "own VMs seeded --seed + its index"},
+    {.name = "targets-out", .type = OT_ARGV, V_AT(targets_out), .arg = "FILE", SERVE_ONLY,
+     .help = "write the hosts' URLs there, one a line, for\n`run --targets`"},
+    {.name = "stats-out", .type = OT_ARGV, V_AT(stats_out), .arg = "FILE", SERVE_ONLY,
+     .help = "at the end, each host's counts as CSV\n(host,url,connections,requests,bad)"},
     {.name = "tls-cert", .type = OT_ARGV, V_AT(tls_cert), .arg = "FILE", SERVE_ONLY,
      .help = "serve everything over TLS with this certificate\n(PEM)"},
     {.name = "tls-key", .type = OT_ARGV, V_AT(tls_key), .arg = "FILE", SERVE_ONLY,

@@ -38,6 +38,7 @@ void conn_init(struct engine *e, struct conn *c, int idx)
 {
     memset(c, 0, sizeof *c);
     c->eng = e;
+    c->target = e->target;
     c->idx = idx;
     c->fd = -1;
     c->state = CONN_DOWN;
@@ -166,7 +167,7 @@ void conn_start(struct conn *c)
 {
     char err[ERR_LEN];
     c->connect_ns = clock_now_ns();
-    c->fd = target_connect_nb(c->eng->target, err);
+    c->fd = target_connect_nb(c->target, err);
     if (c->fd < 0) {
         connect_failed(c, strchr(err, ':') ? strrchr(err, ':') + 2 : err);
         return;
@@ -191,7 +192,7 @@ static void connect_failed(struct conn *c, const char *why)
     p->stats.failures[CAUSE_CONNECT]++;
     p->last_kind = ERR_CONNECT;
     snprintf(p->last_why, sizeof p->last_why, "could not connect to %.100s:%d: %s",
-             c->eng->target->host, c->eng->target->port, why);
+             c->target->host, c->target->port, why);
     conn_close(c);
     backoff(c, why);
 }
@@ -295,7 +296,7 @@ static void transport_up(struct conn *c)
 /* The plain scheme for this TLS target, for the hints. */
 static const char *plain_scheme(const struct conn *c)
 {
-    return c->eng->target->scheme == SCHEME_STOMPS ? "stomp://" : "http://";
+    return c->target->scheme == SCHEME_STOMPS ? "stomp://" : "http://";
 }
 
 /* What the peer did to a TLS handshake that failed: closed or reset the
@@ -362,7 +363,7 @@ static void connected(struct conn *c)
         return;
     }
     char err[ERR_LEN];
-    c->ssl = tls_new_client(e->tls, c->fd, e->target->host, e->cfg->tls_insecure, err);
+    c->ssl = tls_new_client(e->tls, c->fd, c->target->host, e->cfg->tls_insecure, err);
     if (!c->ssl) {
         conn_fail(c, ERR_HANDSHAKE, CAUSE_TLS, NULL);
         return;

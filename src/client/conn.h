@@ -79,7 +79,9 @@ extern const struct wire wire_http;
 extern const struct wire wire_stomp;
 
 struct conn {
-    struct engine *eng;    /* the run's: loop, config, target, result, wire */
+    struct engine *eng;    /* the run's: loop, config, result, wire */
+    const struct target *target; /* where it connects: the run's, or with
+                                    --targets its host's (conn_init) */
     int idx;
     int fd;
     SSL *ssl;

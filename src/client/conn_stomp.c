@@ -65,7 +65,7 @@ static void stomp_ready(struct conn *c)
     char hb[32];
     snprintf(hb, sizeof hb, "%d,%d", STOMP_HEARTBEAT_MS, STOMP_HEARTBEAT_MS);
     const struct run_config *cfg = c->eng->cfg;
-    const char *kv[] = {"accept-version", "1.2", "host", c->eng->target->host,
+    const char *kv[] = {"accept-version", "1.2", "host", c->target->host,
                         "heart-beat", hb, /* --stomp-login, or the end */
                         cfg->stomp_login[0] ? "login" : NULL, cfg->stomp_login,
                         "passcode", cfg->stomp_passcode, NULL};

@@ -50,12 +50,14 @@ static void take_back(struct engine *e, struct conn *c, int64_t free_at)
 /* conn_events.ready: c is up now. */
 static void conn_up(void *owner, struct conn *c)
 {
+    lane_enter(owner, lane_of_conn(owner, c));
     take_back(owner, c, clock_now_ns());
 }
 
 /* conn_events.idle: c's answer is in; c was free from its arrival on. */
 static void conn_answered(void *owner, struct conn *c)
 {
+    lane_enter(owner, lane_of_conn(owner, c));
     take_back(owner, c, c->rx_ns);
 }
 
@@ -84,6 +86,7 @@ static void connect_failed(struct engine *e, const char *why)
 static void conn_went_down(void *owner, struct conn *c, enum conn_down how, const char *why)
 {
     struct engine *e = owner;
+    lane_enter(e, lane_of_conn(e, c));
     for (struct conn **pp = &e->idle; *pp; pp = &(*pp)->next_idle)
         if (*pp == c) {
             *pp = c->next_idle;
@@ -123,19 +126,25 @@ static const struct conn_events engine_events = {
  * to --connections): a pool opened ahead would leave the unused ones
  * silent. STOMP connections speak at once (CONNECT), and a closed loop
  * uses every connection from the start. */
-static void open_pool(struct engine *e)
+static void open_lane(struct engine *e)
 {
     int lazy = !e->wire->multiplex && e->cfg->rate > 0;
-    e->pool.ev = &engine_events;
-    e->pool.owner = e;
-    for (int i = 0; i < e->pool.n; i++)
+    int n = e->cfg->connections, first = e->nlanes ? e->lane_at * n : 0;
+    for (int i = first; i < first + n; i++)
         conn_init(e, &e->pool.conns[i], i);
-    for (int i = e->pool.n - 1; i >= 0; i--) {
-        if (lazy && i > 0)
+    for (int i = first + n - 1; i >= first; i--) {
+        if (lazy && i > first)
             make_spare(e, &e->pool.conns[i]);
         else
             conn_start(&e->pool.conns[i]);
     }
+}
+
+static void open_pool(struct engine *e)
+{
+    e->pool.ev = &engine_events;
+    e->pool.owner = e;
+    lanes_each(e, open_lane);
 }
 
 /* The request ring's before_reap: answers first, then timeouts. */
@@ -167,7 +176,7 @@ static void end_run(struct engine *e, int64_t at_ns)
     ev_prepare_stop(e->loop, &e->arm);
     ev_idle_stop(e->loop, &e->poll); /* the drain only waits for answers */
     engine_wake_on_answers(e, 1);
-    engine_count_unsent(e);
+    lanes_each(e, engine_count_unsent);
     if (e->tick_k > 0 || e->end_ns > e->m0_ns)
         timeline_close(e, e->tick_k > 0 ? e->tick_k : 1, e->end_ns);
     if (e->smp) {
@@ -190,7 +199,7 @@ static void end_cb(struct ev_loop *loop, ev_timer *w, int revents)
          * sent yet go out now on any free connection: only those no
          * connection could take are left unfinished. */
         conn_pool_harvest(&e->pool);
-        engine_dispatch(e, INT64_MAX, INT64_MAX);
+        lanes_each(e, engine_dispatch_all);
         end_run(e, e->end_ns);
         if (e->outstanding == 0) {
             ev_break(loop, EVBREAK_ALL);
@@ -258,7 +267,9 @@ static void begin(struct engine *e)
             agent_link_start(e->agent, e->m0_ns, cfg->interval_ns);
         e->tick_k = 1;
     }
-    if (cfg->nstages) /* the warmup holds the first stage's starting rate */
+    if (e->nlanes)
+        lanes_begin(e, now);
+    else if (cfg->nstages) /* the warmup holds the first stage's starting rate */
         sched_init_stages(&e->sched, cfg->arrival, cfg->stages, cfg->nstages, cfg->warmup_ns,
                           now, cfg->seed);
     else
@@ -276,7 +287,7 @@ static void begin(struct engine *e)
     ev_prepare_start(e->loop, &e->arm);
     if (cfg->busy_poll && cfg->rate > 0)
         ev_idle_start(e->loop, &e->poll);
-    engine_dispatch(e, INT64_MAX, INT64_MAX);
+    lanes_each(e, engine_dispatch_all);
 }
 
 /* Waits (bounded by the timeout) for the connections to come up, so the
@@ -344,7 +355,7 @@ static int setup_loop(struct engine *e, char *err)
 static void teardown(struct engine *e)
 {
     e->over_ns = clock_now_ns();
-    engine_censor_unsent(e);
+    lanes_each(e, engine_censor_unsent);
     for (int i = 0; e->pool.conns && i < e->pool.n; i++) {
         struct conn *c = &e->pool.conns[i];
         if (!c->eng)
@@ -365,6 +376,7 @@ static void teardown(struct engine *e)
         SSL_CTX_free(e->tls);
     for (size_t i = 0; i < RUN_MAX_VERBS; i++)
         enc_request_free(&e->prep[i].req);
+    lanes_free(e);
     hist_close(&e->ival_hist);
     hist_close(&e->hook_hist);
     hist_close(&e->pool.stats.handshake);
@@ -396,17 +408,25 @@ static int prepare(struct engine *e, char *err)
         snprintf(err, ERR_LEN, "unknown protocol '%s'", cfg->encoding);
         return -1;
     }
-    e->pool.conns = calloc((size_t)cfg->connections, sizeof *e->pool.conns);
-    e->pool.n = cfg->connections;
+    int nconns;
+    if (lanes_setup(e, &nconns, err))
+        return -1;
+    e->pool.conns = calloc((size_t)nconns, sizeof *e->pool.conns);
+    e->pool.n = nconns;
     if (!e->pool.conns || hist_init_latency(&e->ival_hist) || hist_init_latency(&e->hook_hist) ||
         hist_init_latency(&e->pool.stats.handshake)) {
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }
-    return engine_setup_transport(e, engine_request_ended, err) ||
-                   engine_setup_requests(e, err) || setup_loop(e, err)
-               ? -1
-               : 0;
+    if (engine_setup_transport(e, nconns, engine_request_ended, err) ||
+        engine_setup_requests(e, err))
+        return -1;
+    for (int i = 1; i < e->nlanes; i++) { /* lane 0's are rendered */
+        lane_enter(e, i);
+        if (engine_render_requests(e, err))
+            return -1;
+    }
+    return setup_loop(e, err);
 }
 
 /* The connections come up, then the loop runs the run (startup_cb begins

@@ -54,6 +54,7 @@ static void send_on(struct engine *e, struct conn *c, int verb, int64_t intended
             st->sent++;
         e->res->sent++;
         e->res->verbs[r->verb].requests++;
+        lanes_count(e, e->lane_at, LANE_SENT, 0);
         hist_record(&e->res->send_lag, (r->sent_ns - intended) / NS_PER_US);
         /* The pacer's own precision: sends that did not wait for a busy
          * connection, nor for one opened for them. */
@@ -100,7 +101,13 @@ static struct conn *take_conn(struct engine *e)
  * or closed while idle, would fare no better). */
 int engine_all_gave_up(const struct engine *e)
 {
-    return e->pool.nbackoff == e->pool.n - e->nspare;
+    if (e->nlanes == 0)
+        return e->pool.nbackoff == e->pool.n - e->nspare;
+    const struct lane *l = &e->lanes[e->lane_at]; /* --targets: this lane's */
+    int backoff = 0;
+    for (int i = l->first_conn; i < l->first_conn + l->nconns; i++)
+        backoff += e->pool.conns[i].state == CONN_BACKOFF;
+    return backoff == l->nconns - e->nspare;
 }
 
 void engine_wake_on_answers(struct engine *e, int on)
@@ -177,6 +184,11 @@ void engine_dispatch(struct engine *e, int64_t busy_since, int64_t free_at)
     e->dispatching = 1;
     dispatch_due(e, busy_since, free_at);
     e->dispatching = outer;
+}
+
+void engine_dispatch_all(struct engine *e)
+{
+    engine_dispatch(e, INT64_MAX, INT64_MAX);
 }
 
 /* The pacer's wake, first: what is due goes out on the connections free

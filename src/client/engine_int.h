@@ -119,6 +119,30 @@ struct engine {
     int64_t ival_ahead;         /* measured sends due at or after the next tick,
                                    made before it ran (the pacer wakes early) */
     int64_t warm_ahead;         /* the same for warmup sends (before m0_ns) */
+
+    /* --targets (engine_lanes.c): one lane per target, nlanes 0 without.
+     * The fields above that belong to one target (target, prep, sched,
+     * unsent, the mix's state, idle, spare, all_busy_ns) hold lane
+     * lane_at's; lane_enter swaps another's in. */
+    struct lane *lanes;
+    int nlanes, lane_at;
+};
+
+/* One target of a --targets run: its connections
+ * (pool.conns[first_conn..first_conn + nconns)) and, while another lane
+ * is entered, its share of the engine's state. */
+struct lane {
+    int first_conn, nconns;
+    double rate;                /* per second */
+    int64_t offset_ns;          /* its first send, after the sends begin */
+    struct target_result *row;  /* its row of the result */
+    const struct target *target;
+    struct prepared prep[RUN_MAX_VERBS];
+    struct sched sched, unsent;
+    int unsent_wrr[RUN_MAX_VERBS], have_unsent, wrr_current[RUN_MAX_VERBS];
+    struct conn *idle, *spare;
+    int nspare;
+    int64_t all_busy_ns;
 };
 
 /* No more sends: the window is over, a signal came, or the run failed. */
@@ -182,6 +206,9 @@ int64_t engine_due_peek(const struct engine *e);
  * the pacer's wake in the harvest set. @return of engine_all_gave_up: 1
  * when every connection opened is waiting to reconnect. */
 void engine_dispatch(struct engine *e, int64_t busy_since, int64_t free_at);
+/* engine_dispatch with no connection freed: what is due goes out (a
+ * lanes_each callback). */
+void engine_dispatch_all(struct engine *e);
 void engine_send_on_free(struct engine *e);
 void engine_wake_on_answers(struct engine *e, int on);
 int engine_all_gave_up(const struct engine *e);
@@ -195,14 +222,47 @@ void engine_arm_cb(struct ev_loop *loop, ev_prepare *w, int revents);
 void engine_pace_cb(struct ev_loop *loop, ev_io *w, int revents);
 void engine_poll_cb(struct ev_loop *loop, ev_idle *w, int revents);
 
+/* engine_lanes.c: --targets. lanes_setup makes a lane per target of
+ * hooks.targets (this rank's share under mpirun) and their result rows,
+ * and says how many connections the pool needs (@return 0, or -1 with
+ * err; nothing to do without --targets). lane_enter makes lane i's state
+ * the engine's (no-op without lanes, or when it is already).
+ * lane_of_conn: the lane of connection c (0 without lanes). lanes_each
+ * calls fn for every lane entered in turn (once, without lanes);
+ * lanes_each_due only for the lanes with a send due by now.
+ * lanes_enter_next enters the lane whose next send is due first after
+ * now (@return 1), the lanes due already waiting for a connection to be
+ * free (@return 0: none is to come).
+ * lanes_begin starts every lane's schedule from now (each at its spread
+ * offset). lanes_offered: the rate all the lanes' schedules offer over
+ * [a, b). lanes_count: a measured request of lane i sent (kind
+ * LANE_SENT), ended (REQ_OK with lat_us, or an error kind) or left
+ * unfinished (LANE_UNFINISHED). lanes_free frees what lanes_setup made
+ * and the prepared requests of the lanes not entered. */
+#define LANE_SENT (-2)
+#define LANE_UNFINISHED (-3)
+int lanes_setup(struct engine *e, int *connections, char *err);
+void lane_enter(struct engine *e, int i);
+int lane_of_conn(const struct engine *e, const struct conn *c);
+void lanes_each(struct engine *e, void (*fn)(struct engine *e));
+void lanes_each_due(struct engine *e, void (*fn)(struct engine *e));
+int lanes_enter_next(struct engine *e);
+void lanes_begin(struct engine *e, int64_t now);
+double lanes_offered(const struct engine *e, int64_t a_ns, int64_t b_ns);
+void lanes_count(struct engine *e, int lane, int kind, int64_t lat_us);
+void lanes_free(struct engine *e);
+
 /* engine_setup.c, for engine_run. engine_setup_transport picks the wire
  * and TLS from the target's scheme, makes sure of the file descriptors and,
  * for STOMP, sizes the request ring (expire: its callback). @return 0, or
  * -1 with err; what was made is freed by engine_run's teardown either way.
  * engine_setup_requests renders every verb's request once (e->prep).
  * @return 0, or -1 with err (bad --params, encoder refusal). */
-int engine_setup_transport(struct engine *e, request_end_fn expire, char *err);
+int engine_setup_transport(struct engine *e, int connections, request_end_fn expire, char *err);
 int engine_setup_requests(struct engine *e, char *err);
+/* engine_render_requests: the rendering alone, for the lane entered
+ * (engine_setup_requests calls it, after the --expect checks). */
+int engine_render_requests(struct engine *e, char *err);
 /* The start of the sends: now, or the common start of a distributed run
  * (hooks.on_start), slept until. @return it, or 0 when the run must not
  * start (PHASE_FAILED, e->fatal says why; the loop is told to stop). */

@@ -65,6 +65,10 @@ void engine_arm_cb(struct ev_loop *loop, ev_prepare *w, int revents)
     struct engine *e = w->data;
     if (engine_ended(e))
         return;
+    if (e->nlanes) { /* --targets: what is due goes out, the timer is for the next lane */
+        lanes_each_due(e, engine_dispatch_all);
+        e->arm_pending = lanes_enter_next(e);
+    }
     if (e->arm_pending) {
         int64_t first = engine_due_peek(e);
         int64_t at_ns = first < e->end_ns ? window_end(e, first) : first, now = clock_now_ns();
@@ -109,9 +113,9 @@ void engine_pace_cb(struct ev_loop *loop, ev_io *w, int revents)
     struct engine *e = w->data;
     note_wake(e, e->armed_ns, clock_now_ns());
     e->armed_ns = TIMER_FIRED; /* readable until arm_cb sets it again */
-    engine_send_on_free(e);
+    lanes_each_due(e, engine_send_on_free);
     conn_pool_harvest(&e->pool); /* frees the connections answered since */
-    engine_dispatch(e, INT64_MAX, INT64_MAX);
+    lanes_each_due(e, engine_dispatch_all);
 }
 
 /* --busy-poll: an idle watcher keeps libev polling with a zero timeout, so
@@ -124,7 +128,9 @@ void engine_poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
     (void)loop;
     (void)revents;
     struct engine *e = w->data;
-    if (!engine_ended(e) && engine_due_peek(e) <= clock_now_ns())
+    if (e->nlanes && !engine_ended(e))
+        lanes_each_due(e, engine_dispatch_all);
+    else if (!engine_ended(e) && engine_due_peek(e) <= clock_now_ns())
         engine_dispatch(e, INT64_MAX, INT64_MAX);
 }
 

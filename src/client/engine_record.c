@@ -129,6 +129,7 @@ void engine_request_ended(void *owner, struct request *r, int kind)
             hist_record(&res->latency, lat);
             hist_record(&v->latency, lat);
             hist_record(&res->service, (now - r->sent_ns) / NS_PER_US);
+            lanes_count(e, lane_of_conn(e, r->conn), kind, lat);
             /* on_tick: rank 0's hdr log */
             if (e->hooks.on_interval || e->hooks.on_tick || e->hooks.on_snapshot)
                 hist_record(&e->hook_hist, lat);
@@ -136,6 +137,7 @@ void engine_request_ended(void *owner, struct request *r, int kind)
             res->errors++;
             res->err[kind]++;
             v->errors++;
+            lanes_count(e, lane_of_conn(e, r->conn), kind, 0);
             if (!res->error_samples[kind][0])
                 note_error(e, kind);
         }
@@ -165,6 +167,8 @@ void engine_fail_unconnectable(struct engine *e, int64_t intended)
         e->res->err[kind]++;
         e->res->verbs[verb].requests++;
         e->res->verbs[verb].errors++;
+        lanes_count(e, e->lane_at, LANE_SENT, 0);
+        lanes_count(e, e->lane_at, kind, 0);
         if (!e->res->error_samples[kind][0])
             note_error(e, kind);
         struct request r = {.verb = verb, .intended_ns = intended};
@@ -201,6 +205,8 @@ void engine_count_unsent(struct engine *e)
             e->res->unfinished++;
             v->requests++;
             v->unfinished++;
+            lanes_count(e, e->lane_at, LANE_SENT, 0);
+            lanes_count(e, e->lane_at, LANE_UNFINISHED, 0);
             e->ival.sent++; /* in the last interval, as requests.sent has it */
             struct request r = {.verb = (int)(v - e->res->verbs), .intended_ns = t};
             log_request(e, &r, 0, 0, REQLOG_UNFINISHED, 1);
@@ -232,6 +238,7 @@ void engine_count_in_flight(void *owner, const struct request *r)
     struct engine *e = owner;
     e->res->unfinished++;
     e->res->verbs[r->verb].unfinished++;
+    lanes_count(e, lane_of_conn(e, r->conn), LANE_UNFINISHED, 0);
     result_censor(e->res, r->verb, (e->over_ns - r->intended_ns) / NS_PER_US);
     log_request(e, r, r->sent_ns, 0, REQLOG_UNFINISHED, 1);
 }

@@ -14,9 +14,12 @@
 
 int engine_setup_requests(struct engine *e, char *err)
 {
+    return answer_checks_setup(e, err) ? -1 : engine_render_requests(e, err);
+}
+
+int engine_render_requests(struct engine *e, char *err)
+{
     const struct run_config *cfg = e->cfg;
-    if (answer_checks_setup(e, err))
-        return -1;
     for (size_t i = 0; i < cfg->nverbs; i++) {
         const char *method = cfg->verbs[i].name;
         json_object *params = NULL;
@@ -62,17 +65,18 @@ static int ensure_fds(int connections, char *err)
     long want = (long)connections + 64, have = sock_raise_fd_limit(want);
     if (have < 0 || have >= want) /* unknown: let connect() say */
         return 0;
-    snprintf(err, ERR_LEN, "--connections %d needs %ld open files; the limit is %ld (ulimit -n)",
+    snprintf(err, ERR_LEN, "%d connections need %ld open files; the limit is %ld (ulimit -n; "
+             "raise the hard limit, or give fewer --connections or --targets)",
              connections, want, have);
     return -1;
 }
 
 /* Picks HTTP or STOMP, plain or TLS, from the target's scheme. */
-int engine_setup_transport(struct engine *e, request_end_fn expire, char *err)
+int engine_setup_transport(struct engine *e, int connections, request_end_fn expire, char *err)
 {
     const struct run_config *cfg = e->cfg;
     enum scheme sc = e->target->scheme;
-    if (ensure_fds(cfg->connections, err))
+    if (ensure_fds(connections, err))
         return -1;
     int stomp = sc == SCHEME_STOMP || sc == SCHEME_STOMPS;
     e->wire = stomp ? &wire_stomp : &wire_http;

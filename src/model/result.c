@@ -68,6 +68,7 @@ void result_free(struct run_result *r)
     free(r->intervals);
     free(r->samples);
     free(r->ranks);
+    result_targets_free(r);
     r->intervals = NULL;
     r->samples = NULL;
     r->ranks = NULL;

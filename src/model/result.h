@@ -74,6 +74,7 @@ struct verb_spec {
 
 struct interval_rec;
 struct reqlog;
+struct targets_file;
 
 /* How requests arrive: t0 + k/R, or a seeded Poisson process. */
 enum arrival { ARRIVAL_CONSTANT, ARRIVAL_POISSON };
@@ -179,6 +180,7 @@ struct run_config {
      * "rate not held" figure still compares against what was asked. */
     struct run_stage stages[RUN_MAX_STAGES];
     size_t nstages;
+    char targets_file[256];  /* --targets FILE ("" none): a fleet (run only) */
 };
 
 /* What a run looks like while it goes, handed to run_hooks.on_snapshot as
@@ -209,6 +211,8 @@ struct run_hooks {
     tick_hook on_tick;         /* ... and its live interval merge */
     void *dist_ctx;            /* on_start's and on_tick's */
     struct reqlog *reqlog;     /* --requests-log (client/reqlog.h), the caller's */
+    const struct targets_file *targets; /* --targets (client/targets_file.h): the
+                                           fleet, the caller's; NULL: cfg's url */
 };
 
 /* One rank of a distributed run (dist.h), as rank 0 saw it. */
@@ -266,6 +270,18 @@ struct stage_result {
     struct hist latency;     /* ok latencies (us), allocated with the result */
     double server_cpu_pct;   /* mean server CPU over the stage, % of a core; -1 unknown */
     double server_cpu_ms;    /* the server's CPU time in the stage; -1 unknown */
+};
+
+/* One target of a --targets run (the fleet: client/engine_lanes.c): its
+ * measured requests, by the same rules as the run's, so sent = ok + errors
+ * + unfinished and the targets' rows add up to requests.* (one process:
+ * under mpirun each rank has its own targets' rows only). */
+struct target_result {
+    char url[256];
+    double rate;            /* its offered rate, per second */
+    double start_s;         /* its first intended send, s after the sends began */
+    int64_t sent, ok, errors, unfinished;
+    struct hist latency;    /* ok latencies (us), 2 significant digits (1 %) */
 };
 
 struct run_result {
@@ -362,6 +378,9 @@ struct run_result {
     /* --stages: one per cfg.stages (nstages as cfg's; 0 without stages) */
     struct stage_result stages[RUN_MAX_STAGES];
     size_t nstages;
+    /* --targets: one row per target this process drove (NULL, 0 without) */
+    struct target_result *targets;
+    size_t ntargets;
 };
 
 /* A struct run_result is large (keep it off the stack) and its user's; it
@@ -411,6 +430,16 @@ double result_stage_cpu_per_call(const struct run_result *r, size_t i);
  * ramp's top). @return 1 with the warning's text in out (len bytes, the
  * caller's), or 0 when there is none. */
 int result_stage_warning(const struct run_result *r, size_t k, char *out, size_t len);
+
+/* result_targets.c. result_targets_init: n zeroed target rows, each
+ * with its histogram. @return 0, or -1 without memory (r->targets NULL).
+ * result_targets_free: frees them (result_free calls it; safe twice). */
+int result_targets_init(struct run_result *r, size_t n);
+void result_targets_free(struct run_result *r);
+/* result_targets_json: adds "targets": [{url, rate, start_s, sent, ok,
+ * errors, unfinished, p50_ms, p99_ms}] to root (a json_object *, the
+ * caller's) when r has targets (else nothing). */
+void result_targets_json(void *root, const struct run_result *r);
 
 /* Appends a copy of *rec (or *p) to the timeline, growing it by doubling.
  * @return 0, or -1 when memory cannot be had (the timeline unchanged). */

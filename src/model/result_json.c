@@ -447,6 +447,7 @@ json_object *result_to_json(const struct run_result *r)
     json_object_object_add(root, "transport", transport_json(r));
     json_object_object_add(root, "histograms", histograms_json(r));
     result_ranks_json(root, r);
+    result_targets_json(root, r);
     return root;
 }
 

@@ -144,6 +144,8 @@ static void run_tables(FILE *out, const struct run_doc *d)
     doc_kv_html(out, &d->transport);
     if (d->ranks.nrows)
         doc_table_html(out, &d->ranks);
+    if (d->targets.nrows)
+        doc_table_html(out, &d->targets);
     fputs("</div>\n", out);
     html_section_end(out);
     html_section(out, "Configuration and machine");

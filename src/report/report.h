@@ -38,6 +38,9 @@ int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err);
  * 0): a row per rank, LOST marked, the job's totals as its notes.
  * @return 0, or -1 with err (no memory; t freed). */
 int report_ranks_doc(const struct run_result *r, struct doc_table *t, char *err);
+/* targets_doc.c: a --targets run's worst hosts and a summary of all in
+ * t (nrows 0 without targets). @return 0, or -1 with err (no memory). */
+int report_targets_doc(const struct run_result *r, struct doc_table *t, char *err);
 /* report_stages.c: a --stages run's table into t, one row per stage (id
  * "stageN"): its time in the window, the rate it offered and the rate it
  * achieved, ok, errors, unfinished, p50/p90/p99 in one unit, the server's mean CPU and

@@ -59,11 +59,13 @@ struct serve_ctx {
     struct broker broker;
     /* Shared by all connections (one thread): reads land in rbuf and are
      * parsed in place; responses are rendered into out and written from
-     * there, so an idle connection holds no big buffers. out is freed by
-     * the owner (buf_free). */
+     * there, so an idle connection holds no big buffers. out points at
+     * own_out, or at a fleet's (serve --hosts: every host of the loop
+     * shares one); the owner frees own_out (buf_free). */
     char *rbuf;
     size_t rbuf_len;
-    struct buf out;
+    struct buf *out;
+    struct buf own_out;
 };
 
 /* Takes ownership of a connected, non-blocking fd and starts serving it:

@@ -70,7 +70,7 @@ static enum step send_response(struct sconn *c, const char *p, size_t n)
 static enum step respond(struct sconn *c, int status, const char *reason, const char *ctype,
                          const char *extra)
 {
-    struct buf *o = &c->ctx->out;
+    struct buf *o = c->ctx->out;
     size_t blen = o->len - HDR_ROOM;
     const char *conn_hdr = c->close_after ? "Connection: close\r\n"
                            : c->parser.http_minor == 0 ? "Connection: keep-alive\r\n"
@@ -94,16 +94,16 @@ static enum step respond(struct sconn *c, int status, const char *reason, const 
 /* Empties the shared buffer, leaving room for the headers. */
 static int out_begin(struct serve_ctx *ctx)
 {
-    buf_reset(&ctx->out);
-    if (buf_reserve(&ctx->out, HDR_ROOM + 1) < 0)
+    buf_reset(ctx->out);
+    if (buf_reserve(ctx->out, HDR_ROOM + 1) < 0)
         return -1;
-    ctx->out.len = HDR_ROOM;
+    ctx->out->len = HDR_ROOM;
     return 0;
 }
 
 static enum step respond_text(struct sconn *c, int status, const char *reason, const char *extra)
 {
-    if (out_begin(c->ctx) < 0 || buf_appendf(&c->ctx->out, "%s\n", reason) < 0) {
+    if (out_begin(c->ctx) < 0 || buf_appendf(c->ctx->out, "%s\n", reason) < 0) {
         sconn_free(c);
         return STEP_GONE;
     }
@@ -139,7 +139,7 @@ static enum step answer(struct sconn *c)
     const struct encoder *enc = c->route == ROUTE_XMLRPC ? &enc_xmlrpc : &enc_jsonrpc;
     int r = out_begin(ctx) < 0 ? VDSM_NOMEM
                                : vdsm_api_handle(&ctx->api, enc, c->body.data ? c->body.data : "",
-                                                 c->body.len, &ctx->out);
+                                                 c->body.len, ctx->out);
     if (r == VDSM_NO_REPLY)
         return respond(c, 204, "No Content", "", "");
     if (r != VDSM_REPLY) {

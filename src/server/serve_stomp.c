@@ -154,12 +154,12 @@ static int receipt_for(struct sconn *c, const char *receipt)
 static int answer(struct sconn *c, const char *reply_to, const char *body, size_t len)
 {
     struct serve_ctx *ctx = c->ctx;
-    buf_reset(&ctx->out);
-    int r = vdsm_api_handle(&ctx->api, &enc_jsonrpc, body, len, &ctx->out);
+    buf_reset(ctx->out);
+    int r = vdsm_api_handle(&ctx->api, &enc_jsonrpc, body, len, ctx->out);
     if (r == VDSM_NO_REPLY)
         return 0;
     if (r == VDSM_REPLY)
-        r = broker_deliver(c, reply_to, 0, "application/json", NULL, ctx->out.data, ctx->out.len);
+        r = broker_deliver(c, reply_to, 0, "application/json", NULL, ctx->out->data, ctx->out->len);
     if (r < 0) {
         sconn_free(c);
         return -1;

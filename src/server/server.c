@@ -130,33 +130,29 @@ static void on_accept(struct ev_loop *loop, ev_io *w, int revents)
     }
 }
 
-static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
-{
-    (void)revents;
-    struct server *s = w->data;
-    ev_io_stop(loop, &s->accept_w);
-    ev_timer_stop(loop, &s->resume_w);
-    sconn_close_all(&s->ctx);
-    ev_break(loop, EVBREAK_ALL);
-}
 
-int server_start(struct server *s, const struct server_config *o, char *bound, size_t boundlen,
-                 char *err)
+/* The settings every host has, its own simulator (or a fleet's cache),
+ * TLS and read buffer (or a fleet's), then the listening socket. */
+static int start(struct server *s, const struct server_config *o, struct sim_cache *cache,
+                 int host, char *bound, size_t boundlen, char *err)
 {
-    sock_raise_fd_limit((long)o->max_conns + 64); /* short: accept pauses, logged */
     struct serve_ctx *ctx = &s->ctx;
+    if (!ctx->out)
+        ctx->out = &ctx->own_out;
     ctx->sniff = serve_sniff;
     ctx->max_body = o->max_body;
     ctx->idle_s = (double)o->idle_ns / 1e9;
     ctx->max_conns = o->max_conns;
     ctx->api.work_ns_per_vm = o->work_us_per_vm * NS_PER_US;
-    if (delay_parse(o->delay ? o->delay : "0", o->seed, &ctx->delay, err) < 0)
+    ctx->api.cache = cache;
+    ctx->api.host = host;
+    if (delay_parse(o->delay ? o->delay : "0", o->seed + (uint64_t)host, &ctx->delay, err) < 0)
         return -1;
     if (delay_workers_init(&ctx->workers, o->workers) < 0) {
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }
-    if (!(ctx->api.sim = vmsim_new(o->vms, o->seed, err)))
+    if (!cache && !(ctx->api.sim = vmsim_new(o->vms, o->seed, err)))
         return -1;
     if (o->tls_cert) {
         char terr[ERR_LEN];
@@ -165,24 +161,67 @@ int server_start(struct server *s, const struct server_config *o, char *bound, s
             return -1;
         }
     }
-    ctx->rbuf_len = READ_BUF;
-    if (!(ctx->rbuf = malloc(ctx->rbuf_len))) {
-        snprintf(err, ERR_LEN, "out of memory");
-        return -1;
+    if (!ctx->rbuf) {
+        ctx->rbuf_len = READ_BUF;
+        if (!(ctx->rbuf = malloc(ctx->rbuf_len))) {
+            snprintf(err, ERR_LEN, "out of memory");
+            return -1;
+        }
     }
     s->lfd = listen_on(o->host, o->port, bound, boundlen, err);
     return s->lfd < 0 ? -1 : 0;
 }
 
-void server_run(struct server *s)
+int server_start(struct server *s, const struct server_config *o, char *bound, size_t boundlen,
+                 char *err)
 {
-    struct ev_loop *loop = s->ctx.loop = EV_DEFAULT;
+    sock_raise_fd_limit((long)o->max_conns + 64); /* short: accept pauses, logged */
+    return start(s, o, NULL, 0, bound, boundlen, err);
+}
+
+int server_start_host(struct server *s, const struct server_config *c, struct sim_cache *cache,
+                      int host, char *rbuf, size_t rbuf_len, struct buf *out, char *bound,
+                      size_t boundlen, char *err)
+{
+    s->ctx.out = out;
+    s->ctx.rbuf = rbuf;
+    s->ctx.rbuf_len = rbuf_len;
+    s->rbuf_shared = 1;
+    return start(s, c, cache, host, bound, boundlen, err);
+}
+
+void server_watch(struct server *s, struct ev_loop *loop)
+{
+    s->ctx.loop = loop;
     ev_io_init(&s->accept_w, on_accept, s->lfd, EV_READ);
     ev_init(&s->resume_w, on_resume_accept);
+    s->accept_w.data = s->resume_w.data = s;
+    ev_io_start(loop, &s->accept_w);
+}
+
+void server_unwatch(struct server *s)
+{
+    if (!s->ctx.loop)
+        return;
+    ev_io_stop(s->ctx.loop, &s->accept_w);
+    ev_timer_stop(s->ctx.loop, &s->resume_w);
+    sconn_close_all(&s->ctx);
+}
+
+static void on_signal(struct ev_loop *loop, ev_signal *w, int revents)
+{
+    (void)revents;
+    server_unwatch(w->data);
+    ev_break(loop, EVBREAK_ALL);
+}
+
+void server_run(struct server *s)
+{
+    struct ev_loop *loop = EV_DEFAULT;
+    server_watch(s, loop);
     ev_signal_init(&s->sigint_w, on_signal, SIGINT);
     ev_signal_init(&s->sigterm_w, on_signal, SIGTERM);
-    s->accept_w.data = s->resume_w.data = s->sigint_w.data = s->sigterm_w.data = s;
-    ev_io_start(loop, &s->accept_w);
+    s->sigint_w.data = s->sigterm_w.data = s;
     ev_signal_start(loop, &s->sigint_w);
     ev_signal_start(loop, &s->sigterm_w);
     ev_run(loop, 0);
@@ -195,11 +234,12 @@ void server_free(struct server *s)
     if (s->lfd >= 0)
         close(s->lfd);
     vmsim_free(s->ctx.api.sim);
-    free(s->ctx.rbuf);
+    if (!s->rbuf_shared)
+        free(s->ctx.rbuf);
     delay_workers_free(&s->ctx.workers);
     if (s->ctx.tls)
         SSL_CTX_free(s->ctx.tls);
-    buf_free(&s->ctx.out);
+    buf_free(&s->ctx.own_out);
     broker_free(&s->ctx);
 }
 

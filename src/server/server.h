@@ -28,6 +28,8 @@ struct server_config {
     int64_t idle_ns;
     int max_conns;
     const char *tls_cert, *tls_key, *tls_ca; /* NULL without TLS; borrowed */
+    int hosts;              /* --hosts: simulated hosts (serve_fleet.h); 1: one */
+    const char *targets_out, *stats_out; /* --targets-out, --stats-out; NULL: none */
 };
 
 /* Owns its listening socket, its serve_ctx (and through it every
@@ -38,6 +40,7 @@ struct server {
     ev_io accept_w;
     ev_timer resume_w; /* re-arms accepting after running out of fds */
     ev_signal sigint_w, sigterm_w;
+    int rbuf_shared;   /* ctx.rbuf is a fleet's (serve_fleet.h), not freed here */
     int64_t last_log_ns;
     uint64_t quiet_logs; /* log lines held back by the rate limit */
 };
@@ -50,6 +53,20 @@ struct server {
  * either way. */
 int server_start(struct server *s, const struct server_config *c, char *bound, size_t boundlen,
                  char *err);
+struct sim_cache;
+/* server_start for host number host of `serve --hosts` (serve_fleet.h):
+ * no simulator of its own (its calls take the host's from cache, borrowed),
+ * and the fleet's read buffer rbuf (rbuf_len bytes) and response buffer
+ * out (both borrowed; one loop thread, so the hosts share them as one
+ * host's connections do).
+ * @return as server_start's. */
+int server_start_host(struct server *s, const struct server_config *c, struct sim_cache *cache,
+                      int host, char *rbuf, size_t rbuf_len, struct buf *out, char *bound,
+                      size_t boundlen, char *err);
+/* Accepts on loop (a fleet's: its owner handles the signals); server_unwatch
+ * stops accepting and closes every connection. */
+void server_watch(struct server *s, struct ev_loop *loop);
+void server_unwatch(struct server *s);
 /* Serves until SIGINT or SIGTERM, then closes every connection; returns
  * then. Counts stay in s->ctx for server_print_counts. */
 void server_run(struct server *s);

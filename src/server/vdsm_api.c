@@ -5,6 +5,7 @@
 
 #include "base/clock.h"
 #include "base/safetext.h"
+#include "server/sim_cache.h"
 
 #define TEXT_LEN 512 /* error texts that quote the caller's input */
 
@@ -334,8 +335,8 @@ static int handle_json(struct vdsm_api *api, const char *body, size_t len, struc
     return rc;
 }
 
-int vdsm_api_handle(struct vdsm_api *api, const struct encoder *enc, const char *body,
-                    size_t len, struct buf *out)
+static int handle(struct vdsm_api *api, const struct encoder *enc, const char *body, size_t len,
+                  struct buf *out)
 {
     if (enc == &enc_jsonrpc)
         return handle_json(api, body, len, out);
@@ -343,6 +344,22 @@ int vdsm_api_handle(struct vdsm_api *api, const struct encoder *enc, const char 
     char err[ERR_LEN] = "";
     int rc = enc->parse_call(body, len, &call, err);
     return answer_call(api, enc, rc, &call, err, out);
+}
+
+/* With a cache (serve --hosts), the host's simulator is looked up for the
+ * call and let go after it: the answer is rendered by then, and another
+ * host's call may evict it. */
+int vdsm_api_handle(struct vdsm_api *api, const struct encoder *enc, const char *body,
+                    size_t len, struct buf *out)
+{
+    if (!api->cache)
+        return handle(api, enc, body, len, out);
+    char err[ERR_LEN];
+    if (!(api->sim = sim_cache_get(api->cache, api->host, err)))
+        return VDSM_NOMEM;
+    int rc = handle(api, enc, body, len, out);
+    api->sim = NULL;
+    return rc;
 }
 
 size_t vdsm_api_requests_in(const struct encoder *enc, const char *body, size_t len)

@@ -29,9 +29,13 @@
  * the body is bounded by --max-body anyway, this bounds the work). */
 #define VDSM_MAX_BATCH 256
 
+struct sim_cache;
+
 /* Filled by its user; owns nothing. */
 struct vdsm_api {
-    struct vmsim *sim;     /* borrowed */
+    struct vmsim *sim;     /* borrowed; with cache, set for each call only */
+    struct sim_cache *cache; /* serve --hosts: sim comes from it (borrowed) */
+    int host;              /* ... as this host's */
     int64_t work_ns_per_vm; /* CPU burnt per VM returned by the stats verbs */
     uint64_t batches_refused; /* batches over VDSM_MAX_BATCH */
 };
@@ -50,7 +54,8 @@ enum vdsm_reply {
  * notifications; an empty or oversized batch gets one -32600 error.
  * @return enum vdsm_reply: VDSM_REPLY (out has the body appended),
  * VDSM_NO_REPLY (out as it was), or VDSM_NOMEM (out may hold part of a
- * body: discard it). Malformed input is never an error: it gets VDSM's
+ * body: discard it, or the host's simulator could not be built).
+ * Malformed input is never an error: it gets VDSM's
  * error answer. */
 int vdsm_api_handle(struct vdsm_api *api, const struct encoder *enc, const char *body,
                     size_t len, struct buf *out);

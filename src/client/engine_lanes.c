@@ -1,0 +1,196 @@
+/* engine_lanes: a fleet of hosts in one run (--targets, engine_int.h's
+ * lanes_*). Every target is a lane: its own connections, its own schedule
+ * at its own rate, its own idle and closed connections, its own rendered
+ * requests (their Host line), its own counts. The engine's loop, pacer,
+ * result and timeline stay one: the load loop enters a lane (swaps its
+ * state into the engine's fields) before it works for it, so the dispatch,
+ * the pacer and the recording are the single-target code unchanged.
+ *
+ * Start times are spread as oVirt's engine spreads its hosts' polls: each
+ * host's polling job starts when that host's manager comes up and then
+ * repeats at its period, so the hosts' polls fall at their own phases
+ * within a period, never all at one instant. Here a host's first send is
+ * at a phase drawn from --seed and its index, uniform within its first
+ * period (1 / its rate). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/clock.h"
+#include "base/rng.h"
+#include "client/engine_int.h"
+#include "client/targets_file.h"
+
+/* Copies the engine's per-target fields into l (save) or from l (load). */
+static void lane_swap(struct engine *e, struct lane *l, int save)
+{
+#define SWAP(f, g) do { if (save) l->g = e->f; else e->f = l->g; } while (0)
+    SWAP(target, target);
+    SWAP(sched, sched);
+    SWAP(unsent, unsent);
+    SWAP(have_unsent, have_unsent);
+    SWAP(idle, idle);
+    SWAP(spare, spare);
+    SWAP(nspare, nspare);
+    SWAP(all_busy_ns, all_busy_ns);
+#undef SWAP
+    size_t nv = e->cfg->nverbs;
+    if (save) {
+        memcpy(l->prep, e->prep, nv * sizeof e->prep[0]);
+        memcpy(l->unsent_wrr, e->unsent_wrr, sizeof l->unsent_wrr);
+        memcpy(l->wrr_current, e->wrr_current, sizeof l->wrr_current);
+    } else {
+        memcpy(e->prep, l->prep, nv * sizeof e->prep[0]);
+        memcpy(e->unsent_wrr, l->unsent_wrr, sizeof l->unsent_wrr);
+        memcpy(e->wrr_current, l->wrr_current, sizeof l->wrr_current);
+    }
+}
+
+void lane_enter(struct engine *e, int i)
+{
+    if (e->nlanes == 0 || i == e->lane_at)
+        return;
+    lane_swap(e, &e->lanes[e->lane_at], 1);
+    lane_swap(e, &e->lanes[i], 0);
+    e->lane_at = i;
+}
+
+int lane_of_conn(const struct engine *e, const struct conn *c)
+{
+    return e->nlanes ? c->idx / e->cfg->connections : 0;
+}
+
+/* The uniform phase in [0, 1) of target i's first send. */
+static double phase(uint64_t seed, size_t i)
+{
+    uint64_t s = seed ^ (0x9e3779b97f4a7c15ULL * (i + 1));
+    return rng_u01(&s);
+}
+
+int lanes_setup(struct engine *e, int *connections, char *err)
+{
+    const struct targets_file *tf = e->hooks.targets;
+    const struct run_config *cfg = e->cfg;
+    *connections = cfg->connections;
+    if (!tf)
+        return 0;
+    unsigned ranks = cfg->split_ranks > 1 ? cfg->split_ranks : 1;
+    size_t mine = tf->n / ranks + (cfg->split_rank < tf->n % ranks);
+    if (mine == 0) {
+        snprintf(err, ERR_LEN, "--targets: %zu targets for %u ranks: rank %u has none",
+                 tf->n, ranks, cfg->split_rank);
+        return -1;
+    }
+    e->lanes = calloc(mine, sizeof *e->lanes);
+    if (!e->lanes || result_targets_init(e->res, mine)) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    e->nlanes = (int)mine;
+    for (size_t k = 0; k < mine; k++) {
+        size_t i = k * ranks + cfg->split_rank; /* the targets are dealt out to the ranks */
+        struct lane *l = &e->lanes[k];
+        l->first_conn = (int)k * cfg->connections;
+        l->nconns = cfg->connections;
+        l->rate = tf->t[i].rate;
+        l->offset_ns = (int64_t)(phase(cfg->seed, i) * 1e9 / l->rate);
+        l->target = &tf->t[i].target;
+        l->row = &e->res->targets[k];
+        snprintf(l->row->url, sizeof l->row->url, "%s", tf->t[i].url);
+        l->row->rate = l->rate;
+        l->row->start_s = (double)l->offset_ns / 1e9;
+    }
+    e->target = e->lanes[0].target;
+    *connections = cfg->connections * e->nlanes;
+    return 0;
+}
+
+void lanes_each(struct engine *e, void (*fn)(struct engine *e))
+{
+    if (e->nlanes == 0) {
+        fn(e);
+        return;
+    }
+    for (int i = 0; i < e->nlanes; i++) {
+        lane_enter(e, i);
+        fn(e);
+    }
+}
+
+/* The next send of lane i, without entering it. */
+static int64_t lane_next(const struct engine *e, int i)
+{
+    return sched_peek(i == e->lane_at ? &e->sched : &e->lanes[i].sched);
+}
+
+void lanes_each_due(struct engine *e, void (*fn)(struct engine *e))
+{
+    if (e->nlanes == 0) {
+        fn(e);
+        return;
+    }
+    int64_t now = clock_now_ns();
+    for (int i = 0; i < e->nlanes; i++)
+        if (lane_next(e, i) <= now) {
+            lane_enter(e, i);
+            fn(e);
+        }
+}
+
+int lanes_enter_next(struct engine *e)
+{
+    int64_t now = clock_now_ns();
+    int best = -1;
+    for (int i = 0; i < e->nlanes; i++)
+        if (lane_next(e, i) > now && (best < 0 || lane_next(e, i) < lane_next(e, best)))
+            best = i;
+    if (best >= 0)
+        lane_enter(e, best);
+    return best >= 0;
+}
+
+void lanes_begin(struct engine *e, int64_t now)
+{
+    const struct run_config *cfg = e->cfg;
+    for (int i = 0; i < e->nlanes; i++) {
+        lane_enter(e, i);
+        struct lane *l = &e->lanes[i];
+        sched_init(&e->sched, cfg->arrival, l->rate, now + l->offset_ns,
+                   cfg->seed + (uint64_t)i);
+    }
+}
+
+double lanes_offered(const struct engine *e, int64_t a_ns, int64_t b_ns)
+{
+    double sum = 0;
+    for (int i = 0; i < e->nlanes; i++)
+        sum += sched_offered(i == e->lane_at ? &e->sched : &e->lanes[i].sched, a_ns, b_ns);
+    return sum;
+}
+
+void lanes_count(struct engine *e, int lane, int kind, int64_t lat_us)
+{
+    if (e->nlanes == 0)
+        return;
+    struct target_result *t = e->lanes[lane].row;
+    if (kind == LANE_SENT) {
+        t->sent++;
+    } else if (kind == LANE_UNFINISHED) {
+        t->unfinished++;
+    } else if (req_ok(kind)) {
+        t->ok++;
+        hist_record(&t->latency, lat_us);
+    } else {
+        t->errors++;
+    }
+}
+
+void lanes_free(struct engine *e)
+{
+    for (int i = 0; i < e->nlanes; i++)
+        if (i != e->lane_at)
+            for (size_t v = 0; v < RUN_MAX_VERBS; v++)
+                enc_request_free(&e->lanes[i].prep[v].req);
+    free(e->lanes);
+    e->lanes = NULL;
+    e->nlanes = 0;
+}

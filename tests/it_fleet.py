@@ -1,0 +1,112 @@
+"""it_fleet: a fleet of hosts (issue 26, part 4): `serve --hosts 3` writes
+its targets file, `run --targets` drives the three hosts from one process,
+and the per-target rows add up to the run's counts and match what each
+host counted itself (serve's --stats-out); a host's own rate=R is
+honoured, the first sends are spread within the first period (not all at
+t=0), and a bad targets file is one line naming the file and the line,
+exit 2, before anything is sent."""
+import csv
+import json
+import os
+import tempfile
+
+from rpctest import RPCBENCH, Listening, check, main, rpcbench
+
+DURATION_S = 3
+RATES = [10, 20, 10]  # the second line carries rate=20, the others take -R 10
+
+
+def fleet(d, n=3):
+    targets, stats = os.path.join(d, "hosts.txt"), os.path.join(d, "stats.csv")
+    srv = Listening([RPCBENCH, "serve", "--hosts", str(n), "--listen", "127.0.0.1:0",
+                     "--vms", "5", "--targets-out", targets, "--stats-out", stats],
+                    "serve --hosts")
+    return srv, targets, stats
+
+
+def test_fleet_counts_add_up():
+    with tempfile.TemporaryDirectory() as d:
+        srv, targets, stats = fleet(d)
+        with srv:
+            with open(targets) as f:
+                urls = f.read().split()
+            check(len(urls) == 3 and len(set(urls)) == 3, "targets file: %r" % urls)
+            with open(targets, "w") as f:
+                f.write("# three hosts\n%s\n%s rate=20\n\n%s\n" % tuple(urls))
+            saved = os.path.join(d, "r.json")
+            rc, out, err = rpcbench("run", "--targets", targets, "-R", "10", "-d",
+                                    "%ds" % DURATION_S, "--verb", "ping", "--quiet",
+                                    "--output", saved, timeout=60)
+            check(rc == 0, "run: rc %d %r" % (rc, err[-600:]))
+            code, serr = srv.stop()
+        with open(saved) as f:
+            doc = json.load(f)
+        with open(stats) as f:
+            served = {row["url"]: int(row["requests"]) for row in csv.DictReader(f)}
+    rows = doc["targets"]
+    req = doc["requests"]
+    check([r["url"] for r in rows] == urls, "rows: %r" % rows)
+    for key in ("sent", "ok", "errors", "unfinished"):
+        check(sum(r[key] for r in rows) == req[key],
+              "%s: targets %r, run %r" % (key, [r[key] for r in rows], req[key]))
+    for r, rate in zip(rows, RATES):
+        check(r["sent"] == r["ok"] + r["errors"] + r["unfinished"], "row: %r" % r)
+        check(r["rate"] == rate, "rate: %r" % r)
+        # the schedule offers rate * duration from the host's own start
+        check(abs(r["sent"] - rate * DURATION_S) <= 1, "sent at rate %d: %r" % (rate, r))
+        check(r["errors"] == 0 and r["unfinished"] == 0, "row: %r" % r)
+        # the server got exactly what the report counts (no warmup)
+        check(served[r["url"]] == r["sent"], "host %s got %d, report %d"
+              % (r["url"], served[r["url"]], r["sent"]))
+        check(0 <= r["start_s"] < 1.0 / rate, "start within the first period: %r" % r)
+    starts = [r["start_s"] for r in rows]
+    check(len(set(starts)) == 3 and max(starts) > 0, "spread starts: %r" % starts)
+    check(sum(served.values()) == req["sent"], "served %r" % served)
+    check("targets     3 (all shown)" in out, "report: %r" % out[-800:])
+    check(code == 0 and "3 hosts stopped" in serr, "serve: %r %r" % (code, serr))
+
+
+BAD = [
+    ("", "has no target"),
+    ("http://127.0.0.1:1/RPC2 rate=x\n", ":1: rate=x"),
+    ("# c\nhttp://127.0.0.1:1/RPC2\nhttp://127.0.0.1:2/RPC2 speed=3\n", ":3: unknown key 'speed'"),
+    ("http://127.0.0.1:1/RPC2\nhttps://127.0.0.1:2/RPC2\n", ":2: "),
+    ("stomp://127.0.0.1:1\n", ":1: "),
+    ("http://127.0.0.1:1/RPC2 rate\n", ":1: 'rate' is not KEY=VALUE"),
+    ("ftp://x/\n", ":1: "),
+]
+
+
+def test_bad_targets_files():
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "hosts.txt")
+        for text, want in BAD:
+            with open(path, "w") as f:
+                f.write(text)
+            rc, out, err = rpcbench("run", "--targets", path, "-d", "1s", timeout=20)
+            check(rc == 2 and want in err and path in err and len(err.splitlines()) == 1,
+                  "%r: rc %d %r" % (text, rc, err))
+        rc, _, err = rpcbench("run", "--targets", os.path.join(d, "none.txt"), timeout=20)
+        check(rc == 2 and "cannot read" in err, "missing file: %d %r" % (rc, err))
+        with open(path, "w") as f:
+            f.write("http://127.0.0.1:1/RPC2\n")
+        for extra, want in ((["--url", "http://127.0.0.1:1/RPC2"], "--url"),
+                            (["--stages", "1s:5/s"], "--stages"),
+                            (["-R", "max"], "closed loop")):
+            rc, _, err = rpcbench("run", "--targets", path, *extra, timeout=20)
+            check(rc == 2 and want in err, "%r: %d %r" % (extra, rc, err))
+        rc, _, err = rpcbench("compare", "--targets", path, timeout=20)
+        check(rc == 2, "compare --targets: %d %r" % (rc, err))
+
+
+def test_serve_hosts_bad():
+    rc, _, err = rpcbench("serve", "--hosts", "0", timeout=20)
+    check(rc == 2 and "--hosts" in err, "--hosts 0: %d %r" % (rc, err))
+    with tempfile.TemporaryDirectory() as d:
+        rc, _, err = rpcbench("serve", "--hosts", "2", "--listen", "127.0.0.1:0",
+                              "--targets-out", os.path.join(d, "no", "dir.txt"), timeout=20)
+        check(rc == 2 and "--targets-out" in err, "unwritable: %d %r" % (rc, err))
+
+
+if __name__ == "__main__":
+    main([test_fleet_counts_add_up, test_bad_targets_files, test_serve_hosts_bad])
