@@ -77,6 +77,46 @@ BAD = [
 ]
 
 
+
+def test_every_host_polled_on_its_own_periods():
+    """The engine's pattern, one workload file for every host: each host
+    gets its own "every" calls from its own spread start, each host's
+    server counted what its row says, and the target rate is what the
+    window offered (no "rate not held" from the spread starts)."""
+    with tempfile.TemporaryDirectory() as d:
+        srv, targets, stats = fleet(d)
+        work = os.path.join(d, "engine.jsonl")
+        with open(work, "w") as f:
+            f.write('{"name": "stats", "method": "Host.getAllVmStats", "params": [], '
+                    '"every": "1s"}\n{"name": "list", "method": "Host.getVMList", '
+                    '"params": [], "every": "250ms"}\n')
+        with srv:
+            saved = os.path.join(d, "r.json")
+            rc, out, err = rpcbench("run", "--targets", targets, "--workload", work, "-p",
+                                    "jsonrpc", "-d", "%ds" % DURATION_S, "--quiet", "--output",
+                                    saved, timeout=60)
+            check(rc == 0, "run: rc %d %r" % (rc, err[-600:]))
+            srv.stop()
+        with open(saved) as f:
+            doc = json.load(f)
+        with open(stats) as f:
+            served = {row["url"]: int(row["requests"]) for row in csv.DictReader(f)}
+    verbs = {name: v["requests"] for name, v in doc["verbs"].items()}
+    for r in doc["targets"]:
+        # every 1 s and every 250 ms from the host's start, in the window
+        left = DURATION_S - r["start_s"]
+        want = int(-(-left // 1)) + int(-(-left // 0.25))
+        check(abs(r["sent"] - want) <= 1, "host %r: sent %d, its periods give %d"
+              % (r["url"], r["sent"], want))
+        check(0 <= r["start_s"] < 1.0, "start within the longest period: %r" % r)
+        check(served[r["url"]] == r["sent"] == r["ok"], "host %s got %d, report %r"
+              % (r["url"], served[r["url"]], r))
+    check(verbs["list"] > 3 * verbs["stats"], "per call: %r" % verbs)
+    rate = doc["rate"]
+    check(abs(rate["target"] * DURATION_S - doc["requests"]["sent"]) <= 3,
+          "target %r for %d sent" % (rate, doc["requests"]["sent"]))
+    check(not any("rate not held" in w for w in doc["warnings"]), doc["warnings"])
+
 def test_bad_targets_files():
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "hosts.txt")
@@ -109,4 +149,5 @@ def test_serve_hosts_bad():
 
 
 if __name__ == "__main__":
-    main([test_fleet_counts_add_up, test_bad_targets_files, test_serve_hosts_bad])
+    main([test_fleet_counts_add_up, test_every_host_polled_on_its_own_periods,
+          test_bad_targets_files, test_serve_hosts_bad])

@@ -187,6 +187,12 @@ static void end_run(struct engine *e, int64_t at_ns)
     e->res->duration_s = (double)(e->end_ns - e->m0_ns) / 1e9;
     if (e->res->duration_s < 0)
         e->res->duration_s = 0;
+    /* A fleet's spread starts and the periodic calls' phases offer less in
+     * the window than their nominal rates: the target is what the window
+     * was offered (a rank of a fleet offers only its own hosts'). */
+    if (e->cfg->rate > 0 && e->end_ns > e->m0_ns && (e->periodic.n || e->nlanes) &&
+        !(e->nlanes && e->cfg->split_ranks > 1))
+        e->res->cfg.rate = lanes_offered(e, e->m0_ns, e->end_ns);
     result_stages_cpu(e->res); /* the samples are all in, the window's end known */
 }
 
@@ -267,16 +273,20 @@ static void begin(struct engine *e)
             agent_link_start(e->agent, e->m0_ns, cfg->interval_ns);
         e->tick_k = 1;
     }
-    if (e->nlanes)
+    periodic_longest(cfg, &e->mix_off);
+    if (cfg->rate > 0) /* the target rate the reports judge by: every call, every target */
+        e->res->cfg.rate = lanes_target_rate(e);
+    if (e->nlanes) { /* each its own schedules; the ranks were dealt whole lanes */
         lanes_begin(e, now);
-    else if (cfg->nstages) /* the warmup holds the first stage's starting rate */
-        sched_init_stages(&e->sched, cfg->arrival, cfg->stages, cfg->nstages, cfg->warmup_ns,
-                          now, cfg->seed);
-    else
-        sched_init(&e->sched, cfg->arrival, cfg->rate > 0 ? cfg->rate : 1, now, cfg->seed);
-    sched_split(&e->sched, cfg->split_ranks, cfg->split_rank);
-    periodic_init(&e->periodic, cfg, now);
-    e->mix_off = e->periodic.n == cfg->nverbs;
+    } else {
+        if (cfg->nstages) /* the warmup holds the first stage's starting rate */
+            sched_init_stages(&e->sched, cfg->arrival, cfg->stages, cfg->nstages,
+                              cfg->warmup_ns, now, cfg->seed);
+        else
+            sched_init(&e->sched, cfg->arrival, cfg->rate > 0 ? cfg->rate : 1, now, cfg->seed);
+        sched_split(&e->sched, cfg->split_ranks, cfg->split_rank);
+        periodic_init(&e->periodic, cfg, now, 1);
+    }
     ev_timer_set(&e->tick, (double)(e->m0_ns + e->tick_k * cfg->interval_ns - now) / 1e9, 0);
     ev_timer_start(e->loop, &e->tick);
     ev_timer_set(&e->end, (double)(e->end_ns - now) / 1e9, 0);

@@ -139,6 +139,7 @@ struct lane {
     const struct target *target;
     struct prepared prep[RUN_MAX_VERBS];
     struct sched sched, unsent;
+    struct periodic periodic;   /* its calls with their own period */
     int unsent_wrr[RUN_MAX_VERBS], have_unsent, wrr_current[RUN_MAX_VERBS];
     struct conn *idle, *spare;
     int nspare;
@@ -234,8 +235,8 @@ void engine_poll_cb(struct ev_loop *loop, ev_idle *w, int revents);
  * now (@return 1), the lanes due already waiting for a connection to be
  * free (@return 0: none is to come).
  * lanes_begin starts every lane's schedule from now (each at its spread
- * offset). lanes_offered: the rate all the lanes' schedules offer over
- * [a, b). lanes_count: a measured request of lane i sent (kind
+ * offset). lanes_offered: the rate all the lanes' schedules (or the one
+ * target's) offer over [a, b), the mix's and the periodic calls'. lanes_count: a measured request of lane i sent (kind
  * LANE_SENT), ended (REQ_OK with lat_us, or an error kind) or left
  * unfinished (LANE_UNFINISHED). lanes_free frees what lanes_setup made
  * and the prepared requests of the lanes not entered. */
@@ -248,6 +249,10 @@ void lanes_each(struct engine *e, void (*fn)(struct engine *e));
 void lanes_each_due(struct engine *e, void (*fn)(struct engine *e));
 int lanes_enter_next(struct engine *e);
 void lanes_begin(struct engine *e, int64_t now);
+/* @return the rate the whole run offers (per second, every rank's
+ * together): the mix's rate and the calls with their own period, of
+ * every target; what the reports call the target rate. */
+double lanes_target_rate(const struct engine *e);
 double lanes_offered(const struct engine *e, int64_t a_ns, int64_t b_ns);
 void lanes_count(struct engine *e, int lane, int kind, int64_t lat_us);
 void lanes_free(struct engine *e);

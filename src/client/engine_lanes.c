@@ -11,7 +11,9 @@
  * repeats at its period, so the hosts' polls fall at their own phases
  * within a period, never all at one instant. Here a host's first send is
  * at a phase drawn from --seed and its index, uniform within its first
- * period (1 / its rate). */
+ * period (spread_ns). A --workload's calls with their own period ("every")
+ * run per host too, from that host's start. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +28,7 @@ static void lane_swap(struct engine *e, struct lane *l, int save)
 #define SWAP(f, g) do { if (save) l->g = e->f; else e->f = l->g; } while (0)
     SWAP(target, target);
     SWAP(sched, sched);
+    SWAP(periodic, periodic);
     SWAP(unsent, unsent);
     SWAP(have_unsent, have_unsent);
     SWAP(idle, idle);
@@ -66,6 +69,19 @@ static double phase(uint64_t seed, size_t i)
     return rng_u01(&s);
 }
 
+/* The span a host's first send is spread over: its first period, the
+ * mix's (1 / its rate) or, when every call has its own period, the
+ * longest of those (an engine polling getAllVmStats every 15 s spreads
+ * its hosts over 15 s). */
+static int64_t spread_ns(const struct run_config *cfg, double rate)
+{
+    int all;
+    int64_t longest = periodic_longest(cfg, &all);
+    if (all || rate <= 0)
+        return longest > 0 ? longest : NS_PER_S;
+    return (int64_t)(1e9 / rate);
+}
+
 int lanes_setup(struct engine *e, int *connections, char *err)
 {
     const struct targets_file *tf = e->hooks.targets;
@@ -92,7 +108,7 @@ int lanes_setup(struct engine *e, int *connections, char *err)
         l->first_conn = (int)k * cfg->connections;
         l->nconns = cfg->connections;
         l->rate = tf->t[i].rate;
-        l->offset_ns = (int64_t)(phase(cfg->seed, i) * 1e9 / l->rate);
+        l->offset_ns = (int64_t)(phase(cfg->seed, i) * (double)spread_ns(cfg, l->rate));
         l->target = &tf->t[i].target;
         l->row = &e->res->targets[k];
         snprintf(l->row->url, sizeof l->row->url, "%s", tf->t[i].url);
@@ -116,10 +132,15 @@ void lanes_each(struct engine *e, void (*fn)(struct engine *e))
     }
 }
 
-/* The next send of lane i, without entering it. */
+/* The next send of lane i, its mix's or a periodic call's, without
+ * entering it. */
 static int64_t lane_next(const struct engine *e, int i)
 {
-    return sched_peek(i == e->lane_at ? &e->sched : &e->lanes[i].sched);
+    if (i == e->lane_at)
+        return engine_due_peek(e);
+    int64_t mix = e->mix_off ? SCHED_NEVER : sched_peek(&e->lanes[i].sched);
+    int64_t own = periodic_peek(&e->lanes[i].periodic, NULL);
+    return own < mix ? own : mix;
 }
 
 void lanes_each_due(struct engine *e, void (*fn)(struct engine *e))
@@ -154,16 +175,47 @@ void lanes_begin(struct engine *e, int64_t now)
     for (int i = 0; i < e->nlanes; i++) {
         lane_enter(e, i);
         struct lane *l = &e->lanes[i];
-        sched_init(&e->sched, cfg->arrival, l->rate, now + l->offset_ns,
+        sched_init(&e->sched, cfg->arrival, l->rate > 0 ? l->rate : 1, now + l->offset_ns,
                    cfg->seed + (uint64_t)i);
+        periodic_init(&e->periodic, cfg, now + l->offset_ns, 0);
     }
+}
+
+double lanes_target_rate(const struct engine *e)
+{
+    const struct targets_file *tf = e->hooks.targets;
+    double own = periodic_rate(e->cfg), sum = 0;
+    if (!tf || !e->nlanes) /* one target: the mix's --rate, unless no call is in it */
+        return (e->mix_off ? 0 : e->cfg->rate) + (e->mix_off && own <= 0 ? e->cfg->rate : own);
+    for (size_t i = 0; i < tf->n; i++) /* every rank's targets: the job's rate */
+        sum += (e->mix_off ? 0 : tf->t[i].rate) + own;
+    return sum;
+}
+
+/* A fleet's hosts each offer a few sends a window (one every 15 s): their
+ * constant schedules are counted in whole sends, as the periodic calls
+ * are, or the target would miss the first send of every host. */
+static double mix_offered(const struct sched *s, int64_t a_ns, int64_t b_ns)
+{
+    if (s->arrival != ARRIVAL_CONSTANT || s->stages || b_ns <= a_ns)
+        return sched_offered(s, a_ns, b_ns);
+    double lo = a_ns > s->t0_ns ? ceil((double)(a_ns - s->t0_ns) * s->rate / 1e9) : 0;
+    double hi = b_ns > s->t0_ns ? ceil((double)(b_ns - s->t0_ns) * s->rate / 1e9) : 0;
+    return (hi - lo) / ((double)(b_ns - a_ns) / 1e9);
 }
 
 double lanes_offered(const struct engine *e, int64_t a_ns, int64_t b_ns)
 {
     double sum = 0;
-    for (int i = 0; i < e->nlanes; i++)
-        sum += sched_offered(i == e->lane_at ? &e->sched : &e->lanes[i].sched, a_ns, b_ns);
+    if (!e->nlanes) /* one target: its mix (none in closed loop) and its own periods */
+        return (e->cfg->rate > 0 && !e->mix_off ? sched_offered(&e->sched, a_ns, b_ns) : 0) +
+               periodic_offered(&e->periodic, a_ns, b_ns);
+    for (int i = 0; i < e->nlanes; i++) {
+        int in = i == e->lane_at;
+        if (!e->mix_off)
+            sum += mix_offered(in ? &e->sched : &e->lanes[i].sched, a_ns, b_ns);
+        sum += periodic_offered(in ? &e->periodic : &e->lanes[i].periodic, a_ns, b_ns);
+    }
     return sum;
 }
 

@@ -52,9 +52,7 @@ void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
     int64_t from = e->m0_ns + (k - 1) * e->cfg->interval_ns;
     if (from < e->m0_ns - e->cfg->warmup_ns)
         from = e->m0_ns - e->cfg->warmup_ns;
-    rec.offered = e->nlanes           ? lanes_offered(e, from, t_ns)
-                  : e->cfg->rate > 0 ? sched_offered(&e->sched, from, t_ns)
-                                     : 0;
+    rec.offered = lanes_offered(e, from, t_ns);
     /* Warmup intervals show the warmup's requests; measured ones count the
      * measured requests only: the send the pacer makes at the window's end
      * (intended at end_ns, outside it) or a warmup answer arriving late

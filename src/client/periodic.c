@@ -6,11 +6,11 @@
 
 #define NEVER (INT64_MAX / 4)
 
-void periodic_init(struct periodic *p, const struct run_config *cfg, int64_t t0_ns)
+void periodic_init(struct periodic *p, const struct run_config *cfg, int64_t t0_ns, int split)
 {
     memset(p, 0, sizeof *p);
     p->t0_ns = t0_ns;
-    p->stride = cfg->split_ranks > 1 ? cfg->split_ranks : 1;
+    p->stride = split && cfg->split_ranks > 1 ? cfg->split_ranks : 1;
     for (size_t i = 0; i < cfg->nverbs; i++) {
         if (!cfg->verbs[i].every_ns)
             continue;
@@ -19,6 +19,47 @@ void periodic_init(struct periodic *p, const struct run_config *cfg, int64_t t0_
         p->k[p->n] = p->stride > 1 ? cfg->split_rank : 0;
         p->n++;
     }
+}
+
+int64_t periodic_longest(const struct run_config *cfg, int *all)
+{
+    int64_t longest = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < cfg->nverbs; i++)
+        if (cfg->verbs[i].every_ns) {
+            n++;
+            if (cfg->verbs[i].every_ns > longest)
+                longest = cfg->verbs[i].every_ns;
+        }
+    if (all)
+        *all = cfg->nverbs > 0 && n == cfg->nverbs;
+    return longest;
+}
+
+double periodic_rate(const struct run_config *cfg)
+{
+    double sum = 0;
+    for (size_t i = 0; i < cfg->nverbs; i++)
+        if (cfg->verbs[i].every_ns)
+            sum += 1e9 / (double)cfg->verbs[i].every_ns;
+    return sum;
+}
+
+/* The k >= 0 with t0 + k * period < t_ns: the sends intended before t. */
+static int64_t sends_before(int64_t t0_ns, int64_t period_ns, int64_t t_ns)
+{
+    return t_ns <= t0_ns ? 0 : (t_ns - t0_ns + period_ns - 1) / period_ns;
+}
+
+double periodic_offered(const struct periodic *p, int64_t a_ns, int64_t b_ns)
+{
+    int64_t n = 0;
+    if (b_ns <= a_ns)
+        return 0;
+    for (size_t i = 0; i < p->n; i++) /* whole sends: a 15 s period in a 10 s window is 0 or 1 */
+        n += sends_before(p->t0_ns, p->period_ns[i], b_ns) -
+             sends_before(p->t0_ns, p->period_ns[i], a_ns);
+    return (double)n / ((double)(b_ns - a_ns) / 1e9);
 }
 
 static size_t next(const struct periodic *p, int64_t *at)

@@ -23,8 +23,20 @@ struct periodic {
 };
 
 /* Readies p (the caller's; nothing allocated) with the verbs of cfg that
- * have every_ns, first due at t0_ns, split as cfg says among ranks. */
-void periodic_init(struct periodic *p, const struct run_config *cfg, int64_t t0_ns);
+ * have every_ns, first due at t0_ns, split among ranks (k % ranks ==
+ * rank) when split is 1 as cfg says; a fleet's lanes are dealt out to
+ * the ranks whole instead (split 0). */
+void periodic_init(struct periodic *p, const struct run_config *cfg, int64_t t0_ns, int split);
+/* @return the longest period among cfg's calls (ns), 0 when none has
+ * one; *all (may be NULL) 1 when every call has its own (no mix). */
+int64_t periodic_longest(const struct run_config *cfg, int *all);
+/* @return the calls with their own period's rate together (per second,
+ * one target's; 0 when none has one). */
+double periodic_rate(const struct run_config *cfg);
+/* @return the rate p's calls offer over [a_ns, b_ns) (per second; its
+ * sends intended there, every rank's, as sched_offered counts), 0 for an
+ * empty span. */
+double periodic_offered(const struct periodic *p, int64_t a_ns, int64_t b_ns);
 /* @return the intended time of the next periodic send, INT64_MAX / 4 (never)
  * when there is none; *verb (may be NULL) its verb. Not consumed. */
 int64_t periodic_peek(const struct periodic *p, int *verb);

@@ -231,6 +231,7 @@ static int merge_root(struct run_result *res, struct result_head *h, const struc
 {
     struct rank_rec *rr = calloc((size_t)dist_g.size, sizeof *rr);
     static struct run_result s;
+    double target = res->cfg.rate; /* the whole job's (engine: lanes_target_rate) */
     if (!rr)
         return -1;
     rank_rec_of(&rr[0], 0, dist_g.host, res);
@@ -267,6 +268,7 @@ static int merge_root(struct run_result *res, struct result_head *h, const struc
     res->ranks = rr;
     res->nranks = (size_t)dist_g.size;
     res->cfg = *cfg;
+    res->cfg.rate = target;
     res->rate_achieved = res->duration_s > 0
                              ? (double)(res->sent - res->unfinished) / res->duration_s : 0;
     for (int r = 1; r < dist_g.size; r++)

@@ -43,7 +43,7 @@ int serve_fleet_start(struct serve_fleet *f, const struct server_config *c, char
 int serve_fleet_write_targets(const struct serve_fleet *f, FILE *out)
 {
     for (int i = 0; i < f->n; i++)
-        if (fprintf(out, "%s://%s/RPC2\n", f->tls ? "https" : "http", f->bound[i]) < 0)
+        if (fprintf(out, "%s://%s\n", f->tls ? "https" : "http", f->bound[i]) < 0)
             return -1;
     return fflush(out) == 0 ? 0 : -1;
 }
@@ -83,7 +83,7 @@ int serve_fleet_print_counts(const struct serve_fleet *f, FILE *log, FILE *rows)
         req += x->requests;
         bad += x->bad_requests;
         if (rows)
-            fprintf(rows, "%d,%s://%s/RPC2,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", i,
+            fprintf(rows, "%d,%s://%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", i,
                     f->tls ? "https" : "http", f->bound[i], x->accepted, x->requests,
                     x->bad_requests);
     }
