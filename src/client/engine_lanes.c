@@ -136,10 +136,9 @@ void lanes_each(struct engine *e, void (*fn)(struct engine *e))
  * entering it. */
 static int64_t lane_next(const struct engine *e, int i)
 {
-    if (i == e->lane_at)
-        return engine_due_peek(e);
-    int64_t mix = e->mix_off ? SCHED_NEVER : sched_peek(&e->lanes[i].sched);
-    int64_t own = periodic_peek(&e->lanes[i].periodic, NULL);
+    int in = i == e->lane_at; /* the entered lane's state is the engine's */
+    int64_t mix = e->mix_off ? SCHED_NEVER : sched_peek(in ? &e->sched : &e->lanes[i].sched);
+    int64_t own = periodic_peek(in ? &e->periodic : &e->lanes[i].periodic, NULL);
     return own < mix ? own : mix;
 }
 
