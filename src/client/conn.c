@@ -191,7 +191,7 @@ static void connect_failed(struct conn *c, const char *why)
     struct conn_pool *p = &c->eng->pool;
     p->stats.failures[CAUSE_CONNECT]++;
     p->last_kind = ERR_CONNECT;
-    snprintf(p->last_why, sizeof p->last_why, "could not connect to %.100s:%d: %s",
+    snprintf(p->last_why, sizeof p->last_why, "could not connect to %.60s:%d: %.60s",
              c->target->host, c->target->port, why);
     conn_close(c);
     backoff(c, why);
