@@ -29,6 +29,7 @@ import threading
 import time
 
 import benchlib as L
+from bench_fleet import part_fleet
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # $BUILD/rpcbench, not ./rpcbench: a concurrent `make SAN=1` replaces the
@@ -78,6 +79,9 @@ class Plan:
         self.tmpl_rate = 2000
         self.tmpl_s = 3 if q else 10
         self.tmpl_reps = 2 if q else 4
+        # part 11: serve --hosts and run --targets, the engine's polling per host
+        self.fleet_hosts = 200 if q else 1000
+        self.fleet_s = 20 if q else 60
 
 
 # --------------------------------------------------------------- parts ---
@@ -721,7 +725,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="short runs, to try the script")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
-    ap.add_argument("--parts", default="123456789T")
+    ap.add_argument("--parts", default="123456789TF")
     args = ap.parse_args()
     plan = Plan(args.quick)
     t0 = time.time()
@@ -767,6 +771,9 @@ def main():
         if "T" in args.parts:
             L.log("part 10: templated workload against fixed")
             summary["tmpl"] = part_templates(plan, srv, bodies, out)
+        if "F" in args.parts:
+            L.log("part 11: a fleet of hosts")
+            summary["fleet"] = part_fleet(plan, RPCBENCH, out)
     finally:
         srv.stop()
         shutil.rmtree(tmp, ignore_errors=True)

@@ -492,6 +492,12 @@ def footer(summary, took_s):
                          f"{_fmt(sc['plain'].get('pacer_p99_us'), 0)} us, client CPU "
                          f"{_fmt(sc[tool].get('cpu_us_req'), 1)} vs "
                          f"{_fmt(sc['plain'].get('cpu_us_req'), 1)} us/request")
+    fl = summary.get("fleet")
+    if fl:
+        lines.append(f"- {fl['hosts']}-host fleet (getAllVmStats/15 s + list/3 s a host): "
+                     f"achieved/target {_fmt(fl['achieved_ratio'], 3)}, p99 "
+                     f"{_fmt(fl['p99_ms'], 1)} ms, errors {fl['errors']}, client "
+                     f"{_fmt(fl['client_kb_host'], 0)} KiB per host")
     lines.append(f"\nTook {took_s:.0f} s; load at end {os.getloadavg()[0]:.2f} (1 min).\n")
     return "\n".join(lines)
 

@@ -23,7 +23,7 @@ int serve_fleet_start(struct serve_fleet *f, const struct server_config *c, char
     f->bound = calloc((size_t)c->hosts, sizeof *f->bound);
     f->rbuf = malloc(FLEET_RBUF);
     if (!f->hosts || !f->bound || !f->rbuf ||
-        sim_cache_init(&f->cache, SERVE_FLEET_LIVE_SIMS, c->vms, c->seed) < 0) {
+        sim_cache_init(&f->cache, c->hosts, SERVE_FLEET_LIVE_TREES, c->vms, c->seed) < 0) {
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }
@@ -88,8 +88,9 @@ int serve_fleet_print_counts(const struct serve_fleet *f, FILE *log, FILE *rows)
                     x->bad_requests);
     }
     fprintf(log, "serve: %d hosts stopped after %" PRIu64 " connections, %" PRIu64
-            " requests, %" PRIu64 " bad; %" PRIu64 " host simulators built (%d live at most)\n",
-            f->n, acc, req, bad, f->cache.builds, SERVE_FLEET_LIVE_SIMS);
+            " requests, %" PRIu64 " bad; %" PRIu64 " hosts called, VM objects dropped %"
+            PRIu64 " times (%d hosts keep them)\n",
+            f->n, acc, req, bad, f->cache.made, f->cache.drops, SERVE_FLEET_LIVE_TREES);
     return rows && fflush(rows) != 0 ? -1 : 0;
 }
 

@@ -4,9 +4,11 @@
  * Each host is a struct server of its own (its listening socket, its
  * connections, its counts, its --delay draws seeded --seed + its index)
  * with its own VMs, seeded --seed + its index too. The VMs come from a
- * sim_cache (sim_cache.h): built on a host's first call and evicted, least
- * recently used, past SERVE_FLEET_LIVE_SIMS hosts, so memory stays bounded
- * whatever N. The hosts share one read buffer and one response buffer. */
+ * sim_cache (sim_cache.h): every host's numbers are kept from its first
+ * call on; the json-c objects answers are rendered from are kept for the
+ * last SERVE_FLEET_LIVE_TREES hosts called only, so memory grows with N by
+ * the numbers alone. The hosts share one read buffer and one response
+ * buffer. */
 #ifndef RPCBENCH_SERVE_FLEET_H
 #define RPCBENCH_SERVE_FLEET_H
 
@@ -16,7 +18,7 @@
 #include "server/sim_cache.h"
 
 #define SERVE_FLEET_MAX 10000
-#define SERVE_FLEET_LIVE_SIMS 8
+#define SERVE_FLEET_LIVE_TREES 8
 
 struct serve_fleet {
     struct server *hosts;  /* n of them, owned */

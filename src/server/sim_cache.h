@@ -1,13 +1,14 @@
-/* sim_cache: the VMs of `serve --hosts N`, built on demand and kept for
- * the hosts called last.
+/* sim_cache: the VMs of `serve --hosts N`: every host's numbers, and the
+ * json-c objects of the hosts called last.
  *
- * One host's simulator (150 VMs) holds about 15 MB of json-c objects once
- * its stats have been asked for, so 1,000 hosts built eagerly would not
- * fit in memory. Each host's VMs derive from its own seed (the server's
- * --seed + the host's index), so a host whose simulator was evicted gets
- * the same VMs (ids, names, devices) when it is built again; only its
- * counters restart from zero (vmsim.h: they grow with the simulator's own
- * elapsed time). */
+ * A host's simulator is made at its first call and kept to the end: its
+ * VMs' numbers (vmsim.h; about a hundred KB for 150 VMs) evolve from its
+ * own seed (the server's --seed + the host's index) for the whole run, so
+ * each host keeps its ids and counters. The objects that answers are
+ * rendered from are what costs (some 6 MB for 150 VMs once its stats were
+ * asked for): only the last `cap` hosts called keep them, and a host past
+ * that has them dropped (vmsim_drop_trees) and rebuilt, the same, when
+ * next needed. A `list` needs no objects at all. */
 #ifndef RPCBENCH_SIM_CACHE_H
 #define RPCBENCH_SIM_CACHE_H
 
@@ -17,26 +18,34 @@
 
 struct sim_slot {
     int host;          /* -1: empty */
-    struct vmsim *sim; /* owned */
     uint64_t used;     /* the cache's clock at its last use */
 };
 
 struct sim_cache {
-    struct sim_slot *slots; /* cap of them, owned */
+    struct vmsim **sims;    /* nhosts of them, owned; NULL until a host's first call */
+    int nhosts;
+    struct sim_slot *slots; /* cap of them: the hosts that may hold objects */
     int cap;
     uint64_t clock;
     int vms;
     uint64_t seed;
-    uint64_t builds;   /* simulators built so far (first builds and rebuilds) */
+    uint64_t made;     /* simulators made (hosts called at least once) */
+    uint64_t drops;    /* times a host's objects were dropped for another's */
 };
 
-/* Readies c (the caller's) for at most cap (>= 1) live simulators of vms
- * VMs each, host h seeded seed + h. @return 0, or -1 without memory. */
-int sim_cache_init(struct sim_cache *c, int cap, int vms, uint64_t seed);
-/* @return host's simulator (owned by c, valid until the next call or
- * sim_cache_free), built now if it is not live, evicting the one used
- * least recently; NULL with err (ERR_LEN) without memory. */
+/* Readies c (the caller's) for nhosts hosts of vms VMs each, host h seeded
+ * seed + h, at most cap (>= 1) of them holding objects at once.
+ * @return 0, or -1 without memory. */
+int sim_cache_init(struct sim_cache *c, int nhosts, int cap, int vms, uint64_t seed);
+/* @return host's simulator (0 <= host < nhosts; owned by c, valid until
+ * sim_cache_free), made now at its first call; NULL with err (ERR_LEN)
+ * without memory. */
 struct vmsim *sim_cache_get(struct sim_cache *c, int host, char *err);
+/* After a call to host's simulator: when it holds objects now, host
+ * becomes the one used last, and the objects of the host used least
+ * recently are dropped when more than cap hosts would hold them. A call
+ * that built none (list) moves nothing. */
+void sim_cache_settle(struct sim_cache *c, int host);
 /* Frees every simulator and the slots; safe on a zeroed c. */
 void sim_cache_free(struct sim_cache *c);
 

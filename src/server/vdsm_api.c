@@ -348,7 +348,7 @@ static int handle(struct vdsm_api *api, const struct encoder *enc, const char *b
 
 /* With a cache (serve --hosts), the host's simulator is looked up for the
  * call and let go after it: the answer is rendered by then, and another
- * host's call may evict it. */
+ * host's call may drop its objects. */
 int vdsm_api_handle(struct vdsm_api *api, const struct encoder *enc, const char *body,
                     size_t len, struct buf *out)
 {
@@ -358,6 +358,7 @@ int vdsm_api_handle(struct vdsm_api *api, const struct encoder *enc, const char 
     if (!(api->sim = sim_cache_get(api->cache, api->host, err)))
         return VDSM_NOMEM;
     int rc = handle(api, enc, body, len, out);
+    sim_cache_settle(api->cache, api->host);
     api->sim = NULL;
     return rc;
 }

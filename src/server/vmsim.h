@@ -10,9 +10,12 @@
  * Stats keys are the schema's RunningVmStats (vdsm-api.yml); full VM
  * definitions (vmsim_full_list) are its VMFullInfo.
  *
- * Each VM's stats object is built once and then updated in place, so a
+ * A VM is a few hundred bytes of numbers; its stats object is built from
+ * them at the first call that returns it and then updated in place, so a
  * stats call allocates only the outer array. The returned arrays share
- * those objects: render them before the next call into the simulator. */
+ * those objects: render them before the next call into the simulator.
+ * vmsim_drop_trees frees the objects and keeps the numbers (serve --hosts
+ * keeps every host's numbers and only a few hosts' objects). */
 #ifndef RPCBENCH_VMSIM_H
 #define RPCBENCH_VMSIM_H
 
@@ -31,6 +34,13 @@ struct vmsim *vmsim_new(int nvms, uint64_t seed, char *err);
 /* Frees sim and every object it built (sim may be NULL). References the
  * caller still holds to arrays from the calls below stay valid. */
 void vmsim_free(struct vmsim *sim);
+
+/* Frees every VM's json-c objects (stats and full definitions), keeping
+ * its numbers: the next call that needs them builds the same objects
+ * again. References the caller holds stay valid. */
+void vmsim_drop_trees(struct vmsim *sim);
+/* @return 1 when some VM of sim holds json-c objects, 0 when none does. */
+int vmsim_has_trees(const struct vmsim *sim);
 
 /* @return the number of VMs. */
 int vmsim_count(const struct vmsim *sim);
