@@ -188,6 +188,45 @@ def test_every_line_runs_at_its_period():
               "only every lines, no --rate: %d calls" % len(xs.seen))
 
 
+class ClosingXml(XmlHandler):
+    """HTTP/1.0: a connection per call, so once the listener is closed
+    every new connect is refused."""
+    protocol_version = "HTTP/1.0"
+
+
+def closing_xml_server():
+    s = xml_server().server
+    s.RequestHandlerClass = ClosingXml
+    return Recorder(s)
+
+
+def test_failed_sends_count_under_their_call():
+    """The server goes away after 1 s: every connection then waits to
+    reconnect and each send due fails at once. A periodic call's failed
+    send counts under that call, and the mix's round robin is not moved by
+    it: each call's count is what was scheduled."""
+    text = ('{"name": "poll", "method": "tick", "every": "100ms"}\n'
+            '{"name": "a", "method": "aria2.tellStatus", "params": [1]}\n'
+            '{"name": "b", "method": "aria2.addUri", "params": [2]}\n')
+    with Files(text) as f:
+        srv = closing_xml_server()
+        srv.__enter__()
+        threading.Timer(1.0, srv.__exit__).start()
+        r = run_against(srv, "xmlrpc", f.path, rate="20", duration="3s")
+        calls = srv.seen
+    v, req = r["verbs"], r["requests"]
+    check(req["errors"] > 20 and r["errors"].get("connect", 0) > 0, "no failed sends: %r" % req)
+    check(v["poll"]["requests"] == 30, "poll: %r, 30 scheduled (every 100ms for 3s)" % v["poll"])
+    check(v["a"]["requests"] == v["b"]["requests"] == 30, "the mix a:1 b:1 at 20/s for 3s: "
+          "a %r, b %r" % (v["a"], v["b"]))
+    for name, method in (("poll", "tick"), ("a", "aria2.tellStatus"), ("b", "aria2.addUri")):
+        got = sum(1 for c in calls if c[0] == method)
+        check(got == v[name]["ok"], "%s: the server answered %d, the report says ok %d"
+              % (name, got, v[name]["ok"]))
+        check(v[name]["requests"] == v[name]["ok"] + v[name]["errors"] + v[name]["unfinished"],
+              "%s: %r" % (name, v[name]))
+
+
 def test_stomp_carries_the_same_file():
     text = ('{"name": "ping", "method": "Host.ping", "params": {}, "weight": 3}\n'
             '{"name": "vms", "method": "Host.getVMList", "params": {"onlyUUID": true, "x": "${uuid}"}}\n')
@@ -242,4 +281,5 @@ def test_usage_errors_name_the_line():
 if __name__ == "__main__":
     main([test_one_file_both_encodings_same_shares, test_templates_give_what_they_promise,
           test_same_seed_same_values, test_every_line_runs_at_its_period,
+          test_failed_sends_count_under_their_call,
           test_stomp_carries_the_same_file, test_usage_errors_name_the_line])

@@ -165,7 +165,8 @@ static void dispatch_due(struct engine *e, int64_t busy_since, int64_t free_at)
             int64_t due = due_take(e, &verb);
             send_on(e, c, verb, due, due >= busy_since && due < free_at);
         } else if (engine_all_gave_up(e)) {
-            engine_fail_unconnectable(e, due_take(e, &verb));
+            int64_t due = due_take(e, &verb);
+            engine_fail_unconnectable(e, due, verb);
         } else {
             engine_wake_on_answers(e, 1); /* backlog: the next completion sends it */
             e->arm_pending = 0;

@@ -165,7 +165,8 @@ static inline struct stage_result *engine_stage(const struct engine *e, int64_t 
  * (smooth weighted round robin). engine_request_ended: conn_events'
  * response_done and the ring's expire (owner: the engine).
  * engine_fail_unconnectable: a request due when every connection waits to
- * reconnect fails now, with the last failure's kind. engine_count_unsent:
+ * reconnect fails now, with the last failure's kind, counted under verb
+ * (the one due_take gave with intended). engine_count_unsent:
  * at the end, the requests due and never sent are unfinished (where they
  * began is kept); engine_censor_unsent: when the run is over, their waits
  * are recorded as lower bounds. engine_count_in_flight: a measured request
@@ -174,7 +175,7 @@ static inline struct stage_result *engine_stage(const struct engine *e, int64_t 
  * counts into the result, once, at the end. */
 int engine_pick_verb(struct engine *e);
 void engine_request_ended(void *owner, struct request *r, int kind);
-void engine_fail_unconnectable(struct engine *e, int64_t intended);
+void engine_fail_unconnectable(struct engine *e, int64_t intended, int verb);
 void engine_count_unsent(struct engine *e);
 void engine_censor_unsent(struct engine *e);
 void engine_count_in_flight(void *owner, const struct request *r);

@@ -150,12 +150,13 @@ void engine_request_ended(void *owner, struct request *r, int kind)
 
 /* A request that is due and cannot go anywhere because every connection is
  * waiting to reconnect: it fails now, rather than piling up, with the kind
- * of the last connection failure (connect, handshake, closed...). */
-void engine_fail_unconnectable(struct engine *e, int64_t intended)
+ * of the last connection failure (connect, handshake, closed...). Its verb
+ * was taken with its time (a periodic call's own, or the mix's next), so
+ * it counts under the call it was for and the mix's rotation holds. */
+void engine_fail_unconnectable(struct engine *e, int64_t intended, int verb)
 {
     int measured = intended >= e->m0_ns && intended < e->end_ns;
     int kind = e->pool.last_kind;
-    int verb = engine_pick_verb(e); /* the verb it would have carried: the mix holds */
     if (measured) {
         struct stage_result *st = engine_stage(e, intended);
         if (st) {
