@@ -15,6 +15,7 @@ import re
 import shutil
 import tempfile
 import threading
+import time
 import xmlrpc.client
 import xmlrpc.server
 
@@ -227,6 +228,39 @@ def test_failed_sends_count_under_their_call():
               "%s: %r" % (name, v[name]))
 
 
+class SlowXml(XmlHandler):
+    def decode_request_content(self, data):
+        time.sleep(0.3)
+        return super().decode_request_content(data)
+
+
+def test_periodic_sends_left_at_the_end_are_unfinished():
+    """One connection and a server that takes 0.3 s a call: a call every
+    100 ms piles up. The sends still waiting at the end count as
+    unfinished, as the mix's unsent requests do, so each call's requests
+    are what was scheduled and sent = ok + errors + unfinished per call."""
+    text = ('{"name": "poll", "method": "tick", "every": "100ms"}\n'
+            '{"name": "types", "method": "system.types", "every": "200ms"}\n')
+    with Files(text) as f:
+        s = xml_server().server
+        s.RequestHandlerClass = SlowXml
+        with Recorder(s) as srv:
+            url = "http://127.0.0.1:%d/RPC2" % srv.port
+            _, r, _ = run_json("-u", url, "--workload", f.path, "-d", "2s", "-c", "1")
+            calls = srv.seen
+    v, req = r["verbs"], r["requests"]
+    check(v["poll"]["requests"] == 20 and v["types"]["requests"] == 10,
+          "scheduled: poll 20, types 10; counted %r" % v)
+    check(v["poll"]["unfinished"] > 5, "nothing left unsent: %r" % v["poll"])
+    check(req["sent"] == req["ok"] + req["errors"] + req["unfinished"] == 30, "%r" % req)
+    for name, method in (("poll", "tick"), ("types", "system.types")):
+        x = v[name]
+        check(x["requests"] == x["ok"] + x["errors"] + x["unfinished"], "%s: %r" % (name, x))
+        got = sum(1 for c in calls if c[0] == method)
+        check(got <= x["ok"] + x["unfinished"] and got >= x["ok"],
+              "%s: the server got %d, the report %r" % (name, got, x))
+
+
 def test_stomp_carries_the_same_file():
     text = ('{"name": "ping", "method": "Host.ping", "params": {}, "weight": 3}\n'
             '{"name": "vms", "method": "Host.getVMList", "params": {"onlyUUID": true, "x": "${uuid}"}}\n')
@@ -282,4 +316,5 @@ if __name__ == "__main__":
     main([test_one_file_both_encodings_same_shares, test_templates_give_what_they_promise,
           test_same_seed_same_values, test_every_line_runs_at_its_period,
           test_failed_sends_count_under_their_call,
+          test_periodic_sends_left_at_the_end_are_unfinished,
           test_stomp_carries_the_same_file, test_usage_errors_name_the_line])

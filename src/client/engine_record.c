@@ -183,44 +183,73 @@ void engine_fail_unconnectable(struct engine *e, int64_t intended, int verb)
     }
 }
 
+/* One measured request due in the window that never went out: sent (as
+ * the server never saw it, but the schedule offered it) and unfinished. */
+static void count_one_unsent(struct engine *e, int verb, int64_t t)
+{
+    struct verb_result *v = &e->res->verbs[verb];
+    struct stage_result *st = engine_stage(e, t);
+    if (st)
+        st->sent++;
+    e->res->sent++;
+    e->res->unfinished++;
+    v->requests++;
+    v->unfinished++;
+    lanes_count(e, e->lane_at, LANE_SENT, 0);
+    lanes_count(e, e->lane_at, LANE_UNFINISHED, 0);
+    e->ival.sent++; /* in the last interval, as requests.sent has it */
+    struct request r = {.verb = verb, .intended_ns = t};
+    log_request(e, &r, 0, 0, REQLOG_UNFINISHED, 1);
+}
+
+/* The periodic calls' sends due in the window and never sent, walked on
+ * a copy: e->periodic stays where the sends stopped, for
+ * engine_censor_unsent to walk again (nothing sends after the end).
+ * censor 0 counts them, 1 censors their waits. */
+static void walk_unsent_periodic(struct engine *e, int censor)
+{
+    struct periodic p = e->periodic;
+    int verb;
+    while (periodic_peek(&p, NULL) < e->end_ns) {
+        int64_t t = periodic_take(&p, &verb);
+        if (t < e->m0_ns)
+            continue;
+        if (censor)
+            result_censor(e->res, verb, (e->over_ns - t) / NS_PER_US);
+        else
+            count_one_unsent(e, verb, t);
+    }
+}
+
 /* The requests due in the window that never went out (every connection
- * was busy): unfinished, each given the verb the mix had next. Where they
- * began is kept for censor_unsent. The mix's only: a --workload call with
- * its own period that found no connection at the end is not counted
- * (sent counts it nowhere either, so sent = ok + errors + unfinished holds). */
+ * was busy): unfinished, the mix's each given the verb the mix had next,
+ * a periodic call's its own. Where the mix's began is kept for
+ * censor_unsent. So sent = ok + errors + unfinished, per call too. */
 void engine_count_unsent(struct engine *e)
 {
-    if (e->cfg->rate <= 0 || e->mix_off)
+    if (e->cfg->rate <= 0) /* a closed loop has no schedule */
+        return;
+    walk_unsent_periodic(e, 0);
+    if (e->mix_off)
         return;
     e->unsent = e->sched;
     memcpy(e->unsent_wrr, e->wrr_current, sizeof e->unsent_wrr);
     e->have_unsent = 1;
     while (sched_peek(&e->sched) < e->end_ns) {
         int64_t t = sched_take(&e->sched);
-        if (t >= e->m0_ns) {
-            struct verb_result *v = &e->res->verbs[engine_pick_verb(e)];
-            struct stage_result *st = engine_stage(e, t);
-            if (st)
-                st->sent++;
-            e->res->sent++;
-            e->res->unfinished++;
-            v->requests++;
-            v->unfinished++;
-            lanes_count(e, e->lane_at, LANE_SENT, 0);
-            lanes_count(e, e->lane_at, LANE_UNFINISHED, 0);
-            e->ival.sent++; /* in the last interval, as requests.sent has it */
-            struct request r = {.verb = (int)(v - e->res->verbs), .intended_ns = t};
-            log_request(e, &r, 0, 0, REQLOG_UNFINISHED, 1);
-        }
+        if (t >= e->m0_ns)
+            count_one_unsent(e, engine_pick_verb(e), t);
     }
 }
 
 /* The run is over (e->over_ns): the requests count_unsent counted had no
  * answer by then either, so their latency is at least that wait
- * (censored). The same schedule and verb picks, replayed: nothing was
+ * (censored). The same schedules and verb picks, replayed: nothing was
  * stored per request. */
 void engine_censor_unsent(struct engine *e)
 {
+    if (e->cfg->rate > 0)
+        walk_unsent_periodic(e, 1);
     if (!e->have_unsent)
         return;
     struct sched s = e->unsent;
