@@ -21,7 +21,7 @@
 #include "encoders/encoder.h"
 #include "encoders/tmpl.h"
 
-#define WL_MAX_CALLS 8 /* model/result.h's RUN_MAX_VERBS */
+#define WL_MAX_CALLS 64 /* model/result.h's RUN_MAX_VERBS */
 #define WL_NAME_LEN 64 /* and its verb_spec's name */
 
 struct wl_call {

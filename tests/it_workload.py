@@ -261,6 +261,47 @@ def test_periodic_sends_left_at_the_end_are_unfinished():
               "%s: the server got %d, the report %r" % (name, got, x))
 
 
+def test_forty_calls():
+    """A mix of 40 calls (the limit is 64): every call is sent and counted
+    as the server received it, the per-verb table lists them all, and the
+    tables of buckets of the run and of compare (text and HTML) show the
+    busiest only, saying so."""
+    text = "".join('{"name": "c%02d", "method": "m%02d", "params": [%d], "weight": %d}\n'
+                   % (i, i, i, 1 + i % 4) for i in range(40))
+    with Files(text) as f, json_server() as js:
+        url = "http://127.0.0.1:%d/jsonrpc" % js.port
+        html = os.path.join(f.dir, "r.html")
+        _, r, out = run_json("-u", url, "-p", "jsonrpc", "--workload", f.path, "-R", "400",
+                             "-d", "2s", "--html", html)
+        calls = js.seen
+        with open(html) as h:
+            page = h.read()
+        code, cout, cerr = rpcbench("compare", "-u", url + "," + url, "-p", "jsonrpc",
+                                    "--workload", f.path, "-R", "200", "-d", "1s", "--rounds", "1",
+                                    "--html", html, timeout=120)
+        check(code == 0, "compare: rc %d %s" % (code, cerr))
+        with open(html) as h:
+            cpage = h.read()
+    check(len(r["verbs"]) == 40 and r["requests"]["ok"] == r["requests"]["sent"] == len(calls),
+          "%d verbs, %r, server %d" % (len(r["verbs"]), r["requests"], len(calls)))
+    for i in range(40):
+        v = r["verbs"]["c%02d" % i]
+        got = sum(1 for c in calls if c[0] == "m%02d" % i)
+        check(v["requests"] == got > 0, "c%02d: report %r, server %d" % (i, v, got))
+        check(abs(v["requests"] - 800 * (1 + i % 4) / 100) <= 1, "c%02d's share: %r" % (i, v))
+    check(all(re.search(r"^c%02d +\d" % i, out, re.M) for i in range(40)), "per-verb rows:\n" + out)
+    check("(40 calls; each in the per-verb table)" in out, "verbs line:\n" + out)
+    check("(the 16 verbs with the most requests of 40; the table above has them all)" in out
+          and "the 16 verbs with the most requests of 40" in page, "the run's grid says it is cut")
+    grid = out[out.index("response time %"):].splitlines()[0].split()[3:]
+    busiest = sorted(range(40), key=lambda i: (-(1 + i % 4), i))[:16]
+    check(grid == ["c%02d" % i for i in sorted(busiest)], "busiest: %r" % grid)
+    check(len(re.findall(r"^c\d\d % +A +B$", cout, re.M)) == 8 and "the 8 verbs with the most requests of 40" in cout
+          and "the 8 verbs with the most requests of 40" in cpage
+          and cpage.count("cumulative % of answers under each edge") == 9,
+          "compare's bucket tables:\n" + cout)
+
+
 def test_stomp_carries_the_same_file():
     text = ('{"name": "ping", "method": "Host.ping", "params": {}, "weight": 3}\n'
             '{"name": "vms", "method": "Host.getVMList", "params": {"onlyUUID": true, "x": "${uuid}"}}\n')
@@ -316,5 +357,5 @@ if __name__ == "__main__":
     main([test_one_file_both_encodings_same_shares, test_templates_give_what_they_promise,
           test_same_seed_same_values, test_every_line_runs_at_its_period,
           test_failed_sends_count_under_their_call,
-          test_periodic_sends_left_at_the_end_are_unfinished,
+          test_periodic_sends_left_at_the_end_are_unfinished, test_forty_calls,
           test_stomp_carries_the_same_file, test_usage_errors_name_the_line])

@@ -36,8 +36,7 @@ static void header_rounds(struct doc_kv *d, const struct comparison *c)
     else
         doc_kv_add(d, DOC_IN_BOTH, "rounds", "%zu x (%s measured + %s warmup) per arm, "
                    "interleaved A B A B; rate %s, verbs ", c->pairs, dur, warm, rate);
-    for (size_t i = 0; i < cfg->nverbs; i++)
-        doc_kv_append(d, "%s%s:%u", i ? "," : "", cfg->verbs[i].name, cfg->verbs[i].weight);
+    report_verbs_append(d, cfg);
 }
 
 void compare_header_doc(const struct comparison *c, struct doc_kv *d)

@@ -90,13 +90,48 @@ static const char *const heads[VCOLS] = {"verb", "A requests", "B requests", "A 
                                           "p50 B/A", "A p99", "B p99", "p99 B/A", "A errors",
                                           "B errors"};
 
+/* A table of buckets a verb: a mix of dozens of calls shows those of
+ * the busiest only (the per-verb table has them all). */
+#define BUCKET_VERBS 8
+
+/* The verbs both arms sent that get a table of buckets, into idx: at most
+ * BUCKET_VERBS, those with the most requests (A's and B's) in their
+ * order. @return how many; *of: how many both arms sent. */
+static size_t bucket_verbs(const struct verb_pair *p, size_t n, size_t *idx, size_t *of)
+{
+    int64_t req[2 * RUN_MAX_VERBS];
+    size_t both[2 * RUN_MAX_VERBS], m = 0, pick[2 * RUN_MAX_VERBS];
+    for (size_t i = 0; i < n; i++)
+        if (p[i].v[0] && p[i].v[1]) {
+            req[m] = p[i].v[0]->requests + p[i].v[1]->requests;
+            both[m++] = i;
+        }
+    size_t k = report_busiest(req, m, BUCKET_VERBS, pick);
+    for (size_t i = 0; i < k; i++)
+        idx[i] = both[pick[i]];
+    *of = m;
+    return k;
+}
+
+/* "(of 40 verbs, the 8 with the most requests ...)": the line under the
+ * tables of buckets when some verbs have none; "" when all have one. */
+static void bucket_note(size_t k, size_t of, char *out, size_t len)
+{
+    out[0] = 0;
+    if (k < of)
+        snprintf(out, len, "tables of buckets for the %u verbs with the most requests of %u; "
+                 "the per-verb table has them all", (unsigned)k, (unsigned)of);
+}
+
 /* A bucket table per verb both arms sent: A's and B's columns. */
 static int verb_buckets(FILE *out, const struct comparison *c, const struct verb_pair *p, size_t n,
                         char *err)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (!p[i].v[0] || !p[i].v[1])
-            continue;
+    size_t idx[BUCKET_VERBS], of;
+    size_t k = bucket_verbs(p, n, idx, &of);
+    char note[160];
+    for (size_t j = 0; j < k; j++) {
+        size_t i = idx[j];
         const struct hist *hs[2] = {&p[i].v[0]->latency, &p[i].v[1]->latency};
         static const char *const names[2] = {"A", "B"};
         static struct report_bucket_grid g; /* large */
@@ -106,6 +141,9 @@ static int verb_buckets(FILE *out, const struct comparison *c, const struct verb
             return -1;
         report_bucket_grid_text(out, title, names, &g);
     }
+    bucket_note(k, of, note, sizeof note);
+    if (note[0])
+        fprintf(out, "(%s)\n", note);
     return 0;
 }
 
@@ -232,16 +270,20 @@ void compare_verbs_html(FILE *out, const struct comparison *c)
         doc_table_html(out, &t);
     doc_table_free(&t);
     struct verb_pair p[2 * RUN_MAX_VERBS];
-    size_t n = rc == 0 ? pairs(c, p) : 0;
-    for (size_t i = 0; i < n; i++) {
+    size_t idx[BUCKET_VERBS], of, n = rc == 0 ? pairs(c, p) : 0;
+    size_t k = bucket_verbs(p, n, idx, &of);
+    for (size_t j = 0; j < k; j++) {
+        size_t i = idx[j];
         static const char *const names[2] = {"A", "B"};
         static struct report_bucket_grid g; /* large */
         char caption[96];
-        const struct hist *hs[2] = {p[i].v[0] ? &p[i].v[0]->latency : NULL,
-                                    p[i].v[1] ? &p[i].v[1]->latency : NULL};
+        const struct hist *hs[2] = {&p[i].v[0]->latency, &p[i].v[1]->latency};
         snprintf(caption, sizeof caption, "%.40s: cumulative %% of answers under each edge",
                  p[i].name);
-        if (hs[0] && hs[1] && report_bucket_grid(c->plan.buckets, hs, 2, &g, err) == 0)
+        if (report_bucket_grid(c->plan.buckets, hs, 2, &g, err) == 0) {
+            if (j == k - 1) /* the last one says what the others are */
+                bucket_note(k, of, g.note, sizeof g.note);
             html_bucket_grid(out, caption, "response time", names, &g);
+        }
     }
 }

@@ -91,9 +91,11 @@ void html_bucket_grid(FILE *out, const char *caption, const char *corner,
                       const char *const *names, const struct report_bucket_grid *g)
 {
     const char *heads[REPORT_GRID_COLS + 1] = {corner};
+    char cap[256];
     for (int k = 0; k < g->ncols; k++)
         heads[k + 1] = names[k];
-    html_table(out, caption, heads, g->ncols + 1);
+    snprintf(cap, sizeof cap, g->note[0] ? "%s (%s)" : "%s", caption, g->note);
+    html_table(out, cap, heads, g->ncols + 1);
     for (int i = 0; i < g->nrows; i++) {
         const char *cells[REPORT_GRID_COLS + 1] = {g->label[i]};
         for (int k = 0; k < g->ncols; k++)

@@ -181,6 +181,7 @@ int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
 {
     double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
     g->ncols = n < REPORT_GRID_COLS ? n : REPORT_GRID_COLS;
+    g->note[0] = 0;
     g->nrows = buckets_edges(spec, hs, g->ncols, edges, err);
     if (g->nrows < 0)
         return -1;
@@ -193,6 +194,19 @@ int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
                      pct[i]);
     }
     return 0;
+}
+
+size_t report_busiest(const int64_t *counts, size_t n, size_t k, size_t *idx)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t above = 0; /* entries that rank before i */
+        for (size_t j = 0; j < n && above < k; j++)
+            above += counts[j] > counts[i] || (counts[j] == counts[i] && j < i);
+        if (above < k)
+            idx[m++] = i;
+    }
+    return m;
 }
 
 void report_bucket_grid_text(FILE *out, const char *title, const char *const *names,
@@ -211,6 +225,8 @@ void report_bucket_grid_text(FILE *out, const char *title, const char *const *na
             fprintf(out, " %*s", w[k], g->cell[i][k]);
         fputc('\n', out);
     }
+    if (g->note[0])
+        fprintf(out, "(%s)\n", g->note);
 }
 
 int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err)

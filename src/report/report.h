@@ -99,14 +99,20 @@ struct report_bucket_grid {
     int nrows, ncols;
     char label[BUCKETS_MAX][24];
     char cell[BUCKETS_MAX][REPORT_GRID_COLS][16];
+    char note[128];          /* "": every histogram has its column */
 };
 /* Fills g (the caller's; large) from the n histograms hs (only read; at
  * most REPORT_GRID_COLS are taken). @return 0, or -1 with err (a spec that
  * does not parse). */
 int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
                        struct report_bucket_grid *g, char *err);
+/* A mix of many calls keeps its tables of buckets readable with the
+ * busiest calls only: the indices of the at most k largest of
+ * counts[0..n) into idx, in their order there (a tie: the first).
+ * @return how many (n when n <= k). */
+size_t report_busiest(const int64_t *counts, size_t n, size_t k, size_t *idx);
 /* The grid as text: a head line "title  name0 name1 ..." (names: one per
- * column), then a line per row. */
+ * column), then a line per row, then the note when there is one. */
 void report_bucket_grid_text(FILE *out, const char *title, const char *const *names,
                              const struct report_bucket_grid *g);
 
@@ -117,6 +123,9 @@ void report_bucket_grid_text(FILE *out, const char *title, const char *const *na
 /* target, verbs, rate, duration, start; the page adds load, simulator
  * and buckets. */
 void report_config_doc(const struct run_result *r, struct doc_kv *d);
+/* Appends c's verbs and weights ("list:4,getAllVmStats:1") to d's last
+ * line: the first 8, then how many there are. */
+void report_verbs_append(struct doc_kv *d, const struct run_config *c);
 /* requests, warmup and error kinds (the text's; the page has its own
  * table of them), bytes, send and pacer lag. */
 void report_requests_doc(const struct run_result *r, struct doc_kv *d);

@@ -8,17 +8,29 @@
 #include "base/version.h"
 #include "model/metric.h"
 
-/* A mix's cumulative % per verb, on one set of edges. @return 0, or -1
- * with err. */
+/* A mix's cumulative % per verb, on one set of edges: a column per verb,
+ * or for the REPORT_GRID_COLS with the most requests when there are more
+ * (the per-verb table has them all). @return 0, or -1 with err. */
 static int verb_grid(struct run_doc *d, char *err)
 {
     const struct run_result *r = d->r;
     const struct hist *hs[RUN_MAX_VERBS];
-    for (size_t i = 0; i < r->nverbs; i++) {
-        hs[i] = &r->verbs[i].latency;
-        d->verb_names[i] = r->verbs[i].name;
+    int64_t req[RUN_MAX_VERBS];
+    size_t idx[RUN_MAX_VERBS];
+    for (size_t i = 0; i < r->nverbs; i++)
+        req[i] = r->verbs[i].requests;
+    size_t n = report_busiest(req, r->nverbs, REPORT_GRID_COLS, idx);
+    for (size_t i = 0; i < n; i++) {
+        hs[i] = &r->verbs[idx[i]].latency;
+        d->verb_names[i] = r->verbs[idx[i]].name;
     }
-    return report_bucket_grid(r->cfg.buckets, hs, (int)r->nverbs, &d->verb_grid, err);
+    if (report_bucket_grid(r->cfg.buckets, hs, (int)n, &d->verb_grid, err))
+        return -1;
+    if (n < r->nverbs)
+        snprintf(d->verb_grid.note, sizeof d->verb_grid.note,
+                 "the %u verbs with the most requests of %u; the table above has them all",
+                 (unsigned)n, (unsigned)r->nverbs);
+    return 0;
 }
 
 /* Metric m of r as the tables write it (report_fmt_metric). */
