@@ -314,6 +314,21 @@ def test_stomp_carries_the_same_file():
     check(abs(share - 0.75) <= 0.05, "ping's share %.3f" % share)
 
 
+def test_stomp_ring_holds_the_periodic_calls():
+    """STOMP keeps its requests in flight in a ring sized from the rate:
+    a periodic call at 200/s beside a mix at 1/s, each answered after
+    1 s, has some 200 in flight. Sized for the mix alone (128 slots), a
+    slot reused early ended a live request as a timeout."""
+    text = ('{"name": "ping", "method": "Host.ping", "params": {}}\n'
+            '{"name": "fast", "method": "Host.ping", "params": {}, "every": "5ms"}\n')
+    with Files(text) as f, Server("--vms", "1", "--delay", "1s") as srv:
+        _, r, _ = run_json("-u", "stomp://127.0.0.1:%d" % srv.port, "-p", "jsonrpc",
+                           "--workload", f.path, "-R", "1", "-d", "2s", "-c", "2")
+    req, v = r["requests"], r["verbs"]
+    check(req["errors"] == 0 and req["ok"] == req["sent"], "%r %r" % (req, r["errors"]))
+    check(v["fast"]["ok"] == 400 and v["ping"]["ok"] == 2, "%r" % v)
+
+
 def usage(f, *args):
     code, out, err = rpcbench("run", "--workload", f, "-R", "5", "-d", "1s", *args, timeout=30)
     return code, err.strip()
@@ -358,4 +373,5 @@ if __name__ == "__main__":
           test_same_seed_same_values, test_every_line_runs_at_its_period,
           test_failed_sends_count_under_their_call,
           test_periodic_sends_left_at_the_end_are_unfinished, test_forty_calls,
-          test_stomp_carries_the_same_file, test_usage_errors_name_the_line])
+          test_stomp_carries_the_same_file, test_stomp_ring_holds_the_periodic_calls,
+          test_usage_errors_name_the_line])

@@ -88,7 +88,13 @@ int engine_setup_transport(struct engine *e, int connections, request_end_fn exp
         snprintf(err, ERR_LEN, "--rate max (closed loop) is for HTTP; give STOMP a rate");
         return -1;
     }
-    if (stomp && request_ring_init(&e->ring, cfg->rate, cfg->timeout_ns, expire, e, err))
+    /* The ring holds what can be in flight: every send the run offers, the
+     * mix's and the periodic calls', of every target, for a timeout. Sized
+     * for the mix alone, a slot reused early ended a live request as a
+     * timeout. */
+    periodic_longest(cfg, &e->mix_off); /* lanes_target_rate reads it */
+    if (stomp &&
+        request_ring_init(&e->ring, lanes_target_rate(e), cfg->timeout_ns, expire, e, err))
         return -1;
     if (sc == SCHEME_HTTPS || sc == SCHEME_STOMPS) {
         struct tls_client_opts o = {
