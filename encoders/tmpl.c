@@ -10,8 +10,12 @@
 
 #include "base/rng.h"
 
-#define MARKER_HEAD "rpcbenchV"
-#define MARKER_HEAD_LEN 9
+void tmpl_head(unsigned k, char head[TMPL_HEAD_LEN + 1])
+{
+    static const char letters[TMPL_HEADS + 1] =
+        "VWXYZABCDEFGHIJKLMNOPQRSTUvwxyzabcdefghijklmnopqrstu";
+    snprintf(head, TMPL_HEAD_LEN + 1, "rpcbench%c", letters[k % TMPL_HEADS]);
+}
 
 /* ---- the files of ${pick} and ${line} ---- */
 
@@ -158,7 +162,8 @@ static int parse_one(const char *in, const char *dir, struct tmpl_var *v, struct
     return -1;
 }
 
-int tmpl_parse_string(const char *s, const char *dir, struct tmpl_var *vars, size_t *nvars,
+int tmpl_parse_string(const char *s, const char *head, const char *dir,
+                      struct tmpl_var *vars, size_t *nvars,
                       struct tmpl_file *files, size_t *nfiles, char *out, size_t outlen,
                       char *err)
 {
@@ -185,7 +190,7 @@ int tmpl_parse_string(const char *s, const char *dir, struct tmpl_var *vars, siz
         rc = parse_one(in, dir, v, files, nfiles, err);
         if (rc == 0)
             rc = buf_append(&b, p, (size_t)(open - p)) ||
-                 buf_appendf(&b, MARKER_HEAD "%04zuZ", (*nvars)++);
+                 buf_appendf(&b, "%.*s%04zuZ", TMPL_HEAD_LEN, head, (*nvars)++);
         p = close + 1;
     }
     if (rc == 0 && (buf_append_str(&b, p) || b.len >= outlen)) {
@@ -217,10 +222,11 @@ static int add_seg(struct tmpl *t, size_t off, size_t len, int var, char *err)
 
 /* Finds the next marker at or after body[from]; *idx its var. @return its
  * offset, or len when there is none. */
-static size_t next_marker(const char *body, size_t len, size_t from, size_t *idx)
+static size_t next_marker(const char *head, const char *body, size_t len, size_t from,
+                          size_t *idx)
 {
     while (from + TMPL_MARKER_LEN <= len) {
-        const char *m = memmem(body + from, len - from, MARKER_HEAD, MARKER_HEAD_LEN);
+        const char *m = memmem(body + from, len - from, head, TMPL_HEAD_LEN);
         if (!m || (size_t)(m - body) + TMPL_MARKER_LEN > len)
             return len;
         size_t at = (size_t)(m - body);
@@ -234,15 +240,15 @@ static size_t next_marker(const char *body, size_t len, size_t from, size_t *idx
     return len;
 }
 
-int tmpl_compile(struct tmpl *t, const char *body, size_t len, size_t id_off, size_t id_len,
-                 int xml, const struct tmpl_var *vars, size_t nvars, char *err)
+int tmpl_compile(struct tmpl *t, const char *head, const char *body, size_t len, size_t id_off,
+                 size_t id_len, int xml, const struct tmpl_var *vars, size_t nvars, char *err)
 {
     buf_reset(&t->text);
     t->nseg = 0;
     t->nvars = 0;
     t->id_len = id_len;
     size_t pos = 0, idx = 0, skipped = 0, lo = strlen(wrap_open[xml]), lc = strlen(wrap_close[xml]);
-    for (size_t at; (at = next_marker(body, len, pos, &idx)) < len; pos = at) {
+    for (size_t at; (at = next_marker(head, body, len, pos, &idx)) < len; pos = at) {
         if (idx >= nvars) {
             snprintf(err, ERR_LEN, "template marker %zu of %zu: a bug", idx, nvars);
             return -1;

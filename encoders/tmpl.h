@@ -27,7 +27,9 @@
 #define TMPL_MAX_VARS 64   /* template occurrences in a whole workload */
 #define TMPL_MAX_FILES 8   /* distinct FILEs of ${pick} and ${line} */
 #define TMPL_MAX_SEGS 130  /* segments of one call: 2 per occurrence, and more */
-#define TMPL_MARKER_LEN 14 /* "rpcbenchV" + 4 digits + 'Z' */
+#define TMPL_MARKER_LEN 14 /* a head ("rpcbenchV") + 4 digits + 'Z' */
+#define TMPL_HEAD_LEN 9    /* "rpcbench" and a letter: chosen per call */
+#define TMPL_HEADS 52      /* the letters A-Z a-z */
 
 enum tmpl_kind { TMPL_SEQ, TMPL_UUID, TMPL_RAND, TMPL_PICK, TMPL_LINE };
 
@@ -68,24 +70,32 @@ struct tmpl {
     int nvars;                        /* slots (0: the call is fixed) */
 };
 
+/* The k-th marker head (k < TMPL_HEADS) into head: "rpcbenchV" first.
+ * A call's markers must not be text its method or params have already
+ * (they would be cut as templates): the caller picks a head none of them
+ * contains, the same for tmpl_parse_string and tmpl_compile. */
+void tmpl_head(unsigned k, char head[TMPL_HEAD_LEN + 1]);
+
 /* Parses the templates of string s (NUL-ended) into vars[*nvars ...] and
- * writes s with each replaced by its marker into out (outlen bytes).
+ * writes s with each replaced by its marker (head and the var's index)
+ * into out (outlen bytes).
  * Files are loaded once, relative to dir, into files[*nfiles ...].
  * @return 0, or -1 with err ("unknown template ${x}", "FILE: cannot read").
  * The files' memory is the caller's to free with tmpl_files_free. */
-int tmpl_parse_string(const char *s, const char *dir, struct tmpl_var *vars, size_t *nvars,
+int tmpl_parse_string(const char *s, const char *head, const char *dir,
+                      struct tmpl_var *vars, size_t *nvars,
                       struct tmpl_file *files, size_t *nfiles, char *out, size_t outlen,
                       char *err);
 /* Frees files[0..n) (safe on zeroed ones). */
 void tmpl_files_free(struct tmpl_file *files, size_t n);
 
-/* Cuts body[0..len) (a call rendered with markers; its id slot at id_off,
+/* Cuts body[0..len) (a call rendered with markers of head; its id slot at id_off,
  * id_len 0 for none) into t (zeroed or compiled before: its text is
  * reused). xml: the body is XML-RPC (else JSON). vars: every occurrence.
  * @return 0, or -1 with err (a marker the encoder did not keep as a
  * plain value). Free t with tmpl_free. */
-int tmpl_compile(struct tmpl *t, const char *body, size_t len, size_t id_off, size_t id_len,
-                 int xml, const struct tmpl_var *vars, size_t nvars, char *err);
+int tmpl_compile(struct tmpl *t, const char *head, const char *body, size_t len, size_t id_off,
+                 size_t id_len, int xml, const struct tmpl_var *vars, size_t nvars, char *err);
 void tmpl_free(struct tmpl *t);
 
 /* Readies st: values from seed; ${line} cursors start at rank and move

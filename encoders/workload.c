@@ -37,7 +37,8 @@ static int check_tag(const char *tag, json_object *v, char *err)
 
 /* Replaces the templates of every string in *v with markers, recursively;
  * tagged values are taken as they are. */
-static int walk(struct workload *w, json_object **v, const char *dir, int *templated, char *err)
+static int walk(struct workload *w, json_object **v, const struct wl_call *c, const char *dir,
+                int *templated, char *err)
 {
     const char *tag = xmlconv_tag(*v);
     if (tag)
@@ -45,7 +46,7 @@ static int walk(struct workload *w, json_object **v, const char *dir, int *templ
     if (json_object_is_type(*v, json_type_array)) {
         for (size_t i = 0; i < json_object_array_length(*v); i++) {
             json_object *item = json_object_array_get_idx(*v, i), *orig = item;
-            if (walk(w, &item, dir, templated, err))
+            if (walk(w, &item, c, dir, templated, err))
                 return -1;
             if (item != orig)
                 json_object_array_put_idx(*v, i, item);
@@ -61,7 +62,7 @@ static int walk(struct workload *w, json_object **v, const char *dir, int *templ
                          "$i8, each alone in its object)", key);
                 return -1;
             }
-            if (walk(w, &item, dir, templated, err))
+            if (walk(w, &item, c, dir, templated, err))
                 return -1;
             if (item != val)
                 json_object_object_add(*v, key, item);
@@ -71,7 +72,7 @@ static int walk(struct workload *w, json_object **v, const char *dir, int *templ
     if (!json_object_is_type(*v, json_type_string) || !strstr(json_object_get_string(*v), "${"))
         return 0;
     char out[4096];
-    if (tmpl_parse_string(json_object_get_string(*v), dir, w->vars, &w->nvars, w->files,
+    if (tmpl_parse_string(json_object_get_string(*v), c->head, dir, w->vars, &w->nvars, w->files,
                           &w->nfiles, out, sizeof out, err))
         return -1;
     *templated = 1;
@@ -144,6 +145,42 @@ static int check_keys(json_object *o, char *err)
     return 0;
 }
 
+/* @return 1 when text occurs in a string or a key of v, recursively. */
+static int mentions(json_object *v, const char *text)
+{
+    if (json_object_is_type(v, json_type_string))
+        return strstr(json_object_get_string(v), text) != NULL;
+    if (json_object_is_type(v, json_type_array)) {
+        for (size_t i = 0; i < json_object_array_length(v); i++)
+            if (mentions(json_object_array_get_idx(v, i), text))
+                return 1;
+        return 0;
+    }
+    if (json_object_is_type(v, json_type_object)) {
+        json_object_object_foreach(v, key, val)
+        {
+            if (strstr(key, text) || mentions(val, text))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* The head of c's template markers: the first that its method and params
+ * p do not contain, so that no text of the user's is cut as a template.
+ * @return 0, or -1 with err (it contains every one). */
+static int pick_head(struct wl_call *c, json_object *p, char *err)
+{
+    for (unsigned k = 0; k < TMPL_HEADS; k++) {
+        tmpl_head(k, c->head);
+        if (!strstr(c->method, c->head) && !mentions(p, c->head))
+            return 0;
+    }
+    snprintf(err, ERR_LEN, "the call's text has every template marker (rpcbench and a letter): "
+             "change one");
+    return -1;
+}
+
 /* One call from its line's object o. */
 static int take_call(struct workload *w, json_object *o, const char *dir, struct wl_call *c,
                      char *err)
@@ -171,8 +208,10 @@ static int take_call(struct workload *w, json_object *o, const char *dir, struct
         snprintf(err, ERR_LEN, "\"params\": want an array (or an object, for JSON-RPC)");
         return -1;
     }
+    if (pick_head(c, p, err))
+        return -1;
     c->params = json_object_get(p);
-    return walk(w, &c->params, dir, &c->templated, err);
+    return walk(w, &c->params, c, dir, &c->templated, err);
 }
 
 static int parse_line(struct workload *w, const char *text, int lineno, const char *dir,

@@ -33,6 +33,7 @@ struct wl_call {
     int64_t every_ns;    /* 0: the call is in the weighted mix */
     int line;            /* where it is in the file */
     int templated;       /* it has templates */
+    char head[TMPL_HEAD_LEN + 1]; /* its markers' (tmpl_head): text it has not */
 };
 
 struct workload {

@@ -18,6 +18,7 @@
 #include "base/err.h"
 #include "encoders/encoder.h"
 #include "encoders/tmpl.h"
+#include "encoders/workload.h"
 
 struct fixture {
     struct tmpl_var vars[TMPL_MAX_VARS];
@@ -54,14 +55,14 @@ static void compile(struct fixture *f, const struct encoder *enc, const char *co
     char err[ERR_LEN], out[512];
     json_object *params = json_object_new_array();
     for (size_t i = 0; i < n; i++) {
-        if (tmpl_parse_string(strs[i], f->dir, f->vars, &f->nvars, f->files, &f->nfiles, out,
-                              sizeof out, err))
+        if (tmpl_parse_string(strs[i], "rpcbenchV", f->dir, f->vars, &f->nvars, f->files,
+                              &f->nfiles, out, sizeof out, err))
             fail_msg("%s: %s", strs[i], err);
         json_object_array_add(params, json_object_new_string(out));
     }
     assert_int_equal(enc->render_request("m", params, req, err), ENC_OK);
     json_object_put(params);
-    if (tmpl_compile(t, req->body.data, req->body.len, req->id_off, req->id_len,
+    if (tmpl_compile(t, "rpcbenchV", req->body.data, req->body.len, req->id_off, req->id_len,
                      enc == &enc_xmlrpc, f->vars, f->nvars, err))
         fail_msg("compile: %s", err);
 }
@@ -176,10 +177,59 @@ static void bad_templates_refused(void **state)
     const char *bad[] = {"${nope}", "${rand:2:1}", "${rand:x:1}", "${pick:absent.txt}",
                          "${seq", "${pick:}"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        if (tmpl_parse_string(bad[i], f.dir, f.vars, &f.nvars, f.files, &f.nfiles, out,
-                              sizeof out, err) == 0)
+        if (tmpl_parse_string(bad[i], "rpcbenchV", f.dir, f.vars, &f.nvars, f.files, &f.nfiles,
+                              out, sizeof out, err) == 0)
             fail_msg("'%s' was taken", bad[i]);
     drop_dir(&f);
+}
+
+/* A user's text that looks like a marker stays text: the call's markers
+ * take a head its method and params do not have (a key, a tagged value
+ * and the method name count too), and only the real template is cut. */
+static void marker_text_stays_text(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_tmpl.XXXXXX", path[64], err[ERR_LEN];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/w.jsonl", dir);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("{\"method\": \"m.rpcbenchX\", \"params\": [\"rpcbenchV0000Z\", "
+          "{\"rpcbenchW0000Z\": {\"$base64\": \"cnBjYmVuY2hZ\"}}, \"x-${seq}\", "
+          "\"rpcbenchY\"]}\n", fp);
+    fclose(fp);
+    static struct workload w;
+    if (workload_load(&w, path, err))
+        fail_msg("%s", err);
+    assert_string_equal(w.call[0].head, "rpcbenchZ");
+    for (int xml = 0; xml < 2; xml++) {
+        const struct encoder *enc = xml ? &enc_xmlrpc : &enc_jsonrpc;
+        struct enc_request req = {0};
+        struct tmpl t = {0};
+        struct tmpl_state st;
+        struct buf out = {0};
+        size_t id = 0;
+        json_object *params = workload_params(&w.call[0], xml);
+        assert_int_equal(enc->render_request(w.call[0].method, params, &req, err), ENC_OK);
+        json_object_put(params);
+        if (tmpl_compile(&t, w.call[0].head, req.body.data, req.body.len, req.id_off, req.id_len,
+                         xml, w.vars, w.nvars, err))
+            fail_msg("compile: %s", err);
+        assert_int_equal(t.nvars, 1);
+        tmpl_state_init(&st, 1, 1, 0);
+        assert_int_equal(tmpl_stamp(&t, w.vars, w.files, &st, xml, 7, &out, &id), 0);
+        buf_append(&out, "", 1);
+        assert_non_null(strstr(out.data, "rpcbenchV0000Z"));
+        assert_non_null(strstr(out.data, "rpcbenchW0000Z"));
+        assert_non_null(strstr(out.data, "x-7"));
+        assert_null(strstr(out.data, "rpcbenchZ"));
+        tmpl_free(&t);
+        enc_request_free(&req);
+        buf_free(&out);
+    }
+    workload_free(&w);
+    unlink(path);
+    rmdir(dir);
 }
 
 int main(void)
@@ -189,6 +239,7 @@ int main(void)
         cmocka_unit_test(jsonrpc_values_and_id),
         cmocka_unit_test(same_seed_same_values),
         cmocka_unit_test(bad_templates_refused),
+        cmocka_unit_test(marker_text_stays_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

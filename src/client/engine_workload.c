@@ -49,8 +49,9 @@ int engine_workload_compile(struct engine *e, size_t i, const struct enc_request
     const struct wl_call *c = &e->wl->call[i];
     if (!c->templated)
         return 0;
-    return tmpl_compile(&e->tmpl[i], body->body.data, body->body.len, body->id_off, body->id_len,
-                        !strcmp(e->enc->name, "xmlrpc"), e->wl->vars, e->wl->nvars, err);
+    return tmpl_compile(&e->tmpl[i], c->head, body->body.data, body->body.len, body->id_off,
+                        body->id_len, !strcmp(e->enc->name, "xmlrpc"), e->wl->vars, e->wl->nvars,
+                        err);
 }
 
 int engine_stamp(struct engine *e, const struct request *r)
