@@ -5,8 +5,13 @@ standard-library JSON-RPC server, and both get the same per-call shares
 the values they promise (${seq} unique and increasing, ${pick} only from
 its file, ${rand} within its bounds) and the tagged values arrive as
 XML-RPC's own types; STOMP carries the same file to `rpcbench serve`; a
-line with "every" is sent at its own period; and every mistake in the file
-is a usage error naming the file and the line, before anything is sent."""
+line with "every" is sent at its own period, and its sends that failed or
+were left unsent at the end count under it, as scheduled; STOMP's ring
+holds the periodic calls in flight; 40 calls are each counted as received
+and the reports show them readably; sweep's cells each have their per-call
+table; `workload = FILE` in a job file is the same run as on the command
+line; and every mistake in the file is a usage error naming the file and
+the line, before anything is sent."""
 import datetime
 import http.server
 import json
@@ -329,6 +334,63 @@ def test_stomp_ring_holds_the_periodic_calls():
     check(v["fast"]["ok"] == 400 and v["ping"]["ok"] == 2, "%r" % v)
 
 
+def test_sweep_cells_have_per_call_tables():
+    """sweep -u URL1,URL2 -p xmlrpc,jsonrpc --workload: every cell's result
+    has its per-call table, with the weights' shares, and the servers got
+    exactly what the cells' tables count, call by call."""
+    method_of = {"status": "aria2.tellStatus", "add": "aria2.addUri", "types": "system.types"}
+    with Files() as f, xml_server() as xs, json_server() as js:
+        out = os.path.join(f.dir, "s.json")
+        urls = "http://127.0.0.1:%d/RPC2,http://127.0.0.1:%d/jsonrpc" % (xs.port, js.port)
+        code, text, err = rpcbench("sweep", "-u", urls, "-p", "xmlrpc,jsonrpc", "--workload",
+                                   f.path, "-R", "50,100", "-d", "1s", "--output", out,
+                                   timeout=120)
+        check(code == 0 and "4 cells" in text, "sweep: rc %d %s %s" % (code, text, err))
+        with open(out) as o:
+            cells = json.load(o)["cells"]
+        seen = {"xmlrpc": xs.seen, "jsonrpc": js.seen}
+    for proto in ("xmlrpc", "jsonrpc"):
+        mine = [c for c in cells if c["params"]["proto"] == proto]
+        check(sorted(c["params"]["rate"] for c in mine) == [50, 100], "cells %r" % cells)
+        for name, method in method_of.items():
+            counted = 0
+            for c in mine:
+                v, rate = c["result"]["verbs"][name], c["params"]["rate"]
+                want = rate * (0.6 if name == "status" else 0.2)
+                check(v["ok"] == v["requests"] and abs(v["requests"] - want) <= 1,
+                      "%s %s at %s/s: %r" % (proto, name, rate, v))
+                counted += v["requests"]
+            got = sum(1 for x in seen[proto] if x[0] == method)
+            check(got == counted, "%s %s: the server got %d, the cells count %d"
+                  % (proto, name, got, counted))
+
+
+def test_job_file_equals_command_line():
+    """workload = FILE in a --config job file is the run made with
+    --workload FILE on the command line: the same saved configuration and,
+    with one seed, the same calls with the same values."""
+    same = ["--workload", None, "--rate", "40", "--duration", "1s", "--seed", "5",
+            "--connections", "1", "-p", "jsonrpc"]
+    runs = []
+    with Files() as f:
+        same[1] = f.path
+        job = f.write("job.ini", "workload = %s\nrate = 40\nduration = 1s\nseed = 5\n"
+                      "connections = 1\nproto = jsonrpc\n" % f.path)
+        for args in (["--config", job], same):
+            with json_server() as js:
+                url = "http://127.0.0.1:%d/jsonrpc" % js.port
+                _, r, _ = run_json("-u", url, *args)
+                runs.append((r, [json.dumps(c[:2]) for c in js.seen]))
+    (a, sa), (b, sb) = runs
+    ca, cb = dict(a["config"]), dict(b["config"])
+    for c in (ca, cb):
+        c.pop("options", None), c.pop("job_file", None), c.pop("job_options", None)
+    check(ca == cb, "job file %r\ncommand line %r" % (ca, cb))
+    check(a["config"].get("job_file") == job, "the job file is recorded: %r" % a["config"])
+    check(a["verbs"].keys() == b["verbs"].keys() == {"status", "add", "types"}, a["verbs"])
+    check(len(sa) == 40 and sa == sb, "the calls differ: %d vs %d" % (len(sa), len(sb)))
+
+
 def usage(f, *args):
     code, out, err = rpcbench("run", "--workload", f, "-R", "5", "-d", "1s", *args, timeout=30)
     return code, err.strip()
@@ -374,4 +436,5 @@ if __name__ == "__main__":
           test_failed_sends_count_under_their_call,
           test_periodic_sends_left_at_the_end_are_unfinished, test_forty_calls,
           test_stomp_carries_the_same_file, test_stomp_ring_holds_the_periodic_calls,
+          test_sweep_cells_have_per_call_tables, test_job_file_equals_command_line,
           test_usage_errors_name_the_line])
