@@ -33,7 +33,10 @@ WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 SAN_ON   := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 SANFLAGS := $(if $(SAN),$(SAN_ON))
 CFLAGS   ?= -O2 -g
-ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE $(CFLAGS) $(WARN) $(SANFLAGS) $(MPIFLAGS) -MMD -MP \
+# Frame pointers: perf (--profile) walks the stacks of `rpcbench serve`, the
+# same binary, without DWARF unwinding.
+FPFLAGS  := -fno-omit-frame-pointer
+ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE $(CFLAGS) $(FPFLAGS) $(WARN) $(SANFLAGS) $(MPIFLAGS) -MMD -MP \
               -iquote src -iquote . $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
 LIBS     := $(MPI_LIBS) -lev -lhttp_parser -lssl -lcrypto -lz $(JSONC_LIBS) $(XMLRPC_LIBS) -lm
 LDFLAGS  += $(SANFLAGS)
@@ -171,7 +174,16 @@ check-layers:
 # The MPI binary for tests/it_mpi.py, beside ./rpcbench (never over it),
 # when mpicc is there (scripts/deps.sh check installs it).
 MPI_BIN := $(if $(shell command -v mpicc 2>/dev/null),build/mpi/rpcbench)
-test: rpcbench $(UNIT_BIN)
+# The profiler tests' server with planted costs (tests/it_profile.py):
+# frame pointers and no inlining, so each planted function is a frame.
+PLANTED := $(BUILD)/tests/planted_server
+$(PLANTED): tests/planted/planted_server.c
+	@echo "  CC    $@"
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-inline $(WARN) $(SANFLAGS) \
+		-o $@ $< -pthread
+
+test: rpcbench $(UNIT_BIN) $(PLANTED)
 	$(Q)scripts/check-cycles.sh $(BUILD)
 	$(Q)$(if $(MPI_BIN),$(MAKE) --no-print-directory MPI=1 SAN= build/mpi/rpcbench)
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) RPCBENCH_MPI=$(if $(MPI_BIN),$(CURDIR)/$(MPI_BIN)) tests/run.sh

@@ -6,7 +6,9 @@
 #    │                 │  └──> net, encoders ──────────> base
 #    ├──> report ──> judge ──> model
 #    ├──> server ──> net, encoders, base   (never client or model)
-#    └──> agent ──> stats, net, base        (never client or model)
+#    ├──> agent ──> stats, net, base        (never client or model)
+#    └──> profile ──> judge, model, stats, base  (never client: the engine
+#                     reports its window through run_hooks, see issue 27)
 #
 # dist (distributed runs) holds every MPI call of the program.
 #
@@ -30,8 +32,9 @@ allowed() {
     client) echo "client net encoders stats model base" ;;
     server) echo "server net encoders base" ;;
     agent) echo "agent stats net base" ;;
+    profile) echo "profile judge model stats base" ;;
     dist) echo "dist client model stats net base" ;;
-    cli) echo "cli dist client server agent report judge model stats net encoders base" ;;
+    cli) echo "cli dist client server agent profile report judge model stats net encoders base" ;;
     *) return 1 ;;
     esac
 }
@@ -44,7 +47,7 @@ for f in src/*/*.[ch] encoders/*.[ch]; do
     dir=${f%/*}
     layer=${dir##*/}
     if ! may=$(allowed "$layer"); then
-        echo "$f: '$layer' is not a layer (base net stats encoders model judge report client dist server agent cli)"
+        echo "$f: '$layer' is not a layer (base net stats encoders model judge report client dist server agent profile cli)"
         bad=$((bad + 1))
         continue
     fi

@@ -15,6 +15,7 @@
 #include "client/reqlog.h"
 #include "client/targets_file.h"
 #include "encoders/encoder.h"
+#include "cli/cli_profile.h"
 #include "dist/dist.h"
 
 /* --targets FILE: read and checked before anything is sent (a usage
@@ -113,7 +114,7 @@ int cmd_run(int argc, char **argv)
         return EXIT_OK; /* --help, --version */
     static struct targets_file tf;
     if (rc < 0 || options_arm(&o, 0, &cfg, err) || check_verbs(&o, &cfg, err) ||
-        load_targets(&cfg, &tf, err)) {
+        load_targets(&cfg, &tf, err) || profile_check(&o.profile, err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
         targets_file_free(&tf);
         return EXIT_USAGE;
@@ -123,20 +124,26 @@ int cmd_run(int argc, char **argv)
     struct reqlog *rl = NULL;
     char herr[ERR_LEN];
     struct child_server cs = {0};
+    struct run_result res;
+    static struct verdict v;
+    static struct profile_session ps;
+    /* the run's intervals to --hdr-log, dated by res.start_unix */
+    struct run_hooks hooks =
+        live_metrics_hooks(hdrlog_sink_next_run(o.hdr_log[0] ? &hdr : NULL, &res), &cfg, NULL);
     if (open_logs(&o, &hdr, &rl, err) || live_metrics_start(&o, err) ||
-        (!cfg.url[0] && dist_spawn_server(&cfg, &cs, err))) {
+        (!cfg.url[0] && dist_spawn_server(&cfg, &cs, err)) ||
+        cli_profile_start(&o.profile, &cfg, &cs, &ps, &hooks, err)) {
+        spawn_stop(&cs);
         close_reqlog(rl, NULL, 0, herr);
         fprintf(stderr, "rpcbench run: %s\n", err);
         return EXIT_RUN_FAILED;
     }
-    struct run_result res;
-    static struct verdict v;
-    /* the run's intervals to --hdr-log, dated by res.start_unix */
-    struct run_hooks hooks =
-        live_metrics_hooks(hdrlog_sink_next_run(o.hdr_log[0] ? &hdr : NULL, &res), &cfg, NULL);
     hooks.reqlog = rl;
     hooks.targets = tf.n ? &tf : NULL;
     rc = dist_measured_run(&cfg, &hooks, &cs, &res, err);
+    if (rc == 0)
+        cli_profile_finish(&ps, &res, "run", 0);
+    profile_free(&ps);
     spawn_stop(&cs);
     if (close_reqlog(rl, &res, rc == 0, rc ? herr : err) && rc == 0)
         rc = -1;

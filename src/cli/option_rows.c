@@ -151,6 +151,31 @@ const struct opt_row opt_rows[] = {
      .arg = "P[%]|off", .def = "95%", .cmds = IN_LOAD,
      .help = "server CPU % of one core called saturated,\n"
              "1..100000 (warned; stops --find-max)"},
+    {.name = "profile", .type = OT_FLAG, O_AT(profile.on), .cmds = RUNS,
+     .why_only = "sweep's cells are not profiled yet",
+     .help = "profile the server over the measured window with\n"
+             "Linux perf (needs --server-pid, or the built-in\n"
+             "simulator): its top functions in CPU-ms per call",
+     .help_in[CMD_COMPARE] = "profile the server in each arm's rounds (perf)\n"
+                             "and diff them: CPU-ms per call per function"},
+    {.name = "profiler", .type = OT_STRING, O_AT(profile.cmd), .arg = "CMD", .cmds = RUNS,
+     .why_only = "sweep's cells are not profiled yet",
+     .help = "profile with CMD instead of perf: it writes\n"
+             "folded stacks to {out}, given {pid} and {seconds}\n"
+             "(sets --profile)"},
+    {.name = "profile-out", .type = OT_STRING, O_AT(profile.out_dir), .arg = "DIR",
+     .cmds = RUNS, .why_only = "sweep's cells are not profiled yet",
+     .help = "write the folded stacks into DIR (run.folded)",
+     .help_in[CMD_COMPARE] = "write the folded stacks into DIR, one file per\n"
+                             "arm and round (A.r1.folded ...)"},
+    {.name = "profile-top", .type = OT_INT, O_AT(profile.top), .arg = "N", .def = "15",
+     .min = 1, .max = PROFILE_MAX_ROWS, .cmds = RUNS | IN_REPORT,
+     .why_only = "sweep's cells are not profiled yet",
+     .help = "rows of the profile's table"},
+    {.name = "profile-saturated", .type = OT_FLAG, O_AT(profile.saturated_ok), .cmds = IN_COMPARE,
+     .why_only = "only compare diffs profiles",
+     .help = "diff profiles taken under saturation (they show\n"
+             "overload, not cost)"},
     {.name = "max-response", .type = OT_SIZE, C_AT(max_response), .arg = "SZ",
      .def = "64MiB", .cmds = IN_LOAD, .help = "larger responses are errors"},
     {.name = "output", .type = OT_STRING, O_AT(output), .arg = "FILE", .cmds = IN_LOAD | IN_REPORT,

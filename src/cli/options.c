@@ -35,6 +35,33 @@ static int given_twice(const char **seen, const struct opt_row *r, enum opt_cmd 
     return 0;
 }
 
+/* The profile's options: the server it samples is known here (perf
+ * needs pids), and the lesser options go with --profile. Whether perf can
+ * run is profile_check's, once options are whole. */
+static int check_profile(const struct options *o, char *err)
+{
+    const struct profile_opts *p = &o->profile;
+    static const char *const needs[] = {"profile-out", "profile-top", "profile-saturated"};
+    for (size_t i = 0; i < 3 && !p->on; i++)
+        if (options_given(o, needs[i]) && !p->saved) {
+            snprintf(err, ERR_LEN, "--%s: needs --profile (or --profiler CMD)", needs[i]);
+            return -1;
+        }
+    if (!p->on)
+        return 0;
+    if (o->cfg.agent_url[0]) {
+        snprintf(err, ERR_LEN, "--profile: the profiler runs on this host, the server on "
+                 "--server-agent's: profile it there");
+        return -1;
+    }
+    if (o->url[0] && !o->server_pid[0]) {
+        snprintf(err, ERR_LEN, "--profile: needs --server-pid P (the server to profile), or "
+                 "no --url (the built-in simulator)");
+        return -1;
+    }
+    return 0;
+}
+
 /* What needs more than one option (a value's own range is its row's). */
 static int check(const struct options *o, char *err)
 {
@@ -60,7 +87,7 @@ static int check(const struct options *o, char *err)
                  o->bisect ? "--bisect" : "--rounds auto");
         return -1;
     }
-    return options_check(o, err);
+    return check_profile(o, err) ? -1 : options_check(o, err);
 }
 
 /* Fills o with the defaults of the table, from the rows' own parsers. */
@@ -178,6 +205,9 @@ int options_parse(int argc, char **argv, enum opt_cmd cmd, struct sweep_args *sw
         snprintf(err, ERR_LEN, "unexpected argument '%s'", argv[optind]);
         return -1;
     }
+    if (o->profile.cmd[0])
+        o->profile.on = 1; /* --profiler is a --profile by another tool */
+    o->profile.saved = cmd == CMD_REPORT;
     return options_stages_finish(o, err) ? -1 : check(o, err);
 }
 

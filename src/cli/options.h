@@ -13,6 +13,7 @@
 #include "judge/compare_gate.h"
 #include "cli/option_table.h"
 #include "model/result.h"
+#include "profile/session.h"
 
 struct sweep_args;
 struct server_config;
@@ -59,6 +60,7 @@ struct options {
                                  rows), the caller's; NULL for run, compare */
     struct server_config *serve; /* serve's (HOME_SERVE rows), the caller's */
     struct agent_config *agent;  /* agent's (HOME_AGENT rows), the caller's */
+    struct profile_opts profile; /* --profile, --profiler, --profile-* */
 };
 
 /* Parses and checks every option of cmd (argv[0] = the command name) in

@@ -179,6 +179,7 @@ static void end_run(struct engine *e, int64_t at_ns)
     lanes_each(e, engine_count_unsent);
     if (e->tick_k > 0 || e->end_ns > e->m0_ns)
         timeline_close(e, e->tick_k > 0 ? e->tick_k : 1, e->end_ns);
+    timeline_window_edge(e, 1);
     if (e->smp) {
         e->res->server_cpu_ms = sampler_server_cpu_ms(e->smp);
         snprintf(e->res->server_cpu_source, sizeof e->res->server_cpu_source, "%s",
@@ -267,6 +268,7 @@ static void begin(struct engine *e)
      * ticks (k <= 0) only print progress. */
     e->tick_k = -((cfg->warmup_ns - 1) / cfg->interval_ns); /* first tick after t0 */
     if (cfg->warmup_ns == 0) {
+        timeline_window_edge(e, 0);
         if (e->smp)
             sampler_start(e->smp, now);
         if (e->agent)

@@ -302,5 +302,8 @@ void timeline_snapshot(struct engine *e, const struct interval_rec *rec,
 /* Adds what finished after the last interval closed (the drain) to the
  * last interval, so the intervals sum to requests.ok and errors. */
 void timeline_fold_drain(struct engine *e);
+/* Tells run_hooks.on_window that the measured window opens (end 0) or
+ * closes (end 1, with e->end_ns final). */
+void timeline_window_edge(struct engine *e, int end);
 
 #endif

@@ -36,6 +36,8 @@ void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
     struct interval_rec rec = {0};
     struct proc_point pt = {.server_pct = -1, .client_pct = -1};
     int64_t now = clock_now_ns();
+    if (k == 0)
+        timeline_window_edge(e, 0);
     if (e->smp) {
         if (k == 0)
             sampler_start(e->smp, now);
@@ -120,4 +122,10 @@ void timeline_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)
         return; /* the end closes the last interval */
     ev_timer_set(w, (double)(next - now) / 1e9, 0);
     ev_timer_start(loop, w);
+}
+
+void timeline_window_edge(struct engine *e, int end)
+{
+    if (e->hooks.on_window)
+        e->hooks.on_window(e->hooks.window_ctx, end, e->m0_ns, e->end_ns);
 }

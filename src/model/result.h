@@ -13,6 +13,7 @@
 #include "base/err.h"
 #include "stats/hist.h"
 #include "stats/sampler.h"
+#include "model/profile_sum.h"
 
 enum err_kind {
     ERR_CONNECT, /* could not connect */
@@ -117,6 +118,12 @@ struct tick_data {
  * or -1 with err (ERR_LEN): the run does not start, engine_run fails. */
 typedef int (*start_hook)(void *ctx, int64_t *t0_ns, char *err);
 typedef void (*tick_hook)(void *ctx, struct tick_data *t);
+/* The measured window's edges (CLOCK_MONOTONIC ns): called once as it
+ * opens (end 0: from_ns its start, to_ns its planned end) and once as it
+ * closes (end 1: [from_ns, to_ns] the window as measured, shorter after a
+ * signal). A profiler is started and stopped there (issue 27); the call
+ * must not block. */
+typedef void (*window_hook)(void *ctx, int end, int64_t from_ns, int64_t to_ns);
 
 struct run_config {
     char url[512];           /* empty: the embedded simulator */
@@ -216,6 +223,8 @@ struct run_hooks {
     struct reqlog *reqlog;     /* --requests-log (client/reqlog.h), the caller's */
     const struct targets_file *targets; /* --targets (client/targets_file.h): the
                                            fleet, the caller's; NULL: cfg's url */
+    window_hook on_window;     /* --profile: the window's edges */
+    void *window_ctx;
 };
 
 /* One rank of a distributed run (dist.h), as rank 0 saw it. */
@@ -384,6 +393,7 @@ struct run_result {
     /* --targets: one row per target this process drove (NULL, 0 without) */
     struct target_result *targets;
     size_t ntargets;
+    struct profile_summary profile; /* --profile (taken 0: none) */
 };
 
 /* A struct run_result is large (keep it off the stack) and its user's; it

@@ -448,6 +448,8 @@ json_object *result_to_json(const struct run_result *r)
     json_object_object_add(root, "histograms", histograms_json(r));
     result_ranks_json(root, r);
     result_targets_json(root, r);
+    if (r->profile.taken)
+        json_object_object_add(root, "profile", profile_sum_json(&r->profile));
     return root;
 }
 

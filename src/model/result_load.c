@@ -426,6 +426,7 @@ static int load_root(json_object *root, struct run_result *r, char *err)
     str(root, "rpcbench", r->build, sizeof r->build);
     load_counts(root, r);
     load_cpu(root, r);
+    profile_sum_load(get(root, "profile"), &r->profile);
     if (load_timeline(root, r) || result_ranks_load(root, r)) {
         snprintf(err, ERR_LEN, "out of memory");
         return -1;

@@ -148,6 +148,8 @@ static void run_tables(FILE *out, const struct run_doc *d)
         doc_table_html(out, &d->ranks);
     if (d->targets.nrows)
         doc_table_html(out, &d->targets);
+    if (d->r->profile.taken)
+        doc_table_html(out, &d->profile);
     fputs("</div>\n", out);
     html_section_end(out);
     html_section(out, "Configuration and machine");

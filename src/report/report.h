@@ -41,6 +41,10 @@ int report_ranks_doc(const struct run_result *r, struct doc_table *t, char *err)
 /* targets_doc.c: a --targets run's worst hosts and a summary of all in
  * t (nrows 0 without targets). @return 0, or -1 with err (no memory). */
 int report_targets_doc(const struct run_result *r, struct doc_table *t, char *err);
+/* profile_doc.c: r's server profile (--profile) as a table of its top
+ * r->profile.top functions, with how it was taken and its caveats; no
+ * row nor caption when r has none. @return 0, or -1 with err. */
+int report_profile_doc(const struct run_result *r, struct doc_table *t, char *err);
 /* report_stages.c: a --stages run's table into t, one row per stage (id
  * "stageN"): its time in the window, the rate it offered and the rate it
  * achieved, ok, errors, unfinished, p50/p90/p99 in one unit, the server's mean CPU and

@@ -91,7 +91,8 @@ struct run_doc *run_doc_new(const struct run_result *r, char *err)
         report_stage_doc(r, &d->stages, err) ||
         (verbs = report_verb_doc(r, &d->verbs, err)) < 0 ||
         (verbs == 0 && verb_grid(d, err)) || report_ranks_doc(r, &d->ranks, err) ||
-        report_targets_doc(r, &d->targets, err)) {
+        report_targets_doc(r, &d->targets, err) ||
+        report_profile_doc(r, &d->profile, err)) {
         run_doc_free(d);
         return NULL;
     }
@@ -109,6 +110,7 @@ void run_doc_free(struct run_doc *d)
     doc_table_free(&d->ranks);
     doc_table_free(&d->targets);
     doc_table_free(&d->stages);
+    doc_table_free(&d->profile);
     free(d);
 }
 
@@ -132,6 +134,8 @@ void run_doc_text(FILE *out, const struct run_doc *d)
         doc_table_text(out, &d->ranks);
     if (d->targets.nrows)
         doc_table_text(out, &d->targets);
+    if (r->profile.taken)
+        doc_table_text(out, &d->profile);
     if (r->nwarnings) {
         fprintf(out, "\nwarnings\n");
         for (size_t i = 0; i < r->nwarnings; i++)

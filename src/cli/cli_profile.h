@@ -1,0 +1,26 @@
+/* cli_profile: --profile around one measured run, for run and compare:
+ * the profiler starts before the run on the server's pids (--server-pid,
+ * or the built-in simulator's), is told the measured window's edges
+ * through run_hooks, and its summary goes into the result. */
+#ifndef RPCBENCH_CLI_PROFILE_H
+#define RPCBENCH_CLI_PROFILE_H
+
+#include "client/spawn.h"
+#include "model/result.h"
+#include "profile/session.h"
+
+/* Starts ps (the caller's) when o asks for a profile (else nothing: 0),
+ * and sets hooks' window hook. @return 0, or -1 with err (the run must
+ * not start: nothing is left running). */
+int cli_profile_start(const struct profile_opts *o, const struct run_config *cfg,
+                      const struct child_server *cs, struct profile_session *ps,
+                      struct run_hooks *hooks, char *err);
+/* After the run: res->profile from ps, the folded stacks as
+ * --profile-out's name.folded; a profiler that failed is said on stderr
+ * and in res's warnings (the run's figures stand). ps is freed but for
+ * its fold when keep (then the caller's: fold_free). @return the fold
+ * kept (NULL: none, or not kept). */
+struct fold *cli_profile_finish(struct profile_session *ps, struct run_result *res,
+                                const char *name, int keep);
+
+#endif

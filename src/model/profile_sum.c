@@ -1,0 +1,98 @@
+/* profile_sum: a run's profile summary as JSON and back (profile_sum.h). */
+#include "model/profile_sum.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void add_num(json_object *o, const char *k, double v)
+{
+    json_object_object_add(o, k, isfinite(v) ? json_object_new_double(v) : NULL);
+}
+
+static json_object *row_json(const struct profile_row *r)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "function", json_object_new_string(r->func));
+    json_object_object_add(o, "module", json_object_new_string(r->module));
+    add_num(o, "self_ms_per_call", r->self_ms);
+    add_num(o, "total_ms_per_call", r->total_ms);
+    add_num(o, "self_pct", r->self_pct);
+    add_num(o, "total_pct", r->total_pct);
+    return o;
+}
+
+json_object *profile_sum_json(const struct profile_summary *s)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "profiler", json_object_new_string(s->profiler));
+    json_object_object_add(o, "samples", json_object_new_int64(s->samples));
+    json_object_object_add(o, "samples_outside_window", json_object_new_int64(s->outside));
+    add_num(o, "window_s", s->window_s);
+    add_num(o, "rate_hz", s->rate_hz);
+    add_num(o, "profiler_cpu_ms", s->profiler_cpu_ms >= 0 ? s->profiler_cpu_ms : NAN);
+    add_num(o, "cpu_ms_per_call", s->cpu_ms_per_call);
+    json_object_object_add(o, "saturated", json_object_new_boolean(s->saturated));
+    json_object_object_add(o, "note", json_object_new_string(s->note));
+    json_object_object_add(o, "top", json_object_new_int(s->top));
+    json_object *a = json_object_new_array();
+    for (int i = 0; i < s->nrows; i++)
+        json_object_array_add(a, row_json(&s->rows[i]));
+    json_object_object_add(o, "functions", a);
+    return o;
+}
+
+static json_object *get(json_object *o, const char *k)
+{
+    json_object *v = NULL;
+    return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+/* A number, or NAN when absent or null. */
+static double num(json_object *o, const char *k)
+{
+    json_object *v = get(o, k);
+    return v && (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int))
+               ? json_object_get_double(v) : NAN;
+}
+
+static void str(json_object *o, const char *k, char *out, size_t len)
+{
+    json_object *v = get(o, k);
+    snprintf(out, len, "%s", v && json_object_is_type(v, json_type_string)
+                                 ? json_object_get_string(v) : "");
+}
+
+static void load_row(json_object *o, struct profile_row *r)
+{
+    str(o, "function", r->func, sizeof r->func);
+    str(o, "module", r->module, sizeof r->module);
+    r->self_ms = num(o, "self_ms_per_call");
+    r->total_ms = num(o, "total_ms_per_call");
+    r->self_pct = num(o, "self_pct");
+    r->total_pct = num(o, "total_pct");
+}
+
+void profile_sum_load(json_object *o, struct profile_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    if (!o || !json_object_is_type(o, json_type_object))
+        return;
+    s->taken = 1;
+    str(o, "profiler", s->profiler, sizeof s->profiler);
+    str(o, "note", s->note, sizeof s->note);
+    s->samples = (int64_t)num(o, "samples");
+    s->outside = (int64_t)num(o, "samples_outside_window");
+    s->window_s = num(o, "window_s");
+    s->rate_hz = num(o, "rate_hz");
+    s->profiler_cpu_ms = isfinite(num(o, "profiler_cpu_ms")) ? num(o, "profiler_cpu_ms") : -1;
+    s->cpu_ms_per_call = num(o, "cpu_ms_per_call");
+    json_object *sat = get(o, "saturated");
+    s->saturated = sat && json_object_get_boolean(sat);
+    double top = num(o, "top");
+    s->top = isfinite(top) && top > 0 && top <= PROFILE_MAX_ROWS ? (int)top : PROFILE_DEFAULT_TOP;
+    json_object *a = get(o, "functions");
+    size_t n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+    for (size_t i = 0; i < n && s->nrows < PROFILE_MAX_ROWS; i++)
+        load_row(json_object_array_get_idx(a, i), &s->rows[s->nrows++]);
+}

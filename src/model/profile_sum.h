@@ -1,0 +1,55 @@
+/* profile_sum: what a run keeps of the server's profile (issue 27): the
+ * functions that cost most, as shares of the server's samples in the
+ * measured window and as CPU-ms per call (share x the run's measured
+ * CPU-ms per call), with what the profiler itself cost and the caveats
+ * (saturation, truncated stacks, missing symbols). It is saved in the
+ * result's JSON ("profile") and re-rendered by `report`; the stacks
+ * themselves live in the profile layer (profile/fold.h) and the files of
+ * --profile-out. Plain data: nothing here allocates. */
+#ifndef RPCBENCH_PROFILE_SUM_H
+#define RPCBENCH_PROFILE_SUM_H
+
+#include <stdint.h>
+#include <json-c/json.h>
+
+#define PROFILE_MAX_ROWS 64
+#define PROFILE_FUNC_LEN 128
+#define PROFILE_MODULE_LEN 48
+#define PROFILE_NOTE_LEN 400
+#define PROFILE_DEFAULT_TOP 15
+/* What a profile taken under saturation is called, everywhere. */
+#define PROFILE_SATURATED_TEXT "taken under saturation: it shows overload, not cost"
+
+struct profile_row {
+    char func[PROFILE_FUNC_LEN];
+    char module[PROFILE_MODULE_LEN]; /* "" unknown (a --profiler's stacks) */
+    double self_pct, total_pct;      /* of the window's samples */
+    double self_ms, total_ms;        /* CPU-ms per call; NAN when the CPU per
+                                        call is unknown */
+};
+
+struct profile_summary {
+    int taken;                  /* 0: no profile (every other field unset) */
+    char profiler[64];          /* "perf cpu-clock 999 Hz, call graphs fp" or
+                                   "command: py-spy ..." (cut) */
+    int64_t samples;            /* stacks in the measured window */
+    int64_t outside;            /* stacks before or after it, left out */
+    double window_s;            /* the window the samples cover */
+    double rate_hz;             /* samples per second of the window */
+    double profiler_cpu_ms;     /* the profiler's own CPU; -1 unknown */
+    double cpu_ms_per_call;     /* what the shares were multiplied by; NAN unknown */
+    int saturated;              /* the server reached --cpu-saturation */
+    char note[PROFILE_NOTE_LEN]; /* truncated stacks, missing symbols, and
+                                    the likely fix ("" none) */
+    struct profile_row rows[PROFILE_MAX_ROWS]; /* by self share, descending */
+    int nrows;
+    int top;                    /* rows the table shows (--profile-top) */
+};
+
+/* @return s as a new JSON object (the caller's), s only read. */
+json_object *profile_sum_json(const struct profile_summary *s);
+/* Fills s (zeroed first) from a saved "profile" object (borrowed; NULL:
+ * s->taken stays 0). */
+void profile_sum_load(json_object *o, struct profile_summary *s);
+
+#endif

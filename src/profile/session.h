@@ -1,0 +1,65 @@
+/* session: the server's profile over one run's measured window (issue
+ * 27), by Linux perf (perf.h) or by a --profiler command, folded
+ * (fold.h) and summed up into the result (model/profile_sum.h): each
+ * function's share of the window's samples times the run's measured
+ * CPU-ms per call. One session per run (a compare has one per arm and
+ * round). */
+#ifndef RPCBENCH_SESSION_H
+#define RPCBENCH_SESSION_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "model/result.h"
+#include "profile/fold.h"
+#include "profile/perf.h"
+
+/* The profile options (--profile, --profile-out, --profile-top,
+ * --profiler, --profile-saturated), the command line's. */
+struct profile_opts {
+    int on;                 /* --profile or --profiler given */
+    char out_dir[512];      /* --profile-out DIR ("" none) */
+    int top;                /* --profile-top N */
+    char cmd[1024];         /* --profiler CMD ("" perf) */
+    int saturated_ok;       /* --profile-saturated */
+    int saved;              /* report: a saved profile is shown, none taken */
+};
+
+struct profile_session {
+    const struct profile_opts *o;
+    char tmp[64];           /* our temporary directory ("" none) */
+    struct perf_rec perf;
+    pid_t cmd_pid;          /* --profiler's shell; 0 none */
+    double cmd_cpu_ms;
+    char cmd_out[128];      /* its {out} */
+    pid_t pids[PERF_MAX_PIDS];
+    size_t npids;
+    int64_t from_ns, to_ns; /* the window, once closed (to_ns 0: never) */
+    int failed;             /* the --profiler could not start */
+    char err[ERR_LEN];      /* why */
+    struct fold *fold;      /* profile_end's: the window's stacks */
+};
+
+/* Checks, before anything is sent, that o can be honoured: perf usable
+ * (perf_check's one line), a --profiler with {out}, a --profile-out
+ * directory that can be made. @return 0, or -1 with err. */
+int profile_check(const struct profile_opts *o, char *err);
+/* Starts a session on the server's pids (n > 0; the first PERF_MAX_PIDS):
+ * perf starts sampling now (its samples are cut to the window later); a
+ * --profiler starts when the window opens. s is the caller's (zeroed
+ * here). @return 0, or -1 with err (nothing left running). */
+int profile_begin(struct profile_session *s, const struct profile_opts *o, const pid_t *pids,
+                  size_t n, char *err);
+/* The engine's run_hooks.on_window, with ctx the session. */
+void profile_window(void *ctx, int end, int64_t from_ns, int64_t to_ns);
+/* Ends the session after the run: stops the profiler, folds the window's
+ * stacks (s->fold, the session's until profile_free), writes them to
+ * --profile-out's DIR/name.folded, and fills res->profile from them and
+ * res's CPU per call (and its saturation). @return 0, or -1 with err
+ * (the profiler failed: said, the run's figures stay good). */
+int profile_end(struct profile_session *s, struct run_result *res, const char *name, char *err);
+/* Stops whatever still runs, removes the temporary files, frees s->fold
+ * (NULL it first to keep it). Safe on a zeroed session and twice. */
+void profile_free(struct profile_session *s);
+
+#endif

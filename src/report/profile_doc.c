@@ -1,0 +1,75 @@
+/* profile_doc: the server's profile over the measured window (issue 27)
+ * as one table, the text's and the page's: the top functions by self
+ * share, with their CPU-ms per call, then how the samples were taken,
+ * the profiler's own cost, and the caveats (saturation, stacks). */
+#include "report/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void heads(struct doc_table *t)
+{
+    static const char *const h[] = {"function", "module", "self ms/call", "total ms/call",
+                                    "self %", "total %"};
+    static const int w[] = {-40, -18, 12, 13, 7, 7};
+    for (int c = 0; c < 6; c++) {
+        snprintf(t->heads[c], sizeof t->heads[c], "%s", h[c]);
+        t->width[c] = w[c];
+    }
+    t->text_max[0] = 60;
+    t->text_max[1] = 24;
+    t->cell_len = PROFILE_FUNC_LEN;
+    snprintf(t->id, sizeof t->id, "profile");
+    snprintf(t->cell_ids, sizeof t->cell_ids, "prof");
+}
+
+static void ms_cell(char *out, size_t len, double v)
+{
+    if (isfinite(v))
+        snprintf(out, len, "%.3f", v);
+    else
+        snprintf(out, len, "n/a");
+}
+
+/* The caption: what was sampled, how often, and at what cost. */
+static void caption(const struct profile_summary *p, struct doc_table *t)
+{
+    char cost[96] = "";
+    if (p->profiler_cpu_ms >= 0)
+        snprintf(cost, sizeof cost, "; the profiler's own CPU %.0f ms", p->profiler_cpu_ms);
+    snprintf(t->caption, sizeof t->caption,
+             "server profile (%s): %lld samples in the %.1fs window (%.0f/s)%s; CPU-ms/call "
+             "= share x %.3f measured", p->profiler, (long long)p->samples, p->window_s,
+             isfinite(p->rate_hz) ? p->rate_hz : 0.0, cost, p->cpu_ms_per_call);
+    snprintf(t->legend, sizeof t->legend, "self: in the function itself; total: with its "
+             "callees; %lld samples outside the window left out", (long long)p->outside);
+    if (p->saturated)
+        snprintf(t->warning, sizeof t->warning, "profile %s", PROFILE_SATURATED_TEXT);
+    snprintf(t->notes, sizeof t->notes, "%s", p->note);
+    if (p->samples == 0)
+        snprintf(t->empty, sizeof t->empty, "no sample in the window: was the server busy?");
+}
+
+int report_profile_doc(const struct run_result *r, struct doc_table *t, char *err)
+{
+    const struct profile_summary *p = &r->profile;
+    doc_table_init(t, 6);
+    if (!p->taken)
+        return 0;
+    heads(t);
+    caption(p, t);
+    for (int i = 0; i < p->nrows && i < p->top; i++) {
+        const struct profile_row *w = &p->rows[i];
+        char v[4][32];
+        ms_cell(v[0], sizeof v[0], w->self_ms);
+        ms_cell(v[1], sizeof v[1], w->total_ms);
+        snprintf(v[2], sizeof v[2], "%.1f", w->self_pct);
+        snprintf(v[3], sizeof v[3], "%.1f", w->total_pct);
+        const char *cells[6] = {w->func, w->module[0] ? w->module : "-", v[0], v[1], v[2],
+                                v[3]};
+        if (doc_table_add(t, cells, err))
+            return -1;
+    }
+    return 0;
+}
