@@ -28,6 +28,7 @@ struct report_opts {
     char buckets[256];       /* empty: as saved; as large as run_config's */
     double pcts[RUN_MAX_PCTS];
     size_t npcts;            /* 0: as saved */
+    int profile_top;         /* --profile-top (0: as saved) */
     char plot[512];
     char html[512];          /* --html FILE */
     int plot_keep;           /* --plot-keep */
@@ -79,6 +80,8 @@ static void from_options(const struct options *o, struct report_opts *ro)
         memcpy(ro->pcts, o->cfg.pcts, sizeof ro->pcts);
         ro->npcts = o->cfg.npcts;
     }
+    if (options_given(o, "profile-top"))
+        ro->profile_top = o->profile.top;
     snprintf(ro->plot, sizeof ro->plot, "%s", o->plot);
     snprintf(ro->html, sizeof ro->html, "%s", o->html);
     snprintf(ro->output, sizeof ro->output, "%s", o->output);
@@ -277,6 +280,10 @@ static int load_all(const struct report_opts *ro, struct run_result *merged, cha
         /* inputs that ran side by side, or for different lengths, interleave */
         qsort(merged->intervals, merged->nintervals, sizeof *merged->intervals, by_time);
         say_how(merged, ro->nfiles, inputs, mode, common, start, dur, order);
+        if (ro->profile_top)
+            merged->profile.top = ro->profile_top;
+        if (ro->nfiles > 1)
+            merged->profile.taken = 0; /* one run's profile is not the merge's */
         if (ro->nfiles > 1 && undated[0])
             result_warn(merged, "no start time in %s (saved by an older rpcbench): intervals "
                         "merged at the same time since each run's start, not aligned by "

@@ -8,9 +8,9 @@
  *   both           planted_common: COMMON_US (a leaf)
  * and answers a minimal valid XML-RPC status envelope or JSON-RPC result.
  * Built with frame pointers and no inlining, so perf sees these frames.
- * Usage: planted_server [PORT_FILE] [SCALE]: listens on 127.0.0.1:0,
- * prints "listening on 127.0.0.1:PORT" (and writes it to PORT_FILE);
- * SCALE multiplies every cost (10: saturate a core at a modest rate).
+ * Usage: planted_server [SCALE]: listens on 127.0.0.1:0 and prints
+ * "listening on 127.0.0.1:PORT"; SCALE multiplies every cost (5: most of
+ * a core at a modest rate).
  * It ends by itself after 120 s, so no test can leave it behind. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -119,7 +119,7 @@ static void *serve(void *arg)
 
 int main(int argc, char **argv)
 {
-    scale = argc > 2 ? atof(argv[2]) : 1;
+    scale = argc > 1 ? atof(argv[1]) : 1;
     signal(SIGPIPE, SIG_IGN);
     alarm(120);
     int s = socket(AF_INET, SOCK_STREAM, 0), one = 1;
