@@ -164,6 +164,56 @@ def test_profiler_command():
     check(res["profile"]["samples"] == 40, "the line that is no stack was counted")
 
 
+def compared(srv, *extra, rounds="3"):
+    """compare --profile, XML-RPC (A) against JSON-RPC (B) on the planted
+    server; returns (the saved comparison, stdout, the folded files)."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "c.json")
+        code, stdout, err = rpcbench(
+            "compare", "--url", "%s,%s" % (srv.url("/RPC2"), srv.url("/jsonrpc")), "-p",
+            "xmlrpc,jsonrpc", "--server-pid", str(srv.proc.pid), "-R", "40", "-d", "3s",
+            "--rounds", rounds, "--idle-baseline", "0", "--validate", "none", "--profile",
+            "--profile-out", d, "--output", out, "--quiet", *extra, timeout=300)
+        check(code == 0, "compare --profile exited %d: %s" % (code, err))
+        return json.load(open(out)), stdout, sorted(f for f in os.listdir(d) if ".folded" in f)
+
+
+def test_compare_diff():
+    """B - A: the XML-only function first and most of the difference, the
+    JSON-only one up, the common one not significant."""
+    need_perf()
+    with planted() as srv:
+        res, out, files = compared(srv)
+    check(files == ["A.r%d.folded" % i for i in (1, 2, 3)] +
+          ["B.r%d.folded" % i for i in (1, 2, 3)], "--profile-out wrote %r" % files)
+    d = res["profile_diff"]
+    fs = {f["function"]: f for f in d["functions"]}
+    check(d["functions"][0]["function"] in ("planted_xml_only", "planted_xml_child"),
+          "first row %r" % d["functions"][0])
+    x = fs["planted_xml_only"]
+    check(abs(x["delta_total_ms_per_call"] + 2.0) <= 0.6 and x["significant"],
+          "planted_xml_only B-A with callees %r, truth -2.0" % x)
+    check(abs(x["delta_total_ms_per_call"]) > 0.5 * abs(d["delta_cpu_ms_per_call"]),
+          "the XML-only function explains little of %r" % d["delta_cpu_ms_per_call"])
+    j = fs["planted_json_only"]
+    check(abs(j["delta_self_ms_per_call"] - 0.5) <= 0.15 and j["significant"], "json %r" % j)
+    c = fs["planted_common"]
+    check(not c["significant"] and abs(c["delta_self_ms_per_call"]) < 0.3, "common %r" % c)
+    check("jsonrpc costs" in out and "planted_xml_" in out.split("jsonrpc costs")[-1], "no sum line")
+
+
+def test_compare_refuses_saturated():
+    need_perf()
+    with planted(5) as srv:
+        res, out, _ = compared(srv, "--cpu-saturation", "40", rounds="1")
+        check("taken under saturation" in res["profile_diff"].get("refused", ""),
+              "a saturated profile was diffed: %r" % res["profile_diff"])
+        check("--profile-saturated" in out, "the refusal does not name --profile-saturated")
+        res, out, _ = compared(srv, "--cpu-saturation", "40", "--profile-saturated",
+                               rounds="1")
+    check("functions" in res["profile_diff"], "--profile-saturated did not diff")
+
+
 def test_usage_errors():
     cases = [(["--profile", "--url", "http://127.0.0.1:1/RPC2"], "--server-pid"),
              (["--profile-top", "3"], "needs --profile"),
@@ -180,4 +230,4 @@ def test_usage_errors():
 if __name__ == "__main__":
     main([test_xmlrpc_per_call, test_jsonrpc_per_call, test_window_is_the_measured_one,
           test_saturated_marked, test_report_rerenders, test_profiler_command,
-          test_usage_errors])
+          test_compare_diff, test_compare_refuses_saturated, test_usage_errors])

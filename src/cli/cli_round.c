@@ -1,5 +1,6 @@
 /* cli_round: one run among many (cli_round.h). */
 #include "cli/cli_round.h"
+#include "cli/cli_profile.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -42,9 +43,18 @@ int cli_round(const struct run_config *cfg, const struct child_server *cs,
     /* the run's intervals to hdr, dated by res->start_unix */
     struct run_hooks hooks =
         live_metrics_hooks(hdrlog_sink_next_run(hdr, res), cfg, &tag->labels);
-    int rc = dist_measured_run(cfg, &hooks, cs, res, err); /* measured_run outside mpirun */
+    static struct profile_session ps;
+    static const struct profile_opts off;
+    int rc = cli_profile_start(tag->profile ? tag->profile : &off, cfg, cs, &ps, &hooks, err);
+    if (rc == 0)
+        rc = dist_measured_run(cfg, &hooks, cs, res, err); /* measured_run outside mpirun */
+    else
+        result_init(res, cfg); /* the caller frees it whatever happened */
     if (rc == 0)
         live_metrics_run_done(res);
+    if (rc == 0 && tag->fold)
+        *tag->fold = cli_profile_finish(&ps, res, tag->profile_name, 1);
+    profile_free(&ps);
     cli_round_catch_sigint(); /* the engine let SIGINT go: a ^C is noted again */
     progress_set_prefix(NULL);
     if (rc)

@@ -9,12 +9,19 @@
 #include "report/hdrlog_sink.h"
 #include "report/openmetrics.h"
 #include "model/result.h"
+#include "profile/session.h"
 
 /* What a run is called: its announcement line on stderr ("" none), the
  * prefix of its progress lines, and its labels for --metrics-listen. */
 struct round_tag {
     const char *line, *prefix;
     struct om_labels labels;
+    /* --profile (NULL or off: none): the run is profiled, its stacks
+     * written as --profile-out's profile_name.folded and kept in *fold
+     * (the caller's to fold_free; NULL when none was taken) */
+    const struct profile_opts *profile;
+    const char *profile_name;
+    struct fold **fold;
 };
 
 /* Announces the run with tag->line (stderr, unless cfg->quiet), prefixes

@@ -16,6 +16,7 @@
 #include "base/exit_code.h"
 #include "cli/commands.h"
 #include "cli/cli_round.h"
+#include "cli/compare_profile.h"
 #include "model/compare_saved.h"
 #include "cli/options.h"
 #include "report/compare_report.h"
@@ -57,9 +58,21 @@ static int arm_path(const char *base, char letter, char *out, size_t len, char *
     return 0;
 }
 
-static int save_json(const char *path, const struct comparison *c, char *err)
+/* compare --profile's B - A (taken 0: none). */
+static struct profile_diff pdiff;
+
+/* The comparison as JSON, with the profile's diff when there is one. */
+static json_object *to_json(const struct comparison *c)
 {
     json_object *j = compare_to_json(c);
+    if (pdiff.taken)
+        json_object_object_add(j, "profile_diff", profile_diff_json(&pdiff));
+    return j;
+}
+
+static int save_json(const char *path, const struct comparison *c, char *err)
+{
+    json_object *j = to_json(c);
     int rc = result_json_write(j, path, err);
     json_object_put(j);
     return rc;
@@ -69,11 +82,11 @@ static int emit(const struct options *o, const struct comparison *c, char *err)
 {
     int rc = 0;
     if (o->format == FORMAT_JSON) {
-        json_object *j = compare_to_json(c);
+        json_object *j = to_json(c);
         puts(result_json_text(j));
         json_object_put(j);
     } else {
-        rc = compare_write_text(stdout, c, err);
+        rc = compare_write_text(stdout, c, err) || compare_profile_text(stdout, &pdiff, err);
     }
     fflush(stdout);
     if (rc == 0 && o->output[0])
@@ -121,8 +134,11 @@ static int run_one(struct comparison *c, int a, size_t i, const struct child_ser
              arm->cfg.label);
     snprintf(line, sizeof line, "round %zu/%d arm %c (%s)", i + 1, c->plan.rounds, arm->letter,
              arm->cfg.label);
+    char name[32];
     struct round_tag tag = {.line = line, .prefix = prefix,
-                            .labels = {.arm = {arm->letter}, .round = (int)i + 1, .cell = -1}};
+                            .labels = {.arm = {arm->letter}, .round = (int)i + 1, .cell = -1},
+                            .profile = &o->profile, .profile_name = name,
+                            .fold = compare_profile_slot(a, i, arm->letter, name, sizeof name)};
     int rc = cli_round(&arm->cfg, cs, &tag, o->hdr_log[0] ? &hdr[a] : NULL, &arm->rounds[i],
                        err);
     arm->nrounds++; /* initialised either way: freed with the rest */
@@ -269,6 +285,8 @@ static int parse_command(int argc, char **argv, struct options *o, char *err)
     int rc = options_parse(argc, argv, CMD_COMPARE, NULL, o, err);
     if (rc)
         return rc;
+    if (o->npositional == 0 && profile_check(&o->profile, err))
+        return -1;
     if (o->npositional > 2) {
         snprintf(err, ERR_LEN, "give two saved results (A.json B.json), one saved comparison, "
                  "or none");
@@ -327,6 +345,8 @@ int cmd_compare(int argc, char **argv)
     rc = measure(&c, &o, &usage, err);
     if (rc == 0)
         rc = compare_summarise(&c, err);
+    if (rc == 0)
+        rc = compare_profile_diff(&c, &o.profile, &pdiff, err);
     if (rc == 0) {
         compare_judge_gates(&c, c.pairs);
         compare_judge_thresholds(&c);
@@ -337,6 +357,7 @@ int cmd_compare(int argc, char **argv)
     live_metrics_stop(o.metrics_linger_ns);
     char cerr[ERR_LEN] = "";
     cleanup(&c, cerr);
+    compare_profile_free();
     if (rc == 0 && cerr[0]) {
         snprintf(err, ERR_LEN, "%s", cerr);
         rc = -1;

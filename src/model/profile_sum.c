@@ -96,3 +96,39 @@ void profile_sum_load(json_object *o, struct profile_summary *s)
     for (size_t i = 0; i < n && s->nrows < PROFILE_MAX_ROWS; i++)
         load_row(json_object_array_get_idx(a, i), &s->rows[s->nrows++]);
 }
+
+static json_object *diff_row_json(const struct profile_diff_row *r)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "function", json_object_new_string(r->func));
+    json_object_object_add(o, "module", json_object_new_string(r->module));
+    add_num(o, "a_self_ms_per_call", r->a_self);
+    add_num(o, "b_self_ms_per_call", r->b_self);
+    add_num(o, "delta_self_ms_per_call", r->d_self);
+    add_num(o, "delta_lo", r->lo);
+    add_num(o, "delta_hi", r->hi);
+    add_num(o, "delta_total_ms_per_call", r->d_total);
+    add_num(o, "ratio", r->ratio);
+    json_object_object_add(o, "significant", json_object_new_boolean(r->significant));
+    return o;
+}
+
+json_object *profile_diff_json(const struct profile_diff *d)
+{
+    json_object *o = json_object_new_object();
+    if (d->refused[0]) {
+        json_object_object_add(o, "refused", json_object_new_string(d->refused));
+        return o;
+    }
+    json_object_object_add(o, "rounds", json_object_new_int(d->rounds));
+    add_num(o, "confidence", d->conf);
+    add_num(o, "delta_cpu_ms_per_call", d->d_cpu);
+    add_num(o, "delta_cpu_lo", d->d_cpu_lo);
+    add_num(o, "delta_cpu_hi", d->d_cpu_hi);
+    json_object_object_add(o, "summary", json_object_new_string(d->summary));
+    json_object *a = json_object_new_array();
+    for (int i = 0; i < d->nrows; i++)
+        json_object_array_add(a, diff_row_json(&d->rows[i]));
+    json_object_object_add(o, "functions", a);
+    return o;
+}

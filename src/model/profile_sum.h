@@ -46,6 +46,36 @@ struct profile_summary {
     int top;                    /* rows the table shows (--profile-top) */
 };
 
+/* compare --profile: B - A per function, in CPU-ms per call, each round
+ * paired (its own profile per arm), with a confidence interval across the
+ * rounds; rows by how much of the difference they explain (|self change|,
+ * which sums to the whole difference), descending. */
+struct profile_diff_row {
+    char func[PROFILE_FUNC_LEN];
+    char module[PROFILE_MODULE_LEN];
+    double a_self, b_self;          /* mean CPU-ms per call */
+    double d_self, lo, hi;          /* B - A, and its interval */
+    double d_total;                 /* B - A with the callees */
+    double ratio;                   /* b_self / a_self; NAN when a_self is 0 */
+    int significant;                /* the interval excludes 0 */
+};
+
+struct profile_diff {
+    int taken;                      /* 0: no diff (no --profile) */
+    char refused[PROFILE_NOTE_LEN]; /* why there is no diff ("" there is) */
+    char names[2][64];              /* the arms' labels */
+    int rounds;
+    double conf;                    /* the interval's confidence, e.g. 0.95 */
+    double d_cpu, d_cpu_lo, d_cpu_hi; /* B - A of the whole CPU-ms per call */
+    char summary[PROFILE_NOTE_LEN]; /* the one-line sum */
+    struct profile_diff_row rows[PROFILE_MAX_ROWS];
+    int nrows;
+    int top;                        /* rows the table shows */
+};
+
+/* @return d as a new JSON object (the caller's), d only read. */
+json_object *profile_diff_json(const struct profile_diff *d);
+
 /* @return s as a new JSON object (the caller's), s only read. */
 json_object *profile_sum_json(const struct profile_summary *s);
 /* Fills s (zeroed first) from a saved "profile" object (borrowed; NULL:

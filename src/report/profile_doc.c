@@ -73,3 +73,54 @@ int report_profile_doc(const struct run_result *r, struct doc_table *t, char *er
     }
     return 0;
 }
+
+/* The diff's heads: A and B side by side, then B - A with its interval. */
+static void diff_heads(const struct profile_diff *d, struct doc_table *t)
+{
+    char a[DOC_CELL_LEN], b[DOC_CELL_LEN];
+    snprintf(a, sizeof a, "%.20s self", d->names[0]);
+    snprintf(b, sizeof b, "%.20s self", d->names[1]);
+    const char *h[] = {"function", "module", a, b, "B-A self", "95% CI", "B-A total", "B/A",
+                       ""};
+    static const int w[] = {-36, -16, 10, 10, 9, 19, 10, 7, 0};
+    for (int c = 0; c < 9; c++) {
+        snprintf(t->heads[c], sizeof t->heads[c], "%s", h[c]);
+        t->width[c] = w[c];
+    }
+    t->text_max[0] = 50;
+    t->text_max[1] = 20;
+    t->cell_len = PROFILE_FUNC_LEN;
+    snprintf(t->id, sizeof t->id, "profile-diff");
+    snprintf(t->caption, sizeof t->caption, "server profile, B - A (CPU-ms per call, %d "
+             "paired rounds, perf samples x each round's CPU per call)", d->rounds);
+    snprintf(t->legend, sizeof t->legend, "rows by how much of the difference they explain "
+             "(self); * the interval excludes 0");
+    snprintf(t->notes, sizeof t->notes, "%s", d->summary);
+}
+
+int report_profile_diff_doc(const struct profile_diff *d, struct doc_table *t, char *err)
+{
+    doc_table_init(t, 9);
+    diff_heads(d, t);
+    for (int i = 0; i < d->nrows && i < d->top; i++) {
+        const struct profile_diff_row *r = &d->rows[i];
+        char v[6][48];
+        snprintf(v[0], sizeof v[0], "%.3f", r->a_self);
+        snprintf(v[1], sizeof v[1], "%.3f", r->b_self);
+        snprintf(v[2], sizeof v[2], "%+.3f", r->d_self);
+        if (d->rounds > 1)
+            snprintf(v[3], sizeof v[3], "%+.3f..%+.3f", r->lo, r->hi);
+        else
+            snprintf(v[3], sizeof v[3], "n/a (1 round)");
+        snprintf(v[4], sizeof v[4], "%+.3f", r->d_total);
+        if (isfinite(r->ratio))
+            snprintf(v[5], sizeof v[5], "%.2f", r->ratio);
+        else
+            snprintf(v[5], sizeof v[5], "new");
+        const char *cells[9] = {r->func, r->module[0] ? r->module : "-", v[0], v[1], v[2],
+                                v[3], v[4], v[5], r->significant ? "*" : ""};
+        if (doc_table_add_row(t, cells, NULL, r->significant ? DOC_ROW_MARKED : 0, err))
+            return -1;
+    }
+    return 0;
+}

@@ -45,6 +45,9 @@ int report_targets_doc(const struct run_result *r, struct doc_table *t, char *er
  * r->profile.top functions, with how it was taken and its caveats; no
  * row nor caption when r has none. @return 0, or -1 with err. */
 int report_profile_doc(const struct run_result *r, struct doc_table *t, char *err);
+/* compare --profile's B - A as a table of its top d->top rows, the sum as
+ * its notes. @return 0, or -1 with err (t's rows then freed). */
+int report_profile_diff_doc(const struct profile_diff *d, struct doc_table *t, char *err);
 /* report_stages.c: a --stages run's table into t, one row per stage (id
  * "stageN"): its time in the window, the rate it offered and the rate it
  * achieved, ok, errors, unfinished, p50/p90/p99 in one unit, the server's mean CPU and
