@@ -8,18 +8,24 @@
 #include <stdio.h>
 #include <string.h>
 
+/* n heads and their text widths; the function and module columns long. */
+static void set_heads(struct doc_table *t, const char *const *h, const int *w, int n)
+{
+    for (int c = 0; c < n; c++) {
+        snprintf(t->heads[c], sizeof t->heads[c], "%s", h[c]);
+        t->width[c] = w[c];
+    }
+    t->cell_len = PROFILE_FUNC_LEN;
+}
+
 static void heads(struct doc_table *t)
 {
     static const char *const h[] = {"function", "module", "self ms/call", "total ms/call",
                                     "self %", "total %"};
     static const int w[] = {-40, -18, 12, 13, 7, 7};
-    for (int c = 0; c < 6; c++) {
-        snprintf(t->heads[c], sizeof t->heads[c], "%s", h[c]);
-        t->width[c] = w[c];
-    }
+    set_heads(t, h, w, 6);
     t->text_max[0] = 60;
     t->text_max[1] = 24;
-    t->cell_len = PROFILE_FUNC_LEN;
     snprintf(t->id, sizeof t->id, "profile");
     snprintf(t->cell_ids, sizeof t->cell_ids, "prof");
 }
@@ -83,13 +89,9 @@ static void diff_heads(const struct profile_diff *d, struct doc_table *t)
     const char *h[] = {"function", "module", a, b, "B-A self", "95% CI", "B-A total", "B/A",
                        ""};
     static const int w[] = {-36, -16, 10, 10, 9, 19, 10, 7, 0};
-    for (int c = 0; c < 9; c++) {
-        snprintf(t->heads[c], sizeof t->heads[c], "%s", h[c]);
-        t->width[c] = w[c];
-    }
+    set_heads(t, h, w, 9);
     t->text_max[0] = 50;
     t->text_max[1] = 20;
-    t->cell_len = PROFILE_FUNC_LEN;
     snprintf(t->id, sizeof t->id, "profile-diff");
     snprintf(t->caption, sizeof t->caption, "server profile, B - A (CPU-ms per call, %d "
              "paired rounds, perf samples x each round's CPU per call)", d->rounds);
