@@ -426,6 +426,10 @@ def test_usage_errors_name_the_line():
     with Files('{"method": "a", "every": "1s"}\n') as f:
         code, err = usage(f.path)
         check(code == 2 and "--rate" in err and "own period" in err, "every only, -R: %r" % err)
+    with Files('{"method": "a", "every": "1s"}\n{"method": "b"}\n') as f:
+        code, _, err = rpcbench("run", "--workload", f.path, "-R", "max", "-d", "1s", timeout=30)
+        check(code == 2 and "--rate max" in err and "never sends" in err,
+              "every in a closed loop: %r" % err)
     code, err = usage("/nonexistent/w.jsonl")
     check(code == 2 and "/nonexistent/w.jsonl" in err, err)
 

@@ -64,6 +64,12 @@ int options_check_workload(const struct options *o, char *err)
                  "give no --rate", c->workload);
         return -1;
     }
+    /* a closed loop has no schedule: the periodic calls would never go */
+    if (own && c->rate <= 0) {
+        snprintf(err, ERR_LEN, "--rate max: %.100s has calls with their own period (\"every\"), "
+                 "which a closed loop never sends; give a rate", c->workload);
+        return -1;
+    }
     return 0;
 }
 
