@@ -104,6 +104,29 @@ static int close_reqlog(struct reqlog *rl, struct run_result *res, int ran, char
     return rc;
 }
 
+/* A run's end: the live metrics told, the verdicts judged, the result
+ * emitted with its extras, the --hdr-log closed. rc: the run's (0 ok).
+ * @return 0, or -1 with err (the first failure). */
+static int after_run(const struct options *o, struct run_result *res, struct verdict *v,
+                     struct hdrlog_sink *hdr, int rc, char *err)
+{
+    char herr[ERR_LEN];
+    if (rc == 0) {
+        live_metrics_run_done(res);
+        verdict_judge(v, &o->thresholds, res);
+        rc = emit(o, res, v, err);
+    }
+    fflush(stdout);
+    if (rc == 0)
+        rc = extras(o, res, v, err);
+    if (o->hdr_log[0] && hdrlog_sink_close(hdr, herr) && rc == 0) {
+        snprintf(err, ERR_LEN, "%s", herr);
+        rc = -1;
+    }
+    live_metrics_stop(o->metrics_linger_ns);
+    return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
     static struct options o; /* large: keep it off the stack */
@@ -147,20 +170,7 @@ int cmd_run(int argc, char **argv)
     spawn_stop(&cs);
     if (close_reqlog(rl, &res, rc == 0, rc ? herr : err) && rc == 0)
         rc = -1;
-    if (rc == 0)
-        live_metrics_run_done(&res);
-    if (rc == 0) {
-        verdict_judge(&v, &o.thresholds, &res);
-        rc = emit(&o, &res, &v, err);
-    }
-    fflush(stdout);
-    if (rc == 0)
-        rc = extras(&o, &res, &v, err);
-    if (o.hdr_log[0] && hdrlog_sink_close(&hdr, herr) && rc == 0) {
-        snprintf(err, ERR_LEN, "%s", herr);
-        rc = -1;
-    }
-    live_metrics_stop(o.metrics_linger_ns);
+    rc = after_run(&o, &res, &v, &hdr, rc, err);
     int code = rc ? EXIT_RUN_FAILED : verdict_exit(&v, result_exit_code(&res));
     result_free(&res);
     targets_file_free(&tf);
