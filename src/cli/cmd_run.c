@@ -104,6 +104,29 @@ static int close_reqlog(struct reqlog *rl, struct run_result *res, int ran, char
     return rc;
 }
 
+/* --profile samples the server from this process, over its own window:
+ * under mpirun the ranks' hosts and windows are not joined to it yet.
+ * @return 0, or -1 with err. */
+static int profile_alone(const struct options *o, char *err)
+{
+    if (!o->profile.on || dist_size() <= 1)
+        return 0;
+    snprintf(err, ERR_LEN, "--profile: not under mpirun (the profiler runs beside one "
+             "process); profile a run of one process");
+    return -1;
+}
+
+/* What was started before the run, stopped when the run cannot begin.
+ * @return EXIT_RUN_FAILED, having said err. */
+static int start_failed(struct child_server *cs, struct reqlog *rl, const char *err)
+{
+    char herr[ERR_LEN];
+    spawn_stop(cs);
+    close_reqlog(rl, NULL, 0, herr);
+    fprintf(stderr, "rpcbench run: %s\n", err);
+    return EXIT_RUN_FAILED;
+}
+
 /* A run's end: the live metrics told, the verdicts judged, the result
  * emitted with its extras, the --hdr-log closed. rc: the run's (0 ok).
  * @return 0, or -1 with err (the first failure). */
@@ -137,7 +160,8 @@ int cmd_run(int argc, char **argv)
         return EXIT_OK; /* --help, --version */
     static struct targets_file tf;
     if (rc < 0 || options_arm(&o, 0, &cfg, err) || check_verbs(&o, &cfg, err) ||
-        load_targets(&cfg, &tf, err) || profile_check(&o.profile, err)) {
+        load_targets(&cfg, &tf, err) || profile_alone(&o, err) ||
+        profile_check(&o.profile, err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
         targets_file_free(&tf);
         return EXIT_USAGE;
@@ -150,17 +174,15 @@ int cmd_run(int argc, char **argv)
     struct run_result res;
     static struct verdict v;
     static struct profile_session ps;
-    /* the run's intervals to --hdr-log, dated by res.start_unix */
+    if (open_logs(&o, &hdr, &rl, err) || live_metrics_start(&o, err) ||
+        (!cfg.url[0] && dist_spawn_server(&cfg, &cs, err)))
+        return start_failed(&cs, rl, err);
+    /* after live_metrics_start: its hook is given only once it is up; the
+     * run's intervals to --hdr-log, dated by res.start_unix */
     struct run_hooks hooks =
         live_metrics_hooks(hdrlog_sink_next_run(o.hdr_log[0] ? &hdr : NULL, &res), &cfg, NULL);
-    if (open_logs(&o, &hdr, &rl, err) || live_metrics_start(&o, err) ||
-        (!cfg.url[0] && dist_spawn_server(&cfg, &cs, err)) ||
-        cli_profile_start(&o.profile, &cfg, &cs, &ps, &hooks, err)) {
-        spawn_stop(&cs);
-        close_reqlog(rl, NULL, 0, herr);
-        fprintf(stderr, "rpcbench run: %s\n", err);
-        return EXIT_RUN_FAILED;
-    }
+    if (cli_profile_start(&o.profile, &cfg, &cs, &ps, &hooks, err))
+        return start_failed(&cs, rl, err);
     hooks.reqlog = rl;
     hooks.targets = tf.n ? &tf : NULL;
     rc = dist_measured_run(&cfg, &hooks, &cs, &res, err);

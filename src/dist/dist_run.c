@@ -317,12 +317,15 @@ static int finish_run(const struct run_config *cfg, struct run_result *res, int 
     return h.ok ? 0 : -1;
 }
 
-/* This rank's hooks: the common start and the live interval merge, and
- * the caller's interval hook (--hdr-log) on rank 0 alone, which writes
- * the job's merged intervals. */
+/* This rank's hooks: the common start and the live interval merge, the
+ * fleet's targets (every rank takes its share of them), and the caller's
+ * interval hook (--hdr-log) on rank 0 alone, which writes the job's
+ * merged intervals. */
 static struct run_hooks hooks_of(const struct run_hooks *caller)
 {
     struct run_hooks h = {.on_start = dist_on_start, .on_tick = dist_tick, .dist_ctx = &dist_g};
+    if (caller) /* a fleet: every rank drives the targets dealt to it */
+        h.targets = caller->targets;
     if (caller && dist_g.rank == 0) {
         h.on_interval = caller->on_interval;
         h.interval_ctx = caller->interval_ctx;
