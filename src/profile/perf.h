@@ -20,6 +20,7 @@ struct perf_rec {
     char data[300];     /* its perf.data */
     char log[300];      /* perf's own messages */
     int hz;
+    int dwarf;          /* call graphs by DWARF unwinding, not frame pointers */
 };
 
 /* @return 0 when perf can sample a process here, or -1 with err (ERR_LEN):
@@ -28,10 +29,12 @@ struct perf_rec {
  * sandbox). */
 int perf_check(char *err);
 /* Starts perf record on pids (n of them) at hz, writing into dir (the
- * caller's, existing), and waits (up to 3 s) until it samples. @return 0,
- * or -1 with err (nothing left running). */
+ * caller's, existing), with call graphs from frame pointers, or by DWARF
+ * unwinding of a copy of each sample's stack when dwarf (libraries built
+ * without frame pointers, as Debian's are), and waits (up to 3 s) until it
+ * samples. @return 0, or -1 with err (nothing left running). */
 int perf_start(struct perf_rec *p, const char *dir, const pid_t *pids, size_t n, int hz,
-               char *err);
+               int dwarf, char *err);
 /* Stops perf record (SIGINT, so that it writes its file). *cpu_ms gets its
  * CPU. @return 0, or -1 with err (perf failed: its last message). */
 int perf_stop(struct perf_rec *p, double *cpu_ms, char *err);

@@ -123,9 +123,16 @@ static int take_line(char *line, struct sample *s, int64_t t0, int64_t t1, struc
         s->open = s->t_ns >= 0;
         return 0;
     }
-    char *sym, *mod;
+    char *sym, *mod, named[300];
     if (!s->open || s->n == FOLD_MAX_DEPTH || parse_frame(line, &sym, &mod))
         return 0;
+    /* a frame without a symbol is named by its module, as FlameGraph's
+     * stackcollapse-perf does: "[libxmlrpc.so.3]", not one "[unknown]"
+     * shared by every library */
+    if (!strcmp(sym, "[unknown]") && strcmp(mod, "[unknown]")) {
+        snprintf(named, sizeof named, "[%.200s]", mod);
+        sym = named;
+    }
     s->names[s->n] = strdup(sym);
     s->mods[s->n] = strdup(mod);
     if (!s->names[s->n] || !s->mods[s->n])
@@ -137,8 +144,10 @@ static int take_line(char *line, struct sample *s, int64_t t0, int64_t t1, struc
 int perf_fold(const struct perf_rec *p, int64_t t0_ns, int64_t t1_ns, struct fold *f,
               int64_t *outside, char *err)
 {
-    const char *argv[] = {"perf", "script", "-i", p->data, "--ns", "-F", "tid,time,ip,sym,dso",
-                          NULL};
+    /* --no-inline: each frame is a real function with its module (an
+     * inlined one has none), and no addr2line per address */
+    const char *argv[] = {"perf", "script", "--no-inline", "-i", p->data, "--ns", "-F",
+                          "tid,time,ip,sym,dso", NULL};
     pid_t pid;
     FILE *in = child_read(argv, p->log, &pid, err);
     if (!in)
