@@ -36,8 +36,14 @@ int compare_profile_diff(const struct comparison *c, const struct profile_opts *
     struct profile_arm arm[2];
     size_t k = c->pairs < DIFF_MAX_ROUNDS ? c->pairs : DIFF_MAX_ROUNDS;
     memset(d, 0, 2 * sizeof *d);
-    if (!o->on || c->saved)
+    if (!o->on)
         return 0;
+    if (c->saved) { /* a saved run keeps its top rows, not the stacks a diff needs */
+        d[0].taken = 1;
+        snprintf(d[0].refused, sizeof d[0].refused, "no diff of saved results: they keep their "
+                 "top functions, not the stacks per round (run compare --profile itself)");
+        return 0;
+    }
     for (int a = 0; a < 2; a++) {
         for (size_t i = 0; i < k; i++) {
             struct cpu_per_call cpc;

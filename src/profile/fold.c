@@ -77,6 +77,7 @@ int fold_add(struct fold *f, const char *const *frames, const char *const *modul
         return -1;
     e->count += count;
     f->samples += count;
+    f->indexed = 0; /* the function table is stale: fold_index builds it again */
     return 0;
 }
 
