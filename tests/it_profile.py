@@ -199,7 +199,11 @@ def test_compare_diff():
     check(abs(j["delta_self_ms_per_call"] - 0.5) <= 0.15 and j["significant"], "json %r" % j)
     c = fs["planted_common"]
     check(not c["significant"] and abs(c["delta_self_ms_per_call"]) < 0.3, "common %r" % c)
-    check("jsonrpc costs" in out and "planted_xml_" in out.split("jsonrpc costs")[-1], "no sum line")
+    check("jsonrpc costs" in out and "planted_xml_" in out.split("jsonrpc costs")[1].split("\n")[0],
+          "no sum line")
+    m = res["profile_diff_modules"]["functions"]
+    check(m[0]["function"] == "planted_server" and m[0]["significant"],
+          "the module diff's first row: %r" % m[0])
 
 
 def test_compare_refuses_saturated():
@@ -214,11 +218,38 @@ def test_compare_refuses_saturated():
     check("functions" in res["profile_diff"], "--profile-saturated did not diff")
 
 
+def test_simulator_names_the_libraries():
+    """The worked example: on the built-in simulator (call graphs dwarf by
+    default, its time being in xmlrpc-c, json-c and libc, built without
+    frame pointers) the XML-RPC run's top rows name libxmlrpc, and its
+    first module is xmlrpc-c's; the JSON-RPC run's first module json-c."""
+    need_perf()
+    for proto, lib in (("xmlrpc", "libxmlrpc"), ("jsonrpc", "libjson-c")):
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "r.json")
+            code, _, err = rpcbench("run", "-p", proto, "--verb", "getAllVmStats", "-R", "5",
+                                    "-d", "3s", "--profile", "--output", out, "--quiet",
+                                    timeout=120)
+            check(code == 0, "run --profile on the simulator exited %d: %s" % (code, err))
+            p = json.load(open(out))["profile"]
+        check("call graphs dwarf" in p["profiler"], "auto did not pick dwarf: %r" % p["profiler"])
+        top = p["functions"][:p["top"]]
+        if proto == "xmlrpc":
+            check(any(r["module"].startswith(lib) for r in top),
+                  "no %s function among the top rows: %r" % (lib, [r["function"] for r in top]))
+        check(p["modules"] and p["modules"][0]["function"].startswith(lib),
+              "%s: the first module is not %s: %r" % (proto, lib, p["modules"][:3]))
+
+
 def test_usage_errors():
     cases = [(["--profile", "--url", "http://127.0.0.1:1/RPC2"], "--server-pid"),
              (["--profile-top", "3"], "needs --profile"),
              (["--profile", "--profile-top", "0"], "--profile-top"),
-             (["--profiler", "true"], "{out}")]
+             (["--profiler", "true"], "{out}"),
+             (["--profile", "--profile-freq", "0"], "--profile-freq"),
+             (["--profile-call-graph", "dwarf"], "needs --profile"),
+             (["--profile", "--profile-call-graph", "lbr"], "--profile-call-graph"),
+             (["--profiler", "x {out}", "--profile-freq", "99"], "not --profiler's")]
     for args, want in cases:
         code, out, err = rpcbench("run", *args, "-d", "1s")
         check(code == 2 and want in err and err.count("\n") == 1,
@@ -230,4 +261,5 @@ def test_usage_errors():
 if __name__ == "__main__":
     main([test_xmlrpc_per_call, test_jsonrpc_per_call, test_window_is_the_measured_one,
           test_saturated_marked, test_report_rerenders, test_profiler_command,
-          test_compare_diff, test_compare_refuses_saturated, test_usage_errors])
+          test_compare_diff, test_compare_refuses_saturated, test_simulator_names_the_libraries,
+          test_usage_errors])

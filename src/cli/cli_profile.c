@@ -14,13 +14,14 @@ int cli_profile_start(const struct profile_opts *o, const struct run_config *cfg
     if (!o->on)
         return 0;
     memcpy(pids, cfg->server_pids, n * sizeof *pids);
-    if (!n && cs && cs->pid > 0)
+    int simulator = !n && cs && cs->pid > 0;
+    if (simulator)
         pids[n++] = cs->pid;
     if (!n) {
         snprintf(err, ERR_LEN, "--profile: no server to profile: give --server-pid P");
         return -1;
     }
-    if (profile_begin(ps, o, pids, n, err))
+    if (profile_begin(ps, o, pids, n, simulator, err))
         return -1;
     hooks->on_window = profile_window;
     hooks->window_ctx = ps;

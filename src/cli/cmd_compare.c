@@ -58,15 +58,17 @@ static int arm_path(const char *base, char letter, char *out, size_t len, char *
     return 0;
 }
 
-/* compare --profile's B - A (taken 0: none). */
-static struct profile_diff pdiff;
+/* compare --profile's B - A by function and by module (taken 0: none). */
+static struct profile_diff pdiff[2];
 
 /* The comparison as JSON, with the profile's diff when there is one. */
 static json_object *to_json(const struct comparison *c)
 {
     json_object *j = compare_to_json(c);
-    if (pdiff.taken)
-        json_object_object_add(j, "profile_diff", profile_diff_json(&pdiff));
+    if (pdiff[0].taken)
+        json_object_object_add(j, "profile_diff", profile_diff_json(&pdiff[0]));
+    if (pdiff[1].taken)
+        json_object_object_add(j, "profile_diff_modules", profile_diff_json(&pdiff[1]));
     return j;
 }
 
@@ -86,7 +88,7 @@ static int emit(const struct options *o, const struct comparison *c, char *err)
         puts(result_json_text(j));
         json_object_put(j);
     } else {
-        rc = compare_write_text(stdout, c, err) || compare_profile_text(stdout, &pdiff, err);
+        rc = compare_write_text(stdout, c, err) || compare_profile_text(stdout, pdiff, err);
     }
     fflush(stdout);
     if (rc == 0 && o->output[0])
@@ -346,7 +348,7 @@ int cmd_compare(int argc, char **argv)
     if (rc == 0)
         rc = compare_summarise(&c, err);
     if (rc == 0)
-        rc = compare_profile_diff(&c, &o.profile, &pdiff, err);
+        rc = compare_profile_diff(&c, &o.profile, pdiff, err);
     if (rc == 0) {
         compare_judge_gates(&c, c.pairs);
         compare_judge_thresholds(&c);

@@ -30,6 +30,7 @@
 
 static const char *const arrivals[] = {"constant", "poisson"};
 static const char *const validates[] = {"none", "cheap", "full"};
+static const char *const call_graphs[] = {"auto", "fp", "dwarf"}; /* enum profile_call_graph */
 
 const struct opt_row opt_rows[] = {
     {.name = "config", .type = OT_CUSTOM, .parse = opt_parse_config, .arg = "FILE",
@@ -176,6 +177,15 @@ const struct opt_row opt_rows[] = {
      .why_only = "only compare diffs profiles",
      .help = "diff profiles taken under saturation (they show\n"
              "overload, not cost)"},
+    {.name = "profile-call-graph", .type = OT_CHOICE, O_AT(profile.call_graph), .arg = "G",
+     .def = "auto", .choices = call_graphs, .nchoices = 3, .cmds = RUNS,
+     .why_only = "sweep's cells are not profiled yet",
+     .help = "perf's call graphs: fp (frame pointers) or dwarf\n"
+             "(unwinds libraries built without them, 8 KB of\n"
+             "stack per sample); auto: dwarf for the simulator"},
+    {.name = "profile-freq", .type = OT_INT, O_AT(profile.hz), .arg = "HZ", .def = "499",
+     .min = 1, .max = 10000, .cmds = RUNS, .why_only = "sweep's cells are not profiled yet",
+     .help = "perf's samples per second of the server's CPU"},
     {.name = "max-response", .type = OT_SIZE, C_AT(max_response), .arg = "SZ",
      .def = "64MiB", .cmds = IN_LOAD, .help = "larger responses are errors"},
     {.name = "output", .type = OT_STRING, O_AT(output), .arg = "FILE", .cmds = IN_LOAD | IN_REPORT,

@@ -86,7 +86,7 @@ struct opt_row {
 
 extern const struct opt_row opt_rows[];
 extern const size_t opt_nrows;
-#define OPT_ROWS_MAX 96 /* the size of the per-row tables of a parse */
+#define OPT_ROWS_MAX 104/* the size of the per-row tables of a parse */
 
 /* The first row named name (without "--"), or NULL: run's, compare's,
  * sweep's or report's (serve's --vms and --seed are rows of their own,

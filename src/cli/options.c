@@ -41,14 +41,21 @@ static int given_twice(const char **seen, const struct opt_row *r, enum opt_cmd 
 static int check_profile(const struct options *o, char *err)
 {
     const struct profile_opts *p = &o->profile;
-    static const char *const needs[] = {"profile-out", "profile-top", "profile-saturated"};
-    for (size_t i = 0; i < 3 && !p->on; i++)
+    static const char *const needs[] = {"profile-out", "profile-top", "profile-saturated",
+                                        "profile-call-graph", "profile-freq"};
+    for (size_t i = 0; i < 5 && !p->on; i++)
         if (options_given(o, needs[i]) && !p->saved) {
             snprintf(err, ERR_LEN, "--%s: needs --profile (or --profiler CMD)", needs[i]);
             return -1;
         }
     if (!p->on)
         return 0;
+    for (size_t i = 3; i < 5 && p->cmd[0]; i++)
+        if (options_given(o, needs[i])) {
+            snprintf(err, ERR_LEN, "--%s: perf's, not --profiler's (CMD sets its own)",
+                     needs[i]);
+            return -1;
+        }
     if (o->cfg.agent_url[0]) {
         snprintf(err, ERR_LEN, "--profile: the profiler runs on this host, the server on "
                  "--server-agent's: profile it there");

@@ -39,6 +39,10 @@ json_object *profile_sum_json(const struct profile_summary *s)
     for (int i = 0; i < s->nrows; i++)
         json_object_array_add(a, row_json(&s->rows[i]));
     json_object_object_add(o, "functions", a);
+    json_object *m = json_object_new_array();
+    for (int i = 0; i < s->nmodules; i++)
+        json_object_array_add(m, row_json(&s->modules[i]));
+    json_object_object_add(o, "modules", m);
     return o;
 }
 
@@ -95,6 +99,10 @@ void profile_sum_load(json_object *o, struct profile_summary *s)
     size_t n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
     for (size_t i = 0; i < n && s->nrows < PROFILE_MAX_ROWS; i++)
         load_row(json_object_array_get_idx(a, i), &s->rows[s->nrows++]);
+    a = get(o, "modules");
+    n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+    for (size_t i = 0; i < n && s->nmodules < PROFILE_MAX_MODULES; i++)
+        load_row(json_object_array_get_idx(a, i), &s->modules[s->nmodules++]);
 }
 
 static json_object *diff_row_json(const struct profile_diff_row *r)

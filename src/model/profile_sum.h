@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #define PROFILE_MAX_ROWS 64
+#define PROFILE_MAX_MODULES 12
 #define PROFILE_FUNC_LEN 128
 #define PROFILE_MODULE_LEN 48
 #define PROFILE_NOTE_LEN 400
@@ -44,6 +45,10 @@ struct profile_summary {
     struct profile_row rows[PROFILE_MAX_ROWS]; /* by self share, descending */
     int nrows;
     int top;                    /* rows the table shows (--profile-top) */
+    /* by module (func: the module's name, module ""): self is its own CPU
+     * and the libc and kernel time it called, total with its callees */
+    struct profile_row modules[PROFILE_MAX_MODULES];
+    int nmodules;
 };
 
 /* compare --profile: B - A per function, in CPU-ms per call, each round
@@ -71,6 +76,7 @@ struct profile_diff {
     struct profile_diff_row rows[PROFILE_MAX_ROWS];
     int nrows;
     int top;                        /* rows the table shows */
+    int modules;                    /* the rows are modules (fold_by_module's) */
 };
 
 /* @return d as a new JSON object (the caller's), d only read. */

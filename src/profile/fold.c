@@ -77,6 +77,7 @@ int fold_add(struct fold *f, const char *const *frames, const char *const *modul
         return -1;
     e->count += count;
     f->samples += count;
+    f->indexed = 0; /* the function table is stale: fold_index builds it again */
     return 0;
 }
 
@@ -170,12 +171,24 @@ int64_t fold_truncated(const struct fold *f)
     return t;
 }
 
+/* @return 1 when a frame of the stack key has no symbol: "[unknown]", or
+ * named by its module alone ("[libfoo.so.1]", perf_script's). */
+static int unsymbolised(const char *key)
+{
+    for (const char *p = key; *p; p += strcspn(p, ";"), p += *p == ';') {
+        size_t n = strcspn(p, ";");
+        if (n >= 2 && p[0] == '[' && p[n - 1] == ']')
+            return 1;
+    }
+    return 0;
+}
+
 int64_t fold_unsymbolised(const struct fold *f)
 {
     int64_t t = 0;
     for (size_t i = 0; i < f->stacks.cap; i++) {
         const struct strmap_entry *e = &f->stacks.slots[i];
-        if (e->key && strstr(e->key, "[unknown]"))
+        if (e->key && unsymbolised(e->key))
             t += e->count;
     }
     return t;

@@ -50,7 +50,8 @@ int64_t fold_samples(const struct fold *f);
  * of a whole stack (main, _start, thread starts, the kernel's entries):
  * those whose walk stopped early. */
 int64_t fold_truncated(const struct fold *f);
-/* @return the samples whose stacks have a frame with no symbol. */
+/* @return the samples whose stacks have a frame with no symbol
+ * ("[unknown]", or "[module]" alone). */
 int64_t fold_unsymbolised(const struct fold *f);
 /* The function table into *out (malloc'd, the caller's to free; the
  * entries point into f), *n entries in no order. @return 0, or -1 (out
@@ -63,6 +64,18 @@ int fold_functions(const struct fold *f, struct fold_func **out, size_t *n);
  * Leaves s's other fields alone. @return 0, or -1 (out of memory). */
 int fold_summarise(const struct fold *f, double cpu_ms_per_call, int top,
                    struct profile_summary *s);
+/* Adds f's stacks to out (an empty fold) as stacks of modules: each frame
+ * made its function's module (a run of frames in one module one frame),
+ * and the leaf side's frames in libc, the loader or the kernel charged to
+ * the module that called them (a stack of those alone stays). Its self
+ * share is then a module's own CPU with the system time it asked for; its
+ * total share, with its callees. @return 0, or -1 (out of memory). */
+int fold_by_module(const struct fold *f, struct fold *out);
+/* As fold_summarise, the modules of f (fold_by_module) into s->modules
+ * (at most PROFILE_MAX_MODULES, by that self share). @return 0, or -1 (out
+ * of memory). */
+int fold_summarise_modules(const struct fold *f, double cpu_ms_per_call,
+                           struct profile_summary *s);
 /* @return the share (0..1) of f's samples that name on the stack
  * (total) or at its leaf (self), by function name; 0 when absent. The
  * function table is built once (fold_index) for these lookups. */

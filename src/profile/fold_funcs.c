@@ -103,19 +103,19 @@ static void fill_row(struct profile_row *r, const struct fold_func *fn, int64_t 
     r->total_ms = isfinite(per) ? r->total_pct / 100.0 * per : NAN;
 }
 
-int fold_summarise(const struct fold *f, double cpu_ms_per_call, int top,
-                   struct profile_summary *s)
+/* The rows of f into rows (max of them), *nrows set: see fold_summarise. */
+static int summarise(const struct fold *f, double cpu_ms_per_call, struct profile_row *rows,
+                     int max, int *nrows)
 {
     struct fold_func *fn;
     size_t n;
-    s->nrows = 0;
-    s->top = top;
+    *nrows = 0;
     if (f->samples <= 0)
         return 0;
     if (fold_functions(f, &fn, &n))
         return -1;
     /* half the rows by self, half by total (callers whose callees cost) */
-    const size_t half = PROFILE_MAX_ROWS / 2;
+    const size_t half = (size_t)max / 2;
     qsort(fn, n, sizeof *fn, by_self);
     for (size_t i = 0; i < n; i++)
         fn[i].keep = i < half;
@@ -125,8 +125,26 @@ int fold_summarise(const struct fold *f, double cpu_ms_per_call, int top,
         if (fn[i].keep || i < half)
             fn[kept++] = fn[i];
     qsort(fn, kept, sizeof *fn, by_self);
-    for (size_t i = 0; i < kept && s->nrows < PROFILE_MAX_ROWS; i++)
-        fill_row(&s->rows[s->nrows++], &fn[i], f->samples, cpu_ms_per_call);
+    for (size_t i = 0; i < kept && *nrows < max; i++)
+        fill_row(&rows[(*nrows)++], &fn[i], f->samples, cpu_ms_per_call);
     free(fn);
     return 0;
+}
+
+int fold_summarise(const struct fold *f, double cpu_ms_per_call, int top,
+                   struct profile_summary *s)
+{
+    s->top = top;
+    return summarise(f, cpu_ms_per_call, s->rows, PROFILE_MAX_ROWS, &s->nrows);
+}
+
+int fold_summarise_modules(const struct fold *f, double cpu_ms_per_call,
+                           struct profile_summary *s)
+{
+    struct fold *m = fold_new();
+    s->nmodules = 0;
+    int rc = !m || fold_by_module(f, m) ||
+             summarise(m, cpu_ms_per_call, s->modules, PROFILE_MAX_MODULES, &s->nmodules);
+    fold_free(m);
+    return rc ? -1 : 0;
 }

@@ -17,6 +17,10 @@
 #include "base/err.h"
 #include "profile/child.h"
 
+/* perf's default copy of a sample's stack for DWARF unwinding: deep enough
+ * for a server's event loop down to its libraries' leaves. */
+#define PERF_DWARF_STACK "dwarf,8192"
+
 /* @return kernel.perf_event_paranoid, or 2 (Debian's default) unreadable. */
 static int paranoid(void)
 {
@@ -109,11 +113,12 @@ static int enable_and_wait(const struct perf_rec *p, const char *ctl, const char
 }
 
 int perf_start(struct perf_rec *p, const char *dir, const pid_t *pids, size_t n, int hz,
-               char *err)
+               int dwarf, char *err)
 {
     char ctl[300], ack[300], list[PERF_MAX_PIDS * 12], freq[16], control[620];
     memset(p, 0, sizeof *p);
     p->hz = hz;
+    p->dwarf = dwarf;
     snprintf(p->data, sizeof p->data, "%s/perf.data", dir);
     snprintf(p->log, sizeof p->log, "%s/perf.log", dir);
     snprintf(ctl, sizeof ctl, "%s/perf.ctl", dir);
@@ -129,7 +134,8 @@ int perf_start(struct perf_rec *p, const char *dir, const pid_t *pids, size_t n,
         return -1;
     }
     const char *argv[] = {"perf", "record", "-q", "--no-buildid", "-D", "-1", "--control",
-                          control, "-k", "mono", "-F", freq, "-e", "cpu-clock", "-g", "-p",
+                          control, "-k", "mono", "-F", freq, "-e", "cpu-clock", "--call-graph",
+                          dwarf ? PERF_DWARF_STACK : "fp", "-p",
                           list, "-o", p->data, NULL};
     if ((p->pid = child_start(argv, p->log, 0, err)) < 0) {
         p->pid = 0;

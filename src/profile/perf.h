@@ -8,6 +8,7 @@
 #define RPCBENCH_PERF_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "profile/fold.h"
@@ -20,6 +21,7 @@ struct perf_rec {
     char data[300];     /* its perf.data */
     char log[300];      /* perf's own messages */
     int hz;
+    int dwarf;          /* call graphs by DWARF unwinding, not frame pointers */
 };
 
 /* @return 0 when perf can sample a process here, or -1 with err (ERR_LEN):
@@ -28,10 +30,12 @@ struct perf_rec {
  * sandbox). */
 int perf_check(char *err);
 /* Starts perf record on pids (n of them) at hz, writing into dir (the
- * caller's, existing), and waits (up to 3 s) until it samples. @return 0,
- * or -1 with err (nothing left running). */
+ * caller's, existing), with call graphs from frame pointers, or by DWARF
+ * unwinding of a copy of each sample's stack when dwarf (libraries built
+ * without frame pointers, as Debian's are), and waits (up to 3 s) until it
+ * samples. @return 0, or -1 with err (nothing left running). */
 int perf_start(struct perf_rec *p, const char *dir, const pid_t *pids, size_t n, int hz,
-               char *err);
+               int dwarf, char *err);
 /* Stops perf record (SIGINT, so that it writes its file). *cpu_ms gets its
  * CPU. @return 0, or -1 with err (perf failed: its last message). */
 int perf_stop(struct perf_rec *p, double *cpu_ms, char *err);
@@ -40,6 +44,11 @@ int perf_stop(struct perf_rec *p, double *cpu_ms, char *err);
  * interrupt's own kernel frames are left out. @return 0, or -1 with err. */
 int perf_fold(const struct perf_rec *p, int64_t t0_ns, int64_t t1_ns, struct fold *f,
               int64_t *outside, char *err);
+/* perf_fold's parser: `perf script -F tid,time,ip,sym,dso` output read
+ * from in (external input: lines that are no header nor frame are
+ * skipped, a stack deeper than FOLD_MAX_DEPTH keeps its leaf side).
+ * @return 0, or -1 (out of memory). */
+int perf_fold_stream(FILE *in, int64_t t0_ns, int64_t t1_ns, struct fold *f, int64_t *outside);
 /* Fills err (ERR_LEN) with "what: " and perf's last message line. */
 void perf_message(const struct perf_rec *p, const char *what, char *err);
 

@@ -3,6 +3,7 @@
  * then one tab-indented frame a line, leaf first, "ADDR SYMBOL (DSO)",
  * then a blank line. */
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,8 @@ static int64_t parse_time(const char *s)
 {
     char *end;
     long long sec = strtoll(s, &end, 10);
-    if (*end != '.')
-        return -1;
+    if (*end != '.' || sec < 0 || sec >= INT64_MAX / 1000000000LL)
+        return -1; /* none, or out of range: the sample is skipped */
     const char *f = end + 1;
     int64_t ns = 0;
     int digits = 0;
@@ -123,9 +124,16 @@ static int take_line(char *line, struct sample *s, int64_t t0, int64_t t1, struc
         s->open = s->t_ns >= 0;
         return 0;
     }
-    char *sym, *mod;
+    char *sym, *mod, named[300];
     if (!s->open || s->n == FOLD_MAX_DEPTH || parse_frame(line, &sym, &mod))
         return 0;
+    /* a frame without a symbol is named by its module, as FlameGraph's
+     * stackcollapse-perf does: "[libxmlrpc.so.3]", not one "[unknown]"
+     * shared by every library */
+    if (!strcmp(sym, "[unknown]") && strcmp(mod, "[unknown]")) {
+        snprintf(named, sizeof named, "[%.200s]", mod);
+        sym = named;
+    }
     s->names[s->n] = strdup(sym);
     s->mods[s->n] = strdup(mod);
     if (!s->names[s->n] || !s->mods[s->n])
@@ -134,15 +142,8 @@ static int take_line(char *line, struct sample *s, int64_t t0, int64_t t1, struc
     return 0;
 }
 
-int perf_fold(const struct perf_rec *p, int64_t t0_ns, int64_t t1_ns, struct fold *f,
-              int64_t *outside, char *err)
+int perf_fold_stream(FILE *in, int64_t t0_ns, int64_t t1_ns, struct fold *f, int64_t *outside)
 {
-    const char *argv[] = {"perf", "script", "-i", p->data, "--ns", "-F", "tid,time,ip,sym,dso",
-                          NULL};
-    pid_t pid;
-    FILE *in = child_read(argv, p->log, &pid, err);
-    if (!in)
-        return -1;
     static struct sample s; /* large: off the stack; one fold at a time */
     char *line = NULL;
     size_t cap = 0;
@@ -155,6 +156,21 @@ int perf_fold(const struct perf_rec *p, int64_t t0_ns, int64_t t1_ns, struct fol
     else
         flush(&s, INT64_MIN, INT64_MIN, f, outside);
     free(line);
+    return rc;
+}
+
+int perf_fold(const struct perf_rec *p, int64_t t0_ns, int64_t t1_ns, struct fold *f,
+              int64_t *outside, char *err)
+{
+    /* --no-inline: each frame is a real function with its module (an
+     * inlined one has none), and no addr2line per address */
+    const char *argv[] = {"perf", "script", "--no-inline", "-i", p->data, "--ns", "-F",
+                          "tid,time,ip,sym,dso", NULL};
+    pid_t pid;
+    FILE *in = child_read(argv, p->log, &pid, err);
+    if (!in)
+        return -1;
+    int rc = perf_fold_stream(in, t0_ns, t1_ns, f, outside);
     int code = child_close(in, pid, 120000);
     if (rc) {
         snprintf(err, ERR_LEN, "--profile: out of memory folding perf's samples");

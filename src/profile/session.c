@@ -37,7 +37,7 @@ int profile_check(const struct profile_opts *o, char *err)
 }
 
 int profile_begin(struct profile_session *s, const struct profile_opts *o, const pid_t *pids,
-                  size_t n, char *err)
+                  size_t n, int simulator, char *err)
 {
     memset(s, 0, sizeof *s);
     s->o = o;
@@ -50,7 +50,9 @@ int profile_begin(struct profile_session *s, const struct profile_opts *o, const
         return -1;
     }
     snprintf(s->cmd_out, sizeof s->cmd_out, "%s/profiler.folded", s->tmp);
-    if (o->cmd[0] || perf_start(&s->perf, s->tmp, s->pids, s->npids, PERF_DEFAULT_HZ, err) == 0)
+    int dwarf = o->call_graph == PROFILE_CG_DWARF || (o->call_graph == PROFILE_CG_AUTO && simulator);
+    int hz = o->hz > 0 ? o->hz : PERF_DEFAULT_HZ;
+    if (o->cmd[0] || perf_start(&s->perf, s->tmp, s->pids, s->npids, hz, dwarf, err) == 0)
         return 0;
     profile_free(s);
     return -1;
@@ -162,8 +164,8 @@ static void note(const struct fold *f, struct profile_summary *p)
     p->note[0] = '\0';
     if (cut > TRUNCATED_NOTE_SHARE)
         snprintf(p->note, sizeof p->note, "%.0f%% of the stacks stop short of main or a "
-                 "thread's start: build the server with -fno-omit-frame-pointer (or use perf "
-                 "record --call-graph dwarf); totals are then low%s", 100 * cut,
+                 "thread's start: build the server with -fno-omit-frame-pointer (or use "
+                 "--profile-call-graph dwarf); totals are then low%s", 100 * cut,
                  unk > UNKNOWN_NOTE_SHARE ? "; " : "");
     if (unk > UNKNOWN_NOTE_SHARE)
         snprintf(p->note + strlen(p->note), sizeof p->note - strlen(p->note),
@@ -185,8 +187,8 @@ int profile_end(struct profile_session *s, struct run_result *res, const char *n
     if (s->o->cmd[0])
         snprintf(p->profiler, sizeof p->profiler, "command: %.50s", s->o->cmd);
     else
-        snprintf(p->profiler, sizeof p->profiler, "perf cpu-clock %d Hz, call graphs",
-                 s->perf.hz);
+        snprintf(p->profiler, sizeof p->profiler, "perf cpu-clock %d Hz, call graphs %s",
+                 s->perf.hz, s->perf.dwarf ? "dwarf" : "fp");
     p->samples = fold_samples(s->fold);
     p->outside = outside;
     p->window_s = (double)(s->to_ns - s->from_ns) / 1e9;
@@ -196,7 +198,8 @@ int profile_end(struct profile_session *s, struct run_result *res, const char *n
     p->saturated = (result_limits(res) & RESULT_SATURATED) != 0;
     if (!s->o->cmd[0])
         note(s->fold, p);
-    if (fold_summarise(s->fold, cpc.raw, s->o->top, p)) {
+    if (fold_summarise(s->fold, cpc.raw, s->o->top, p) ||
+        fold_summarise_modules(s->fold, cpc.raw, p)) {
         snprintf(err, ERR_LEN, "--profile: out of memory");
         return -1;
     }

@@ -14,8 +14,15 @@
 #include "profile/fold.h"
 #include "profile/perf.h"
 
+/* --profile-call-graph: auto is DWARF for the built-in simulator (its
+ * time goes into xmlrpc-c, json-c and libc, built without frame
+ * pointers), frame pointers for a --server-pid (DWARF copies 8 KB of stack
+ * per sample). The order is the option's choices'. */
+enum profile_call_graph { PROFILE_CG_AUTO, PROFILE_CG_FP, PROFILE_CG_DWARF };
+
 /* The profile options (--profile, --profile-out, --profile-top,
- * --profiler, --profile-saturated), the command line's. */
+ * --profiler, --profile-saturated, --profile-call-graph, --profile-freq),
+ * the command line's. */
 struct profile_opts {
     int on;                 /* --profile or --profiler given */
     char out_dir[512];      /* --profile-out DIR ("" none) */
@@ -23,6 +30,8 @@ struct profile_opts {
     char cmd[1024];         /* --profiler CMD ("" perf) */
     int saturated_ok;       /* --profile-saturated */
     int saved;              /* report: a saved profile is shown, none taken */
+    int call_graph;         /* enum profile_call_graph */
+    int hz;                 /* --profile-freq: perf's samples per second */
 };
 
 struct profile_session {
@@ -46,10 +55,12 @@ struct profile_session {
 int profile_check(const struct profile_opts *o, char *err);
 /* Starts a session on the server's pids (n > 0; the first PERF_MAX_PIDS):
  * perf starts sampling now (its samples are cut to the window later); a
- * --profiler starts when the window opens. s is the caller's (zeroed
- * here). @return 0, or -1 with err (nothing left running). */
+ * --profiler starts when the window opens. simulator: the pids are the
+ * built-in simulator's (--profile-call-graph auto picks DWARF). s is the
+ * caller's (zeroed here). @return 0, or -1 with err (nothing left
+ * running). */
 int profile_begin(struct profile_session *s, const struct profile_opts *o, const pid_t *pids,
-                  size_t n, char *err);
+                  size_t n, int simulator, char *err);
 /* The engine's run_hooks.on_window, with ctx the session. */
 void profile_window(void *ctx, int end, int64_t from_ns, int64_t to_ns);
 /* Ends the session after the run: stops the profiler, folds the window's

@@ -150,6 +150,8 @@ static void run_tables(FILE *out, const struct run_doc *d)
         doc_table_html(out, &d->targets);
     if (d->r->profile.taken)
         doc_table_html(out, &d->profile);
+    if (d->profile_modules.nrows)
+        doc_table_html(out, &d->profile_modules);
     fputs("</div>\n", out);
     html_section_end(out);
     html_section(out, "Configuration and machine");

@@ -57,6 +57,28 @@ static void caption(const struct profile_summary *p, struct doc_table *t)
         snprintf(t->empty, sizeof t->empty, "no sample in the window: was the server busy?");
 }
 
+/* rows[0..n) into t's rows, with their module column when modules.
+ * @return 0, or -1 with err. */
+static int add_rows(struct doc_table *t, const struct profile_row *rows, int n, int modules,
+                    char *err)
+{
+    for (int i = 0; i < n; i++) {
+        const struct profile_row *w = &rows[i];
+        char v[4][32];
+        ms_cell(v[0], sizeof v[0], w->self_ms);
+        ms_cell(v[1], sizeof v[1], w->total_ms);
+        snprintf(v[2], sizeof v[2], "%.1f", w->self_pct);
+        snprintf(v[3], sizeof v[3], "%.1f", w->total_pct);
+        const char *cells[6] = {w->func, w->module[0] ? w->module : "-", v[0], v[1], v[2],
+                                v[3]};
+        if (!modules)
+            memmove(cells + 1, cells + 2, 4 * sizeof *cells);
+        if (doc_table_add(t, cells, err))
+            return -1;
+    }
+    return 0;
+}
+
 int report_profile_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
     const struct profile_summary *p = &r->profile;
@@ -65,19 +87,26 @@ int report_profile_doc(const struct run_result *r, struct doc_table *t, char *er
         return 0;
     heads(t);
     caption(p, t);
-    for (int i = 0; i < p->nrows && i < p->top; i++) {
-        const struct profile_row *w = &p->rows[i];
-        char v[4][32];
-        ms_cell(v[0], sizeof v[0], w->self_ms);
-        ms_cell(v[1], sizeof v[1], w->total_ms);
-        snprintf(v[2], sizeof v[2], "%.1f", w->self_pct);
-        snprintf(v[3], sizeof v[3], "%.1f", w->total_pct);
-        const char *cells[6] = {w->func, w->module[0] ? w->module : "-", v[0], v[1], v[2],
-                                v[3]};
-        if (doc_table_add(t, cells, err))
-            return -1;
-    }
-    return 0;
+    return add_rows(t, p->rows, p->nrows < p->top ? p->nrows : p->top, 1, err);
+}
+
+int report_profile_modules_doc(const struct run_result *r, struct doc_table *t, char *err)
+{
+    static const char *const h[] = {"module", "self ms/call", "total ms/call", "self %",
+                                    "total %"};
+    static const int w[] = {-40, 12, 13, 7, 7};
+    const struct profile_summary *p = &r->profile;
+    doc_table_init(t, 5);
+    if (!p->taken || !p->nmodules)
+        return 0;
+    set_heads(t, h, w, 5);
+    t->text_max[0] = 60;
+    snprintf(t->id, sizeof t->id, "profile-modules");
+    snprintf(t->cell_ids, sizeof t->cell_ids, "profm");
+    snprintf(t->caption, sizeof t->caption, "server profile by module (the same samples)");
+    snprintf(t->legend, sizeof t->legend, "self: the module's own code and the libc and "
+             "kernel time it called; total: with its callees");
+    return add_rows(t, p->modules, p->nmodules, 0, err);
 }
 
 /* The diff's heads: A and B side by side, then B - A with its interval. */
@@ -92,11 +121,15 @@ static void diff_heads(const struct profile_diff *d, struct doc_table *t)
     set_heads(t, h, w, 9);
     t->text_max[0] = 50;
     t->text_max[1] = 20;
-    snprintf(t->id, sizeof t->id, "profile-diff");
-    snprintf(t->caption, sizeof t->caption, "server profile, B - A (CPU-ms per call, %d "
-             "paired rounds, perf samples x each round's CPU per call)", d->rounds);
+    snprintf(t->id, sizeof t->id, d->modules ? "profile-diff-modules" : "profile-diff");
+    snprintf(t->caption, sizeof t->caption, "server profile%s, B - A (CPU-ms per call, %d "
+             "paired rounds, perf samples x each round's CPU per call)",
+             d->modules ? " by module" : "", d->rounds);
     snprintf(t->legend, sizeof t->legend, "rows by how much of the difference they explain "
-             "(self); * the interval excludes 0");
+             "(self%s); * the interval excludes 0",
+             d->modules ? ": the module's own code and the libc and kernel time it called" : "");
+    if (d->modules)
+        snprintf(t->heads[0], sizeof t->heads[0], "module");
     snprintf(t->notes, sizeof t->notes, "%s", d->summary);
 }
 
@@ -118,7 +151,7 @@ int report_profile_diff_doc(const struct profile_diff *d, struct doc_table *t, c
         if (isfinite(r->ratio))
             snprintf(v[5], sizeof v[5], "%.2f", r->ratio);
         else
-            snprintf(v[5], sizeof v[5], "new");
+            snprintf(v[5], sizeof v[5], r->b_self > 0 ? "new" : "-");
         const char *cells[9] = {r->func, r->module[0] ? r->module : "-", v[0], v[1], v[2],
                                 v[3], v[4], v[5], r->significant ? "*" : ""};
         if (doc_table_add_row(t, cells, NULL, r->significant ? DOC_ROW_MARKED : 0, err))

@@ -45,6 +45,9 @@ int report_targets_doc(const struct run_result *r, struct doc_table *t, char *er
  * r->profile.top functions, with how it was taken and its caveats; no
  * row nor caption when r has none. @return 0, or -1 with err. */
 int report_profile_doc(const struct run_result *r, struct doc_table *t, char *err);
+/* The same profile by module (profile/fold.h's fold_by_module), in t (no
+ * row when r has none). @return 0, or -1 with err. */
+int report_profile_modules_doc(const struct run_result *r, struct doc_table *t, char *err);
 /* compare --profile's B - A as a table of its top d->top rows, the sum as
  * its notes. @return 0, or -1 with err (t's rows then freed). */
 int report_profile_diff_doc(const struct profile_diff *d, struct doc_table *t, char *err);

@@ -92,7 +92,8 @@ struct run_doc *run_doc_new(const struct run_result *r, char *err)
         (verbs = report_verb_doc(r, &d->verbs, err)) < 0 ||
         (verbs == 0 && verb_grid(d, err)) || report_ranks_doc(r, &d->ranks, err) ||
         report_targets_doc(r, &d->targets, err) ||
-        report_profile_doc(r, &d->profile, err)) {
+        report_profile_doc(r, &d->profile, err) ||
+        report_profile_modules_doc(r, &d->profile_modules, err)) {
         run_doc_free(d);
         return NULL;
     }
@@ -111,6 +112,7 @@ void run_doc_free(struct run_doc *d)
     doc_table_free(&d->targets);
     doc_table_free(&d->stages);
     doc_table_free(&d->profile);
+    doc_table_free(&d->profile_modules);
     free(d);
 }
 
@@ -136,6 +138,8 @@ void run_doc_text(FILE *out, const struct run_doc *d)
         doc_table_text(out, &d->targets);
     if (r->profile.taken)
         doc_table_text(out, &d->profile);
+    if (d->profile_modules.nrows)
+        doc_table_text(out, &d->profile_modules);
     if (r->nwarnings) {
         fprintf(out, "\nwarnings\n");
         for (size_t i = 0; i < r->nwarnings; i++)

@@ -23,6 +23,7 @@ struct run_doc {
     struct doc_table stages;                     /* --stages: a row each (else none) */
     struct doc_table targets;                    /* --targets: the worst hosts (else none) */
     struct doc_table profile;                    /* --profile's top functions */
+    struct doc_table profile_modules;            /* and its modules */
     int mix;                                     /* two verbs or more: verbs and grid */
     const char *verb_names[RUN_MAX_VERBS];       /* into r */
     struct report_bucket_grid verb_grid;         /* a mix's cumulative %, per verb */

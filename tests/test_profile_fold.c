@@ -1,0 +1,205 @@
+/* test_profile_fold: the profile's folding (profile/fold.h), the `perf
+ * script` parser (perf.h's perf_fold_stream: external input, bad lines
+ * included), the view by module, and compare's B - A (profile/diff.h). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "profile/diff.h"
+#include "profile/fold.h"
+#include "profile/perf.h"
+
+/* perf_fold_stream over text, the window [t0, t1] in ns. */
+static struct fold *parse(const char *text, int64_t t0, int64_t t1, int64_t *outside)
+{
+    struct fold *f = fold_new();
+    FILE *in = fmemopen((void *)text, strlen(text), "r");
+    assert_non_null(f);
+    assert_non_null(in);
+    assert_int_equal(perf_fold_stream(in, t0, t1, f, outside), 0);
+    fclose(in);
+    assert_int_equal(fold_index(f), 0);
+    return f;
+}
+
+static const char SCRIPT[] =
+    " 1553 10.000000100: \n"
+    "\t            5d6f json_object_object_add_ex (/usr/lib/libjson-c.so.5)\n"
+    "\t           4e28b render (/usr/bin/server)\n"
+    "\t            d850 main (/usr/bin/server)\n"
+    "\n"
+    " 1553 10.500000000: \n"
+    "\tffffffff81000c82 asm_sysvec_apic_timer_interrupt ([kernel.kallsyms])\n"
+    "\t           98109 _int_malloc (/usr/lib/libc.so.6)\n"
+    "\t            9a14 [unknown] (/usr/lib/libxmlrpc.so.3)\n"
+    "\t            a85d xmlrpc_serialize_value2 (/usr/lib/libxmlrpc.so.3)\n"
+    "\t            d850 main (/usr/bin/server)\n"
+    "\n"
+    " 1553 12.000000000: \n" /* after the window */
+    "\t            d850 main (/usr/bin/server)\n"
+    "\n";
+
+static void test_perf_script(void **state)
+{
+    (void)state;
+    int64_t outside = -1;
+    struct fold *f = parse(SCRIPT, 10000000000LL, 11000000000LL, &outside);
+    assert_int_equal(fold_samples(f), 2);
+    assert_int_equal(outside, 1);
+    assert_true(fold_share(f, "main", 0) == 1.0);
+    assert_true(fold_share(f, "json_object_object_add_ex", 1) == 0.5);
+    assert_true(fold_share(f, "_int_malloc", 1) == 0.5); /* the interrupt's frame left out */
+    assert_true(fold_share(f, "asm_sysvec_apic_timer_interrupt", 0) == 0);
+    assert_true(fold_share(f, "[libxmlrpc.so.3]", 0) == 0.5); /* named by its module */
+    assert_int_equal(fold_unsymbolised(f), 1);
+    assert_int_equal(fold_truncated(f), 0);
+    fold_free(f);
+}
+
+/* Garbage, cut lines, frames before any header, a time that is none:
+ * skipped, never a crash, and the good sample still counted. */
+static void test_perf_script_bad_input(void **state)
+{
+    (void)state;
+    static const char bad[] =
+        "\t 1 orphan (x)\n"
+        "garbage\n"
+        " 7 notatime: \n"
+        "\t 2 lost (x)\n"
+        " 7 1.5: \n"
+        "\t\n"
+        "\t 3 noparen\n"
+        "\t 4 (onlydso)\n"
+        "\t 5 leaf (/lib/a.so\n"
+        "\t 6 root (/bin/b)\n"
+        "\n"
+        " 7 99999999999999999999999.1: \n";
+    int64_t outside = 0;
+    struct fold *f = parse(bad, 0, INT64_MAX, &outside);
+    assert_int_equal(fold_samples(f), 1);
+    assert_true(fold_share(f, "leaf", 1) == 1.0);
+    assert_true(fold_share(f, "orphan", 0) == 0 && fold_share(f, "lost", 0) == 0);
+    fold_free(f);
+    f = parse("", 0, 1, &outside);
+    assert_int_equal(fold_samples(f), 0);
+    fold_free(f);
+}
+
+/* A stack deeper than FOLD_MAX_DEPTH keeps its leaf side. */
+static void test_perf_script_deep(void **state)
+{
+    (void)state;
+    static char text[64 * (FOLD_MAX_DEPTH + 10) + 64];
+    size_t n = (size_t)snprintf(text, sizeof text, " 1 1.0: \n");
+    for (int i = 0; i < FOLD_MAX_DEPTH + 10; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "\t 1 f%d (/lib/x.so)\n", i);
+    int64_t outside;
+    struct fold *f = parse(text, 0, INT64_MAX, &outside);
+    assert_int_equal(fold_samples(f), 1);
+    assert_true(fold_share(f, "f0", 1) == 1.0);
+    fold_free(f);
+}
+
+static void test_fold_lines(void **state)
+{
+    (void)state;
+    struct fold *f = fold_new();
+    assert_int_equal(fold_add_line(f, "main;a;b 3\n"), 0);
+    assert_int_equal(fold_add_line(f, "main;a 1"), 0);
+    assert_int_equal(fold_add_line(f, "main;rec;rec;rec 4"), 0);
+    assert_int_equal(fold_add_line(f, "no count"), 1);
+    assert_int_equal(fold_add_line(f, "main;a -2"), 1);
+    assert_int_equal(fold_add_line(f, "main;a 2x"), 1);
+    assert_int_equal(fold_add_line(f, ""), 1);
+    assert_int_equal(fold_add_line(f, " 5"), 1);
+    assert_int_equal(fold_samples(f), 8);
+    assert_int_equal(fold_index(f), 0);
+    assert_true(fold_share(f, "a", 0) == 0.5);
+    assert_true(fold_share(f, "b", 1) == 3.0 / 8);
+    assert_true(fold_share(f, "rec", 0) == 0.5); /* recursion counted once per stack */
+    const char *frames[] = {"x;y", "z\n"};
+    assert_int_equal(fold_add(f, frames, NULL, 2, 1), 0);
+    struct fold_func *fn;
+    size_t k;
+    assert_int_equal(fold_functions(f, &fn, &k), 0);
+    int found = 0;
+    for (size_t i = 0; i < k; i++)
+        found += !strcmp(fn[i].name, "x_y") || !strcmp(fn[i].name, "z_");
+    free(fn);
+    assert_int_equal(found, 2); /* ';' and controls made '_' */
+    fold_free(f);
+}
+
+static void test_by_module(void **state)
+{
+    (void)state;
+    int64_t outside;
+    struct fold *f = parse(SCRIPT, 0, 11000000000LL, &outside);
+    struct fold *m = fold_new();
+    assert_int_equal(fold_by_module(f, m), 0);
+    assert_int_equal(fold_index(m), 0);
+    /* malloc's time charged to the library that called it */
+    assert_true(fold_share(m, "libxmlrpc.so.3", 1) == 0.5);
+    assert_true(fold_share(m, "libjson-c.so.5", 1) == 0.5);
+    assert_true(fold_share(m, "libc.so.6", 0) == 0);
+    assert_true(fold_share(m, "server", 0) == 1.0);
+    fold_free(m);
+    fold_free(f);
+}
+
+/* Two rounds per arm: "x" costs 2 ms more per call in A, "c" the same. */
+static void test_diff(void **state)
+{
+    (void)state;
+    struct fold *fa[2], *fb[2];
+    for (int i = 0; i < 2; i++) {
+        fa[i] = fold_new();
+        fb[i] = fold_new();
+        assert_int_equal(fold_add_line(fa[i], "main;x 50"), 0);
+        assert_int_equal(fold_add_line(fa[i], "main;c 50"), 0);
+        assert_int_equal(fold_add_line(fb[i], "main;c 100"), 0);
+    }
+    double ca[2] = {4.0, 4.2}, cb[2] = {2.0, 2.0};
+    int sat[2] = {0, 0};
+    struct profile_arm a = {"A", fa, ca, sat}, b = {"B", fb, cb, sat};
+    static struct profile_diff d;
+    assert_int_equal(profile_diff(&a, &b, 2, 0, 10, &d), 0);
+    assert_string_equal(d.refused, "");
+    assert_string_equal(d.rows[0].func, "x");
+    assert_true(fabs(d.rows[0].d_self + 2.05) < 1e-9);
+    assert_true(fabs(d.d_cpu + 2.1) < 1e-9);
+    for (int i = 0; i < d.nrows; i++)
+        if (!strcmp(d.rows[i].func, "c"))
+            assert_true(fabs(d.rows[i].d_self + 0.05) < 1e-9);
+    sat[1] = 1; /* a saturated round: refused unless saturated_ok */
+    assert_int_equal(profile_diff(&a, &b, 2, 0, 10, &d), 0);
+    assert_non_null(strstr(d.refused, "saturation"));
+    struct fold *kept = fb[1];
+    fb[1] = NULL; /* a round without a profile: refused */
+    assert_int_equal(profile_diff(&a, &b, 2, 1, 10, &d), 0);
+    assert_non_null(strstr(d.refused, "no profile"));
+    for (int i = 0; i < 2; i++)
+        fold_free(fa[i]);
+    fold_free(fb[0]);
+    fold_free(kept);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_perf_script),
+        cmocka_unit_test(test_perf_script_bad_input),
+        cmocka_unit_test(test_perf_script_deep),
+        cmocka_unit_test(test_fold_lines),
+        cmocka_unit_test(test_by_module),
+        cmocka_unit_test(test_diff),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
