@@ -74,7 +74,7 @@ static int add_line(struct targets_file *tf, char *line, double rate, const char
     if (parse_line(line, rate, default_path, &t[tf->n], why))
         return -1;
     if (tf->n && t[tf->n].target.scheme != t[0].target.scheme) {
-        snprintf(why, ERR_LEN, "%.60s: every target needs the first one's scheme", t[tf->n].url);
+        snprintf(why, ERR_LEN / 2, "%.60s: every target needs the first one's scheme", t[tf->n].url);
         return -1;
     }
     tf->n++;
