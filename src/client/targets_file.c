@@ -96,7 +96,7 @@ int targets_file_read(const char *path, double rate, const char *default_path,
         lineno++;
         size_t len = strlen(line);
         if (len > LINE_MAX_LEN) {
-            snprintf(why, ERR_LEN, "a line longer than %d bytes", LINE_MAX_LEN);
+            snprintf(why, sizeof why, "a line longer than %d bytes", LINE_MAX_LEN);
             rc = -1;
             break;
         }
