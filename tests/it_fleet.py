@@ -8,6 +8,7 @@ exit 2, before anything is sent."""
 import csv
 import json
 import os
+import socket
 import tempfile
 
 from rpctest import RPCBENCH, Listening, check, main, rpcbench
@@ -22,6 +23,21 @@ def fleet(d, n=3):
                      "--vms", "5", "--targets-out", targets, "--stats-out", stats],
                     "serve --hosts")
     return srv, targets, stats
+
+
+def run_fleet(srv, d, targets, stats, *args):
+    """run --targets with args against srv, stopped after: the saved
+    JSON and what each host counted itself (url: requests)."""
+    saved = os.path.join(d, "r.json")
+    rc, out, err = rpcbench("run", "--targets", targets, "-d", "%ds" % DURATION_S, "--quiet",
+                            "--output", saved, *args, timeout=60)
+    check(rc == 0, "run: rc %d %r" % (rc, err[-600:]))
+    srv.stop()
+    with open(saved) as f:
+        doc = json.load(f)
+    with open(stats) as f:
+        served = {row["url"]: int(row["requests"]) for row in csv.DictReader(f)}
+    return doc, served
 
 
 def test_fleet_counts_add_up():
@@ -66,6 +82,54 @@ def test_fleet_counts_add_up():
     check(code == 0 and "3 hosts stopped" in serr, "serve: %r %r" % (code, serr))
 
 
+def closed_port():
+    """A loopback port nothing listens on (bound, then closed)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def test_dead_host_does_not_abort_the_fleet():
+    """One of three hosts is a closed port: its due requests are connect
+    errors in its own row (and the totals), its connections retry with
+    backoff (no storm), the other two are served as usual and the run
+    succeeds; the first-error sample names the dead host. Every host
+    dead: exit 1, one line."""
+    with tempfile.TemporaryDirectory() as d:
+        srv, targets, stats = fleet(d, 2)
+        dead = "http://127.0.0.1:%d" % closed_port()
+        with srv:
+            with open(targets) as f:
+                live = f.read().split()
+            urls = [live[0], dead, live[1]]
+            with open(targets, "w") as f:
+                f.write("\n".join(urls) + "\n")
+            doc, served = run_fleet(srv, d, targets, stats, "-R", "10", "--verb", "ping")
+        rows = {r["url"]: r for r in doc["targets"]}
+        bad = rows[dead]
+        check(bad["sent"] >= 10 * DURATION_S - 1 and bad["errors"] == bad["sent"] and
+              bad["ok"] == 0, "dead host's row: %r" % bad)
+        check(doc["errors"]["connect"] == bad["errors"] == doc["requests"]["errors"],
+              "errors %r, row %r" % (doc["errors"], bad))
+        for url in live:
+            r = rows[url]
+            check(r["ok"] == r["sent"] == served[url] and r["errors"] == 0,
+                  "live host %s: %r, served %d" % (url, r, served[url]))
+        tries = doc["transport"]["connection_failures"]["connect"]
+        conns = doc["config"].get("connections", 4)
+        # backoff from 10 ms doubling to 1 s: about 10 tries per connection in 3 s
+        check(bad["errors"] <= tries <= conns * (DURATION_S + 12), "connect tries %d" % tries)
+        check(dead.split("//")[1] in doc["error_samples"]["connect"], doc["error_samples"])
+        with open(targets, "w") as f:
+            f.write("%s\nhttp://127.0.0.1:%d\n" % (dead, closed_port()))
+        rc, out, err = rpcbench("run", "--targets", targets, "-R", "10", "-d", "2s",
+                                "--verb", "ping", "--quiet", timeout=60)
+        check(rc == 1 and "cannot connect to any of the 2 targets" in err and
+              len(err.strip().splitlines()) == 1, "all dead: %d %r" % (rc, err))
+
+
 BAD = [
     ("", "has no target"),
     ("http://127.0.0.1:1/RPC2 rate=x\n", ":1: rate=x"),
@@ -91,16 +155,7 @@ def test_every_host_polled_on_its_own_periods():
                     '"every": "1s"}\n{"name": "list", "method": "Host.getVMList", '
                     '"params": [], "every": "250ms"}\n')
         with srv:
-            saved = os.path.join(d, "r.json")
-            rc, out, err = rpcbench("run", "--targets", targets, "--workload", work, "-p",
-                                    "jsonrpc", "-d", "%ds" % DURATION_S, "--quiet", "--output",
-                                    saved, timeout=60)
-            check(rc == 0, "run: rc %d %r" % (rc, err[-600:]))
-            srv.stop()
-        with open(saved) as f:
-            doc = json.load(f)
-        with open(stats) as f:
-            served = {row["url"]: int(row["requests"]) for row in csv.DictReader(f)}
+            doc, served = run_fleet(srv, d, targets, stats, "--workload", work, "-p", "jsonrpc")
     verbs = {name: v["requests"] for name, v in doc["verbs"].items()}
     for r in doc["targets"]:
         # every 1 s and every 250 ms from the host's start, in the window
@@ -150,4 +205,5 @@ def test_serve_hosts_bad():
 
 if __name__ == "__main__":
     main([test_fleet_counts_add_up, test_every_host_polled_on_its_own_periods,
+          test_dead_host_does_not_abort_the_fleet,
           test_bad_targets_files, test_serve_hosts_bad])

@@ -144,6 +144,8 @@ struct lane {
     struct conn *idle, *spare;
     int nspare;
     int64_t all_busy_ns;
+    int unreachable;            /* a connect failed before any of its
+                                   connections was up (lanes_unreachable) */
 };
 
 /* No more sends: the window is over, a signal came, or the run failed. */
@@ -244,6 +246,13 @@ void engine_poll_cb(struct ev_loop *loop, ev_idle *w, int revents);
 #define LANE_SENT (-2)
 #define LANE_UNFINISHED (-3)
 int lanes_setup(struct engine *e, int *connections, char *err);
+/* A connect of lane i failed while the connections come up: the lane is
+ * unreachable unless one of its connections was up. @return 1 when every
+ * lane is unreachable (the run cannot go on), else 0. lanes_last_kind:
+ * the error kind of the entered lane's latest connection failure (the
+ * pool's last without lanes), for its requests that find no connection. */
+int lanes_unreachable(struct engine *e, int i);
+int lanes_last_kind(const struct engine *e);
 void lane_enter(struct engine *e, int i);
 int lane_of_conn(const struct engine *e, const struct conn *c);
 void lanes_each(struct engine *e, void (*fn)(struct engine *e));

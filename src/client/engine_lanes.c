@@ -120,6 +120,32 @@ int lanes_setup(struct engine *e, int *connections, char *err)
     return 0;
 }
 
+int lanes_unreachable(struct engine *e, int i)
+{
+    struct lane *l = &e->lanes[i];
+    int up = 0, down = 0;
+    for (int k = l->first_conn; k < l->first_conn + l->nconns; k++)
+        up |= e->pool.conns[k].ever_up;
+    l->unreachable = !up;
+    for (int k = 0; k < e->nlanes; k++)
+        down += e->lanes[k].unreachable;
+    return down == e->nlanes;
+}
+
+int lanes_last_kind(const struct engine *e)
+{
+    if (e->nlanes == 0)
+        return e->pool.last_kind;
+    const struct lane *l = &e->lanes[e->lane_at];
+    const struct conn *last = NULL;
+    for (int k = l->first_conn; k < l->first_conn + l->nconns; k++) {
+        const struct conn *c = &e->pool.conns[k];
+        if (c->state == CONN_BACKOFF && (!last || c->connect_ns > last->connect_ns))
+            last = c;
+    }
+    return last ? last->last_kind : e->pool.last_kind;
+}
+
 void lanes_each(struct engine *e, void (*fn)(struct engine *e))
 {
     if (e->nlanes == 0) {
