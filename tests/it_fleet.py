@@ -25,12 +25,14 @@ def fleet(d, n=3):
     return srv, targets, stats
 
 
-def run_fleet(srv, d, targets, stats, *args):
-    """run --targets with args against srv, stopped after: the saved
-    JSON and what each host counted itself (url: requests)."""
+def run_fleet(srv, d, targets, stats, *args, window=True):
+    """run --targets with args (and -d DURATION_S when window) against
+    srv, stopped after: the saved JSON and what each host counted itself
+    (url: requests)."""
     saved = os.path.join(d, "r.json")
-    rc, out, err = rpcbench("run", "--targets", targets, "-d", "%ds" % DURATION_S, "--quiet",
-                            "--output", saved, *args, timeout=60)
+    dur = ["-d", "%ds" % DURATION_S] if window else []
+    rc, out, err = rpcbench("run", "--targets", targets, *dur, "--quiet", "--output", saved,
+                            *args, timeout=60)
     check(rc == 0, "run: rc %d %r" % (rc, err[-600:]))
     srv.stop()
     with open(saved) as f:
@@ -130,6 +132,47 @@ def test_dead_host_does_not_abort_the_fleet():
               len(err.strip().splitlines()) == 1, "all dead: %d %r" % (rc, err))
 
 
+def ramp_count(stages, t):
+    """Requests the stages [(seconds, from, to)] offer in their first t s."""
+    n = 0.0
+    for length, a, b in stages:
+        part = min(max(t, 0.0), length)
+        n += a * part + (b - a) * part * part / (2 * length)
+        t -= length
+    return n
+
+
+def test_per_target_stages():
+    """A line's stages= is that host's own ramp from its own start: its
+    count follows the ramp's integral, the other host keeps its rate,
+    each host got what its row says, the window is the longest ramp
+    (no -d) and the target rate is what the window offered."""
+    ramp = [(1.0, 0.0, 20.0), (2.0, 20.0, 20.0)]
+    with tempfile.TemporaryDirectory() as d:
+        srv, targets, stats = fleet(d, 2)
+        with srv:
+            with open(targets) as f:
+                urls = f.read().split()
+            with open(targets, "w") as f:
+                f.write("%s stages=1s:0/s-20/s,2s:20/s\n%s\n" % tuple(urls))
+            doc, served = run_fleet(srv, d, targets, stats, "-R", "10", "--verb", "ping",
+                                    window=False)
+    check(doc["duration_s"] == 3.0, "window %r" % doc["duration_s"])
+    staged, steady = doc["targets"]
+    want = ramp_count(ramp, 3.0 - staged["start_s"])
+    check(abs(staged["sent"] - want) <= 1.5, "ramped host sent %d, its ramp offers %.1f: %r"
+          % (staged["sent"], want, staged))
+    check(abs(staged["rate"] - 50 / 3.0) < 0.01, "its rate is the ramp's mean: %r" % staged)
+    check(abs(steady["sent"] - 10 * 3) <= 1, "steady host: %r" % steady)
+    for r in (staged, steady):
+        check(served[r["url"]] == r["sent"] == r["ok"], "host got %d: %r"
+              % (served[r["url"]], r))
+    total = doc["requests"]["sent"]
+    check(abs(doc["rate"]["target"] * 3.0 - total) <= 2, "target %r for %d sent"
+          % (doc["rate"], total))
+    check(not any("rate not held" in w for w in doc["warnings"]), doc["warnings"])
+
+
 BAD = [
     ("", "has no target"),
     ("http://127.0.0.1:1/RPC2 rate=x\n", ":1: rate=x"),
@@ -138,6 +181,9 @@ BAD = [
     ("stomp://127.0.0.1:1\n", ":1: "),
     ("http://127.0.0.1:1/RPC2 rate\n", ":1: 'rate' is not KEY=VALUE"),
     ("ftp://x/\n", ":1: "),
+    ("http://127.0.0.1:1/RPC2\nhttp://127.0.0.1:2/RPC2 stages=5s:x\n", ":2: stages=: stage 1"),
+    ("http://127.0.0.1:1/RPC2 stages=5s:0/s\n", ":1: stages=: every rate is 0"),
+    ("http://127.0.0.1:1/RPC2 rate=5 stages=5s:5/s\n", ":1: stages=: a line takes one"),
 ]
 
 
@@ -205,5 +251,5 @@ def test_serve_hosts_bad():
 
 if __name__ == "__main__":
     main([test_fleet_counts_add_up, test_every_host_polled_on_its_own_periods,
-          test_dead_host_does_not_abort_the_fleet,
+          test_dead_host_does_not_abort_the_fleet, test_per_target_stages,
           test_bad_targets_files, test_serve_hosts_bad])

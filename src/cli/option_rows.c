@@ -83,9 +83,10 @@ const struct opt_row opt_rows[] = {
      .cmds = IN_LOAD, .help = "excluded from every figure"},
     {.name = "targets", .type = OT_STRING, C_AT(targets_file), .arg = "FILE", .cmds = IN_RUN,
      .why_only = "run drives one fleet",
-     .help = "a fleet of hosts, one a line: URL [rate=R]\n"
-             "(R as --rate's; default --rate); each host has\n"
-             "its own connections and schedule (not with --url)"},
+     .help = "a fleet of hosts, one a line: URL [rate=R |\n"
+             "stages=S] (R as --rate's, default --rate; S as\n"
+             "--stages'); each host has its own connections\n"
+             "and schedule (not with --url)"},
     {.name = "stages", .type = OT_CUSTOM, .parse = opt_parse_stages, .arg = "D:R[-R2],...",
      .cmds = IN_RUN, .why_only = "run measures the stages of one run",
      .help = "the measured window as stages end to end (16 at\n"

@@ -137,6 +137,7 @@ struct lane {
     int64_t offset_ns;          /* its first send, after the sends begin */
     struct target_result *row;  /* its row of the result */
     const struct target *target;
+    const struct fleet_target *ft; /* its line of the targets file (stages) */
     struct prepared prep[RUN_MAX_VERBS];
     struct sched sched, unsent;
     struct periodic periodic;   /* its calls with their own period */

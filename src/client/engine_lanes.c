@@ -110,6 +110,7 @@ int lanes_setup(struct engine *e, int *connections, char *err)
         l->rate = tf->t[i].rate;
         l->offset_ns = (int64_t)(phase(cfg->seed, i) * (double)spread_ns(cfg, l->rate));
         l->target = &tf->t[i].target;
+        l->ft = &tf->t[i];
         l->row = &e->res->targets[k];
         snprintf(l->row->url, sizeof l->row->url, "%s", tf->t[i].url);
         l->row->rate = l->rate;
@@ -200,8 +201,12 @@ void lanes_begin(struct engine *e, int64_t now)
     for (int i = 0; i < e->nlanes; i++) {
         lane_enter(e, i);
         struct lane *l = &e->lanes[i];
-        sched_init(&e->sched, cfg->arrival, l->rate > 0 ? l->rate : 1, now + l->offset_ns,
-                   cfg->seed + (uint64_t)i);
+        if (l->ft->nstages) /* its ramp from its own start; the warmup holds its first rate */
+            sched_init_stages(&e->sched, cfg->arrival, l->ft->stages, l->ft->nstages,
+                              cfg->warmup_ns + l->offset_ns, now, cfg->seed + (uint64_t)i);
+        else
+            sched_init(&e->sched, cfg->arrival, l->rate > 0 ? l->rate : 1, now + l->offset_ns,
+                       cfg->seed + (uint64_t)i);
         periodic_init(&e->periodic, cfg, now + l->offset_ns, 0);
     }
 }

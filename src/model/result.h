@@ -419,6 +419,10 @@ int result_stage_of(const struct run_config *cfg, int64_t off_ns);
 int64_t result_stage_start(const struct run_config *cfg, size_t i);
 /* @return the requests stage st offers: the integral of its rate. */
 double result_stage_offered(const struct run_stage *st);
+/* result_stages_parse: "D:R[-R2],..." (--stages' syntax; a rate 0 is
+ * allowed, "max" is not) into st[0..*n) (RUN_MAX_STAGES of the caller's).
+ * @return 0, or -1 with why (ERR_LEN: "stage 2 '5s:x': ...", *n 0). */
+int result_stages_parse(const char *arg, struct run_stage *st, size_t *n, char *why);
 /* Fills every stage's server CPU from r's samples (t_ns since the start)
  * once r->duration_s is known: the mean %, weighted by how much of each
  * sample's interval overlaps the stage, and the CPU time it makes over the
