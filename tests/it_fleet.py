@@ -173,6 +173,47 @@ def test_per_target_stages():
     check(not any("rate not held" in w for w in doc["warnings"]), doc["warnings"])
 
 
+def table_lines(text):
+    return [l for l in text.splitlines() if l.startswith("http://")]
+
+
+def test_rows_everywhere():
+    """The per-target rows in every output: --format csv-targets (every
+    host, the file's order, the JSON's figures), the --html page's table
+    (the text's rows), and `report` of the saved JSON giving the same
+    table and the same CSV again."""
+    with tempfile.TemporaryDirectory() as d:
+        srv, targets, stats = fleet(d)
+        saved, page = os.path.join(d, "r.json"), os.path.join(d, "r.html")
+        with srv:
+            urls = open(targets).read().split()
+            rc, out, err = rpcbench("run", "--targets", targets, "-R", "10", "-d", "2s",
+                                    "--verb", "ping", "--quiet", "--output", saved, "--html",
+                                    page, "--format", "csv-targets", timeout=60)
+            check(rc == 0, "run: rc %d %r" % (rc, err[-600:]))
+            srv.stop()
+        doc = json.load(open(saved))
+        rows = list(csv.DictReader(out.splitlines()))
+        check([r["url"] for r in rows] == urls, "csv rows: %r" % out)
+        for c, j in zip(rows, doc["targets"]):
+            for key in ("sent", "ok", "errors", "unfinished"):
+                check(int(c[key]) == j[key], "%s: csv %r json %r" % (key, c, j))
+            check(abs(float(c["p99_ms"]) - j["p99_ms"]) < 1e-6 and float(c["rate"]) == j["rate"],
+                  "csv %r json %r" % (c, j))
+        rc, again, err = rpcbench("report", saved, "--format", "csv-targets", timeout=30)
+        check(rc == 0 and again == out, "report's CSV: %r vs %r" % (again, out))
+        rc, text, err = rpcbench("report", saved, timeout=30)
+        shown = table_lines(text)
+        # the percentiles come back from each row's histogram: none empty
+        check(rc == 0 and len(shown) == 3 and all(l.endswith("s") and " 0us" not in l and
+                                                  not l.endswith("-") for l in shown),
+              "report: %r" % text)
+        html = open(page).read()
+        check('id="targets"' in html and all(u in html for u in urls), "page: no targets table")
+        rc, text2, err = rpcbench("report", saved, "--html", page + "2", timeout=30)
+        check(rc == 0 and table_lines(text2) == shown, "report again: %r" % text2)
+
+
 BAD = [
     ("", "has no target"),
     ("http://127.0.0.1:1/RPC2 rate=x\n", ":1: rate=x"),
@@ -251,5 +292,5 @@ def test_serve_hosts_bad():
 
 if __name__ == "__main__":
     main([test_fleet_counts_add_up, test_every_host_polled_on_its_own_periods,
-          test_dead_host_does_not_abort_the_fleet, test_per_target_stages,
+          test_dead_host_does_not_abort_the_fleet, test_per_target_stages, test_rows_everywhere,
           test_bad_targets_files, test_serve_hosts_bad])

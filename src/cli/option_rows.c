@@ -196,11 +196,13 @@ const struct opt_row opt_rows[] = {
     {.name = "format", .type = OT_CHOICE, O_AT(format), .arg = "F", .def = "text",
      .choices = out_format_names, .nchoices = OUT_FORMATS, .cmds = IN_LOAD | IN_REPORT,
      .help = "stdout; csv: the timeline, csv-summary: one\n"
-             "row, csv-buckets: the bucket table",
+             "row, csv-buckets: the bucket table, csv-targets:\n"
+             "a row per --targets host",
      .help_in[CMD_COMPARE] = "stdout: text or json for compare",
      .help_in[CMD_SWEEP] = "stdout: text, json or csv (the table)",
      .help_in[CMD_REPORT] = "text | json | csv (one row per interval) |\n"
-                            "csv-summary (one row of figures) | csv-buckets"},
+                            "csv-summary (one row of figures) | csv-buckets |\n"
+                            "csv-targets (a row per host of a fleet)"},
     {.name = "plot", .type = OT_STRING, O_AT(plot), .arg = "FILE.svg", .cmds = IN_LOAD | IN_REPORT,
      .help = "plots with gnuplot (one SVG)",
      .help_in[CMD_SWEEP] = "latency, CPU and achieved rate against the\n"

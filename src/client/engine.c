@@ -204,6 +204,8 @@ static void end_run(struct engine *e, int64_t at_ns)
     if (e->cfg->rate > 0 && e->end_ns > e->m0_ns && (e->periodic.n || e->nlanes) &&
         !(e->nlanes && e->cfg->split_ranks > 1))
         e->res->cfg.rate = lanes_offered(e, e->m0_ns, e->end_ns);
+    else if (e->end_ns > e->m0_ns && e->nlanes) /* a rank's share of a fleet: its own hosts' */
+        e->res->share_offered = lanes_offered(e, e->m0_ns, e->end_ns);
     result_stages_cpu(e->res); /* the samples are all in, the window's end known */
 }
 

@@ -113,6 +113,7 @@ int lanes_setup(struct engine *e, int *connections, char *err)
         l->ft = &tf->t[i];
         l->row = &e->res->targets[k];
         snprintf(l->row->url, sizeof l->row->url, "%s", tf->t[i].url);
+        l->row->index = i;
         l->row->rate = l->rate;
         l->row->start_s = (double)l->offset_ns / 1e9;
     }
