@@ -125,6 +125,14 @@ void conn_free(struct conn *c)
     buf_free(&c->frames);
 }
 
+void conn_trim(struct conn *c, size_t keep)
+{
+    if (c->body.cap > keep)
+        buf_free(&c->body);
+    if (c->in.cap > keep && c->in.len == 0)
+        buf_free(&c->in);
+}
+
 static double doubled(double s)
 {
     return s < BACKOFF_MAX_S ? 2 * s : s;

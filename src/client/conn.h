@@ -186,6 +186,10 @@ void conn_start(struct conn *c);
 void conn_close(struct conn *c);
 /* Frees c's buffers (after conn_close, at the end of the run). */
 void conn_free(struct conn *c);
+/* Gives back c's answer buffers (the kept body, STOMP's input) that grew
+ * past keep bytes; the next answer grows them again. For an idle
+ * connection only (nothing in them is in use). */
+void conn_trim(struct conn *c, size_t keep);
 /* c failed: closes it, counts the failure under cause, the wire ends what
  * was in flight with kind (wire->on_close; during the TLS handshake or the
  * STOMP login the kind is ERR_HANDSHAKE), and c reconnects after a backoff

@@ -59,6 +59,8 @@ static void conn_answered(void *owner, struct conn *c)
 {
     lane_enter(owner, lane_of_conn(owner, c));
     take_back(owner, c, c->rx_ns);
+    if (c->state == CONN_IDLE) /* still idle: nothing was due for it */
+        lanes_trim_idle(owner, c);
 }
 
 /* HTTP: c, closed, is kept closed until a request needs it. */

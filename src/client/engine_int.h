@@ -266,6 +266,10 @@ void lanes_begin(struct engine *e, int64_t now);
 double lanes_target_rate(const struct engine *e);
 double lanes_offered(const struct engine *e, int64_t a_ns, int64_t b_ns);
 void lanes_count(struct engine *e, int lane, int kind, int64_t lat_us);
+/* c (a fleet's, idle: its answer is in) gives back its grown answer
+ * buffers when its host's next send is far off (engine_lanes.c says how
+ * far); nothing without lanes. */
+void lanes_trim_idle(struct engine *e, struct conn *c);
 void lanes_free(struct engine *e);
 
 /* engine_setup.c, for engine_run. engine_setup_transport picks the wire
