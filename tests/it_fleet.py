@@ -9,9 +9,10 @@ import csv
 import json
 import os
 import socket
+import socketserver
 import tempfile
 
-from rpctest import RPCBENCH, Listening, check, main, rpcbench
+from rpctest import RPCBENCH, Listening, Recorder, check, jsonrpc_result, main, rpcbench
 
 DURATION_S = 3
 RATES = [10, 20, 10]  # the second line carries rate=20, the others take -R 10
@@ -215,6 +216,53 @@ def test_rows_everywhere():
         check(rc == 0 and table_lines(text2) == shown, "report again: %r" % text2)
 
 
+class ByteCounter(socketserver.StreamRequestHandler):
+    """A keep-alive HTTP/1.1 JSON-RPC peer that records, per request, the
+    bytes it read (request line, headers, body) and answers true."""
+
+    def handle(self):
+        while True:
+            n, length, line = 0, 0, self.rfile.readline()
+            if not line:
+                return
+            while line not in (b"\r\n", b"\n", b""):
+                n += len(line)
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+                line = self.rfile.readline()
+            body = self.rfile.read(length)
+            n += len(line) + len(body)
+            with self.server.lock:
+                self.server.seen.append(n)
+            answer = jsonrpc_result(json.loads(body)["id"])
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                             b"Content-Length: %d\r\n\r\n%s" % (len(answer), answer))
+
+
+def test_requests_log_names_each_host():
+    """--requests-log in a fleet: each row names its own host (not the
+    first one's), and its bytes_sent is what that host read for it (the
+    Host line differs per host), against three independent peers."""
+    servers = [Recorder(socketserver.ThreadingTCPServer(("127.0.0.1", 0), ByteCounter))
+               for _ in range(3)]
+    with tempfile.TemporaryDirectory() as d, servers[0], servers[1], servers[2]:
+        targets, log = os.path.join(d, "hosts.txt"), os.path.join(d, "log.csv")
+        urls = ["http://127.0.0.1:%d/rpc" % s.port for s in servers]
+        with open(targets, "w") as f:
+            f.write("\n".join(urls) + "\n")
+        rc, out, err = rpcbench("run", "--targets", targets, "-p", "jsonrpc", "--method",
+                                "echo", "-R", "10", "-d", "2s", "--quiet", "--requests-log", log,
+                                timeout=60)
+        check(rc == 0, "run: rc %d %r" % (rc, err[-600:]))
+        seen = [sorted(s.seen) for s in servers]
+        with open(log) as f:
+            rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    for url, got in zip(urls, seen):
+        mine = sorted(int(r["bytes_sent"]) for r in rows if r["target"] == url)
+        check(len(mine) == 20 and mine == got, "host %s read %r, its rows say %r"
+              % (url, got, mine))
+
+
 BAD = [
     ("", "has no target"),
     ("http://127.0.0.1:1/RPC2 rate=x\n", ":1: rate=x"),
@@ -296,4 +344,5 @@ def test_serve_hosts_bad():
 if __name__ == "__main__":
     main([test_fleet_counts_add_up, test_every_host_polled_on_its_own_periods,
           test_dead_host_does_not_abort_the_fleet, test_per_target_stages, test_rows_everywhere,
+          test_requests_log_names_each_host,
           test_bad_targets_files, test_serve_hosts_bad])

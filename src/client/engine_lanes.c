@@ -20,6 +20,7 @@
 #include "base/clock.h"
 #include "base/rng.h"
 #include "client/engine_int.h"
+#include "client/reqlog.h"
 #include "client/targets_file.h"
 
 /* Copies the engine's per-target fields into l (save) or from l (load). */
@@ -82,6 +83,22 @@ static int64_t spread_ns(const struct run_config *cfg, double rate)
     return (int64_t)(1e9 / rate);
 }
 
+/* --requests-log names each row's host: the lanes' URLs, in lane order.
+ * @return 0, or -1 with err. */
+static int log_targets(struct engine *e, char *err)
+{
+    if (!e->hooks.reqlog)
+        return 0;
+    const char **urls = malloc((size_t)e->nlanes * sizeof *urls);
+    for (int i = 0; urls && i < e->nlanes; i++)
+        urls[i] = e->lanes[i].row->url;
+    int rc = urls ? reqlog_targets(e->hooks.reqlog, urls, (size_t)e->nlanes) : -1;
+    free(urls);
+    if (rc)
+        snprintf(err, ERR_LEN, "out of memory");
+    return rc;
+}
+
 int lanes_setup(struct engine *e, int *connections, char *err)
 {
     const struct targets_file *tf = e->hooks.targets;
@@ -119,7 +136,7 @@ int lanes_setup(struct engine *e, int *connections, char *err)
     }
     e->target = e->lanes[0].target;
     *connections = cfg->connections * e->nlanes;
-    return 0;
+    return log_targets(e, err);
 }
 
 int lanes_unreachable(struct engine *e, int i)

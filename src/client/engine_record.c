@@ -31,6 +31,8 @@ static void log_request(struct engine *e, const struct request *r, int64_t sent_
         .verb = r->verb,
         .conn = c ? c->idx : -1,
         .kind = kind,
+        /* a fleet's host: the connection's, or the lane entered for one never sent */
+        .target = !e->nlanes ? -1 : c ? lane_of_conn(e, c) : e->lane_at,
     };
     if (wait)
         reqlog_put_wait(l, &rec);
