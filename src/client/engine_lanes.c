@@ -13,6 +13,7 @@
  * at a phase drawn from --seed and its index, uniform within its first
  * period (spread_ns). A --workload's calls with their own period ("every")
  * run per host too, from that host's start. */
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,14 @@
 #include "client/engine_int.h"
 #include "client/reqlog.h"
 #include "client/targets_file.h"
+
+/* A fleet's connection waits seconds between its host's polls while it
+ * keeps a buffer the size of the largest answer (a getAllVmStats of 150
+ * VMs: ~0.5 MB, 1,000 hosts: ~0.5 GB). One whose host's next send is at
+ * least TRIM_IDLE_NS away gives back what grew past TRIM_KEEP; a host
+ * polled faster keeps its buffer, so a busy target never pays for it. */
+#define TRIM_KEEP (64 * 1024)
+#define TRIM_IDLE_NS (NS_PER_S / 2)
 
 /* Copies the engine's per-target fields into l (save) or from l (load). */
 static void lane_swap(struct engine *e, struct lane *l, int save)
@@ -136,6 +145,10 @@ int lanes_setup(struct engine *e, int *connections, char *err)
     }
     e->target = e->lanes[0].target;
     *connections = cfg->connections * e->nlanes;
+    /* What conn_trim frees must go back to the system: glibc otherwise
+     * raises its mmap threshold past the first freed answer, and the next
+     * ones, taken from the heap, stay in the process when freed. */
+    mallopt(M_MMAP_THRESHOLD, TRIM_KEEP);
     return log_targets(e, err);
 }
 
@@ -212,14 +225,6 @@ int lanes_enter_next(struct engine *e)
         lane_enter(e, best);
     return best >= 0;
 }
-
-/* A fleet's connection waits seconds between its host's polls while it
- * keeps a buffer the size of the largest answer (a getAllVmStats of 150
- * VMs: ~0.5 MB, 1,000 hosts: ~0.5 GB). One whose host's next send is at
- * least TRIM_IDLE_NS away gives back what grew past TRIM_KEEP; a host
- * polled faster keeps its buffer, so a busy target never pays for it. */
-#define TRIM_KEEP (64 * 1024)
-#define TRIM_IDLE_NS (NS_PER_S / 2)
 
 void lanes_trim_idle(struct engine *e, struct conn *c)
 {
