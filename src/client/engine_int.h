@@ -145,6 +145,8 @@ struct lane {
     struct conn *idle, *spare;
     int nspare;
     int64_t all_busy_ns;
+    int trim;                   /* polled slowly: its connections give back
+                                   their grown buffers (lanes_trim_idle) */
     int unreachable;            /* a connect failed before any of its
                                    connections was up (lanes_unreachable) */
 };
@@ -267,8 +269,8 @@ double lanes_target_rate(const struct engine *e);
 double lanes_offered(const struct engine *e, int64_t a_ns, int64_t b_ns);
 void lanes_count(struct engine *e, int lane, int kind, int64_t lat_us);
 /* c (a fleet's, idle: its answer is in) gives back its grown answer
- * buffers when its host's next send is far off (engine_lanes.c says how
- * far); nothing without lanes. */
+ * buffers when its host is polled slowly (engine_lanes.c says how
+ * slowly); nothing without lanes. */
 void lanes_trim_idle(struct engine *e, struct conn *c);
 void lanes_free(struct engine *e);
 

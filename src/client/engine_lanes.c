@@ -26,11 +26,14 @@
 
 /* A fleet's connection waits seconds between its host's polls while it
  * keeps a buffer the size of the largest answer (a getAllVmStats of 150
- * VMs: ~0.5 MB, 1,000 hosts: ~0.5 GB). One whose host's next send is at
- * least TRIM_IDLE_NS away gives back what grew past TRIM_KEEP; a host
- * polled faster keeps its buffer, so a busy target never pays for it. */
+ * VMs: ~0.5 MB, 1,000 hosts: ~0.5 GB). The connection of a host polled
+ * at most TRIM_MAX_RATE times a second gives back what grew past
+ * TRIM_KEEP once its answer is in: an allocation per large answer, at a
+ * few a second. A host polled faster keeps its buffer, so a busy target
+ * never pays for it. By the host's schedule, not by its next send: an
+ * overloaded server's answers come when the next send is due already. */
 #define TRIM_KEEP (64 * 1024)
-#define TRIM_IDLE_NS (NS_PER_S / 2)
+#define TRIM_MAX_RATE 2.0
 
 /* Copies the engine's per-target fields into l (save) or from l (load). */
 static void lane_swap(struct engine *e, struct lane *l, int save)
@@ -230,8 +233,7 @@ void lanes_trim_idle(struct engine *e, struct conn *c)
 {
     if (e->nlanes == 0)
         return;
-    int i = lane_of_conn(e, c);
-    if (lane_next(e, i) - clock_now_ns() >= TRIM_IDLE_NS)
+    if (e->lanes[lane_of_conn(e, c)].trim)
         conn_trim(c, TRIM_KEEP);
 }
 
@@ -248,6 +250,7 @@ void lanes_begin(struct engine *e, int64_t now)
             sched_init(&e->sched, cfg->arrival, l->rate > 0 ? l->rate : 1, now + l->offset_ns,
                        cfg->seed + (uint64_t)i);
         periodic_init(&e->periodic, cfg, now + l->offset_ns, 0);
+        l->trim = (e->mix_off ? 0 : l->rate) + periodic_rate(cfg) <= TRIM_MAX_RATE;
     }
 }
 
