@@ -184,11 +184,9 @@ int dist_unpack_result(const unsigned char *data, size_t len, struct run_result 
     r->intervals = NULL;
     r->samples = NULL;
     r->ranks = NULL;
-    r->targets = NULL;
+    r->targets = NULL; /* the other process's pointer: its rows come after the ranks */
     r->ntargets = 0;
     r->nintervals = r->cap_intervals = r->nsamples = r->cap_samples = r->nranks = 0;
-    r->targets = NULL; /* a fleet rank's own rows stay in its --rank-output */
-    r->ntargets = 0;
     for (size_t i = 0; i < r->nverbs; i++) /* verbs a merge added past cfg's */
         if (!r->verbs[i].latency.counts && hist_init_latency(&r->verbs[i].latency))
             goto bad;
