@@ -175,6 +175,28 @@ def test_per_target_stages():
     check(not any("rate not held" in w for w in doc["warnings"]), doc["warnings"])
 
 
+def test_stomp_fleet():
+    """stomp:// targets: every host its own -c connections (STOMP sends
+    on the host's own connections only), its own rate, and each host
+    served exactly what its row counts."""
+    with tempfile.TemporaryDirectory() as d:
+        srv, targets, stats = fleet(d)
+        with srv:
+            urls = [u.replace("http://", "stomp://") for u in open(targets).read().split()]
+            with open(targets, "w") as f:
+                f.write("%s\n%s rate=20\n%s\n" % tuple(urls))
+            doc, _ = run_fleet(srv, d, targets, stats, "-p", "jsonrpc", "-R", "10", "--verb",
+                               "ping", "-c", "2")
+        with open(stats) as f:
+            served = {row["url"].replace("http://", "stomp://"): row for row in csv.DictReader(f)}
+    for r, rate in zip(doc["targets"], RATES):
+        got = served[r["url"]]
+        check(int(got["requests"]) == r["sent"] == r["ok"] and
+              abs(r["sent"] - rate * DURATION_S) <= 1 and int(got["connections"]) == 2,
+              "host %s served %r, row %r" % (r["url"], got, r))
+    check(sum(r["sent"] for r in doc["targets"]) == doc["requests"]["sent"], doc["requests"])
+
+
 def table_lines(text):
     return [l for l in text.splitlines() if l.startswith("http://")]
 
@@ -268,7 +290,7 @@ BAD = [
     ("http://127.0.0.1:1/RPC2 rate=x\n", ":1: rate=x"),
     ("# c\nhttp://127.0.0.1:1/RPC2\nhttp://127.0.0.1:2/RPC2 speed=3\n", ":3: unknown key 'speed'"),
     ("http://127.0.0.1:1/RPC2\nhttps://127.0.0.1:2/RPC2\n", ":2: "),
-    ("stomp://127.0.0.1:1\n", ":1: "),
+    ("http://127.0.0.1:1/RPC2\nstomp://127.0.0.1:2\n", ":2: "),
     ("http://127.0.0.1:1/RPC2 rate\n", ":1: 'rate' is not KEY=VALUE"),
     ("ftp://x/\n", ":1: "),
     ("http://127.0.0.1:1/RPC2\nhttp://127.0.0.1:2/RPC2 stages=5s:x\n", ":2: stages=: stage 1"),
@@ -344,5 +366,5 @@ def test_serve_hosts_bad():
 if __name__ == "__main__":
     main([test_fleet_counts_add_up, test_every_host_polled_on_its_own_periods,
           test_dead_host_does_not_abort_the_fleet, test_per_target_stages, test_rows_everywhere,
-          test_requests_log_names_each_host,
+          test_requests_log_names_each_host, test_stomp_fleet,
           test_bad_targets_files, test_serve_hosts_bad])

@@ -69,7 +69,7 @@ struct engine {
     enum engine_phase phase;
     int dispatching;            /* inside dispatch (see engine.c) */
     char fatal[ERR_LEN];        /* PHASE_FAILED: why (the target is unreachable) */
-    int rr;                     /* round robin over connections (STOMP) */
+    int rr;                     /* round robin over connections (STOMP; a lane's) */
     struct request_ring ring;   /* STOMP: the requests in flight, by id */
     int64_t all_busy_ns;        /* when the last idle connection was taken */
     int outstanding;            /* requests sent and not yet ended */
@@ -145,6 +145,7 @@ struct lane {
     struct conn *idle, *spare;
     int nspare;
     int64_t all_busy_ns;
+    int rr;                     /* STOMP: its next connection in turn */
     int trim;                   /* polled slowly: its connections give back
                                    their grown buffers (lanes_trim_idle) */
     int unreachable;            /* a connect failed before any of its

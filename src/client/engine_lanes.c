@@ -48,6 +48,7 @@ static void lane_swap(struct engine *e, struct lane *l, int save)
     SWAP(spare, spare);
     SWAP(nspare, nspare);
     SWAP(all_busy_ns, all_busy_ns);
+    SWAP(rr, rr);
 #undef SWAP
     size_t nv = e->cfg->nverbs;
     if (save) {

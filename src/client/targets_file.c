@@ -88,10 +88,7 @@ static int parse_line(char *line, double rate, const char *default_path,
         snprintf(why, ERR_LEN / 2, "%.120s", terr);
         return -1;
     }
-    if (ft->target.scheme != SCHEME_HTTP && ft->target.scheme != SCHEME_HTTPS) {
-        snprintf(why, ERR_LEN / 2, "%.60s: --targets takes http:// and https:// URLs", ft->url);
-        return -1;
-    }
+
     return 0;
 }
 

@@ -4,9 +4,10 @@
  *
  * R in --rate's syntax (5, 5/s, 4/m, 1/15s); without it the host gets
  * --rate. stages= in --stages' syntax is the host's own ramp, from its
- * start (its rate is then the stages' mean). Blank lines and lines starting with '#' are skipped. Every URL
- * has the same scheme (one wire and one TLS setup for the run) and is an
- * http:// or https:// URL. */
+ * start (its rate is then the stages' mean). Blank lines and lines
+ * starting with '#' are skipped. Every URL has the same scheme (one wire
+ * and one TLS setup for the run): http://, https://, stomp:// or
+ * stomps://. */
 #ifndef RPCBENCH_TARGETS_FILE_H
 #define RPCBENCH_TARGETS_FILE_H
 
