@@ -8,9 +8,11 @@ exit 2, before anything is sent."""
 import csv
 import json
 import os
+import socket
+import socketserver
 import tempfile
 
-from rpctest import RPCBENCH, Listening, check, main, rpcbench
+from rpctest import RPCBENCH, Listening, Recorder, check, jsonrpc_result, main, rpcbench
 
 DURATION_S = 3
 RATES = [10, 20, 10]  # the second line carries rate=20, the others take -R 10
@@ -22,6 +24,23 @@ def fleet(d, n=3):
                      "--vms", "5", "--targets-out", targets, "--stats-out", stats],
                     "serve --hosts")
     return srv, targets, stats
+
+
+def run_fleet(srv, d, targets, stats, *args, window=True):
+    """run --targets with args (and -d DURATION_S when window) against
+    srv, stopped after: the saved JSON and what each host counted itself
+    (url: requests)."""
+    saved = os.path.join(d, "r.json")
+    dur = ["-d", "%ds" % DURATION_S] if window else []
+    rc, out, err = rpcbench("run", "--targets", targets, *dur, "--quiet", "--output", saved,
+                            *args, timeout=60)
+    check(rc == 0, "run: rc %d %r" % (rc, err[-600:]))
+    srv.stop()
+    with open(saved) as f:
+        doc = json.load(f)
+    with open(stats) as f:
+        served = {row["url"]: int(row["requests"]) for row in csv.DictReader(f)}
+    return doc, served
 
 
 def test_fleet_counts_add_up():
@@ -66,14 +85,217 @@ def test_fleet_counts_add_up():
     check(code == 0 and "3 hosts stopped" in serr, "serve: %r %r" % (code, serr))
 
 
+def closed_port():
+    """A loopback port nothing listens on (bound, then closed)."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def test_dead_host_does_not_abort_the_fleet():
+    """One of three hosts is a closed port: its due requests are connect
+    errors in its own row (and the totals), its connections retry with
+    backoff (no storm), the other two are served as usual and the run
+    succeeds; the first-error sample names the dead host. Every host
+    dead: exit 1, one line."""
+    with tempfile.TemporaryDirectory() as d:
+        srv, targets, stats = fleet(d, 2)
+        dead = "http://127.0.0.1:%d" % closed_port()
+        with srv:
+            with open(targets) as f:
+                live = f.read().split()
+            urls = [live[0], dead, live[1]]
+            with open(targets, "w") as f:
+                f.write("\n".join(urls) + "\n")
+            doc, served = run_fleet(srv, d, targets, stats, "-R", "10", "--verb", "ping")
+        rows = {r["url"]: r for r in doc["targets"]}
+        bad = rows[dead]
+        check(bad["sent"] >= 10 * DURATION_S - 1 and bad["errors"] == bad["sent"] and
+              bad["ok"] == 0, "dead host's row: %r" % bad)
+        check(doc["errors"]["connect"] == bad["errors"] == doc["requests"]["errors"],
+              "errors %r, row %r" % (doc["errors"], bad))
+        for url in live:
+            r = rows[url]
+            check(r["ok"] == r["sent"] == served[url] and r["errors"] == 0,
+                  "live host %s: %r, served %d" % (url, r, served[url]))
+        tries = doc["transport"]["connection_failures"]["connect"]
+        conns = doc["config"]["connections"]
+        # backoff from 10 ms doubling to 1 s: about 10 tries in 3 s, whatever the rate
+        check(conns == 1, "one connection a host without -c: %r" % doc["config"])
+        check(1 <= tries <= 2 * DURATION_S + 12, "connect tries %d (no storm)" % tries)
+        check(dead.split("//")[1] in doc["error_samples"]["connect"], doc["error_samples"])
+        with open(targets, "w") as f:
+            f.write("%s\nhttp://127.0.0.1:%d\n" % (dead, closed_port()))
+        rc, out, err = rpcbench("run", "--targets", targets, "-R", "10", "-d", "2s",
+                                "--verb", "ping", "--quiet", timeout=60)
+        check(rc == 1 and "cannot connect to any of the 2 targets" in err and
+              len(err.strip().splitlines()) == 1, "all dead: %d %r" % (rc, err))
+
+
+def ramp_count(stages, t):
+    """Requests the stages [(seconds, from, to)] offer in their first t s."""
+    n = 0.0
+    for length, a, b in stages:
+        part = min(max(t, 0.0), length)
+        n += a * part + (b - a) * part * part / (2 * length)
+        t -= length
+    return n
+
+
+def test_per_target_stages():
+    """A line's stages= is that host's own ramp from its own start: its
+    count follows the ramp's integral, the other host keeps its rate,
+    each host got what its row says, the window is the longest ramp
+    (no -d) and the target rate is what the window offered."""
+    ramp = [(1.0, 0.0, 20.0), (2.0, 20.0, 20.0)]
+    with tempfile.TemporaryDirectory() as d:
+        srv, targets, stats = fleet(d, 2)
+        with srv:
+            with open(targets) as f:
+                urls = f.read().split()
+            with open(targets, "w") as f:
+                f.write("%s stages=1s:0/s-20/s,2s:20/s\n%s\n" % tuple(urls))
+            doc, served = run_fleet(srv, d, targets, stats, "-R", "10", "--verb", "ping",
+                                    window=False)
+    check(doc["duration_s"] == 3.0, "window %r" % doc["duration_s"])
+    staged, steady = doc["targets"]
+    want = ramp_count(ramp, 3.0 - staged["start_s"])
+    check(abs(staged["sent"] - want) <= 1.5, "ramped host sent %d, its ramp offers %.1f: %r"
+          % (staged["sent"], want, staged))
+    check(abs(staged["rate"] - 50 / 3.0) < 0.01, "its rate is the ramp's mean: %r" % staged)
+    check(abs(steady["sent"] - 10 * 3) <= 1, "steady host: %r" % steady)
+    for r in (staged, steady):
+        check(served[r["url"]] == r["sent"] == r["ok"], "host got %d: %r"
+              % (served[r["url"]], r))
+    total = doc["requests"]["sent"]
+    check(abs(doc["rate"]["target"] * 3.0 - total) <= 2, "target %r for %d sent"
+          % (doc["rate"], total))
+    check(not any("rate not held" in w for w in doc["warnings"]), doc["warnings"])
+
+
+def test_stomp_fleet():
+    """stomp:// targets: every host its own -c connections (STOMP sends
+    on the host's own connections only), its own rate, and each host
+    served exactly what its row counts."""
+    with tempfile.TemporaryDirectory() as d:
+        srv, targets, stats = fleet(d)
+        with srv:
+            urls = [u.replace("http://", "stomp://") for u in open(targets).read().split()]
+            with open(targets, "w") as f:
+                f.write("%s\n%s rate=20\n%s\n" % tuple(urls))
+            doc, _ = run_fleet(srv, d, targets, stats, "-p", "jsonrpc", "-R", "10", "--verb",
+                               "ping", "-c", "2")
+        with open(stats) as f:
+            served = {row["url"].replace("http://", "stomp://"): row for row in csv.DictReader(f)}
+    for r, rate in zip(doc["targets"], RATES):
+        got = served[r["url"]]
+        check(int(got["requests"]) == r["sent"] == r["ok"] and
+              abs(r["sent"] - rate * DURATION_S) <= 1 and int(got["connections"]) == 2,
+              "host %s served %r, row %r" % (r["url"], got, r))
+    check(sum(r["sent"] for r in doc["targets"]) == doc["requests"]["sent"], doc["requests"])
+
+
+def table_lines(text):
+    return [l for l in text.splitlines() if l.startswith("http://")]
+
+
+def test_rows_everywhere():
+    """The per-target rows in every output: --format csv-targets (every
+    host, the file's order, the JSON's figures), the --html page's table
+    (the text's rows), and `report` of the saved JSON giving the same
+    table and the same CSV again."""
+    with tempfile.TemporaryDirectory() as d:
+        srv, targets, stats = fleet(d)
+        saved, page = os.path.join(d, "r.json"), os.path.join(d, "r.html")
+        with srv:
+            urls = open(targets).read().split()
+            rc, out, err = rpcbench("run", "--targets", targets, "-R", "10", "-d", "2s",
+                                    "--verb", "ping", "--quiet", "--output", saved, "--html",
+                                    page, "--format", "csv-targets", timeout=60)
+            check(rc == 0, "run: rc %d %r" % (rc, err[-600:]))
+            srv.stop()
+        doc = json.load(open(saved))
+        rows = list(csv.DictReader(out.splitlines()))
+        check([r["url"] for r in rows] == urls, "csv rows: %r" % out)
+        for c, j in zip(rows, doc["targets"]):
+            for key in ("sent", "ok", "errors", "unfinished"):
+                check(int(c[key]) == j[key], "%s: csv %r json %r" % (key, c, j))
+            check(abs(float(c["p99_ms"]) - j["p99_ms"]) < 1e-6 and float(c["rate"]) == j["rate"],
+                  "csv %r json %r" % (c, j))
+        rc, again, err = rpcbench("report", saved, "--format", "csv-targets", timeout=30)
+        check(rc == 0 and again == out, "report's CSV: %r vs %r" % (again, out))
+        rc, text, err = rpcbench("report", saved, timeout=30)
+        shown = table_lines(text)
+        # the percentiles come back from each row's histogram: none empty
+        check(rc == 0 and len(shown) == 3 and all(l.endswith("s") and " 0us" not in l and
+                                                  not l.endswith("-") for l in shown),
+              "report: %r" % text)
+        html = open(page).read()
+        check('id="targets"' in html and all(u in html for u in urls), "page: no targets table")
+        rc, text2, err = rpcbench("report", saved, "--html", page + "2", timeout=30)
+        check(rc == 0 and table_lines(text2) == shown, "report again: %r" % text2)
+
+
+class ByteCounter(socketserver.StreamRequestHandler):
+    """A keep-alive HTTP/1.1 JSON-RPC peer that records, per request, the
+    bytes it read (request line, headers, body) and answers true."""
+
+    def handle(self):
+        while True:
+            n, length, line = 0, 0, self.rfile.readline()
+            if not line:
+                return
+            while line not in (b"\r\n", b"\n", b""):
+                n += len(line)
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+                line = self.rfile.readline()
+            body = self.rfile.read(length)
+            n += len(line) + len(body)
+            with self.server.lock:
+                self.server.seen.append(n)
+            answer = jsonrpc_result(json.loads(body)["id"])
+            self.wfile.write(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                             b"Content-Length: %d\r\n\r\n%s" % (len(answer), answer))
+
+
+def test_requests_log_names_each_host():
+    """--requests-log in a fleet: each row names its own host (not the
+    first one's), and its bytes_sent is what that host read for it (the
+    Host line differs per host), against three independent peers."""
+    servers = [Recorder(socketserver.ThreadingTCPServer(("127.0.0.1", 0), ByteCounter))
+               for _ in range(3)]
+    with tempfile.TemporaryDirectory() as d, servers[0], servers[1], servers[2]:
+        targets, log = os.path.join(d, "hosts.txt"), os.path.join(d, "log.csv")
+        urls = ["http://127.0.0.1:%d/rpc" % s.port for s in servers]
+        with open(targets, "w") as f:
+            f.write("\n".join(urls) + "\n")
+        rc, out, err = rpcbench("run", "--targets", targets, "-p", "jsonrpc", "--method",
+                                "echo", "-R", "10", "-d", "2s", "--quiet", "--requests-log", log,
+                                timeout=60)
+        check(rc == 0, "run: rc %d %r" % (rc, err[-600:]))
+        seen = [sorted(s.seen) for s in servers]
+        with open(log) as f:
+            rows = list(csv.DictReader(l for l in f if not l.startswith("#")))
+    for url, got in zip(urls, seen):
+        mine = sorted(int(r["bytes_sent"]) for r in rows if r["target"] == url)
+        check(len(mine) == 20 and mine == got, "host %s read %r, its rows say %r"
+              % (url, got, mine))
+
+
 BAD = [
     ("", "has no target"),
     ("http://127.0.0.1:1/RPC2 rate=x\n", ":1: rate=x"),
     ("# c\nhttp://127.0.0.1:1/RPC2\nhttp://127.0.0.1:2/RPC2 speed=3\n", ":3: unknown key 'speed'"),
     ("http://127.0.0.1:1/RPC2\nhttps://127.0.0.1:2/RPC2\n", ":2: "),
-    ("stomp://127.0.0.1:1\n", ":1: "),
+    ("http://127.0.0.1:1/RPC2\nstomp://127.0.0.1:2\n", ":2: "),
     ("http://127.0.0.1:1/RPC2 rate\n", ":1: 'rate' is not KEY=VALUE"),
     ("ftp://x/\n", ":1: "),
+    ("http://127.0.0.1:1/RPC2\nhttp://127.0.0.1:2/RPC2 stages=5s:x\n", ":2: stages=: stage 1"),
+    ("http://127.0.0.1:1/RPC2 stages=5s:0/s\n", ":1: stages=: every rate is 0"),
+    ("http://127.0.0.1:1/RPC2 rate=5 stages=5s:5/s\n", ":1: stages=: a line takes one"),
 ]
 
 
@@ -91,16 +313,9 @@ def test_every_host_polled_on_its_own_periods():
                     '"every": "1s"}\n{"name": "list", "method": "Host.getVMList", '
                     '"params": [], "every": "250ms"}\n')
         with srv:
-            saved = os.path.join(d, "r.json")
-            rc, out, err = rpcbench("run", "--targets", targets, "--workload", work, "-p",
-                                    "jsonrpc", "-d", "%ds" % DURATION_S, "--quiet", "--output",
-                                    saved, timeout=60)
-            check(rc == 0, "run: rc %d %r" % (rc, err[-600:]))
-            srv.stop()
-        with open(saved) as f:
-            doc = json.load(f)
-        with open(stats) as f:
-            served = {row["url"]: int(row["requests"]) for row in csv.DictReader(f)}
+            doc, served = run_fleet(srv, d, targets, stats, "--workload", work, "-p", "jsonrpc",
+                                    "-c", "2")
+    check(doc["config"]["connections"] == 2, "-c 2 is each host's: %r" % doc["config"])
     verbs = {name: v["requests"] for name, v in doc["verbs"].items()}
     for r in doc["targets"]:
         # every 1 s and every 250 ms from the host's start, in the window
@@ -150,4 +365,6 @@ def test_serve_hosts_bad():
 
 if __name__ == "__main__":
     main([test_fleet_counts_add_up, test_every_host_polled_on_its_own_periods,
+          test_dead_host_does_not_abort_the_fleet, test_per_target_stages, test_rows_everywhere,
+          test_requests_log_names_each_host, test_stomp_fleet,
           test_bad_targets_files, test_serve_hosts_bad])

@@ -18,6 +18,7 @@ and names in RPCBENCH_MPI (never ./rpcbench). Against one real
   --version says whether MPI is built in; `make MPI=1` installs Open MPI.
 Each mpirun is short: the test machine may have two cores. Every process is
 its own group (rpctest.spawn), killed whole on timeout."""
+import csv
 import json
 import os
 import re
@@ -27,7 +28,7 @@ import subprocess
 import tempfile
 import time
 
-from rpctest import RPCBENCH, Peer, Server, bounded, check, kill_group, main, skip, spawn
+from rpctest import RPCBENCH, Listening, Peer, Server, bounded, check, kill_group, main, skip, spawn
 from hdrcodec import buckets  # noqa: E402
 
 MPI_BIN = os.environ.get("RPCBENCH_MPI", "")
@@ -371,6 +372,44 @@ def test_plain_build_under_real_mpirun_refuses():
         peer.close()
 
 
+def test_fleet_rows_merged():
+    """run --targets under 2 ranks: each rank drives its own hosts (target
+    i on rank i mod 2), and rank 0's merged result has every host's row,
+    in the file's order, each with the counts its host served and its
+    histogram; `report` of the merged file shows the same table."""
+    need_mpi()
+    with tempfile.TemporaryDirectory() as d:
+        targets, stats = os.path.join(d, "hosts.txt"), os.path.join(d, "stats.csv")
+        out, prefix = os.path.join(d, "m.json"), os.path.join(d, "rank")
+        with Listening([RPCBENCH, "serve", "--hosts", "3", "--listen", "127.0.0.1:0", "--vms",
+                        "5", "--targets-out", targets, "--stats-out", stats], "serve") as srv:
+            urls = open(targets).read().split()
+            rc, stdout, err = mpirun(2, "run", "--targets", targets, "-R", "10", "-d", "2s",
+                                     "--verb", "ping", "--output", out, "--rank-output", prefix)
+            check(rc == 0, "mpirun: rc %d: %s" % (rc, err[-2000:]))
+            srv.stop()
+        merged = json.load(open(out))
+        served = {row["url"]: int(row["requests"]) for row in csv.DictReader(open(stats))}
+        ranks = [json.load(open("%s.%d.json" % (prefix, r))) for r in range(2)]
+        again = bounded([RPCBENCH, "report", out], 30)
+    rows = merged["targets"]
+    check([r["url"] for r in rows] == urls, "merged rows: %r" % [r["url"] for r in rows])
+    check([[r["url"] for r in rr["targets"]] for rr in ranks] == [urls[0::2], urls[1::2]],
+          "dealt out: %r" % [rr.get("targets") for rr in ranks])
+    for key in ("sent", "ok"):
+        check(sum(r[key] for r in rows) == merged["requests"][key], "%s: %r" % (key, rows))
+    for r in rows:
+        check(served[r["url"]] == r["sent"] == r["ok"] and sum(buckets(r["latency_us"]).values())
+              == r["ok"], "host %s: served %d, row %r" % (r["url"], served[r["url"]], r))
+    # each rank's share is its own hosts' rate, the job's target all of them
+    check(not any("could not hold" in w for w in merged["warnings"]) and
+          abs(merged["rate"]["target"] - 30) < 0.5, "%r %r" % (merged["rate"], merged["warnings"]))
+    table = [l for l in stdout.splitlines() if l.startswith("http://")]
+    check(len(table) == 3 and table == [l for l in again.stdout.splitlines()
+                                        if l.startswith("http://")],
+          "tables: %r %r" % (stdout, again.stdout))
+
+
 def test_make_mpi_installs_open_mpi():
     """`make MPI=1` installs what the MPI build needs before it builds: its
     deps step asks scripts/deps.sh for the mpi set, which holds Open MPI."""
@@ -391,5 +430,5 @@ if __name__ == "__main__":
           test_unreachable_every_rank_exits_1, test_sigint_writes_merged_result,
           test_server_cpu_on_its_host, test_compare_under_mpirun,
           test_mpi_binary_without_mpirun, test_plain_build_under_launcher_refuses,
-          test_plain_build_under_real_mpirun_refuses,
+          test_plain_build_under_real_mpirun_refuses, test_fleet_rows_merged,
           test_make_mpi_installs_open_mpi])

@@ -40,15 +40,24 @@ static void test_format(void **state)
     (void)state;
     char path[64], row[512], err[ERR_LEN];
     struct reqlog *l = open_tmp(path, 4);
-    struct reqlog_rec ok = {1000000, 1000500, 3000000, 200, 900, 0, 2, REQ_OK};
+    struct reqlog_rec ok = {1000000, 1000500, 3000000, 200, 900, 0, 2, REQ_OK, -1};
     reqlog_format(l, &ok, row, sizeof row);
     assert_string_equal(row, "1000,1000,2000,1999,list,http://h:1/RPC2,ok,200,900,2,0");
-    struct reqlog_rec never = {5000, -1, -1, 0, 0, 1, -1, REQLOG_UNFINISHED};
+    struct reqlog_rec never = {5000, -1, -1, 0, 0, 1, -1, REQLOG_UNFINISHED, -1};
     reqlog_format(l, &never, row, sizeof row);
     assert_string_equal(row, "5,,,,\"odd,\"\"name\"\"\",http://h:1/RPC2,unfinished,0,0,-1,0");
-    struct reqlog_rec failed = {0, -1, 7000, 0, 0, 0, -1, ERR_CONNECT};
+    struct reqlog_rec failed = {0, -1, 7000, 0, 0, 0, -1, ERR_CONNECT, -1};
     reqlog_format(l, &failed, row, sizeof row);
     assert_string_equal(row, "0,,7,,list,http://h:1/RPC2,connect,0,0,-1,0");
+    /* a fleet: each row names its own host; an unknown index the run's */
+    const char *hosts[] = {"http://a:1", "http://b,2:3"};
+    assert_int_equal(reqlog_targets(l, hosts, 2), 0);
+    ok.target = 1;
+    reqlog_format(l, &ok, row, sizeof row);
+    assert_string_equal(row, "1000,1000,2000,1999,list,\"http://b,2:3\",ok,200,900,2,0");
+    ok.target = 2;
+    reqlog_format(l, &ok, row, sizeof row);
+    assert_string_equal(row, "1000,1000,2000,1999,list,http://h:1/RPC2,ok,200,900,2,0");
     assert_int_equal(reqlog_close(l, NULL, err), 0);
     unlink(path);
 }
@@ -61,11 +70,11 @@ static void test_ring_drops_and_counts(void **state)
     struct reqlog *l = open_tmp(path, 4);
     int64_t put = 0, dropped = 0;
     for (int i = 0; i < 2000; i++) {
-        struct reqlog_rec r = {i * 1000, i * 1000, i * 1000 + 500, 1, 1, 0, 0, REQ_OK};
+        struct reqlog_rec r = {i * 1000, i * 1000, i * 1000 + 500, 1, 1, 0, 0, REQ_OK, -1};
         put += reqlog_put(l, &r) == 0;
     }
     for (int i = 0; i < 100; i++) {
-        struct reqlog_rec r = {i * 1000, -1, -1, 0, 0, 0, -1, REQLOG_UNFINISHED};
+        struct reqlog_rec r = {i * 1000, -1, -1, 0, 0, 0, -1, REQLOG_UNFINISHED, -1};
         reqlog_put_wait(l, &r);
     }
     assert_int_equal(reqlog_close(l, &dropped, err), 0);

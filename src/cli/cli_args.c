@@ -13,7 +13,7 @@
 #include "stats/buckets.h"
 
 const char *const out_format_names[OUT_FORMATS] = {"text", "json", "csv", "csv-summary",
-                                                   "csv-buckets"};
+                                                   "csv-buckets", "csv-targets"};
 
 int cli_parse_int(const char *opt, const char *s, long long lo, long long hi, long long *out,
                   char *err)

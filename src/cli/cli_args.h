@@ -27,10 +27,13 @@ int cli_check_junit(const char *junit, size_t nconds, char *err);
 /* --format (run, compare, report). text; json; csv: the timeline (one row
  * per interval); csv-summary: one row of the run's figures; csv-buckets:
  * the cumulative bucket table. */
-enum out_format { FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_CSV_SUMMARY, FORMAT_CSV_BUCKETS };
+enum out_format {
+    FORMAT_TEXT, FORMAT_JSON, FORMAT_CSV, FORMAT_CSV_SUMMARY, FORMAT_CSV_BUCKETS,
+    FORMAT_CSV_TARGETS
+};
 
 /* The --format names, in enum order; OUT_FORMATS of them. */
-#define OUT_FORMATS 5
+#define OUT_FORMATS 6
 extern const char *const out_format_names[OUT_FORMATS];
 
 /* A decimal integer s in lo..hi into *out (untouched on error).

@@ -18,6 +18,7 @@ int cli_write_result(FILE *out, enum out_format f, const struct run_result *r, c
     case FORMAT_CSV: report_csv(out, r); return 0;
     case FORMAT_CSV_SUMMARY: report_csv_summary(out, r); return 0;
     case FORMAT_CSV_BUCKETS: return report_csv_buckets(out, r, err);
+    case FORMAT_CSV_TARGETS: report_csv_targets(out, r); return 0;
     default: return report_text(out, r, err);
     }
 }

@@ -19,9 +19,12 @@
 #include "dist/dist.h"
 
 /* --targets FILE: read and checked before anything is sent (a usage
- * error names the file and line); the first target stands as cfg's url.
+ * error names the file and line); the first target stands as cfg's url,
+ * the longest of the hosts' stages= is the window unless -d is given, and
+ * a host gets one connection unless -c is given.
  * @return 0 (tf filled, or empty without --targets), or -1 with err. */
-static int load_targets(struct run_config *cfg, struct targets_file *tf, char *err)
+static int load_targets(struct run_config *cfg, const struct options *o, struct targets_file *tf,
+                        char *err)
 {
     memset(tf, 0, sizeof *tf);
     if (!cfg->targets_file[0])
@@ -40,6 +43,11 @@ static int load_targets(struct run_config *cfg, struct targets_file *tf, char *e
         return -1;
     }
     snprintf(cfg->url, sizeof cfg->url, "%s", tf->t[0].url);
+    /* a host's own stages: without -d the window is the longest ramp */
+    if (targets_file_stages_ns(tf) && !options_given(o, "duration"))
+        cfg->duration_ns = targets_file_stages_ns(tf);
+    if (!options_given(o, "connections")) /* as oVirt's engine: one per host */
+        cfg->connections = 1;
     return 0;
 }
 
@@ -160,7 +168,7 @@ int cmd_run(int argc, char **argv)
         return EXIT_OK; /* --help, --version */
     static struct targets_file tf;
     if (rc < 0 || options_arm(&o, 0, &cfg, err) || check_verbs(&o, &cfg, err) ||
-        load_targets(&cfg, &tf, err) || profile_alone(&o, err) ||
+        load_targets(&cfg, &o, &tf, err) || profile_alone(&o, err) ||
         profile_check(&o.profile, err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
         targets_file_free(&tf);

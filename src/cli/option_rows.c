@@ -83,9 +83,10 @@ const struct opt_row opt_rows[] = {
      .cmds = IN_LOAD, .help = "excluded from every figure"},
     {.name = "targets", .type = OT_STRING, C_AT(targets_file), .arg = "FILE", .cmds = IN_RUN,
      .why_only = "run drives one fleet",
-     .help = "a fleet of hosts, one a line: URL [rate=R]\n"
-             "(R as --rate's; default --rate); each host has\n"
-             "its own connections and schedule (not with --url)"},
+     .help = "a fleet of hosts, one a line: URL [rate=R |\n"
+             "stages=S] (R as --rate's, default --rate; S as\n"
+             "--stages'); each host has its own connections\n"
+             "and schedule (not with --url)"},
     {.name = "stages", .type = OT_CUSTOM, .parse = opt_parse_stages, .arg = "D:R[-R2],...",
      .cmds = IN_RUN, .why_only = "run measures the stages of one run",
      .help = "the measured window as stages end to end (16 at\n"
@@ -95,7 +96,8 @@ const struct opt_row opt_rows[] = {
              "runs at the first stage's rate"},
     {.name = "connections", .short_opt = 'c', .type = OT_INT, C_AT(connections), .arg = "N",
      .def = "4", .min = 1, .max = 10000, .cmds = IN_LOAD, .lists = IN_SWEEP,
-     .parse_list = sweep_list_conns, .help = "keep-alive connections",
+     .parse_list = sweep_list_conns,
+     .help = "keep-alive connections (with --targets: per\nhost, default 1)",
      .help_in[CMD_SWEEP] = "4,16"},
     {.name = "arrival", .type = OT_CHOICE, C_AT(arrival), .arg = "A", .def = "constant",
      .choices = arrivals, .nchoices = 2, .cmds = IN_LOAD, .help = "poisson: seeded by --seed"},
@@ -195,11 +197,13 @@ const struct opt_row opt_rows[] = {
     {.name = "format", .type = OT_CHOICE, O_AT(format), .arg = "F", .def = "text",
      .choices = out_format_names, .nchoices = OUT_FORMATS, .cmds = IN_LOAD | IN_REPORT,
      .help = "stdout; csv: the timeline, csv-summary: one\n"
-             "row, csv-buckets: the bucket table",
+             "row, csv-buckets: the bucket table, csv-targets:\n"
+             "a row per --targets host",
      .help_in[CMD_COMPARE] = "stdout: text or json for compare",
      .help_in[CMD_SWEEP] = "stdout: text, json or csv (the table)",
      .help_in[CMD_REPORT] = "text | json | csv (one row per interval) |\n"
-                            "csv-summary (one row of figures) | csv-buckets"},
+                            "csv-summary (one row of figures) | csv-buckets |\n"
+                            "csv-targets (a row per host of a fleet)"},
     {.name = "plot", .type = OT_STRING, O_AT(plot), .arg = "FILE.svg", .cmds = IN_LOAD | IN_REPORT,
      .help = "plots with gnuplot (one SVG)",
      .help_in[CMD_SWEEP] = "latency, CPU and achieved rate against the\n"

@@ -125,6 +125,14 @@ void conn_free(struct conn *c)
     buf_free(&c->frames);
 }
 
+void conn_trim(struct conn *c, size_t keep)
+{
+    if (c->body.cap > keep)
+        buf_free(&c->body);
+    if (c->in.cap > keep && c->in.len == 0)
+        buf_free(&c->in);
+}
+
 static double doubled(double s)
 {
     return s < BACKOFF_MAX_S ? 2 * s : s;
@@ -190,7 +198,8 @@ static void connect_failed(struct conn *c, const char *why)
 {
     struct conn_pool *p = &c->eng->pool;
     p->stats.failures[CAUSE_CONNECT]++;
-    p->last_kind = ERR_CONNECT;
+    p->last_kind = c->last_kind = ERR_CONNECT;
+    p->last_conn = c->idx;
     snprintf(p->last_why, sizeof p->last_why, "could not connect to %.60s:%d: %.60s",
              c->target->host, c->target->port, why);
     conn_close(c);
@@ -222,8 +231,12 @@ static void fail_as(struct conn *c, int kind, enum conn_cause cause, const char 
         kind = ERR_HANDSHAKE;
     int give_up = counts_to_give_up(c, cause) && ++p->setup_failures >= tries;
     p->stats.failures[cause]++;
-    p->last_kind = kind;
-    if (why)
+    p->last_kind = c->last_kind = kind;
+    p->last_conn = c->idx;
+    if (why && e->nlanes) /* a fleet: this connection's host */
+        snprintf(p->last_why, sizeof p->last_why, "the server at %.60s:%d %s", c->target->host,
+                 c->target->port, why);
+    else if (why)
         snprintf(p->last_why, sizeof p->last_why, "the server at %.80s %s", e->res->target_url,
                  why);
     else

@@ -92,6 +92,8 @@ struct conn {
     uint64_t rng;          /* the backoff's jitter */
     int64_t connect_ns;    /* when this connection attempt began */
     int ever_up;           /* reconnects are counted after the first */
+    int last_kind;         /* the error kind of its last failure (a fleet's
+                              host: its requests that find no connection) */
     struct http_response resp; /* HTTP: the answer being framed */
     struct buf body;       /* response body, or what the check keeps of it */
     struct check_stream check; /* --validate cheap: fed the body as it comes */
@@ -152,6 +154,7 @@ struct conn_pool {
     int last_kind;       /* the error kind of the last failure, for requests
                             that fail for want of a connection */
     char last_why[ERR_SAMPLE_LEN]; /* what happened then ("" none) */
+    int last_conn;       /* the connection it happened to (its host's) */
     struct conn_stats stats;
     int harvest_fd;      /* -1, or the epoll set that the up connections'
                             reads go to instead of the loop (conn_pool_harvest) */
@@ -183,6 +186,10 @@ void conn_start(struct conn *c);
 void conn_close(struct conn *c);
 /* Frees c's buffers (after conn_close, at the end of the run). */
 void conn_free(struct conn *c);
+/* Gives back c's answer buffers (the kept body, STOMP's input) that grew
+ * past keep bytes; the next answer grows them again. For an idle
+ * connection only (nothing in them is in use). */
+void conn_trim(struct conn *c, size_t keep);
 /* c failed: closes it, counts the failure under cause, the wire ends what
  * was in flight with kind (wire->on_close; during the TLS handshake or the
  * STOMP login the kind is ERR_HANDSHAKE), and c reconnects after a backoff

@@ -59,6 +59,8 @@ static void conn_answered(void *owner, struct conn *c)
 {
     lane_enter(owner, lane_of_conn(owner, c));
     take_back(owner, c, c->rx_ns);
+    if (c->state == CONN_IDLE) /* still idle: nothing was due for it */
+        lanes_trim_idle(owner, c);
 }
 
 /* HTTP: c, closed, is kept closed until a request needs it. */
@@ -74,12 +76,22 @@ static void make_spare(struct engine *e, struct conn *c)
 
 /* A TCP connect failed (why). Before the run began and before any
  * connection got through, the target is unreachable: the run stops and
- * engine_run fails with one line. */
+ * engine_run fails with one line. A fleet (--targets) stops only when
+ * every host is: a host that cannot be connected counts its requests as
+ * connect errors in its own row, and its connection retries with the
+ * usual backoff (lanes_unreachable, engine_lanes.c). */
 static void connect_failed(struct engine *e, const char *why)
 {
-    if (e->phase != PHASE_CONNECTING || e->pool.reached)
+    if (e->phase != PHASE_CONNECTING)
         return;
-    fail(e, "cannot connect to %.100s:%d: %s", e->target->host, e->target->port, why);
+    if (e->nlanes) {
+        if (lanes_unreachable(e, e->lane_at))
+            fail(e, "cannot connect to any of the %d targets (the last, %.100s:%d: %s)",
+                 e->nlanes, e->target->host, e->target->port, why);
+        return;
+    }
+    if (!e->pool.reached)
+        fail(e, "cannot connect to %.100s:%d: %s", e->target->host, e->target->port, why);
 }
 
 /* conn_events.down: c is no longer free (HTTP: off the idle stack). */
@@ -194,6 +206,8 @@ static void end_run(struct engine *e, int64_t at_ns)
     if (e->cfg->rate > 0 && e->end_ns > e->m0_ns && (e->periodic.n || e->nlanes) &&
         !(e->nlanes && e->cfg->split_ranks > 1))
         e->res->cfg.rate = lanes_offered(e, e->m0_ns, e->end_ns);
+    else if (e->end_ns > e->m0_ns && e->nlanes) /* a rank's share of a fleet: its own hosts' */
+        e->res->share_offered = lanes_offered(e, e->m0_ns, e->end_ns);
     result_stages_cpu(e->res); /* the samples are all in, the window's end known */
 }
 
@@ -310,8 +324,11 @@ static void startup_cb(struct ev_loop *loop, ev_timer *w, int revents)
     struct engine *e = w->data;
     int ready = 0, opened = 0;
     for (int i = 0; i < e->pool.n; i++) {
-        ready += e->pool.conns[i].state == CONN_IDLE;
-        opened += e->pool.conns[i].state != CONN_DOWN || e->pool.conns[i].ever_up;
+        const struct conn *c = &e->pool.conns[i];
+        ready += c->state == CONN_IDLE;
+        /* a fleet's unreachable host is not waited for: it retries */
+        opened += (c->state != CONN_DOWN || c->ever_up) &&
+                  !(e->nlanes && c->state == CONN_BACKOFF && !c->ever_up);
     }
     if (ready < opened && clock_now_ns() < e->startup_deadline_ns)
         return; /* the repeating timer looks again */

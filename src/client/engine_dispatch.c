@@ -67,7 +67,7 @@ static void send_on(struct engine *e, struct conn *c, int verb, int64_t intended
 }
 
 /* A connection that can take a request now, or NULL. HTTP: the idle
- * stack; STOMP: every ready connection, in turn. */
+ * stack; STOMP: every ready connection (of the lane entered), in turn. */
 static struct conn *take_conn(struct engine *e)
 {
     if (!e->wire->multiplex) {
@@ -87,10 +87,13 @@ static struct conn *take_conn(struct engine *e)
         }
         return c;
     }
-    for (int i = 0; i < e->pool.n; i++) {
-        struct conn *c = &e->pool.conns[(e->rr + i) % e->pool.n];
+    /* --targets: the entered lane's connections only, its own turn (rr) */
+    int base = e->nlanes ? e->lanes[e->lane_at].first_conn : 0;
+    int n = e->nlanes ? e->lanes[e->lane_at].nconns : e->pool.n;
+    for (int i = 0; i < n; i++) {
+        struct conn *c = &e->pool.conns[base + (e->rr + i) % n];
         if (c->state == CONN_IDLE) {
-            e->rr = (c->idx + 1) % e->pool.n;
+            e->rr = (c->idx - base + 1) % n;
             return c;
         }
     }

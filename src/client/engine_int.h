@@ -69,7 +69,7 @@ struct engine {
     enum engine_phase phase;
     int dispatching;            /* inside dispatch (see engine.c) */
     char fatal[ERR_LEN];        /* PHASE_FAILED: why (the target is unreachable) */
-    int rr;                     /* round robin over connections (STOMP) */
+    int rr;                     /* round robin over connections (STOMP; a lane's) */
     struct request_ring ring;   /* STOMP: the requests in flight, by id */
     int64_t all_busy_ns;        /* when the last idle connection was taken */
     int outstanding;            /* requests sent and not yet ended */
@@ -137,6 +137,7 @@ struct lane {
     int64_t offset_ns;          /* its first send, after the sends begin */
     struct target_result *row;  /* its row of the result */
     const struct target *target;
+    const struct fleet_target *ft; /* its line of the targets file (stages) */
     struct prepared prep[RUN_MAX_VERBS];
     struct sched sched, unsent;
     struct periodic periodic;   /* its calls with their own period */
@@ -144,6 +145,11 @@ struct lane {
     struct conn *idle, *spare;
     int nspare;
     int64_t all_busy_ns;
+    int rr;                     /* STOMP: its next connection in turn */
+    int trim;                   /* polled slowly: its connections give back
+                                   their grown buffers (lanes_trim_idle) */
+    int unreachable;            /* a connect failed before any of its
+                                   connections was up (lanes_unreachable) */
 };
 
 /* No more sends: the window is over, a signal came, or the run failed. */
@@ -244,6 +250,13 @@ void engine_poll_cb(struct ev_loop *loop, ev_idle *w, int revents);
 #define LANE_SENT (-2)
 #define LANE_UNFINISHED (-3)
 int lanes_setup(struct engine *e, int *connections, char *err);
+/* A connect of lane i failed while the connections come up: the lane is
+ * unreachable unless one of its connections was up. @return 1 when every
+ * lane is unreachable (the run cannot go on), else 0. lanes_last_kind:
+ * the error kind of the entered lane's latest connection failure (the
+ * pool's last without lanes), for its requests that find no connection. */
+int lanes_unreachable(struct engine *e, int i);
+int lanes_last_kind(const struct engine *e);
 void lane_enter(struct engine *e, int i);
 int lane_of_conn(const struct engine *e, const struct conn *c);
 void lanes_each(struct engine *e, void (*fn)(struct engine *e));
@@ -256,6 +269,10 @@ void lanes_begin(struct engine *e, int64_t now);
 double lanes_target_rate(const struct engine *e);
 double lanes_offered(const struct engine *e, int64_t a_ns, int64_t b_ns);
 void lanes_count(struct engine *e, int lane, int kind, int64_t lat_us);
+/* c (a fleet's, idle: its answer is in) gives back its grown answer
+ * buffers when its host is polled slowly (engine_lanes.c says how
+ * slowly); nothing without lanes. */
+void lanes_trim_idle(struct engine *e, struct conn *c);
 void lanes_free(struct engine *e);
 
 /* engine_setup.c, for engine_run. engine_setup_transport picks the wire

@@ -13,6 +13,7 @@
  * at a phase drawn from --seed and its index, uniform within its first
  * period (spread_ns). A --workload's calls with their own period ("every")
  * run per host too, from that host's start. */
+#include <malloc.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,19 @@
 #include "base/clock.h"
 #include "base/rng.h"
 #include "client/engine_int.h"
+#include "client/reqlog.h"
 #include "client/targets_file.h"
+
+/* A fleet's connection waits seconds between its host's polls while it
+ * keeps a buffer the size of the largest answer (a getAllVmStats of 150
+ * VMs: ~0.5 MB, 1,000 hosts: ~0.5 GB). The connection of a host polled
+ * at most TRIM_MAX_RATE times a second gives back what grew past
+ * TRIM_KEEP once its answer is in: an allocation per large answer, at a
+ * few a second. A host polled faster keeps its buffer, so a busy target
+ * never pays for it. By the host's schedule, not by its next send: an
+ * overloaded server's answers come when the next send is due already. */
+#define TRIM_KEEP (64 * 1024)
+#define TRIM_MAX_RATE 2.0
 
 /* Copies the engine's per-target fields into l (save) or from l (load). */
 static void lane_swap(struct engine *e, struct lane *l, int save)
@@ -35,6 +48,7 @@ static void lane_swap(struct engine *e, struct lane *l, int save)
     SWAP(spare, spare);
     SWAP(nspare, nspare);
     SWAP(all_busy_ns, all_busy_ns);
+    SWAP(rr, rr);
 #undef SWAP
     size_t nv = e->cfg->nverbs;
     if (save) {
@@ -82,6 +96,22 @@ static int64_t spread_ns(const struct run_config *cfg, double rate)
     return (int64_t)(1e9 / rate);
 }
 
+/* --requests-log names each row's host: the lanes' URLs, in lane order.
+ * @return 0, or -1 with err. */
+static int log_targets(struct engine *e, char *err)
+{
+    if (!e->hooks.reqlog)
+        return 0;
+    const char **urls = malloc((size_t)e->nlanes * sizeof *urls);
+    for (int i = 0; urls && i < e->nlanes; i++)
+        urls[i] = e->lanes[i].row->url;
+    int rc = urls ? reqlog_targets(e->hooks.reqlog, urls, (size_t)e->nlanes) : -1;
+    free(urls);
+    if (rc)
+        snprintf(err, ERR_LEN, "out of memory");
+    return rc;
+}
+
 int lanes_setup(struct engine *e, int *connections, char *err)
 {
     const struct targets_file *tf = e->hooks.targets;
@@ -110,14 +140,46 @@ int lanes_setup(struct engine *e, int *connections, char *err)
         l->rate = tf->t[i].rate;
         l->offset_ns = (int64_t)(phase(cfg->seed, i) * (double)spread_ns(cfg, l->rate));
         l->target = &tf->t[i].target;
+        l->ft = &tf->t[i];
         l->row = &e->res->targets[k];
         snprintf(l->row->url, sizeof l->row->url, "%s", tf->t[i].url);
+        l->row->index = i;
         l->row->rate = l->rate;
         l->row->start_s = (double)l->offset_ns / 1e9;
     }
     e->target = e->lanes[0].target;
     *connections = cfg->connections * e->nlanes;
-    return 0;
+    /* What conn_trim frees must go back to the system: glibc otherwise
+     * raises its mmap threshold past the first freed answer, and the next
+     * ones, taken from the heap, stay in the process when freed. */
+    mallopt(M_MMAP_THRESHOLD, TRIM_KEEP);
+    return log_targets(e, err);
+}
+
+int lanes_unreachable(struct engine *e, int i)
+{
+    struct lane *l = &e->lanes[i];
+    int up = 0, down = 0;
+    for (int k = l->first_conn; k < l->first_conn + l->nconns; k++)
+        up |= e->pool.conns[k].ever_up;
+    l->unreachable = !up;
+    for (int k = 0; k < e->nlanes; k++)
+        down += e->lanes[k].unreachable;
+    return down == e->nlanes;
+}
+
+int lanes_last_kind(const struct engine *e)
+{
+    if (e->nlanes == 0)
+        return e->pool.last_kind;
+    const struct lane *l = &e->lanes[e->lane_at];
+    const struct conn *last = NULL;
+    for (int k = l->first_conn; k < l->first_conn + l->nconns; k++) {
+        const struct conn *c = &e->pool.conns[k];
+        if (c->state == CONN_BACKOFF && (!last || c->connect_ns > last->connect_ns))
+            last = c;
+    }
+    return last ? last->last_kind : e->pool.last_kind;
 }
 
 void lanes_each(struct engine *e, void (*fn)(struct engine *e))
@@ -168,15 +230,28 @@ int lanes_enter_next(struct engine *e)
     return best >= 0;
 }
 
+void lanes_trim_idle(struct engine *e, struct conn *c)
+{
+    if (e->nlanes == 0)
+        return;
+    if (e->lanes[lane_of_conn(e, c)].trim)
+        conn_trim(c, TRIM_KEEP);
+}
+
 void lanes_begin(struct engine *e, int64_t now)
 {
     const struct run_config *cfg = e->cfg;
     for (int i = 0; i < e->nlanes; i++) {
         lane_enter(e, i);
         struct lane *l = &e->lanes[i];
-        sched_init(&e->sched, cfg->arrival, l->rate > 0 ? l->rate : 1, now + l->offset_ns,
-                   cfg->seed + (uint64_t)i);
+        if (l->ft->nstages) /* its ramp from its own start; the warmup holds its first rate */
+            sched_init_stages(&e->sched, cfg->arrival, l->ft->stages, l->ft->nstages,
+                              cfg->warmup_ns + l->offset_ns, now, cfg->seed + (uint64_t)i);
+        else
+            sched_init(&e->sched, cfg->arrival, l->rate > 0 ? l->rate : 1, now + l->offset_ns,
+                       cfg->seed + (uint64_t)i);
         periodic_init(&e->periodic, cfg, now + l->offset_ns, 0);
+        l->trim = (e->mix_off ? 0 : l->rate) + periodic_rate(cfg) <= TRIM_MAX_RATE;
     }
 }
 

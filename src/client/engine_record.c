@@ -31,6 +31,8 @@ static void log_request(struct engine *e, const struct request *r, int64_t sent_
         .verb = r->verb,
         .conn = c ? c->idx : -1,
         .kind = kind,
+        /* a fleet's host: the connection's, or the lane entered for one never sent */
+        .target = !e->nlanes ? -1 : c ? lane_of_conn(e, c) : e->lane_at,
     };
     if (wait)
         reqlog_put_wait(l, &rec);
@@ -55,20 +57,23 @@ int engine_pick_verb(struct engine *e)
     return best;
 }
 
-/* The first error of kind: the wire's words for it (the peer's fault,
- * the HTTP status: safe already), else what the last connection failure
- * said, when it was of this kind, else the kind in general terms. */
-static void note_error(struct engine *e, int kind)
+/* The first error of kind, of a request to lane's host (0 without
+ * lanes): the wire's words for it (the peer's fault, the HTTP status:
+ * safe already), else what the last connection failure said, when it was
+ * of this kind and this host's, else the kind in general terms, naming
+ * this host (a fleet's entered lane may be another's). */
+static void note_error(struct engine *e, int kind, int lane)
 {
     const struct conn_pool *p = &e->pool;
+    const struct target *t = e->nlanes ? e->lanes[lane].target : e->target;
+    int mine = !e->nlanes || lane_of_conn(e, &p->conns[p->last_conn]) == lane;
     if (p->stats.samples[kind][0])
         snprintf(e->res->error_samples[kind], sizeof e->res->error_samples[kind], "%s",
                  p->stats.samples[kind]);
-    else if (p->last_kind == kind && p->last_why[0])
+    else if (p->last_kind == kind && p->last_why[0] && mine)
         result_note_error(e->res, kind, "%s", p->last_why);
     else
-        result_note_default(e->res, kind, e->target->host, e->target->port,
-                            p->stats.tls_error);
+        result_note_default(e->res, kind, t->host, t->port, p->stats.tls_error);
 }
 
 /* What the connections counted (conn_stats), into the result: once, when
@@ -139,7 +144,7 @@ void engine_request_ended(void *owner, struct request *r, int kind)
             v->errors++;
             lanes_count(e, lane_of_conn(e, r->conn), kind, 0);
             if (!res->error_samples[kind][0])
-                note_error(e, kind);
+                note_error(e, kind, lane_of_conn(e, r->conn));
         }
         log_request(e, r, r->sent_ns, now, kind, 0);
     }
@@ -156,7 +161,7 @@ void engine_request_ended(void *owner, struct request *r, int kind)
 void engine_fail_unconnectable(struct engine *e, int64_t intended, int verb)
 {
     int measured = intended >= e->m0_ns && intended < e->end_ns;
-    int kind = e->pool.last_kind;
+    int kind = lanes_last_kind(e); /* this host's (a fleet's others may fail otherwise) */
     if (measured) {
         struct stage_result *st = engine_stage(e, intended);
         if (st) {
@@ -171,7 +176,7 @@ void engine_fail_unconnectable(struct engine *e, int64_t intended, int verb)
         lanes_count(e, e->lane_at, LANE_SENT, 0);
         lanes_count(e, e->lane_at, kind, 0);
         if (!e->res->error_samples[kind][0])
-            note_error(e, kind);
+            note_error(e, kind, e->lane_at);
         struct request r = {.verb = verb, .intended_ns = intended};
         log_request(e, &r, 0, clock_now_ns(), kind, 0);
     }

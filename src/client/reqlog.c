@@ -31,8 +31,13 @@ struct reqlog {
     char verbs[RUN_MAX_VERBS][64];
     size_t nverbs;
     char target[512];           /* CSV-quoted already */
+    char *targets;              /* a fleet's hosts, ntargets of TARGET_LEN each,
+                                   CSV-quoted (reqlog_targets; NULL none) */
+    size_t ntargets;
     unsigned rank;
 };
+
+#define TARGET_LEN 520 /* a 256-byte URL quoted, every byte a quote at worst */
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -133,6 +138,7 @@ static void free_log(struct reqlog *l)
     if (l->f)
         fclose(l->f);
     free(l->ring);
+    free(l->targets);
     free(l);
 }
 
@@ -170,6 +176,17 @@ void reqlog_begin(struct reqlog *l, const struct run_config *cfg, const char *ta
         csv_field(cfg->verbs[i].name, l->verbs[i], sizeof l->verbs[i]);
     csv_field(target && target[0] ? target : "simulator", l->target, sizeof l->target);
     l->rank = cfg->split_rank;
+}
+
+int reqlog_targets(struct reqlog *l, const char *const *urls, size_t n)
+{
+    l->targets = malloc(n * TARGET_LEN);
+    if (!l->targets)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        csv_field(urls[i], l->targets + i * TARGET_LEN, TARGET_LEN);
+    l->ntargets = n;
+    return 0;
 }
 
 int reqlog_put(struct reqlog *l, const struct reqlog_rec *rec)
@@ -212,12 +229,14 @@ size_t reqlog_format(const struct reqlog *l, const struct reqlog_rec *r, char *o
                           : r->kind < ERR_KINDS        ? err_kind_names[r->kind]
                                                        : "?";
     const char *call = r->verb >= 0 && (size_t)r->verb < l->nverbs ? l->verbs[r->verb] : "?";
+    const char *target = r->target >= 0 && (size_t)r->target < l->ntargets
+                             ? l->targets + (size_t)r->target * TARGET_LEN : l->target;
     int n = snprintf(out, len, "%lld,%s,%s,%s,%s,%s,%s,%lld,%lld,%d,%u",
                      (long long)(r->intended_ns / 1000), us_or_empty(r->sent_ns, sent, sizeof sent),
                      us_or_empty(ended ? r->end_ns - r->intended_ns : -1, lat, sizeof lat),
                      us_or_empty(ended && r->sent_ns >= 0 ? r->end_ns - r->sent_ns : -1, svc,
                                  sizeof svc),
-                     call, l->target, outcome, (long long)r->bytes_sent,
+                     call, target, outcome, (long long)r->bytes_sent,
                      (long long)r->bytes_received, (int)r->conn, l->rank);
     return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }

@@ -36,6 +36,8 @@ struct reqlog_rec {
     int64_t intended_ns, sent_ns, end_ns;
     int64_t bytes_sent, bytes_received;
     int32_t verb, conn, kind;
+    int32_t target;      /* a fleet's host, as reqlog_targets numbered them
+                            (-1: the run's one target) */
 };
 
 struct reqlog; /* opaque: reqlog.c */
@@ -53,6 +55,11 @@ void reqlog_begin(struct reqlog *l, const struct run_config *cfg, const char *ta
 /* Appends *rec (copied) for the writer; never blocks, never allocates.
  * @return 0, or -1 when the ring was full (the row is dropped and counted). */
 int reqlog_put(struct reqlog *l, const struct reqlog_rec *rec);
+
+/* A --targets run's hosts (urls[0..n), copied), before its first
+ * reqlog_put: a record's target i is named urls[i] in its row.
+ * @return 0, or -1 out of memory (the rows then name the run's target). */
+int reqlog_targets(struct reqlog *l, const char *const *urls, size_t n);
 
 /* The same, for the end of a run (off the hot path): waits for room
  * rather than dropping. */

@@ -9,8 +9,38 @@
 
 #define LINE_MAX_LEN 1024
 
-/* One option after the URL: "rate=R". @return 0, or -1 with why. */
-static int parse_key(char *tok, struct fleet_target *ft, char *why)
+/* "stages=..." into ft: its own stages, its rate their mean. @return 0,
+ * or -1 with why. */
+static int parse_stages(const char *arg, struct fleet_target *ft, char *why)
+{
+    struct run_stage st[RUN_MAX_STAGES];
+    char serr[ERR_LEN];
+    if (result_stages_parse(arg, st, &ft->nstages, serr)) {
+        snprintf(why, ERR_LEN / 2, "stages=: %.110s", serr);
+        return -1;
+    }
+    double offered = 0, len_s = 0;
+    for (size_t i = 0; i < ft->nstages; i++) {
+        offered += result_stage_offered(&st[i]);
+        len_s += (double)st[i].duration_ns / 1e9;
+    }
+    if (offered <= 0) {
+        snprintf(why, ERR_LEN / 2, "stages=: every rate is 0: nothing would be sent");
+        return -1;
+    }
+    ft->stages = malloc(ft->nstages * sizeof *ft->stages);
+    if (!ft->stages) {
+        snprintf(why, ERR_LEN / 2, "out of memory");
+        return -1;
+    }
+    memcpy(ft->stages, st, ft->nstages * sizeof *st);
+    ft->rate = offered / len_s;
+    return 0;
+}
+
+/* One option after the URL: "rate=R" or "stages=...". @return 0, or -1
+ * with why. */
+static int parse_key(char *tok, struct fleet_target *ft, int *keys, char *why)
 {
     char *eq = strchr(tok, '=');
     if (!eq) {
@@ -18,10 +48,18 @@ static int parse_key(char *tok, struct fleet_target *ft, char *why)
         return -1;
     }
     *eq = '\0';
-    if (strcmp(tok, "rate") != 0) {
-        snprintf(why, ERR_LEN / 2, "unknown key '%.60s' (a line is URL [rate=R])", tok);
+    int stages = !strcmp(tok, "stages");
+    if (!stages && strcmp(tok, "rate") != 0) {
+        snprintf(why, ERR_LEN / 2, "unknown key '%.60s' (a line is URL [rate=R | stages=S])",
+                 tok);
         return -1;
     }
+    if ((*keys)++) {
+        snprintf(why, ERR_LEN / 2, "%s=: a line takes one rate= or one stages=", tok);
+        return -1;
+    }
+    if (stages)
+        return parse_stages(eq + 1, ft, why);
     char rerr[ERR_LEN];
     if (units_parse_rate(eq + 1, &ft->rate, rerr) || ft->rate <= 0) {
         snprintf(why, ERR_LEN / 2, "rate=%.60s: a rate per second above 0 (5, 4/m, 1/15s)", eq + 1);
@@ -35,6 +73,7 @@ static int parse_line(char *line, double rate, const char *default_path,
                       struct fleet_target *ft, char *why)
 {
     char *save = NULL, *url = strtok_r(line, " \t", &save), *tok;
+    int keys = 0;
     ft->rate = rate;
     if (strlen(url) >= sizeof ft->url) {
         snprintf(why, ERR_LEN / 2, "the URL is longer than %zu bytes", sizeof ft->url - 1);
@@ -42,17 +81,14 @@ static int parse_line(char *line, double rate, const char *default_path,
     }
     snprintf(ft->url, sizeof ft->url, "%s", url);
     while ((tok = strtok_r(NULL, " \t", &save)) != NULL)
-        if (parse_key(tok, ft, why))
+        if (parse_key(tok, ft, &keys, why))
             return -1;
     char terr[ERR_LEN];
     if (target_parse(ft->url, default_path, &ft->target, terr)) {
         snprintf(why, ERR_LEN / 2, "%.120s", terr);
         return -1;
     }
-    if (ft->target.scheme != SCHEME_HTTP && ft->target.scheme != SCHEME_HTTPS) {
-        snprintf(why, ERR_LEN / 2, "%.60s: --targets takes http:// and https:// URLs", ft->url);
-        return -1;
-    }
+
     return 0;
 }
 
@@ -71,10 +107,14 @@ static int add_line(struct targets_file *tf, char *line, double rate, const char
     }
     tf->t = t;
     memset(&t[tf->n], 0, sizeof t[tf->n]);
-    if (parse_line(line, rate, default_path, &t[tf->n], why))
-        return -1;
-    if (tf->n && t[tf->n].target.scheme != t[0].target.scheme) {
-        snprintf(why, ERR_LEN / 2, "%.60s: every target needs the first one's scheme", t[tf->n].url);
+    int rc = parse_line(line, rate, default_path, &t[tf->n], why);
+    if (rc == 0 && tf->n && t[tf->n].target.scheme != t[0].target.scheme) {
+        snprintf(why, ERR_LEN / 2, "%.60s: every target needs the first one's scheme",
+                 t[tf->n].url);
+        rc = -1;
+    }
+    if (rc) {
+        free(t[tf->n].stages); /* the line is not kept: nor what it made */
         return -1;
     }
     tf->n++;
@@ -120,7 +160,21 @@ int targets_file_read(const char *path, double rate, const char *default_path,
 
 void targets_file_free(struct targets_file *tf)
 {
+    for (size_t i = 0; i < tf->n; i++)
+        free(tf->t[i].stages);
     free(tf->t);
     tf->t = NULL;
     tf->n = 0;
+}
+
+int64_t targets_file_stages_ns(const struct targets_file *tf)
+{
+    int64_t longest = 0;
+    for (size_t i = 0; i < tf->n; i++) {
+        int64_t sum = 0;
+        for (size_t k = 0; k < tf->t[i].nstages; k++)
+            sum += tf->t[i].stages[k].duration_ns;
+        longest = sum > longest ? sum : longest;
+    }
+    return longest;
 }

@@ -71,6 +71,7 @@ int dist_unpack_hist_add(const unsigned char *data, size_t len, size_t *pos, str
  * (nverbs) and its stages' (nstages; their counts and CPU come with the
  * struct's bytes). */
 #define HISTS_MAX (5 + RUN_MAX_VERBS + RUN_MAX_STAGES)
+#define TARGETS_PACK_MAX (1u << 20) /* what a rank's bytes may claim */
 static size_t hists_of(struct run_result *r, struct hist **out)
 {
     size_t n = 0;
@@ -99,6 +100,31 @@ int dist_pack_result(struct buf *b, const struct run_result *r)
         buf_append(b, r->samples, r->nsamples * sizeof *r->samples) ||
         buf_append(b, r->ranks, r->nranks * sizeof *r->ranks))
         return -1;
+    for (size_t i = 0; i < r->ntargets; i++) /* a fleet's rows: each with its histogram */
+        if (buf_append(b, &r->targets[i], sizeof r->targets[i]) ||
+            dist_pack_hist(b, &r->targets[i].latency))
+            return -1;
+    return 0;
+}
+
+/* A fleet's rows, after the ranks: raw->ntargets of them. */
+static int unpack_targets(const unsigned char *data, size_t len, size_t *pos,
+                          struct run_result *r, const struct run_result *raw)
+{
+    if (!raw->ntargets)
+        return 0;
+    if (raw->ntargets > TARGETS_PACK_MAX || result_targets_init(r, raw->ntargets))
+        return -1;
+    for (size_t i = 0; i < raw->ntargets; i++) {
+        struct target_result t;
+        if (take(data, len, pos, &t, sizeof t))
+            return -1;
+        t.url[sizeof t.url - 1] = '\0';
+        t.latency = r->targets[i].latency; /* the fresh one, filled below */
+        r->targets[i] = t;
+        if (dist_unpack_hist_add(data, len, pos, &r->targets[i].latency))
+            return -1;
+    }
     return 0;
 }
 
@@ -123,6 +149,8 @@ static int unpack_arrays(const unsigned char *data, size_t len, size_t *pos,
         if (take(data, len, pos, r->ranks, raw->nranks * sizeof *r->ranks))
             return -1;
     }
+    if (unpack_targets(data, len, pos, r, raw))
+        return -1;
     return *pos == len ? 0 : -1;
 }
 
@@ -156,9 +184,9 @@ int dist_unpack_result(const unsigned char *data, size_t len, struct run_result 
     r->intervals = NULL;
     r->samples = NULL;
     r->ranks = NULL;
-    r->nintervals = r->cap_intervals = r->nsamples = r->cap_samples = r->nranks = 0;
-    r->targets = NULL; /* a fleet rank's own rows stay in its --rank-output */
+    r->targets = NULL; /* the other process's pointer: its rows come after the ranks */
     r->ntargets = 0;
+    r->nintervals = r->cap_intervals = r->nsamples = r->cap_samples = r->nranks = 0;
     for (size_t i = 0; i < r->nverbs; i++) /* verbs a merge added past cfg's */
         if (!r->verbs[i].latency.counts && hist_init_latency(&r->verbs[i].latency))
             goto bad;

@@ -186,7 +186,8 @@ static void as_share(struct run_result *s, int r, const char *host)
     static const char not_held[] = "rate not held";
     char w[RUN_MAX_WARNINGS][RUN_WARNING_LEN];
     size_t n = s->nwarnings;
-    double share = s->cfg.rate / dist_g.size;
+    /* a fleet's rank was dealt whole hosts: its share is what they offered */
+    double share = s->share_offered > 0 ? s->share_offered : s->cfg.rate / dist_g.size;
     memcpy(w, s->warnings, sizeof w);
     s->nwarnings = 0;
     for (size_t i = 0; i < n; i++)
@@ -232,6 +233,7 @@ static int merge_root(struct run_result *res, struct result_head *h, const struc
     struct rank_rec *rr = calloc((size_t)dist_g.size, sizeof *rr);
     static struct run_result s;
     double target = res->cfg.rate; /* the whole job's (engine: lanes_target_rate) */
+    double fleet = res->share_offered; /* a fleet: what every rank's hosts were offered */
     if (!rr)
         return -1;
     rank_rec_of(&rr[0], 0, dist_g.host, res);
@@ -258,6 +260,7 @@ static int merge_root(struct run_result *res, struct result_head *h, const struc
             /* Every rank started at the common start: its own clock's
              * reading of it would stretch the merged span by the offset. */
             s.start_unix = res->start_unix;
+            fleet += s.share_offered;
             if (result_merge(res, &s, RESULT_MERGE_CONCURRENT, err) && h->ok) {
                 h->ok = 0;
                 snprintf(h->why, sizeof h->why, "rank %d: %.180s", r, err);
@@ -268,7 +271,8 @@ static int merge_root(struct run_result *res, struct result_head *h, const struc
     res->ranks = rr;
     res->nranks = (size_t)dist_g.size;
     res->cfg = *cfg;
-    res->cfg.rate = target;
+    res->cfg.rate = fleet > 0 ? fleet : target;
+    res->share_offered = 0;
     res->rate_achieved = res->duration_s > 0
                              ? (double)(res->sent - res->unfinished) / res->duration_s : 0;
     for (int r = 1; r < dist_g.size; r++)

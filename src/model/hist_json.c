@@ -3,6 +3,7 @@
  * by the run's, the verbs' and the stages' (result_stages_json.c). */
 #include "model/result_json.h"
 
+#include <math.h>
 #include <stdio.h>
 
 #include "base/buf.h"
@@ -59,4 +60,33 @@ json_object *result_hist_encoded(const struct hist *h)
         s = json_object_new_string_len(b.data, (int)b.len);
     buf_free(&b);
     return s;
+}
+
+/* x's integer at k, 0 when missing, mistyped or negative. */
+static int64_t exact_int(json_object *x, const char *k)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(x, k, &v) ||
+        !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+        return 0;
+    int64_t n = json_object_get_int64(v);
+    return n < 0 ? 0 : n;
+}
+
+/* The exact min, max and sums saved beside the buckets (files saved before
+ * them keep the bucket-derived ones), when they fit the buckets. */
+void result_hist_load_exact(json_object *x, struct hist *h)
+{
+    json_object *v;
+    if (!x || h->total_count == 0 || !json_object_is_type(x, json_type_object))
+        return;
+    int64_t mn = exact_int(x, "min"), mx = exact_int(x, "max"), sum = exact_int(x, "sum");
+    double sq = json_object_object_get_ex(x, "sum_sq", &v) && v ? json_object_get_double(v) : -1;
+    if (hist_lowest_equivalent(h, mn) != h->min || hist_lowest_equivalent(h, mx) !=
+        hist_lowest_equivalent(h, h->max) || mn > mx || !(sq >= 0) || isinf(sq))
+        return; /* not this histogram's: keep what the buckets say */
+    h->min = mn;
+    h->max = mx;
+    h->sum = (double)sum;
+    h->sum_sq = sq;
 }

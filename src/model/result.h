@@ -290,6 +290,7 @@ struct stage_result {
  * under mpirun each rank has its own targets' rows only). */
 struct target_result {
     char url[256];
+    size_t index;           /* its line's place among the targets file's hosts */
     double rate;            /* its offered rate, per second */
     double start_s;         /* its first intended send, s after the sends began */
     int64_t sent, ok, errors, unfinished;
@@ -307,6 +308,8 @@ struct run_result {
                                 (files saved before it was recorded) */
     double duration_s;       /* measured window */
     double rate_achieved;    /* sent / duration */
+    double share_offered;    /* a rank of a fleet split by mpirun: what its own
+                                hosts were offered in the window, per s (0: none) */
     int64_t sent, ok, errors, unfinished;
     int64_t err[ERR_KINDS];
     int64_t queued;          /* sent late because every connection was busy */
@@ -419,6 +422,10 @@ int result_stage_of(const struct run_config *cfg, int64_t off_ns);
 int64_t result_stage_start(const struct run_config *cfg, size_t i);
 /* @return the requests stage st offers: the integral of its rate. */
 double result_stage_offered(const struct run_stage *st);
+/* result_stages_parse: "D:R[-R2],..." (--stages' syntax; a rate 0 is
+ * allowed, "max" is not) into st[0..*n) (RUN_MAX_STAGES of the caller's).
+ * @return 0, or -1 with why (ERR_LEN: "stage 2 '5s:x': ...", *n 0). */
+int result_stages_parse(const char *arg, struct run_stage *st, size_t *n, char *why);
 /* Fills every stage's server CPU from r's samples (t_ns since the start)
  * once r->duration_s is known: the mean %, weighted by how much of each
  * sample's interval overlaps the stage, and the CPU time it makes over the
@@ -450,9 +457,20 @@ int result_stage_warning(const struct run_result *r, size_t k, char *out, size_t
 int result_targets_init(struct run_result *r, size_t n);
 void result_targets_free(struct run_result *r);
 /* result_targets_json: adds "targets": [{url, rate, start_s, sent, ok,
- * errors, unfinished, p50_ms, p99_ms}] to root (a json_object *, the
- * caller's) when r has targets (else nothing). */
+ * errors, unfinished, p50_ms, p99_ms, latency_us (HdrHistogram, base64)}]
+ * to root (a json_object *, the caller's) when r has targets (else
+ * nothing). */
 void result_targets_json(void *root, const struct run_result *r);
+/* result_targets_load: the rows of a saved result's "targets" (a
+ * json_object *root), each row's histogram from its latency_us (rows
+ * saved without it: counts only). @return 0 (none: nothing), or -1 with
+ * err: out of memory, a histogram that does not decode. */
+int result_targets_load(void *root, struct run_result *r, char *err);
+/* result_targets_merge: src's rows added to dst's (a fleet dealt out to
+ * ranks, or saved results of concurrent parts of one), then put in the
+ * targets file's order (index, then url). @return 0, or -1 out of memory
+ * or histograms of another layout (dst as it was). */
+int result_targets_merge(struct run_result *dst, const struct run_result *src);
 
 /* Appends a copy of *rec (or *p) to the timeline, growing it by doubling.
  * @return 0, or -1 when memory cannot be had (the timeline unchanged). */

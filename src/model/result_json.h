@@ -62,6 +62,10 @@ json_object *result_hist_json(const struct hist *h, const double *pcts, size_t n
  * us): new objects, the caller's. */
 json_object *result_hist_encoded(const struct hist *h);
 json_object *result_hist_exact(const struct hist *h);
+/* result_hist_load_exact: result_hist_exact's figures x
+ * back into h, decoded from its buckets, when they are h's (else, or x
+ * NULL, h stays as its buckets say). */
+void result_hist_load_exact(json_object *x, struct hist *h);
 
 /* result_stages_json.c, for a --stages run: config.stages
  * [{duration_s, from, to}], the top-level "stages" (one object a stage:

@@ -213,23 +213,6 @@ static void load_counts(json_object *root, struct run_result *r)
     r->rate_achieved = num(get(root, "rate"), "achieved", 0);
 }
 
-/* The exact min, max and sums saved beside the buckets (files saved before
- * them keep the bucket-derived ones), when they fit the buckets. */
-static void load_exact(json_object *x, struct hist *h)
-{
-    if (!x || h->total_count == 0)
-        return;
-    int64_t mn = i64(x, "min"), mx = i64(x, "max"), sum = i64(x, "sum");
-    double sq = num(x, "sum_sq", -1);
-    if (hist_lowest_equivalent(h, mn) != h->min || hist_lowest_equivalent(h, mx) !=
-        hist_lowest_equivalent(h, h->max) || mn > mx || sq < 0)
-        return; /* not this histogram's: keep what the buckets say */
-    h->min = mn;
-    h->max = mx;
-    h->sum = (double)sum;
-    h->sum_sq = sq;
-}
-
 /* Replaces *h with the histogram encoded at key; a missing key leaves the
  * (empty) histogram as it is. */
 static int load_hist_value(json_object *v, const char *key, struct hist *h, char *err)
@@ -254,7 +237,7 @@ static int load_hist(json_object *o, const char *key, struct hist *h, char *err)
 {
     if (load_hist_value(get(o, key), key, h, err))
         return -1;
-    load_exact(get(get(o, "exact_us"), key), h);
+    result_hist_load_exact(get(get(o, "exact_us"), key), h);
     return 0;
 }
 
@@ -276,7 +259,7 @@ static int load_stages(json_object *root, struct run_result *r, char *err)
             load_hist_value(json_object_array_get_idx(h, i), "stages", &s->latency, err))
             return -1;
         if (i < array_len(x))
-            load_exact(json_object_array_get_idx(x, i), &s->latency);
+            result_hist_load_exact(json_object_array_get_idx(x, i), &s->latency);
     }
     return 0;
 }
@@ -303,7 +286,7 @@ static int load_histograms(json_object *root, struct run_result *r, char *err)
         load_censor(c, &v->censored);
         if (load_hist(hv, v->name, &v->latency, err))
             return -1;
-        load_exact(get(get(get(h, "exact_us"), "verbs"), v->name), &v->latency);
+        result_hist_load_exact(get(get(get(h, "exact_us"), "verbs"), v->name), &v->latency);
     }
     return 0;
 }
@@ -431,7 +414,8 @@ static int load_root(json_object *root, struct run_result *r, char *err)
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }
-    return load_histograms(root, r, err) || load_stages(root, r, err) ? -1 : 0;
+    return load_histograms(root, r, err) || load_stages(root, r, err) ||
+                   result_targets_load(root, r, err) ? -1 : 0;
 }
 
 /* @return 1 when root's "kind" is want. */

@@ -497,6 +497,10 @@ int result_merge(struct run_result *dst, const struct run_result *src, enum resu
         snprintf(err, ERR_LEN, "histograms of different layouts cannot be merged");
         return -1;
     }
+    if (mode == RESULT_MERGE_CONCURRENT && result_targets_merge(dst, src)) {
+        snprintf(err, ERR_LEN, "the targets' rows cannot be merged (memory, or their histograms)");
+        return -1;
+    }
     merge_pids(dst, src);
     return 0;
 }

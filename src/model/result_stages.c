@@ -4,7 +4,10 @@
  * recorded by the engine (client/engine_record.c). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "base/units.h"
 #include "model/result.h"
 
 int result_stages_init(struct run_result *r)
@@ -37,6 +40,74 @@ int result_stage_of(const struct run_config *cfg, int64_t off_ns)
             return (int)i;
     }
     return -1;
+}
+
+/* A stage's rate: units_parse_rate's forms, or 0 (a ramp may start or end
+ * at rest, a hold at 0 is a pause); "max" (closed loop) is refused. */
+static int stage_rate(const char *s, double *r, char *err)
+{
+    char *end;
+    if (!strcmp(s, "max")) {
+        snprintf(err, ERR_LEN, "'max' (closed loop) is not for a stage: give each stage a rate");
+        return -1;
+    }
+    if (strtod(s, &end) == 0 && end != s && (!*end || *end == '/')) {
+        *r = 0;
+        return 0;
+    }
+    return units_parse_rate(s, r, err);
+}
+
+/* One stage "D:R" or "D:R1-R2" (text[0..len)) into st. */
+static int parse_stage(const char *text, size_t len, struct run_stage *st, char *err)
+{
+    char buf[128], why[ERR_LEN] = "";
+    if (len >= sizeof buf) {
+        snprintf(err, ERR_LEN, "stage too long");
+        return -1;
+    }
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    char *colon = strchr(buf, ':');
+    if (!colon) {
+        snprintf(err, ERR_LEN, "'%s' is not D:R or D:R1-R2 (e.g. 60s:10/s-100/s)", buf);
+        return -1;
+    }
+    *colon = '\0';
+    char *to = strchr(colon + 1, '-');
+    if (to)
+        *to++ = '\0';
+    if (units_parse_duration(buf, &st->duration_ns, why) || st->duration_ns <= 0 ||
+        stage_rate(colon + 1, &st->from, why) || (to && stage_rate(to, &st->to, why))) {
+        snprintf(err, ERR_LEN, "'%.*s': %.160s", (int)(len < 60 ? len : 60), text,
+                 why[0] ? why : "the duration must be above zero");
+        return -1;
+    }
+    if (!to)
+        st->to = st->from;
+    return 0;
+}
+
+int result_stages_parse(const char *arg, struct run_stage *st, size_t *n, char *why)
+{
+    *n = 0;
+    for (const char *p = arg;; p++) {
+        size_t len = strcspn(p, ",");
+        if (*n == RUN_MAX_STAGES) {
+            snprintf(why, ERR_LEN, "%d stages at most", RUN_MAX_STAGES);
+            return -1;
+        }
+        char one[ERR_LEN];
+        if (parse_stage(p, len, &st[*n], one)) {
+            snprintf(why, ERR_LEN, "stage %zu %.200s", *n + 1, one);
+            *n = 0;
+            return -1;
+        }
+        (*n)++;
+        p += len;
+        if (!*p)
+            return 0;
+    }
 }
 
 double result_stage_offered(const struct run_stage *st)

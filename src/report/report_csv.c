@@ -124,3 +124,18 @@ int report_csv_buckets(FILE *out, const struct run_result *r, char *err)
     }
     return 0;
 }
+
+void report_csv_targets(FILE *out, const struct run_result *r)
+{
+    fputs("url,rate,start_s,sent,ok,errors,unfinished,p50_ms,p99_ms\n", out);
+    for (size_t i = 0; i < r->ntargets; i++) {
+        const struct target_result *t = &r->targets[i];
+        const struct hist *h = &t->latency;
+        report_csv_field(out, t->url);
+        fprintf(out, ",%.10g,%.10g,%lld,%lld,%lld,%lld", t->rate, t->start_s, (long long)t->sent,
+                (long long)t->ok, (long long)t->errors, (long long)t->unfinished);
+        num(out, (double)hist_percentile(h, 50.0) / 1000, h->total_count > 0);
+        num(out, (double)hist_percentile(h, 99.0) / 1000, h->total_count > 0);
+        fputc('\n', out);
+    }
+}

@@ -23,4 +23,11 @@ void report_csv_field(FILE *out, const char *s);
  * spec). */
 int report_csv_buckets(FILE *out, const struct run_result *r, char *err);
 
+/* --format csv-targets: a --targets run's hosts, a header and one row
+ * each, in the targets file's order (every host, not only the report's
+ * worst 10): url,rate,start_s,sent,ok,errors,unfinished,p50_ms,p99_ms
+ * (percentiles empty for a host with no success). Without --targets:
+ * the header alone. */
+void report_csv_targets(FILE *out, const struct run_result *r);
+
 #endif

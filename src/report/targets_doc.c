@@ -48,7 +48,7 @@ static int add_row(struct doc_table *t, const struct target_result *k, char *err
     snprintf(v[5], sizeof v[5], "%lld", (long long)k->unfinished);
     report_fmt_us((double)hist_percentile(&k->latency, 50.0), v[6], sizeof v[6]);
     report_fmt_us((double)hist_percentile(&k->latency, 99.0), v[7], sizeof v[7]);
-    if (!k->ok) {
+    if (!k->latency.total_count) { /* no success (or a file saved without the counts) */
         snprintf(v[6], sizeof v[6], "-");
         snprintf(v[7], sizeof v[7], "-");
     }
