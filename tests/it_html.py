@@ -469,6 +469,97 @@ def test_sweep_page():
         check_layout(p2, "sweep-capacity")
 
 
+# Each flame graph: its frames' names, its zoom and the fill of some frames.
+FLAMES_JS = r"""Array.from(document.querySelectorAll('figure.flame')).map(function(f){
+  var fill={};f.querySelectorAll('g.fr').forEach(function(g){
+    fill[g.dataset.n]=g.querySelector('rect').getAttribute('fill');});
+  return {id:f.id,frames:f.querySelectorAll('svg g.fr').length,fill:fill};})"""
+
+
+def flames(p, ids):
+    got = {f["id"]: f for f in p.eval(FLAMES_JS)}
+    check(sorted(got) == sorted(ids), "flame graphs %s, wanted %s" % (sorted(got), sorted(ids)))
+    return got
+
+
+def frame_box(p, fig, name):
+    """The frame's rect (x, y, width, height) on screen, scrolled into view."""
+    return p.eval("(function(){var g=Array.from(document.querySelectorAll('#%s g.fr')).find("
+                  "function(g){return g.dataset.n===%s});if(!g)return null;"
+                  "g.scrollIntoView({block:'center'});var r=g.querySelector('rect')"
+                  ".getBoundingClientRect();return [r.x,r.y,r.width,r.height];})()"
+                  % (fig, json.dumps(name)))
+
+
+def click_zooms(p, fig, name):
+    """Hovering the frame names it with its figures; a real click makes it
+    the graph's whole width (and its callers), the root's click undoes it."""
+    r = frame_box(p, fig, name)
+    check(r and r[2] > 1, "%s: no frame %s to click" % (fig, name))
+    x, y = r[0] + min(r[2] / 2, 20), r[1] + r[3] / 2
+    p.hover(x, y)
+    info = p.eval("document.querySelector('#%s .flame-info').textContent" % fig)
+    check(info.startswith(name + ":") and "ms/call" in info, "%s hover: %r" % (fig, info))
+    for kind in ("mousePressed", "mouseReleased"):
+        p.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left",
+                                            "clickCount": 1})
+    after = frame_box(p, fig, name)
+    full = p.eval("document.querySelector('#%s svg').getBoundingClientRect().width" % fig)
+    check(after[2] > r[2] * 1.5 and abs(after[2] - full) < 2,
+          "%s: clicking %s left it %.0f px wide (was %.0f, the graph %.0f)"
+          % (fig, name, after[2], r[2], full))
+
+
+def red(fill):
+    m = re.match(r"rgb\((\d+),(\d+),(\d+)\)", fill or "")
+    return m and int(m.group(1)) == 255 and int(m.group(3)) < 200
+
+
+def blue(fill):
+    m = re.match(r"rgb\((\d+),(\d+),(\d+)\)", fill or "")
+    return m and int(m.group(3)) == 255 and int(m.group(1)) < 200
+
+
+def test_flame_pages():
+    """--profile's flame graphs (issue 27) on the planted server: the run
+    page has one with the planted functions, drawn again from the saved
+    JSON by report; the compare page has A's, B's and the differential,
+    where the JSON-only cost is red (B costs more) and the whole blue (XML
+    costs more); hovering names a frame, a click zooms to it; no request
+    leaves the page."""
+    need_chromium()
+    import it_profile
+    it_profile.need_perf()
+    with tempfile.TemporaryDirectory() as d, cdp.Browser() as b, it_profile.planted() as srv:
+        page, res, again = (os.path.join(d, n) for n in ("run.html", "run.json", "again.html"))
+        ok(["run", "--url", srv.url("/RPC2"), "--server-pid", str(srv.proc.pid), "-R", "40",
+            "-d", "3s", "--idle-baseline", "0", "--validate", "none", "--profile", "--quiet",
+            "--output", res, "--html", page])
+        ok(["report", res, "--html", again])
+        for path in (page, again):
+            p = load(b, path)
+            got = flames(p, ["flame-run"])
+            check({"planted_xml_only", "planted_xml_child", "planted_common"}
+                  <= set(got["flame-run"]["fill"]), "run flame: %s" % got)
+            click_zooms(p, "flame-run", "planted_xml_only")
+        cpage = os.path.join(d, "c.html")
+        ok(["compare", "--url", "%s,%s" % (srv.url("/RPC2"), srv.url("/jsonrpc")), "-p",
+            "xmlrpc,jsonrpc", "--server-pid", str(srv.proc.pid), "-R", "40", "-d", "2s",
+            "--rounds", "2", "--idle-baseline", "0", "--validate", "none", "--profile",
+            "--quiet", "--html", cpage], timeout=300)
+        p = load(b, cpage)
+        got = flames(p, ["flame-a", "flame-b", "flame-diff"])
+        check("planted_xml_only" in got["flame-a"]["fill"]
+              and "planted_xml_only" not in got["flame-b"]["fill"]
+              and "planted_json_only" in got["flame-b"]["fill"], "arm flames: %s" % got)
+        diff = got["flame-diff"]["fill"]
+        check(red(diff.get("planted_json_only")) and blue(diff.get("all")),
+              "differential colours: json-only %s, all %s"
+              % (diff.get("planted_json_only"), diff.get("all")))
+        click_zooms(p, "flame-diff", "planted_json_only")
+        shot(p, "compare-flame")
+
+
 def test_unwritable_page():
     """An --html path that cannot be written is a usage error (exit 2, one
     line naming --html) before anything is sent, for every command."""
@@ -486,4 +577,4 @@ def test_unwritable_page():
 
 if __name__ == "__main__":
     main([test_run_page, test_report_hour, test_compare_page, test_same_lines, test_sweep_page,
-          test_unwritable_page])
+          test_flame_pages, test_unwritable_page])

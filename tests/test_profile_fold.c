@@ -191,6 +191,50 @@ static void test_diff(void **state)
     fold_free(kept);
 }
 
+/* The flame tree: callers before callees, a name under two callers two
+ * frames, siblings in name order, frames under the share left out, and
+ * the cap on frames keeping each kept frame's callers. */
+static void test_flame(void **state)
+{
+    (void)state;
+    struct fold *f = fold_new();
+    assert_int_equal(fold_add_line(f, "main;b;leaf 50"), 0);
+    assert_int_equal(fold_add_line(f, "main;a;leaf 30"), 0);
+    assert_int_equal(fold_add_line(f, "main;a 19"), 0);
+    assert_int_equal(fold_add_line(f, "main;a!;tiny 1"), 0);
+    static struct profile_summary s;
+    assert_int_equal(fold_flame(f, 0.05, &s), 0);
+    static const char *const names[] = {"all", "main", "a", "leaf", "b", "leaf"};
+    static const int parents[] = {-1, 0, 1, 2, 1, 4};
+    static const int64_t totals[] = {100, 100, 49, 30, 50, 50};
+    assert_int_equal(s.nflame, 6);
+    for (int i = 0; i < 6; i++) {
+        assert_string_equal(s.flame[i].func, names[i]);
+        assert_int_equal(s.flame[i].parent, parents[i]);
+        assert_int_equal(s.flame[i].total, totals[i]);
+    }
+    assert_int_equal(s.flame[2].self, 19);
+    assert_int_equal(fold_flame(f, 0, &s), 0); /* everything: "a!" after "a"'s callees */
+    assert_int_equal(s.nflame, 8);
+    assert_string_equal(s.flame[4].func, "a!");
+    assert_int_equal(s.flame[4].parent, 1);
+    fold_free(f);
+    f = fold_new(); /* wider than the cap: the busiest kept, with their callers */
+    char line[64];
+    for (int i = 0; i < 2 * PROFILE_MAX_FLAME; i++) {
+        snprintf(line, sizeof line, "main;f%03d;g %d", i, i + 1);
+        assert_int_equal(fold_add_line(f, line), 0);
+    }
+    assert_int_equal(fold_flame(f, 0, &s), 0);
+    assert_int_equal(s.nflame, PROFILE_MAX_FLAME);
+    for (int i = 1; i < s.nflame; i++) {
+        assert_true(s.flame[i].parent >= 0 && s.flame[i].parent < i);
+        if (!strcmp(s.flame[i].func, "g"))
+            assert_string_equal(s.flame[i - 1].func + 0, s.flame[s.flame[i].parent].func);
+    }
+    fold_free(f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_fold_lines),
         cmocka_unit_test(test_by_module),
         cmocka_unit_test(test_diff),
+        cmocka_unit_test(test_flame),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

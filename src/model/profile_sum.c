@@ -22,6 +22,22 @@ static json_object *row_json(const struct profile_row *r)
     return o;
 }
 
+/* The flame tree as compact rows [function, parent, self, total]. */
+static json_object *flame_json(const struct profile_summary *s)
+{
+    json_object *a = json_object_new_array();
+    for (int i = 0; i < s->nflame; i++) {
+        const struct profile_flame_node *f = &s->flame[i];
+        json_object *r = json_object_new_array();
+        json_object_array_add(r, json_object_new_string(f->func));
+        json_object_array_add(r, json_object_new_int(f->parent));
+        json_object_array_add(r, json_object_new_int64(f->self));
+        json_object_array_add(r, json_object_new_int64(f->total));
+        json_object_array_add(a, r);
+    }
+    return a;
+}
+
 json_object *profile_sum_json(const struct profile_summary *s)
 {
     json_object *o = json_object_new_object();
@@ -43,6 +59,7 @@ json_object *profile_sum_json(const struct profile_summary *s)
     for (int i = 0; i < s->nmodules; i++)
         json_object_array_add(m, row_json(&s->modules[i]));
     json_object_object_add(o, "modules", m);
+    json_object_object_add(o, "flame", flame_json(s));
     return o;
 }
 
@@ -77,6 +94,37 @@ static void load_row(json_object *o, struct profile_row *r)
     r->total_pct = num(o, "total_pct");
 }
 
+/* One saved frame into f. @return 0, or -1 when it is no frame of the
+ * tree at index i (a root that is not first, a caller not before it, a
+ * negative count). */
+static int load_frame(json_object *r, int i, struct profile_flame_node *f)
+{
+    if (!r || !json_object_is_type(r, json_type_array) || json_object_array_length(r) != 4)
+        return -1;
+    json_object *name = json_object_array_get_idx(r, 0);
+    if (!json_object_is_type(name, json_type_string))
+        return -1;
+    snprintf(f->func, sizeof f->func, "%s", json_object_get_string(name));
+    f->parent = json_object_get_int(json_object_array_get_idx(r, 1));
+    f->self = json_object_get_int64(json_object_array_get_idx(r, 2));
+    f->total = json_object_get_int64(json_object_array_get_idx(r, 3));
+    if (i == 0 ? f->parent != -1 : f->parent < 0 || f->parent >= i)
+        return -1;
+    return f->self < 0 || f->total < f->self ? -1 : 0;
+}
+
+/* The saved flame tree; a bad frame ends it there (what came before is a
+ * tree still). */
+static void load_flame(json_object *a, struct profile_summary *s)
+{
+    size_t n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+    for (size_t i = 0; i < n && s->nflame < PROFILE_MAX_FLAME; i++)
+        if (load_frame(json_object_array_get_idx(a, i), s->nflame, &s->flame[s->nflame]) == 0)
+            s->nflame++;
+        else
+            break;
+}
+
 void profile_sum_load(json_object *o, struct profile_summary *s)
 {
     memset(s, 0, sizeof *s);
@@ -103,6 +151,7 @@ void profile_sum_load(json_object *o, struct profile_summary *s)
     n = a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
     for (size_t i = 0; i < n && s->nmodules < PROFILE_MAX_MODULES; i++)
         load_row(json_object_array_get_idx(a, i), &s->modules[s->nmodules++]);
+    load_flame(get(o, "flame"), s);
 }
 
 static json_object *diff_row_json(const struct profile_diff_row *r)

@@ -18,6 +18,10 @@
 #define PROFILE_MODULE_LEN 48
 #define PROFILE_NOTE_LEN 400
 #define PROFILE_DEFAULT_TOP 15
+/* The flame graph's tree: at most this many frames, each over this share
+ * of the window's samples (the --html page draws it; the JSON keeps it). */
+#define PROFILE_MAX_FLAME 256
+#define PROFILE_FLAME_MIN_SHARE 0.005
 /* What a profile taken under saturation is called, everywhere. */
 #define PROFILE_SATURATED_TEXT "taken under saturation: it shows overload, not cost"
 
@@ -27,6 +31,14 @@ struct profile_row {
     double self_pct, total_pct;      /* of the window's samples */
     double self_ms, total_ms;        /* CPU-ms per call; NAN when the CPU per
                                         call is unknown */
+};
+
+/* One frame of the flame graph's tree: a function at one place in the
+ * stacks (the same function under two callers is two frames). */
+struct profile_flame_node {
+    char func[PROFILE_FUNC_LEN];
+    int parent;                 /* the caller's index (always lower); -1: the root */
+    int64_t self, total;        /* samples: at the leaf here, and with the callees */
 };
 
 struct profile_summary {
@@ -49,6 +61,10 @@ struct profile_summary {
      * and the libc and kernel time it called, total with its callees */
     struct profile_row modules[PROFILE_MAX_MODULES];
     int nmodules;
+    /* the stacks' tree, pruned to frames over PROFILE_FLAME_MIN_SHARE:
+     * flame[0] is the root ("all", every sample), callers before callees */
+    struct profile_flame_node flame[PROFILE_MAX_FLAME];
+    int nflame;
 };
 
 /* compare --profile: B - A per function, in CPU-ms per call, each round

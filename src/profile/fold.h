@@ -76,6 +76,11 @@ int fold_by_module(const struct fold *f, struct fold *out);
  * of memory). */
 int fold_summarise_modules(const struct fold *f, double cpu_ms_per_call,
                            struct profile_summary *s);
+/* The flame graph's tree of f into s->flame (s->nflame frames, the root
+ * "all" first): each stack prefix with at least min_share of the samples,
+ * at most PROFILE_MAX_FLAME frames (the busiest), callers before callees.
+ * @return 0, or -1 (out of memory; s->nflame 0). */
+int fold_flame(const struct fold *f, double min_share, struct profile_summary *s);
 /* @return the share (0..1) of f's samples that name on the stack
  * (total) or at its leaf (self), by function name; 0 when absent. The
  * function table is built once (fold_index) for these lookups. */

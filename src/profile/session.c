@@ -199,7 +199,8 @@ int profile_end(struct profile_session *s, struct run_result *res, const char *n
     if (!s->o->cmd[0])
         note(s->fold, p);
     if (fold_summarise(s->fold, cpc.raw, s->o->top, p) ||
-        fold_summarise_modules(s->fold, cpc.raw, p)) {
+        fold_summarise_modules(s->fold, cpc.raw, p) ||
+        fold_flame(s->fold, PROFILE_FLAME_MIN_SHARE, p)) {
         snprintf(err, ERR_LEN, "--profile: out of memory");
         return -1;
     }

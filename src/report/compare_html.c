@@ -96,6 +96,14 @@ static void charts(FILE *out, const struct comparison *c)
     html_section_end(out);
 }
 
+/* The arms' flame graphs and their differential, from the complete rounds. */
+static void flames(FILE *out, const struct comparison *c)
+{
+    const struct run_result *const rounds[2] = {c->arm[0].rounds, c->arm[1].rounds};
+    const char *const names[2] = {compare_arm_name(&c->arm[0]), compare_arm_name(&c->arm[1])};
+    html_flame_compare(out, rounds, c->pairs, names);
+}
+
 /* ---- tables ---------------------------------------------------------------- */
 
 static void arms_config(FILE *out, const struct comparison *c)
@@ -153,6 +161,7 @@ int compare_write_html(const char *path, const struct comparison *c, char *err)
     warnings(out, c);
     verdicts(out, c);
     charts(out, c);
+    flames(out, c);
     tables(out, c);
     html_end(out);
     return file_close_checked(out, path, err);

@@ -59,6 +59,18 @@ void html_warn_close(FILE *out);
  * legend says so. */
 void html_chart(FILE *out, const struct doc_chart *c);
 
+/* ---- flame graphs (html_flame.c) -------------------------------------------- */
+
+/* r's profile as a flame graph in its own section (nothing when r has no
+ * profile tree). r is only read. */
+void html_flame_run(FILE *out, const struct run_result *r);
+/* A comparison's: A's and B's (each frame the mean of its rounds' CPU-ms
+ * per call; arm[a] is arm a's first n rounds) and the differential (B's
+ * shape coloured by B - A), in one section; nothing when no round has a
+ * profile tree. Only reads its arguments. */
+void html_flame_compare(FILE *out, const struct run_result *const arm[2], size_t n,
+                        const char *const names[2]);
+
 /* ---- pages ----------------------------------------------------------------- */
 
 /* The page of one run (run --html, report --html): headline, warnings,

@@ -154,6 +154,7 @@ static void run_tables(FILE *out, const struct run_doc *d)
         doc_table_html(out, &d->profile_modules);
     fputs("</div>\n", out);
     html_section_end(out);
+    html_flame_run(out, d->r);
     html_section(out, "Configuration and machine");
     fputs("<div class=\"tables\">\n", out);
     doc_kv_html(out, &d->config);
