@@ -30,6 +30,7 @@ import time
 
 import benchlib as L
 from bench_fleet import part_fleet
+from bench_profile import part_profile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # $BUILD/rpcbench, not ./rpcbench: a concurrent `make SAN=1` replaces the
@@ -82,6 +83,10 @@ class Plan:
         # part 11: serve --hosts and run --targets, the engine's polling per host
         self.fleet_hosts = 200 if q else 1000
         self.fleet_s = 20 if q else 60
+        # part P: the server's CPU per call with and without --profile
+        self.prof_rate = 10
+        self.prof_s = 2 if q else 4
+        self.prof_reps = 2 if q else 3
 
 
 # --------------------------------------------------------------- parts ---
@@ -725,7 +730,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="short runs, to try the script")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench", "RESULTS.md"))
-    ap.add_argument("--parts", default="123456789TF")
+    ap.add_argument("--parts", default="123456789TPF")
     args = ap.parse_args()
     plan = Plan(args.quick)
     t0 = time.time()
@@ -771,6 +776,9 @@ def main():
         if "T" in args.parts:
             L.log("part 10: templated workload against fixed")
             summary["tmpl"] = part_templates(plan, srv, bodies, out)
+        if "P" in args.parts:
+            L.log("part P: what --profile costs the server")
+            summary["profile"] = part_profile(plan, RPCBENCH, srv, out)
         if "F" in args.parts:
             L.log("part 11: a fleet of hosts")
             summary["fleet"] = part_fleet(plan, RPCBENCH, out)

@@ -7,6 +7,7 @@
 #                    4 encoders, 5 memory, 6 server CPU per call, 7 open loop,
 #                    8 live metrics scraped during a 5k/s run,
 #                    9 --requests-log during a 5k/s run, T templated workload,
+#                    P the server's CPU per call with and without --profile,
 #                    F serve --hosts 1000 and run --targets)
 #   WRK2=PATH        wrk2's binary, for part 7 (not packaged: bench/README.md)
 #   BENCH_BEFORE=PATH  another rpcbench (an older build), beside this one in part 7
@@ -23,6 +24,6 @@ esac
 for t in wrk hey taskset; do
     command -v "$t" >/dev/null 2>&1 || echo "bench: warning: $t not found; its columns stay empty" >&2
 done
-set -- --parts "${BENCH_PARTS:-123456789TF}" --out "${BENCH_OUT:-bench/RESULTS.md}"
+set -- --parts "${BENCH_PARTS:-123456789TPF}" --out "${BENCH_OUT:-bench/RESULTS.md}"
 [ -n "${BENCH_QUICK:-}" ] && set -- "$@" --quick
 exec /usr/bin/python3 bench/bench.py "$@"
