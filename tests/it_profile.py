@@ -254,12 +254,45 @@ def test_usage_errors():
         code, out, err = rpcbench("run", *args, "-d", "1s")
         check(code == 2 and want in err and err.count("\n") == 1,
               "%s: %d %r" % (args, code, err))
-    code, _, err = rpcbench("sweep", "--profile")
-    check(code == 2, "sweep --profile: %d %r" % (code, err))
+    for cmd in ("run", "sweep"):
+        code, _, err = rpcbench(cmd, "--profile", "--url", "http://127.0.0.1:1/RPC2", "-d", "1s")
+        check(code == 2 and "--server-pid" in err and err.count("\n") == 1,
+              "%s --profile without --server-pid: %d %r" % (cmd, code, err))
+    code, _, err = rpcbench("sweep", "--profile", "--profile-saturated", "-d", "1s")
+    check(code == 2 and "--profile-saturated" in err, "sweep --profile-saturated: %d %r"
+          % (code, err))
+
+
+def test_sweep_cells():
+    """sweep --profile: each cell profiled over its own window, its top
+    rows in its saved result (the planted costs per call within 30 %), a
+    line per cell in the text naming its top functions, its stacks in
+    --profile-out as cellN.rM.folded, and report re-renders the lines."""
+    need_perf()
+    with planted() as srv, tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "s.json")
+        code, stdout, err = rpcbench("sweep", "--url", srv.url("/RPC2"), "-p", "xmlrpc",
+                                     "--server-pid", str(srv.proc.pid), "-R", "20,40", "-d",
+                                     "3s", "--warmup", "1s", "--idle-baseline", "0",
+                                     "--validate", "none", "--profile", "--profile-out", d,
+                                     "--output", out, "--quiet", timeout=300)
+        check(code == 0, "sweep --profile exited %d: %s" % (code, err))
+        res = json.load(open(out))
+        files = sorted(f for f in os.listdir(d) if f.endswith(".folded"))
+        code, again, err = rpcbench("report", out)
+        check(code == 0, "report of the sweep: %d %s" % (code, err))
+    check(files == ["cell1.r1.folded", "cell2.r1.folded"], "--profile-out wrote %r" % files)
+    check(len(res["cells"]) == 2, "cells: %d" % len(res["cells"]))
+    for cell in res["cells"]:
+        check_truth(cell["result"], TRUTH)
+    for text in (stdout, again):
+        lines = [ln for ln in text.splitlines() if ln.startswith("profile, cell ")]
+        check(len(lines) == 2 and all("planted_" in ln and "ms/call self" in ln for ln in lines),
+              "the profile's lines per cell: %r" % lines)
 
 
 if __name__ == "__main__":
     main([test_xmlrpc_per_call, test_jsonrpc_per_call, test_window_is_the_measured_one,
           test_saturated_marked, test_report_rerenders, test_profiler_command,
           test_compare_diff, test_compare_refuses_saturated, test_simulator_names_the_libraries,
-          test_usage_errors])
+          test_sweep_cells, test_usage_errors])

@@ -4,6 +4,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dist/dist.h"
+
+int cli_profile_alone(const struct profile_opts *o, const char *what, char *err)
+{
+    if (!o->on || dist_size() <= 1)
+        return 0;
+    snprintf(err, ERR_LEN, "--profile: not under mpirun (the profiler runs beside one "
+             "process); profile a %s of one process", what);
+    return -1;
+}
+
 int cli_profile_start(const struct profile_opts *o, const struct run_config *cfg,
                       const struct child_server *cs, struct profile_session *ps,
                       struct run_hooks *hooks, char *err)

@@ -9,6 +9,10 @@
 #include "model/result.h"
 #include "profile/session.h"
 
+/* --profile samples the server from this process, over its own window:
+ * under mpirun the ranks' hosts and windows are not joined to it yet.
+ * what: the command ("run"). @return 0, or -1 with err (usage). */
+int cli_profile_alone(const struct profile_opts *o, const char *what, char *err);
 /* Starts ps (the caller's) when o asks for a profile (else nothing: 0),
  * and sets hooks' window hook. @return 0, or -1 with err (the run must
  * not start: nothing is left running). */

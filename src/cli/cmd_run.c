@@ -112,18 +112,6 @@ static int close_reqlog(struct reqlog *rl, struct run_result *res, int ran, char
     return rc;
 }
 
-/* --profile samples the server from this process, over its own window:
- * under mpirun the ranks' hosts and windows are not joined to it yet.
- * @return 0, or -1 with err. */
-static int profile_alone(const struct options *o, char *err)
-{
-    if (!o->profile.on || dist_size() <= 1)
-        return 0;
-    snprintf(err, ERR_LEN, "--profile: not under mpirun (the profiler runs beside one "
-             "process); profile a run of one process");
-    return -1;
-}
-
 /* What was started before the run, stopped when the run cannot begin.
  * @return EXIT_RUN_FAILED, having said err. */
 static int start_failed(struct child_server *cs, struct reqlog *rl, const char *err)
@@ -168,7 +156,7 @@ int cmd_run(int argc, char **argv)
         return EXIT_OK; /* --help, --version */
     static struct targets_file tf;
     if (rc < 0 || options_arm(&o, 0, &cfg, err) || check_verbs(&o, &cfg, err) ||
-        load_targets(&cfg, &o, &tf, err) || profile_alone(&o, err) ||
+        load_targets(&cfg, &o, &tf, err) || cli_profile_alone(&o.profile, "run", err) ||
         profile_check(&o.profile, err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
         targets_file_free(&tf);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/exit_code.h"
+#include "cli/cli_profile.h"
 #include "cli/cli_round.h"
 #include "cli/cmd_sweep.h"
 #include "cli/live_metrics.h"
@@ -140,7 +141,8 @@ static int setup(struct sweep_cmd *c, int argc, char **argv, long *baseline, cha
     options_distribute(c->o); /* under mpirun: files are rank 0's */
     if (dist_rank() != 0)
         c->a->csv[0] = '\0';
-    if (sweep_args_check(c->a, c->o, err))
+    if (sweep_args_check(c->a, c->o, err) || cli_profile_alone(&c->o->profile, "sweep", err) ||
+        profile_check(&c->o->profile, err))
         return -1;
     if (c->a->find_max)
         return sweep_find_check(c, err);

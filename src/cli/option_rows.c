@@ -154,39 +154,40 @@ const struct opt_row opt_rows[] = {
      .arg = "P[%]|off", .def = "95%", .cmds = IN_LOAD,
      .help = "server CPU % of one core called saturated,\n"
              "1..100000 (warned; stops --find-max)"},
-    {.name = "profile", .type = OT_FLAG, O_AT(profile.on), .cmds = RUNS,
-     .why_only = "sweep's cells are not profiled yet",
+    {.name = "profile", .type = OT_FLAG, O_AT(profile.on), .cmds = RUNS | IN_SWEEP,
      .help = "profile the server over the measured window with\n"
              "Linux perf (needs --server-pid, or the built-in\n"
              "simulator): its top functions in CPU-ms per call",
      .help_in[CMD_COMPARE] = "profile the server in each arm's rounds (perf)\n"
-                             "and diff them: CPU-ms per call per function"},
-    {.name = "profiler", .type = OT_STRING, O_AT(profile.cmd), .arg = "CMD", .cmds = RUNS,
-     .why_only = "sweep's cells are not profiled yet",
+                             "and diff them: CPU-ms per call per function",
+     .help_in[CMD_SWEEP] = "profile the server in each cell (perf): its top\n"
+                           "functions in the JSON, a line per cell in the text"},
+    {.name = "profiler", .type = OT_STRING, O_AT(profile.cmd), .arg = "CMD",
+     .cmds = RUNS | IN_SWEEP,
      .help = "profile with CMD instead of perf: it writes\n"
              "folded stacks to {out}, given {pid} and {seconds}\n"
              "(sets --profile)"},
     {.name = "profile-out", .type = OT_STRING, O_AT(profile.out_dir), .arg = "DIR",
-     .cmds = RUNS, .why_only = "sweep's cells are not profiled yet",
+     .cmds = RUNS | IN_SWEEP,
      .help = "write the folded stacks into DIR (run.folded)",
      .help_in[CMD_COMPARE] = "write the folded stacks into DIR, one file per\n"
-                             "arm and round (A.r1.folded ...)"},
+                             "arm and round (A.r1.folded ...)",
+     .help_in[CMD_SWEEP] = "write the folded stacks into DIR, one file per\n"
+                           "cell and repeat (cell1.r1.folded ...)"},
     {.name = "profile-top", .type = OT_INT, O_AT(profile.top), .arg = "N", .def = "15",
-     .min = 1, .max = PROFILE_MAX_ROWS, .cmds = RUNS | IN_REPORT,
-     .why_only = "sweep's cells are not profiled yet",
+     .min = 1, .max = PROFILE_MAX_ROWS, .cmds = RUNS | IN_SWEEP | IN_REPORT,
      .help = "rows of the profile's table"},
     {.name = "profile-saturated", .type = OT_FLAG, O_AT(profile.saturated_ok), .cmds = IN_COMPARE,
      .why_only = "only compare diffs profiles",
      .help = "diff profiles taken under saturation (they show\n"
              "overload, not cost)"},
     {.name = "profile-call-graph", .type = OT_CHOICE, O_AT(profile.call_graph), .arg = "G",
-     .def = "auto", .choices = call_graphs, .nchoices = 3, .cmds = RUNS,
-     .why_only = "sweep's cells are not profiled yet",
+     .def = "auto", .choices = call_graphs, .nchoices = 3, .cmds = RUNS | IN_SWEEP,
      .help = "perf's call graphs: fp (frame pointers) or dwarf\n"
              "(unwinds libraries built without them, 8 KB of\n"
              "stack per sample); auto: dwarf for the simulator"},
     {.name = "profile-freq", .type = OT_INT, O_AT(profile.hz), .arg = "HZ", .def = "499",
-     .min = 1, .max = 10000, .cmds = RUNS, .why_only = "sweep's cells are not profiled yet",
+     .min = 1, .max = 10000, .cmds = RUNS | IN_SWEEP,
      .help = "perf's samples per second of the server's CPU"},
     {.name = "max-response", .type = OT_SIZE, C_AT(max_response), .arg = "SZ",
      .def = "64MiB", .cmds = IN_LOAD, .help = "larger responses are errors"},

@@ -60,8 +60,13 @@ int sweep_run_cell(struct sweep_cmd *c, size_t cell, const struct run_config *cf
     sweep_params_text(&c->s.cells[cell].p, SWEEP_P_ALL, params, sizeof params);
     snprintf(line, sizeof line, "sweep %s: %s%s", what, params, left);
     snprintf(prefix, sizeof prefix, "%.90s", what);
-    struct round_tag tag = {.line = line, .prefix = prefix, .labels = {.cell = (int)cell}};
+    char name[64];
+    struct fold *fold = NULL;
+    snprintf(name, sizeof name, "cell%zu.r%zu", cell + 1, c->s.cells[cell].nreps + 1);
+    struct round_tag tag = {.line = line, .prefix = prefix, .labels = {.cell = (int)cell},
+                            .profile = &c->o->profile, .profile_name = name, .fold = &fold};
     int rc = cli_round(cfg, cs, &tag, c->o->hdr_log[0] ? &c->hdr : NULL, &res, err);
+    fold_free(fold); /* the cell keeps its summary, --profile-out the stacks */
     c->runs_done++;
     if (rc >= 0 && sweep_add_rep(&c->s, cell, &res)) {
         snprintf(err, ERR_LEN, "out of memory");

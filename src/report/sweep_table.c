@@ -3,10 +3,13 @@
  * the notes on the flags. */
 #include "report/sweep_out.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
+
+#define SWEEP_PROFILE_ROWS 3 /* functions named per cell */
 
 /* "6 cells x 3 repeats; the same in every cell: connections=1, ...". */
 static void preamble(FILE *out, const struct sweep *s, unsigned vary)
@@ -16,6 +19,30 @@ static void preamble(FILE *out, const struct sweep *s, unsigned vary)
     fprintf(out, "sweep: %zu cell%s x %zu repeat%s%s%s%s\n", s->ncells,
             s->ncells == 1 ? "" : "s", s->repeats, s->repeats == 1 ? "" : "s",
             same[0] ? "; in every cell: " : "", same, s->interrupted ? "; INTERRUPTED" : "");
+}
+
+/* --profile: a line per cell of its profile's top rows (its last repeat
+ * with a profile), with its caveat when taken under saturation. */
+static void profile_notes(FILE *out, const struct sweep *s)
+{
+    for (size_t i = 0; i < s->ncells; i++) {
+        const struct profile_summary *p = NULL;
+        for (size_t r = 0; r < s->cells[i].nreps; r++)
+            if (s->cells[i].reps[r].profile.taken)
+                p = &s->cells[i].reps[r].profile;
+        if (!p)
+            continue;
+        fprintf(out, "profile, cell %zu: %lld samples", i + 1, (long long)p->samples);
+        for (int k = 0; k < p->nrows && k < SWEEP_PROFILE_ROWS; k++) {
+            const struct profile_row *w = &p->rows[k];
+            fprintf(out, "%s %.60s ", k ? "," : ";", w->func);
+            if (isfinite(w->self_ms))
+                fprintf(out, "%.3f ms/call self (%.1f%%)", w->self_ms, w->self_pct);
+            else
+                fprintf(out, "%.1f%% self", w->self_pct);
+        }
+        fprintf(out, "%s\n", p->saturated ? "; " PROFILE_SATURATED_TEXT : "");
+    }
 }
 
 static void notes(FILE *out, const struct sweep *s, long baseline)
@@ -56,6 +83,7 @@ static void notes(FILE *out, const struct sweep *s, long baseline)
                      "waits, lower bounds (see run's report)\n");
     if (s->interrupted)
         fprintf(out, "interrupted: SIGINT ended the sweep; the cells show what was measured\n");
+    profile_notes(out, s);
 }
 
 int sweep_table_text(FILE *out, const struct sweep *s, long baseline, char *err)
