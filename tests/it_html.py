@@ -556,8 +556,10 @@ def test_flame_pages():
         check(red(diff.get("planted_json_only")) and blue(diff.get("all")),
               "differential colours: json-only %s, all %s"
               % (diff.get("planted_json_only"), diff.get("all")))
+        check("a table is missing" not in p.eval("document.body.textContent"),
+              "a warning of a missing table on a compare of one verb")
         click_zooms(p, "flame-diff", "planted_json_only")
-        shot(p, "compare-flame")
+        check_layout(p, "compare-flame")
 
 
 def test_unwritable_page():

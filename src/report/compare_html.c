@@ -39,15 +39,17 @@ static void warnings(FILE *out, const struct comparison *c)
 
 /* The table build makes of c, on the page; one it cannot make (no
  * memory, a bucket spec the text report refused already) leaves a
- * warning in its place, never a silent gap. */
+ * warning in its place, never a silent gap. A builder's 1 is "nothing to
+ * show" (the per-verb counts without a mix): no table, no warning. */
 static void table(FILE *out, const struct comparison *c, compare_doc_builder build)
 {
     struct doc_table t;
     char err[ERR_LEN] = "";
     doc_table_init(&t, 1); /* a builder may fail before its own init */
-    if (build(c, &t, err) == 0) {
+    int rc = build(c, &t, err);
+    if (rc == 0) {
         doc_table_html(out, &t);
-    } else {
+    } else if (rc < 0) {
         html_warn_open(out);
         html_warn_item(out, "a table is missing: ", err[0] ? err : "it could not be built");
         html_warn_close(out);

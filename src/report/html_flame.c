@@ -151,12 +151,13 @@ static void frame(FILE *out, const struct fnode *f, int deepest, int arm, double
 
 /* Zoom: a click draws the clicked frame's span across the width (its
  * callers full width, the rest hidden), the root's click zooms out;
- * the names are cut to the frames' widths; hover shows the frame. */
+ * the names are cut to the frames' widths (again when the window's width
+ * changes); hover shows the frame. */
 static const char flame_script[] =
     "(function(fig){var svg=fig.querySelector('svg'),info=fig.querySelector('.flame-info'),"
     "gs=[].slice.call(svg.querySelectorAll('g.fr'));\n"
-    "function zoom(X,W){var px=svg.getBoundingClientRect().width||900;"
-    "svg.setAttribute('data-zoom',X.toFixed(6)+' '+W.toFixed(6));"
+    "var at=[0,1];function zoom(X,W){var px=svg.getBoundingClientRect().width||900;"
+    "at=[X,W];svg.setAttribute('data-zoom',X.toFixed(6)+' '+W.toFixed(6));"
     "gs.forEach(function(g){var x=+g.dataset.x,w=+g.dataset.w,l=(x-X)/W,r=(x+w-X)/W;"
     "if(r<=1e-9||l>=1-1e-9||(r-l)*px<0.5){g.style.display='none';return;}"
     "l=Math.max(0,l);r=Math.min(1,r);g.style.display='';"
@@ -167,6 +168,7 @@ static const char flame_script[] =
     "gs.forEach(function(g){g.addEventListener('click',function(){"
     "zoom(+g.dataset.x,+g.dataset.w||1);});g.addEventListener('mouseover',function(){"
     "info.textContent=g.querySelector('title').textContent;});});\n"
+    "window.addEventListener('resize',function(){zoom(at[0],at[1]);});\n"
     "zoom(0,1);})(document.currentScript.parentNode);\n";
 
 /* One graph of the laid out tree: widths by arm's totals; maxd > 0 makes
