@@ -208,10 +208,14 @@ def test_compare_diff():
 
 def test_compare_refuses_saturated():
     need_perf()
-    with planted(5) as srv:
-        res, out, _ = compared(srv, "--cpu-saturation", "40", rounds="1")
+    with planted(5) as srv, tempfile.TemporaryDirectory() as d:
+        page = os.path.join(d, "c.html")
+        res, out, _ = compared(srv, "--cpu-saturation", "40", "--html", page, rounds="1")
         check("taken under saturation" in res["profile_diff"].get("refused", ""),
               "a saturated profile was diffed: %r" % res["profile_diff"])
+        html = open(page).read()
+        check('id="flame-a"' in html and 'id="flame-diff"' not in html
+              and "no differential: a round" in html, "the page's flame graphs under saturation")
         check("--profile-saturated" in out, "the refusal does not name --profile-saturated")
         res, out, _ = compared(srv, "--cpu-saturation", "40", "--profile-saturated",
                                rounds="1")

@@ -196,14 +196,16 @@ static const char *units(void)
                                                        "per call is unknown)";
 }
 
-/* The graph of arm (already added) alone. */
-static void arm_graph(FILE *out, const char *id, const char *title, int arm)
+/* The graph of arm (already added) alone; saturated: a profile in it was
+ * taken under saturation (said in its caption). */
+static void arm_graph(FILE *out, const char *id, const char *title, int arm, int saturated)
 {
-    char caption[300];
+    char caption[400];
     int deepest = layout(arm, fl.n[0].v[arm][1]);
     snprintf(caption, sizeof caption, "the server's stacks in the measured window, callers "
-             "below callees; %s; frames under %.1f%% of the samples left out", units(),
-             100 * PROFILE_FLAME_MIN_SHARE);
+             "below callees; %s; frames under %.1f%% of the samples left out%s", units(),
+             100 * PROFILE_FLAME_MIN_SHARE,
+             saturated ? "; " PROFILE_SATURATED_TEXT : "");
     graph(out, id, title, caption, arm, 0, deepest);
 }
 
@@ -214,7 +216,7 @@ void html_flame_run(FILE *out, const struct run_result *r)
     reset(&r, 1);
     add(&r->profile, 0, 1);
     html_section(out, "Server profile: flame graph");
-    arm_graph(out, "run", "flame graph", 0);
+    arm_graph(out, "run", "flame graph", 0, r->profile.saturated);
     html_section_end(out);
 }
 
@@ -234,6 +236,30 @@ static void diff_graph(FILE *out)
           deepest);
 }
 
+/* Adds arm a's first n rounds with a tree, each weighted 1 / their
+ * count. @return how many were taken under saturation. */
+static int add_arm(const struct run_result *rounds, size_t n, int a)
+{
+    size_t m = 0;
+    int saturated = 0;
+    for (size_t i = 0; i < n && i < FLAME_ROUNDS; i++)
+        m += rounds[i].profile.nflame > 1;
+    for (size_t i = 0; i < n && i < FLAME_ROUNDS; i++)
+        if (rounds[i].profile.nflame > 1) {
+            add(&rounds[i].profile, a, 1.0 / (double)m);
+            saturated += rounds[i].profile.saturated;
+        }
+    return saturated;
+}
+
+/* Why a graph is not drawn, in its place. */
+static void not_drawn(FILE *out, const char *why)
+{
+    html_warn_open(out);
+    html_warn_item(out, "flame graph: ", why);
+    html_warn_close(out);
+}
+
 void html_flame_compare(FILE *out, const struct run_result *const arm[2], size_t n,
                         const char *const names[2])
 {
@@ -246,20 +272,19 @@ void html_flame_compare(FILE *out, const struct run_result *const arm[2], size_t
     if (k == 0)
         return;
     reset(all, k);
-    for (int a = 0; a < 2; a++) {
-        size_t m = 0;
-        for (size_t i = 0; i < n && i < FLAME_ROUNDS; i++)
-            m += arm[a][i].profile.nflame > 1;
-        for (size_t i = 0; i < n && i < FLAME_ROUNDS; i++)
-            if (arm[a][i].profile.nflame > 1)
-                add(&arm[a][i].profile, a, 1.0 / (double)m);
-    }
+    int saturated[2] = {add_arm(arm[0], n, 0), add_arm(arm[1], n, 1)};
     html_section(out, "Server profile: flame graphs");
     char title[120];
     for (int a = 0; a < 2; a++) {
         snprintf(title, sizeof title, "%c: %.60s, the mean of its rounds", 'A' + a, names[a]);
-        arm_graph(out, a ? "b" : "a", title, a);
+        if (fl.n[0].v[a][1] > 0)
+            arm_graph(out, a ? "b" : "a", title, a, saturated[a]);
     }
-    diff_graph(out);
+    if (saturated[0] || saturated[1])
+        not_drawn(out, "no differential: a round's profile was " PROFILE_SATURATED_TEXT);
+    else if (fl.n[0].v[0][1] <= 0 || fl.n[0].v[1][1] <= 0)
+        not_drawn(out, "no differential: an arm has no profile's stacks");
+    else
+        diff_graph(out);
     html_section_end(out);
 }
