@@ -86,7 +86,7 @@ class Plan:
         # part P: the server's CPU per call with and without --profile
         self.prof_rate = 10
         self.prof_s = 2 if q else 4
-        self.prof_reps = 2 if q else 3
+        self.prof_reps = 2 if q else 5
 
 
 # --------------------------------------------------------------- parts ---
