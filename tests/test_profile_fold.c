@@ -235,6 +235,37 @@ static void test_flame(void **state)
     fold_free(f);
 }
 
+/* A saved tree read back: a frame whose caller is not before it, a
+ * count that is no count or a row of the wrong shape ends it there. */
+static void test_flame_load(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *json;
+        int n;
+    } cases[] = {
+        {"[[\"all\",-1,0,10],[\"a\",0,4,10],[\"b\",1,6,6]]", 3},
+        {"[[\"all\",-1,0,10],[\"a\",5,0,1]]", 1},       /* its caller after it */
+        {"[[\"all\",-1,0,10],[\"a\",1,0,1]]", 1},       /* its own caller */
+        {"[[\"all\",-1,0,10],[\"a\",0,2,1]]", 1},       /* self over total */
+        {"[[\"all\",-1,0,10],[\"a\",0,-1,1]]", 1},      /* negative */
+        {"[[\"all\",-1,0,10],[7,0,0,1]]", 1},             /* no name */
+        {"[[\"all\",-1,0,10],[\"a\",0,0]]", 1},         /* short */
+        {"[[\"all\",0,0,10]]", 0},                      /* a root with a caller */
+        {"{\"all\":1}", 0},
+    };
+    static struct profile_summary s;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "{\"samples\":10,\"flame\":%s}", cases[i].json);
+        json_object *o = json_tokener_parse(text);
+        assert_non_null(o);
+        profile_sum_load(o, &s);
+        assert_int_equal(s.nflame, cases[i].n);
+        json_object_put(o);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_by_module),
         cmocka_unit_test(test_diff),
         cmocka_unit_test(test_flame),
+        cmocka_unit_test(test_flame_load),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
