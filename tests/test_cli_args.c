@@ -54,7 +54,7 @@ static void test_choice_lists_what_it_takes(void **state)
                      -1);
     assert_int_equal(f, FORMAT_CSV_BUCKETS);
     assert_string_equal(err, "--format: unknown value 'xml' (text, json, csv, csv-summary, "
-                             "csv-buckets)");
+                             "csv-buckets, csv-targets)");
 }
 
 static void test_percentiles_range_and_order(void **state)
