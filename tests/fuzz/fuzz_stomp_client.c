@@ -101,7 +101,7 @@ static void setup(void)
     E.pool.owner = &E;
     if (!E.loop || !E.enc || result_init(&res, &cfg) ||
         target_parse("stomp://127.0.0.1:9", "/", &tgt, err) ||
-        engine_setup_transport(&E, on_done, err) || engine_setup_requests(&E, err)) {
+        engine_setup_transport(&E, 1, on_done, err) || engine_setup_requests(&E, err)) {
         fprintf(stderr, "fuzz_stomp_client: setup failed: %s\n", err);
         abort();
     }
