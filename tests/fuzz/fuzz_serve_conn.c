@@ -35,6 +35,7 @@ static void setup(void)
     ctx.loop = ev_loop_new(EVFLAG_AUTO);
     ctx.api.sim = vmsim_new(4, 1, err);
     ctx.rbuf = malloc(RBUF_MAX);
+    ctx.out = &ctx.own_out; /* the server's own, as server_start sets it */
     if (!ctx.loop || !ctx.api.sim || !ctx.rbuf) {
         fprintf(stderr, "fuzz_serve_conn: setup failed\n");
         abort();
