@@ -57,6 +57,7 @@ struct engine {
     struct workload *wl;        /* NULL: no workload file */
     struct tmpl tmpl[RUN_MAX_VERBS];
     struct tmpl_state tstate;
+    int wl_xml;                 /* the encoding is XML-RPC: decided once, at load */
     uint64_t seq_next;          /* this process's ${seq} count */
     struct buf stamp_body, stamp_msg;
     struct expect expects[RUN_MAX_EXPECTS]; /* --expect, parsed once (answer_check.c) */

@@ -24,6 +24,7 @@ static int load(struct engine *e, char *err)
     }
     unsigned ranks = e->cfg->split_ranks > 1 ? e->cfg->split_ranks : 1;
     tmpl_state_init(&e->tstate, e->cfg->seed, ranks, ranks > 1 ? e->cfg->split_rank : 0);
+    e->wl_xml = !strcmp(e->enc->name, "xmlrpc");
     return 0;
 }
 
@@ -33,7 +34,7 @@ int engine_workload_call(struct engine *e, size_t i, const char **method, json_o
     if (!e->wl && load(e, err))
         return -1;
     const struct wl_call *c = &e->wl->call[i];
-    int xml = !strcmp(e->enc->name, "xmlrpc");
+    int xml = e->wl_xml;
     if (xml && c->named) {
         snprintf(err, ERR_LEN, "%.100s:%d: XML-RPC takes positional params only: give an array",
                  e->wl->path, c->line);
@@ -50,7 +51,7 @@ int engine_workload_compile(struct engine *e, size_t i, const struct enc_request
     if (!c->templated)
         return 0;
     return tmpl_compile(&e->tmpl[i], c->head, body->body.data, body->body.len, body->id_off,
-                        body->id_len, !strcmp(e->enc->name, "xmlrpc"), e->wl->vars, e->wl->nvars,
+                        body->id_len, e->wl_xml, e->wl->vars, e->wl->nvars,
                         err);
 }
 
@@ -63,8 +64,8 @@ int engine_stamp(struct engine *e, const struct request *r)
     unsigned ranks = e->cfg->split_ranks > 1 ? e->cfg->split_ranks : 1;
     uint64_t seq = e->seq_next++ * ranks + (ranks > 1 ? e->cfg->split_rank : 0);
     size_t id_off = 0;
-    if (tmpl_stamp(t, e->wl->vars, e->wl->files, &e->tstate, !strcmp(e->enc->name, "xmlrpc"),
-                   seq, &e->stamp_body, &id_off))
+    if (tmpl_stamp(t, e->wl->vars, e->wl->files, &e->tstate, e->wl_xml, seq, &e->stamp_body,
+                   &id_off))
         return -1;
     struct enc_request slot = {.body = e->stamp_body, .id_off = id_off, .id_len = t->id_len};
     enc_stamp_id(&slot, reqid_wire(&e->ids, r->id));
