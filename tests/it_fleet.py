@@ -12,6 +12,7 @@ import socket
 import socketserver
 import tempfile
 
+from hostile_peers import CLOSE, HttpPeer, RAW
 from rpctest import RPCBENCH, Listening, Recorder, check, jsonrpc_result, main, rpcbench
 
 DURATION_S = 3
@@ -132,6 +133,49 @@ def test_dead_host_does_not_abort_the_fleet():
                                 "--verb", "ping", "--quiet", timeout=60)
         check(rc == 1 and "cannot connect to any of the 2 targets" in err and
               len(err.strip().splitlines()) == 1, "all dead: %d %r" % (rc, err))
+
+
+def test_hostile_hosts_do_not_abort_the_fleet():
+    """Two hostile hosts among live ones, before any live host answered: one
+    accepts and closes at once, the other answers HTTP with a STOMP frame.
+    Each is given up alone: its requests are errors in its own row, its
+    connection retries with backoff (no storm), and the live hosts are
+    served as usual. Every host hostile: exit 1, one line."""
+    stomp_frame = RAW(b"CONNECTED\nversion:1.2\n\n\x00")
+    with tempfile.TemporaryDirectory() as d, \
+            HttpPeer(on_accept=lambda rec: [CLOSE]) as closer, \
+            HttpPeer(on_accept=lambda rec: [stomp_frame, CLOSE]) as stomper:
+        srv, targets, stats = fleet(d, 2)
+        bad = [closer.url("http"), stomper.url("http")]
+        with srv:
+            with open(targets) as f:
+                live = f.read().split()
+            with open(targets, "w") as f:  # the hostile hosts meet the client first:
+                # theirs start within 0.1 s, the live ones' within their 2 s period
+                f.write("\n".join(bad + ["%s rate=1/2s" % u for u in live]) + "\n")
+            doc, served = run_fleet(srv, d, targets, stats, "-R", "10", "--verb", "ping",
+                                    "--timeout", "5s")
+        rows = {r["url"]: r for r in doc["targets"]}
+        for url in bad:
+            r = rows[url]
+            check(r["sent"] >= 10 * DURATION_S - 1 and r["errors"] == r["sent"] and r["ok"] == 0,
+                  "hostile host %s's row: %r" % (url, r))
+        for url in live:
+            r = rows[url]
+            check(r["ok"] == r["sent"] == served[url] > 0 and r["errors"] == 0,
+                  "live host %s: %r, served %d" % (url, r, served[url]))
+        check(doc["requests"]["errors"] == sum(rows[u]["errors"] for u in bad),
+              "errors %r" % doc["errors"])
+        # backoff from 10 ms doubling to 1 s: about 10 tries in 3 s per host
+        accepted = len(closer.conns) + len(stomper.conns)
+        check(2 <= accepted <= 2 * (2 * DURATION_S + 12), "connections to hostile hosts %d"
+              % accepted)
+        with open(targets, "w") as f:
+            f.write("\n".join(bad) + "\n")
+        rc, out, err = rpcbench("run", "--targets", targets, "-R", "10", "-d", "3s",
+                                "--verb", "ping", "--quiet", timeout=60)
+        check(rc == 1 and "none of the 2 targets answered" in err and
+              len(err.strip().splitlines()) == 1, "all hostile: %d %r" % (rc, err))
 
 
 def ramp_count(stages, t):
@@ -352,6 +396,18 @@ def test_bad_targets_files():
             check(rc == 2 and want in err, "%r: %d %r" % (extra, rc, err))
         rc, _, err = rpcbench("compare", "--targets", path, timeout=20)
         check(rc == 2, "compare --targets: %d %r" % (rc, err))
+        # every call on its own period: a line's rate= or stages= sets nothing
+        work = os.path.join(d, "periodic.jsonl")
+        with open(work, "w") as f:
+            f.write('{"name": "list", "method": "Host.getVMList", "params": [], '
+                    '"every": "1s"}\n')
+        for key in ("rate=5", "stages=1s:5/s"):
+            with open(path, "w") as f:
+                f.write("http://127.0.0.1:1\nhttp://127.0.0.1:2 %s\n" % key)
+            rc, _, err = rpcbench("run", "--targets", path, "--workload", work, "-p", "jsonrpc",
+                                  "-d", "1s", timeout=20)
+            check(rc == 2 and ":2: every call" in err and len(err.splitlines()) == 1,
+                  "%s with every call periodic: %d %r" % (key, rc, err))
 
 
 def test_serve_hosts_bad():
@@ -365,6 +421,7 @@ def test_serve_hosts_bad():
 
 if __name__ == "__main__":
     main([test_fleet_counts_add_up, test_every_host_polled_on_its_own_periods,
-          test_dead_host_does_not_abort_the_fleet, test_per_target_stages, test_rows_everywhere,
+          test_dead_host_does_not_abort_the_fleet, test_hostile_hosts_do_not_abort_the_fleet,
+          test_per_target_stages, test_rows_everywhere,
           test_requests_log_names_each_host, test_stomp_fleet,
           test_bad_targets_files, test_serve_hosts_bad])

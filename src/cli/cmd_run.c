@@ -23,6 +23,15 @@
  * the longest of the hosts' stages= is the window unless -d is given, and
  * a host gets one connection unless -c is given.
  * @return 0 (tf filled, or empty without --targets), or -1 with err. */
+/* @return 1 when every call of the run has its own period ("every"). */
+static int all_periodic(const struct run_config *cfg)
+{
+    for (size_t i = 0; i < cfg->nverbs; i++)
+        if (!cfg->verbs[i].every_ns)
+            return 0;
+    return cfg->nverbs > 0;
+}
+
 static int load_targets(struct run_config *cfg, const struct options *o, struct targets_file *tf,
                         char *err)
 {
@@ -42,6 +51,14 @@ static int load_targets(struct run_config *cfg, const struct options *o, struct 
                  "each host: give a rate");
         return -1;
     }
+    if (all_periodic(cfg))
+        for (size_t i = 0; i < tf->n; i++)
+            if (tf->t[i].own_rate) {
+                snprintf(err, ERR_LEN, "--targets: %.60s:%d: every call of %.60s has its own "
+                         "period (\"every\"): a line's rate= or stages= would set nothing",
+                         cfg->targets_file, tf->t[i].line, cfg->workload);
+                return -1;
+            }
     snprintf(cfg->url, sizeof cfg->url, "%s", tf->t[0].url);
     /* a host's own stages: without -d the window is the longest ramp */
     if (targets_file_stages_ns(tf) && !options_given(o, "duration"))

@@ -39,6 +39,7 @@ void conn_init(struct engine *e, struct conn *c, int idx)
     memset(c, 0, sizeof *c);
     c->eng = e;
     c->target = e->target;
+    c->peer = e->nlanes ? &e->lanes[e->lane_at].peer : &e->pool.peer;
     c->idx = idx;
     c->fd = -1;
     c->state = CONN_DOWN;
@@ -163,11 +164,12 @@ static void backoff(struct conn *c, const char *why)
 double conn_setup_deadline_s(const struct conn *c)
 {
     double s = (double)c->eng->cfg->timeout_ns / 1e9;
-    return c->eng->pool.spoke || s < SETUP_FIRST_S ? s : SETUP_FIRST_S;
+    return c->peer->spoke || s < SETUP_FIRST_S ? s : SETUP_FIRST_S;
 }
 
 void conn_spoke(struct conn *c)
 {
+    c->peer->spoke = 1;
     c->eng->pool.spoke = 1;
 }
 
@@ -217,8 +219,25 @@ static int in_setup(const struct conn *c)
  * answer is a slow server, measured as such). */
 static int counts_to_give_up(const struct conn *c, enum conn_cause cause)
 {
-    return !c->eng->pool.spoke && cause != CAUSE_CONNECT &&
+    return !c->peer->spoke && cause != CAUSE_CONNECT &&
            !(cause == CAUSE_TIMEOUT && !in_setup(c));
+}
+
+/* A fleet's host that never spoke failed its setups (c's): it alone is
+ * given up, its requests failing as its connection's last failure while
+ * the connection retries with the usual backoff (at most one try a
+ * second), unless every host is now given up or unreachable. @return 1
+ * when the others go on, 0 when the run must end (or it is no fleet). */
+static int host_gives_up_alone(struct conn *c)
+{
+    struct engine *e = c->eng;
+    if (!e->nlanes)
+        return 0;
+    c->peer->gave_up = 1;
+    for (int i = 0; i < e->nlanes; i++)
+        if (!e->lanes[i].peer.gave_up && !e->lanes[i].unreachable)
+            return 1;
+    return 0;
 }
 
 static void fail_as(struct conn *c, int kind, enum conn_cause cause, const char *why, int tries)
@@ -229,7 +248,7 @@ static void fail_as(struct conn *c, int kind, enum conn_cause cause, const char 
         cause = CAUSE_TLS; /* a TLS read or write failed (tls_failed says why) */
     if (in_setup(c))
         kind = ERR_HANDSHAKE;
-    int give_up = counts_to_give_up(c, cause) && ++p->setup_failures >= tries;
+    int give_up = counts_to_give_up(c, cause) && ++c->peer->setup_failures >= tries;
     p->stats.failures[cause]++;
     p->last_kind = c->last_kind = kind;
     p->last_conn = c->idx;
@@ -243,7 +262,7 @@ static void fail_as(struct conn *c, int kind, enum conn_cause cause, const char 
         p->last_why[0] = '\0';
     conn_close(c);
     e->wire->on_close(c, kind);
-    if (give_up && why) {
+    if (give_up && why && !host_gives_up_alone(c)) {
         c->state = CONN_DOWN;
         tell_down(c, CONN_DOWN_FATAL, p->last_why);
         return;

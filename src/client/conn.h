@@ -92,6 +92,8 @@ struct conn {
     uint64_t rng;          /* the backoff's jitter */
     int64_t connect_ns;    /* when this connection attempt began */
     int ever_up;           /* reconnects are counted after the first */
+    struct conn_peer *peer; /* the server it talks to (the pool's, or its
+                              fleet host's); set by conn_init */
     int last_kind;         /* the error kind of its last failure (a fleet's
                               host: its requests that find no connection) */
     struct http_response resp; /* HTTP: the answer being framed */
@@ -116,6 +118,18 @@ struct conn {
     int64_t hb_send_ns, hb_recv_ns; /* negotiated heart-beat periods, 0 = none */
     int receipt_done;
     int leaving;           /* DISCONNECT sent: a close is the goodbye, not a failure */
+};
+
+/* What one server has shown of itself (the run's single target, or one
+ * host of a fleet): whether it ever answered in the wire's protocol, and
+ * how many setups failed before it did. A fleet judges each host apart,
+ * so one hostile host cannot end the others' run. */
+struct conn_peer {
+    int spoke;           /* it once answered in the wire's protocol
+                            (STOMP CONNECTED, HTTP answer bytes) */
+    int setup_failures;  /* connections that failed before it spoke */
+    int gave_up;         /* a fleet's host: failed so before it ever spoke;
+                            its requests fail, its connection retries slowly */
 };
 
 /* What the connections of a run count, written by conn.c and the wires
@@ -148,9 +162,8 @@ struct conn_pool {
     int nbackoff;        /* connections waiting to reconnect */
     double backoff_s;    /* the pool's next backoff (0: the first) */
     int reached;         /* a TCP connection got through once */
-    int spoke;           /* the peer once answered in the wire's protocol
-                            (STOMP CONNECTED, HTTP answer bytes) */
-    int setup_failures;  /* connections that failed before any spoke */
+    int spoke;           /* some peer once answered in the wire's protocol */
+    struct conn_peer peer; /* the single target's (a fleet: each lane's) */
     int last_kind;       /* the error kind of the last failure, for requests
                             that fail for want of a connection */
     char last_why[ERR_SAMPLE_LEN]; /* what happened then ("" none) */

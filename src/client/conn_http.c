@@ -273,7 +273,7 @@ static void peer_gone(struct conn *c, enum io_status st)
 {
     const char *what = st == IO_EOF ? "closed" : "reset";
     char why[128];
-    if (c->eng->pool.spoke)
+    if (c->peer->spoke)
         snprintf(why, sizeof why, "%s the connection before the answer was complete", what);
     else
         snprintf(why, sizeof why, "%s the connection without answering: if it does not speak "
@@ -299,7 +299,7 @@ static void on_readable(struct conn *c)
         }
         if (c->req.measured)
             e->pool.stats.bytes_received += (int64_t)n;
-        if (!e->pool.spoke && looks_stomp(e->rbuf, n)) {
+        if (!c->peer->spoke && looks_stomp(e->rbuf, n)) {
             conn_fail_wrong_protocol(c, ERR_DECODE, "answered with a STOMP frame, not HTTP: "
                                      "use stomp://");
             return;
@@ -333,7 +333,7 @@ static void on_idle_readable(struct conn *c)
     enum io_status st = conn_read(c, e->rbuf, sizeof e->rbuf, &n);
     if (st == IO_AGAIN)
         return;
-    if (st == IO_ERROR && !c->eng->pool.spoke) /* reset before any answer */
+    if (st == IO_ERROR && !c->peer->spoke) /* reset before any answer */
         peer_gone(c, st);
     else if (st == IO_ERROR) /* e.g. TLS refused us: do not spin reconnecting */
         conn_fail(c, ERR_CLOSED, CAUSE_RESET, "reset the connection while it was idle");
@@ -365,7 +365,7 @@ static void http_on_io(struct conn *c, int revents)
 
 static void http_on_timer(struct conn *c)
 {
-    if (c->state == CONN_BUSY && c->eng->pool.spoke)
+    if (c->state == CONN_BUSY && c->peer->spoke)
         conn_fail(c, ERR_TIMEOUT, CAUSE_TIMEOUT, NULL);
     else if (c->state == CONN_BUSY) /* accepted, and never a byte back */
         conn_fail(c, ERR_TIMEOUT, CAUSE_TIMEOUT, "accepted the connection but sent no byte "

@@ -105,7 +105,10 @@ static void conn_went_down(void *owner, struct conn *c, enum conn_down how, cons
             break;
         }
     if (how == CONN_DOWN_FATAL) { /* the run cannot work: it ends with why */
-        fail(e, "%s", why);
+        if (e->nlanes) /* every host given up or unreachable */
+            fail(e, "none of the %d targets answered (the last, %s)", e->nlanes, why);
+        else
+            fail(e, "%s", why);
         return;
     }
     if (how == CONN_DOWN_CLOSED) {
@@ -257,7 +260,14 @@ static void silence_cb(struct ev_loop *loop, ev_timer *w, int revents)
     (void)loop;
     (void)revents;
     struct engine *e = w->data;
-    if (!e->pool.spoke && e->next_id > 0 && !engine_ended(e))
+    const struct target *first;
+    int silent = e->nlanes ? lanes_silent(e, &first) : 0;
+    if (silent && e->next_id > 0 && !engine_ended(e))
+        fprintf(stderr, "rpcbench: no answer yet: %d of the %d targets accepted a connection "
+                "but sent no byte in %.0fs (the first, %.100s:%d): are they the right ports "
+                "and scheme (stomp://? http://?)\n", silent, e->nlanes, SILENCE_HINT_S,
+                first->host, first->port);
+    else if (!e->nlanes && !e->pool.spoke && e->next_id > 0 && !engine_ended(e))
         fprintf(stderr, "rpcbench: no answer yet: the server at %s accepted %s but sent no "
                 "byte in %.0fs: is it the right port and scheme (stomp://? http://?)\n",
                 e->res->target_url, e->pool.n == 1 ? "the connection" : "connections",

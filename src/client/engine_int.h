@@ -151,6 +151,7 @@ struct lane {
                                    their grown buffers (lanes_trim_idle) */
     int unreachable;            /* a connect failed before any of its
                                    connections was up (lanes_unreachable) */
+    struct conn_peer peer;      /* what its server showed (conn.c) */
 };
 
 /* No more sends: the window is over, a signal came, or the run failed. */
@@ -258,6 +259,9 @@ int lanes_setup(struct engine *e, int *connections, char *err);
  * pool's last without lanes), for its requests that find no connection. */
 int lanes_unreachable(struct engine *e, int i);
 int lanes_last_kind(const struct engine *e);
+/* @return how many lanes had a connection up yet never heard their
+ * server speak, with *first the first one's target (set when > 0). */
+int lanes_silent(const struct engine *e, const struct target **first);
 void lane_enter(struct engine *e, int i);
 int lane_of_conn(const struct engine *e, const struct conn *c);
 void lanes_each(struct engine *e, void (*fn)(struct engine *e));

@@ -156,16 +156,34 @@ int lanes_setup(struct engine *e, int *connections, char *err)
     return log_targets(e, err);
 }
 
+/* @return 1 when one of l's connections got through once, else 0. */
+static int lane_was_up(const struct engine *e, const struct lane *l)
+{
+    for (int k = l->first_conn; k < l->first_conn + l->nconns; k++)
+        if (e->pool.conns[k].ever_up)
+            return 1;
+    return 0;
+}
+
 int lanes_unreachable(struct engine *e, int i)
 {
     struct lane *l = &e->lanes[i];
-    int up = 0, down = 0;
-    for (int k = l->first_conn; k < l->first_conn + l->nconns; k++)
-        up |= e->pool.conns[k].ever_up;
-    l->unreachable = !up;
+    int down = 0;
+    l->unreachable = !lane_was_up(e, l);
     for (int k = 0; k < e->nlanes; k++)
-        down += e->lanes[k].unreachable;
+        down += e->lanes[k].unreachable || e->lanes[k].peer.gave_up;
     return down == e->nlanes;
+}
+
+int lanes_silent(const struct engine *e, const struct target **first)
+{
+    int n = 0;
+    for (int i = 0; i < e->nlanes; i++) {
+        const struct lane *l = &e->lanes[i];
+        if (lane_was_up(e, l) && !l->peer.spoke && n++ == 0)
+            *first = l->target;
+    }
+    return n;
 }
 
 int lanes_last_kind(const struct engine *e)

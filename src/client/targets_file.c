@@ -83,6 +83,7 @@ static int parse_line(char *line, double rate, const char *default_path,
     while ((tok = strtok_r(NULL, " \t", &save)) != NULL)
         if (parse_key(tok, ft, &keys, why))
             return -1;
+    ft->own_rate = keys > 0;
     char terr[ERR_LEN];
     if (target_parse(ft->url, default_path, &ft->target, terr)) {
         snprintf(why, ERR_LEN / 2, "%.120s", terr);
@@ -145,6 +146,8 @@ int targets_file_read(const char *path, double rate, const char *default_path,
         if (*p == '\0' || *p == '#')
             continue;
         rc = add_line(tf, p, rate, default_path, why);
+        if (rc == 0)
+            tf->t[tf->n - 1].line = lineno;
     }
     fclose(f);
     if (rc) {

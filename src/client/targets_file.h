@@ -24,6 +24,8 @@ struct fleet_target {
     double rate;          /* per second, > 0 (with stages: their mean) */
     struct run_stage *stages; /* stages=, owned (NULL: a constant rate) */
     size_t nstages;
+    int line;             /* its line in the file (from 1) */
+    int own_rate;         /* the line gave rate= or stages= */
 };
 
 struct targets_file {

@@ -234,6 +234,7 @@ static int merge_root(struct run_result *res, struct result_head *h, const struc
     static struct run_result s;
     double target = res->cfg.rate; /* the whole job's (engine: lanes_target_rate) */
     double fleet = res->share_offered; /* a fleet: what every rank's hosts were offered */
+    int lost = 0;
     if (!rr)
         return -1;
     rank_rec_of(&rr[0], 0, dist_g.host, res);
@@ -246,6 +247,7 @@ static int merge_root(struct run_result *res, struct result_head *h, const struc
             dist_g.rx.len < sizeof rh) {
             dist_g.lost[r] = 1;
             add_lost(res, &rr[r], r);
+            lost++;
             continue;
         }
         memcpy(&rh, dist_g.rx.data, sizeof rh);
@@ -271,7 +273,10 @@ static int merge_root(struct run_result *res, struct result_head *h, const struc
     res->ranks = rr;
     res->nranks = (size_t)dist_g.size;
     res->cfg = *cfg;
-    res->cfg.rate = fleet > 0 ? fleet : target;
+    /* A lost rank's hosts offered nothing we heard of: the job's own rate
+     * (every host's) keeps them in the target, so their missing sends show
+     * as a rate not held instead of vanishing from both sides. */
+    res->cfg.rate = fleet > 0 && !lost ? fleet : target;
     res->share_offered = 0;
     res->rate_achieved = res->duration_s > 0
                              ? (double)(res->sent - res->unfinished) / res->duration_s : 0;
