@@ -164,6 +164,44 @@ def test_profiler_command():
     check(res["profile"]["samples"] == 40, "the line that is no stack was counted")
 
 
+def test_profiler_failure_exits_1():
+    """A profiler that fails after the run (writes no {out}): the run's
+    report and saved result stand with a warning, and the exit code is 1,
+    not 0: a profile was asked for and not delivered. Through compare too."""
+    with planted() as srv, tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        base = ["--server-pid", str(srv.proc.pid), "-R", "20", "-d", "1s", "--idle-baseline",
+                "0", "--profiler", "true {out}", "--quiet"]
+        code, _, err = rpcbench("run", "--url", srv.url("/RPC2"), *base, "--output", out,
+                                timeout=120)
+        check(code == 1 and "profile" in err, "run with a failing profiler: %d %r" % (code, err))
+        res = json.load(open(out))
+        check(res["requests"]["ok"] > 0 and any("no profile" in w for w in res["warnings"]),
+              "the run's result and its warning: %r" % res.get("warnings"))
+        code, _, err = rpcbench("compare", "--url", srv.url("/RPC2"), *base, "--rounds", "1",
+                                timeout=120)
+        check(code == 1 and "have no profile" in err, "compare: %d %r" % (code, err))
+
+
+def test_server_name():
+    """--profile --server-name NAME: the one process tree called NAME is
+    profiled (its planted functions are in the rows)."""
+    need_perf()
+    with planted() as srv:
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "r.json")
+            code, _, err = rpcbench("run", "--url", srv.url("/RPC2"), "-p", "xmlrpc",
+                                    "--server-name", os.path.basename(PLANTED), "-R", "20",
+                                    "-d", "2s", "--idle-baseline", "0", "--validate", "none",
+                                    "--profile", "--output", out, "--quiet", timeout=120)
+            check(code == 0, "run --profile --server-name exited %d: %s" % (code, err))
+            res = json.load(open(out))
+    got = rows(res)
+    check("planted_xml_only" in got and res["profile"]["samples"] > 0,
+          "--server-name's profile: %d samples, rows %s" % (res["profile"]["samples"],
+                                                           sorted(got)[:10]))
+
+
 def compared(srv, *extra, rounds="3"):
     """compare --profile, XML-RPC (A) against JSON-RPC (B) on the planted
     server; returns (the saved comparison, stdout, the folded files)."""
@@ -301,5 +339,6 @@ def test_sweep_cells():
 if __name__ == "__main__":
     main([test_xmlrpc_per_call, test_jsonrpc_per_call, test_window_is_the_measured_one,
           test_saturated_marked, test_report_rerenders, test_profiler_command,
+          test_profiler_failure_exits_1, test_server_name,
           test_compare_diff, test_compare_refuses_saturated, test_simulator_names_the_libraries,
           test_sweep_cells, test_usage_errors])

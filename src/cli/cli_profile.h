@@ -5,6 +5,7 @@
 #ifndef RPCBENCH_CLI_PROFILE_H
 #define RPCBENCH_CLI_PROFILE_H
 
+#include "cli/options.h"
 #include "client/spawn.h"
 #include "model/result.h"
 #include "profile/session.h"
@@ -12,16 +13,20 @@
 /* --profile samples the server from this process, over its own window:
  * under mpirun the ranks' hosts and windows are not joined to it yet.
  * what: the command ("run"). @return 0, or -1 with err (usage). */
-int cli_profile_alone(const struct profile_opts *o, const char *what, char *err);
-/* Starts ps (the caller's) when o asks for a profile (else nothing: 0),
- * and sets hooks' window hook. @return 0, or -1 with err (the run must
+int cli_profile_alone(const struct options *o, const char *what, char *err);
+/* Starts ps (the caller's) when o asks for a profile (else nothing: 0) on
+ * the server's pids: --server-pid's, --server-name's process tree as it
+ * is at the start (workers forked later are not followed), or the
+ * built-in simulator; and sets hooks' window hook. @return 0, or -1 with err (the run must
  * not start: nothing is left running). */
 int cli_profile_start(const struct profile_opts *o, const struct run_config *cfg,
                       const struct child_server *cs, struct profile_session *ps,
                       struct run_hooks *hooks, char *err);
 /* After the run: res->profile from ps, the folded stacks as
  * --profile-out's name.folded; a profiler that failed is said on stderr
- * and in res's warnings (the run's figures stand). ps is freed but for
+ * and in res's warnings, and res->profile.lost is set: the run's figures
+ * and outputs stand, and the command exits EXIT_RUN_FAILED unless it has
+ * a more specific code (README). ps is freed but for
  * its fold when keep (then the caller's: fold_free). @return the fold
  * kept (NULL: none, or not kept). */
 struct fold *cli_profile_finish(struct profile_session *ps, struct run_result *res,

@@ -15,6 +15,7 @@
 
 #include "base/exit_code.h"
 #include "cli/commands.h"
+#include "cli/cli_profile.h"
 #include "cli/cli_round.h"
 #include "cli/compare_profile.h"
 #include "model/compare_saved.h"
@@ -255,11 +256,23 @@ static void cleanup(struct comparison *c, char *err)
     }
 }
 
+/* How many rounds asked for a profile and got none (the profiler failed). */
+static size_t profiles_lost(const struct comparison *c)
+{
+    size_t lost = 0;
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < c->arm[a].nrounds; i++)
+            lost += (size_t)c->arm[a].rounds[i].profile.lost;
+    return lost;
+}
+
 /* As run's (README): EXIT_NO_SUCCESS when an arm sent requests and none
  * succeeded, so there is nothing to compare; else EXIT_SIGNAL (130 SIGINT,
  * 143 SIGTERM) when one cut the rounds short; else EXIT_CONDITION_FAILED
- * when a --threshold failed; else the gates' verdict. --bisect makes
- * "nothing to compare" a skip and a failed threshold bad. */
+ * when a --threshold failed; else the gates' verdict, and when that is
+ * EXIT_OK, EXIT_RUN_FAILED if a round's profile was lost. --bisect makes
+ * "nothing to compare" a skip and a failed threshold bad, and leaves a
+ * lost profile out (the commit's verdict is the load's). */
 static int exit_code(const struct comparison *c)
 {
     int code = EXIT_OK;
@@ -277,7 +290,15 @@ static int exit_code(const struct comparison *c)
         code = EXIT_SIGNAL(c->interrupted);
     if (code == EXIT_OK && compare_thresholds_failed(c)) /* a budget broken: as a regression */
         code = c->plan.bisect ? EXIT_BISECT_BAD : EXIT_CONDITION_FAILED;
-    return code != EXIT_OK ? code : compare_gates_exit(c);
+    if (code == EXIT_OK)
+        code = compare_gates_exit(c);
+    size_t lost = code == EXIT_OK && !c->plan.bisect ? profiles_lost(c) : 0;
+    if (lost) {
+        fprintf(stderr, "rpcbench compare: --profile: %zu of the rounds have no profile (the "
+                "profiler failed: see above)\n", lost);
+        code = EXIT_RUN_FAILED;
+    }
+    return code;
 }
 
 /* The command line: options, then at most two saved files, readable.
@@ -287,7 +308,8 @@ static int parse_command(int argc, char **argv, struct options *o, char *err)
     int rc = options_parse(argc, argv, CMD_COMPARE, NULL, o, err);
     if (rc)
         return rc;
-    if (o->npositional == 0 && profile_check(&o->profile, err))
+    if (o->npositional == 0 && (cli_profile_alone(o, "compare", err) ||
+                                profile_check(&o->profile, err)))
         return -1;
     if (o->npositional > 2) {
         snprintf(err, ERR_LEN, "give two saved results (A.json B.json), one saved comparison, "

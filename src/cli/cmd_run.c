@@ -173,7 +173,7 @@ int cmd_run(int argc, char **argv)
         return EXIT_OK; /* --help, --version */
     static struct targets_file tf;
     if (rc < 0 || options_arm(&o, 0, &cfg, err) || check_verbs(&o, &cfg, err) ||
-        load_targets(&cfg, &o, &tf, err) || cli_profile_alone(&o.profile, "run", err) ||
+        load_targets(&cfg, &o, &tf, err) || cli_profile_alone(&o, "run", err) ||
         profile_check(&o.profile, err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
         targets_file_free(&tf);
@@ -207,6 +207,8 @@ int cmd_run(int argc, char **argv)
         rc = -1;
     rc = after_run(&o, &res, &v, &hdr, rc, err);
     int code = rc ? EXIT_RUN_FAILED : verdict_exit(&v, result_exit_code(&res));
+    if (code == EXIT_OK && res.profile.lost) /* asked for, not delivered: said above */
+        code = EXIT_RUN_FAILED;
     result_free(&res);
     targets_file_free(&tf);
     if (rc) {

@@ -108,15 +108,17 @@ static int emit(struct sweep_cmd *c, long baseline, char *err)
 
 /* EXIT_SIGNAL when interrupted (130 SIGINT, 143 SIGTERM); else
  * EXIT_NO_SUCCESS when requests went out and none succeeded in any cell;
- * else EXIT_CONDITION_FAILED when a --threshold failed; else the
- * searches' code (sweep_find_exit). */
+ * else EXIT_CONDITION_FAILED when a --threshold failed; else the searches'
+ * code (sweep_find_exit), and when that is EXIT_OK, EXIT_RUN_FAILED if a
+ * run's profile was lost (asked for, the profiler failed). */
 static int exit_code(const struct sweep_cmd *c, size_t thr_failed)
 {
-    int64_t sent = 0, ok = 0;
+    int64_t sent = 0, ok = 0, lost = 0;
     for (size_t i = 0; i < c->s.ncells; i++)
         for (size_t r = 0; r < c->s.cells[i].nreps; r++) {
             sent += c->s.cells[i].reps[r].sent;
             ok += c->s.cells[i].reps[r].ok;
+            lost += c->s.cells[i].reps[r].profile.lost;
         }
     if (c->interrupted)
         return EXIT_SIGNAL(c->interrupted);
@@ -126,7 +128,13 @@ static int exit_code(const struct sweep_cmd *c, size_t thr_failed)
     }
     if (thr_failed)
         return EXIT_CONDITION_FAILED;
-    return c->a->find_max ? sweep_find_exit(c) : EXIT_OK;
+    int code = c->a->find_max ? sweep_find_exit(c) : EXIT_OK;
+    if (code == EXIT_OK && lost) {
+        fprintf(stderr, "rpcbench sweep: --profile: %lld of the runs have no profile (the "
+                "profiler failed: see above)\n", (long long)lost);
+        code = EXIT_RUN_FAILED;
+    }
+    return code;
 }
 
 /* ---- the command ------------------------------------------------------------ */
@@ -141,7 +149,7 @@ static int setup(struct sweep_cmd *c, int argc, char **argv, long *baseline, cha
     options_distribute(c->o); /* under mpirun: files are rank 0's */
     if (dist_rank() != 0)
         c->a->csv[0] = '\0';
-    if (sweep_args_check(c->a, c->o, err) || cli_profile_alone(&c->o->profile, "sweep", err) ||
+    if (sweep_args_check(c->a, c->o, err) || cli_profile_alone(c->o, "sweep", err) ||
         profile_check(&c->o->profile, err))
         return -1;
     if (c->a->find_max)

@@ -156,8 +156,9 @@ const struct opt_row opt_rows[] = {
              "1..100000 (warned; stops --find-max)"},
     {.name = "profile", .type = OT_FLAG, O_AT(profile.on), .cmds = RUNS | IN_SWEEP,
      .help = "profile the server over the measured window with\n"
-             "Linux perf (needs --server-pid, or the built-in\n"
-             "simulator): its top functions in CPU-ms per call",
+             "Linux perf (needs --server-pid, --server-name, or\n"
+             "the built-in simulator): its top functions in\n"
+             "CPU-ms per call",
      .help_in[CMD_COMPARE] = "profile the server in each arm's rounds (perf)\n"
                              "and diff them: CPU-ms per call per function",
      .help_in[CMD_SWEEP] = "profile the server in each cell (perf): its top\n"

@@ -61,9 +61,9 @@ static int check_profile(const struct options *o, char *err)
                  "--server-agent's: profile it there");
         return -1;
     }
-    if (o->url[0] && !o->server_pid[0]) {
-        snprintf(err, ERR_LEN, "--profile: needs --server-pid P (the server to profile), or "
-                 "no --url (the built-in simulator)");
+    if (o->url[0] && !o->server_pid[0] && !o->cfg.server_name[0]) {
+        snprintf(err, ERR_LEN, "--profile: needs --server-pid P or --server-name NAME (the "
+                 "server to profile), or no --url (the built-in simulator)");
         return -1;
     }
     return 0;

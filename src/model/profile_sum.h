@@ -43,6 +43,8 @@ struct profile_flame_node {
 
 struct profile_summary {
     int taken;                  /* 0: no profile (every other field unset) */
+    int lost;                   /* asked for, but the profiler failed (taken 0):
+                                   the command's exit code says so; not saved */
     char profiler[64];          /* "perf cpu-clock 999 Hz, call graphs fp" or
                                    "command: py-spy ..." (cut) */
     int64_t samples;            /* stacks in the measured window */
