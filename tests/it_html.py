@@ -533,7 +533,8 @@ def test_flame_pages():
     with tempfile.TemporaryDirectory() as d, cdp.Browser() as b, it_profile.planted() as srv:
         page, res, again = (os.path.join(d, n) for n in ("run.html", "run.json", "again.html"))
         ok(["run", "--url", srv.url("/RPC2"), "--server-pid", str(srv.proc.pid), "-R", "40",
-            "-d", "3s", "--idle-baseline", "0", "--validate", "none", "--profile", "--quiet",
+            "-d", "3s", "--idle-baseline", "0", "--validate", "none", "--profile",
+            "--profile-freq", str(it_profile.HZ), "--quiet",
             "--output", res, "--html", page])
         ok(["report", res, "--html", again])
         for path in (page, again):
@@ -546,7 +547,7 @@ def test_flame_pages():
         ok(["compare", "--url", "%s,%s" % (srv.url("/RPC2"), srv.url("/jsonrpc")), "-p",
             "xmlrpc,jsonrpc", "--server-pid", str(srv.proc.pid), "-R", "40", "-d", "2s",
             "--rounds", "2", "--idle-baseline", "0", "--validate", "none", "--profile",
-            "--quiet", "--html", cpage], timeout=300)
+            "--profile-freq", str(it_profile.HZ), "--quiet", "--html", cpage], timeout=300)
         p = load(b, cpage)
         got = flames(p, ["flame-a", "flame-b", "flame-diff"])
         check("planted_xml_only" in got["flame-a"]["fill"]

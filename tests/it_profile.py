@@ -23,6 +23,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD = os.environ.get("BUILD", "build/rel")
 PLANTED = os.environ.get("PLANTED", os.path.join(HERE, "..", BUILD, "tests", "planted_server"))
 FAKE = os.path.join(HERE, "fake_profiler.py")
+# The planted costs are a few ms a call at 40 calls/s: 499 Hz (not the
+# default 99) gives enough samples in a few seconds for +-30 %.
+HZ = 499
 TRUTH = {"planted_xml_only": ("total", 2.0), "planted_xml_child": ("self", 1.0),
          "planted_common": ("self", 1.0)}
 TRUTH_JSON = {"planted_json_only": ("self", 0.5), "planted_common": ("self", 1.0)}
@@ -63,8 +66,8 @@ def profiled_run(srv, path, proto, *extra, rate="40", duration="4s", warmup="1s"
         code, stdout, err = rpcbench("run", "--url", srv.url(path), "-p", proto, "--server-pid",
                                      str(srv.proc.pid), "-R", rate, "-d", duration, "--warmup",
                                      warmup, "--idle-baseline", "0", "--validate", "none",
-                                     "--profile", "--output", out, "--quiet", *extra,
-                                     timeout=120)
+                                     "--profile", "--profile-freq", str(HZ), "--output", out,
+                                     "--quiet", *extra, timeout=120)
         check(code == 0, "run --profile exited %d: %s" % (code, err))
         with open(out) as f:
             return json.load(f), stdout
@@ -113,10 +116,10 @@ def test_window_is_the_measured_one():
     p = res["profile"]
     cpu_ms = res["server_cpu"]["cpu_ms"] if "cpu_ms" in res["server_cpu"] else None
     check(cpu_ms, "no server CPU in the result: %r" % res["server_cpu"])
-    want = cpu_ms / 1000 * 499
+    want = cpu_ms / 1000 * HZ
     check(0.8 * want <= p["samples"] <= 1.2 * want,
-          "%d samples in the window, the server's %.0f CPU-ms there make %.0f at 499 Hz"
-          % (p["samples"], cpu_ms, want))
+          "%d samples in the window, the server's %.0f CPU-ms there make %.0f at %d Hz"
+          % (p["samples"], cpu_ms, want, HZ))
     check(p["samples_outside_window"] >= 0.6 * want,
           "the warmup's samples (%d) were not left out" % p["samples_outside_window"])
 
@@ -193,7 +196,8 @@ def test_server_name():
             code, _, err = rpcbench("run", "--url", srv.url("/RPC2"), "-p", "xmlrpc",
                                     "--server-name", os.path.basename(PLANTED), "-R", "20",
                                     "-d", "2s", "--idle-baseline", "0", "--validate", "none",
-                                    "--profile", "--output", out, "--quiet", timeout=120)
+                                    "--profile", "--profile-freq", str(HZ), "--output", out,
+                                    "--quiet", timeout=120)
             check(code == 0, "run --profile --server-name exited %d: %s" % (code, err))
             res = json.load(open(out))
     got = rows(res)
@@ -211,7 +215,7 @@ def compared(srv, *extra, rounds="3"):
             "compare", "--url", "%s,%s" % (srv.url("/RPC2"), srv.url("/jsonrpc")), "-p",
             "xmlrpc,jsonrpc", "--server-pid", str(srv.proc.pid), "-R", "40", "-d", "3s",
             "--rounds", rounds, "--idle-baseline", "0", "--validate", "none", "--profile",
-            "--profile-out", d, "--output", out, "--quiet", *extra, timeout=300)
+            "--profile-freq", str(HZ), "--profile-out", d, "--output", out, "--quiet", *extra, timeout=300)
         check(code == 0, "compare --profile exited %d: %s" % (code, err))
         return json.load(open(out)), stdout, sorted(f for f in os.listdir(d) if ".folded" in f)
 
@@ -273,8 +277,8 @@ def test_simulator_names_the_libraries():
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "r.json")
             code, _, err = rpcbench("run", "-p", proto, "--verb", "getAllVmStats", "-R", "5",
-                                    "-d", "3s", "--profile", "--output", out, "--quiet",
-                                    timeout=120)
+                                    "-d", "3s", "--profile", "--profile-freq", str(HZ),
+                                    "--output", out, "--quiet", timeout=120)
             check(code == 0, "run --profile on the simulator exited %d: %s" % (code, err))
             p = json.load(open(out))["profile"]
         check("call graphs dwarf" in p["profiler"], "auto did not pick dwarf: %r" % p["profiler"])
@@ -319,8 +323,9 @@ def test_sweep_cells():
         code, stdout, err = rpcbench("sweep", "--url", srv.url("/RPC2"), "-p", "xmlrpc",
                                      "--server-pid", str(srv.proc.pid), "-R", "20,40", "-d",
                                      "3s", "--warmup", "1s", "--idle-baseline", "0",
-                                     "--validate", "none", "--profile", "--profile-out", d,
-                                     "--output", out, "--quiet", timeout=300)
+                                     "--validate", "none", "--profile", "--profile-freq",
+                                     str(HZ), "--profile-out", d, "--output", out, "--quiet",
+                                     timeout=300)
         check(code == 0, "sweep --profile exited %d: %s" % (code, err))
         res = json.load(open(out))
         files = sorted(f for f in os.listdir(d) if f.endswith(".folded"))

@@ -187,7 +187,7 @@ const struct opt_row opt_rows[] = {
      .help = "perf's call graphs: fp (frame pointers) or dwarf\n"
              "(unwinds libraries built without them, 8 KB of\n"
              "stack per sample); auto: dwarf for the simulator"},
-    {.name = "profile-freq", .type = OT_INT, O_AT(profile.hz), .arg = "HZ", .def = "499",
+    {.name = "profile-freq", .type = OT_INT, O_AT(profile.hz), .arg = "HZ", .def = "99",
      .min = 1, .max = 10000, .cmds = RUNS | IN_SWEEP,
      .help = "perf's samples per second of the server's CPU"},
     {.name = "max-response", .type = OT_SIZE, C_AT(max_response), .arg = "SZ",

@@ -13,7 +13,7 @@
 
 #include "profile/fold.h"
 
-#define PERF_DEFAULT_HZ 499
+#define PERF_DEFAULT_HZ 99
 #define PERF_MAX_PIDS 16 /* the first ones are sampled */
 
 struct perf_rec {

@@ -155,6 +155,11 @@ static int collect(struct profile_session *s, double *cpu_ms, int64_t *outside, 
     return perf_fold(&s->perf, s->from_ns, s->to_ns, s->fold, outside, err);
 }
 
+/* Under this many samples in the window a function's share is known to
+ * +-10 % of the whole or worse (a share of 1/4 from 100 samples: +-0.04
+ * absolute, one standard error), and the report says so. */
+#define FEW_SAMPLES 100
+
 /* The caveats of perf's stacks, with the likely fix. */
 static void note(const struct fold *f, struct profile_summary *p)
 {
@@ -162,8 +167,13 @@ static void note(const struct fold *f, struct profile_summary *p)
     double cut = n ? (double)fold_truncated(f) / (double)n : 0;
     double unk = n ? (double)fold_unsymbolised(f) / (double)n : 0;
     p->note[0] = '\0';
+    if (n < FEW_SAMPLES)
+        snprintf(p->note, sizeof p->note, "only %lld samples: the shares are rough; a longer "
+                 "-d, or a higher --profile-freq (costlier to the server), gives more%s",
+                 (long long)n, cut > TRUNCATED_NOTE_SHARE || unk > UNKNOWN_NOTE_SHARE ? "; " : "");
     if (cut > TRUNCATED_NOTE_SHARE)
-        snprintf(p->note, sizeof p->note, "%.0f%% of the stacks stop short of main or a "
+        snprintf(p->note + strlen(p->note), sizeof p->note - strlen(p->note),
+                 "%.0f%% of the stacks stop short of main or a "
                  "thread's start: build the server with -fno-omit-frame-pointer (or use "
                  "--profile-call-graph dwarf); totals are then low%s", 100 * cut,
                  unk > UNKNOWN_NOTE_SHARE ? "; " : "");
