@@ -142,7 +142,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int sndbuf = 1 << 20;
     setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
     conn_init(&E, &conn, 0);
-    E.pool.nbackoff = E.pool.spoke = E.pool.setup_failures = 0; /* a new broker */
+    E.pool.nbackoff = E.pool.spoke = 0; /* a new broker */
+    E.pool.peer = (struct conn_peer){0};
     up = down = 0;
     conn.fd = sv[0];
     E.wire->on_ready(&conn);
