@@ -85,8 +85,10 @@ class Plan:
         self.fleet_s = 20 if q else 60
         # part P: the server's CPU per call with and without --profile
         self.prof_rate = 10
-        self.prof_s = 2 if q else 4
-        self.prof_reps = 2 if q else 5
+        self.prof_s = 2 if q else 10
+        self.prof_reps = 2 if q else 8
+        self.prof_alt_s = 20 if q else 120
+        self.prof_spin_s = 14 if q else 60
 
 
 # --------------------------------------------------------------- parts ---
@@ -778,7 +780,8 @@ def main():
             summary["tmpl"] = part_templates(plan, srv, bodies, out)
         if "P" in args.parts:
             L.log("part P: what --profile costs the server")
-            summary["profile"] = part_profile(plan, RPCBENCH, srv, out)
+            spin = os.path.join(ROOT, os.environ.get("BUILD", "build/rel"), "bench", "bench_spin")
+            summary["profile"] = part_profile(plan, RPCBENCH, spin, srv, out)
         if "F" in args.parts:
             L.log("part 11: a fleet of hosts")
             summary["fleet"] = part_fleet(plan, RPCBENCH, out)

@@ -494,8 +494,9 @@ def footer(summary, took_s):
                          f"{_fmt(sc['plain'].get('cpu_us_req'), 1)} us/request")
     prof = summary.get("profile") or {}
     if prof:
-        lines.append("- --profile (perf, fp, 499 Hz): server CPU per getAllVmStats " + ", ".join(
-            f"{k} {v:+.1f} %" for k, v in prof.items()) + " (target < 5 %)")
+        lines.append("- --profile (perf, fp, the default 99 Hz), what sampling adds to the CPU "
+                     "of the work it samples: " + ", ".join(
+                         f"{k} {v:+.1f} %" for k, v in prof.items()) + " (target < 5 %)")
     fl = summary.get("fleet")
     if fl:
         lines.append(f"- {fl['hosts']}-host fleet (getAllVmStats/15 s + list/3 s a host): "
