@@ -16,7 +16,7 @@ mpi="$build openmpi-bin libopenmpi-dev"
 # rpcbench.1 (tests/it_docs.py); dpkg-dev, debhelper, fakeroot, lintian and
 # bash-completion for the package and install test (tests/it_install.py);
 # prometheus, which tests/it_metrics.py starts on loopback to scrape a run.
-check="$build libcmocka-dev python3 python3-stomp openssl default-jdk-headless libhdrhistogram-java gnuplot-nox chromium openmpi-bin libopenmpi-dev man-db groff-base dpkg-dev debhelper fakeroot lintian bash-completion prometheus"
+check="$build libcmocka-dev python3 python3-stomp openssl tcpdump default-jdk-headless libhdrhistogram-java gnuplot-nox chromium openmpi-bin libopenmpi-dev man-db groff-base dpkg-dev debhelper fakeroot lintian bash-completion prometheus"
 bench="$check wrk hey"
 # libFuzzer: clang, plus its runtime libraries (libclang_rt.fuzzer and the
 # sanitizers), which clang only recommends.

@@ -140,7 +140,7 @@ static int setup(void **state)
         hist_record(&res.verbs[0].latency, i * 1000);
         hist_record(&res.send_lag, 10);
     }
-    res.sent = res.verbs[0].requests = 1000;
+    res.offered = res.sent = res.verbs[0].requests = 1000;
     res.ok = res.verbs[0].ok = 990;
     res.errors = res.verbs[0].errors = 10;
     res.rate_achieved = 98;
@@ -242,8 +242,8 @@ static int setup_stages(void **state)
         hist_record(&res.stages[0].latency, i * 1000);      /* 1..100 ms */
     for (int i = 1; i <= 190; i++)
         hist_record(&res.stages[1].latency, 500000 + i);    /* ~500 ms */
-    res.stages[0].sent = res.stages[0].ok = 100;
-    res.stages[1].sent = 200;
+    res.stages[0].offered = res.stages[0].sent = res.stages[0].ok = 100;
+    res.stages[1].offered = res.stages[1].sent = 200;
     res.stages[1].ok = 190;
     res.stages[1].errors = 10;
     res.stages[1].server_cpu_pct = 20;
@@ -305,7 +305,7 @@ static void test_eval_na(void **state)
     assert_non_null(strstr(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN), "\"value\":null"));
     json_object_put(j);
     parse1("errors<1%");
-    res.sent = 0;
+    res.offered = res.sent = 0;
     struct cond_result one;
     condition_eval(&list.c[0], &res, &one);
     assert_true(one.na);
@@ -330,8 +330,8 @@ static void test_eval_unfinished(void **state)
     char line[256];
     for (int i = 0; i < 20; i++)
         result_censor(&res, 0, 2000000 + i * 1000);
-    res.sent = res.verbs[0].requests = 1020;
-    res.unfinished = 20;
+    res.offered = res.sent = res.verbs[0].requests = 1020;
+    res.unfinished = res.verbs[0].unfinished = 20;
     assert_true(res.censored.n == 20 && res.censored.min_us == 2000000);
     assert_int_equal(judge_list("errors=10", out), 1);
     assert_true(out[0].value == 30 && out[0].unallowed);

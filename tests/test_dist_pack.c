@@ -30,7 +30,7 @@ static void fill(struct run_result *r)
     }
     r->stages[1].sent = 400;
     r->stages[1].server_cpu_ms = 30;
-    r->sent = 600;
+    r->offered = r->sent = 600;
     r->ok = 590;
     r->errors = 10;
     r->err[ERR_TIMEOUT] = 10;

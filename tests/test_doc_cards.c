@@ -125,7 +125,7 @@ static void run_cards_say_what_the_tables_say(void **state)
         hist_record(&res.latency, i * 1500);
         hist_record(&res.service, i * 1000);
     }
-    res.sent = 102, res.ok = 100, res.errors = 2;
+    res.offered = res.sent = 102, res.ok = 100, res.errors = 2;
     res.rate_achieved = 10.2;
     res.duration_s = 10;
     char err[256];

@@ -100,7 +100,7 @@ static void everything(struct run_result *r)
     snprintf(r->stomp_error, sizeof r->stomp_error, "no such destination");
     r->conn_failures[0] = r->conn_failures[1] = 1;
     r->nwatched = 3;
-    r->sent = 10;
+    r->offered = r->sent = 10;
     r->ok = 9;
     r->errors = 1;
     r->bytes_received = 900;

@@ -57,7 +57,7 @@ static void fill(struct run_result *r, uint64_t seed, int n, pid_t pid)
         hist_record(&r->send_lag, 100);
         hist_record(&r->verbs[0].latency, v);
     }
-    r->sent = r->ok = n;
+    r->offered = r->sent = r->ok = n;
     r->verbs[0].requests = r->verbs[0].ok = n;
     r->bytes_received = 1000LL * n;
     r->duration_s = 3;
@@ -258,9 +258,9 @@ static void test_csv_shape(void **state)
         int commas = 0;
         for (char *p = line; *p; p++)
             commas += *p == ',';
-        assert_int_equal(commas, 8);
+        assert_int_equal(commas, 10);
         if (lines == 0)
-            assert_true(!strncmp(line, "t,sent,ok,", 10));
+            assert_true(!strncmp(line, "t,due,sent,unsent,ok,", 21));
     }
     assert_int_equal(lines, 1 + 3);
     free(text);

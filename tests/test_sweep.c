@@ -31,7 +31,7 @@ static void make(struct run_result *r, double rate, int n, double ms, int errs, 
     assert_int_equal(result_init(r, &c), 0);
     hist_record_n(&r->latency, (int64_t)(ms * 1000), n);
     hist_record_n(&r->send_lag, 10, n);
-    r->sent = n + errs;
+    r->offered = r->sent = n + errs;
     r->ok = n;
     r->errors = errs;
     r->duration_s = 1;
@@ -230,7 +230,7 @@ static void latency_one_unit(void **state)
     static struct run_result r;
     make(&r, 2, 95, 0.4, 0, 10, 500); /* p50, p90: 0.4 ms */
     hist_record_n(&r.latency, 5000, 5); /* p99: 5 ms */
-    r.sent = r.ok = 100;
+    r.offered = r.sent = r.ok = 100;
     assert_int_equal(sweep_add_rep(&s, i, &r), 0);
     static char buf[16384];
     table(&s, -1, buf, sizeof buf);

@@ -278,9 +278,9 @@ static int exit_code(const struct comparison *c)
     int code = EXIT_OK;
     for (int a = 0; a < 2; a++) {
         const struct run_result *m = &c->arm[a].merged;
-        if (c->arm[a].have_merged && m->sent > 0 && m->ok == 0) {
+        if (c->arm[a].have_merged && m->offered > 0 && m->ok == 0) {
             fprintf(stderr, "rpcbench compare: arm %c: none of its %lld requests succeeded\n",
-                    c->arm[a].letter, (long long)m->sent);
+                    c->arm[a].letter, (long long)m->offered);
             code = EXIT_NO_SUCCESS;
         }
     }

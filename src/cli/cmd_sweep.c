@@ -116,7 +116,7 @@ static int exit_code(const struct sweep_cmd *c, size_t thr_failed)
     int64_t sent = 0, ok = 0, lost = 0;
     for (size_t i = 0; i < c->s.ncells; i++)
         for (size_t r = 0; r < c->s.cells[i].nreps; r++) {
-            sent += c->s.cells[i].reps[r].sent;
+            sent += c->s.cells[i].reps[r].offered;
             ok += c->s.cells[i].reps[r].ok;
             lost += c->s.cells[i].reps[r].profile.lost;
         }

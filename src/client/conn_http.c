@@ -120,6 +120,7 @@ static void http_send(struct conn *c, struct request *r)
     /* The shared template is restamped by the next send, so what the socket
      * does not take now is copied (rare: requests are small). */
     if (bad || conn_send_bytes(c, b->data, b->len) < 0) {
+        r->sent_ns = 0; /* nothing went out: unsent */
         conn_fail(c, ERR_CLOSED, CAUSE_RESET, bad ? "out of memory" : "reset the connection");
         return;
     }

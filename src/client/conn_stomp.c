@@ -201,7 +201,9 @@ static void stomp_send(struct conn *c, struct request *r)
     size_t len = 0;
     int bad = frame_bytes(c, r, &frame, &len);
     r->live = 1;
+    r->sent_ns = clock_now_ns(); /* the one stamp of its write */
     if (bad || conn_send_bytes(c, frame, len) < 0) {
+        r->sent_ns = 0; /* nothing went out: unsent */
         conn_fail(c, ERR_CLOSED, CAUSE_RESET, bad ? "out of memory" : "reset the connection");
         return;
     }

@@ -391,20 +391,30 @@ static int setup_loop(struct engine *e, char *err)
     return 0;
 }
 
-static void teardown(struct engine *e)
+/* The run is over (over_ns): the requests still in flight are
+ * unfinished, those never written have waited until now (censored). */
+static void count_left(struct engine *e)
 {
     e->over_ns = clock_now_ns();
     lanes_each(e, engine_censor_unsent);
     for (int i = 0; e->pool.conns && i < e->pool.n; i++) {
         struct conn *c = &e->pool.conns[i];
+        if (c->eng && c->req.live && c->req.measured)
+            engine_count_in_flight(e, &c->req);
+        c->req.live = 0;
+    }
+    request_ring_each_live(&e->ring, engine_count_in_flight, e);
+}
+
+static void teardown(struct engine *e)
+{
+    for (int i = 0; e->pool.conns && i < e->pool.n; i++) {
+        struct conn *c = &e->pool.conns[i];
         if (!c->eng)
             continue; /* setup failed before this connection began */
-        if (c->req.live && c->req.measured)
-            engine_count_in_flight(e, &c->req);
         conn_close(c);
         conn_free(c);
     }
-    request_ring_each_live(&e->ring, engine_count_in_flight, e);
     request_ring_free(&e->ring);
     engine_fold_conn_stats(e);
     if (e->loop && e->pool.harvest_fd >= 0)
@@ -417,7 +427,10 @@ static void teardown(struct engine *e)
         enc_request_free(&e->prep[i].req);
     lanes_free(e);
     hist_close(&e->ival_hist);
+    hist_close(&e->ival_next);
     hist_close(&e->hook_hist);
+    hist_close(&e->hook_next);
+    ledger_ivals_free(e);
     hist_close(&e->pool.stats.handshake);
     buf_free(&e->scratch);
     engine_workload_free(e);
@@ -452,8 +465,10 @@ static int prepare(struct engine *e, char *err)
         return -1;
     e->pool.conns = calloc((size_t)nconns, sizeof *e->pool.conns);
     e->pool.n = nconns;
+    int64_t k0 = -((cfg->warmup_ns + cfg->interval_ns - 1) / cfg->interval_ns);
     if (!e->pool.conns || hist_init_latency(&e->ival_hist) || hist_init_latency(&e->hook_hist) ||
-        hist_init_latency(&e->pool.stats.handshake)) {
+        hist_init_latency(&e->ival_next) || hist_init_latency(&e->hook_next) ||
+        hist_init_latency(&e->pool.stats.handshake) || ledger_ivals_init(e, k0)) {
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }
@@ -488,8 +503,29 @@ static int run_loop(struct engine *e, char *err)
     return 0;
 }
 
-/* After the loop: the goodbyes, then what finished in the drain joins the
- * last interval (and, under MPI, the other ranks' drains), and the rate. */
+/* Under MPI, this rank's counts that came after their intervals closed
+ * (own: settled into its own intervals already) go to rank 0, and the
+ * other ranks' come back added: those join the last interval. */
+static void settle_ranks(struct engine *e, const struct ival_tally *own)
+{
+    struct ival_tally all = *own;
+    struct tick_data t = {.last = 1, .hook = &e->hook_hist, .sent = &all.sent, .ok = &all.ok,
+                          .errors = &all.errors, .unsent = &all.unsent, .due = &all.due};
+    e->hooks.on_tick(e->hooks.dist_ctx, &t);
+    struct run_result *res = e->res;
+    if (!res->nintervals)
+        return;
+    struct interval_rec *last = &res->intervals[res->nintervals - 1];
+    last->sent += all.sent - own->sent;
+    last->ok += all.ok - own->ok;
+    last->errors += all.errors - own->errors;
+    last->unsent += all.unsent - own->unsent;
+    last->due += all.due - own->due;
+}
+
+/* After the loop: the goodbyes, what is left unfinished or unsent, then
+ * what came after each interval closed (the drain too) joins it (and,
+ * under MPI, the other ranks' drains the last), and the rate. */
 static void finish(struct engine *e)
 {
     struct run_result *res = e->res;
@@ -497,22 +533,18 @@ static void finish(struct engine *e)
         end_run(e, clock_now_ns());
     if (e->wire->goodbye && !res->interrupted)
         conn_goodbye_all(e);
-    if (e->hooks.on_tick) { /* the other ranks' drains join this one's */
-        e->ival.sent += e->ival_ahead;
-        e->ival_ahead = 0;
-        struct tick_data t = {.last = 1, .hook = &e->hook_hist, .sent = &e->ival.sent,
-                              .ok = &e->ival.ok, .errors = &e->ival.errors};
-        e->hooks.on_tick(e->hooks.dist_ctx, &t);
-    }
+    count_left(e);
+    struct ival_tally late = ledger_ivals_settle(e);
+    if (e->hooks.on_tick)
+        settle_ranks(e, &late);
     timeline_snapshot(e, NULL, &e->hook_hist, 0); /* the drain's answers */
     if (e->hook_hist.total_count) { /* answers that came in the drain */
         struct interval_rec drain = {.t = (double)(clock_now_ns() - e->m0_ns) / 1e9,
                                      .server_cpu_pct = -1, .client_cpu_pct = -1};
         timeline_flush_hook(e, &drain, clock_now_ns());
     }
-    timeline_fold_drain(e);
-    res->rate_achieved = res->duration_s > 0
-                             ? (double)(res->sent - res->unfinished) / res->duration_s : 0;
+    /* Achieved is what was written to the wire. */
+    res->rate_achieved = res->duration_s > 0 ? (double)res->sent / res->duration_s : 0;
 }
 
 int engine_run(const struct run_config *cfg, const struct run_hooks *hooks,

@@ -24,6 +24,8 @@ static int64_t due_take(struct engine *e, int *verb)
     return sched_take(&e->sched);
 }
 
+/* Hands r to the wire; the wire stamps sent_ns as it writes (0: the write
+ * failed, and the request ended unsent). The ledger counts the write. */
 static void send_on(struct engine *e, struct conn *c, int verb, int64_t intended, int queued)
 {
     uint64_t id = ++e->next_id;
@@ -33,37 +35,15 @@ static void send_on(struct engine *e, struct conn *c, int verb, int64_t intended
     r->conn = c;
     r->intended_ns = intended;
     r->measured = intended >= e->m0_ns && intended < e->end_ns;
-    r->sent_ns = clock_now_ns();
+    r->sent_ns = 0;
     r->rx_bytes = 0;
+    r->tx_bytes = 0;
     e->outstanding++;
-    int64_t next_tick = e->m0_ns + e->tick_k * e->cfg->interval_ns;
-    if (!r->measured) {
-        if (intended < e->m0_ns && intended >= next_tick)
-            e->warm_ahead++; /* a warmup send due at the tick: the next interval's */
-        else
-            e->warm.sent++;
-        e->res->warmup.sent++;
-    } else if (intended >= next_tick && !engine_ended(e))
-        e->ival_ahead++; /* the interval its intended time falls in */
-    else
-        e->ival.sent++;
-    /* Counted before the write, which may fail and count the error. */
-    if (r->measured) {
-        struct stage_result *st = engine_stage(e, intended);
-        if (st)
-            st->sent++;
-        e->res->sent++;
-        e->res->verbs[r->verb].requests++;
-        lanes_count(e, e->lane_at, LANE_SENT, 0);
-        hist_record(&e->res->send_lag, (r->sent_ns - intended) / NS_PER_US);
-        /* The pacer's own precision: sends that did not wait for a busy
-         * connection, nor for one opened for them. */
-        if (!queued && !c->on_demand)
-            hist_record(&e->res->pacing_lag, (r->sent_ns - intended) / NS_PER_US);
-        e->res->queued += queued;
-    }
+    int on_demand = c->on_demand;
     c->on_demand = 0;
     e->wire->send(c, r);
+    if (r->sent_ns)
+        ledger_sent(e, r, queued, on_demand);
 }
 
 /* A connection that can take a request now, or NULL. HTTP: the idle

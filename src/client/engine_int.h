@@ -38,6 +38,21 @@ enum engine_phase {
     PHASE_FAILED,     /* the run cannot go on: fatal says why */
 };
 
+/* The counts of one interval of the grid, each by its own stamp
+ * (interval_rec says which). */
+struct ival_tally {
+    int64_t due, sent, unsent, ok, errors;
+};
+
+/* Every interval's tally, warmup's (k0 <= k <= 0) and window's, by grid
+ * index k at now[k - k0]; shown: what each was when its tick closed it,
+ * so what came after (a late harvest, the drain) is added at the end. */
+struct ledger_ivals {
+    struct ival_tally *now, *shown;
+    int64_t k0;
+    size_t n;
+};
+
 struct engine {
     struct ev_loop *loop;
     const struct run_config *cfg;
@@ -108,18 +123,14 @@ struct engine {
     int64_t startup_deadline_ns;
     int64_t tick_k;             /* next tick index on the grid m0 + k*interval */
 
-    struct hist ival_hist;      /* latencies completed in this interval */
-    struct hist hook_hist;      /* the same, measured requests only (hooks.on_interval) */
+    /* The latencies answered in the interval the next tick closes, by
+     * their arrival stamps; *_next: those stamped past it, read before the
+     * tick ran (the next interval's). hook: measured requests only
+     * (hooks.on_interval, on_tick, on_snapshot). */
+    struct hist ival_hist, ival_next;
+    struct hist hook_hist, hook_next;
     int64_t hook_start_ns;      /* where hook_hist's interval began */
-    /* The interval's counts. Measured requests only (intended inside the
-     * window), as requests.* count them, so the intervals sum to those;
-     * warm counts what the warmup intervals show. */
-    struct ival_counts {
-        int64_t sent, ok, errors;
-    } ival, warm;
-    int64_t ival_ahead;         /* measured sends due at or after the next tick,
-                                   made before it ran (the pacer wakes early) */
-    int64_t warm_ahead;         /* the same for warmup sends (before m0_ns) */
+    struct ledger_ivals ivals;  /* the intervals' counts (client/ledger.c) */
 
     /* --targets (engine_lanes.c): one lane per target, nlanes 0 without.
      * The fields above that belong to one target (target, prep, sched,
@@ -168,25 +179,56 @@ static inline struct stage_result *engine_stage(const struct engine *e, int64_t 
     return i < 0 ? NULL : &e->res->stages[i];
 }
 
-/* engine_record.c: the result's writes (see its head).
- * engine_pick_verb: the verb of the next request, by the mix's weights
- * (smooth weighted round robin). engine_request_ended: conn_events'
- * response_done and the ring's expire (owner: the engine).
- * engine_fail_unconnectable: a request due when every connection waits to
- * reconnect fails now, with the last failure's kind, counted under verb
- * (the one due_take gave with intended). engine_count_unsent:
- * at the end, the requests due and never sent are unfinished (where they
- * began is kept); engine_censor_unsent: when the run is over, their waits
- * are recorded as lower bounds. engine_count_in_flight: a measured request
- * in flight at the end is unfinished, its wait censored (a ring walk's
- * callback: owner is the engine). engine_fold_conn_stats: the pool's
- * counts into the result, once, at the end. */
-int engine_pick_verb(struct engine *e);
+/* ledger.c: the one place a request is counted (see its head).
+ * ledger_note: event x of a request, into every view of the result.
+ * ledger_sent: r was written at r->sent_ns (queued: it found every
+ * connection busy when due; on_demand: on a connection opened for it).
+ * engine_request_ended: conn_events' response_done and the ring's expire
+ * (owner: the engine); a request whose write failed (sent_ns 0) is
+ * unsent. engine_fail_unconnectable: a request due when every connection
+ * waits to reconnect is given up now (unsent), with the last failure's
+ * kind, under verb (the one due_take gave with intended).
+ * engine_count_unsent: at the end, the requests due and never written
+ * are unsent (where they began is kept); engine_censor_unsent: once the
+ * run is over (over_ns), their waits are recorded as lower bounds.
+ * engine_count_in_flight: a measured request in flight when the run is
+ * over is unfinished, its wait censored (a ring walk's callback: owner is
+ * the engine). ledger_ivals_init: the interval tallies from grid index k0
+ * (@return 0, or -1 out of memory; ledger_ivals_free frees them).
+ * ledger_ival_close: interval k's tally as its tick closes it (NULL:
+ * none), kept as shown. ledger_ivals_settle: at the end, what each
+ * interval got after its tick into e->res's intervals (the stamps past
+ * the last into the last); @return the sum of it. */
+enum ledger_event {
+    LEDGER_SENT,       /* written to the wire, at sent_ns */
+    LEDGER_ENDED,      /* answered (REQ_OK) or failed (kind), at at_ns */
+    LEDGER_UNFINISHED, /* sent, no end when the run was over (at_ns) */
+    LEDGER_UNSENT,     /* never written: given up at at_ns (kind), or left
+                          waiting at the end (kind LEDGER_LEFT) */
+};
+#define LEDGER_LEFT (-4)
+struct ledger_entry {
+    enum ledger_event ev;
+    int kind, verb, lane, measured, queued, on_demand;
+    int64_t intended_ns, sent_ns, at_ns; /* at_ns 0: not known yet */
+    const struct request *r;             /* its bytes and connection (may be NULL) */
+};
+void ledger_note(struct engine *e, const struct ledger_entry *x);
+void ledger_sent(struct engine *e, const struct request *r, int queued, int on_demand);
 void engine_request_ended(void *owner, struct request *r, int kind);
 void engine_fail_unconnectable(struct engine *e, int64_t intended, int verb);
 void engine_count_unsent(struct engine *e);
 void engine_censor_unsent(struct engine *e);
 void engine_count_in_flight(void *owner, const struct request *r);
+int ledger_ivals_init(struct engine *e, int64_t k0);
+const struct ival_tally *ledger_ival_close(struct engine *e, int64_t k);
+struct ival_tally ledger_ivals_settle(struct engine *e);
+void ledger_ivals_free(struct engine *e);
+
+/* engine_record.c. engine_pick_verb: the verb of the next request, by the
+ * mix's weights (smooth weighted round robin). engine_fold_conn_stats: the
+ * pool's counts into the result, once, at the end. */
+int engine_pick_verb(struct engine *e);
 void engine_fold_conn_stats(struct engine *e);
 
 /* engine_workload.c. engine_workload_call: the method and params (a new
@@ -245,12 +287,8 @@ void engine_poll_cb(struct ev_loop *loop, ev_idle *w, int revents);
  * free (@return 0: none is to come).
  * lanes_begin starts every lane's schedule from now (each at its spread
  * offset). lanes_offered: the rate all the lanes' schedules (or the one
- * target's) offer over [a, b), the mix's and the periodic calls'. lanes_count: a measured request of lane i sent (kind
- * LANE_SENT), ended (REQ_OK with lat_us, or an error kind) or left
- * unfinished (LANE_UNFINISHED). lanes_free frees what lanes_setup made
+ * target's) offer over [a, b), the mix's and the periodic calls'. lanes_free frees what lanes_setup made
  * and the prepared requests of the lanes not entered. */
-#define LANE_SENT (-2)
-#define LANE_UNFINISHED (-3)
 int lanes_setup(struct engine *e, int *connections, char *err);
 /* A connect of lane i failed while the connections come up: the lane is
  * unreachable unless one of its connections was up. @return 1 when every
@@ -273,7 +311,6 @@ void lanes_begin(struct engine *e, int64_t now);
  * every target; what the reports call the target rate. */
 double lanes_target_rate(const struct engine *e);
 double lanes_offered(const struct engine *e, int64_t a_ns, int64_t b_ns);
-void lanes_count(struct engine *e, int lane, int kind, int64_t lat_us);
 /* c (a fleet's, idle: its answer is in) gives back its grown answer
  * buffers when its host is polled slowly (engine_lanes.c says how
  * slowly); nothing without lanes. */
@@ -321,9 +358,6 @@ void timeline_flush_hook(struct engine *e, const struct interval_rec *rec, int64
  * warmup's intervals. */
 void timeline_snapshot(struct engine *e, const struct interval_rec *rec,
                        const struct hist *latency, int warmup);
-/* Adds what finished after the last interval closed (the drain) to the
- * last interval, so the intervals sum to requests.ok and errors. */
-void timeline_fold_drain(struct engine *e);
 /* Tells run_hooks.on_window that the measured window opens (end 0) or
  * closes (end 1, with e->end_ns final). */
 void timeline_window_edge(struct engine *e, int end);

@@ -311,23 +311,6 @@ double lanes_offered(const struct engine *e, int64_t a_ns, int64_t b_ns)
     return sum;
 }
 
-void lanes_count(struct engine *e, int lane, int kind, int64_t lat_us)
-{
-    if (e->nlanes == 0)
-        return;
-    struct target_result *t = e->lanes[lane].row;
-    if (kind == LANE_SENT) {
-        t->sent++;
-    } else if (kind == LANE_UNFINISHED) {
-        t->unfinished++;
-    } else if (req_ok(kind)) {
-        t->ok++;
-        hist_record(&t->latency, lat_us);
-    } else {
-        t->errors++;
-    }
-}
-
 void lanes_free(struct engine *e)
 {
     for (int i = 0; i < e->nlanes; i++)

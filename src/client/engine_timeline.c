@@ -56,13 +56,16 @@ void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
         from = e->m0_ns - e->cfg->warmup_ns;
     rec.offered = lanes_offered(e, from, t_ns);
     /* Warmup intervals show the warmup's requests; measured ones count the
-     * measured requests only: the send the pacer makes at the window's end
-     * (intended at end_ns, outside it) or a warmup answer arriving late
-     * would otherwise make the intervals sum to more than requests.*. */
-    struct ival_counts *ic = k > 0 ? &e->ival : &e->warm;
-    rec.sent = ic->sent;
-    rec.ok = ic->ok;
-    rec.errors = ic->errors;
+     * measured requests only (the ledger keeps them apart), each column by
+     * its own stamp; what comes for it later joins it at the end. */
+    const struct ival_tally *tl = ledger_ival_close(e, k);
+    if (tl) {
+        rec.due = tl->due;
+        rec.sent = tl->sent;
+        rec.unsent = tl->unsent;
+        rec.ok = tl->ok;
+        rec.errors = tl->errors;
+    }
     if (e->hooks.on_tick) { /* a distributed run: every rank's interval in one */
         struct tick_data t = {.k = k, .rec = &rec, .pt = &pt, .ival = &e->ival_hist,
                               .hook = &e->hook_hist};
@@ -85,25 +88,16 @@ void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
     }
     if (!e->cfg->quiet)
         progress_line(e->cfg, &rec, k <= 0, (double)(e->end_ns - e->m0_ns) / 1e9);
-    *ic = (struct ival_counts){0};
-    e->ival.sent += e->ival_ahead;
-    e->ival_ahead = 0;
-    e->warm.sent += e->warm_ahead;
-    e->warm_ahead = 0;
+    /* The answers stamped past this interval, read before it closed, are
+     * the next one's start. */
     hist_reset(&e->ival_hist);
-}
-
-void timeline_fold_drain(struct engine *e)
-{
-    struct run_result *res = e->res;
-    if (res->nintervals) {
-        struct interval_rec *last = &res->intervals[res->nintervals - 1];
-        last->sent += e->ival.sent + e->ival_ahead;
-        last->ok += e->ival.ok;
-        last->errors += e->ival.errors;
-    }
-    e->ival = (struct ival_counts){0};
-    e->ival_ahead = 0;
+    hist_reset(&e->hook_hist);
+    struct hist h = e->ival_hist;
+    e->ival_hist = e->ival_next;
+    e->ival_next = h;
+    h = e->hook_hist;
+    e->hook_hist = e->hook_next;
+    e->hook_next = h;
 }
 
 void timeline_tick_cb(struct ev_loop *loop, ev_timer *w, int revents)

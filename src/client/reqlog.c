@@ -225,6 +225,7 @@ size_t reqlog_format(const struct reqlog *l, const struct reqlog_rec *r, char *o
     char sent[24], lat[24], svc[24];
     int ended = r->end_ns >= 0;
     const char *outcome = r->kind == REQLOG_UNFINISHED ? "unfinished"
+                          : r->kind == REQLOG_UNSENT   ? "unsent"
                           : req_ok(r->kind)            ? "ok"
                           : r->kind < ERR_KINDS        ? err_kind_names[r->kind]
                                                        : "?";

@@ -6,10 +6,10 @@
  * When the ring is full the row is dropped and counted (reqlog_close
  * returns the count): the loop never waits for the disk.
  *
- * The rows are the measured window's requests, as requests.sent counts
- * them: answered (ok), failed (the error kind, also those that failed
- * before going out: empty sent_us) and unfinished (in flight or never
- * sent at the end: empty latency, service and outcome "unfinished").
+ * The rows are the measured window's requests, as requests.offered counts
+ * them: answered (ok), failed (the error kind), unfinished (written, no
+ * answer at the end: empty latency and service) and unsent (never
+ * written: empty sent_us, latency and service, outcome "unsent").
  * Times are microseconds since the measured window's start.
  *
  * Single producer (the loop thread), single consumer (the writer). */
@@ -26,8 +26,10 @@
     "intended_us,sent_us,latency_us,service_us,call,target,outcome,bytes_sent,"        \
     "bytes_received,conn,rank"
 
-/* The outcome of a request that never ended (REQ_OK and ERR_* otherwise). */
+/* The outcome of a request that never ended (REQ_OK and ERR_* otherwise),
+ * and of one never written. */
 #define REQLOG_UNFINISHED (-2)
+#define REQLOG_UNSENT (-3)
 
 /* One request, as the engine hands it over. Times are ns since the
  * measured window's start; sent_ns < 0: never sent; end_ns < 0: never

@@ -18,7 +18,7 @@
 struct tick_msg {
     int64_t k;
     int32_t last, has_ival;
-    int64_t sent, ok, errors;
+    int64_t sent, ok, errors, unsent, due;
     double server_pct, client_pct;
     int64_t server_rss_kb;
 };
@@ -38,10 +38,14 @@ static void tick_send(const struct tick_data *t)
         m.sent = *t->sent;
         m.ok = *t->ok;
         m.errors = *t->errors;
+        m.unsent = t->unsent ? *t->unsent : 0;
+        m.due = t->due ? *t->due : 0;
     } else {
         m.sent = t->rec->sent;
         m.ok = t->rec->ok;
         m.errors = t->rec->errors;
+        m.unsent = t->rec->unsent;
+        m.due = t->rec->due;
         m.server_pct = t->pt->server_pct;
         m.client_pct = t->pt->client_pct;
         m.server_rss_kb = t->pt->server_rss_kb;
@@ -95,10 +99,16 @@ static void tick_merge(int r, struct tick_data *t)
         *t->sent += m.sent;
         *t->ok += m.ok;
         *t->errors += m.errors;
+        if (t->unsent)
+            *t->unsent += m.unsent;
+        if (t->due)
+            *t->due += m.due;
     } else {
         t->rec->sent += m.sent;
         t->rec->ok += m.ok;
         t->rec->errors += m.errors;
+        t->rec->unsent += m.unsent;
+        t->rec->due += m.due;
         /* One server, seen from its host; the client: the busiest rank. */
         t->pt->server_pct = larger(t->pt->server_pct, m.server_pct);
         t->pt->client_pct = larger(t->pt->client_pct, m.client_pct);
@@ -170,6 +180,7 @@ static void rank_rec_of(struct rank_rec *rr, int r, const char *host, const stru
     rr->rank = r;
     snprintf(rr->host, sizeof rr->host, "%s", host);
     rr->sent = s->sent;
+    rr->unsent = s->unsent;
     rr->ok = s->ok;
     rr->errors = s->errors;
     rr->achieved = s->rate_achieved;
@@ -279,7 +290,7 @@ static int merge_root(struct run_result *res, struct result_head *h, const struc
     res->cfg.rate = fleet > 0 && !lost ? fleet : target;
     res->share_offered = 0;
     res->rate_achieved = res->duration_s > 0
-                             ? (double)(res->sent - res->unfinished) / res->duration_s : 0;
+                             ? (double)res->sent / res->duration_s : 0;
     for (int r = 1; r < dist_g.size; r++)
         if (dist_g.error_ns[r] / 1000.0 > res->clock_error_us)
             res->clock_error_us = (double)dist_g.error_ns[r] / 1000.0;

@@ -283,14 +283,15 @@ static void measure_stage(const struct condition *c, const struct run_result *r,
     size_t i = (size_t)c->stage - 1;
     const struct stage_result *s = &r->stages[i];
     double offered = result_stage_offered_rate(r, i), x;
-    int64_t unfinished = s->sent - s->ok - s->errors;
-    out->unfinished = unfinished = unfinished > 0 ? unfinished : 0;
+    /* never answered: unfinished, or never written (unsent) */
+    int64_t unfinished = s->unfinished + s->unsent;
+    out->unfinished = unfinished;
     switch (c->kind) {
     case CM_ERRORS: case CM_ERROR_SHARE:
-        count_or_share(c, allowed ? s->errors : s->errors + unfinished, s->sent, out);
+        count_or_share(c, allowed ? s->errors : s->errors + unfinished, s->offered, out);
         return;
     case CM_UNFINISHED: case CM_UNFINISHED_SHARE:
-        count_or_share(c, unfinished, s->sent, out);
+        count_or_share(c, unfinished, s->offered, out);
         return;
     case CM_RATE:
         if (offered <= 0)
@@ -324,10 +325,9 @@ static void measure(const struct condition *c, const struct run_result *r, int a
         na(out, "no such verb in the result");
         return;
     }
-    int64_t errors = v ? v->errors : r->errors, sent = v ? v->requests : r->sent;
-    int64_t unfinished = v ? v->requests - v->ok - v->errors : r->unfinished;
-    if (unfinished < 0)
-        unfinished = 0;
+    /* shares of what was offered; never answered: unfinished or unsent */
+    int64_t errors = v ? v->errors : r->errors, sent = v ? v->requests : r->offered;
+    int64_t unfinished = v ? v->unfinished + v->unsent : r->unfinished + r->unsent;
     out->unfinished = unfinished;
     double x;
     switch (c->kind) {

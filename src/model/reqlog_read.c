@@ -44,13 +44,15 @@ static int split(char *line, char **f)
 }
 
 /* @return the kind an outcome names: REQ_OK, an ERR_*, ERR_KINDS for
- * "unfinished", or -2 when it names none. */
+ * "unfinished", ERR_KINDS + 1 for "unsent", or -2 when it names none. */
 static int outcome_kind(const char *s)
 {
     if (!strcmp(s, "ok"))
         return REQ_OK;
     if (!strcmp(s, "unfinished"))
         return ERR_KINDS;
+    if (!strcmp(s, "unsent"))
+        return ERR_KINDS + 1;
     for (int k = 0; k < ERR_KINDS; k++)
         if (!strcmp(s, err_kind_names[k]))
             return k;
@@ -80,8 +82,16 @@ static int count_row(struct run_result *r, char **f, int64_t *last_us)
     struct verb_result *vr = &r->verbs[v];
     int64_t intended = atoll(f[C_INTENDED]);
     *last_us = intended > *last_us ? intended : *last_us;
-    r->sent++;
+    r->offered++;
     vr->requests++;
+    /* never written: "unsent", or a log written before the ledger, where
+     * such a request had an error kind or "unfinished" and no sent_us */
+    if (kind == ERR_KINDS + 1 || !f[C_SENT][0]) {
+        r->unsent++;
+        vr->unsent++;
+        return 0;
+    }
+    r->sent++;
     if (f[C_CONN][0] && atoi(f[C_CONN]) >= r->cfg.connections)
         r->cfg.connections = atoi(f[C_CONN]) + 1; /* those the log saw */
     if (f[C_SENT][0])
@@ -173,12 +183,12 @@ int reqlog_load(const char *path, struct run_result *r, char *err)
         return -1;
     snprintf(r->target_url, sizeof r->target_url, "%s", cfg.url);
     /* n sends evenly spread from 0 to last: a window of last * n / (n - 1) */
-    double n = (double)r->sent;
+    double n = (double)r->offered;
     r->duration_s = (double)last_us / 1e6 * (n > 1 ? n / (n - 1) : 1);
     r->cfg.duration_ns = (int64_t)(r->duration_s * 1e9);
     if (r->duration_s > 0) { /* offered: every row's; achieved: those that ended */
         r->cfg.rate = n / r->duration_s;
-        r->rate_achieved = (double)(r->sent - r->unfinished) / r->duration_s;
+        r->rate_achieved = (double)r->sent / r->duration_s;
     }
     result_warn(r, "rebuilt from the requests log %.200s: counts and latency as the run had "
                 "them; no server CPU nor timeline; the window's length is estimated from the "

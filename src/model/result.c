@@ -179,9 +179,15 @@ void result_note_default(struct run_result *r, int kind, const char *host, int p
     }
 }
 
+int64_t result_answers_read(const struct run_result *r)
+{
+    return r->ok + r->err[ERR_HTTP] + r->err[ERR_FAULT] + r->err[ERR_DECODE] + r->err[ERR_AUTH] +
+           r->err[ERR_CHECK];
+}
+
 int result_exit_code(const struct run_result *r)
 {
-    if (r->sent > 0 && r->ok == 0)
+    if (r->offered > 0 && r->ok == 0)
         return EXIT_NO_SUCCESS;
     return r->interrupted ? EXIT_SIGNAL(r->interrupted) : EXIT_OK;
 }
@@ -330,13 +336,11 @@ static int late_pacer(const struct run_result *r, double *lag99)
     return !r->closed_loop && *lag99 > 1.0 && late >= 3;
 }
 
-/* The share of written requests (%) that waited for a free connection. */
-/* queued counts measured sends, a part of sent (sent - unfinished is not:
- * unfinished holds requests in flight, queued ones among them), so the
- * share is over sent and never above 100 %. */
+/* The share of the offered requests (%) that found every connection busy
+ * when due: written late, or never (unsent at the end). */
 static double queued_pct(const struct run_result *r)
 {
-    return r->sent > 0 ? 100.0 * (double)r->queued / (double)r->sent : 0;
+    return r->offered > 0 ? 100.0 * (double)r->queued / (double)r->offered : 0;
 }
 
 unsigned result_limits(const struct run_result *r)
@@ -353,6 +357,9 @@ unsigned result_limits(const struct run_result *r)
      * busy: the queueing is then no sign against the server. */
     if (!r->closed_loop && queued_pct(r) >= RESULT_QUEUED_PCT && !(f & RESULT_CLIENT_BOUND))
         f |= RESULT_SERVER_BOUND;
+    if (r->offered > 0 &&
+        100.0 * (double)r->unsent_failed / (double)r->offered >= RESULT_QUEUED_PCT)
+        f |= RESULT_CONNS_FAILED;
     if (!r->closed_loop && r->cfg.rate > 0 && r->rate_achieved < 0.99 * r->cfg.rate)
         f |= RESULT_RATE_NOT_HELD;
     return f;
@@ -362,7 +369,7 @@ const char *result_rate_holder(unsigned f)
 {
     if (f & RESULT_CLIENT_BOUND)
         return "the client";
-    if (f & (RESULT_SATURATED | RESULT_SERVER_BOUND))
+    if (f & (RESULT_SATURATED | RESULT_SERVER_BOUND | RESULT_CONNS_FAILED))
         return "the server";
     return f & RESULT_LATE_PACER ? "the machine" : "neither side measurably";
 }
@@ -394,6 +401,9 @@ void result_limits_text(const struct run_result *r, unsigned f, char *out, size_
     if (f & RESULT_SERVER_BOUND)
         say(out, len, "server-bound (%.1f%% of sends waited for a busy connection; limit "
             "%g%%)", queued_pct(r), RESULT_QUEUED_PCT);
+    if (f & RESULT_CONNS_FAILED)
+        say(out, len, "connections failed (%lld of %lld requests given up unsent: %s)",
+            (long long)r->unsent_failed, (long long)r->offered, err_kind_names[r->unsent_kind]);
     if (f & RESULT_CLIENT_BOUND)
         say(out, len, "client-bound (client CPU %.0f%% > %d%% of a core)",
             result_client_cpu_mean(r, &mx), RESULT_CLIENT_BUSY_PCT);
@@ -440,28 +450,36 @@ static void warn_interrupted(struct run_result *r)
  * @return the first table that does not add up, or NULL. */
 static const char *counts_mismatch(const struct run_result *r)
 {
-    int64_t v[4] = {0}, t[3] = {0}, k[3] = {0};
+    int64_t v[5] = {0}, t[5] = {0}, k[4] = {0};
     int lost = 0; /* a lost rank's requests are known by their count only */
     for (size_t i = 0; i < r->nverbs; i++) {
         const struct verb_result *x = &r->verbs[i];
         v[0] += x->requests, v[1] += x->ok, v[2] += x->errors, v[3] += x->unfinished;
+        v[4] += x->unsent;
     }
-    for (size_t i = 0; i < r->nintervals; i++)
-        t[0] += r->intervals[i].sent, t[1] += r->intervals[i].ok, t[2] += r->intervals[i].errors;
+    for (size_t i = 0; i < r->nintervals; i++) {
+        const struct interval_rec *x = &r->intervals[i];
+        t[0] += x->sent, t[1] += x->ok, t[2] += x->errors, t[3] += x->unsent, t[4] += x->due;
+    }
     for (size_t i = 0; i < r->nranks; i++) {
         k[0] += r->ranks[i].sent, k[1] += r->ranks[i].ok, k[2] += r->ranks[i].errors;
+        k[3] += r->ranks[i].unsent;
         lost |= r->ranks[i].lost;
     }
+    if (r->offered != r->sent + r->unsent)
+        return "sent + unsent";
     if (r->sent != r->ok + r->errors + r->unfinished)
         return "ok + errors + unfinished";
-    if (r->nverbs && !lost && (v[0] != r->sent || v[1] != r->ok || v[2] != r->errors ||
-                               v[3] != r->unfinished))
+    if (r->nverbs && !lost && (v[0] != r->offered || v[1] != r->ok || v[2] != r->errors ||
+                               v[3] != r->unfinished || v[4] != r->unsent))
         return "the per-verb rows";
     /* A rank's own share (split_ranks > 1) holds the whole job's timeline. */
     if (r->nintervals && r->cfg.split_ranks <= 1 &&
-        (t[0] != r->sent || t[1] != r->ok || t[2] != r->errors))
+        (t[0] != r->sent || t[1] != r->ok || t[2] != r->errors || t[3] != r->unsent ||
+         t[4] != r->offered))
         return "the intervals";
-    if (r->nranks && (k[0] != r->sent || k[1] != r->ok || k[2] != r->errors))
+    if (r->nranks && (k[0] != r->sent || k[1] != r->ok || k[2] != r->errors ||
+                      k[3] != r->unsent))
         return "the ranks";
     return NULL;
 }
@@ -503,9 +521,10 @@ void result_check_warnings(struct run_result *r)
 {
     const char *what = counts_mismatch(r);
     if (what)
-        result_warn(r, "counts: %s do not add up to sent %lld, ok %lld, errors %lld, unfinished "
-                    "%lld (a bug: please report it)", what, (long long)r->sent, (long long)r->ok,
-                    (long long)r->errors, (long long)r->unfinished);
+        result_warn(r, "counts: %s do not add up to offered %lld, sent %lld, unsent %lld, ok "
+                    "%lld, errors %lld, unfinished %lld (a bug: please report it)", what,
+                    (long long)r->offered, (long long)r->sent, (long long)r->unsent,
+                    (long long)r->ok, (long long)r->errors, (long long)r->unfinished);
     warn_failures(r);
     warn_interrupted(r);
     warn_saturation(r);
@@ -519,11 +538,11 @@ void result_check_warnings(struct run_result *r)
                     r->machine_steal_pct);
     unsigned f = result_limits(r);
     if (f & RESULT_SERVER_BOUND)
-        result_warn(r, "%.1f%% of the requests sent waited for a free connection (all %d "
+        result_warn(r, "%.1f%% of the requests offered waited for a free connection (all %d "
                     "busy): the server is slower than the rate, or raise --connections",
                     queued_pct(r), r->cfg.connections);
     else if ((f & RESULT_CLIENT_BOUND) && !r->closed_loop && queued_pct(r) >= RESULT_QUEUED_PCT)
-        result_warn(r, "%.1f%% of the requests sent waited for a free connection (all %d "
+        result_warn(r, "%.1f%% of the requests offered waited for a free connection (all %d "
                     "busy) while the client was busy itself: a client slow to read answers "
                     "keeps connections busy, so this is no sign against the server",
                     queued_pct(r), r->cfg.connections);

@@ -111,7 +111,7 @@ struct tick_data {
     struct proc_point *pt;
     struct hist *ival;        /* ok latencies of the interval (warmup too) */
     struct hist *hook;        /* measured ok latencies since the last hook call */
-    int64_t *sent, *ok, *errors; /* last: the drain's counts */
+    int64_t *sent, *ok, *errors, *unsent, *due; /* last: the counts after the ticks */
 };
 /* Called once the connections are up, before the first send: may set
  * *t0_ns (CLOCK_MONOTONIC, in the future) as the common start. @return 0,
@@ -231,7 +231,8 @@ struct run_hooks {
 struct rank_rec {
     int rank;
     char host[64];
-    int64_t sent, ok, errors;
+    int64_t sent, ok, errors; /* sent: written to the wire */
+    int64_t unsent;          /* offered to this rank and never written */
     double achieved;         /* per second */
     double send_lag_p99_ms;
     double client_cpu_pct;   /* mean over the window; -1 unknown */
@@ -252,22 +253,27 @@ struct censor {
 /* Printed before a figure that is only a lower bound ("≥ 1.84s"). */
 #define RESULT_LOWER_BOUND_MARK "\xe2\x89\xa5"
 
-/* One verb's share of the run: requests = ok + errors + unfinished, and
- * the verbs' rows add up to the run's sent, ok, errors and unfinished
- * (requests never written, refused a connection or left unsent at the
- * end, are counted under the verb the mix gave them). */
+/* One verb's share of the run: requests (offered) = ok + errors +
+ * unfinished + unsent, and the verbs' rows add up to the run's offered,
+ * ok, errors, unfinished and unsent (a request never written counts under
+ * the verb the mix gave it). */
 struct verb_result {
     char name[64];
-    int64_t requests, ok, errors, unfinished;
+    int64_t requests, ok, errors, unfinished, unsent;
     struct hist latency;          /* ok latencies and the censored waits */
     struct censor censored;
 };
 
 /* One --interval of the timeline (t = seconds since the measured start, at
- * the interval's end). */
+ * the interval's end). Each count by its own stamp (client/ledger.c): due
+ * (offered) and unsent by the intended send time, sent by the write, ok
+ * and errors by the answer's arrival (the kernel's stamp). So a row need
+ * not balance, but the rows add up to the run's offered, sent, unsent, ok
+ * and errors. */
 struct interval_rec {
     double t;
     int64_t sent, ok, errors;
+    int64_t due, unsent;
     double offered;          /* the schedule's mean rate over the interval, /s
                                 (the whole schedule's, every rank's share) */
     double p50_ms, p99_ms;
@@ -276,9 +282,10 @@ struct interval_rec {
 };
 
 /* One stage of a --stages run (cfg.stages[i]): its measured requests, by
- * their intended send time. sent = ok + errors + unfinished. */
+ * their intended send time. offered = sent + unsent, sent = ok + errors +
+ * unfinished. */
 struct stage_result {
-    int64_t sent, ok, errors;
+    int64_t offered, sent, ok, errors, unfinished, unsent;
     struct hist latency;     /* ok latencies (us), allocated with the result */
     double server_cpu_pct;   /* mean server CPU over the stage, % of a core; -1 unknown */
     double server_cpu_ms;    /* the server's CPU time in the stage; -1 unknown */
@@ -293,7 +300,7 @@ struct target_result {
     size_t index;           /* its line's place among the targets file's hosts */
     double rate;            /* its offered rate, per second */
     double start_s;         /* its first intended send, s after the sends began */
-    int64_t sent, ok, errors, unfinished;
+    int64_t offered, sent, ok, errors, unfinished, unsent;
     struct hist latency;    /* ok latencies (us), 2 significant digits (1 %) */
 };
 
@@ -310,13 +317,22 @@ struct run_result {
     double rate_achieved;    /* sent / duration */
     double share_offered;    /* a rank of a fleet split by mpirun: what its own
                                 hosts were offered in the window, per s (0: none) */
-    int64_t sent, ok, errors, unfinished;
+    /* The ledger (client/ledger.c): offered (due in the window) = sent
+     * (written to the wire) + unsent (never written); sent = ok + errors
+     * (answered wrongly or failed after the write: err by kind) +
+     * unfinished (no answer when the run was over). Of the unsent,
+     * unsent_failed were given up at once because no connection could take
+     * them (unsent_kind: the connections' failure, an ERR_* kind); the
+     * others were still waiting for a connection at the end. */
+    int64_t offered, sent, ok, errors, unfinished, unsent;
+    int64_t unsent_failed;
+    int unsent_kind;
     int64_t err[ERR_KINDS];
-    int64_t queued;          /* sent late because every connection was busy */
+    int64_t queued;          /* found every connection busy when due: sent late, or never */
     /* The warmup's requests (intended before the measured window): in no
-     * figure above, but the server got them all the same. */
+     * figure above, but the server got them all the same (sent). */
     struct warmup_counts {
-        int64_t sent, ok, errors;
+        int64_t sent, ok, errors, unsent;
     } warmup;
     /* The pacer's timer wakes in the measured window, and the window each
      * used (--pacer-window): fixed, or chosen by auto. wakes = 0: none
@@ -491,8 +507,12 @@ void result_note_error(struct run_result *r, int kind, const char *fmt, ...)
  * failed said nothing more specific. */
 void result_note_default(struct run_result *r, int kind, const char *host, int port,
                          const char *tls_error);
+/* @return the requests whose answer was read whole: ok, and the errors
+ * found in an answer (http, fault, decode, auth, check), the divisor of
+ * the mean response size. */
+int64_t result_answers_read(const struct run_result *r);
 /* The exit code the run's outcome calls for (base/exit_code.h):
- * EXIT_NO_SUCCESS when requests were sent and none succeeded, else
+ * EXIT_NO_SUCCESS when requests were offered and none succeeded, else
  * EXIT_SIGNAL(sig) after the signal sig ended it (130 SIGINT, 143
  * SIGTERM), else EXIT_OK. */
 int result_exit_code(const struct run_result *r);
@@ -562,6 +582,10 @@ double result_cpu_ms_per_call(const struct run_result *r);
 #define RESULT_LATE_PACER 4u
 #define RESULT_RATE_NOT_HELD 8u
 #define RESULT_SERVER_BOUND 16u
+/* The connections failed (timed out, closed, refused) so that at least
+ * RESULT_QUEUED_PCT % of the requests offered were given up unsent: the
+ * server held the rate back. */
+#define RESULT_CONNS_FAILED 32u
 #define RESULT_QUEUED_PCT 1.0
 #define RESULT_CLIENT_BUSY_PCT 80
 /* @return the RESULT_* bits that apply to r (0: nothing limited it). */

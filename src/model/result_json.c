@@ -139,6 +139,7 @@ static json_object *verbs_json(const struct run_result *r)
         add_int(x, "ok", v->ok);
         add_int(x, "errors", v->errors);
         add_int(x, "unfinished", v->unfinished);
+        add_int(x, "unsent", v->unsent);
         json_object *lat = result_hist_json(&v->latency, r->cfg.pcts, r->cfg.npcts);
         add_lower_bounds(lat, &v->latency, &v->censored, &r->cfg);
         json_object_object_add(x, "latency_ms", lat);
@@ -161,7 +162,9 @@ static json_object *intervals_json(const struct run_result *r)
         const struct interval_rec *x = &r->intervals[i];
         json_object *o = json_object_new_object();
         add_double(o, "t", x->t);
+        add_int(o, "due", x->due);
         add_int(o, "sent", x->sent);
+        add_int(o, "unsent", x->unsent);
         add_int(o, "ok", x->ok);
         add_int(o, "errors", x->errors);
         add_double(o, "p50_ms", x->p50_ms);
@@ -302,7 +305,13 @@ static json_object *checks_json(const struct run_result *r)
 static json_object *counts_json(const struct run_result *r, json_object *root)
 {
     json_object *req = json_object_new_object();
+    add_int(req, "offered", r->offered);
     add_int(req, "sent", r->sent);
+    add_int(req, "unsent", r->unsent);
+    add_int(req, "unsent_given_up", r->unsent_failed);
+    if (r->unsent_failed)
+        json_object_object_add(req, "unsent_given_up_as",
+                               json_object_new_string(err_kind_names[r->unsent_kind]));
     add_int(req, "ok", r->ok);
     add_int(req, "errors", r->errors);
     add_int(req, "unfinished", r->unfinished);
@@ -313,6 +322,7 @@ static json_object *counts_json(const struct run_result *r, json_object *root)
     add_int(warm, "sent", r->warmup.sent);
     add_int(warm, "ok", r->warmup.ok);
     add_int(warm, "errors", r->warmup.errors);
+    add_int(warm, "unsent", r->warmup.unsent);
     json_object_object_add(root, "warmup", warm);
     json_object *err = json_object_new_object();
     for (int k = 0; k < ERR_KINDS; k++)
@@ -320,7 +330,8 @@ static json_object *counts_json(const struct run_result *r, json_object *root)
     json_object_object_add(root, "errors", err);
     json_object *samples = json_object_new_object();
     for (int k = 0; k < ERR_KINDS; k++)
-        if (r->err[k] && r->error_samples[k][0])
+        if ((r->err[k] || (r->unsent_failed && r->unsent_kind == k)) &&
+            r->error_samples[k][0])
             json_object_object_add(samples, err_kind_names[k],
                                    json_object_new_string(r->error_samples[k]));
     json_object_object_add(root, "error_samples", samples);

@@ -178,6 +178,16 @@ static void load_censor(json_object *o, struct censor *cs)
         cs->n = cs->min_us = 0;
 }
 
+/* The error kind a name says (ERR_CONNECT when none or unknown). */
+static int given_up_kind(json_object *v)
+{
+    const char *s = v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+    for (int k = 0; k < ERR_KINDS; k++)
+        if (!strcmp(s, err_kind_names[k]))
+            return k;
+    return ERR_CONNECT;
+}
+
 static void load_counts(json_object *root, struct run_result *r)
 {
     json_object *req = get(root, "requests");
@@ -185,12 +195,19 @@ static void load_counts(json_object *root, struct run_result *r)
     r->ok = i64(req, "ok");
     r->errors = i64(req, "errors");
     r->unfinished = i64(req, "unfinished");
+    /* Saved before the ledger: sent was what was offered, and its
+     * unfinished counted the requests never written too. */
+    r->unsent = i64(req, "unsent");
+    r->offered = get(req, "offered") ? i64(req, "offered") : r->sent + r->unsent;
+    r->unsent_failed = i64(req, "unsent_given_up");
+    r->unsent_kind = given_up_kind(get(req, "unsent_given_up_as"));
     load_censor(req, &r->censored);
     r->queued = i64(req, "queued");
     json_object *warm = get(root, "warmup"); /* absent in older files: 0 */
     r->warmup.sent = i64(warm, "sent");
     r->warmup.ok = i64(warm, "ok");
     r->warmup.errors = i64(warm, "errors");
+    r->warmup.unsent = i64(warm, "unsent");
     json_object *err = get(root, "errors");
     for (int k = 0; k < ERR_KINDS; k++)
         r->err[k] = i64(err, err_kind_names[k]);
@@ -253,6 +270,10 @@ static int load_stages(json_object *root, struct run_result *r, char *err)
         s->sent = i64(o, "sent");
         s->ok = i64(o, "ok");
         s->errors = i64(o, "errors");
+        s->unsent = i64(o, "unsent");
+        s->offered = get(o, "offered_count") ? i64(o, "offered_count") : s->sent + s->unsent;
+        s->unfinished = get(o, "unfinished") ? i64(o, "unfinished")
+                                             : s->sent - s->ok - s->errors;
         s->server_cpu_pct = num(o, "server_cpu_pct", -1);
         s->server_cpu_ms = num(o, "server_cpu_ms", -1);
         if (i < array_len(h) &&
@@ -283,6 +304,7 @@ static int load_histograms(json_object *root, struct run_result *r, char *err)
         v->ok = i64(c, "ok");
         v->errors = i64(c, "errors");
         v->unfinished = i64(c, "unfinished");
+        v->unsent = i64(c, "unsent");
         load_censor(c, &v->censored);
         if (load_hist(hv, v->name, &v->latency, err))
             return -1;
@@ -298,6 +320,8 @@ static int load_timeline(json_object *root, struct run_result *r)
         json_object *x = json_object_array_get_idx(iv, i);
         struct interval_rec rec = {
             .t = num(x, "t", 0), .sent = i64(x, "sent"), .ok = i64(x, "ok"),
+            .unsent = i64(x, "unsent"),
+            .due = get(x, "due") ? i64(x, "due") : i64(x, "sent") + i64(x, "unsent"),
             .errors = i64(x, "errors"), .p50_ms = num(x, "p50_ms", 0),
             .p99_ms = num(x, "p99_ms", 0), .server_cpu_pct = num(x, "server_cpu_pct", -1),
             .client_cpu_pct = num(x, "client_cpu_pct", -1),

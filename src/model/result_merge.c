@@ -76,6 +76,7 @@ static int merge_hists(struct run_result *dst, const struct run_result *src, cha
         d->ok += s->ok;
         d->errors += s->errors;
         d->unfinished += s->unfinished;
+        d->unsent += s->unsent;
         result_censor_merge(&d->censored, &s->censored);
         if (hist_merge(&d->latency, &s->latency)) {
             snprintf(err, ERR_LEN, "verb %s: histograms of different layouts", s->name);
@@ -100,11 +101,17 @@ static void merge_pacer(struct pacer_stats *dst, const struct pacer_stats *src)
 
 static void merge_counts(struct run_result *dst, const struct run_result *src)
 {
+    dst->offered += src->offered;
     dst->sent += src->sent;
     dst->ok += src->ok;
     dst->errors += src->errors;
     dst->unfinished += src->unfinished;
+    dst->unsent += src->unsent;
+    if (src->unsent_failed)
+        dst->unsent_kind = src->unsent_kind;
+    dst->unsent_failed += src->unsent_failed;
     dst->queued += src->queued;
+    dst->warmup.unsent += src->warmup.unsent;
     dst->warmup.sent += src->warmup.sent;
     dst->warmup.ok += src->warmup.ok;
     dst->warmup.errors += src->warmup.errors;
@@ -165,7 +172,7 @@ static void sequential_figures(struct run_result *dst, const struct run_result *
     dst->machine_steal_pct = weigh(dst->machine_steal_pct, dst->duration_s,
                                    src->machine_steal_pct, src->duration_s);
     dst->duration_s = total;
-    dst->rate_achieved = total > 0 ? (double)(dst->sent - dst->unfinished) / total : 0;
+    dst->rate_achieved = total > 0 ? (double)dst->sent / total : 0;
     dst->server_cpu_ms = combine(dst->server_cpu_ms, src->server_cpu_ms, 0);
     if (src->rss_end_kb)
         dst->rss_end_kb = src->rss_end_kb;
@@ -265,7 +272,9 @@ static int merge_intervals(struct run_result *dst, const struct run_result *src,
         }
         const struct interval_rec *s = &rec;
         struct interval_rec *d = &dst->intervals[j];
+        d->due += s->due;
         d->sent += s->sent;
+        d->unsent += s->unsent;
         d->ok += s->ok;
         d->errors += s->errors;
         d->p50_ms = fmax(d->p50_ms, s->p50_ms);
@@ -357,7 +366,7 @@ static int merge_concurrent(struct run_result *dst, const struct run_result *src
      * rates where they did not overlap); undated, as before: the sum. */
     dst->duration_s = span;
     if (dated)
-        dst->rate_achieved = span > 0 ? (double)(dst->sent - dst->unfinished) / span : 0;
+        dst->rate_achieved = span > 0 ? (double)dst->sent / span : 0;
     else
         dst->rate_achieved += src->rate_achieved;
     dst->cfg.rate += src->cfg.rate;
@@ -430,7 +439,10 @@ static int merge_stages(struct run_result *dst, const struct run_result *src, in
         const struct run_stage *sc = &src->cfg.stages[i];
         if (hist_merge(&d->latency, &s->latency))
             return -1;
+        d->offered += s->offered;
         d->sent += s->sent;
+        d->unsent += s->unsent;
+        d->unfinished += s->unfinished;
         d->ok += s->ok;
         d->errors += s->errors;
         int same = same_servers(dst, src);

@@ -28,6 +28,7 @@ void result_ranks_json(json_object *root, const struct run_result *r)
         add_i(o, "rank", k->rank);
         json_object_object_add(o, "host", json_object_new_string(k->host));
         add_i(o, "sent", k->sent);
+        add_i(o, "unsent", k->unsent);
         add_i(o, "ok", k->ok);
         add_i(o, "errors", k->errors);
         add_d(o, "achieved", k->achieved);
@@ -68,6 +69,7 @@ int result_ranks_load(json_object *root, struct run_result *r)
             safetext(json_object_get_string(h), (size_t)json_object_get_string_len(h), k->host,
                      sizeof k->host, 0);
         k->sent = (int64_t)get_d(o, "sent", 0);
+        k->unsent = (int64_t)get_d(o, "unsent", 0);
         k->ok = (int64_t)get_d(o, "ok", 0);
         k->errors = (int64_t)get_d(o, "errors", 0);
         k->achieved = get_d(o, "achieved", 0);

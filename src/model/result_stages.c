@@ -175,7 +175,7 @@ double result_stage_offered_rate(const struct run_result *r, size_t i)
 double result_stage_achieved(const struct run_result *r, size_t i)
 {
     double len = result_stage_ran_s(r, i);
-    return len > 0 ? (double)(r->stages[i].ok + r->stages[i].errors) / len : 0;
+    return len > 0 ? (double)r->stages[i].sent / len : 0;
 }
 
 double result_stage_cpu_per_call(const struct run_result *r, size_t i)
@@ -190,13 +190,14 @@ double result_stage_cpu_per_call(const struct run_result *r, size_t i)
  * are the run's. @return whether they add up. */
 static int stages_add_up(const struct run_result *r)
 {
-    int64_t sent = 0, ok = 0, errors = 0;
+    int64_t sent = 0, ok = 0, errors = 0, unsent = 0;
     for (size_t i = 0; i < r->nstages; i++) {
         sent += r->stages[i].sent;
         ok += r->stages[i].ok;
         errors += r->stages[i].errors;
+        unsent += r->stages[i].unsent;
     }
-    return sent == r->sent && ok == r->ok && errors == r->errors;
+    return sent == r->sent && ok == r->ok && errors == r->errors && unsent == r->unsent;
 }
 
 /* Stage i (from 0) ran whole and achieved under 99 % of what it offered:

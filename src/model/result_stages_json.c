@@ -44,11 +44,12 @@ static json_object *stage_json(const struct run_result *r, size_t i)
     add_num(o, "from", st->from);
     add_num(o, "to", st->to);
     add_num(o, "offered", result_stage_offered(st));
+    add_count(o, "offered_count", s->offered);
     add_count(o, "sent", s->sent);
+    add_count(o, "unsent", s->unsent);
     add_count(o, "ok", s->ok);
     add_count(o, "errors", s->errors);
-    int64_t unfinished = s->sent - s->ok - s->errors;
-    add_count(o, "unfinished", unfinished > 0 ? unfinished : 0);
+    add_count(o, "unfinished", s->unfinished);
     add_num(o, "rate_achieved", result_stage_achieved(r, i));
     json_object_object_add(o, "latency_ms",
                            result_hist_json(&s->latency, r->cfg.pcts, r->cfg.npcts));

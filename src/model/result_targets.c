@@ -55,7 +55,9 @@ void result_targets_json(void *root_obj, const struct run_result *r)
         json_object_object_add(o, "url", json_object_new_string(t->url));
         json_object_object_add(o, "rate", json_object_new_double(t->rate));
         json_object_object_add(o, "start_s", json_object_new_double(t->start_s));
+        json_object_object_add(o, "offered", json_object_new_int64(t->offered));
         json_object_object_add(o, "sent", json_object_new_int64(t->sent));
+        json_object_object_add(o, "unsent", json_object_new_int64(t->unsent));
         json_object_object_add(o, "ok", json_object_new_int64(t->ok));
         json_object_object_add(o, "errors", json_object_new_int64(t->errors));
         json_object_object_add(o, "unfinished", json_object_new_int64(t->unfinished));
@@ -102,6 +104,10 @@ static int load_row(json_object *o, struct target_result *t, size_t i, char *err
     t->ok = get_count(o, "ok");
     t->errors = get_count(o, "errors");
     t->unfinished = get_count(o, "unfinished");
+    t->unsent = get_count(o, "unsent");
+    /* saved before the ledger: sent was what was offered */
+    t->offered = json_object_object_get_ex(o, "offered", &v) ? get_count(o, "offered")
+                                                              : t->sent + t->unsent;
     if (!json_object_object_get_ex(o, "latency_us", &v) || !v)
         return 0; /* saved before the rows kept their counts: no percentiles */
     struct hist tmp;

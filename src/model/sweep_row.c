@@ -136,7 +136,7 @@ int sweep_cell_row(const struct sweep_cell *c, struct sweep_row *row)
         row->flags |= limit_flags(result_limits(&c->reps[k]));
         if (c->reps[k].interrupted)
             row->flags |= SWEEP_CUT_SHORT;
-        if (c->reps[k].unfinished > 0)
+        if (c->reps[k].unfinished + c->reps[k].unsent > 0)
             row->flags |= SWEEP_UNFINISHED;
     }
     free(v);

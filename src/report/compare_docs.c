@@ -164,7 +164,9 @@ int compare_counts_doc(const struct comparison *c, struct doc_table *t, char *er
     heads(t, h, w, 3);
     snprintf(t->html_caption, sizeof t->html_caption,
              "requests and errors by kind (merged rounds)");
-    if (count_row(t, "sent", A->sent, B->sent, err) || count_row(t, "ok", A->ok, B->ok, err) ||
+    if (count_row(t, "offered", A->offered, B->offered, err) ||
+        count_row(t, "sent", A->sent, B->sent, err) ||
+        count_row(t, "unsent", A->unsent, B->unsent, err) || count_row(t, "ok", A->ok, B->ok, err) ||
         count_row(t, "errors", A->errors, B->errors, err) ||
         count_row(t, "unfinished", A->unfinished, B->unfinished, err))
         return -1;

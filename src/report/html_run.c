@@ -69,13 +69,18 @@ static void errors_table(FILE *out, const struct run_result *r)
 {
     static const char *const heads[] = {"requests", "count", "first of its kind"};
     html_table(out, "requests and errors by kind", heads, 3);
-    count_row(out, "sent", r->sent, NULL);
+    char unsent[160];
+    count_row(out, "offered", r->offered, "due in the window");
+    count_row(out, "sent", r->sent, "written to the wire");
+    count_row(out, "unsent", r->unsent,
+              r->unsent ? report_unsent_text(r, unsent, sizeof unsent) : "never written");
     count_row(out, "ok", r->ok, NULL);
     count_row(out, "errors", r->errors, NULL);
-    count_row(out, "unfinished", r->unfinished, NULL);
-    count_row(out, "queued", r->queued, "sent late: every connection was busy");
-    if (r->warmup.sent || r->cfg.warmup_ns) {
+    count_row(out, "unfinished", r->unfinished, "sent, no answer when the run was over");
+    count_row(out, "queued", r->queued, "found every connection busy when due");
+    if (r->warmup.sent || r->warmup.unsent || r->cfg.warmup_ns) {
         count_row(out, "warmup: sent", r->warmup.sent, "before the window: in no figure here");
+        count_row(out, "warmup: unsent", r->warmup.unsent, NULL);
         count_row(out, "warmup: ok", r->warmup.ok, NULL);
         count_row(out, "warmup: errors", r->warmup.errors, NULL);
     }

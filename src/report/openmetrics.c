@@ -67,6 +67,7 @@ static void take_counts(struct om_state *s, const struct run_result *r)
         s->c.ok[i] = v->ok;
         s->c.errors[i] = v->errors;
         s->c.unfinished[i] = v->unfinished;
+        s->c.unsent[i] = v->unsent;
         snprintf(s->c.verb[i], sizeof s->c.verb[i], "%s", v->name);
     }
     memcpy(s->c.err, r->err, sizeof s->c.err);
@@ -200,17 +201,23 @@ static void per_call(struct om_out *o)
 {
     const struct live_counts *c = &o->s->c;
     char l[2048];
-    family(o, "rpcbench_requests", "counter", "Requests sent in the measured window, by call.");
+    family(o, "rpcbench_requests", "counter",
+           "Requests offered (due) in the measured window, by call.");
     for (size_t i = 0; i < c->nverbs; i++) {
         label_set(o->s, "call", c->verb[i], NULL, NULL, l, sizeof l);
         sample(o, "rpcbench_requests_total", l, (double)c->requests[i]);
     }
-    family(o, "rpcbench_answers", "counter",
-           "Measured requests by call and outcome (ok, error, unfinished).");
+    family(o, "rpcbench_sent", "counter", "Measured requests written to the wire, by call.");
     for (size_t i = 0; i < c->nverbs; i++) {
-        const char *outcome[3] = {"ok", "error", "unfinished"};
-        const int64_t n[3] = {c->ok[i], c->errors[i], c->unfinished[i]};
-        for (int k = 0; k < 3; k++) {
+        label_set(o->s, "call", c->verb[i], NULL, NULL, l, sizeof l);
+        sample(o, "rpcbench_sent_total", l, (double)(c->requests[i] - c->unsent[i]));
+    }
+    family(o, "rpcbench_answers", "counter",
+           "Measured requests by call and outcome (ok, error, unfinished, unsent).");
+    for (size_t i = 0; i < c->nverbs; i++) {
+        const char *outcome[4] = {"ok", "error", "unfinished", "unsent"};
+        const int64_t n[4] = {c->ok[i], c->errors[i], c->unfinished[i], c->unsent[i]};
+        for (int k = 0; k < 4; k++) {
             label_set(o->s, "call", c->verb[i], "outcome", outcome[k], l, sizeof l);
             sample(o, "rpcbench_answers_total", l, (double)n[k]);
         }
@@ -221,7 +228,7 @@ static void per_call(struct om_out *o)
         sample(o, "rpcbench_errors_total", l, (double)c->err[k]);
     }
     family(o, "rpcbench_queued", "counter",
-           "Measured requests sent late because every connection was busy.");
+           "Measured requests that found every connection busy when due (sent late, or never).");
     label_set(o->s, NULL, NULL, NULL, NULL, l, sizeof l);
     sample(o, "rpcbench_queued_total", l, (double)c->queued);
 }

@@ -5,8 +5,9 @@
  * (model/result.h's struct live_view, one per interval), so a scrape
  * reads figures at most one --interval old; the figures are the report's:
  *
- *   rpcbench_requests_total{call}            sent in the measured window
- *   rpcbench_answers_total{call,outcome}     ok, error, unfinished
+ *   rpcbench_requests_total{call}            offered (due) in the measured window
+ *   rpcbench_sent_total{call}                written to the wire
+ *   rpcbench_answers_total{call,outcome}     ok, error, unfinished, unsent
  *   rpcbench_errors_total{kind}              the report's error kinds
  *   rpcbench_latency_seconds                 histogram of the ok answers'
  *                                            latency, from the intended send
@@ -46,7 +47,7 @@ struct om_state {
     double sum_s;                   /* their latencies' sum */
     struct live_counts {            /* copied from the run as it goes */
         int64_t requests[RUN_MAX_VERBS], ok[RUN_MAX_VERBS], errors[RUN_MAX_VERBS],
-            unfinished[RUN_MAX_VERBS];
+            unfinished[RUN_MAX_VERBS], unsent[RUN_MAX_VERBS];
         char verb[RUN_MAX_VERBS][64];
         size_t nverbs;
         int64_t err[ERR_KINDS], queued;

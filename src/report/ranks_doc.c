@@ -8,37 +8,38 @@
 
 static void heads(struct doc_table *t)
 {
-    static const char *const h[] = {"rank", "host", "sent", "ok", "errors", "achieved/s",
-                                    "lag p99", "cpu %", "clock us", ""};
-    static const int w[] = {-5, -20, 8, 8, 7, 10, 9, 8, 11, 0};
-    for (int c = 0; c < 10; c++) {
+    static const char *const h[] = {"rank", "host", "sent", "unsent", "ok", "errors",
+                                    "achieved/s", "lag p99", "cpu %", "clock us", ""};
+    static const int w[] = {-5, -20, 8, 7, 8, 7, 10, 9, 8, 11, 0};
+    for (int c = 0; c < 11; c++) {
         snprintf(t->heads[c], sizeof t->heads[c], "%s", h[c]);
         t->width[c] = w[c];
     }
     t->text_max[1] = 20;
-    t->gap[9] = 1; /* "  LOST" after the clock */
+    t->gap[10] = 1; /* "  LOST" after the clock */
     snprintf(t->id, sizeof t->id, "ranks");
     snprintf(t->html_caption, sizeof t->html_caption, "MPI ranks");
 }
 
 int report_ranks_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
-    doc_table_init(t, 10);
+    doc_table_init(t, 11);
     heads(t);
     double total = 0;
     int known = 0;
     for (size_t i = 0; i < r->nranks; i++) {
         const struct rank_rec *k = &r->ranks[i];
-        char v[9][32];
+        char v[10][32];
         snprintf(v[0], sizeof v[0], "%d", k->rank);
         snprintf(v[2], sizeof v[2], "%lld", (long long)k->sent);
-        snprintf(v[3], sizeof v[3], "%lld", (long long)k->ok);
-        snprintf(v[4], sizeof v[4], "%lld", (long long)k->errors);
-        snprintf(v[5], sizeof v[5], "%.2f", k->achieved);
-        snprintf(v[6], sizeof v[6], "%.3fms", k->send_lag_p99_ms);
-        snprintf(v[7], sizeof v[7], "%.1f", k->client_cpu_pct);
-        snprintf(v[8], sizeof v[8], "%.1f", k->clock_offset_us);
-        const char *cells[10] = {v[0], k->host, v[2], v[3], v[4], v[5], v[6], v[7], v[8],
+        snprintf(v[3], sizeof v[3], "%lld", (long long)k->unsent);
+        snprintf(v[4], sizeof v[4], "%lld", (long long)k->ok);
+        snprintf(v[5], sizeof v[5], "%lld", (long long)k->errors);
+        snprintf(v[6], sizeof v[6], "%.2f", k->achieved);
+        snprintf(v[7], sizeof v[7], "%.3fms", k->send_lag_p99_ms);
+        snprintf(v[8], sizeof v[8], "%.1f", k->client_cpu_pct);
+        snprintf(v[9], sizeof v[9], "%.1f", k->clock_offset_us);
+        const char *cells[11] = {v[0], k->host, v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
                                  k->lost ? "LOST" : ""};
         if (doc_table_add_row(t, cells, NULL, k->lost ? DOC_ROW_MARKED : 0, err))
             return -1;

@@ -77,8 +77,8 @@ void report_censor_note(const struct censor *cs, char *out, size_t len)
         return;
     }
     report_fmt_us((double)cs->min_us, least, sizeof least);
-    snprintf(out, len, RESULT_LOWER_BOUND_MARK ": a lower bound: %lld requests unfinished, each "
-             "counted as its wait when the run ended (the least %s); a figure at or above "
+    snprintf(out, len, RESULT_LOWER_BOUND_MARK ": a lower bound: %lld requests unfinished or unsent, "
+             "each counted as its wait when the run ended (the least %s); a figure at or above "
              "that may be higher", (long long)cs->n, least);
 }
 
@@ -231,14 +231,14 @@ void report_bucket_grid_text(FILE *out, const char *title, const char *const *na
 
 int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
-    static const char *const heads[7] = {"verb", "requests", "ok", "errors", "unfinished",
-                                         "p50", "p99"};
-    static const int widths[7] = {-16, 8, 8, 8, 10, 10, 10};
-    doc_table_init(t, 7);
+    static const char *const heads[8] = {"verb", "requests", "ok", "errors", "unfinished",
+                                         "unsent", "p50", "p99"};
+    static const int widths[8] = {-16, 8, 8, 8, 10, 8, 10, 10};
+    doc_table_init(t, 8);
     if (r->nverbs < 2)
         return 1;
     snprintf(t->html_caption, sizeof t->html_caption, "per verb");
-    for (int c = 0; c < 7; c++) {
+    for (int c = 0; c < 8; c++) {
         snprintf(t->heads[c], DOC_CELL_LEN, "%s", heads[c]);
         t->width[c] = widths[c];
     }
@@ -248,15 +248,15 @@ int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err)
     struct report_unit u = report_unit_pick(hi, lo);
     for (size_t i = 0; i < r->nverbs; i++) {
         const struct verb_result *v = &r->verbs[i];
-        char n[4][24], a[40], b[40];
-        const int64_t k[4] = {v->requests, v->ok, v->errors, v->unfinished};
-        for (int c = 0; c < 4; c++)
+        char n[5][24], a[40], b[40];
+        const int64_t k[5] = {v->requests, v->ok, v->errors, v->unfinished, v->unsent};
+        for (int c = 0; c < 5; c++)
             snprintf(n[c], sizeof n[c], "%lld", (long long)k[c]);
         report_latency_fmt(&u, &v->latency, &v->censored, 0,
                            (double)hist_percentile(&v->latency, 50), a, sizeof a);
         report_latency_fmt(&u, &v->latency, &v->censored, 0,
                            (double)hist_percentile(&v->latency, 99), b, sizeof b);
-        const char *cells[7] = {v->name, n[0], n[1], n[2], n[3], a, b};
+        const char *cells[8] = {v->name, n[0], n[1], n[2], n[3], n[4], a, b};
         if (doc_table_add(t, cells, err))
             return -1;
     }
@@ -266,7 +266,9 @@ int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err)
 void report_csv(FILE *out, const struct run_result *r)
 {
     int staged = r->cfg.nstages > 0; /* the offered rate varies: a column of its own */
-    fprintf(out, "t,sent,ok,errors,p50_ms,p99_ms,server_cpu_pct,client_cpu_pct,server_rss_kb%s\n",
+    /* due and unsent by intended time, sent by the write, ok and errors by
+     * the answer's arrival (client/ledger.c) */
+    fprintf(out, "t,due,sent,unsent,ok,errors,p50_ms,p99_ms,server_cpu_pct,client_cpu_pct,server_rss_kb%s\n",
             staged ? ",offered" : "");
     for (size_t i = 0; i < r->nintervals; i++) {
         const struct interval_rec *x = &r->intervals[i];
@@ -275,8 +277,8 @@ void report_csv(FILE *out, const struct run_result *r)
             snprintf(scpu, sizeof scpu, "%.1f", x->server_cpu_pct);
         if (x->client_cpu_pct >= 0)
             snprintf(ccpu, sizeof ccpu, "%.1f", x->client_cpu_pct);
-        fprintf(out, "%.3f,%lld,%lld,%lld,%.3f,%.3f,%s,%s,%lld", x->t, (long long)x->sent,
-                (long long)x->ok, (long long)x->errors, x->p50_ms, x->p99_ms, scpu, ccpu,
+        fprintf(out, "%.3f,%lld,%lld,%lld,%lld,%lld,%.3f,%.3f,%s,%s,%lld", x->t, (long long)x->due,
+                (long long)x->sent, (long long)x->unsent, (long long)x->ok, (long long)x->errors, x->p50_ms, x->p99_ms, scpu, ccpu,
                 (long long)x->server_rss_kb);
         if (staged)
             fprintf(out, ",%.3f", x->offered);

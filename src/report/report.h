@@ -100,6 +100,10 @@ void report_censor_note(const struct censor *cs, char *out, size_t len);
 /* "146 B", "2.32 MB": a size in bytes, 1000-based, about 3 digits, into
  * out (len bytes, always terminated). */
 void report_fmt_bytes(double bytes, char *out, size_t len);
+/* What r's unsent requests were, in words ("48 still waiting for a
+ * connection at the end, 2 given up at once: no connection (connect
+ * failed)") into out (len bytes, the caller's). @return out. */
+const char *report_unsent_text(const struct run_result *r, char *out, size_t len);
 /* A cumulative bucket table with one column per histogram, computed once
  * for the text and the HTML writers: the edges from a --buckets spec over
  * all the histograms (buckets_edges), each row's label ("<5ms:") and its

@@ -41,7 +41,8 @@ static void num(FILE *out, double v, int have)
 
 static void summary_head(FILE *out, const struct run_result *r)
 {
-    fputs("label,proto,url,duration_s,rate_target,rate_achieved,sent,ok,errors,unfinished", out);
+    fputs("label,proto,url,duration_s,rate_target,rate_achieved,offered,sent,unsent,ok,errors,"
+          "unfinished", out);
     for (int k = 0; k < ERR_KINDS; k++)
         fprintf(out, ",errors_%s", err_kind_names[k]);
     fputs(",latency_min_ms,latency_mean_ms,latency_max_ms", out);
@@ -82,9 +83,9 @@ void report_csv_summary(FILE *out, const struct run_result *r)
     report_csv_field(out, r->cfg.encoding);
     fputc(',', out);
     report_csv_field(out, r->target_url);
-    fprintf(out, ",%.10g,%.10g,%.10g,%lld,%lld,%lld,%lld", r->duration_s, r->cfg.rate,
-            r->rate_achieved, (long long)r->sent, (long long)r->ok, (long long)r->errors,
-            (long long)r->unfinished);
+    fprintf(out, ",%.10g,%.10g,%.10g,%lld,%lld,%lld,%lld,%lld,%lld", r->duration_s, r->cfg.rate,
+            r->rate_achieved, (long long)r->offered, (long long)r->sent, (long long)r->unsent,
+            (long long)r->ok, (long long)r->errors, (long long)r->unfinished);
     for (int k = 0; k < ERR_KINDS; k++)
         fprintf(out, ",%lld", (long long)r->err[k]);
     num(out, (double)h->min / 1000, any);
@@ -127,13 +128,14 @@ int report_csv_buckets(FILE *out, const struct run_result *r, char *err)
 
 void report_csv_targets(FILE *out, const struct run_result *r)
 {
-    fputs("url,rate,start_s,sent,ok,errors,unfinished,p50_ms,p99_ms\n", out);
+    fputs("url,rate,start_s,offered,sent,unsent,ok,errors,unfinished,p50_ms,p99_ms\n", out);
     for (size_t i = 0; i < r->ntargets; i++) {
         const struct target_result *t = &r->targets[i];
         const struct hist *h = &t->latency;
         report_csv_field(out, t->url);
-        fprintf(out, ",%.10g,%.10g,%lld,%lld,%lld,%lld", t->rate, t->start_s, (long long)t->sent,
-                (long long)t->ok, (long long)t->errors, (long long)t->unfinished);
+        fprintf(out, ",%.10g,%.10g,%lld,%lld,%lld,%lld,%lld,%lld", t->rate, t->start_s,
+                (long long)t->offered, (long long)t->sent, (long long)t->unsent, (long long)t->ok,
+                (long long)t->errors, (long long)t->unfinished);
         num(out, (double)hist_percentile(h, 50.0) / 1000, h->total_count > 0);
         num(out, (double)hist_percentile(h, 99.0) / 1000, h->total_count > 0);
         fputc('\n', out);

@@ -156,25 +156,46 @@ static void lag_lines(struct doc_kv *d, const struct run_result *r)
     }
 }
 
+const char *report_unsent_text(const struct run_result *r, char *out, size_t len)
+{
+    int64_t left = r->unsent - r->unsent_failed;
+    int n = 0;
+    out[0] = '\0';
+    if (left > 0)
+        n = snprintf(out, len, "%lld still waiting for a connection at the end (every one was "
+                     "busy)", (long long)left);
+    if (r->unsent_failed > 0 && n >= 0 && (size_t)n < len)
+        snprintf(out + n, len - (size_t)n, "%s%lld given up at once: no connection could take "
+                 "them (%s failed)", n ? "; " : "", (long long)r->unsent_failed,
+                 err_kind_names[r->unsent_kind]);
+    return out;
+}
+
 void report_requests_doc(const struct run_result *r, struct doc_kv *d)
 {
     doc_kv_init(d, "bytes and pacing"); /* what the page shows of it */
     d->blank_before = 1;
     /* The page's own table says these, with each kind's first error. */
-    doc_kv_add(d, DOC_IN_TEXT, "requests", "sent %lld  ok %lld  errors %lld  unfinished %lld  "
-               "(queued %lld)", (long long)r->sent, (long long)r->ok, (long long)r->errors,
+    doc_kv_add(d, DOC_IN_TEXT, "requests", "offered %lld  sent %lld  unsent %lld  ok %lld  "
+               "errors %lld  unfinished %lld  (queued %lld)", (long long)r->offered,
+               (long long)r->sent, (long long)r->unsent, (long long)r->ok, (long long)r->errors,
                (long long)r->unfinished, (long long)r->queued);
-    if (r->warmup.sent || r->cfg.warmup_ns)
-        doc_kv_add(d, DOC_IN_TEXT, "warmup", "sent %lld  ok %lld  errors %lld  (before the "
-                   "window: in no figure here)", (long long)r->warmup.sent,
-                   (long long)r->warmup.ok, (long long)r->warmup.errors);
+    char unsent[160];
+    if (r->unsent)
+        doc_kv_add(d, DOC_IN_TEXT, "unsent", "%s", report_unsent_text(r, unsent, sizeof unsent));
+    if (r->warmup.sent || r->warmup.unsent || r->cfg.warmup_ns)
+        doc_kv_add(d, DOC_IN_TEXT, "warmup", "sent %lld  unsent %lld  ok %lld  errors %lld  "
+                   "(before the window: in no figure here)", (long long)r->warmup.sent,
+                   (long long)r->warmup.unsent, (long long)r->warmup.ok,
+                   (long long)r->warmup.errors);
     doc_kv_add(d, DOC_IN_TEXT, "errors", "%s", "");
     for (int k = 0; k < ERR_KINDS; k++)
         doc_kv_append(d, "%s%s %lld", k ? " " : "", err_kind_names[k], (long long)r->err[k]);
-    int64_t answered = r->ok + r->errors, written = r->sent - r->unfinished;
+    /* Means over what was written and what was read whole. */
+    int64_t answered = result_answers_read(r);
     char req[32] = "n/a", resp[32] = "n/a";
-    if (written > 0)
-        report_fmt_bytes((double)r->bytes_sent / (double)written, req, sizeof req);
+    if (r->sent > 0)
+        report_fmt_bytes((double)r->bytes_sent / (double)r->sent, req, sizeof req);
     if (answered > 0)
         report_fmt_bytes((double)r->bytes_received / (double)answered, resp, sizeof resp);
     doc_kv_add(d, DOC_IN_BOTH, "bytes", "request %s, response %s (mean)", req, resp);

@@ -46,7 +46,7 @@ static void heads(struct doc_table *t)
     }
     snprintf(t->caption, sizeof t->caption, "stages");
     snprintf(t->legend, sizeof t->legend, "each request counts in the stage its intended send "
-             "time falls in; achieved = ok + errors over the time the stage ran");
+             "time falls in; achieved = sent (written) over the time the stage ran");
     snprintf(t->id, sizeof t->id, "stages");
 }
 
@@ -67,8 +67,7 @@ static int stage_row(const struct run_result *r, size_t i, const struct report_u
     snprintf(ach, sizeof ach, "%.2f/s", result_stage_achieved(r, i));
     snprintf(ok, sizeof ok, "%lld", (long long)s->ok);
     snprintf(errs, sizeof errs, "%lld", (long long)s->errors);
-    int64_t unfinished = s->sent - s->ok - s->errors;
-    snprintf(unf, sizeof unf, "%lld", (long long)(unfinished > 0 ? unfinished : 0));
+    snprintf(unf, sizeof unf, "%lld", (long long)(s->unfinished + s->unsent));
     static const double pcts[3] = {50, 90, 99};
     for (int k = 0; k < 3; k++)
         report_latency_fmt(u, &s->latency, &none, 0,

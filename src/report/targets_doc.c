@@ -12,10 +12,10 @@
 
 static void heads(struct doc_table *t)
 {
-    static const char *const h[] = {"target", "rate/s", "start", "sent", "ok", "errors",
+    static const char *const h[] = {"target", "rate/s", "start", "sent", "unsent", "ok", "errors",
                                     "unfinished", "p50", "p99"};
-    static const int w[] = {-34, 8, 8, 7, 7, 7, 11, 10, 10};
-    for (int c = 0; c < 9; c++) {
+    static const int w[] = {-34, 8, 8, 7, 7, 7, 7, 11, 10, 10};
+    for (int c = 0; c < 10; c++) {
         snprintf(t->heads[c], sizeof t->heads[c], "%s", h[c]);
         t->width[c] = w[c];
     }
@@ -29,7 +29,7 @@ static int worse(const void *a, const void *b)
 {
     const struct target_result *x = *(const struct target_result *const *)a;
     const struct target_result *y = *(const struct target_result *const *)b;
-    int64_t fx = x->errors + x->unfinished, fy = y->errors + y->unfinished;
+    int64_t fx = x->errors + x->unfinished + x->unsent, fy = y->errors + y->unfinished + y->unsent;
     if (fx != fy)
         return fx > fy ? -1 : 1;
     int64_t px = hist_percentile(&x->latency, 99.0);
@@ -39,27 +39,28 @@ static int worse(const void *a, const void *b)
 
 static int add_row(struct doc_table *t, const struct target_result *k, char *err)
 {
-    char v[8][32];
+    char v[9][32];
     snprintf(v[0], sizeof v[0], "%.2f", k->rate);
     snprintf(v[1], sizeof v[1], "%.2fs", k->start_s);
     snprintf(v[2], sizeof v[2], "%lld", (long long)k->sent);
-    snprintf(v[3], sizeof v[3], "%lld", (long long)k->ok);
-    snprintf(v[4], sizeof v[4], "%lld", (long long)k->errors);
-    snprintf(v[5], sizeof v[5], "%lld", (long long)k->unfinished);
-    report_fmt_us((double)hist_percentile(&k->latency, 50.0), v[6], sizeof v[6]);
-    report_fmt_us((double)hist_percentile(&k->latency, 99.0), v[7], sizeof v[7]);
+    snprintf(v[3], sizeof v[3], "%lld", (long long)k->unsent);
+    snprintf(v[4], sizeof v[4], "%lld", (long long)k->ok);
+    snprintf(v[5], sizeof v[5], "%lld", (long long)k->errors);
+    snprintf(v[6], sizeof v[6], "%lld", (long long)k->unfinished);
+    report_fmt_us((double)hist_percentile(&k->latency, 50.0), v[7], sizeof v[7]);
+    report_fmt_us((double)hist_percentile(&k->latency, 99.0), v[8], sizeof v[8]);
     if (!k->latency.total_count) { /* no success (or a file saved without the counts) */
-        snprintf(v[6], sizeof v[6], "-");
         snprintf(v[7], sizeof v[7], "-");
+        snprintf(v[8], sizeof v[8], "-");
     }
-    const char *cells[9] = {k->url, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
-    return doc_table_add_row(t, cells, NULL, k->errors + k->unfinished ? DOC_ROW_MARKED : 0,
-                             err);
+    const char *cells[10] = {k->url, v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8]};
+    return doc_table_add_row(t, cells, NULL,
+                             k->errors + k->unfinished + k->unsent ? DOC_ROW_MARKED : 0, err);
 }
 
 int report_targets_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
-    doc_table_init(t, 9);
+    doc_table_init(t, 10);
     heads(t);
     if (!r->ntargets)
         return 0;
@@ -73,7 +74,7 @@ int report_targets_doc(const struct run_result *r, struct doc_table *t, char *er
         order[i] = &r->targets[i];
         lo = r->targets[i].sent < lo ? r->targets[i].sent : lo;
         hi = r->targets[i].sent > hi ? r->targets[i].sent : hi;
-        bad += r->targets[i].errors + r->targets[i].unfinished > 0;
+        bad += r->targets[i].errors + r->targets[i].unfinished + r->targets[i].unsent > 0;
     }
     qsort(order, r->ntargets, sizeof *order, worse);
     int rc = 0;
@@ -81,7 +82,7 @@ int report_targets_doc(const struct run_result *r, struct doc_table *t, char *er
         rc = add_row(t, order[i], err);
     free(order);
     snprintf(t->notes, sizeof t->notes, "targets     %zu (%s); sent %lld to %lld each; %lld with "
-             "errors or unfinished; every target's row is in --output's JSON", r->ntargets,
+             "errors, unfinished or unsent; every target's row is in --output's JSON", r->ntargets,
              r->ntargets > TARGETS_SHOWN ? "the worst 10 shown" : "all shown", (long long)lo,
              (long long)hi, (long long)bad);
     return rc;
