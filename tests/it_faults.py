@@ -48,17 +48,19 @@ def run_fault(mode, proto="jsonrpc", extra=(), server_args=()):
         with open(out) as f:
             r = json.load(f)
     q, errs = r["requests"], r["errors"]
-    want = 3 if q["sent"] and not q["ok"] else 0  # 3: no request succeeded
+    want = 3 if q["offered"] and not q["ok"] else 0  # 3: no request succeeded
     check(p.returncode == want, "%s: exit %d (want %d), stderr %r"
           % (mode, p.returncode, want, p.stderr[-500:]))
+    given_up = q.get("unsent_given_up_as") if q["unsent_given_up"] else None
     for k, n in errs.items():  # each kind that occurred quotes its first error
-        check(bool(r["error_samples"].get(k)) == (n > 0),
+        check(bool(r["error_samples"].get(k)) == (n > 0 or k == given_up),
               "%s: %d %s errors, sample %r" % (mode, n, k, r["error_samples"].get(k)))
     check(q["sent"] == q["ok"] + q["errors"] + q["unfinished"],
           "%s: sent != ok + errors + unfinished: %r" % (mode, q))
+    check(q["offered"] == q["sent"] + q["unsent"], "%s: offered != sent + unsent: %r" % (mode, q))
     check(q["errors"] == sum(errs.values()), "%s: error kinds do not add up: %r" % (mode, errs))
-    check(q["sent"] == RATE * DURATION_S,
-          "%s: sent %d, want %d (every scheduled request counted)" % (mode, q["sent"], RATE * DURATION_S))
+    check(q["offered"] == RATE * DURATION_S, "%s: offered %d, want %d (every scheduled request "
+          "counted)" % (mode, q["offered"], RATE * DURATION_S))
     check(took <= BUDGET_S, "%s: took %.2fs, budget %.2fs" % (mode, took, BUDGET_S))
     kinds = {k: v for k, v in errs.items() if v}
     TABLE.append((mode + ("" if proto == "jsonrpc" else " (xmlrpc)"), q, kinds, took))
@@ -161,19 +163,23 @@ def test_bad_i8_full_decode():
 def test_stop_listening():
     r, kinds = run_fault("stop", server_args=("--stop-after", "1.0"))
     check(r["requests"]["ok"] > 0, "stop: nothing answered before the stop")
-    # Requests due while every connection waits to reconnect fail now as
-    # `connect`; they must not sit in the backlog until the end and come
-    # out as `unfinished` (at most one connection may be mid-connect then).
-    check(r["requests"]["unfinished"] <= 2,
-          "stop: %d requests left unfinished after the server went away" % r["requests"]["unfinished"])
-    only(kinds, {"connect", "closed"}, "stop")
+    # Requests due while every connection waits to reconnect are given up
+    # now, unsent, as `connect`; they must not sit in the backlog until the
+    # end and come out unfinished (at most one connection may be
+    # mid-connect then).
+    q = r["requests"]
+    check(q["unfinished"] + q["unsent"] - q["unsent_given_up"] <= 2,
+          "stop: %r: requests left waiting after the server went away" % q)
+    check(q["unsent_given_up"] > 0 and q["unsent_given_up_as"] == "connect", "stop: %r" % q)
+    bad = {k: v for k, v in kinds.items() if k != "closed"}
+    check(not bad, "stop: errors of sent requests other than closed: %r" % bad)
 
 
 def print_table():
-    print("fault                 sent   ok errors unfin  seconds  kinds")
+    print("fault                 sent unsent   ok errors unfin  seconds  kinds")
     for mode, q, kinds, took in TABLE:
-        print("%-20s %5d %4d %6d %5d  %7.2f  %s" % (mode, q["sent"], q["ok"], q["errors"],
-                                                  q["unfinished"], took,
+        print("%-20s %5d %6d %4d %6d %5d  %7.2f  %s" % (mode, q["sent"], q["unsent"], q["ok"],
+                                                      q["errors"], q["unfinished"], took,
                                                   ", ".join("%s=%d" % kv for kv in sorted(kinds.items())) or "-"))
 
 

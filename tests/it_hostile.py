@@ -298,24 +298,31 @@ def read(path):
 def check_result(r, what):
     """A run's result (run --output, a round, a cell): every split adds up."""
     q, kinds = r["requests"], r["errors"]
-    check(all(q[k] >= 0 for k in ("sent", "ok", "errors", "unfinished", "queued")), "%s: %r" % (what, q))
+    check(all(q[k] >= 0 for k in ("offered", "sent", "unsent", "ok", "errors", "unfinished",
+                                  "queued")), "%s: %r" % (what, q))
+    check(q["offered"] == q["sent"] + q["unsent"], "%s: offered != sent + unsent: %r" % (what, q))
     check(q["sent"] == q["ok"] + q["errors"] + q["unfinished"],
           "%s: sent != ok + errors + unfinished: %r" % (what, q))
     check(q["errors"] == sum(kinds.values()),
           "%s: error kinds %r do not add up to %d" % (what, kinds, q["errors"]))
-    check(q["queued"] <= q["sent"], "%s: queued %d of %d sent" % (what, q["queued"], q["sent"]))
-    for k, n in kinds.items():
-        check(bool(r["error_samples"].get(k)) == (n > 0),
+    check(q["queued"] <= q["offered"], "%s: queued %d of %d offered" % (what, q["queued"],
+                                                                         q["offered"]))
+    given_up = q.get("unsent_given_up_as") if q["unsent_given_up"] else None
+    for k, n in kinds.items():  # a kind seen, or the one the given-up requests failed as
+        check(bool(r["error_samples"].get(k)) == (n > 0 or k == given_up),
               "%s: %d %s errors, sample %r" % (what, n, k, r["error_samples"].get(k)))
     verbs = r["verbs"].values()
-    for vk, qk in (("requests", "sent"), ("ok", "ok"), ("errors", "errors")):
+    for vk, qk in (("requests", "offered"), ("ok", "ok"), ("errors", "errors"),
+                   ("unsent", "unsent"), ("unfinished", "unfinished")):
         check(sum(v[vk] for v in verbs) == q[qk], "%s: per-verb %s %r add up to %d, not %s %d" % (
             what, vk, [v[vk] for v in verbs], sum(v[vk] for v in verbs), qk, q[qk]))
-    for k in ("sent", "ok", "errors"):
+    for k, qk in (("sent", "sent"), ("ok", "ok"), ("errors", "errors"), ("unsent", "unsent"),
+                  ("due", "offered")):
         got = sum(i[k] for i in r["intervals"])
-        check(got == q[k], "%s: intervals' %s add up to %d, requests %d" % (what, k, got, q[k]))
+        check(got == q[qk], "%s: intervals' %s add up to %d, requests %d" % (what, k, got, q[qk]))
     rc = r["transport"]["reconnects"]
-    check(0 <= rc <= q["sent"] + RECONNECT_SLACK, "%s: %d reconnects for %d requests" % (what, rc, q["sent"]))
+    check(0 <= rc <= q["offered"] + RECONNECT_SLACK, "%s: %d reconnects for %d requests"
+          % (what, rc, q["offered"]))
 
 
 # A merge of n clients' results sums their CPU: "client CPU mean 105.2%"
@@ -341,11 +348,13 @@ def check_report_text(what, text, r, clients=1):
     check_percentages(what, text, clients)
     line = re.search(r"^requests\s.*$", text, re.M)
     nums = {k: re.search(r"\b%s (\d+)" % k, line.group()) if line else None
-            for k in ("sent", "ok", "errors", "unfinished")}
-    if not check(all(nums.values()), "%s: no requests line with sent, ok, errors, unfinished" % what):
+            for k in ("offered", "sent", "unsent", "ok", "errors", "unfinished")}
+    if not check(all(nums.values()), "%s: no requests line with offered, sent, unsent, ok, "
+                 "errors, unfinished" % what):
         return
     got = {k: int(m.group(1)) for k, m in nums.items()}
     check(got["sent"] == got["ok"] + got["errors"] + got["unfinished"], "%s: %r" % (what, line.group()))
+    check(got["offered"] == got["sent"] + got["unsent"], "%s: %r" % (what, line.group()))
     check(all(got[k] == r["requests"][k] for k in got),
           "%s: text %r, JSON %r" % (what, got, r["requests"]))
     if len(r["verbs"]) < 2:
@@ -354,7 +363,7 @@ def check_report_text(what, text, r, clients=1):
     if not check(head, "%s: no per-verb table for a mix" % what):
         return
     rows = [ln.split() for ln in head.group(1).splitlines()]
-    for col, k in ((1, "sent"), (2, "ok"), (3, "errors")):
+    for col, k in ((1, "offered"), (2, "ok"), (3, "errors")):
         total = sum(int(row[col]) for row in rows)
         check(total == got[k],
               "%s: per-verb column %d adds up to %d, %s %d" % (what, col, total, k, got[k]))
@@ -430,7 +439,8 @@ def report_saved(case, saved, d, r):
         check_result(r2, what + " --output")
         check_report_text(what, clean_text(what + " stdout", ran.out), r2, clients=twice)
         # counts add up in a merge with itself; the smallest censored wait stays
-        want = {k: v if k == "censored_min_us" else v * twice for k, v in r["requests"].items()}
+        want = {k: v if k == "censored_min_us" or isinstance(v, str) else v * twice
+                for k, v in r["requests"].items()}
         check(r2["requests"] == want,
               "%s --output %r, run %r" % (what, r2["requests"], r["requests"]))
     for fmt in ("csv", "csv-summary"):
@@ -461,9 +471,10 @@ class Case:
 
     def all_ok(self, r):
         q = r["requests"]
-        if q["ok"] == q["sent"]:
+        if q["ok"] == q["offered"]:
             return True
-        return (self.last_may_wait and q["unfinished"] == 1 and q["ok"] == q["sent"] - 1
+        return (self.last_may_wait and q["unfinished"] + q["unsent"] == 1
+                and q["ok"] == q["offered"] - 1
                 and q.get("censored_min_us", 1e9) < 250e3)
 
     def path(self):
@@ -482,11 +493,11 @@ class Case:
                                      timeout_s=self.timeout_s)
             peer.close()
         planned = (self.rate or RATE) * DURATION_S
-        sent = r["requests"]["sent"] if r else planned
+        sent = r["requests"]["offered"] if r else planned
         check(len(peer.conns) <= sent + RECONNECT_SLACK + CONNS,
               "%s: the peer saw %d connections for %d requests" % (self.name, len(peer.conns), sent))
         if self.ok_all:
-            check(ran.code == 0 and r is not None and r["requests"]["sent"] == planned
+            check(ran.code == 0 and r is not None and r["requests"]["offered"] == planned
                   and self.all_ok(r),
                   "%s: a correct peer, yet exit %d, requests %r, errors %r, samples %r"
                   % (self.name, ran.code, r and r["requests"], r and r["errors"], r and r["error_samples"]))

@@ -66,7 +66,7 @@ def main():
         # CSV: header and one row per interval
         rc, out, err = run(["report", res, "--format", "csv"], 20)
         lines = out.strip().splitlines()
-        check(rc == 0 and lines[0].startswith("t,sent,ok,"), "csv header %r" % lines[:1])
+        check(rc == 0 and lines[0].startswith("t,due,sent,unsent,ok,"), "csv header %r" % lines[:1])
         check(len(lines) == 1 + len(saved["intervals"]), "csv rows %d" % len(lines))
 
         # merging a file with itself: counts and rates double, percentiles stay

@@ -22,17 +22,22 @@ Cases: a 1 s stall with --timeout 300ms (timeouts, requests given up), a
 stall over the window's end (requests left unsent), a ramp on two
 connections."""
 import csv
+import io
 import json
 import os
+import re
 import shutil
+import socket
 import socketserver
+import subprocess
 import tempfile
 import threading
 import time
+import urllib.request
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 from pcapwire import Capture, grid_counts, http_exchanges, near_edge
-from rpctest import check, main, rpcbench, skip
+from rpctest import RPCBENCH, bounded, check, kill_group, main, rpcbench, skip, spawn
 
 BODY = (b"<?xml version='1.0'?><methodResponse><params><param><value><string>ok"
         b"</string></value></param></params></methodResponse>")
@@ -66,9 +71,9 @@ class Stalling(socketserver.ThreadingMixIn, HTTPServer):
     after the first call waits until the stall is over."""
     daemon_threads = True
 
-    def __init__(self, at, length):
+    def __init__(self, at, length, delay=0.0):
         super().__init__(("127.0.0.1", 0), Handler)
-        self.at, self.length, self.t0 = at, length, None
+        self.at, self.length, self.t0, self.delay, self.calls = at, length, None, delay, 0
         self.lock = threading.Lock()
         threading.Thread(target=self.serve_forever, daemon=True).start()
 
@@ -77,6 +82,8 @@ class Stalling(socketserver.ThreadingMixIn, HTTPServer):
         with self.lock:
             if self.t0 is None:
                 self.t0 = now
+            self.calls += 1
+        time.sleep(self.delay)
         rel = now - self.t0
         if self.at <= rel < self.at + self.length:
             time.sleep(self.at + self.length - rel)
@@ -85,9 +92,10 @@ class Stalling(socketserver.ThreadingMixIn, HTTPServer):
         return "http://127.0.0.1:%d/RPC2" % self.server_address[1]
 
 
-def captured_run(stall_at, stall_s, *args):
+def captured_run(stall_at, stall_s, *args, keep=None):
     """A run against a stalling server with the wire captured: (result,
-    the log's rows, the capture's connections)."""
+    the log's rows, the capture's connections); keep: a folder that gets
+    the saved result as r.json."""
     if not shutil.which("tcpdump"):
         skip("tcpdump is not installed (scripts/deps.sh check installs it)")
     srv = Stalling(stall_at, stall_s)
@@ -107,6 +115,8 @@ def captured_run(stall_at, stall_s, *args):
             r = json.load(f)
         with open(log) as f:
             rows = list(csv.DictReader(f))
+        if keep:
+            shutil.copy(out, os.path.join(keep, "r.json"))
         return r, rows, http_exchanges(pcap, port)
 
 
@@ -231,6 +241,134 @@ def test_ramp_two_connections():
     check(sent[0] < sent[-1], "a ramp: %r" % sent)
 
 
+COUNTS = ("offered", "sent", "unsent", "ok", "errors", "unfinished")
+
+
+def identities(c, where):
+    check(c["offered"] == c["sent"] + c["unsent"], "%s: offered != sent + unsent: %r"
+          % (where, c))
+    check(c["sent"] == c["ok"] + c["errors"] + c["unfinished"],
+          "%s: sent != ok + errors + unfinished: %r" % (where, c))
+
+
+def report_of(saved, *args):
+    p = bounded([RPCBENCH, "report", saved, *args], 60)
+    check(p.returncode == 0, "report %r: %d %s" % (args, p.returncode, p.stderr))
+    return p.stdout
+
+
+def scrape_until_done(port, p, last):
+    """The run's /metrics, scraped until it ends (the last good page in
+    last[0]); --metrics-linger waits for the scrape after the end."""
+    while p.poll() is None:
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port, timeout=1) as r:
+                text = r.read().decode()
+            if "rpcbench_sent_total" in text:
+                last[0] = text
+        except OSError:
+            pass
+        time.sleep(0.1)
+
+
+def metric_sum(text, name, label=""):
+    """The sum of the samples named name (with label among their labels)."""
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+               if line.startswith(name + "{") and label in line)
+
+
+def test_every_output_says_the_same():
+    """The stall with timeouts again: the text, CSV summary, CSV timeline,
+    HTML page and live metrics carry the same counts, and the identities
+    hold in each."""
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    mport = s.getsockname()[1]
+    s.close()
+    srv = Stalling(1.5, 1.0)
+    last = [""]
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            saved, page = os.path.join(d, "r.json"), os.path.join(d, "r.html")
+            p = spawn([RPCBENCH, "run", "--url", srv.url(), "--method", "x", "-R", "50", "-d",
+                       "4s", "-c", "1", "--timeout", "300ms", "--quiet", "--output", saved,
+                       "--metrics-listen", "127.0.0.1:%d" % mport, "--metrics-linger", "3s"],
+                      stdout=subprocess.DEVNULL)
+            try:
+                scrape_until_done(mport, p, last)
+                p.wait(30)
+            finally:
+                kill_group(p)
+            with open(saved) as f:
+                r = json.load(f)
+            q = r["requests"]
+            identities(q, "json")
+            check(q["unsent"] > 0 and q["errors"] > 0, "the stall's unsent and timeouts: %r" % q)
+            text = report_of(saved)
+            m = re.search(r"^requests +offered (\d+) +sent (\d+) +unsent (\d+) +ok (\d+) +"
+                          r"errors (\d+) +unfinished (\d+)", text, re.M)
+            check(m and dict(zip(COUNTS, map(int, m.groups()))) == {k: q[k] for k in COUNTS},
+                  "text: %r" % (m and m.group(0)))
+            row = next(csv.DictReader(io.StringIO(report_of(saved, "--format", "csv-summary"))))
+            check({k: int(row[k]) for k in COUNTS} == {k: q[k] for k in COUNTS},
+                  "csv-summary: %r" % row)
+            tl = list(csv.DictReader(io.StringIO(report_of(saved, "--format", "csv"))))
+            for k, want in (("due", q["offered"]), ("sent", q["sent"]), ("unsent", q["unsent"]),
+                            ("ok", q["ok"]), ("errors", q["errors"])):
+                check(sum(int(x[k]) for x in tl) == want, "csv timeline: %s" % k)
+            report_of(saved, "--html", page)
+            with open(page) as f:
+                html = f.read()
+            got = {k: int(re.search(r'<th scope="row">%s</th><td>(\d+)</td>' % k, html).group(1))
+                   for k in COUNTS}
+            check(got == {k: q[k] for k in COUNTS}, "html: %r" % got)
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    om = last[0]
+    check(om, "no /metrics page with the run's figures")
+    live = {"offered": metric_sum(om, "rpcbench_requests_total"),
+            "sent": metric_sum(om, "rpcbench_sent_total")}
+    for k, outcome in (("ok", "ok"), ("errors", "error"), ("unfinished", "unfinished"),
+                       ("unsent", "unsent")):
+        live[k] = metric_sum(om, "rpcbench_answers_total", 'outcome="%s"' % outcome)
+    check({k: int(v) for k, v in live.items()} == {k: q[k] for k in COUNTS},
+          "live metrics %r, result %r" % (live, q))
+
+
+def test_fleet_of_slow_hosts():
+    """--targets with three hosts that take 300 ms a call, polled at 10/s
+    each on one connection: each host's row says sent what that host
+    received, the rest unsent (waiting at the end), and the totals add up."""
+    hosts = [Stalling(100, 0, delay=0.3) for _ in range(3)]
+    try:
+        with tempfile.TemporaryDirectory() as d:
+            targets, out = os.path.join(d, "hosts.txt"), os.path.join(d, "r.json")
+            with open(targets, "w") as f:
+                f.write("".join(h.url() + "\n" for h in hosts))
+            code, text, err = rpcbench("run", "--targets", targets, "--method", "x", "-R", "30",
+                                       "-d", "3s", "--timeout", "5s", "--quiet", "--output",
+                                       out, timeout=120)
+            check(code == 0, "run exited %d: %s" % (code, err))
+            with open(out) as f:
+                r = json.load(f)
+    finally:
+        for h in hosts:
+            h.shutdown()
+            h.server_close()
+    q, rows = r["requests"], {x["url"]: x for x in r["targets"]}
+    got = {h.url(): h.calls for h in hosts}
+    for url, n in got.items():
+        x = rows[url]
+        check(x["sent"] == n, "host %s received %d, its row says sent %d" % (url, n, x["sent"]))
+        check(x["offered"] == x["sent"] + x["unsent"] and x["unsent"] > 0, "row %r" % x)
+    check(q["sent"] == sum(got.values()), "the hosts received %d, the report says sent %d"
+          % (sum(got.values()), q["sent"]))
+    check(q["offered"] == q["sent"] + q["unsent"], "requests %r" % q)
+    check("unsent %d" % q["unsent"] in text or q["unsent"] == 0, text[-600:])
+
+
 if __name__ == "__main__":
     os.chdir(os.path.dirname(os.path.abspath(__file__)))
-    main([test_stall_with_timeouts, test_stall_over_the_end, test_ramp_two_connections])
+    main([test_stall_with_timeouts, test_stall_over_the_end, test_ramp_two_connections,
+          test_fleet_of_slow_hosts, test_every_output_says_the_same])
