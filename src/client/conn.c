@@ -34,12 +34,14 @@ static void tell_down(struct conn *c, enum conn_down how, const char *why)
     p->ev->down(p->owner, c, how, why);
 }
 
-void conn_init(struct engine *e, struct conn *c, int idx)
+void conn_init(struct engine *e, struct conn *c, int idx, struct lane *l,
+               const struct target *target, struct conn_peer *peer)
 {
     memset(c, 0, sizeof *c);
     c->eng = e;
-    c->target = e->target;
-    c->peer = e->nlanes ? &e->lanes[e->lane_at].peer : &e->pool.peer;
+    c->lane = l;
+    c->target = target;
+    c->peer = peer;
     c->idx = idx;
     c->fd = -1;
     c->state = CONN_DOWN;
@@ -231,7 +233,7 @@ static int counts_to_give_up(const struct conn *c, enum conn_cause cause)
 static int host_gives_up_alone(struct conn *c)
 {
     struct engine *e = c->eng;
-    if (!e->nlanes)
+    if (!e->fleet)
         return 0;
     c->peer->gave_up = 1;
     for (int i = 0; i < e->nlanes; i++)
@@ -252,7 +254,7 @@ static void fail_as(struct conn *c, int kind, enum conn_cause cause, const char 
     p->stats.failures[cause]++;
     p->last_kind = c->last_kind = kind;
     p->last_conn = c->idx;
-    if (why && e->nlanes) /* a fleet: this connection's host */
+    if (why && e->fleet) /* a fleet: this connection's host */
         snprintf(p->last_why, sizeof p->last_why, "the server at %.60s:%d %s", c->target->host,
                  c->target->port, why);
     else if (why)

@@ -34,6 +34,7 @@ enum conn_state {
 
 struct engine;
 struct conn;
+struct lane;
 
 /* How a connection went down (conn_events.down). */
 enum conn_down {
@@ -64,9 +65,10 @@ struct conn_events {
 /* What a wire protocol does on a connection whose transport is up. */
 struct wire {
     int multiplex; /* many requests in flight per connection */
-    /* Renders verb's request once for the run (kept in e->prep[verb]).
-     * @return 0, or -1 with err. body stays the caller's. */
-    int (*prepare)(struct engine *e, int verb, const struct enc_request *body, char *err);
+    /* Renders verb's request once for lane l's target (kept in
+     * l->prep[verb]). @return 0, or -1 with err. body stays the caller's. */
+    int (*prepare)(struct engine *e, struct lane *l, int verb, const struct enc_request *body,
+                   char *err);
     void (*on_ready)(struct conn *c);           /* transport up: log in, or conn_ready */
     void (*on_io)(struct conn *c, int revents); /* readable/writable while up */
     void (*send)(struct conn *c, struct request *r); /* r filled in; c IDLE */
@@ -92,8 +94,8 @@ struct conn {
     uint64_t rng;          /* the backoff's jitter */
     int64_t connect_ns;    /* when this connection attempt began */
     int ever_up;           /* reconnects are counted after the first */
-    struct conn_peer *peer; /* the server it talks to (the pool's, or its
-                              fleet host's); set by conn_init */
+    struct lane *lane;     /* its target's lane (engine_int.h): set by conn_init */
+    struct conn_peer *peer; /* the server it talks to (its lane's); set by conn_init */
     int last_kind;         /* the error kind of its last failure (a fleet's
                               host: its requests that find no connection) */
     struct http_response resp; /* HTTP: the answer being framed */
@@ -163,7 +165,6 @@ struct conn_pool {
     double backoff_s;    /* the pool's next backoff (0: the first) */
     int reached;         /* a TCP connection got through once */
     int spoke;           /* some peer once answered in the wire's protocol */
-    struct conn_peer peer; /* the single target's (a fleet: each lane's) */
     int last_kind;       /* the error kind of the last failure, for requests
                             that fail for want of a connection */
     char last_why[ERR_SAMPLE_LEN]; /* what happened then ("" none) */
@@ -190,8 +191,10 @@ void conn_pool_harvest(struct conn_pool *p);
 /* Closes the harvest set (after every connection's conn_close). */
 void conn_pool_harvest_free(struct conn_pool *p);
 
-/* Readies c (DOWN, nothing open) as connection idx of e's pool. */
-void conn_init(struct engine *e, struct conn *c, int idx);
+/* Readies c (DOWN, nothing open) as connection idx of e's pool, to
+ * target (its lane l's) with peer l's. */
+void conn_init(struct engine *e, struct conn *c, int idx, struct lane *l,
+               const struct target *target, struct conn_peer *peer);
 /* Opens c (DOWN): connect, TLS, then wire->on_ready. A connect that fails
  * at once goes to BACKOFF (conn_events.down says so before this returns). */
 void conn_start(struct conn *c);

@@ -21,23 +21,23 @@
 #include "client/engine_int.h"
 #include "client/errtext.h"
 
-/* The request's head for a body of len bytes, appended to b. */
-static int http_head(const struct engine *e, struct buf *b, size_t len)
+/* The request's head to target t for a body of len bytes, appended to b. */
+static int http_head(const struct engine *e, const struct target *t, struct buf *b, size_t len)
 {
     /* --header, --user, --bearer: the lines as given, before the body's */
     return buf_appendf(b,
                        "POST %s HTTP/1.1\r\nHost: %s:%d\r\nUser-Agent: rpcbench\r\n"
                        "%sContent-Type: %s\r\nContent-Length: %zu\r\n\r\n",
-                       e->target->path, e->target->host, e->target->port, e->cfg->headers,
-                       e->enc->content_type, len);
+                       t->path, t->host, t->port, e->cfg->headers, e->enc->content_type, len);
 }
 
-static int http_prepare(struct engine *e, int verb, const struct enc_request *body, char *err)
+static int http_prepare(struct engine *e, struct lane *l, int verb, const struct enc_request *body,
+                        char *err)
 {
-    struct prepared *p = &e->prep[verb];
+    struct prepared *p = &l->prep[verb];
     struct buf *b = &p->req.body;
     buf_reset(b);
-    int rc = http_head(e, b, body->body.len);
+    int rc = http_head(e, l->target, b, body->body.len);
     size_t head = b->len;
     if (rc || buf_append(b, body->body.data, body->body.len)) {
         snprintf(err, ERR_LEN, "out of memory rendering the request");
@@ -94,7 +94,7 @@ static int keep_body(void *ctx, const char *at, size_t len)
  * memory. */
 static int http_bytes(struct engine *e, const struct request *r, const struct buf **out)
 {
-    struct prepared *p = &e->prep[r->verb];
+    struct prepared *p = &r->conn->lane->prep[r->verb];
     int st = engine_stamp(e, r);
     if (st == 0) {
         enc_stamp_id(&p->req, reqid_wire(&e->ids, r->id));
@@ -103,7 +103,7 @@ static int http_bytes(struct engine *e, const struct request *r, const struct bu
     }
     buf_reset(&e->stamp_msg);
     *out = &e->stamp_msg;
-    return st < 0 || http_head(e, &e->stamp_msg, e->stamp_body.len) ||
+    return st < 0 || http_head(e, r->conn->target, &e->stamp_msg, e->stamp_body.len) ||
            buf_append(&e->stamp_msg, e->stamp_body.data, e->stamp_body.len) ? -1 : 0;
 }
 
@@ -184,7 +184,7 @@ static int describe(struct conn *c, int kind, const struct enc_result *r)
 static int id_matches(const struct conn *c, const struct enc_result *r)
 {
     const struct engine *e = c->eng;
-    if (!e->prep[c->req.verb].req.id_len)
+    if (!c->lane->prep[c->req.verb].req.id_len)
         return 1; /* XML-RPC: no ids */
     return r->has_id && r->id == reqid_wire(&e->ids, c->req.id);
 }

@@ -22,9 +22,11 @@
 #define STOMP_HEARTBEAT_MS 10000
 #define STOMP_DEFAULT_DESTINATION "jms.topic.vdsm_requests"
 
-static int stomp_prepare(struct engine *e, int verb, const struct enc_request *body, char *err)
+static int stomp_prepare(struct engine *e, struct lane *l, int verb, const struct enc_request *body,
+                         char *err)
 {
-    struct prepared *p = &e->prep[verb];
+    (void)e;
+    struct prepared *p = &l->prep[verb];
     buf_reset(&p->req.body);
     if (buf_append(&p->req.body, body->body.data, body->body.len)) {
         snprintf(err, ERR_LEN, "out of memory rendering the request");
@@ -100,7 +102,7 @@ static int build_frames(struct conn *c)
     struct engine *e = c->eng;
     buf_reset(&c->frames);
     for (size_t v = 0; v < e->cfg->nverbs; v++) {
-        const struct prepared *p = &e->prep[v];
+        const struct prepared *p = &c->lane->prep[v];
         size_t start = c->frames.len;
         if (render_send(c, &c->frames, p->req.body.data, p->req.body.len))
             return -1;
@@ -180,7 +182,7 @@ static int frame_bytes(struct conn *c, const struct request *r, const char **at,
     if (st == 0) {
         struct enc_request slot = {.body = {.data = c->frames.data, .len = c->frames.len},
                                    .id_off = c->frame_id_off[r->verb],
-                                   .id_len = e->prep[r->verb].req.id_len};
+                                   .id_len = c->lane->prep[r->verb].req.id_len};
         enc_stamp_id(&slot, reqid_wire(&e->ids, r->id));
         *at = c->frames.data + c->frame_off[r->verb];
         *len = c->frame_len[r->verb];

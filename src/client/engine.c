@@ -38,26 +38,25 @@ __attribute__((format(printf, 2, 3))) static void fail(struct engine *e, const c
  * answer read on the pacer's wake, after it came): its lag is the pacer's. */
 static void take_back(struct engine *e, struct conn *c, int64_t free_at)
 {
-    int64_t busy_since = e->idle || e->wire->multiplex ? INT64_MAX : e->all_busy_ns;
+    struct lane *l = c->lane;
+    int64_t busy_since = l->idle || e->wire->multiplex ? INT64_MAX : l->all_busy_ns;
     if (!e->wire->multiplex) {
-        c->next_idle = e->idle;
-        e->idle = c;
+        c->next_idle = l->idle;
+        l->idle = c;
     }
     if (e->phase == PHASE_SENDING)
-        engine_dispatch(e, busy_since, free_at);
+        engine_dispatch(e, l, busy_since, free_at);
 }
 
 /* conn_events.ready: c is up now. */
 static void conn_up(void *owner, struct conn *c)
 {
-    lane_enter(owner, lane_of_conn(owner, c));
     take_back(owner, c, clock_now_ns());
 }
 
 /* conn_events.idle: c's answer is in; c was free from its arrival on. */
 static void conn_answered(void *owner, struct conn *c)
 {
-    lane_enter(owner, lane_of_conn(owner, c));
     take_back(owner, c, c->rx_ns);
     if (c->state == CONN_IDLE) /* still idle: nothing was due for it */
         lanes_trim_idle(owner, c);
@@ -66,12 +65,13 @@ static void conn_answered(void *owner, struct conn *c)
 /* HTTP: c, closed, is kept closed until a request needs it. */
 static void make_spare(struct engine *e, struct conn *c)
 {
-    c->next_spare = e->spare;
-    e->spare = c;
-    e->nspare++;
+    struct lane *l = c->lane;
+    c->next_spare = l->spare;
+    l->spare = c;
+    l->nspare++;
     /* A backlog waits for no completion now: dispatch opens this one again. */
     if (e->phase == PHASE_SENDING && !e->dispatching)
-        engine_dispatch(e, e->idle ? INT64_MAX : e->all_busy_ns, clock_now_ns());
+        engine_dispatch(e, l, l->idle ? INT64_MAX : l->all_busy_ns, clock_now_ns());
 }
 
 /* A TCP connect failed (why). Before the run began and before any
@@ -80,32 +80,32 @@ static void make_spare(struct engine *e, struct conn *c)
  * every host is: a host that cannot be connected counts its requests as
  * connect errors in its own row, and its connection retries with the
  * usual backoff (lanes_unreachable, engine_lanes.c). */
-static void connect_failed(struct engine *e, const char *why)
+static void connect_failed(struct engine *e, struct lane *l, const char *why)
 {
     if (e->phase != PHASE_CONNECTING)
         return;
-    if (e->nlanes) {
-        if (lanes_unreachable(e, e->lane_at))
+    if (e->fleet) {
+        if (lanes_unreachable(e, l))
             fail(e, "cannot connect to any of the %d targets (the last, %.100s:%d: %s)",
-                 e->nlanes, e->target->host, e->target->port, why);
+                 e->nlanes, l->target->host, l->target->port, why);
         return;
     }
     if (!e->pool.reached)
-        fail(e, "cannot connect to %.100s:%d: %s", e->target->host, e->target->port, why);
+        fail(e, "cannot connect to %.100s:%d: %s", l->target->host, l->target->port, why);
 }
 
 /* conn_events.down: c is no longer free (HTTP: off the idle stack). */
 static void conn_went_down(void *owner, struct conn *c, enum conn_down how, const char *why)
 {
     struct engine *e = owner;
-    lane_enter(e, lane_of_conn(e, c));
-    for (struct conn **pp = &e->idle; *pp; pp = &(*pp)->next_idle)
+    struct lane *l = c->lane;
+    for (struct conn **pp = &l->idle; *pp; pp = &(*pp)->next_idle)
         if (*pp == c) {
             *pp = c->next_idle;
             break;
         }
     if (how == CONN_DOWN_FATAL) { /* the run cannot work: it ends with why */
-        if (e->nlanes) /* every host given up or unreachable */
+        if (e->fleet) /* every host given up or unreachable */
             fail(e, "none of the %d targets answered (the last, %s)", e->nlanes, why);
         else
             fail(e, "%s", why);
@@ -119,11 +119,12 @@ static void conn_went_down(void *owner, struct conn *c, enum conn_down how, cons
         return;
     }
     if (why)
-        connect_failed(e, why);
+        connect_failed(e, l, why);
     /* The last connection gave up: the backlog cannot go anywhere, so it
-     * fails now rather than waiting for a connection that may never come. */
-    if (e->phase == PHASE_SENDING && engine_all_gave_up(e) && !e->dispatching) /* else dispatch sees it */
-        engine_dispatch(e, INT64_MAX, INT64_MAX);
+     * is given up now rather than waiting for a connection that may never
+     * come. */
+    if (e->phase == PHASE_SENDING && engine_all_gave_up(e, l) && !e->dispatching) /* else dispatch sees it */
+        engine_dispatch(e, l, INT64_MAX, INT64_MAX);
 }
 
 static const struct conn_events engine_events = {
@@ -141,12 +142,12 @@ static const struct conn_events engine_events = {
  * to --connections): a pool opened ahead would leave the unused ones
  * silent. STOMP connections speak at once (CONNECT), and a closed loop
  * uses every connection from the start. */
-static void open_lane(struct engine *e)
+static void open_lane(struct engine *e, struct lane *l)
 {
     int lazy = !e->wire->multiplex && e->cfg->rate > 0;
-    int n = e->cfg->connections, first = e->nlanes ? e->lane_at * n : 0;
+    int n = l->nconns, first = l->first_conn;
     for (int i = first; i < first + n; i++)
-        conn_init(e, &e->pool.conns[i], i);
+        conn_init(e, &e->pool.conns[i], i, l, l->target, &l->peer);
     for (int i = first + n - 1; i >= first; i--) {
         if (lazy && i > first)
             make_spare(e, &e->pool.conns[i]);
@@ -206,10 +207,10 @@ static void end_run(struct engine *e, int64_t at_ns)
     /* A fleet's spread starts and the periodic calls' phases offer less in
      * the window than their nominal rates: the target is what the window
      * was offered (a rank of a fleet offers only its own hosts'). */
-    if (e->cfg->rate > 0 && e->end_ns > e->m0_ns && (e->periodic.n || e->nlanes) &&
-        !(e->nlanes && e->cfg->split_ranks > 1))
+    if (e->cfg->rate > 0 && e->end_ns > e->m0_ns && (e->lanes[0].periodic.n || e->fleet) &&
+        !(e->fleet && e->cfg->split_ranks > 1))
         e->res->cfg.rate = lanes_offered(e, e->m0_ns, e->end_ns);
-    else if (e->end_ns > e->m0_ns && e->nlanes) /* a rank's share of a fleet: its own hosts' */
+    else if (e->end_ns > e->m0_ns && e->fleet) /* a rank's share of a fleet: its own hosts' */
         e->res->share_offered = lanes_offered(e, e->m0_ns, e->end_ns);
     result_stages_cpu(e->res); /* the samples are all in, the window's end known */
 }
@@ -261,13 +262,13 @@ static void silence_cb(struct ev_loop *loop, ev_timer *w, int revents)
     (void)revents;
     struct engine *e = w->data;
     const struct target *first;
-    int silent = e->nlanes ? lanes_silent(e, &first) : 0;
+    int silent = e->fleet ? lanes_silent(e, &first) : 0;
     if (silent && e->next_id > 0 && !engine_ended(e))
         fprintf(stderr, "rpcbench: no answer yet: %d of the %d targets accepted a connection "
                 "but sent no byte in %.0fs (the first, %.100s:%d): are they the right ports "
                 "and scheme (stomp://? http://?)\n", silent, e->nlanes, SILENCE_HINT_S,
                 first->host, first->port);
-    else if (!e->nlanes && !e->pool.spoke && e->next_id > 0 && !engine_ended(e))
+    else if (!e->fleet && !e->pool.spoke && e->next_id > 0 && !engine_ended(e))
         fprintf(stderr, "rpcbench: no answer yet: the server at %s accepted %s but sent no "
                 "byte in %.0fs: is it the right port and scheme (stomp://? http://?)\n",
                 e->res->target_url, e->pool.n == 1 ? "the connection" : "connections",
@@ -302,17 +303,7 @@ static void begin(struct engine *e)
     periodic_longest(cfg, &e->mix_off);
     if (cfg->rate > 0) /* the target rate the reports judge by: every call, every target */
         e->res->cfg.rate = lanes_target_rate(e);
-    if (e->nlanes) { /* each its own schedules; the ranks were dealt whole lanes */
-        lanes_begin(e, now);
-    } else {
-        if (cfg->nstages) /* the warmup holds the first stage's starting rate */
-            sched_init_stages(&e->sched, cfg->arrival, cfg->stages, cfg->nstages,
-                              cfg->warmup_ns, now, cfg->seed);
-        else
-            sched_init(&e->sched, cfg->arrival, cfg->rate > 0 ? cfg->rate : 1, now, cfg->seed);
-        sched_split(&e->sched, cfg->split_ranks, cfg->split_rank);
-        periodic_init(&e->periodic, cfg, now, 1);
-    }
+    lanes_begin(e, now);
     ev_timer_set(&e->tick, (double)(e->m0_ns + e->tick_k * cfg->interval_ns - now) / 1e9, 0);
     ev_timer_start(e->loop, &e->tick);
     ev_timer_set(&e->end, (double)(e->end_ns - now) / 1e9, 0);
@@ -338,7 +329,7 @@ static void startup_cb(struct ev_loop *loop, ev_timer *w, int revents)
         ready += c->state == CONN_IDLE;
         /* a fleet's unreachable host is not waited for: it retries */
         opened += (c->state != CONN_DOWN || c->ever_up) &&
-                  !(e->nlanes && c->state == CONN_BACKOFF && !c->ever_up);
+                  !(e->fleet && c->state == CONN_BACKOFF && !c->ever_up);
     }
     if (ready < opened && clock_now_ns() < e->startup_deadline_ns)
         return; /* the repeating timer looks again */
@@ -423,8 +414,6 @@ static void teardown(struct engine *e)
     free(e->pool.conns);
     if (e->tls)
         SSL_CTX_free(e->tls);
-    for (size_t i = 0; i < RUN_MAX_VERBS; i++)
-        enc_request_free(&e->prep[i].req);
     lanes_free(e);
     hist_close(&e->ival_hist);
     hist_close(&e->ival_next);
@@ -448,7 +437,7 @@ static void teardown(struct engine *e)
 /* What the run needs before its loop: the encoding, the pool, the
  * histograms, the wire and TLS, the rendered requests, the loop's
  * watchers. @return 0, or -1 with err (teardown frees what was made). */
-static int prepare(struct engine *e, char *err)
+static int prepare(struct engine *e, const struct target *target, char *err)
 {
     const struct run_config *cfg = e->cfg;
     e->timerfd = -1;
@@ -461,7 +450,7 @@ static int prepare(struct engine *e, char *err)
         return -1;
     }
     int nconns;
-    if (lanes_setup(e, &nconns, err))
+    if (lanes_setup(e, target, &nconns, err))
         return -1;
     e->pool.conns = calloc((size_t)nconns, sizeof *e->pool.conns);
     e->pool.n = nconns;
@@ -475,11 +464,6 @@ static int prepare(struct engine *e, char *err)
     if (engine_setup_transport(e, nconns, engine_request_ended, err) ||
         engine_setup_requests(e, err))
         return -1;
-    for (int i = 1; i < e->nlanes; i++) { /* lane 0's are rendered */
-        lane_enter(e, i);
-        if (engine_render_requests(e, err))
-            return -1;
-    }
     return setup_loop(e, err);
 }
 
@@ -559,11 +543,10 @@ int engine_run(const struct run_config *cfg, const struct run_hooks *hooks,
     e->cfg = cfg;
     if (hooks)
         e->hooks = *hooks;
-    e->target = target;
     e->res = res;
     e->smp = smp;
     e->agent = agent;
-    int rc = prepare(e, err) || run_loop(e, err) ? -1 : 0;
+    int rc = prepare(e, target, err) || run_loop(e, err) ? -1 : 0;
     if (rc == 0)
         finish(e);
     teardown(e);

@@ -6,22 +6,22 @@
 #include "base/clock.h"
 #include "client/engine_int.h"
 
-int64_t engine_due_peek(const struct engine *e)
+int64_t engine_due_peek(const struct engine *e, const struct lane *l)
 {
-    int64_t mix = e->mix_off ? SCHED_NEVER : sched_peek(&e->sched);
-    int64_t own = periodic_peek(&e->periodic, NULL);
+    int64_t mix = e->mix_off ? SCHED_NEVER : sched_peek(&l->sched);
+    int64_t own = periodic_peek(&l->periodic, NULL);
     return own < mix ? own : mix;
 }
 
-/* Consumes the next send: a periodic call's when it is due first, else
+/* Consumes l's next send: a periodic call's when it is due first, else
  * the mix's (its verb by weight). @return its intended time. */
-static int64_t due_take(struct engine *e, int *verb)
+static int64_t due_take(struct engine *e, struct lane *l, int *verb)
 {
-    int64_t mix = e->mix_off ? SCHED_NEVER : sched_peek(&e->sched);
-    if (periodic_peek(&e->periodic, NULL) < mix)
-        return periodic_take(&e->periodic, verb);
-    *verb = engine_pick_verb(e);
-    return sched_take(&e->sched);
+    int64_t mix = e->mix_off ? SCHED_NEVER : sched_peek(&l->sched);
+    if (periodic_peek(&l->periodic, NULL) < mix)
+        return periodic_take(&l->periodic, verb);
+    *verb = engine_pick_verb(e, l);
+    return sched_take(&l->sched);
 }
 
 /* Hands r to the wire; the wire stamps sent_ns as it writes (0: the write
@@ -46,51 +46,46 @@ static void send_on(struct engine *e, struct conn *c, int verb, int64_t intended
         ledger_sent(e, r, queued, on_demand);
 }
 
-/* A connection that can take a request now, or NULL. HTTP: the idle
- * stack; STOMP: every ready connection (of the lane entered), in turn. */
-static struct conn *take_conn(struct engine *e)
+/* One of l's connections that can take a request now, or NULL. HTTP: its
+ * idle stack; STOMP: every ready connection of l, in its own turn (rr). */
+static struct conn *take_conn(struct engine *e, struct lane *l)
 {
     if (!e->wire->multiplex) {
-        struct conn *c = e->idle;
+        struct conn *c = l->idle;
         if (c)
-            e->idle = c->next_idle;
-        if (c && !e->idle)
-            e->all_busy_ns = clock_now_ns();
-        if (!c && e->spare) { /* opened now, it takes the backlog once up */
-            struct conn *s = e->spare;
-            e->spare = s->next_spare;
-            e->nspare--;
+            l->idle = c->next_idle;
+        if (c && !l->idle)
+            l->all_busy_ns = clock_now_ns();
+        if (!c && l->spare) { /* opened now, it takes the backlog once up */
+            struct conn *s = l->spare;
+            l->spare = s->next_spare;
+            l->nspare--;
             if (e->outstanding == 0) /* waits for a connect, not for a busy connection */
-                e->all_busy_ns = INT64_MAX;
+                l->all_busy_ns = INT64_MAX;
             s->on_demand = 1;
             conn_start(s);
         }
         return c;
     }
-    /* --targets: the entered lane's connections only, its own turn (rr) */
-    int base = e->nlanes ? e->lanes[e->lane_at].first_conn : 0;
-    int n = e->nlanes ? e->lanes[e->lane_at].nconns : e->pool.n;
+    int base = l->first_conn, n = l->nconns;
     for (int i = 0; i < n; i++) {
-        struct conn *c = &e->pool.conns[base + (e->rr + i) % n];
+        struct conn *c = &e->pool.conns[base + (l->rr + i) % n];
         if (c->state == CONN_IDLE) {
-            e->rr = (c->idx - base + 1) % n;
+            l->rr = (c->idx - base + 1) % n;
             return c;
         }
     }
     return NULL;
 }
 
-/* Every connection opened is waiting to reconnect (spares, never opened
- * or closed while idle, would fare no better). */
-int engine_all_gave_up(const struct engine *e)
+/* Every connection of l opened is waiting to reconnect (spares, never
+ * opened or closed while idle, would fare no better). */
+int engine_all_gave_up(const struct engine *e, const struct lane *l)
 {
-    if (e->nlanes == 0)
-        return e->pool.nbackoff == e->pool.n - e->nspare;
-    const struct lane *l = &e->lanes[e->lane_at]; /* --targets: this lane's */
     int backoff = 0;
     for (int i = l->first_conn; i < l->first_conn + l->nconns; i++)
         backoff += e->pool.conns[i].state == CONN_BACKOFF;
-    return backoff == l->nconns - e->nspare;
+    return backoff == l->nconns - l->nspare;
 }
 
 void engine_wake_on_answers(struct engine *e, int on)
@@ -119,7 +114,7 @@ static void arm_pacer(struct engine *e)
  * is left stays in the schedule (the backlog) and keeps its intended time.
  * A request due in [busy_since, free_at) found every connection busy: it
  * was queued, and its lag is the server's doing, not the pacer's. */
-static void dispatch_due(struct engine *e, int64_t busy_since, int64_t free_at)
+static void dispatch_due(struct engine *e, struct lane *l, int64_t busy_since, int64_t free_at)
 {
     if (engine_ended(e))
         return;
@@ -129,27 +124,27 @@ static void dispatch_due(struct engine *e, int64_t busy_since, int64_t free_at)
      * server without being counted anywhere. */
     if (e->cfg->rate <= 0) { /* closed loop: every free connection sends now */
         struct conn *c;
-        while (!e->wire->multiplex && clock_now_ns() < e->end_ns && (c = take_conn(e)) != NULL)
-            send_on(e, c, engine_pick_verb(e), clock_now_ns(), 0);
+        while (!e->wire->multiplex && clock_now_ns() < e->end_ns && (c = take_conn(e, l)) != NULL)
+            send_on(e, c, engine_pick_verb(e, l), clock_now_ns(), 0);
         return;
     }
     /* Nothing intended at or after the window's end goes out: the report
      * would not count it. */
-    while (engine_due_peek(e) <= now && engine_due_peek(e) < e->end_ns) {
-        struct conn *c = take_conn(e);
+    while (engine_due_peek(e, l) <= now && engine_due_peek(e, l) < e->end_ns) {
+        struct conn *c = take_conn(e, l);
         /* A connection freed while the backlog waited goes straight back to
          * it: every connection has been busy since busy_since, not since now
          * (restarting the spell here made every later backlog request look
          * as if the pacer, not the server, had held it back). */
-        if (c && busy_since != INT64_MAX && !e->idle)
-            e->all_busy_ns = busy_since;
+        if (c && busy_since != INT64_MAX && !l->idle)
+            l->all_busy_ns = busy_since;
         int verb;
         if (c) {
-            int64_t due = due_take(e, &verb);
+            int64_t due = due_take(e, l, &verb);
             send_on(e, c, verb, due, due >= busy_since && due < free_at);
-        } else if (engine_all_gave_up(e)) {
-            int64_t due = due_take(e, &verb);
-            engine_fail_unconnectable(e, due, verb);
+        } else if (engine_all_gave_up(e, l)) {
+            int64_t due = due_take(e, l, &verb);
+            engine_fail_unconnectable(e, l, due, verb);
         } else {
             engine_wake_on_answers(e, 1); /* backlog: the next completion sends it */
             e->arm_pending = 0;
@@ -162,32 +157,32 @@ static void dispatch_due(struct engine *e, int64_t busy_since, int64_t free_at)
 
 /* take_conn may open a spare that fails at once: its backoff then leaves
  * the verdict to the dispatch under way instead of recursing. */
-void engine_dispatch(struct engine *e, int64_t busy_since, int64_t free_at)
+void engine_dispatch(struct engine *e, struct lane *l, int64_t busy_since, int64_t free_at)
 {
     int outer = e->dispatching;
     e->dispatching = 1;
-    dispatch_due(e, busy_since, free_at);
+    dispatch_due(e, l, busy_since, free_at);
     e->dispatching = outer;
 }
 
-void engine_dispatch_all(struct engine *e)
+void engine_dispatch_all(struct engine *e, struct lane *l)
 {
-    engine_dispatch(e, INT64_MAX, INT64_MAX);
+    engine_dispatch(e, l, INT64_MAX, INT64_MAX);
 }
 
 /* The pacer's wake, first: what is due goes out on the connections free
  * already, before the harvest reads answers (microseconds each, which
  * would be pacer lag). Nothing is opened for it: the harvest may free one. */
-void engine_send_on_free(struct engine *e)
+void engine_send_on_free(struct engine *e, struct lane *l)
 {
     int64_t now = clock_now_ns();
-    while (!engine_ended(e) && engine_due_peek(e) <= now && engine_due_peek(e) < e->end_ns &&
-           (e->wire->multiplex || e->idle)) {
-        struct conn *c = take_conn(e);
+    while (!engine_ended(e) && engine_due_peek(e, l) <= now && engine_due_peek(e, l) < e->end_ns &&
+           (e->wire->multiplex || l->idle)) {
+        struct conn *c = take_conn(e, l);
         if (!c)
             return;
         int verb;
-        int64_t due = due_take(e, &verb);
+        int64_t due = due_take(e, l, &verb);
         send_on(e, c, verb, due, 0);
     }
 }

@@ -57,7 +57,6 @@ struct engine {
     struct ev_loop *loop;
     const struct run_config *cfg;
     struct run_hooks hooks;     /* the caller's (none set: all NULL) */
-    const struct target *target;
     const struct encoder *enc;
     const struct wire *wire;    /* HTTP or STOMP, from the target's scheme */
     SSL_CTX *tls;               /* NULL: plain TCP */
@@ -65,7 +64,6 @@ struct engine {
     struct sampler *smp;
     struct agent_link *agent;   /* NULL: the server is sampled here (smp) */
 
-    struct prepared prep[RUN_MAX_VERBS];
     /* --workload: its calls, and those with templates cut at them
      * (engine_workload.c); each request of such a call is stamped into
      * stamp_body (and, with the wire's head, stamp_msg): one loop thread. */
@@ -77,31 +75,18 @@ struct engine {
     struct buf stamp_body, stamp_msg;
     struct expect expects[RUN_MAX_EXPECTS]; /* --expect, parsed once (answer_check.c) */
     size_t nexpects;
-    int wrr_current[RUN_MAX_VERBS]; /* smooth weighted round robin state */
     struct conn_pool pool;      /* the connections (conn.c keeps its counters) */
-    struct conn *idle;          /* stack of idle connections (HTTP) */
-    struct conn *spare;         /* HTTP: connections not open, opened on demand */
-    int nspare;
     enum engine_phase phase;
     int dispatching;            /* inside dispatch (see engine.c) */
     char fatal[ERR_LEN];        /* PHASE_FAILED: why (the target is unreachable) */
-    int rr;                     /* round robin over connections (STOMP; a lane's) */
     struct request_ring ring;   /* STOMP: the requests in flight, by id */
-    int64_t all_busy_ns;        /* when the last idle connection was taken */
     int outstanding;            /* requests sent and not yet ended */
     uint64_t next_id;           /* counter of the last id handed out */
     struct reqid ids;           /* this run's random id base and STOMP names */
     char rbuf[262144];          /* one loop thread: one read buffer (a 2 MB answer in ~10 reads) */
     struct buf scratch;         /* small frames rendered on the way out */
 
-    struct sched sched;         /* the weighted mix's, at --rate */
-    struct periodic periodic;   /* --workload's calls with their own period */
     int mix_off;                /* every call has its own period: no mix */
-    /* The schedule and verb mix where the requests never sent began (at
-     * the end), replayed when the run is over to censor their waits. */
-    struct sched unsent;
-    int unsent_wrr[RUN_MAX_VERBS];
-    int have_unsent;
     int64_t over_ns;            /* when the run gave up on what is left */
     int timerfd;
     int64_t armed_ns;           /* what timerfd is set for (0: not set,
@@ -132,31 +117,35 @@ struct engine {
     int64_t hook_start_ns;      /* where hook_hist's interval began */
     struct ledger_ivals ivals;  /* the intervals' counts (client/ledger.c) */
 
-    /* --targets (engine_lanes.c): one lane per target, nlanes 0 without.
-     * The fields above that belong to one target (target, prep, sched,
-     * unsent, the mix's state, idle, spare, all_busy_ns) hold lane
-     * lane_at's; lane_enter swaps another's in. */
+    /* The lanes (engine_lanes.c): one per target, a run's one --url's
+     * or each host of --targets (fleet 1); every run has at least one. */
     struct lane *lanes;
-    int nlanes, lane_at;
+    int nlanes, fleet;
 };
 
-/* One target of a --targets run: its connections
- * (pool.conns[first_conn..first_conn + nconns)) and, while another lane
- * is entered, its share of the engine's state. */
+/* One target: its connections (pool.conns[first_conn..first_conn +
+ * nconns), each knowing its lane), its schedule and verb mix, its rendered
+ * requests, its idle and closed connections, its row of the result. The
+ * dispatch, the pacer and the ledger work for one lane at a time. */
 struct lane {
-    int first_conn, nconns;
-    double rate;                /* per second */
+    int index, first_conn, nconns;
+    double rate;                /* per second (a fleet's host's own) */
     int64_t offset_ns;          /* its first send, after the sends begin */
-    struct target_result *row;  /* its row of the result */
+    struct target_result *row;  /* its row of the result (NULL: no fleet) */
     const struct target *target;
-    const struct fleet_target *ft; /* its line of the targets file (stages) */
-    struct prepared prep[RUN_MAX_VERBS];
-    struct sched sched, unsent;
+    const struct fleet_target *ft; /* its line of the targets file (NULL: no fleet) */
+    struct prepared prep[RUN_MAX_VERBS]; /* each verb's request, its Host line */
+    struct sched sched;         /* the weighted mix's, at its rate */
     struct periodic periodic;   /* its calls with their own period */
-    int unsent_wrr[RUN_MAX_VERBS], have_unsent, wrr_current[RUN_MAX_VERBS];
-    struct conn *idle, *spare;
+    int wrr_current[RUN_MAX_VERBS]; /* smooth weighted round robin state */
+    /* The schedule and verb mix where the requests never sent began (at
+     * the end), replayed when the run is over to censor their waits. */
+    struct sched unsent;
+    int unsent_wrr[RUN_MAX_VERBS], have_unsent;
+    struct conn *idle;          /* stack of idle connections (HTTP) */
+    struct conn *spare;         /* HTTP: connections not open, opened on demand */
     int nspare;
-    int64_t all_busy_ns;
+    int64_t all_busy_ns;        /* when its last idle connection was taken */
     int rr;                     /* STOMP: its next connection in turn */
     int trim;                   /* polled slowly: its connections give back
                                    their grown buffers (lanes_trim_idle) */
@@ -209,26 +198,28 @@ enum ledger_event {
 #define LEDGER_LEFT (-4)
 struct ledger_entry {
     enum ledger_event ev;
-    int kind, verb, lane, measured, queued, on_demand;
+    int kind, verb, measured, queued, on_demand;
+    struct lane *lane;                   /* its target's */
     int64_t intended_ns, sent_ns, at_ns; /* at_ns 0: not known yet */
     const struct request *r;             /* its bytes and connection (may be NULL) */
 };
 void ledger_note(struct engine *e, const struct ledger_entry *x);
 void ledger_sent(struct engine *e, const struct request *r, int queued, int on_demand);
 void engine_request_ended(void *owner, struct request *r, int kind);
-void engine_fail_unconnectable(struct engine *e, int64_t intended, int verb);
-void engine_count_unsent(struct engine *e);
-void engine_censor_unsent(struct engine *e);
+void engine_fail_unconnectable(struct engine *e, struct lane *l, int64_t intended, int verb);
+void engine_count_unsent(struct engine *e, struct lane *l);
+void engine_censor_unsent(struct engine *e, struct lane *l);
 void engine_count_in_flight(void *owner, const struct request *r);
 int ledger_ivals_init(struct engine *e, int64_t k0);
 const struct ival_tally *ledger_ival_close(struct engine *e, int64_t k);
 struct ival_tally ledger_ivals_settle(struct engine *e);
 void ledger_ivals_free(struct engine *e);
 
-/* engine_record.c. engine_pick_verb: the verb of the next request, by the
- * mix's weights (smooth weighted round robin). engine_fold_conn_stats: the
- * pool's counts into the result, once, at the end. */
-int engine_pick_verb(struct engine *e);
+/* engine_record.c. engine_pick_verb: the verb of lane l's next request,
+ * by the mix's weights (smooth weighted round robin, l's own state).
+ * engine_fold_conn_stats: the pool's counts into the result, once, at the
+ * end. */
+int engine_pick_verb(const struct engine *e, struct lane *l);
 void engine_fold_conn_stats(struct engine *e);
 
 /* engine_workload.c. engine_workload_call: the method and params (a new
@@ -246,24 +237,24 @@ int engine_workload_compile(struct engine *e, size_t i, const struct enc_request
 int engine_stamp(struct engine *e, const struct request *r);
 void engine_workload_free(struct engine *e);
 
-/* engine_dispatch.c. engine_due_peek: the intended time of the next
+/* engine_dispatch.c. engine_due_peek: the intended time of lane l's next
  * send, the mix's or a periodic call's (not consumed). */
-int64_t engine_due_peek(const struct engine *e);
+int64_t engine_due_peek(const struct engine *e, const struct lane *l);
 
-/* engine_dispatch.c. engine_dispatch: sends what is due while a
- * connection is free; a request due in [busy_since, free_at) waited for
- * the server (queued). engine_send_on_free: the pacer's wake sends what
- * is due on the connections free already, opening none.
+/* engine_dispatch.c. engine_dispatch: sends what is due of lane l while
+ * one of its connections is free; a request due in [busy_since, free_at)
+ * waited for the server (queued). engine_send_on_free: the pacer's wake
+ * sends what is due on l's connections free already, opening none.
  * engine_wake_on_answers: whether answers wake the loop (on) or wait for
  * the pacer's wake in the harvest set. @return of engine_all_gave_up: 1
- * when every connection opened is waiting to reconnect. */
-void engine_dispatch(struct engine *e, int64_t busy_since, int64_t free_at);
+ * when every connection of l opened is waiting to reconnect. */
+void engine_dispatch(struct engine *e, struct lane *l, int64_t busy_since, int64_t free_at);
 /* engine_dispatch with no connection freed: what is due goes out (a
  * lanes_each callback). */
-void engine_dispatch_all(struct engine *e);
-void engine_send_on_free(struct engine *e);
+void engine_dispatch_all(struct engine *e, struct lane *l);
+void engine_send_on_free(struct engine *e, struct lane *l);
 void engine_wake_on_answers(struct engine *e, int on);
-int engine_all_gave_up(const struct engine *e);
+int engine_all_gave_up(const struct engine *e, const struct lane *l);
 
 /* engine_pace.c: the libev callbacks of the pacer, started by engine.c.
  * engine_arm_cb (e->arm, before each sleep) sets the timer for the next
@@ -274,37 +265,33 @@ void engine_arm_cb(struct ev_loop *loop, ev_prepare *w, int revents);
 void engine_pace_cb(struct ev_loop *loop, ev_io *w, int revents);
 void engine_poll_cb(struct ev_loop *loop, ev_idle *w, int revents);
 
-/* engine_lanes.c: --targets. lanes_setup makes a lane per target of
- * hooks.targets (this rank's share under mpirun) and their result rows,
- * and says how many connections the pool needs (@return 0, or -1 with
- * err; nothing to do without --targets). lane_enter makes lane i's state
- * the engine's (no-op without lanes, or when it is already).
- * lane_of_conn: the lane of connection c (0 without lanes). lanes_each
- * calls fn for every lane entered in turn (once, without lanes);
- * lanes_each_due only for the lanes with a send due by now.
- * lanes_enter_next enters the lane whose next send is due first after
- * now (@return 1), the lanes due already waiting for a connection to be
- * free (@return 0: none is to come).
- * lanes_begin starts every lane's schedule from now (each at its spread
- * offset). lanes_offered: the rate all the lanes' schedules (or the one
- * target's) offer over [a, b), the mix's and the periodic calls'. lanes_free frees what lanes_setup made
- * and the prepared requests of the lanes not entered. */
-int lanes_setup(struct engine *e, int *connections, char *err);
-/* A connect of lane i failed while the connections come up: the lane is
+/* engine_lanes.c: the run's targets, one lane each (see struct lane).
+ * lanes_setup makes a lane per target of hooks.targets (this rank's share
+ * under mpirun) and their result rows, or the one lane of target (no
+ * --targets), and says how many connections the pool needs (@return 0,
+ * or -1 with err). lanes_each calls fn for every lane; lanes_each_due only
+ * for the lanes with a send due by now (a run of one target: its lane,
+ * always). lanes_next: the lane whose next
+ * send is due first after now (NULL: none is to come; the lanes due
+ * already wait for a connection to be free). lanes_begin starts every
+ * lane's schedule from now (a fleet's each at its spread offset).
+ * lanes_offered: the rate the lanes' schedules offer over [a, b), the
+ * mix's and the periodic calls'. lanes_free frees what lanes_setup made
+ * and the lanes' prepared requests. */
+int lanes_setup(struct engine *e, const struct target *target, int *connections, char *err);
+/* A connect of lane l failed while the connections come up: the lane is
  * unreachable unless one of its connections was up. @return 1 when every
  * lane is unreachable (the run cannot go on), else 0. lanes_last_kind:
- * the error kind of the entered lane's latest connection failure (the
- * pool's last without lanes), for its requests that find no connection. */
-int lanes_unreachable(struct engine *e, int i);
-int lanes_last_kind(const struct engine *e);
+ * the error kind of l's latest connection failure (the pool's last when
+ * none of l's is waiting), for its requests that find no connection. */
+int lanes_unreachable(struct engine *e, struct lane *l);
+int lanes_last_kind(const struct engine *e, const struct lane *l);
 /* @return how many lanes had a connection up yet never heard their
  * server speak, with *first the first one's target (set when > 0). */
 int lanes_silent(const struct engine *e, const struct target **first);
-void lane_enter(struct engine *e, int i);
-int lane_of_conn(const struct engine *e, const struct conn *c);
-void lanes_each(struct engine *e, void (*fn)(struct engine *e));
-void lanes_each_due(struct engine *e, void (*fn)(struct engine *e));
-int lanes_enter_next(struct engine *e);
+void lanes_each(struct engine *e, void (*fn)(struct engine *e, struct lane *l));
+void lanes_each_due(struct engine *e, void (*fn)(struct engine *e, struct lane *l));
+struct lane *lanes_next(struct engine *e);
 void lanes_begin(struct engine *e, int64_t now);
 /* @return the rate the whole run offers (per second, every rank's
  * together): the mix's rate and the calls with their own period, of
@@ -313,7 +300,7 @@ double lanes_target_rate(const struct engine *e);
 double lanes_offered(const struct engine *e, int64_t a_ns, int64_t b_ns);
 /* c (a fleet's, idle: its answer is in) gives back its grown answer
  * buffers when its host is polled slowly (engine_lanes.c says how
- * slowly); nothing without lanes. */
+ * slowly); nothing without --targets. */
 void lanes_trim_idle(struct engine *e, struct conn *c);
 void lanes_free(struct engine *e);
 
@@ -325,8 +312,9 @@ void lanes_free(struct engine *e);
  * @return 0, or -1 with err (bad --params, encoder refusal). */
 int engine_setup_transport(struct engine *e, int connections, request_end_fn expire, char *err);
 int engine_setup_requests(struct engine *e, char *err);
-/* engine_render_requests: the rendering alone, for the lane entered
- * (engine_setup_requests calls it, after the --expect checks). */
+/* engine_render_requests: the rendering alone, each verb's body once,
+ * prepared for every lane (engine_setup_requests calls it, after the
+ * --expect checks). */
 int engine_render_requests(struct engine *e, char *err);
 /* The start of the sends: now, or the common start of a distributed run
  * (hooks.on_start), slept until. @return it, or 0 when the run must not

@@ -1,10 +1,10 @@
-/* engine_lanes: a fleet of hosts in one run (--targets, engine_int.h's
- * lanes_*). Every target is a lane: its own connections, its own schedule
- * at its own rate, its own idle and closed connections, its own rendered
- * requests (their Host line), its own counts. The engine's loop, pacer,
- * result and timeline stay one: the load loop enters a lane (swaps its
- * state into the engine's fields) before it works for it, so the dispatch,
- * the pacer and the recording are the single-target code unchanged.
+/* engine_lanes: the run's targets (engine_int.h's lanes_*). Every target
+ * is a lane: its own connections, its own schedule at its own rate, its
+ * own idle and closed connections, its own rendered requests (their Host
+ * line), its own counts. A run with one --url has one lane; --targets (a
+ * fleet of hosts) one per host. The engine's loop, pacer, result and
+ * timeline stay one; the dispatch, the pacer and the ledger take the lane
+ * they work for, and each connection knows its own.
  *
  * Start times are spread as oVirt's engine spreads its hosts' polls: each
  * host's polling job starts when that host's manager comes up and then
@@ -34,47 +34,6 @@
  * overloaded server's answers come when the next send is due already. */
 #define TRIM_KEEP (64 * 1024)
 #define TRIM_MAX_RATE 2.0
-
-/* Copies the engine's per-target fields into l (save) or from l (load). */
-static void lane_swap(struct engine *e, struct lane *l, int save)
-{
-#define SWAP(f, g) do { if (save) l->g = e->f; else e->f = l->g; } while (0)
-    SWAP(target, target);
-    SWAP(sched, sched);
-    SWAP(periodic, periodic);
-    SWAP(unsent, unsent);
-    SWAP(have_unsent, have_unsent);
-    SWAP(idle, idle);
-    SWAP(spare, spare);
-    SWAP(nspare, nspare);
-    SWAP(all_busy_ns, all_busy_ns);
-    SWAP(rr, rr);
-#undef SWAP
-    size_t nv = e->cfg->nverbs;
-    if (save) {
-        memcpy(l->prep, e->prep, nv * sizeof e->prep[0]);
-        memcpy(l->unsent_wrr, e->unsent_wrr, sizeof l->unsent_wrr);
-        memcpy(l->wrr_current, e->wrr_current, sizeof l->wrr_current);
-    } else {
-        memcpy(e->prep, l->prep, nv * sizeof e->prep[0]);
-        memcpy(e->unsent_wrr, l->unsent_wrr, sizeof l->unsent_wrr);
-        memcpy(e->wrr_current, l->wrr_current, sizeof l->wrr_current);
-    }
-}
-
-void lane_enter(struct engine *e, int i)
-{
-    if (e->nlanes == 0 || i == e->lane_at)
-        return;
-    lane_swap(e, &e->lanes[e->lane_at], 1);
-    lane_swap(e, &e->lanes[i], 0);
-    e->lane_at = i;
-}
-
-int lane_of_conn(const struct engine *e, const struct conn *c)
-{
-    return e->nlanes ? c->idx / e->cfg->connections : 0;
-}
 
 /* The uniform phase in [0, 1) of target i's first send. */
 static double phase(uint64_t seed, size_t i)
@@ -112,13 +71,28 @@ static int log_targets(struct engine *e, char *err)
     return rc;
 }
 
-int lanes_setup(struct engine *e, int *connections, char *err)
+/* The one lane of a run without --targets: its target, the run's rate. */
+static int one_lane(struct engine *e, const struct target *target, char *err)
+{
+    e->lanes = calloc(1, sizeof *e->lanes);
+    if (!e->lanes) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    e->nlanes = 1;
+    e->lanes[0].nconns = e->cfg->connections;
+    e->lanes[0].rate = e->cfg->rate;
+    e->lanes[0].target = target;
+    return 0;
+}
+
+int lanes_setup(struct engine *e, const struct target *target, int *connections, char *err)
 {
     const struct targets_file *tf = e->hooks.targets;
     const struct run_config *cfg = e->cfg;
     *connections = cfg->connections;
     if (!tf)
-        return 0;
+        return one_lane(e, target, err);
     unsigned ranks = cfg->split_ranks > 1 ? cfg->split_ranks : 1;
     size_t mine = tf->n / ranks + (cfg->split_rank < tf->n % ranks);
     if (mine == 0) {
@@ -132,9 +106,11 @@ int lanes_setup(struct engine *e, int *connections, char *err)
         return -1;
     }
     e->nlanes = (int)mine;
+    e->fleet = 1;
     for (size_t k = 0; k < mine; k++) {
         size_t i = k * ranks + cfg->split_rank; /* the targets are dealt out to the ranks */
         struct lane *l = &e->lanes[k];
+        l->index = (int)k;
         l->first_conn = (int)k * cfg->connections;
         l->nconns = cfg->connections;
         l->rate = tf->t[i].rate;
@@ -147,7 +123,6 @@ int lanes_setup(struct engine *e, int *connections, char *err)
         l->row->rate = l->rate;
         l->row->start_s = (double)l->offset_ns / 1e9;
     }
-    e->target = e->lanes[0].target;
     *connections = cfg->connections * e->nlanes;
     /* What conn_trim frees must go back to the system: glibc otherwise
      * raises its mmap threshold past the first freed answer, and the next
@@ -165,9 +140,8 @@ static int lane_was_up(const struct engine *e, const struct lane *l)
     return 0;
 }
 
-int lanes_unreachable(struct engine *e, int i)
+int lanes_unreachable(struct engine *e, struct lane *l)
 {
-    struct lane *l = &e->lanes[i];
     int down = 0;
     l->unreachable = !lane_was_up(e, l);
     for (int k = 0; k < e->nlanes; k++)
@@ -186,11 +160,8 @@ int lanes_silent(const struct engine *e, const struct target **first)
     return n;
 }
 
-int lanes_last_kind(const struct engine *e)
+int lanes_last_kind(const struct engine *e, const struct lane *l)
 {
-    if (e->nlanes == 0)
-        return e->pool.last_kind;
-    const struct lane *l = &e->lanes[e->lane_at];
     const struct conn *last = NULL;
     for (int k = l->first_conn; k < l->first_conn + l->nconns; k++) {
         const struct conn *c = &e->pool.conns[k];
@@ -200,75 +171,77 @@ int lanes_last_kind(const struct engine *e)
     return last ? last->last_kind : e->pool.last_kind;
 }
 
-void lanes_each(struct engine *e, void (*fn)(struct engine *e))
+void lanes_each(struct engine *e, void (*fn)(struct engine *e, struct lane *l))
 {
-    if (e->nlanes == 0) {
-        fn(e);
+    for (int i = 0; i < e->nlanes; i++)
+        fn(e, &e->lanes[i]);
+}
+
+void lanes_each_due(struct engine *e, void (*fn)(struct engine *e, struct lane *l))
+{
+    /* One target: its dispatch asks for the pacer's timer itself, and must
+     * run even with nothing due (arm_cb looks for the next lane only in a
+     * fleet). */
+    if (!e->fleet) {
+        fn(e, &e->lanes[0]);
         return;
     }
+    int64_t now = clock_now_ns();
+    for (int i = 0; i < e->nlanes; i++)
+        if (engine_due_peek(e, &e->lanes[i]) <= now)
+            fn(e, &e->lanes[i]);
+}
+
+struct lane *lanes_next(struct engine *e)
+{
+    int64_t now = clock_now_ns(), best_at = 0;
+    struct lane *best = NULL;
     for (int i = 0; i < e->nlanes; i++) {
-        lane_enter(e, i);
-        fn(e);
-    }
-}
-
-/* The next send of lane i, its mix's or a periodic call's, without
- * entering it. */
-static int64_t lane_next(const struct engine *e, int i)
-{
-    int in = i == e->lane_at; /* the entered lane's state is the engine's */
-    int64_t mix = e->mix_off ? SCHED_NEVER : sched_peek(in ? &e->sched : &e->lanes[i].sched);
-    int64_t own = periodic_peek(in ? &e->periodic : &e->lanes[i].periodic, NULL);
-    return own < mix ? own : mix;
-}
-
-void lanes_each_due(struct engine *e, void (*fn)(struct engine *e))
-{
-    if (e->nlanes == 0) {
-        fn(e);
-        return;
-    }
-    int64_t now = clock_now_ns();
-    for (int i = 0; i < e->nlanes; i++)
-        if (lane_next(e, i) <= now) {
-            lane_enter(e, i);
-            fn(e);
+        int64_t at = engine_due_peek(e, &e->lanes[i]);
+        if (at > now && (!best || at < best_at)) {
+            best = &e->lanes[i];
+            best_at = at;
         }
-}
-
-int lanes_enter_next(struct engine *e)
-{
-    int64_t now = clock_now_ns();
-    int best = -1;
-    for (int i = 0; i < e->nlanes; i++)
-        if (lane_next(e, i) > now && (best < 0 || lane_next(e, i) < lane_next(e, best)))
-            best = i;
-    if (best >= 0)
-        lane_enter(e, best);
-    return best >= 0;
+    }
+    return best;
 }
 
 void lanes_trim_idle(struct engine *e, struct conn *c)
 {
-    if (e->nlanes == 0)
-        return;
-    if (e->lanes[lane_of_conn(e, c)].trim)
+    if (e->fleet && c->lane->trim)
         conn_trim(c, TRIM_KEEP);
+}
+
+/* The one lane's schedule: the run's rate (or its stages), this rank's
+ * share of it, and its calls with their own period. */
+static void begin_one(struct engine *e, struct lane *l, int64_t now)
+{
+    const struct run_config *cfg = e->cfg;
+    if (cfg->nstages) /* the warmup holds the first stage's starting rate */
+        sched_init_stages(&l->sched, cfg->arrival, cfg->stages, cfg->nstages, cfg->warmup_ns,
+                          now, cfg->seed);
+    else
+        sched_init(&l->sched, cfg->arrival, cfg->rate > 0 ? cfg->rate : 1, now, cfg->seed);
+    sched_split(&l->sched, cfg->split_ranks, cfg->split_rank);
+    periodic_init(&l->periodic, cfg, now, 1);
 }
 
 void lanes_begin(struct engine *e, int64_t now)
 {
     const struct run_config *cfg = e->cfg;
-    for (int i = 0; i < e->nlanes; i++) {
-        lane_enter(e, i);
+    if (!e->fleet) {
+        begin_one(e, &e->lanes[0], now);
+        return;
+    }
+    for (int i = 0; i < e->nlanes; i++) { /* each its own; the ranks were dealt whole lanes */
         struct lane *l = &e->lanes[i];
         if (l->ft->nstages) /* its ramp from its own start; the warmup holds its first rate */
-            sched_init_stages(&e->sched, cfg->arrival, l->ft->stages, l->ft->nstages,
+            sched_init_stages(&l->sched, cfg->arrival, l->ft->stages, l->ft->nstages,
                               cfg->warmup_ns + l->offset_ns, now, cfg->seed + (uint64_t)i);
         else
-            sched_init(&e->sched, cfg->arrival, l->rate > 0 ? l->rate : 1, now + l->offset_ns,
+            sched_init(&l->sched, cfg->arrival, l->rate > 0 ? l->rate : 1, now + l->offset_ns,
                        cfg->seed + (uint64_t)i);
-        periodic_init(&e->periodic, cfg, now + l->offset_ns, 0);
+        periodic_init(&l->periodic, cfg, now + l->offset_ns, 0);
         l->trim = (e->mix_off ? 0 : l->rate) + periodic_rate(cfg) <= TRIM_MAX_RATE;
     }
 }
@@ -277,7 +250,7 @@ double lanes_target_rate(const struct engine *e)
 {
     const struct targets_file *tf = e->hooks.targets;
     double own = periodic_rate(e->cfg), sum = 0;
-    if (!tf || !e->nlanes) /* one target: the mix's --rate, unless no call is in it */
+    if (!tf) /* one target: the mix's --rate, unless no call is in it */
         return (e->mix_off ? 0 : e->cfg->rate) + (e->mix_off && own <= 0 ? e->cfg->rate : own);
     for (size_t i = 0; i < tf->n; i++) /* every rank's targets: the job's rate */
         sum += (e->mix_off ? 0 : tf->t[i].rate) + own;
@@ -299,14 +272,15 @@ static double mix_offered(const struct sched *s, int64_t a_ns, int64_t b_ns)
 double lanes_offered(const struct engine *e, int64_t a_ns, int64_t b_ns)
 {
     double sum = 0;
-    if (!e->nlanes) /* one target: its mix (none in closed loop) and its own periods */
-        return (e->cfg->rate > 0 && !e->mix_off ? sched_offered(&e->sched, a_ns, b_ns) : 0) +
-               periodic_offered(&e->periodic, a_ns, b_ns);
+    if (!e->fleet) { /* one target: its mix (none in closed loop) and its own periods */
+        const struct lane *l = &e->lanes[0];
+        return (e->cfg->rate > 0 && !e->mix_off ? sched_offered(&l->sched, a_ns, b_ns) : 0) +
+               periodic_offered(&l->periodic, a_ns, b_ns);
+    }
     for (int i = 0; i < e->nlanes; i++) {
-        int in = i == e->lane_at;
         if (!e->mix_off)
-            sum += mix_offered(in ? &e->sched : &e->lanes[i].sched, a_ns, b_ns);
-        sum += periodic_offered(in ? &e->periodic : &e->lanes[i].periodic, a_ns, b_ns);
+            sum += mix_offered(&e->lanes[i].sched, a_ns, b_ns);
+        sum += periodic_offered(&e->lanes[i].periodic, a_ns, b_ns);
     }
     return sum;
 }
@@ -314,9 +288,8 @@ double lanes_offered(const struct engine *e, int64_t a_ns, int64_t b_ns)
 void lanes_free(struct engine *e)
 {
     for (int i = 0; i < e->nlanes; i++)
-        if (i != e->lane_at)
-            for (size_t v = 0; v < RUN_MAX_VERBS; v++)
-                enc_request_free(&e->lanes[i].prep[v].req);
+        for (size_t v = 0; v < RUN_MAX_VERBS; v++)
+            enc_request_free(&e->lanes[i].prep[v].req);
     free(e->lanes);
     e->lanes = NULL;
     e->nlanes = 0;

@@ -21,15 +21,15 @@
  * share one). */
 #define WINDOW_MAX_SENDS 64
 
-/* The wake for the window that opens at first: at the last send due within
- * it, never before any is due (nothing goes out early); each send's lag
- * still counts from its own intended time. */
-static int64_t window_end(const struct engine *e, int64_t first)
+/* The wake for the window of lane l that opens at first: at the last send
+ * due within it, never before any is due (nothing goes out early); each
+ * send's lag still counts from its own intended time. */
+static int64_t window_end(const struct engine *e, const struct lane *l, int64_t first)
 {
     int64_t last = first, horizon = first + pacer_window_ns(&e->window);
     if (horizon > e->end_ns)
         horizon = e->end_ns - 1;
-    struct sched s = e->sched; /* a copy: looking ahead draws nothing */
+    struct sched s = l->sched; /* a copy: looking ahead draws nothing */
     if (e->mix_off)
         return last;
     for (int i = 1; i < WINDOW_MAX_SENDS; i++) {
@@ -65,13 +65,15 @@ void engine_arm_cb(struct ev_loop *loop, ev_prepare *w, int revents)
     struct engine *e = w->data;
     if (engine_ended(e))
         return;
-    if (e->nlanes) { /* --targets: what is due goes out, the timer is for the next lane */
+    struct lane *l = &e->lanes[0];
+    if (e->fleet) { /* what is due goes out, the timer is for the next lane's */
         lanes_each_due(e, engine_dispatch_all);
-        e->arm_pending = lanes_enter_next(e);
+        l = lanes_next(e);
+        e->arm_pending = l != NULL;
     }
     if (e->arm_pending) {
-        int64_t first = engine_due_peek(e);
-        int64_t at_ns = first < e->end_ns ? window_end(e, first) : first, now = clock_now_ns();
+        int64_t first = engine_due_peek(e, l);
+        int64_t at_ns = first < e->end_ns ? window_end(e, l, first) : first, now = clock_now_ns();
         engine_wake_on_answers(e, at_ns >= e->end_ns ||
                                at_ns - now > HARVEST_WAIT_NS + pacer_window_ns(&e->window));
         set_timer(e, at_ns);
@@ -128,9 +130,9 @@ void engine_poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
     (void)loop;
     (void)revents;
     struct engine *e = w->data;
-    if (e->nlanes && !engine_ended(e))
+    if (e->fleet && !engine_ended(e))
         lanes_each_due(e, engine_dispatch_all);
-    else if (!engine_ended(e) && engine_due_peek(e) <= clock_now_ns())
-        engine_dispatch(e, INT64_MAX, INT64_MAX);
+    else if (!engine_ended(e) && engine_due_peek(e, &e->lanes[0]) <= clock_now_ns())
+        engine_dispatch_all(e, &e->lanes[0]);
 }
 

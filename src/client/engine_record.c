@@ -8,17 +8,17 @@
 /* Smooth weighted round robin (nginx's): a deterministic interleaving that
  * honours the weights over every window, e.g. list:4,getAllVmStats:1 gives
  * L L G L L, like the engine's 3 s ticks did. */
-int engine_pick_verb(struct engine *e)
+int engine_pick_verb(const struct engine *e, struct lane *l)
 {
     const struct run_config *cfg = e->cfg;
     int total = 0, best = 0;
     for (size_t i = 0; i < cfg->nverbs; i++) {
-        e->wrr_current[i] += (int)cfg->verbs[i].weight;
+        l->wrr_current[i] += (int)cfg->verbs[i].weight;
         total += (int)cfg->verbs[i].weight;
-        if (e->wrr_current[i] > e->wrr_current[best])
+        if (l->wrr_current[i] > l->wrr_current[best])
             best = (int)i;
     }
-    e->wrr_current[best] -= total;
+    l->wrr_current[best] -= total;
     return best;
 }
 

@@ -49,8 +49,8 @@ int engine_render_requests(struct engine *e, char *err)
                    REQID_PREFIX_LEN);
         if (rc == ENC_OK && e->wl)
             rc = engine_workload_compile(e, i, &body, err);
-        if (rc == ENC_OK)
-            rc = e->wire->prepare(e, (int)i, &body, err);
+        for (int k = 0; rc == ENC_OK && k < e->nlanes; k++) /* each host's Host line */
+            rc = e->wire->prepare(e, &e->lanes[k], (int)i, &body, err);
         enc_request_free(&body);
         if (rc)
             return -1;
@@ -75,7 +75,7 @@ static int ensure_fds(int connections, char *err)
 int engine_setup_transport(struct engine *e, int connections, request_end_fn expire, char *err)
 {
     const struct run_config *cfg = e->cfg;
-    enum scheme sc = e->target->scheme;
+    enum scheme sc = e->lanes[0].target->scheme; /* a fleet's hosts share one scheme */
     if (ensure_fds(connections, err))
         return -1;
     int stomp = sc == SCHEME_STOMP || sc == SCHEME_STOMPS;

@@ -44,7 +44,7 @@ static void log_row(struct engine *e, const struct ledger_entry *x, int wait)
         .conn = written && r && r->conn ? r->conn->idx : -1,
         .kind = x->ev == LEDGER_UNSENT ? REQLOG_UNSENT
                 : x->ev == LEDGER_UNFINISHED ? REQLOG_UNFINISHED : x->kind,
-        .target = e->nlanes ? x->lane : -1,
+        .target = e->fleet ? x->lane->index : -1,
     };
     if (wait)
         reqlog_put_wait(l, &rec);
@@ -52,16 +52,15 @@ static void log_row(struct engine *e, const struct ledger_entry *x, int wait)
         reqlog_put(l, &rec);
 }
 
-/* The first error of kind, of a request to lane's host (0 without
- * lanes): the wire's words for it (the peer's fault, the HTTP status:
- * safe already), else what the last connection failure said, when it was
- * of this kind and this host's, else the kind in general terms, naming
- * this host (a fleet's entered lane may be another's). */
-static void note_error(struct engine *e, int kind, int lane)
+/* The first error of kind, of a request to lane l's host: the wire's
+ * words for it (the peer's fault, the HTTP status: safe already), else
+ * what the last connection failure said, when it was of this kind and
+ * this host's, else the kind in general terms, naming this host. */
+static void note_error(struct engine *e, int kind, const struct lane *l)
 {
     const struct conn_pool *p = &e->pool;
-    const struct target *t = e->nlanes ? e->lanes[lane].target : e->target;
-    int mine = !e->nlanes || lane_of_conn(e, &p->conns[p->last_conn]) == lane;
+    const struct target *t = l->target;
+    int mine = p->conns[p->last_conn].lane == l;
     if (e->res->error_samples[kind][0])
         return;
     if (p->stats.samples[kind][0])
@@ -120,8 +119,8 @@ static void record_latency(struct engine *e, const struct ledger_entry *x, struc
     hist_record(&e->res->latency, lat);
     hist_record(&v->latency, lat);
     hist_record(&e->res->service, (x->at_ns - x->sent_ns) / NS_PER_US);
-    if (e->nlanes)
-        hist_record(&e->lanes[x->lane].row->latency, lat);
+    if (x->lane->row)
+        hist_record(&x->lane->row->latency, lat);
     /* on_tick: rank 0's hdr log */
     if (e->hooks.on_interval || e->hooks.on_tick || e->hooks.on_snapshot)
         hist_record(next ? &e->hook_next : &e->hook_hist, lat);
@@ -173,8 +172,8 @@ static void count_measured(struct engine *e, const struct ledger_entry *x, struc
                              &st->unfinished};
         count_in(&stage, x);
     }
-    if (e->nlanes) {
-        struct target_result *t = e->lanes[x->lane].row;
+    if (x->lane->row) {
+        struct target_result *t = x->lane->row;
         struct view host = {&t->offered, &t->sent, &t->unsent, &t->ok, &t->errors,
                             &t->unfinished};
         count_in(&host, x);
@@ -277,20 +276,19 @@ void ledger_note(struct engine *e, const struct ledger_entry *x)
     record_measured(e, x, v, st);
 }
 
-/* The entry of request r (its verb, stamps and lane) for event ev. */
-static struct ledger_entry entry_of(const struct engine *e, const struct request *r,
+/* The entry of request r (its verb, stamps and lane l) for event ev. */
+static struct ledger_entry entry_of(struct lane *l, const struct request *r,
                                     enum ledger_event ev, int kind, int64_t at_ns)
 {
     return (struct ledger_entry){
-        .ev = ev, .kind = kind, .r = r, .verb = r->verb, .measured = r->measured,
-        .lane = r->conn ? lane_of_conn(e, r->conn) : e->lane_at,
+        .ev = ev, .kind = kind, .r = r, .verb = r->verb, .measured = r->measured, .lane = l,
         .intended_ns = r->intended_ns, .sent_ns = r->sent_ns, .at_ns = at_ns,
     };
 }
 
 void ledger_sent(struct engine *e, const struct request *r, int queued, int on_demand)
 {
-    struct ledger_entry x = entry_of(e, r, LEDGER_SENT, REQ_OK, r->sent_ns);
+    struct ledger_entry x = entry_of(r->conn->lane, r, LEDGER_SENT, REQ_OK, r->sent_ns);
     x.queued = queued;
     x.on_demand = on_demand;
     ledger_note(e, &x);
@@ -305,13 +303,9 @@ void engine_request_ended(void *owner, struct request *r, int kind)
     /* An answer's time is its arrival, not when the loop got to it. */
     int64_t now = req_ok(kind) && r->done_ns ? r->done_ns : clock_now_ns();
     e->outstanding--;
-    if (r->sent_ns) {
-        struct ledger_entry x = entry_of(e, r, LEDGER_ENDED, kind, now);
-        ledger_note(e, &x);
-    } else {
-        struct ledger_entry x = entry_of(e, r, LEDGER_UNSENT, kind, now);
-        ledger_note(e, &x);
-    }
+    struct ledger_entry x =
+        entry_of(r->conn->lane, r, r->sent_ns ? LEDGER_ENDED : LEDGER_UNSENT, kind, now);
+    ledger_note(e, &x);
     r->measured = 0;
     if (e->phase == PHASE_DRAINING && e->outstanding == 0)
         ev_break(e->loop, EVBREAK_ALL);
@@ -322,32 +316,33 @@ void engine_request_ended(void *owner, struct request *r, int kind)
  * of the last connection failure (connect, handshake, closed...). Its verb
  * was taken with its time (a periodic call's own, or the mix's next), so
  * it counts under the call it was for and the mix's rotation holds. */
-void engine_fail_unconnectable(struct engine *e, int64_t intended, int verb)
+void engine_fail_unconnectable(struct engine *e, struct lane *l, int64_t intended, int verb)
 {
     struct request r = {.verb = verb, .intended_ns = intended,
                         .measured = intended >= e->m0_ns && intended < e->end_ns};
     /* this host's kind (a fleet's others may fail otherwise) */
-    struct ledger_entry x = entry_of(e, &r, LEDGER_UNSENT, lanes_last_kind(e), clock_now_ns());
+    struct ledger_entry x =
+        entry_of(l, &r, LEDGER_UNSENT, lanes_last_kind(e, l), clock_now_ns());
     ledger_note(e, &x);
 }
 
 /* One request due in the window that was never written: every connection
  * was busy when the run ended. Its wait is censored once the run is over. */
-static void count_one_unsent(struct engine *e, int verb, int64_t t)
+static void count_one_unsent(struct engine *e, struct lane *l, int verb, int64_t t)
 {
     struct request r = {.verb = verb, .intended_ns = t, .measured = 1};
-    struct ledger_entry x = entry_of(e, &r, LEDGER_UNSENT, LEDGER_LEFT, 0);
+    struct ledger_entry x = entry_of(l, &r, LEDGER_UNSENT, LEDGER_LEFT, 0);
     x.queued = 1; /* it waited for a busy connection until the end */
     ledger_note(e, &x);
 }
 
-/* The periodic calls' sends due in the window and never sent, walked on
- * a copy: e->periodic stays where the sends stopped, for
- * ledger_censor_unsent to walk again (nothing sends after the end).
+/* Lane l's periodic calls' sends due in the window and never sent,
+ * walked on a copy: l->periodic stays where the sends stopped, for
+ * engine_censor_unsent to walk again (nothing sends after the end).
  * censor 0 counts them, 1 censors their waits. */
-static void walk_unsent_periodic(struct engine *e, int censor)
+static void walk_unsent_periodic(struct engine *e, struct lane *l, int censor)
 {
-    struct periodic p = e->periodic;
+    struct periodic p = l->periodic;
     int verb;
     while (periodic_peek(&p, NULL) < e->end_ns) {
         int64_t t = periodic_take(&p, &verb);
@@ -356,7 +351,7 @@ static void walk_unsent_periodic(struct engine *e, int censor)
         if (censor)
             result_censor(e->res, verb, (e->over_ns - t) / NS_PER_US);
         else
-            count_one_unsent(e, verb, t);
+            count_one_unsent(e, l, verb, t);
     }
 }
 
@@ -364,20 +359,20 @@ static void walk_unsent_periodic(struct engine *e, int censor)
  * was busy): unsent, the mix's each given the verb the mix had next, a
  * periodic call's its own. Where the mix's began is kept for
  * ledger_censor_unsent. */
-void engine_count_unsent(struct engine *e)
+void engine_count_unsent(struct engine *e, struct lane *l)
 {
     if (e->cfg->rate <= 0) /* a closed loop has no schedule */
         return;
-    walk_unsent_periodic(e, 0);
+    walk_unsent_periodic(e, l, 0);
     if (e->mix_off)
         return;
-    e->unsent = e->sched;
-    memcpy(e->unsent_wrr, e->wrr_current, sizeof e->unsent_wrr);
-    e->have_unsent = 1;
-    while (sched_peek(&e->sched) < e->end_ns) {
-        int64_t t = sched_take(&e->sched);
+    l->unsent = l->sched;
+    memcpy(l->unsent_wrr, l->wrr_current, sizeof l->unsent_wrr);
+    l->have_unsent = 1;
+    while (sched_peek(&l->sched) < e->end_ns) {
+        int64_t t = sched_take(&l->sched);
         if (t >= e->m0_ns)
-            count_one_unsent(e, engine_pick_verb(e), t);
+            count_one_unsent(e, l, engine_pick_verb(e, l), t);
     }
 }
 
@@ -385,18 +380,18 @@ void engine_count_unsent(struct engine *e)
  * answer by then either, so their latency is at least that wait
  * (censored). The same schedules and verb picks, replayed: nothing was
  * stored per request. */
-void engine_censor_unsent(struct engine *e)
+void engine_censor_unsent(struct engine *e, struct lane *l)
 {
     if (e->cfg->rate > 0)
-        walk_unsent_periodic(e, 1);
-    if (!e->have_unsent)
+        walk_unsent_periodic(e, l, 1);
+    if (!l->have_unsent)
         return;
-    struct sched s = e->unsent;
-    memcpy(e->wrr_current, e->unsent_wrr, sizeof e->wrr_current);
+    struct sched s = l->unsent;
+    memcpy(l->wrr_current, l->unsent_wrr, sizeof l->wrr_current);
     while (sched_peek(&s) < e->end_ns) {
         int64_t t = sched_take(&s);
         if (t >= e->m0_ns)
-            result_censor(e->res, engine_pick_verb(e), (e->over_ns - t) / NS_PER_US);
+            result_censor(e->res, engine_pick_verb(e, l), (e->over_ns - t) / NS_PER_US);
     }
 }
 
@@ -407,7 +402,7 @@ void engine_count_in_flight(void *owner, const struct request *r)
     struct engine *e = owner;
     if (!r->sent_ns) /* never written: its write is what failed */
         return;
-    struct ledger_entry x = entry_of(e, r, LEDGER_UNFINISHED, LEDGER_LEFT, e->over_ns);
+    struct ledger_entry x = entry_of(r->conn->lane, r, LEDGER_UNFINISHED, LEDGER_LEFT, e->over_ns);
     ledger_note(e, &x);
 }
 
