@@ -188,10 +188,11 @@ static int id_matches(const struct conn *c, const struct enc_result *r)
     return r->has_id && r->id == reqid_wire(&e->ids, c->req.id);
 }
 
-/* Classifies a complete response: REQ_OK, or an error kind. A fault or
- * error document is a fault whatever the HTTP status (aria2 sends JSON-RPC
- * errors with 400), so both encodings count the same failure alike; any
- * other non-2xx answer is an HTTP error. */
+/* Classifies a complete response: REQ_OK, or an error kind. The
+ * protocol's own error (an XML-RPC <fault>, a JSON-RPC error object) is a
+ * fault whatever the HTTP status (aria2 sends JSON-RPC errors with 400), so
+ * both encodings count the same failure alike; any other non-2xx answer
+ * ({"error":"boom"} with 500 too) is an HTTP error, quoted with its status. */
 static int classify(struct conn *c)
 {
     struct engine *e = c->eng;
@@ -199,7 +200,7 @@ static int classify(struct conn *c)
     const char *body = c->body.data ? c->body.data : ""; /* an empty body has no buffer */
     if (http_failed(c)) {
         unsigned st = http_response_status(&c->resp);
-        if (c->body.len && e->enc->check_response(body, c->body.len, &r) == ENC_FAULT)
+        if (c->body.len && e->enc->check_error(body, c->body.len, &r) == ENC_FAULT)
             return describe(c, ERR_FAULT, &r);
         return describe(c, st == 401 || st == 403 ? ERR_AUTH : ERR_HTTP, &r);
     }
