@@ -104,18 +104,9 @@ def test_http_500_with_other_json_is_http():
     check(samples["http"] == 'HTTP 500 Internal Server Error: {"error":"boom"}', samples)
 
 
-def test_aria2_error_in_400_stays_fault():
-    """aria2 sends its JSON-RPC errors with HTTP 400: still a fault."""
-    def aria2(req):
-        rid = json.loads(req)["id"]
-        return json.dumps({"id": rid, "jsonrpc": "2.0",
-                           "error": {"code": 1, "message": "Unauthorized"}}).encode()
-    kinds, samples = run_against(status_answer(400, "Bad Request", aria2), "jsonrpc")
-    check(kinds == {"fault": 20}, "kinds %r" % kinds)
-    check(samples["fault"] == "fault 1: Unauthorized", samples)
-
-
 def test_xmlrpc_fault_in_500_stays_fault():
+    """A proper <fault> in a 500 stays a fault, its string decoded (aria2's
+    JSON-RPC error in a 400: it_peer_http.py's test_jsonrpc_error_in_http_400)."""
     kinds, samples = run_against(status_answer(500, "Internal Server Error", lambda req: XML_FAULT,
                                                "text/xml"), "xmlrpc")
     check(kinds == {"fault": 20}, "kinds %r" % kinds)
@@ -136,7 +127,117 @@ def test_xmlrpc_500_without_fault_is_http():
     check(samples["http"].startswith("HTTP 503 Service Unavailable: <?xml"), samples)
 
 
+# ---- TLS: a certificate required, TLS where plain text was expected --------
+
+GIVE_UP_S = 4.0  # the setup deadline (2 s) and a few retries, with slack
+
+
+def gives_up(url, want, *extra):
+    """rpcbench run ends with exit 1, no result and the one line "the server
+    at URL ...want...", soon. Returns the line."""
+    t0 = time.monotonic()
+    code, out, err = rpcbench("run", "--url", url, "-R", "20", "-d", "10s", "--quiet", *extra,
+                              timeout=30)
+    took = time.monotonic() - t0
+    line = "rpcbench run: the server at %s " % url
+    check(code == 1 and out == "" and err.startswith(line) and err.count("\n") == 1,
+          "%s: exit %d, stderr %r" % (url, code, err))
+    check(want in err, "%s: want %r in %r" % (url, want, err))
+    check(took <= GIVE_UP_S, "%s: gave up after %.2fs" % (url, took))
+    return err
+
+
+class Certs:
+    """make_certs() in a directory kept for the test's life."""
+
+    def __enter__(self):
+        self.dir = tempfile.TemporaryDirectory()
+        self.files = make_certs(self.dir.name)
+        return self.files
+
+    def __exit__(self, *exc):
+        self.dir.cleanup()
+
+
+def tls_serve(c):
+    """rpcbench serve over TLS that requires client certificates (as VDSM)."""
+    return Listening([RPCBENCH, "serve", "--listen", "127.0.0.1:0", "--tls-cert", c["server_cert"],
+                      "--tls-key", c["server_key"], "--tls-ca", c["ca"]], "serve --tls-ca")
+
+
+CERT_HINT = "right after the TLS handshake: it may require a client certificate (--cert, --key)"
+
+
+def test_client_certificate_required():
+    """TLS 1.3 refuses a missing client certificate after the handshake: it
+    is said so, for stomps:// and https:// alike (on main: "does not speak
+    STOMP", and "try stomp://"); with the certificate the run succeeds."""
+    with Certs() as c, tls_serve(c) as s:
+        for url in ("stomps://%s" % s.addr, "https://%s/RPC2" % s.addr):
+            gives_up(url, CERT_HINT, "--cacert", c["ca"])
+        _, r, _ = run_json("--url", "stomps://%s" % s.addr, "--cacert", c["ca"], "--cert",
+                           c["client_cert"], "--key", c["client_key"], "-R", "20", "-d", "1s")
+        check(r["requests"]["ok"] == 20, r["requests"])
+
+
+def test_client_certificate_required_tls12():
+    """A TLS 1.2 server (Python's ssl) refuses it in the handshake, with an
+    alert: the hint is the same."""
+    with Certs() as c:
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.maximum_version = ssl.TLSVersion.TLSv1_2
+        ctx.load_cert_chain(c["server_cert"], c["server_key"])
+        ctx.load_verify_locations(c["ca"])
+        ctx.verify_mode = ssl.CERT_REQUIRED
+
+        def handle(sock, rec):
+            with ctx.wrap_socket(sock, server_side=True) as t:
+                t.recv(65536)
+        p = Peer(handle, timeout=10)
+        try:
+            gives_up("https://127.0.0.1:%d/RPC2" % p.port,
+                     "alert handshake failure: it may require a client certificate (--cert, --key)",
+                     "--cacert", c["ca"])
+        finally:
+            p.close()
+
+
+def test_plain_to_tls_port():
+    """OpenSSL resets a connection whose first bytes are no TLS record:
+    http:// names https:// (on main: only stomp://), stomp:// names
+    stomps://."""
+    with Certs() as c, tls_serve(c) as s:
+        gives_up("http://%s/RPC2" % s.addr, "reset the connection without answering: if it "
+                 "speaks TLS, use https://; if it is a STOMP broker, stomp://")
+        gives_up("stomp://%s" % s.addr, "reset the connection after CONNECT: if it speaks TLS, "
+                 "use stomps://")
+
+
+ALERT = b"\x15\x03\x03\x00\x02\x02\x46"  # TLS 1.2 alert: fatal, protocol_version
+HELLO = b"\x16\x03\x03\x00\x31\x02\x00\x00\x2d\x03\x03" + bytes(40)  # a ServerHello's start
+
+
+def test_tls_record_on_plain_connection():
+    """A TLS server that answers plain text with an alert (as Java's does) or
+    a ServerHello: named at once, https:// or stomps:// (on main: a decode
+    error per request for http://, "does not speak STOMP" for stomp://)."""
+    for first in (ALERT, HELLO):
+        def handle(sock, rec, first=first):
+            sock.recv(65536)
+            sock.sendall(first)
+            time.sleep(0.5)
+        p = Peer(handle, timeout=10)
+        try:
+            gives_up("http://127.0.0.1:%d/RPC2" % p.port,
+                     "answered with TLS, not plain HTTP: use https://")
+            gives_up("stomp://127.0.0.1:%d" % p.port,
+                     "answered CONNECT with TLS, not plain STOMP: use stomps://")
+        finally:
+            p.close()
+
+
 if __name__ == "__main__":
     main([test_xmlrpc_fault_string_decoded, test_http_500_with_other_json_is_http,
-          test_aria2_error_in_400_stays_fault, test_xmlrpc_fault_in_500_stays_fault,
-          test_xmlrpc_500_without_fault_is_http])
+          test_xmlrpc_fault_in_500_stays_fault, test_xmlrpc_500_without_fault_is_http,
+          test_client_certificate_required, test_client_certificate_required_tls12,
+          test_plain_to_tls_port, test_tls_record_on_plain_connection])

@@ -20,6 +20,7 @@
 #include "base/clock.h"
 #include "client/engine_int.h"
 #include "client/errtext.h"
+#include "net/tls.h"
 
 /* The request's head for a body of len bytes, appended to b. */
 static int http_head(const struct engine *e, struct buf *b, size_t len)
@@ -273,12 +274,17 @@ static int looks_stomp(const char *p, size_t n)
 static void peer_gone(struct conn *c, enum io_status st)
 {
     const char *what = st == IO_EOF ? "closed" : "reset";
-    char why[128];
+    char why[ERR_SAMPLE_LEN];
     if (c->peer->spoke)
         snprintf(why, sizeof why, "%s the connection before the answer was complete", what);
-    else
+    else if (conn_cert_hint(c, st, why, sizeof why))
+        ; /* TLS up, and dropped before any answer */
+    else if (st == IO_EOF || c->ssl)
         snprintf(why, sizeof why, "%s the connection without answering: if it does not speak "
                  "HTTP (a STOMP broker?), try stomp://", what);
+    else /* an OpenSSL server resets what is no TLS record; a broker waits or closes */
+        snprintf(why, sizeof why, "reset the connection without answering: if it speaks TLS, "
+                 "use https://; if it is a STOMP broker, stomp://");
     conn_fail(c, ERR_CLOSED, st == IO_EOF ? CAUSE_CLOSED : CAUSE_RESET, why);
 }
 
@@ -300,6 +306,11 @@ static void on_readable(struct conn *c)
         }
         if (c->req.measured)
             e->pool.stats.bytes_received += (int64_t)n;
+        if (!c->peer->spoke && !c->ssl && tls_record_start(e->rbuf, n)) {
+            conn_fail_wrong_protocol(c, ERR_DECODE, "answered with TLS, not plain HTTP: "
+                                     "use https://");
+            return;
+        }
         if (!c->peer->spoke && looks_stomp(e->rbuf, n)) {
             conn_fail_wrong_protocol(c, ERR_DECODE, "answered with a STOMP frame, not HTTP: "
                                      "use stomp://");
