@@ -35,6 +35,60 @@ def adds_up(r, what):
     check(q["errors"] == sum(r["errors"].values()), "%s: kinds %r" % (what, r["errors"]))
 
 
+# ---- a server that accepts and never sends a byte ---------------------------
+
+def silent(sock, rec):
+    """A STOMP broker waiting for CONNECT's NUL: reads, never answers."""
+    while sock.recv(65536):
+        pass
+
+
+def hint_after(*args):
+    """Starts rpcbench run against a silent peer with args, reads stderr
+    (raw: no buffer may hold a line back) until the "no answer yet" line,
+    10 s at most; returns (seconds since the start, the line, whether the
+    run was still going then)."""
+    p = Peer(silent, timeout=60)
+    proc = spawn([RPCBENCH, "run", "--url", "http://127.0.0.1:%d/RPC2" % p.port, "-p", "xmlrpc",
+                  "--verb", "ping", "--timeout", "20s", *args],
+                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    t0, hint, got = time.monotonic(), None, b""
+    try:
+        while hint is None and time.monotonic() - t0 < 10:
+            ready, _, _ = select.select([proc.stderr], [], [], 0.1)
+            chunk = os.read(proc.stderr.fileno(), 65536) if ready else b""
+            if ready and not chunk:
+                break  # stderr closed: the run is over
+            got += chunk
+            for line in got.decode(errors="replace").splitlines():
+                if "no answer yet" in line:
+                    hint = (time.monotonic() - t0, line, proc.poll() is None)
+    finally:
+        kill_group(proc)
+        p.close()
+    check(hint is not None, "no hint on stderr within 10 s: %r" % got[-300:])
+    return hint
+
+
+def test_silence_hint_3s_after_first_request():
+    """The hint counts 3 s from the first request, however late it is: here
+    sends begin 4 s in (a stage at rate 0), so it comes at 7 s, as a line
+    on stderr between the progress lines, and the run goes on (on main the
+    one look, 3 s in, found no request yet: nothing until --timeout)."""
+    took, line, going = hint_after("--stages", "4s:0,8s:10")
+    check(6.8 <= took <= 7.6, "hint after %.2fs, want 7 s: %r" % (took, line))
+    check(going, "the run had ended by the hint")
+    check("accepted connections but sent no byte in 3s" in line and "stomp://" in line, line)
+
+
+def test_silence_hint_at_3s():
+    """Sends from the start, quiet or not: the hint at 3 s, not at the
+    --timeout (20 s here)."""
+    took, line, going = hint_after("-R", "10", "-d", "10s")
+    check(2.8 <= took <= 3.6, "hint after %.2fs, want 3 s: %r" % (took, line))
+    check(going and "stomp://" in line, "%r (run going: %s)" % (line, going))
+
+
 # ---- XML-RPC faults: their strings are XML text, decoded -------------------
 
 class QuietXmlRpc(xmlrpc.server.SimpleXMLRPCRequestHandler):
@@ -237,7 +291,8 @@ def test_tls_record_on_plain_connection():
 
 
 if __name__ == "__main__":
-    main([test_xmlrpc_fault_string_decoded, test_http_500_with_other_json_is_http,
+    main([test_silence_hint_3s_after_first_request, test_silence_hint_at_3s,
+          test_xmlrpc_fault_string_decoded, test_http_500_with_other_json_is_http,
           test_xmlrpc_fault_in_500_stays_fault, test_xmlrpc_500_without_fault_is_http,
           test_client_certificate_required, test_client_certificate_required_tls12,
           test_plain_to_tls_port, test_tls_record_on_plain_connection])

@@ -462,6 +462,8 @@ enum io_status conn_flush(struct conn *c)
 int conn_send_bytes(struct conn *c, const char *p, size_t n)
 {
     c->last_tx_ns = clock_now_ns();
+    if (!c->peer->first_tx_ns)
+        c->peer->first_tx_ns = c->last_tx_ns;
     if (c->out_off == c->out.len) { /* nothing queued: write straight away */
         c->out_off = c->out.len = 0;
         size_t off = 0;

@@ -130,6 +130,8 @@ struct conn_peer {
     int setup_failures;  /* connections that failed before it spoke */
     int gave_up;         /* a fleet's host: failed so before it ever spoke;
                             its requests fail, its connection retries slowly */
+    int64_t first_tx_ns; /* when we first wrote to it (0: never): while it
+                            never spoke, it has been silent since */
 };
 
 /* What the connections of a run count, written by conn.c and the wires

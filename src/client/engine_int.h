@@ -182,6 +182,11 @@ static inline struct stage_result *engine_stage(const struct engine *e, int64_t 
  * callback: owner is the engine). engine_fold_conn_stats: the pool's
  * counts into the result, once, at the end. */
 int engine_pick_verb(struct engine *e);
+/* engine_silence.c: the hint for a server that accepted and never
+ * answered. engine_silence_init: once, with the loop; engine_silence_start:
+ * when the sends begin (end_run stops e->silence). */
+void engine_silence_init(struct engine *e);
+void engine_silence_start(struct engine *e);
 void engine_request_ended(void *owner, struct request *r, int kind);
 void engine_fail_unconnectable(struct engine *e, int64_t intended, int verb);
 void engine_count_unsent(struct engine *e);
@@ -259,9 +264,6 @@ int lanes_setup(struct engine *e, int *connections, char *err);
  * pool's last without lanes), for its requests that find no connection. */
 int lanes_unreachable(struct engine *e, int i);
 int lanes_last_kind(const struct engine *e);
-/* @return how many lanes had a connection up yet never heard their
- * server speak, with *first the first one's target (set when > 0). */
-int lanes_silent(const struct engine *e, const struct target **first);
 void lane_enter(struct engine *e, int i);
 int lane_of_conn(const struct engine *e, const struct conn *c);
 void lanes_each(struct engine *e, void (*fn)(struct engine *e));
