@@ -10,23 +10,20 @@ shape rpcbench must read correctly.
 - HTTP error statuses: the protocol's own error is a fault, any other body
   is `http`, quoted with its status.
 
-Peers are the standard library's servers (xmlrpc.server, http.server, ssl)
-or rpctest.Peer; certificates come from the openssl CLI (rpctest.make_certs)."""
-import json
+Peers are the standard library's xmlrpc.server and ssl, `rpcbench serve`
+with --tls-ca, or rpctest.Peer written here; certificates come from the
+openssl CLI (rpctest.make_certs)."""
 import os
 import select
 import socketserver
 import ssl
 import subprocess
 import tempfile
-import threading
 import time
 import xmlrpc.server
 
 from rpctest import (RPCBENCH, Listening, Peer, Recorder, check, kill_group, main, make_certs,
                      http_peer, rpcbench, run_json, spawn)
-
-HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def adds_up(r, what):
@@ -96,13 +93,16 @@ class QuietXmlRpc(xmlrpc.server.SimpleXMLRPCRequestHandler):
         pass
 
 
+class ThreadedXmlRpc(socketserver.ThreadingMixIn, xmlrpc.server.SimpleXMLRPCServer):
+    daemon_threads = True
+
+
 def test_xmlrpc_fault_string_decoded():
     """Python's xmlrpc.server answers an exception with faultString
     "<class 'Exception'>:boom", escaped as &lt;...&gt; on the wire: the
-    sample reads as Python meant it (on main: "&lt;class 'Exception'&gt;")."""
-    srv = socketserver.ThreadingMixIn
-    server = type("S", (srv, xmlrpc.server.SimpleXMLRPCServer), {"daemon_threads": True})(
-        ("127.0.0.1", 0), requestHandler=QuietXmlRpc, logRequests=False)
+    sample reads as Python meant it (on main: "&lt;class 'Exception'&gt;"),
+    and what the references stand for is made safe (ESC as \\x1b)."""
+    server = ThreadedXmlRpc(("127.0.0.1", 0), requestHandler=QuietXmlRpc, logRequests=False)
 
     def ping():
         raise Exception("boom \x1b[2J <b> & done")
