@@ -115,6 +115,15 @@ struct encoder {
      * @return ENC_OK, ENC_FAULT (out->fault_code) or ENC_DECODE; out->status
      * holds the same. */
     int (*check_response)(const char *body, size_t len, struct enc_result *out);
+    /* Client: whether the body of a non-2xx HTTP answer is this protocol's
+     * own error, which is then a fault whatever the status (aria2 sends
+     * its JSON-RPC errors with 400): an XML-RPC methodResponse holding a
+     * <fault> with an integer faultCode, a JSON-RPC object whose "error"
+     * is an object with an integer "code". Anything else (an error page,
+     * {"error":"boom"}, a VDSM status envelope) is not. Builds no tree
+     * that outlives the call. @return ENC_FAULT (out->fault_code) or
+     * ENC_DECODE; out->status holds the same. */
+    int (*check_error)(const char *body, size_t len, struct enc_result *out);
     /* Client: the cheap check split for a body that arrives in pieces
      * (check_stream.h), so the middle of a long one need not be kept.
      * check_head decides from the first bytes, or returns ENC_MORE; its

@@ -239,6 +239,25 @@ done:
     return out->status;
 }
 
+/* {"jsonrpc": "2.0", "error": {"code": N, "message": ...}, "id": ...}
+ * (encoder.h): only an error object with an integer code. */
+static int check_error(const char *body, size_t len, struct enc_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->items = -1;
+    out->status = ENC_DECODE;
+    json_object *doc, *e, *code;
+    if (parse_doc(body ? body : "", len, &doc) == 0 &&
+        json_object_is_type(doc, json_type_object) &&
+        json_object_object_get_ex(doc, "error", &e) && json_object_is_type(e, json_type_object) &&
+        json_object_object_get_ex(e, "code", &code) && json_object_is_type(code, json_type_int)) {
+        out->status = ENC_FAULT;
+        out->fault_code = json_object_get_int64(code);
+    }
+    json_object_put(doc);
+    return out->status;
+}
+
 static int decode_response(const char *body, size_t len, struct enc_result *out)
 {
     return decode_result(body, len, out, NULL);
@@ -364,6 +383,7 @@ const struct encoder enc_jsonrpc = {
     .verb_call = verb_call,
     .render_request = render_request,
     .check_response = check_response,
+    .check_error = check_error,
     .decode_response = decode_response,
     .decode_result = decode_result,
     .parse_call = parse_call,

@@ -130,6 +130,14 @@ static int check_response(const char *body, size_t len, struct enc_result *out)
     return out->status;
 }
 
+static int check_error(const char *body, size_t len, struct enc_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->items = -1;
+    out->status = xmlscan_fault(body, len, &out->fault_code);
+    return out->status;
+}
+
 static int check_head(const char *head, size_t len, struct enc_result *out)
 {
     memset(out, 0, sizeof *out);
@@ -349,6 +357,7 @@ const struct encoder enc_xmlrpc = {
     .verb_call = verb_call,
     .render_request = render_request,
     .check_response = check_response,
+    .check_error = check_error,
     .check_head = check_head,
     .tail_ok = xmlscan_tail_ok,
     .decode_response = decode_response,

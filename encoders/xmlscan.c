@@ -156,6 +156,28 @@ static const char *response_start(const char *body, const char *end)
     return lit(prolog(body, end), end, LIT("<methodResponse>"));
 }
 
+/* f just after <fault>: its faultCode's integer into *code. 0 or -1. */
+static int fault_code(const char *f, const char *end, int64_t *code)
+{
+    f = find(f, end, LIT("<name>faultCode</name>"));
+    f = f ? lit(f + sizeof "<name>faultCode</name>" - 1, end, LIT("<value>")) : NULL;
+    return f ? read_int(f, end, code) : -1;
+}
+
+int xmlscan_fault(const char *body, size_t len, int64_t *code)
+{
+    if (!body)
+        body = ""; /* an empty body may come as (NULL, 0) */
+    const char *end = trim_end(body, body + len);
+    const char *f = lit(response_start(body, end), end, LIT("<fault>"));
+    *code = 0;
+    if (!f || !ends_closed(body, end) || fault_code(f, end, code) < 0) {
+        *code = 0;
+        return ENC_DECODE;
+    }
+    return ENC_FAULT;
+}
+
 int xmlscan_check(const char *body, size_t len, int64_t *code)
 {
     if (!body)
@@ -169,9 +191,7 @@ int xmlscan_check(const char *body, size_t len, int64_t *code)
         return ENC_DECODE;
     const char *f = lit(p, end, LIT("<fault>"));
     if (f) {
-        f = find(f, end, LIT("<name>faultCode</name>"));
-        f = f ? lit(f + sizeof "<name>faultCode</name>" - 1, end, LIT("<value>")) : NULL;
-        if (!f || read_int(f, end, code) < 0)
+        if (fault_code(f, end, code) < 0)
             *code = 0;
         return ENC_FAULT;
     }

@@ -18,6 +18,11 @@
  * fault carries no readable code) or ENC_DECODE. */
 int xmlscan_check(const char *body, size_t len, int64_t *code);
 
+/* Whether the body is a whole methodResponse holding a <fault> whose
+ * faultCode is an integer (borrowed; nothing is allocated or kept).
+ * @return ENC_FAULT with *code, or ENC_DECODE (with *code 0). */
+int xmlscan_fault(const char *body, size_t len, int64_t *code);
+
 /* The same check split for a body that arrives in pieces, so the middle of
  * a long one need not be kept (see check_stream.h). xmlscan_check_head
  * decides from the first bytes alone, or returns XMLSCAN_MORE when it needs

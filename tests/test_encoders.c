@@ -244,6 +244,55 @@ static void test_rendered_errors(void **state)
     buf_free(&out);
 }
 
+/* check_error on s: ENC_FAULT with code, or ENC_DECODE (code then unread). */
+static void expect_error_doc(const struct encoder *enc, const char *s, int want, int64_t code)
+{
+    struct enc_result r;
+    char *b = exact(s, strlen(s));
+    assert_int_equal(enc->check_error(b, strlen(s), &r), want);
+    assert_int_equal(r.status, want);
+    if (want == ENC_FAULT)
+        assert_int_equal(r.fault_code, code);
+    free(b);
+}
+
+/* The body of a non-2xx answer: only the protocol's own error document is
+ * a fault (issue 36 §4); other JSON, an envelope, a page are not. */
+static void test_error_documents(void **state)
+{
+    (void)state;
+    struct buf out = {0};
+    for (int e = 0; e < 2; e++) {
+        const struct encoder *enc = e ? &enc_jsonrpc : &enc_xmlrpc;
+        buf_reset(&out);
+        enc->render_error(NULL, ENC_ERROR_PROTOCOL, ENC_ERR_NO_METHOD, "no such method", &out);
+        expect_error_doc(enc, out.data, ENC_FAULT, ENC_ERR_NO_METHOD);
+        buf_reset(&out); /* VDSM's status envelope is XML-RPC's answer, not a fault */
+        enc->render_error(NULL, ENC_ERROR_APP, 99, "recovering", &out);
+        expect_error_doc(enc, out.data, e ? ENC_FAULT : ENC_DECODE, 99);
+        expect_error_doc(enc, "", ENC_DECODE, 0);
+        expect_error_doc(enc, "<html><body>500 oops</body></html>", ENC_DECODE, 0);
+    }
+    buf_free(&out);
+    const char *aria2 = "{\"id\":\"q\",\"jsonrpc\":\"2.0\",\"error\":{\"code\":1,"
+                        "\"message\":\"Unauthorized\"}}";
+    expect_error_doc(&enc_jsonrpc, aria2, ENC_FAULT, 1);
+    expect_error_doc(&enc_jsonrpc, "{\"error\":\"boom\"}", ENC_DECODE, 0);
+    expect_error_doc(&enc_jsonrpc, "{\"error\":{\"message\":\"no code\"}}", ENC_DECODE, 0);
+    expect_error_doc(&enc_jsonrpc, "{\"error\":{\"code\":\"1\"}}", ENC_DECODE, 0);
+    expect_error_doc(&enc_jsonrpc, "{\"error\":{\"code\":-32000}", ENC_DECODE, 0); /* cut */
+    expect_error_doc(&enc_jsonrpc, "[{\"error\":{\"code\":1}}]", ENC_DECODE, 0);
+    const char *fault = "<?xml version=\"1.0\"?><methodResponse><fault><value><struct>"
+                        "<member><name>faultCode</name><value><int>7</int></value></member>"
+                        "<member><name>faultString</name><value><string>x</string></value>"
+                        "</member></struct></value></fault></methodResponse>\n";
+    expect_error_doc(&enc_xmlrpc, fault, ENC_FAULT, 7);
+    expect_error_doc(&enc_xmlrpc, "<methodResponse><fault><value><struct></struct></value>"
+                     "</fault></methodResponse>", ENC_DECODE, 0); /* no faultCode */
+    expect_error_doc(&enc_xmlrpc, "<methodResponse><fault><value><struct><member><name>"
+                     "faultCode</name><value><int>7</int></value></member>", ENC_DECODE, 0);
+}
+
 static void test_jsonrpc_error_ids(void **state)
 {
     (void)state;
@@ -655,6 +704,7 @@ int main(void)
         cmocka_unit_test(test_unknown_verb),
         cmocka_unit_test(test_roundtrip_verbs),
         cmocka_unit_test(test_rendered_errors),
+        cmocka_unit_test(test_error_documents),
         cmocka_unit_test(test_jsonrpc_error_ids),
         cmocka_unit_test(test_handwritten),
         cmocka_unit_test(test_prefixes),

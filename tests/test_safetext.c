@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -205,6 +206,30 @@ static void test_errtext(void **state)
     assert_string_equal(out, "HTML where JSON-RPC was expected: <html>\\xe9t\\xe9</html>");
 }
 
+/* An XML-RPC faultString as Python's xmlrpc.server sends it: references
+ * decoded, and what they stand for made safe like any other peer byte. */
+static void test_errtext_xml_references(void **state)
+{
+    (void)state;
+    char out[160];
+    const char head[] = "<methodResponse><fault><value><struct><member><name>faultString"
+                        "</name><value><string>";
+    char fault[512];
+    snprintf(fault, sizeof fault, "%s%s</string>", head,
+             "&lt;class 'Exception'&gt;:method &quot;x&quot; &amp; &apos;y&apos;");
+    errtext_fault(fault, strlen(fault), 1, out, sizeof out);
+    assert_string_equal(out, "fault 1: <class 'Exception'>:method \"x\" & 'y'");
+    /* numeric references: decimal, hex, multi-byte; ESC and a bidi
+     * override decoded are escaped; NUL, surrogates, unknown names and
+     * unterminated ones stay as written; "&amp;lt;" decodes once */
+    snprintf(fault, sizeof fault, "%s%s</string>", head,
+             "&#65;&#x42;&#xe9;&#x20AC;&#x1F600; &#27;[2J &#x202E; &#0; &#xD800; &nbsp; "
+             "&#65 &amp;lt;");
+    errtext_fault(fault, strlen(fault), 2, out, sizeof out);
+    assert_string_equal(out, "fault 2: AB\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80 "
+                             "\\x1b[2J \\xe2\\x80\\xae &#0; &#xD800; &nbsp; &#65 &lt;");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -218,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_small_rooms),
         cmocka_unit_test(test_printf_and_view),
         cmocka_unit_test(test_errtext),
+        cmocka_unit_test(test_errtext_xml_references),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

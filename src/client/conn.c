@@ -282,6 +282,15 @@ void conn_fail_wrong_protocol(struct conn *c, int kind, const char *why)
     fail_as(c, kind, CAUSE_PROTOCOL, why, 1);
 }
 
+int conn_cert_hint(const struct conn *c, enum io_status st, char *why, size_t len)
+{
+    if (!c->ssl || c->eng->cfg->cert[0] || c->peer->spoke || (st != IO_EOF && st != IO_ERROR))
+        return 0;
+    snprintf(why, len, "%s the connection right after the TLS handshake: it may require a "
+             "client certificate (--cert, --key)", st == IO_EOF ? "closed" : "reset");
+    return 1;
+}
+
 void conn_close_clean(struct conn *c)
 {
     conn_close(c);
@@ -333,6 +342,15 @@ static const char *plain_scheme(const struct conn *c)
     return c->target->scheme == SCHEME_STOMPS ? "stomp://" : "http://";
 }
 
+/* err without OpenSSL's "error:CODE:LIB routines:FUNC:" before its reason
+ * (an OpenSSL code tells the user nothing), or err as it is. */
+static const char *openssl_reason(const char *err)
+{
+    const char *r = strstr(err, " routines:");
+    const char *colon = r ? strchr(r + 10, ':') : NULL;
+    return colon ? colon + 1 : err;
+}
+
 /* What the peer did to a TLS handshake that failed: closed or reset the
  * connection (the socket tells, without waiting), or err's reason. */
 static void handshake_failed(struct conn *c, const char *err)
@@ -348,15 +366,19 @@ static void handshake_failed(struct conn *c, const char *err)
         conn_fail_wrong_protocol(c, ERR_HANDSHAKE, why);
         return;
     }
-    ssize_t n = recv(c->fd, &peek, 1, MSG_PEEK | MSG_DONTWAIT);
+    /* An alert says the peer speaks TLS, whatever the socket did after it. */
+    int alert = strstr(err, "alert") != NULL;
+    ssize_t n = alert ? 1 : recv(c->fd, &peek, 1, MSG_PEEK | MSG_DONTWAIT);
     const char *what = n == 0 ? "closed the connection during the TLS handshake"
                        : n < 0 && errno == ECONNRESET ? "reset the connection during the TLS handshake"
                                                        : NULL;
     if (what)
         snprintf(why, sizeof why, "%s: if it does not speak TLS, use %s", what, plain_scheme(c));
-    else
-        snprintf(why, sizeof why, "failed the TLS handshake: %.150s",
-                 strncmp(err, "TLS handshake: ", 15) ? err : err + 15);
+    else /* TLS 1.2 refuses a missing certificate in the handshake, by an alert */
+        snprintf(why, sizeof why, "failed the TLS handshake: %.150s%s", openssl_reason(
+                 strncmp(err, "TLS handshake: ", 15) ? err : err + 15),
+                 alert && !c->eng->cfg->cert[0]
+                     ? ": it may require a client certificate (--cert, --key)" : "");
     conn_fail(c, ERR_HANDSHAKE, CAUSE_TLS, why);
 }
 
@@ -442,6 +464,8 @@ enum io_status conn_flush(struct conn *c)
 int conn_send_bytes(struct conn *c, const char *p, size_t n)
 {
     c->last_tx_ns = clock_now_ns();
+    if (!c->peer->first_tx_ns)
+        c->peer->first_tx_ns = c->last_tx_ns;
     if (c->out_off == c->out.len) { /* nothing queued: write straight away */
         c->out_off = c->out.len = 0;
         size_t off = 0;

@@ -132,6 +132,8 @@ struct conn_peer {
     int setup_failures;  /* connections that failed before it spoke */
     int gave_up;         /* a fleet's host: failed so before it ever spoke;
                             its requests fail, its connection retries slowly */
+    int64_t first_tx_ns; /* when we first wrote to it (0: never): while it
+                            never spoke, it has been silent since */
 };
 
 /* What the connections of a run count, written by conn.c and the wires
@@ -227,6 +229,13 @@ void conn_spoke(struct conn *c);
  * login: --timeout, but at most 2 s while no peer ever spoke, so a peer
  * that accepts and stays silent is told within seconds. */
 double conn_setup_deadline_s(const struct conn *c);
+/* A TLS connection sent no client certificate (no --cert) and its peer,
+ * which never answered, dropped it (st: IO_EOF closed, IO_ERROR reset)
+ * after the handshake: a server that requires one says so only then in
+ * TLS 1.3. Writes why (completing "the server at URL ...", caller's len
+ * bytes) and @return 1; @return 0 (nothing written) when that is not c's
+ * case. */
+int conn_cert_hint(const struct conn *c, enum io_status st, char *why, size_t len);
 /* Closes c cleanly (nothing lost) and tells the owner (CONN_DOWN_CLOSED). */
 void conn_close_clean(struct conn *c);
 /* The wire is up (IDLE): tells the owner (ready). */

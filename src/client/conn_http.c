@@ -20,6 +20,7 @@
 #include "base/clock.h"
 #include "client/engine_int.h"
 #include "client/errtext.h"
+#include "net/tls.h"
 
 /* The request's head to target t for a body of len bytes, appended to b. */
 static int http_head(const struct engine *e, const struct target *t, struct buf *b, size_t len)
@@ -189,10 +190,11 @@ static int id_matches(const struct conn *c, const struct enc_result *r)
     return r->has_id && r->id == reqid_wire(&e->ids, c->req.id);
 }
 
-/* Classifies a complete response: REQ_OK, or an error kind. A fault or
- * error document is a fault whatever the HTTP status (aria2 sends JSON-RPC
- * errors with 400), so both encodings count the same failure alike; any
- * other non-2xx answer is an HTTP error. */
+/* Classifies a complete response: REQ_OK, or an error kind. The
+ * protocol's own error (an XML-RPC <fault>, a JSON-RPC error object) is a
+ * fault whatever the HTTP status (aria2 sends JSON-RPC errors with 400), so
+ * both encodings count the same failure alike; any other non-2xx answer
+ * ({"error":"boom"} with 500 too) is an HTTP error, quoted with its status. */
 static int classify(struct conn *c)
 {
     struct engine *e = c->eng;
@@ -200,7 +202,7 @@ static int classify(struct conn *c)
     const char *body = c->body.data ? c->body.data : ""; /* an empty body has no buffer */
     if (http_failed(c)) {
         unsigned st = http_response_status(&c->resp);
-        if (c->body.len && e->enc->check_response(body, c->body.len, &r) == ENC_FAULT)
+        if (c->body.len && e->enc->check_error(body, c->body.len, &r) == ENC_FAULT)
             return describe(c, ERR_FAULT, &r);
         return describe(c, st == 401 || st == 403 ? ERR_AUTH : ERR_HTTP, &r);
     }
@@ -273,12 +275,17 @@ static int looks_stomp(const char *p, size_t n)
 static void peer_gone(struct conn *c, enum io_status st)
 {
     const char *what = st == IO_EOF ? "closed" : "reset";
-    char why[128];
+    char why[ERR_SAMPLE_LEN];
     if (c->peer->spoke)
         snprintf(why, sizeof why, "%s the connection before the answer was complete", what);
-    else
+    else if (conn_cert_hint(c, st, why, sizeof why))
+        ; /* TLS up, and dropped before any answer */
+    else if (st == IO_EOF || c->ssl)
         snprintf(why, sizeof why, "%s the connection without answering: if it does not speak "
                  "HTTP (a STOMP broker?), try stomp://", what);
+    else /* an OpenSSL server resets what is no TLS record; a broker waits or closes */
+        snprintf(why, sizeof why, "reset the connection without answering: if it speaks TLS, "
+                 "use https://; if it is a STOMP broker, stomp://");
     conn_fail(c, ERR_CLOSED, st == IO_EOF ? CAUSE_CLOSED : CAUSE_RESET, why);
 }
 
@@ -300,6 +307,11 @@ static void on_readable(struct conn *c)
         }
         if (c->req.measured)
             e->pool.stats.bytes_received += (int64_t)n;
+        if (!c->peer->spoke && !c->ssl && tls_record_start(e->rbuf, n)) {
+            conn_fail_wrong_protocol(c, ERR_DECODE, "answered with TLS, not plain HTTP: "
+                                     "use https://");
+            return;
+        }
         if (!c->peer->spoke && looks_stomp(e->rbuf, n)) {
             conn_fail_wrong_protocol(c, ERR_DECODE, "answered with a STOMP frame, not HTTP: "
                                      "use stomp://");

@@ -14,6 +14,7 @@
 #include "client/engine_int.h"
 #include "client/errtext.h"
 #include "net/stomp.h"
+#include "net/tls.h"
 
 /* Offered both ways: "we can beat every 10 s, beat us every 10 s". VDSM
  * takes our figure as its deadline for us (and sends its own beats at our
@@ -327,6 +328,11 @@ static int parse_input(struct conn *c)
 {
     char err[ERR_LEN];
     size_t off = 0;
+    if (c->state == CONN_LOGIN && !c->ssl && tls_record_start(c->in.data, c->in.len)) {
+        conn_fail_wrong_protocol(c, ERR_HANDSHAKE, "answered CONNECT with TLS, not plain STOMP: "
+                                 "use stomps://");
+        return -1;
+    }
     while (off < c->in.len) {
         struct stomp_frame f;
         ssize_t n = stomp_parse(c->in.data + off, c->in.len - off,
@@ -351,9 +357,15 @@ static void peer_gone(struct conn *c, enum io_status st)
 {
     enum conn_cause cause = st == IO_EOF ? CAUSE_CLOSED : CAUSE_RESET;
     const char *what = st == IO_EOF ? "closed" : "reset";
-    char why[96];
+    char why[ERR_SAMPLE_LEN];
     if (c->leaving) { /* the goodbye */
         conn_close(c);
+    } else if (c->state == CONN_LOGIN && conn_cert_hint(c, st, why, sizeof why)) {
+        conn_fail(c, ERR_HANDSHAKE, cause, why);
+    } else if (c->state == CONN_LOGIN && st == IO_ERROR && !c->ssl) {
+        /* an OpenSSL server resets what is no TLS record */
+        conn_fail(c, ERR_HANDSHAKE, cause, "reset the connection after CONNECT: if it speaks "
+                  "TLS, use stomps://; else it does not speak STOMP");
     } else if (c->state == CONN_LOGIN) {
         snprintf(why, sizeof why, "does not speak STOMP: it %s the connection after CONNECT",
                  what);

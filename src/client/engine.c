@@ -251,30 +251,6 @@ static void sig_cb(struct ev_loop *loop, ev_signal *w, int revents)
     ev_break(loop, EVBREAK_ALL);
 }
 
-/* A peer that accepts and never answers is not given up on (a slow first
- * answer is a slow server), but its user hears of it early: one line once
- * SILENCE_HINT_S have passed with requests out and no byte back. */
-#define SILENCE_HINT_S 3.0
-
-static void silence_cb(struct ev_loop *loop, ev_timer *w, int revents)
-{
-    (void)loop;
-    (void)revents;
-    struct engine *e = w->data;
-    const struct target *first;
-    int silent = e->fleet ? lanes_silent(e, &first) : 0;
-    if (silent && e->next_id > 0 && !engine_ended(e))
-        fprintf(stderr, "rpcbench: no answer yet: %d of the %d targets accepted a connection "
-                "but sent no byte in %.0fs (the first, %.100s:%d): are they the right ports "
-                "and scheme (stomp://? http://?)\n", silent, e->nlanes, SILENCE_HINT_S,
-                first->host, first->port);
-    else if (!e->fleet && !e->pool.spoke && e->next_id > 0 && !engine_ended(e))
-        fprintf(stderr, "rpcbench: no answer yet: the server at %s accepted %s but sent no "
-                "byte in %.0fs: is it the right port and scheme (stomp://? http://?)\n",
-                e->res->target_url, e->pool.n == 1 ? "the connection" : "connections",
-                SILENCE_HINT_S);
-}
-
 static void begin(struct engine *e)
 {
     int64_t now = engine_agree_start(e);
@@ -308,8 +284,7 @@ static void begin(struct engine *e)
     ev_timer_start(e->loop, &e->tick);
     ev_timer_set(&e->end, (double)(e->end_ns - now) / 1e9, 0);
     ev_timer_start(e->loop, &e->end);
-    ev_timer_set(&e->silence, SILENCE_HINT_S, 0);
-    ev_timer_start(e->loop, &e->silence);
+    engine_silence_start(e);
     ev_io_start(e->loop, &e->pace);
     ev_prepare_start(e->loop, &e->arm);
     if (cfg->busy_poll && cfg->rate > 0)
@@ -369,8 +344,7 @@ static int setup_loop(struct engine *e, char *err)
     e->tick.data = e;
     ev_init(&e->end, end_cb);
     e->end.data = e;
-    ev_init(&e->silence, silence_cb);
-    e->silence.data = e;
+    engine_silence_init(e);
     if (e->wire->multiplex)
         request_ring_start_reaper(&e->ring, e->loop);
     ev_signal_init(&e->sigint, sig_cb, SIGINT);

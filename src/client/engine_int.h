@@ -215,6 +215,12 @@ const struct ival_tally *ledger_ival_close(struct engine *e, int64_t k);
 struct ival_tally ledger_ivals_settle(struct engine *e);
 void ledger_ivals_free(struct engine *e);
 
+/* engine_silence.c: the hint for a server that accepted and never
+ * answered. engine_silence_init: once, with the loop; engine_silence_start:
+ * when the sends begin (end_run stops e->silence). */
+void engine_silence_init(struct engine *e);
+void engine_silence_start(struct engine *e);
+
 /* engine_record.c. engine_pick_verb: the verb of lane l's next request,
  * by the mix's weights (smooth weighted round robin, l's own state).
  * engine_fold_conn_stats: the pool's counts into the result, once, at the
@@ -286,9 +292,6 @@ int lanes_setup(struct engine *e, const struct target *target, int *connections,
  * none of l's is waiting), for its requests that find no connection. */
 int lanes_unreachable(struct engine *e, struct lane *l);
 int lanes_last_kind(const struct engine *e, const struct lane *l);
-/* @return how many lanes had a connection up yet never heard their
- * server speak, with *first the first one's target (set when > 0). */
-int lanes_silent(const struct engine *e, const struct target **first);
 void lanes_each(struct engine *e, void (*fn)(struct engine *e, struct lane *l));
 void lanes_each_due(struct engine *e, void (*fn)(struct engine *e, struct lane *l));
 struct lane *lanes_next(struct engine *e);

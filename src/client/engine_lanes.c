@@ -149,17 +149,6 @@ int lanes_unreachable(struct engine *e, struct lane *l)
     return down == e->nlanes;
 }
 
-int lanes_silent(const struct engine *e, const struct target **first)
-{
-    int n = 0;
-    for (int i = 0; i < e->nlanes; i++) {
-        const struct lane *l = &e->lanes[i];
-        if (lane_was_up(e, l) && !l->peer.spoke && n++ == 0)
-            *first = l->target;
-    }
-    return n;
-}
-
 int lanes_last_kind(const struct engine *e, const struct lane *l)
 {
     const struct conn *last = NULL;

@@ -177,6 +177,11 @@ int tls_spoke_plain(const SSL *ssl)
     return 1;
 }
 
+int tls_record_start(const char *p, size_t n)
+{
+    return n >= 2 && (p[0] == 0x16 || p[0] == 0x15) && p[1] == 0x03;
+}
+
 /* A client's handshake that read clear text: said in the user's terms. */
 static int plain_answer(SSL *ssl, char *err)
 {

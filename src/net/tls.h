@@ -49,6 +49,11 @@ int tls_handshake(SSL *ssl, char *err);
  * @return 1 when the server answered in clear text (plain HTTP or STOMP),
  * so every retry would fail alike; else 0. */
 int tls_spoke_plain(const SSL *ssl);
+/* Whether p[0..n) starts a record a TLS server sends to a client: a
+ * handshake (0x16: its ServerHello) or an alert (0x15), version 3.x. For a
+ * plain connection's first bytes: the server speaks TLS, the URL's scheme
+ * is wrong. @return 1 so, else 0 (also when n < 2: too short to tell). */
+int tls_record_start(const char *p, size_t n);
 /* Reads up to n bytes into buf (the caller's).
  * @return > 0 bytes read, 0 when the peer closed, TLS_WANT_*, or TLS_FAIL
  * (tls_last_error says why). */

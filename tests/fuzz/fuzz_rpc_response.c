@@ -1,8 +1,8 @@
 /* fuzz_rpc_response: the client's response checks, on bodies as the
  * network delivers them. Byte 0 picks the encoder (bit 0: XML-RPC or
  * JSON-RPC); the rest is the HTTP body. Both the cheap check (no tree) and
- * the full decode (tree built and walked), and --expect's checks on the
- * result tree run on it, on an exactly sized
+ * the full decode (tree built and walked), the error-status check
+ * (check_error), and --expect's checks on the result tree run on it, on an exactly sized
  * copy so ASan sees any read past the end. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -37,6 +37,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_result(&r, enc->check_response(body, len, &r));
     struct enc_result f = {0};
     check_result(&f, enc->decode_response(body, len, &f));
+    struct enc_result h = {0}; /* a non-2xx answer's body: fault or not */
+    int hs = enc->check_error(body, len, &h);
+    check_result(&h, hs);
+    if (hs != ENC_FAULT && hs != ENC_DECODE)
+        abort();
     /* --expect's path: the result tree handed back, and checks walking it */
     json_object *result = NULL;
     struct enc_result t = {0};

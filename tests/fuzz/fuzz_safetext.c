@@ -5,12 +5,14 @@
  * room, valid UTF-8 (checked here by a decoder of its own, not
  * safetext's), free of control characters (but kept \n \t), the
  * same on a second call, unchanged when sanitised again, and a prefix of
- * the unlimited output (plus "..." when cut). */
+ * the unlimited output (plus "..." when cut). The same text as an XML-RPC
+ * faultString, its references decoded, must come out as safe. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/safetext.h"
+#include "client/errtext.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -61,6 +63,24 @@ static void check_limited(const char *full, size_t full_n, const char *out, size
         abort(); /* not a prefix of the whole text */
 }
 
+/* The text as an XML-RPC faultString: its references decoded (errtext),
+ * whatever they stand for, the sample is safe (out: room + 1 bytes). */
+static void check_fault_string(const char *in, size_t len, char *out, size_t room)
+{
+    static const char head[] = "<name>faultString</name><value><string>";
+    size_t n = sizeof head - 1 + len;
+    char *xml = malloc(n);
+    if (!xml)
+        abort();
+    memcpy(xml, head, sizeof head - 1);
+    memcpy(xml + sizeof head - 1, in, len);
+    if (room > 0) {
+        errtext_fault(xml, n, 1, out, room);
+        check_safe(out, strlen(out), 0);
+    }
+    free(xml);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2)
@@ -107,6 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const char *v = safetext_view(a, b, room + 1, flags & SAFETEXT_KEEP_LINES);
         check_safe(v, strlen(v), flags & SAFETEXT_KEEP_LINES);
     }
+    check_fault_string(in, len, a, room);
     free(full);
     free(a);
     free(b);
