@@ -36,7 +36,8 @@ static void fill(const double *t, const double *p, size_t n)
     for (size_t i = 0; i < n; i++) {
         struct proc_point pt = {.t_ns = (int64_t)(t[i] * 1e9), .server_pct = p[i]};
         assert_int_equal(result_add_sample(&res, &pt), 0);
-        res.server_cpu_ms += p[i] / 100 * (t[i] - (i ? t[i - 1] : 0)) * 1000;
+        if (p[i] >= 0) /* an interval that could not read the server adds nothing */
+            res.server_cpu_ms += p[i] / 100 * (t[i] - (i ? t[i - 1] : 0)) * 1000;
     }
     res.duration_s = n ? t[n - 1] : 0;
 }
@@ -83,7 +84,7 @@ static void test_unmeasured_is_na(void **state)
     result_cpu_summary(&res, &mean, &p50, &max);
     assert_true(mean == -1 && p50 == -1 && max == -1);
     assert_false(result_server_measured(&res));
-    assert_true(result_cpu_ms_per_call(&res) == -1); /* not 0, which `<1` would pass */
+    assert_true(isnan(result_cpu_ms_per_call(&res))); /* not 0, which `<1` would pass */
     char line[200];
     server_cpu_text(&res, line, sizeof line);
     assert_non_null(strstr(line, "CPU n/a (not measured"));
@@ -120,6 +121,77 @@ static void test_per_call_net(void **state)
     assert_int_equal(res.nwarnings, 0);
 }
 
+/* One interval per sample (as the engine records them), with ok and
+ * errors answered in each. */
+static void fill_intervals(const int64_t *ok, const int64_t *errors)
+{
+    for (size_t i = 0; i < res.nsamples; i++) {
+        struct interval_rec rec = {.t = (double)res.samples[i].t_ns / 1e9, .ok = ok[i],
+                                   .errors = errors[i]};
+        assert_int_equal(result_add_interval(&res, &rec), 0);
+        res.ok += ok[i];
+        res.errors += errors[i];
+    }
+}
+
+/* The server burns 20 ms per call at 10 calls/s (20 %) and is killed
+ * after 4 s of a 6 s run: the 20 calls after it fail to connect. CPU per
+ * call is its CPU over the calls it answered while it lived: 20, not
+ * 800 / 60 = 13.3 (every call sent) nor 800 / 40 with the CPU it did not
+ * get to spend. */
+static void test_per_call_server_killed(void **state)
+{
+    (void)state;
+    double t[] = {1, 2, 3, 4, 5, 6}, p[] = {20, 20, 20, 20, -1, -1};
+    int64_t ok[] = {10, 10, 10, 10, 0, 0}, errors[] = {0, 0, 0, 0, 10, 10};
+    fill(t, p, 6);
+    fill_intervals(ok, errors);
+    res.err[ERR_CONNECT] = 20;
+    near(result_cpu_ms_per_call(&res), 20, 1e-9);
+    res.idle = (struct idle_cpu){.duration_s = 2, .mean_pct = 5, .se_pct = 0.5, .n = 10};
+    struct cpu_per_call c;
+    result_cpu_per_call(&res, &c);
+    near(c.net, 15, 1e-9); /* 5 % over the 4 s it lived, not the 6 s of the run */
+}
+
+/* Calls the server never answered (timeouts, resets, refused connects)
+ * cost it nothing to count: none answered is n/a, not CPU / sent; its
+ * faults are answers. */
+static void test_per_call_answered_only(void **state)
+{
+    (void)state;
+    double t[] = {1, 2}, p[] = {10, 10};
+    int64_t ok[] = {0, 0}, errors[] = {5, 5};
+    fill(t, p, 2);
+    fill_intervals(ok, errors);
+    res.err[ERR_TIMEOUT] = 6;
+    res.err[ERR_CLOSED] = 4;
+    assert_true(isnan(result_cpu_ms_per_call(&res)));
+    struct cpu_per_call c;
+    result_cpu_per_call(&res, &c);
+    assert_true(isnan(c.raw) && isnan(c.raw_se) && isnan(c.net));
+    res.err[ERR_TIMEOUT] = 0;
+    res.err[ERR_FAULT] = 6; /* 6 answered of the 10 */
+    near(result_cpu_ms_per_call(&res), 200.0 / 6, 1e-9);
+}
+
+/* A ramp from 10/s to 40/s at a constant 2 ms per call: CPU % follows the
+ * rate (2 % to 8 %), which is no noise: the per-call figure's standard
+ * error stays near 0 (the spread of CPU % over the intervals would make it
+ * about 40 % of the mean). */
+static void test_per_call_se_on_ramp(void **state)
+{
+    (void)state;
+    double t[] = {1, 2, 3, 4}, p[] = {2, 4.04, 5.94, 8};
+    int64_t ok[] = {10, 20, 30, 40}, errors[] = {0, 0, 0, 0};
+    fill(t, p, 4);
+    fill_intervals(ok, errors);
+    struct cpu_per_call c;
+    result_cpu_per_call(&res, &c);
+    near(c.raw, 2, 0.01);
+    assert_true(c.raw_se >= 0 && c.raw_se < 0.01 * c.raw);
+}
+
 static void test_default_idle_baseline(void **state)
 {
     (void)state;
@@ -143,6 +215,9 @@ int main(void)
         cmocka_unit_test(test_unmeasured_is_na),
         cmocka_unit_test(test_per_call_net),
         cmocka_unit_test(test_default_idle_baseline),
+        cmocka_unit_test(test_per_call_server_killed),
+        cmocka_unit_test(test_per_call_answered_only),
+        cmocka_unit_test(test_per_call_se_on_ramp),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     result_free(&res);

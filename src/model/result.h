@@ -543,10 +543,7 @@ double result_client_cpu_mean(const struct run_result *r, double *max);
 double result_reconnects_per_s(const struct run_result *r);
 /* @return the connection failures of every cause. */
 int64_t result_conn_failures(const struct run_result *r);
-/* @return the server CPU-ms per answered request; -1 when unknown (the
- * server CPU not measured, nothing answered). server_cpu.h has it net of
- * the idle baseline. */
-double result_cpu_ms_per_call(const struct run_result *r);
+/* result_cpu_ms_per_call: server_cpu.h (per call answered, NAN unknown). */
 /* What limited a run's figures, as result_limits' bits, the one diagnosis
  * that run's warnings, sweep's flags and --find-max's reasons all use: the
  * server reached --cpu-saturation (never when it is off: 0); every
