@@ -45,6 +45,13 @@ struct compare_arm {
     double fig[METRIC_N];            /* of the merged result */
 };
 
+/* Which server CPU-ms per call the comparison shows and judges: net of
+ * the idle baseline when every round of both arms has one (the verdict
+ * then is on what the calls cost, not on the server's background), else
+ * raw; CPU_RAW_REFUSED says a round meant to take a baseline has none to
+ * use (refused as not idle: result_refuse_idle), so raw is shown. */
+enum cpu_basis { CPU_RAW, CPU_NET, CPU_RAW_REFUSED };
+
 /* The whole comparison. Large: callers keep it static. */
 struct comparison {
     struct compare_plan plan;
@@ -57,6 +64,7 @@ struct comparison {
     struct gate_result gate[GATES_MAX]; /* per --gate, at the last look */
     int looks;                    /* the looks planned: MAX - 2 for --rounds auto, else 1 */
     struct verdict verdict[2];    /* --threshold, per arm's merged result */
+    enum cpu_basis cpu_basis;     /* of METRIC_CPU_MS everywhere (compare_set_cpu_basis) */
 };
 
 /* Zeroes c, copies plan p into it (p only read; its inputs stay the
@@ -72,9 +80,14 @@ void comparison_init(struct comparison *c, const struct compare_plan *p);
  * caller. */
 int compare_summarise(struct comparison *c, char *err);
 
-/* The figures of one result (enum metric order, v has METRIC_N): latencies in
- * ms, NAN where a figure does not exist (no answer, CPU not sampled). */
-void compare_figures(const struct run_result *r, double *v);
+/* Sets c->cpu_basis from the first k paired rounds (compare_summarise and
+ * compare_judge_gates call it before they take figures). */
+void compare_set_cpu_basis(struct comparison *c, size_t k);
+
+/* The figures of one result of c (enum metric order, v has METRIC_N):
+ * latencies in ms, CPU-ms per call on c->cpu_basis, NAN where a figure
+ * does not exist (no answer, CPU not sampled). */
+void compare_figures(const struct comparison *c, const struct run_result *r, double *v);
 
 /* @return b/a, or NAN when a is 0 or unknown, or b negative (unknown). */
 double compare_ratio(double a, double b);

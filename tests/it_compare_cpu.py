@@ -1,0 +1,62 @@
+"""it_compare_cpu: the server's CPU in `rpcbench compare` (issue 36, section
+3): the table shows the CPU per call its verdict uses, net of idle when
+every round took an idle baseline, and says so. Servers are
+tests/cpuserver.py (known CPU per call and idle background) and `rpcbench
+serve`; every process started is bounded (rpctest)."""
+import json
+import os
+import re
+import sys
+import tempfile
+
+from rpctest import Listening, check, main, rpcbench
+
+CPUSERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cpuserver.py")
+
+
+def cpuserver(call_ms, idle_pct):
+    return Listening([sys.executable, CPUSERVER, str(call_ms), str(idle_pct), "60"], "cpuserver")
+
+
+def saved(tmp, name, srv, *args):
+    """`run` against srv, saved as tmp/name; returns (path, result)."""
+    path = os.path.join(tmp, name)
+    code, _, err = rpcbench("run", "--url", srv.url("/RPC2"), "--verb", "ping", "-c", "1",
+                            "--server-pid", str(srv.proc.pid), "--quiet", "--output", path,
+                            *args, timeout=60)
+    check(code == 0, "run %s: exit %d %s" % (name, code, err[-500:]))
+    with open(path) as f:
+        return path, json.load(f)
+
+
+def test_table_shows_net_of_idle():
+    """A server with a 10 % idle background and 5 ms per call, at 4/s:
+    raw CPU per call holds about 25 ms of background. With an idle baseline
+    in both arms, the row the verdict uses is net of idle and says so (on
+    main: the raw figure, under "server CPU-ms/call", and net of idle only
+    in a warning); the JSON says which it is."""
+    with tempfile.TemporaryDirectory() as tmp, cpuserver(5, 10) as srv:
+        a, ra = saved(tmp, "a.json", srv, "-R", "4", "-d", "2s", "--idle-baseline", "1s")
+        b, rb = saved(tmp, "b.json", srv, "-R", "4", "-d", "2s", "--idle-baseline", "1s")
+        code, out, err = rpcbench("compare", a, b, timeout=30)
+        check(code == 0, "compare: exit %d %s" % (code, err[-500:]))
+        row = re.search(r"^server CPU-ms/call \(net of idle\)\s+([0-9.]+)\s+([0-9.]+)\s", out,
+                        re.M)
+        check(row, "no net-of-idle row:\n" + out[:1500])
+        nets = [r["server_cpu"]["cpu_ms_per_call_net"] for r in (ra, rb)]
+        raws = [r["server_cpu"]["cpu_ms_per_call"] for r in (ra, rb)]
+        for got, net, raw in zip(row.groups(), nets, raws):
+            check(abs(float(got) - net) <= 0.0015 and raw > net + 5,
+                  "table %s, the run's net %.3f (raw %.3f)" % (got, net, raw))
+        check(re.search(r"^round\s+arm\s+label.*net CPU-ms/call", out, re.M),
+              "per-round table does not say net:\n" + out)
+        code, out, err = rpcbench("compare", a, b, "--format", "json", timeout=30)
+        doc = json.loads(out)
+        check(doc.get("cpu_ms_per_call_basis") == "net of idle", "basis %r"
+              % doc.get("cpu_ms_per_call_basis"))
+        fa = doc["arms"][0]["figures"]["server_cpu_ms_per_call"]
+        check(abs(fa - nets[0]) <= 1e-6, "JSON figure %r, net %r" % (fa, nets[0]))
+
+
+if __name__ == "__main__":
+    main([test_table_shows_net_of_idle])
