@@ -369,10 +369,32 @@ def test_cpu_per_call_none_answered_is_na():
           "CPU per call %r with nothing answered" % cpu["cpu_ms_per_call"])
 
 
+def test_busy_baseline_refused():
+    """The server spins flat out for its first 2.5 s (as VDSM's protocol
+    detector does on a socket left half-closed), which the 2 s idle baseline
+    falls in; under load it burns 5 ms per call at 4/s. The baseline is
+    above the load's CPU: refused with a warning and never used (idle
+    null, no net figure), and no CPU figure is negative. On main it was
+    used: net of idle about -200 CPU-ms/call."""
+    srv = Listening([sys.executable, CPUSERVER, "5", "0", "60", "2.5"], "cpuserver")
+    with srv:
+        _, r, _ = run_json("--url", srv.url("/RPC2"), "--verb", "ping", "-c", "1", "-R", "4",
+                           "-d", "3s", "--server-pid", str(srv.proc.pid),
+                           "--idle-baseline", "2s")
+    cpu = r["server_cpu"]
+    refused = [w for w in r["warnings"] if "idle baseline refused" in w]
+    check(refused and "above its CPU under load" in refused[0], "no refusal: %r" % r["warnings"])
+    check(cpu["idle"] is None and cpu["cpu_ms_per_call_net"] is None,
+          "the busy baseline was used: idle %r, net %r" % (cpu["idle"], cpu["cpu_ms_per_call_net"]))
+    for k in ("mean_pct", "p50_pct", "max_pct", "cpu_ms", "cpu_ms_per_call"):
+        check(cpu[k] is None or cpu[k] >= 0, "server_cpu.%s = %r" % (k, cpu[k]))
+
+
 if __name__ == "__main__":
     main([test_burner_by_pid, test_burner_by_name, test_simulator_cpu_rises_with_rate,
           test_saturation_warning, test_server_pid_absent_is_usage_error,
           test_server_name_matching_nothing_is_usage_error, test_server_name_is_the_script,
           test_server_name_two_trees_is_usage_error, test_unmeasured_server_is_na_and_fails,
           test_cpu_mean_after_sigint_is_weighted, test_cpu_per_call_net_of_idle,
-          test_cpu_per_call_server_killed, test_cpu_per_call_none_answered_is_na])
+          test_cpu_per_call_server_killed, test_cpu_per_call_none_answered_is_na,
+          test_busy_baseline_refused])

@@ -192,6 +192,40 @@ static void test_per_call_se_on_ramp(void **state)
     assert_true(c.raw_se >= 0 && c.raw_se < 0.01 * c.raw);
 }
 
+/* A baseline taken while the server spun (98.8 %, above the 10 % under
+ * load) is refused with a warning, and net is n/a, never negative; so is
+ * one above its own quiet level (40 % on average, 1 % in its quietest
+ * interval); a steady background is kept. */
+static void test_idle_refused(void **state)
+{
+    (void)state;
+    double t[] = {1, 2, 3, 4}, p[] = {9, 11, 9, 11};
+    struct cpu_per_call c;
+    fill(t, p, 4);
+    res.ok = 8;
+    res.idle = (struct idle_cpu){.duration_s = 3, .mean_pct = 98.8, .se_pct = 0.2,
+                                 .quiet_pct = 97, .n = 10};
+    result_cpu_per_call(&res, &c);
+    assert_true(isnan(c.net)); /* never negative, even before it is refused */
+    res.nwarnings = 0;
+    assert_int_equal(result_refuse_idle(&res), 1);
+    assert_int_equal(res.idle.n, 0);
+    assert_int_equal(res.nwarnings, 1);
+    assert_non_null(strstr(res.warnings[0], "idle baseline refused"));
+    assert_non_null(strstr(res.warnings[0], "above its CPU under load (10.0%)"));
+    res.idle = (struct idle_cpu){.duration_s = 3, .mean_pct = 8, .se_pct = 3, .quiet_pct = 1,
+                                 .n = 10};
+    res.nwarnings = 0;
+    assert_int_equal(result_refuse_idle(&res), 1);
+    assert_non_null(strstr(res.warnings[0], "above its own quiet level"));
+    res.idle = (struct idle_cpu){.duration_s = 3, .mean_pct = 6, .se_pct = 0.5, .quiet_pct = 4,
+                                 .n = 10};
+    assert_int_equal(result_refuse_idle(&res), 0);
+    assert_int_equal(res.idle.n, 10);
+    result_cpu_per_call(&res, &c);
+    near(c.net, 20, 1e-9);
+}
+
 static void test_default_idle_baseline(void **state)
 {
     (void)state;
@@ -218,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_per_call_server_killed),
         cmocka_unit_test(test_per_call_answered_only),
         cmocka_unit_test(test_per_call_se_on_ramp),
+        cmocka_unit_test(test_idle_refused),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     result_free(&res);

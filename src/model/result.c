@@ -499,6 +499,32 @@ void result_warn_idle(struct run_result *r)
                 mean, c.raw, c.net);
 }
 
+int result_refuse_idle(struct run_result *r)
+{
+    double mean, se;
+    const struct idle_cpu *i = &r->idle;
+    if (i->n <= 0)
+        return 0;
+    result_cpu_loaded(r, &mean, &se);
+    int above_load = mean >= 0 && i->mean_pct > mean;
+    int above_quiet = i->quiet_pct >= 0 && i->mean_pct > 2 * i->quiet_pct &&
+                      i->mean_pct - i->quiet_pct > SERVER_CPU_IDLE_QUIET_PTS;
+    if (!above_load && !above_quiet)
+        return 0;
+    char why[96];
+    if (above_load)
+        snprintf(why, sizeof why, "above its CPU under load (%.1f%%)", mean);
+    else
+        snprintf(why, sizeof why, "above its own quiet level (%.1f%% in its quietest interval)",
+                 i->quiet_pct);
+    result_warn(r, "idle baseline refused: the server used %.1f%% of a core in the %.1fs before "
+                "the load, %s: it was not idle (busy with something else, such as a connection "
+                "a previous run left); CPU per call is raw, with no net of idle", i->mean_pct,
+                i->duration_s, why);
+    r->idle = (struct idle_cpu){.quiet_pct = -1};
+    return 1;
+}
+
 void result_check_warnings(struct run_result *r)
 {
     const char *what = counts_mismatch(r);

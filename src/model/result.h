@@ -366,9 +366,11 @@ struct run_result {
         double clock_error_us;  /* its bound: half the best round trip */
     } agent;
     struct idle_cpu {        /* the server alone before the load (n = 0: not
-                                measured): time-weighted mean % of a core
-                                over n intervals, its standard error */
-        double duration_s, mean_pct, se_pct;
+                                measured, or refused: result_refuse_idle):
+                                time-weighted mean % of a core over n
+                                intervals, its standard error, and its
+                                quietest interval's % (-1 unknown) */
+        double duration_s, mean_pct, se_pct, quiet_pct;
         int n;
     } idle;
     int64_t rss_start_kb, rss_end_kb;
@@ -579,5 +581,13 @@ void result_check_warnings(struct run_result *r);
  * than SERVER_CPU_IDLE_WARN_SHARE of its loaded CPU: most of the CPU per
  * call is then its own background. */
 void result_warn_idle(struct run_result *r);
+/* Refuses r's idle baseline when the server was not idle while it was
+ * taken: its mean above the CPU under load (net of idle would be below
+ * 0), or above its own quiet level (the quietest interval, by more than
+ * SERVER_CPU_IDLE_QUIET_PTS points and twice over: busy with something
+ * else for part of it, such as a socket left half-closed by a previous
+ * run). A refused baseline is dropped (idle.n 0: no figure uses it) with
+ * a warning that gives its figures. @return 1 when refused, else 0. */
+int result_refuse_idle(struct run_result *r);
 
 #endif

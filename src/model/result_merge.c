@@ -35,6 +35,7 @@ static void merge_idle(struct idle_cpu *dst, const struct idle_cpu *src, int sam
         return;
     }
     dst->mean_pct += src->mean_pct;
+    dst->quiet_pct = -1; /* the sum of two quietest intervals is no interval's */
     dst->se_pct = dst->se_pct >= 0 && src->se_pct >= 0
                       ? sqrt(dst->se_pct * dst->se_pct + src->se_pct * src->se_pct) : -1;
 }
@@ -54,7 +55,7 @@ static void merge_idle_sequential(struct run_result *dst, const struct run_resul
         return;
     }
     if (d->n <= 0 || s->n <= 0 || td + ts <= 0) {
-        *d = (struct idle_cpu){0};
+        *d = (struct idle_cpu){.quiet_pct = -1};
         return;
     }
     d->mean_pct = (d->mean_pct * td + s->mean_pct * ts) / (td + ts);
@@ -64,6 +65,8 @@ static void merge_idle_sequential(struct run_result *dst, const struct run_resul
                     : -1;
     d->duration_s += s->duration_s;
     d->n += s->n;
+    if (d->quiet_pct < 0 || (s->quiet_pct >= 0 && s->quiet_pct < d->quiet_pct))
+        d->quiet_pct = s->quiet_pct;
 }
 
 static double combine(double a, double b, int same)

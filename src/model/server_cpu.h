@@ -34,6 +34,9 @@
 
 #define SERVER_CPU_AUTO_IDLE_NS 3000000000LL
 #define SERVER_CPU_AUTO_IDLE_RATE 5.0
+/* A baseline whose mean exceeds its quietest interval by more than this
+ * many points of a core (and twice over) was not idle (result_refuse_idle). */
+#define SERVER_CPU_IDLE_QUIET_PTS 5.0
 /* Warn when the idle CPU exceeds this share of the loaded CPU. */
 #define SERVER_CPU_IDLE_WARN_SHARE 0.2
 
