@@ -1,15 +1,16 @@
-"""it_compare_cpu: the server's CPU in `rpcbench compare` (issue 36, section
-3): the table shows the CPU per call its verdict uses, net of idle when
-every round took an idle baseline, and says so. Servers are
-tests/cpuserver.py (known CPU per call and idle background) and `rpcbench
-serve`; every process started is bounded (rpctest)."""
+"""it_compare_arms: what `rpcbench compare` says of its two arms (issue 36):
+the table shows the CPU per call its verdict uses, net of idle when every
+round took an idle baseline, and says so; every option that changes a run
+is compared, from the option table. Servers are tests/cpuserver.py (known
+CPU per call and idle background) and `rpcbench serve`; every process
+started is bounded (rpctest)."""
 import json
 import os
 import re
 import sys
 import tempfile
 
-from rpctest import Listening, check, main, rpcbench
+from rpctest import Listening, Server, check, main, rpcbench
 
 CPUSERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cpuserver.py")
 
@@ -58,5 +59,31 @@ def test_table_shows_net_of_idle():
         check(abs(fa - nets[0]) <= 1e-6, "JSON figure %r, net %r" % (fa, nets[0]))
 
 
+def test_differ_names_every_option():
+    """Saved runs that differ in --validate, --warmup, --timeout, --seed and
+    --stages, one option each from a base run: the differ line names that
+    option and nothing else (on main these were not compared: "A/A")."""
+    base = ["--verb", "ping", "-c", "1", "-R", "20", "-d", "1s", "--quiet"]
+    changes = {"validate": ["--validate", "full"], "warmup": ["--warmup", "200ms"],
+               "timeout": ["--timeout", "3s"], "seed": ["--seed", "7"],
+               "stages": ["--stages", "500ms:20/s,500ms:20/s"]}  # the same rate and length
+    with tempfile.TemporaryDirectory() as tmp, Server("--vms", "2") as srv:
+        def saved_as(name, extra):
+            path = os.path.join(tmp, name + ".json")
+            args = base if name != "stages" else [a for a in base if a not in ("-R", "20",
+                                                                                 "-d", "1s")]
+            code, _, err = rpcbench("run", "--url", srv.url("/RPC2"), *args, *extra, "--output",
+                                    path, timeout=30)
+            check(code == 0, "run %s: exit %d %s" % (name, code, err[-300:]))
+            return path
+        a = saved_as("base", [])
+        for name, extra in changes.items():
+            b = saved_as(name, extra)
+            code, out, err = rpcbench("compare", a, b, "--format", "json", timeout=30)
+            check(code == 0, "compare %s: exit %d %s" % (name, code, err[-300:]))
+            diffs = [d["parameter"] for d in json.loads(out)["differences"]]
+            check(diffs == [name], "--%s: differences %r" % (name, diffs))
+
+
 if __name__ == "__main__":
-    main([test_table_shows_net_of_idle])
+    main([test_table_shows_net_of_idle, test_differ_names_every_option])

@@ -133,7 +133,8 @@ int compare_too_few_rounds(const struct comparison *c)
 
 size_t compare_config_diff(const struct comparison *c, struct config_diff *d)
 {
-    return config_diff(&c->arm[0].rounds[0], &c->arm[1].rounds[0], d);
+    return config_diff(&c->arm[0].rounds[0], &c->arm[1].rounds[0], c->plan.diff_fields,
+                       c->plan.ndiff_fields, d);
 }
 
 const char *compare_arm_name(const struct compare_arm *a)

@@ -28,6 +28,9 @@ struct compare_plan {
     int rounds_auto;               /* --rounds auto: a look after each round from the 3rd */
     int bisect;                    /* --bisect: git bisect run's exit codes */
     char buckets[sizeof ((struct run_config *)0)->buckets]; /* --buckets spec */
+    /* what two arms are compared by (config_diff.h), from the option table */
+    struct config_field diff_fields[CONFIG_FIELDS_MAX];
+    size_t ndiff_fields;
     const char *inputs[2];         /* the saved files as given (compare A.json B.json, or
                                       AB.json); the caller's, only read; none live */
     int ninputs;

@@ -161,8 +161,8 @@ int compare_summary_doc(const struct comparison *c, struct doc_table *t, char *e
     }
     /* the figure column fits its longest name ("server CPU-ms/call (net of idle)") */
     for (int f = 0; f < METRIC_N; f++)
-        if ((int)strlen(compare_fig_name(c, f)) + 2 > -t->width[0])
-            t->width[0] = -(int)strlen(compare_fig_name(c, f)) - 2;
+        if ((int)strlen(compare_fig_name(c, f)) > -t->width[0])
+            t->width[0] = -(int)strlen(compare_fig_name(c, f));
     t->gap[4] = 1;
     snprintf(t->id, sizeof t->id, "summary");
     snprintf(t->cell_ids, sizeof t->cell_ids, "cmp");
