@@ -85,5 +85,43 @@ def test_differ_names_every_option():
             check(diffs == [name], "--%s: differences %r" % (name, diffs))
 
 
+def server_connections(stats_path):
+    """The connections `rpcbench serve --stats-out` counted."""
+    with open(stats_path) as f:
+        rows = [ln.split(",") for ln in f.read().splitlines()[1:] if ln]
+    return sum(int(r[2]) for r in rows)
+
+
+def test_arms_same_connections():
+    """HTTP against STOMP at 5/s without -c: both arms open one connection
+    (the server counts 2; on main STOMP opened 4 at once, HTTP 1). With
+    -c 1,4 each arm has its own, and the differ line says so."""
+    with tempfile.TemporaryDirectory() as tmp:
+        stats = os.path.join(tmp, "stats.csv")
+        with Server("--vms", "2", "--stats-out", stats) as srv:
+            urls = "%s,stomp://%s" % (srv.url("/RPC2"), srv.addr)
+            code, out, err = rpcbench("compare", "--url", urls, "--proto", "xmlrpc,jsonrpc",
+                                      "--rounds", "1", "-R", "5", "-d", "1s", "--verb", "ping",
+                                      "--format", "json", timeout=60)
+            srv.stop()
+        check(code == 0, "compare: exit %d %s" % (code, err[-500:]))
+        doc = json.loads(out)
+        conns = [a["rounds"][0]["config"]["connections"] for a in doc["arms"]]
+        check(conns == [1, 1], "connections per arm %r" % conns)
+        check("connections" not in [d["parameter"] for d in doc["differences"]],
+              "differences %r" % doc["differences"])
+        opened = server_connections(stats)
+        check(opened == 2, "the server saw %d connections for one HTTP and one STOMP arm" % opened)
+        with Server("--vms", "2") as srv:
+            urls = "%s,stomp://%s" % (srv.url("/RPC2"), srv.addr)
+            code, out, err = rpcbench("compare", "--url", urls, "--proto", "xmlrpc,jsonrpc",
+                                      "--rounds", "1", "-R", "5", "-d", "1s", "--verb", "ping",
+                                      "-c", "1,4", timeout=60)
+        check(code == 0, "compare -c 1,4: exit %d %s" % (code, err[-500:]))
+        check(re.search(r"^differ\s.*connections \(1 vs 4\)", out, re.M),
+              "the differ line does not say 1 vs 4:\n" + out[:800])
+
+
 if __name__ == "__main__":
-    main([test_table_shows_net_of_idle, test_differ_names_every_option])
+    main([test_table_shows_net_of_idle, test_differ_names_every_option,
+          test_arms_same_connections])

@@ -99,9 +99,11 @@ const struct opt_row opt_rows[] = {
              "30s:10/s,60s:10/s-100/s,120s:100/s; --warmup\n"
              "runs at the first stage's rate"},
     {.name = "connections", .short_opt = 'c', .type = OT_INT, C_AT(connections), .arg = "N",
-     .def = "4", .min = 1, .max = 10000, .cmds = IN_LOAD, .lists = IN_SWEEP,
-     .parse_list = sweep_list_conns,
+     .def = "4", .def_not_in = IN_COMPARE, .min = 1, .max = 10000, .cmds = IN_LOAD,
+     .lists = IN_SWEEP | IN_COMPARE, .parse_list = opt_list_conns,
      .help = "keep-alive connections (with --targets: per\nhost, default 1)",
+     .help_in[CMD_COMPARE] = "keep-alive connections of each arm (default 1:\n"
+                             "both arms the same); A,B gives each its own",
      .help_in[CMD_SWEEP] = "4,16"},
     {.name = "arrival", .type = OT_CHOICE, C_AT(arrival), .arg = "A", .def = "constant",
      .choices = arrivals, .nchoices = 2, .cmds = IN_LOAD, .help = "poisson: seeded by --seed"},

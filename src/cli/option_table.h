@@ -154,6 +154,7 @@ int opt_parse_gate(struct options *o, const char *arg, char *err);
 int opt_parse_threshold(struct options *o, const char *arg, char *err);
 int sweep_list_rate(struct options *o, const char *arg, char *err);
 int sweep_list_conns(struct options *o, const char *arg, char *err);
+int opt_list_conns(struct options *o, const char *arg, char *err);
 int sweep_list_vms(struct options *o, const char *arg, char *err);
 int sweep_list_proto(struct options *o, const char *arg, char *err);
 int sweep_list_verb(struct options *o, const char *arg, char *err);
