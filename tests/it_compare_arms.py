@@ -7,10 +7,14 @@ started is bounded (rpctest)."""
 import json
 import os
 import re
+import socket
+import struct
 import sys
 import tempfile
+import threading
+import time
 
-from rpctest import Listening, Server, check, main, rpcbench
+from rpctest import Listening, Peer, Server, check, main, rpcbench
 
 CPUSERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cpuserver.py")
 
@@ -122,6 +126,88 @@ def test_arms_same_connections():
               "the differ line does not say 1 vs 4:\n" + out[:800])
 
 
+def stomp_only(upstream_port):
+    """A Peer that speaks only STOMP, as VDSM with XML-RPC off: a connection
+    whose first bytes are a STOMP frame is relayed to upstream (`rpcbench
+    serve`); any other is reset once it has spoken. rec["first"] is what a
+    connection said first (b"": it closed without a byte)."""
+    def pump(a, b):
+        try:
+            while True:
+                d = a.recv(65536)
+                if not d:
+                    break
+                b.sendall(d)
+        except OSError:
+            pass
+        try:
+            b.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+
+    def handle(c, rec):
+        c.settimeout(30)
+        first = c.recv(65536)
+        rec["first"] = first
+        if not first.startswith((b"CONNECT", b"STOMP")):
+            if first:
+                c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            return
+        up = socket.create_connection(("127.0.0.1", upstream_port), timeout=30)
+        up.sendall(first)
+        back = threading.Thread(target=pump, args=(up, c), daemon=True)
+        back.start()
+        pump(c, up)
+        back.join(30)
+        up.close()
+    return Peer(handle)
+
+
+def test_failing_arm_given_up():
+    """compare --url http://P/RPC2,stomp://P against a port that speaks
+    only STOMP: the XML-RPC arm is given up as run gives up (exit 1, one
+    line naming why, no report, no ratio), and no connection was opened
+    that did not speak."""
+    with Server("--vms", "2") as srv:
+        peer = stomp_only(srv.port)
+        try:
+            urls = "http://127.0.0.1:%d/RPC2,stomp://127.0.0.1:%d" % (peer.port, peer.port)
+            code, out, err = rpcbench("compare", "--url", urls, "--proto", "xmlrpc,jsonrpc",
+                                      "--server-pid", str(srv.proc.pid), "-R", "5", "-d", "2s",
+                                      "--verb", "ping", "--quiet", timeout=60)
+            time.sleep(0.3)
+        finally:
+            peer.close()
+    check(code == 1, "exit %d: %s" % (code, err[-500:]))
+    lines = err.strip().splitlines()
+    check(len(lines) == 1 and lines[0].startswith("rpcbench compare: ") and "stomp://" in lines[0],
+          "not one line saying why: %r" % err)
+    check(out == "", "a report for a given-up arm: %r" % out[:300])
+    silent = [r for r in peer.conns if not r.get("first")]
+    check(not silent, "%d of %d connections never spoke" % (len(silent), len(peer.conns)))
+
+
+def test_no_silent_connection_after_backoff():
+    """A server that reads every request and never answers, at 3/s with a
+    1 s timeout: each timeout closes a connection, which is reopened when a
+    request needs it, never ahead to sit silent (on main 3 connections of
+    10 were opened and closed without a byte)."""
+    peer = Peer(lambda c, rec: rec.__setitem__("first", c.recv(65536)) or time.sleep(8))
+    try:
+        code, _, err = rpcbench("run", "--url", "http://127.0.0.1:%d/RPC2" % peer.port, "--verb",
+                                "ping", "-R", "3", "-d", "3s", "--timeout", "1s", "--quiet",
+                                timeout=60)
+        peer.drop_all()
+        time.sleep(0.3)
+    finally:
+        peer.close()
+    check(code == 3, "exit %d: %s" % (code, err[-300:]))
+    silent = [r for r in peer.conns if not r.get("first")]
+    check(len(peer.conns) >= 3 and not silent, "%d of %d connections never spoke"
+          % (len(silent), len(peer.conns)))
+
+
 if __name__ == "__main__":
     main([test_table_shows_net_of_idle, test_differ_names_every_option,
-          test_arms_same_connections])
+          test_arms_same_connections, test_failing_arm_given_up,
+          test_no_silent_connection_after_backoff])
