@@ -390,6 +390,22 @@ def test_busy_baseline_refused():
         check(cpu[k] is None or cpu[k] >= 0, "server_cpu.%s = %r" % (k, cpu[k]))
 
 
+def test_cpu_per_call_se_on_ramp():
+    """A ramp from 5/s to 30/s against a server that burns 5 ms per call:
+    CPU % follows the rate, CPU per call does not. Its standard error is
+    taken from per-interval per-call figures, so the planned change of rate
+    is no noise: under 5 % of the mean (on main, from the spread of CPU %
+    over intervals of different rates: about 20 %)."""
+    with cpuserver(5, 0) as srv:
+        _, r, _ = run_json("--url", srv.url("/RPC2"), "--verb", "ping", "-c", "1", "--stages",
+                           "5s:5/s-30/s", "--server-pid", str(srv.proc.pid),
+                           "--idle-baseline", "0")
+    cpu = r["server_cpu"]
+    per, se = cpu["cpu_ms_per_call"], cpu["cpu_ms_per_call_se"]
+    check(per is not None and per >= 5, "CPU per call %r: each call burns 5 ms" % per)
+    check(se is not None and se < 0.05 * per, "standard error %r of %.2f CPU-ms/call" % (se, per))
+
+
 if __name__ == "__main__":
     main([test_burner_by_pid, test_burner_by_name, test_simulator_cpu_rises_with_rate,
           test_saturation_warning, test_server_pid_absent_is_usage_error,
@@ -397,4 +413,4 @@ if __name__ == "__main__":
           test_server_name_two_trees_is_usage_error, test_unmeasured_server_is_na_and_fails,
           test_cpu_mean_after_sigint_is_weighted, test_cpu_per_call_net_of_idle,
           test_cpu_per_call_server_killed, test_cpu_per_call_none_answered_is_na,
-          test_busy_baseline_refused])
+          test_busy_baseline_refused, test_cpu_per_call_se_on_ramp])
