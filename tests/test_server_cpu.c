@@ -217,7 +217,7 @@ static void test_idle_refused(void **state)
                                  .n = 10};
     res.nwarnings = 0;
     assert_int_equal(result_refuse_idle(&res), 1);
-    assert_non_null(strstr(res.warnings[0], "above its own quiet level"));
+    assert_non_null(strstr(res.warnings[0], "above its quiet level"));
     res.idle = (struct idle_cpu){.duration_s = 3, .mean_pct = 6, .se_pct = 0.5, .quiet_pct = 4,
                                  .n = 10};
     assert_int_equal(result_refuse_idle(&res), 0);

@@ -515,12 +515,11 @@ int result_refuse_idle(struct run_result *r)
     if (above_load)
         snprintf(why, sizeof why, "above its CPU under load (%.1f%%)", mean);
     else
-        snprintf(why, sizeof why, "above its own quiet level (%.1f%% in its quietest interval)",
+        snprintf(why, sizeof why, "above its quiet level (%.1f%%, its quietest interval)",
                  i->quiet_pct);
     result_warn(r, "idle baseline refused: the server used %.1f%% of a core in the %.1fs before "
-                "the load, %s: it was not idle (busy with something else, such as a connection "
-                "a previous run left); CPU per call is raw, with no net of idle", i->mean_pct,
-                i->duration_s, why);
+                "the load, %s: not idle (busy with something else, such as a socket a previous "
+                "run left); CPU per call is raw only", i->mean_pct, i->duration_s, why);
     r->idle = (struct idle_cpu){.quiet_pct = -1};
     return 1;
 }
