@@ -545,7 +545,10 @@ double result_client_cpu_mean(const struct run_result *r, double *max);
 double result_reconnects_per_s(const struct run_result *r);
 /* @return the connection failures of every cause. */
 int64_t result_conn_failures(const struct run_result *r);
-/* result_cpu_ms_per_call: server_cpu.h (per call answered, NAN unknown). */
+/* @return the server's CPU-ms per call it answered, over the window where
+ * it lived (server_cpu.h's Estimator); NAN when not measured or none
+ * answered. server_cpu.h has it net of the idle baseline. */
+double result_cpu_ms_per_call(const struct run_result *r);
 /* What limited a run's figures, as result_limits' bits, the one diagnosis
  * that run's warnings, sweep's flags and --find-max's reasons all use: the
  * server reached --cpu-saturation (never when it is off: 0); every

@@ -73,10 +73,6 @@ void result_cpu_loaded(const struct run_result *r, double *mean, double *se);
  * (HTTP status, fault, decode, auth, check). */
 int64_t result_answered_calls(const struct run_result *r);
 
-/* @return r's server CPU-ms per call it answered, over the window where
- * it lived (see Estimator above); NAN when not measured or none answered. */
-double result_cpu_ms_per_call(const struct run_result *r);
-
 /* Fills out with r's CPU per call (NAN where unknown: not measured,
  * nothing answered, no idle baseline for the net figures, or net below 0). */
 void result_cpu_per_call(const struct run_result *r, struct cpu_per_call *out);
