@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "judge/comparison.h"
 #include "model/server_cpu.h"
 
 static struct run_result res; /* large: off the stack */
@@ -226,6 +227,45 @@ static void test_idle_refused(void **state)
     near(c.net, 20, 1e-9);
 }
 
+/* compare: arm A's baseline of a server reads 1 %; arm B's of the same
+ * server 98.8 %, steady (A's run left it spinning), and B's load 99.5 %:
+ * above neither its own quiet interval nor its load, but far above the
+ * server's quiet level as A measured it: refused, and the table's CPU per
+ * call is raw for both arms. A different server is not compared so. */
+static void test_idle_refused_across_arms(void **state)
+{
+    (void)state;
+    static struct comparison c;
+    static struct run_result rounds[2];
+    struct compare_plan p = {.rounds = 1};
+    double t[] = {1, 2}, busy[] = {99.5, 99.5}, quiet[] = {5, 5};
+    comparison_init(&c, &p);
+    for (int a = 0; a < 2; a++) {
+        fill(t, a ? busy : quiet, 2);
+        res.cfg.idle_baseline_ns = 3000000000LL;
+        res.ok = 10;
+        res.idle = (struct idle_cpu){.duration_s = 3, .mean_pct = a ? 98.8 : 1, .se_pct = 0.1,
+                                     .quiet_pct = a ? 98 : 0.8, .n = 10};
+        rounds[a] = res; /* the result's arrays move to rounds[a] */
+        memset(&res, 0, sizeof res);
+        c.arm[a].rounds = &rounds[a];
+        c.arm[a].nrounds = 1;
+    }
+    assert_int_equal(result_refuse_idle(&rounds[1]), 0); /* alone, B's looks idle */
+    compare_set_cpu_basis(&c, 1);
+    assert_int_equal(rounds[0].idle.n, 10);
+    assert_int_equal(rounds[1].idle.n, 0);
+    assert_non_null(strstr(rounds[1].warnings[rounds[1].nwarnings - 1], "another run's baseline"));
+    assert_int_equal(c.cpu_basis, CPU_RAW_REFUSED);
+    rounds[1].idle = (struct idle_cpu){.duration_s = 3, .mean_pct = 98.8, .n = 10};
+    rounds[1].watched_pids[0] = 7; /* another server */
+    compare_set_cpu_basis(&c, 1);
+    assert_int_equal(rounds[1].idle.n, 10);
+    assert_int_equal(c.cpu_basis, CPU_NET);
+    for (int a = 0; a < 2; a++)
+        result_free(&rounds[a]);
+}
+
 static void test_default_idle_baseline(void **state)
 {
     (void)state;
@@ -253,6 +293,7 @@ int main(void)
         cmocka_unit_test(test_per_call_answered_only),
         cmocka_unit_test(test_per_call_se_on_ramp),
         cmocka_unit_test(test_idle_refused),
+        cmocka_unit_test(test_idle_refused_across_arms),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     result_free(&res);

@@ -27,9 +27,45 @@ static int meant_idle(const struct run_result *r)
     return r->nwatched > 0 && server_cpu_idle_ns(&r->cfg) > 0;
 }
 
+/* @return 1 when a and b watched the same server: the same pids. */
+static int same_server(const struct run_result *a, const struct run_result *b)
+{
+    if (a->nwatched == 0 || a->nwatched != b->nwatched)
+        return 0;
+    for (size_t i = 0; i < a->nwatched; i++)
+        if (a->watched_pids[i] != b->watched_pids[i])
+            return 0;
+    return 1;
+}
+
+/* The lowest baseline of r's server among the first k rounds but r; -1
+ * when none. */
+static double quiet_level(const struct comparison *c, size_t k, const struct run_result *r)
+{
+    double q = -1;
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < k && i < c->arm[a].nrounds; i++) {
+            const struct run_result *o = &c->arm[a].rounds[i];
+            if (o != r && o->idle.n > 0 && same_server(o, r) && (q < 0 || o->idle.mean_pct < q))
+                q = o->idle.mean_pct;
+        }
+    return q;
+}
+
+static void refuse_busy_baselines(struct comparison *c, size_t k)
+{
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < k && i < c->arm[a].nrounds; i++) {
+            struct run_result *r = &c->arm[a].rounds[i];
+            if (r->idle.n > 0)
+                result_refuse_idle_above(r, quiet_level(c, k, r));
+        }
+}
+
 void compare_set_cpu_basis(struct comparison *c, size_t k)
 {
     int all = k > 0, meant = 0;
+    refuse_busy_baselines(c, k);
     for (int a = 0; a < 2; a++)
         for (size_t i = 0; i < k && i < c->arm[a].nrounds; i++) {
             all &= c->arm[a].rounds[i].idle.n > 0;

@@ -83,8 +83,12 @@ void comparison_init(struct comparison *c, const struct compare_plan *p);
  * caller. */
 int compare_summarise(struct comparison *c, char *err);
 
-/* Sets c->cpu_basis from the first k paired rounds (compare_summarise and
- * compare_judge_gates call it before they take figures). */
+/* Refuses the idle baseline of each of the first k rounds (of either
+ * arm) that is above the server's quiet level, the lowest baseline another
+ * of them took of the same server (the same pids): the other arm's run
+ * may have left it busy (result_refuse_idle_above). Then sets
+ * c->cpu_basis from those rounds. compare_summarise and
+ * compare_judge_gates call it before they take figures. */
 void compare_set_cpu_basis(struct comparison *c, size_t k);
 
 /* The figures of one result of c (enum metric order, v has METRIC_N):

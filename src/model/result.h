@@ -592,5 +592,9 @@ void result_warn_idle(struct run_result *r);
  * run). A refused baseline is dropped (idle.n 0: no figure uses it) with
  * a warning that gives its figures. @return 1 when refused, else 0. */
 int result_refuse_idle(struct run_result *r);
+/* The same, against the server's quiet level quiet_pct (%) as another run
+ * of it measured (compare's other rounds): refused when r's baseline is
+ * above it by the same rule. @return 1 when refused, else 0. */
+int result_refuse_idle_above(struct run_result *r, double quiet_pct);
 
 #endif
