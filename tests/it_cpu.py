@@ -19,7 +19,7 @@ import tempfile
 import time
 
 from faultserver import XML_PING
-from rpctest import (Listening, Server, check, http_peer, http_response, main, rpcbench,
+from rpctest import (Listening, Peer, Server, check, http_peer, http_response, main, rpcbench,
                      run_json)
 
 CPUSERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cpuserver.py")
@@ -311,9 +311,106 @@ def test_cpu_per_call_net_of_idle():
     check(any("idle CPU" in w for w in r["warnings"]), "no idle warning: %r" % r["warnings"])
 
 
+def test_cpu_per_call_server_killed():
+    """A server that burns 20 ms per call is killed 3 s into a 6 s run: the
+    calls after fail to connect. CPU per call is the CPU of the window where
+    it lived over the calls it answered there, which the kernel's count
+    checks: (its CPU until the kill) / (calls answered). On main, the CPU
+    was divided by every call sent: about 11 CPU-ms/call."""
+    with cpuserver(20, 0) as srv:
+        p = subprocess.Popen([os.environ.get("RPCBENCH", "./rpcbench"), "run", "--url",
+                              srv.url("/RPC2"), "--verb", "ping", "-c", "1", "-R", "10", "-d",
+                              "6s", "--server-pid", str(srv.proc.pid), "--idle-baseline", "0",
+                              "--timeout", "1s", "--format", "json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+        try:
+            c0 = cpu_ns(srv.proc.pid)
+            end, line = time.monotonic() + 20, ""
+            while time.monotonic() < end and "3.0s/6.0s]" not in line:
+                line = p.stderr.readline()
+                if not line:
+                    break
+            c1 = cpu_ns(srv.proc.pid)
+            srv.kill()
+            out, _ = p.communicate(timeout=30)
+        finally:
+            if p.poll() is None:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+    r = json.loads(out)
+    cpu, req = r["server_cpu"], r["requests"]
+    check(req["errors"] >= 15 and req["ok"] >= 20, "not killed mid-run: %r" % req)
+    truth = (c1 - c0) / 1e6 / req["ok"]  # an upper bound: a few answers after c1
+    per = cpu["cpu_ms_per_call"]
+    check(per is not None and per >= 19.5, "CPU per call %r: each call burns 20 ms" % per)
+    check(per <= truth * 1.1, "CPU per call %.2f, the kernel says at most %.2f" % (per, truth))
+
+
+def test_cpu_per_call_none_answered_is_na():
+    """Every request times out: the server answered nothing, so CPU per call
+    is n/a (null, "n/a"), never its CPU over the calls sent."""
+    helper = subprocess.Popen(["sleep", "60"])
+    peer = Peer(lambda c, rec: c.recv(65536) and time.sleep(5))
+    try:
+        code, text, err = rpcbench("run", "--url", "http://127.0.0.1:%d/RPC2" % peer.port,
+                                   "--verb", "ping", "-R", "5", "-d", "2s", "--timeout", "300ms",
+                                   "--server-pid", str(helper.pid), "--idle-baseline", "0",
+                                   "--format", "json", timeout=30)
+    finally:
+        peer.close()
+        helper.kill()
+        helper.wait()
+    r = json.loads(text)
+    check(code == 3 and r["requests"]["ok"] == 0, "exit %d: %r" % (code, err[-400:]))
+    cpu = r["server_cpu"]
+    check(cpu["mean_pct"] is not None, "the helper was not measured: %r" % cpu)
+    check(cpu["cpu_ms_per_call"] is None and cpu["cpu_ms_per_call_se"] is None,
+          "CPU per call %r with nothing answered" % cpu["cpu_ms_per_call"])
+
+
+def test_busy_baseline_refused():
+    """The server spins flat out for its first 2.5 s (as VDSM's protocol
+    detector does on a socket left half-closed), which the 2 s idle baseline
+    falls in; under load it burns 5 ms per call at 4/s. The baseline is
+    above the load's CPU: refused with a warning and never used (idle
+    null, no net figure), and no CPU figure is negative. On main it was
+    used: net of idle about -200 CPU-ms/call."""
+    srv = Listening([sys.executable, CPUSERVER, "5", "0", "60", "2.5"], "cpuserver")
+    with srv:
+        _, r, _ = run_json("--url", srv.url("/RPC2"), "--verb", "ping", "-c", "1", "-R", "4",
+                           "-d", "3s", "--server-pid", str(srv.proc.pid),
+                           "--idle-baseline", "2s")
+    cpu = r["server_cpu"]
+    refused = [w for w in r["warnings"] if "idle baseline refused" in w]
+    check(refused and "above its CPU under load" in refused[0], "no refusal: %r" % r["warnings"])
+    check(cpu["idle"] is None and cpu["cpu_ms_per_call_net"] is None,
+          "the busy baseline was used: idle %r, net %r" % (cpu["idle"], cpu["cpu_ms_per_call_net"]))
+    for k in ("mean_pct", "p50_pct", "max_pct", "cpu_ms", "cpu_ms_per_call"):
+        check(cpu[k] is None or cpu[k] >= 0, "server_cpu.%s = %r" % (k, cpu[k]))
+
+
+def test_cpu_per_call_se_on_ramp():
+    """A ramp from 5/s to 30/s against a server that burns 5 ms per call:
+    CPU % follows the rate, CPU per call does not. Its standard error is
+    taken from per-interval per-call figures, so the planned change of rate
+    is no noise: under 5 % of the mean (on main, from the spread of CPU %
+    over intervals of different rates: about 20 %)."""
+    with cpuserver(5, 0) as srv:
+        _, r, _ = run_json("--url", srv.url("/RPC2"), "--verb", "ping", "-c", "1", "--stages",
+                           "5s:5/s-30/s", "--server-pid", str(srv.proc.pid),
+                           "--idle-baseline", "0")
+    cpu = r["server_cpu"]
+    per, se = cpu["cpu_ms_per_call"], cpu["cpu_ms_per_call_se"]
+    check(per is not None and per >= 5, "CPU per call %r: each call burns 5 ms" % per)
+    check(se is not None and se < 0.05 * per, "standard error %r of %.2f CPU-ms/call" % (se, per))
+
+
 if __name__ == "__main__":
     main([test_burner_by_pid, test_burner_by_name, test_simulator_cpu_rises_with_rate,
           test_saturation_warning, test_server_pid_absent_is_usage_error,
           test_server_name_matching_nothing_is_usage_error, test_server_name_is_the_script,
           test_server_name_two_trees_is_usage_error, test_unmeasured_server_is_na_and_fails,
-          test_cpu_mean_after_sigint_is_weighted, test_cpu_per_call_net_of_idle])
+          test_cpu_mean_after_sigint_is_weighted, test_cpu_per_call_net_of_idle,
+          test_cpu_per_call_server_killed, test_cpu_per_call_none_answered_is_na,
+          test_busy_baseline_refused, test_cpu_per_call_se_on_ramp])

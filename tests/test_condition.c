@@ -143,6 +143,7 @@ static int setup(void **state)
     res.offered = res.sent = res.verbs[0].requests = 1000;
     res.ok = res.verbs[0].ok = 990;
     res.errors = res.verbs[0].errors = 10;
+    res.err[ERR_FAULT] = 10; /* answered by the server: CPU per call is 500 / 1000 */
     res.rate_achieved = 98;
     static struct proc_point pts[2];
     pts[0].server_pct = 30;

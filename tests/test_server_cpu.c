@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "judge/comparison.h"
 #include "model/server_cpu.h"
 
 static struct run_result res; /* large: off the stack */
@@ -36,7 +37,8 @@ static void fill(const double *t, const double *p, size_t n)
     for (size_t i = 0; i < n; i++) {
         struct proc_point pt = {.t_ns = (int64_t)(t[i] * 1e9), .server_pct = p[i]};
         assert_int_equal(result_add_sample(&res, &pt), 0);
-        res.server_cpu_ms += p[i] / 100 * (t[i] - (i ? t[i - 1] : 0)) * 1000;
+        if (p[i] >= 0) /* an interval that could not read the server adds nothing */
+            res.server_cpu_ms += p[i] / 100 * (t[i] - (i ? t[i - 1] : 0)) * 1000;
     }
     res.duration_s = n ? t[n - 1] : 0;
 }
@@ -83,7 +85,7 @@ static void test_unmeasured_is_na(void **state)
     result_cpu_summary(&res, &mean, &p50, &max);
     assert_true(mean == -1 && p50 == -1 && max == -1);
     assert_false(result_server_measured(&res));
-    assert_true(result_cpu_ms_per_call(&res) == -1); /* not 0, which `<1` would pass */
+    assert_true(isnan(result_cpu_ms_per_call(&res))); /* not 0, which `<1` would pass */
     char line[200];
     server_cpu_text(&res, line, sizeof line);
     assert_non_null(strstr(line, "CPU n/a (not measured"));
@@ -120,6 +122,150 @@ static void test_per_call_net(void **state)
     assert_int_equal(res.nwarnings, 0);
 }
 
+/* One interval per sample (as the engine records them), with ok and
+ * errors answered in each. */
+static void fill_intervals(const int64_t *ok, const int64_t *errors)
+{
+    for (size_t i = 0; i < res.nsamples; i++) {
+        struct interval_rec rec = {.t = (double)res.samples[i].t_ns / 1e9, .ok = ok[i],
+                                   .errors = errors[i]};
+        assert_int_equal(result_add_interval(&res, &rec), 0);
+        res.ok += ok[i];
+        res.errors += errors[i];
+    }
+}
+
+/* The server burns 20 ms per call at 10 calls/s (20 %) and is killed
+ * after 4 s of a 6 s run: the 20 calls after it fail to connect. CPU per
+ * call is its CPU over the calls it answered while it lived: 20, not
+ * 800 / 60 = 13.3 (every call sent) nor 800 / 40 with the CPU it did not
+ * get to spend. */
+static void test_per_call_server_killed(void **state)
+{
+    (void)state;
+    double t[] = {1, 2, 3, 4, 5, 6}, p[] = {20, 20, 20, 20, -1, -1};
+    int64_t ok[] = {10, 10, 10, 10, 0, 0}, errors[] = {0, 0, 0, 0, 10, 10};
+    fill(t, p, 6);
+    fill_intervals(ok, errors);
+    res.err[ERR_CONNECT] = 20;
+    near(result_cpu_ms_per_call(&res), 20, 1e-9);
+    res.idle = (struct idle_cpu){.duration_s = 2, .mean_pct = 5, .se_pct = 0.5, .n = 10};
+    struct cpu_per_call c;
+    result_cpu_per_call(&res, &c);
+    near(c.net, 15, 1e-9); /* 5 % over the 4 s it lived, not the 6 s of the run */
+}
+
+/* Calls the server never answered (timeouts, resets, refused connects)
+ * cost it nothing to count: none answered is n/a, not CPU / sent; its
+ * faults are answers. */
+static void test_per_call_answered_only(void **state)
+{
+    (void)state;
+    double t[] = {1, 2}, p[] = {10, 10};
+    int64_t ok[] = {0, 0}, errors[] = {5, 5};
+    fill(t, p, 2);
+    fill_intervals(ok, errors);
+    res.err[ERR_TIMEOUT] = 6;
+    res.err[ERR_CLOSED] = 4;
+    assert_true(isnan(result_cpu_ms_per_call(&res)));
+    struct cpu_per_call c;
+    result_cpu_per_call(&res, &c);
+    assert_true(isnan(c.raw) && isnan(c.raw_se) && isnan(c.net));
+    res.err[ERR_TIMEOUT] = 0;
+    res.err[ERR_FAULT] = 6; /* 6 answered of the 10 */
+    near(result_cpu_ms_per_call(&res), 200.0 / 6, 1e-9);
+}
+
+/* A ramp from 10/s to 40/s at a constant 2 ms per call: CPU % follows the
+ * rate (2 % to 8 %), which is no noise: the per-call figure's standard
+ * error stays near 0 (the spread of CPU % over the intervals would make it
+ * about 40 % of the mean). */
+static void test_per_call_se_on_ramp(void **state)
+{
+    (void)state;
+    double t[] = {1, 2, 3, 4}, p[] = {2, 4.04, 5.94, 8};
+    int64_t ok[] = {10, 20, 30, 40}, errors[] = {0, 0, 0, 0};
+    fill(t, p, 4);
+    fill_intervals(ok, errors);
+    struct cpu_per_call c;
+    result_cpu_per_call(&res, &c);
+    near(c.raw, 2, 0.01);
+    assert_true(c.raw_se >= 0 && c.raw_se < 0.01 * c.raw);
+}
+
+/* A baseline taken while the server spun (98.8 %, above the 10 % under
+ * load) is refused with a warning, and net is n/a, never negative; so is
+ * one above its own quiet level (40 % on average, 1 % in its quietest
+ * interval); a steady background is kept. */
+static void test_idle_refused(void **state)
+{
+    (void)state;
+    double t[] = {1, 2, 3, 4}, p[] = {9, 11, 9, 11};
+    struct cpu_per_call c;
+    fill(t, p, 4);
+    res.ok = 8;
+    res.idle = (struct idle_cpu){.duration_s = 3, .mean_pct = 98.8, .se_pct = 0.2,
+                                 .quiet_pct = 97, .n = 10};
+    result_cpu_per_call(&res, &c);
+    assert_true(isnan(c.net)); /* never negative, even before it is refused */
+    res.nwarnings = 0;
+    assert_int_equal(result_refuse_idle(&res), 1);
+    assert_int_equal(res.idle.n, 0);
+    assert_int_equal(res.nwarnings, 1);
+    assert_non_null(strstr(res.warnings[0], "idle baseline refused"));
+    assert_non_null(strstr(res.warnings[0], "above its CPU under load (10.0%)"));
+    res.idle = (struct idle_cpu){.duration_s = 3, .mean_pct = 8, .se_pct = 3, .quiet_pct = 1,
+                                 .n = 10};
+    res.nwarnings = 0;
+    assert_int_equal(result_refuse_idle(&res), 1);
+    assert_non_null(strstr(res.warnings[0], "above its quiet level"));
+    res.idle = (struct idle_cpu){.duration_s = 3, .mean_pct = 6, .se_pct = 0.5, .quiet_pct = 4,
+                                 .n = 10};
+    assert_int_equal(result_refuse_idle(&res), 0);
+    assert_int_equal(res.idle.n, 10);
+    result_cpu_per_call(&res, &c);
+    near(c.net, 20, 1e-9);
+}
+
+/* compare: arm A's baseline of a server reads 1 %; arm B's of the same
+ * server 98.8 %, steady (A's run left it spinning), and B's load 99.5 %:
+ * above neither its own quiet interval nor its load, but far above the
+ * server's quiet level as A measured it: refused, and the table's CPU per
+ * call is raw for both arms. A different server is not compared so. */
+static void test_idle_refused_across_arms(void **state)
+{
+    (void)state;
+    static struct comparison c;
+    static struct run_result rounds[2];
+    struct compare_plan p = {.rounds = 1};
+    double t[] = {1, 2}, busy[] = {99.5, 99.5}, quiet[] = {5, 5};
+    comparison_init(&c, &p);
+    for (int a = 0; a < 2; a++) {
+        fill(t, a ? busy : quiet, 2);
+        res.cfg.idle_baseline_ns = 3000000000LL;
+        res.ok = 10;
+        res.idle = (struct idle_cpu){.duration_s = 3, .mean_pct = a ? 98.8 : 1, .se_pct = 0.1,
+                                     .quiet_pct = a ? 98 : 0.8, .n = 10};
+        rounds[a] = res; /* the result's arrays move to rounds[a] */
+        memset(&res, 0, sizeof res);
+        c.arm[a].rounds = &rounds[a];
+        c.arm[a].nrounds = 1;
+    }
+    assert_int_equal(result_refuse_idle(&rounds[1]), 0); /* alone, B's looks idle */
+    compare_set_cpu_basis(&c, 1);
+    assert_int_equal(rounds[0].idle.n, 10);
+    assert_int_equal(rounds[1].idle.n, 0);
+    assert_non_null(strstr(rounds[1].warnings[rounds[1].nwarnings - 1], "another run's baseline"));
+    assert_int_equal(c.cpu_basis, CPU_RAW_REFUSED);
+    rounds[1].idle = (struct idle_cpu){.duration_s = 3, .mean_pct = 98.8, .n = 10};
+    rounds[1].watched_pids[0] = 7; /* another server */
+    compare_set_cpu_basis(&c, 1);
+    assert_int_equal(rounds[1].idle.n, 10);
+    assert_int_equal(c.cpu_basis, CPU_NET);
+    for (int a = 0; a < 2; a++)
+        result_free(&rounds[a]);
+}
+
 static void test_default_idle_baseline(void **state)
 {
     (void)state;
@@ -143,6 +289,11 @@ int main(void)
         cmocka_unit_test(test_unmeasured_is_na),
         cmocka_unit_test(test_per_call_net),
         cmocka_unit_test(test_default_idle_baseline),
+        cmocka_unit_test(test_per_call_server_killed),
+        cmocka_unit_test(test_per_call_answered_only),
+        cmocka_unit_test(test_per_call_se_on_ramp),
+        cmocka_unit_test(test_idle_refused),
+        cmocka_unit_test(test_idle_refused_across_arms),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     result_free(&res);

@@ -20,6 +20,7 @@
 #include "cli/compare_profile.h"
 #include "model/compare_saved.h"
 #include "cli/options.h"
+#include "cli/option_table.h"
 #include "report/compare_report.h"
 #include "cli/live_metrics.h"
 #include "report/hdrlog_sink.h"
@@ -33,10 +34,16 @@
 static struct hdrlog_sink hdr[2];
 
 /* What the judging and the reports read of the options (judge/comparison.h):
- * copied, but the saved files' paths, which point into argv. */
-static void plan_of(const struct options *o, struct compare_plan *p)
+ * copied, but the saved files' paths, which point into argv; and what the
+ * arms are compared by, from the option table. @return 0, or -1 with err
+ * (a row of the table says not how to compare it: a bug). */
+static int plan_of(const struct options *o, struct compare_plan *p, char *err)
 {
     memset(p, 0, sizeof *p);
+    int n = options_diff_fields(p->diff_fields, err);
+    if (n < 0)
+        return -1;
+    p->ndiff_fields = (size_t)n;
     p->thresholds = o->thresholds;
     memcpy(p->gates, o->gates, sizeof p->gates);
     p->ngates = o->ngates;
@@ -46,6 +53,7 @@ static void plan_of(const struct options *o, struct compare_plan *p)
     snprintf(p->buckets, sizeof p->buckets, "%s", o->cfg.buckets);
     for (int i = 0; i < o->npositional && i < 2; i++)
         p->inputs[p->ninputs++] = o->positional[i];
+    return 0;
 }
 
 /* ---- outputs ---------------------------------------------------------------- */
@@ -362,7 +370,10 @@ int cmd_compare(int argc, char **argv)
     }
     options_distribute(&o);
     static struct compare_plan plan; /* large, as c */
-    plan_of(&o, &plan);
+    if (plan_of(&o, &plan, err)) {
+        fprintf(stderr, "rpcbench compare: %s\n", err);
+        return EXIT_RUN_FAILED;
+    }
     comparison_init(&c, &plan);
     memset(hdr, 0, sizeof hdr);
     int usage = 0;

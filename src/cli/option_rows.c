@@ -33,17 +33,18 @@ static const char *const validates[] = {"none", "cheap", "full"};
 static const char *const call_graphs[] = {"auto", "fp", "dwarf"}; /* enum profile_call_graph */
 
 const struct opt_row opt_rows[] = {
-    {.name = "config", .type = OT_CUSTOM, .parse = opt_parse_config, .arg = "FILE",
+    {.name = "config", .no_diff = 1, .type = OT_CUSTOM, .parse = opt_parse_config, .arg = "FILE",
      .cmds = IN_LOAD,
      .help = "a job file: 'name = value' a line (long option\nnames); the command line wins"},
-    {.name = "url", .short_opt = 'u', .type = OT_STRING, O_AT(url), .arg = "URL",
+    {.name = "url", .diff = CK_URL, .short_opt = 'u', .type = OT_STRING, O_AT(url), .arg = "URL",
      .def_doc = "the built-in simulator", .cmds = IN_LOAD,
      .help = "http[s]://host:port[/path], stomp[s]://host:port",
      .help_in[CMD_COMPARE] = "http[s]://host:port[/path], stomp[s]://host:port;\n"
                              "A,B gives each arm its own",
      .help_in[CMD_SWEEP] = "http[s]://host:port[/path], stomp[s]://host:port;\n"
                            "URL1,URL2 pairs one with each --proto, in order"},
-    {.name = "proto", .short_opt = 'p', .type = OT_CUSTOM, .parse = opt_parse_proto,
+    {.name = "proto", .diff = CK_ENCODING,
+     .short_opt = 'p', .type = OT_CUSTOM, .parse = opt_parse_proto,
      .complete = "xmlrpc jsonrpc",
      .arg = "P", .def = "xmlrpc", .def_not_in = IN_COMPARE, .cmds = IN_LOAD, .lists = IN_SWEEP,
      .parse_list = sweep_list_proto,
@@ -53,7 +54,8 @@ const struct opt_row opt_rows[] = {
                              "is both arms' (default: xmlrpc,jsonrpc on the\n"
                              "built-in simulator, xmlrpc on a --url)",
      .help_in[CMD_SWEEP] = "xmlrpc,jsonrpc"},
-    {.name = "verb", .type = OT_CUSTOM, .parse = opt_parse_verb, .arg = "V[:W],...",
+    {.name = "verb", .diff = CK_VERBS,
+     .type = OT_CUSTOM, .parse = opt_parse_verb, .arg = "V[:W],...",
      .complete = "ping list fullList getAllVmStats getVmStats",
      .def = "getAllVmStats", .cmds = IN_LOAD, .lists = IN_SWEEP, .parse_list = sweep_list_verb,
      .help = "ping, list, fullList, getAllVmStats, getVmStats;\n"
@@ -63,9 +65,10 @@ const struct opt_row opt_rows[] = {
                            "is 2 cells"},
     {.name = "vm-id", .type = OT_STRING, C_AT(vm_id), .arg = "UUID", .cmds = IN_LOAD,
      .help = "the VM of getVmStats"},
-    {.name = "method", .type = OT_CUSTOM, .parse = opt_parse_method, .arg = "M",
+    {.name = "method", .diff = CK_VERBS, .type = OT_CUSTOM, .parse = opt_parse_method, .arg = "M",
      .cmds = IN_LOAD, .help = "call any other method (not with --verb)"},
-    {.name = "workload", .type = OT_CUSTOM, .parse = opt_parse_workload, .arg = "FILE",
+    {.name = "workload", .diff = CK_VERBS,
+     .type = OT_CUSTOM, .parse = opt_parse_workload, .arg = "FILE",
      .cmds = IN_LOAD,
      .help = "calls from FILE, one JSON object a line: name,\nmethod, params (with templates), "
              "weight or\nevery (not with --verb, --method)"},
@@ -87,7 +90,8 @@ const struct opt_row opt_rows[] = {
              "stages=S] (R as --rate's, default --rate; S as\n"
              "--stages'); each host has its own connections\n"
              "and schedule (not with --url)"},
-    {.name = "stages", .type = OT_CUSTOM, .parse = opt_parse_stages, .arg = "D:R[-R2],...",
+    {.name = "stages", .diff = CK_STAGES,
+     .type = OT_CUSTOM, .parse = opt_parse_stages, .arg = "D:R[-R2],...",
      .cmds = IN_RUN, .why_only = "run measures the stages of one run",
      .help = "the measured window as stages end to end (16 at\n"
              "most; not with --rate or --duration): D:R holds\n"
@@ -95,9 +99,11 @@ const struct opt_row opt_rows[] = {
              "30s:10/s,60s:10/s-100/s,120s:100/s; --warmup\n"
              "runs at the first stage's rate"},
     {.name = "connections", .short_opt = 'c', .type = OT_INT, C_AT(connections), .arg = "N",
-     .def = "4", .min = 1, .max = 10000, .cmds = IN_LOAD, .lists = IN_SWEEP,
-     .parse_list = sweep_list_conns,
+     .def = "4", .def_not_in = IN_COMPARE, .min = 1, .max = 10000, .cmds = IN_LOAD,
+     .lists = IN_SWEEP | IN_COMPARE, .parse_list = opt_list_conns,
      .help = "keep-alive connections (with --targets: per\nhost, default 1)",
+     .help_in[CMD_COMPARE] = "keep-alive connections of each arm (default 1:\n"
+                             "both arms the same); A,B gives each its own",
      .help_in[CMD_SWEEP] = "4,16"},
     {.name = "arrival", .type = OT_CHOICE, C_AT(arrival), .arg = "A", .def = "constant",
      .choices = arrivals, .nchoices = 2, .cmds = IN_LOAD, .help = "poisson: seeded by --seed"},
@@ -106,7 +112,8 @@ const struct opt_row opt_rows[] = {
     {.name = "busy-poll", .type = OT_FLAG, C_AT(busy_poll), .cmds = IN_LOAD,
      .help = "the pacer polls instead of sleeping: sends on\n"
              "time on a VM that is slow to wake (costs a core)"},
-    {.name = "pacer-window", .type = OT_CUSTOM, .parse = opt_parse_pacer_window, .arg = "W",
+    {.name = "pacer-window", .diff = CK_PACER_WINDOW,
+     .type = OT_CUSTOM, .parse = opt_parse_pacer_window, .arg = "W",
      .def = "50us", .cmds = IN_LOAD,
      .help = "D (at most 10ms) | auto: sends due within D go\n"
              "out on one wake, each timed from its own intended\n"
@@ -115,46 +122,49 @@ const struct opt_row opt_rows[] = {
      .min = 1, .cmds = IN_LOAD, .help = "per request"},
     {.name = "interval", .type = OT_DURATION, C_AT(interval_ns), .arg = "D", .def = "1s",
      .min = 10000000, .cmds = IN_LOAD, .help = "progress and timeline step"},
-    {.name = "buckets", .type = OT_CUSTOM, .parse = opt_parse_buckets, .arg = "SPEC",
+    {.name = "buckets", .no_diff = 1, .type = OT_CUSTOM, .parse = opt_parse_buckets, .arg = "SPEC",
      .def = "auto", .cmds = IN_LOAD | IN_REPORT, .def_not_in = IN_REPORT,
      .help = "auto | START:END:STEP (ms) | 1,2,5,10 (ms);\n64 edges at most",
      .help_in[CMD_REPORT] = "re-bucket the saved histograms: auto |\n"
                             "START:END:STEP (ms) | 1,2,5,10 (ms); 64 edges at\n"
                             "most (default: as saved)"},
-    {.name = "percentiles", .type = OT_CUSTOM, .parse = opt_parse_percentiles, .arg = "L",
+    {.name = "percentiles", .no_diff = 1,
+     .type = OT_CUSTOM, .parse = opt_parse_percentiles, .arg = "L",
      .def = "50,90,99,99.9", .cmds = IN_LOAD | IN_REPORT,
      .def_not_in = IN_REPORT, .help = "increasing, each 0..100",
      .help_in[CMD_REPORT] = "increasing, each 0..100 (default: as saved)"},
     {.name = "validate", .type = OT_CHOICE, C_AT(validate), .arg = "V", .def = "cheap",
      .choices = validates, .nchoices = 3, .cmds = IN_LOAD,
      .help = "none: frame only; cheap: fault, error, status;\nfull: decode"},
-    {.name = "expect", .type = OT_CUSTOM, .parse = opt_parse_expect, .arg = "CHECK",
+    {.name = "expect", .diff = CK_EXPECTS,
+     .type = OT_CUSTOM, .parse = opt_parse_expect, .arg = "CHECK",
      .cmds = IN_LOAD, .repeatable = 1,
      .help = "a check on every answer's result, repeatable:\n'status.code=0', 'len(vmList)>=150',\n"
              "'version exists'; needs the full decode\n(sets --validate full); a broken one is the\n"
              "error kind check"},
-    {.name = "server-pid", .type = OT_STRING, O_AT(server_pid), .arg = "P[,P]",
+    {.name = "server-pid", .diff = CK_SERVER, .type = OT_STRING, O_AT(server_pid), .arg = "P[,P]",
      .cmds = IN_LOAD, .help = "server processes to sample (pids summed)",
      .help_in[CMD_COMPARE] = "server processes to sample: P+P summed\n"
                              "within an arm; A,B gives each arm its own"},
-    {.name = "server-name", .type = OT_STRING, C_AT(server_name), .arg = "NAME",
+    {.name = "server-name", .diff = CK_SERVER, .type = OT_STRING, C_AT(server_name), .arg = "NAME",
      .cmds = IN_LOAD, .help = "the server to sample: the executable's name,\n"
                              "or an interpreter's script's"},
     {.name = "server-agent", .type = OT_STRING, C_AT(agent_url), .arg = "URL", .cmds = IN_LOAD,
      .help = "sample the server on its host: the rpcbench\n"
              "agent at http[s]://HOST:PORT (with --token-file;\n"
              "https: --cacert, --cert, --key as for --url)"},
-    {.name = "token-file", .type = OT_STRING, C_AT(agent_token_file), .arg = "FILE",
+    {.name = "token-file", .no_diff = 1, .type = OT_STRING, C_AT(agent_token_file), .arg = "FILE",
      .cmds = IN_LOAD, .help = "--server-agent's token: the file's first line"},
     {.name = "idle-baseline", .type = OT_DURATION, C_AT(idle_baseline_ns), .arg = "D",
      .def_doc = "3s with --server-pid/--server-name under 5/s, else 0", .cmds = IN_LOAD,
      .help = "sample the server idle for D before the load,\n"
              "for CPU-ms/call net of its background; 0: none"},
-    {.name = "cpu-saturation", .type = OT_CUSTOM, .parse = opt_parse_cpu_sat,
+    {.name = "cpu-saturation", .no_diff = 1, .type = OT_CUSTOM, .parse = opt_parse_cpu_sat,
      .arg = "P[%]|off", .def = "95%", .cmds = IN_LOAD,
      .help = "server CPU % of one core called saturated,\n"
              "1..100000 (warned; stops --find-max)"},
-    {.name = "profile", .type = OT_FLAG, O_AT(profile.on), .cmds = RUNS | IN_SWEEP,
+    {.name = "profile", .diff = CK_PROFILE,
+     .type = OT_FLAG, O_AT(profile.on), .cmds = RUNS | IN_SWEEP,
      .help = "profile the server over the measured window with\n"
              "Linux perf (needs --server-pid, --server-name, or\n"
              "the built-in simulator): its top functions in\n"
@@ -163,40 +173,45 @@ const struct opt_row opt_rows[] = {
                              "and diff them: CPU-ms per call per function",
      .help_in[CMD_SWEEP] = "profile the server in each cell (perf): its top\n"
                            "functions in the JSON, a line per cell in the text"},
-    {.name = "profiler", .type = OT_STRING, O_AT(profile.cmd), .arg = "CMD",
+    {.name = "profiler", .diff = CK_PROFILE, .type = OT_STRING, O_AT(profile.cmd), .arg = "CMD",
      .cmds = RUNS | IN_SWEEP,
      .help = "profile with CMD instead of perf: it writes\n"
              "folded stacks to {out}, given {pid} and {seconds}\n"
              "(sets --profile)"},
-    {.name = "profile-out", .type = OT_STRING, O_AT(profile.out_dir), .arg = "DIR",
+    {.name = "profile-out", .no_diff = 1, .type = OT_STRING, O_AT(profile.out_dir), .arg = "DIR",
      .cmds = RUNS | IN_SWEEP,
      .help = "write the folded stacks into DIR (run.folded)",
      .help_in[CMD_COMPARE] = "write the folded stacks into DIR, one file per\n"
                              "arm and round (A.r1.folded ...)",
      .help_in[CMD_SWEEP] = "write the folded stacks into DIR, one file per\n"
                            "cell and repeat (cell1.r1.folded ...)"},
-    {.name = "profile-top", .type = OT_INT, O_AT(profile.top), .arg = "N", .def = "15",
+    {.name = "profile-top", .no_diff = 1,
+     .type = OT_INT, O_AT(profile.top), .arg = "N", .def = "15",
      .min = 1, .max = PROFILE_MAX_ROWS, .cmds = RUNS | IN_SWEEP | IN_REPORT,
      .help = "rows of the profile's table"},
-    {.name = "profile-saturated", .type = OT_FLAG, O_AT(profile.saturated_ok), .cmds = IN_COMPARE,
+    {.name = "profile-saturated", .no_diff = 1,
+     .type = OT_FLAG, O_AT(profile.saturated_ok), .cmds = IN_COMPARE,
      .why_only = "only compare diffs profiles",
      .help = "diff profiles taken under saturation (they show\n"
              "overload, not cost)"},
-    {.name = "profile-call-graph", .type = OT_CHOICE, O_AT(profile.call_graph), .arg = "G",
+    {.name = "profile-call-graph", .diff = CK_PROFILE,
+     .type = OT_CHOICE, O_AT(profile.call_graph), .arg = "G",
      .def = "auto", .choices = call_graphs, .nchoices = 3, .cmds = RUNS | IN_SWEEP,
      .help = "perf's call graphs: fp (frame pointers) or dwarf\n"
              "(unwinds libraries built without them, 8 KB of\n"
              "stack per sample); auto: dwarf for the simulator"},
-    {.name = "profile-freq", .type = OT_INT, O_AT(profile.hz), .arg = "HZ", .def = "99",
+    {.name = "profile-freq", .diff = CK_PROFILE,
+     .type = OT_INT, O_AT(profile.hz), .arg = "HZ", .def = "99",
      .min = 1, .max = 10000, .cmds = RUNS | IN_SWEEP,
      .help = "perf's samples per second of the server's CPU"},
     {.name = "max-response", .type = OT_SIZE, C_AT(max_response), .arg = "SZ",
      .def = "64MiB", .cmds = IN_LOAD, .help = "larger responses are errors"},
-    {.name = "output", .type = OT_STRING, O_AT(output), .arg = "FILE", .cmds = IN_LOAD | IN_REPORT,
+    {.name = "output", .no_diff = 1,
+     .type = OT_STRING, O_AT(output), .arg = "FILE", .cmds = IN_LOAD | IN_REPORT,
      .help = "the JSON result",
      .help_in[CMD_SWEEP] = "the sweep as JSON (every cell's full result)",
      .help_in[CMD_REPORT] = "the (merged) result as JSON"},
-    {.name = "format", .type = OT_CHOICE, O_AT(format), .arg = "F", .def = "text",
+    {.name = "format", .no_diff = 1, .type = OT_CHOICE, O_AT(format), .arg = "F", .def = "text",
      .choices = out_format_names, .nchoices = OUT_FORMATS, .cmds = IN_LOAD | IN_REPORT,
      .help = "stdout; csv: the timeline, csv-summary: one\n"
              "row, csv-buckets: the bucket table, csv-targets:\n"
@@ -206,41 +221,46 @@ const struct opt_row opt_rows[] = {
      .help_in[CMD_REPORT] = "text | json | csv (one row per interval) |\n"
                             "csv-summary (one row of figures) | csv-buckets |\n"
                             "csv-targets (a row per host of a fleet)"},
-    {.name = "plot", .type = OT_STRING, O_AT(plot), .arg = "FILE.svg", .cmds = IN_LOAD | IN_REPORT,
+    {.name = "plot", .no_diff = 1,
+     .type = OT_STRING, O_AT(plot), .arg = "FILE.svg", .cmds = IN_LOAD | IN_REPORT,
      .help = "plots with gnuplot (one SVG)",
      .help_in[CMD_SWEEP] = "latency, CPU and achieved rate against the\n"
                            "offered rate"},
-    {.name = "plot-keep", .type = OT_FLAG, O_AT(plot_keep), .cmds = IN_LOAD | IN_REPORT,
+    {.name = "plot-keep", .no_diff = 1,
+     .type = OT_FLAG, O_AT(plot_keep), .cmds = IN_LOAD | IN_REPORT,
      .help = "with --plot, also keep FILE.gp and its .dat\nfiles"},
-    {.name = "html", .type = OT_STRING, O_AT(html), .arg = "FILE.html", .cmds = IN_LOAD | IN_REPORT,
+    {.name = "html", .no_diff = 1,
+     .type = OT_STRING, O_AT(html), .arg = "FILE.html", .cmds = IN_LOAD | IN_REPORT,
      .help = "one self-contained page: headline, tables, charts",
      .help_in[CMD_SWEEP] = "one self-contained page: capacity, charts,\nevery table",
      .help_in[CMD_REPORT] = "the (merged) result, or a saved sweep, as one\n"
                             "self-contained page"},
-    {.name = "hdr-log", .type = OT_STRING, O_AT(hdr_log), .arg = "FILE",
+    {.name = "hdr-log", .no_diff = 1, .type = OT_STRING, O_AT(hdr_log), .arg = "FILE",
      .cmds = IN_LOAD | IN_REPORT,
      .help = "HdrHistogram interval log",
      .help_in[CMD_COMPARE] = "HdrHistogram interval log (FILE.A, FILE.B)",
      .help_in[CMD_REPORT] = "with .hlog inputs: the merged interval log"},
-    {.name = "percentile-dist", .type = OT_STRING, O_AT(pct_dist), .arg = "FILE",
+    {.name = "percentile-dist", .no_diff = 1, .type = OT_STRING, O_AT(pct_dist), .arg = "FILE",
      .cmds = RUNS, .why_only = "sweep makes many runs",
      .help = "HdrHistogram percentile table",
      .help_in[CMD_COMPARE] = "HdrHistogram percentile table (FILE.A, FILE.B)"},
-    {.name = "requests-log", .type = OT_STRING, O_AT(requests_log), .arg = "FILE",
+    {.name = "requests-log", .no_diff = 1, .type = OT_STRING, O_AT(requests_log), .arg = "FILE",
      .cmds = IN_RUN | IN_REPORT, .why_only = "one file for one run's requests",
      .help = "one CSV row per measured request (FILE.gz:\n"
              "gzip); see the README, Per-request log",
      .help_in[CMD_REPORT] = "rebuild a result from a run's --requests-log"},
-    {.name = "metrics-listen", .type = OT_STRING, O_AT(metrics_listen), .arg = "HOST:PORT",
+    {.name = "metrics-listen", .no_diff = 1,
+     .type = OT_STRING, O_AT(metrics_listen), .arg = "HOST:PORT",
      .cmds = IN_LOAD,
      .help = "live figures for Prometheus at\nhttp://HOST:PORT/metrics (127.0.0.1:9464)"},
-    {.name = "metrics-linger", .type = OT_DURATION, O_AT(metrics_linger_ns), .arg = "D",
+    {.name = "metrics-linger", .no_diff = 1,
+     .type = OT_DURATION, O_AT(metrics_linger_ns), .arg = "D",
      .def = "0", .cmds = IN_LOAD,
      .help = "at the end, wait up to D for a scrape of the\nfinal figures"},
-    {.name = "label", .type = OT_STRING, O_AT(label), .arg = "NAME", .cmds = IN_LOAD,
+    {.name = "label", .no_diff = 1, .type = OT_STRING, O_AT(label), .arg = "NAME", .cmds = IN_LOAD,
      .def_doc = "the protocol", .help = "the run's name in reports and plots",
      .help_in[CMD_COMPARE] = "the arms' names in reports and plots (A,B)"},
-    {.name = "vms", .type = OT_INT, C_AT(vms), .arg = "N", .def = "150", .min = 0,
+    {.name = "vms", .diff = CK_VMS, .type = OT_INT, C_AT(vms), .arg = "N", .def = "150", .min = 0,
      .max = VMSIM_MAX_VMS, .cmds = IN_LOAD, .lists = IN_SWEEP, .parse_list = sweep_list_vms,
      .help = "size of the built-in simulator",
      .help_in[CMD_SWEEP] = "50,150,300: the built-in simulator (one per\n"
@@ -253,39 +273,49 @@ const struct opt_row opt_rows[] = {
      .help = "TLS: the client certificate's key"},
     {.name = "insecure", .type = OT_FLAG, C_AT(tls_insecure), .cmds = IN_LOAD,
      .help = "TLS without verifying the server (said in the\nreport)"},
-    {.name = "header", .short_opt = 'H', .type = OT_CUSTOM, .secret = 1, .parse = opt_parse_header,
+    {.name = "header", .diff = CK_AUTH,
+     .short_opt = 'H', .type = OT_CUSTOM, .secret = 1, .parse = opt_parse_header,
      .arg = "'N: V'", .cmds = IN_LOAD, .repeatable = 1,
      .help = "an HTTP header on every request (repeatable);\nshown as 'N: ***' where N names a secret"},
-    {.name = "user", .type = OT_CUSTOM, .secret = 1, .parse = opt_parse_user, .arg = "USER:PASS",
+    {.name = "user", .diff = CK_AUTH,
+     .type = OT_CUSTOM, .secret = 1, .parse = opt_parse_user, .arg = "USER:PASS",
      .cmds = IN_LOAD, .help = "HTTP basic auth (shown as USER:***)"},
-    {.name = "bearer", .type = OT_CUSTOM, .secret = 1, .parse = opt_parse_bearer, .arg = "TOKEN",
+    {.name = "bearer", .diff = CK_AUTH,
+     .type = OT_CUSTOM, .secret = 1, .parse = opt_parse_bearer, .arg = "TOKEN",
      .cmds = IN_LOAD, .help = "Authorization: Bearer TOKEN (shown as ***)"},
-    {.name = "stomp-login", .type = OT_CUSTOM, .secret = 1, .parse = opt_parse_stomp_login,
+    {.name = "stomp-login", .diff = CK_AUTH,
+     .type = OT_CUSTOM, .secret = 1, .parse = opt_parse_stomp_login,
      .arg = "USER:PASS", .cmds = IN_LOAD,
      .help = "STOMP CONNECT's login and passcode"},
     {.name = "stomp-destination", .type = OT_STRING, C_AT(stomp_destination), .arg = "D",
      .def_doc = "jms.topic.vdsm_requests", .cmds = IN_LOAD, .help = "where SEND frames go"},
-    {.name = "quiet", .type = OT_FLAG, C_AT(quiet), .cmds = IN_LOAD, .help = "no progress lines"},
-    {.name = "server-host", .type = OT_STRING, O_AT(server_host), .arg = "H", .cmds = IN_LOAD,
+    {.name = "quiet", .no_diff = 1,
+     .type = OT_FLAG, C_AT(quiet), .cmds = IN_LOAD, .help = "no progress lines"},
+    {.name = "server-host", .no_diff = 1,
+     .type = OT_STRING, O_AT(server_host), .arg = "H", .cmds = IN_LOAD,
      .help = "under mpirun: the ranks on host H sample the\nserver"},
-    {.name = "rank-output", .type = OT_STRING, O_AT(rank_output), .arg = "P", .cmds = IN_LOAD,
+    {.name = "rank-output", .no_diff = 1,
+     .type = OT_STRING, O_AT(rank_output), .arg = "P", .cmds = IN_LOAD,
      .help = "under mpirun: each rank's own share to\nP.<rank>.json"},
-    {.name = "rounds", .type = OT_CUSTOM, .parse = opt_parse_rounds, .arg = "K|auto[:MAX]",
+    {.name = "rounds", .no_diff = 1,
+     .type = OT_CUSTOM, .parse = opt_parse_rounds, .arg = "K|auto[:MAX]",
      .def = "3", .cmds = IN_COMPARE, .why_only = "run makes one run",
      .help = "K interleaved rounds A B A B ... (1..1000;\n"
              "fewer than 3 cannot show most differences), or\n"
              "auto: add rounds (3 at least, MAX default 12)\n"
              "until every --gate is decided"},
-    {.name = "gate", .type = OT_CUSTOM, .parse = opt_parse_gate, .arg = "METRIC:+TOL%",
+    {.name = "gate", .no_diff = 1,
+     .type = OT_CUSTOM, .parse = opt_parse_gate, .arg = "METRIC:+TOL%",
      .cmds = IN_COMPARE, .repeatable = 1,
      .help = "fail when B/A is surely above 1+TOL: p50, p90,\n"
              "p99, mean, cpu_ms_per_call, server_cpu, bytes,\n"
              "errors; rate:-TOL% (below 1-TOL); repeatable"},
-    {.name = "bisect", .type = OT_FLAG, O_AT(bisect), .cmds = IN_COMPARE,
+    {.name = "bisect", .no_diff = 1, .type = OT_FLAG, O_AT(bisect), .cmds = IN_COMPARE,
      .why_only = "with --gate",
      .help = "exit codes for git bisect run: 0 pass, 1\n"
              "regression, 125 inconclusive or could not run"},
-    {.name = "threshold", .type = OT_CUSTOM, .parse = opt_parse_threshold, .arg = "COND",
+    {.name = "threshold", .no_diff = 1,
+     .type = OT_CUSTOM, .parse = opt_parse_threshold, .arg = "COND",
      .cmds = IN_LOAD | IN_REPORT, .repeatable = 1,
      .help = "judge the result, e.g. p99<100ms, errors<0.1%,\n"
              "rate>=99%, getAllVmStats.p99<200ms, a stage's\n"
@@ -294,7 +324,8 @@ const struct opt_row opt_rows[] = {
              "unfinished requests fail errors and latency\n"
              "conditions unless allowed: unfinished<1%",
      .help_in[CMD_SWEEP] = "judged on every run of every cell (exit 3 if\none fails)"},
-    {.name = "junit", .type = OT_STRING, O_AT(junit), .arg = "FILE", .cmds = RUNS | IN_REPORT,
+    {.name = "junit", .no_diff = 1,
+     .type = OT_STRING, O_AT(junit), .arg = "FILE", .cmds = RUNS | IN_REPORT,
      .why_only = "sweep makes many runs",
      .help = "the --threshold verdicts as JUnit XML"},
     {.name = "repeat", .type = OT_INT, S_AT(repeat), .arg = "N", .def = "1", .min = 1,
@@ -383,10 +414,10 @@ const struct opt_row opt_rows[] = {
      .def_doc = "in --tls-cert's file", .help = "its private key"},
     {.name = "tls-ca", .type = OT_ARGV, A_AT(tls_ca), .arg = "FILE", AGENT_ONLY,
      .help = "require client certificates signed by this CA"},
-    {.name = "version", .short_opt = 'V', .type = OT_VERSION,
+    {.name = "version", .no_diff = 1, .short_opt = 'V', .type = OT_VERSION,
      .cmds = IN_LOAD | IN_REPORT | IN_SERVE | IN_AGENT,
      .help = "the version"},
-    {.name = "help", .short_opt = 'h', .type = OT_HELP,
+    {.name = "help", .no_diff = 1, .short_opt = 'h', .type = OT_HELP,
      .cmds = IN_LOAD | IN_REPORT | IN_SERVE | IN_AGENT,
      .help = "this text"},
 };

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "model/config_diff.h"
+
 /* The commands the table serves; IN_ bits say which take a row. */
 enum opt_cmd { CMD_RUN, CMD_COMPARE, CMD_SWEEP, CMD_REPORT, CMD_SERVE, CMD_AGENT, CMD_N };
 #define IN_RUN (1u << CMD_RUN)
@@ -80,6 +82,14 @@ struct opt_row {
     int secret;              /* its value is a credential: shown as "***" */
     const char *why_only;    /* why the others refuse it: "--rounds: only
                                 for compare (run makes one run)" */
+    /* How compare tells two runs apart by this option (options_diff.c):
+     * by default its value in run_config, read as its type says; diff
+     * names another way (CK_VERBS: the verb mix); no_diff says it changes
+     * nothing a run measures (an output, a label). A row run or compare
+     * takes must say one or the other, or be a typed value in run_config:
+     * the unit test fails otherwise, so no option is forgotten. */
+    enum config_kind diff;
+    int no_diff;
     const char *help;        /* lines joined by '\n', under 55 columns each */
     const char *help_in[CMD_N]; /* a command's own help, NULL: help */
 };
@@ -144,6 +154,7 @@ int opt_parse_gate(struct options *o, const char *arg, char *err);
 int opt_parse_threshold(struct options *o, const char *arg, char *err);
 int sweep_list_rate(struct options *o, const char *arg, char *err);
 int sweep_list_conns(struct options *o, const char *arg, char *err);
+int opt_list_conns(struct options *o, const char *arg, char *err);
 int sweep_list_vms(struct options *o, const char *arg, char *err);
 int sweep_list_proto(struct options *o, const char *arg, char *err);
 int sweep_list_verb(struct options *o, const char *arg, char *err);
@@ -164,6 +175,14 @@ int options_apply_job(struct options *o, enum opt_cmd cmd, const char *path, cha
  * has blanks) to o->cfg's options_given, or options_from_job while the
  * job file is applied: how the run was asked for. */
 void options_note_given(struct options *o, const struct opt_row *r, const char *arg);
+
+/* options_diff.c: the fields compare compares (config_diff.h), one per
+ * row that run or compare takes and that changes a run, in the table's
+ * order (rows read the same way, such as --verb and --method, once), into
+ * out (CONFIG_FIELDS_MAX, the caller's). @return how many, or -1 with err
+ * naming a row that says neither how to compare it nor that it need not
+ * be (a bug in the table). */
+int options_diff_fields(struct config_field *out, char *err);
 
 /* option_doc.c: what is written from the table. */
 

@@ -297,6 +297,12 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
         snprintf(cfg->label, sizeof cfg->label, "%s", cfg->encoding);
     if (pids[0] && parse_pids(pids, cfg, err))
         return -1;
+    /* compare: the same connections in both arms unless told otherwise.
+     * Not run's 4: HTTP opens a connection only when a request needs one,
+     * STOMP all at once (each a login, a TLS handshake), so 4 would be 1
+     * against 4 at a low rate, charged to the STOMP arm. */
+    if (o->compare)
+        cfg->connections = o->conns[arm] ? o->conns[arm] : 1;
     return options_check_arm(cfg, err);
 }
 

@@ -44,6 +44,8 @@ struct options {
     char server_host[128];   /* --server-host H (under mpirun) */
     enum out_format format;
     int compare;             /* parsed for compare */
+    int conns[2];            /* compare: -c N or -c A,B, each arm's (0: not given:
+                                both arms 1, options_arm) */
     int rounds;              /* compare: K, or auto's maximum */
     int rounds_auto;         /* --rounds auto[:MAX]: stop when every gate is decided */
     struct gate gates[GATES_MAX]; /* --gate, repeatable */

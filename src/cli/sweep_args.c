@@ -211,6 +211,27 @@ int sweep_list_conns(struct options *o, const char *arg, char *err)
     return parse_list(o->sweep, SO_CONNS, arg, err);
 }
 
+/* -c as a list: sweep's grid, or compare's N (both arms) or A,B (each arm
+ * its own: options_arm); here beside sweep's so that neither file calls
+ * the other back. */
+int opt_list_conns(struct options *o, const char *arg, char *err)
+{
+    if (o->sweep)
+        return sweep_list_conns(o, arg, err);
+    char a[32];
+    const char *comma = strchr(arg, ',');
+    size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+    long long v[2];
+    snprintf(a, sizeof a, "%.*s", (int)(n < sizeof a ? n : sizeof a - 1), arg);
+    if (cli_parse_int("--connections", a, 1, 10000, &v[0], err) ||
+        cli_parse_int("--connections", comma ? comma + 1 : a, 1, 10000, &v[1], err))
+        return -1;
+    o->conns[0] = (int)v[0];
+    o->conns[1] = (int)v[1];
+    o->cfg.connections = o->conns[0];
+    return 0;
+}
+
 int sweep_list_vms(struct options *o, const char *arg, char *err)
 {
     o->sweep->vms_given = 1;

@@ -535,6 +535,25 @@ void conn_pool_harvest_free(struct conn_pool *p)
     p->harvest_fd = -1;
 }
 
+/* c's backoff is over. No connection is opened that will not speak: one
+ * closed silent sets VDSM's protocol detector spinning at 100 % of a
+ * core. So once nothing is left to send, c stays closed; and HTTP at a
+ * set rate keeps it as a spare, opened when a request needs it (as a
+ * connection the server closed), not ahead of one that may never come.
+ * STOMP speaks at once (CONNECT), and a closed loop uses c at once. */
+static void backoff_over(struct conn *c)
+{
+    struct engine *e = c->eng;
+    c->state = CONN_DOWN;
+    e->pool.nbackoff--;
+    if (e->phase >= PHASE_ENDED)
+        return;
+    if (e->phase == PHASE_SENDING && !e->wire->multiplex && e->cfg->rate > 0)
+        tell_down(c, CONN_DOWN_CLOSED, NULL);
+    else
+        conn_start(c);
+}
+
 static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)loop;
@@ -548,9 +567,7 @@ static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
             return;
     }
     if (c->state == CONN_BACKOFF) {
-        c->state = CONN_DOWN;
-        c->eng->pool.nbackoff--;
-        conn_start(c);
+        backoff_over(c);
         return;
     }
     if (c->state == CONN_CONNECTING) {

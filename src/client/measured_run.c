@@ -139,6 +139,10 @@ static void idle_baseline(const struct run_config *cfg, struct sampler *smp,
     }
     res->idle.duration_s = (double)(prev - t0) / 1e9;
     res->idle.n = (int)k;
+    res->idle.quiet_pct = -1;
+    for (size_t i = 0; i < k; i++)
+        if (res->idle.quiet_pct < 0 || x[i] < res->idle.quiet_pct)
+            res->idle.quiet_pct = x[i];
     server_cpu_wstats(x, w, k, &res->idle.mean_pct, &res->idle.se_pct);
 }
 
@@ -186,6 +190,7 @@ int measured_run(const struct run_config *cfg, const struct run_hooks *hooks,
     if (!remote)
         summarise(res, &smp);
     result_check_warnings(res);
+    result_refuse_idle(res);
     result_warn_idle(res);
     if (cfg->busy_poll && usable_cpus() == 1)
         result_warn(res, "--busy-poll on a single CPU: the polling client takes it from everything "

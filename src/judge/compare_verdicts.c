@@ -10,12 +10,13 @@ int compare_judge_gates(struct comparison *c, size_t k)
     const struct compare_plan *p = &c->plan;
     double a[1000], b[1000]; /* --rounds is at most 1000 */
     int decided = 1, regression = 0;
+    compare_set_cpu_basis(c, k);
     for (int g = 0; g < p->ngates; g++) {
         enum metric f = p->gates[g].fig;
         for (size_t i = 0; i < k && i < 1000; i++) {
             double va[METRIC_N], vb[METRIC_N];
-            compare_figures(&c->arm[0].rounds[i], va);
-            compare_figures(&c->arm[1].rounds[i], vb);
+            compare_figures(c, &c->arm[0].rounds[i], va);
+            compare_figures(c, &c->arm[1].rounds[i], vb);
             a[i] = va[f];
             b[i] = vb[f];
         }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/result_merge.h"
+#include "model/server_cpu.h"
 
 void comparison_init(struct comparison *c, const struct compare_plan *p)
 {
@@ -19,16 +20,76 @@ void comparison_init(struct comparison *c, const struct compare_plan *p)
     c->looks = p->rounds_auto && p->ninputs == 0 ? p->rounds - GATE_MIN_ROUNDS + 1 : 1;
 }
 
-/* The metric table's values (model/metric.h): latencies in ms, NAN where
- * a figure does not exist (no answers, CPU not sampled). */
-void compare_figures(const struct run_result *r, double *v)
+/* @return 1 when r was to take an idle baseline (a named server, and
+ * --idle-baseline or its default says so), else 0. */
+static int meant_idle(const struct run_result *r)
+{
+    return r->nwatched > 0 && server_cpu_idle_ns(&r->cfg) > 0;
+}
+
+/* @return 1 when a and b watched the same server: the same pids. */
+static int same_server(const struct run_result *a, const struct run_result *b)
+{
+    if (a->nwatched == 0 || a->nwatched != b->nwatched)
+        return 0;
+    for (size_t i = 0; i < a->nwatched; i++)
+        if (a->watched_pids[i] != b->watched_pids[i])
+            return 0;
+    return 1;
+}
+
+/* The lowest baseline of r's server among the first k rounds but r; -1
+ * when none. */
+static double quiet_level(const struct comparison *c, size_t k, const struct run_result *r)
+{
+    double q = -1;
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < k && i < c->arm[a].nrounds; i++) {
+            const struct run_result *o = &c->arm[a].rounds[i];
+            if (o != r && o->idle.n > 0 && same_server(o, r) && (q < 0 || o->idle.mean_pct < q))
+                q = o->idle.mean_pct;
+        }
+    return q;
+}
+
+static void refuse_busy_baselines(struct comparison *c, size_t k)
+{
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < k && i < c->arm[a].nrounds; i++) {
+            struct run_result *r = &c->arm[a].rounds[i];
+            if (r->idle.n > 0)
+                result_refuse_idle_above(r, quiet_level(c, k, r));
+        }
+}
+
+void compare_set_cpu_basis(struct comparison *c, size_t k)
+{
+    int all = k > 0, meant = 0;
+    refuse_busy_baselines(c, k);
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < k && i < c->arm[a].nrounds; i++) {
+            all &= c->arm[a].rounds[i].idle.n > 0;
+            meant |= meant_idle(&c->arm[a].rounds[i]);
+        }
+    c->cpu_basis = all ? CPU_NET : meant ? CPU_RAW_REFUSED : CPU_RAW;
+}
+
+/* The metric table's values (model/metric.h), with CPU-ms per call net
+ * of idle on that basis. */
+void compare_figures(const struct comparison *c, const struct run_result *r, double *v)
 {
     metric_values(r, v);
+    if (c->cpu_basis == CPU_NET) {
+        struct cpu_per_call cpc;
+        result_cpu_per_call(r, &cpc);
+        v[METRIC_CPU_MS] = cpc.net;
+    }
 }
 
 /* Merges each arm's rounds, then takes the figures and the intervals. */
 int compare_summarise(struct comparison *c, char *err)
 {
+    compare_set_cpu_basis(c, c->pairs);
     for (int a = 0; a < 2; a++) {
         struct compare_arm *arm = &c->arm[a];
         if (result_init(&arm->merged, &arm->rounds[0].cfg)) {
@@ -39,7 +100,7 @@ int compare_summarise(struct comparison *c, char *err)
         for (size_t i = 0; i < c->pairs; i++)
             if (result_merge(&arm->merged, &arm->rounds[i], RESULT_MERGE_SEQUENTIAL, err))
                 return -1;
-        compare_figures(&arm->merged, arm->fig);
+        compare_figures(c, &arm->merged, arm->fig);
     }
     double *va = calloc(c->pairs * 2 * METRIC_N, sizeof *va);
     if (!va) {
@@ -48,8 +109,8 @@ int compare_summarise(struct comparison *c, char *err)
     }
     double *vb = va + c->pairs * METRIC_N;
     for (size_t i = 0; i < c->pairs; i++) {
-        compare_figures(&c->arm[0].rounds[i], va + i * METRIC_N);
-        compare_figures(&c->arm[1].rounds[i], vb + i * METRIC_N);
+        compare_figures(c, &c->arm[0].rounds[i], va + i * METRIC_N);
+        compare_figures(c, &c->arm[1].rounds[i], vb + i * METRIC_N);
     }
     double a[2 * 1000], b[2 * 1000]; /* --rounds is at most 1000 */
     for (int f = 0; f < METRIC_N; f++) {
@@ -108,7 +169,8 @@ int compare_too_few_rounds(const struct comparison *c)
 
 size_t compare_config_diff(const struct comparison *c, struct config_diff *d)
 {
-    return config_diff(&c->arm[0].rounds[0], &c->arm[1].rounds[0], d);
+    return config_diff(&c->arm[0].rounds[0], &c->arm[1].rounds[0], c->plan.diff_fields,
+                       c->plan.ndiff_fields, d);
 }
 
 const char *compare_arm_name(const struct compare_arm *a)

@@ -28,6 +28,9 @@ struct compare_plan {
     int rounds_auto;               /* --rounds auto: a look after each round from the 3rd */
     int bisect;                    /* --bisect: git bisect run's exit codes */
     char buckets[sizeof ((struct run_config *)0)->buckets]; /* --buckets spec */
+    /* what two arms are compared by (config_diff.h), from the option table */
+    struct config_field diff_fields[CONFIG_FIELDS_MAX];
+    size_t ndiff_fields;
     const char *inputs[2];         /* the saved files as given (compare A.json B.json, or
                                       AB.json); the caller's, only read; none live */
     int ninputs;
@@ -45,6 +48,13 @@ struct compare_arm {
     double fig[METRIC_N];            /* of the merged result */
 };
 
+/* Which server CPU-ms per call the comparison shows and judges: net of
+ * the idle baseline when every round of both arms has one (the verdict
+ * then is on what the calls cost, not on the server's background), else
+ * raw; CPU_RAW_REFUSED says a round meant to take a baseline has none to
+ * use (refused as not idle: result_refuse_idle), so raw is shown. */
+enum cpu_basis { CPU_RAW, CPU_NET, CPU_RAW_REFUSED };
+
 /* The whole comparison. Large: callers keep it static. */
 struct comparison {
     struct compare_plan plan;
@@ -57,6 +67,7 @@ struct comparison {
     struct gate_result gate[GATES_MAX]; /* per --gate, at the last look */
     int looks;                    /* the looks planned: MAX - 2 for --rounds auto, else 1 */
     struct verdict verdict[2];    /* --threshold, per arm's merged result */
+    enum cpu_basis cpu_basis;     /* of METRIC_CPU_MS everywhere (compare_set_cpu_basis) */
 };
 
 /* Zeroes c, copies plan p into it (p only read; its inputs stay the
@@ -72,9 +83,18 @@ void comparison_init(struct comparison *c, const struct compare_plan *p);
  * caller. */
 int compare_summarise(struct comparison *c, char *err);
 
-/* The figures of one result (enum metric order, v has METRIC_N): latencies in
- * ms, NAN where a figure does not exist (no answer, CPU not sampled). */
-void compare_figures(const struct run_result *r, double *v);
+/* Refuses the idle baseline of each of the first k rounds (of either
+ * arm) that is above the server's quiet level, the lowest baseline another
+ * of them took of the same server (the same pids): the other arm's run
+ * may have left it busy (result_refuse_idle_above). Then sets
+ * c->cpu_basis from those rounds. compare_summarise and
+ * compare_judge_gates call it before they take figures. */
+void compare_set_cpu_basis(struct comparison *c, size_t k);
+
+/* The figures of one result of c (enum metric order, v has METRIC_N):
+ * latencies in ms, CPU-ms per call on c->cpu_basis, NAN where a figure
+ * does not exist (no answer, CPU not sampled). */
+void compare_figures(const struct comparison *c, const struct run_result *r, double *v);
 
 /* @return b/a, or NAN when a is 0 or unknown, or b negative (unknown). */
 double compare_ratio(double a, double b);

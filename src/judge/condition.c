@@ -354,7 +354,7 @@ static void measure(const struct condition *c, const struct run_result *r, int a
     }
     case CM_CPU_MS_PER_CALL:
         x = result_cpu_ms_per_call(r);
-        if (x < 0) /* not measured, or nothing answered */
+        if (isnan(x)) /* not measured, or nothing answered */
             na(out, result_server_measured(r) ? "no request answered" : server_cpu_na_reason(r));
         else
             out->value = x;

@@ -517,6 +517,53 @@ void result_warn_idle(struct run_result *r)
                 mean, c.raw, c.net);
 }
 
+/* Drops r's baseline with a warning giving its figures and why (a phrase:
+ * "above its CPU under load (2.4%)"). */
+static void refuse_idle(struct run_result *r, const char *why)
+{
+    result_warn(r, "idle baseline refused: the server used %.1f%% of a core in the %.1fs before "
+                "the load, %s: not idle (busy with something else, such as a socket a previous "
+                "run left); CPU per call is raw only", r->idle.mean_pct, r->idle.duration_s, why);
+    r->idle = (struct idle_cpu){.quiet_pct = -1};
+}
+
+/* @return 1 when a baseline of mean % is above the quiet level q (%):
+ * more than twice it, and by more than SERVER_CPU_IDLE_QUIET_PTS. */
+static int above_quiet(double mean, double q)
+{
+    return q >= 0 && mean > 2 * q && mean - q > SERVER_CPU_IDLE_QUIET_PTS;
+}
+
+int result_refuse_idle_above(struct run_result *r, double quiet_pct)
+{
+    char why[96];
+    if (r->idle.n <= 0 || !above_quiet(r->idle.mean_pct, quiet_pct))
+        return 0;
+    snprintf(why, sizeof why, "above its quiet level (%.1f%%, another run's baseline)", quiet_pct);
+    refuse_idle(r, why);
+    return 1;
+}
+
+int result_refuse_idle(struct run_result *r)
+{
+    double mean, se;
+    const struct idle_cpu *i = &r->idle;
+    if (i->n <= 0)
+        return 0;
+    result_cpu_loaded(r, &mean, &se);
+    int above_load = mean >= 0 && i->mean_pct > mean;
+    if (!above_load && !above_quiet(i->mean_pct, i->quiet_pct))
+        return 0;
+    char why[96];
+    if (above_load)
+        snprintf(why, sizeof why, "above its CPU under load (%.1f%%)", mean);
+    else
+        snprintf(why, sizeof why, "above its quiet level (%.1f%%, its quietest interval)",
+                 i->quiet_pct);
+    refuse_idle(r, why);
+    return 1;
+}
+
 void result_check_warnings(struct run_result *r)
 {
     const char *what = counts_mismatch(r);

@@ -382,9 +382,11 @@ struct run_result {
         double clock_error_us;  /* its bound: half the best round trip */
     } agent;
     struct idle_cpu {        /* the server alone before the load (n = 0: not
-                                measured): time-weighted mean % of a core
-                                over n intervals, its standard error */
-        double duration_s, mean_pct, se_pct;
+                                measured, or refused: result_refuse_idle):
+                                time-weighted mean % of a core over n
+                                intervals, its standard error, and its
+                                quietest interval's % (-1 unknown) */
+        double duration_s, mean_pct, se_pct, quiet_pct;
         int n;
     } idle;
     int64_t rss_start_kb, rss_end_kb;
@@ -563,9 +565,9 @@ double result_client_cpu_mean(const struct run_result *r, double *max);
 double result_reconnects_per_s(const struct run_result *r);
 /* @return the connection failures of every cause. */
 int64_t result_conn_failures(const struct run_result *r);
-/* @return the server CPU-ms per answered request; -1 when unknown (the
- * server CPU not measured, nothing answered). server_cpu.h has it net of
- * the idle baseline. */
+/* @return the server's CPU-ms per call it answered, over the window where
+ * it lived (server_cpu.h's Estimator); NAN when not measured or none
+ * answered. server_cpu.h has it net of the idle baseline. */
 double result_cpu_ms_per_call(const struct run_result *r);
 /* What limited a run's figures, as result_limits' bits, the one diagnosis
  * that run's warnings, sweep's flags and --find-max's reasons all use: the
@@ -606,5 +608,17 @@ void result_check_warnings(struct run_result *r);
  * than SERVER_CPU_IDLE_WARN_SHARE of its loaded CPU: most of the CPU per
  * call is then its own background. */
 void result_warn_idle(struct run_result *r);
+/* Refuses r's idle baseline when the server was not idle while it was
+ * taken: its mean above the CPU under load (net of idle would be below
+ * 0), or above its own quiet level (the quietest interval, by more than
+ * SERVER_CPU_IDLE_QUIET_PTS points and twice over: busy with something
+ * else for part of it, such as a socket left half-closed by a previous
+ * run). A refused baseline is dropped (idle.n 0: no figure uses it) with
+ * a warning that gives its figures. @return 1 when refused, else 0. */
+int result_refuse_idle(struct run_result *r);
+/* The same, against the server's quiet level quiet_pct (%) as another run
+ * of it measured (compare's other rounds): refused when r's baseline is
+ * above it by the same rule. @return 1 when refused, else 0. */
+int result_refuse_idle_above(struct run_result *r, double quiet_pct);
 
 #endif

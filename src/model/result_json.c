@@ -189,6 +189,7 @@ static json_object *idle_json(const struct run_result *r)
     add_double(o, "mean_pct", r->idle.mean_pct);
     add_known(o, "se_pct", r->idle.se_pct, r->idle.se_pct >= 0);
     add_int(o, "intervals", r->idle.n);
+    add_known(o, "quiet_pct", r->idle.quiet_pct, r->idle.quiet_pct >= 0);
     return o;
 }
 

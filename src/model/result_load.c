@@ -383,6 +383,7 @@ static void load_cpu(json_object *root, struct run_result *r)
         r->idle = (struct idle_cpu){.duration_s = num(idle, "duration_s", 0),
                                     .mean_pct = num(idle, "mean_pct", -1),
                                     .se_pct = num(idle, "se_pct", -1),
+                                    .quiet_pct = num(idle, "quiet_pct", -1),
                                     .n = n > 0 && n < 1000000 ? (int)n : 1};
     }
     json_object *sys = get(root, "system");

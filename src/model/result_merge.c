@@ -35,8 +35,38 @@ static void merge_idle(struct idle_cpu *dst, const struct idle_cpu *src, int sam
         return;
     }
     dst->mean_pct += src->mean_pct;
+    dst->quiet_pct = -1; /* the sum of two quietest intervals is no interval's */
     dst->se_pct = dst->se_pct >= 0 && src->se_pct >= 0
                       ? sqrt(dst->se_pct * dst->se_pct + src->se_pct * src->se_pct) : -1;
+}
+
+/* Runs back to back each with its baseline: the idle CPU they subtract
+ * adds up over their windows, so the merged baseline is the mean of
+ * theirs weighed by each run's window (T_i): sum I_i T_i / sum T_i, with
+ * se sqrt(sum (se_i T_i)^2) / sum T_i. One run without a baseline leaves
+ * the merge without one: a net figure for part of a window is none. */
+static void merge_idle_sequential(struct run_result *dst, const struct run_result *src)
+{
+    struct idle_cpu *d = &dst->idle;
+    const struct idle_cpu *s = &src->idle;
+    double td = dst->duration_s, ts = src->duration_s;
+    if (td <= 0) { /* the first run merged */
+        *d = *s;
+        return;
+    }
+    if (d->n <= 0 || s->n <= 0 || td + ts <= 0) {
+        *d = (struct idle_cpu){.quiet_pct = -1};
+        return;
+    }
+    d->mean_pct = (d->mean_pct * td + s->mean_pct * ts) / (td + ts);
+    d->se_pct = d->se_pct >= 0 && s->se_pct >= 0
+                    ? sqrt(d->se_pct * td * d->se_pct * td + s->se_pct * ts * s->se_pct * ts) /
+                          (td + ts)
+                    : -1;
+    d->duration_s += s->duration_s;
+    d->n += s->n;
+    if (d->quiet_pct < 0 || (s->quiet_pct >= 0 && s->quiet_pct < d->quiet_pct))
+        d->quiet_pct = s->quiet_pct;
 }
 
 static double combine(double a, double b, int same)
@@ -194,6 +224,7 @@ static int merge_sequential(struct run_result *dst, const struct run_result *src
         if (result_add_sample(dst, &p))
             return -1;
     }
+    merge_idle_sequential(dst, src);
     sequential_figures(dst, src);
     return 0;
 }

@@ -110,30 +110,123 @@ void result_cpu_summary(const struct run_result *r, double *mean, double *p50, d
     free(x);
 }
 
+int64_t result_answered_calls(const struct run_result *r)
+{
+    /* the kinds whose answer came from the server; connect, timeout,
+     * closed and handshake failures never reached it or never came back */
+    static const int answered[] = {ERR_HTTP, ERR_FAULT, ERR_DECODE, ERR_AUTH, ERR_CHECK};
+    int64_t n = r->ok;
+    for (size_t i = 0; i < sizeof answered / sizeof *answered; i++)
+        n += r->err[answered[i]];
+    return n;
+}
+
+/* Interval i's answered calls: its ok, and its errors in the run's share
+ * of answered errors (intervals count errors, not their kinds). */
+static double interval_answered(const struct run_result *r, size_t i, double err_share)
+{
+    return (double)r->intervals[i].ok + (double)r->intervals[i].errors * err_share;
+}
+
+/* @return 1 when every sample measured the server, 0 when some did not (it
+ * exited, was not found yet). */
+static int all_measured(const struct run_result *r)
+{
+    for (size_t i = 0; i < r->nsamples; i++)
+        if (r->samples[i].server_pct < 0)
+            return 0;
+    return 1;
+}
+
+/* The window where the server was measured (cpu_window). */
+struct cpu_window {
+    double cpu_ms;   /* the server's CPU in it */
+    double len_s;    /* its length */
+    double answered; /* the calls it answered in it */
+    double err_share; /* answered errors / errors */
+    int by_interval; /* the timeline lines up with the samples (per-interval figures) */
+};
+
+/* The window where the server lived: all of it when every interval
+ * measured the server, else the intervals that did (a server killed
+ * mid-run answers nothing after, and its CPU is not read after: the calls
+ * that failed there are not its). @return 0, or -1 when not measured. */
+static int cpu_window(const struct run_result *r, struct cpu_window *w)
+{
+    if (!result_server_measured(r))
+        return -1;
+    int64_t errs = result_answered_calls(r) - r->ok;
+    *w = (struct cpu_window){.cpu_ms = r->server_cpu_ms, .len_s = r->duration_s,
+                             .answered = (double)result_answered_calls(r),
+                             .err_share = r->errors > 0 ? (double)errs / (double)r->errors : 0,
+                             .by_interval = r->nintervals == r->nsamples && r->nsamples > 0};
+    if (all_measured(r) || !w->by_interval)
+        return 0;
+    w->len_s = w->answered = 0;
+    for (size_t i = 0; i < r->nsamples; i++)
+        if (r->samples[i].server_pct >= 0) {
+            w->len_s += sample_len(r, i);
+            w->answered += interval_answered(r, i, w->err_share);
+        }
+    return 0;
+}
+
 double result_cpu_ms_per_call(const struct run_result *r)
 {
-    if (!result_server_measured(r) || r->ok + r->errors == 0)
+    struct cpu_window w;
+    if (cpu_window(r, &w) || !(w.answered > 0))
+        return NAN;
+    return w.cpu_ms / w.answered;
+}
+
+/* The standard error of per: the ratio estimator's, from each measured
+ * interval's CPU (ms) and answered calls, so that a planned change of
+ * rate (a ramp) moves CPU and calls together and is no noise:
+ * se^2 = n/(n-1) * sum (cpu_i - per * a_i)^2 / (sum a_i)^2. @return it, or
+ * -1 when fewer than 2 intervals measured the server. */
+static double per_call_se(const struct run_result *r, const struct cpu_window *w, double per)
+{
+    double ss = 0, sa = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < r->nsamples; i++) {
+        if (r->samples[i].server_pct < 0)
+            continue;
+        double cpu = r->samples[i].server_pct / 100 * sample_len(r, i) * 1000;
+        double a = interval_answered(r, i, w->err_share);
+        ss += (cpu - per * a) * (cpu - per * a);
+        sa += a;
+        n++;
+    }
+    if (n < 2 || !(sa > 0))
         return -1;
-    return r->server_cpu_ms / (double)(r->ok + r->errors);
+    return sqrt((double)n / (double)(n - 1) * ss) / sa;
 }
 
 void result_cpu_per_call(const struct run_result *r, struct cpu_per_call *out)
 {
-    double per = result_cpu_ms_per_call(r), mean, se;
+    struct cpu_window w;
+    double mean, se;
     *out = (struct cpu_per_call){NAN, NAN, NAN, NAN};
-    if (per < 0)
+    if (cpu_window(r, &w) || !(w.answered > 0))
         return;
-    out->raw = per;
-    result_cpu_loaded(r, &mean, &se);
+    out->raw = w.cpu_ms / w.answered;
     /* ms of CPU per call for each % of a core held over the window */
-    double scale = r->duration_s * 1000 / 100 / (double)(r->ok + r->errors);
+    double scale = w.len_s * 1000 / 100 / w.answered;
+    result_cpu_loaded(r, &mean, &se);
+    if (w.by_interval)
+        se = per_call_se(r, &w, out->raw);
+    else if (se >= 0) /* no timeline: the spread of CPU % (rates assumed even) */
+        se *= scale;
     if (se >= 0)
-        out->raw_se = se * scale;
+        out->raw_se = se;
     if (r->idle.n <= 0)
         return;
-    out->net = per - r->idle.mean_pct * scale;
+    double net = out->raw - r->idle.mean_pct * scale;
+    if (net < 0) /* idle above the load: refused (result_refuse_idle), never negative */
+        return;
+    out->net = net;
     if (se >= 0 && r->idle.se_pct >= 0)
-        out->net_se = sqrt(se * se + r->idle.se_pct * r->idle.se_pct) * scale;
+        out->net_se = sqrt(se * se + r->idle.se_pct * scale * r->idle.se_pct * scale);
 }
 
 const char *server_cpu_na_reason(const struct run_result *r)
@@ -157,7 +250,7 @@ void server_cpu_text(const struct run_result *r, char *out, size_t len)
     }
     double per = result_cpu_ms_per_call(r);
     char call[48] = "";
-    if (per >= 0)
+    if (!isnan(per))
         snprintf(call, sizeof call, ", %.3f CPU-ms/call", per);
     snprintf(out, len, "CPU mean %.1f%% p50 %.1f%% max %.1f%%%s", mean, p50, max, call);
 }

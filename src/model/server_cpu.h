@@ -3,13 +3,23 @@
  * "n/a", never a number), the time-weighted CPU %, and the CPU per call
  * raw and net of the server's idle background, with their uncertainty.
  *
- * Estimator. The loaded CPU L and the idle CPU I are time-weighted means
- * of the per-interval CPU % (the measured window's intervals, and the
- * idle baseline's); their standard errors come from the spread of those
- * intervals: se^2 = n/(n-1) * sum w_i^2 (x_i - mean)^2 / (sum w_i)^2.
- * Over the window of T seconds with N answered calls:
- *   raw = cpu_ms / N,            se_raw = se_L/100 * T*1000 / N
- *   net = raw - I/100 * T*1000/N, se_net = sqrt(se_L^2 + se_I^2)/100 * T*1000/N
+ * Estimator. The window is where the server lived: the whole measured
+ * window, or when some intervals could not read it (it exited, or was
+ * not found yet) those that did. Its N calls are those the server
+ * answered in it (ok, and the errors it answered: HTTP status, fault,
+ * decode, auth, check; never connect, timeout, closed or handshake
+ * failures, which it did not answer). Over that window of T seconds:
+ *   raw = cpu_ms / N,   net = raw - I/100 * T*1000/N
+ * with I the time-weighted idle CPU %. raw's standard error is the ratio
+ * estimator's over the intervals (cpu_i ms, a_i calls answered in each):
+ *   se_raw^2 = n/(n-1) * sum (cpu_i - raw * a_i)^2 / (sum a_i)^2
+ * so that a ramp, whose CPU % follows its rate, is not read as noise; a
+ * result without a timeline falls back to the spread of CPU % (se_L/100 *
+ * T*1000/N). se_net = sqrt(se_raw^2 + (se_I/100 * T*1000/N)^2), se_I from
+ * the spread of the idle intervals:
+ *   se^2 = n/(n-1) * sum w_i^2 (x_i - mean)^2 / (sum w_i)^2.
+ * No figure is negative: a baseline above the load's CPU, or above its
+ * own quiet level, is refused (result_refuse_idle) and net is then n/a.
  * The idle baseline (--idle-baseline D) is sampled before the load; by
  * default it is taken (SERVER_CPU_AUTO_IDLE_NS) when the user names the
  * server (--server-pid, --server-name) and the rate is below
@@ -24,10 +34,13 @@
 
 #define SERVER_CPU_AUTO_IDLE_NS 3000000000LL
 #define SERVER_CPU_AUTO_IDLE_RATE 5.0
+/* A baseline whose mean exceeds its quietest interval by more than this
+ * many points of a core (and twice over) was not idle (result_refuse_idle). */
+#define SERVER_CPU_IDLE_QUIET_PTS 5.0
 /* Warn when the idle CPU exceeds this share of the loaded CPU. */
 #define SERVER_CPU_IDLE_WARN_SHARE 0.2
 
-/* CPU-ms per call; NAN where unknown (net may be negative: noise). */
+/* CPU-ms per call; NAN where unknown (never negative). */
 struct cpu_per_call {
     double raw, raw_se, net, net_se;
 };
@@ -56,8 +69,12 @@ const char *server_cpu_na_reason(const struct run_result *r);
 /* The time-weighted loaded CPU % and its standard error; -1 unknown. */
 void result_cpu_loaded(const struct run_result *r, double *mean, double *se);
 
+/* @return the calls r's server answered: ok plus the errors it answered
+ * (HTTP status, fault, decode, auth, check). */
+int64_t result_answered_calls(const struct run_result *r);
+
 /* Fills out with r's CPU per call (NAN where unknown: not measured,
- * nothing answered, no idle baseline for the net figures). */
+ * nothing answered, no idle baseline for the net figures, or net below 0). */
 void result_cpu_per_call(const struct run_result *r, struct cpu_per_call *out);
 
 /* "CPU mean 9.5% p50 9.1% max 12.0%, 0.450 CPU-ms/call" or "CPU n/a (why)"

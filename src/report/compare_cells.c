@@ -38,8 +38,12 @@ int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, 
     return (int)strlen(RESULT_LOWER_BOUND_MARK) - 1;
 }
 
-const char *compare_fig_name(int f)
+const char *compare_fig_name(const struct comparison *c, int f)
 {
+    if (f == METRIC_CPU_MS && c->cpu_basis == CPU_NET)
+        return "server CPU-ms/call (net of idle)";
+    if (f == METRIC_CPU_MS && c->cpu_basis == CPU_RAW_REFUSED)
+        return "server CPU-ms/call (raw)";
     return metric_defs[f].label;
 }
 
@@ -65,7 +69,7 @@ struct report_unit compare_rounds_unit(const struct comparison *c)
     for (size_t i = 0; i < c->pairs; i++)
         for (int a = 0; a < 2; a++) {
             double v[METRIC_N];
-            compare_figures(&c->arm[a].rounds[i], v);
+            compare_figures(c, &c->arm[a].rounds[i], v);
             unit_widen(v[METRIC_P50], &mn, &mx);
             unit_widen(v[METRIC_P99], &mn, &mx);
         }
@@ -135,7 +139,7 @@ static int summary_row(const struct comparison *c, struct doc_table *t, int f,
     if (!isnan(x))
         compare_stats_fmt_ratio(x, r, sizeof r);
     enum cmp_verdict kind = compare_verdict(c, f, v, sizeof v);
-    const char *cells[5] = {compare_fig_name(f), va, vb, r, v};
+    const char *cells[5] = {compare_fig_name(c, f), va, vb, r, v};
     /* an interval that shows a difference either way stands out */
     unsigned flags = kind == CMP_B_LOWER || kind == CMP_B_HIGHER ? DOC_ROW_MARKED : 0;
     return doc_table_add_row(t, cells, metric_defs[f].html_id, flags, err);
@@ -155,6 +159,10 @@ int compare_summary_doc(const struct comparison *c, struct doc_table *t, char *e
         t->width[k] = widths[k];
         snprintf(t->col_id[k], sizeof t->col_id[k], "%s", col_ids[k]);
     }
+    /* the figure column fits its longest name ("server CPU-ms/call (net of idle)") */
+    for (int f = 0; f < METRIC_N; f++)
+        if ((int)strlen(compare_fig_name(c, f)) > -t->width[0])
+            t->width[0] = -(int)strlen(compare_fig_name(c, f));
     t->gap[4] = 1;
     snprintf(t->id, sizeof t->id, "summary");
     snprintf(t->cell_ids, sizeof t->cell_ids, "cmp");
@@ -179,8 +187,8 @@ static int round_row(const struct comparison *c, struct doc_table *t, size_t i, 
     const struct run_result *r = &c->arm[a].rounds[i];
     double v[METRIC_N], va[METRIC_N];
     char n[24], arm[4], p50[40], p99[40], rate[32], cpu[32], steal[16] = "-", ratio[32] = "";
-    compare_figures(r, v);
-    compare_figures(&c->arm[0].rounds[i], va);
+    compare_figures(c, r, v);
+    compare_figures(c, &c->arm[0].rounds[i], va);
     snprintf(n, sizeof n, "%zu", i + 1);
     snprintf(arm, sizeof arm, "%c", c->arm[a].letter);
     report_fmt_metric(METRIC_P50, v[METRIC_P50], u, p50, sizeof p50);
@@ -208,6 +216,10 @@ int compare_rounds_doc(const struct comparison *c, struct doc_table *t, char *er
     for (int k = 0; k < 9; k++) {
         snprintf(t->heads[k], DOC_CELL_LEN, "%s", heads[k]);
         t->width[k] = widths[k];
+    }
+    if (c->cpu_basis == CPU_NET) { /* as the summary's row */
+        snprintf(t->heads[6], DOC_CELL_LEN, "net CPU-ms/call");
+        t->width[6] = 15;
     }
     t->text_max[2] = 16; /* a long label keeps the columns in line */
     snprintf(t->html_caption, sizeof t->html_caption, "per round, with the hypervisor's steal; "

@@ -146,6 +146,9 @@ json_object *compare_to_json(const struct comparison *c)
         json_object_array_add(arms, arm_json(c, &c->arm[a]));
     json_object_object_add(o, "arms", arms);
     json_object_object_add(o, "ratios", ratios_json(c));
+    /* what figures.server_cpu_ms_per_call and its ratio are */
+    json_object_object_add(o, "cpu_ms_per_call_basis",
+                           json_object_new_string(c->cpu_basis == CPU_NET ? "net of idle" : "raw"));
     json_object_object_add(o, "buckets", buckets_json(c));
     json_object_object_add(o, "verbs", compare_verbs_json(c));
     if (c->plan.ngates > 0)

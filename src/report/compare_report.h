@@ -69,7 +69,9 @@ json_object *compare_thresholds_json(const struct comparison *c);
 
 /* ---- compare_cells.c: the pieces every format shares --------------------------- */
 
-const char *compare_fig_name(int f);     /* "p50 latency" (static) */
+/* "p50 latency", "server CPU-ms/call (net of idle)" as c's CPU basis says
+ * (static) */
+const char *compare_fig_name(const struct comparison *c, int f);
 const char *compare_fig_key(int f);      /* "p50_ms" (static): its JSON key */
 /* A figure's value in a cell: report.h's report_fmt_metric. */
 /* Puts RESULT_LOWER_BOUND_MARK ("≥") before cell (len bytes), the
