@@ -18,12 +18,13 @@ import json
 import os
 import re
 import signal
+import subprocess
 import sys
 import tempfile
 import threading
 
 sys.path.insert(0, os.path.dirname(__file__))
-from rpctest import Server, check, main, rpcbench, spawn, kill_group  # noqa: E402
+from rpctest import RPCBENCH, Server, check, main, rpcbench, spawn, kill_group  # noqa: E402
 
 ZERO = re.compile(r"(?<![\d.])0\.0*(s|ms|us)\b")
 
@@ -34,9 +35,9 @@ def stalled_run(d, name, extra=()):
     Returns (stdout, the saved JSON's path)."""
     out = os.path.join(d, name + ".json")
     with Server("--vms", "1") as srv:
-        run = spawn(["./rpcbench", "run", "--url", srv.url("/RPC2"), "-R", "20", "-d", "4s",
+        run = spawn([RPCBENCH, "run", "--url", srv.url("/RPC2"), "-R", "20", "-d", "4s",
                      "-c", "4", "--output", out] + list(extra),
-                    stdout=__import__("subprocess").PIPE, stderr=__import__("subprocess").PIPE,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                     text=True)
         threading.Event().wait(1.0)
         os.kill(srv.proc.pid, signal.SIGSTOP)
@@ -75,7 +76,7 @@ def cell_us(cell):
 
 def test_no_measured_figure_prints_zero():
     """Every cell of the percentile table reads as its figure in the JSON
-    within 5 %: a sub-ms median in a table of seconds printed 0.001s (or
+    within 5 %, with 2 significant digits at least: a sub-ms median in a table of seconds printed 0.001s (or
     0.000s for 0.22 ms), 1 or 0 significant digits."""
     with tempfile.TemporaryDirectory() as d:
         stdout, saved = stalled_run(d, "stall")
@@ -91,9 +92,63 @@ def test_no_measured_figure_prints_zero():
             for key, cells in rows.items():
                 for cell, fig in zip(cells, (lat[key], svc[key])):
                     want = fig * 1000
-                    check(abs(cell_us(cell) - want) <= max(0.05 * want, 1),
+                    digits = CELL.match(cell).group(1).replace(".", "").lstrip("0") if \
+                        CELL.match(cell) else ""
+                    check(abs(cell_us(cell) - want) <= max(0.05 * want, 1) and len(digits) >= 2,
                           "%s: %s prints %s for %.1f us" % (what, key, cell, want))
 
 
+def slow_run(d, name, extra=()):
+    """2 s at 10/s on 2 connections against one worker serving 150 ms a
+    call: requests queue, and those unanswered at the end are censored.
+    Returns (stdout, saved JSON path, the result)."""
+    out = os.path.join(d, name + ".json")
+    with Server("--delay", "150ms", "--workers", "1") as srv:
+        rc, stdout, err = rpcbench("run", "--url", srv.url("/RPC2"), "-R", "10", "-d", "2s",
+                                   "-c", "2", "--output", out, *extra, timeout=30)
+    check(rc == 0, "run: exit %d: %s" % (rc, err))
+    return stdout, out, json.load(open(out))
+
+
+def test_unsampled_server_is_unknown():
+    """Without --server-pid the server's CPU and memory were not measured:
+    server_cpu is null, the timeline's server_rss_kb null in JSON and
+    empty in CSV (they were 0, an object of nulls)."""
+    with tempfile.TemporaryDirectory() as d:
+        _, saved, r = slow_run(d, "plain")
+        check(r["server_cpu"] is None, "server_cpu not null: %r" % (r["server_cpu"],))
+        check(r["intervals"], "no intervals")
+        rss = [i["server_rss_kb"] for i in r["intervals"]]
+        check(all(x is None for x in rss), "server_rss_kb of an unsampled server: %r" % rss)
+        rc, text, err = rpcbench("report", saved, "--format", "csv", timeout=30)
+        check(rc == 0, "report --format csv: %s" % err)
+        rows = list(csv.DictReader(io.StringIO(text)))
+        check(rows and all(x["server_rss_kb"] == "" and x["server_cpu_pct"] == "" for x in rows),
+              "the CSV timeline has figures for an unsampled server: %r" % rows[:2])
+        rc, again, err = rpcbench("report", saved, "--format", "json", timeout=30)
+        check(rc == 0 and json.loads(again)["server_cpu"] is None,
+              "re-rendered JSON: server_cpu %r" % json.loads(again).get("server_cpu"))
+
+
+def test_csv_summary_marks_lower_bounds():
+    """csv-summary names the latency columns that are lower bounds, as
+    JSON's latency_ms.lower_bound does, and counts the censored."""
+    with tempfile.TemporaryDirectory() as d:
+        _, saved, r = slow_run(d, "slow")
+        check(r["requests"]["censored"] > 0, "nothing censored: %r" % r["requests"])
+        rc, text, err = rpcbench("report", saved, "--format", "csv-summary", timeout=30)
+        check(rc == 0, "csv-summary: %s" % err)
+        row = next(csv.DictReader(io.StringIO(text)))
+        check(row.get("censored") == str(r["requests"]["censored"]), "censored: %r" % row)
+        want = {"latency_%s_ms" % ("p" + k[1:] if k.startswith("p") else k)
+                for k in r["latency_ms"]["lower_bound"]}
+        got = set(row.get("latency_lower_bound", "").split())
+        check(got == want and "latency_max_ms" in got,
+              "lower bounds: csv %r, json %r" % (sorted(got), sorted(want)))
+        for col in got:
+            check(col in row, "names no column: %r" % col)
+
+
 if __name__ == "__main__":
-    main([test_no_measured_figure_prints_zero])
+    main([test_no_measured_figure_prints_zero, test_unsampled_server_is_unknown,
+          test_csv_summary_marks_lower_bounds])

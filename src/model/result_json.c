@@ -155,6 +155,12 @@ static void add_known(json_object *o, const char *k, double v, int known)
     json_object_object_add(o, k, known ? json_object_new_double(v) : NULL);
 }
 
+/* k: v, or k: null when the count is not known. */
+static void add_known_int(json_object *o, const char *k, int64_t v, int known)
+{
+    json_object_object_add(o, k, known ? json_object_new_int64(v) : NULL);
+}
+
 static json_object *intervals_json(const struct run_result *r)
 {
     json_object *a = json_object_new_array();
@@ -171,7 +177,7 @@ static json_object *intervals_json(const struct run_result *r)
         add_double(o, "p99_ms", x->p99_ms);
         add_known(o, "server_cpu_pct", x->server_cpu_pct, x->server_cpu_pct >= 0);
         add_known(o, "client_cpu_pct", x->client_cpu_pct, x->client_cpu_pct >= 0);
-        add_int(o, "server_rss_kb", x->server_rss_kb);
+        add_known_int(o, "server_rss_kb", x->server_rss_kb, result_rss_known(x->server_rss_kb));
         if (r->cfg.nstages) /* runs without stages offer their --rate throughout */
             add_double(o, "offered", x->offered);
         json_object_array_add(a, o);
@@ -224,15 +230,16 @@ static json_object *cpu_json(const struct run_result *r)
         json_object_object_add(o, "agent", a);
     }
     add_int(o, "threads", r->server_threads);
-    add_int(o, "rss_start_kb", r->rss_start_kb);
-    add_int(o, "rss_end_kb", r->rss_end_kb);
+    add_known_int(o, "rss_start_kb", r->rss_start_kb, result_rss_known(r->rss_start_kb));
+    add_known_int(o, "rss_end_kb", r->rss_end_kb, result_rss_known(r->rss_end_kb));
     json_object_object_add(o, "vanished", json_object_new_boolean(r->server_vanished));
     json_object *samples = json_object_new_array();
     for (size_t i = 0; i < r->nsamples; i++) {
         json_object *s = json_object_new_object();
         add_double(s, "t", (double)r->samples[i].t_ns / 1e9);
         add_known(s, "pct", r->samples[i].server_pct, r->samples[i].server_pct >= 0);
-        add_int(s, "rss_kb", r->samples[i].server_rss_kb);
+        add_known_int(s, "rss_kb", r->samples[i].server_rss_kb,
+                      result_rss_known(r->samples[i].server_rss_kb));
         json_object_array_add(samples, s);
     }
     json_object_object_add(o, "samples", samples);
@@ -447,7 +454,8 @@ json_object *result_to_json(const struct run_result *r)
     if (r->nstages)
         json_object_object_add(root, "stages", result_stages_json(r));
     json_object_object_add(root, "intervals", intervals_json(r));
-    json_object_object_add(root, "server_cpu", cpu_json(r));
+    /* null, not an object of nulls, when nothing of the server was watched */
+    json_object_object_add(root, "server_cpu", result_server_sampled(r) ? cpu_json(r) : NULL);
     json_object_object_add(root, "client_cpu", client_json(r));
     json_object_object_add(root, "system", system_json(r));
     json_object *w = json_object_new_array();

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stats/buckets.h"
+#include "model/server_cpu.h"
 
 void report_fmt_us(double us, char *out, size_t len)
 {
@@ -282,14 +283,16 @@ void report_csv(FILE *out, const struct run_result *r)
             staged ? ",offered" : "");
     for (size_t i = 0; i < r->nintervals; i++) {
         const struct interval_rec *x = &r->intervals[i];
-        char scpu[24] = "", ccpu[24] = ""; /* empty: not measured */
+        char scpu[24] = "", ccpu[24] = "", rss[24] = ""; /* empty: not measured */
         if (x->server_cpu_pct >= 0)
             snprintf(scpu, sizeof scpu, "%.1f", x->server_cpu_pct);
         if (x->client_cpu_pct >= 0)
             snprintf(ccpu, sizeof ccpu, "%.1f", x->client_cpu_pct);
-        fprintf(out, "%.3f,%lld,%lld,%lld,%lld,%lld,%.3f,%.3f,%s,%s,%lld", x->t, (long long)x->due,
-                (long long)x->sent, (long long)x->unsent, (long long)x->ok, (long long)x->errors, x->p50_ms, x->p99_ms, scpu, ccpu,
-                (long long)x->server_rss_kb);
+        if (result_rss_known(x->server_rss_kb))
+            snprintf(rss, sizeof rss, "%lld", (long long)x->server_rss_kb);
+        fprintf(out, "%.3f,%lld,%lld,%lld,%lld,%lld,%.3f,%.3f,%s,%s,%s", x->t, (long long)x->due,
+                (long long)x->sent, (long long)x->unsent, (long long)x->ok, (long long)x->errors,
+                x->p50_ms, x->p99_ms, scpu, ccpu, rss);
         if (staged)
             fprintf(out, ",%.3f", x->offered);
         fputc('\n', out);

@@ -297,8 +297,12 @@ static void server_lines(struct doc_kv *d, const struct run_result *r)
     if (line[0])
         doc_kv_add(d, DOC_IN_BOTH, "", "%s", line);
     char a[32], b[32];
-    report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
-    report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
+    snprintf(a, sizeof a, "n/a");
+    snprintf(b, sizeof b, "n/a");
+    if (result_rss_known(r->rss_start_kb))
+        report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
+    if (result_rss_known(r->rss_end_kb))
+        report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
     doc_kv_add(d, DOC_IN_BOTH, "", "RSS %s -> %s", a, b);
 }
 
