@@ -328,7 +328,8 @@ struct run_result {
     int64_t unsent_failed;
     int unsent_kind;
     int64_t err[ERR_KINDS];
-    int64_t queued;          /* found every connection busy when due: sent late, or never */
+    int64_t queued;          /* found every connection busy when due: sent late,
+                                or never; -1 unknown (result_count_known) */
     /* The warmup's requests (intended before the measured window): in no
      * figure above, but the server got them all the same (sent). */
     struct warmup_counts {
@@ -540,6 +541,14 @@ int result_censored_at(const struct censor *cs, double value_us);
  * value in, so it is a lower bound as soon as one is there; any other
  * figure (a percentile, min, max) as result_censored_at says. */
 int result_lower_bound(const struct censor *cs, int mean, double value_us);
+
+/* Unknown, in memory: a figure (double) that was not measured is NaN; a
+ * count that could not be had (queued and the warmup's counts of a
+ * result rebuilt from a --requests-log, which holds neither) is -1.
+ * Every writer asks these: null in JSON, empty in CSV, n/a in text.
+ * @return 1 when known, else 0. */
+int result_count_known(int64_t n);
+int result_figure_known(double v);
 /* The pacer of an open-loop run in words, into out (len >= 112 holds it):
  * "busy-poll pacer", "pacer window 50us; 0.80 wakes/request", or in auto
  * "pacer window auto: 50us to 210us, mean 62us; 0.31 wakes/request" (the

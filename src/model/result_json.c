@@ -32,6 +32,31 @@ static void pct_key(double p, char *out, size_t len)
     snprintf(out, len, "p%g", p);
 }
 
+/* k: v, or k: null when the figure is not known. */
+static void add_known(json_object *o, const char *k, double v, int known)
+{
+    json_object_object_add(o, k, known ? json_object_new_double(v) : NULL);
+}
+
+/* k: v, or k: null when the count is not known. */
+static void add_known_int(json_object *o, const char *k, int64_t v, int known)
+{
+    json_object_object_add(o, k, known ? json_object_new_int64(v) : NULL);
+}
+
+static json_object *config_json(const struct run_config *c);
+
+json_object *result_config_json(const struct run_config *c, const char *target_url)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "config", config_json(c));
+    json_object *t = json_object_new_object();
+    json_object_object_add(t, "url", json_object_new_string(target_url));
+    json_object_object_add(t, "proto", json_object_new_string(c->encoding));
+    json_object_object_add(o, "target", t);
+    return o;
+}
+
 static json_object *config_json(const struct run_config *c)
 {
     json_object *o = json_object_new_object();
@@ -47,8 +72,8 @@ static json_object *config_json(const struct run_config *c)
     json_object_object_add(o, "label", json_object_new_string(c->label));
     add_double(o, "rate", c->rate);
     add_double(o, "duration_s", (double)c->duration_ns / 1e9);
-    add_double(o, "warmup_s", (double)c->warmup_ns / 1e9);
-    add_double(o, "timeout_s", (double)c->timeout_ns / 1e9);
+    add_known(o, "warmup_s", (double)c->warmup_ns / 1e9, c->warmup_ns >= 0); /* -1: unknown */
+    add_known(o, "timeout_s", (double)c->timeout_ns / 1e9, c->timeout_ns >= 0);
     add_double(o, "interval_s", (double)c->interval_ns / 1e9);
     add_int(o, "connections", c->connections);
     json_object_object_add(o, "arrival", json_object_new_string(
@@ -147,18 +172,6 @@ static json_object *verbs_json(const struct run_result *r)
         json_object_object_add(o, v->name, x);
     }
     return o;
-}
-
-/* k: v, or k: null when the figure is not known. */
-static void add_known(json_object *o, const char *k, double v, int known)
-{
-    json_object_object_add(o, k, known ? json_object_new_double(v) : NULL);
-}
-
-/* k: v, or k: null when the count is not known. */
-static void add_known_int(json_object *o, const char *k, int64_t v, int known)
-{
-    json_object_object_add(o, k, known ? json_object_new_int64(v) : NULL);
 }
 
 static json_object *intervals_json(const struct run_result *r)
@@ -323,13 +336,13 @@ static json_object *counts_json(const struct run_result *r, json_object *root)
     add_int(req, "errors", r->errors);
     add_int(req, "unfinished", r->unfinished);
     censor_json(req, &r->censored);
-    add_int(req, "queued", r->queued);
+    add_known_int(req, "queued", r->queued, result_count_known(r->queued));
     json_object_object_add(root, "requests", req);
     json_object *warm = json_object_new_object();
-    add_int(warm, "sent", r->warmup.sent);
-    add_int(warm, "ok", r->warmup.ok);
-    add_int(warm, "errors", r->warmup.errors);
-    add_int(warm, "unsent", r->warmup.unsent);
+    add_known_int(warm, "sent", r->warmup.sent, result_count_known(r->warmup.sent));
+    add_known_int(warm, "ok", r->warmup.ok, result_count_known(r->warmup.ok));
+    add_known_int(warm, "errors", r->warmup.errors, result_count_known(r->warmup.errors));
+    add_known_int(warm, "unsent", r->warmup.unsent, result_count_known(r->warmup.unsent));
     json_object_object_add(root, "warmup", warm);
     json_object *err = json_object_new_object();
     for (int k = 0; k < ERR_KINDS; k++)
@@ -388,7 +401,7 @@ static json_object *system_json(const struct run_result *r)
     json_object *sys = json_object_new_object();
     add_known(sys, "busy_pct", r->machine_busy_pct, r->machine_busy_pct >= 0);
     add_known(sys, "steal_pct", r->machine_steal_pct, r->machine_steal_pct >= 0);
-    add_double(sys, "loadavg", r->loadavg1);
+    add_known(sys, "loadavg", r->loadavg1, result_figure_known(r->loadavg1));
     if (r->machine_cores > 0)
         json_object_object_add(sys, "cores", json_object_new_int(r->machine_cores));
     return sys;
@@ -512,6 +525,14 @@ const char *result_json_text(json_object *j)
     make_safe(j);
     json_c_set_serialization_double_format(DOUBLE_FORMAT, JSON_C_OPTION_GLOBAL);
     return json_object_to_json_string_ext(j, TEXT_FLAGS);
+}
+
+const char *result_json_line(json_object *j)
+{
+    make_safe(j);
+    json_c_set_serialization_double_format(DOUBLE_FORMAT, JSON_C_OPTION_GLOBAL);
+    return json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
+                                                 JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
 int result_json_write(json_object *j, const char *path, char *err)

@@ -39,6 +39,15 @@ static double num(json_object *o, const char *key, double dflt)
     return isfinite(d) ? d : dflt;
 }
 
+/* 1 when o has key set to null: a figure saved as unknown (absent is
+ * another matter: a file saved before the figure existed). */
+static int is_null(json_object *o, const char *key)
+{
+    json_object *v = NULL;
+    return o && json_object_is_type(o, json_type_object) &&
+           json_object_object_get_ex(o, key, &v) && !v;
+}
+
 /* Counts, sizes and seeds in a saved result are never negative, and never
  * beyond 2^53: clamping them there keeps the sums of merged files from
  * overflowing (found by fuzzing: two INT64_MAX counts). */
@@ -138,8 +147,8 @@ static void load_config(json_object *c, struct run_config *cfg)
     str(c, "label", cfg->label, sizeof cfg->label);
     cfg->rate = num(c, "rate", 0);
     cfg->duration_ns = secs_ns(num(c, "duration_s", 0));
-    cfg->warmup_ns = secs_ns(num(c, "warmup_s", 0));
-    cfg->timeout_ns = secs_ns(num(c, "timeout_s", 10));
+    cfg->warmup_ns = is_null(c, "warmup_s") ? -1 : secs_ns(num(c, "warmup_s", 0));
+    cfg->timeout_ns = is_null(c, "timeout_s") ? -1 : secs_ns(num(c, "timeout_s", 10));
     cfg->interval_ns = secs_ns(num(c, "interval_s", 1));
     int64_t n = i64(c, "connections");
     cfg->connections = n > 0 && n < 1000000 ? (int)n : 0;
@@ -202,12 +211,12 @@ static void load_counts(json_object *root, struct run_result *r)
     r->unsent_failed = i64(req, "unsent_given_up");
     r->unsent_kind = given_up_kind(get(req, "unsent_given_up_as"));
     load_censor(req, &r->censored);
-    r->queued = i64(req, "queued");
+    r->queued = is_null(req, "queued") ? -1 : i64(req, "queued");
     json_object *warm = get(root, "warmup"); /* absent in older files: 0 */
-    r->warmup.sent = i64(warm, "sent");
-    r->warmup.ok = i64(warm, "ok");
-    r->warmup.errors = i64(warm, "errors");
-    r->warmup.unsent = i64(warm, "unsent");
+    r->warmup.sent = is_null(warm, "sent") ? -1 : i64(warm, "sent");
+    r->warmup.ok = is_null(warm, "ok") ? -1 : i64(warm, "ok");
+    r->warmup.errors = is_null(warm, "errors") ? -1 : i64(warm, "errors");
+    r->warmup.unsent = is_null(warm, "unsent") ? -1 : i64(warm, "unsent");
     json_object *err = get(root, "errors");
     for (int k = 0; k < ERR_KINDS; k++)
         r->err[k] = i64(err, err_kind_names[k]);
@@ -388,7 +397,7 @@ static void load_cpu(json_object *root, struct run_result *r)
     json_object *sys = get(root, "system");
     r->machine_busy_pct = num(sys, "busy_pct", -1);
     r->machine_steal_pct = num(sys, "steal_pct", -1); /* absent in older files: unknown */
-    r->loadavg1 = num(sys, "loadavg", 0);
+    r->loadavg1 = is_null(sys, "loadavg") ? NAN : num(sys, "loadavg", 0);
     r->machine_cores = (int)i64(sys, "cores"); /* absent in older files: 0, unknown */
     load_pacer(get(root, "pacer"), &r->pacer);
     json_object *tr = get(root, "transport"), *es = get(root, "error_samples");
@@ -413,17 +422,23 @@ static void load_cpu(json_object *root, struct run_result *r)
         result_warn(r, "%s", json_object_get_string(json_object_array_get_idx(w, i)));
 }
 
+void result_config_load(json_object *root, struct run_config *cfg)
+{
+    load_config(get(root, "config"), cfg);
+    json_object *t = get(root, "target");
+    str(t, "proto", cfg->encoding, sizeof cfg->encoding);
+    if (!boolean(t, "embedded"))
+        str(t, "url", cfg->url, sizeof cfg->url);
+    if (!cfg->label[0])
+        snprintf(cfg->label, sizeof cfg->label, "%s", cfg->encoding);
+}
+
 static int load_root(json_object *root, struct run_result *r, char *err)
 {
     struct run_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    load_config(get(root, "config"), &cfg);
+    result_config_load(root, &cfg);
     json_object *t = get(root, "target");
-    str(t, "proto", cfg.encoding, sizeof cfg.encoding);
-    if (!boolean(t, "embedded"))
-        str(t, "url", cfg.url, sizeof cfg.url);
-    if (!cfg.label[0])
-        snprintf(cfg.label, sizeof cfg.label, "%s", cfg.encoding);
     if (result_init(r, &cfg)) {
         snprintf(err, ERR_LEN, "out of memory");
         return -1;

@@ -99,6 +99,13 @@ static void merge_pacer(struct pacer_stats *dst, const struct pacer_stats *src)
     dst->wakes += src->wakes;
 }
 
+/* A count that may be unknown (-1, result_count_known): unknown in the
+ * sum when unknown in either. */
+static void add_count(int64_t *dst, int64_t src)
+{
+    *dst = result_count_known(*dst) && result_count_known(src) ? *dst + src : -1;
+}
+
 static void merge_counts(struct run_result *dst, const struct run_result *src)
 {
     dst->offered += src->offered;
@@ -110,11 +117,11 @@ static void merge_counts(struct run_result *dst, const struct run_result *src)
     if (src->unsent_failed)
         dst->unsent_kind = src->unsent_kind;
     dst->unsent_failed += src->unsent_failed;
-    dst->queued += src->queued;
-    dst->warmup.unsent += src->warmup.unsent;
-    dst->warmup.sent += src->warmup.sent;
-    dst->warmup.ok += src->warmup.ok;
-    dst->warmup.errors += src->warmup.errors;
+    add_count(&dst->queued, src->queued);
+    add_count(&dst->warmup.unsent, src->warmup.unsent);
+    add_count(&dst->warmup.sent, src->warmup.sent);
+    add_count(&dst->warmup.ok, src->warmup.ok);
+    add_count(&dst->warmup.errors, src->warmup.errors);
     for (int k = 0; k < ERR_KINDS; k++) {
         dst->err[k] += src->err[k];
         if (!dst->error_samples[k][0])

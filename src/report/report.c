@@ -183,7 +183,7 @@ int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err)
 
 const char *report_fmt_pct(double v, char *buf, size_t len)
 {
-    snprintf(buf, len, v < 0 ? "n/a" : "%.1f%%", v);
+    snprintf(buf, len, !(v >= 0) ? "n/a" : "%.1f%%", v); /* -1 or NaN: unknown */
     return buf;
 }
 

@@ -77,6 +77,10 @@ static void duration_lines(struct doc_kv *d, const struct run_result *r)
     units_format_duration(c->duration_ns, dur, sizeof dur);
     units_format_duration(c->warmup_ns, warm, sizeof warm);
     units_format_duration(c->timeout_ns, tmo, sizeof tmo);
+    if (c->warmup_ns < 0) /* a requests log without its config line */
+        snprintf(warm, sizeof warm, "n/a");
+    if (c->timeout_ns < 0)
+        snprintf(tmo, sizeof tmo, "n/a");
     if (r->interrupted)
         doc_kv_add(d, DOC_IN_BOTH, "duration", "%.2fs measured of %s planned, INTERRUPTED (%s)",
                    r->duration_s, dur, result_signal_name(r->interrupted));
@@ -176,14 +180,19 @@ void report_requests_doc(const struct run_result *r, struct doc_kv *d)
     doc_kv_init(d, "bytes and pacing"); /* what the page shows of it */
     d->blank_before = 1;
     /* The page's own table says these, with each kind's first error. */
+    char queued[24] = "n/a";
+    if (result_count_known(r->queued))
+        snprintf(queued, sizeof queued, "%lld", (long long)r->queued);
     doc_kv_add(d, DOC_IN_TEXT, "requests", "offered %lld  sent %lld  unsent %lld  ok %lld  "
-               "errors %lld  unfinished %lld  (queued %lld)", (long long)r->offered,
+               "errors %lld  unfinished %lld  (queued %s)", (long long)r->offered,
                (long long)r->sent, (long long)r->unsent, (long long)r->ok, (long long)r->errors,
-               (long long)r->unfinished, (long long)r->queued);
+               (long long)r->unfinished, queued);
     char unsent[160];
     if (r->unsent)
         doc_kv_add(d, DOC_IN_TEXT, "unsent", "%s", report_unsent_text(r, unsent, sizeof unsent));
-    if (r->warmup.sent || r->warmup.unsent || r->cfg.warmup_ns)
+    if (!result_count_known(r->warmup.sent))
+        doc_kv_add(d, DOC_IN_TEXT, "warmup", "n/a (not in a requests log)");
+    else if (r->warmup.sent || r->warmup.unsent || r->cfg.warmup_ns)
         doc_kv_add(d, DOC_IN_TEXT, "warmup", "sent %lld  unsent %lld  ok %lld  errors %lld  "
                    "(before the window: in no figure here)", (long long)r->warmup.sent,
                    (long long)r->warmup.unsent, (long long)r->warmup.ok,
@@ -317,10 +326,12 @@ void report_machine_doc(const struct run_result *r, struct doc_kv *d)
     char cores[24] = "";
     if (r->machine_cores > 0)
         snprintf(cores, sizeof cores, "%d cores, ", r->machine_cores);
-    char busy[16], cm[16], cx[16];
-    doc_kv_add(d, DOC_IN_BOTH, "machine", "%sbusy %s (all cores)%s, load %.2f; client CPU mean "
+    char busy[16], cm[16], cx[16], load[24] = "n/a";
+    if (result_figure_known(r->loadavg1))
+        snprintf(load, sizeof load, "%.2f", r->loadavg1);
+    doc_kv_add(d, DOC_IN_BOTH, "machine", "%sbusy %s (all cores)%s, load %s; client CPU mean "
                "%s max %s", cores, report_fmt_pct(r->machine_busy_pct, busy, sizeof busy), steal,
-               r->loadavg1, report_fmt_pct(cmean, cm, sizeof cm),
+               load, report_fmt_pct(cmean, cm, sizeof cm),
                report_fmt_pct(cmax, cx, sizeof cx));
     report_kv_metric(d, DOC_IN_BOTH, "", r, METRIC_CLIENT_CPU_MS);
 }
