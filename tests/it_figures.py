@@ -149,6 +149,38 @@ def test_csv_summary_marks_lower_bounds():
             check(col in row, "names no column: %r" % col)
 
 
+def test_merged_report_says_how():
+    """report a.json b.json (a constant and a Poisson run, one after the
+    other): the text's duration is the JSON's (it said the first run's
+    2s), says the runs were merged and how, and names both arrival
+    processes (it said "constant"); a saved merge keeps it."""
+    with tempfile.TemporaryDirectory() as d, Server("--vms", "1") as srv:
+        paths = []
+        for arrival in ("constant", "poisson"):
+            p = os.path.join(d, arrival + ".json")
+            rc, _, err = rpcbench("run", "--url", srv.url("/RPC2"), "-R", "20", "-d", "2s",
+                                  "--arrival", arrival, "--output", p, "--quiet", timeout=30)
+            check(rc == 0, "run %s: %s" % (arrival, err))
+            paths.append(p)
+        merged = os.path.join(d, "m.json")
+        rc, text, err = rpcbench("report", *paths, "--output", merged, timeout=30)
+        check(rc == 0, "report: %s" % err)
+        j = json.load(open(merged))
+        check(j.get("merged") == {"runs": 2, "how": "consecutive",
+                                  "arrivals": ["constant", "poisson"]},
+              "merged: %r" % j.get("merged"))
+        rc, again, err = rpcbench("report", merged, timeout=30)
+        check(rc == 0, "report of the merge: %s" % err)
+        for what, t in (("report a b", text), ("report merged.json", again)):
+            dur = re.search(r"^duration\s+(\d+(?:\.\d+)?)s measured", t, re.M)
+            check(dur and abs(float(dur.group(1)) - j["duration_s"]) < 0.01,
+                  "%s: duration line %r, JSON %.3f s" % (what, dur and dur.group(0),
+                                                         j["duration_s"]))
+            check("2 runs merged one after the other" in t, "%s: how merged not said" % what)
+            check("(constant + poisson arrivals" in t, "%s: arrivals not named:\n%s"
+                  % (what, t[:600]))
+
+
 if __name__ == "__main__":
     main([test_no_measured_figure_prints_zero, test_unsampled_server_is_unknown,
-          test_csv_summary_marks_lower_bounds])
+          test_csv_summary_marks_lower_bounds, test_merged_report_says_how])

@@ -61,8 +61,7 @@ static void diff_load(const struct run_config *a, const struct run_config *b,
     snprintf(va, sizeof va, "%d", a->connections);
     snprintf(vb, sizeof vb, "%d", b->connections);
     add(out, n, "connections", va, vb);
-    add(out, n, "arrival", a->arrival == ARRIVAL_POISSON ? "poisson" : "constant",
-        b->arrival == ARRIVAL_POISSON ? "poisson" : "constant");
+    add(out, n, "arrival", result_arrival_name(a->arrival), result_arrival_name(b->arrival));
     units_format_duration(a->duration_ns, va, sizeof va);
     units_format_duration(b->duration_ns, vb, sizeof vb);
     add(out, n, "duration", va, vb);

@@ -217,6 +217,20 @@ int result_censored_at(const struct censor *cs, double value_us)
     return cs->n > 0 && value_us >= (double)cs->min_us;
 }
 
+const char *result_arrival_name(enum arrival a)
+{
+    return a == ARRIVAL_POISSON ? "poisson" : "constant";
+}
+
+void result_arrivals_text(unsigned a, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (enum arrival k = ARRIVAL_CONSTANT; k <= ARRIVAL_POISSON; k++)
+        if (a & 1u << k)
+            snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? " + " : "",
+                     result_arrival_name(k));
+}
+
 int result_count_known(int64_t n)
 {
     return n >= 0;

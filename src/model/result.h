@@ -310,6 +310,14 @@ struct run_result {
     char target_url[512];    /* the URL actually measured */
     pid_t watched_pids[RUN_MAX_PIDS];
     size_t nwatched;
+    /* A result merged from several (result_merge): how many runs, how they
+     * were merged (enum result_merge, result_merge.h) and every arrival
+     * process among them (a bit per enum arrival). runs 0: one run. */
+    struct merged_from {
+        int runs;
+        int how;
+        unsigned arrivals;
+    } merged;
     double start_unix;       /* wall clock (CLOCK_REALTIME) at the measured
                                 window's start, s since the epoch; 0 unknown
                                 (files saved before it was recorded) */
@@ -548,6 +556,11 @@ int result_lower_bound(const struct censor *cs, int mean, double value_us);
  * Every writer asks these: null in JSON, empty in CSV, n/a in text.
  * @return 1 when known, else 0. */
 int result_count_known(int64_t n);
+/* "constant" or "poisson", as --arrival and the JSON spell it. */
+const char *result_arrival_name(enum arrival a);
+/* Every arrival process in a (a bit per enum arrival), " + " between
+ * them, into out (len bytes): "constant + poisson". */
+void result_arrivals_text(unsigned a, char *out, size_t len);
 int result_figure_known(double v);
 /* The pacer of an open-loop run in words, into out (len >= 112 holds it):
  * "busy-poll pacer", "pacer window 50us; 0.80 wakes/request", or in auto

@@ -1,5 +1,6 @@
 #include "model/result_json.h"
 #include "model/result_ranks.h"
+#include "model/result_merge.h"
 
 #include <errno.h>
 #include <math.h>
@@ -77,7 +78,7 @@ static json_object *config_json(const struct run_config *c)
     add_double(o, "interval_s", (double)c->interval_ns / 1e9);
     add_int(o, "connections", c->connections);
     json_object_object_add(o, "arrival", json_object_new_string(
-                                             c->arrival == ARRIVAL_POISSON ? "poisson" : "constant"));
+                                             result_arrival_name(c->arrival)));
     json_object_object_add(o, "busy_poll", json_object_new_boolean(c->busy_poll));
     json_object_object_add(o, "pacer_window_auto", json_object_new_boolean(c->pacer_window_auto));
     add_double(o, "pacer_window_us", (double)c->pacer_window_ns / 1e3); /* fixed; 0 in auto */
@@ -171,6 +172,21 @@ static json_object *verbs_json(const struct run_result *r)
         censor_json(x, &v->censored);
         json_object_object_add(o, v->name, x);
     }
+    return o;
+}
+
+/* "merged": {runs, how, arrivals [names]}, for a result merged from
+ * several (result_merge); config holds the first run's. */
+static json_object *merged_json(const struct merged_from *m)
+{
+    json_object *o = json_object_new_object();
+    add_int(o, "runs", m->runs);
+    json_object_object_add(o, "how", json_object_new_string(result_merge_name(m->how)));
+    json_object *a = json_object_new_array();
+    for (enum arrival k = ARRIVAL_CONSTANT; k <= ARRIVAL_POISSON; k++)
+        if (m->arrivals & 1u << k)
+            json_object_array_add(a, json_object_new_string(result_arrival_name(k)));
+    json_object_object_add(o, "arrivals", a);
     return o;
 }
 
@@ -445,6 +461,8 @@ json_object *result_to_json(const struct run_result *r)
     json_object_object_add(root, "target", target_json(r));
     add_start(root, r->start_unix);
     add_double(root, "duration_s", r->duration_s);
+    if (r->merged.runs > 1)
+        json_object_object_add(root, "merged", merged_json(&r->merged));
     json_object_object_add(root, "interrupted", json_object_new_boolean(r->interrupted));
     if (r->interrupted)
         json_object_object_add(root, "signal",

@@ -7,6 +7,7 @@
  * range-checked and every array bounded. */
 #include "model/result_json.h"
 #include "model/result_ranks.h"
+#include "model/result_merge.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -154,7 +155,8 @@ static void load_config(json_object *c, struct run_config *cfg)
     cfg->connections = n > 0 && n < 1000000 ? (int)n : 0;
     char s[32] = "";
     str(c, "arrival", s, sizeof s);
-    cfg->arrival = !strcmp(s, "poisson") ? ARRIVAL_POISSON : ARRIVAL_CONSTANT;
+    cfg->arrival = !strcmp(s, result_arrival_name(ARRIVAL_POISSON)) ? ARRIVAL_POISSON
+                                                                    : ARRIVAL_CONSTANT;
     cfg->busy_poll = boolean(c, "busy_poll");
     cfg->pacer_window_auto = boolean(c, "pacer_window_auto"); /* older files: fixed */
     cfg->pacer_window_ns = window_ns(c, "pacer_window_us"); /* older files: none */
@@ -197,6 +199,25 @@ static int given_up_kind(json_object *v)
     return ERR_CONNECT;
 }
 
+/* "merged" (result_json's merged_json); absent: one run. */
+static void load_merged(json_object *m, struct run_result *r)
+{
+    int64_t runs = i64(m, "runs");
+    if (runs < 2)
+        return;
+    char how[32] = "";
+    str(m, "how", how, sizeof how);
+    int h = result_merge_from_name(how);
+    r->merged = (struct merged_from){.runs = runs > INT32_MAX ? INT32_MAX : (int)runs,
+                                     .how = h < 0 ? RESULT_MERGE_CONCURRENT : h};
+    json_object *a = get(m, "arrivals");
+    for (size_t i = 0; i < array_len(a); i++) {
+        const char *s = json_object_get_string(json_object_array_get_idx(a, i));
+        r->merged.arrivals |= 1u << (s && !strcmp(s, result_arrival_name(ARRIVAL_POISSON))
+                                         ? ARRIVAL_POISSON : ARRIVAL_CONSTANT);
+    }
+}
+
 static void load_counts(json_object *root, struct run_result *r)
 {
     json_object *req = get(root, "requests");
@@ -225,6 +246,7 @@ static void load_counts(json_object *root, struct run_result *r)
     r->bytes_received = i64(bytes, "received");
     load_checks(get(root, "checks"), r);
     r->duration_s = num(root, "duration_s", 0);
+    load_merged(get(root, "merged"), r);
     r->start_unix = num(root, "start_unix", 0); /* 0: unknown (older files) */
     if (!(r->start_unix > 0 && r->start_unix < 1e11)) /* not before 1970 nor past year 5000 */
         r->start_unix = 0;

@@ -401,11 +401,56 @@ static void merge_pids(struct run_result *dst, const struct run_result *src)
     }
 }
 
+/* 1 when dst is fresh from result_init: nothing merged into it yet. */
+static int fresh(const struct run_result *dst)
+{
+    return !(dst->sent || dst->nintervals || dst->latency.total_count || dst->duration_s > 0);
+}
+
+static int runs_in(const struct run_result *r)
+{
+    return r->merged.runs > 0 ? r->merged.runs : 1;
+}
+
+static unsigned arrivals_in(const struct run_result *r)
+{
+    return r->merged.arrivals ? r->merged.arrivals : 1u << r->cfg.arrival;
+}
+
+/* What the merged report says of itself: how many runs, how merged, which
+ * arrival processes (the first run's config alone would name one). */
+static void note_merge(struct run_result *dst, const struct run_result *src, int was_fresh,
+                       enum result_merge mode)
+{
+    dst->merged.runs = (was_fresh ? 0 : runs_in(dst)) + runs_in(src);
+    dst->merged.arrivals = (was_fresh ? 0 : arrivals_in(dst)) | arrivals_in(src);
+    dst->merged.how = (int)mode;
+}
+
+static const char *const how_names[] = {
+    [RESULT_MERGE_SEQUENTIAL] = "sequential",
+    [RESULT_MERGE_CONCURRENT] = "concurrent",
+    [RESULT_MERGE_CONSECUTIVE] = "consecutive",
+};
+
+const char *result_merge_name(int how)
+{
+    return how >= 0 && how <= RESULT_MERGE_CONSECUTIVE ? how_names[how] : "?";
+}
+
+int result_merge_from_name(const char *name)
+{
+    for (int i = 0; i <= RESULT_MERGE_CONSECUTIVE; i++)
+        if (!strcmp(name, how_names[i]))
+            return i;
+    return -1;
+}
+
 /* A result fresh from result_init takes its starting figures from the
  * first one merged into it. */
 static void adopt(struct run_result *dst, const struct run_result *src, enum result_merge mode)
 {
-    if (dst->sent || dst->nintervals || dst->latency.total_count || dst->duration_s > 0)
+    if (!fresh(dst))
         return;
     dst->server_cpu_ms = -1;
     dst->machine_busy_pct = -1;
@@ -501,6 +546,7 @@ enum result_timing result_timing(const double *start, const double *dur, size_t 
 int result_merge(struct run_result *dst, const struct run_result *src, enum result_merge mode,
                  char *err)
 {
+    note_merge(dst, src, fresh(dst), mode);
     adopt(dst, src, mode);
     if (merge_hists(dst, src, err))
         return -1;

@@ -5,6 +5,7 @@
 
 #include "base/units.h"
 #include "model/metric.h"
+#include "model/result_merge.h"
 #include "model/server_cpu.h"
 #include "report/report.h"
 
@@ -53,12 +54,14 @@ static void rate_line(struct doc_kv *d, const struct run_result *r)
                    "service time", r->rate_achieved);
         return;
     }
-    char target[32], pacer[112];
+    char target[32], pacer[112], arrivals[48];
     units_format_rate(c->rate, target, sizeof target); /* as the user wrote it */
     result_pacer_text(r, pacer, sizeof pacer);
+    /* a merge names every process its runs had, not the first one's */
+    result_arrivals_text(r->merged.arrivals ? r->merged.arrivals : 1u << c->arrival, arrivals,
+                         sizeof arrivals);
     doc_kv_add(d, DOC_IN_BOTH, "rate", "%s target%s, %.2f/s achieved (%s arrivals, %s)", target,
-               c->nstages ? " (the stages' mean)" : "", r->rate_achieved,
-               c->arrival == ARRIVAL_POISSON ? "poisson" : "constant", pacer);
+               c->nstages ? " (the stages' mean)" : "", r->rate_achieved, arrivals, pacer);
     if (!c->nstages)
         return;
     doc_kv_add(d, DOC_IN_BOTH, "stages", "%s", ""); /* as --stages takes them */
@@ -68,6 +71,24 @@ static void rate_line(struct doc_kv *d, const struct run_result *r)
         report_stage_rates(&c->stages[i], rates, sizeof rates);
         doc_kv_append(d, "%s%s:%s", i ? "," : "", len, rates);
     }
+}
+
+/* How a merge put its runs together, for the duration line. */
+static const char *merged_how(int how)
+{
+    switch (how) {
+    case RESULT_MERGE_SEQUENTIAL: return "back to back, durations added";
+    case RESULT_MERGE_CONSECUTIVE: return "one after the other, durations added";
+    default: return "side by side, the span of their windows";
+    }
+}
+
+/* A merged result's measured window (r->duration_s, not the first run's
+ * plan) into buf. @return buf. */
+static const char *merged_span(const struct run_result *r, char *buf, size_t len)
+{
+    units_format_duration((int64_t)llround(r->duration_s * 1e9), buf, len);
+    return buf;
 }
 
 static void duration_lines(struct doc_kv *d, const struct run_result *r)
@@ -81,13 +102,18 @@ static void duration_lines(struct doc_kv *d, const struct run_result *r)
         snprintf(warm, sizeof warm, "n/a");
     if (c->timeout_ns < 0)
         snprintf(tmo, sizeof tmo, "n/a");
-    if (r->interrupted)
+    if (r->merged.runs > 1)
+        doc_kv_add(d, DOC_IN_BOTH, "duration", "%s measured: %d runs merged %s",
+                   merged_span(r, dur, sizeof dur), r->merged.runs, merged_how(r->merged.how));
+    else if (r->interrupted)
         doc_kv_add(d, DOC_IN_BOTH, "duration", "%.2fs measured of %s planned, INTERRUPTED (%s)",
                    r->duration_s, dur, result_signal_name(r->interrupted));
     else
         doc_kv_add(d, DOC_IN_BOTH, "duration", "%s measured", dur);
-    doc_kv_append(d, " (+%s warmup), %d %s, timeout %s", warm, c->connections,
-                  plural(c->connections, "connection", "connections"), tmo);
+    /* a merge's config is its first run's: said so */
+    doc_kv_append(d, r->merged.runs > 1 ? "; the first run: +%s warmup, %d %s, timeout %s"
+                                        : " (+%s warmup), %d %s, timeout %s",
+                  warm, c->connections, plural(c->connections, "connection", "connections"), tmo);
     char iso[40];
     result_format_start(r->start_unix, iso, sizeof iso);
     if (iso[0]) /* the measured window's start, for lining up with other logs */
