@@ -17,6 +17,7 @@
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build/rel}
+RB=${RPCBENCH:-./rpcbench} # tests/run.sh exports it
 JAR=/usr/share/java/hdrhistogram.jar
 
 fail() {
@@ -88,7 +89,7 @@ echo "it_hdrlog_java: ok: $(grep '^total' "$tmp/java.out"), $(wc -l <"$tmp/c.pct
 # ---- a run with unfinished requests -------------------------------------
 # One worker serving 150 ms per call is 6.7/s for 10/s offered on 2
 # connections: requests queue, and those unanswered at the end are censored.
-./rpcbench serve --listen 127.0.0.1:0 --delay 150ms --workers 1 >"$tmp/serve.out" 2>&1 &
+"$RB" serve --listen 127.0.0.1:0 --delay 150ms --workers 1 >"$tmp/serve.out" 2>&1 &
 spid=$!
 trap 'kill "$spid" 2>/dev/null; wait "$spid" 2>/dev/null; rm -rf "$tmp"' EXIT
 port=""
@@ -98,7 +99,7 @@ for _ in $(seq 50); do
     sleep 0.1
 done
 [ -n "$port" ] || fail "rpcbench serve did not say its port: $(cat "$tmp/serve.out")"
-$TIMEOUT ./rpcbench run --url "http://127.0.0.1:$port/RPC2" --rate 10 --duration 2s -c 2 \
+$TIMEOUT "$RB" run --url "http://127.0.0.1:$port/RPC2" --rate 10 --duration 2s -c 2 \
     --hdr-log "$tmp/u.hlog" --output "$tmp/u.json" >"$tmp/run.out" 2>&1 || {
     cat "$tmp/run.out"
     fail "rpcbench run against rpcbench serve failed"
