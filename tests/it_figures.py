@@ -149,6 +149,27 @@ def test_csv_summary_marks_lower_bounds():
             check(col in row, "names no column: %r" % col)
 
 
+def test_hlog_holds_the_censored_and_merges_say_so():
+    """--hdr-log holds every latency the report does, the censored waits
+    after a "#[Censored: N" line; `report a.hlog a.hlog` counts them and
+    its merged log's header says how many are lower bounds."""
+    with tempfile.TemporaryDirectory() as d:
+        hlog = os.path.join(d, "r.hlog")
+        _, _, r = slow_run(d, "slow", ("--hdr-log", hlog))
+        n, ok = r["requests"]["censored"], r["requests"]["ok"]
+        check(n > 0, "nothing censored: %r" % r["requests"])
+        text = open(hlog).read()
+        check(re.search(r"^#\[Censored: %d of the %d values" % (n, n), text, re.M),
+              "no censored mark for %d in:\n%s" % (n, text[:800]))
+        merged = os.path.join(d, "m.hlog")
+        rc, out, err = rpcbench("report", hlog, hlog, "--hdr-log", merged, timeout=30)
+        check(rc == 0, "report: %s" % err)
+        check("total count %d" % (2 * (ok + n)) in out and
+              "of them %d lower bounds" % (2 * n) in out, "summary: %r" % out)
+        check("%d of its values are lower bounds" % (2 * n) in open(merged).read(),
+              "the merged log does not say it")
+
+
 def test_merged_report_says_how():
     """report a.json b.json (a constant and a Poisson run, one after the
     other): the text's duration is the JSON's (it said the first run's
@@ -183,4 +204,5 @@ def test_merged_report_says_how():
 
 if __name__ == "__main__":
     main([test_no_measured_figure_prints_zero, test_unsampled_server_is_unknown,
-          test_csv_summary_marks_lower_bounds, test_merged_report_says_how])
+          test_csv_summary_marks_lower_bounds, test_hlog_holds_the_censored_and_merges_say_so,
+          test_merged_report_says_how])
