@@ -238,7 +238,7 @@ int result_count_known(int64_t n)
 
 int result_figure_known(double v)
 {
-    return !isnan(v);
+    return v >= 0; /* false for NaN and for -1 */
 }
 
 int result_lower_bound(const struct censor *cs, int mean, double value_us)

@@ -550,18 +550,22 @@ int result_censored_at(const struct censor *cs, double value_us);
  * figure (a percentile, min, max) as result_censored_at says. */
 int result_lower_bound(const struct censor *cs, int mean, double value_us);
 
-/* Unknown, in memory: a figure (double) that was not measured is NaN; a
- * count that could not be had (queued and the warmup's counts of a
- * result rebuilt from a --requests-log, which holds neither) is -1.
- * Every writer asks these: null in JSON, empty in CSV, n/a in text.
+/* Unknown, in memory: a figure (double) that was not measured is NaN;
+ * the older marker -1 (still set by the /proc sampler and the agent, and
+ * in results saved before) reads the same, as no figure these describe
+ * (a %, a CPU time, a load) can be negative. A count that could not be
+ * had (queued and the warmup's counts of a result rebuilt from a
+ * --requests-log, which holds neither) is -1. Every writer asks these:
+ * null in JSON, empty in CSV, n/a in text and HTML. (A signed figure,
+ * as CPU net of idle, is unknown when NaN alone.)
  * @return 1 when known, else 0. */
 int result_count_known(int64_t n);
+int result_figure_known(double v);
 /* "constant" or "poisson", as --arrival and the JSON spell it. */
 const char *result_arrival_name(enum arrival a);
 /* Every arrival process in a (a bit per enum arrival), " + " between
  * them, into out (len bytes): "constant + poisson". */
 void result_arrivals_text(unsigned a, char *out, size_t len);
-int result_figure_known(double v);
 /* The pacer of an open-loop run in words, into out (len >= 112 holds it):
  * "busy-poll pacer", "pacer window 50us; 0.80 wakes/request", or in auto
  * "pacer window auto: 50us to 210us, mean 62us; 0.31 wakes/request" (the

@@ -204,8 +204,8 @@ static json_object *intervals_json(const struct run_result *r)
         add_int(o, "errors", x->errors);
         add_double(o, "p50_ms", x->p50_ms);
         add_double(o, "p99_ms", x->p99_ms);
-        add_known(o, "server_cpu_pct", x->server_cpu_pct, x->server_cpu_pct >= 0);
-        add_known(o, "client_cpu_pct", x->client_cpu_pct, x->client_cpu_pct >= 0);
+        add_known(o, "server_cpu_pct", x->server_cpu_pct, result_figure_known(x->server_cpu_pct));
+        add_known(o, "client_cpu_pct", x->client_cpu_pct, result_figure_known(x->client_cpu_pct));
         add_known_int(o, "server_rss_kb", x->server_rss_kb, result_rss_known(x->server_rss_kb));
         if (r->cfg.nstages) /* runs without stages offer their --rate throughout */
             add_double(o, "offered", x->offered);
@@ -222,7 +222,7 @@ static json_object *idle_json(const struct run_result *r)
     json_object *o = json_object_new_object();
     add_double(o, "duration_s", r->idle.duration_s);
     add_double(o, "mean_pct", r->idle.mean_pct);
-    add_known(o, "se_pct", r->idle.se_pct, r->idle.se_pct >= 0);
+    add_known(o, "se_pct", r->idle.se_pct, result_figure_known(r->idle.se_pct));
     add_int(o, "intervals", r->idle.n);
     return o;
 }
@@ -240,12 +240,12 @@ static json_object *cpu_json(const struct run_result *r)
     result_cpu_per_call(r, &c);
     int measured = result_server_measured(r);
     /* what was not measured is null, never a number */
-    add_known(o, "mean_pct", mean, mean >= 0);
-    add_known(o, "p50_pct", p50, p50 >= 0);
-    add_known(o, "max_pct", max, max >= 0);
+    add_known(o, "mean_pct", mean, result_figure_known(mean));
+    add_known(o, "p50_pct", p50, result_figure_known(p50));
+    add_known(o, "max_pct", max, result_figure_known(max));
     add_known(o, "cpu_ms", r->server_cpu_ms, measured);
-    add_known(o, "cpu_ms_per_call", c.raw, !isnan(c.raw));
-    add_known(o, "cpu_ms_per_call_se", c.raw_se, !isnan(c.raw_se));
+    add_known(o, "cpu_ms_per_call", c.raw, result_figure_known(c.raw));
+    add_known(o, "cpu_ms_per_call_se", c.raw_se, result_figure_known(c.raw_se));
     add_known(o, "cpu_ms_per_call_net", c.net, !isnan(c.net));
     add_known(o, "cpu_ms_per_call_net_se", c.net_se, !isnan(c.net_se));
     json_object_object_add(o, "idle", idle_json(r));
@@ -266,7 +266,8 @@ static json_object *cpu_json(const struct run_result *r)
     for (size_t i = 0; i < r->nsamples; i++) {
         json_object *s = json_object_new_object();
         add_double(s, "t", (double)r->samples[i].t_ns / 1e9);
-        add_known(s, "pct", r->samples[i].server_pct, r->samples[i].server_pct >= 0);
+        add_known(s, "pct", r->samples[i].server_pct,
+                  result_figure_known(r->samples[i].server_pct));
         add_known_int(s, "rss_kb", r->samples[i].server_rss_kb,
                       result_rss_known(r->samples[i].server_rss_kb));
         json_object_array_add(samples, s);
@@ -407,16 +408,17 @@ static json_object *client_json(const struct run_result *r)
 {
     json_object *client = json_object_new_object();
     double cmax, cmean = result_client_cpu_mean(r, &cmax);
-    add_known(client, "mean_pct", cmean, cmean >= 0);
-    add_known(client, "max_pct", cmax, cmax >= 0);
+    add_known(client, "mean_pct", cmean, result_figure_known(cmean));
+    add_known(client, "max_pct", cmax, result_figure_known(cmax));
     return client;
 }
 
 static json_object *system_json(const struct run_result *r)
 {
     json_object *sys = json_object_new_object();
-    add_known(sys, "busy_pct", r->machine_busy_pct, r->machine_busy_pct >= 0);
-    add_known(sys, "steal_pct", r->machine_steal_pct, r->machine_steal_pct >= 0);
+    add_known(sys, "busy_pct", r->machine_busy_pct, result_figure_known(r->machine_busy_pct));
+    add_known(sys, "steal_pct", r->machine_steal_pct,
+              result_figure_known(r->machine_steal_pct));
     add_known(sys, "loadavg", r->loadavg1, result_figure_known(r->loadavg1));
     if (r->machine_cores > 0)
         json_object_object_add(sys, "cores", json_object_new_int(r->machine_cores));

@@ -120,8 +120,8 @@ void report_csv_summary(FILE *out, const struct run_result *r)
     double per = result_cpu_ms_per_call(r);
     struct cpu_per_call c;
     result_cpu_per_call(r, &c);
-    num(out, mean, mean >= 0);
-    num(out, per, per >= 0);
+    num(out, mean, result_figure_known(mean));
+    num(out, per, result_figure_known(per));
     fprintf(out, ",%lld", (long long)r->bytes_received);
     num(out, r->idle.mean_pct, r->idle.n > 0); /* empty: no idle baseline */
     num(out, c.net, !isnan(c.net));
