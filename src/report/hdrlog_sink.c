@@ -103,7 +103,7 @@ void hdrlog_sink_hook(void *ctx, const struct interval_rec *rec, const struct hi
 static void censored_comment(struct hdrlog_sink *s, const struct censor *cs, int64_t n)
 {
     fprintf(s->f, HDRLOG_CENSORED_MARK "%lld of the %lld values of the next interval are lower "
-            "bounds: the waits, until the run's end, of requests unfinished then (the least "
+            "bounds: the waits, until the run's end, of requests not answered by then (the least "
             "%lld us)]\n",
             (long long)cs->n, (long long)n, (long long)cs->min_us);
 }
