@@ -26,10 +26,22 @@ def run_logged(url, log, *extra):
         return json.load(f)
 
 
+CONFIG_TAG = "#rpcbench-config "
+
+
+def config_of(log):
+    """The log's configuration line (before the header), parsed."""
+    opener = gzip.open if log.endswith(".gz") else open
+    with opener(log, "rt", newline="") as f:
+        first = f.readline()
+    check(first.startswith(CONFIG_TAG), "no config line: %r" % first[:80])
+    return json.loads(first[len(CONFIG_TAG):])
+
+
 def rows_of(log):
     opener = gzip.open if log.endswith(".gz") else open
     with opener(log, "rt", newline="") as f:
-        rows = list(csv.reader(f))
+        rows = list(csv.reader(line for line in f if not line.startswith("#")))
     check(rows and rows[0] == HEADER, "header: %r" % rows[:1])
     return [dict(zip(HEADER, r)) for r in rows[1:]]
 
@@ -147,6 +159,47 @@ def test_only_for_run_and_report():
     check(rc != 0 and "cannot open" in err, "missing log: %d %s" % (rc, err))
 
 
+def test_report_says_only_what_the_log_holds():
+    """The log keeps the run's configuration (its first line) and the
+    answers' bytes as the wire had them (head and body: the run's
+    bytes.received); the rebuilt report shows the timeout, warmup and
+    protocol of the run, and n/a (null) for what no row holds: queued, the
+    warmup's counts, the machine's busy, steal and load. A log without the
+    config line (as written before it) still reads, its timeout n/a."""
+    with Server("--delay", "150ms", "--workers", "1") as s, tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "req.csv")
+        res = run_logged(s.url("/RPC2"), log, "-R", "10", "-d", "2s", "-c", "2",
+                         "--warmup", "1s", "--timeout", "5s")
+        cfg = config_of(log)
+        check(cfg["config"]["timeout_s"] == 5 and cfg["config"]["warmup_s"] == 1 and
+              cfg["target"]["proto"] == "xmlrpc", "config line: %r" % cfg)
+        rows = rows_of(log)
+        check(sum(int(r["bytes_received"]) for r in rows) == res["bytes"]["received"],
+              "rows' bytes_received %d, the wire %d" % (
+                  sum(int(r["bytes_received"]) for r in rows), res["bytes"]["received"]))
+        rc, out, err = rpcbench("report", "--requests-log", log, "--format", "json", timeout=30)
+        check(rc == 0, "report: %s" % err)
+        j = json.loads(out)
+        check(j["config"]["timeout_s"] == 5 and j["config"]["warmup_s"] == 1 and
+              j["target"]["proto"] == "xmlrpc", "rebuilt config: %r" % j["config"])
+        check(j["requests"]["queued"] is None and set(j["warmup"].values()) == {None},
+              "queued %r, warmup %r" % (j["requests"]["queued"], j["warmup"]))
+        check(set(j["system"][k] for k in ("busy_pct", "steal_pct", "loadavg")) == {None},
+              "system %r" % j["system"])
+        check(j["bytes"]["received"] == res["bytes"]["received"], "bytes %r" % j["bytes"])
+        rc, text, err = rpcbench("report", "--requests-log", log, timeout=30)
+        check(rc == 0 and "timeout 5s" in text and "(+1s warmup)" in text and
+              "(queued n/a)" in text and "busy n/a" in text and "load n/a" in text and
+              "(xmlrpc)" in text, "text report:\n%s" % text)
+        old = os.path.join(d, "old.csv")
+        with open(log) as f, open(old, "w") as g:
+            g.writelines(line for line in f if not line.startswith("#"))
+        rc, text, err = rpcbench("report", "--requests-log", old, timeout=30)
+        check(rc == 0 and "timeout n/a" in text and "(+n/a warmup)" in text,
+              "a log without the config line: %d %s\n%s" % (rc, err, text))
+
+
 if __name__ == "__main__":
     main([test_rows_match_the_run_and_report_rebuilds_it, test_gzip_and_unfinished,
-          test_stomp_and_a_timeout, test_only_for_run_and_report])
+          test_stomp_and_a_timeout, test_only_for_run_and_report,
+          test_report_says_only_what_the_log_holds])

@@ -149,6 +149,39 @@ static void test_hand_checked(void **state)
     hist_close(&h);
 }
 
+/* What --hdr-log's censored interval is: a run's histogram less the
+ * intervals already written. Refused, changing nothing, when the part is
+ * not a part. */
+static void test_subtract(void **state)
+{
+    (void)state;
+    struct hist all, part, rest;
+    assert_int_equal(hist_init_latency(&all), 0);
+    assert_int_equal(hist_init_latency(&part), 0);
+    assert_int_equal(hist_init_latency(&rest), 0);
+    for (int64_t v = 100; v < 200; v++) {
+        hist_record(&all, v);
+        hist_record(v < 190 ? &part : &rest, v);
+    }
+    hist_record(&all, 5000000);
+    hist_record(&rest, 5000000);
+    assert_int_equal(hist_subtract(&all, &part), 0);
+    assert_int_equal(all.total_count, 11);
+    assert_memory_equal(all.counts, rest.counts, (size_t)rest.counts_len * sizeof(int64_t));
+    assert_int_equal(all.min, 190);
+    assert_int_equal(all.max, hist_highest_equivalent(&all, 5000000));
+    assert_true(all.sum == rest.sum);
+    hist_record(&part, 7);
+    assert_int_equal(hist_subtract(&all, &part), -1);
+    assert_int_equal(all.total_count, 11);
+    assert_int_equal(hist_subtract(&all, &rest), 0);
+    assert_int_equal(all.total_count, 0);
+    assert_int_equal(all.max, 0);
+    hist_close(&all);
+    hist_close(&part);
+    hist_close(&rest);
+}
+
 static void test_merge(void **state)
 {
     (void)state;
@@ -322,6 +355,7 @@ int main(void)
         cmocka_unit_test(test_uniform_percentiles),
         cmocka_unit_test(test_hand_checked),
         cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_subtract),
         cmocka_unit_test(test_pct_below),
         cmocka_unit_test(test_clamping),
         cmocka_unit_test(test_empty),

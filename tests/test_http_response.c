@@ -69,6 +69,9 @@ static void feed_cut(const char *s, size_t max, int eof, const size_t *cuts, siz
     g->status = http_response_status(&r);
     g->keep_alive = o == HTTP_RESP_COMPLETE ? http_response_keep_alive(&r) : -1;
     g->body_seen = r.body_seen;
+    /* the wire's size: every byte of the response, head included, however cut */
+    if (o == HTTP_RESP_COMPLETE)
+        assert_int_equal(r.wire_seen, g->end);
     if (o == HTTP_RESP_MALFORMED)
         assert_true(strlen(http_response_error(&r)) > 0);
 }

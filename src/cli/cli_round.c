@@ -50,8 +50,10 @@ int cli_round(const struct run_config *cfg, const struct child_server *cs,
         rc = dist_measured_run(cfg, &hooks, cs, res, err); /* measured_run outside mpirun */
     else
         result_init(res, cfg); /* the caller frees it whatever happened */
-    if (rc == 0)
+    if (rc == 0) {
         live_metrics_run_done(res);
+        hdrlog_sink_run_done(hdr, res); /* its failure waits for the close */
+    }
     if (rc == 0 && tag->fold)
         *tag->fold = cli_profile_finish(&ps, res, tag->profile_name, 1);
     profile_free(&ps);

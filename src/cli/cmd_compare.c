@@ -253,9 +253,10 @@ static void cleanup(struct comparison *c, char *err)
     for (int a = 0; a < 2; a++) {
         struct compare_arm *arm = &c->arm[a];
         if (hdr[a].f && hdrlog_sink_close(&hdr[a], err) == 0 && arm->have_merged &&
-            hdr[a].total != arm->merged.ok)
-            fprintf(stderr, "compare: --hdr-log %c holds %lld values for %lld ok requests\n",
-                    arm->letter, (long long)hdr[a].total, (long long)arm->merged.ok);
+            hdr[a].total != arm->merged.latency.total_count)
+            fprintf(stderr, "compare: --hdr-log %c holds %lld values for %lld latencies\n",
+                    arm->letter, (long long)hdr[a].total,
+                    (long long)arm->merged.latency.total_count);
         for (size_t i = 0; i < arm->nrounds; i++)
             result_free(&arm->rounds[i]);
         free(arm->rounds);

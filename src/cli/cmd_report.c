@@ -354,6 +354,9 @@ static int merge_logs(const struct report_opts *ro, char *err)
     printf("merged %d interval %s by absolute start: %ld intervals in, %ld out (slots of "
            "%.3f s from %s), total count %lld\n", ro->nfiles, ro->nfiles > 1 ? "logs" : "log",
            info.in, info.out, info.step, iso[0] ? iso : "-", (long long)info.total);
+    if (info.censored > 0)
+        printf("of them %lld lower bounds: censored waits of unfinished requests\n",
+               (long long)info.censored);
     if (ro->hdr_log[0])
         printf("written to %s\n", ro->hdr_log);
     if (fflush(stdout) == 0)

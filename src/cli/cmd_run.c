@@ -149,6 +149,8 @@ static int after_run(const struct options *o, struct run_result *res, struct ver
     char herr[ERR_LEN];
     if (rc == 0) {
         live_metrics_run_done(res);
+        if (o->hdr_log[0])
+            hdrlog_sink_run_done(hdr, res); /* its failure waits for the close */
         verdict_judge(v, &o->thresholds, res);
         rc = emit(o, res, v, err);
     }

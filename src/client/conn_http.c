@@ -235,7 +235,7 @@ static void finish(struct conn *c, int reusable)
     int keep = reusable && http_response_keep_alive(&c->resp);
     ev_timer_stop(e->loop, &c->timer);
     c->req.live = 0;
-    c->req.rx_bytes = (int64_t)c->resp.body_seen;
+    c->req.rx_bytes = (int64_t)c->resp.wire_seen; /* as the wire had it, head and all */
     conn_request_done(&c->req, kind);
     if (!keep) { /* the engine reopens it when a request needs it */
         conn_close_clean(c);

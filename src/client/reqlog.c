@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "client/reqlog.h"
+#include "model/result_json.h"
 
 #define REQLOG_RING_DEFAULT 16384 /* ~0.8 MB: over 1 s of rows at 10k/s */
 #define REQLOG_POLL_NS 2000000    /* the writer's nap when the ring is empty */
@@ -28,6 +29,7 @@ struct reqlog {
     gzFile gz;                  /* .gz */
     FILE *f;                    /* otherwise */
     int failed;                 /* a write failed: the rest is not written */
+    int head_written;           /* the config line and the column header */
     char verbs[RUN_MAX_VERBS][64];
     size_t nverbs;
     char target[512];           /* CSV-quoted already */
@@ -124,11 +126,30 @@ static int open_out(struct reqlog *l, const char *path, char *err)
         snprintf(err, ERR_LEN, "--requests-log %s: %s", path, strerror(errno ? errno : EIO));
         return -1;
     }
-    if (out_write(l, REQLOG_HEADER "\n", strlen(REQLOG_HEADER) + 1)) {
-        snprintf(err, ERR_LEN, "--requests-log %s: cannot write", path);
-        return -1;
-    }
     return 0;
+}
+
+/* The lines before the rows, once: REQLOG_CONFIG_TAG and the run's
+ * configuration as one line of JSON when cfg is known (reqlog_begin; the
+ * rows cannot say it), then the column header. Only ever before the
+ * first reqlog_put, so the writer thread, which writes rows alone, has
+ * not touched the file yet. */
+static void write_head(struct reqlog *l, const struct run_config *cfg, const char *target)
+{
+    if (l->head_written)
+        return;
+    l->head_written = 1;
+    if (cfg) {
+        json_object *j = result_config_json(cfg, target && target[0] ? target : "simulator");
+        const char *text = j ? result_json_line(j) : NULL;
+        if (text) {
+            out_write(l, REQLOG_CONFIG_TAG " ", strlen(REQLOG_CONFIG_TAG) + 1);
+            out_write(l, text, strlen(text));
+            out_write(l, "\n", 1);
+        }
+        json_object_put(j);
+    }
+    out_write(l, REQLOG_HEADER "\n", strlen(REQLOG_HEADER) + 1);
 }
 
 static void free_log(struct reqlog *l)
@@ -176,6 +197,7 @@ void reqlog_begin(struct reqlog *l, const struct run_config *cfg, const char *ta
         csv_field(cfg->verbs[i].name, l->verbs[i], sizeof l->verbs[i]);
     csv_field(target && target[0] ? target : "simulator", l->target, sizeof l->target);
     l->rank = cfg->split_rank;
+    write_head(l, cfg, target);
 }
 
 int reqlog_targets(struct reqlog *l, const char *const *urls, size_t n)
@@ -244,6 +266,7 @@ size_t reqlog_format(const struct reqlog *l, const struct reqlog_rec *r, char *o
 
 int reqlog_close(struct reqlog *l, int64_t *dropped, char *err)
 {
+    write_head(l, NULL, NULL); /* no run began: the header alone, as before */
     atomic_store_explicit(&l->stop, 1, memory_order_release);
     pthread_join(l->writer, NULL);
     if (dropped)

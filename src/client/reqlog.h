@@ -20,6 +20,7 @@
 
 #include "base/err.h"
 #include "model/result.h"
+#include "model/reqlog_read.h" /* REQLOG_CONFIG_TAG */
 
 /* The header line, naming each column and its unit. */
 #define REQLOG_HEADER                                                                  \
@@ -51,7 +52,9 @@ struct reqlog; /* opaque: reqlog.c */
 struct reqlog *reqlog_open(const char *path, size_t ring_cap, char *err);
 
 /* What the rows say of the run, before its first reqlog_put: cfg's verb
- * names and rank are copied, target is the run's address (copied). */
+ * names and rank are copied, target is the run's address (copied). The
+ * first call writes the REQLOG_CONFIG_TAG line and the header (a log
+ * closed without one gets the header alone). */
 void reqlog_begin(struct reqlog *l, const struct run_config *cfg, const char *target);
 
 /* Appends *rec (copied) for the writer; never blocks, never allocates.

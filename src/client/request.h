@@ -16,7 +16,8 @@ struct request {
     int64_t done_ns;     /* answered well: when the answer reached this host */
     int64_t tx_bytes;    /* the request's size as sent (HTTP: head and body;
                             STOMP: its frame), for --requests-log */
-    int64_t rx_bytes;    /* the answer's size (HTTP: its body; STOMP: its frame),
+    int64_t rx_bytes;    /* the answer's size as the wire had it (HTTP: head,
+                            framing and body; STOMP: its frame),
                             for --requests-log; 0 until it came */
     int measured;        /* intended inside the measured window */
     int live;            /* in flight: not yet answered, timed out or failed */

@@ -1,12 +1,16 @@
 /* reqlog_read: rebuilds a result from a --requests-log (see its header).
  * Two passes over the file: the calls it names make the result's verbs
  * (result_init sizes their histograms), then every row is counted. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
+#include <json-c/json.h>
+
 #include "model/reqlog_read.h"
+#include "model/result_json.h"
 
 /* The columns, in the header's order (client/reqlog.h's REQLOG_HEADER). */
 enum { C_INTENDED, C_SENT, C_LATENCY, C_SERVICE, C_CALL, C_TARGET, C_OUTCOME, C_BYTES_SENT,
@@ -116,18 +120,62 @@ static int count_row(struct run_result *r, char **f, int64_t *last_us)
     return 0;
 }
 
-/* Reads every row of g: pass 0 collects the calls and the target into
- * cfg, pass 1 counts into r. @return 0, or -1 with err. */
-static int read_rows(gzFile g, const char *path, int pass, struct run_config *cfg,
-                     struct run_result *r, int64_t *last_us, char *err)
+/* The REQLOG_CONFIG_TAG line's JSON into cfg (zeroed here first).
+ * @return 1 when it read, 0 when it is not that line, -1 when it is and
+ * does not parse. */
+static int config_line(const char *line, struct run_config *cfg)
 {
-    char line[4096], *f[C_N];
-    long no = 1;
-    if (!gzgets(g, line, sizeof line) || strncmp(line, REQLOG_FIRST_COLUMNS,
-                                                 strlen(REQLOG_FIRST_COLUMNS))) {
+    size_t k = strlen(REQLOG_CONFIG_TAG);
+    if (strncmp(line, REQLOG_CONFIG_TAG, k) || line[k] != ' ')
+        return 0;
+    json_object *j = json_tokener_parse(line + k + 1);
+    if (!j || !json_object_is_type(j, json_type_object)) {
+        json_object_put(j);
+        return -1;
+    }
+    memset(cfg, 0, sizeof *cfg);
+    result_config_load(j, cfg);
+    json_object_put(j);
+    return 1;
+}
+
+/* The lines before the header ('#': the config line, or any comment),
+ * then the header. *have_cfg: the config line was read into cfg (pass 0
+ * only). @return the number of the header's line, or -1 with err. */
+static long read_head(gzFile g, const char *path, int pass, struct run_config *cfg,
+                      int *have_cfg, char *line, int len, char *err)
+{
+    long no = 0;
+    while (gzgets(g, line, len)) {
+        no++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] != '#')
+            break;
+        int got = pass == 0 ? config_line(line, cfg) : 0;
+        if (got < 0) {
+            snprintf(err, ERR_LEN, "%.120s:%ld: its %s line does not parse", path, no,
+                     REQLOG_CONFIG_TAG);
+            return -1;
+        }
+        *have_cfg |= got;
+    }
+    if (!no || strncmp(line, REQLOG_FIRST_COLUMNS, strlen(REQLOG_FIRST_COLUMNS))) {
         snprintf(err, ERR_LEN, "%.200s: not a --requests-log (no header)", path);
         return -1;
     }
+    return no;
+}
+
+/* Reads every row of g: pass 0 collects the configuration line, the calls
+ * and the target into cfg (*have_cfg: the line was there), pass 1 counts
+ * into r. @return 0, or -1 with err. */
+static int read_rows(gzFile g, const char *path, int pass, struct run_config *cfg,
+                     int *have_cfg, struct run_result *r, int64_t *last_us, char *err)
+{
+    char line[65536], *f[C_N]; /* the config line is the longest */
+    long no = read_head(g, path, pass, cfg, have_cfg, line, (int)sizeof line, err);
+    if (no < 0)
+        return -1;
     while (gzgets(g, line, sizeof line)) {
         no++;
         line[strcspn(line, "\r\n")] = '\0';
@@ -147,7 +195,9 @@ static int read_rows(gzFile g, const char *path, int pass, struct run_config *cf
     return 0;
 }
 
-/* What the log does not say, as a run's defaults. */
+/* What a log without the config line does not say: a run's defaults
+ * where they only shape the report (percentiles, buckets), unknown (-1)
+ * where they are figures of the run (timeout, warmup). */
 static void default_config(struct run_config *cfg)
 {
     static const double pcts[] = {50, 90, 99, 99.9};
@@ -157,12 +207,45 @@ static void default_config(struct run_config *cfg)
     snprintf(cfg->label, sizeof cfg->label, "requests-log");
     snprintf(cfg->encoding, sizeof cfg->encoding, "?"); /* the log does not say */
     cfg->interval_ns = 1000000000;
+    cfg->timeout_ns = -1;
+    cfg->warmup_ns = -1;
+}
+
+/* What no requests log holds, unknown in r (result.h: NaN, or -1 for a
+ * count): the machine's load, the queued count, the warmup's counts (the client's CPU and
+ * the server's are unknown already, with no sample). */
+static void unknown_figures(struct run_result *r)
+{
+    r->machine_busy_pct = NAN;
+    r->machine_steal_pct = NAN;
+    r->loadavg1 = NAN;
+    r->queued = -1;
+    r->warmup = (struct warmup_counts){-1, -1, -1, -1}; /* warmup requests are not logged */
+}
+
+/* The window: the configured one when the config line gave it, else
+ * estimated: n sends evenly spread from 0 to last, a window of
+ * last * n / (n - 1). */
+static void window(struct run_result *r, int have_cfg, int64_t last_us)
+{
+    double n = (double)r->offered; /* every row's */
+    if (have_cfg && r->cfg.duration_ns > 0) {
+        r->duration_s = (double)r->cfg.duration_ns / 1e9;
+    } else {
+        r->duration_s = (double)last_us / 1e6 * (n > 1 ? n / (n - 1) : 1);
+        r->cfg.duration_ns = (int64_t)(r->duration_s * 1e9);
+        if (r->duration_s > 0)
+            r->cfg.rate = n / r->duration_s;
+    }
+    if (r->duration_s > 0) /* achieved: what was written */
+        r->rate_achieved = (double)r->sent / r->duration_s;
 }
 
 int reqlog_load(const char *path, struct run_result *r, char *err)
 {
     static struct run_config cfg;
     int64_t last_us = 0;
+    int have_cfg = 0;
     memset(r, 0, sizeof *r); /* safe to result_free on any failure */
     memset(&cfg, 0, sizeof cfg);
     default_config(&cfg);
@@ -171,28 +254,23 @@ int reqlog_load(const char *path, struct run_result *r, char *err)
         snprintf(err, ERR_LEN, "%.200s: cannot open", path);
         return -1;
     }
-    int rc = read_rows(g, path, 0, &cfg, r, &last_us, err);
+    int rc = read_rows(g, path, 0, &cfg, &have_cfg, r, &last_us, err);
     if (rc == 0 && result_init(r, &cfg)) {
         snprintf(err, ERR_LEN, "out of memory");
         rc = -1;
     }
     if (rc == 0 && gzrewind(g) == 0)
-        rc = read_rows(g, path, 1, &cfg, r, &last_us, err);
+        rc = read_rows(g, path, 1, &cfg, &have_cfg, r, &last_us, err);
     gzclose(g);
     if (rc)
         return -1;
     snprintf(r->target_url, sizeof r->target_url, "%s", cfg.url);
-    /* n sends evenly spread from 0 to last: a window of last * n / (n - 1) */
-    double n = (double)r->offered;
-    r->duration_s = (double)last_us / 1e6 * (n > 1 ? n / (n - 1) : 1);
-    r->cfg.duration_ns = (int64_t)(r->duration_s * 1e9);
-    if (r->duration_s > 0) { /* offered: every row's; achieved: those that ended */
-        r->cfg.rate = n / r->duration_s;
-        r->rate_achieved = (double)r->sent / r->duration_s;
-    }
+    unknown_figures(r);
+    window(r, have_cfg, last_us);
     result_warn(r, "rebuilt from the requests log %.200s: counts and latency as the run had "
-                "them; no server CPU nor timeline; the window's length is estimated from the "
-                "intended send times", path);
+                "them; no server CPU, machine load, queued count nor timeline%s", path,
+                have_cfg ? "" : "; the window's length is estimated from the intended send "
+                "times (the log has no configuration line)");
     if (r->unfinished) /* the run counted their waits as lower bounds */
         result_warn(r, "%lld unfinished requests are not in the percentiles (the log has no "
                     "time for their waits): the run's own are higher", (long long)r->unfinished);

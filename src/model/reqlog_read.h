@@ -5,13 +5,26 @@
  * unfinished, per call), the latency and service histograms of the ok
  * requests and the send lag, so the percentiles are the run's within the
  * histograms' precision. What the rows do not hold is not: the server's
- * CPU, the timeline, the censored waits of the unfinished; the window's
- * length is taken from the last intended send (the result says so). */
+ * CPU, the machine's load, the queued count, the timeline, the censored
+ * waits of the unfinished: unknown in the result (NaN, or -1 for the
+ * queued count), so every format says n/a or null.
+ *
+ * The run's configuration (options, protocol, timeout, warmup, window)
+ * is the REQLOG_CONFIG_TAG line before the header. A log without it (one
+ * written before it existed) still reads: its timeout and warmup are then
+ * unknown (-1) and the window's length is taken from the last intended
+ * send (the result says so). */
 #ifndef RPCBENCH_REQLOG_READ_H
 #define RPCBENCH_REQLOG_READ_H
 
 #include "base/err.h"
 #include "model/result.h"
+
+/* The line before a --requests-log's header (client/reqlog.c writes it):
+ * this tag, a blank, then {"config": ..., "target": ...} as one line of
+ * JSON (result_config_json). Lines starting with '#' are comments to CSV
+ * readers that take them (pandas' comment='#'). */
+#define REQLOG_CONFIG_TAG "#rpcbench-config"
 
 /* Reads path (plain CSV or gzip, by its content) into r, which is
  * initialised here: the caller frees it with result_free, on failure too.

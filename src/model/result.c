@@ -217,6 +217,30 @@ int result_censored_at(const struct censor *cs, double value_us)
     return cs->n > 0 && value_us >= (double)cs->min_us;
 }
 
+const char *result_arrival_name(enum arrival a)
+{
+    return a == ARRIVAL_POISSON ? "poisson" : "constant";
+}
+
+void result_arrivals_text(unsigned a, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (enum arrival k = ARRIVAL_CONSTANT; k <= ARRIVAL_POISSON; k++)
+        if (a & 1u << k)
+            snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? " + " : "",
+                     result_arrival_name(k));
+}
+
+int result_count_known(int64_t n)
+{
+    return n >= 0;
+}
+
+int result_figure_known(double v)
+{
+    return v >= 0; /* false for NaN and for -1 */
+}
+
 int result_lower_bound(const struct censor *cs, int mean, double value_us)
 {
     return mean ? cs->n > 0 : result_censored_at(cs, value_us);
@@ -340,7 +364,8 @@ static int late_pacer(const struct run_result *r, double *lag99)
  * when due: written late, or never (unsent at the end). */
 static double queued_pct(const struct run_result *r)
 {
-    return r->offered > 0 ? 100.0 * (double)r->queued / (double)r->offered : 0;
+    return r->offered > 0 && result_count_known(r->queued)
+               ? 100.0 * (double)r->queued / (double)r->offered : 0;
 }
 
 unsigned result_limits(const struct run_result *r)

@@ -310,6 +310,14 @@ struct run_result {
     char target_url[512];    /* the URL actually measured */
     pid_t watched_pids[RUN_MAX_PIDS];
     size_t nwatched;
+    /* A result merged from several (result_merge): how many runs, how they
+     * were merged (enum result_merge, result_merge.h) and every arrival
+     * process among them (a bit per enum arrival). runs 0: one run. */
+    struct merged_from {
+        int runs;
+        int how;
+        unsigned arrivals;
+    } merged;
     double start_unix;       /* wall clock (CLOCK_REALTIME) at the measured
                                 window's start, s since the epoch; 0 unknown
                                 (files saved before it was recorded) */
@@ -328,7 +336,8 @@ struct run_result {
     int64_t unsent_failed;
     int unsent_kind;
     int64_t err[ERR_KINDS];
-    int64_t queued;          /* found every connection busy when due: sent late, or never */
+    int64_t queued;          /* found every connection busy when due: sent late,
+                                or never; -1 unknown (result_count_known) */
     /* The warmup's requests (intended before the measured window): in no
      * figure above, but the server got them all the same (sent). */
     struct warmup_counts {
@@ -542,6 +551,23 @@ int result_censored_at(const struct censor *cs, double value_us);
  * value in, so it is a lower bound as soon as one is there; any other
  * figure (a percentile, min, max) as result_censored_at says. */
 int result_lower_bound(const struct censor *cs, int mean, double value_us);
+
+/* Unknown, in memory: a figure (double) that was not measured is NaN;
+ * the older marker -1 (still set by the /proc sampler and the agent, and
+ * in results saved before) reads the same, as no figure these describe
+ * (a %, a CPU time, a load) can be negative. A count that could not be
+ * had (queued and the warmup's counts of a result rebuilt from a
+ * --requests-log, which holds neither) is -1. Every writer asks these:
+ * null in JSON, empty in CSV, n/a in text and HTML. (A signed figure,
+ * as CPU net of idle, is unknown when NaN alone.)
+ * @return 1 when known, else 0. */
+int result_count_known(int64_t n);
+int result_figure_known(double v);
+/* "constant" or "poisson", as --arrival and the JSON spell it. */
+const char *result_arrival_name(enum arrival a);
+/* Every arrival process in a (a bit per enum arrival), " + " between
+ * them, into out (len bytes): "constant + poisson". */
+void result_arrivals_text(unsigned a, char *out, size_t len);
 /* The pacer of an open-loop run in words, into out (len >= 112 holds it):
  * "busy-poll pacer", "pacer window 50us; 0.80 wakes/request", or in auto
  * "pacer window auto: 50us to 210us, mean 62us; 0.31 wakes/request" (the

@@ -1,5 +1,6 @@
 #include "model/result_json.h"
 #include "model/result_ranks.h"
+#include "model/result_merge.h"
 
 #include <errno.h>
 #include <math.h>
@@ -32,6 +33,31 @@ static void pct_key(double p, char *out, size_t len)
     snprintf(out, len, "p%g", p);
 }
 
+/* k: v, or k: null when the figure is not known. */
+static void add_known(json_object *o, const char *k, double v, int known)
+{
+    json_object_object_add(o, k, known ? json_object_new_double(v) : NULL);
+}
+
+/* k: v, or k: null when the count is not known. */
+static void add_known_int(json_object *o, const char *k, int64_t v, int known)
+{
+    json_object_object_add(o, k, known ? json_object_new_int64(v) : NULL);
+}
+
+static json_object *config_json(const struct run_config *c);
+
+json_object *result_config_json(const struct run_config *c, const char *target_url)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "config", config_json(c));
+    json_object *t = json_object_new_object();
+    json_object_object_add(t, "url", json_object_new_string(target_url));
+    json_object_object_add(t, "proto", json_object_new_string(c->encoding));
+    json_object_object_add(o, "target", t);
+    return o;
+}
+
 static json_object *config_json(const struct run_config *c)
 {
     json_object *o = json_object_new_object();
@@ -47,12 +73,12 @@ static json_object *config_json(const struct run_config *c)
     json_object_object_add(o, "label", json_object_new_string(c->label));
     add_double(o, "rate", c->rate);
     add_double(o, "duration_s", (double)c->duration_ns / 1e9);
-    add_double(o, "warmup_s", (double)c->warmup_ns / 1e9);
-    add_double(o, "timeout_s", (double)c->timeout_ns / 1e9);
+    add_known(o, "warmup_s", (double)c->warmup_ns / 1e9, c->warmup_ns >= 0); /* -1: unknown */
+    add_known(o, "timeout_s", (double)c->timeout_ns / 1e9, c->timeout_ns >= 0);
     add_double(o, "interval_s", (double)c->interval_ns / 1e9);
     add_int(o, "connections", c->connections);
     json_object_object_add(o, "arrival", json_object_new_string(
-                                             c->arrival == ARRIVAL_POISSON ? "poisson" : "constant"));
+                                             result_arrival_name(c->arrival)));
     json_object_object_add(o, "busy_poll", json_object_new_boolean(c->busy_poll));
     json_object_object_add(o, "pacer_window_auto", json_object_new_boolean(c->pacer_window_auto));
     add_double(o, "pacer_window_us", (double)c->pacer_window_ns / 1e3); /* fixed; 0 in auto */
@@ -149,10 +175,19 @@ static json_object *verbs_json(const struct run_result *r)
     return o;
 }
 
-/* k: v, or k: null when the figure is not known. */
-static void add_known(json_object *o, const char *k, double v, int known)
+/* "merged": {runs, how, arrivals [names]}, for a result merged from
+ * several (result_merge); config holds the first run's. */
+static json_object *merged_json(const struct merged_from *m)
 {
-    json_object_object_add(o, k, known ? json_object_new_double(v) : NULL);
+    json_object *o = json_object_new_object();
+    add_int(o, "runs", m->runs);
+    json_object_object_add(o, "how", json_object_new_string(result_merge_name(m->how)));
+    json_object *a = json_object_new_array();
+    for (enum arrival k = ARRIVAL_CONSTANT; k <= ARRIVAL_POISSON; k++)
+        if (m->arrivals & 1u << k)
+            json_object_array_add(a, json_object_new_string(result_arrival_name(k)));
+    json_object_object_add(o, "arrivals", a);
+    return o;
 }
 
 static json_object *intervals_json(const struct run_result *r)
@@ -169,9 +204,9 @@ static json_object *intervals_json(const struct run_result *r)
         add_int(o, "errors", x->errors);
         add_double(o, "p50_ms", x->p50_ms);
         add_double(o, "p99_ms", x->p99_ms);
-        add_known(o, "server_cpu_pct", x->server_cpu_pct, x->server_cpu_pct >= 0);
-        add_known(o, "client_cpu_pct", x->client_cpu_pct, x->client_cpu_pct >= 0);
-        add_int(o, "server_rss_kb", x->server_rss_kb);
+        add_known(o, "server_cpu_pct", x->server_cpu_pct, result_figure_known(x->server_cpu_pct));
+        add_known(o, "client_cpu_pct", x->client_cpu_pct, result_figure_known(x->client_cpu_pct));
+        add_known_int(o, "server_rss_kb", x->server_rss_kb, result_rss_known(x->server_rss_kb));
         if (r->cfg.nstages) /* runs without stages offer their --rate throughout */
             add_double(o, "offered", x->offered);
         json_object_array_add(a, o);
@@ -187,7 +222,7 @@ static json_object *idle_json(const struct run_result *r)
     json_object *o = json_object_new_object();
     add_double(o, "duration_s", r->idle.duration_s);
     add_double(o, "mean_pct", r->idle.mean_pct);
-    add_known(o, "se_pct", r->idle.se_pct, r->idle.se_pct >= 0);
+    add_known(o, "se_pct", r->idle.se_pct, result_figure_known(r->idle.se_pct));
     add_int(o, "intervals", r->idle.n);
     add_known(o, "quiet_pct", r->idle.quiet_pct, r->idle.quiet_pct >= 0);
     return o;
@@ -206,12 +241,12 @@ static json_object *cpu_json(const struct run_result *r)
     result_cpu_per_call(r, &c);
     int measured = result_server_measured(r);
     /* what was not measured is null, never a number */
-    add_known(o, "mean_pct", mean, mean >= 0);
-    add_known(o, "p50_pct", p50, p50 >= 0);
-    add_known(o, "max_pct", max, max >= 0);
+    add_known(o, "mean_pct", mean, result_figure_known(mean));
+    add_known(o, "p50_pct", p50, result_figure_known(p50));
+    add_known(o, "max_pct", max, result_figure_known(max));
     add_known(o, "cpu_ms", r->server_cpu_ms, measured);
-    add_known(o, "cpu_ms_per_call", c.raw, !isnan(c.raw));
-    add_known(o, "cpu_ms_per_call_se", c.raw_se, !isnan(c.raw_se));
+    add_known(o, "cpu_ms_per_call", c.raw, result_figure_known(c.raw));
+    add_known(o, "cpu_ms_per_call_se", c.raw_se, result_figure_known(c.raw_se));
     add_known(o, "cpu_ms_per_call_net", c.net, !isnan(c.net));
     add_known(o, "cpu_ms_per_call_net_se", c.net_se, !isnan(c.net_se));
     json_object_object_add(o, "idle", idle_json(r));
@@ -225,15 +260,17 @@ static json_object *cpu_json(const struct run_result *r)
         json_object_object_add(o, "agent", a);
     }
     add_int(o, "threads", r->server_threads);
-    add_int(o, "rss_start_kb", r->rss_start_kb);
-    add_int(o, "rss_end_kb", r->rss_end_kb);
+    add_known_int(o, "rss_start_kb", r->rss_start_kb, result_rss_known(r->rss_start_kb));
+    add_known_int(o, "rss_end_kb", r->rss_end_kb, result_rss_known(r->rss_end_kb));
     json_object_object_add(o, "vanished", json_object_new_boolean(r->server_vanished));
     json_object *samples = json_object_new_array();
     for (size_t i = 0; i < r->nsamples; i++) {
         json_object *s = json_object_new_object();
         add_double(s, "t", (double)r->samples[i].t_ns / 1e9);
-        add_known(s, "pct", r->samples[i].server_pct, r->samples[i].server_pct >= 0);
-        add_int(s, "rss_kb", r->samples[i].server_rss_kb);
+        add_known(s, "pct", r->samples[i].server_pct,
+                  result_figure_known(r->samples[i].server_pct));
+        add_known_int(s, "rss_kb", r->samples[i].server_rss_kb,
+                      result_rss_known(r->samples[i].server_rss_kb));
         json_object_array_add(samples, s);
     }
     json_object_object_add(o, "samples", samples);
@@ -317,13 +354,13 @@ static json_object *counts_json(const struct run_result *r, json_object *root)
     add_int(req, "errors", r->errors);
     add_int(req, "unfinished", r->unfinished);
     censor_json(req, &r->censored);
-    add_int(req, "queued", r->queued);
+    add_known_int(req, "queued", r->queued, result_count_known(r->queued));
     json_object_object_add(root, "requests", req);
     json_object *warm = json_object_new_object();
-    add_int(warm, "sent", r->warmup.sent);
-    add_int(warm, "ok", r->warmup.ok);
-    add_int(warm, "errors", r->warmup.errors);
-    add_int(warm, "unsent", r->warmup.unsent);
+    add_known_int(warm, "sent", r->warmup.sent, result_count_known(r->warmup.sent));
+    add_known_int(warm, "ok", r->warmup.ok, result_count_known(r->warmup.ok));
+    add_known_int(warm, "errors", r->warmup.errors, result_count_known(r->warmup.errors));
+    add_known_int(warm, "unsent", r->warmup.unsent, result_count_known(r->warmup.unsent));
     json_object_object_add(root, "warmup", warm);
     json_object *err = json_object_new_object();
     for (int k = 0; k < ERR_KINDS; k++)
@@ -372,17 +409,18 @@ static json_object *client_json(const struct run_result *r)
 {
     json_object *client = json_object_new_object();
     double cmax, cmean = result_client_cpu_mean(r, &cmax);
-    add_known(client, "mean_pct", cmean, cmean >= 0);
-    add_known(client, "max_pct", cmax, cmax >= 0);
+    add_known(client, "mean_pct", cmean, result_figure_known(cmean));
+    add_known(client, "max_pct", cmax, result_figure_known(cmax));
     return client;
 }
 
 static json_object *system_json(const struct run_result *r)
 {
     json_object *sys = json_object_new_object();
-    add_known(sys, "busy_pct", r->machine_busy_pct, r->machine_busy_pct >= 0);
-    add_known(sys, "steal_pct", r->machine_steal_pct, r->machine_steal_pct >= 0);
-    add_double(sys, "loadavg", r->loadavg1);
+    add_known(sys, "busy_pct", r->machine_busy_pct, result_figure_known(r->machine_busy_pct));
+    add_known(sys, "steal_pct", r->machine_steal_pct,
+              result_figure_known(r->machine_steal_pct));
+    add_known(sys, "loadavg", r->loadavg1, result_figure_known(r->loadavg1));
     if (r->machine_cores > 0)
         json_object_object_add(sys, "cores", json_object_new_int(r->machine_cores));
     return sys;
@@ -426,6 +464,8 @@ json_object *result_to_json(const struct run_result *r)
     json_object_object_add(root, "target", target_json(r));
     add_start(root, r->start_unix);
     add_double(root, "duration_s", r->duration_s);
+    if (r->merged.runs > 1)
+        json_object_object_add(root, "merged", merged_json(&r->merged));
     json_object_object_add(root, "interrupted", json_object_new_boolean(r->interrupted));
     if (r->interrupted)
         json_object_object_add(root, "signal",
@@ -448,7 +488,8 @@ json_object *result_to_json(const struct run_result *r)
     if (r->nstages)
         json_object_object_add(root, "stages", result_stages_json(r));
     json_object_object_add(root, "intervals", intervals_json(r));
-    json_object_object_add(root, "server_cpu", cpu_json(r));
+    /* null, not an object of nulls, when nothing of the server was watched */
+    json_object_object_add(root, "server_cpu", result_server_sampled(r) ? cpu_json(r) : NULL);
     json_object_object_add(root, "client_cpu", client_json(r));
     json_object_object_add(root, "system", system_json(r));
     json_object *w = json_object_new_array();
@@ -505,6 +546,14 @@ const char *result_json_text(json_object *j)
     make_safe(j);
     json_c_set_serialization_double_format(DOUBLE_FORMAT, JSON_C_OPTION_GLOBAL);
     return json_object_to_json_string_ext(j, TEXT_FLAGS);
+}
+
+const char *result_json_line(json_object *j)
+{
+    make_safe(j);
+    json_c_set_serialization_double_format(DOUBLE_FORMAT, JSON_C_OPTION_GLOBAL);
+    return json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
+                                                 JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
 int result_json_write(json_object *j, const char *path, char *err)

@@ -27,11 +27,24 @@ json_object *result_to_json(const struct run_result *r);
  * replaced by their safe form, which is why j is not const).
  * @return j's text, owned by j (valid until j changes or is freed). */
 const char *result_json_text(json_object *j);
+/* The same, on one line (no blanks, no line breaks), for a line of a
+ * file that holds other lines (--requests-log's config line).
+ * @return j's text, owned by j. */
+const char *result_json_line(json_object *j);
 /* The same text into path (created or truncated; j stays the caller's).
  * @return 0, or -1 with err. */
 int result_json_write(json_object *j, const char *path, char *err);
 /* Writes r (only read) as JSON to path. @return 0, or -1 with err. */
 int result_save(const struct run_result *r, const char *path, char *err);
+/* A run's configuration as a saved result holds it: a new object
+ * {"config": {...}, "target": {"url", "proto"}} (the caller's to put),
+ * which result_config_load reads back; c and target_url only read. The
+ * --requests-log header carries it. */
+json_object *result_config_json(const struct run_config *c, const char *target_url);
+/* Reads root's "config" and "target" (a saved result, or
+ * result_config_json's object; borrowed) into cfg, which the caller
+ * zeroed: what is absent keeps a saved result's defaults. */
+void result_config_load(json_object *root, struct run_config *cfg);
 /* Reads a saved result (histograms, counters, timeline, config figures)
  * into r, which this initialises (zeroed first, so result_free is safe
  * whatever the outcome): r is then the caller's to result_free, on

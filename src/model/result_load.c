@@ -7,6 +7,7 @@
  * range-checked and every array bounded. */
 #include "model/result_json.h"
 #include "model/result_ranks.h"
+#include "model/result_merge.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +38,15 @@ static double num(json_object *o, const char *key, double dflt)
         return dflt;
     double d = json_object_get_double(v);
     return isfinite(d) ? d : dflt;
+}
+
+/* 1 when o has key set to null: a figure saved as unknown (absent is
+ * another matter: a file saved before the figure existed). */
+static int is_null(json_object *o, const char *key)
+{
+    json_object *v = NULL;
+    return o && json_object_is_type(o, json_type_object) &&
+           json_object_object_get_ex(o, key, &v) && !v;
 }
 
 /* Counts, sizes and seeds in a saved result are never negative, and never
@@ -138,14 +148,15 @@ static void load_config(json_object *c, struct run_config *cfg)
     str(c, "label", cfg->label, sizeof cfg->label);
     cfg->rate = num(c, "rate", 0);
     cfg->duration_ns = secs_ns(num(c, "duration_s", 0));
-    cfg->warmup_ns = secs_ns(num(c, "warmup_s", 0));
-    cfg->timeout_ns = secs_ns(num(c, "timeout_s", 10));
+    cfg->warmup_ns = is_null(c, "warmup_s") ? -1 : secs_ns(num(c, "warmup_s", 0));
+    cfg->timeout_ns = is_null(c, "timeout_s") ? -1 : secs_ns(num(c, "timeout_s", 10));
     cfg->interval_ns = secs_ns(num(c, "interval_s", 1));
     int64_t n = i64(c, "connections");
     cfg->connections = n > 0 && n < 1000000 ? (int)n : 0;
     char s[32] = "";
     str(c, "arrival", s, sizeof s);
-    cfg->arrival = !strcmp(s, "poisson") ? ARRIVAL_POISSON : ARRIVAL_CONSTANT;
+    cfg->arrival = !strcmp(s, result_arrival_name(ARRIVAL_POISSON)) ? ARRIVAL_POISSON
+                                                                    : ARRIVAL_CONSTANT;
     cfg->busy_poll = boolean(c, "busy_poll");
     cfg->pacer_window_auto = boolean(c, "pacer_window_auto"); /* older files: fixed */
     cfg->pacer_window_ns = window_ns(c, "pacer_window_us"); /* older files: none */
@@ -188,6 +199,25 @@ static int given_up_kind(json_object *v)
     return ERR_CONNECT;
 }
 
+/* "merged" (result_json's merged_json); absent: one run. */
+static void load_merged(json_object *m, struct run_result *r)
+{
+    int64_t runs = i64(m, "runs");
+    if (runs < 2)
+        return;
+    char how[32] = "";
+    str(m, "how", how, sizeof how);
+    int h = result_merge_from_name(how);
+    r->merged = (struct merged_from){.runs = runs > INT32_MAX ? INT32_MAX : (int)runs,
+                                     .how = h < 0 ? RESULT_MERGE_CONCURRENT : h};
+    json_object *a = get(m, "arrivals");
+    for (size_t i = 0; i < array_len(a); i++) {
+        const char *s = json_object_get_string(json_object_array_get_idx(a, i));
+        r->merged.arrivals |= 1u << (s && !strcmp(s, result_arrival_name(ARRIVAL_POISSON))
+                                         ? ARRIVAL_POISSON : ARRIVAL_CONSTANT);
+    }
+}
+
 static void load_counts(json_object *root, struct run_result *r)
 {
     json_object *req = get(root, "requests");
@@ -202,12 +232,12 @@ static void load_counts(json_object *root, struct run_result *r)
     r->unsent_failed = i64(req, "unsent_given_up");
     r->unsent_kind = given_up_kind(get(req, "unsent_given_up_as"));
     load_censor(req, &r->censored);
-    r->queued = i64(req, "queued");
+    r->queued = is_null(req, "queued") ? -1 : i64(req, "queued");
     json_object *warm = get(root, "warmup"); /* absent in older files: 0 */
-    r->warmup.sent = i64(warm, "sent");
-    r->warmup.ok = i64(warm, "ok");
-    r->warmup.errors = i64(warm, "errors");
-    r->warmup.unsent = i64(warm, "unsent");
+    r->warmup.sent = is_null(warm, "sent") ? -1 : i64(warm, "sent");
+    r->warmup.ok = is_null(warm, "ok") ? -1 : i64(warm, "ok");
+    r->warmup.errors = is_null(warm, "errors") ? -1 : i64(warm, "errors");
+    r->warmup.unsent = is_null(warm, "unsent") ? -1 : i64(warm, "unsent");
     json_object *err = get(root, "errors");
     for (int k = 0; k < ERR_KINDS; k++)
         r->err[k] = i64(err, err_kind_names[k]);
@@ -216,6 +246,7 @@ static void load_counts(json_object *root, struct run_result *r)
     r->bytes_received = i64(bytes, "received");
     load_checks(get(root, "checks"), r);
     r->duration_s = num(root, "duration_s", 0);
+    load_merged(get(root, "merged"), r);
     r->start_unix = num(root, "start_unix", 0); /* 0: unknown (older files) */
     if (!(r->start_unix > 0 && r->start_unix < 1e11)) /* not before 1970 nor past year 5000 */
         r->start_unix = 0;
@@ -389,7 +420,7 @@ static void load_cpu(json_object *root, struct run_result *r)
     json_object *sys = get(root, "system");
     r->machine_busy_pct = num(sys, "busy_pct", -1);
     r->machine_steal_pct = num(sys, "steal_pct", -1); /* absent in older files: unknown */
-    r->loadavg1 = num(sys, "loadavg", 0);
+    r->loadavg1 = is_null(sys, "loadavg") ? NAN : num(sys, "loadavg", 0);
     r->machine_cores = (int)i64(sys, "cores"); /* absent in older files: 0, unknown */
     load_pacer(get(root, "pacer"), &r->pacer);
     json_object *tr = get(root, "transport"), *es = get(root, "error_samples");
@@ -414,17 +445,23 @@ static void load_cpu(json_object *root, struct run_result *r)
         result_warn(r, "%s", json_object_get_string(json_object_array_get_idx(w, i)));
 }
 
+void result_config_load(json_object *root, struct run_config *cfg)
+{
+    load_config(get(root, "config"), cfg);
+    json_object *t = get(root, "target");
+    str(t, "proto", cfg->encoding, sizeof cfg->encoding);
+    if (!boolean(t, "embedded"))
+        str(t, "url", cfg->url, sizeof cfg->url);
+    if (!cfg->label[0])
+        snprintf(cfg->label, sizeof cfg->label, "%s", cfg->encoding);
+}
+
 static int load_root(json_object *root, struct run_result *r, char *err)
 {
     struct run_config cfg;
     memset(&cfg, 0, sizeof cfg);
-    load_config(get(root, "config"), &cfg);
+    result_config_load(root, &cfg);
     json_object *t = get(root, "target");
-    str(t, "proto", cfg.encoding, sizeof cfg.encoding);
-    if (!boolean(t, "embedded"))
-        str(t, "url", cfg.url, sizeof cfg.url);
-    if (!cfg.label[0])
-        snprintf(cfg.label, sizeof cfg.label, "%s", cfg.encoding);
     if (result_init(r, &cfg)) {
         snprintf(err, ERR_LEN, "out of memory");
         return -1;

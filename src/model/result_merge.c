@@ -129,6 +129,13 @@ static void merge_pacer(struct pacer_stats *dst, const struct pacer_stats *src)
     dst->wakes += src->wakes;
 }
 
+/* A count that may be unknown (-1, result_count_known): unknown in the
+ * sum when unknown in either. */
+static void add_count(int64_t *dst, int64_t src)
+{
+    *dst = result_count_known(*dst) && result_count_known(src) ? *dst + src : -1;
+}
+
 static void merge_counts(struct run_result *dst, const struct run_result *src)
 {
     dst->offered += src->offered;
@@ -140,11 +147,11 @@ static void merge_counts(struct run_result *dst, const struct run_result *src)
     if (src->unsent_failed)
         dst->unsent_kind = src->unsent_kind;
     dst->unsent_failed += src->unsent_failed;
-    dst->queued += src->queued;
-    dst->warmup.unsent += src->warmup.unsent;
-    dst->warmup.sent += src->warmup.sent;
-    dst->warmup.ok += src->warmup.ok;
-    dst->warmup.errors += src->warmup.errors;
+    add_count(&dst->queued, src->queued);
+    add_count(&dst->warmup.unsent, src->warmup.unsent);
+    add_count(&dst->warmup.sent, src->warmup.sent);
+    add_count(&dst->warmup.ok, src->warmup.ok);
+    add_count(&dst->warmup.errors, src->warmup.errors);
     for (int k = 0; k < ERR_KINDS; k++) {
         dst->err[k] += src->err[k];
         if (!dst->error_samples[k][0])
@@ -425,11 +432,56 @@ static void merge_pids(struct run_result *dst, const struct run_result *src)
     }
 }
 
+/* 1 when dst is fresh from result_init: nothing merged into it yet. */
+static int fresh(const struct run_result *dst)
+{
+    return !(dst->sent || dst->nintervals || dst->latency.total_count || dst->duration_s > 0);
+}
+
+static int runs_in(const struct run_result *r)
+{
+    return r->merged.runs > 0 ? r->merged.runs : 1;
+}
+
+static unsigned arrivals_in(const struct run_result *r)
+{
+    return r->merged.arrivals ? r->merged.arrivals : 1u << r->cfg.arrival;
+}
+
+/* What the merged report says of itself: how many runs, how merged, which
+ * arrival processes (the first run's config alone would name one). */
+static void note_merge(struct run_result *dst, const struct run_result *src, int was_fresh,
+                       enum result_merge mode)
+{
+    dst->merged.runs = (was_fresh ? 0 : runs_in(dst)) + runs_in(src);
+    dst->merged.arrivals = (was_fresh ? 0 : arrivals_in(dst)) | arrivals_in(src);
+    dst->merged.how = (int)mode;
+}
+
+static const char *const how_names[] = {
+    [RESULT_MERGE_SEQUENTIAL] = "sequential",
+    [RESULT_MERGE_CONCURRENT] = "concurrent",
+    [RESULT_MERGE_CONSECUTIVE] = "consecutive",
+};
+
+const char *result_merge_name(int how)
+{
+    return how >= 0 && how <= RESULT_MERGE_CONSECUTIVE ? how_names[how] : "?";
+}
+
+int result_merge_from_name(const char *name)
+{
+    for (int i = 0; i <= RESULT_MERGE_CONSECUTIVE; i++)
+        if (!strcmp(name, how_names[i]))
+            return i;
+    return -1;
+}
+
 /* A result fresh from result_init takes its starting figures from the
  * first one merged into it. */
 static void adopt(struct run_result *dst, const struct run_result *src, enum result_merge mode)
 {
-    if (dst->sent || dst->nintervals || dst->latency.total_count || dst->duration_s > 0)
+    if (!fresh(dst))
         return;
     dst->server_cpu_ms = -1;
     dst->machine_busy_pct = -1;
@@ -525,6 +577,7 @@ enum result_timing result_timing(const double *start, const double *dur, size_t 
 int result_merge(struct run_result *dst, const struct run_result *src, enum result_merge mode,
                  char *err)
 {
+    note_merge(dst, src, fresh(dst), mode);
     adopt(dst, src, mode);
     if (merge_hists(dst, src, err))
         return -1;

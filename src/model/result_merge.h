@@ -30,6 +30,12 @@
  *   them), the figures are SEQUENTIAL's. */
 enum result_merge { RESULT_MERGE_SEQUENTIAL, RESULT_MERGE_CONCURRENT, RESULT_MERGE_CONSECUTIVE };
 
+/* The mode's name: "sequential", "concurrent", "consecutive" ("?" for
+ * none), as the JSON's "merged.how" spells it. */
+const char *result_merge_name(int how);
+/* @return the mode a name spells, or -1. */
+int result_merge_from_name(const char *name);
+
 /* Adds src into dst: histograms merged, counters summed, intervals,
  * samples and warnings appended or joined. dst may be fresh from
  * result_init (it then takes src's starting figures). dst stays the

@@ -15,7 +15,7 @@ static void add_count(json_object *o, const char *k, int64_t v)
 /* k: v, or k: null when it is not known (negative). */
 static void add_known(json_object *o, const char *k, double v)
 {
-    json_object_object_add(o, k, v >= 0 ? json_object_new_double(v) : NULL);
+    json_object_object_add(o, k, result_figure_known(v) ? json_object_new_double(v) : NULL);
 }
 
 json_object *result_stages_config_json(const struct run_config *c)

@@ -47,6 +47,16 @@ int result_sample_is_full(const struct run_result *r, size_t i)
     return sample_len(r, i) >= (double)r->cfg.interval_ns / 2e9;
 }
 
+int result_server_sampled(const struct run_result *r)
+{
+    return r->nwatched > 0 || r->agent.url[0] || r->server_cpu_source[0];
+}
+
+int result_rss_known(int64_t rss_kb)
+{
+    return rss_kb > 0;
+}
+
 int result_server_measured(const struct run_result *r)
 {
     if (r->nwatched == 0 || r->server_cpu_ms < 0)

@@ -58,6 +58,18 @@ void server_cpu_wstats(const double *x, const double *w, size_t n, double *mean,
  * length, but says little of a median, a peak or saturation), else 0. */
 int result_sample_is_full(const struct run_result *r, size_t i);
 
+/* @return 1 when the server was watched at all (--server-pid,
+ * --server-name, --server-agent, or the simulator run spawned), whatever
+ * the readings gave; 0: nothing of the server was sampled, and its
+ * figures are unknown (JSON server_cpu null, text n/a). */
+int result_server_sampled(const struct run_result *r);
+
+/* A server RSS reading (kB) is known when it is above 0: a live process
+ * always has resident pages, so 0 is no reading (not sampled, no pid
+ * readable) and -1 an agent's unknown sample.
+ * @return 1 when known, else 0. */
+int result_rss_known(int64_t rss_kb);
+
 /* @return 1 when r's server CPU was measured (a watched process read at
  * both ends of an interval), else 0. */
 int result_server_measured(const struct run_result *r);

@@ -70,6 +70,7 @@ void http_response_start(struct http_response *r, size_t max_body, http_body_sin
     r->parser.data = r;
     r->max_body = max_body;
     r->body_seen = 0;
+    r->wire_seen = 0;
     r->sink = sink;
     r->ctx = ctx;
     r->message_done = 0;
@@ -81,6 +82,7 @@ enum http_resp_outcome http_response_feed(struct http_response *r, const char *p
                                           size_t *used)
 {
     size_t k = http_parser_execute(&r->parser, &settings, p, n);
+    r->wire_seen += k;
     if (used)
         *used = k;
     if (r->message_done) /* paused on its last byte (HPE_PAUSED) */

@@ -44,6 +44,8 @@ struct http_response {
     http_parser parser;
     size_t max_body;
     size_t body_seen;  /* body bytes received, kept by the sink or not */
+    size_t wire_seen;  /* every byte framed as this response: status line,
+                          headers, any 1xx before it, chunk framing, body */
     http_body_sink sink;
     void *ctx;
     int message_done;  /* the final (non-1xx) response ended */

@@ -148,9 +148,11 @@ int compare_pct_doc(const struct comparison *c, struct doc_table *t, char *err)
 /* A row of counts: name, A's and B's. @return doc_table_add's. */
 static int count_row(struct doc_table *t, const char *name, int64_t a, int64_t b, char *err)
 {
-    char va[32], vb[32];
-    snprintf(va, sizeof va, "%lld", (long long)a);
-    snprintf(vb, sizeof vb, "%lld", (long long)b);
+    char va[32] = "n/a", vb[32] = "n/a"; /* -1: a count the input did not hold */
+    if (result_count_known(a))
+        snprintf(va, sizeof va, "%lld", (long long)a);
+    if (result_count_known(b))
+        snprintf(vb, sizeof vb, "%lld", (long long)b);
     const char *cells[3] = {name, va, vb};
     return doc_table_add(t, cells, err);
 }

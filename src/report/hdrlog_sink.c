@@ -28,9 +28,63 @@ struct run_hooks hdrlog_sink_next_run(struct hdrlog_sink *s, const struct run_re
         return h;
     s->in_run = 0;
     s->res = res;
+    hist_close(&s->run_sum); /* a run that ended without run_done */
     h.on_interval = hdrlog_sink_hook;
     h.interval_ctx = s;
     return h;
+}
+
+/* The run's measured start, once per run: the start the engine recorded,
+ * failing that the wall clock less since_start (s the run has lasted). */
+static void begin_run(struct hdrlog_sink *s, double since_start)
+{
+    if (s->in_run)
+        return;
+    if (s->res && s->res->start_unix > 0)
+        s->run_base = s->res->start_unix;
+    else
+        s->run_base = epoch_now() - since_start;
+    s->in_run = 1;
+}
+
+/* The header, before the first line of the log, dated at its first
+ * interval's start (at, s after the run's start). @return 0, or -1. */
+static int open_log(struct hdrlog_sink *s, double at)
+{
+    if (s->opened)
+        return 0;
+    s->log_start = s->run_base + at;
+    if (hdrlog_writer_open(&s->w, s->f, s->log_start, 1000.0, NULL, s->err))
+        return -1;
+    s->opened = 1;
+    return 0;
+}
+
+/* One interval line, start_s after the run's start. @return 0, or -1. */
+static int write_one(struct hdrlog_sink *s, double start_s, double len_s, const struct hist *h)
+{
+    double at = s->run_base + start_s - s->log_start;
+    if (at < 0)
+        at = 0;
+    if (hdrlog_write_interval(&s->w, at, len_s, h, s->err))
+        return -1;
+    s->total += h->total_count;
+    s->last_end = at + len_s;
+    return 0;
+}
+
+/* Adds h to the run's sum, for hdrlog_sink_run_done. @return 0, or -1. */
+static int add_to_run(struct hdrlog_sink *s, const struct hist *h)
+{
+    if (!s->run_sum.counts && hist_init(&s->run_sum, h->lowest, h->highest, h->sigfigs)) {
+        snprintf(s->err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    if (hist_merge(&s->run_sum, h)) {
+        snprintf(s->err, ERR_LEN, "an interval's histogram has another layout");
+        return -1;
+    }
+    return 0;
 }
 
 void hdrlog_sink_hook(void *ctx, const struct interval_rec *rec, const struct hist *h,
@@ -40,27 +94,64 @@ void hdrlog_sink_hook(void *ctx, const struct interval_rec *rec, const struct hi
     struct hdrlog_sink *s = ctx;
     if (s->failed || !s->f)
         return;
-    if (!s->in_run) {
-        /* The start the engine recorded; failing that, as the interval
-         * closes, the measured start is now less the interval's end. */
-        if (s->res && s->res->start_unix > 0)
-            s->run_base = s->res->start_unix;
-        else
-            s->run_base = epoch_now() - (start_s + len_s);
-        s->in_run = 1;
-    }
-    if (!s->opened) {
-        s->log_start = s->run_base + start_s;
-        if (hdrlog_writer_open(&s->w, s->f, s->log_start, 1000.0, NULL, s->err)) {
-            s->failed = 1;
-            return;
-        }
-        s->opened = 1;
-    }
-    double at = s->run_base + start_s - s->log_start;
-    if (hdrlog_write_interval(&s->w, at > 0 ? at : 0, len_s, h, s->err))
+    begin_run(s, start_s + len_s); /* the interval closes now */
+    if (open_log(s, start_s) || write_one(s, start_s, len_s, h) || add_to_run(s, h))
         s->failed = 1;
-    s->total += h->total_count;
+}
+
+/* The comment line that marks the next interval's lower bounds. */
+static void censored_comment(struct hdrlog_sink *s, const struct censor *cs, int64_t n)
+{
+    fprintf(s->f, HDRLOG_CENSORED_MARK "%lld of the %lld values of the next interval are lower "
+            "bounds: the waits, until the run's end, of requests not answered by then (the least "
+            "%lld us)]\n",
+            (long long)cs->n, (long long)n, (long long)cs->min_us);
+}
+
+/* res's latencies less the intervals already written: the censored
+ * values. @return 0 with *left the caller's to hist_close, or -1. */
+static int leftover(struct hdrlog_sink *s, const struct run_result *res, struct hist *left)
+{
+    const struct hist *all = &res->latency;
+    if (hist_init(left, all->lowest, all->highest, all->sigfigs)) {
+        snprintf(s->err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    hist_merge(left, all);
+    if (s->run_sum.counts && hist_subtract(left, &s->run_sum)) {
+        hist_close(left);
+        snprintf(s->err, ERR_LEN, "its intervals hold values the run's latencies do not");
+        return -1;
+    }
+    return 0;
+}
+
+int hdrlog_sink_run_done(struct hdrlog_sink *s, const struct run_result *res)
+{
+    if (!s || !s->f || s->failed)
+        return s && s->failed ? -1 : 0;
+    int rc = 0;
+    struct hist left = {0};
+    if (res->censored.n > 0) {
+        s->res = res;
+        begin_run(s, res->duration_s);
+        /* The waits were taken when the run was over: the interval runs
+         * from the run's last one to now, just after that. */
+        double start = s->run_sum.counts ? s->last_end + s->log_start - s->run_base
+                                         : res->duration_s;
+        double len = epoch_now() - s->run_base - start;
+        rc = open_log(s, start) || leftover(s, res, &left) ? -1 : 0;
+        if (rc == 0) {
+            censored_comment(s, &res->censored, left.total_count);
+            rc = write_one(s, start, len > 0 ? len : 0, &left);
+            s->censored += res->censored.n;
+        }
+    }
+    hist_close(&left);
+    hist_close(&s->run_sum); /* the next run sums its own */
+    if (rc)
+        s->failed = 1;
+    return rc;
 }
 
 int hdrlog_sink_close(struct hdrlog_sink *s, char *err)
@@ -80,6 +171,7 @@ int hdrlog_sink_close(struct hdrlog_sink *s, char *err)
         rc = -1;
     }
     s->f = NULL;
+    hist_close(&s->run_sum);
     return rc;
 }
 

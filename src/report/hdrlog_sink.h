@@ -2,7 +2,9 @@
  * (the encodings themselves are stats/hdrlog.h).
  *
  * - --hdr-log FILE: an interval log, fed by the engine's interval hook
- *   (one histogram per interval, microseconds).
+ *   (one histogram per interval, microseconds), then, once each run is
+ *   over, one interval of its censored values (hdrlog_sink_run_done), so
+ *   the log holds every value the report's latency histogram does.
  * - --percentile-dist FILE: HdrHistogram's percentile table, in ms.
  *
  * Functions that can fail return 0 or -1 and write a one-line reason into
@@ -32,7 +34,11 @@ struct hdrlog_sink {
     double run_base;       /* epoch s of the current run's measured start */
     const struct run_result *res; /* the run being fed (borrowed), whose
                                      start_unix dates it; NULL: estimated */
+    struct hist run_sum;   /* the current run's intervals added up (counts
+                              NULL until its first interval) */
+    double last_end;       /* s since log_start: the last interval's end */
     int64_t total;         /* values written, for the caller's checks */
+    int64_t censored;      /* of them, lower bounds (hdrlog_sink_run_done) */
     int failed;            /* a write failed: later intervals are dropped */
     char err[ERR_LEN];     /* why it failed */
 };
@@ -59,6 +65,21 @@ struct run_hooks hdrlog_sink_next_run(struct hdrlog_sink *s, const struct run_re
  * sink and reported by hdrlog_sink_close; it never stops the run. */
 void hdrlog_sink_hook(void *ctx, const struct interval_rec *rec, const struct hist *h,
                       double start_s, double len_s);
+
+/* Call once a run that hdrlog_sink_next_run began is over, with its
+ * result (only read): writes what res's latency histogram holds beyond
+ * the intervals written for that run, the waits of the requests still
+ * unfinished at its end (res->censored, recorded once the last interval
+ * had closed), as one more interval, after a comment line
+ * "#[Censored: N ...]" that says its N values are lower bounds. The line
+ * is untagged because HistogramLogProcessor reads only untagged lines by
+ * default (and rpcbench's own reader takes no Tag=): a tag would drop the
+ * very values that keep the log from under-counting. Nothing is written
+ * when nothing is censored. With s NULL, does nothing.
+ * @return 0, or -1 when the write fails (kept in s for hdrlog_sink_close,
+ * as the hook's failures are) or the intervals do not add up to a part of
+ * res's histogram. */
+int hdrlog_sink_run_done(struct hdrlog_sink *s, const struct run_result *res);
 
 /* Writes the header if no interval came (an empty log is still valid),
  * flushes and closes the FILE. Safe on a sink that failed to open.

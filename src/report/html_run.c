@@ -59,8 +59,9 @@ static void charts(FILE *out, const struct run_result *r)
 
 static void count_row(FILE *out, const char *name, int64_t n, const char *note)
 {
-    char v[32];
-    snprintf(v, sizeof v, "%lld", (long long)n);
+    char v[32] = "n/a";
+    if (result_count_known(n))
+        snprintf(v, sizeof v, "%lld", (long long)n);
     const char *cells[3] = {name, v, note ? note : ""};
     html_row(out, cells, 3);
 }
@@ -78,7 +79,8 @@ static void errors_table(FILE *out, const struct run_result *r)
     count_row(out, "errors", r->errors, NULL);
     count_row(out, "unfinished", r->unfinished, "sent, no answer when the run was over");
     count_row(out, "queued", r->queued, "found every connection busy when due");
-    if (r->warmup.sent || r->warmup.unsent || r->cfg.warmup_ns) {
+    /* unknown (-1, a requests log's): n/a rows */
+    if (r->warmup.sent || r->warmup.unsent || r->cfg.warmup_ns > 0) {
         count_row(out, "warmup: sent", r->warmup.sent, "before the window: in no figure here");
         count_row(out, "warmup: unsent", r->warmup.unsent, NULL);
         count_row(out, "warmup: ok", r->warmup.ok, NULL);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "stats/buckets.h"
+#include "model/server_cpu.h"
 
 void report_fmt_us(double us, char *out, size_t len)
 {
@@ -50,10 +51,20 @@ void report_unit_span(const struct hist *h, double *mn, double *mx)
         *mx = hi;
 }
 
+/* A figure the table's unit would show with fewer than 2 significant
+ * digits: the decimals follow the table's smallest figure, at most 3, so a
+ * 0.22 ms median in a table of seconds would read 0.000s. */
+static int too_small_for(const struct report_unit *u, double us)
+{
+    return us > 0 && us / u->div < 10 * pow(10, -u->dec);
+}
+
 void report_unit_fmt(const struct report_unit *u, int have, double us, char *out, size_t len)
 {
     if (!have)
         snprintf(out, len, "n/a");
+    else if (too_small_for(u, us))
+        report_fmt_us(us, out, len); /* its own unit: no measured figure reads 0 */
     else
         snprintf(out, len, "%.*f%s", u->dec, us / u->div, u->name);
 }
@@ -172,7 +183,7 @@ int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err)
 
 const char *report_fmt_pct(double v, char *buf, size_t len)
 {
-    snprintf(buf, len, v < 0 ? "n/a" : "%.1f%%", v);
+    snprintf(buf, len, !result_figure_known(v) ? "n/a" : "%.1f%%", v);
     return buf;
 }
 
@@ -272,14 +283,16 @@ void report_csv(FILE *out, const struct run_result *r)
             staged ? ",offered" : "");
     for (size_t i = 0; i < r->nintervals; i++) {
         const struct interval_rec *x = &r->intervals[i];
-        char scpu[24] = "", ccpu[24] = ""; /* empty: not measured */
-        if (x->server_cpu_pct >= 0)
+        char scpu[24] = "", ccpu[24] = "", rss[24] = ""; /* empty: not measured */
+        if (result_figure_known(x->server_cpu_pct))
             snprintf(scpu, sizeof scpu, "%.1f", x->server_cpu_pct);
-        if (x->client_cpu_pct >= 0)
+        if (result_figure_known(x->client_cpu_pct))
             snprintf(ccpu, sizeof ccpu, "%.1f", x->client_cpu_pct);
-        fprintf(out, "%.3f,%lld,%lld,%lld,%lld,%lld,%.3f,%.3f,%s,%s,%lld", x->t, (long long)x->due,
-                (long long)x->sent, (long long)x->unsent, (long long)x->ok, (long long)x->errors, x->p50_ms, x->p99_ms, scpu, ccpu,
-                (long long)x->server_rss_kb);
+        if (result_rss_known(x->server_rss_kb))
+            snprintf(rss, sizeof rss, "%lld", (long long)x->server_rss_kb);
+        fprintf(out, "%.3f,%lld,%lld,%lld,%lld,%lld,%.3f,%.3f,%s,%s,%s", x->t, (long long)x->due,
+                (long long)x->sent, (long long)x->unsent, (long long)x->ok, (long long)x->errors,
+                x->p50_ms, x->p99_ms, scpu, ccpu, rss);
         if (staged)
             fprintf(out, ",%.3f", x->offered);
         fputc('\n', out);

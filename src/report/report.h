@@ -79,7 +79,10 @@ struct report_unit report_unit_pick(double max_us, double min_us);
  * and, when its min is 0, its median. Empty h leaves them as they are. */
 void report_unit_span(const struct hist *h, double *mn, double *mx);
 /* "12.3ms" in unit u into out (len bytes, always terminated), or "n/a"
- * when have is 0 (the histogram behind the figure is empty). */
+ * when have is 0 (the histogram behind the figure is empty). A non-zero
+ * figure that u would show with fewer than 2 significant digits (0.000s,
+ * 0.004s) is written in its own unit instead, as report_fmt_us does
+ * ("220us", "4.12ms"), so no measured figure prints as zero. */
 void report_unit_fmt(const struct report_unit *u, int have, double us, char *out, size_t len);
 /* @return the unit of r's percentile table (its latency and service),
  * which the run page's latency cards are written in too. */

@@ -48,6 +48,7 @@ static void summary_head(FILE *out, const struct run_result *r)
     fputs(",latency_min_ms,latency_mean_ms,latency_max_ms", out);
     for (size_t i = 0; i < r->cfg.npcts; i++)
         fprintf(out, ",latency_p%g_ms", r->cfg.pcts[i]);
+    fputs(",censored,latency_lower_bound", out);
     fputs(",server_cpu_mean_pct,server_cpu_ms_per_call,bytes_received", out);
     fputs(",server_idle_pct,server_cpu_ms_per_call_net", out);
 }
@@ -67,6 +68,25 @@ static void metric_columns(FILE *out, const struct doc_kv *d, int head)
             else
                 num(out, l->raw, !isnan(l->raw));
         }
+}
+
+/* latency_lower_bound: the names of the latency columns that censored
+ * values reach (result_lower_bound), space-separated, as JSON's
+ * latency_ms.lower_bound lists them; empty when every figure is exact. */
+static void lower_bound_cell(FILE *out, const struct run_result *r)
+{
+    const struct hist *h = &r->latency;
+    const struct censor *cs = &r->censored;
+    const char *sep = "";
+    fputc(',', out);
+    if (cs->n <= 0 || !h->total_count)
+        return;
+    if (result_censored_at(cs, (double)h->min))
+        fputs("latency_min_ms", out), sep = " ";
+    fprintf(out, "%slatency_mean_ms latency_max_ms", sep);
+    for (size_t i = 0; i < r->cfg.npcts; i++)
+        if (result_censored_at(cs, (double)hist_percentile(h, r->cfg.pcts[i])))
+            fprintf(out, " latency_p%g_ms", r->cfg.pcts[i]);
 }
 
 void report_csv_summary(FILE *out, const struct run_result *r)
@@ -93,13 +113,15 @@ void report_csv_summary(FILE *out, const struct run_result *r)
     num(out, (double)h->max / 1000, any);
     for (size_t i = 0; i < r->cfg.npcts; i++)
         num(out, (double)hist_percentile(h, r->cfg.pcts[i]) / 1000, any);
+    fprintf(out, ",%lld", (long long)r->censored.n);
+    lower_bound_cell(out, r);
     double mean, p50, max;
     result_cpu_summary(r, &mean, &p50, &max);
     double per = result_cpu_ms_per_call(r);
     struct cpu_per_call c;
     result_cpu_per_call(r, &c);
-    num(out, mean, mean >= 0);
-    num(out, per, per >= 0);
+    num(out, mean, result_figure_known(mean));
+    num(out, per, result_figure_known(per));
     fprintf(out, ",%lld", (long long)r->bytes_received);
     num(out, r->idle.mean_pct, r->idle.n > 0); /* empty: no idle baseline */
     num(out, c.net, !isnan(c.net));

@@ -5,6 +5,7 @@
 
 #include "base/units.h"
 #include "model/metric.h"
+#include "model/result_merge.h"
 #include "model/server_cpu.h"
 #include "report/report.h"
 
@@ -53,12 +54,14 @@ static void rate_line(struct doc_kv *d, const struct run_result *r)
                    "service time", r->rate_achieved);
         return;
     }
-    char target[32], pacer[112];
+    char target[32], pacer[112], arrivals[48];
     units_format_rate(c->rate, target, sizeof target); /* as the user wrote it */
     result_pacer_text(r, pacer, sizeof pacer);
+    /* a merge names every process its runs had, not the first one's */
+    result_arrivals_text(r->merged.arrivals ? r->merged.arrivals : 1u << c->arrival, arrivals,
+                         sizeof arrivals);
     doc_kv_add(d, DOC_IN_BOTH, "rate", "%s target%s, %.2f/s achieved (%s arrivals, %s)", target,
-               c->nstages ? " (the stages' mean)" : "", r->rate_achieved,
-               c->arrival == ARRIVAL_POISSON ? "poisson" : "constant", pacer);
+               c->nstages ? " (the stages' mean)" : "", r->rate_achieved, arrivals, pacer);
     if (!c->nstages)
         return;
     doc_kv_add(d, DOC_IN_BOTH, "stages", "%s", ""); /* as --stages takes them */
@@ -70,6 +73,24 @@ static void rate_line(struct doc_kv *d, const struct run_result *r)
     }
 }
 
+/* How a merge put its runs together, for the duration line. */
+static const char *merged_how(int how)
+{
+    switch (how) {
+    case RESULT_MERGE_SEQUENTIAL: return "back to back, durations added";
+    case RESULT_MERGE_CONSECUTIVE: return "one after the other, durations added";
+    default: return "side by side, the span of their windows";
+    }
+}
+
+/* A merged result's measured window (r->duration_s, not the first run's
+ * plan) into buf. @return buf. */
+static const char *merged_span(const struct run_result *r, char *buf, size_t len)
+{
+    units_format_duration((int64_t)llround(r->duration_s * 1e9), buf, len);
+    return buf;
+}
+
 static void duration_lines(struct doc_kv *d, const struct run_result *r)
 {
     const struct run_config *c = &r->cfg;
@@ -77,13 +98,22 @@ static void duration_lines(struct doc_kv *d, const struct run_result *r)
     units_format_duration(c->duration_ns, dur, sizeof dur);
     units_format_duration(c->warmup_ns, warm, sizeof warm);
     units_format_duration(c->timeout_ns, tmo, sizeof tmo);
-    if (r->interrupted)
+    if (c->warmup_ns < 0) /* a requests log without its config line */
+        snprintf(warm, sizeof warm, "n/a");
+    if (c->timeout_ns < 0)
+        snprintf(tmo, sizeof tmo, "n/a");
+    if (r->merged.runs > 1)
+        doc_kv_add(d, DOC_IN_BOTH, "duration", "%s measured: %d runs merged %s",
+                   merged_span(r, dur, sizeof dur), r->merged.runs, merged_how(r->merged.how));
+    else if (r->interrupted)
         doc_kv_add(d, DOC_IN_BOTH, "duration", "%.2fs measured of %s planned, INTERRUPTED (%s)",
                    r->duration_s, dur, result_signal_name(r->interrupted));
     else
         doc_kv_add(d, DOC_IN_BOTH, "duration", "%s measured", dur);
-    doc_kv_append(d, " (+%s warmup), %d %s, timeout %s", warm, c->connections,
-                  plural(c->connections, "connection", "connections"), tmo);
+    /* a merge's config is its first run's: said so */
+    doc_kv_append(d, r->merged.runs > 1 ? "; the first run: +%s warmup, %d %s, timeout %s"
+                                        : " (+%s warmup), %d %s, timeout %s",
+                  warm, c->connections, plural(c->connections, "connection", "connections"), tmo);
     char iso[40];
     result_format_start(r->start_unix, iso, sizeof iso);
     if (iso[0]) /* the measured window's start, for lining up with other logs */
@@ -176,14 +206,19 @@ void report_requests_doc(const struct run_result *r, struct doc_kv *d)
     doc_kv_init(d, "bytes and pacing"); /* what the page shows of it */
     d->blank_before = 1;
     /* The page's own table says these, with each kind's first error. */
+    char queued[24] = "n/a";
+    if (result_count_known(r->queued))
+        snprintf(queued, sizeof queued, "%lld", (long long)r->queued);
     doc_kv_add(d, DOC_IN_TEXT, "requests", "offered %lld  sent %lld  unsent %lld  ok %lld  "
-               "errors %lld  unfinished %lld  (queued %lld)", (long long)r->offered,
+               "errors %lld  unfinished %lld  (queued %s)", (long long)r->offered,
                (long long)r->sent, (long long)r->unsent, (long long)r->ok, (long long)r->errors,
-               (long long)r->unfinished, (long long)r->queued);
+               (long long)r->unfinished, queued);
     char unsent[160];
     if (r->unsent)
         doc_kv_add(d, DOC_IN_TEXT, "unsent", "%s", report_unsent_text(r, unsent, sizeof unsent));
-    if (r->warmup.sent || r->warmup.unsent || r->cfg.warmup_ns)
+    if (!result_count_known(r->warmup.sent))
+        doc_kv_add(d, DOC_IN_TEXT, "warmup", "n/a (not in a requests log)");
+    else if (r->warmup.sent || r->warmup.unsent || r->cfg.warmup_ns)
         doc_kv_add(d, DOC_IN_TEXT, "warmup", "sent %lld  unsent %lld  ok %lld  errors %lld  "
                    "(before the window: in no figure here)", (long long)r->warmup.sent,
                    (long long)r->warmup.unsent, (long long)r->warmup.ok,
@@ -297,8 +332,12 @@ static void server_lines(struct doc_kv *d, const struct run_result *r)
     if (line[0])
         doc_kv_add(d, DOC_IN_BOTH, "", "%s", line);
     char a[32], b[32];
-    report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
-    report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
+    snprintf(a, sizeof a, "n/a");
+    snprintf(b, sizeof b, "n/a");
+    if (result_rss_known(r->rss_start_kb))
+        report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
+    if (result_rss_known(r->rss_end_kb))
+        report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
     doc_kv_add(d, DOC_IN_BOTH, "", "RSS %s -> %s", a, b);
 }
 
@@ -313,10 +352,12 @@ void report_machine_doc(const struct run_result *r, struct doc_kv *d)
     char cores[24] = "";
     if (r->machine_cores > 0)
         snprintf(cores, sizeof cores, "%d cores, ", r->machine_cores);
-    char busy[16], cm[16], cx[16];
-    doc_kv_add(d, DOC_IN_BOTH, "machine", "%sbusy %s (all cores)%s, load %.2f; client CPU mean "
+    char busy[16], cm[16], cx[16], load[24] = "n/a";
+    if (result_figure_known(r->loadavg1))
+        snprintf(load, sizeof load, "%.2f", r->loadavg1);
+    doc_kv_add(d, DOC_IN_BOTH, "machine", "%sbusy %s (all cores)%s, load %s; client CPU mean "
                "%s max %s", cores, report_fmt_pct(r->machine_busy_pct, busy, sizeof busy), steal,
-               r->loadavg1, report_fmt_pct(cmean, cm, sizeof cm),
+               load, report_fmt_pct(cmean, cm, sizeof cm),
                report_fmt_pct(cmax, cx, sizeof cx));
     report_kv_metric(d, DOC_IN_BOTH, "", r, METRIC_CLIENT_CPU_MS);
 }

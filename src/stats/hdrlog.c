@@ -375,7 +375,9 @@ int hdrlog_writer_open(struct hdrlog_writer *w, FILE *f, double start_epoch_s,
     fprintf(f, "#[BaseTime: %.3f (seconds since epoch)]\n", start_epoch_s);
     fprintf(f, "#%s\n", comment ? comment
                                 : "[rpcbench: values are microseconds of latency, measured from "
-                                  "the intended send time]");
+                                  "the intended send time; a line \"" HDRLOG_CENSORED_MARK
+                                  "N ...\" says N values of the next interval are lower "
+                                  "bounds]");
     fprintf(f, "\"StartTimestamp\",\"Interval_Length\",\"Interval_Max\","
                "\"Interval_Compressed_Histogram\"\n");
     if (stream_status(f, "header", err) < 0) {

@@ -47,6 +47,11 @@ int hdrlog_decode(const char *base64, size_t len, struct hist *out, char *err);
 
 struct z_stream_s; /* zlib's z_stream, private to hdrlog.c */
 
+/* The comment line that says how many values of the next interval are
+ * lower bounds (the waits of requests unfinished at a run's end):
+ * "#[Censored: N of the M values of the next interval are ...]". */
+#define HDRLOG_CENSORED_MARK "#[Censored: "
+
 /* Interval log writer. The FILE stays the caller's: hdrlog_close flushes
  * it but does not fclose it. Everything else the writer holds is its own,
  * from hdrlog_writer_open to hdrlog_close: the deflate state and the

@@ -43,10 +43,24 @@ static int number(const char **p, double *out)
     return 0;
 }
 
+/* "#[Censored: N ...": rpcbench's mark of N lower bounds in the next
+ * interval (report/hdrlog_sink.h). @return 1 when s is one. */
+static int censored_line(struct hdrlog_reader *r, const char *s)
+{
+    if (strncmp(s, HDRLOG_CENSORED_MARK, sizeof HDRLOG_CENSORED_MARK - 1))
+        return 0;
+    long long n = strtoll(s + sizeof HDRLOG_CENSORED_MARK - 1, NULL, 10);
+    if (n > 0)
+        r->censored += n;
+    return 1;
+}
+
 /* "#[StartTime: 1234.567 (seconds since epoch), ...]" and BaseTime. */
 static int header_line(struct hdrlog_reader *r, const char *s, char *err)
 {
     static const char start[] = "#[StartTime: ", base[] = "#[BaseTime: ";
+    if (censored_line(r, s))
+        return 0;
     int is_start = !strncmp(s, start, sizeof start - 1);
     if (!is_start && strncmp(s, base, sizeof base - 1))
         return 0; /* another comment */

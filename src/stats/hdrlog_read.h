@@ -28,6 +28,8 @@ struct hdrlog_reader {
     double start_time;     /* StartTime, s since the epoch */
     double base_time;      /* what timestamps are relative to */
     int have_start, have_base;
+    int64_t censored;      /* lower bounds its "#[Censored: N ..." lines
+                              announce (hdrlog.h), summed so far */
     char *buf;             /* getline's */
     size_t cap;
 };

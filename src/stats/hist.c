@@ -187,6 +187,42 @@ int hist_merge(struct hist *dst, const struct hist *src)
     return 0;
 }
 
+/* Checked first, so a subtraction that cannot be done changes nothing. */
+static int holds_all(const struct hist *dst, const struct hist *src)
+{
+    if (dst->lowest != src->lowest || dst->highest != src->highest ||
+        dst->sigfigs != src->sigfigs || dst->counts_len != src->counts_len)
+        return 0;
+    for (int32_t i = 0; i < src->counts_len; i++)
+        if (src->counts[i] > dst->counts[i])
+            return 0;
+    return 1;
+}
+
+int hist_subtract(struct hist *dst, const struct hist *src)
+{
+    if (!holds_all(dst, src))
+        return -1;
+    dst->total_count = 0;
+    dst->min = INT64_MAX;
+    dst->max = 0;
+    for (int32_t i = 0; i < dst->counts_len; i++) {
+        dst->counts[i] -= src->counts[i];
+        if (dst->counts[i] == 0)
+            continue;
+        int64_t lo = hist_value_at_index(dst, i);
+        if (dst->total_count == 0)
+            dst->min = lo;
+        dst->max = hist_highest_equivalent(dst, lo);
+        dst->total_count += dst->counts[i];
+    }
+    dst->sum -= src->sum;
+    dst->sum_sq -= src->sum_sq;
+    if (dst->total_count == 0)
+        dst->sum = dst->sum_sq = 0;
+    return 0;
+}
+
 /* As hdr_value_at_percentile: the rank is rounded to the nearest count, the
  * first index whose running count reaches it gives the bucket, and the
  * bucket's highest equivalent value is reported (lowest for p == 0),

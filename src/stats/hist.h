@@ -58,6 +58,14 @@ void hist_record_n(struct hist *h, int64_t value, int64_t count);
  * differ. */
 int hist_merge(struct hist *dst, const struct hist *src);
 
+/* Takes src's counts (and sums) out of dst, when dst holds every value
+ * src does: what is left of a histogram once a part of it is known. The
+ * exact min and max of what is left are lost: they become its first
+ * bucket's lowest and its last bucket's highest value.
+ * @return 0, or -1 (dst unchanged) when their layouts differ or src has
+ * more in some bucket than dst. */
+int hist_subtract(struct hist *dst, const struct hist *src);
+
 /* @return the value at percentile p (0..100): the highest value
  * equivalent to the bucket holding that rank (the lowest for p == 0), as
  * HdrHistogram reports it, but never outside the exact min and max

@@ -65,6 +65,7 @@ static int scan(char *const *paths, int n, struct hlog_merge_info *info, char *e
         }
         if (r.have_start)
             header = fmin(header, r.start_time);
+        info->censored += r.censored;
         hdrlog_reader_close(&r);
         fclose(f);
         if (rc < 0)
@@ -198,9 +199,12 @@ static int write_merged(struct head *hd, int n, const char *out_path, struct hlo
     FILE *f = file_create(out_path, err);
     if (!f)
         return -1;
-    char comment[160];
+    char comment[320], lower[160] = "";
+    if (info->censored > 0) /* which slots hold them is lost in the merge: said once */
+        snprintf(lower, sizeof lower, "; %lld of its values are lower bounds (censored waits of "
+                 "unfinished requests, marked in the inputs)", (long long)info->censored);
     snprintf(comment, sizeof comment, "[rpcbench report: %d interval logs merged by absolute "
-             "interval start, in slots of %.3f s]", n, info->step);
+             "interval start, in slots of %.3f s%s]", n, info->step, lower);
     int rc = hdrlog_writer_open(&w, f, info->start, 1000.0, comment, err);
     if (rc == 0)
         rc = merge_heads(hd, n, &w, info, err);

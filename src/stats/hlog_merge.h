@@ -27,6 +27,7 @@ struct hlog_merge_info {
                        interval: the earliest StartTime line, else now) */
     double step;    /* the slot length, s */
     int64_t total;  /* values counted in all intervals */
+    int64_t censored; /* of them, lower bounds (the inputs' "#[Censored: N" lines) */
 };
 
 /* @return 1 when path looks like an interval log rather than a saved JSON
