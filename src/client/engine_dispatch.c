@@ -6,13 +6,6 @@
 #include "base/clock.h"
 #include "client/engine_int.h"
 
-int64_t engine_due_peek(const struct engine *e, const struct lane *l)
-{
-    int64_t mix = e->mix_off ? SCHED_NEVER : sched_peek(&l->sched);
-    int64_t own = periodic_peek(&l->periodic, NULL);
-    return own < mix ? own : mix;
-}
-
 /* Consumes l's next send: a periodic call's when it is due first, else
  * the mix's (its verb by weight). @return its intended time. */
 static int64_t due_take(struct engine *e, struct lane *l, int *verb)

@@ -243,7 +243,7 @@ int engine_workload_compile(struct engine *e, size_t i, const struct enc_request
 int engine_stamp(struct engine *e, const struct request *r);
 void engine_workload_free(struct engine *e);
 
-/* engine_dispatch.c. engine_due_peek: the intended time of lane l's next
+/* engine_lanes.c. engine_due_peek: the intended time of lane l's next
  * send, the mix's or a periodic call's (not consumed). */
 int64_t engine_due_peek(const struct engine *e, const struct lane *l);
 

@@ -71,6 +71,15 @@ static int log_targets(struct engine *e, char *err)
     return rc;
 }
 
+/* Here, not in the dispatch: the lanes ask it of every lane (no call
+ * goes back from here to the dispatch). */
+int64_t engine_due_peek(const struct engine *e, const struct lane *l)
+{
+    int64_t mix = e->mix_off ? SCHED_NEVER : sched_peek(&l->sched);
+    int64_t own = periodic_peek(&l->periodic, NULL);
+    return own < mix ? own : mix;
+}
+
 /* The one lane of a run without --targets: its target, the run's rate. */
 static int one_lane(struct engine *e, const struct target *target, char *err)
 {
