@@ -315,7 +315,9 @@ def test_runs_apart_merge_consecutive(d):
     m = json.load(open(m_path))
     check(any("as consecutive runs" in w for w in m["warnings"]), "not said: %r" % m["warnings"])
     check("as consecutive runs" in out, "the text does not say how it merged:\n" + out)
-    check(m["requests"]["sent"] == 2 * a["requests"]["sent"], "sent %r" % m["requests"])
+    for k in ("offered", "sent", "unsent", "ok"):
+        check(m["requests"][k] == 2 * a["requests"][k], "%s: %r of %r" % (k, m["requests"],
+                                                                    a["requests"]))
     check(abs(m["duration_s"] - 2 * a["duration_s"]) < 1e-6,
           "duration %r, wanted both windows %r" % (m["duration_s"], 2 * a["duration_s"]))
     check(abs(m["rate"]["achieved"] - a["rate"]["achieved"]) < 0.01,

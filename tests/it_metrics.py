@@ -3,7 +3,8 @@ with the run's live figures in Prometheus' text format, or OpenMetrics when
 the scraper asks for it; the endpoint refuses what it does not serve and
 bounds what it reads. A real Prometheus (Debian's prometheus), started here
 on loopback with a 1 s scrape interval, scrapes a run: its HTTP API's
-rpcbench_requests_total equals the run's sent, and the latency histogram's
+rpcbench_requests_total equals the run's offered and rpcbench_sent_total
+its sent (written to the wire), and the latency histogram's
 count equals its ok (--metrics-linger holds the end for that last scrape),
 and every query of the Grafana dashboard in contrib/ answers with data.
 compare labels each run with its arm and round."""
@@ -103,10 +104,14 @@ def test_live_figures_in_both_formats():
         time.sleep(2.2)
         status, ctype, om = get(port, accept=OM + ",text/plain;q=0.5")
         check(status == 200 and ctype.startswith("application/openmetrics-text"), ctype)
-        check(om.endswith("# EOF\n") and "# TYPE rpcbench_requests counter" in om, om[-200:])
+        check(om.endswith("# EOF\n") and "# TYPE rpcbench_requests counter" in om
+              and "# TYPE rpcbench_sent counter" in om, om[-200:])
         calls = samples(om, "rpcbench_requests_total")
         check(any('call="list"' in k for k in calls) and any('call="ping"' in k for k in calls),
               "calls: %r" % calls)
+        sent = samples(om, "rpcbench_sent_total")  # written, of those offered
+        check(set(sent) == set(calls) and all(sent[k] <= calls[k] for k in calls),
+              "sent %r of offered %r" % (sent, calls))
         check(samples(om, "rpcbench_warmup") and
               list(samples(om, "rpcbench_warmup").values())[0] == 0, "warmup over at 3 s")
         buckets = samples(om, "rpcbench_latency_seconds_bucket")
@@ -240,11 +245,17 @@ def test_real_prometheus_sees_the_run():
         p.wait(40)
         check(p.returncode == 0, "run rc %r" % p.returncode)
         r = json.load(open(out))
-        sent, ok = r["requests"]["sent"], r["requests"]["ok"]
+        q = r["requests"]
+        offered, sent, ok = q["offered"], q["sent"], q["ok"]
+        check(offered == sent + q["unsent"] and sent == ok + q["errors"] + q["unfinished"],
+              "run %r" % q)
         # the last scrape was answered before rpcbench ended; Prometheus
         # stores it a moment later
-        got = settled(web, "sum(max_over_time(rpcbench_requests_total[1m]))", sent)
-        check(got == sent, "Prometheus rpcbench_requests_total %r, run sent %d" % (got, sent))
+        got = settled(web, "sum(max_over_time(rpcbench_requests_total[1m]))", offered)
+        check(got == offered, "Prometheus rpcbench_requests_total %r, run offered %d"
+              % (got, offered))
+        got = settled(web, "sum(max_over_time(rpcbench_sent_total[1m]))", sent)
+        check(got == sent, "Prometheus rpcbench_sent_total %r, run sent %d" % (got, sent))
         got = settled(web, "max_over_time(rpcbench_latency_seconds_count[1m])", ok)
         check(got == ok, "Prometheus histogram count %r, run ok %d" % (got, ok))
         got = prometheus_query(web, "max_over_time(rpcbench_server_cpu_percent[1m])")

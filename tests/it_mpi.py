@@ -76,7 +76,7 @@ def split_run(s, n, d):
                              "-d", "3s", "-c", "4", "--output", out, "--hdr-log", hlog,
                              "--rank-output", prefix)
     check(rc == 0, "mpirun -n %d: rc %d: %s" % (n, rc, err[-2000:]))
-    check(stdout.count("requests    sent") == 1, "one report, from rank 0:\n" + stdout)
+    check(stdout.count("requests    offered") == 1, "one report, from rank 0:\n" + stdout)
     merged = json.load(open(out))
     ranks = [json.load(open("%s.%d.json" % (prefix, r))) for r in range(n)]
     again = bounded([RPCBENCH, "report", out], 30)
@@ -87,7 +87,9 @@ def split_run(s, n, d):
 
 def check_split(merged, ranks, hlog, n):
     req = merged["requests"]
-    check(abs(req["sent"] - 600) <= 1, "-n %d sent %d, want 600 +-1" % (n, req["sent"]))
+    check(abs(req["offered"] - 600) <= 1, "-n %d offered %d, want 600 +-1" % (n, req["offered"]))
+    check(req["offered"] == req["sent"] + req["unsent"] and
+          req["sent"] == req["ok"] + req["errors"] + req["unfinished"], "-n %d: %r" % (n, req))
     check(abs(merged["rate"]["achieved"] - 200) <= 200 * 0.02,
           "-n %d achieved %r/s" % (n, merged["rate"]["achieved"]))
     check(merged["rate"]["target"] == 200 and merged["config"]["connections"] == 4,
@@ -95,12 +97,13 @@ def check_split(merged, ranks, hlog, n):
     # rank r sends requests r, r+N, ...: exactly its count of 0..599
     for r, rr in enumerate(ranks):
         want = len(range(r, 600, n))
-        check(abs(rr["requests"]["sent"] - want) <= 1,
-              "rank %d sent %d, want %d" % (r, rr["requests"]["sent"], want))
+        check(abs(rr["requests"]["offered"] - want) <= 1,
+              "rank %d offered %d, want %d" % (r, rr["requests"]["offered"], want))
     rows = merged["ranks"]
     check([x["rank"] for x in rows] == list(range(n)) and not any(x["lost"] for x in rows),
           "ranks %r" % rows)
-    check(sum(x["sent"] for x in rows) == req["sent"], "ranks' sent do not add up: %r" % rows)
+    for k in ("sent", "unsent", "ok", "errors"):
+        check(sum(x[k] for x in rows) == req[k], "ranks' %s do not add up: %r" % (k, rows))
     # the merged histograms: every rank's buckets summed, exactly
     for name in ("latency_us", "service_us", "send_lag_us"):
         want = added(buckets(rr["histograms"][name]) for rr in ranks)
@@ -164,8 +167,9 @@ def test_simulator_under_mpirun():
                             "--quiet", "--output", out)
         check(rc == 0, "rc %d: %s" % (rc, err[-1500:]))
         r = json.load(open(out))
-    check(abs(r["requests"]["sent"] - 300) <= 1 and r["requests"]["ok"] == r["requests"]["sent"],
-          "requests %r" % r["requests"])
+    q = r["requests"]
+    check(abs(q["offered"] - 300) <= 1 and q["ok"] == q["sent"] == q["offered"],
+          "requests %r" % q)
     check(len(r["ranks"]) == 3 and all(x["sent"] > 0 for x in r["ranks"]), "ranks %r" % r["ranks"])
     check(r["server_cpu"]["mean_pct"] is not None and r["server_cpu"]["mean_pct"] >= 0,
           "rank 0 samples its simulator: %r" % r["server_cpu"])
@@ -238,8 +242,10 @@ def test_rank_killed_is_reported():
     check(len(lost) == 1 and lost[0]["rank"] == 2 and lost[0]["sent"] > 0,
           "ranks %r" % r["ranks"])
     check(any("was lost mid-run" in w for w in r["warnings"]), "warnings %r" % r["warnings"])
-    check(r["requests"]["sent"] == sum(x["sent"] for x in r["ranks"]),
-          "the lost rank's requests are in the totals: %r / %r" % (r["requests"], r["ranks"]))
+    for k in ("sent", "unsent"):
+        check(r["requests"][k] == sum(x[k] for x in r["ranks"]),
+              "the lost rank's requests are in the totals (%s): %r / %r"
+              % (k, r["requests"], r["ranks"]))
 
 
 def test_unreachable_every_rank_exits_1():
@@ -313,8 +319,9 @@ def test_mpi_binary_without_mpirun():
                      "100", "-d", "1s", "--output", out], 60, env=ENV)
         check(p.returncode == 0, "rc %d: %s" % (p.returncode, p.stderr))
         r = json.load(open(out))
-    check(r["requests"]["sent"] == 100 and "ranks" not in r, "a plain result: %r" % r["requests"])
-    check("requests    sent 100" in p.stdout, "the plain report:\n" + p.stdout)
+    q = r["requests"]
+    check(q["offered"] == q["sent"] == 100 and "ranks" not in r, "a plain result: %r" % q)
+    check("requests    offered 100  sent 100" in p.stdout, "the plain report:\n" + p.stdout)
 
 
 LAUNCHERS = ({"OMPI_COMM_WORLD_SIZE": "2", "OMPI_COMM_WORLD_RANK": "0"},
@@ -396,7 +403,7 @@ def test_fleet_rows_merged():
     check([r["url"] for r in rows] == urls, "merged rows: %r" % [r["url"] for r in rows])
     check([[r["url"] for r in rr["targets"]] for rr in ranks] == [urls[0::2], urls[1::2]],
           "dealt out: %r" % [rr.get("targets") for rr in ranks])
-    for key in ("sent", "ok"):
+    for key in ("offered", "sent", "unsent", "ok"):
         check(sum(r[key] for r in rows) == merged["requests"][key], "%s: %r" % (key, rows))
     for r in rows:
         check(served[r["url"]] == r["sent"] == r["ok"] and sum(buckets(r["latency_us"]).values())

@@ -14,6 +14,7 @@ from rpctest import Server, check, main, rpcbench, run_json
 
 def accounted(r, what):
     q = r["requests"]
+    check(q["offered"] == q["sent"] + q["unsent"], "%s: offered != sent + unsent: %r" % (what, q))
     check(q["sent"] == q["ok"] + q["errors"] + q["unfinished"],
           "%s: sent != ok + errors + unfinished: %r" % (what, q))
     check(q["errors"] == sum(r["errors"].values()), "%s: error kinds: %r" % (what, r["errors"]))
@@ -33,11 +34,11 @@ def test_late_reads_keep_the_arrival_time():
                                "-c", "32", "-d", "2s", "--pacer-window", "0")
             accounted(r, url)
             q = r["requests"]
-            check(q["ok"] == 2000 and q["sent"] == 2000, "%s: %r %r" % (url, q, r["errors"]))
+            check(q["ok"] == q["sent"] == q["offered"] == 2000, "%s: %r %r" % (url, q, r["errors"]))
             # an answer that came before the next send freed its connection
             # then, however late it was read: that send waited for nothing
-            check(q["queued"] < 0.02 * q["sent"], "%s: %d of %d queued behind answers that had "
-                  "come" % (url, q["queued"], q["sent"]))
+            check(q["queued"] < 0.02 * q["offered"], "%s: %d of %d queued behind answers that "
+                  "had come" % (url, q["queued"], q["offered"]))
             p50 = r["latency_ms"]["p50"]
             check(p50 < 0.5, "%s: latency p50 %.3f ms: the wait for the pacer's wake is in "
                   "it" % (url, p50))
@@ -93,7 +94,7 @@ def test_auto_window_is_bounded_and_said():
         accounted(r, "auto")
         check(r["config"]["pacer_window_auto"] is True, "config: %r" % r["config"])
         p = r["pacer"]
-        check(0 < p["wakes"] <= r["requests"]["sent"] * 1.01, "wakes: %r" % p)
+        check(0 < p["wakes"] <= r["requests"]["offered"] * 1.01, "wakes: %r" % p)
         w = p["window_us"]
         check(50 <= w["min"] <= w["mean"] <= w["max"] <= 1000, "auto windows: %r" % w)
         check(r["send_lag_ms"]["min"] >= 0, "a send went out early: %r" % r["send_lag_ms"])
@@ -108,6 +109,8 @@ def test_timeouts_and_backlog_while_harvesting():
     """Every answer takes 1 s, the timeout is 200 ms, 1000/s on 8
     connections: the connections fill, the backlog waits for completions
     (answers wake the loop then), the timeouts free them. Counts add up,
+    every due request is offered (the ones due while every connection was
+    down after its timeout are given up unsent, as `timeout`, not errors),
     nothing is ok, and the run ends within its bounds."""
     with Server("--vms", "1", "--delay", "1s") as s:
         for url in (s.url("/jsonrpc"), "stomp://127.0.0.1:%d" % s.port):
@@ -115,8 +118,10 @@ def test_timeouts_and_backlog_while_harvesting():
                                "-c", "8", "-d", "1s", "--timeout", "200ms", code=3, timeout=30)
             accounted(r, url)
             q = r["requests"]
-            check(q["sent"] == 1000 and q["ok"] == 0, "%s: %r" % (url, q))
+            check(q["offered"] == 1000 and q["ok"] == 0, "%s: %r" % (url, q))
             check(r["errors"]["timeout"] > 0, "%s: no timeout counted: %r" % (url, r["errors"]))
+            check(q["unsent_given_up"] == 0 or q["unsent_given_up_as"] == "timeout",
+                  "%s: given up as something else than the connections' timeouts: %r" % (url, q))
 
 
 def test_default_window_is_50us():

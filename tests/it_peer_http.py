@@ -95,21 +95,26 @@ def run(port, *extra, proto="jsonrpc", duration=DURATION_S, interrupt_after=None
 
 
 def check_counts(r):
-    """Every table that splits the requests adds up to the totals."""
+    """Every table that splits the requests adds up to the totals:
+    offered = sent + unsent, sent = ok + errors + unfinished, per run and
+    per verb; the verbs and the intervals sum to the run's figures."""
     q = r["requests"]
+    check(q["offered"] == q["sent"] + q["unsent"], "totals %r" % q)
     check(q["sent"] == q["ok"] + q["errors"] + q["unfinished"], "totals %r" % q)
     check(q["errors"] == sum(r["errors"].values()), "kinds %r vs %r" % (r["errors"], q))
     verbs = r["verbs"].values()
-    for k, total in (("requests", "sent"), ("ok", "ok"), ("errors", "errors"),
-                     ("unfinished", "unfinished")):
+    for k, total in (("requests", "offered"), ("ok", "ok"), ("errors", "errors"),
+                     ("unfinished", "unfinished"), ("unsent", "unsent")):
         check(sum(v.get(k, 0) for v in verbs) == q[total],
               "per-verb %s add up to %d, not %s %d: %r" % (k, sum(v.get(k, 0) for v in verbs), total,
                                                           q[total], r["verbs"]))
     for v in verbs:
-        check(v["requests"] == v["ok"] + v["errors"] + v.get("unfinished", 0), "verb row %r" % v)
-    for k in ("sent", "ok", "errors"):
+        check(v["requests"] == v["ok"] + v["errors"] + v["unfinished"] + v["unsent"],
+              "verb row %r" % v)
+    for k, total in (("due", "offered"), ("sent", "sent"), ("unsent", "unsent"), ("ok", "ok"),
+                     ("errors", "errors")):
         got = sum(i[k] for i in r["intervals"])
-        check(got == q[k], "intervals' %s add up to %d, not %d" % (k, got, q[k]))
+        check(got == q[total], "intervals' %s add up to %d, not %s %d" % (k, got, total, q[total]))
 
 
 def check_percentages(text):
@@ -123,9 +128,9 @@ def check_percentages(text):
 
 def assert_all_ok(r, what):
     q = r["requests"]
-    check(q["sent"] == RATE * DURATION_S, "%s: sent %r" % (what, q))
-    check(q["ok"] == q["sent"], "%s: ok %d of %d, errors %r, samples %r"
-          % (what, q["ok"], q["sent"], r["errors"], r["error_samples"]))
+    check(q["offered"] == RATE * DURATION_S, "%s: offered %r" % (what, q))
+    check(q["ok"] == q["sent"] == q["offered"], "%s: ok %d, sent %d of %d, errors %r, samples %r"
+          % (what, q["ok"], q["sent"], q["offered"], r["errors"], r["error_samples"]))
 
 
 def with_peer(handle, *args, **kw):
@@ -285,7 +290,8 @@ def test_jsonrpc_error_in_http_400():
 
 def test_connect_failures_counted_per_verb():
     """The peer answers, then goes away (the port closed): the requests that
-    find no connection count under their verb (the verb rows held only the
+    find no connection are given up, unsent, as `connect` (no error: never
+    written), and count under their verb (the verb rows held only the
     written ones)."""
     peer = Peer(None, timeout=30.0)
 
@@ -303,8 +309,11 @@ def test_connect_failures_counted_per_verb():
         peer.close()
         peer.drop_all()
     q = r["requests"]
-    check(q["ok"] >= 1 and r["errors"]["connect"] >= 1, "%r %r" % (q, r["errors"]))
+    check(q["ok"] >= 1 and q["unsent_given_up"] >= 1 and q["unsent_given_up_as"] == "connect"
+          and r["errors"]["connect"] == 0, "%r %r" % (q, r["errors"]))
+    check(r["error_samples"].get("connect"), "no connect sample: %r" % r["error_samples"])
     check(sum(v["errors"] for v in r["verbs"].values()) == q["errors"], r["verbs"])
+    check(sum(v["unsent"] for v in r["verbs"].values()) == q["unsent"], r["verbs"])
 
 
 def test_interrupted_in_flight():
@@ -320,7 +329,7 @@ def test_interrupted_in_flight():
     q = r["requests"]
     check("waited for a free connection" in text, text)
     check(q["unfinished"] >= 1, q)
-    check(q["queued"] <= q["sent"], q)
+    check(q["queued"] <= q["offered"], q)
     check(sum(v["unfinished"] for v in r["verbs"].values()) == q["unfinished"], r["verbs"])
 
 

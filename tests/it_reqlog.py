@@ -1,6 +1,7 @@
 """it_reqlog: `rpcbench run --requests-log FILE[.gz]` against the real
-`rpcbench serve` writes one row per request the run counts in requests.sent,
-whose outcomes add up to its ok, errors and unfinished; a .gz name writes
+`rpcbench serve` writes one row per request the run counts in
+requests.offered, whose outcomes add up to its ok, errors, unfinished and
+unsent (the rows with a write time to its sent); a .gz name writes
 gzip; `rpcbench report --requests-log FILE` rebuilds the run's percentiles
 (within the histogram's precision). Every subprocess has a timeout."""
 import collections
@@ -8,9 +9,12 @@ import csv
 import gzip
 import json
 import os
+import signal
+import subprocess
 import tempfile
+import time
 
-from rpctest import Server, check, main, rpcbench
+from rpctest import RPCBENCH, Server, check, kill_group, main, rpcbench, spawn
 
 HEADER = ["intended_us", "sent_us", "latency_us", "service_us", "call", "target", "outcome",
           "bytes_sent", "bytes_received", "conn", "rank"]
@@ -38,6 +42,23 @@ def config_of(log):
     return json.loads(first[len(CONFIG_TAG):])
 
 
+def run_interrupted(url, log, after_s, code, *extra):
+    """run_logged, ended by SIGINT after_s into it, exiting with code."""
+    out = log + ".json"
+    p = spawn([RPCBENCH, "run", "--url", url, "--output", out, "--quiet", "--requests-log", log,
+               *extra], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(after_s)
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=30)
+    finally:
+        kill_group(p)
+    check(p.returncode == code, "interrupted run exited %d (want %d): %s"
+          % (p.returncode, code, err.strip()))
+    with open(out) as f:
+        return json.load(f)
+
+
 def rows_of(log):
     opener = gzip.open if log.endswith(".gz") else open
     with opener(log, "rt", newline="") as f:
@@ -47,14 +68,21 @@ def rows_of(log):
 
 
 def accounted(res, rows):
-    """One row per request sent; outcomes and calls add up to the result's."""
+    """One row per request offered (offered = sent + unsent, sent = ok +
+    errors + unfinished); the rows written (a sent_us) are the sent, the
+    unsent rows the unsent; outcomes and calls add up to the result's."""
     q = res["requests"]
-    check(len(rows) == q["sent"], "%d rows, %d sent" % (len(rows), q["sent"]))
+    check(q["offered"] == q["sent"] + q["unsent"] and
+          q["sent"] == q["ok"] + q["errors"] + q["unfinished"], "counts %r" % q)
+    check(len(rows) == q["offered"], "%d rows, %d offered" % (len(rows), q["offered"]))
+    written = sum(1 for r in rows if r["sent_us"])
+    check(written == q["sent"], "%d rows with a sent_us, %d sent" % (written, q["sent"]))
     kinds = collections.Counter(r["outcome"] for r in rows)
     check(kinds["ok"] == q["ok"], "ok rows %d != %d" % (kinds["ok"], q["ok"]))
     check(kinds["unfinished"] == q["unfinished"],
           "unfinished rows %d != %d" % (kinds["unfinished"], q["unfinished"]))
-    errs = {k: n for k, n in kinds.items() if k not in ("ok", "unfinished")}
+    check(kinds["unsent"] == q["unsent"], "unsent rows %d != %d" % (kinds["unsent"], q["unsent"]))
+    errs = {k: n for k, n in kinds.items() if k not in ("ok", "unfinished", "unsent")}
     check(sum(errs.values()) == q["errors"], "error rows %r != %d" % (errs, q["errors"]))
     for k, n in errs.items():
         check(res["errors"][k] == n, "errors.%s %d != %d rows" % (k, res["errors"][k], n))
@@ -63,7 +91,10 @@ def accounted(res, rows):
         check(calls[name] == v["requests"], "%s: %d rows, %d requests" %
               (name, calls[name], v["requests"]))
     for r in rows:
-        if r["outcome"] == "unfinished":
+        if r["outcome"] == "unsent":
+            check(r["sent_us"] == r["latency_us"] == r["service_us"] == "" and r["conn"] == "-1"
+                  and r["bytes_sent"] == r["bytes_received"] == "0", "unsent row %r" % r)
+        elif r["outcome"] == "unfinished":
             check(r["latency_us"] == "" and r["service_us"] == "", "unfinished row %r" % r)
         else:
             check(int(r["latency_us"]) >= 0, "latency in %r" % r)
@@ -89,7 +120,7 @@ def test_rows_match_the_run_and_report_rebuilds_it():
         rc, out, err = rpcbench("report", "--requests-log", log, "--format", "json", timeout=30)
         check(rc == 0, "report exited %d: %s" % (rc, err))
         rebuilt = json.loads(out)
-        for k in ("sent", "ok", "errors", "unfinished"):
+        for k in ("offered", "sent", "unsent", "ok", "errors", "unfinished"):
             check(rebuilt["requests"][k] == res["requests"][k], "requests.%s" % k)
         for h in ("latency_ms", "service_ms"):
             for p in ("p50", "p99"):
@@ -98,8 +129,9 @@ def test_rows_match_the_run_and_report_rebuilds_it():
         check(rc == 0 and "p99" in out and "requests log" in out, "text report: %s" % err)
 
 
-def test_gzip_and_unfinished():
-    # one connection, 20 ms per call, 200/s offered: most wait, many never end
+def test_gzip_unsent_and_unfinished():
+    # one connection, 20 ms per call, 200/s offered: most wait, and those
+    # still waiting at the end are never written (unsent rows)
     with Server("--vms", "5", "--delay", "20ms") as s, tempfile.TemporaryDirectory() as d:
         log = os.path.join(d, "req.csv.gz")
         res = run_logged(s.url("/RPC2"), log, "--verb", "ping", "-R", "200", "-d", "1s",
@@ -108,15 +140,32 @@ def test_gzip_and_unfinished():
             check(f.read(2) == b"\x1f\x8b", "not gzip")
         rows = rows_of(log)
         accounted(res, rows)
-        check(res["requests"]["unfinished"] > 0, "nothing unfinished: %r" % res["requests"])
+        q = res["requests"]
+        check(q["unsent"] > 0 and q["unsent_given_up"] == 0, "nothing left waiting: %r" % q)
         rc, out, err = rpcbench("report", "--requests-log", log, "--format", "json", timeout=30)
         check(rc == 0, "report exited %d: %s" % (rc, err))
         rebuilt = json.loads(out)
-        check(rebuilt["requests"]["unfinished"] == res["requests"]["unfinished"], "unfinished")
+        for k in ("offered", "sent", "unsent", "unfinished"):
+            check(rebuilt["requests"][k] == res["requests"][k], "requests.%s: rebuilt %r, run %r"
+                  % (k, rebuilt["requests"], res["requests"]))
         # the run's percentiles count the unfinished waits as lower bounds
         # (censored until the run gave up); the log has no such time, so the
         # rebuilt ones are the answered requests' only, and say it
         check("lower_bound" not in rebuilt["latency_ms"], "rebuilt claims censored values")
+    # a request in flight when the run ends (SIGINT: 2 s per call on the one
+    # connection, so one is always out) is unfinished: written, no latency;
+    # nothing answered, so exit 3 (no request succeeded) rather than 130
+    with Server("--vms", "5", "--delay", "2s") as s, tempfile.TemporaryDirectory() as d:
+        log = os.path.join(d, "int.csv.gz")
+        res = run_interrupted(s.url("/RPC2"), log, 1.5, 3, "--verb", "ping", "-R", "20",
+                              "-d", "20s", "-c", "1")
+        rows = rows_of(log)
+        accounted(res, rows)
+        q = res["requests"]
+        check(res["interrupted"] and q["unfinished"] == 1 and q["unsent"] > 0,
+              "interrupted with one in flight: %r" % q)
+        check([r["sent_us"] != "" for r in rows if r["outcome"] == "unfinished"] == [True],
+              "the unfinished row: %r" % [r for r in rows if r["outcome"] == "unfinished"])
 
 
 def test_stomp_and_a_timeout():
@@ -141,14 +190,15 @@ def test_stomp_and_a_timeout():
         accounted(res, rows)
         check(res["errors"]["timeout"] > 0, "no timeout: %r" % res["errors"])
         t = [r for r in rows if r["outcome"] == "timeout"]
-        # the wait from the write, within the loop timer's millisecond;
-        # rows with no sent_us failed unsent (every connection reconnecting
-        # after a timeout: the run counts them with the last failure's kind)
-        sent = [r for r in t if r["sent_us"]]
-        short = [r for r in sent if int(r["service_us"]) < 99000]
-        check(sent and not short, "timeout rows: %r" % (short or t)[:2])
-        check(all(r["service_us"] == "" and r["conn"] == "-1" for r in t if not r["sent_us"]),
-              "unsent failures have a service time or connection")
+        # the wait from the write, within the loop timer's millisecond; a
+        # timeout is of a written request: the ones due while every
+        # connection reconnected after a timeout are given up, unsent rows
+        # (the run says the last failure's kind, timeout)
+        short = [r for r in t if not r["sent_us"] or int(r["service_us"]) < 99000]
+        check(t and not short, "timeout rows: %r" % (short or t)[:2])
+        q = res["requests"]
+        check(q["unsent_given_up"] == 0 or q["unsent_given_up_as"] == "timeout",
+              "given up as: %r" % q)
 
 
 def test_only_for_run_and_report():
@@ -200,6 +250,6 @@ def test_report_says_only_what_the_log_holds():
 
 
 if __name__ == "__main__":
-    main([test_rows_match_the_run_and_report_rebuilds_it, test_gzip_and_unfinished,
+    main([test_rows_match_the_run_and_report_rebuilds_it, test_gzip_unsent_and_unfinished,
           test_stomp_and_a_timeout, test_only_for_run_and_report,
           test_report_says_only_what_the_log_holds])

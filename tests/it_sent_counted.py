@@ -3,8 +3,8 @@
 which reported `sent 20`, and 31 with `--warmup 1s`). Against a server
 written with Python's standard library that counts the calls it receives:
 
-- `run -R 10 -d 2s`: received == requests.sent, no send at the window's
-  edge uncounted;
+- `run -R 10 -d 2s`: received == requests.sent (written to the wire),
+  all 20 offered, no send at the window's edge uncounted;
 - with `--warmup 1s`: received == requests.sent + warmup.sent, and the
   warmup's own line (text) and field (JSON) say what it sent and got back;
 - the same through `report` of the saved file."""
@@ -69,21 +69,24 @@ def counted_run(*extra):
 def test_no_uncounted_send():
     got, r, text = counted_run()
     req = r["requests"]
-    check(req["sent"] == 20 and req["ok"] == 20, "requests %r" % req)
+    check(req["offered"] == req["sent"] == req["ok"] == 20 and req["unsent"] == 0,
+          "requests %r" % req)
     check(got == req["sent"], "the server got %d calls, the report says sent %d"
           % (got, req["sent"]))
-    check(r["warmup"] == {"sent": 0, "ok": 0, "errors": 0}, "warmup %r" % r["warmup"])
+    check(r["warmup"] == {"sent": 0, "ok": 0, "errors": 0, "unsent": 0}, "warmup %r" % r["warmup"])
     check("\nwarmup " not in text, "a warmup line without a warmup:\n" + text)
 
 
 def test_warmup_sends_reported():
     got, r, text = counted_run("--warmup", "1s")
     req, warm = r["requests"], r["warmup"]
-    check(req["sent"] == 20 and req["ok"] == 20, "requests %r" % req)
-    check(warm["sent"] == 10 and warm["ok"] == 10 and warm["errors"] == 0, "warmup %r" % warm)
+    check(req["offered"] == req["sent"] == req["ok"] == 20 and req["unsent"] == 0,
+          "requests %r" % req)
+    check(warm["sent"] == 10 and warm["ok"] == 10 and warm["errors"] == 0 and
+          warm["unsent"] == 0, "warmup %r" % warm)
     check(got == req["sent"] + warm["sent"], "the server got %d calls, the report says sent "
           "%d + warmup %d" % (got, req["sent"], warm["sent"]))
-    check("\nwarmup      sent 10  ok 10  errors 0" in text, "no warmup line:\n" + text)
+    check("\nwarmup      sent 10  unsent 0  ok 10  errors 0" in text, "no warmup line:\n" + text)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,18 @@ def ramp_run(srv, d, *extra):
         return json.load(f), out, err, saved, page
 
 
+def stages_add_up(st, req):
+    """Each stage's offered_count = sent + unsent and sent = ok + errors +
+    unfinished; the stages' counts sum to the run's."""
+    for s in st:
+        check(s["offered_count"] == s["sent"] + s["unsent"] and
+              s["sent"] == s["ok"] + s["errors"] + s["unfinished"], "stage %r" % s)
+    for k, total in (("offered_count", "offered"), ("sent", "sent"), ("unsent", "unsent"),
+                     ("ok", "ok"), ("errors", "errors"), ("unfinished", "unfinished")):
+        check(sum(s[k] for s in st) == req[total], "stages' %s add up: %r vs %s %r"
+              % (k, [s[k] for s in st], total, req[total]))
+
+
 def test_ramp_follows_offered():
     with Server("--vms", "5") as srv, tempfile.TemporaryDirectory() as d:
         doc, out, err, saved, page = ramp_run(srv, d)
@@ -53,12 +65,11 @@ def test_ramp_follows_offered():
         check(abs(doc["rate"]["target"] - 60) < 1e-9, "target: the mean: %r" % doc["rate"])
         st, req = doc["stages"], doc["requests"]
         check([s["stage"] for s in st] == [1, 2, 3], "stages: %r" % st)
-        for k in ("sent", "ok", "errors", "unfinished"):
-            check(sum(s[k] for s in st) == req[k], "stages' %s add up: %r vs %r"
-                  % (k, [s[k] for s in st], req[k]))
+        stages_add_up(st, req)
         for s, want in zip(st, (40, 240, 200)):
-            check(s["offered"] == want and abs(s["sent"] - want) <= 1,
-                  "stage %d sent %d of %g offered" % (s["stage"], s["sent"], s["offered"]))
+            check(s["offered"] == want and s["offered_count"] == want and
+                  abs(s["sent"] - want) <= 1, "stage %d sent %d of %g offered (%d counted)"
+                  % (s["stage"], s["sent"], s["offered"], s["offered_count"]))
             check(s["server_cpu_pct"] is not None and s["cpu_ms_per_call"] is not None and
                   abs(s["cpu_ms_per_call"] - s["server_cpu_ms"] / s["ok"]) < 1e-6,
                   "stage CPU: %r" % s)
@@ -90,8 +101,9 @@ def test_poisson_ramp():
                                 "--quiet", "--format", "json", timeout=30)
         check(rc == 0, "rc %d %r" % (rc, err))
         doc = json.loads(out)
-        n = doc["stages"][0]["sent"]
-        check(215 <= n <= 385, "poisson ramp sent %d of 300" % n)
+        n = doc["stages"][0]["offered_count"]
+        check(215 <= n <= 385, "poisson ramp offered %d of 300" % n)
+        stages_add_up(doc["stages"], doc["requests"])
         iv = doc["intervals"]
         check(iv[0]["sent"] < iv[-1]["sent"], "the ramp rises: %r" % iv)
 
@@ -122,7 +134,8 @@ def test_stage_thresholds():
 def test_stage_not_held():
     """A server that takes 50 ms on 2 connections holds 10/s and not a ramp
     to 200/s: that stage is warned of by name and fails stage2.rate>=99%,
-    and its unfinished requests keep the rows adding up."""
+    and the requests it left waiting at the end (unsent: never written)
+    keep the rows adding up."""
     with Server("--delay", "50ms", "--vms", "5") as srv:
         rc, out, err = rpcbench("run", "--url", srv.url("/RPC2"), "--stages",
                                 "1s:10/s,2s:10/s-200/s", "-c", "2", "--quiet", "--format", "json",
@@ -135,9 +148,8 @@ def test_stage_not_held():
         check(any(w.startswith("stage 2: ") and "rate not held" in w for w in doc["warnings"])
               and not any(w.startswith("stage 1: ") for w in doc["warnings"]),
               "warnings: %r" % doc["warnings"])
-        check(st[1]["unfinished"] > 0 and st[1]["rate_achieved"] < 0.9 * 105, "stage 2: %r" % st[1])
-        for k in ("sent", "ok", "errors", "unfinished"):
-            check(sum(s[k] for s in st) == doc["requests"][k], "%s add up: %r" % (k, st))
+        check(st[1]["unsent"] > 0 and st[1]["rate_achieved"] < 0.9 * 105, "stage 2: %r" % st[1])
+        stages_add_up(st, doc["requests"])
 
 
 def test_usage_errors_before_sending():

@@ -22,8 +22,10 @@ def server_tls():
 
 def accounted(r, want_ok):
     q = r["requests"]
+    check(q["offered"] == q["sent"] + q["unsent"], "counts do not add up: %r" % q)
     check(q["sent"] == q["ok"] + q["errors"] + q["unfinished"], "counts do not add up: %r" % q)
-    check(q["ok"] == want_ok and q["errors"] == 0, "ok %d errors %r" % (q["ok"], r["errors"]))
+    check(q["ok"] == q["offered"] == want_ok and q["errors"] == 0,
+          "ok %d of %d offered, errors %r" % (q["ok"], q["offered"], r["errors"]))
 
 
 def test_stomp_plain_many_in_flight():

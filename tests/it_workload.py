@@ -105,7 +105,8 @@ def run_against(srv, proto, path, *more, rate="200", duration="2s", conns="2"):
 
 def check_counts(r, calls, method_of):
     """The server got exactly what the report counts, call by call."""
-    check(r["requests"]["ok"] == r["requests"]["sent"] > 0, "ok %r" % r["requests"])
+    check(r["requests"]["ok"] == r["requests"]["sent"] == r["requests"]["offered"] > 0,
+          "ok %r" % r["requests"])
     check(len(calls) == r["requests"]["sent"], "server got %d, the run sent %d"
           % (len(calls), r["requests"]["sent"]))
     for name, v in r["verbs"].items():
@@ -208,9 +209,10 @@ def closing_xml_server():
 
 def test_failed_sends_count_under_their_call():
     """The server goes away after 1 s: every connection then waits to
-    reconnect and each send due fails at once. A periodic call's failed
-    send counts under that call, and the mix's round robin is not moved by
-    it: each call's count is what was scheduled."""
+    reconnect and each send due is given up at once, unsent (as `connect`,
+    no error: never written). A periodic call's given-up send counts under
+    that call, and the mix's round robin is not moved by it: each call's
+    count is what was scheduled."""
     text = ('{"name": "poll", "method": "tick", "every": "100ms"}\n'
             '{"name": "a", "method": "aria2.tellStatus", "params": [1]}\n'
             '{"name": "b", "method": "aria2.addUri", "params": [2]}\n')
@@ -221,7 +223,10 @@ def test_failed_sends_count_under_their_call():
         r = run_against(srv, "xmlrpc", f.path, rate="20", duration="3s")
         calls = srv.seen
     v, req = r["verbs"], r["requests"]
-    check(req["errors"] > 20 and r["errors"].get("connect", 0) > 0, "no failed sends: %r" % req)
+    check(req["unsent_given_up"] > 20 and req["unsent_given_up_as"] == "connect" and
+          r["errors"]["connect"] == 0, "no given-up sends: %r %r" % (req, r["errors"]))
+    check(req["offered"] == req["sent"] + req["unsent"] == 90 and
+          req["sent"] == req["ok"] + req["errors"] + req["unfinished"], "%r" % req)
     check(v["poll"]["requests"] == 30, "poll: %r, 30 scheduled (every 100ms for 3s)" % v["poll"])
     check(v["a"]["requests"] == v["b"]["requests"] == 30, "the mix a:1 b:1 at 20/s for 3s: "
           "a %r, b %r" % (v["a"], v["b"]))
@@ -229,8 +234,10 @@ def test_failed_sends_count_under_their_call():
         got = sum(1 for c in calls if c[0] == method)
         check(got == v[name]["ok"], "%s: the server answered %d, the report says ok %d"
               % (name, got, v[name]["ok"]))
-        check(v[name]["requests"] == v[name]["ok"] + v[name]["errors"] + v[name]["unfinished"],
-              "%s: %r" % (name, v[name]))
+        check(v[name]["requests"] == v[name]["ok"] + v[name]["errors"] + v[name]["unfinished"]
+              + v[name]["unsent"], "%s: %r" % (name, v[name]))
+        check(v[name]["unsent"] > 0, "%s: nothing given up after the server went: %r"
+              % (name, v[name]))
 
 
 class SlowXml(XmlHandler):
@@ -239,11 +246,12 @@ class SlowXml(XmlHandler):
         return super().decode_request_content(data)
 
 
-def test_periodic_sends_left_at_the_end_are_unfinished():
+def test_periodic_sends_left_at_the_end_are_unsent():
     """One connection and a server that takes 0.3 s a call: a call every
-    100 ms piles up. The sends still waiting at the end count as
-    unfinished, as the mix's unsent requests do, so each call's requests
-    are what was scheduled and sent = ok + errors + unfinished per call."""
+    100 ms piles up. The sends still waiting at the end count as unsent
+    (never written), as the mix's do, so each call's requests are what was
+    scheduled: offered = sent + unsent and sent = ok + errors + unfinished,
+    per call and for the run; the server got what was sent."""
     text = ('{"name": "poll", "method": "tick", "every": "100ms"}\n'
             '{"name": "types", "method": "system.types", "every": "200ms"}\n')
     with Files(text) as f:
@@ -256,11 +264,14 @@ def test_periodic_sends_left_at_the_end_are_unfinished():
     v, req = r["verbs"], r["requests"]
     check(v["poll"]["requests"] == 20 and v["types"]["requests"] == 10,
           "scheduled: poll 20, types 10; counted %r" % v)
-    check(v["poll"]["unfinished"] > 5, "nothing left unsent: %r" % v["poll"])
-    check(req["sent"] == req["ok"] + req["errors"] + req["unfinished"] == 30, "%r" % req)
+    check(v["poll"]["unsent"] > 5, "nothing left unsent: %r" % v["poll"])
+    check(req["offered"] == req["sent"] + req["unsent"] == 30, "%r" % req)
+    check(req["sent"] == req["ok"] + req["errors"] + req["unfinished"], "%r" % req)
+    check(req["unsent_given_up"] == 0 and req["queued"] >= req["unsent"], "%r" % req)
     for name, method in (("poll", "tick"), ("types", "system.types")):
         x = v[name]
-        check(x["requests"] == x["ok"] + x["errors"] + x["unfinished"], "%s: %r" % (name, x))
+        check(x["requests"] == x["ok"] + x["errors"] + x["unfinished"] + x["unsent"],
+              "%s: %r" % (name, x))
         got = sum(1 for c in calls if c[0] == method)
         check(got <= x["ok"] + x["unfinished"] and got >= x["ok"],
               "%s: the server got %d, the report %r" % (name, got, x))
@@ -314,8 +325,9 @@ def test_stomp_carries_the_same_file():
         _, r, _ = run_json("-u", "stomp://127.0.0.1:%d" % srv.port, "-p", "jsonrpc",
                            "--workload", f.path, "-R", "100", "-d", "2s")
     v = r["verbs"]
-    check(r["requests"]["ok"] == r["requests"]["sent"] > 0, "ok %r" % r["requests"])
-    share = v["ping"]["requests"] / r["requests"]["sent"]
+    check(r["requests"]["ok"] == r["requests"]["sent"] == r["requests"]["offered"] > 0,
+          "ok %r" % r["requests"])
+    share = v["ping"]["requests"] / r["requests"]["offered"]
     check(abs(share - 0.75) <= 0.05, "ping's share %.3f" % share)
 
 
@@ -331,8 +343,9 @@ def test_stomp_ring_holds_the_periodic_calls():
                            "--workload", f.path, "-R", "1", "-d", "2s", "-c", "2")
     req, v = r["requests"], r["verbs"]
     # the point: no live request ended as a false timeout; a loaded client may
-    # leave the last few periodic sends unsent at the end (unfinished)
-    check(req["errors"] == 0 and req["ok"] + req["unfinished"] == req["sent"],
+    # leave the last few periodic sends unsent at the end
+    check(req["errors"] == 0 and req["ok"] + req["unfinished"] == req["sent"] and
+          req["sent"] + req["unsent"] == req["offered"] and req["unsent_given_up"] == 0,
           "%r %r" % (req, r["errors"]))
     check(v["fast"]["requests"] == 400 and v["fast"]["ok"] >= 380 and v["ping"]["requests"] == 2,
           "%r" % v)
@@ -442,7 +455,7 @@ if __name__ == "__main__":
     main([test_one_file_both_encodings_same_shares, test_templates_give_what_they_promise,
           test_same_seed_same_values, test_every_line_runs_at_its_period,
           test_failed_sends_count_under_their_call,
-          test_periodic_sends_left_at_the_end_are_unfinished, test_forty_calls,
+          test_periodic_sends_left_at_the_end_are_unsent, test_forty_calls,
           test_stomp_carries_the_same_file, test_stomp_ring_holds_the_periodic_calls,
           test_sweep_cells_have_per_call_tables, test_job_file_equals_command_line,
           test_usage_errors_name_the_line])
