@@ -121,8 +121,13 @@ static void http_send(struct conn *c, struct request *r)
     /* The shared template is restamped by the next send, so what the socket
      * does not take now is copied (rare: requests are small). */
     if (bad || conn_send_bytes(c, b->data, b->len) < 0) {
+        /* A TLS server that wants a client certificate may reset before
+         * our first write as well as before our first read. */
+        char why[ERR_SAMPLE_LEN];
         r->sent_ns = 0; /* nothing went out: unsent */
-        conn_fail(c, ERR_CLOSED, CAUSE_RESET, bad ? "out of memory" : "reset the connection");
+        conn_fail(c, ERR_CLOSED, CAUSE_RESET,
+                  bad ? "out of memory"
+                  : conn_cert_hint(c, IO_ERROR, why, sizeof why) ? why : "reset the connection");
         return;
     }
     r->tx_bytes = (int64_t)b->len;

@@ -253,6 +253,9 @@ static void record_measured(struct engine *e, const struct ledger_entry *x, stru
          * is censored once the run is over (engine_censor_unsent). */
         if (x->kind != LEDGER_LEFT) {
             res->unsent_failed++;
+            v->unsent_failed++;
+            if (st)
+                st->unsent_failed++;
             res->unsent_kind = x->kind;
             note_error(e, x->kind, x->lane);
         }

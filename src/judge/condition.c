@@ -283,12 +283,15 @@ static void measure_stage(const struct condition *c, const struct run_result *r,
     size_t i = (size_t)c->stage - 1;
     const struct stage_result *s = &r->stages[i];
     double offered = result_stage_offered_rate(r, i), x;
-    /* never answered: unfinished, or never written (unsent) */
-    int64_t unfinished = s->unfinished + s->unsent;
+    /* Failures: errors, and requests given up for want of a connection;
+     * never answered (allowed by an unfinished condition): unfinished, or
+     * left waiting for a connection at the end. */
+    int64_t failed = s->errors + s->unsent_failed;
+    int64_t unfinished = s->unfinished + s->unsent - s->unsent_failed;
     out->unfinished = unfinished;
     switch (c->kind) {
     case CM_ERRORS: case CM_ERROR_SHARE:
-        count_or_share(c, allowed ? s->errors : s->errors + unfinished, s->offered, out);
+        count_or_share(c, allowed ? failed : failed + unfinished, s->offered, out);
         return;
     case CM_UNFINISHED: case CM_UNFINISHED_SHARE:
         count_or_share(c, unfinished, s->offered, out);
@@ -325,9 +328,13 @@ static void measure(const struct condition *c, const struct run_result *r, int a
         na(out, "no such verb in the result");
         return;
     }
-    /* shares of what was offered; never answered: unfinished or unsent */
-    int64_t errors = v ? v->errors : r->errors, sent = v ? v->requests : r->offered;
-    int64_t unfinished = v ? v->unfinished + v->unsent : r->unfinished + r->unsent;
+    /* Shares of what was offered. Failures: errors, and requests given up
+     * for want of a connection (a server gone is no unfinished request);
+     * never answered (allowed by an unfinished condition): unfinished, or
+     * left waiting for a connection at the end. */
+    int64_t given_up = v ? v->unsent_failed : r->unsent_failed;
+    int64_t errors = (v ? v->errors : r->errors) + given_up, sent = v ? v->requests : r->offered;
+    int64_t unfinished = (v ? v->unfinished + v->unsent : r->unfinished + r->unsent) - given_up;
     out->unfinished = unfinished;
     double x;
     switch (c->kind) {

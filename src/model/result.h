@@ -260,6 +260,7 @@ struct censor {
 struct verb_result {
     char name[64];
     int64_t requests, ok, errors, unfinished, unsent;
+    int64_t unsent_failed;        /* of the unsent, given up at once (no connection) */
     struct hist latency;          /* ok latencies and the censored waits */
     struct censor censored;
 };
@@ -286,6 +287,7 @@ struct interval_rec {
  * unfinished. */
 struct stage_result {
     int64_t offered, sent, ok, errors, unfinished, unsent;
+    int64_t unsent_failed;   /* of the unsent, given up at once (no connection) */
     struct hist latency;     /* ok latencies (us), allocated with the result */
     double server_cpu_pct;   /* mean server CPU over the stage, % of a core; -1 unknown */
     double server_cpu_ms;    /* the server's CPU time in the stage; -1 unknown */

@@ -166,6 +166,7 @@ static json_object *verbs_json(const struct run_result *r)
         add_int(x, "errors", v->errors);
         add_int(x, "unfinished", v->unfinished);
         add_int(x, "unsent", v->unsent);
+        add_int(x, "unsent_given_up", v->unsent_failed);
         json_object *lat = result_hist_json(&v->latency, r->cfg.pcts, r->cfg.npcts);
         add_lower_bounds(lat, &v->latency, &v->censored, &r->cfg);
         json_object_object_add(x, "latency_ms", lat);

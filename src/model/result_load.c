@@ -302,6 +302,7 @@ static int load_stages(json_object *root, struct run_result *r, char *err)
         s->ok = i64(o, "ok");
         s->errors = i64(o, "errors");
         s->unsent = i64(o, "unsent");
+        s->unsent_failed = i64(o, "unsent_given_up");
         s->offered = get(o, "offered_count") ? i64(o, "offered_count") : s->sent + s->unsent;
         s->unfinished = get(o, "unfinished") ? i64(o, "unfinished")
                                              : s->sent - s->ok - s->errors;
@@ -336,6 +337,7 @@ static int load_histograms(json_object *root, struct run_result *r, char *err)
         v->errors = i64(c, "errors");
         v->unfinished = i64(c, "unfinished");
         v->unsent = i64(c, "unsent");
+        v->unsent_failed = i64(c, "unsent_given_up");
         load_censor(c, &v->censored);
         if (load_hist(hv, v->name, &v->latency, err))
             return -1;

@@ -107,6 +107,7 @@ static int merge_hists(struct run_result *dst, const struct run_result *src, cha
         d->errors += s->errors;
         d->unfinished += s->unfinished;
         d->unsent += s->unsent;
+        d->unsent_failed += s->unsent_failed;
         result_censor_merge(&d->censored, &s->censored);
         if (hist_merge(&d->latency, &s->latency)) {
             snprintf(err, ERR_LEN, "verb %s: histograms of different layouts", s->name);
@@ -525,6 +526,7 @@ static int merge_stages(struct run_result *dst, const struct run_result *src, in
         d->offered += s->offered;
         d->sent += s->sent;
         d->unsent += s->unsent;
+        d->unsent_failed += s->unsent_failed;
         d->unfinished += s->unfinished;
         d->ok += s->ok;
         d->errors += s->errors;

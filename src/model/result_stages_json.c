@@ -47,6 +47,7 @@ static json_object *stage_json(const struct run_result *r, size_t i)
     add_count(o, "offered_count", s->offered);
     add_count(o, "sent", s->sent);
     add_count(o, "unsent", s->unsent);
+    add_count(o, "unsent_given_up", s->unsent_failed);
     add_count(o, "ok", s->ok);
     add_count(o, "errors", s->errors);
     add_count(o, "unfinished", s->unfinished);
