@@ -37,7 +37,7 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 from pcapwire import Capture, grid_counts, http_exchanges, near_edge
-from rpctest import RPCBENCH, bounded, check, kill_group, main, rpcbench, skip, spawn
+from rpctest import RPCBENCH, Server, bounded, check, kill_group, main, rpcbench, skip, spawn
 
 BODY = (b"<?xml version='1.0'?><methodResponse><params><param><value><string>ok"
         b"</string></value></param></params></methodResponse>")
@@ -368,7 +368,28 @@ def test_fleet_of_slow_hosts():
     check("unsent %d" % q["unsent"] in text or q["unsent"] == 0, text[-600:])
 
 
+def test_a_server_gone_fails_errors_zero():
+    """The requests given up after the server went away are failures:
+    `errors=0` fails even when `unfinished<100%` allows the requests left
+    waiting, and the threshold's figure counts them."""
+    with Server("--vms", "5") as srv:
+        killer = threading.Timer(1.2, srv.proc.kill)
+        killer.start()
+        try:
+            code, text, err = rpcbench("run", "--url", srv.url("/RPC2"), "--verb", "list", "-R",
+                                       "20", "-d", "3s", "--quiet", "--format", "json",
+                                       "--threshold", "errors=0,unfinished<100%", timeout=60)
+        finally:
+            killer.cancel()
+    r = json.loads(text)
+    q = r["requests"]
+    check(q["unsent_given_up"] > 0 and q["ok"] > 0, "a server gone mid-run: %r" % q)
+    check(code == 3, "errors=0 passed with %d requests given up: exit %d, %s"
+          % (q["unsent_given_up"], code, r.get("thresholds")))
+
+
 if __name__ == "__main__":
     os.chdir(os.path.dirname(os.path.abspath(__file__)))
     main([test_stall_with_timeouts, test_stall_over_the_end, test_ramp_two_connections,
-          test_fleet_of_slow_hosts, test_every_output_says_the_same])
+          test_fleet_of_slow_hosts, test_every_output_says_the_same,
+          test_a_server_gone_fails_errors_zero])
