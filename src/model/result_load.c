@@ -346,6 +346,22 @@ static int load_histograms(json_object *root, struct run_result *r, char *err)
     return 0;
 }
 
+/* One sample per interval with the client's CPU alone: a run that
+ * watched no server saves no samples, yet its client CPU was sampled.
+ * @return 0, or -1 out of memory. */
+static int client_samples(struct run_result *r)
+{
+    for (size_t i = 0; i < r->nintervals; i++) {
+        const struct interval_rec *x = &r->intervals[i];
+        struct proc_point p = {.t_ns = secs_ns(x->t), .server_pct = -1,
+                               .client_pct = x->client_cpu_pct, .machine_busy_pct = -1,
+                               .machine_steal_pct = -1};
+        if (x->client_cpu_pct >= 0 && result_add_sample(r, &p))
+            return -1;
+    }
+    return 0;
+}
+
 static int load_timeline(json_object *root, struct run_result *r)
 {
     json_object *iv = get(root, "intervals");
@@ -365,6 +381,8 @@ static int load_timeline(json_object *root, struct run_result *r)
             return -1;
     }
     json_object *cpu = get(root, "server_cpu"), *sm = get(cpu, "samples");
+    if (!array_len(sm)) /* no server watched (server_cpu null): the client's CPU stays */
+        return client_samples(r);
     for (size_t i = 0; i < array_len(sm); i++) {
         json_object *x = json_object_array_get_idx(sm, i);
         /* The client's CPU is saved per interval, one sample per interval. */
