@@ -113,8 +113,8 @@ def captured_run(stall_at, stall_s, *args, keep=None):
         check(code == 0, "run exited %d: %s" % (code, err))
         with open(out) as f:
             r = json.load(f)
-        with open(log) as f:
-            rows = list(csv.DictReader(f))
+        with open(log) as f:  # the first line, "#rpcbench-config ...", is no row
+            rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
         if keep:
             shutil.copy(out, os.path.join(keep, "r.json"))
         return r, rows, http_exchanges(pcap, port)
