@@ -1,7 +1,8 @@
 /* engine_dispatch: sends what is due on the connections free for it,
- * each timed from its own intended time; keeps the backlog, which the
- * next completion or wake sends, and asks the loop (engine.c) for the
- * pacer's timer. Calls engine_record.c; the loop and the connections'
+ * each timed from its own intended time, its bytes decided here (its id
+ * and templates stamped; the wire only frames them); keeps the backlog,
+ * which the next completion or wake sends, and asks the loop (engine.c)
+ * for the pacer's timer. Calls engine_record.c; the loop and the connections'
  * events call it. */
 #include "base/clock.h"
 #include "client/engine_int.h"
