@@ -7,8 +7,9 @@
  *     arrives whole, the same bytes the wire's framing promises;
  *   an answer split at every byte is taken exactly once, ok, with its
  *     size; a close mid-answer is a closed error, never ok; no answer
- *     within the timeout is a timeout and the loop stops by itself; an
- *     answer to no request is counted stray.
+ *     within the timeout is a timeout (HTTP: and the loop stops by itself;
+ *     STOMP: the ring's, the connection stays up); an answer to no
+ *     request is counted stray.
  * Every loop is bounded by a guard timer: a hang fails, it never waits. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -134,7 +135,8 @@ static void setup(struct fx *f, const char *url, size_t pad)
     memcpy(f->ids.prefix, ENC_ID_PREFIX, REQID_PREFIX_LEN + 1); /* ids answers can carry */
     snprintf(f->ids.tag, sizeof f->ids.tag, "test");
     int stomp = f->tgt.scheme == SCHEME_STOMP;
-    assert_int_equal(request_ring_init(&f->ring, 100, 10 * NS_PER_S, on_done, f, err), 0);
+    assert_int_equal(request_ring_init(&f->ring, 100, (int64_t)(TIMEOUT_S * 1e9), on_done, f, err),
+                     0);
     f->pool = (struct conn_pool){.conns = &f->conn, .n = 1, .harvest_fd = -1, .ev = &events,
                                  .owner = f};
     f->x = (struct conn_ctx){
@@ -432,6 +434,33 @@ static void test_http_timeout(void **state)
     teardown(f);
 }
 
+/* (d) STOMP: the ring (the owner's) times the request out, not the
+ * connection, which stays up; the answer that comes after is stray. The
+ * reaper repeats, so here the guard bounds the loop. */
+static void test_stomp_timeout_then_late_answer(void **state)
+{
+    (void)state;
+    struct fx *f = &F;
+    struct buf ans = {0};
+    setup(f, STOMP_URL, 16);
+    request_ring_start_reaper(&f->ring, f->loop);
+    bring_up(f);
+    int64_t t0 = clock_now_ns();
+    struct request *r = send_one(f, 1);
+    pump_until(f, &f->done, 1);
+    assert_int_equal(f->kind, ERR_TIMEOUT);
+    assert_true(clock_now_ns() - t0 >= f->ring.timeout_ns);
+    answer(f, r->id, &ans);
+    server_write(f, ans.data, ans.len);
+    while (f->pool.stats.stray_replies < 1 && !f->guard_fired)
+        pump(f);
+    assert_int_equal(f->done, 1);
+    assert_int_equal(f->down, 0);
+    assert_int_equal(f->conn.state, CONN_IDLE);
+    buf_free(&ans);
+    teardown(f);
+}
+
 /* (e) HTTP: bytes after the answer, in the same read, answer nothing we
  * asked: stray, and the connection closed cleanly; the answer stays ok. */
 static void test_http_stray_after_answer(void **state)
@@ -519,6 +548,7 @@ int main(void)
         cmocka_unit_test(test_http_close_mid_answer),
         cmocka_unit_test(test_stomp_close_mid_message),
         cmocka_unit_test(test_http_timeout),
+        cmocka_unit_test(test_stomp_timeout_then_late_answer),
         cmocka_unit_test(test_http_stray_after_answer),
         cmocka_unit_test(test_http_stray_when_idle),
         cmocka_unit_test(test_stomp_stray_second_answer),
