@@ -223,7 +223,8 @@ static struct request *send_one(struct fx *f, int framed)
 static void answer(struct fx *f, uint64_t id, struct buf *out)
 {
     char body[160];
-    int n = snprintf(body, sizeof body, "{\"jsonrpc\":\"2.0\",\"id\":\"%s%012llx\",\"result\":true}",
+    int n = snprintf(body, sizeof body,
+                     "{\"jsonrpc\":\"2.0\",\"id\":\"%s%012llx\",\"result\":true}",
                      ENC_ID_PREFIX, (unsigned long long)reqid_wire(&f->ids, id));
     buf_reset(out);
     if (f->x.wire->multiplex) {

@@ -7,7 +7,8 @@
  * table of callbacks, struct conn_events, and calls nothing else above
  * it. What it reads of the run is its context, struct conn_ctx, which the
  * owner fills once and every connection points to: a connection can then
- * be driven without an engine (tests/test_conn_wire.c, the fuzz target). The owner calls conn_start to open a connection (again) and reads
+ * be driven without an engine (tests/test_conn_wire.c, the fuzz target).
+ * The owner calls conn_start to open a connection (again) and reads
  * conn_pool's counters; it never changes a connection's state itself.
  * What the connections count (bytes, reconnects, TLS, STOMP frames, the
  * first words of each error kind) they keep in the pool (conn_stats): the

@@ -3,9 +3,9 @@
  *
  * The request bytes are rendered once per verb (http_prepare), head and
  * body whole; the dispatch stamps the id into them per send (or stamps a
- * templated call's body afresh, which the head is put before here); responses are framed by net/http_response into a
- * per-connection body buffer that is reused, so a steady run allocates
- * nothing. With --validate cheap the body goes through check_stream, which
+ * templated call's body afresh, which the head is put before here).
+ * Responses are framed by net/http_response into a per-connection body
+ * buffer that is reused, so a steady run allocates nothing. With --validate cheap the body goes through check_stream, which
  * keeps only the head and the last bytes when they decide (a 2.3 MB
  * XML-RPC answer is then never copied whole). A failure fails the request
  * with its kind and reconnects.

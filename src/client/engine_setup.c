@@ -66,7 +66,8 @@ int engine_render_requests(struct engine *e, char *err)
         if (rc == ENC_OK && e->wl)
             rc = engine_workload_compile(e, i, &body, err);
         for (int k = 0; rc == ENC_OK && k < e->nlanes; k++) /* each host's Host line */
-            rc = e->wire->prepare(&e->cx, e->lanes[k].target, &body, &e->lanes[k].prep[i], err);
+            rc = e->wire->prepare(&e->cx, e->lanes[k].target, &body, &e->lanes[k].prep[i],
+                                  err);
         enc_request_free(&body);
         if (rc)
             return -1;
