@@ -48,6 +48,8 @@ plant src/client/measured_run.c dist/dist.h ": client may not include dist"
 plant src/dist/dist_run.c cli/options.h ": dist may not include cli"
 plant src/dist/dist_run.c server/server.h ": dist may not include server"
 plant src/net/tls.c buf.h " does not name its layer"
+plant src/client/conn_stomp.c client/engine_int.h ": a connection reads its conn_ctx"
+plant src/client/answer_check.c client/engine_int.h ": a connection reads its conn_ctx"
 # Call cycles, read from objects: the program's, then a planted pair.
 BUILD=${BUILD:-build/rel}
 out=$(scripts/check-cycles.sh "$BUILD" 2>&1) || fail "call cycles in $BUILD: $out"

@@ -1,6 +1,6 @@
 /* conn: one client connection, start to end (see conn.h). The wire on top
- * (HTTP or STOMP) is reached through e->wire, the owner through
- * e->pool.ev. */
+ * (HTTP or STOMP) is reached through its context's wire, the owner through
+ * the pool's events. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "base/clock.h"
 #include "base/rng.h"
 #include "base/safetext.h"
-#include "client/engine_int.h"
+#include "client/conn.h"
 #include "net/sock.h"
 #include "net/tls.h"
 
@@ -30,15 +30,15 @@ static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents);
 
 static void tell_down(struct conn *c, enum conn_down how, const char *why)
 {
-    struct conn_pool *p = &c->eng->pool;
+    struct conn_pool *p = c->ctx->pool;
     p->ev->down(p->owner, c, how, why);
 }
 
-void conn_init(struct engine *e, struct conn *c, int idx, struct lane *l,
+void conn_init(const struct conn_ctx *x, struct conn *c, int idx, struct lane *l,
                const struct target *target, struct conn_peer *peer)
 {
     memset(c, 0, sizeof *c);
-    c->eng = e;
+    c->ctx = x;
     c->lane = l;
     c->target = target;
     c->peer = peer;
@@ -61,7 +61,7 @@ static int harvest_add(struct conn *c)
         return 0;
     struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP,
                              .data.u64 = (uint64_t)c->idx << 32 | c->gen};
-    if (epoll_ctl(c->eng->pool.harvest_fd, EPOLL_CTL_ADD, c->fd, &ev) < 0)
+    if (epoll_ctl(c->ctx->pool->harvest_fd, EPOLL_CTL_ADD, c->fd, &ev) < 0)
         return -1;
     c->harvested = 1;
     return 0;
@@ -69,7 +69,7 @@ static int harvest_add(struct conn *c)
 
 char *conn_error_slot(struct conn *c, int kind)
 {
-    struct conn_stats *s = &c->eng->pool.stats;
+    struct conn_stats *s = &c->ctx->pool->stats;
     if (req_ok(kind) || kind < 0 || kind >= ERR_KINDS || s->samples[kind][0])
         return NULL;
     return s->samples[kind];
@@ -88,9 +88,9 @@ void conn_note_error(struct conn *c, int kind, const char *fmt, ...)
 
 void conn_watch(struct conn *c, int events)
 {
-    struct ev_loop *loop = c->eng->loop;
+    struct ev_loop *loop = c->ctx->loop;
     int up = c->state == CONN_IDLE || c->state == CONN_BUSY;
-    if ((events & EV_READ) && up && c->eng->pool.harvest_fd >= 0 && harvest_add(c) == 0)
+    if ((events & EV_READ) && up && c->ctx->pool->harvest_fd >= 0 && harvest_add(c) == 0)
         events &= ~EV_READ;
     if (!events) {
         ev_io_stop(loop, &c->io);
@@ -106,8 +106,8 @@ void conn_watch(struct conn *c, int events)
 
 void conn_close(struct conn *c)
 {
-    ev_io_stop(c->eng->loop, &c->io);
-    ev_timer_stop(c->eng->loop, &c->timer);
+    ev_io_stop(c->ctx->loop, &c->io);
+    ev_timer_stop(c->ctx->loop, &c->timer);
     tls_free(c->ssl);
     c->ssl = NULL;
     if (c->fd >= 0)
@@ -125,7 +125,7 @@ void conn_free(struct conn *c)
     buf_free(&c->body);
     buf_free(&c->out);
     buf_free(&c->in);
-    buf_free(&c->frames);
+    buf_free(&c->send_head);
 }
 
 void conn_trim(struct conn *c, size_t keep)
@@ -149,15 +149,15 @@ static double doubled(double s)
  * backs off, and a pool of many that all fail backs off as fast as one. */
 static void backoff(struct conn *c, const char *why)
 {
-    struct engine *e = c->eng;
-    struct conn_pool *p = &e->pool;
+    const struct conn_ctx *x = c->ctx;
+    struct conn_pool *p = x->pool;
     double base = p->backoff_s > c->backoff_s ? p->backoff_s : c->backoff_s;
     double s = base * (0.5 + rng_u01(&c->rng));
     c->state = CONN_BACKOFF;
     p->nbackoff++;
-    ev_timer_stop(e->loop, &c->timer);
+    ev_timer_stop(x->loop, &c->timer);
     ev_timer_set(&c->timer, s < BACKOFF_MAX_S ? s : BACKOFF_MAX_S, 0);
-    ev_timer_start(e->loop, &c->timer);
+    ev_timer_start(x->loop, &c->timer);
     c->backoff_s = doubled(c->backoff_s);
     p->backoff_s = doubled(p->backoff_s > 0 ? p->backoff_s : BACKOFF_FIRST_S);
     tell_down(c, CONN_DOWN_BACKOFF, why);
@@ -165,14 +165,14 @@ static void backoff(struct conn *c, const char *why)
 
 double conn_setup_deadline_s(const struct conn *c)
 {
-    double s = (double)c->eng->cfg->timeout_ns / 1e9;
+    double s = (double)c->ctx->timeout_ns / 1e9;
     return c->peer->spoke || s < SETUP_FIRST_S ? s : SETUP_FIRST_S;
 }
 
 void conn_spoke(struct conn *c)
 {
     c->peer->spoke = 1;
-    c->eng->pool.spoke = 1;
+    c->ctx->pool->spoke = 1;
 }
 
 void conn_start(struct conn *c)
@@ -185,22 +185,22 @@ void conn_start(struct conn *c)
         return;
     }
     if (c->ever_up)
-        c->eng->pool.stats.reconnects++;
-    if (!c->eng->tls)
+        c->ctx->pool->stats.reconnects++;
+    if (!c->ctx->tls)
         sock_rx_timestamps(c->fd); /* else rx_ns is the read's own time */
     c->state = CONN_CONNECTING;
     conn_watch(c, EV_WRITE);
     /* A connect or handshake that never finishes must not hang the run. */
-    ev_timer_stop(c->eng->loop, &c->timer);
+    ev_timer_stop(c->ctx->loop, &c->timer);
     ev_timer_set(&c->timer, conn_setup_deadline_s(c), 0);
-    ev_timer_start(c->eng->loop, &c->timer);
+    ev_timer_start(c->ctx->loop, &c->timer);
 }
 
 /* The TCP connect failed (why): counted, closed, and retried after a
  * backoff; the owner, told why, decides whether the target is unreachable. */
 static void connect_failed(struct conn *c, const char *why)
 {
-    struct conn_pool *p = &c->eng->pool;
+    struct conn_pool *p = c->ctx->pool;
     p->stats.failures[CAUSE_CONNECT]++;
     p->last_kind = c->last_kind = ERR_CONNECT;
     p->last_conn = c->idx;
@@ -225,27 +225,30 @@ static int counts_to_give_up(const struct conn *c, enum conn_cause cause)
            !(cause == CAUSE_TIMEOUT && !in_setup(c));
 }
 
-/* A fleet's host that never spoke failed its setups (c's): it alone is
- * given up, its requests failing as its connection's last failure while
- * the connection retries with the usual backoff (at most one try a
- * second), unless every host is now given up or unreachable. @return 1
- * when the others go on, 0 when the run must end (or it is no fleet). */
-static int host_gives_up_alone(struct conn *c)
+/* Whether the owner goes on without c's peer (conn_events.give_up_alone:
+ * a fleet's host is given up alone). @return 1 so, 0: the run ends. */
+static int gives_up_alone(struct conn *c)
 {
-    struct engine *e = c->eng;
-    if (!e->fleet)
-        return 0;
-    c->peer->gave_up = 1;
-    for (int i = 0; i < e->nlanes; i++)
-        if (!e->lanes[i].peer.gave_up && !e->lanes[i].unreachable)
-            return 1;
-    return 0;
+    const struct conn_pool *p = c->ctx->pool;
+    return p->ev->give_up_alone ? p->ev->give_up_alone(p->owner, c) : 0;
+}
+
+/* Why c failed, completing "the server at ...", into p->last_why ("" for
+ * none): a fleet's names the connection's host, else the run's URL. */
+static void note_why(struct conn *c, struct conn_pool *p, const char *why)
+{
+    if (why && c->ctx->name_host)
+        snprintf(p->last_why, sizeof p->last_why, "the server at %.60s:%d %s", c->target->host,
+                 c->target->port, why);
+    else if (why)
+        snprintf(p->last_why, sizeof p->last_why, "the server at %.80s %s", c->ctx->url, why);
+    else
+        p->last_why[0] = '\0';
 }
 
 static void fail_as(struct conn *c, int kind, enum conn_cause cause, const char *why, int tries)
 {
-    struct engine *e = c->eng;
-    struct conn_pool *p = &e->pool;
+    struct conn_pool *p = c->ctx->pool;
     if (cause == CAUSE_RESET && c->ssl)
         cause = CAUSE_TLS; /* a TLS read or write failed (tls_failed says why) */
     if (in_setup(c))
@@ -254,17 +257,10 @@ static void fail_as(struct conn *c, int kind, enum conn_cause cause, const char 
     p->stats.failures[cause]++;
     p->last_kind = c->last_kind = kind;
     p->last_conn = c->idx;
-    if (why && e->fleet) /* a fleet: this connection's host */
-        snprintf(p->last_why, sizeof p->last_why, "the server at %.60s:%d %s", c->target->host,
-                 c->target->port, why);
-    else if (why)
-        snprintf(p->last_why, sizeof p->last_why, "the server at %.80s %s", e->res->target_url,
-                 why);
-    else
-        p->last_why[0] = '\0';
+    note_why(c, p, why);
     conn_close(c);
-    e->wire->on_close(c, kind);
-    if (give_up && why && !host_gives_up_alone(c)) {
+    c->ctx->wire->on_close(c, kind);
+    if (give_up && why && !gives_up_alone(c)) {
         c->state = CONN_DOWN;
         tell_down(c, CONN_DOWN_FATAL, p->last_why);
         return;
@@ -284,7 +280,7 @@ void conn_fail_wrong_protocol(struct conn *c, int kind, const char *why)
 
 int conn_cert_hint(const struct conn *c, enum io_status st, char *why, size_t len)
 {
-    if (!c->ssl || c->eng->cfg->cert[0] || c->peer->spoke || (st != IO_EOF && st != IO_ERROR))
+    if (!c->ssl || c->ctx->have_cert || c->peer->spoke || (st != IO_EOF && st != IO_ERROR))
         return 0;
     snprintf(why, len, "%s the connection right after the TLS handshake: it may require a "
              "client certificate (--cert, --key)", st == IO_EOF ? "closed" : "reset");
@@ -299,21 +295,21 @@ void conn_close_clean(struct conn *c)
 
 void conn_ready(struct conn *c)
 {
-    struct conn_pool *p = &c->eng->pool;
+    struct conn_pool *p = c->ctx->pool;
     c->state = CONN_IDLE;
     p->ev->ready(p->owner, c);
 }
 
 void conn_idle(struct conn *c)
 {
-    struct conn_pool *p = &c->eng->pool;
+    struct conn_pool *p = c->ctx->pool;
     c->state = CONN_IDLE;
     p->ev->idle(p->owner, c);
 }
 
 void conn_request_done(struct request *r, int err_kind)
 {
-    struct conn_pool *p = &r->conn->eng->pool;
+    struct conn_pool *p = r->conn->ctx->pool;
     if (req_ok(err_kind)) {
         r->conn->backoff_s = p->backoff_s = BACKOFF_FIRST_S; /* this connection works */
         /* The read that completed the answer (STOMP: the last of a batch of
@@ -325,15 +321,15 @@ void conn_request_done(struct request *r, int err_kind)
 
 static void transport_up(struct conn *c)
 {
-    struct engine *e = c->eng;
-    ev_timer_stop(e->loop, &c->timer);
+    const struct conn_ctx *x = c->ctx;
+    ev_timer_stop(x->loop, &c->timer);
     c->ever_up = 1; /* backoff_s is reset by the first answer, not here: a
                        server that accepts and then drops us must not spin */
     if (c->ssl) {
-        e->pool.stats.handshakes++;
-        hist_record(&e->pool.stats.handshake, (clock_now_ns() - c->connect_ns) / NS_PER_US);
+        x->pool->stats.handshakes++;
+        hist_record(&x->pool->stats.handshake, (clock_now_ns() - c->connect_ns) / NS_PER_US);
     }
-    e->wire->on_ready(c);
+    x->wire->on_ready(c);
 }
 
 /* The plain scheme for this TLS target, for the hints. */
@@ -355,7 +351,7 @@ static const char *openssl_reason(const char *err)
  * connection (the socket tells, without waiting), or err's reason. */
 static void handshake_failed(struct conn *c, const char *err)
 {
-    struct conn_stats *s = &c->eng->pool.stats;
+    struct conn_stats *s = &c->ctx->pool->stats;
     char why[ERR_LEN], peek;
     s->tls_failures++;
     snprintf(s->tls_error, sizeof s->tls_error, "%s", err);
@@ -377,7 +373,7 @@ static void handshake_failed(struct conn *c, const char *err)
     else /* TLS 1.2 refuses a missing certificate in the handshake, by an alert */
         snprintf(why, sizeof why, "failed the TLS handshake: %.150s%s", openssl_reason(
                  strncmp(err, "TLS handshake: ", 15) ? err : err + 15),
-                 alert && !c->eng->cfg->cert[0]
+                 alert && !c->ctx->have_cert
                      ? ": it may require a client certificate (--cert, --key)" : "");
     conn_fail(c, ERR_HANDSHAKE, CAUSE_TLS, why);
 }
@@ -401,11 +397,11 @@ static void connected(struct conn *c)
 {
     int soerr = 0;
     socklen_t len = sizeof soerr;
-    struct engine *e = c->eng;
+    const struct conn_ctx *x = c->ctx;
     if (getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &soerr, &len) < 0)
         soerr = errno;
     if (soerr == ECONNRESET || soerr == EPIPE) { /* it accepted, then reset at once */
-        e->pool.reached = 1;
+        x->pool->reached = 1;
         conn_fail(c, ERR_CLOSED, CAUSE_RESET, "reset the connection right after accepting it");
         return;
     }
@@ -413,13 +409,13 @@ static void connected(struct conn *c)
         connect_failed(c, strerror(soerr));
         return;
     }
-    e->pool.reached = 1;
-    if (!e->tls) {
+    x->pool->reached = 1;
+    if (!x->tls) {
         transport_up(c);
         return;
     }
     char err[ERR_LEN];
-    c->ssl = tls_new_client(e->tls, c->fd, c->target->host, e->cfg->tls_insecure, err);
+    c->ssl = tls_new_client(x->tls, c->fd, c->target->host, x->tls_insecure, err);
     if (!c->ssl) {
         conn_fail(c, ERR_HANDSHAKE, CAUSE_TLS, NULL);
         return;
@@ -428,12 +424,21 @@ static void connected(struct conn *c)
     handshake_step(c);
 }
 
+void conn_adopt(struct conn *c, int fd)
+{
+    c->fd = fd;
+    c->connect_ns = clock_now_ns();
+    c->state = CONN_CONNECTING;
+    c->ctx->pool->reached = 1;
+    transport_up(c);
+}
+
 /* A TLS failure after the handshake (e.g. the server refusing our client
  * certificate, which TLS 1.3 says only then): counted and kept for the
  * report. */
 static void tls_failed(struct conn *c)
 {
-    struct conn_stats *s = &c->eng->pool.stats;
+    struct conn_stats *s = &c->ctx->pool->stats;
     char reason[200];
     tls_last_error(reason, sizeof reason);
     s->tls_failures++;
@@ -497,7 +502,7 @@ static void io_cb(struct ev_loop *loop, ev_io *w, int revents)
     case CONN_BACKOFF:
         return;
     default:
-        c->eng->wire->on_io(c, revents);
+        c->ctx->wire->on_io(c, revents);
     }
 }
 
@@ -523,7 +528,7 @@ void conn_pool_harvest(struct conn_pool *p)
             /* Closed (perhaps reopened) by a callback since the wait. */
             if (!c->harvested || (uint32_t)ev[i].data.u64 != c->gen)
                 continue;
-            c->eng->wire->on_io(c, EV_READ);
+            c->ctx->wire->on_io(c, EV_READ);
         }
     }
 }
@@ -535,21 +540,15 @@ void conn_pool_harvest_free(struct conn_pool *p)
     p->harvest_fd = -1;
 }
 
-/* c's backoff is over. No connection is opened that will not speak: one
- * closed silent sets VDSM's protocol detector spinning at 100 % of a
- * core. So once nothing is left to send, c stays closed; and HTTP at a
- * set rate keeps it as a spare, opened when a request needs it (as a
- * connection the server closed), not ahead of one that may never come.
- * STOMP speaks at once (CONNECT), and a closed loop uses c at once. */
+/* c's backoff is over: whether it opens again now is the owner's policy
+ * (conn_events.backoff_over). */
 static void backoff_over(struct conn *c)
 {
-    struct engine *e = c->eng;
+    const struct conn_pool *p = c->ctx->pool;
     c->state = CONN_DOWN;
-    e->pool.nbackoff--;
-    if (e->phase >= PHASE_ENDED)
-        return;
-    if (e->phase == PHASE_SENDING && !e->wire->multiplex && e->cfg->rate > 0)
-        tell_down(c, CONN_DOWN_CLOSED, NULL);
+    c->ctx->pool->nbackoff--;
+    if (p->ev->backoff_over)
+        p->ev->backoff_over(p->owner, c);
     else
         conn_start(c);
 }
@@ -562,7 +561,7 @@ static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
     if (c->harvested && c->state == CONN_BUSY) {
         /* An answer that came in time may wait in the harvest set: it is
          * read first, and a request sent since on c has a timer of its own. */
-        conn_pool_harvest(&c->eng->pool);
+        conn_pool_harvest(c->ctx->pool);
         if (ev_is_active(&c->timer) || c->state != CONN_BUSY)
             return;
     }
@@ -581,16 +580,16 @@ static void timer_cb(struct ev_loop *loop, ev_timer *w, int revents)
         conn_fail(c, ERR_HANDSHAKE, CAUSE_TIMEOUT, why);
         return;
     }
-    c->eng->wire->on_timer(c);
+    c->ctx->wire->on_timer(c);
 }
 
 /* Polls until every live connection has its receipt. */
 static void goodbye_poll_cb(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)revents;
-    struct engine *e = w->data;
-    for (int i = 0; i < e->pool.n; i++)
-        if (e->pool.conns[i].state == CONN_IDLE && !e->pool.conns[i].receipt_done)
+    const struct conn_pool *p = ((const struct conn_ctx *)w->data)->pool;
+    for (int i = 0; i < p->n; i++)
+        if (p->conns[i].state == CONN_IDLE && !p->conns[i].receipt_done)
             return;
     ev_break(loop, EVBREAK_ALL);
 }
@@ -604,23 +603,24 @@ static void goodbye_deadline_cb(struct ev_loop *loop, ev_timer *w, int revents)
 
 /* STOMP: DISCONNECT with a receipt on every live connection, and wait (up
  * to a second) for the receipts, so the server sees a clean goodbye. */
-void conn_goodbye_all(struct engine *e)
+void conn_goodbye_all(const struct conn_ctx *x)
 {
     int any = 0;
-    for (int i = 0; i < e->pool.n; i++)
-        if (e->pool.conns[i].state == CONN_IDLE) {
-            e->wire->goodbye(&e->pool.conns[i]);
+    struct conn_pool *p = x->pool;
+    for (int i = 0; i < p->n; i++)
+        if (p->conns[i].state == CONN_IDLE) {
+            x->wire->goodbye(&p->conns[i]);
             any = 1;
         }
     if (!any)
         return;
     ev_timer poll, deadline;
     ev_timer_init(&poll, goodbye_poll_cb, 0.002, 0.002);
-    poll.data = e;
+    poll.data = (void *)x; /* only read */
     ev_timer_init(&deadline, goodbye_deadline_cb, 1.0, 0);
-    ev_timer_start(e->loop, &poll);
-    ev_timer_start(e->loop, &deadline);
-    ev_run(e->loop, 0);
-    ev_timer_stop(e->loop, &poll);
-    ev_timer_stop(e->loop, &deadline);
+    ev_timer_start(x->loop, &poll);
+    ev_timer_start(x->loop, &deadline);
+    ev_run(x->loop, 0);
+    ev_timer_stop(x->loop, &poll);
+    ev_timer_stop(x->loop, &deadline);
 }

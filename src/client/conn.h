@@ -5,7 +5,10 @@
  *
  * The connection tells its owner (the engine) what happened through one
  * table of callbacks, struct conn_events, and calls nothing else above
- * it. The owner calls conn_start to open a connection (again) and reads
+ * it. What it reads of the run is its context, struct conn_ctx, which the
+ * owner fills once and every connection points to: a connection can then
+ * be driven without an engine (tests/test_conn_wire.c, the fuzz target).
+ * The owner calls conn_start to open a connection (again) and reads
  * conn_pool's counters; it never changes a connection's state itself.
  * What the connections count (bytes, reconnects, TLS, STOMP frames, the
  * first words of each error kind) they keep in the pool (conn_stats): the
@@ -19,10 +22,14 @@
 #include "base/buf.h"
 #include "encoders/check_stream.h"
 #include "encoders/encoder.h"
+#include "encoders/expect.h"
 #include "net/http_response.h"
 #include "net/sock.h"
+#include "net/target.h"
 #include "model/result.h"
+#include "client/reqid.h"
 #include "client/request.h"
+#include "client/request_ring.h"
 
 /* DOWN -> CONNECTING (TCP) -> HANDSHAKE (TLS) -> LOGIN (STOMP) -> IDLE
  * (free for a request; a STOMP connection stays IDLE with requests in
@@ -32,9 +39,9 @@ enum conn_state {
     CONN_DOWN, CONN_CONNECTING, CONN_HANDSHAKE, CONN_LOGIN, CONN_IDLE, CONN_BUSY, CONN_BACKOFF
 };
 
-struct engine;
 struct conn;
-struct lane;
+struct conn_ctx;
+struct lane; /* the owner's (engine_int.h): a connection only carries it */
 
 /* How a connection went down (conn_events.down). */
 enum conn_down {
@@ -60,18 +67,55 @@ struct conn_events {
     void (*down)(void *owner, struct conn *c, enum conn_down how, const char *why);
     /* A request sent on a connection ended (err_kind REQ_OK: answered well). */
     request_end_fn response_done;
+    /* c's backoff is over and c is DOWN: the owner opens it again
+     * (conn_start) or keeps it closed. NULL: conn_start. */
+    void (*backoff_over)(void *owner, struct conn *c);
+    /* c's peer never spoke and failed its setups so that the run would end
+     * (CONN_DOWN_FATAL). Engine policy: a fleet gives that host up alone
+     * (its peer->gave_up set) while other hosts still work. @return 1 when
+     * the owner goes on without it (c backs off as any failure), 0 when
+     * the run ends. NULL: 0. */
+    int (*give_up_alone)(void *owner, struct conn *c);
+};
+
+/* A request rendered once per verb by the wire's prepare: its bytes and
+ * their id slot (id_off, id_len: enc_request's). framed: the bytes are the
+ * whole request as it goes on the wire (HTTP: head and body), else the
+ * body alone that the wire frames per send (STOMP: the SEND frame's
+ * reply-to is each connection's own). */
+struct prepared {
+    struct enc_request req;
+    size_t body_len;
+    int framed;
+};
+
+/* What the dispatch hands the wire for one request: bytes whose id (and
+ * templates) are stamped already. framed: as struct prepared's; a
+ * templated call's body, stamped afresh, is never framed. The bytes are
+ * the dispatch's (a lane's prepared request, or its stamping buffer) and
+ * are restamped by the next request, so the wire copies what the socket
+ * does not take at once. */
+struct wire_msg {
+    const char *data;
+    size_t len;
+    int framed;
 };
 
 /* What a wire protocol does on a connection whose transport is up. */
 struct wire {
     int multiplex; /* many requests in flight per connection */
-    /* Renders verb's request once for lane l's target (kept in
-     * l->prep[verb]). @return 0, or -1 with err. body stays the caller's. */
-    int (*prepare)(struct engine *e, struct lane *l, int verb, const struct enc_request *body,
-                   char *err);
+    /* Renders a verb's request body once for target t into out (the
+     * caller's; rendered into again on the next call). @return 0, or -1
+     * with err (out of memory). body stays the caller's. */
+    int (*prepare)(const struct conn_ctx *x, const struct target *t,
+                   const struct enc_request *body, struct prepared *out, char *err);
     void (*on_ready)(struct conn *c);           /* transport up: log in, or conn_ready */
     void (*on_io)(struct conn *c, int revents); /* readable/writable while up */
-    void (*send)(struct conn *c, struct request *r); /* r filled in; c IDLE */
+    /* Writes r (filled in; c IDLE) as m's bytes, framed by the wire when
+     * m->framed is 0; m NULL: the dispatch could not make them (out of
+     * memory), and r ends unsent as after a failed write. Sets r->sent_ns
+     * (0: nothing went out, c failed) and r->tx_bytes. */
+    void (*send)(struct conn *c, struct request *r, const struct wire_msg *m);
     void (*on_timer)(struct conn *c);           /* c->timer fired while up */
     void (*on_close)(struct conn *c, int kind); /* c failed: end what is in flight with kind */
     void (*goodbye)(struct conn *c);            /* at the end (STOMP DISCONNECT); may be NULL */
@@ -81,7 +125,7 @@ extern const struct wire wire_http;
 extern const struct wire wire_stomp;
 
 struct conn {
-    struct engine *eng;    /* the run's: loop, config, result, wire */
+    const struct conn_ctx *ctx; /* the run's: loop, config values, wire, pool */
     const struct target *target; /* where it connects: the run's, or with
                                     --targets its host's (conn_init) */
     int idx;
@@ -94,7 +138,7 @@ struct conn {
     uint64_t rng;          /* the backoff's jitter */
     int64_t connect_ns;    /* when this connection attempt began */
     int ever_up;           /* reconnects are counted after the first */
-    struct lane *lane;     /* its target's lane (engine_int.h): set by conn_init */
+    struct lane *lane;     /* its target's lane: the owner's, never read here */
     struct conn_peer *peer; /* the server it talks to (its lane's); set by conn_init */
     int last_kind;         /* the error kind of its last failure (a fleet's
                               host: its requests that find no connection) */
@@ -114,8 +158,8 @@ struct conn {
                               socket is not this one's */
     /* STOMP */
     struct buf in;         /* bytes read, not yet parsed */
-    struct buf frames;     /* SEND frames per verb for this connection */
-    size_t frame_off[RUN_MAX_VERBS], frame_len[RUN_MAX_VERBS], frame_id_off[RUN_MAX_VERBS];
+    struct buf send_head;  /* its SEND frames' command and headers (reply-to
+                              is its own), rendered once per login */
     int64_t last_rx_ns, last_tx_ns;
     int64_t hb_send_ns, hb_recv_ns; /* negotiated heart-beat periods, 0 = none */
     int receipt_done;
@@ -178,6 +222,41 @@ struct conn_pool {
     void *owner;         /* passed to every conn_events callback as is */
 };
 
+/* What every connection of a run reads, and the buffers they share: the
+ * owner fills it before the first conn_start and keeps it (and what it
+ * points to) until every connection is freed. Connections never write it
+ * but for the pool's counters, the buffers and the ring. */
+struct conn_ctx {
+    struct ev_loop *loop;
+    const struct wire *wire;      /* HTTP or STOMP */
+    const struct encoder *enc;
+    SSL_CTX *tls;                 /* NULL: plain TCP */
+    struct conn_pool *pool;       /* counters, events and their owner */
+    /* The configuration's values (run_config's of the same names). */
+    int64_t timeout_ns;           /* a request's, and the setup's at most */
+    size_t max_response;
+    enum validate validate;
+    int tls_insecure;
+    int have_cert;                /* --cert given: the hints do not suggest it */
+    const char *headers;          /* HTTP: --header lines, each "\r\n"-ended */
+    const char *stomp_login, *stomp_passcode; /* "" none */
+    const char *stomp_destination;             /* "" the default */
+    /* How a failure names its server: url, or, for a fleet (name_host),
+     * each connection's own host:port. */
+    const char *url;
+    int name_host;
+    /* Shared by every connection: one loop thread. rbuf takes each read;
+     * scratch each frame or templated request rendered on its way out,
+     * written (or copied into the connection's out) before the next. */
+    char *rbuf;
+    size_t rbuf_len;
+    struct buf *scratch;
+    const struct reqid *ids;      /* the wire ids and STOMP names */
+    struct request_ring *ring;    /* STOMP: the requests in flight, by id */
+    const struct expect *expects; /* --expect, parsed (answer_decode_full) */
+    size_t nexpects;
+};
+
 /* Moves the reads of p's up connections (IDLE, BUSY) into a set of their
  * own that the loop does not wait on: an answer then wakes nobody, and is
  * read when the owner calls conn_pool_harvest (the pacer's next wake) or
@@ -193,13 +272,19 @@ void conn_pool_harvest(struct conn_pool *p);
 /* Closes the harvest set (after every connection's conn_close). */
 void conn_pool_harvest_free(struct conn_pool *p);
 
-/* Readies c (DOWN, nothing open) as connection idx of e's pool, to
- * target (its lane l's) with peer l's. */
-void conn_init(struct engine *e, struct conn *c, int idx, struct lane *l,
+/* Readies c (DOWN, nothing open) as connection idx of x's pool (at
+ * x->pool->conns[idx]), to target with peer (what that server showed),
+ * carrying l, its owner's lane (may be NULL). Nothing is allocated. */
+void conn_init(const struct conn_ctx *x, struct conn *c, int idx, struct lane *l,
                const struct target *target, struct conn_peer *peer);
 /* Opens c (DOWN): connect, TLS, then wire->on_ready. A connect that fails
  * at once goes to BACKOFF (conn_events.down says so before this returns). */
 void conn_start(struct conn *c);
+/* Gives c (conn_init'ed, DOWN) fd, a connected non-blocking stream socket
+ * (a test's socketpair end), as if its plain TCP connect had just
+ * succeeded: the wire's on_ready follows. c owns fd from here (conn_close
+ * closes it). */
+void conn_adopt(struct conn *c, int fd);
 /* Closes the socket and stops c's watchers; nothing is told or counted. */
 void conn_close(struct conn *c);
 /* Frees c's buffers (after conn_close, at the end of the run). */
@@ -268,8 +353,18 @@ enum io_status conn_flush(struct conn *c);
  * after what c->out still holds, writing what the socket takes. @return 0,
  * or -1 on a write error or out of memory. */
 int conn_send_bytes(struct conn *c, const char *p, size_t n);
-/* At the end: wire->goodbye on every live connection (STOMP DISCONNECT),
- * then up to a second for their receipts (runs e's loop meanwhile). */
-void conn_goodbye_all(struct engine *e);
+/* At the end: wire->goodbye on every live connection of x's pool (STOMP
+ * DISCONNECT), then up to a second for their receipts (runs x's loop
+ * meanwhile). */
+void conn_goodbye_all(const struct conn_ctx *x);
+
+/* answer_check.c: --expect. answer_decode_full is the full decode of an
+ * answer's body (the encoding's decode_response; with checks, decode_result
+ * and each check of c->ctx on the result): @return its enc status, and
+ * with ENC_OK *broke 1 when a check failed (its first failing value noted
+ * as the ERR_CHECK sample), else 0. The decode's and the checks' CPU time
+ * is counted in c's pool stats. */
+int answer_decode_full(struct conn *c, const char *body, size_t len, struct enc_result *r,
+                       int *broke);
 
 #endif

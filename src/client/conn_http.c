@@ -1,10 +1,11 @@
 /* conn_http: XML-RPC and JSON-RPC over HTTP/1.1 keep-alive, one request in
  * flight per connection (as these protocols are used over HTTP).
  *
- * The request bytes are rendered once per verb (http_prepare) and only the
- * id is stamped per send; responses are framed by net/http_response into a
- * per-connection body buffer that is reused, so a steady run allocates
- * nothing. With --validate cheap the body goes through check_stream, which
+ * The request bytes are rendered once per verb (http_prepare), head and
+ * body whole; the dispatch stamps the id into them per send (or stamps a
+ * templated call's body afresh, which the head is put before here).
+ * Responses are framed by net/http_response into a per-connection body
+ * buffer that is reused, so a steady run allocates nothing. With --validate cheap the body goes through check_stream, which
  * keeps only the head and the last bytes when they decide (a 2.3 MB
  * XML-RPC answer is then never copied whole). A failure fails the request
  * with its kind and reconnects.
@@ -18,27 +19,26 @@
 #include <string.h>
 
 #include "base/clock.h"
-#include "client/engine_int.h"
+#include "client/conn.h"
 #include "client/errtext.h"
 #include "net/tls.h"
 
 /* The request's head to target t for a body of len bytes, appended to b. */
-static int http_head(const struct engine *e, const struct target *t, struct buf *b, size_t len)
+static int http_head(const struct conn_ctx *x, const struct target *t, struct buf *b, size_t len)
 {
     /* --header, --user, --bearer: the lines as given, before the body's */
     return buf_appendf(b,
                        "POST %s HTTP/1.1\r\nHost: %s:%d\r\nUser-Agent: rpcbench\r\n"
                        "%sContent-Type: %s\r\nContent-Length: %zu\r\n\r\n",
-                       t->path, t->host, t->port, e->cfg->headers, e->enc->content_type, len);
+                       t->path, t->host, t->port, x->headers, x->enc->content_type, len);
 }
 
-static int http_prepare(struct engine *e, struct lane *l, int verb, const struct enc_request *body,
-                        char *err)
+static int http_prepare(const struct conn_ctx *x, const struct target *t,
+                        const struct enc_request *body, struct prepared *p, char *err)
 {
-    struct prepared *p = &l->prep[verb];
     struct buf *b = &p->req.body;
     buf_reset(b);
-    int rc = http_head(e, l->target, b, body->body.len);
+    int rc = http_head(x, t, b, body->body.len);
     size_t head = b->len;
     if (rc || buf_append(b, body->body.data, body->body.len)) {
         snprintf(err, ERR_LEN, "out of memory rendering the request");
@@ -47,6 +47,7 @@ static int http_prepare(struct engine *e, struct lane *l, int verb, const struct
     p->req.id_off = head + body->id_off;
     p->req.id_len = body->id_len;
     p->body_len = body->body.len;
+    p->framed = 1;
     return 0;
 }
 
@@ -80,7 +81,7 @@ static int keep_body(void *ctx, const char *at, size_t len)
     struct conn *c = ctx;
     if (http_failed(c))
         return buf_append(&c->body, at, len);
-    switch (c->eng->cfg->validate) {
+    switch (c->ctx->validate) {
     case VALIDATE_NONE:
         return 0;
     case VALIDATE_CHEAP:
@@ -90,37 +91,40 @@ static int keep_body(void *ctx, const char *at, size_t len)
     }
 }
 
-/* The bytes of r's request: its verb's prepared ones with r's id, or a
- * templated call's stamped afresh (e->stamp_msg). @return 0, or -1 out of
- * memory. */
-static int http_bytes(struct engine *e, const struct request *r, const struct buf **out)
+/* The bytes of m as they go: m's own when framed (a verb's prepared
+ * request, head and all), else a templated call's body with its head put
+ * before it, in the context's scratch. @return 0, or -1 (m NULL: the
+ * dispatch could not make it; out of memory). */
+static int http_bytes(struct conn *c, const struct wire_msg *m, const char **at, size_t *len)
 {
-    struct prepared *p = &r->conn->lane->prep[r->verb];
-    int st = engine_stamp(e, r);
-    if (st == 0) {
-        enc_stamp_id(&p->req, reqid_wire(&e->ids, r->id));
-        *out = &p->req.body;
+    struct buf *b = c->ctx->scratch;
+    if (m && m->framed) {
+        *at = m->data;
+        *len = m->len;
         return 0;
     }
-    buf_reset(&e->stamp_msg);
-    *out = &e->stamp_msg;
-    return st < 0 || http_head(e, r->conn->target, &e->stamp_msg, e->stamp_body.len) ||
-           buf_append(&e->stamp_msg, e->stamp_body.data, e->stamp_body.len) ? -1 : 0;
+    buf_reset(b);
+    if (!m || http_head(c->ctx, c->target, b, m->len) || buf_append(b, m->data, m->len))
+        return -1;
+    *at = b->data;
+    *len = b->len;
+    return 0;
 }
 
-static void http_send(struct conn *c, struct request *r)
+static void http_send(struct conn *c, struct request *r, const struct wire_msg *m)
 {
-    struct engine *e = c->eng;
-    const struct buf *b;
-    int bad = http_bytes(e, r, &b);
-    http_response_start(&c->resp, e->cfg->max_response, keep_body, c);
-    check_stream_start(&c->check, e->enc, &c->body, CHECK_STREAM_HEAD);
+    const struct conn_ctx *x = c->ctx;
+    const char *at = NULL;
+    size_t len = 0;
+    int bad = http_bytes(c, m, &at, &len);
+    http_response_start(&c->resp, x->max_response, keep_body, c);
+    check_stream_start(&c->check, x->enc, &c->body, CHECK_STREAM_HEAD);
     c->state = CONN_BUSY;
     r->live = 1;
     r->sent_ns = clock_now_ns();
     /* The shared template is restamped by the next send, so what the socket
      * does not take now is copied (rare: requests are small). */
-    if (bad || conn_send_bytes(c, b->data, b->len) < 0) {
+    if (bad || conn_send_bytes(c, at, len) < 0) {
         /* A TLS server that wants a client certificate may reset before
          * our first write as well as before our first read. */
         char why[ERR_SAMPLE_LEN];
@@ -130,11 +134,11 @@ static void http_send(struct conn *c, struct request *r)
                   : conn_cert_hint(c, IO_ERROR, why, sizeof why) ? why : "reset the connection");
         return;
     }
-    r->tx_bytes = (int64_t)b->len;
+    r->tx_bytes = (int64_t)len;
     if (r->measured)
-        e->pool.stats.bytes_sent += (int64_t)b->len;
-    ev_timer_set(&c->timer, (double)e->cfg->timeout_ns / 1e9, 0);
-    ev_timer_start(e->loop, &c->timer);
+        x->pool->stats.bytes_sent += (int64_t)len;
+    ev_timer_set(&c->timer, (double)x->timeout_ns / 1e9, 0);
+    ev_timer_start(x->loop, &c->timer);
     conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
 }
 
@@ -161,7 +165,7 @@ static int describe(struct conn *c, int kind, const struct enc_result *r)
     case ERR_AUTH: /* what to give, or that what was given was refused */
         conn_note_error(c, kind, "HTTP %u %s: %s", http_response_status(&c->resp),
                         http_status_str((enum http_status)http_response_status(&c->resp)),
-                        c->eng->cfg->headers[0] ? "the server refused the credentials or "
+                        c->ctx->headers[0] ? "the server refused the credentials or "
                         "headers given" : "the server wants credentials: --user USER:PASS, "
                         "--bearer TOKEN or --header");
         break;
@@ -170,7 +174,7 @@ static int describe(struct conn *c, int kind, const struct enc_result *r)
         break;
     default:
         if (r->refused)
-            conn_note_error(c, kind, "not a valid %s response: %s", c->eng->enc->name,
+            conn_note_error(c, kind, "not a valid %s response: %s", c->ctx->enc->name,
                             r->refused);
         else if (r->status == ENC_OK && r->has_id)
             conn_note_error(c, kind, "answer id %llu where %llu was expected",
@@ -179,7 +183,7 @@ static int describe(struct conn *c, int kind, const struct enc_result *r)
             errtext_excerpt(body ? body : "", len, 60, ex, sizeof ex);
             conn_note_error(c, kind, "answer without the request's id: %s", ex);
         } else
-            errtext_decode(c->eng->enc->name, body, len, slot, ERR_SAMPLE_LEN);
+            errtext_decode(c->ctx->enc->name, body, len, slot, ERR_SAMPLE_LEN);
     }
     return kind;
 }
@@ -189,10 +193,9 @@ static int describe(struct conn *c, int kind, const struct enc_result *r)
  * request (or none), never this one. */
 static int id_matches(const struct conn *c, const struct enc_result *r)
 {
-    const struct engine *e = c->eng;
-    if (!c->lane->prep[c->req.verb].req.id_len)
+    if (!c->req.with_id)
         return 1; /* XML-RPC: no ids */
-    return r->has_id && r->id == reqid_wire(&e->ids, c->req.id);
+    return r->has_id && r->id == reqid_wire(c->ctx->ids, c->req.id);
 }
 
 /* Classifies a complete response: REQ_OK, or an error kind. The
@@ -202,19 +205,19 @@ static int id_matches(const struct conn *c, const struct enc_result *r)
  * ({"error":"boom"} with 500 too) is an HTTP error, quoted with its status. */
 static int classify(struct conn *c)
 {
-    struct engine *e = c->eng;
+    const struct conn_ctx *x = c->ctx;
     struct enc_result r = {0};
     const char *body = c->body.data ? c->body.data : ""; /* an empty body has no buffer */
     if (http_failed(c)) {
         unsigned st = http_response_status(&c->resp);
-        if (c->body.len && e->enc->check_error(body, c->body.len, &r) == ENC_FAULT)
+        if (c->body.len && x->enc->check_error(body, c->body.len, &r) == ENC_FAULT)
             return describe(c, ERR_FAULT, &r);
         return describe(c, st == 401 || st == 403 ? ERR_AUTH : ERR_HTTP, &r);
     }
-    if (e->cfg->validate == VALIDATE_NONE)
+    if (x->validate == VALIDATE_NONE)
         return REQ_OK;
     int broke = 0;
-    int st = e->cfg->validate == VALIDATE_FULL
+    int st = x->validate == VALIDATE_FULL
                  ? answer_decode_full(c, body, c->body.len, &r, &broke)
                  : check_stream_finish(&c->check, &r);
     r.status = st;
@@ -228,17 +231,16 @@ static int classify(struct conn *c)
 /* Bytes that answer no request of ours (see the top of the file). */
 static void stray(struct conn *c)
 {
-    c->eng->pool.stats.stray_replies++;
+    c->ctx->pool->stats.stray_replies++;
 }
 
 /* The answer is whole; reusable: the connection may carry the next request
  * (no EOF, no stray bytes after it) if the answer allows. */
 static void finish(struct conn *c, int reusable)
 {
-    struct engine *e = c->eng;
     int kind = classify(c);
     int keep = reusable && http_response_keep_alive(&c->resp);
-    ev_timer_stop(e->loop, &c->timer);
+    ev_timer_stop(c->ctx->loop, &c->timer);
     c->req.live = 0;
     c->req.rx_bytes = (int64_t)c->resp.wire_seen; /* as the wire had it, head and all */
     conn_request_done(&c->req, kind);
@@ -255,7 +257,7 @@ static void note_framing(struct conn *c, enum http_resp_outcome o)
 {
     if (o == HTTP_RESP_TOO_LARGE)
         conn_note_error(c, ERR_DECODE, "answer larger than --max-response (%zu bytes)",
-                        c->eng->cfg->max_response);
+                        c->ctx->max_response);
     else if (o == HTTP_RESP_SINK_ERROR)
         conn_note_error(c, ERR_DECODE, "out of memory keeping the answer");
     else
@@ -297,10 +299,10 @@ static void peer_gone(struct conn *c, enum io_status st)
 /* Reads and frames what the socket has. */
 static void on_readable(struct conn *c)
 {
-    struct engine *e = c->eng;
+    const struct conn_ctx *x = c->ctx;
     for (;;) {
         size_t n;
-        enum io_status st = conn_read(c, e->rbuf, sizeof e->rbuf, &n);
+        enum io_status st = conn_read(c, x->rbuf, x->rbuf_len, &n);
         if (st == IO_AGAIN)
             return;
         if (st != IO_DONE) { /* EOF or reset: maybe the end of a body without length */
@@ -311,20 +313,20 @@ static void on_readable(struct conn *c)
             return;
         }
         if (c->req.measured)
-            e->pool.stats.bytes_received += (int64_t)n;
-        if (!c->peer->spoke && !c->ssl && tls_record_start(e->rbuf, n)) {
+            x->pool->stats.bytes_received += (int64_t)n;
+        if (!c->peer->spoke && !c->ssl && tls_record_start(x->rbuf, n)) {
             conn_fail_wrong_protocol(c, ERR_DECODE, "answered with TLS, not plain HTTP: "
                                      "use https://");
             return;
         }
-        if (!c->peer->spoke && looks_stomp(e->rbuf, n)) {
+        if (!c->peer->spoke && looks_stomp(x->rbuf, n)) {
             conn_fail_wrong_protocol(c, ERR_DECODE, "answered with a STOMP frame, not HTTP: "
                                      "use stomp://");
             return;
         }
         conn_spoke(c);
         size_t used;
-        enum http_resp_outcome o = http_response_feed(&c->resp, e->rbuf, n, &used);
+        enum http_resp_outcome o = http_response_feed(&c->resp, x->rbuf, n, &used);
         if (o == HTTP_RESP_COMPLETE) {
             if (used < n)
                 stray(c);
@@ -344,11 +346,10 @@ static void on_readable(struct conn *c)
  * when needed. */
 static void on_idle_readable(struct conn *c)
 {
-    struct engine *e = c->eng;
     /* TLS 1.3 sends session tickets after the handshake: readable, yet no
      * application byte. Only EOF, an error or unasked data end the idle. */
     size_t n;
-    enum io_status st = conn_read(c, e->rbuf, sizeof e->rbuf, &n);
+    enum io_status st = conn_read(c, c->ctx->rbuf, c->ctx->rbuf_len, &n);
     if (st == IO_AGAIN)
         return;
     if (st == IO_ERROR && !c->peer->spoke) /* reset before any answer */

@@ -5,13 +5,22 @@
  * then SEND requests with reply-to; MESSAGE replies are matched to requests
  * by JSON-RPC id, so many requests are in flight on one connection and the
  * open-loop schedule is never throttled by them. The engine keeps the
- * requests in a request_ring, which finds them by id and times them out. */
+ * requests in a request_ring, which finds them by id and times them out.
+ *
+ * The dispatch hands each request's body, its id stamped; the SEND frame
+ * is put round it here per send (stomp_send), from the command and headers
+ * rendered once per login (send_head). Why not a whole frame per verb and
+ * connection, stamped in place as before: the body is the dispatch's to
+ * decide (its id, a template's values), and a second copy of every id slot
+ * per connection would have to be kept in step with it. The price is one
+ * copy of a small body into the shared scratch buffer per send, grown
+ * once, never allocated again: less than the write's system call. */
 #include <stdio.h>
 #include <string.h>
 
 #include "base/clock.h"
 #include "base/safetext.h"
-#include "client/engine_int.h"
+#include "client/conn.h"
 #include "client/errtext.h"
 #include "net/stomp.h"
 #include "net/tls.h"
@@ -23,11 +32,11 @@
 #define STOMP_HEARTBEAT_MS 10000
 #define STOMP_DEFAULT_DESTINATION "jms.topic.vdsm_requests"
 
-static int stomp_prepare(struct engine *e, struct lane *l, int verb, const struct enc_request *body,
-                         char *err)
+static int stomp_prepare(const struct conn_ctx *x, const struct target *t,
+                         const struct enc_request *body, struct prepared *p, char *err)
 {
-    (void)e;
-    struct prepared *p = &l->prep[verb];
+    (void)x;
+    (void)t;
     buf_reset(&p->req.body);
     if (buf_append(&p->req.body, body->body.data, body->body.len)) {
         snprintf(err, ERR_LEN, "out of memory rendering the request");
@@ -36,6 +45,7 @@ static int stomp_prepare(struct engine *e, struct lane *l, int verb, const struc
     p->req.id_off = body->id_off;
     p->req.id_len = body->id_len;
     p->body_len = body->body.len;
+    p->framed = 0; /* the SEND frame is each connection's (stomp_send) */
     return 0;
 }
 
@@ -44,12 +54,12 @@ static int stomp_prepare(struct engine *e, struct lane *l, int verb, const struc
  * destination. */
 static void reply_queue(const struct conn *c, char *out, size_t len)
 {
-    snprintf(out, len, "jms.queue.rpcbench.%s.%d", c->eng->ids.tag, c->idx);
+    snprintf(out, len, "jms.queue.rpcbench.%s.%d", c->ctx->ids->tag, c->idx);
 }
 
 static int send_frame(struct conn *c, const char *command, const char *const *kv)
 {
-    struct buf *b = &c->eng->scratch;
+    struct buf *b = c->ctx->scratch;
     buf_reset(b);
     if (stomp_render(b, command, kv, NULL, 0))
         return -1;
@@ -58,20 +68,20 @@ static int send_frame(struct conn *c, const char *command, const char *const *kv
 
 static void arm_timer(struct conn *c, double s)
 {
-    ev_timer_stop(c->eng->loop, &c->timer);
+    ev_timer_stop(c->ctx->loop, &c->timer);
     ev_timer_set(&c->timer, s, 0);
-    ev_timer_start(c->eng->loop, &c->timer);
+    ev_timer_start(c->ctx->loop, &c->timer);
 }
 
 static void stomp_ready(struct conn *c)
 {
     char hb[32];
     snprintf(hb, sizeof hb, "%d,%d", STOMP_HEARTBEAT_MS, STOMP_HEARTBEAT_MS);
-    const struct run_config *cfg = c->eng->cfg;
+    const struct conn_ctx *x = c->ctx;
     const char *kv[] = {"accept-version", "1.2", "host", c->target->host,
                         "heart-beat", hb, /* --stomp-login, or the end */
-                        cfg->stomp_login[0] ? "login" : NULL, cfg->stomp_login,
-                        "passcode", cfg->stomp_passcode, NULL};
+                        x->stomp_login[0] ? "login" : NULL, x->stomp_login,
+                        "passcode", x->stomp_passcode, NULL};
     c->state = CONN_LOGIN;
     c->leaving = 0;
     c->last_rx_ns = clock_now_ns();
@@ -84,35 +94,19 @@ static void stomp_ready(struct conn *c)
     arm_timer(c, conn_setup_deadline_s(c)); /* login deadline */
 }
 
-/* SEND frames, one per verb, rendered once per connection (reply-to is the
- * connection's own); the JSON-RPC id is stamped into them per send. */
-static int render_send(struct conn *c, struct buf *out, const char *body, size_t len)
+/* The command and headers of c's SEND frames, once per login (reply-to
+ * is the connection's own): every request's frame begins with them. */
+static int build_send_head(struct conn *c)
 {
     char queue[64];
     reply_queue(c, queue, sizeof queue);
-    const struct run_config *cfg = c->eng->cfg;
-    const char *dest = cfg->stomp_destination[0] ? cfg->stomp_destination
-                                                 : STOMP_DEFAULT_DESTINATION;
+    const struct conn_ctx *x = c->ctx;
+    const char *dest = x->stomp_destination[0] ? x->stomp_destination
+                                               : STOMP_DEFAULT_DESTINATION;
     const char *kv[] = {"destination", dest, "content-type", "application/json",
                         "reply-to", queue, NULL};
-    return stomp_render(out, "SEND", kv, body, len);
-}
-
-static int build_frames(struct conn *c)
-{
-    struct engine *e = c->eng;
-    buf_reset(&c->frames);
-    for (size_t v = 0; v < e->cfg->nverbs; v++) {
-        const struct prepared *p = &c->lane->prep[v];
-        size_t start = c->frames.len;
-        if (render_send(c, &c->frames, p->req.body.data, p->req.body.len))
-            return -1;
-        c->frame_off[v] = start;
-        c->frame_len[v] = c->frames.len - start;
-        /* The body ends just before the frame's NUL. */
-        c->frame_id_off[v] = c->frames.len - 1 - p->req.body.len + p->req.id_off;
-    }
-    return 0;
+    buf_reset(&c->send_head);
+    return stomp_render_headers(&c->send_head, "SEND", kv);
 }
 
 /* Heart-beat periods from CONNECTED's "sx,sy" against ours (STOMP 1.2 §
@@ -145,7 +139,7 @@ static void heartbeat_timer(struct conn *c)
     if (c->hb_recv_ns && c->last_rx_ns + 3 * c->hb_recv_ns < next)
         next = c->last_rx_ns + 3 * c->hb_recv_ns;
     if (next == INT64_MAX) {
-        ev_timer_stop(c->eng->loop, &c->timer);
+        ev_timer_stop(c->ctx->loop, &c->timer);
         return;
     }
     double s = (double)(next - now) / 1e9;
@@ -156,16 +150,16 @@ static void logged_in(struct conn *c, const struct stomp_frame *f)
 {
     char queue[64], id[48];
     reply_queue(c, queue, sizeof queue);
-    snprintf(id, sizeof id, "rpcbench-%s-%d", c->eng->ids.tag, c->idx);
+    snprintf(id, sizeof id, "rpcbench-%s-%d", c->ctx->ids->tag, c->idx);
     const char *kv[] = {"destination", queue, "id", id, "ack", "auto", NULL};
     if (negotiate(c, f) < 0) { /* a malformed CONNECTED: counted as a bad frame */
-        c->eng->pool.stats.stomp_bad_frames++;
+        c->ctx->pool->stats.stomp_bad_frames++;
         conn_fail(c, ERR_DECODE, CAUSE_PROTOCOL, "sent a CONNECTED frame with a heart-beat "
                   "that is not \"sx,sy\"");
         return;
     }
     conn_spoke(c);
-    if (build_frames(c) || send_frame(c, "SUBSCRIBE", kv) < 0) {
+    if (build_send_head(c) || send_frame(c, "SUBSCRIBE", kv) < 0) {
         conn_fail(c, ERR_CLOSED, CAUSE_RESET, NULL);
         return;
     }
@@ -173,36 +167,27 @@ static void logged_in(struct conn *c, const struct stomp_frame *f)
     conn_ready(c);
 }
 
-/* The frame of r's request: the connection's own for r's verb with r's
- * id, or a templated call's stamped afresh (e->stamp_msg). @return 0, or
- * -1 out of memory. */
-static int frame_bytes(struct conn *c, const struct request *r, const char **at, size_t *len)
+/* m's body in c's SEND frame, in the context's scratch (see the top of
+ * the file). @return 0, or -1 (m NULL: the dispatch could not make it;
+ * out of memory). */
+static int frame_bytes(struct conn *c, const struct wire_msg *m, const char **at, size_t *len)
 {
-    struct engine *e = c->eng;
-    int st = engine_stamp(e, r);
-    if (st == 0) {
-        struct enc_request slot = {.body = {.data = c->frames.data, .len = c->frames.len},
-                                   .id_off = c->frame_id_off[r->verb],
-                                   .id_len = c->lane->prep[r->verb].req.id_len};
-        enc_stamp_id(&slot, reqid_wire(&e->ids, r->id));
-        *at = c->frames.data + c->frame_off[r->verb];
-        *len = c->frame_len[r->verb];
-        return 0;
-    }
-    buf_reset(&e->stamp_msg);
-    if (st < 0 || render_send(c, &e->stamp_msg, e->stamp_body.data, e->stamp_body.len))
+    struct buf *b = c->ctx->scratch;
+    buf_reset(b);
+    if (!m || buf_append(b, c->send_head.data, c->send_head.len) ||
+        stomp_render_end(b, m->data, m->len))
         return -1;
-    *at = e->stamp_msg.data;
-    *len = e->stamp_msg.len;
+    *at = b->data;
+    *len = b->len;
     return 0;
 }
 
-static void stomp_send(struct conn *c, struct request *r)
+static void stomp_send(struct conn *c, struct request *r, const struct wire_msg *m)
 {
-    struct engine *e = c->eng;
+    const struct conn_ctx *x = c->ctx;
     const char *frame = NULL;
     size_t len = 0;
-    int bad = frame_bytes(c, r, &frame, &len);
+    int bad = frame_bytes(c, m, &frame, &len);
     r->live = 1;
     r->sent_ns = clock_now_ns(); /* the one stamp of its write */
     if (bad || conn_send_bytes(c, frame, len) < 0) {
@@ -212,24 +197,24 @@ static void stomp_send(struct conn *c, struct request *r)
     }
     r->tx_bytes = (int64_t)len;
     if (r->measured)
-        e->pool.stats.bytes_sent += (int64_t)len;
+        x->pool->stats.bytes_sent += (int64_t)len;
     conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
 }
 
 /* A reply: which request, and how did it go. */
 static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame_len)
 {
-    struct engine *e = c->eng;
+    const struct conn_ctx *x = c->ctx;
     struct enc_result res = {0};
-    int st = e->enc->check_response(f->body, f->body_len, &res);
+    int st = x->enc->check_response(f->body, f->body_len, &res);
     struct request *r =
-        res.has_id ? request_ring_find(&e->ring, reqid_counter(&e->ids, res.id)) : NULL;
+        res.has_id ? request_ring_find(x->ring, reqid_counter(x->ids, res.id)) : NULL;
     if (!r) {
-        e->pool.stats.stray_replies++; /* late (timed out), unknown or id-less */
+        x->pool->stats.stray_replies++; /* late (timed out), unknown or id-less */
         return;
     }
     int broke = 0;
-    if (st == ENC_OK && e->cfg->validate == VALIDATE_FULL)
+    if (st == ENC_OK && x->validate == VALIDATE_FULL)
         st = answer_decode_full(c, f->body, f->body_len, &res, &broke);
     int kind = st == ENC_OK ? (broke ? ERR_CHECK : REQ_OK)
                : st == ENC_FAULT ? ERR_FAULT : ERR_DECODE;
@@ -237,11 +222,11 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
     if (kind == ERR_FAULT && slot)
         errtext_fault(f->body, f->body_len, res.fault_code, slot, ERR_SAMPLE_LEN);
     else if (kind == ERR_DECODE && res.refused)
-        conn_note_error(c, kind, "not a valid %s response: %s", e->enc->name, res.refused);
+        conn_note_error(c, kind, "not a valid %s response: %s", x->enc->name, res.refused);
     else if (kind == ERR_DECODE && slot)
-        errtext_decode(e->enc->name, f->body, f->body_len, slot, ERR_SAMPLE_LEN);
+        errtext_decode(x->enc->name, f->body, f->body_len, slot, ERR_SAMPLE_LEN);
     if (r->measured)
-        e->pool.stats.bytes_received += (int64_t)frame_len;
+        x->pool->stats.bytes_received += (int64_t)frame_len;
     r->live = 0;
     r->rx_bytes = (int64_t)frame_len;
     conn_request_done(r, kind);
@@ -253,7 +238,7 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
  * escapes included. */
 static void on_error_frame(struct conn *c, const struct stomp_frame *f)
 {
-    struct conn_stats *s = &c->eng->pool.stats;
+    struct conn_stats *s = &c->ctx->pool->stats;
     char msg[1024];
     ssize_t n = stomp_header(f, "message", msg, sizeof msg);
     s->stomp_errors++;
@@ -269,7 +254,7 @@ static void error_frame(struct conn *c, const struct stomp_frame *f)
 {
     char why[ERR_SAMPLE_LEN];
     on_error_frame(c, f);
-    const char *msg = c->eng->pool.stats.stomp_error;
+    const char *msg = c->ctx->pool->stats.stomp_error;
     if (c->state == CONN_LOGIN) {
         snprintf(why, sizeof why, "refused the login: %.120s", msg[0] ? msg : "(no message)");
         conn_fail(c, ERR_HANDSHAKE, CAUSE_LOGIN, why);
@@ -317,7 +302,7 @@ static void bad_input(struct conn *c, const char *at, size_t len, const char *er
         conn_fail(c, ERR_HANDSHAKE, CAUSE_NOT_STOMP, why);
         return;
     }
-    c->eng->pool.stats.stomp_bad_frames++;
+    c->ctx->pool->stats.stomp_bad_frames++;
     snprintf(why, sizeof why, "sent a malformed STOMP frame (%.40s): \"%s\"", err, ex);
     conn_fail(c, ERR_DECODE, CAUSE_PROTOCOL, why);
 }
@@ -336,7 +321,7 @@ static int parse_input(struct conn *c)
     while (off < c->in.len) {
         struct stomp_frame f;
         ssize_t n = stomp_parse(c->in.data + off, c->in.len - off,
-                                c->eng->cfg->max_response, &f, err);
+                                c->ctx->max_response, &f, err);
         if (n == 0)
             break;
         if (n < 0) {
@@ -378,7 +363,7 @@ static void peer_gone(struct conn *c, enum io_status st)
 
 static void stomp_on_io(struct conn *c, int revents)
 {
-    struct engine *e = c->eng;
+    const struct conn_ctx *x = c->ctx;
     if ((revents & EV_WRITE) && c->out.len) {
         if (conn_flush(c) == IO_ERROR) {
             peer_gone(c, IO_ERROR);
@@ -390,7 +375,7 @@ static void stomp_on_io(struct conn *c, int revents)
         return;
     for (;;) {
         size_t n;
-        enum io_status st = conn_read(c, e->rbuf, sizeof e->rbuf, &n);
+        enum io_status st = conn_read(c, x->rbuf, x->rbuf_len, &n);
         if (st == IO_AGAIN)
             break;
         if (st != IO_DONE) { /* what came before the end is read first */
@@ -399,7 +384,7 @@ static void stomp_on_io(struct conn *c, int revents)
             return;
         }
         c->last_rx_ns = clock_now_ns();
-        if (buf_append(&c->in, e->rbuf, n)) {
+        if (buf_append(&c->in, x->rbuf, n)) {
             conn_fail(c, ERR_DECODE, CAUSE_PROTOCOL, NULL);
             return;
         }
@@ -433,7 +418,7 @@ static void stomp_on_timer(struct conn *c)
 /* Every request still in flight on c fails with kind. */
 static void stomp_on_close(struct conn *c, int kind)
 {
-    request_ring_fail_conn(&c->eng->ring, c, kind);
+    request_ring_fail_conn(c->ctx->ring, c, kind);
 }
 
 static void stomp_goodbye(struct conn *c)

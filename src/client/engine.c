@@ -127,11 +127,49 @@ static void conn_went_down(void *owner, struct conn *c, enum conn_down how, cons
         engine_dispatch(e, l, INT64_MAX, INT64_MAX);
 }
 
+/* conn_events.backoff_over: c (DOWN) may connect again. No connection is
+ * opened that will not speak: one closed silent sets VDSM's protocol
+ * detector spinning at 100 % of a core. So once nothing is left to send,
+ * c stays closed; and HTTP at a set rate keeps it as a spare, opened when
+ * a request needs it (as a connection the server closed), not ahead of
+ * one that may never come. STOMP speaks at once (CONNECT), and a closed
+ * loop uses c at once. */
+static void conn_may_retry(void *owner, struct conn *c)
+{
+    struct engine *e = owner;
+    if (e->phase >= PHASE_ENDED)
+        return;
+    if (e->phase == PHASE_SENDING && !e->wire->multiplex && e->cfg->rate > 0)
+        conn_went_down(e, c, CONN_DOWN_CLOSED, NULL);
+    else
+        conn_start(c);
+}
+
+/* conn_events.give_up_alone: a fleet's host that never spoke failed its
+ * setups (c's): it alone is given up, its requests failing as its
+ * connection's last failure while the connection retries with the usual
+ * backoff (at most one try a second), unless every host is now given up
+ * or unreachable. @return 1 when the others go on, 0 when the run must
+ * end (or it is no fleet). */
+static int host_gives_up_alone(void *owner, struct conn *c)
+{
+    struct engine *e = owner;
+    if (!e->fleet)
+        return 0;
+    c->peer->gave_up = 1;
+    for (int i = 0; i < e->nlanes; i++)
+        if (!e->lanes[i].peer.gave_up && !e->lanes[i].unreachable)
+            return 1;
+    return 0;
+}
+
 static const struct conn_events engine_events = {
     .ready = conn_up,
     .idle = conn_answered,
     .down = conn_went_down,
     .response_done = engine_request_ended,
+    .backoff_over = conn_may_retry,
+    .give_up_alone = host_gives_up_alone,
 };
 
 /* No separate reachability probe: a connection closed without a byte sets
@@ -147,7 +185,7 @@ static void open_lane(struct engine *e, struct lane *l)
     int lazy = !e->wire->multiplex && e->cfg->rate > 0;
     int n = l->nconns, first = l->first_conn;
     for (int i = first; i < first + n; i++)
-        conn_init(e, &e->pool.conns[i], i, l, l->target, &l->peer);
+        conn_init(&e->cx, &e->pool.conns[i], i, l, l->target, &l->peer);
     for (int i = first + n - 1; i >= first; i--) {
         if (lazy && i > first)
             make_spare(e, &e->pool.conns[i]);
@@ -321,6 +359,7 @@ static int setup_loop(struct engine *e, char *err)
      * default) to batch wake-ups; the pacer wants its nanoseconds. */
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
     e->loop = ev_loop_new(EVFLAG_AUTO);
+    e->cx.loop = e->loop;
     e->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
     if (!e->loop || e->timerfd < 0) {
         snprintf(err, ERR_LEN, "cannot create the event loop: %s", strerror(errno));
@@ -364,7 +403,7 @@ static void count_left(struct engine *e)
     lanes_each(e, engine_censor_unsent);
     for (int i = 0; e->pool.conns && i < e->pool.n; i++) {
         struct conn *c = &e->pool.conns[i];
-        if (c->eng && c->req.live && c->req.measured)
+        if (c->ctx && c->req.live && c->req.measured)
             engine_count_in_flight(e, &c->req);
         c->req.live = 0;
     }
@@ -375,7 +414,7 @@ static void teardown(struct engine *e)
 {
     for (int i = 0; e->pool.conns && i < e->pool.n; i++) {
         struct conn *c = &e->pool.conns[i];
-        if (!c->eng)
+        if (!c->ctx)
             continue; /* setup failed before this connection began */
         conn_close(c);
         conn_free(c);
@@ -490,7 +529,7 @@ static void finish(struct engine *e)
     if (!engine_ended(e))
         end_run(e, clock_now_ns());
     if (e->wire->goodbye && !res->interrupted)
-        conn_goodbye_all(e);
+        conn_goodbye_all(&e->cx);
     count_left(e);
     struct ival_tally late = ledger_ivals_settle(e);
     if (e->hooks.on_tick)

@@ -1,7 +1,8 @@
 /* engine_dispatch: sends what is due on the connections free for it,
- * each timed from its own intended time; keeps the backlog, which the
- * next completion or wake sends, and asks the loop (engine.c) for the
- * pacer's timer. Calls engine_record.c; the loop and the connections'
+ * each timed from its own intended time, its bytes decided here (its id
+ * and templates stamped; the wire only frames them); keeps the backlog,
+ * which the next completion or wake sends, and asks the loop (engine.c)
+ * for the pacer's timer. Calls engine_record.c; the loop and the connections'
  * events call it. */
 #include "base/clock.h"
 #include "client/engine_int.h"
@@ -15,6 +16,28 @@ static int64_t due_take(struct engine *e, struct lane *l, int *verb)
         return periodic_take(&l->periodic, verb);
     *verb = engine_pick_verb(e, l);
     return sched_take(&l->sched);
+}
+
+/* The bytes of r's request (see struct wire_msg): a templated call's body
+ * stamped afresh, or its verb's prepared bytes (r's lane's) with r's id
+ * stamped in place. Here, not in the wire: the id and the templates are
+ * the run's (its id scheme, its ${seq}), the wire only frames what it is
+ * handed. @return 0, or -1 out of memory. */
+static int request_msg(struct engine *e, struct lane *l, struct request *r, struct wire_msg *m)
+{
+    struct prepared *p = &l->prep[r->verb];
+    int st = engine_stamp(e, r);
+    r->with_id = p->req.id_len != 0;
+    if (st < 0)
+        return -1;
+    if (st > 0) {
+        *m = (struct wire_msg){.data = e->stamp_body.data, .len = e->stamp_body.len};
+        return 0;
+    }
+    enc_stamp_id(&p->req, reqid_wire(&e->ids, r->id));
+    *m = (struct wire_msg){.data = p->req.body.data, .len = p->req.body.len,
+                           .framed = p->framed};
+    return 0;
 }
 
 /* Hands r to the wire; the wire stamps sent_ns as it writes (0: the write
@@ -34,7 +57,9 @@ static void send_on(struct engine *e, struct conn *c, int verb, int64_t intended
     e->outstanding++;
     int on_demand = c->on_demand;
     c->on_demand = 0;
-    e->wire->send(c, r);
+    struct wire_msg m;
+    int bad = request_msg(e, c->lane, r, &m);
+    e->wire->send(c, r, bad ? NULL : &m);
     if (r->sent_ns)
         ledger_sent(e, r, queued, on_demand);
 }

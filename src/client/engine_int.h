@@ -1,6 +1,6 @@
-/* engine_int: the state of one run, shared by the engine (engine.c), its
- * timeline (engine_timeline.c) and, read only but for scratch buffers,
- * the wires (conn_http.c, conn_stomp.c: prepared requests, ids, config). */
+/* engine_int: the state of one run, shared by the engine's files
+ * (engine*.c, ledger.c). The connections (conn*.c) never include it: they
+ * read their context (struct conn_ctx, e->cx), which the engine fills. */
 #ifndef RPCBENCH_ENGINE_INT_H
 #define RPCBENCH_ENGINE_INT_H
 
@@ -18,13 +18,6 @@
 #include "client/reqid.h"
 #include "client/request_ring.h"
 #include "client/sched.h"
-
-/* A request rendered once per verb: HTTP head and body in one buffer, id
- * slot offset into it. */
-struct prepared {
-    struct enc_request req;
-    size_t body_len;
-};
 
 #define TIMER_FIRED (-1)
 
@@ -66,16 +59,17 @@ struct engine {
 
     /* --workload: its calls, and those with templates cut at them
      * (engine_workload.c); each request of such a call is stamped into
-     * stamp_body (and, with the wire's head, stamp_msg): one loop thread. */
+     * stamp_body (the wire frames it in cx.scratch): one loop thread. */
     struct workload *wl;        /* NULL: no workload file */
     struct tmpl tmpl[RUN_MAX_VERBS];
     struct tmpl_state tstate;
     int wl_xml;                 /* the encoding is XML-RPC: decided once, at load */
     uint64_t seq_next;          /* this process's ${seq} count */
-    struct buf stamp_body, stamp_msg;
+    struct buf stamp_body;
     struct expect expects[RUN_MAX_EXPECTS]; /* --expect, parsed once (answer_check.c) */
     size_t nexpects;
     struct conn_pool pool;      /* the connections (conn.c keeps its counters) */
+    struct conn_ctx cx;         /* what they read: filled by engine_setup.c */
     enum engine_phase phase;
     int dispatching;            /* inside dispatch (see engine.c) */
     char fatal[ERR_LEN];        /* PHASE_FAILED: why (the target is unreachable) */
@@ -84,7 +78,8 @@ struct engine {
     uint64_t next_id;           /* counter of the last id handed out */
     struct reqid ids;           /* this run's random id base and STOMP names */
     char rbuf[262144];          /* one loop thread: one read buffer (a 2 MB answer in ~10 reads) */
-    struct buf scratch;         /* small frames rendered on the way out */
+    struct buf scratch;         /* frames and templated requests on the way
+                                   out (cx.scratch) */
 
     int mix_off;                /* every call has its own period: no mix */
     int64_t over_ns;            /* when the run gave up on what is left */
@@ -235,8 +230,8 @@ void engine_fold_conn_stats(struct engine *e);
  * request at its templates, if it has any (@return 0, or -1 with err).
  * engine_stamp: verb r->verb's request with fresh values and r's id in
  * e->stamp_body; @return 1 so, 0 when the call has no templates (its
- * prepared bytes go as they are), -1 out of memory. engine_workload_free:
- * at teardown. */
+ * prepared bytes go, their id stamped by the dispatch), -1 out of memory.
+ * engine_workload_free: at teardown. */
 int engine_workload_call(struct engine *e, size_t i, const char **method, json_object **params,
                          char *err);
 int engine_workload_compile(struct engine *e, size_t i, const struct enc_request *body, char *err);
@@ -312,7 +307,8 @@ void lanes_free(struct engine *e);
  * for STOMP, sizes the request ring (expire: its callback). @return 0, or
  * -1 with err; what was made is freed by engine_run's teardown either way.
  * engine_setup_requests renders every verb's request once (e->prep).
- * @return 0, or -1 with err (bad --params, encoder refusal). */
+ * @return 0, or -1 with err (bad --params, encoder refusal).
+ * engine_setup_transport also fills e->cx but its loop (setup_loop's). */
 int engine_setup_transport(struct engine *e, int connections, request_end_fn expire, char *err);
 int engine_setup_requests(struct engine *e, char *err);
 /* engine_render_requests: the rendering alone, each verb's body once,
@@ -323,18 +319,6 @@ int engine_render_requests(struct engine *e, char *err);
  * (hooks.on_start), slept until. @return it, or 0 when the run must not
  * start (PHASE_FAILED, e->fatal says why; the loop is told to stop). */
 int64_t engine_agree_start(struct engine *e);
-
-/* answer_check.c: --expect. answer_checks_setup parses cfg's checks into
- * e (@return 0, or -1 with err: they were checked before the run, so a
- * bug). answer_decode_full is the full decode of an answer's body (the
- * encoding's decode_response; with checks, decode_result and each check
- * on the result): @return its enc status, and with ENC_OK *broke 1 when
- * a check failed (its first failing value noted as the ERR_CHECK sample),
- * else 0. The decode's and the checks' CPU time is counted in
- * c's pool stats. */
-int answer_checks_setup(struct engine *e, char *err);
-int answer_decode_full(struct conn *c, const char *body, size_t len, struct enc_result *r,
-                       int *broke);
 
 /* engine_timeline.c: the interval grid. timeline_close closes the interval
  * ending at t_ns (grid index k; k <= 0 is warmup, k == 0 starts the /proc

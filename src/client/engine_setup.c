@@ -12,9 +12,25 @@
 #include "net/sock.h"
 #include "net/tls.h"
 
+_Static_assert(RUN_MAX_EXPECTS == EXPECT_MAX && RUN_EXPECT_LEN == EXPECT_TEXT,
+               "run_config's --expect slots are expect.h's");
+
+/* --expect, parsed once for the connections (answer_check.c). @return 0,
+ * or -1 with err: they were checked before the run, so a bug. */
+static int parse_checks(struct engine *e, char *err)
+{
+    e->nexpects = e->cfg->nexpects;
+    e->cx.expects = e->expects;
+    e->cx.nexpects = e->nexpects;
+    for (size_t i = 0; i < e->nexpects; i++)
+        if (expect_parse(e->cfg->expects[i], &e->expects[i], err))
+            return -1;
+    return 0;
+}
+
 int engine_setup_requests(struct engine *e, char *err)
 {
-    return answer_checks_setup(e, err) ? -1 : engine_render_requests(e, err);
+    return parse_checks(e, err) ? -1 : engine_render_requests(e, err);
 }
 
 int engine_render_requests(struct engine *e, char *err)
@@ -50,7 +66,8 @@ int engine_render_requests(struct engine *e, char *err)
         if (rc == ENC_OK && e->wl)
             rc = engine_workload_compile(e, i, &body, err);
         for (int k = 0; rc == ENC_OK && k < e->nlanes; k++) /* each host's Host line */
-            rc = e->wire->prepare(e, &e->lanes[k], (int)i, &body, err);
+            rc = e->wire->prepare(&e->cx, e->lanes[k].target, &body, &e->lanes[k].prep[i],
+                                  err);
         enc_request_free(&body);
         if (rc)
             return -1;
@@ -69,6 +86,35 @@ static int ensure_fds(int connections, char *err)
              "raise the hard limit, or give fewer --connections or --targets)",
              connections, want, have);
     return -1;
+}
+
+/* What the connections read (struct conn_ctx): the run's configuration
+ * values, encoding, wire, TLS, pool and shared buffers; the loop comes
+ * with setup_loop. */
+static void fill_conn_ctx(struct engine *e)
+{
+    const struct run_config *cfg = e->cfg;
+    struct conn_ctx *x = &e->cx;
+    x->wire = e->wire;
+    x->enc = e->enc;
+    x->tls = e->tls;
+    x->pool = &e->pool;
+    x->timeout_ns = cfg->timeout_ns;
+    x->max_response = cfg->max_response;
+    x->validate = cfg->validate;
+    x->tls_insecure = cfg->tls_insecure;
+    x->have_cert = cfg->cert[0] != '\0';
+    x->headers = cfg->headers;
+    x->stomp_login = cfg->stomp_login;
+    x->stomp_passcode = cfg->stomp_passcode;
+    x->stomp_destination = cfg->stomp_destination;
+    x->url = e->res->target_url;
+    x->name_host = e->fleet;
+    x->rbuf = e->rbuf;
+    x->rbuf_len = sizeof e->rbuf;
+    x->scratch = &e->scratch;
+    x->ids = &e->ids;
+    x->ring = &e->ring;
 }
 
 /* Picks HTTP or STOMP, plain or TLS, from the target's scheme. */
@@ -110,6 +156,7 @@ int engine_setup_transport(struct engine *e, int connections, request_end_fn exp
             return -1;
         }
     }
+    fill_conn_ctx(e);
     return 0;
 }
 

@@ -77,7 +77,6 @@ void engine_workload_free(struct engine *e)
     for (size_t i = 0; i < RUN_MAX_VERBS; i++)
         tmpl_free(&e->tmpl[i]);
     buf_free(&e->stamp_body);
-    buf_free(&e->stamp_msg);
     if (e->wl)
         workload_free(e->wl);
     free(e->wl);

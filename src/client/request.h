@@ -21,6 +21,8 @@ struct request {
                             for --requests-log; 0 until it came */
     int measured;        /* intended inside the measured window */
     int live;            /* in flight: not yet answered, timed out or failed */
+    int with_id;         /* its bytes carry an id (JSON-RPC): an answer must
+                            carry it back (set by the dispatch) */
     struct conn *conn;   /* the connection it went out on (not owned) */
 };
 

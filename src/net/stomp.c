@@ -328,8 +328,8 @@ int stomp_heartbeat_parse(const char *s, long *cx, long *cy)
     return heartbeat_period(end + 1, &end, cy) < 0 || *end ? -1 : 0;
 }
 
-static int render(struct buf *out, const char *command, const char *const *kv, const char *body,
-                  size_t body_len)
+/* The command line and the headers, escaped as command asks. */
+static int render_headers(struct buf *out, const char *command, const char *const *kv)
 {
     int raw = raw_headers(command, strlen(command));
     if (buf_append_str(out, command) < 0 || buf_append(out, "\n", 1) < 0)
@@ -339,11 +339,23 @@ static int render(struct buf *out, const char *command, const char *const *kv, c
             append_escaped(out, kv[i + 1], raw) < 0 || buf_append(out, "\n", 1) < 0)
             return -1;
     }
+    return 0;
+}
+
+/* content-length (with a body), the blank line, the body and the NUL. */
+static int render_end(struct buf *out, const char *body, size_t body_len)
+{
     if (body && buf_appendf(out, "content-length:%zu\n", body_len) < 0)
         return -1;
     if (buf_append(out, "\n", 1) < 0 || (body && buf_append(out, body, body_len) < 0))
         return -1;
     return buf_append(out, "", 1);
+}
+
+static int render(struct buf *out, const char *command, const char *const *kv, const char *body,
+                  size_t body_len)
+{
+    return render_headers(out, command, kv) < 0 ? -1 : render_end(out, body, body_len);
 }
 
 int stomp_render(struct buf *out, const char *command, const char *const *kv, const char *body,
@@ -353,5 +365,23 @@ int stomp_render(struct buf *out, const char *command, const char *const *kv, co
     if (render(out, command, kv, body, body_len) == 0)
         return 0;
     out->len = before; /* no half frame left behind */
+    return -1;
+}
+
+int stomp_render_headers(struct buf *out, const char *command, const char *const *kv)
+{
+    size_t before = out->len;
+    if (render_headers(out, command, kv) == 0)
+        return 0;
+    out->len = before;
+    return -1;
+}
+
+int stomp_render_end(struct buf *out, const char *body, size_t body_len)
+{
+    size_t before = out->len;
+    if (render_end(out, body, body_len) == 0)
+        return 0;
+    out->len = before;
     return -1;
 }

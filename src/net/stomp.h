@@ -71,4 +71,13 @@ int stomp_heartbeat_parse(const char *s, long *cx, long *cy);
 int stomp_render(struct buf *out, const char *command, const char *const *kv, const char *body,
                  size_t body_len);
 
+/* stomp_render in two halves, for a frame whose headers are rendered once
+ * and its body per send: stomp_render_headers appends the command and the
+ * headers (escaped as stomp_render does), stomp_render_end the
+ * content-length header (body not NULL), the blank line, the body and the
+ * NUL. One after the other they append what stomp_render appends.
+ * @return 0, or -1 when memory cannot be had (out keeps what it held). */
+int stomp_render_headers(struct buf *out, const char *command, const char *const *kv);
+int stomp_render_end(struct buf *out, const char *body, size_t body_len);
+
 #endif

@@ -1,7 +1,8 @@
 /* fuzz_stomp_client: the client's STOMP connection above the frame parser
  * (src/client/conn_stomp.c and conn.c), as a broker's bytes drive it.
  *
- * Each input is one broker: a connection of a minimal engine gets one end
+ * Each input is one broker: a connection with a context of its own (no
+ * engine, as tests/test_conn_wire.c builds it) gets one end
  * of a socketpair and logs in (CONNECT is written); the input is written
  * to the other end, then the write side is shut. Once the connection is
  * up (a CONNECTED frame, heart-beat header and all), three requests are
@@ -23,17 +24,24 @@
 #include <unistd.h>
 
 #include "base/clock.h"
-#include "client/engine_int.h"
+#include "client/conn.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define NREQ 3
 
-static struct engine E;
-static struct run_config cfg;
-static struct target tgt;
-static struct run_result res;
+static struct ev_loop *loop;
+static struct conn_ctx X;
+static struct conn_pool pool;
 static struct conn conn;
+static struct conn_peer peer;
+static struct target tgt;
+static struct reqid ids;
+static struct request_ring ring;
+static struct buf scratch;
+static struct prepared prep;
+static char rbuf[262144];
+static uint64_t next_id;
 static int up, down, ended[NREQ + 1];
 static uint64_t first_id;
 
@@ -71,53 +79,64 @@ static void on_done(void *owner, struct request *r, int kind)
     }
 }
 
+/* The connection stays closed: one broker per input. */
+static void on_backoff_over(void *owner, struct conn *c)
+{
+    (void)owner;
+    (void)c;
+}
+
 static const struct conn_events events = {
     .ready = on_ready, .idle = on_idle, .down = on_down, .response_done = on_done,
+    .backoff_over = on_backoff_over,
 };
+
+/* The call every request sends, prepared by the wire as the engine would. */
+static int prepare(char *err)
+{
+    struct enc_request body = {0};
+    if (X.enc->render_request("ping", NULL, &body, err) != ENC_OK)
+        return -1;
+    int rc = X.wire->prepare(&X, &tgt, &body, &prep, err);
+    enc_request_free(&body);
+    return rc;
+}
 
 static void setup(void)
 {
-    char err[ERR_LEN];
-    cfg.rate = 100;
-    cfg.timeout_ns = 10 * NS_PER_S;
-    cfg.connections = 1;
-    cfg.max_response = 1 << 16;
-    cfg.validate = VALIDATE_CHEAP;
-    cfg.nverbs = 1;
-    snprintf(cfg.encoding, sizeof cfg.encoding, "jsonrpc");
-    snprintf(cfg.verbs[0].name, sizeof cfg.verbs[0].name, "ping");
-    cfg.verbs[0].weight = 1;
-    E.loop = ev_loop_new(EVFLAG_AUTO);
-    E.cfg = &cfg;
-    E.target = &tgt;
-    E.res = &res;
-    E.enc = enc_find("jsonrpc");
+    char err[ERR_LEN] = "";
+    loop = ev_loop_new(EVFLAG_AUTO);
     /* Fixed ids, so seeds can answer them. */
-    memcpy(E.ids.prefix, ENC_ID_PREFIX, REQID_PREFIX_LEN + 1);
-    snprintf(E.ids.tag, sizeof E.ids.tag, "fuzz");
-    E.pool.conns = &conn;
-    E.pool.n = 1;
-    E.pool.ev = &events;
-    E.pool.owner = &E;
-    if (!E.loop || !E.enc || result_init(&res, &cfg) ||
-        target_parse("stomp://127.0.0.1:9", "/", &tgt, err) ||
-        engine_setup_transport(&E, 1, on_done, err) || engine_setup_requests(&E, err)) {
+    memcpy(ids.prefix, ENC_ID_PREFIX, REQID_PREFIX_LEN + 1);
+    snprintf(ids.tag, sizeof ids.tag, "fuzz");
+    pool = (struct conn_pool){.conns = &conn, .n = 1, .harvest_fd = -1, .ev = &events};
+    X = (struct conn_ctx){
+        .loop = loop, .wire = &wire_stomp, .enc = enc_find("jsonrpc"), .pool = &pool,
+        .timeout_ns = 10 * NS_PER_S, .max_response = 1 << 16, .validate = VALIDATE_CHEAP,
+        .headers = "", .stomp_login = "", .stomp_passcode = "", .stomp_destination = "",
+        .url = "stomp://127.0.0.1:9", .rbuf = rbuf, .rbuf_len = sizeof rbuf,
+        .scratch = &scratch, .ids = &ids, .ring = &ring,
+    };
+    if (!loop || !X.enc || target_parse(X.url, "/", &tgt, err) ||
+        request_ring_init(&ring, 100, X.timeout_ns, on_done, NULL, err) || prepare(err)) {
         fprintf(stderr, "fuzz_stomp_client: setup failed: %s\n", err);
         abort();
     }
-    snprintf(res.target_url, sizeof res.target_url, "stomp://127.0.0.1:9");
 }
 
+/* Each with the next id stamped, as the dispatch does. */
 static void send_requests(struct conn *c)
 {
-    first_id = E.next_id + 1;
+    first_id = next_id + 1;
     memset(ended, 0, sizeof ended);
     for (int i = 0; i < NREQ && c->state == CONN_IDLE; i++) {
-        uint64_t id = ++E.next_id;
-        struct request *r = request_ring_slot(&E.ring, id);
-        *r = (struct request){.verb = 0, .id = id, .conn = c, .measured = 1,
+        uint64_t id = ++next_id;
+        struct request *r = request_ring_slot(&ring, id);
+        *r = (struct request){.verb = 0, .id = id, .conn = c, .measured = 1, .with_id = 1,
                               .intended_ns = clock_now_ns(), .sent_ns = clock_now_ns()};
-        E.wire->send(c, r);
+        enc_stamp_id(&prep.req, reqid_wire(&ids, id));
+        struct wire_msg m = {.data = prep.req.body.data, .len = prep.req.body.len};
+        X.wire->send(c, r, &m);
     }
 }
 
@@ -131,7 +150,7 @@ static void drain(int fd)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!E.loop)
+    if (!loop)
         setup();
     if (size < 1)
         return 0;
@@ -141,12 +160,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     int sndbuf = 1 << 20;
     setsockopt(sv[1], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
-    conn_init(&E, &conn, 0);
-    E.pool.nbackoff = E.pool.spoke = 0; /* a new broker */
-    E.pool.peer = (struct conn_peer){0};
+    conn_init(&X, &conn, 0, NULL, &tgt, &peer);
+    pool.nbackoff = pool.spoke = 0; /* a new broker */
+    peer = (struct conn_peer){0};
     up = down = 0;
-    conn.fd = sv[0];
-    E.wire->on_ready(&conn);
+    conn_adopt(&conn, sv[0]);
     size_t off = 1;
     int sent = 0, open_w = 1;
     /* Bounded: every step writes a chunk; then a few to see the close. */
@@ -160,20 +178,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             shutdown(sv[1], SHUT_WR); /* the broker hangs up */
             open_w = 0;
         }
-        ev_run(E.loop, EVRUN_NOWAIT);
+        ev_run(loop, EVRUN_NOWAIT);
         drain(sv[1]);
         if (up && !sent && conn.state == CONN_IDLE) {
             send_requests(&conn);
             sent = 1;
         }
         if (conn.state == CONN_IDLE && steps % 7 == 0)
-            E.wire->on_timer(&conn); /* heart-beat bookkeeping, now and then */
+            X.wire->on_timer(&conn); /* heart-beat bookkeeping, now and then */
     }
     if (!down && !open_w) { /* the client must notice the broker hung up */
         fprintf(stderr, "fuzz_stomp_client: the connection outlived the broker's close\n");
         abort();
     }
-    request_ring_fail_conn(&E.ring, &conn, ERR_CLOSED); /* what is still live */
+    request_ring_fail_conn(&ring, &conn, ERR_CLOSED); /* what is still live */
     conn_close(&conn);
     conn_free(&conn);
     close(sv[1]);
