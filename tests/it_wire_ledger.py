@@ -92,6 +92,13 @@ class Stalling(socketserver.ThreadingMixIn, HTTPServer):
         return "http://127.0.0.1:%d/RPC2" % self.server_address[1]
 
 
+def rebuilt(log):
+    """`report --requests-log` of log, as JSON."""
+    p = bounded([RPCBENCH, "report", "--requests-log", log, "--format", "json"], 60)
+    check(p.returncode in (0, 3), "report --requests-log: %d %s" % (p.returncode, p.stderr))
+    return json.loads(p.stdout)
+
+
 def captured_run(stall_at, stall_s, *args, keep=None):
     """A run against a stalling server with the wire captured: (result,
     the log's rows, the capture's connections); keep: a folder that gets
@@ -117,6 +124,7 @@ def captured_run(stall_at, stall_s, *args, keep=None):
             rows = list(csv.DictReader(line for line in f if not line.startswith("#")))
         if keep:
             shutil.copy(out, os.path.join(keep, "r.json"))
+            shutil.copy(log, os.path.join(keep, "log.csv"))
         return r, rows, http_exchanges(pcap, port)
 
 
@@ -137,8 +145,12 @@ def check_identities(r, rows):
     check(sum(x["due"] for x in iv) == q["offered"], "the intervals' due != offered")
     outcomes = [x["outcome"] for x in rows]
     check(len(rows) == q["offered"], "%d log rows for %d offered" % (len(rows), q["offered"]))
-    check(outcomes.count("unsent") == q["unsent"], "log: %d unsent rows, result %d"
-          % (outcomes.count("unsent"), q["unsent"]))
+    unsent = [x for x in rows if not x["sent_us"]]
+    check(len(unsent) == q["unsent"], "log: %d rows never written, result unsent %d"
+          % (len(unsent), q["unsent"]))
+    # left waiting: "unsent"; given up: the connections' failure kind
+    check(outcomes.count("unsent") == q["unsent"] - q["unsent_given_up"],
+          "log: %d rows unsent (waiting), result %r" % (outcomes.count("unsent"), q))
     check(outcomes.count("ok") == q["ok"], "log: ok rows != ok")
     check(sum(1 for x in rows if x["sent_us"]) == q["sent"], "log: rows with sent_us != sent")
 
@@ -216,8 +228,18 @@ def test_stall_over_the_end():
     """A stall that outlasts the window: the requests due after it began
     were never written (unsent, queued), the one in flight is answered in
     the drain."""
-    r, rows, conns = captured_run(1.5, 2.0, "-R", "100", "-d", "2s", "-c", "1", "--timeout",
-                                  "5s")
+    with tempfile.TemporaryDirectory() as keep:
+        r, rows, conns = captured_run(1.5, 2.0, "-R", "100", "-d", "2s", "-c", "1", "--timeout",
+                                      "5s", keep=keep)
+        again = rebuilt(os.path.join(keep, "log.csv"))
+    # the log keeps when the run was over: the rebuilt report censors the
+    # unsent's waits as the run did, so its percentiles are the run's
+    lat, lat2 = r["latency_ms"], again["latency_ms"]
+    for k in ("p50", "p99", "max"):
+        check(abs(lat[k] - lat2[k]) <= 0.002 * lat[k] + 0.002,
+              "%s: run %.3f ms, rebuilt from the log %.3f ms" % (k, lat[k], lat2[k]))
+    check(again["requests"]["censored"] == r["requests"]["censored"], "censored: run %d, "
+          "rebuilt %d" % (r["requests"]["censored"], again["requests"]["censored"]))
     check_identities(r, rows)
     q = r["requests"]
     check(q["unsent"] >= 40 and q["unsent_given_up"] == 0, "unsent at the end: %r" % q)

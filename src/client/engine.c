@@ -408,6 +408,8 @@ static void count_left(struct engine *e)
         c->req.live = 0;
     }
     request_ring_each_live(&e->ring, engine_count_in_flight, e);
+    if (e->hooks.reqlog) /* the instant their censored waits end at */
+        reqlog_end(e->hooks.reqlog, e->over_ns - e->m0_ns);
 }
 
 static void teardown(struct engine *e)

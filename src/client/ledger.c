@@ -42,7 +42,8 @@ static void log_row(struct engine *e, const struct ledger_entry *x, int wait)
         .bytes_received = ended && r ? r->rx_bytes : 0,
         .verb = x->verb,
         .conn = written && r && r->conn ? r->conn->idx : -1,
-        .kind = x->ev == LEDGER_UNSENT ? REQLOG_UNSENT
+        /* unsent: "unsent" when left waiting, its failure's kind when given up */
+        .kind = x->ev == LEDGER_UNSENT && x->kind == LEDGER_LEFT ? REQLOG_UNSENT
                 : x->ev == LEDGER_UNFINISHED ? REQLOG_UNFINISHED : x->kind,
         .target = e->fleet ? x->lane->index : -1,
     };

@@ -37,6 +37,8 @@ struct reqlog {
                                    CSV-quoted (reqlog_targets; NULL none) */
     size_t ntargets;
     unsigned rank;
+    int64_t over_us;            /* when the run was over (reqlog_end) */
+    int over_known;
 };
 
 #define TARGET_LEN 520 /* a 256-byte URL quoted, every byte a quote at worst */
@@ -264,11 +266,22 @@ size_t reqlog_format(const struct reqlog *l, const struct reqlog_rec *r, char *o
     return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
 }
 
+void reqlog_end(struct reqlog *l, int64_t over_ns)
+{
+    l->over_us = over_ns / 1000;
+    l->over_known = 1;
+}
+
 int reqlog_close(struct reqlog *l, int64_t *dropped, char *err)
 {
     write_head(l, NULL, NULL); /* no run began: the header alone, as before */
     atomic_store_explicit(&l->stop, 1, memory_order_release);
     pthread_join(l->writer, NULL);
+    if (l->over_known) { /* after the rows: the writer is done */
+        char end[64];
+        int n = snprintf(end, sizeof end, REQLOG_END_TAG "%lld\n", (long long)l->over_us);
+        out_write(l, end, (size_t)n);
+    }
     if (dropped)
         *dropped = l->dropped;
     int rc = l->failed ? -1 : 0;

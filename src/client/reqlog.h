@@ -9,7 +9,9 @@
  * The rows are the measured window's requests, as requests.offered counts
  * them: answered (ok), failed (the error kind), unfinished (written, no
  * answer at the end: empty latency and service) and unsent (never
- * written: empty sent_us, latency and service, outcome "unsent").
+ * written: empty sent_us, latency and service; outcome "unsent" when it
+ * waited for a connection until the end, the connections' failure kind
+ * when it was given up at once).
  * Times are microseconds since the measured window's start.
  *
  * Single producer (the loop thread), single consumer (the writer). */
@@ -75,6 +77,10 @@ void reqlog_put_wait(struct reqlog *l, const struct reqlog_rec *rec);
  * @return the row's length (cut at len - 1). */
 size_t reqlog_format(const struct reqlog *l, const struct reqlog_rec *rec, char *out,
                      size_t len);
+
+/* The run was over at over_ns (since the measured window's start):
+ * reqlog_close writes it after the rows (REQLOG_END_TAG). */
+void reqlog_end(struct reqlog *l, int64_t over_ns);
 
 /* Stops the writer once it has written every record put, closes the file
  * and frees l. *dropped (may be NULL) gets the rows dropped for a full

@@ -76,8 +76,27 @@ static int verb_of(struct run_config *cfg, const char *call, int add)
     return (int)cfg->nverbs++;
 }
 
+/* A row never written (empty sent_us): given up at once when its outcome
+ * is an error kind (the connections' failure), else it waited for a
+ * connection until the run was over (over_us, -1 unknown: censored then,
+ * as the run did). A log written before the ledger has "unfinished" or an
+ * error kind there: read the same way. */
+static void count_unsent(struct run_result *r, struct verb_result *vr, int kind,
+                         int64_t intended, int64_t over_us)
+{
+    r->unsent++;
+    vr->unsent++;
+    if (kind >= 0 && kind < ERR_KINDS) {
+        r->unsent_failed++;
+        vr->unsent_failed++;
+        r->unsent_kind = kind;
+    } else if (over_us >= 0) {
+        result_censor(r, (int)(vr - r->verbs), over_us - intended);
+    }
+}
+
 /* One row into r. @return 0, or -1 when it does not read. */
-static int count_row(struct run_result *r, char **f, int64_t *last_us)
+static int count_row(struct run_result *r, char **f, int64_t *last_us, int64_t over_us)
 {
     int kind = outcome_kind(f[C_OUTCOME]);
     int v = verb_of(&r->cfg, f[C_CALL], 0);
@@ -88,11 +107,8 @@ static int count_row(struct run_result *r, char **f, int64_t *last_us)
     *last_us = intended > *last_us ? intended : *last_us;
     r->offered++;
     vr->requests++;
-    /* never written: "unsent", or a log written before the ledger, where
-     * such a request had an error kind or "unfinished" and no sent_us */
     if (kind == ERR_KINDS + 1 || !f[C_SENT][0]) {
-        r->unsent++;
-        vr->unsent++;
+        count_unsent(r, vr, kind, intended, over_us);
         return 0;
     }
     r->sent++;
@@ -105,6 +121,8 @@ static int count_row(struct run_result *r, char **f, int64_t *last_us)
     if (kind == ERR_KINDS) {
         r->unfinished++;
         vr->unfinished++;
+        if (over_us >= 0) /* its wait until the run was over, a lower bound */
+            result_censor(r, v, over_us - intended);
     } else if (req_ok(kind)) {
         int64_t lat = atoll(f[C_LATENCY]);
         r->ok++;
@@ -170,7 +188,8 @@ static long read_head(gzFile g, const char *path, int pass, struct run_config *c
  * and the target into cfg (*have_cfg: the line was there), pass 1 counts
  * into r. @return 0, or -1 with err. */
 static int read_rows(gzFile g, const char *path, int pass, struct run_config *cfg,
-                     int *have_cfg, struct run_result *r, int64_t *last_us, char *err)
+                     int *have_cfg, struct run_result *r, int64_t *last_us, int64_t *over_us,
+                     char *err)
 {
     char line[65536], *f[C_N]; /* the config line is the longest */
     long no = read_head(g, path, pass, cfg, have_cfg, line, (int)sizeof line, err);
@@ -179,13 +198,18 @@ static int read_rows(gzFile g, const char *path, int pass, struct run_config *cf
     while (gzgets(g, line, sizeof line)) {
         no++;
         line[strcspn(line, "\r\n")] = '\0';
+        if (!strncmp(line, REQLOG_END_TAG, strlen(REQLOG_END_TAG))) { /* after the rows */
+            long long over = atoll(line + strlen(REQLOG_END_TAG));
+            *over_us = over >= 0 ? over : -1;
+            continue;
+        }
         int bad = split(line, f);
         if (!bad && pass == 0) {
             bad = verb_of(cfg, f[C_CALL], 1) < 0;
             if (!cfg->url[0])
                 snprintf(cfg->url, sizeof cfg->url, "%s", f[C_TARGET]);
         } else if (!bad) {
-            bad = count_row(r, f, last_us);
+            bad = count_row(r, f, last_us, *over_us);
         }
         if (bad) {
             snprintf(err, ERR_LEN, "%.200s:%ld: not a row of a --requests-log", path, no);
@@ -244,7 +268,7 @@ static void window(struct run_result *r, int have_cfg, int64_t last_us)
 int reqlog_load(const char *path, struct run_result *r, char *err)
 {
     static struct run_config cfg;
-    int64_t last_us = 0;
+    int64_t last_us = 0, over_us = -1;
     int have_cfg = 0;
     memset(r, 0, sizeof *r); /* safe to result_free on any failure */
     memset(&cfg, 0, sizeof cfg);
@@ -254,13 +278,13 @@ int reqlog_load(const char *path, struct run_result *r, char *err)
         snprintf(err, ERR_LEN, "%.200s: cannot open", path);
         return -1;
     }
-    int rc = read_rows(g, path, 0, &cfg, &have_cfg, r, &last_us, err);
+    int rc = read_rows(g, path, 0, &cfg, &have_cfg, r, &last_us, &over_us, err);
     if (rc == 0 && result_init(r, &cfg)) {
         snprintf(err, ERR_LEN, "out of memory");
         rc = -1;
     }
     if (rc == 0 && gzrewind(g) == 0)
-        rc = read_rows(g, path, 1, &cfg, &have_cfg, r, &last_us, err);
+        rc = read_rows(g, path, 1, &cfg, &have_cfg, r, &last_us, &over_us, err);
     gzclose(g);
     if (rc)
         return -1;
@@ -271,8 +295,9 @@ int reqlog_load(const char *path, struct run_result *r, char *err)
                 "them; no server CPU, machine load, queued count nor timeline%s", path,
                 have_cfg ? "" : "; the window's length is estimated from the intended send "
                 "times (the log has no configuration line)");
-    if (r->unfinished) /* the run counted their waits as lower bounds */
-        result_warn(r, "%lld unfinished requests are not in the percentiles (the log has no "
-                    "time for their waits): the run's own are higher", (long long)r->unfinished);
+    int64_t waited = r->unfinished + r->unsent - r->unsent_failed;
+    if (waited && over_us < 0) /* the run counted their waits as lower bounds */
+        result_warn(r, "%lld unfinished or unsent requests are not in the percentiles (the log "
+                    "has no time for their waits): the run's own are higher", (long long)waited);
     return 0;
 }

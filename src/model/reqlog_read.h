@@ -4,10 +4,11 @@
  * What the rows hold is rebuilt: the counts (sent, ok, errors by kind,
  * unfinished, per call), the latency and service histograms of the ok
  * requests and the send lag, so the percentiles are the run's within the
- * histograms' precision. What the rows do not hold is not: the server's
- * CPU, the machine's load, the queued count, the timeline, the censored
- * waits of the unfinished: unknown in the result (NaN, or -1 for the
- * queued count), so every format says n/a or null.
+ * histograms' precision; with the REQLOG_END_TAG line, the censored waits
+ * of the unfinished and of the unsent left waiting too. What the rows do
+ * not hold is not: the server's CPU, the machine's load, the queued
+ * count, the timeline: unknown in the result (NaN, or -1 for the queued
+ * count), so every format says n/a or null.
  *
  * The run's configuration (options, protocol, timeout, warmup, window)
  * is the REQLOG_CONFIG_TAG line before the header. A log without it (one
@@ -25,6 +26,11 @@
  * JSON (result_config_json). Lines starting with '#' are comments to CSV
  * readers that take them (pandas' comment='#'). */
 #define REQLOG_CONFIG_TAG "#rpcbench-config"
+/* The line after the rows: this tag, a blank, then when the run was over
+ * (us since the measured window's start), the instant up to which the
+ * unfinished and the unsent left waiting had waited: their censored
+ * latencies, which a rebuilt report records as the run did. */
+#define REQLOG_END_TAG "#rpcbench-end over_us="
 
 /* Reads path (plain CSV or gzip, by its content) into r, which is
  * initialised here: the caller frees it with result_free, on failure too.
