@@ -38,9 +38,9 @@ static void setup_gates(void)
     comparison_init(&cmp, &p);
     cmp.pairs = 3;
     const struct gate_result r[3] = {
-        {0, {1.2, 0.9, 1.6}, 0.99, 3, GATE_INCONCLUSIVE},
-        {0, {1.5, 1.3, 1.7}, 0.99, 3, GATE_REGRESSION},
-        {0, {1.0, 0.98, 1.02}, 0.99, 3, GATE_PASS},
+        {.ci = {1.2, 0.9, 1.6}, .conf = 0.99, .rounds = 3, .verdict = GATE_INCONCLUSIVE},
+        {.ci = {1.5, 1.3, 1.7}, .conf = 0.99, .rounds = 3, .verdict = GATE_REGRESSION},
+        {.ci = {1.0, 0.98, 1.02}, .conf = 0.99, .rounds = 3, .verdict = GATE_PASS},
     };
     memcpy(cmp.gate, r, sizeof r);
 }

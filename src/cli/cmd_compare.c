@@ -278,21 +278,26 @@ static size_t profiles_lost(const struct comparison *c)
 /* As run's (README): EXIT_NO_SUCCESS when an arm sent requests and none
  * succeeded, so there is nothing to compare; else EXIT_SIGNAL (130 SIGINT,
  * 143 SIGTERM) when one cut the rounds short; else EXIT_CONDITION_FAILED
- * when a --threshold failed; else the gates' verdict, and when that is
- * EXIT_OK, EXIT_RUN_FAILED if a round's profile was lost. --bisect makes
- * "nothing to compare" a skip and a failed threshold bad, and leaves a
+ * when a --threshold failed; else the gates' verdict (the failures rule's
+ * included), and when that is EXIT_OK, EXIT_RUN_FAILED if a round's
+ * profile was lost. --bisect makes "nothing to compare" a skip, but a
+ * candidate that failed every call while the baseline answered bad (the
+ * failures rule: it is what broke), a failed threshold bad, and leaves a
  * lost profile out (the commit's verdict is the load's). */
 static int exit_code(const struct comparison *c)
 {
-    int code = EXIT_OK;
+    int code = EXIT_OK, b_broke = 0;
     for (int a = 0; a < 2; a++) {
         const struct run_result *m = &c->arm[a].merged;
         if (c->arm[a].have_merged && m->offered > 0 && m->ok == 0) {
             fprintf(stderr, "rpcbench compare: arm %c: none of its %lld requests succeeded\n",
                     c->arm[a].letter, (long long)m->offered);
+            b_broke = a == 1 && code == EXIT_OK && compare_failures_regressed(c);
             code = EXIT_NO_SUCCESS;
         }
     }
+    if (b_broke && c->plan.bisect)
+        return EXIT_BISECT_BAD;
     if (code != EXIT_OK && c->plan.bisect)
         return EXIT_BISECT_SKIP;
     if (code == EXIT_OK && c->interrupted)

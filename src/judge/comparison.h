@@ -67,6 +67,12 @@ struct comparison {
     struct gate_result gate[GATES_MAX]; /* per --gate, at the last look */
     int looks;                    /* the looks planned: MAX - 2 for --rounds auto, else 1 */
     struct verdict verdict[2];    /* --threshold, per arm's merged result */
+    /* The failures rule with no allowance (errors:+0%), judged with the
+     * gates; it is a verdict of its own (failures_implied) when one is
+     * asked for (a --gate, --threshold or --bisect) and no errors gate
+     * says what B may fail. */
+    struct fail_test failures;
+    int failures_implied;
     enum cpu_basis cpu_basis;     /* of METRIC_CPU_MS everywhere (compare_set_cpu_basis) */
 };
 
@@ -141,16 +147,29 @@ const char *compare_arm_name(const struct compare_arm *a);
 
 /* ---- verdicts (compare_verdicts.c) ---------------------------------------- */
 
-/* Judges every --gate on the first k paired rounds (c->gate filled).
- * @return 1 when the outcome is decided: every gate is (pass or
- * regression), or one is a regression, which more rounds cannot undo;
- * else 0. */
+/* Judges every --gate on the first k paired rounds (c->gate filled; an
+ * errors gate on the counts, compare_failure_test) and the failures rule
+ * (c->failures, c->failures_implied). @return 1 when the outcome is
+ * decided: every gate is (pass or regression), or one is a regression
+ * (the failures rule's included), which more rounds cannot undo; else 0. */
 int compare_judge_gates(struct comparison *c, size_t k);
 
+/* The failures rule on the first k rounds with allowance tol (a
+ * fraction of the requests) into *out, judged at GATE_ALPHA / c->looks
+ * (compare_failures.c). A round's failures are its errors, unfinished
+ * and unsent requests; its requests those and the ok ones. */
+void compare_failure_test(const struct comparison *c, size_t k, double tol,
+                          struct fail_test *out);
+
+/* @return 1 when the failures rule found B failing more than allowed
+ * (the implied rule, or an errors gate), else 0. */
+int compare_failures_regressed(const struct comparison *c);
+
 /* @return the exit code the gates give (README, base/exit_code.h): EXIT_OK
- * all pass, EXIT_REGRESSION a regression, else EXIT_INCONCLUSIVE an
- * inconclusive gate; with --bisect EXIT_OK, EXIT_BISECT_BAD or
- * EXIT_BISECT_SKIP. EXIT_OK without --gate. */
+ * all pass, EXIT_REGRESSION a regression (the failures rule's included),
+ * else EXIT_INCONCLUSIVE an inconclusive gate; with --bisect EXIT_OK,
+ * EXIT_BISECT_BAD or EXIT_BISECT_SKIP. EXIT_OK without --gate and
+ * without a failure regression. */
 int compare_gates_exit(const struct comparison *c);
 
 /* --threshold judged on each merged arm (c->verdict filled; the verdicts

@@ -139,9 +139,14 @@ static int summary_row(const struct comparison *c, struct doc_table *t, int f,
     if (!isnan(x))
         compare_stats_fmt_ratio(x, r, sizeof r);
     enum cmp_verdict kind = compare_verdict(c, f, v, sizeof v);
+    int fails_more = f == METRIC_ERRORS && c->failures.verdict == GATE_REGRESSION;
+    if (f == METRIC_ERRORS) /* decided on the counts (compare_failures.c), never n/a */
+        snprintf(v, sizeof v, "%s (counts, p %.2g)", fails_more ? "B fails more" :
+                 "no significant difference", c->failures.p);
     const char *cells[5] = {compare_fig_name(c, f), va, vb, r, v};
     /* an interval that shows a difference either way stands out */
-    unsigned flags = kind == CMP_B_LOWER || kind == CMP_B_HIGHER ? DOC_ROW_MARKED : 0;
+    unsigned flags = kind == CMP_B_LOWER || kind == CMP_B_HIGHER || fails_more
+                         ? DOC_ROW_MARKED : 0;
     return doc_table_add_row(t, cells, metric_defs[f].html_id, flags, err);
 }
 

@@ -61,10 +61,10 @@ static void table(FILE *out, const struct comparison *c, compare_doc_builder bui
  * thresholds' lines as the text lays them out. */
 static void verdicts(FILE *out, const struct comparison *c)
 {
-    if (c->plan.ngates == 0 && c->plan.thresholds.n == 0)
+    if (!compare_has_gates(c) && c->plan.thresholds.n == 0)
         return;
     html_section(out, "Gates and thresholds");
-    if (c->plan.ngates)
+    if (compare_has_gates(c))
         table(out, c, compare_gates_doc);
     char *buf = NULL;
     size_t len = 0;

@@ -53,6 +53,20 @@ int compare_write_html(const char *path, const struct comparison *c, char *err);
  * the page write it. @return 0, or -1 with err (no memory). */
 int compare_gates_doc(const struct comparison *c, struct doc_table *t, char *err);
 
+/* The failures rule's verdict when no errors gate takes its place: its
+ * name in every output. */
+#define COMPARE_FAILURES_EXPR "errors:+0% (implied)"
+
+/* "failed A 0 of 150 (0.0%), B 47 of 150 (31.3%), B allowed +0 points:
+ * p 2e-16 < alpha 0.05 (exact stratified test ..., 3 rounds)" into out
+ * (len bytes): the detail of a failures verdict, in the text, the page
+ * and the JUnit file. */
+void compare_failure_detail(const struct fail_test *f, char *out, size_t len);
+
+/* @return 1 when c has a gates table: a --gate, or the implied failures
+ * rule (comparison.h), else 0. */
+int compare_has_gates(const struct comparison *c);
+
 /* ---- compare_text.c: the thresholds' text, which the page shows too -------- */
 
 /* The verdict lines per arm after the text report (nothing without

@@ -41,7 +41,7 @@ int compare_write_text(FILE *out, const struct comparison *c, char *err)
     doc_kv_text(out, &head);
     if (table(out, c, compare_summary_doc, err))
         return -1;
-    if (c->plan.ngates && table(out, c, compare_gates_doc, err))
+    if (compare_has_gates(c) && table(out, c, compare_gates_doc, err))
         return -1;
     if (table(out, c, compare_bucket_doc, err) || compare_verbs_text(out, c, err))
         return -1;
