@@ -1,7 +1,8 @@
 /* `rpcbench compare`: A/B of two protocols or two servers.
  *
- * Live: K rounds interleaved A B A B ..., the same load each time, so slow
- * drift of the machine (thermal, other tenants) falls on both arms alike;
+ * Live: K rounds in blocks A B, B A, ..., the same load each time, so slow
+ * drift of the machine or the server (thermal, other tenants, caches
+ * warming) falls on both arms alike (comparison.h, the order of the arms);
  * each round pairs an A with a B and the spread of the pairs' ratios gives
  * the confidence interval (compare_stats.h). Saved (compare_saved.h): two
  * result files, one round each, compared the same way without an interval,
@@ -160,9 +161,11 @@ static int run_one(struct comparison *c, int a, size_t i, const struct child_ser
  * run exits EXIT_SIGNAL (128 + the signal), with err's line and no report. */
 #define RUN_ROUNDS_NONE (-3)
 
-/* Runs the rounds, A then B, until --rounds (or --rounds auto decides).
- * @return 0 with c->pairs complete rounds (c->interrupted: the signal that
- * cut them short, if one did), RUN_ROUNDS_NONE, or -1 with err. */
+/* Runs the rounds in blocks A B, B A (compare_first_arm_planned: a steady
+ * drift of the server cannot favour an arm) until --rounds (or --rounds
+ * auto decides). @return 0 with c->pairs complete rounds (c->interrupted:
+ * the signal that cut them short, if one did), RUN_ROUNDS_NONE, or -1 with
+ * err. */
 static int run_rounds(struct comparison *c, const struct options *o, char *err)
 {
     struct child_server cs = {0};
@@ -171,10 +174,11 @@ static int run_rounds(struct comparison *c, const struct options *o, char *err)
         return -1;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < (size_t)c->plan.rounds; i++) {
-        rc = run_one(c, 0, i, &cs, o, err);
+        int first = compare_first_arm_planned(i);
+        rc = run_one(c, first, i, &cs, o, err);
         if (rc == 0)
-            rc = run_one(c, 1, i, &cs, o, err);
-        if (rc >= 0 && c->arm[1].nrounds == i + 1)
+            rc = run_one(c, !first, i, &cs, o, err);
+        if (rc >= 0 && c->arm[0].nrounds == i + 1 && c->arm[1].nrounds == i + 1)
             c->pairs = i + 1;
         if (rc == 0 && c->plan.rounds_auto && c->pairs >= GATE_MIN_ROUNDS &&
             compare_judge_gates(c, c->pairs)) /* a look: stop once every gate is decided */

@@ -136,6 +136,29 @@ enum cmp_verdict compare_verdict(const struct comparison *c, int f, char *out, s
  * rounds (the text says why under its table), else 0. */
 int compare_too_few_rounds(const struct comparison *c);
 
+/* ---- the order of the arms ------------------------------------------------
+ *
+ * compare runs the arms of a round one after the other, so the second is
+ * measured later; on a server whose cost drifts (caches warming, memory
+ * growing, a neighbour's load) always running B second would give B the
+ * drift as a difference. The rounds go in blocks A B, B A (A B B A, as
+ * bench part P does): a drift that is linear over a block adds +d to one
+ * round's log ratio and -d to the next, so it cancels in the geometric
+ * mean over every two rounds, and what is left of it widens the interval
+ * instead of moving it. Chosen over a seeded random order within pairs,
+ * which cancels a drift only on average over many rounds (and with 3 to 6
+ * rounds may well run B second in most of them); ABBA cancels it in every
+ * block, deterministically, and is the same on every rerun. */
+
+/* @return the arm that runs first in round i (from 0) of a live compare:
+ * 0 (A) in even rounds, 1 (B) in odd ones. */
+int compare_first_arm_planned(size_t i);
+
+/* @return the arm that ran first in round i of c, from the rounds' own
+ * start times (so a saved comparison says it too): 0 A, 1 B, -1 unknown
+ * (a start not recorded, or both alike). */
+int compare_first_arm(const struct comparison *c, size_t i);
+
 /* The parameters the arms differ in (config_diff.h), from each arm's first
  * round (an arm's rounds share one configuration), into d
  * (CONFIG_DIFF_MAX entries). @return how many; 0 is an A/A, whose

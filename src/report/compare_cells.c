@@ -117,6 +117,13 @@ int compare_bucket_doc(const struct comparison *c, struct doc_table *t, char *er
     return 0;
 }
 
+int compare_order_text(const struct comparison *c, size_t i, char *out, size_t len)
+{
+    int first = compare_first_arm(c, i);
+    snprintf(out, len, "%s", first < 0 ? "?" : first ? "BA" : "AB");
+    return first >= 0;
+}
+
 void compare_warning_prefix(const struct comparison *c, int a, size_t i, char *out, size_t len)
 {
     if (c->pairs > 1)
@@ -227,12 +234,14 @@ int compare_rounds_doc(const struct comparison *c, struct doc_table *t, char *er
         t->width[6] = 15;
     }
     t->text_max[2] = 16; /* a long label keeps the columns in line */
-    snprintf(t->html_caption, sizeof t->html_caption, "per round, with the hypervisor's steal; "
-             "B/A of the p99s of the same round");
+    snprintf(t->html_caption, sizeof t->html_caption, "per round, the arms in the order run, "
+             "with the hypervisor's steal; B/A of the p99s of the same round");
     struct report_unit u = compare_rounds_unit(c);
-    for (size_t i = 0; i < c->pairs; i++)
-        for (int a = 0; a < 2; a++)
-            if (round_row(c, t, i, a, &u, err))
+    for (size_t i = 0; i < c->pairs; i++) {
+        int first = compare_first_arm(c, i); /* rows in the order run */
+        for (int k = 0; k < 2; k++)
+            if (round_row(c, t, i, first == 1 ? !k : k, &u, err))
                 return -1;
+    }
     return 0;
 }

@@ -177,6 +177,13 @@ json_object *compare_to_json(const struct comparison *c)
     for (int a = 0; a < 2; a++)
         json_object_array_add(arms, arm_json(c, &c->arm[a]));
     json_object_object_add(o, "arms", arms);
+    json_object *order = json_object_new_array(); /* per round: "AB", "BA", null unknown */
+    for (size_t i = 0; i < c->pairs; i++) {
+        char t[4];
+        int known = compare_order_text(c, i, t, sizeof t);
+        json_object_array_add(order, known ? json_object_new_string(t) : NULL);
+    }
+    json_object_object_add(o, "order", order);
     json_object_object_add(o, "ratios", ratios_json(c));
     /* what figures.server_cpu_ms_per_call and its ratio are */
     json_object_object_add(o, "cpu_ms_per_call_basis",

@@ -93,6 +93,11 @@ const char *compare_fig_key(int f);      /* "p50_ms" (static): its JSON key */
  * r's censored waits of unfinished requests reach (result_lower_bound).
  * @return the bytes the mark adds beyond its one column, 0 when unmarked. */
 int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, size_t len);
+/* Round i's order as "AB" or "BA" (the arm that ran first first), "?"
+ * when the rounds' start times do not say, into out (len bytes, 3 at
+ * least). @return 1 when known, else 0. */
+int compare_order_text(const struct comparison *c, size_t i, char *out, size_t len);
+
 /* "B round 2: " (or "B: " with one round), before a warning of arm a's
  * round i, into out (len bytes, the caller's). */
 void compare_warning_prefix(const struct comparison *c, int a, size_t i, char *out, size_t len);
