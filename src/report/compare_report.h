@@ -98,6 +98,18 @@ int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, 
  * least). @return 1 when known, else 0. */
 int compare_order_text(const struct comparison *c, size_t i, char *out, size_t len);
 
+/* What a writer does with one line of warnings: prefix ("B round 2: ",
+ * or "7 runs (A 1, 2; B 1, 2, 3), the worst B round 2: ") and the run's
+ * own text, both only read. */
+typedef void (*compare_warn_fn)(void *ctx, const char *prefix, const char *text);
+
+/* Calls fn once per kind of warning of c's rounds, in the order first
+ * said (arm A's rounds, then B's): a kind is a text whose numbers aside
+ * and up to its first ':' is the same; said by several runs, the line
+ * names them and gives the worst run's text (the largest first number
+ * that stands alone: the lag, the steal, the share). compare_warnings.c. */
+void compare_warnings_each(const struct comparison *c, compare_warn_fn fn, void *ctx);
+
 /* "B round 2: " (or "B: " with one round), before a warning of arm a's
  * round i, into out (len bytes, the caller's). */
 void compare_warning_prefix(const struct comparison *c, int a, size_t i, char *out, size_t len);
