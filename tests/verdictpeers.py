@@ -3,8 +3,9 @@ each a JSON-RPC 2.0 server over keep-alive HTTP in its own process, which
 prints "listening on 127.0.0.1:PORT" once it accepts (rpctest.Listening):
 
   verdictpeers.py good              answers every call at once
-  verdictpeers.py failing           HTTP 500 on every 5th call, a truncated
-                                    JSON answer on every 7th (the 35th: 500)
+  verdictpeers.py failing [N M]     HTTP 500 on every Nth call (5), a truncated
+                                    JSON answer on every Mth (7; 0 never; the
+                                    35th of the defaults: a 500)
   verdictpeers.py drifting MS0 G    each call takes MS0 ms x G ** (seconds
                                     since the server started): a server
                                     whose cost grows steadily, by the same
@@ -25,6 +26,7 @@ import time
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     mode, ms0, growth, t0 = "good", 0.0, 1.0, 0.0
+    every500, every_cut = 5, 7
     lock, calls = threading.Lock(), 0
 
     def setup(self):
@@ -46,9 +48,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.mode == "drifting":
             time.sleep(self.ms0 * self.growth ** (time.monotonic() - self.t0) / 1000)
         body = json.dumps({"jsonrpc": "2.0", "id": req.get("id"), "result": True}).encode()
-        if self.mode == "failing" and n % 5 == 0:
+        if self.mode == "failing" and self.every500 and n % self.every500 == 0:
             return self.reply(500, b'{"error": "internal"}')
-        if self.mode == "failing" and n % 7 == 0:
+        if self.mode == "failing" and self.every_cut and n % self.every_cut == 0:
             return self.reply(200, body[:len(body) // 2])  # a whole HTTP answer, half a JSON
         self.reply(200, body)
 
@@ -58,6 +60,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
 def main():
     Handler.mode = sys.argv[1]
+    if Handler.mode == "failing" and len(sys.argv) > 3:
+        Handler.every500, Handler.every_cut = int(sys.argv[2]), int(sys.argv[3])
     if Handler.mode == "drifting":
         Handler.ms0, Handler.growth = float(sys.argv[2]), float(sys.argv[3])
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
