@@ -13,7 +13,10 @@ library JSON-RPC servers):
   page and the JSON show (on main, A first in every round: p50 B/A about
   1.4, "B higher");
 - the warnings each run of the failing candidate gives are one line each,
-  with the count of runs (on main: one line per run).
+  with the count of runs (on main: one line per run);
+- sweep judges its cells by the same rule: a failing cell fails its
+  --threshold, and --find-max finds no capacity where every call fails
+  too often (on main: exit 0 and 4).
 
 Rounds are short (1 s, 3 or 4 of them); every process is bounded (rpctest)."""
 import json
@@ -134,6 +137,31 @@ def test_repeated_warnings_are_one_line():
         check(len(kinds) == len(set(kinds)), "a kind said twice:\n" + warn)
 
 
+def test_sweep_failing_cells_fail():
+    """The same rule in sweep: a cell whose calls fail 31 % fails its
+    --threshold (which says nothing of errors), and --find-max finds no
+    capacity (even --rate-min breaks, exit 3) where the failures are the
+    only break (on main: the threshold holds, exit 0; the search runs to
+    --rate-max, exit 4)."""
+    with peer("failing") as b:
+        common = ["--proto", "jsonrpc", "--url", b.url("/"), "--verb", "ping", "-d", "1s",
+                  "--warmup", "0.1s", "--quiet"]
+        rc, text, err = rpcbench("sweep", "-R", "20", "--threshold", "p99<1s", *common,
+                                 timeout=60)
+        check(rc == 3, "sweep --threshold on a failing server: exit %d\n%s%s" % (rc, text, err))
+        check(re.search(r"^threshold \(failures\): cell 1 repeat 1: failures: \d+ of \d+ "
+                        r"requests failed .*: FAIL$", text, re.M), "no failures line:\n" + text)
+        rc, text, err = rpcbench("sweep", "--find-max", "p99<1s", "--rate-min", "10",
+                                 "--rate-max", "40", *common, timeout=60)
+        check(rc == 3, "--find-max on a failing server: exit %d\n%s%s" % (rc, text, err))
+        check("even --rate-min 10/s breaks it: failures:" in text, "capacity line:\n" + text)
+        # an errors condition says what may fail, and decides alone
+        rc, text, err = rpcbench("sweep", "-R", "20", "--threshold", "p99<1s,errors<50%",
+                                 *common, timeout=60)
+        check(rc == 0, "errors<50%% allows them: exit %d\n%s%s" % (rc, text, err))
+
+
 if __name__ == "__main__":
     main([test_failing_candidate_is_a_regression, test_errors_gate_allows_a_small_share,
-          test_drifting_aa_is_not_significant, test_repeated_warnings_are_one_line])
+          test_drifting_aa_is_not_significant, test_repeated_warnings_are_one_line,
+          test_sweep_failing_cells_fail])
