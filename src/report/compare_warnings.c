@@ -65,10 +65,10 @@ static size_t note(struct warn_kind *kinds, size_t n, const struct comparison *c
     while (k < n && strcmp(kinds[k].key, key))
         k++;
     struct warn_kind *x = &kinds[k];
-    if (k == n++)
+    if (k == n) { /* a new kind */
         snprintf(x->key, sizeof x->key, "%s", key);
-    else
-        n--;
+        n++;
+    }
     double m = measure(text);
     if (x->count++ == 0 || m > x->worst) {
         x->arm = a;
