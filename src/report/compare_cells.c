@@ -149,7 +149,7 @@ static int summary_row(const struct comparison *c, struct doc_table *t, int f,
     int fails_more = f == METRIC_ERRORS && c->failures.verdict == GATE_REGRESSION;
     if (f == METRIC_ERRORS) /* decided on the counts (compare_failures.c), never n/a */
         snprintf(v, sizeof v, "%s (counts, p %.2g)", fails_more ? "B fails more" :
-                 "no significant difference", c->failures.p);
+                 "no excess in B", c->failures.p);
     const char *cells[5] = {compare_fig_name(c, f), va, vb, r, v};
     /* an interval that shows a difference either way stands out */
     unsigned flags = kind == CMP_B_LOWER || kind == CMP_B_HIGHER || fails_more
