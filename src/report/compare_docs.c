@@ -54,7 +54,7 @@ static void header_order(struct doc_kv *d, const struct comparison *c)
     if (n + 4 >= sizeof text)
         snprintf(text + sizeof text - 5, 5, " ...");
     if (known)
-        doc_kv_add(d, DOC_IN_BOTH, "order", "%s (round by round, the arm first run first; "
+        doc_kv_add(d, DOC_IN_BOTH, "order", "%s (round by round, the arms in the order run; "
                    "blocks A B, B A cancel a steady drift)", text);
 }
 
