@@ -125,7 +125,7 @@ def test_no_success_fails_whatever_the_conditions():
 def test_compare_judges_each_arm_and_writes_gates_to_junit():
     """compare --threshold judges both arms' merged results (a failed one
     exits 3 even when the gate passes); --junit has a testcase per arm and
-    condition and one per gate."""
+    condition, one per gate, and one for the implied failures rule."""
     with Server("--delay", "20ms", "--vms", "5") as srv, tempfile.TemporaryDirectory() as d:
         junit, saved = os.path.join(d, "c.xml"), os.path.join(d, "c.json")
         rc, out, err = rpcbench("compare", "--url", srv.url("/RPC2"), "--rounds", "2", "-d", "1s",
@@ -141,10 +141,13 @@ def test_compare_judges_each_arm_and_writes_gates_to_junit():
         check(set(doc["thresholds"]) == {"A", "B"} and
               [t["pass"] for t in doc["thresholds"]["A"]] == [False, True], doc.get("thresholds"))
         cases = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")}
+        # and the failures rule (issue 41): an A/A fails no more in B
         check(set(cases) == {"A p99<5ms", "A errors=0", "B p99<5ms", "B errors=0",
-                             "gate p50:+100%"}, "testcases %r" % sorted(cases))
+                             "gate p50:+100%", "gate errors:+0% (implied)"},
+              "testcases %r" % sorted(cases))
         check(cases["A p99<5ms"].find("failure") is not None and
-              cases["B errors=0"].find("failure") is None, "failures")
+              cases["B errors=0"].find("failure") is None and
+              cases["gate errors:+0% (implied)"].find("failure") is None, "failures")
         gate = cases["gate p50:+100%"]
         check(gate.get("classname") == "rpcbench.compare.gate", gate.attrib)
         # 2 rounds at 95 %: pass when the interval lies under 2, else inconclusive (a failure)

@@ -4,7 +4,8 @@
  * and stands out (no pass), in the text as in the page; the text keeps its
  * columns and the method and stop lines follow the rows. And compare's
  * header (compare_header_doc): the text's lines as they always were, the
- * page's the same but for the arms its cards show. */
+ * page's the same but for the arms its cards show. The rounds' warnings,
+ * one line per kind, and the order the arms ran in (issue 41). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -38,9 +39,9 @@ static void setup_gates(void)
     comparison_init(&cmp, &p);
     cmp.pairs = 3;
     const struct gate_result r[3] = {
-        {0, {1.2, 0.9, 1.6}, 0.99, 3, GATE_INCONCLUSIVE},
-        {0, {1.5, 1.3, 1.7}, 0.99, 3, GATE_REGRESSION},
-        {0, {1.0, 0.98, 1.02}, 0.99, 3, GATE_PASS},
+        {.ci = {1.2, 0.9, 1.6}, .conf = 0.99, .rounds = 3, .verdict = GATE_INCONCLUSIVE},
+        {.ci = {1.5, 1.3, 1.7}, .conf = 0.99, .rounds = 3, .verdict = GATE_REGRESSION},
+        {.ci = {1.0, 0.98, 1.02}, .conf = 0.99, .rounds = 3, .verdict = GATE_PASS},
     };
     memcpy(cmp.gate, r, sizeof r);
 }
@@ -201,6 +202,86 @@ static void header_text_and_page(void **state)
     free(buf);
 }
 
+static struct run_result runs[2][3]; /* large: off the stack */
+
+/* Three rounds of each arm, with the warnings given (NULL: none) and
+ * start times that say round 1 ran A B, round 2 B A, round 3 unknown. */
+static void setup_runs(const char *const warn[2][3])
+{
+    struct compare_plan p;
+    memset(&p, 0, sizeof p);
+    comparison_init(&cmp, &p);
+    memset(runs, 0, sizeof runs);
+    cmp.pairs = 3;
+    static const double start[2][3] = {{100, 103, 0}, {101, 102, 0}};
+    for (int a = 0; a < 2; a++) {
+        for (int i = 0; i < 3; i++) {
+            runs[a][i].start_unix = start[a][i];
+            if (warn[a][i])
+                result_warn(&runs[a][i], "%s", warn[a][i]);
+        }
+        cmp.arm[a].rounds = runs[a];
+        cmp.arm[a].nrounds = 3;
+    }
+}
+
+struct said {
+    char lines[8][400];
+    int n;
+};
+
+static void collect(void *ctx, const char *prefix, const char *text)
+{
+    struct said *s = ctx;
+    if (s->n < 8)
+        snprintf(s->lines[s->n++], sizeof s->lines[0], "%s%s", prefix, text);
+}
+
+/* A warning said by several runs is one line: the count, the runs, and
+ * the worst run's own words (the largest first figure that stands alone:
+ * 3.41 of "p99 3.41ms", never the 99 of p99); one said once stays as it
+ * was; the kinds come in the order first said. */
+static void warnings_collapse(void **state)
+{
+    (void)state;
+    const char *const warn[2][3] = {
+        {"late pacer: pacer lag p99 1.20ms with the client at 1% CPU",
+         "late pacer: pacer lag p99 3.41ms with the client at 0% CPU", NULL},
+        {"32.0% of answered requests failed (16 of 50); latency covers the successful ones",
+         "late pacer: pacer lag p99 2.00ms with the client at 1% CPU",
+         "hypervisor steal 0.6% of CPU time: the VM was paused now and then"}};
+    setup_runs(warn);
+    struct said s = {.n = 0};
+    compare_warnings_each(&cmp, collect, &s);
+    assert_int_equal(s.n, 3);
+    assert_string_equal(s.lines[0], "3 runs (A 1, 2; B 2), the worst A round 2: late pacer: "
+                                    "pacer lag p99 3.41ms with the client at 0% CPU");
+    assert_string_equal(s.lines[1], "B round 1: 32.0% of answered requests failed (16 of 50); "
+                                    "latency covers the successful ones");
+    assert_string_equal(s.lines[2], "B round 3: hypervisor steal 0.6% of CPU time: the VM was "
+                                    "paused now and then");
+}
+
+/* The order of the arms: planned A B, B A, ...; read back from the
+ * rounds' start times, "?" where they do not say. */
+static void order_of_the_arms(void **state)
+{
+    (void)state;
+    const char *const none[2][3] = {{NULL, NULL, NULL}, {NULL, NULL, NULL}};
+    setup_runs(none);
+    assert_int_equal(compare_first_arm_planned(0), 0);
+    assert_int_equal(compare_first_arm_planned(1), 1);
+    assert_int_equal(compare_first_arm_planned(2), 0);
+    char o[4];
+    assert_int_equal(compare_order_text(&cmp, 0, o, sizeof o), 1);
+    assert_string_equal(o, "AB");
+    assert_int_equal(compare_order_text(&cmp, 1, o, sizeof o), 1);
+    assert_string_equal(o, "BA");
+    assert_int_equal(compare_order_text(&cmp, 2, o, sizeof o), 0);
+    assert_string_equal(o, "?");
+    assert_int_equal(compare_first_arm(&cmp, 3), -1); /* no such round */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +289,8 @@ int main(void)
         cmocka_unit_test(text_and_page),
         cmocka_unit_test(no_gates),
         cmocka_unit_test(header_text_and_page),
+        cmocka_unit_test(warnings_collapse),
+        cmocka_unit_test(order_of_the_arms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

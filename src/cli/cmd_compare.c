@@ -1,7 +1,8 @@
 /* `rpcbench compare`: A/B of two protocols or two servers.
  *
- * Live: K rounds interleaved A B A B ..., the same load each time, so slow
- * drift of the machine (thermal, other tenants) falls on both arms alike;
+ * Live: K rounds in blocks A B, B A, ..., the same load each time, so slow
+ * drift of the machine or the server (thermal, other tenants, caches
+ * warming) falls on both arms alike (comparison.h, the order of the arms);
  * each round pairs an A with a B and the spread of the pairs' ratios gives
  * the confidence interval (compare_stats.h). Saved (compare_saved.h): two
  * result files, one round each, compared the same way without an interval,
@@ -160,9 +161,11 @@ static int run_one(struct comparison *c, int a, size_t i, const struct child_ser
  * run exits EXIT_SIGNAL (128 + the signal), with err's line and no report. */
 #define RUN_ROUNDS_NONE (-3)
 
-/* Runs the rounds, A then B, until --rounds (or --rounds auto decides).
- * @return 0 with c->pairs complete rounds (c->interrupted: the signal that
- * cut them short, if one did), RUN_ROUNDS_NONE, or -1 with err. */
+/* Runs the rounds in blocks A B, B A (compare_first_arm_planned: a steady
+ * drift of the server cannot favour an arm) until --rounds (or --rounds
+ * auto decides). @return 0 with c->pairs complete rounds (c->interrupted:
+ * the signal that cut them short, if one did), RUN_ROUNDS_NONE, or -1 with
+ * err. */
 static int run_rounds(struct comparison *c, const struct options *o, char *err)
 {
     struct child_server cs = {0};
@@ -171,10 +174,11 @@ static int run_rounds(struct comparison *c, const struct options *o, char *err)
         return -1;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < (size_t)c->plan.rounds; i++) {
-        rc = run_one(c, 0, i, &cs, o, err);
+        int first = compare_first_arm_planned(i);
+        rc = run_one(c, first, i, &cs, o, err);
         if (rc == 0)
-            rc = run_one(c, 1, i, &cs, o, err);
-        if (rc >= 0 && c->arm[1].nrounds == i + 1)
+            rc = run_one(c, !first, i, &cs, o, err);
+        if (rc >= 0 && c->arm[0].nrounds == i + 1 && c->arm[1].nrounds == i + 1)
             c->pairs = i + 1;
         if (rc == 0 && c->plan.rounds_auto && c->pairs >= GATE_MIN_ROUNDS &&
             compare_judge_gates(c, c->pairs)) /* a look: stop once every gate is decided */
@@ -278,21 +282,26 @@ static size_t profiles_lost(const struct comparison *c)
 /* As run's (README): EXIT_NO_SUCCESS when an arm sent requests and none
  * succeeded, so there is nothing to compare; else EXIT_SIGNAL (130 SIGINT,
  * 143 SIGTERM) when one cut the rounds short; else EXIT_CONDITION_FAILED
- * when a --threshold failed; else the gates' verdict, and when that is
- * EXIT_OK, EXIT_RUN_FAILED if a round's profile was lost. --bisect makes
- * "nothing to compare" a skip and a failed threshold bad, and leaves a
+ * when a --threshold failed; else the gates' verdict (the failures rule's
+ * included), and when that is EXIT_OK, EXIT_RUN_FAILED if a round's
+ * profile was lost. --bisect makes "nothing to compare" a skip, but a
+ * candidate that failed every call while the baseline answered bad (the
+ * failures rule: it is what broke), a failed threshold bad, and leaves a
  * lost profile out (the commit's verdict is the load's). */
 static int exit_code(const struct comparison *c)
 {
-    int code = EXIT_OK;
+    int code = EXIT_OK, b_broke = 0;
     for (int a = 0; a < 2; a++) {
         const struct run_result *m = &c->arm[a].merged;
         if (c->arm[a].have_merged && m->offered > 0 && m->ok == 0) {
             fprintf(stderr, "rpcbench compare: arm %c: none of its %lld requests succeeded\n",
                     c->arm[a].letter, (long long)m->offered);
+            b_broke = a == 1 && code == EXIT_OK && compare_failures_regressed(c);
             code = EXIT_NO_SUCCESS;
         }
     }
+    if (b_broke && c->plan.bisect)
+        return EXIT_BISECT_BAD;
     if (code != EXIT_OK && c->plan.bisect)
         return EXIT_BISECT_SKIP;
     if (code == EXIT_OK && c->interrupted)

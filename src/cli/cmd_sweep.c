@@ -10,6 +10,7 @@
 #include "cli/cli_profile.h"
 #include "cli/cli_round.h"
 #include "cli/cmd_sweep.h"
+#include "judge/fail_rule.h"
 #include "cli/live_metrics.h"
 #include "cli/commands.h"
 #include "client/measured_run.h"
@@ -47,15 +48,37 @@ static int run_grid(struct sweep_cmd *c, char *err)
 
 /* ---- verdicts and outputs ----------------------------------------------------- */
 
+/* The failures rule (judge/fail_rule.h) on repeat r of cell i, unless the
+ * conditions l say what may fail: against the --baseline cell's same
+ * repeat (its last when it has fewer), or without one (or for the
+ * baseline itself) any failure. @return 1 when it failed, said on out. */
+static int judge_failures(FILE *out, const struct sweep_cmd *c, const struct cond_list *l,
+                          long baseline, size_t i, size_t r)
+{
+    const struct run_result *base = NULL;
+    if (fail_rule_allowed(l))
+        return 0;
+    if (baseline >= 0 && (size_t)baseline != i && c->s.cells[baseline].nreps > 0) {
+        const struct sweep_cell *b = &c->s.cells[baseline];
+        base = &b->reps[r < b->nreps ? r : b->nreps - 1];
+    }
+    char why[200];
+    if (!fail_rule_judge(&c->s.cells[i].reps[r], base, why, sizeof why))
+        return 0;
+    fprintf(out, "threshold (failures): cell %zu repeat %zu: %s: FAIL\n", i + 1, r + 1, why);
+    return 1;
+}
+
 /* --threshold on every run of every cell: the failures on out. @return how
- * many (cell, repeat, condition) failed. */
-static size_t judge_thresholds(FILE *out, const struct sweep_cmd *c)
+ * many (cell, repeat, condition) failed, the failures rule's included. */
+static size_t judge_thresholds(FILE *out, const struct sweep_cmd *c, long baseline)
 {
     const struct cond_list *l = &c->o->thresholds;
     size_t failed = 0;
     struct cond_result res[COND_MAX];
     for (size_t i = 0; l->n && i < c->s.ncells; i++)
         for (size_t r = 0; r < c->s.cells[i].nreps; r++) {
+            failed += (size_t)judge_failures(out, c, l, baseline, i, r);
             condition_eval_list(l, &c->s.cells[i].reps[r], res);
             for (size_t k = 0; k < l->n; k++) {
                 char why[200];
@@ -215,7 +238,8 @@ int cmd_sweep(int argc, char **argv)
                 c.runs_done);
     err[0] = '\0';
     rc = emit(&c, baseline, err);
-    size_t thr_failed = judge_thresholds(o.format == FORMAT_TEXT ? stdout : stderr, &c);
+    size_t thr_failed = judge_thresholds(o.format == FORMAT_TEXT ? stdout : stderr, &c,
+                                         baseline);
     int code = run_failed ? EXIT_RUN_FAILED : exit_code(&c, thr_failed);
     cleanup(&c);
     if (rc) {

@@ -300,7 +300,7 @@ const struct opt_row opt_rows[] = {
     {.name = "rounds", .no_diff = 1,
      .type = OT_CUSTOM, .parse = opt_parse_rounds, .arg = "K|auto[:MAX]",
      .def = "3", .cmds = IN_COMPARE, .why_only = "run makes one run",
-     .help = "K interleaved rounds A B A B ... (1..1000;\n"
+     .help = "K rounds in blocks A B, B A ... (1..1000;\n"
              "fewer than 3 cannot show most differences), or\n"
              "auto: add rounds (3 at least, MAX default 12)\n"
              "until every --gate is decided"},
@@ -308,8 +308,10 @@ const struct opt_row opt_rows[] = {
      .type = OT_CUSTOM, .parse = opt_parse_gate, .arg = "METRIC:+TOL%",
      .cmds = IN_COMPARE, .repeatable = 1,
      .help = "fail when B/A is surely above 1+TOL: p50, p90,\n"
-             "p99, mean, cpu_ms_per_call, server_cpu, bytes,\n"
-             "errors; rate:-TOL% (below 1-TOL); repeatable"},
+             "p99, mean, cpu_ms_per_call, server_cpu, bytes;\n"
+             "rate:-TOL% (below 1-TOL); errors:+TOL%: B's\n"
+             "failure share surely TOL points above A's;\n"
+             "repeatable"},
     {.name = "bisect", .no_diff = 1, .type = OT_FLAG, O_AT(bisect), .cmds = IN_COMPARE,
      .why_only = "with --gate",
      .help = "exit codes for git bisect run: 0 pass, 1\n"

@@ -8,6 +8,7 @@
 #include "base/exit_code.h"
 #include "cli/cmd_sweep.h"
 #include "judge/capacity.h"
+#include "judge/fail_rule.h"
 
 #define MAX_PROBES 64 /* far beyond what 1/s..100000/s at 0.1% needs */
 
@@ -41,9 +42,11 @@ int sweep_find_check(struct sweep_cmd *c, char *err)
     return 0;
 }
 
-/* Judges probe result r into p: pass, or the first failed condition and
- * what limited the run, as its reason. */
-static void judge(const struct cond_list *l, const struct run_result *r, struct sweep_probe *p)
+/* Judges probe result r into p: pass, or the first failed condition (or
+ * the failures rule, against base, the search's first probe that held:
+ * NULL before one did) and what limited the run, as its reason. */
+static void judge(const struct cond_list *l, const struct run_result *r,
+                  const struct run_result *base, struct sweep_probe *p)
 {
     struct cond_result res[COND_MAX];
     condition_eval_list(l, r, res);
@@ -55,14 +58,31 @@ static void judge(const struct cond_list *l, const struct run_result *r, struct 
      * conditions see it, and the rate rule when it costs the rate. */
     unsigned lim = result_limits(r) & (RESULT_SATURATED | RESULT_CLIENT_BOUND |
                                        RESULT_RATE_NOT_HELD);
-    char cond[100] = "", limits[130];
+    char cond[160] = "", limits[130];
     for (size_t k = 0; k < l->n && !cond[0]; k++)
         if (!res[k].pass)
             condition_describe(&l->c[k], &res[k], cond, sizeof cond);
+    /* failing requests break a probe unless COND says what may fail: a
+     * rate the server answers with errors is no capacity */
+    if (!cond[0] && !fail_rule_allowed(l))
+        fail_rule_judge(r, base, cond, sizeof cond);
     result_limits_text(r, lim, limits, sizeof limits);
     p->pass = !cond[0] && !limits[0];
     snprintf(p->reason, sizeof p->reason, "%s%s%s", cond, cond[0] && limits[0] ? "; " : "",
              limits);
+}
+
+/* @return the run of search ci's first probe that held (the failures
+ * rule's baseline: a rate the server served as it should), or NULL. */
+static const struct run_result *first_held(const struct sweep_cmd *c, long ci)
+{
+    const struct sweep_capacity *cap = &c->s.caps[ci];
+    for (size_t k = 0; k < cap->nprobes; k++) {
+        const struct sweep_cell *cell = &c->s.cells[cap->probes[k].cell];
+        if (cap->probes[k].pass && cell->nreps)
+            return &cell->reps[0];
+    }
+    return NULL;
 }
 
 /* One probe at rate, as a new cell, judged into the search's probes.
@@ -86,7 +106,7 @@ static int probe(struct sweep_cmd *c, long ci, size_t ip, size_t ib, double rate
         return rc ? rc : -1;
     const struct run_result *r = &c->s.cells[cell].reps[0];
     struct sweep_probe pr = {.rate = rate, .cell = (size_t)cell};
-    judge(&c->a->find, r, &pr);
+    judge(&c->a->find, r, first_held(c, ci), &pr);
     if (!c->o->cfg.quiet)
         fprintf(stderr, "sweep %s: %g/s %s%s%s%s\n", what, rate, pr.pass ? "holds" : "breaks",
                 pr.reason[0] ? ": " : "", pr.reason,

@@ -9,7 +9,10 @@
 
 #include <stddef.h>
 
+#include <stdint.h>
+
 #include "judge/compare_stats.h"
+#include "judge/count_test.h"
 #include "model/metric.h"
 
 
@@ -24,15 +27,35 @@ struct gate {
     double tol;               /* fraction: 0.10 */
 };
 
+/* The failures rule (issue 41): B's failed requests (errors, unfinished
+ * and unsent: every offered request that did not end ok) against A's, on
+ * the counts of the rounds (count_test.h). A regression when B's failure
+ * share exceeds A's by more than tol beyond chance: the one-sided p-value
+ * below alpha; else a pass (no evidence that B fails more). */
+struct fail_test {
+    double tol;                /* the allowance, a fraction: errors:+1% is 0.01 */
+    int64_t failed[2], requests[2]; /* A's and B's, summed over the rounds */
+    size_t rounds;
+    double p;                  /* one-sided */
+    enum count_method method;
+    double alpha;              /* GATE_ALPHA / looks */
+    enum gate_verdict verdict; /* GATE_PASS or GATE_REGRESSION */
+};
+
+/* @return the test's name, for reports (static). */
+const char *fail_test_method(const struct fail_test *f);
+
 struct gate_result {
     int rc;                   /* compare_stats_ci_level's: 0 an interval, 1 one round, -1 n/a */
     struct ci ci;
     double conf;              /* of this look's interval */
     size_t rounds;            /* the rounds it was judged on */
     enum gate_verdict verdict;
+    struct fail_test fail;    /* an errors gate's: its verdict is this test's */
 };
 
-/* Parses "METRIC:+TOL%" into g. @return 0, or -1 with err (ERR_LEN,
+/* Parses "METRIC:+TOL%" into g (errors:+TOL% allows B's failure share
+ * TOL points above A's: fail_test). @return 0, or -1 with err (ERR_LEN,
  * caller-owned) naming the gate and the accepted form. */
 int gate_parse(const char *s, struct gate *g, char *err);
 
@@ -43,7 +66,8 @@ double gate_bound(const struct gate *g);
 const char *gate_metric_name(enum metric f);
 
 /* Judges g on the k rounds a[i], b[i] (only read) at one look of `looks`
- * (Bonferroni: a 1 - GATE_ALPHA/looks interval). */
+ * (Bonferroni: a 1 - GATE_ALPHA/looks interval). An errors gate's verdict
+ * is then the caller's to set from its fail_test (compare_judge_gates). */
 void gate_judge(const struct gate *g, const double *a, const double *b, size_t k, int looks,
                 struct gate_result *out);
 

@@ -9,7 +9,7 @@ int compare_judge_gates(struct comparison *c, size_t k)
 {
     const struct compare_plan *p = &c->plan;
     double a[1000], b[1000]; /* --rounds is at most 1000 */
-    int decided = 1, regression = 0;
+    int decided = 1, regression = 0, errors_gate = 0;
     compare_set_cpu_basis(c, k);
     for (int g = 0; g < p->ngates; g++) {
         enum metric f = p->gates[g].fig;
@@ -21,9 +21,19 @@ int compare_judge_gates(struct comparison *c, size_t k)
             b[i] = vb[f];
         }
         gate_judge(&p->gates[g], a, b, k < 1000 ? k : 1000, c->looks, &c->gate[g]);
+        if (f == METRIC_ERRORS) { /* decided on the counts, never n/a */
+            compare_failure_test(c, k, p->gates[g].tol, &c->gate[g].fail);
+            c->gate[g].verdict = c->gate[g].fail.verdict;
+            errors_gate = 1;
+        }
         decided &= c->gate[g].verdict != GATE_INCONCLUSIVE;
         regression |= c->gate[g].verdict == GATE_REGRESSION;
     }
+    /* any verdict asked for fails on a candidate that fails more, unless
+     * an errors gate says how much more it may */
+    compare_failure_test(c, k, 0, &c->failures);
+    c->failures_implied = !errors_gate && (p->ngates || p->thresholds.n || p->bisect);
+    regression |= c->failures_implied && c->failures.verdict == GATE_REGRESSION;
     /* one regression fixes the exit code (compare_gates_exit): the gates
      * still open could not change it */
     return decided || regression;
@@ -36,6 +46,7 @@ int compare_gates_exit(const struct comparison *c)
         regression |= c->gate[g].verdict == GATE_REGRESSION;
         inconclusive |= c->gate[g].verdict == GATE_INCONCLUSIVE;
     }
+    regression |= compare_failures_regressed(c);
     if (c->plan.bisect)
         return regression ? EXIT_BISECT_BAD : inconclusive ? EXIT_BISECT_SKIP : EXIT_OK;
     return regression ? EXIT_REGRESSION : inconclusive ? EXIT_INCONCLUSIVE : EXIT_OK;

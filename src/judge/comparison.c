@@ -167,6 +167,21 @@ int compare_too_few_rounds(const struct comparison *c)
     return 0;
 }
 
+int compare_first_arm_planned(size_t i)
+{
+    return (int)(i % 2);
+}
+
+int compare_first_arm(const struct comparison *c, size_t i)
+{
+    if (i >= c->arm[0].nrounds || i >= c->arm[1].nrounds)
+        return -1;
+    double a = c->arm[0].rounds[i].start_unix, b = c->arm[1].rounds[i].start_unix;
+    if (!(a > 0 && b > 0) || a == b)
+        return -1;
+    return a < b ? 0 : 1;
+}
+
 size_t compare_config_diff(const struct comparison *c, struct config_diff *d)
 {
     return config_diff(&c->arm[0].rounds[0], &c->arm[1].rounds[0], c->plan.diff_fields,

@@ -67,6 +67,12 @@ struct comparison {
     struct gate_result gate[GATES_MAX]; /* per --gate, at the last look */
     int looks;                    /* the looks planned: MAX - 2 for --rounds auto, else 1 */
     struct verdict verdict[2];    /* --threshold, per arm's merged result */
+    /* The failures rule with no allowance (errors:+0%), judged with the
+     * gates; it is a verdict of its own (failures_implied) when one is
+     * asked for (a --gate, --threshold or --bisect) and no errors gate
+     * says what B may fail. */
+    struct fail_test failures;
+    int failures_implied;
     enum cpu_basis cpu_basis;     /* of METRIC_CPU_MS everywhere (compare_set_cpu_basis) */
 };
 
@@ -130,6 +136,29 @@ enum cmp_verdict compare_verdict(const struct comparison *c, int f, char *out, s
  * rounds (the text says why under its table), else 0. */
 int compare_too_few_rounds(const struct comparison *c);
 
+/* ---- the order of the arms ------------------------------------------------
+ *
+ * compare runs the arms of a round one after the other, so the second is
+ * measured later; on a server whose cost drifts (caches warming, memory
+ * growing, a neighbour's load) always running B second would give B the
+ * drift as a difference. The rounds go in blocks A B, B A (A B B A, as
+ * bench part P does): a drift that is linear over a block adds +d to one
+ * round's log ratio and -d to the next, so it cancels in the geometric
+ * mean over every two rounds, and what is left of it widens the interval
+ * instead of moving it. Chosen over a seeded random order within pairs,
+ * which cancels a drift only on average over many rounds (and with 3 to 6
+ * rounds may well run B second in most of them); ABBA cancels it in every
+ * block, deterministically, and is the same on every rerun. */
+
+/* @return the arm that runs first in round i (from 0) of a live compare:
+ * 0 (A) in even rounds, 1 (B) in odd ones. */
+int compare_first_arm_planned(size_t i);
+
+/* @return the arm that ran first in round i of c, from the rounds' own
+ * start times (so a saved comparison says it too): 0 A, 1 B, -1 unknown
+ * (a start not recorded, or both alike). */
+int compare_first_arm(const struct comparison *c, size_t i);
+
 /* The parameters the arms differ in (config_diff.h), from each arm's first
  * round (an arm's rounds share one configuration), into d
  * (CONFIG_DIFF_MAX entries). @return how many; 0 is an A/A, whose
@@ -141,16 +170,29 @@ const char *compare_arm_name(const struct compare_arm *a);
 
 /* ---- verdicts (compare_verdicts.c) ---------------------------------------- */
 
-/* Judges every --gate on the first k paired rounds (c->gate filled).
- * @return 1 when the outcome is decided: every gate is (pass or
- * regression), or one is a regression, which more rounds cannot undo;
- * else 0. */
+/* Judges every --gate on the first k paired rounds (c->gate filled; an
+ * errors gate on the counts, compare_failure_test) and the failures rule
+ * (c->failures, c->failures_implied). @return 1 when the outcome is
+ * decided: every gate is (pass or regression), or one is a regression
+ * (the failures rule's included), which more rounds cannot undo; else 0. */
 int compare_judge_gates(struct comparison *c, size_t k);
 
+/* The failures rule on the first k rounds with allowance tol (a
+ * fraction of the requests) into *out, judged at GATE_ALPHA / c->looks
+ * (compare_failures.c). A round's failures are its errors, unfinished
+ * and unsent requests; its requests those and the ok ones. */
+void compare_failure_test(const struct comparison *c, size_t k, double tol,
+                          struct fail_test *out);
+
+/* @return 1 when the failures rule found B failing more than allowed
+ * (the implied rule, or an errors gate), else 0. */
+int compare_failures_regressed(const struct comparison *c);
+
 /* @return the exit code the gates give (README, base/exit_code.h): EXIT_OK
- * all pass, EXIT_REGRESSION a regression, else EXIT_INCONCLUSIVE an
- * inconclusive gate; with --bisect EXIT_OK, EXIT_BISECT_BAD or
- * EXIT_BISECT_SKIP. EXIT_OK without --gate. */
+ * all pass, EXIT_REGRESSION a regression (the failures rule's included),
+ * else EXIT_INCONCLUSIVE an inconclusive gate; with --bisect EXIT_OK,
+ * EXIT_BISECT_BAD or EXIT_BISECT_SKIP. EXIT_OK without --gate and
+ * without a failure regression. */
 int compare_gates_exit(const struct comparison *c);
 
 /* --threshold judged on each merged arm (c->verdict filled; the verdicts

@@ -117,6 +117,13 @@ int compare_bucket_doc(const struct comparison *c, struct doc_table *t, char *er
     return 0;
 }
 
+int compare_order_text(const struct comparison *c, size_t i, char *out, size_t len)
+{
+    int first = compare_first_arm(c, i);
+    snprintf(out, len, "%s", first < 0 ? "?" : first ? "BA" : "AB");
+    return first >= 0;
+}
+
 void compare_warning_prefix(const struct comparison *c, int a, size_t i, char *out, size_t len)
 {
     if (c->pairs > 1)
@@ -139,9 +146,14 @@ static int summary_row(const struct comparison *c, struct doc_table *t, int f,
     if (!isnan(x))
         compare_stats_fmt_ratio(x, r, sizeof r);
     enum cmp_verdict kind = compare_verdict(c, f, v, sizeof v);
+    int fails_more = f == METRIC_ERRORS && c->failures.verdict == GATE_REGRESSION;
+    if (f == METRIC_ERRORS) /* decided on the counts (compare_failures.c), never n/a */
+        snprintf(v, sizeof v, "%s (counts, p %.2g)", fails_more ? "B fails more" :
+                 "no excess in B", c->failures.p);
     const char *cells[5] = {compare_fig_name(c, f), va, vb, r, v};
     /* an interval that shows a difference either way stands out */
-    unsigned flags = kind == CMP_B_LOWER || kind == CMP_B_HIGHER ? DOC_ROW_MARKED : 0;
+    unsigned flags = kind == CMP_B_LOWER || kind == CMP_B_HIGHER || fails_more
+                         ? DOC_ROW_MARKED : 0;
     return doc_table_add_row(t, cells, metric_defs[f].html_id, flags, err);
 }
 
@@ -222,12 +234,14 @@ int compare_rounds_doc(const struct comparison *c, struct doc_table *t, char *er
         t->width[6] = 15;
     }
     t->text_max[2] = 16; /* a long label keeps the columns in line */
-    snprintf(t->html_caption, sizeof t->html_caption, "per round, with the hypervisor's steal; "
-             "B/A of the p99s of the same round");
+    snprintf(t->html_caption, sizeof t->html_caption, "per round, the arms in the order run, "
+             "with the hypervisor's steal; B/A of the p99s of the same round");
     struct report_unit u = compare_rounds_unit(c);
-    for (size_t i = 0; i < c->pairs; i++)
-        for (int a = 0; a < 2; a++)
-            if (round_row(c, t, i, a, &u, err))
+    for (size_t i = 0; i < c->pairs; i++) {
+        int first = compare_first_arm(c, i); /* rows in the order run */
+        for (int k = 0; k < 2; k++)
+            if (round_row(c, t, i, first == 1 ? !k : k, &u, err))
                 return -1;
+    }
     return 0;
 }

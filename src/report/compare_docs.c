@@ -35,8 +35,27 @@ static void header_rounds(struct doc_kv *d, const struct comparison *c)
                    c->plan.inputs[1], rate);
     else
         doc_kv_add(d, DOC_IN_BOTH, "rounds", "%zu x (%s measured + %s warmup) per arm, "
-                   "interleaved A B A B; rate %s, verbs ", c->pairs, dur, warm, rate);
+                   "in blocks A B, B A; rate %s, verbs ", c->pairs, dur, warm, rate);
     report_verbs_append(d, cfg);
+}
+
+/* The header's line of the order the arms ran in, round by round ("AB BA
+ * AB"), from the rounds' start times; nothing when none is known (saved
+ * files without them). */
+static void header_order(struct doc_kv *d, const struct comparison *c)
+{
+    char text[256] = "";
+    size_t n = 0, known = 0;
+    for (size_t i = 0; i < c->pairs && n + 4 < sizeof text; i++) {
+        char o[4];
+        known += compare_order_text(c, i, o, sizeof o);
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s%s", i ? " " : "", o);
+    }
+    if (n + 4 >= sizeof text)
+        snprintf(text + sizeof text - 5, 5, " ...");
+    if (known)
+        doc_kv_add(d, DOC_IN_BOTH, "order", "%s (round by round, the arms in the order run; "
+                   "blocks A B, B A cancel a steady drift)", text);
 }
 
 void compare_header_doc(const struct comparison *c, struct doc_kv *d)
@@ -65,6 +84,7 @@ void compare_header_doc(const struct comparison *c, struct doc_kv *d)
     else
         doc_kv_add(d, DOC_IN_BOTH, "differ", "A and B differ in: %s", text);
     header_rounds(d, c);
+    header_order(d, c);
 }
 
 /* The gates' card (a regression fails, an open gate is not a pass) and

@@ -21,19 +21,26 @@ static void headline(FILE *out, const struct comparison *c)
     doc_kv_html(out, &head);
 }
 
+struct page_warnings {
+    FILE *out;
+    int open;
+};
+
+/* One item of the warnings' box, opened at the first. */
+static void warning_item(void *ctx, const char *prefix, const char *text)
+{
+    struct page_warnings *w = ctx;
+    if (!w->open++)
+        html_warn_open(w->out);
+    html_warn_item(w->out, prefix, text);
+}
+
+/* The rounds' warnings, one item per kind (compare_warnings_each). */
 static void warnings(FILE *out, const struct comparison *c)
 {
-    int open = 0;
-    for (int a = 0; a < 2; a++)
-        for (size_t i = 0; i < c->pairs; i++)
-            for (size_t w = 0; w < c->arm[a].rounds[i].nwarnings; w++) {
-                char pre[32];
-                if (!open++)
-                    html_warn_open(out);
-                compare_warning_prefix(c, a, i, pre, sizeof pre);
-                html_warn_item(out, pre, c->arm[a].rounds[i].warnings[w]);
-            }
-    if (open)
+    struct page_warnings w = {out, 0};
+    compare_warnings_each(c, warning_item, &w);
+    if (w.open)
         html_warn_close(out);
 }
 
@@ -61,10 +68,10 @@ static void table(FILE *out, const struct comparison *c, compare_doc_builder bui
  * thresholds' lines as the text lays them out. */
 static void verdicts(FILE *out, const struct comparison *c)
 {
-    if (c->plan.ngates == 0 && c->plan.thresholds.n == 0)
+    if (!compare_has_gates(c) && c->plan.thresholds.n == 0)
         return;
     html_section(out, "Gates and thresholds");
-    if (c->plan.ngates)
+    if (compare_has_gates(c))
         table(out, c, compare_gates_doc);
     char *buf = NULL;
     size_t len = 0;

@@ -15,6 +15,36 @@ static json_object *finite_or_null(double v)
     return isfinite(v) ? json_object_new_double(v) : NULL;
 }
 
+/* A failures test: the counts per arm, the allowance, the p-value, how,
+ * and the verdict. */
+static json_object *fail_json(const struct fail_test *f)
+{
+    json_object *o = json_object_new_object();
+    for (int a = 0; a < 2; a++) {
+        json_object *arm = json_object_new_object();
+        json_object_object_add(arm, "failed", json_object_new_int64(f->failed[a]));
+        json_object_object_add(arm, "requests", json_object_new_int64(f->requests[a]));
+        json_object_object_add(o, a ? "b" : "a", arm);
+    }
+    json_object_object_add(o, "allowed_pct", json_object_new_double(f->tol * 100));
+    json_object_object_add(o, "rounds", json_object_new_int64((int64_t)f->rounds));
+    json_object_object_add(o, "p", json_object_new_double(f->p));
+    json_object_object_add(o, "alpha", json_object_new_double(f->alpha));
+    json_object_object_add(o, "test", json_object_new_string(
+                                          f->method == COUNT_EXACT ? "exact" : "normal"));
+    json_object_object_add(o, "verdict",
+                           json_object_new_string(compare_stats_verdict_name(f->verdict)));
+    return o;
+}
+
+/* The failures rule with no allowance, and whether it is a verdict. */
+static json_object *failures_json(const struct comparison *c)
+{
+    json_object *o = fail_json(&c->failures);
+    json_object_object_add(o, "judged", json_object_new_boolean(c->failures_implied));
+    return o;
+}
+
 json_object *compare_gates_json(const struct comparison *c)
 {
     json_object *arr = json_object_new_array();
@@ -38,6 +68,8 @@ json_object *compare_gates_json(const struct comparison *c)
                                json_object_new_string(compare_stats_verdict_name(r->verdict)));
         json_object_object_add(o, "method", json_object_new_string("bonferroni"));
         json_object_object_add(o, "alpha", json_object_new_double(GATE_ALPHA));
+        if (gt->fig == METRIC_ERRORS) /* its verdict's */
+            json_object_object_add(o, "failures", fail_json(&r->fail));
         json_object_array_add(arr, o);
     }
     return arr;
@@ -145,6 +177,13 @@ json_object *compare_to_json(const struct comparison *c)
     for (int a = 0; a < 2; a++)
         json_object_array_add(arms, arm_json(c, &c->arm[a]));
     json_object_object_add(o, "arms", arms);
+    json_object *order = json_object_new_array(); /* per round: "AB", "BA", null unknown */
+    for (size_t i = 0; i < c->pairs; i++) {
+        char t[4];
+        int known = compare_order_text(c, i, t, sizeof t);
+        json_object_array_add(order, known ? json_object_new_string(t) : NULL);
+    }
+    json_object_object_add(o, "order", order);
     json_object_object_add(o, "ratios", ratios_json(c));
     /* what figures.server_cpu_ms_per_call and its ratio are */
     json_object_object_add(o, "cpu_ms_per_call_basis",
@@ -153,6 +192,7 @@ json_object *compare_to_json(const struct comparison *c)
     json_object_object_add(o, "verbs", compare_verbs_json(c));
     if (c->plan.ngates > 0)
         json_object_object_add(o, "gates", compare_gates_json(c));
+    json_object_object_add(o, "failures", failures_json(c));
     if (c->plan.thresholds.n > 0)
         json_object_object_add(o, "thresholds", compare_thresholds_json(c));
     return o;

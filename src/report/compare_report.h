@@ -53,6 +53,20 @@ int compare_write_html(const char *path, const struct comparison *c, char *err);
  * the page write it. @return 0, or -1 with err (no memory). */
 int compare_gates_doc(const struct comparison *c, struct doc_table *t, char *err);
 
+/* The failures rule's verdict when no errors gate takes its place: its
+ * name in every output. */
+#define COMPARE_FAILURES_EXPR "errors:+0% (implied)"
+
+/* "failed A 0 of 150 (0.0%), B 47 of 150 (31.3%), B allowed +0 points:
+ * p 2e-16 < alpha 0.05 (exact stratified test ..., 3 rounds)" into out
+ * (len bytes): the detail of a failures verdict, in the text, the page
+ * and the JUnit file. */
+void compare_failure_detail(const struct fail_test *f, char *out, size_t len);
+
+/* @return 1 when c has a gates table: a --gate, or the implied failures
+ * rule (comparison.h), else 0. */
+int compare_has_gates(const struct comparison *c);
+
 /* ---- compare_text.c: the thresholds' text, which the page shows too -------- */
 
 /* The verdict lines per arm after the text report (nothing without
@@ -79,6 +93,23 @@ const char *compare_fig_key(int f);      /* "p50_ms" (static): its JSON key */
  * r's censored waits of unfinished requests reach (result_lower_bound).
  * @return the bytes the mark adds beyond its one column, 0 when unmarked. */
 int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, size_t len);
+/* Round i's order as "AB" or "BA" (the arm that ran first first), "?"
+ * when the rounds' start times do not say, into out (len bytes, 3 at
+ * least). @return 1 when known, else 0. */
+int compare_order_text(const struct comparison *c, size_t i, char *out, size_t len);
+
+/* What a writer does with one line of warnings: prefix ("B round 2: ",
+ * or "7 runs (A 1, 2; B 1, 2, 3), the worst B round 2: ") and the run's
+ * own text, both only read. */
+typedef void (*compare_warn_fn)(void *ctx, const char *prefix, const char *text);
+
+/* Calls fn once per kind of warning of c's rounds, in the order first
+ * said (arm A's rounds, then B's): a kind is a text whose numbers aside
+ * and up to its first ':' is the same; said by several runs, the line
+ * names them and gives the worst run's text (the largest first number
+ * that stands alone: the lag, the steal, the share). compare_warnings.c. */
+void compare_warnings_each(const struct comparison *c, compare_warn_fn fn, void *ctx);
+
 /* "B round 2: " (or "B: " with one round), before a warning of arm a's
  * round i, into out (len bytes, the caller's). */
 void compare_warning_prefix(const struct comparison *c, int a, size_t i, char *out, size_t len);

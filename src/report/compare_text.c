@@ -33,6 +33,18 @@ void compare_thresholds_text(FILE *out, const struct comparison *c)
     }
 }
 
+struct text_warnings {
+    FILE *out;
+    int lines;
+};
+
+/* One line of the warnings, under their heading. */
+static void warning_line(void *ctx, const char *prefix, const char *text)
+{
+    struct text_warnings *w = ctx;
+    fprintf(w->out, "%s  ! %s%s\n", w->lines++ ? "" : "\nwarnings\n", prefix, text);
+}
+
 int compare_write_text(FILE *out, const struct comparison *c, char *err)
 {
     static struct doc_kv head; /* large */
@@ -41,21 +53,14 @@ int compare_write_text(FILE *out, const struct comparison *c, char *err)
     doc_kv_text(out, &head);
     if (table(out, c, compare_summary_doc, err))
         return -1;
-    if (c->plan.ngates && table(out, c, compare_gates_doc, err))
+    if (compare_has_gates(c) && table(out, c, compare_gates_doc, err))
         return -1;
     if (table(out, c, compare_bucket_doc, err) || compare_verbs_text(out, c, err))
         return -1;
     if (table(out, c, compare_rounds_doc, err)) /* per round, with the steal */
         return -1;
     compare_thresholds_text(out, c);
-    int header = 0;
-    for (int a = 0; a < 2; a++)
-        for (size_t i = 0; i < c->pairs; i++)
-            for (size_t w = 0; w < c->arm[a].rounds[i].nwarnings; w++) {
-                char pre[32];
-                compare_warning_prefix(c, a, i, pre, sizeof pre);
-                fprintf(out, "%s  ! %s%s\n", header++ ? "" : "\nwarnings\n", pre,
-                        c->arm[a].rounds[i].warnings[w]);
-            }
+    struct text_warnings w = {out, 0};
+    compare_warnings_each(c, warning_line, &w);
     return 0;
 }

@@ -5,6 +5,7 @@
  * document's. */
 #include "report/compare_report.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +31,44 @@ static void threshold_verdicts(struct doc_verdicts *d, const struct comparison *
         }
 }
 
+/* @return 100 x failed / requests, or NAN without requests. */
+static double share_pct(int64_t failed, int64_t requests)
+{
+    return requests > 0 ? 100.0 * (double)failed / (double)requests : NAN;
+}
+
+void compare_failure_detail(const struct fail_test *f, char *out, size_t len)
+{
+    snprintf(out, len, "failed A %lld of %lld (%.1f%%), B %lld of %lld (%.1f%%), B allowed "
+             "+%g points: p %.2g %s alpha %g (%s, %zu round%s)", (long long)f->failed[0],
+             (long long)f->requests[0], share_pct(f->failed[0], f->requests[0]),
+             (long long)f->failed[1], (long long)f->requests[1],
+             share_pct(f->failed[1], f->requests[1]), f->tol * 100, f->p,
+             f->verdict == GATE_REGRESSION ? "<" : ">=", f->alpha, fail_test_method(f),
+             f->rounds, f->rounds == 1 ? "" : "s");
+}
+
+int compare_has_gates(const struct comparison *c)
+{
+    return c->plan.ngates > 0 || c->failures_implied;
+}
+
+/* The failures rule as a verdict of its own (compare_failures.c), when
+ * one was asked for and no errors gate took its place. */
+static void failure_verdict(struct doc_verdicts *d, const struct comparison *c)
+{
+    if (!c->failures_implied)
+        return;
+    struct doc_verdict *k = doc_verdicts_add(d, DOC_V_GATE, c->failures.verdict == GATE_REGRESSION
+                                                               ? DOC_FAIL : DOC_PASS);
+    if (!k)
+        return;
+    snprintf(k->expr, sizeof k->expr, "%s", COMPARE_FAILURES_EXPR);
+    snprintf(k->name, sizeof k->name, "gate %s", COMPARE_FAILURES_EXPR);
+    snprintf(k->classname, sizeof k->classname, "rpcbench.compare.gate");
+    compare_failure_detail(&c->failures, k->detail, sizeof k->detail);
+}
+
 /* One verdict per gate: B/A, its interval and the bound. */
 static void gate_verdicts(struct doc_verdicts *d, const struct comparison *c)
 {
@@ -48,7 +87,9 @@ static void gate_verdicts(struct doc_verdicts *d, const struct comparison *c)
         compare_stats_fmt_ratio(r->ci.low, lo, sizeof lo);
         compare_stats_fmt_ratio(r->ci.high, hi, sizeof hi);
         compare_stats_fmt_ratio(gate_bound(&c->plan.gates[i]), bound, sizeof bound);
-        if (r->rc == 0)
+        if (c->plan.gates[i].fig == METRIC_ERRORS)
+            compare_failure_detail(&r->fail, k->detail, sizeof k->detail);
+        else if (r->rc == 0)
             snprintf(k->detail, sizeof k->detail,
                      "B/A %s, interval [%s, %s] at %.1f%% after %zu rounds, bound %s", ratio, lo,
                      hi, r->conf * 100, r->rounds, bound);
@@ -62,6 +103,7 @@ void compare_verdicts_doc(struct doc_verdicts *d, const struct comparison *c)
     doc_verdicts_init(d, "rpcbench compare");
     threshold_verdicts(d, c);
     gate_verdicts(d, c);
+    failure_verdict(d, c);
     if (c->interrupted) {
         char why[120];
         snprintf(why, sizeof why, "interrupted by %s after %zu complete round(s) of %d: the "
@@ -80,6 +122,14 @@ static void gates_notes(struct doc_table *t, const struct comparison *c)
                                GATE_ALPHA / c->looks);
     for (int g = 0; g < c->plan.ngates; g++)
         open |= c->gate[g].verdict == GATE_INCONCLUSIVE;
+    int errs = c->failures_implied;
+    for (int g = 0; g < c->plan.ngates; g++)
+        errs |= c->plan.gates[g].fig == METRIC_ERRORS;
+    if (errs && n > 0 && (size_t)n < sizeof t->notes)
+        n += snprintf(t->notes + n, sizeof t->notes - (size_t)n, "\nerrors: on the counts of "
+                      "failed requests (errors, unfinished, unsent), each round's arms against "
+                      "each other: %s; a regression when p < alpha; errors:+T%% allows B's "
+                      "failure share T points above A's", fail_test_method(&c->failures));
     if (c->plan.rounds_auto && !c->interrupted && c->pairs < (size_t)c->plan.rounds &&
         n > 0 && (size_t)n < sizeof t->notes)
         snprintf(t->notes + n, sizeof t->notes - (size_t)n, "\nstopped after %zu of at most %d "
@@ -87,11 +137,32 @@ static void gates_notes(struct doc_table *t, const struct comparison *c)
                  "regression; the gates still open could not change the exit code)" : "");
 }
 
+/* A failures verdict's row: B's failure share over A's ("-" when A has
+ * none), the p-value, the rounds and v's word. */
+static int failure_row(struct doc_table *t, const char *expr, const struct fail_test *f,
+                       const char *id, const struct doc_verdict *v, char *err)
+{
+    char ratio[16] = "-", p[64], rounds[24];
+    double sa = share_pct(f->failed[0], f->requests[0]);
+    double sb = share_pct(f->failed[1], f->requests[1]);
+    if (sa > 0 && !isnan(sb))
+        compare_stats_fmt_ratio(sb / sa, ratio, sizeof ratio);
+    snprintf(p, sizeof p, "p %.2g (counts)", f->p);
+    snprintf(rounds, sizeof rounds, "%zu", f->rounds);
+    const char *cells[5] = {expr, ratio, p, rounds, doc_verdict_word(v)};
+    return doc_table_add_row(t, cells, id, v->status == DOC_PASS ? 0 : DOC_ROW_MARKED, err);
+}
+
 /* Gate g's row: B/A, its interval, the rounds, and v's word. */
 static int gate_row(struct doc_table *t, const struct comparison *c, int g,
                     const struct doc_verdict *v, char *err)
 {
     const struct gate_result *r = &c->gate[g];
+    if (c->plan.gates[g].fig == METRIC_ERRORS) {
+        char fid[16];
+        snprintf(fid, sizeof fid, "g%d", g + 1);
+        return failure_row(t, c->plan.gates[g].expr, &r->fail, fid, v, err);
+    }
     char ratio[16] = "n/a", iv[64] = "n/a", rounds[24], id[16];
     if (r->rc >= 0)
         compare_stats_fmt_ratio(r->ci.geo_ratio, ratio, sizeof ratio);
@@ -125,15 +196,22 @@ int compare_gates_doc(const struct comparison *c, struct doc_table *t, char *err
     snprintf(t->cell_ids, sizeof t->cell_ids, "gate");
     snprintf(t->col_id[4], sizeof t->col_id[4], "verdict");
     t->html_left = t->stick_last = 1;
-    if (c->plan.ngates == 0)
+    if (!compare_has_gates(c))
         return 0;
     gates_notes(t, c);
     static struct doc_verdicts d; /* large */
     compare_verdicts_doc(&d, c);
     int g = 0;
-    for (size_t i = 0; i < d.n && g < c->plan.ngates; i++) /* the gates' verdicts, in order */
-        if (d.v[i].kind == DOC_V_GATE && gate_row(t, c, g++, &d.v[i], err))
+    for (size_t i = 0; i < d.n; i++) { /* the gates' verdicts, in order; the implied last */
+        if (d.v[i].kind != DOC_V_GATE)
+            continue;
+        int rc = g < c->plan.ngates ? gate_row(t, c, g, &d.v[i], err)
+                                    : failure_row(t, COMPARE_FAILURES_EXPR, &c->failures,
+                                                  "g-failures", &d.v[i], err);
+        if (rc)
             return -1;
+        g++;
+    }
     return 0;
 }
 

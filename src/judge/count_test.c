@@ -1,0 +1,138 @@
+/* count_test: Fisher's exact test and its stratified form (count_test.h). */
+#include "judge/count_test.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* One table's hypergeometric law: N requests, m failures, nb of them B's;
+ * X (B's failures) runs over lo..hi. */
+struct hyper {
+    double N, m, nb;
+    int64_t lo, hi, obs;
+};
+
+static int64_t clamp(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static double lchoose(double n, double k)
+{
+    return lgamma(n + 1) - lgamma(k + 1) - lgamma(n - k + 1);
+}
+
+/* The law of t's X; a table with an arm of no request or no failure has
+ * one value (lo = hi), which tells nothing. */
+static struct hyper hyper_of(const struct count_table *t)
+{
+    int64_t na = t->n_a > 0 ? t->n_a : 0, nb = t->n_b > 0 ? t->n_b : 0;
+    int64_t fa = clamp(t->fail_a, 0, na), fb = clamp(t->fail_b, 0, nb);
+    int64_t N = na + nb, m = fa + fb;
+    struct hyper h = {(double)N, (double)m, (double)nb, 0, 0, fb};
+    h.lo = nb - (N - m) > 0 ? nb - (N - m) : 0;
+    h.hi = m < nb ? m : nb;
+    return h;
+}
+
+/* log P(X = x) */
+static double hyper_lp(const struct hyper *h, int64_t x)
+{
+    return lchoose(h->m, (double)x) + lchoose(h->N - h->m, h->nb - (double)x) -
+           lchoose(h->N, h->nb);
+}
+
+double count_test_fisher(const struct count_table *t)
+{
+    struct hyper h = hyper_of(t);
+    double p = 0;
+    for (int64_t x = h.obs; x <= h.hi; x++)
+        p += exp(hyper_lp(&h, x));
+    return p < 1 ? p : 1;
+}
+
+/* The Cochran-Mantel-Haenszel statistic's one-sided normal tail, with
+ * the continuity correction: sum of X against its mean and variance. */
+static double cmh_normal(const struct count_table *t, size_t k)
+{
+    double s = 0, e = 0, v = 0;
+    for (size_t i = 0; i < k; i++) {
+        struct hyper h = hyper_of(&t[i]);
+        if (h.lo == h.hi || h.N < 2)
+            continue;
+        double na = h.N - h.nb;
+        s += (double)h.obs;
+        e += h.m * h.nb / h.N;
+        v += h.m * (h.N - h.m) * na * h.nb / (h.N * h.N * (h.N - 1));
+    }
+    if (v <= 0)
+        return 1;
+    double z = (s - e - 0.5) / sqrt(v);
+    return 0.5 * erfc(z / sqrt(2));
+}
+
+/* Convolves the law of table h into dist (len values from offset lo;
+ * tmp as long as the result). @return the new length. */
+static size_t convolve(double *dist, size_t len, const struct hyper *h, double *tmp)
+{
+    size_t w = (size_t)(h->hi - h->lo) + 1, n = len + w - 1;
+    for (size_t j = 0; j < n; j++)
+        tmp[j] = 0;
+    for (size_t x = 0; x < w; x++) {
+        double p = exp(hyper_lp(h, h->lo + (int64_t)x));
+        for (size_t j = 0; j < len; j++)
+            tmp[j + x] += dist[j] * p;
+    }
+    for (size_t j = 0; j < n; j++)
+        dist[j] = tmp[j];
+    return n;
+}
+
+/* The exact stratified p-value, or -1 when the support or the work of
+ * the convolution (its length times each table's width, summed) is too
+ * long: 200000 values or 3e7 products, a few tens of ms at most. */
+static double exact(const struct count_table *t, size_t k)
+{
+    size_t total = 1;
+    double work = 0;
+    int64_t lo = 0, obs = 0;
+    for (size_t i = 0; i < k; i++) {
+        struct hyper h = hyper_of(&t[i]);
+        work += (double)total * (double)(h.hi - h.lo + 1);
+        total += (size_t)(h.hi - h.lo);
+        lo += h.lo;
+        obs += h.obs;
+        if (total > COUNT_EXACT_MAX || work > 3e7)
+            return -1;
+    }
+    double *dist = calloc(2 * total, sizeof *dist);
+    if (!dist)
+        return -1;
+    size_t len = 1;
+    dist[0] = 1;
+    for (size_t i = 0; i < k; i++) {
+        struct hyper h = hyper_of(&t[i]);
+        len = convolve(dist, len, &h, dist + total);
+    }
+    double p = 0;
+    for (size_t j = (size_t)(obs - lo); j < len; j++)
+        p += dist[j];
+    free(dist);
+    return p < 1 ? p : 1;
+}
+
+double count_test_stratified(const struct count_table *t, size_t k, enum count_method *method)
+{
+    double p = exact(t, k);
+    if (method)
+        *method = p >= 0 ? COUNT_EXACT : COUNT_NORMAL;
+    return p >= 0 ? p : cmh_normal(t, k);
+}
+
+void count_test_allow(struct count_table *t, size_t k, double tol)
+{
+    for (size_t i = 0; i < k; i++) {
+        int64_t na = t[i].n_a > 0 ? t[i].n_a : 0;
+        double extra = tol > 0 ? floor(tol * (double)na + 0.5) : 0;
+        t[i].fail_a = clamp(t[i].fail_a + (int64_t)extra, 0, na);
+    }
+}
