@@ -86,8 +86,12 @@ static void stomp_ready(struct conn *c)
     c->leaving = 0;
     c->last_rx_ns = clock_now_ns();
     if (send_frame(c, "CONNECT", kv) < 0) {
-        conn_fail(c, ERR_HANDSHAKE, CAUSE_RESET, "does not speak STOMP: it reset the connection "
-                  "before CONNECT");
+        /* a TLS server that wants a client certificate may reset before
+         * our CONNECT is written as well as after */
+        char why[ERR_SAMPLE_LEN];
+        conn_fail(c, ERR_HANDSHAKE, CAUSE_RESET,
+                  conn_cert_hint(c, IO_ERROR, why, sizeof why)
+                      ? why : "does not speak STOMP: it reset the connection before CONNECT");
         return;
     }
     conn_watch(c, c->out.len ? EV_READ | EV_WRITE : EV_READ);
