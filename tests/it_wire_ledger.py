@@ -42,7 +42,14 @@ from rpctest import RPCBENCH, Server, bounded, check, kill_group, main, rpcbench
 BODY = (b"<?xml version='1.0'?><methodResponse><params><param><value><string>ok"
         b"</string></value></param></params></methodResponse>")
 EDGE_S = 0.002       # a stamp this near an interval's edge may fall either side
-MATCH_S = 0.005      # the log's stamp of a request against the capture's
+# The log's stamp of a request against the capture's: the median within
+# MEDIAN_S (quiet: 3-100 us), each one within MATCH_S, half the 20 ms
+# between two requests at 50/s, so a request counted as another's still
+# fails. A loaded machine (a sanitizer build beside another suite) moved
+# one by 7.8 ms: the client reads the real-time clock to convert the
+# kernel's stamp, and may be preempted between its two readings.
+MEDIAN_S = 0.001
+MATCH_S = 0.010
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -179,17 +186,19 @@ def check_against_wire(r, rows, conns):
     check(sum(n for _, n in answers) == r["bytes"]["received"],
           "answer bytes: wire %d, report %d" % (sum(n for _, n in answers),
                                                 r["bytes"]["received"]))
-    sent_rows = sorted((int(x["sent_us"]), x) for x in rows if x["sent_us"])
-    worst_sent = max((abs(t0 + us / 1e6 - w) for (us, _), (w, _) in zip(sent_rows, reqs)),
-                     default=0)
-    check(worst_sent <= MATCH_S, "a request's write stamp is %.3f ms off the wire's"
-          % (worst_sent * 1e3))
+    sent_rows = sorted(int(x["sent_us"]) for x in rows if x["sent_us"])
+    off_sent = sorted(abs(t0 + us / 1e6 - w) for us, (w, _) in zip(sent_rows, reqs))
     ok_rows = sorted(int(x["intended_us"]) + int(x["latency_us"]) for x in rows
                      if x["outcome"] == "ok")
-    worst_lat = max((abs(t0 + us / 1e6 - w) for us, (w, _) in zip(ok_rows, answers)), default=0)
-    check(worst_lat <= MATCH_S, "an answer's arrival (intended + latency) is %.3f ms off the "
-          "wire's" % (worst_lat * 1e3))
-    return worst_sent, worst_lat
+    off_lat = sorted(abs(t0 + us / 1e6 - w) for us, (w, _) in zip(ok_rows, answers))
+    for what, off in (("a request's write stamp", off_sent),
+                      ("an answer's arrival (intended + latency)", off_lat)):
+        if not off:
+            continue
+        check(off[len(off) // 2] <= MEDIAN_S, "%s: the median is %.3f ms off the wire's"
+              % (what, off[len(off) // 2] * 1e3))
+        check(off[-1] <= MATCH_S, "%s is %.3f ms off the wire's" % (what, off[-1] * 1e3))
+    return (off_sent[-1] if off_sent else 0), (off_lat[-1] if off_lat else 0)
 
 
 def check_intervals(r, conns):
