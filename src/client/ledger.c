@@ -127,7 +127,8 @@ static void record_latency(struct engine *e, const struct ledger_entry *x, struc
         hist_record(next ? &e->hook_next : &e->hook_hist, lat);
 }
 
-/* The counters of one view: what the event adds to it. */
+/* The counters of one view: what the event adds to it (NULL: a figure
+ * the view does not keep). */
 struct view {
     int64_t *offered, *sent, *unsent, *ok, *errors, *unfinished;
 };
@@ -138,7 +139,8 @@ static void count_in(const struct view *w, const struct ledger_entry *x)
     case LEDGER_SENT:
         if (w->offered)
             ++*w->offered;
-        ++*w->sent;
+        if (w->sent)
+            ++*w->sent;
         break;
     case LEDGER_ENDED:
         ++*(req_ok(x->kind) ? w->ok : w->errors);
@@ -163,9 +165,8 @@ static void count_measured(struct engine *e, const struct ledger_entry *x, struc
     struct run_result *res = e->res;
     struct view run = {&res->offered, &res->sent, &res->unsent, &res->ok, &res->errors,
                        &res->unfinished};
+    /* a call keeps no sent of its own: it is requests - unsent */
     struct view call = {&v->requests, NULL, &v->unsent, &v->ok, &v->errors, &v->unfinished};
-    int64_t call_sent = 0;
-    call.sent = &call_sent; /* a call's sent is requests - unsent */
     count_in(&run, x);
     count_in(&call, x);
     if (st) {
