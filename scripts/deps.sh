@@ -15,8 +15,11 @@ mpi="$build openmpi-bin libopenmpi-dev"
 # under mpirun; man-db and groff-base for `man -l` on the generated
 # rpcbench.1 (tests/it_docs.py); dpkg-dev, debhelper, fakeroot, lintian and
 # bash-completion for the package and install test (tests/it_install.py);
-# prometheus, which tests/it_metrics.py starts on loopback to scrape a run.
-check="$build libcmocka-dev python3 python3-stomp openssl tcpdump default-jdk-headless libhdrhistogram-java gnuplot-nox chromium openmpi-bin libopenmpi-dev man-db groff-base dpkg-dev debhelper fakeroot lintian bash-completion prometheus"
+# prometheus, which tests/it_metrics.py starts on loopback to scrape a run;
+# linux-perf for --profile (tests/it_profile.py, it_html.py) and git for
+# --bisect (tests/it_bisect.py). No test skips for a missing package: it
+# fails (tests/rpctest.py need_package), so everything a test runs is here.
+check="$build libcmocka-dev python3 python3-stomp openssl tcpdump default-jdk-headless libhdrhistogram-java gnuplot-nox chromium openmpi-bin libopenmpi-dev man-db groff-base dpkg-dev debhelper fakeroot lintian bash-completion prometheus linux-perf git"
 bench="$check wrk hey"
 # libFuzzer: clang, plus its runtime libraries (libclang_rt.fuzzer and the
 # sanitizers), which clang only recommends.

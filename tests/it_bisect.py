@@ -14,7 +14,7 @@ import subprocess
 import sys
 import tempfile
 
-from rpctest import RPCBENCH, check, main, skip
+from rpctest import RPCBENCH, check, main, need_package
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SERVER = open(os.path.join(HERE, "bisect_server.py")).read()
@@ -62,8 +62,7 @@ def git(repo, *args, timeout=30):
 def make_repo(d, slow_at):
     """8 commits; commit slow_at (1-based; None: none) sets the 14 ms delay,
     which the later ones keep. Returns the commits' hashes, oldest first."""
-    if not shutil.which("git"):
-        skip("no git")
+    need_package(shutil.which("git"), "git", "git")
     repo = os.path.join(d, "repo")
     os.mkdir(repo)
     git(repo, "init", "-q")

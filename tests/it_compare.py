@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import time
 
-from rpctest import Server, check, rpcbench  # noqa: E402
+from rpctest import Server, check, need_package, rpcbench  # noqa: E402
 
 RPCBENCH = os.environ.get("RPCBENCH", "./rpcbench")
 FIGURES = ("p50_ms", "p90_ms", "p99_ms", "mean_ms", "rate_per_s", "errors",
@@ -62,8 +62,8 @@ def check_live(tmp):
     check(len(doc["buckets"]) > 0 and {"lt_ms", "a_pct", "b_pct"} <= set(doc["buckets"][0]),
           "buckets")
 
-    if shutil.which("gnuplot"):
-        check("<svg" in open(svg).read(), "no <svg in the plot")
+    need_package(shutil.which("gnuplot"), "gnuplot", "gnuplot-nox")
+    check("<svg" in open(svg).read(), "no <svg in the plot")
     for f in ("c.gp", "c.chart-pct.dat", "c.chart-lat.dat", "c.chart-cpu.dat"):
         check(os.path.exists(os.path.join(tmp, f)), "missing " + f)
     for arm in ("A", "B"):

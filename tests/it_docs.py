@@ -13,7 +13,7 @@ import shutil
 import subprocess
 import tempfile
 
-from rpctest import check, main, rpcbench, skip
+from rpctest import check, main, need_package, rpcbench
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
@@ -191,8 +191,7 @@ def test_man_page_has_every_option():
     """rpcbench(1), as man(1) shows it at 80 columns: every row's option,
     its help (words as written, lines filled) and its default; both as the
     binary writes it (help-man) and as `make` left it (build/rpcbench.1)."""
-    if not shutil.which("man"):
-        skip("man is not installed (scripts/deps.sh check installs man-db)")
+    need_package(shutil.which("man"), "man", "man-db")
     rc, roff, err = rpcbench("help-man", timeout=10)
     check(rc == 0 and roff.startswith(".TH RPCBENCH 1"), "help-man: %d %r" % (rc, err))
     with tempfile.TemporaryDirectory() as tmp:

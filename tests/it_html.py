@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# rpctest: alone: chromium renders the flame pages and the page timings under a deadline
 """--html FILE, checked in a real browser: Debian's headless chromium loads
 each kind of page (run, compare live and saved, sweep with and without a
 capacity search, a saved result through `report`) over the DevTools
@@ -27,7 +28,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
-from rpctest import check, fmt_ratio, main, rpcbench, skip  # noqa: E402
+from rpctest import check, fmt_ratio, main, need_package, rpcbench  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ART = os.environ.get("RPCBENCH_ARTIFACTS", os.path.join(ROOT, "build", "artifacts", "html"))
@@ -37,8 +38,7 @@ SWEEP = ["--verb", "getAllVmStats", "--vms", "20", "--quiet"]  # sweep: --verb i
 
 
 def need_chromium():
-    if not os.access(cdp.CHROMIUM, os.X_OK):
-        skip("no %s (scripts/deps.sh check installs chromium)" % cdp.CHROMIUM)
+    need_package(os.access(cdp.CHROMIUM, os.X_OK), cdp.CHROMIUM, "chromium")
 
 
 def ok(args, codes=(0,), timeout=120):

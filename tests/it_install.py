@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import tempfile
 
-from rpctest import bounded, check, main, skip
+from rpctest import bounded, check, main, need_package
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SAN = os.environ.get("SAN", "")
@@ -63,8 +63,7 @@ def test_install_and_uninstall():
 
 
 def test_man_page_reads():
-    if not shutil.which("man"):
-        skip("no man(1)")
+    need_package(shutil.which("man"), "man", "man-db")
     make("build")
     r = bounded(["man", "-l", os.path.join(ROOT, "build/rpcbench.1")], 30,
                 env=dict(os.environ, MANPAGER="cat", COLUMNS="80"))
@@ -115,8 +114,7 @@ def dpkg_field(deb, field):
 
 def test_deb_package():
     for tool in ("dpkg-buildpackage", "dh", "lintian"):
-        if not shutil.which(tool):
-            skip("no %s (scripts/deps.sh check installs it)" % tool)
+        need_package(shutil.which(tool), tool, "dpkg-dev, debhelper and lintian")
     out = make("deb", timeout=600)
     debs = [l for l in out.split() if l.endswith(".deb") and "dbgsym" not in l]
     check(len(debs) == 1, "make deb made: %r" % out[-500:])

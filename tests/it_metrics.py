@@ -19,7 +19,7 @@ import time
 import urllib.parse
 import urllib.request
 
-from rpctest import RPCBENCH, check, kill_group, main, skip, spawn
+from rpctest import RPCBENCH, check, kill_group, main, need_package, spawn
 
 OM = "application/openmetrics-text; version=1.0.0"
 
@@ -206,8 +206,7 @@ def dashboard_queries_answer(port, at):
 
 def start_prometheus(target_port):
     exe = shutil.which("prometheus")
-    if not exe:
-        skip("no prometheus (scripts/deps.sh check installs it)")
+    need_package(exe, "prometheus", "prometheus")
     d = tempfile.mkdtemp(prefix="rpcbench-prom.")
     conf = os.path.join(d, "prometheus.yml")
     with open(conf, "w") as f:

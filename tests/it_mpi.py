@@ -1,3 +1,4 @@
+# rpctest: alone: mpirun starts 3-4 ranks and the percentile test needs a quiet machine
 """it_mpi: distributed runs under Open MPI's mpirun (README, "More than one
 client"), with the MPI build that `make check` puts in build/mpi/rpcbench
 and names in RPCBENCH_MPI (never ./rpcbench). Against one real
@@ -28,7 +29,7 @@ import subprocess
 import tempfile
 import time
 
-from rpctest import RPCBENCH, Listening, Peer, Server, bounded, check, kill_group, main, skip, spawn
+from rpctest import RPCBENCH, Listening, Peer, Server, bounded, check, kill_group, main, need_package, skip, spawn
 from hdrcodec import buckets  # noqa: E402
 
 MPI_BIN = os.environ.get("RPCBENCH_MPI", "")
@@ -40,11 +41,10 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
 
 
 def need_mpi():
-    if not MPIRUN:
-        skip("no mpirun (scripts/deps.sh check installs openmpi-bin)")
-    if not MPI_BIN or not os.access(MPI_BIN, os.X_OK):
-        skip("no MPI build: RPCBENCH_MPI=%r (make check builds build/mpi/rpcbench when "
-             "mpicc is installed)" % MPI_BIN)
+    need_package(MPIRUN, "mpirun", "openmpi-bin")
+    need_package(MPI_BIN and os.access(MPI_BIN, os.X_OK),
+                 "the MPI build (RPCBENCH_MPI=%r: make check builds build/mpi/rpcbench "
+                 "with mpicc)" % MPI_BIN, "libopenmpi-dev")
 
 
 def mpirun(n, *args, extra=(), timeout=90):
@@ -364,8 +364,8 @@ def test_plain_build_under_real_mpirun_refuses():
     """The situation it was found in: `mpirun -n 2 ./rpcbench run` with the
     plain build printed two unrelated reports, each claiming the whole rate.
     Every rank now refuses, and nothing reaches the server."""
-    if not MPIRUN:
-        skip("no mpirun (scripts/deps.sh check installs openmpi-bin)")
+    need_package(MPIRUN, "mpirun", "openmpi-bin")
+
     def count(c, rec):
         rec["bytes"] = len(c.recv(4096))
     peer = Peer(count, timeout=5)

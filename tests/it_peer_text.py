@@ -16,7 +16,7 @@ saved file (text, --output, --html). A saved file holding raw bytes itself
 - parse with a strict reader: json, csv, xml.etree (JUnit), html.parser;
 - show the peer's bad bytes as visible escapes (\\xff, \\x1b).
 
-One page is also loaded in chromium (skipped without it)."""
+One page is also loaded in chromium (scripts/deps.sh check installs it)."""
 import csv
 import html.parser
 import io
@@ -30,7 +30,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rpctest import RPCBENCH, Peer, check, http_peer, main, skip  # noqa: E402
+from rpctest import RPCBENCH, Peer, check, http_peer, main, need_package  # noqa: E402
 from stomptest import frame, parse_frames  # noqa: E402
 
 CONTROLS = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]")
@@ -331,8 +331,7 @@ def test_page_in_chromium():
     """The 500 page's run page loads in chromium without an error and shows
     the escapes as text."""
     import cdp
-    if not os.access(cdp.CHROMIUM, os.X_OK):
-        skip("no %s (scripts/deps.sh check installs chromium)" % cdp.CHROMIUM)
+    need_package(os.access(cdp.CHROMIUM, os.X_OK), cdp.CHROMIUM, "chromium")
     # cdp.Browser passes fds 3 and 4, which must then be open here already
     spare = [os.open(os.devnull, os.O_RDONLY) for _ in range(2)]
     peer = http_peer(page_500)

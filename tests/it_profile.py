@@ -1,3 +1,4 @@
+# rpctest: alone: perf samples at 499 Hz, and a second program on the 2 cores takes the planted functions' samples
 """--profile: the server's profile over the measured window, per call
 (issue 27). A C server with planted costs (tests/planted/planted_server.c:
 per XML-RPC call planted_xml_only burns 1 ms and its callee
@@ -17,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-from rpctest import Listening, RPCBENCH, check, main, rpcbench, skip
+from rpctest import Listening, RPCBENCH, check, main, need_package, rpcbench, skip
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BUILD = os.environ.get("BUILD", "build/rel")
@@ -32,9 +33,11 @@ TRUTH_JSON = {"planted_json_only": ("self", 0.5), "planted_common": ("self", 1.0
 
 
 def perf_unusable():
-    """Why perf cannot sample here (None: it can), found without rpcbench."""
-    if not shutil.which("perf"):
-        return "no perf on PATH (apt-get install linux-perf)"
+    """Why perf cannot sample here (None: it can), found without rpcbench.
+    perf itself must be there: scripts/deps.sh check installs linux-perf,
+    so its absence fails; a kernel that refuses perf_event_open (a
+    container, perf_event_paranoid) is no package's to give, and skips."""
+    need_package(shutil.which("perf"), "perf", "linux-perf")
     with tempfile.TemporaryDirectory() as d:
         p = subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-g", "-o",
                             os.path.join(d, "p.data"), "--", "true"],

@@ -1,3 +1,4 @@
+# rpctest: alone: each request is matched to the capture within 10 ms
 """it_wire_ledger: what the report counts is what the loopback wire carried
 (issue 36). tcpdump captures the run's port; a parser of our own
 (pcapwire.py) reads every request the client wrote and every answer the
@@ -37,7 +38,7 @@ import urllib.request
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 from pcapwire import Capture, grid_counts, http_exchanges, near_edge
-from rpctest import RPCBENCH, Server, bounded, check, kill_group, main, rpcbench, skip, spawn
+from rpctest import RPCBENCH, Server, bounded, check, kill_group, main, need_package, rpcbench, spawn
 
 BODY = (b"<?xml version='1.0'?><methodResponse><params><param><value><string>ok"
         b"</string></value></param></params></methodResponse>")
@@ -110,8 +111,7 @@ def captured_run(stall_at, stall_s, *args, keep=None):
     """A run against a stalling server with the wire captured: (result,
     the log's rows, the capture's connections); keep: a folder that gets
     the saved result as r.json."""
-    if not shutil.which("tcpdump"):
-        skip("tcpdump is not installed (scripts/deps.sh check installs it)")
+    need_package(shutil.which("tcpdump"), "tcpdump", "tcpdump")
     srv = Stalling(stall_at, stall_s)
     port = srv.server_address[1]
     with tempfile.TemporaryDirectory() as d:

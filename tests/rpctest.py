@@ -10,8 +10,10 @@
 - Peer, read_http_request(), http_response(), jsonrpc_result(): the servers
   written by hand that rpcbench run talks to (it_client_wire.py's peers,
   faultserver.py); STOMP framing by hand is in stomptest.py;
-- check(), skip(), main(): checks that survive `python -O`, a skip that is
-  reported as one, and the runner printing ok / skip / FAIL per test."""
+- check(), skip(), need_package(), main(): checks that survive `python -O`,
+  a skip that is reported as one (only for what no package can give: a
+  sanitizer build, a loaded machine), a missing package as a failure, and
+  the runner printing ok / skip / FAIL per test."""
 import atexit
 import http.client
 import http.server
@@ -433,6 +435,16 @@ def skip(why):
     raise Skip(why)
 
 
+def need_package(present, what, package):
+    """Fails the calling test unless present: `what` (a program, a build)
+    comes from a package that scripts/deps.sh check installs, so its absence
+    is a missing install step, not a reason to skip (issue 40: a fresh
+    machine runs every test)."""
+    if not present:
+        raise AssertionError("%s is missing: scripts/deps.sh check installs %s"
+                             % (what, package))
+
+
 def fmt_ratio(x):
     """A ratio B/A as every report writes it (compare_stats_fmt_ratio):
     fixed notation, 3 decimals below 10, then 3 significant digits."""
@@ -460,20 +472,35 @@ def run_one(t, args):
     return "ok"
 
 
+def _chosen(tests, names):
+    """The tests named in names (all when none), in the list's order; a
+    name that is not a test here ends the program with exit 2, so that
+    `make check T=it_x.py::test_typo` cannot pass by running nothing."""
+    if not names:
+        return tests
+    known = {t.__name__: t for t in tests}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        print("FAIL no such test in %s: %s" % (os.path.basename(sys.argv[0]), ", ".join(unknown)))
+        sys.exit(2)
+    return [t for t in tests if t.__name__ in names]
+
+
 def main(tests, *args):
-    """Runs each test function (with args); prints ok/skip/FAIL per test, the
+    """Runs each test function (with args), or only those named on the
+    command line (`it_x.py test_a test_b`); prints ok/skip/FAIL per test, the
     traceback of each failure and a closing "N passed, N failed, N skipped".
-    Exits 1 on any failure. A skip (skip()) is no failure, unless
-    RPCTEST_STRICT=1 is set in the environment (for a machine where every
-    test must run). A test_ function of the calling script left out of the
-    list fails too: it would never run."""
+    Exits 1 on any failure, 2 for a name that is no test here. A skip
+    (skip()) is no failure, unless RPCTEST_STRICT=1 is set in the
+    environment (for a machine where every test must run). A test_ function
+    of the calling script left out of the list fails too: it would never run."""
     signal.signal(signal.SIGTERM, _terminated)
     caller = sys.modules["__main__"]
     forgotten = sorted(n for n, f in vars(caller).items()
                        if n.startswith("test_") and callable(f) and f not in tests)
     if forgotten:
         print("FAIL defined but not in main()'s list: %s" % ", ".join(forgotten))
-    got = [run_one(t, args) for t in tests]
+    got = [run_one(t, args) for t in _chosen(tests, sys.argv[1:])]
     passed, failed, skipped = got.count("ok"), got.count("FAIL") + len(forgotten), got.count("skip")
     print("%d passed, %d failed, %d skipped" % (passed, failed, skipped), flush=True)
     strict = os.environ.get("RPCTEST_STRICT") == "1"

@@ -51,7 +51,7 @@ import cdp  # noqa: E402
 from hostile_peers import (CLOSE, HOLD, READ, RAW, RST, STALL, HttpPeer, StompPeer,  # noqa: E402
                            XML_PING, chunked, connected, deep_json, deep_xmlrpc, frame,
                            jsonrpc_error, response, split, xmlrpc_fault)
-from rpctest import RPCBENCH, main, openssl, skip  # noqa: E402
+from rpctest import RPCBENCH, main, need_package, openssl  # noqa: E402
 from rpctest import check as need  # noqa: E402 - a hard check: what follows depends on it
 
 # The exit statuses README.md documents (its exit-status table): 0 success,
@@ -521,7 +521,7 @@ def certs():
     make_certs' four RSA keys take seconds on a busy machine, and a peer
     needs only this."""
     if not _CERTS:
-        d = tempfile.mkdtemp(prefix="it_hostile-")
+        d = tempfile.mkdtemp(prefix="it_client_hostile_peers-")
         openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
                 "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
                 "-keyout", "peer.key", "-out", "peer.pem", cwd=d)
@@ -1045,8 +1045,7 @@ def test_pages_in_chromium():
     once in headless chromium: no script or console error, no request
     out, no injected element, no replacement character (bytes that were
     not UTF-8) and no control character in any page's text."""
-    if not os.access(cdp.CHROMIUM, os.X_OK):
-        skip("no %s (scripts/deps.sh check installs chromium)" % cdp.CHROMIUM)
+    need_package(os.access(cdp.CHROMIUM, os.X_OK), cdp.CHROMIUM, "chromium")
     check(PAGES, "no page was written")
     import html as h
     frames = "".join('<iframe title="%s" srcdoc="%s" width="900" height="120"></iframe>\n'
