@@ -52,6 +52,11 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(BUILD)/src/cli/main.o
 UNIT_SRC := $(wildcard tests/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%)
+# Every fuzz harness, linked with a plain main (tests/fuzz/replay_main.c)
+# by this build's compiler and flags: `make test` builds them first, and
+# tests/run.sh replays the checked-in seeds and regressions through them.
+REPLAY_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+REPLAY_BIN := $(REPLAY_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
@@ -160,6 +165,10 @@ $(BUILD)/%.o: %.c
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(BUILD)/librpcbench.a
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LIBS)
 
+$(BUILD)/fuzz-replay/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(BUILD)/tests/fuzz/replay_main.o $(BUILD)/librpcbench.a
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(BUILD)/librpcbench.a
 	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -183,10 +192,10 @@ $(PLANTED): tests/planted/planted_server.c
 	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-inline $(WARN) $(SANFLAGS) \
 		-o $@ $< -pthread
 
-test: rpcbench $(UNIT_BIN) $(PLANTED)
+test: rpcbench $(REPLAY_BIN) $(UNIT_BIN) $(PLANTED)
 	$(Q)scripts/check-cycles.sh $(BUILD)
 	$(Q)$(if $(MPI_BIN),$(MAKE) --no-print-directory MPI=1 SAN= build/mpi/rpcbench)
-	$(Q)BUILD=$(BUILD) SAN=$(SAN) RPCBENCH_MPI=$(if $(MPI_BIN),$(CURDIR)/$(MPI_BIN)) tests/run.sh
+	$(Q)BUILD=$(BUILD) SAN=$(SAN) RPCBENCH_MPI=$(if $(MPI_BIN),$(CURDIR)/$(MPI_BIN)) T='$(T)' tests/run.sh
 
 demo:
 	$(Q)scripts/deps.sh check

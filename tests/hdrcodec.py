@@ -1,6 +1,6 @@
 """HdrHistogram's compressed V2 encoding, decoded as its Java and C
 libraries define it, for the tests that read rpcbench's .hlog files and
-histograms (it_report, it_merge, it_mpi)."""
+histograms (it_saved_outputs, it_merge, it_mpi)."""
 import base64
 import struct
 import zlib

@@ -1,4 +1,4 @@
-"""Scriptable misbehaving peers for tests/it_hostile.py (Python stdlib only):
+"""Scriptable misbehaving peers for tests/it_client_hostile_peers.py (Python stdlib only):
 servers that rpcbench run talks to, on 127.0.0.1 ephemeral ports, each in
 this process, with a bounded lifetime.
 

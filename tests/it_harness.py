@@ -2,8 +2,10 @@
 test as skipped, never as passed; check() still fails under `python -O`
 (where a bare assert would be compiled away); what a test starts never
 outlives it: rpctest.bounded kills the whole process group on timeout, and
-run.sh's bound per test file ends a hung one with everything it started. Runs small scripts and a
-copy of run.sh in a scratch tree, no rpcbench needed."""
+run.sh's bound per test file ends a hung one with everything it started;
+run.sh runs programs in parallel, the ones marked alone by themselves, and
+one program or one test function (T=). Runs small scripts and a copy of
+run.sh in a scratch tree, no rpcbench needed."""
 import os
 import shutil
 import subprocess
@@ -179,20 +181,152 @@ def test_run_sh_shows_skips():
                            text=True, timeout=120, env=env)
         out = p.stdout
         check(p.returncode == 0, "skips failed run.sh: %d\n%s%s" % (p.returncode, out, p.stderr))
-        for want in ("  PASS  test_fake", "        skip test_absent", "  PASS  it_one.py",
-                     "        skip test_skips: no widget here", "  SKIP  it_all.py",
-                     "        skip test_only: nothing to run on"):
+        for want in ("  PASS  test_fake", "  skip test_fake: test_absent", "  PASS  it_one.py",
+                     "  skip it_one.py: test_skips: no widget here", "  SKIP  it_all.py",
+                     "  skip it_all.py: test_only: nothing to run on"):
             check(want in out, "no %r in:\n%s" % (want, out))
         check(out.strip().splitlines()[-1] == "check: 2 passed, 0 failed, 3 skipped",
               "closing line:\n" + out)
         env["RPCTEST_STRICT"] = "1"
         p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
                            text=True, timeout=120, env=env)
-        check(p.returncode == 1 and p.stdout.strip().endswith("check: 0 passed, 3 failed, 0 skipped"),
+        check(p.returncode == 1 and p.stdout.strip().endswith("check: 0 passed, 3 failed, 3 skipped"),
               "RPCTEST_STRICT=1: exit %d\n%s" % (p.returncode, p.stdout))
+
+
+TIMED = """import sys, time
+from rpctest import main
+def test_timed():
+    t0 = time.time()
+    time.sleep(2)
+    open(%r, "a").write("%s %%.3f %%.3f\\n" %% (t0, time.time()))
+if __name__ == "__main__":
+    main([test_timed])
+"""
+
+
+def spans(path):
+    """{name: (start, end)} from the lines the TIMED scripts appended."""
+    out = {}
+    for line in open(path):
+        name, a, b = line.split()
+        out[name] = (float(a), float(b))
+    return out
+
+
+def test_run_sh_runs_in_parallel_and_alone():
+    """Two programs run at once (RPCTEST_JOBS=2), and one whose file says
+    "# rpctest: alone: why" runs after them, by itself."""
+    with tempfile.TemporaryDirectory() as d:
+        fake_tree(d)
+        times = os.path.join(d, "times")
+        for name, head in (("it_p1", ""), ("it_p2", ""),
+                           ("it_solo", "# rpctest: alone: it times something\n")):
+            write(os.path.join(d, "tests", name + ".py"), head + TIMED % (times, name))
+        env = dict(os.environ, BUILD="build/rel", PY=PY, RPCTEST_JOBS="2")
+        env.pop("RPCTEST_STRICT", None)
+        p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
+                           text=True, timeout=120, env=env)
+        check(p.returncode == 0 and p.stdout.strip().endswith("check: 5 passed, 0 failed, 3 skipped"),
+              "exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+        s = spans(times)
+        (a0, a1), (b0, b1), (c0, c1) = s["it_p1"], s["it_p2"], s["it_solo"]
+        check(a0 < b1 and b0 < a1, "it_p1 %r and it_p2 %r did not overlap" % (s["it_p1"], s["it_p2"]))
+        check(c0 >= max(a1, b1), "the alone program %r overlapped %r" % (s["it_solo"], s))
+
+
+def test_run_sh_runs_one_test():
+    """T=PROGRAM runs one program, T=PROGRAM::TEST one function of it; an
+    unknown program exits 2 and an unknown function fails, naming it."""
+    with tempfile.TemporaryDirectory() as d:
+        fake_tree(d)
+        env = dict(os.environ, BUILD="build/rel", PY=PY)
+        env.pop("RPCTEST_STRICT", None)
+
+        def run(t):
+            p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
+                               text=True, timeout=120, env=dict(env, T=t))
+            return p.returncode, p.stdout + p.stderr
+        code, out = run("it_one.py::test_passes")
+        check(code == 0 and "  skip " not in out and "test_fake" not in out and
+              out.strip().endswith("check: 1 passed, 0 failed, 0 skipped"), "%d\n%s" % (code, out))
+        code, out = run("it_one.py")
+        check(code == 0 and out.strip().endswith("check: 1 passed, 0 failed, 1 skipped"),
+              "%d\n%s" % (code, out))
+        code, out = run("it_one.py::test_typo")
+        check(code == 1 and "no such test in it_one.py: test_typo" in out, "%d\n%s" % (code, out))
+        code, out = run("it_nope.py")
+        check(code == 2 and "no test program it_nope.py" in out, "%d\n%s" % (code, out))
+
+
+TIMED = """import sys, time
+from rpctest import main
+def test_timed():
+    t0 = time.time()
+    time.sleep(2)
+    open(%r, "a").write("%s %%.3f %%.3f\\n" %% (t0, time.time()))
+if __name__ == "__main__":
+    main([test_timed])
+"""
+
+
+def spans(path):
+    """{name: (start, end)} from the lines the TIMED scripts appended."""
+    out = {}
+    for line in open(path):
+        name, a, b = line.split()
+        out[name] = (float(a), float(b))
+    return out
+
+
+def test_run_sh_runs_in_parallel_and_alone():
+    """Two programs run at once (RPCTEST_JOBS=2), and one whose file says
+    "# rpctest: alone: why" runs after them, by itself."""
+    with tempfile.TemporaryDirectory() as d:
+        fake_tree(d)
+        times = os.path.join(d, "times")
+        for name, head in (("it_p1", ""), ("it_p2", ""),
+                           ("it_solo", "# rpctest: alone: it times something\n")):
+            write(os.path.join(d, "tests", name + ".py"), head + TIMED % (times, name))
+        env = dict(os.environ, BUILD="build/rel", PY=PY, RPCTEST_JOBS="2")
+        env.pop("RPCTEST_STRICT", None)
+        p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
+                           text=True, timeout=120, env=env)
+        check(p.returncode == 0 and p.stdout.strip().endswith("check: 5 passed, 0 failed, 3 skipped"),
+              "exit %d\n%s%s" % (p.returncode, p.stdout, p.stderr))
+        s = spans(times)
+        (a0, a1), (b0, b1), (c0, c1) = s["it_p1"], s["it_p2"], s["it_solo"]
+        check(a0 < b1 and b0 < a1, "it_p1 %r and it_p2 %r did not overlap" % (s["it_p1"], s["it_p2"]))
+        check(c0 >= max(a1, b1), "the alone program %r overlapped %r" % (s["it_solo"], s))
+
+
+def test_run_sh_runs_one_test():
+    """T=PROGRAM runs one program, T=PROGRAM::TEST one function of it; an
+    unknown program exits 2 and an unknown function fails, naming it."""
+    with tempfile.TemporaryDirectory() as d:
+        fake_tree(d)
+        env = dict(os.environ, BUILD="build/rel", PY=PY)
+        env.pop("RPCTEST_STRICT", None)
+
+        def run(t):
+            p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
+                               text=True, timeout=120, env=dict(env, T=t))
+            return p.returncode, p.stdout + p.stderr
+        code, out = run("it_one.py::test_passes")
+        check(code == 0 and "  skip " not in out and "test_fake" not in out and
+              out.strip().endswith("check: 1 passed, 0 failed, 0 skipped"), "%d\n%s" % (code, out))
+        code, out = run("it_one.py")
+        check(code == 0 and out.strip().endswith("check: 1 passed, 0 failed, 1 skipped"),
+              "%d\n%s" % (code, out))
+        code, out = run("it_one.py::test_typo")
+        check(code == 1 and "no such test in it_one.py: test_typo" in out, "%d\n%s" % (code, out))
+        code, out = run("it_nope.py")
+        check(code == 2 and "no test program it_nope.py" in out, "%d\n%s" % (code, out))
+
 
 
 if __name__ == "__main__":
     main([test_main_counts_a_skip_apart, test_check_fails_under_python_O,
           test_main_fails_a_forgotten_test, test_run_sh_shows_skips,
-          test_bounded_kills_the_group, test_run_sh_bounds_a_hung_file])
+          test_bounded_kills_the_group, test_run_sh_bounds_a_hung_file,
+          test_run_sh_runs_in_parallel_and_alone, test_run_sh_runs_one_test])

@@ -1,3 +1,4 @@
+# rpctest: alone: it checks when the pacer wakes and reads, to the millisecond
 """The open-loop pacer against the real `rpcbench serve`: answers read on
 the pacer's wake (the harvest set) keep their arrival time, so reading them
 late changes no latency; sends that share a wake (--pacer-window) are each

@@ -1,4 +1,4 @@
-"""it_reports: what the report says is true (issue 13). Runs where nothing
+"""it_report_truth: what the report says is true (issue 13). Runs where nothing
 succeeded read n/a, warn with the first error of each kind and exit 3; an
 interrupted run says how long it measured and exits 130; the warnings of an
 overloaded server agree with each other and with their figures; `report`

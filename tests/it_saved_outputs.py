@@ -1,4 +1,4 @@
-"""it_report: a short run against the built-in simulator saves its result,
+"""it_saved_outputs: a short run against the built-in simulator saves its result,
 HdrHistogram interval log, percentile table and plot; `rpcbench report`
 re-renders the saved file with other buckets/percentiles, as CSV, and merges
 two files. Every subprocess has a timeout."""

@@ -1,23 +1,38 @@
 #!/bin/sh
-# Runs every test: the cmocka unit binaries, then the integration tests
-# (tests/it_*.sh and tests/it_*.py, real sockets on loopback against the real
-# ./rpcbench). One line per program: PASS, FAIL (with why: failure_of)
-# or SKIP (everything in it skipped); under a PASS, each test that skipped
-# (rpctest's "skip NAME: why", cmocka's "[  SKIPPED ] NAME") gets its own
-# "skip" line. Closing line: "check: N passed, N failed, N skipped", programs
-# passed and failed, and tests skipped.
+# Runs every test: the cmocka unit binaries, the fuzz harnesses' replay of
+# their seeds and past crashes, then the integration tests (tests/it_*.sh
+# and tests/it_*.py, real sockets on loopback against the real ./rpcbench).
 #
-# A skip does not fail the run: the test could not run on this machine (no
-# IPv6 loopback, no schedstat), which is no fault of rpcbench, and it is
-# counted and named rather than hidden. RPCTEST_STRICT=1 makes any skip a
-# failure, for a machine where every test must run.
+# Programs run RPCTEST_JOBS at a time (default: the number of CPUs): most
+# wait on sockets and timers, not on a CPU. A program that measures timing
+# a second program would disturb says so with a line
+#     # rpctest: alone: why
+# and runs after the others, by itself.
+#
+# One line per program as it ends: PASS, FAIL or SKIP (everything in it
+# skipped). At the end, in a fixed order: each failure's output (failure_of),
+# one "skip PROGRAM: TEST: why" line per skipped test (rpctest's "skip NAME:
+# why", cmocka's "[  SKIPPED ] NAME"), and the closing line "check: N
+# passed, N failed, N skipped": programs passed and failed, tests skipped.
+#
+# A skip does not fail the run: it is for what no package can give (a
+# sanitizer build, a machine too loaded to time), and it is counted and
+# named rather than hidden. A missing package is a failure (rpctest's
+# need_package). RPCTEST_STRICT=1 makes any skip a failure too.
+#
+# T=PROGRAM runs one program (test_buckets, it_fleet.py); T=PROGRAM::TEST
+# one test function of an it_*.py. A name that matches nothing exits 2.
+#
+# Internal entry points (run by this script itself, through xargs):
+#     run.sh --one LOGDIR PROGRAM [TEST]   one program, its result in LOGDIR
+#     run.sh --fuzz-replay                 every harness over its inputs
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build/rel}
 # Debian's python3, where python3-stomp lives (a pyenv shim may shadow it).
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-export PY RPCBENCH="$PWD/rpcbench"
+export BUILD PY RPCBENCH="$PWD/rpcbench"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 STRICT=${RPCTEST_STRICT:-0}
@@ -25,16 +40,85 @@ STRICT=${RPCTEST_STRICT:-0}
 # (rpctest.py then kills the process groups the test started) and SIGKILL 5 s
 # later, and the program fails as timed out instead of hanging the run.
 BOUND=${RPCTEST_FILE_TIMEOUT:-900}
-pass=0
-fail=0
-skipped=0
-failed=""
-skips=""
-log=$(mktemp -d)
+
+# ---- one program --------------------------------------------------------------
 
 skips_in() { # output file: one "NAME[: why]" per skipped test
     sed -n -e 's/^skip \([A-Za-z0-9_]*\): \(.*\)$/\1: \2/p' \
         -e 's/^\[  SKIPPED \] \([A-Za-z0-9_]*\)$/\1/p' "$1" | sort -u
+}
+
+passes_in() { # output file: how many tests passed, when it says (else empty)
+    sed -n -e 's/^\([0-9]*\) passed, [0-9]* failed, [0-9]* skipped$/\1/p' \
+        -e 's/^\[  PASSED  \] \([0-9]*\) test(s)\.$/\1/p' "$1" | tail -1
+}
+
+command_of() { # program name: how to run it (words without spaces)
+    case $1 in
+    fuzz_replay) echo sh tests/run.sh --fuzz-replay ;;
+    test_*) echo "$BUILD/tests/$1" ;;
+    *.sh) echo sh "tests/$1" ;;
+    *.py) echo "$PY" "tests/$1" ;;
+    esac
+}
+
+# Runs program $2 (with test function $3, if given) and leaves in $1:
+# NAME.out (its output), NAME.res (pass, fail or skip) and NAME.skips.
+run_one() {
+    log=$1 name=$2
+    shift 2
+    start=$(date +%s)
+    # shellcheck disable=SC2046 # split on purpose: no word has a space
+    timeout -k 5 "$BOUND" $(command_of "$name") "$@" >"$log/$name.out" 2>&1
+    rc=$?
+    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+        echo "timed out: killed after ${BOUND}s (RPCTEST_FILE_TIMEOUT)" >>"$log/$name.out"
+    fi
+    took=$(( $(date +%s) - start ))
+    skips_in "$log/$name.out" >"$log/$name.skips"
+    n=$(grep -c . "$log/$name.skips")
+    if [ "$rc" != 0 ]; then
+        res=fail; line="FAIL  $name (${took}s)"
+    elif [ "$n" -gt 0 ] && [ "$STRICT" = 1 ]; then
+        res=fail; line="FAIL  $name (RPCTEST_STRICT=1 and $n skipped)"
+    elif [ "$n" -gt 0 ] && [ "$(passes_in "$log/$name.out")" = 0 ]; then
+        res=skip; line="SKIP  $name (${took}s)"
+    else
+        res=pass; line="PASS  $name (${took}s)"
+    fi
+    echo "$res" >"$log/$name.res"
+    echo "  $line"
+}
+
+# Every harness built by `make test` ($BUILD/fuzz-replay/fuzz_*) over its
+# checked-in seeds and regressions, each input once.
+fuzz_replay() {
+    bad=0
+    for b in "$BUILD"/fuzz-replay/fuzz_*; do
+        [ -x "$b" ] || continue
+        t=$(basename "$b")
+        set --
+        for d in tests/fuzz/corpus/"$t" tests/fuzz/regressions/"$t"; do
+            [ -d "$d" ] && set -- "$@" "$d"/*
+        done
+        "$b" "$@" || { echo "FAIL $t: an input above crashed it or could not be read"; bad=1; }
+    done
+    return $bad
+}
+
+# ---- the list, in parallel then alone -------------------------------------------
+
+programs() { # every program, one name per line, in the summary's order
+    for t in "$BUILD"/tests/test_*; do [ -x "$t" ] && basename "$t"; done
+    ls "$BUILD"/fuzz-replay/fuzz_* >/dev/null 2>&1 && echo fuzz_replay
+    for t in tests/it_*.sh tests/it_*.py; do [ -f "$t" ] && basename "$t"; done
+}
+
+alone() { # program name: true when its file asks to run by itself
+    case $1 in
+    it_*) grep -q '^# rpctest: alone: ' "tests/$1" ;;
+    *) false ;;
+    esac
 }
 
 failure_of() { # output file: all of it when short; else each failing
@@ -46,55 +130,58 @@ failure_of() { # output file: all of it when short; else each failing
     tail -10 "$1"
 }
 
-passes_in() { # output file: how many tests passed, when it says (else empty)
-    sed -n -e 's/^\([0-9]*\) passed, [0-9]* failed, [0-9]* skipped$/\1/p' \
-        -e 's/^\[  PASSED  \] \([0-9]*\) test(s)\.$/\1/p' "$1" | tail -1
+summary() { # log dir, program names: failures, skips, the closing line
+    log=$1; shift
+    pass=0 fail=0 skipped=0
+    for name in "$@"; do
+        res=$(cat "$log/$name.res" 2>/dev/null || echo fail)
+        case $res in
+        pass) pass=$((pass + 1)) ;;
+        fail) fail=$((fail + 1))
+              echo "  FAIL  $name"; failure_of "$log/$name.out" | sed 's/^/      | /' ;;
+        esac
+    done
+    for name in "$@"; do
+        while IFS= read -r t; do
+            [ -n "$t" ] && echo "  skip $name: $t" && skipped=$((skipped + 1))
+        done <"$log/$name.skips"
+    done
+    echo "check: $pass passed, $fail failed, $skipped skipped"
+    [ "$fail" = 0 ]
 }
 
-one() { # name, command...
-    name=$1; shift
-    start=$(date +%s)
-    timeout -k 5 "$BOUND" "$@" >"$log/$name.out" 2>&1
-    rc=$?
-    if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-        echo "timed out: killed after ${BOUND}s (RPCTEST_FILE_TIMEOUT)" >>"$log/$name.out"
-    fi
-    if [ "$rc" = 0 ]; then
-        took=$(( $(date +%s) - start ))
-        s=$(skips_in "$log/$name.out")
-        n=$(printf '%s' "$s" | grep -c .)
-        if [ "$n" -gt 0 ] && [ "$STRICT" = 1 ]; then
-            fail=$((fail + 1)); failed="$failed $name"
-            echo "  FAIL  $name (RPCTEST_STRICT=1 and $n skipped)"
-        else
-            if [ "$n" -gt 0 ] && [ "$(passes_in "$log/$name.out")" = 0 ]; then
-                echo "  SKIP  $name (${took}s)"
-            else
-                pass=$((pass + 1)); echo "  PASS  $name (${took}s)"
-            fi
-            skipped=$((skipped + n))
-            [ "$n" -gt 0 ] && skips="$skips $name"
-        fi
-        printf '%s\n' "$s" | while IFS= read -r t; do
-            [ -n "$t" ] && echo "        skip $t"
-        done
-    else
-        fail=$((fail + 1)); failed="$failed $name"
-        echo "  FAIL  $name"; failure_of "$log/$name.out" | sed 's/^/      | /'
-    fi
-}
+case ${1:-} in
+--one) shift; run_one "$@"; exit 0 ;;
+--fuzz-replay) fuzz_replay; exit ;;
+esac
 
-for t in "$BUILD"/tests/test_*; do
-    [ -x "$t" ] && one "$(basename "$t")" "$t"
+JOBS=${RPCTEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+all=$(programs)
+fn=""
+if [ -n "${T:-}" ]; then
+    prog=${T%%::*}
+    [ "$prog" != "$T" ] && fn=${T#*::}
+    if ! printf '%s\n' "$all" | grep -qxF "$prog"; then
+        echo "run.sh: no test program $prog (T=$T); programs: $(echo $all)" >&2
+        exit 2
+    fi
+    case $prog in
+    *.py) ;;
+    *) [ -n "$fn" ] && { echo "run.sh: T=$T: only an it_*.py runs one test function" >&2; exit 2; } ;;
+    esac
+    all=$prog
+fi
+together="" by_itself=""
+for name in $all; do
+    if alone "$name"; then by_itself="$by_itself $name"; else together="$together $name"; fi
 done
-for t in tests/it_*.sh; do
-    [ -f "$t" ] && one "$(basename "$t")" sh "$t"
+log=$(mktemp -d)
+trap 'rm -rf "$log"' EXIT
+trap 'exit 130' INT TERM
+# shellcheck disable=SC2086 # names have no spaces
+printf '%s\n' $together | grep . | xargs -r -P "$JOBS" -I@ sh tests/run.sh --one "$log" @ $fn
+for name in $by_itself; do
+    sh tests/run.sh --one "$log" "$name" $fn
 done
-for t in tests/it_*.py; do
-    [ -f "$t" ] && one "$(basename "$t")" "$PY" "$t"
-done
-rm -rf "$log"
-[ -n "$failed" ] && echo "failed:$failed"
-[ -n "$skips" ] && echo "skipped in:$skips"
-echo "check: $pass passed, $fail failed, $skipped skipped"
-[ "$fail" = 0 ]
+# shellcheck disable=SC2086
+summary "$log" $all
