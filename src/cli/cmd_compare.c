@@ -293,15 +293,25 @@ static int load_saved(struct comparison *c, char *err)
     return rc;
 }
 
+/* The latencies of every run of arm that ran: what its --hdr-log was
+ * given, a round left unpaired included (the other arm stopped answering,
+ * or a signal came between the arms), which the comparison leaves out. */
+static int64_t latencies_run(const struct compare_arm *arm)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < arm->nrounds; i++)
+        n += arm->rounds[i].latency.total_count;
+    return n;
+}
+
 static void cleanup(struct comparison *c, char *err)
 {
     for (int a = 0; a < 2; a++) {
         struct compare_arm *arm = &c->arm[a];
-        if (hdr[a].f && hdrlog_sink_close(&hdr[a], err) == 0 && arm->have_merged &&
-            hdr[a].total != arm->merged.latency.total_count)
+        if (hdr[a].f && hdrlog_sink_close(&hdr[a], err) == 0 &&
+            hdr[a].total != latencies_run(arm))
             fprintf(stderr, "compare: --hdr-log %c holds %lld values for %lld latencies\n",
-                    arm->letter, (long long)hdr[a].total,
-                    (long long)arm->merged.latency.total_count);
+                    arm->letter, (long long)hdr[a].total, (long long)latencies_run(arm));
         for (size_t i = 0; i < arm->nrounds; i++)
             result_free(&arm->rounds[i]);
         free(arm->rounds);
