@@ -5,7 +5,8 @@
  * columns and the method and stop lines follow the rows. And compare's
  * header (compare_header_doc): the text's lines as they always were, the
  * page's the same but for the arms its cards show. The rounds' warnings,
- * one line per kind, and the order the arms ran in (issue 41). */
+ * one line per kind, and the order the arms ran in (issue 41). An arm that
+ * stopped answering: its verdict and exit code (issue 41 part 3). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "base/exit_code.h"
 #include "report/compare_report.h"
 
 static struct comparison cmp; /* large: off the stack */
@@ -282,6 +284,56 @@ static void order_of_the_arms(void **state)
     assert_int_equal(compare_first_arm(&cmp, 3), -1); /* no such round */
 }
 
+/* An arm that stopped answering (issue 41 part 3): B while A answered
+ * is a failed arm (3, bad under --bisect), a failed testcase ahead of the
+ * others that names the arm and the round; B when A did not answer
+ * either, or A, could not run (1, skip under --bisect), an error; stopped
+ * before a round was complete, it is the one verdict (nothing else was
+ * judged); none stopped gives no verdict and EXIT_OK. */
+static void stopped_arm(void **state)
+{
+    (void)state;
+    setup_gates(); /* 3 gates, 3 rounds of at most 8 */
+    snprintf(cmp.arm[0].cfg.label, sizeof cmp.arm[0].cfg.label, "old");
+    snprintf(cmp.arm[1].cfg.label, sizeof cmp.arm[1].cfg.label, "new");
+    assert_int_equal(compare_stop_exit(&cmp), EXIT_OK);
+    cmp.stop.arm = 1;
+    cmp.stop.round = 4;
+    cmp.stop.other_answered = 1;
+    snprintf(cmp.stop.why, sizeof cmp.stop.why, "cannot connect to h:2: Connection refused");
+    assert_int_equal(compare_stop_exit(&cmp), EXIT_ARM_FAILED);
+    cmp.plan.bisect = 1;
+    assert_int_equal(compare_stop_exit(&cmp), EXIT_BISECT_BAD);
+    compare_verdicts_doc(&verdicts, &cmp);
+    assert_int_equal(verdicts.n, 4);
+    assert_int_equal(verdicts.v[0].kind, DOC_V_RUN);
+    assert_int_equal(verdicts.v[0].status, DOC_FAIL);
+    assert_string_equal(verdicts.v[0].name, "arm B answers");
+    assert_string_equal(verdicts.v[0].detail, "arm B (new) stopped answering in round 4 of at "
+                        "most 8 while A answered, a failed arm: cannot connect to h:2: "
+                        "Connection refused");
+    cmp.stop.other_answered = 0;
+    snprintf(cmp.stop.other_why, sizeof cmp.stop.other_why, "cannot connect to h:1: refused");
+    assert_int_equal(compare_stop_exit(&cmp), EXIT_BISECT_SKIP);
+    cmp.plan.bisect = 0;
+    assert_int_equal(compare_stop_exit(&cmp), EXIT_RUN_FAILED);
+    compare_verdicts_doc(&verdicts, &cmp);
+    assert_int_equal(verdicts.v[0].status, DOC_ERROR);
+    assert_non_null(strstr(verdicts.v[0].detail, " and A did not answer either, so the "
+                           "comparison could not run: B: cannot connect to h:2: Connection "
+                           "refused; A: cannot connect to h:1: refused"));
+    cmp.stop.arm = 0;
+    cmp.stop.round = 0;
+    cmp.pairs = 0;
+    assert_int_equal(compare_stop_exit(&cmp), EXIT_RUN_FAILED);
+    compare_verdicts_doc(&verdicts, &cmp);
+    assert_int_equal(verdicts.n, 1);
+    assert_string_equal(verdicts.v[0].name, "arm A answers");
+    assert_string_equal(verdicts.v[0].detail, "arm A (old) did not answer its call before "
+                        "round 1, so without its baseline the comparison could not run: "
+                        "cannot connect to h:2: Connection refused");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -291,6 +343,7 @@ int main(void)
         cmocka_unit_test(header_text_and_page),
         cmocka_unit_test(warnings_collapse),
         cmocka_unit_test(order_of_the_arms),
+        cmocka_unit_test(stopped_arm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

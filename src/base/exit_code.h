@@ -13,7 +13,8 @@
 #define EXIT_OK 0         /* success: every --threshold held, every --gate passed */
 #define EXIT_RUN_FAILED 1 /* failure at run time: the target unreachable, TLS or the STOMP
                              login refused, the wrong protocol, an input that is not a
-                             result, an output that cannot be written */
+                             result, an output that cannot be written; compare: the
+                             baseline A stopped answering, or both arms did */
 #define EXIT_USAGE 2      /* bad usage (an option, a value, an input file): nothing sent */
 
 /* 3: the outcome failed; the report is still printed and saved. */
@@ -23,6 +24,8 @@
                                    compare, every cell of sweep) */
 #define EXIT_REGRESSION 3       /* compare --gate: a gate found a regression */
 #define EXIT_MIN_BREAKS 3       /* sweep --find-max: even --rate-min breaks the condition */
+#define EXIT_ARM_FAILED 3       /* compare: arm B stopped answering (before round 1 or in a
+                                   round) while A answered: the candidate is what broke */
 
 /* 4: undecided. */
 #define EXIT_INCONCLUSIVE 4     /* compare --gate: a gate is still inconclusive after the
@@ -36,9 +39,11 @@
 
 /* compare --bisect speaks git bisect run instead: EXIT_OK is good,
  * EXIT_SIGNAL still reports a signal (git bisect run stops on it). */
-#define EXIT_BISECT_BAD 1       /* a regression, or a failed --threshold */
+#define EXIT_BISECT_BAD 1       /* a regression, a failed --threshold, or B stopped answering
+                                   while A answered */
 #define EXIT_BISECT_SKIP 125    /* cannot tell: inconclusive, or it could not run (unreachable,
-                                   no request succeeded, a run-time failure) */
+                                   no request succeeded, a run-time failure, the baseline A
+                                   stopped answering) */
 #define EXIT_BISECT_ABORT 128   /* a usage error: git bisect run reads 128 and above as
                                    "abort", so a mistyped command marks no commit bad */
 

@@ -32,6 +32,11 @@ int cli_round_sigint_seen(void)
     return sigint_seen;
 }
 
+void cli_round_note_signal(int sig)
+{
+    sigint_seen = sig;
+}
+
 int cli_round(const struct run_config *cfg, const struct child_server *cs,
               const struct round_tag *tag, struct hdrlog_sink *hdr, struct run_result *res,
               char *err)

@@ -47,5 +47,9 @@ void cli_round_catch_sigint(void);
 /* @return the signal (SIGINT, SIGTERM) once one came while caught (between
  * runs), else 0. */
 int cli_round_sigint_seen(void);
+/* Notes sig (SIGINT, SIGTERM) as cli_round_sigint_seen's, for a run made
+ * outside cli_round (compare's call to each arm before round 1) that the
+ * signal ended: the engine took it, so no handler here saw it. */
+void cli_round_note_signal(int sig);
 
 #endif

@@ -4,7 +4,9 @@
  * drift of the machine or the server (thermal, other tenants, caches
  * warming) falls on both arms alike (comparison.h, the order of the arms);
  * each round pairs an A with a B and the spread of the pairs' ratios gives
- * the confidence interval (compare_stats.h). Saved (compare_saved.h): two
+ * the confidence interval (compare_stats.h); an arm that stops answering
+ * (compare_answer.h: each is called once before round 1) ends the rounds,
+ * the complete ones kept and judged. Saved (compare_saved.h): two
  * result files, one round each, compared the same way without an interval,
  * or a saved comparison, rendered again from its rounds. This file runs
  * the command (options, rounds or saved inputs, outputs, exit code); what
@@ -18,6 +20,7 @@
 #include "cli/commands.h"
 #include "cli/cli_profile.h"
 #include "cli/cli_round.h"
+#include "cli/compare_answer.h"
 #include "cli/compare_profile.h"
 #include "model/compare_saved.h"
 #include "cli/options.h"
@@ -160,11 +163,56 @@ static int run_one(struct comparison *c, int a, size_t i, const struct child_ser
 /* run_rounds' return when a signal came before any round was complete: the
  * run exits EXIT_SIGNAL (128 + the signal), with err's line and no report. */
 #define RUN_ROUNDS_NONE (-3)
+/* run_rounds' return when an arm stopped answering (c->stop) before a
+ * round was complete: no report (nothing to compare), but a verdict: the
+ * exit code and --junit say which arm (report). */
+#define RUN_ROUNDS_STOPPED (-4)
 
-/* Runs the rounds in blocks A B, B A (compare_first_arm_planned: a steady
+/* The rounds in blocks A B, B A (compare_first_arm_planned: a steady
  * drift of the server cannot favour an arm) until --rounds (or --rounds
- * auto decides). @return 0 with c->pairs complete rounds (c->interrupted:
- * the signal that cut them short, if one did), RUN_ROUNDS_NONE, or -1 with
+ * auto decides), or an arm stops answering: a run that could not happen
+ * (unreachable, given up) is that arm's, recorded in c->stop, and ends the
+ * rounds; the round it broke off is not paired. @return 0, or the signal
+ * (> 0) that ended them; c->pairs the complete rounds. */
+static int rounds_loop(struct comparison *c, const struct child_server *cs,
+                       const struct options *o, char *err)
+{
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < (size_t)c->plan.rounds; i++) {
+        int first = compare_first_arm_planned(i), a = first;
+        rc = run_one(c, a, i, cs, o, err);
+        if (rc == 0)
+            rc = run_one(c, a = !first, i, cs, o, err);
+        if (rc < 0) {
+            compare_arm_stopped(c, a, i + 1, err, cs);
+            return 0;
+        }
+        if (c->arm[0].nrounds == i + 1 && c->arm[1].nrounds == i + 1)
+            c->pairs = i + 1;
+        if (rc == 0 && c->plan.rounds_auto && c->pairs >= GATE_MIN_ROUNDS &&
+            compare_judge_gates(c, c->pairs)) /* a look: stop once every gate is decided */
+            break;
+    }
+    return rc;
+}
+
+/* Says on stderr which arm stopped answering, in which round, and what is
+ * reported. */
+static void say_stopped(const struct comparison *c)
+{
+    static char text[DOC_KV_VALUE];
+    compare_stop_text(c, text, sizeof text);
+    if (c->pairs) /* one line, the run's own last (it may hold a ';') */
+        fprintf(stderr, "rpcbench compare: reporting %zu complete round(s): %s\n", c->pairs,
+                text);
+    else
+        fprintf(stderr, "rpcbench compare: no round complete, nothing to compare: %s\n", text);
+}
+
+/* Checks that both arms answer (one call each: compare_preflight), then
+ * runs the rounds (rounds_loop). @return 0 with c->pairs complete rounds
+ * (c->interrupted: the signal that cut them short; c->stop: an arm that
+ * stopped answering), RUN_ROUNDS_NONE, RUN_ROUNDS_STOPPED, or -1 with
  * err. */
 static int run_rounds(struct comparison *c, const struct options *o, char *err)
 {
@@ -172,19 +220,12 @@ static int run_rounds(struct comparison *c, const struct options *o, char *err)
     if ((!c->arm[0].cfg.url[0] || !c->arm[1].cfg.url[0]) &&
         dist_spawn_server(&c->arm[0].cfg, &cs, err))
         return -1;
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < (size_t)c->plan.rounds; i++) {
-        int first = compare_first_arm_planned(i);
-        rc = run_one(c, first, i, &cs, o, err);
-        if (rc == 0)
-            rc = run_one(c, !first, i, &cs, o, err);
-        if (rc >= 0 && c->arm[0].nrounds == i + 1 && c->arm[1].nrounds == i + 1)
-            c->pairs = i + 1;
-        if (rc == 0 && c->plan.rounds_auto && c->pairs >= GATE_MIN_ROUNDS &&
-            compare_judge_gates(c, c->pairs)) /* a look: stop once every gate is decided */
-            break;
-    }
+    int rc = compare_preflight(c, &cs) ? 0 : rounds_loop(c, &cs, o, err);
     spawn_stop(&cs);
+    if (c->stop.arm >= 0) {
+        say_stopped(c);
+        return c->pairs ? 0 : RUN_ROUNDS_STOPPED;
+    }
     if (rc > 0) {
         c->interrupted = rc; /* the signal */
         fprintf(stderr, "compare: interrupted; reporting %zu complete round(s)\n", c->pairs);
@@ -194,11 +235,11 @@ static int run_rounds(struct comparison *c, const struct options *o, char *err)
                  "compare, nothing written", result_signal_name(rc));
         return RUN_ROUNDS_NONE;
     }
-    if (rc >= 0 && c->pairs == 0) {
+    if (c->pairs == 0) {
         snprintf(err, ERR_LEN, "no complete round");
         return -1;
     }
-    return rc < 0 ? -1 : 0;
+    return 0;
 }
 
 /* Arms with one label (an A/A, or --label X) get "-A" and "-B", so every
@@ -252,15 +293,25 @@ static int load_saved(struct comparison *c, char *err)
     return rc;
 }
 
+/* The latencies of every run of arm that ran: what its --hdr-log was
+ * given, a round left unpaired included (the other arm stopped answering,
+ * or a signal came between the arms), which the comparison leaves out. */
+static int64_t latencies_run(const struct compare_arm *arm)
+{
+    int64_t n = 0;
+    for (size_t i = 0; i < arm->nrounds; i++)
+        n += arm->rounds[i].latency.total_count;
+    return n;
+}
+
 static void cleanup(struct comparison *c, char *err)
 {
     for (int a = 0; a < 2; a++) {
         struct compare_arm *arm = &c->arm[a];
-        if (hdr[a].f && hdrlog_sink_close(&hdr[a], err) == 0 && arm->have_merged &&
-            hdr[a].total != arm->merged.latency.total_count)
+        if (hdr[a].f && hdrlog_sink_close(&hdr[a], err) == 0 &&
+            hdr[a].total != latencies_run(arm))
             fprintf(stderr, "compare: --hdr-log %c holds %lld values for %lld latencies\n",
-                    arm->letter, (long long)hdr[a].total,
-                    (long long)arm->merged.latency.total_count);
+                    arm->letter, (long long)hdr[a].total, (long long)latencies_run(arm));
         for (size_t i = 0; i < arm->nrounds; i++)
             result_free(&arm->rounds[i]);
         free(arm->rounds);
@@ -279,10 +330,34 @@ static size_t profiles_lost(const struct comparison *c)
     return lost;
 }
 
-/* As run's (README): EXIT_NO_SUCCESS when an arm sent requests and none
- * succeeded, so there is nothing to compare; else EXIT_SIGNAL (130 SIGINT,
- * 143 SIGTERM) when one cut the rounds short; else EXIT_CONDITION_FAILED
- * when a --threshold failed; else the gates' verdict (the failures rule's
+/* @return 1 when arm a's merged rounds sent requests and none succeeded. */
+static int no_success(const struct comparison *c, int a)
+{
+    const struct run_result *m = &c->arm[a].merged;
+    return c->arm[a].have_merged && m->offered > 0 && m->ok == 0;
+}
+
+/* An arm that stopped answering gives the code (compare_stop_exit: B a
+ * failed arm, A could not run), ahead of what its rounds said, since they
+ * are not all there; but not when a signal came before A could answer
+ * (nothing was judged: the signal's code), nor under --bisect when none
+ * of the baseline's requests succeeded (it cannot tell what B did: skip).
+ * @return 1 when it does, with *code. */
+static int stop_decides(const struct comparison *c, int *code)
+{
+    if (c->stop.arm < 0 || (c->interrupted && !compare_arm_failed(c)))
+        return 0;
+    if (c->plan.bisect && no_success(c, 0))
+        return 0;
+    *code = compare_stop_exit(c);
+    return 1;
+}
+
+/* As run's (README): first an arm that stopped answering (stop_decides);
+ * then EXIT_NO_SUCCESS when an arm sent requests and none succeeded, so
+ * there is nothing to compare; else EXIT_SIGNAL (130 SIGINT, 143 SIGTERM)
+ * when one cut the rounds short; else EXIT_CONDITION_FAILED when a
+ * --threshold failed; else the gates' verdict (the failures rule's
  * included), and when that is EXIT_OK, EXIT_RUN_FAILED if a round's
  * profile was lost. --bisect makes "nothing to compare" a skip, but a
  * candidate that failed every call while the baseline answered bad (the
@@ -291,11 +366,12 @@ static size_t profiles_lost(const struct comparison *c)
 static int exit_code(const struct comparison *c)
 {
     int code = EXIT_OK, b_broke = 0;
+    if (stop_decides(c, &code))
+        return code;
     for (int a = 0; a < 2; a++) {
-        const struct run_result *m = &c->arm[a].merged;
-        if (c->arm[a].have_merged && m->offered > 0 && m->ok == 0) {
+        if (no_success(c, a)) {
             fprintf(stderr, "rpcbench compare: arm %c: none of its %lld requests succeeded\n",
-                    c->arm[a].letter, (long long)m->offered);
+                    c->arm[a].letter, (long long)c->arm[a].merged.offered);
             b_broke = a == 1 && code == EXIT_OK && compare_failures_regressed(c);
             code = EXIT_NO_SUCCESS;
         }
@@ -366,6 +442,25 @@ static int measure(struct comparison *c, struct options *o, int *usage, char *er
     return rc == 0 ? run_rounds(c, o, err) : rc;
 }
 
+/* Merges, judges and writes the complete rounds; with none complete
+ * because an arm stopped answering (measured RUN_ROUNDS_STOPPED) there is
+ * nothing to compare, and only the --junit file is written: its one
+ * testcase says which arm (compare_verdicts_doc), for CI to show.
+ * @return 0, or -1 with err. */
+static int report(struct comparison *c, struct options *o, int measured, char *err)
+{
+    if (measured == RUN_ROUNDS_STOPPED)
+        return o->junit[0] ? compare_write_junit(o->junit, c, err) : 0;
+    int rc = compare_summarise(c, err);
+    if (rc == 0)
+        rc = compare_profile_diff(c, &o->profile, pdiff, err);
+    if (rc == 0) {
+        compare_judge_gates(c, c->pairs);
+        compare_judge_thresholds(c);
+    }
+    return rc == 0 ? emit(o, c, err) : -1;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     static struct options o; /* large: keep it off the stack */
@@ -388,16 +483,8 @@ int cmd_compare(int argc, char **argv)
     memset(hdr, 0, sizeof hdr);
     int usage = 0;
     rc = measure(&c, &o, &usage, err);
-    if (rc == 0)
-        rc = compare_summarise(&c, err);
-    if (rc == 0)
-        rc = compare_profile_diff(&c, &o.profile, pdiff, err);
-    if (rc == 0) {
-        compare_judge_gates(&c, c.pairs);
-        compare_judge_thresholds(&c);
-    }
-    if (rc == 0)
-        rc = emit(&o, &c, err);
+    if (rc == 0 || rc == RUN_ROUNDS_STOPPED)
+        rc = report(&c, &o, rc, err);
     int code = rc == 0 ? exit_code(&c) : EXIT_OK;
     live_metrics_stop(o.metrics_linger_ns);
     char cerr[ERR_LEN] = "";

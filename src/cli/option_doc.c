@@ -38,11 +38,11 @@ static const struct {
                  NULL},
     [CMD_COMPARE] = {"compare", "rpcbench compare [options] | rpcbench compare A.json B.json",
                      "",
-                     "             3 no request succeeded in an arm, a --threshold condition\n"
-                     "             failed in an arm, or a --gate regression; 4 a --gate\n"
-                     "             inconclusive after the last round; 130 interrupted by\n"
-                     "             SIGINT, 143 by SIGTERM (128 + the signal; figures still\n"
-                     "             reported)\n",
+                     "             3 arm B stopped answering while A answered, no request\n"
+                     "             succeeded in an arm, a --threshold condition failed in an\n"
+                     "             arm, or a --gate regression; 4 a --gate inconclusive after\n"
+                     "             the last round; 130 interrupted by SIGINT, 143 by SIGTERM\n"
+                     "             (128 + the signal; figures still reported)\n",
                      NULL},
     [CMD_REPORT] = {"report",
                     "rpcbench report FILE.json [FILE.json ...] [options]\n"

@@ -315,7 +315,8 @@ const struct opt_row opt_rows[] = {
     {.name = "bisect", .no_diff = 1, .type = OT_FLAG, O_AT(bisect), .cmds = IN_COMPARE,
      .why_only = "with --gate",
      .help = "exit codes for git bisect run: 0 pass, 1\n"
-             "regression, 125 inconclusive or could not run"},
+             "regression (or B stopped answering), 125\n"
+             "inconclusive or could not run"},
     {.name = "threshold", .no_diff = 1,
      .type = OT_CUSTOM, .parse = opt_parse_threshold, .arg = "COND",
      .cmds = IN_LOAD | IN_REPORT, .repeatable = 1,

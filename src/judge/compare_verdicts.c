@@ -1,6 +1,7 @@
 /* compare_verdicts: compare's --gate verdicts (judged after every round of
  * --rounds auto, and once on fixed or saved rounds) and the exit code they
- * give, and its --threshold verdicts on each merged arm (comparison.h). */
+ * give, the exit code an arm that stopped answering gives, and its
+ * --threshold verdicts on each merged arm (comparison.h). */
 #include "judge/comparison.h"
 
 #include "base/exit_code.h"
@@ -50,6 +51,21 @@ int compare_gates_exit(const struct comparison *c)
     if (c->plan.bisect)
         return regression ? EXIT_BISECT_BAD : inconclusive ? EXIT_BISECT_SKIP : EXIT_OK;
     return regression ? EXIT_REGRESSION : inconclusive ? EXIT_INCONCLUSIVE : EXIT_OK;
+}
+
+int compare_arm_failed(const struct comparison *c)
+{
+    return c->stop.arm == 1 && c->stop.other_answered;
+}
+
+int compare_stop_exit(const struct comparison *c)
+{
+    if (c->stop.arm < 0)
+        return EXIT_OK;
+    if (compare_arm_failed(c)) /* the candidate broke: as a regression */
+        return c->plan.bisect ? EXIT_BISECT_BAD : EXIT_ARM_FAILED;
+    /* no baseline to judge B against: this commit cannot be told */
+    return c->plan.bisect ? EXIT_BISECT_SKIP : EXIT_RUN_FAILED;
 }
 
 void compare_judge_thresholds(struct comparison *c)

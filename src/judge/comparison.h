@@ -48,6 +48,21 @@ struct compare_arm {
     double fig[METRIC_N];            /* of the merged result */
 };
 
+/* An arm that stopped answering (issue 41): its run could not happen (the
+ * target unreachable, the run gave up: measured_run's one line) at the
+ * pre-flight call before round 1 or in a round. The rounds before it are
+ * kept; the round it broke off is not (its other arm alone, unpaired).
+ * Which arm it is decides the verdict: B stopping while A answers is a
+ * failed arm (the candidate broke), A stopping, or both, is a comparison
+ * that could not run (nothing to judge B against). */
+struct compare_stop {
+    int arm;               /* 0 A, 1 B; -1 none stopped */
+    size_t round;          /* the round it could not run, from 1; 0 the pre-flight */
+    int other_answered;    /* B stopped, and A then answered one call */
+    char why[ERR_LEN];     /* the failed run's line */
+    char other_why[ERR_LEN]; /* B stopped and A did not answer either: A's line */
+};
+
 /* Which server CPU-ms per call the comparison shows and judges: net of
  * the idle baseline when every round of both arms has one (the verdict
  * then is on what the calls cost, not on the server's background), else
@@ -74,10 +89,12 @@ struct comparison {
     struct fail_test failures;
     int failures_implied;
     enum cpu_basis cpu_basis;     /* of METRIC_CPU_MS everywhere (compare_set_cpu_basis) */
+    struct compare_stop stop;     /* an arm that stopped answering (live rounds only) */
 };
 
 /* Zeroes c, copies plan p into it (p only read; its inputs stay the
- * caller's), names the arms 'A' and 'B' and plans the looks at the gates:
+ * caller's), names the arms 'A' and 'B', marks no arm stopped, and plans
+ * the looks at the gates:
  * one on fixed or saved rounds, one after each round from GATE_MIN_ROUNDS
  * to the maximum with --rounds auto. */
 void comparison_init(struct comparison *c, const struct compare_plan *p);
@@ -194,6 +211,16 @@ int compare_failures_regressed(const struct comparison *c);
  * EXIT_BISECT_BAD or EXIT_BISECT_SKIP. EXIT_OK without --gate and
  * without a failure regression. */
 int compare_gates_exit(const struct comparison *c);
+
+/* @return 1 when B stopped answering while A answered (c->stop): a
+ * failed arm, whatever the rounds before said; else 0. */
+int compare_arm_failed(const struct comparison *c);
+
+/* @return the exit code an arm that stopped gives (README, base/exit_code.h):
+ * EXIT_OK when none did; EXIT_ARM_FAILED for a failed arm
+ * (compare_arm_failed; EXIT_BISECT_BAD with --bisect); else, A stopped or
+ * both did, EXIT_RUN_FAILED (EXIT_BISECT_SKIP with --bisect). */
+int compare_stop_exit(const struct comparison *c);
 
 /* --threshold judged on each merged arm (c->verdict filled; the verdicts
  * point at c->plan.thresholds, so c must stay where it is). Nothing

@@ -58,6 +58,22 @@ static void header_order(struct doc_kv *d, const struct comparison *c)
                    "blocks A B, B A cancel a steady drift)", text);
 }
 
+/* The header's line of an arm that stopped answering: which, in which
+ * round, why, the verdict it gives, and which rounds the figures are. */
+static void header_stop(struct doc_kv *d, const struct comparison *c)
+{
+    if (c->stop.arm < 0)
+        return;
+    char text[DOC_KV_VALUE], kept[64];
+    compare_stop_text(c, text, sizeof text);
+    if (c->pairs == 1)
+        snprintf(kept, sizeof kept, "round 1");
+    else
+        snprintf(kept, sizeof kept, "rounds 1 to %zu", c->pairs);
+    doc_kv_add(d, DOC_IN_BOTH, "stopped", "%s", text);
+    doc_kv_add(d, DOC_IN_BOTH, "", "the figures are those of %s, complete before it", kept);
+}
+
 void compare_header_doc(const struct comparison *c, struct doc_kv *d)
 {
     doc_kv_init(d, "comparison");
@@ -85,6 +101,7 @@ void compare_header_doc(const struct comparison *c, struct doc_kv *d)
         doc_kv_add(d, DOC_IN_BOTH, "differ", "A and B differ in: %s", text);
     header_rounds(d, c);
     header_order(d, c);
+    header_stop(d, c);
 }
 
 /* The gates' card (a regression fails, an open gate is not a pass) and
@@ -107,6 +124,20 @@ static void verdict_cards(struct doc_cards *d, const struct comparison *c)
     doc_cards_verdict(d, "h-verdict", "thresholds (both arms)", failed, n);
 }
 
+/* An arm that stopped answering, and what it gives: bad either way (the
+ * header's line under the cards says why). */
+static void stop_card(struct doc_cards *d, const struct comparison *c)
+{
+    if (c->stop.arm < 0)
+        return;
+    char when[32] = "before round 1", v[80];
+    if (c->stop.round)
+        snprintf(when, sizeof when, "in round %zu", c->stop.round);
+    snprintf(v, sizeof v, "%c %s: %s", c->arm[c->stop.arm].letter, when,
+             compare_arm_failed(c) ? "a failed arm" : "could not run");
+    doc_cards_add(d, "h-stopped", "stopped answering", DOC_STATUS_BAD, v);
+}
+
 void compare_cards_doc(const struct comparison *c, struct doc_cards *d)
 {
     doc_cards_init(d);
@@ -118,9 +149,11 @@ void compare_cards_doc(const struct comparison *c, struct doc_cards *d)
         doc_cards_add(d, id, name, DOC_STATUS_NONE, v);
     }
     char rounds[32];
-    snprintf(rounds, sizeof rounds, "%zu%s", c->pairs, c->interrupted ? " (interrupted)" : "");
+    snprintf(rounds, sizeof rounds, "%zu%s", c->pairs, c->interrupted ? " (interrupted)"
+             : c->stop.arm == 0 ? " (A stopped)" : c->stop.arm == 1 ? " (B stopped)" : "");
     doc_cards_add(d, "h-rounds", c->saved ? "rounds per arm (saved)" : "rounds per arm",
                   DOC_STATUS_NONE, rounds);
+    stop_card(d, c);
     verdict_cards(d, c);
 }
 

@@ -1,7 +1,8 @@
 /* compare_json: a comparison as one JSON document (compare --output,
  * --format json; compare_report.h): the arms with their figures and
- * rounds, the ratios with their intervals, the buckets, the verbs, the
- * gates and the thresholds. Saved, it is read back by model/compare_saved. */
+ * rounds, an arm that stopped answering, the ratios with their intervals,
+ * the buckets, the verbs, the gates and the thresholds. Saved, it is
+ * read back by model/compare_saved. */
 #include "report/compare_report.h"
 
 #include <math.h>
@@ -154,12 +155,38 @@ static json_object *buckets_json(const struct comparison *c)
     return arr;
 }
 
+/* The arm that stopped answering: which, the round it could not run (0:
+ * the call before round 1), why, whether A then answered, the verdict,
+ * and the sentence the text says. */
+static json_object *stop_json(const struct comparison *c)
+{
+    const struct compare_stop *s = &c->stop;
+    json_object *o = json_object_new_object();
+    char letter[2] = {c->arm[s->arm].letter, 0}, text[DOC_KV_VALUE];
+    json_object_object_add(o, "arm", json_object_new_string(letter));
+    json_object_object_add(o, "round", json_object_new_int64((int64_t)s->round));
+    json_object_object_add(o, "why", json_object_new_string(s->why));
+    if (s->arm == 1) {
+        json_object_object_add(o, "a_answered", json_object_new_boolean(s->other_answered));
+        if (!s->other_answered)
+            json_object_object_add(o, "a_why", json_object_new_string(s->other_why));
+    }
+    json_object_object_add(o, "verdict", json_object_new_string(
+                                             compare_arm_failed(c) ? "failed arm"
+                                                                   : "could not run"));
+    compare_stop_text(c, text, sizeof text);
+    json_object_object_add(o, "text", json_object_new_string(text));
+    return o;
+}
+
 json_object *compare_to_json(const struct comparison *c)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "rpcbench", json_object_new_string(rpcbench_version()));
     json_object_object_add(o, "kind", json_object_new_string(RESULT_KIND_COMPARE));
     json_object_object_add(o, "rounds", json_object_new_int64((int64_t)c->pairs));
+    if (c->stop.arm >= 0) /* absent when both arms answered throughout */
+        json_object_object_add(o, "stopped", stop_json(c));
     json_object_object_add(o, "confidence", json_object_new_double(0.95));
     struct config_diff d[CONFIG_DIFF_MAX];
     size_t nd = compare_config_diff(c, d);

@@ -34,12 +34,23 @@ json_object *compare_to_json(const struct comparison *c);
 int compare_write_junit(const char *path, const struct comparison *c, char *err);
 
 /* Builds the comparison's verdicts into *d (the caller's, large: keep it
- * static): a threshold verdict per arm and condition (group "arm A
- * (NAME)", testcase "A EXPR"), a gate verdict per --gate (a regression
- * DOC_FAIL, an undecided gate DOC_INCONCLUSIVE: neither lets a CI
- * pipeline through), and a "complete run" DOC_ERROR when a signal cut the
- * rounds short. The text, the page and the JUnit file write it. */
+ * static): first, when an arm stopped answering (c->stop), a testcase
+ * "arm B answers" saying which arm, in which round and why
+ * (compare_stop_text): DOC_FAIL for a failed arm, else DOC_ERROR; then,
+ * when a round is complete, a threshold verdict per arm and condition
+ * (group "arm A (NAME)", testcase "A EXPR"), a gate verdict per --gate (a
+ * regression DOC_FAIL, an undecided gate DOC_INCONCLUSIVE: neither lets a
+ * CI pipeline through), and a "complete run" DOC_ERROR when a signal cut
+ * the rounds short. The text, the page and the JUnit file write it. */
 void compare_verdicts_doc(struct doc_verdicts *d, const struct comparison *c);
+
+/* What c->stop says (an arm stopped answering: c->stop.arm >= 0), into
+ * out (len bytes, the caller's): "arm B (NAME) stopped answering in round
+ * 2 of 3 while A answered, a failed arm: WHY", or that the comparison
+ * could not run (A stopped, or neither answered), the failed runs' lines
+ * last. The header's line, the verdict's detail, stderr's line and the
+ * JSON say it. */
+void compare_stop_text(const struct comparison *c, char *out, size_t len);
 
 /* --html FILE: the comparison's page at path (report/html.h).
  * @return 0, or -1 with err. */
@@ -153,13 +164,16 @@ void compare_arm_text(const struct comparison *c, int a, char *out, size_t len);
 /* Who was compared and how, into d (the caller's; initialised here): each
  * arm (compare_arm_text; the text's only: the page's cards say it), the
  * simulator when an arm measured it, what A and B differ in (or that they
- * are an A/A), and the saved files or the rounds with the rate and verbs.
- * The text's header and the page's table under the cards. */
+ * are an A/A), the saved files or the rounds with the rate and verbs,
+ * and an arm that stopped answering (compare_stop_text, with the rounds
+ * the figures are of). The text's header and the page's table under the
+ * cards. */
 void compare_header_doc(const struct comparison *c, struct doc_kv *d);
 /* The page's headline into d (the caller's; initialised here): each arm
- * (compare_arm_text), the rounds per arm, the gates (good when all pass,
- * bad on a regression or an open gate) and the thresholds of both arms
- * (doc_cards_verdict); the last two only when asked for. */
+ * (compare_arm_text), the rounds per arm, an arm that stopped answering
+ * (bad), the gates (good when all pass, bad on a regression or an open
+ * gate) and the thresholds of both arms (doc_cards_verdict); the last two
+ * only when asked for. */
 void compare_cards_doc(const struct comparison *c, struct doc_cards *d);
 /* The merged rounds' percentiles: each --percentiles and the mean, A's
  * and B's latency and service in one unit, into t as

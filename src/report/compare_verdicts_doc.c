@@ -1,8 +1,8 @@
 /* compare_verdicts_doc: compare's verdicts as one document
- * (compare_report.h): one per arm and --threshold condition, one per
- * --gate, and one "complete run" error when a signal cut the rounds
- * short; its JUnit file; and the gates' table, whose verdicts are that
- * document's. */
+ * (compare_report.h): one when an arm stopped answering, one per arm and
+ * --threshold condition, one per --gate, and one "complete run" error
+ * when a signal cut the rounds short; its JUnit file; and the gates'
+ * table, whose verdicts are that document's. */
 #include "report/compare_report.h"
 
 #include <math.h>
@@ -98,9 +98,59 @@ static void gate_verdicts(struct doc_verdicts *d, const struct comparison *c)
     }
 }
 
+/* An arm's name from its configuration: its rounds may not be merged
+ * (none complete when it stopped before round 1). */
+static const char *cfg_name(const struct compare_arm *a)
+{
+    return a->cfg.label[0] ? a->cfg.label : a->cfg.encoding;
+}
+
+void compare_stop_text(const struct comparison *c, char *out, size_t len)
+{
+    const struct compare_stop *s = &c->stop;
+    const struct compare_arm *arm = &c->arm[s->arm];
+    char when[64];
+    if (s->round == 0)
+        snprintf(when, sizeof when, "did not answer its call before round 1");
+    else
+        snprintf(when, sizeof when, "stopped answering in round %zu of %s%d", s->round,
+                 c->plan.rounds_auto ? "at most " : "", c->plan.rounds);
+    /* the run's line last: cut to fit, it loses its end, not the verdict */
+    if (compare_arm_failed(c))
+        snprintf(out, len, "arm %c (%s) %s while A answered, a failed arm: %s", arm->letter,
+                 cfg_name(arm), when, s->why);
+    else if (s->arm == 1)
+        snprintf(out, len, "arm %c (%s) %s and A did not answer either, so the comparison "
+                 "could not run: B: %s; A: %s", arm->letter, cfg_name(arm), when, s->why,
+                 s->other_why);
+    else
+        snprintf(out, len, "arm %c (%s) %s, so without its baseline the comparison could not "
+                 "run: %s", arm->letter, cfg_name(arm), when, s->why);
+}
+
+/* An arm that stopped answering: a failure of the candidate when A
+ * answered (it broke; CI must not pass it), else an error (nothing was
+ * judged to its end), named after the arm so the report says which. */
+static void stop_verdict(struct doc_verdicts *d, const struct comparison *c)
+{
+    if (c->stop.arm < 0)
+        return;
+    struct doc_verdict *k = doc_verdicts_add(d, DOC_V_RUN,
+                                             compare_arm_failed(c) ? DOC_FAIL : DOC_ERROR);
+    if (!k)
+        return;
+    snprintf(k->expr, sizeof k->expr, "arm %c answers", c->arm[c->stop.arm].letter);
+    snprintf(k->name, sizeof k->name, "%s", k->expr);
+    snprintf(k->classname, sizeof k->classname, "rpcbench.compare.arm");
+    compare_stop_text(c, k->detail, sizeof k->detail);
+}
+
 void compare_verdicts_doc(struct doc_verdicts *d, const struct comparison *c)
 {
     doc_verdicts_init(d, "rpcbench compare");
+    stop_verdict(d, c);
+    if (c->pairs == 0) /* an arm stopped before a round was complete: nothing else judged */
+        return;
     threshold_verdicts(d, c);
     gate_verdicts(d, c);
     failure_verdict(d, c);
@@ -130,8 +180,9 @@ static void gates_notes(struct doc_table *t, const struct comparison *c)
                       "failed requests (errors, unfinished, unsent), each round's arms against "
                       "each other: %s; a regression when p < alpha; errors:+T%% allows B's "
                       "failure share T points above A's", fail_test_method(&c->failures));
-    if (c->plan.rounds_auto && !c->interrupted && c->pairs < (size_t)c->plan.rounds &&
-        n > 0 && (size_t)n < sizeof t->notes)
+    /* an arm that stopped answering ended them too, and says so in the header */
+    if (c->plan.rounds_auto && !c->interrupted && c->stop.arm < 0 &&
+        c->pairs < (size_t)c->plan.rounds && n > 0 && (size_t)n < sizeof t->notes)
         snprintf(t->notes + n, sizeof t->notes - (size_t)n, "\nstopped after %zu of at most %d "
                  "rounds: the outcome was decided%s", c->pairs, c->plan.rounds, open ? " (a "
                  "regression; the gates still open could not change the exit code)" : "");
