@@ -133,6 +133,54 @@ def test_bad_gates_are_usage_errors():
     check(rc == 128 and "unknown metric" in err, "--bisect, bad gate: exit %d %r" % (rc, err))
 
 
+
+def test_default_rounds_decide_and_say_what_they_need():
+    """With a gate and no --rounds, compare looks again after each round up
+    to 12 (issue 41 part 4); a gate left inconclusive says its half-width
+    and the rounds (or round length) that would decide it, in the text,
+    the JUnit message and the JSON; --bisect prints its cost per commit
+    before the first round."""
+    with Server("--delay", "10ms") as s, tempfile.TemporaryDirectory() as d:
+        out, junit = os.path.join(d, "aa.json"), os.path.join(d, "j.xml")
+        rc, text, err = compare("--url", s.url("/RPC2"), "--gate", "p50:+0%", "--bisect",
+                                "--output", out, "--junit", junit, timeout=240)
+        check(re.search(r"--bisect: each commit costs \S+ to \S+ \(3 to 12 rounds x 2 arms",
+                        err), "no cost line: %r" % err[-800:])
+        g = gate_of(json.load(open(out)), "p50:+0%")
+        check(g["max_rounds"] == 12, "default rounds with a gate: %r" % g)
+        if g["verdict"] != "inconclusive":  # an A/A at +0 % is inconclusive but by chance
+            return
+        check(rc == 125, "inconclusive under --bisect: exit %d" % rc)
+        n = g["needs"]
+        check(n["half_width_pct"] > 0 and (n["rounds"] is None or n["rounds"] > g["rounds"]),
+              "needs %r" % n)
+        check(re.search(r"^p50:\+0% inconclusive: B/A \+-[0-9.]+% after \d+ rounds", text, re.M),
+              "no needs line: %s" % text[:3000])
+        check("now" in open(junit).read(), "JUnit message without the half-width")
+
+
+def test_short_rounds_are_lengthened_for_cpu_per_call():
+    """--rounds auto with a cpu_ms_per_call gate doubles rounds whose arms
+    answered fewer than 30 calls, after a whole block, up to --longest-round,
+    and says so on stderr, under the gates table and in the JSON."""
+    with Server("--vms", "5", "--work-us-per-vm", "100") as s, tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "l.json")
+        rc, text, err = rpcbench("compare", "--url", s.url("/RPC2"), "--server-pid", s.proc.pid,
+                                 "--verb", "getAllVmStats", "-R", "10", "-d", "1s",
+                                 "--longest-round", "2s", "--gate", "cpu_ms_per_call:+50%",
+                                 "--rounds", "auto:6", "--quiet", "--output", out, timeout=240)
+        check(rc in (0, 4), "exit %d: %s" % (rc, err[-800:]))
+        doc = json.load(open(out))
+        lg = doc.get("lengthened")
+        check(lg and lg["from_round"] == 3 and lg["from_s"] == 1 and lg["to_s"] == 2 and
+              lg["answered_calls"] < 30, "lengthened %r" % lg)
+        check("rounds 3 and on last 2s, not 1s" in err, "stderr: %r" % err[-800:])
+        check("rounds lengthened from round 3, from 1s up to 2s" in text, "text: %s" % text[:3000])
+        lens = [round(r["duration_s"]) for r in doc["arms"][0]["rounds"]]
+        check(lens[:2] == [1, 1] and all(x == 2 for x in lens[2:]), "round lengths %r" % lens)
+
 if __name__ == "__main__":
-    main([test_aa_passes, test_ab_regression_in_a_few_rounds,
+    main([test_default_rounds_decide_and_say_what_they_need,
+          test_short_rounds_are_lengthened_for_cpu_per_call,
+          test_aa_passes, test_ab_regression_in_a_few_rounds,
           test_auto_stops_once_a_regression_decides, test_saved_runs_one_round_is_inconclusive, test_bad_gates_are_usage_errors])

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "base/exit_code.h"
+#include "base/units.h"
 #include "cli/commands.h"
 #include "cli/cli_profile.h"
 #include "cli/cli_round.h"
@@ -30,6 +31,7 @@
 #include "report/hdrlog_sink.h"
 #include "report/plot.h"
 #include "model/result_json.h"
+#include "model/server_cpu.h"
 #include "client/measured_run.h"
 #include "dist/dist.h"
 
@@ -53,7 +55,15 @@ static int plan_of(const struct options *o, struct compare_plan *p, char *err)
     p->ngates = o->ngates;
     p->rounds = o->rounds;
     p->rounds_auto = o->rounds_auto;
+    /* A gate is a verdict to decide: 3 rounds left an A/A at +-10 %
+     * inconclusive (issue 41), so a live compare with a gate and no
+     * --rounds looks again after each round, as --rounds auto does. */
+    if (o->ngates > 0 && o->npositional == 0 && !options_given(o, "rounds")) {
+        p->rounds = GATE_AUTO_MAX;
+        p->rounds_auto = 1;
+    }
     p->bisect = o->bisect;
+    p->longest_round_ns = o->longest_round_ns > 0 ? o->longest_round_ns : 4 * o->cfg.duration_ns;
     snprintf(p->buckets, sizeof p->buckets, "%s", o->cfg.buckets);
     for (int i = 0; i < o->npositional && i < 2; i++)
         p->inputs[p->ninputs++] = o->positional[i];
@@ -168,6 +178,26 @@ static int run_one(struct comparison *c, int a, size_t i, const struct child_ser
  * exit code and --junit say which arm (report). */
 #define RUN_ROUNDS_STOPPED (-4)
 
+/* --rounds auto: the next rounds longer when these held too few calls
+ * for CPU per call (compare_round_length), said on stderr. */
+static void lengthen(struct comparison *c)
+{
+    int64_t now = c->arm[0].cfg.duration_ns, next = compare_round_length(c, now);
+    if (next == now)
+        return;
+    c->arm[0].cfg.duration_ns = c->arm[1].cfg.duration_ns = next;
+    char from[32], to[32], most[32];
+    units_format_duration(now, from, sizeof from);
+    units_format_duration(next, to, sizeof to);
+    units_format_duration(c->plan.longest_round_ns, most, sizeof most);
+    if (dist_is_root())
+        fprintf(stderr, "rpcbench compare: rounds %zu and on last %s, not %s: an arm answered "
+                "%lld calls in a round of rounds %zu-%zu, too few for CPU per call (%d at "
+                "least; --longest-round %s)\n", c->pairs + 1, to, from,
+                (long long)c->longer.calls, c->pairs - 1, c->pairs,
+                COMPARE_MIN_CALLS_CPU, most);
+}
+
 /* The rounds in blocks A B, B A (compare_first_arm_planned: a steady
  * drift of the server cannot favour an arm) until --rounds (or --rounds
  * auto decides), or an arm stops answering: a run that could not happen
@@ -189,6 +219,7 @@ static int rounds_loop(struct comparison *c, const struct child_server *cs,
         }
         if (c->arm[0].nrounds == i + 1 && c->arm[1].nrounds == i + 1)
             c->pairs = i + 1;
+        lengthen(c);
         if (rc == 0 && c->plan.rounds_auto && c->pairs >= GATE_MIN_ROUNDS &&
             compare_judge_gates(c, c->pairs)) /* a look: stop once every gate is decided */
             break;
@@ -264,7 +295,7 @@ static int setup_live(struct comparison *c, struct options *o, char *err)
     for (int a = 0; a < 2; a++) {
         if (options_arm(o, a, &c->arm[a].cfg, err))
             return -1;
-        c->arm[a].rounds = calloc((size_t)o->rounds, sizeof *c->arm[a].rounds);
+        c->arm[a].rounds = calloc((size_t)c->plan.rounds, sizeof *c->arm[a].rounds);
         if (!c->arm[a].rounds) {
             snprintf(err, ERR_LEN, "out of memory");
             return -1;
@@ -419,6 +450,35 @@ static int parse_command(int argc, char **argv, struct options *o, char *err)
     return 0;
 }
 
+/* One arm's round, in ns: the idle baseline, the warmup and the window. */
+static int64_t arm_round_ns(const struct run_config *cfg)
+{
+    return server_cpu_idle_ns(cfg) + cfg->warmup_ns + cfg->duration_ns;
+}
+
+/* Under --bisect, what each commit will cost, before it starts (issue 41:
+ * git bisect run repeats it for every commit it tries, so the user must
+ * know it up front): the rounds' time, at most and at least. */
+static void print_bisect_cost(const struct comparison *c)
+{
+    if (!c->plan.bisect || !dist_is_root())
+        return;
+    int64_t pair = arm_round_ns(&c->arm[0].cfg) + arm_round_ns(&c->arm[1].cfg);
+    char most[32], least[32], one[32];
+    units_format_duration(pair * c->plan.rounds, most, sizeof most);
+    units_format_duration(pair * GATE_MIN_ROUNDS, least, sizeof least);
+    units_format_duration(pair / 2, one, sizeof one);
+    if (c->plan.rounds_auto)
+        fprintf(stderr, "rpcbench compare: --bisect: each commit costs %s to %s (%d to %d "
+                "rounds x 2 arms x about %s: idle baseline, warmup and window), plus starting "
+                "the servers; --rounds auto stops once the outcome is decided\n", least, most,
+                GATE_MIN_ROUNDS, c->plan.rounds, one);
+    else
+        fprintf(stderr, "rpcbench compare: --bisect: each commit costs %s (%d rounds x 2 arms "
+                "x about %s: idle baseline, warmup and window), plus starting the servers\n",
+                most, c->plan.rounds, one);
+}
+
 /* The rounds of both arms: loaded from saved files, or run live.
  * @return 0, or as run_rounds (RUN_ROUNDS_NONE, -1) with err; *usage set
  * when the failure is the command line's. */
@@ -439,6 +499,8 @@ static int measure(struct comparison *c, struct options *o, int *usage, char *er
     }
     if (rc == 0 && live_metrics_start(o, err))
         return -1;
+    if (rc == 0)
+        print_bisect_cost(c);
     return rc == 0 ? run_rounds(c, o, err) : rc;
 }
 

@@ -303,7 +303,14 @@ const struct opt_row opt_rows[] = {
      .help = "K rounds in blocks A B, B A ... (1..1000;\n"
              "fewer than 3 cannot show most differences), or\n"
              "auto: add rounds (3 at least, MAX default 12)\n"
-             "until every --gate is decided"},
+             "until every --gate is decided; with a --gate\n"
+             "and no --rounds: auto"},
+    {.name = "longest-round", .no_diff = 1,
+     .type = OT_DURATION, O_AT(longest_round_ns), .arg = "D", .def = "0",
+     .def_doc = "4 x -d", .cmds = IN_COMPARE, .why_only = "run makes one run",
+     .help = "--rounds auto with a cpu_ms_per_call gate:\n"
+             "rounds holding fewer than 30 answered calls\n"
+             "are doubled in length, up to D"},
     {.name = "gate", .no_diff = 1,
      .type = OT_CUSTOM, .parse = opt_parse_gate, .arg = "METRIC:+TOL%",
      .cmds = IN_COMPARE, .repeatable = 1,

@@ -38,6 +38,7 @@ struct options {
     char requests_log[512];  /* --requests-log FILE[.gz] (run: written; report: read) */
     char metrics_listen[128]; /* --metrics-listen HOST:PORT */
     int64_t metrics_linger_ns; /* --metrics-linger D */
+    int64_t longest_round_ns;  /* compare --longest-round D; 0: 4 x -d */
     struct cond_list thresholds; /* --threshold (run) */
     char junit[512];         /* --junit FILE (run) */
     char rank_output[256];   /* --rank-output PREFIX (under mpirun) */

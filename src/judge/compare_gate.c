@@ -1,6 +1,7 @@
 /* compare_gate: --gate parsed and judged (compare_gate.h). */
 #include "judge/compare_gate.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,47 @@ double gate_bound(const struct gate *g)
     return metric_defs[g->fig].higher_better ? 1 - g->tol : 1 + g->tol;
 }
 
+/* @return whether n rounds with log-ratio deviation s give an interval
+ * (at conf) narrower than dist on each side. */
+static int decides(double conf, double s, double dist, int n)
+{
+    return compare_stats_t_quantile(conf, n - 1) * s / sqrt(n) < dist;
+}
+
+/* What would decide an inconclusive gate, from the noise its rounds
+ * showed (issue 41: "say how many rounds, or how long a round, would
+ * decide the tolerance"). The interval is m +- t(conf, k-1) s / sqrt(k)
+ * on the log ratios; at the same s, n rounds decide once t(conf, n-1)
+ * s / sqrt(n) is below the distance from m to the bound. Rounds L times
+ * as long have about s / sqrt(L) (each round's noise is the mean of its
+ * calls'), so k rounds decide at L = (half-width / distance)^2. Both
+ * assume the noise and B/A stay as measured: an estimate, said as one. */
+static void gate_needs(const struct gate *g, struct gate_result *out)
+{
+    out->half_width = NAN;
+    out->longer = NAN;
+    out->rounds_needed = 0;
+    if (out->rc != 0 || out->verdict != GATE_INCONCLUSIVE || out->rounds < 2)
+        return;
+    double mid = log(out->ci.geo_ratio), h = (log(out->ci.high) - log(out->ci.low)) / 2;
+    double dist = fabs(log(gate_bound(g)) - mid);
+    out->half_width = exp(h) - 1;
+    out->rounds_needed = -1;
+    if (!(dist > 0) || !(h > 0))
+        return;
+    out->longer = (h / dist) * (h / dist);
+    double s = h * sqrt((double)out->rounds) /
+               compare_stats_t_quantile(out->conf, (int)out->rounds - 1);
+    int lo = (int)out->rounds, hi = GATE_NEEDS_MAX; /* lo undecided; t s / sqrt(n) falls with n */
+    if (!decides(out->conf, s, dist, hi))
+        return;
+    while (hi - lo > 1) {
+        int n = lo + (hi - lo) / 2;
+        *(decides(out->conf, s, dist, n) ? &hi : &lo) = n;
+    }
+    out->rounds_needed = hi;
+}
+
 void gate_judge(const struct gate *g, const double *a, const double *b, size_t k, int looks,
                 struct gate_result *out)
 {
@@ -65,6 +107,7 @@ void gate_judge(const struct gate *g, const double *a, const double *b, size_t k
     out->rc = compare_stats_ci_level(a, b, k, out->conf, &out->ci);
     out->verdict = out->rc == 0 ? compare_stats_gate(&out->ci, gate_bound(g), !metric_defs[g->fig].higher_better)
                                 : GATE_INCONCLUSIVE;
+    gate_needs(g, out);
 }
 
 const char *fail_test_method(const struct fail_test *f)

@@ -20,6 +20,7 @@
 #define GATE_ALPHA 0.05       /* the whole sequence's error rate */
 #define GATE_AUTO_MAX 12      /* --rounds auto */
 #define GATE_MIN_ROUNDS 3     /* the first look */
+#define GATE_NEEDS_MAX 1000   /* beyond it, "no number of rounds" */
 
 struct gate {
     char expr[48];            /* as given: "p99:+10%" */
@@ -52,6 +53,12 @@ struct gate_result {
     size_t rounds;            /* the rounds it was judged on */
     enum gate_verdict verdict;
     struct fail_test fail;    /* an errors gate's: its verdict is this test's */
+    /* What an inconclusive gate with an interval needs (gate_needs): NAN
+     * and 0 otherwise. */
+    double half_width;        /* the interval's half-width now, a fraction of B/A (log scale) */
+    int rounds_needed;        /* rounds that would decide it at the noise measured; -1: none
+                                 up to GATE_NEEDS_MAX (B/A sits at the bound) */
+    double longer;            /* or rounds this many times as long, at the same count */
 };
 
 /* Parses "METRIC:+TOL%" into g (errors:+TOL% allows B's failure share
@@ -67,7 +74,9 @@ const char *gate_metric_name(enum metric f);
 
 /* Judges g on the k rounds a[i], b[i] (only read) at one look of `looks`
  * (Bonferroni: a 1 - GATE_ALPHA/looks interval). An errors gate's verdict
- * is then the caller's to set from its fail_test (compare_judge_gates). */
+ * is then the caller's to set from its fail_test (compare_judge_gates).
+ * An inconclusive verdict with an interval also gets what would decide
+ * it: out->half_width, rounds_needed and longer. */
 void gate_judge(const struct gate *g, const double *a, const double *b, size_t k, int looks,
                 struct gate_result *out);
 

@@ -10,6 +10,43 @@
 #include "model/result_merge.h"
 #include "model/server_cpu.h"
 
+/* @return the fewest calls an arm answered in rounds [from, to). */
+static int64_t fewest_answered(const struct comparison *c, size_t from, size_t to)
+{
+    int64_t least = INT64_MAX;
+    for (int a = 0; a < 2; a++)
+        for (size_t i = from; i < to; i++) {
+            int64_t n = result_answered_calls(&c->arm[a].rounds[i]);
+            least = n < least ? n : least;
+        }
+    return least;
+}
+
+static int gates_cpu_per_call(const struct compare_plan *p)
+{
+    for (int g = 0; g < p->ngates; g++)
+        if (p->gates[g].fig == METRIC_CPU_MS)
+            return 1;
+    return 0;
+}
+
+int64_t compare_round_length(struct comparison *c, int64_t round_ns)
+{
+    if (!c->plan.rounds_auto || !gates_cpu_per_call(&c->plan) || c->pairs < 2 ||
+        c->pairs % 2 || round_ns >= c->plan.longest_round_ns)
+        return round_ns;
+    int64_t calls = fewest_answered(c, c->pairs - 2, c->pairs);
+    if (calls >= COMPARE_MIN_CALLS_CPU)
+        return round_ns;
+    int64_t next = round_ns * 2 < c->plan.longest_round_ns ? round_ns * 2
+                                                           : c->plan.longest_round_ns;
+    if (!c->longer.from)
+        c->longer = (struct round_length){.from = c->pairs + 1, .from_ns = round_ns};
+    c->longer.to_ns = next;
+    c->longer.calls = calls;
+    return next;
+}
+
 void comparison_init(struct comparison *c, const struct compare_plan *p)
 {
     memset(c, 0, sizeof *c);

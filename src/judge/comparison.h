@@ -27,6 +27,7 @@ struct compare_plan {
     int rounds;                    /* --rounds: K, or auto's maximum */
     int rounds_auto;               /* --rounds auto: a look after each round from the 3rd */
     int bisect;                    /* --bisect: git bisect run's exit codes */
+    int64_t longest_round_ns;      /* --longest-round: --rounds auto lengthens rounds up to it */
     char buckets[sizeof ((struct run_config *)0)->buckets]; /* --buckets spec */
     /* what two arms are compared by (config_diff.h), from the option table */
     struct config_field diff_fields[CONFIG_FIELDS_MAX];
@@ -90,6 +91,14 @@ struct comparison {
     int failures_implied;
     enum cpu_basis cpu_basis;     /* of METRIC_CPU_MS everywhere (compare_set_cpu_basis) */
     struct compare_stop stop;     /* an arm that stopped answering (live rounds only) */
+    /* --rounds auto lengthened the rounds (compare_round_length): first
+     * from round `from` (1-based; 0: never), from from_ns, and last to
+     * to_ns, because a round before it held `calls` answered calls (fewer
+     * than COMPARE_MIN_CALLS_CPU). */
+    struct round_length {
+        size_t from;
+        int64_t from_ns, to_ns, calls;
+    } longer;
 };
 
 /* Zeroes c, copies plan p into it (p only read; its inputs stay the
@@ -98,6 +107,20 @@ struct comparison {
  * one on fixed or saved rounds, one after each round from GATE_MIN_ROUNDS
  * to the maximum with --rounds auto. */
 void comparison_init(struct comparison *c, const struct compare_plan *p);
+
+/* A round's CPU per call rests on at least this many answered calls per
+ * arm: with fewer, one slow call or one clock tick (10 ms) moves it by
+ * several percent, and a +-10 % cpu_ms_per_call gate cannot decide. */
+#define COMPARE_MIN_CALLS_CPU 30
+
+/* --rounds auto's longer rounds: after each whole block (A B, B A: the
+ * rounds c->pairs - 1 and c->pairs, so both of a block have one length),
+ * when a cpu_ms_per_call gate is asked for and an arm answered fewer than
+ * COMPARE_MIN_CALLS_CPU calls in one of them, the next rounds are twice as
+ * long as round_ns, at most c->plan.longest_round_ns; c->longer records
+ * the first lengthening. @return the next rounds' length (ns): round_ns
+ * when nothing changes. */
+int64_t compare_round_length(struct comparison *c, int64_t round_ns);
 
 /* Merges each arm's first c->pairs rounds into its merged result
  * (result_init'd here; have_merged says so), then takes the figures and the

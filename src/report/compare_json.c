@@ -46,6 +46,18 @@ static json_object *failures_json(const struct comparison *c)
     return o;
 }
 
+/* An inconclusive gate's {half_width_pct, rounds (null: none would),
+ * round_length_x}: what would decide it at the noise measured. */
+static json_object *needs_json(const struct gate_result *r)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "half_width_pct", finite_or_null(r->half_width * 100));
+    json_object_object_add(o, "rounds", r->rounds_needed > 0
+                                            ? json_object_new_int(r->rounds_needed) : NULL);
+    json_object_object_add(o, "round_length_x", finite_or_null(r->longer));
+    return o;
+}
+
 json_object *compare_gates_json(const struct comparison *c)
 {
     json_object *arr = json_object_new_array();
@@ -71,6 +83,8 @@ json_object *compare_gates_json(const struct comparison *c)
         json_object_object_add(o, "alpha", json_object_new_double(GATE_ALPHA));
         if (gt->fig == METRIC_ERRORS) /* its verdict's */
             json_object_object_add(o, "failures", fail_json(&r->fail));
+        if (!isnan(r->half_width)) /* an inconclusive gate: what would decide it */
+            json_object_object_add(o, "needs", needs_json(r));
         json_object_array_add(arr, o);
     }
     return arr;
@@ -179,6 +193,19 @@ static json_object *stop_json(const struct comparison *c)
     return o;
 }
 
+/* --rounds auto's longer rounds: from which round, from and to what
+ * length, and the answered calls that were too few. */
+static json_object *longer_json(const struct round_length *l)
+{
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "from_round", json_object_new_int64((int64_t)l->from));
+    json_object_object_add(o, "from_s", json_object_new_double((double)l->from_ns / 1e9));
+    json_object_object_add(o, "to_s", json_object_new_double((double)l->to_ns / 1e9));
+    json_object_object_add(o, "answered_calls", json_object_new_int64(l->calls));
+    json_object_object_add(o, "min_calls", json_object_new_int(COMPARE_MIN_CALLS_CPU));
+    return o;
+}
+
 json_object *compare_to_json(const struct comparison *c)
 {
     json_object *o = json_object_new_object();
@@ -187,6 +214,8 @@ json_object *compare_to_json(const struct comparison *c)
     json_object_object_add(o, "rounds", json_object_new_int64((int64_t)c->pairs));
     if (c->stop.arm >= 0) /* absent when both arms answered throughout */
         json_object_object_add(o, "stopped", stop_json(c));
+    if (c->longer.from) /* absent when the rounds kept -d */
+        json_object_object_add(o, "lengthened", longer_json(&c->longer));
     json_object_object_add(o, "confidence", json_object_new_double(0.95));
     struct config_diff d[CONFIG_DIFF_MAX];
     size_t nd = compare_config_diff(c, d);

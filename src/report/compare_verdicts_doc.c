@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/verdict_files.h"
+#include "base/units.h"
 
 /* One verdict per arm and condition. */
 static void threshold_verdicts(struct doc_verdicts *d, const struct comparison *c)
@@ -69,6 +70,36 @@ static void failure_verdict(struct doc_verdicts *d, const struct comparison *c)
     compare_failure_detail(&c->failures, k->detail, sizeof k->detail);
 }
 
+/* What would decide inconclusive gate g, in words ("" when nothing can be
+ * said: no interval, or not inconclusive); terse for a JUnit message,
+ * whose detail has ERR_LEN bytes. */
+static void gate_needs_text(const struct comparison *c, int g, int terse, char *out, size_t len)
+{
+    const struct gate_result *r = &c->gate[g];
+    out[0] = 0;
+    if (r->verdict != GATE_INCONCLUSIVE || isnan(r->half_width))
+        return;
+    char bound[16];
+    compare_stats_fmt_ratio(gate_bound(&c->plan.gates[g]), bound, sizeof bound);
+    double round_s = ceil(r->longer * (double)c->arm[0].cfg.duration_ns / 1e9);
+    if (terse && r->rounds_needed < 0)
+        snprintf(out, len, "+-%.1f%% now, B/A at the bound: no round count decides it",
+                 r->half_width * 100);
+    else if (terse)
+        snprintf(out, len, "+-%.1f%% now; about %d rounds, or -d %.0fs, would decide it",
+                 r->half_width * 100, r->rounds_needed, round_s);
+    else if (r->rounds_needed < 0)
+        snprintf(out, len, "%s inconclusive: B/A +-%.1f%% after %zu rounds, and B/A sits at the "
+                 "bound %s: no number of rounds at this noise would decide it",
+                 c->plan.gates[g].expr, r->half_width * 100, r->rounds, bound);
+    else
+        snprintf(out, len, "%s inconclusive: B/A +-%.1f%% after %zu rounds; at the noise "
+                 "measured, about %d rounds would decide it against %s (--rounds %d), or %zu "
+                 "rounds %.1fx as long (-d %.0fs)", c->plan.gates[g].expr, r->half_width * 100,
+                 r->rounds, r->rounds_needed, bound, r->rounds_needed, r->rounds, r->longer,
+                 round_s);
+}
+
 /* One verdict per gate: B/A, its interval and the bound. */
 static void gate_verdicts(struct doc_verdicts *d, const struct comparison *c)
 {
@@ -89,10 +120,13 @@ static void gate_verdicts(struct doc_verdicts *d, const struct comparison *c)
         compare_stats_fmt_ratio(gate_bound(&c->plan.gates[i]), bound, sizeof bound);
         if (c->plan.gates[i].fig == METRIC_ERRORS)
             compare_failure_detail(&r->fail, k->detail, sizeof k->detail);
-        else if (r->rc == 0)
+        else if (r->rc == 0) {
+            char needs[96];
+            gate_needs_text(c, (int)i, 1, needs, sizeof needs);
             snprintf(k->detail, sizeof k->detail,
-                     "B/A %s, interval [%s, %s] at %.1f%% after %zu rounds, bound %s", ratio, lo,
-                     hi, r->conf * 100, r->rounds, bound);
+                     "B/A %s, interval [%s, %s] at %.1f%% after %zu rounds, bound %s%s%s", ratio,
+                     lo, hi, r->conf * 100, r->rounds, bound, needs[0] ? "; " : "", needs);
+        }
         else
             snprintf(k->detail, sizeof k->detail, "no interval (%zu rounds)", r->rounds);
     }
@@ -180,6 +214,21 @@ static void gates_notes(struct doc_table *t, const struct comparison *c)
                       "failed requests (errors, unfinished, unsent), each round's arms against "
                       "each other: %s; a regression when p < alpha; errors:+T%% allows B's "
                       "failure share T points above A's", fail_test_method(&c->failures));
+    for (int g = 0; g < c->plan.ngates; g++) {
+        char needs[320];
+        gate_needs_text(c, g, 0, needs, sizeof needs);
+        if (needs[0] && n > 0 && (size_t)n < sizeof t->notes)
+            n += snprintf(t->notes + n, sizeof t->notes - (size_t)n, "\n%s", needs);
+    }
+    if (c->longer.from && n > 0 && (size_t)n < sizeof t->notes) {
+        char from[32], to[32];
+        units_format_duration(c->longer.from_ns, from, sizeof from);
+        units_format_duration(c->longer.to_ns, to, sizeof to);
+        n += snprintf(t->notes + n, sizeof t->notes - (size_t)n, "\nrounds lengthened from "
+                      "round %zu, from %s up to %s: a round held %lld answered calls, too few "
+                      "for CPU per call (%d at least)", c->longer.from, from, to,
+                      (long long)c->longer.calls, COMPARE_MIN_CALLS_CPU);
+    }
     /* an arm that stopped answering ended them too, and says so in the header */
     if (c->plan.rounds_auto && !c->interrupted && c->stop.arm < 0 &&
         c->pairs < (size_t)c->plan.rounds && n > 0 && (size_t)n < sizeof t->notes)
