@@ -191,11 +191,11 @@ static void lengthen(struct comparison *c)
     units_format_duration(next, to, sizeof to);
     units_format_duration(c->plan.longest_round_ns, most, sizeof most);
     if (dist_is_root())
-        fprintf(stderr, "rpcbench compare: rounds %zu and on last %s, not %s: an arm answered "
-                "%lld calls in a round of rounds %zu-%zu, too few for CPU per call (%d at "
-                "least; --longest-round %s)\n", c->pairs + 1, to, from,
-                (long long)c->longer.calls, c->pairs - 1, c->pairs,
-                COMPARE_MIN_CALLS_CPU, most);
+        fprintf(stderr, "rpcbench compare: rounds %zu and on last %s, not %s: a round of rounds "
+                "%zu-%zu held %lld answered calls and %.0f ms of server CPU, too few for CPU per "
+                "call (%d calls and %.0f ms at least; --longest-round %s)\n", c->pairs + 1, to,
+                from, c->pairs - 1, c->pairs, (long long)c->longer.calls, c->longer.cpu_ms,
+                COMPARE_MIN_CALLS_CPU, COMPARE_MIN_CPU_MS, most);
 }
 
 /* The rounds in blocks A B, B A (compare_first_arm_planned: a steady

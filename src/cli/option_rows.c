@@ -310,7 +310,8 @@ const struct opt_row opt_rows[] = {
      .def_doc = "4 x -d", .cmds = IN_COMPARE, .why_only = "run makes one run",
      .help = "--rounds auto with a cpu_ms_per_call gate:\n"
              "rounds holding fewer than 30 answered calls\n"
-             "are doubled in length, up to D"},
+             "or 1 s of server CPU are doubled in length,\n"
+             "up to D"},
     {.name = "gate", .no_diff = 1,
      .type = OT_CUSTOM, .parse = opt_parse_gate, .arg = "METRIC:+TOL%",
      .cmds = IN_COMPARE, .repeatable = 1,

@@ -10,16 +10,21 @@
 #include "model/result_merge.h"
 #include "model/server_cpu.h"
 
-/* @return the fewest calls an arm answered in rounds [from, to). */
-static int64_t fewest_answered(const struct comparison *c, size_t from, size_t to)
+/* The fewest calls an arm answered, and the least server CPU (ms; NAN
+ * unknown) an arm's server used, in rounds [from, to). */
+static void least_in_rounds(const struct comparison *c, size_t from, size_t to, int64_t *calls,
+                            double *cpu_ms)
 {
-    int64_t least = INT64_MAX;
+    *calls = INT64_MAX;
+    *cpu_ms = INFINITY;
     for (int a = 0; a < 2; a++)
         for (size_t i = from; i < to; i++) {
-            int64_t n = result_answered_calls(&c->arm[a].rounds[i]);
-            least = n < least ? n : least;
+            const struct run_result *r = &c->arm[a].rounds[i];
+            int64_t n = result_answered_calls(r);
+            double cpu = result_cpu_ms_per_call(r) * (double)n;
+            *calls = n < *calls ? n : *calls;
+            *cpu_ms = isnan(cpu) || cpu < *cpu_ms ? cpu : *cpu_ms;
         }
-    return least;
 }
 
 static int gates_cpu_per_call(const struct compare_plan *p)
@@ -35,8 +40,10 @@ int64_t compare_round_length(struct comparison *c, int64_t round_ns)
     if (!c->plan.rounds_auto || !gates_cpu_per_call(&c->plan) || c->pairs < 2 ||
         c->pairs % 2 || round_ns >= c->plan.longest_round_ns)
         return round_ns;
-    int64_t calls = fewest_answered(c, c->pairs - 2, c->pairs);
-    if (calls >= COMPARE_MIN_CALLS_CPU)
+    int64_t calls;
+    double cpu_ms;
+    least_in_rounds(c, c->pairs - 2, c->pairs, &calls, &cpu_ms);
+    if (calls >= COMPARE_MIN_CALLS_CPU && !(cpu_ms < COMPARE_MIN_CPU_MS))
         return round_ns;
     int64_t next = round_ns * 2 < c->plan.longest_round_ns ? round_ns * 2
                                                            : c->plan.longest_round_ns;
@@ -44,6 +51,7 @@ int64_t compare_round_length(struct comparison *c, int64_t round_ns)
         c->longer = (struct round_length){.from = c->pairs + 1, .from_ns = round_ns};
     c->longer.to_ns = next;
     c->longer.calls = calls;
+    c->longer.cpu_ms = cpu_ms;
     return next;
 }
 

@@ -94,10 +94,11 @@ struct comparison {
     /* --rounds auto lengthened the rounds (compare_round_length): first
      * from round `from` (1-based; 0: never), from from_ns, and last to
      * to_ns, because a round before it held `calls` answered calls (fewer
-     * than COMPARE_MIN_CALLS_CPU). */
+     * than COMPARE_MIN_CALLS_CPU), using cpu_ms of the server's CPU. */
     struct round_length {
         size_t from;
         int64_t from_ns, to_ns, calls;
+        double cpu_ms;
     } longer;
 };
 
@@ -112,12 +113,18 @@ void comparison_init(struct comparison *c, const struct compare_plan *p);
  * arm: with fewer, one slow call or one clock tick (10 ms) moves it by
  * several percent, and a +-10 % cpu_ms_per_call gate cannot decide. */
 #define COMPARE_MIN_CALLS_CPU 30
+/* ... and at least this much of the server's CPU (ms): /proc counts it in
+ * 10 ms ticks, so less than a second of it is more than 1 % quantisation
+ * per end of the window (an A/A at +-10 % stayed inconclusive after 12
+ * rounds of 240 ms each). */
+#define COMPARE_MIN_CPU_MS 1000.0
 
 /* --rounds auto's longer rounds: after each whole block (A B, B A: the
  * rounds c->pairs - 1 and c->pairs, so both of a block have one length),
  * when a cpu_ms_per_call gate is asked for and an arm answered fewer than
  * COMPARE_MIN_CALLS_CPU calls in one of them, the next rounds are twice as
- * long as round_ns, at most c->plan.longest_round_ns; c->longer records
+ * long as round_ns, at most c->plan.longest_round_ns (likewise when the
+ * server's CPU in a round was under COMPARE_MIN_CPU_MS); c->longer records
  * the first lengthening. @return the next rounds' length (ns): round_ns
  * when nothing changes. */
 int64_t compare_round_length(struct comparison *c, int64_t round_ns);

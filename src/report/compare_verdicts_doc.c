@@ -225,9 +225,10 @@ static void gates_notes(struct doc_table *t, const struct comparison *c)
         units_format_duration(c->longer.from_ns, from, sizeof from);
         units_format_duration(c->longer.to_ns, to, sizeof to);
         n += snprintf(t->notes + n, sizeof t->notes - (size_t)n, "\nrounds lengthened from "
-                      "round %zu, from %s up to %s: a round held %lld answered calls, too few "
-                      "for CPU per call (%d at least)", c->longer.from, from, to,
-                      (long long)c->longer.calls, COMPARE_MIN_CALLS_CPU);
+                      "round %zu, from %s up to %s: a round held %lld answered calls and %.0f "
+                      "ms of server CPU, too few for CPU per call (%d calls and %.0f ms at "
+                      "least)", c->longer.from, from, to, (long long)c->longer.calls,
+                      c->longer.cpu_ms, COMPARE_MIN_CALLS_CPU, COMPARE_MIN_CPU_MS);
     }
     /* an arm that stopped answering ended them too, and says so in the header */
     if (c->plan.rounds_auto && !c->interrupted && c->stop.arm < 0 &&
