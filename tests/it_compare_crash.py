@@ -23,8 +23,8 @@ import threading
 import xml.etree.ElementTree as ET
 import xmlrpc.client
 
-from rpctest import (RPCBENCH, Peer, Server, check, http_response, kill_group, main,
-                     read_http_request, spawn)
+from rpctest import (RPCBENCH, Server, check, http_peer, http_response, kill_group, main,
+                     spawn)
 
 DONE = http_response(xmlrpc.client.dumps(({"status": {"code": 0, "message": "Done"}},),
                                          methodresponse=True).encode(), "text/xml")
@@ -40,18 +40,10 @@ def xmlrpc_peer(close_before=None):
     refused, deterministically."""
     holder = {}
 
-    def handle(c, rec):
-        pending = b""
-        while True:
-            got = read_http_request(lambda: c.recv(65536), pending)
-            if got is None:
-                return
-            pending = got[2]
-            rec["requests"] = rec.get("requests", 0) + 1
-            if rec["requests"] == close_before:
-                holder["peer"].close()
-            c.sendall(DONE)
-    holder["peer"] = Peer(handle)
+    def before_answer(rec):
+        if rec["requests"] == close_before:
+            holder["peer"].close()
+    holder["peer"] = http_peer(lambda _body: DONE, before_answer)
     return holder["peer"]
 
 

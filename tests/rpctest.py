@@ -336,9 +336,10 @@ def http_response(body, ctype, length=None):
             % (ctype.encode(), n)) + body
 
 
-def http_peer(answer):
+def http_peer(answer, before_answer=None):
     """A Peer serving keep-alive HTTP: every request (read_http_request's
-    framing) gets answer(body), bytes; rec["requests"] counts them."""
+    framing) gets answer(body), bytes; rec["requests"] counts them, and
+    before_answer(rec), when given, runs before each answer is sent."""
     def handle(c, rec):
         pending = b""
         while True:
@@ -347,6 +348,8 @@ def http_peer(answer):
                 return
             _, body, pending = got
             rec["requests"] = rec.get("requests", 0) + 1
+            if before_answer:
+                before_answer(rec)
             c.sendall(answer(body))
     return Peer(handle)
 
