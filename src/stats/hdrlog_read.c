@@ -44,14 +44,19 @@ static int number(const char **p, double *out)
 }
 
 /* "#[Censored: N ...": rpcbench's mark of N lower bounds in the next
- * interval (report/hdrlog_sink.h). @return 1 when s is one. */
-static int censored_line(struct hdrlog_reader *r, const char *s)
+ * interval (report/hdrlog_sink.h). A count that overflows the sum is a
+ * damaged file, not a huge number of lower bounds.
+ * @return 1 when s is one, 0 when it is not, -1 (err set) when its count
+ * is unreadable. */
+static int censored_line(struct hdrlog_reader *r, const char *s, char *err)
 {
     if (strncmp(s, HDRLOG_CENSORED_MARK, sizeof HDRLOG_CENSORED_MARK - 1))
         return 0;
+    errno = 0;
     long long n = strtoll(s + sizeof HDRLOG_CENSORED_MARK - 1, NULL, 10);
-    if (n > 0)
-        r->censored += n;
+    if (errno == ERANGE || n < 0 || n > INT64_MAX - r->censored)
+        return fail(r, err, "bad Censored count");
+    r->censored += n;
     return 1;
 }
 
@@ -59,8 +64,9 @@ static int censored_line(struct hdrlog_reader *r, const char *s)
 static int header_line(struct hdrlog_reader *r, const char *s, char *err)
 {
     static const char start[] = "#[StartTime: ", base[] = "#[BaseTime: ";
-    if (censored_line(r, s))
-        return 0;
+    int censored = censored_line(r, s, err);
+    if (censored)
+        return censored < 0 ? -1 : 0;
     int is_start = !strncmp(s, start, sizeof start - 1);
     if (!is_start && strncmp(s, base, sizeof base - 1))
         return 0; /* another comment */

@@ -33,6 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         (void)hist_percentile(&h, 99);
         hist_close(&h);
     }
+    if (r.censored < 0)
+        abort();
     if (rc < 0 && strncmp(err, "fuzz.hlog:", 10) != 0)
         abort(); /* every error names the log and line */
     hdrlog_reader_close(&r);
