@@ -295,7 +295,7 @@ static void test_eval_na(void **state)
     assert_int_equal(condition_parse_list("p99<1s,server_cpu<80%,rate>0%", &list, err), 0);
     hist_reset(&res.latency);
     res.nsamples = 0;
-    res.server_cpu_ms = -1;
+    res.server_cpu_ms = FIG_UNKNOWN;
     res.cfg.rate = 0;
     assert_int_equal(condition_eval_list(&list, &res, out), 3);
     for (int i = 0; i < 3; i++)

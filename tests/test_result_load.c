@@ -350,7 +350,7 @@ static void test_steal_saved_and_shown(void **state)
     json_object_put(o);
     assert_int_equal(result_load(&back, path, err), 0);
     unlink(path);
-    assert_true(back.machine_steal_pct == -1);
+    assert_false(fig_known(back.machine_steal_pct));
     assert_true(back.machine_busy_pct > 39.73 && back.machine_busy_pct < 39.75);
     machine_line(&back, line, sizeof line);
     assert_non_null(strstr(line, "busy 39.7% (all cores), load 0.83; client CPU"));

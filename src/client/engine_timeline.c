@@ -34,8 +34,9 @@ void timeline_flush_hook(struct engine *e, const struct interval_rec *rec, int64
 void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
 {
     struct interval_rec rec = {0};
-    struct proc_point pt = {.server_pct = -1, .client_pct = -1};
+    struct proc_point pt;
     int64_t now = clock_now_ns();
+    proc_point_unknown(&pt, 0); /* what neither the sampler nor the agent reads */
     if (k == 0)
         timeline_window_edge(e, 0);
     if (e->smp) {

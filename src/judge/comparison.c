@@ -39,15 +39,16 @@ static int same_server(const struct run_result *a, const struct run_result *b)
     return 1;
 }
 
-/* The lowest baseline of r's server among the first k rounds but r; -1
- * when none. */
+/* The lowest baseline of r's server among the first k rounds but r;
+ * FIG_UNKNOWN when none. */
 static double quiet_level(const struct comparison *c, size_t k, const struct run_result *r)
 {
-    double q = -1;
+    double q = FIG_UNKNOWN;
     for (int a = 0; a < 2; a++)
         for (size_t i = 0; i < k && i < c->arm[a].nrounds; i++) {
             const struct run_result *o = &c->arm[a].rounds[i];
-            if (o != r && o->idle.n > 0 && same_server(o, r) && (q < 0 || o->idle.mean_pct < q))
+            if (o != r && o->idle.n > 0 && same_server(o, r) &&
+                (!fig_known(q) || o->idle.mean_pct < q))
                 q = o->idle.mean_pct;
         }
     return q;

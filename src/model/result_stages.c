@@ -14,7 +14,7 @@ int result_stages_init(struct run_result *r)
 {
     r->nstages = r->cfg.nstages <= RUN_MAX_STAGES ? r->cfg.nstages : RUN_MAX_STAGES;
     for (size_t i = 0; i < r->nstages; i++) {
-        r->stages[i].server_cpu_pct = r->stages[i].server_cpu_ms = -1;
+        r->stages[i].server_cpu_pct = r->stages[i].server_cpu_ms = FIG_UNKNOWN;
         if (hist_init_latency(&r->stages[i].latency))
             return -1;
     }
@@ -134,14 +134,14 @@ static void stage_cpu(struct run_result *r, size_t i)
         const struct proc_point *p = &r->samples[j];
         int64_t ov = overlap(prev, p->t_ns, s0, s1);
         prev = p->t_ns;
-        if (ov == 0 || p->server_pct < 0)
+        if (ov == 0 || !fig_known(p->server_pct))
             continue;
         weighted += p->server_pct * (double)ov;
         covered += ov;
     }
     struct stage_result *st = &r->stages[i];
     if (covered == 0) {
-        st->server_cpu_pct = st->server_cpu_ms = -1;
+        st->server_cpu_pct = st->server_cpu_ms = FIG_UNKNOWN;
         return;
     }
     st->server_cpu_pct = weighted / (double)covered;
@@ -181,8 +181,8 @@ double result_stage_achieved(const struct run_result *r, size_t i)
 double result_stage_cpu_per_call(const struct run_result *r, size_t i)
 {
     const struct stage_result *st = &r->stages[i];
-    if (st->server_cpu_ms < 0 || st->ok <= 0)
-        return -1;
+    if (!fig_known(st->server_cpu_ms) || st->ok <= 0)
+        return FIG_UNKNOWN;
     return st->server_cpu_ms / (double)st->ok;
 }
 

@@ -12,10 +12,10 @@ static void add_count(json_object *o, const char *k, int64_t v)
     json_object_object_add(o, k, json_object_new_int64(v));
 }
 
-/* k: v, or k: null when it is not known (negative). */
+/* k: v, or k: null when it is not known. */
 static void add_known(json_object *o, const char *k, double v)
 {
-    json_object_object_add(o, k, result_figure_known(v) ? json_object_new_double(v) : NULL);
+    json_object_object_add(o, k, fig_known(v) ? json_object_new_double(v) : NULL);
 }
 
 json_object *result_stages_config_json(const struct run_config *c)

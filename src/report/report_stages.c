@@ -74,7 +74,7 @@ static int stage_row(const struct run_result *r, size_t i, const struct report_u
                            (double)hist_percentile(&s->latency, pcts[k]), p[k], sizeof p[k]);
     report_fmt_pct(s->server_cpu_pct, cpu, sizeof cpu);
     double per = result_stage_cpu_per_call(r, i);
-    if (per < 0)
+    if (!fig_known(per))
         snprintf(ms, sizeof ms, "n/a");
     else
         snprintf(ms, sizeof ms, "%.3f", per);
