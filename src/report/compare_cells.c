@@ -198,7 +198,7 @@ static int round_row(const struct comparison *c, struct doc_table *t, size_t i, 
 {
     const struct run_result *r = &c->arm[a].rounds[i];
     double v[METRIC_N], va[METRIC_N];
-    char n[24], arm[4], p50[40], p99[40], rate[32], cpu[32], steal[16] = "-", ratio[32] = "";
+    char n[24], arm[4], p50[40], p99[40], rate[32], cpu[32], steal[16] = "n/a", ratio[32] = "";
     compare_figures(c, r, v);
     compare_figures(c, &c->arm[0].rounds[i], va);
     snprintf(n, sizeof n, "%zu", i + 1);
@@ -209,7 +209,7 @@ static int round_row(const struct comparison *c, struct doc_table *t, size_t i, 
     compare_mark_bound(r, METRIC_P99, v[METRIC_P99], p99, sizeof p99);
     report_fmt_metric(METRIC_RATE, v[METRIC_RATE], u, rate, sizeof rate);
     report_fmt_metric(METRIC_CPU_MS, v[METRIC_CPU_MS], u, cpu, sizeof cpu);
-    if (r->machine_steal_pct >= 0)
+    if (fig_known(r->machine_steal_pct))
         snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
     double x = compare_ratio(va[METRIC_P99], v[METRIC_P99]);
     if (a == 1 && !isnan(x))
