@@ -71,6 +71,12 @@ json_object *compare_gates_json(const struct comparison *c)
         json_object_object_add(o, "alpha", json_object_new_double(GATE_ALPHA));
         if (gt->fig == METRIC_ERRORS) /* its verdict's */
             json_object_object_add(o, "failures", fail_json(&r->fail));
+        if (r->unknown[0] || r->unknown[1]) { /* rounds whose figure was not measured */
+            json_object *u = json_object_new_object();
+            json_object_object_add(u, "A", json_object_new_int64((int64_t)r->unknown[0]));
+            json_object_object_add(u, "B", json_object_new_int64((int64_t)r->unknown[1]));
+            json_object_object_add(o, "unknown_rounds", u);
+        }
         json_object_array_add(arr, o);
     }
     return arr;

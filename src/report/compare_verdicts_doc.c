@@ -93,7 +93,7 @@ static void gate_verdicts(struct doc_verdicts *d, const struct comparison *c)
             snprintf(k->detail, sizeof k->detail,
                      "B/A %s, interval [%s, %s] at %.1f%% after %zu rounds, bound %s", ratio, lo,
                      hi, r->conf * 100, r->rounds, bound);
-        else
+        else if (!gate_unknown_text(&c->plan.gates[i], r, k->detail, sizeof k->detail))
             snprintf(k->detail, sizeof k->detail, "no interval (%zu rounds)", r->rounds);
     }
 }
@@ -222,6 +222,8 @@ static int gate_row(struct doc_table *t, const struct comparison *c, int g,
         compare_stats_fmt_ratio(r->ci.low, lo, sizeof lo);
         compare_stats_fmt_ratio(r->ci.high, hi, sizeof hi);
         snprintf(iv, sizeof iv, "[%s, %s] %.4g%%", lo, hi, r->conf * 100);
+    } else if (r->unknown[0] || r->unknown[1]) {
+        snprintf(iv, sizeof iv, "n/a (figure unknown)");
     } else if (r->rc == 1) {
         snprintf(iv, sizeof iv, "n/a (1 round)");
     }
