@@ -157,6 +157,35 @@ static void test_per_call_server_killed(void **state)
     near(c.net, 15, 1e-9); /* 5 % over the 4 s it lived, not the 6 s of the run */
 }
 
+/* The same by stage (3 s each): the server answered 10 calls a second,
+ * and 5 in the 5th second before it was killed, whose CPU was not read.
+ * Stage 2's CPU per call is the CPU where it was read (1 s at 20 %) over
+ * the calls answered there (15 answered, less the 5 of the unread second):
+ * 20, as stage 1's 600 / 30; with none answered it is unknown. */
+static void test_stage_per_call_server_killed(void **state)
+{
+    (void)state;
+    double t[] = {1, 2, 3, 4, 5, 6}, p[] = {20, 20, 20, 20, FIG_UNKNOWN, FIG_UNKNOWN};
+    int64_t ok[] = {10, 10, 10, 10, 5, 0}, errors[] = {0, 0, 0, 0, 5, 10};
+    fill(t, p, 6);
+    res.cfg.stages[0] = res.cfg.stages[1] = (struct run_stage){3000000000LL, 10, 10};
+    res.cfg.nstages = 2;
+    assert_int_equal(result_stages_init(&res), 0);
+    fill_intervals(ok, errors);
+    res.err[ERR_CONNECT] = 15;
+    res.stages[0].answered = 30;
+    res.stages[1].answered = 15;
+    result_stages_cpu(&res);
+    near(res.stages[0].server_cpu_ms, 600, 1e-6);
+    near(res.stages[1].server_cpu_ms, 200, 1e-6); /* where it was read: not 20 % of 3 s */
+    near(result_stage_cpu_per_call(&res, 0), 20, 1e-9);
+    near(result_stage_cpu_per_call(&res, 1), 20, 1e-9);
+    res.stages[1].answered = 5; /* only those of the unread second */
+    assert_false(fig_known(result_stage_cpu_per_call(&res, 1)));
+    res.stages[0].answered = -1; /* a file saved before answered was counted */
+    assert_false(fig_known(result_stage_cpu_per_call(&res, 0)));
+}
+
 /* Calls the server never answered (timeouts, resets, refused connects)
  * cost it nothing to count: none answered is n/a, not CPU / sent; its
  * faults are answers. */
@@ -292,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_per_call_net),
         cmocka_unit_test(test_default_idle_baseline),
         cmocka_unit_test(test_per_call_server_killed),
+        cmocka_unit_test(test_stage_per_call_server_killed),
         cmocka_unit_test(test_per_call_answered_only),
         cmocka_unit_test(test_per_call_se_on_ramp),
         cmocka_unit_test(test_idle_refused),

@@ -290,9 +290,15 @@ struct interval_rec {
 struct stage_result {
     int64_t offered, sent, ok, errors, unfinished, unsent;
     int64_t unsent_failed;   /* of the unsent, given up at once (no connection) */
+    /* The calls the server answered (result_kind_answered) while the stage
+     * ran, by the answer's arrival (client/ledger.c; an answer after the
+     * window joins the stage it ended in): what its CPU was spent on. -1:
+     * unknown (a file saved before it was counted). */
+    int64_t answered;
     struct hist latency;     /* ok latencies (us), allocated with the result */
     double server_cpu_pct;   /* mean server CPU over the stage, % of a core */
-    double server_cpu_ms;    /* the server's CPU time in the stage */
+    double server_cpu_ms;    /* the server's CPU time in the part of the stage
+                                where it was read (result_stages_cpu) */
 };
 
 /* One target of a --targets run (the fleet: client/engine_lanes.c): its
@@ -460,9 +466,10 @@ double result_stage_offered(const struct run_stage *st);
 int result_stages_parse(const char *arg, struct run_stage *st, size_t *n, char *why);
 /* Fills every stage's server CPU from r's samples (t_ns since the start)
  * once r->duration_s is known: the mean %, weighted by how much of each
- * sample's interval overlaps the stage, and the CPU time it makes over the
- * time the stage ran; FIG_UNKNOWN for both when no sample measured the
- * server there. */
+ * sample's interval overlaps the stage, and the CPU time of the part of
+ * the stage where the server was read (where it lived: an interval that
+ * could not read it adds no time); FIG_UNKNOWN for both when no sample
+ * measured the server there. */
 void result_stages_cpu(struct run_result *r);
 /* @return how long stage i ran, s: its length, or less when a signal ended
  * the window (r->duration_s) within it (0 when before it). */
@@ -473,8 +480,11 @@ double result_stage_offered_rate(const struct run_result *r, size_t i);
  * and ended (ok + errors; not the unfinished) over the time it ran, as the
  * run's rate_achieved is. */
 double result_stage_achieved(const struct run_result *r, size_t i);
-/* @return stage i's server CPU-ms per answered request; FIG_UNKNOWN when
- * unknown (not measured, nothing answered). */
+/* @return stage i's server CPU-ms per call it answered: its CPU time over
+ * the calls it answered in the part of the stage where it was read (the
+ * stage's answered, less those of its intervals that could not read the
+ * server, reckoned as server_cpu.h's window does); FIG_UNKNOWN when not
+ * measured, or none answered there. */
 double result_stage_cpu_per_call(const struct run_result *r, size_t i);
 /* The stages' warnings, for result_check_warnings: k = 0, their counts
  * not adding up to the run's (a bug); k = 1..nstages, stage k ran whole

@@ -322,6 +322,8 @@ static int load_stages(json_object *root, struct run_result *r, char *err)
         s->offered = get(o, "offered_count") ? i64(o, "offered_count") : s->sent + s->unsent;
         s->unfinished = get(o, "unfinished") ? i64(o, "unfinished")
                                              : s->sent - s->ok - s->errors;
+        /* null, or a file saved before it was counted: unknown */
+        s->answered = get(o, "answered") ? i64(o, "answered") : -1;
         s->server_cpu_pct = fig(o, "server_cpu_pct");
         s->server_cpu_ms = fig(o, "server_cpu_ms");
         if (i < array_len(h) &&

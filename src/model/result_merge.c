@@ -528,6 +528,7 @@ static int merge_stages(struct run_result *dst, const struct run_result *src, in
         d->unfinished += s->unfinished;
         d->ok += s->ok;
         d->errors += s->errors;
+        add_count(&d->answered, s->answered);
         int same = same_servers(dst, src);
         if (concurrent) {
             dc->from += sc->from;

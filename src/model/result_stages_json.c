@@ -51,6 +51,8 @@ static json_object *stage_json(const struct run_result *r, size_t i)
     add_count(o, "ok", s->ok);
     add_count(o, "errors", s->errors);
     add_count(o, "unfinished", s->unfinished);
+    json_object_object_add(o, "answered", result_count_known(s->answered)
+                                              ? json_object_new_int64(s->answered) : NULL);
     add_num(o, "rate_achieved", result_stage_achieved(r, i));
     json_object_object_add(o, "latency_ms",
                            result_hist_json(&s->latency, r->cfg.pcts, r->cfg.npcts));

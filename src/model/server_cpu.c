@@ -115,22 +115,38 @@ void result_cpu_summary(const struct run_result *r, double *mean, double *p50, d
     free(x);
 }
 
-int64_t result_answered_calls(const struct run_result *r)
+int result_kind_answered(int kind)
 {
     /* the kinds whose answer came from the server; connect, timeout,
      * closed and handshake failures never reached it or never came back */
-    static const int answered[] = {ERR_HTTP, ERR_FAULT, ERR_DECODE, ERR_AUTH, ERR_CHECK};
+    return req_ok(kind) || kind == ERR_HTTP || kind == ERR_FAULT || kind == ERR_DECODE ||
+           kind == ERR_AUTH || kind == ERR_CHECK;
+}
+
+int64_t result_answered_calls(const struct run_result *r)
+{
     int64_t n = r->ok;
-    for (size_t i = 0; i < sizeof answered / sizeof *answered; i++)
-        n += r->err[answered[i]];
+    for (int k = 0; k < ERR_KINDS; k++)
+        n += result_kind_answered(k) ? r->err[k] : 0;
     return n;
 }
 
-/* Interval i's answered calls: its ok, and its errors in the run's share
- * of answered errors (intervals count errors, not their kinds). */
+/* The share of r's errors that the server answered (0 without errors). */
+static double answered_error_share(const struct run_result *r)
+{
+    int64_t errs = result_answered_calls(r) - r->ok;
+    return r->errors > 0 ? (double)errs / (double)r->errors : 0;
+}
+
+/* Interval i's answered calls, given the share of errors answered. */
 static double interval_answered(const struct run_result *r, size_t i, double err_share)
 {
     return (double)r->intervals[i].ok + (double)r->intervals[i].errors * err_share;
+}
+
+double result_interval_answered(const struct run_result *r, size_t i)
+{
+    return interval_answered(r, i, answered_error_share(r));
 }
 
 /* @return 1 when every sample measured the server, 0 when some did not (it
@@ -160,10 +176,9 @@ static int cpu_window(const struct run_result *r, struct cpu_window *w)
 {
     if (!result_server_measured(r))
         return -1;
-    int64_t errs = result_answered_calls(r) - r->ok;
     *w = (struct cpu_window){.cpu_ms = r->server_cpu_ms, .len_s = r->duration_s,
                              .answered = (double)result_answered_calls(r),
-                             .err_share = r->errors > 0 ? (double)errs / (double)r->errors : 0,
+                             .err_share = answered_error_share(r),
                              .by_interval = r->nintervals == r->nsamples && r->nsamples > 0};
     if (all_measured(r) || !w->by_interval)
         return 0;

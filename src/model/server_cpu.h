@@ -77,9 +77,20 @@ const char *server_cpu_na_reason(const struct run_result *r);
  * where unknown. */
 void result_cpu_loaded(const struct run_result *r, double *mean, double *se);
 
+/* @return 1 when a request that ended with kind (REQ_OK or an ERR_*) was
+ * answered by the server: ok, or an error found in its answer (HTTP
+ * status, fault, decode, auth, check); 0 for connect, timeout, closed and
+ * handshake failures, which it never answered. */
+int result_kind_answered(int kind);
+
 /* @return the calls r's server answered: ok plus the errors it answered
- * (HTTP status, fault, decode, auth, check). */
+ * (result_kind_answered). */
 int64_t result_answered_calls(const struct run_result *r);
+
+/* @return interval i's calls the server answered: its ok, and its errors
+ * in the run's share of answered errors (intervals count errors, not
+ * their kinds). */
+double result_interval_answered(const struct run_result *r, size_t i);
 
 /* Fills out with r's CPU per call (FIG_UNKNOWN where unknown: not measured,
  * nothing answered, no idle baseline for the net figures, or net below 0). */

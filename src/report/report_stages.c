@@ -46,7 +46,8 @@ static void heads(struct doc_table *t)
     }
     snprintf(t->caption, sizeof t->caption, "stages");
     snprintf(t->legend, sizeof t->legend, "each request counts in the stage its intended send "
-             "time falls in; achieved = sent (written) over the time the stage ran");
+             "time falls in; achieved = sent (written) over the time the stage ran; CPU-ms/call "
+             "over the calls answered while it ran");
     snprintf(t->id, sizeof t->id, "stages");
 }
 
