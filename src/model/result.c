@@ -551,7 +551,7 @@ void result_warn_idle(struct run_result *r)
     if (r->idle.n <= 0 || !(mean > 0) || !(r->idle.mean_pct > SERVER_CPU_IDLE_WARN_SHARE * mean))
         return;
     result_cpu_per_call(r, &c);
-    if (isnan(c.net)) /* nothing answered: no CPU per call to speak of */
+    if (!fig_known(c.net)) /* nothing answered: no CPU per call to speak of */
         return;
     result_warn(r, "the server's idle CPU (%.1f%% of a core before the load) is %.0f%% of its CPU "
                 "under load (%.1f%%): that share of the %.3f CPU-ms/call is its own background; "

@@ -94,7 +94,7 @@ json_object *compare_thresholds_json(const struct comparison *c)
 
 static json_object *num_or_null(double v)
 {
-    return isnan(v) ? NULL : json_object_new_double(v);
+    return !fig_known(v) ? NULL : json_object_new_double(v);
 }
 
 static json_object *arm_json(const struct comparison *c, const struct compare_arm *a)

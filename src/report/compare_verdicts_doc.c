@@ -196,7 +196,7 @@ static int failure_row(struct doc_table *t, const char *expr, const struct fail_
     char ratio[16] = "-", p[64], rounds[24];
     double sa = share_pct(f->failed[0], f->requests[0]);
     double sb = share_pct(f->failed[1], f->requests[1]);
-    if (sa > 0 && !isnan(sb))
+    if (sa > 0 && fig_known(sb))
         compare_stats_fmt_ratio(sb / sa, ratio, sizeof ratio);
     snprintf(p, sizeof p, "p %.2g (counts)", f->p);
     snprintf(rounds, sizeof rounds, "%zu", f->rounds);

@@ -181,7 +181,7 @@ static void family(struct om_out *o, const char *name, const char *type, const c
 
 static void sample(struct om_out *o, const char *name, const char *labels, double v)
 {
-    if (isnan(v))
+    if (!fig_known(v))
         return;
     o->failed |= buf_appendf(o->b, "%s{%s} %.17g\n", name, labels, v);
 }

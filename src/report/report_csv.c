@@ -66,7 +66,7 @@ static void metric_columns(FILE *out, const struct doc_kv *d, int head)
             if (head)
                 fprintf(out, ",%s", metric_defs[l->metric].json_key);
             else
-                num(out, l->raw, !isnan(l->raw));
+                num(out, l->raw, fig_known(l->raw));
         }
 }
 

@@ -16,7 +16,7 @@ static const char *plural(int64_t n, const char *one, const char *many)
 
 void report_fmt_metric(int m, double v, const struct report_unit *u, char *out, size_t len)
 {
-    if (isnan(v)) { /* no answer, CPU not sampled */
+    if (!fig_known(v)) { /* no answer, CPU not sampled */
         snprintf(out, len, "n/a");
         return;
     }
