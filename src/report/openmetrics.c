@@ -21,7 +21,7 @@ static int log_edges(double *edges_s)
 int om_init(struct om_state *s, const char *buckets_spec, char *err)
 {
     memset(s, 0, sizeof *s);
-    s->server_cpu = s->client_cpu = s->steal = -1;
+    s->server_cpu = s->client_cpu = s->steal = s->server_rss_kb = FIG_UNKNOWN;
     if (!buckets_spec[0] || !strcmp(buckets_spec, "auto")) {
         s->nedges = log_edges(s->edges_s);
         return 0;
