@@ -179,6 +179,31 @@ def test_old_markers_load_as_unknown():
               "text: %s" % text[-1500:])
 
 
+def test_interval_without_answers_has_no_latency():
+    """An interval in which nothing was answered has no p50 or p99: null in
+    the JSON timeline, empty in the CSV, never 0.0; a file saved when they
+    were 0 re-renders them so."""
+    with tempfile.TemporaryDirectory() as d, Server() as srv:
+        saved = os.path.join(d, "r.json")
+        rc, text, err = rpcbench("run", "--url", srv.url("/RPC2"), "--verb", "ping", "--stages",
+                                 "1s:4/s,1s:0/s", "--quiet", "--output", saved, "--format", "csv",
+                                 timeout=30)
+        check(rc == 0, "run: exit %d: %s" % (rc, err))
+        rows = list(csv.DictReader(io.StringIO(text)))
+        check(len(rows) == 2 and rows[0]["p50_ms"] != "" and rows[1]["ok"] == "0" and
+              rows[1]["p50_ms"] == rows[1]["p99_ms"] == "", "CSV timeline: %r" % rows)
+        doc = json.load(open(saved))
+        quiet = doc["intervals"][1]
+        check(quiet["ok"] == 0 and quiet["p50_ms"] is None and quiet["p99_ms"] is None,
+              "JSON interval without answers: %r" % quiet)
+        quiet.update(p50_ms=0.0, p99_ms=0.0)  # as versions before wrote it
+        with open(saved, "w") as f:
+            json.dump(doc, f)
+        rc, again, _ = rpcbench("report", saved, "--format", "json", timeout=30)
+        back = json.loads(again)["intervals"]
+        check(back[1]["p50_ms"] is None and back[0]["p50_ms"] is not None, "reloaded: %r" % back)
+
+
 def test_csv_summary_marks_lower_bounds():
     """csv-summary names the latency columns that are lower bounds, as
     JSON's latency_ms.lower_bound does, and counts the censored."""
@@ -254,4 +279,5 @@ def test_merged_report_says_how():
 if __name__ == "__main__":
     main([test_no_measured_figure_prints_zero, test_unsampled_server_is_unknown,
           test_csv_summary_marks_lower_bounds, test_hlog_holds_the_censored_and_merges_say_so,
-          test_merged_report_says_how, test_old_markers_load_as_unknown])
+          test_merged_report_says_how, test_old_markers_load_as_unknown,
+          test_interval_without_answers_has_no_latency])

@@ -81,8 +81,9 @@ void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
                               .hook = &e->hook_hist};
         e->hooks.on_tick(e->hooks.dist_ctx, &t);
     }
-    rec.p50_ms = (double)hist_percentile(&e->ival_hist, 50) / 1000.0;
-    rec.p99_ms = (double)hist_percentile(&e->ival_hist, 99) / 1000.0;
+    int answered = e->ival_hist.total_count > 0; /* else no latency: unknown, not 0 */
+    rec.p50_ms = answered ? (double)hist_percentile(&e->ival_hist, 50) / 1000.0 : FIG_UNKNOWN;
+    rec.p99_ms = answered ? (double)hist_percentile(&e->ival_hist, 99) / 1000.0 : FIG_UNKNOWN;
     rec.server_cpu_pct = pt.server_pct;
     rec.client_cpu_pct = pt.client_pct;
     rec.server_rss_kb = pt.server_rss_kb;

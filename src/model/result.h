@@ -278,8 +278,9 @@ struct interval_rec {
     int64_t due, unsent;
     double offered;          /* the schedule's mean rate over the interval, /s
                                 (the whole schedule's, every rank's share) */
-    double p50_ms, p99_ms;
-    /* the samples' figures: FIG_UNKNOWN (base/figure.h) where not measured */
+    double p50_ms, p99_ms;   /* of the answers that arrived in it; FIG_UNKNOWN
+                                (base/figure.h) when none did */
+    /* the samples' figures: FIG_UNKNOWN where not measured */
     double server_cpu_pct, client_cpu_pct;
     double server_rss_kb;
 };

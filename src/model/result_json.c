@@ -209,8 +209,8 @@ static json_object *intervals_json(const struct run_result *r)
         add_int(o, "unsent", x->unsent);
         add_int(o, "ok", x->ok);
         add_int(o, "errors", x->errors);
-        add_double(o, "p50_ms", x->p50_ms);
-        add_double(o, "p99_ms", x->p99_ms);
+        add_known(o, "p50_ms", x->p50_ms, fig_known(x->p50_ms)); /* null: nothing answered */
+        add_known(o, "p99_ms", x->p99_ms, fig_known(x->p99_ms));
         add_known(o, "server_cpu_pct", x->server_cpu_pct, fig_known(x->server_cpu_pct));
         add_known(o, "client_cpu_pct", x->client_cpu_pct, fig_known(x->client_cpu_pct));
         add_kb(o, "server_rss_kb", x->server_rss_kb);

@@ -71,6 +71,13 @@ static double fig(json_object *o, const char *key)
     return fig_from_marker(num(o, key, FIG_UNKNOWN));
 }
 
+/* An interval's latency percentile: unknown as fig says, and also when
+ * nothing was answered in it (older versions wrote 0 then). */
+static double latency_fig(json_object *x, const char *key)
+{
+    return i64(x, "ok") > 0 ? fig(x, key) : FIG_UNKNOWN;
+}
+
 /* A server memory size (kB): unknown as fig says, and also 0, which older
  * versions wrote when nothing was read. */
 static double kb(json_object *o, const char *key)
@@ -389,8 +396,8 @@ static int load_timeline(json_object *root, struct run_result *r)
             .t = num(x, "t", 0), .sent = i64(x, "sent"), .ok = i64(x, "ok"),
             .unsent = i64(x, "unsent"),
             .due = get(x, "due") ? i64(x, "due") : i64(x, "sent") + i64(x, "unsent"),
-            .errors = i64(x, "errors"), .p50_ms = num(x, "p50_ms", 0),
-            .p99_ms = num(x, "p99_ms", 0), .server_cpu_pct = fig(x, "server_cpu_pct"),
+            .errors = i64(x, "errors"), .p50_ms = latency_fig(x, "p50_ms"),
+            .p99_ms = latency_fig(x, "p99_ms"), .server_cpu_pct = fig(x, "server_cpu_pct"),
             .client_cpu_pct = fig(x, "client_cpu_pct"), .server_rss_kb = kb(x, "server_rss_kb"),
             .offered = num(x, "offered", r->cfg.rate), /* saved with stages only */
         };
