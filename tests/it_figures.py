@@ -7,7 +7,8 @@ bounded:
   percentile table whose largest figure is a second (the server stopped
   with SIGSTOP for 1.2 s) keeps its digits;
 - a figure that was not measured is unknown in every format: null in JSON,
-  empty in CSV, n/a in text; never 0;
+  empty in CSV, n/a in text; never 0; so is one an older version saved as
+  -1 (an RSS as 0);
 - csv-summary marks the percentiles that are lower bounds;
 - `report --requests-log` keeps the run's configuration and says n/a for
   what the log does not hold;
@@ -130,6 +131,79 @@ def test_unsampled_server_is_unknown():
               "re-rendered JSON: server_cpu %r" % json.loads(again).get("server_cpu"))
 
 
+def old_markers(doc):
+    """doc as versions before unknown was null saved what they had not
+    measured: -1, and 0 for a memory size."""
+    for i in doc["intervals"]:
+        i.update(server_cpu_pct=-1, client_cpu_pct=-1, server_rss_kb=0)
+    cpu = doc["server_cpu"]
+    cpu.update(mean_pct=-1, p50_pct=-1, max_pct=-1, cpu_ms=-1, rss_start_kb=0, rss_end_kb=0)
+    for x in cpu["samples"]:
+        x.update(pct=-1, rss_kb=0)
+    doc["system"].update(busy_pct=-1, steal_pct=-1, loadavg=-1)
+    return doc
+
+
+def test_old_markers_load_as_unknown():
+    """A result saved by an older version, -1 (RSS 0) for the figures it
+    had not measured, re-renders them as unknown: null, empty, n/a; never
+    -1 or 0 (issue 36)."""
+    with tempfile.TemporaryDirectory() as d, Server() as srv:
+        saved = os.path.join(d, "r.json")
+        rc, _, err = rpcbench("run", "--url", srv.url("/RPC2"), "-R", "10", "-d", "1s",
+                              "--server-pid", str(srv.proc.pid), "--idle-baseline", "0",
+                              "--quiet", "--output", saved, timeout=30)
+        check(rc == 0, "run: exit %d: %s" % (rc, err))
+        old = os.path.join(d, "old.json")
+        with open(old, "w") as f:
+            json.dump(old_markers(json.load(open(saved))), f)
+        rc, text, err = rpcbench("report", old, "--format", "json", timeout=30)
+        r = json.loads(text)
+        cpu = r["server_cpu"]
+        check(rc == 0 and all(cpu[k] is None for k in ("mean_pct", "cpu_ms", "cpu_ms_per_call",
+                                                       "rss_start_kb", "rss_end_kb")),
+              "server_cpu of old markers: %r" % {k: cpu.get(k) for k in cpu if k != "samples"})
+        check(all(x["pct"] is None and x["rss_kb"] is None for x in cpu["samples"]) and
+              all(i["server_cpu_pct"] is None and i["server_rss_kb"] is None
+                  for i in r["intervals"]), "samples or intervals: %r" % cpu["samples"][:2])
+        check(all(r["system"][k] is None for k in ("busy_pct", "steal_pct", "loadavg")),
+              "system: %r" % r["system"])
+        rc, text, _ = rpcbench("report", old, "--format", "csv", timeout=30)
+        rows = list(csv.DictReader(io.StringIO(text)))
+        check(rows and all(x["server_cpu_pct"] == x["client_cpu_pct"] == x["server_rss_kb"] == ""
+                           for x in rows), "CSV timeline: %r" % rows[:2])
+        rc, text, _ = rpcbench("report", old, timeout=30)
+        check("CPU n/a (not measured" in text and "RSS n/a -> n/a" in text and
+              "busy n/a (all cores), load n/a" in text and
+              not re.search(r"(?<![\w.-])-1(\.0+)?\b", text.split("\nwarnings")[0]),
+              "text: %s" % text[-1500:])
+
+
+def test_interval_without_answers_has_no_latency():
+    """An interval in which nothing was answered has no p50 or p99: null in
+    the JSON timeline, empty in the CSV, never 0.0; a file saved when they
+    were 0 re-renders them so."""
+    with tempfile.TemporaryDirectory() as d, Server() as srv:
+        saved = os.path.join(d, "r.json")
+        rc, text, err = rpcbench("run", "--url", srv.url("/RPC2"), "--verb", "ping", "--stages",
+                                 "1s:4/s,1s:0/s", "--quiet", "--output", saved, "--format", "csv",
+                                 timeout=30)
+        check(rc == 0, "run: exit %d: %s" % (rc, err))
+        rows = list(csv.DictReader(io.StringIO(text)))
+        check(len(rows) == 2 and rows[0]["p50_ms"] != "" and rows[1]["ok"] == "0" and
+              rows[1]["p50_ms"] == rows[1]["p99_ms"] == "", "CSV timeline: %r" % rows)
+        doc = json.load(open(saved))
+        quiet = doc["intervals"][1]
+        check(quiet["ok"] == 0 and quiet["p50_ms"] is None and quiet["p99_ms"] is None,
+              "JSON interval without answers: %r" % quiet)
+        quiet.update(p50_ms=0.0, p99_ms=0.0)  # as versions before wrote it
+        with open(saved, "w") as f:
+            json.dump(doc, f)
+        rc, again, _ = rpcbench("report", saved, "--format", "json", timeout=30)
+        back = json.loads(again)["intervals"]
+        check(back[1]["p50_ms"] is None and back[0]["p50_ms"] is not None, "reloaded: %r" % back)
+
+
 def test_csv_summary_marks_lower_bounds():
     """csv-summary names the latency columns that are lower bounds, as
     JSON's latency_ms.lower_bound does, and counts the censored."""
@@ -205,4 +279,5 @@ def test_merged_report_says_how():
 if __name__ == "__main__":
     main([test_no_measured_figure_prints_zero, test_unsampled_server_is_unknown,
           test_csv_summary_marks_lower_bounds, test_hlog_holds_the_censored_and_merges_say_so,
-          test_merged_report_says_how])
+          test_merged_report_says_how, test_old_markers_load_as_unknown,
+          test_interval_without_answers_has_no_latency])

@@ -3,12 +3,14 @@ real `rpcbench serve` (--delay 10ms and 14ms): an A/A passes (exit 0), a B
 40 % slower is a regression (exit 3; 1 with --bisect) in a few rounds; the
 report and the JSON show the ratio, the interval, the rounds, the verdict
 and the method; saved comparisons and saved runs are gated too (one look;
-one round has no interval: inconclusive, exit 4); bad gates exit 2 before
-anything is sent. Every subprocess has a timeout."""
+one round has no interval: inconclusive, exit 4; so has a figure never
+measured, which the report, the JSON and JUnit name); bad gates exit 2
+before anything is sent. Every subprocess has a timeout."""
 import json
 import os
 import re
 import tempfile
+import xml.etree.ElementTree as ET
 
 from rpctest import Server, check, main, rpcbench
 
@@ -111,6 +113,34 @@ def test_saved_runs_one_round_is_inconclusive():
         check(rc == 125, "--bisect, inconclusive: exit %d, want 125 (skip)" % rc)
 
 
+def test_unknown_figure_is_inconclusive_saying_so():
+    """A gate on a figure never measured (no server watched: its CPU) has
+    no ratio: inconclusive (exit 4; skip under --bisect), never a pass, and
+    the report and the JSON say the figure was unknown (issue 36)."""
+    with Server("--delay", "10ms") as s, tempfile.TemporaryDirectory() as d:
+        out, junit = os.path.join(d, "u.json"), os.path.join(d, "u.xml")
+        rc, text, err = compare("--url", s.url("/RPC2"), "--gate", "cpu_ms_per_call:+5%",
+                                "--rounds", "2", "--output", out, "--junit", junit)
+        check(rc == 4, "unknown figure: exit %d, want 4: %s %s" % (rc, text[-1500:], err[-300:]))
+        check(re.search(r"^cpu_ms_per_call:\+5%\s+n/a\s+n/a \(figure unknown\)\s+2\s+"
+                        r"inconclusive$", text, re.M), "gate row: %s" % text[-2500:])
+        g = gate_of(json.load(open(out)), "cpu_ms_per_call:+5%")
+        check(g["verdict"] == "inconclusive" and g["ratio"] is None and
+              g.get("unknown_rounds") == {"A": 2, "B": 2}, "gate JSON %r" % g)
+        cases = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")}
+        failure = cases["gate cpu_ms_per_call:+5%"].find("failure")
+        check(failure is not None and failure.get("message", "").startswith(
+            "cpu_ms_per_call unknown (not measured) in 2 of 2 rounds of A and 2 of B"),
+            "JUnit: %r" % (failure.attrib if failure is not None else None))
+        rc, text, _ = rpcbench("compare", out, "--gate", "server_cpu:+5%", "--format", "json",
+                               timeout=30)
+        g = gate_of(json.loads(text), "server_cpu:+5%")
+        check(rc == 4 and g["verdict"] == "inconclusive" and
+              g.get("unknown_rounds") == {"A": 2, "B": 2}, "saved: exit %d, %r" % (rc, g))
+        rc, _, _ = rpcbench("compare", out, "--gate", "server_cpu:+5%", "--bisect", timeout=30)
+        check(rc == 125, "--bisect, unknown figure: exit %d, want 125 (skip)" % rc)
+
+
 def test_bad_gates_are_usage_errors():
     for gate, why in (("p99", "no ':'"), ("p98:+5%", "unknown metric"),
                       ("p99:5%", "takes +"), ("rate:+2%", "rate takes -"),
@@ -131,7 +161,6 @@ def test_bad_gates_are_usage_errors():
     # under git bisect run a usage error stops the bisection (> 127), never "bad"
     rc, _, err = rpcbench("compare", "--gate", "p98:+5%", "--bisect", timeout=10)
     check(rc == 128 and "unknown metric" in err, "--bisect, bad gate: exit %d %r" % (rc, err))
-
 
 
 def test_default_rounds_decide_and_say_what_they_need():
@@ -183,4 +212,5 @@ if __name__ == "__main__":
     main([test_default_rounds_decide_and_say_what_they_need,
           test_short_rounds_are_lengthened_for_cpu_per_call,
           test_aa_passes, test_ab_regression_in_a_few_rounds,
-          test_auto_stops_once_a_regression_decides, test_saved_runs_one_round_is_inconclusive, test_bad_gates_are_usage_errors])
+          test_auto_stops_once_a_regression_decides, test_saved_runs_one_round_is_inconclusive,
+          test_unknown_figure_is_inconclusive_saying_so, test_bad_gates_are_usage_errors])

@@ -70,10 +70,15 @@ def test_ramp_follows_offered():
             check(s["offered"] == want and s["offered_count"] == want and
                   abs(s["sent"] - want) <= 1, "stage %d sent %d of %g offered (%d counted)"
                   % (s["stage"], s["sent"], s["offered"], s["offered_count"]))
+            # per call: over the calls answered while the stage ran (by arrival:
+            # a call intended at a stage's end may be answered in the next)
             check(s["server_cpu_pct"] is not None and s["cpu_ms_per_call"] is not None and
-                  abs(s["cpu_ms_per_call"] - s["server_cpu_ms"] / s["ok"]) < 1e-6,
+                  abs(s["answered"] - s["ok"]) <= 8 and
+                  abs(s["cpu_ms_per_call"] - s["server_cpu_ms"] / s["answered"]) < 1e-6,
                   "stage CPU: %r" % s)
             check(s["latency_ms"]["p99"] is not None, "stage latency: %r" % s["latency_ms"])
+        check(req["ok"] <= sum(s["answered"] for s in st) <= req["ok"] + req["errors"],
+              "the stages' answered add up to the answers: %r" % [s["answered"] for s in st])
         check(len(doc["histograms"]["stages"]) == 3, "stage histograms saved")
         # the text's table, one row per stage, the same from the saved file
         rows = re.findall(r"^([123]) +(\S+) +(\S+) +(\S+)/s +(\d+) +(\d+) ", out, re.M)
@@ -152,6 +157,47 @@ def test_stage_not_held():
         stages_add_up(st, doc["requests"])
 
 
+def stage_run(srv, d, name, stages, *extra):
+    """A --stages run watching srv, saved; returns (text, the result)."""
+    saved = os.path.join(d, name + ".json")
+    rc, out, err = rpcbench("run", "--url", srv.url("/RPC2"), "--stages", stages, "-c", "2",
+                            "--server-pid", str(srv.proc.pid), "--idle-baseline", "0",
+                            "--quiet", "--output", saved, *extra, timeout=60)
+    check(rc in (0, 3), "%s: rc %d %r" % (name, rc, err[-600:]))
+    with open(saved) as f:
+        return out, json.load(f), saved
+
+
+def test_stage_cpu_per_call_over_answered():
+    """A stage's CPU-ms per call is its CPU over the calls the server
+    answered in it (the ledger's answered: ok, and the faults it answered
+    too); a stage that answered nothing is n/a, never CPU / 0 or / sent."""
+    with Server("--vms", "5") as srv, tempfile.TemporaryDirectory() as d:
+        # 4/s for 1 s, then a pause: every answer comes long before 1 s
+        out, r, saved = stage_run(srv, d, "pause", "1s:4/s,1s:0/s", "--verb", "ping")
+        one, two = r["stages"]
+        check(one["answered"] == one["ok"] == 4 and two["answered"] == 0 and
+              sum(s["answered"] for s in r["stages"]) == r["requests"]["ok"],
+              "answered: %r" % [(s["ok"], s["answered"]) for s in r["stages"]])
+        check(one["server_cpu_ms"] is not None and
+              abs(one["cpu_ms_per_call"] - one["server_cpu_ms"] / one["answered"]) < 1e-6,
+              "stage 1: %r" % one)
+        check(two["server_cpu_ms"] is not None and two["cpu_ms_per_call"] is None,
+              "stage 2 answered nothing: %r" % two)
+        row = [l for l in out.splitlines() if re.match(r"\s*2\s+1-2s\s", l)]
+        check(len(row) == 1 and row[0].rstrip().endswith("n/a"), "stage 2's row: %r" % row)
+        rc, text, _ = rpcbench("report", saved, "--threshold", "stage2.cpu_ms_per_call<1000")
+        v = threshold_verdicts(text)["stage2.cpu_ms_per_call<1000"]
+        check(rc == 3 and v == ("stage2.cpu_ms_per_call n/a (no request answered), bound < 1000",
+                                "FAIL"), "stage 2's threshold: rc %d %r" % (rc, v))
+        # every call a fault: none ok, every one answered by the server
+        _, r, _ = stage_run(srv, d, "faults", "1s:10/s", "--method", "no.such.method")
+        st = r["stages"][0]
+        check(st["ok"] == 0 and st["answered"] == st["errors"] == 10 and
+              abs(st["cpu_ms_per_call"] - st["server_cpu_ms"] / 10) < 1e-6,
+              "faults are answers: %r" % {k: st[k] for k in st if k != "latency_ms"})
+
+
 def test_usage_errors_before_sending():
     peer = Peer(lambda sock, rec: sock.recv(1))
     url = "http://127.0.0.1:%d/RPC2" % peer.port
@@ -183,4 +229,5 @@ def test_usage_errors_before_sending():
 
 if __name__ == "__main__":
     main([test_ramp_follows_offered, test_poisson_ramp, test_stage_thresholds,
-          test_stage_not_held, test_usage_errors_before_sending])
+          test_stage_not_held, test_stage_cpu_per_call_over_answered,
+          test_usage_errors_before_sending])

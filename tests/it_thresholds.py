@@ -122,6 +122,29 @@ def test_no_success_fails_whatever_the_conditions():
     peer.close()
 
 
+def test_unknown_figure_fails_saying_so():
+    """A condition on a figure that was not measured (no server watched:
+    its CPU is unknown) never passes: it fails, n/a and why, the JSON's
+    value null, at run time and on the saved result alike (issue 36)."""
+    conds = "server_cpu<80%,cpu_ms_per_call<1000"
+    why = "n/a (not sampled: no --server-pid or --server-name)"
+    with Server("--delay", "20ms", "--vms", "5") as srv, tempfile.TemporaryDirectory() as d:
+        saved = os.path.join(d, "r.json")
+        rc, out, err = rpcbench("run", "--url", srv.url("/RPC2"), *RUN, "--threshold", conds,
+                                "--output", saved)
+        check(rc == 3, "unknown figures: rc %d, want 3 %r" % (rc, err[-300:]))
+        v = threshold_verdicts(out)
+        check(v.get("server_cpu<80%") == ("server_cpu %s, bound < 80%%" % why, "FAIL") and
+              v.get("cpu_ms_per_call<1000") == ("cpu_ms_per_call %s, bound < 1000" % why, "FAIL"),
+              "verdict lines: %r" % v)
+        for t in json.load(open(saved))["thresholds"]:
+            check(t["value"] is None and t["pass"] is False and "not sampled" in t["na"],
+                  "JSON threshold %r" % t)
+        rc, out, _ = rpcbench("report", saved, "--threshold", "server_cpu>=0%")
+        check(rc == 3 and threshold_verdicts(out)["server_cpu>=0%"][1] == "FAIL",
+              "report, a bound any figure meets: rc %d %r" % (rc, out[-300:]))
+
+
 def test_compare_judges_each_arm_and_writes_gates_to_junit():
     """compare --threshold judges both arms' merged results (a failed one
     exits 3 even when the gate passes); --junit has a testcase per arm and
@@ -159,4 +182,5 @@ def test_compare_judges_each_arm_and_writes_gates_to_junit():
 if __name__ == "__main__":
     main([test_compare_judges_each_arm_and_writes_gates_to_junit,
           test_run_fails_then_passes_and_report_agrees, test_bad_condition_exits_2_before_sending,
-          test_per_verb_list_and_junit, test_no_success_fails_whatever_the_conditions])
+          test_per_verb_list_and_junit, test_no_success_fails_whatever_the_conditions,
+          test_unknown_figure_fails_saying_so])

@@ -1,6 +1,6 @@
 /* test_agent_link: what the engine's tick takes from the agent's samples
- * (client/agent_link.h) without a network: sample k or unknown (-1, never
- * 0), and the summary's CPU time, source and warning. The link is built by
+ * (client/agent_link.h) without a network: sample k or unknown
+ * (FIG_UNKNOWN, never 0), and the summary's CPU time, source and warning. The link is built by
  * hand as the reader thread would have filled it. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -51,17 +51,17 @@ static void test_take_known_and_unknown(void **state)
     arrive(l, 1, 49.5, 495000000);
     assert_int_equal(agent_link_take(l, 1, &p), 1);
     assert_true(p.server_pct == 49.5);
-    assert_int_equal(p.server_rss_kb, 2048);
+    assert_true(p.server_rss_kb == 2048);
     assert_true(p.machine_busy_pct == 30);
     assert_true(p.client_pct == 12); /* this host's own, left alone */
     /* sample 2 never came: unknown, never 0 */
     assert_int_equal(agent_link_take(l, 2, &p), 0);
-    assert_true(p.server_pct == -1 && p.machine_busy_pct == -1 && p.machine_steal_pct == -1 &&
-                p.loadavg1 == -1);
-    assert_int_equal(p.server_rss_kb, -1);
+    assert_true(!fig_known(p.server_pct) && !fig_known(p.machine_busy_pct) &&
+                !fig_known(p.machine_steal_pct) && !fig_known(p.loadavg1));
+    assert_false(fig_known(p.server_rss_kb));
     /* a stale sample in the slot (k - RING) is not sample k */
     assert_int_equal(agent_link_take(l, 1 + AGENT_LINK_RING, &p), 0);
-    assert_true(p.server_pct == -1);
+    assert_false(fig_known(p.server_pct));
     agent_link_close(l);
 }
 
@@ -121,7 +121,7 @@ static void test_summary_short_silent_dead(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct agent_link *l = new_link();
         struct run_result *r = summary(l, cases[i].arrived, cases[i].asked, cases[i].dead);
-        assert_true(r->server_cpu_ms == -1);
+        assert_false(fig_known(r->server_cpu_ms));
         assert_int_equal(r->nwarnings, cases[i].warning ? 1 : 0);
         if (cases[i].warning)
             assert_non_null(strstr(r->warnings[0], cases[i].warning));

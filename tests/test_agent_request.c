@@ -144,7 +144,7 @@ static void test_wire_round_trip(void **state)
     (void)state;
     struct agent_sample s = {.k = 7, .pt = {.t_ns = 123456789, .server_pct = 49.5,
                                             .server_rss_kb = 1024, .server_threads = 3,
-                                            .server_alive = 1, .machine_busy_pct = -1,
+                                            .server_alive = 1, .machine_busy_pct = FIG_UNKNOWN,
                                             .machine_steal_pct = 0, .loadavg1 = 0.5},
                              .total_server_ns = 987654321, .measured = 1,
                              .source = "schedstat", .pids = {42, 43}, .npids = 2};
@@ -155,8 +155,9 @@ static void test_wire_round_trip(void **state)
     assert_int_equal(back.k, 7);
     assert_int_equal(back.pt.t_ns, 123456789);
     assert_true(back.pt.server_pct == 49.5);
-    assert_true(back.pt.machine_busy_pct == -1); /* unknown stays unknown */
-    assert_true(back.pt.client_pct == -1);
+    assert_false(fig_known(back.pt.machine_busy_pct)); /* unknown stays unknown */
+    assert_false(fig_known(back.pt.client_pct));
+    assert_true(back.pt.server_rss_kb == 1024);
     assert_int_equal(back.total_server_ns, 987654321);
     assert_string_equal(back.source, "schedstat");
     assert_int_equal(back.npids, 2);
@@ -178,6 +179,33 @@ static void test_wire_round_trip(void **state)
     assert_int_equal(now, 99);
     assert_int_equal(cores, 4);
     assert_int_equal(agent_wire_parse_clock("C 99", &now, &cores), -1);
+}
+
+/* The wire keeps the markers every client reads (-1, rss 0) for unknown:
+ * a line of an older agent, and one written from FIG_UNKNOWN, both read
+ * back as unknown, never as -1 or 0. */
+static void test_wire_unknown_markers(void **state)
+{
+    (void)state;
+    struct agent_sample s, back;
+    char line[AGENT_LINE_MAX];
+    const char *old = "S 3 100 -1.000000 0 0 0 -1.000000 -1.000000 -1.0000 0 0 - -\n";
+    assert_int_equal(agent_wire_parse(old, &back), 0);
+    assert_false(fig_known(back.pt.server_pct) || fig_known(back.pt.server_rss_kb) ||
+                 fig_known(back.pt.machine_busy_pct) || fig_known(back.pt.machine_steal_pct) ||
+                 fig_known(back.pt.loadavg1) || fig_known(back.pt.client_pct));
+    memset(&s, 0, sizeof s);
+    s.k = 3;
+    proc_point_unknown(&s.pt, 100);
+    assert_true(agent_wire_format(&s, line, sizeof line) > 0);
+    assert_string_equal(line, old); /* what an older client reads as unknown */
+    assert_int_equal(agent_wire_parse(line, &back), 0);
+    assert_false(fig_known(back.pt.server_pct) || fig_known(back.pt.server_rss_kb));
+    /* a known 0 is a figure: the machine idle, the load 0 */
+    s.pt.machine_busy_pct = s.pt.loadavg1 = 0;
+    assert_true(agent_wire_format(&s, line, sizeof line) > 0);
+    assert_int_equal(agent_wire_parse(line, &back), 0);
+    assert_true(back.pt.machine_busy_pct == 0 && back.pt.loadavg1 == 0);
 }
 
 static void test_token(void **state)
@@ -210,7 +238,8 @@ int main(void)
         cmocka_unit_test(test_clock),       cmocka_unit_test(test_samples),
         cmocka_unit_test(test_server_check),
         cmocka_unit_test(test_refusals),    cmocka_unit_test(test_bounds),
-        cmocka_unit_test(test_wire_round_trip), cmocka_unit_test(test_token),
+        cmocka_unit_test(test_wire_round_trip), cmocka_unit_test(test_wire_unknown_markers),
+        cmocka_unit_test(test_token),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

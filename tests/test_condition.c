@@ -247,6 +247,7 @@ static int setup_stages(void **state)
     res.stages[1].offered = res.stages[1].sent = 200;
     res.stages[1].ok = 190;
     res.stages[1].errors = 10;
+    res.stages[1].answered = 195; /* ok, and 5 faults; its 5 timeouts were never answered */
     res.stages[1].server_cpu_pct = 20;
     res.stages[1].server_cpu_ms = 200;
     return 0;
@@ -268,8 +269,14 @@ static void test_eval_stages(void **state)
     assert_int_equal(judge("stage2.rate>=99%", &v), 1); /* 200 sent of 200 offered */
     assert_true(v == 100);
     assert_int_equal(judge("stage2.server_cpu<=20%", &v), 1);
-    assert_int_equal(judge("stage2.cpu_ms_per_call<=1.1", &v), 1); /* 200 ms / 190 */
-    assert_true(fabs(v - 200.0 / 190) < 1e-12);
+    assert_int_equal(judge("stage2.cpu_ms_per_call<=1.1", &v), 1); /* 200 ms / 195 answered */
+    assert_true(fabs(v - 200.0 / 195) < 1e-12);
+    res.stages[1].answered = 0; /* the server measured, and it answered nothing */
+    assert_int_equal(judge("stage2.cpu_ms_per_call<=1.1", NULL), -1);
+    struct cond_result out;
+    condition_eval(&list.c[0], &res, &out);
+    assert_string_equal(out.why, "no request answered");
+    res.stages[1].answered = 195;
     assert_int_equal(judge("stage1.server_cpu<100", NULL), -1); /* not measured */
     assert_int_equal(judge("stage3.p99<1s", NULL), -1);
     assert_int_equal(judge("p99<1s", NULL), -1); /* the run's own histogram: empty here */
@@ -295,7 +302,7 @@ static void test_eval_na(void **state)
     assert_int_equal(condition_parse_list("p99<1s,server_cpu<80%,rate>0%", &list, err), 0);
     hist_reset(&res.latency);
     res.nsamples = 0;
-    res.server_cpu_ms = -1;
+    res.server_cpu_ms = FIG_UNKNOWN;
     res.cfg.rate = 0;
     assert_int_equal(condition_eval_list(&list, &res, out), 3);
     for (int i = 0; i < 3; i++)

@@ -72,7 +72,7 @@ static char *panel_of(const struct doc_chart *c)
 
 static const double t[4] = {1, 2, 3, 4};
 static const double p50[4] = {0.5, 0.25, NAN, 0.75}, p99[4] = {2, 3, 4, 5};
-static const double none[4] = {-1, -1, NAN, -1}, rss[4] = {10, 11, 12, 13};
+static const double none[4] = {NAN, NAN, NAN, NAN}, rss[4] = {10, 11, 12, 13};
 
 /* Four lines over a shared t: p50 with a gap, p99, one never measured,
  * RSS on the right-hand axis. */

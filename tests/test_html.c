@@ -73,10 +73,10 @@ static char *one_chart(const struct doc_series *s, const double *x)
 static void test_chart_gaps_and_names(void **state)
 {
     (void)state;
-    double x[5] = {1, 2, 3, 4, 5}, y[5] = {1, 2, NAN, 4, -1};
+    double x[5] = {1, 2, 3, 4, 5}, y[5] = {1, 2, NAN, 4, FIG_UNKNOWN};
     struct doc_series s = {.name = "a</script><b>", .unit = "ms", .y = y, .n = 5, .dec = 2};
     char *out = one_chart(&s, x);
-    /* two runs of points: 1-2, then 4 alone; NaN and -1 are gaps */
+    /* two runs of points: 1-2, then 4 alone; unknown (NaN) is a gap */
     const char *d = strstr(out, " d=\"");
     assert_non_null(d);
     char path[256];

@@ -39,7 +39,8 @@ static void one_run(struct hist *h)
     assert_int_equal(hist_init_latency(h), 0);
     hist_record(h, 500);    /* 0.5 ms */
     hist_record(h, 5000);   /* 5 ms */
-    struct interval_rec rec = {.sent = 5, .server_cpu_pct = 12.5, .client_cpu_pct = -1};
+    struct interval_rec rec = {.sent = 5, .server_cpu_pct = 12.5, .client_cpu_pct = FIG_UNKNOWN,
+                               .server_rss_kb = FIG_UNKNOWN};
     struct live_view v = {.res = &res, .rec = &rec, .latency = h, .interval_s = 1};
     om_take_view(&om, &v);
     hist_reset(h);
@@ -81,7 +82,8 @@ static void buckets_add_up(void **state)
     snprintf(want, sizeof want, "rpcbench_errors_total{%s,kind=\"timeout\"} 1\n", lab);
     assert_non_null(strstr(t, want));
     assert_non_null(strstr(t, "rpcbench_server_cpu_percent{"));
-    assert_null(strstr(t, "rpcbench_client_cpu_percent{")); /* unknown: no sample */
+    assert_null(strstr(t, "rpcbench_client_cpu_percent")); /* unknown: no sample, no family */
+    assert_null(strstr(t, "rpcbench_server_rss_bytes"));
     free(t);
     hist_close(&h);
 }

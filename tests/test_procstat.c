@@ -194,8 +194,9 @@ static void test_machine_pct(void **state)
     assert_true(near(procstat_machine_pct(&a, &b, NS_PER_S, 100, &steal), 50.0));
     assert_true(near(steal, 2.0));
     /* counters going backwards, or no time: unknown */
-    assert_true(procstat_machine_pct(&b, &a, NS_PER_S, 100, &steal) == -1 && steal == -1);
-    assert_true(procstat_machine_pct(&a, &a, NS_PER_S, 100, &steal) == -1);
+    assert_false(fig_known(procstat_machine_pct(&b, &a, NS_PER_S, 100, &steal)));
+    assert_false(fig_known(steal));
+    assert_false(fig_known(procstat_machine_pct(&a, &a, NS_PER_S, 100, &steal)));
 }
 
 static void test_parse_loadavg_statm(void **state)
@@ -253,7 +254,7 @@ static void test_sampler_fixture_by_name(void **state)
     assert_int_equal(p.server_alive, 2);
     assert_true(s.vanished);
     assert_true(p.server_pct > 49.99 && p.server_pct < 50.01);
-    assert_int_equal(p.server_rss_kb, 2 * 250 * 4);
+    assert_true(p.server_rss_kb == 2 * 250 * 4);
     assert_int_equal(p.server_threads, 4);
     assert_true(p.client_pct > 49.99 && p.client_pct < 50.01);
     /* t1 -> t2: 1000 jiffies, 500 busy, 20 stolen */
@@ -278,14 +279,14 @@ static void test_sampler_fixture_backwards(void **state)
     assert_true(p.server_pct > 99.99 && p.server_pct < 100.01);
     /* a second sample with nothing changed: all deltas 0 */
     sampler_sample(&s, NS_PER_S, &p);
-    assert_true(p.server_pct == 0.0 && p.client_pct == 0.0 && p.machine_busy_pct == -1);
-    assert_true(p.machine_steal_pct == -1);
+    assert_true(p.server_pct == 0.0 && p.client_pct == 0.0 && !fig_known(p.machine_busy_pct));
+    assert_false(fig_known(p.machine_steal_pct));
     assert_true(sampler_server_cpu_ms(&s) > 499.9 && sampler_server_cpu_ms(&s) < 500.1);
     /* the window keeps the first interval's 20 of 1000 jiffies */
     assert_true(sampler_steal_pct(&s) > 1.99 && sampler_steal_pct(&s) < 2.01);
     /* a new start forgets them */
     sampler_start(&s, 2 * NS_PER_S);
-    assert_true(sampler_steal_pct(&s) == -1);
+    assert_false(fig_known(sampler_steal_pct(&s)));
 }
 
 static void test_sampler_fixture_gone(void **state)
@@ -304,9 +305,11 @@ static void test_sampler_fixture_gone(void **state)
     strcpy(s.root, DATA "nowhere");
     sampler_sample(&s, 2 * NS_PER_S, &p);
     assert_int_equal(p.server_alive, 0);
-    assert_true(p.server_pct == -1 && p.client_pct == -1 && p.machine_busy_pct == -1);
-    assert_true(p.machine_steal_pct == -1);
-    assert_true(p.loadavg1 == -1);
+    assert_false(fig_known(p.server_pct) || fig_known(p.client_pct) ||
+                 fig_known(p.machine_busy_pct));
+    assert_false(fig_known(p.machine_steal_pct));
+    assert_false(fig_known(p.loadavg1));
+    assert_false(fig_known(p.server_rss_kb)); /* nothing read: no size, never 0 */
 }
 
 /* 5000500 is another process in t2 (new starttime): its ticks are not a
@@ -377,7 +380,8 @@ static void test_sampler_self_burn(void **state)
     assert_true(sampler_steal_pct(&s) >= 0 && sampler_steal_pct(&s) <= 100);
     assert_true(p.loadavg1 >= 0);
     assert_int_equal(p.server_alive, 0);
-    assert_true(p.server_pct == -1);
+    assert_false(fig_known(p.server_pct));
+    assert_false(fig_known(p.server_rss_kb));
 }
 
 static void test_sampler_missing_pid(void **state)
@@ -392,8 +396,8 @@ static void test_sampler_missing_pid(void **state)
     sampler_sample(&s, clock_now_ns() + NS_PER_MS, &p);
     assert_int_equal(p.server_alive, 0);
     assert_false(s.vanished); /* never there: not "vanished" */
-    assert_true(p.server_pct == -1);
-    assert_true(sampler_server_cpu_ms(&s) == -1); /* not measured, not 0 */
+    assert_false(fig_known(p.server_pct));
+    assert_false(fig_known(sampler_server_cpu_ms(&s))); /* not measured, not 0 */
 }
 
 /* A child that exits between two samples: alive, then vanished. */

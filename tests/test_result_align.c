@@ -34,15 +34,17 @@ static void make(struct run_result *r, double start, int64_t base)
     assert_int_equal(result_init(r, &c), 0);
     r->start_unix = start;
     r->duration_s = 3;
-    r->server_cpu_ms = -1;
-    r->machine_busy_pct = r->machine_steal_pct = -1;
+    r->server_cpu_ms = FIG_UNKNOWN;
+    r->machine_busy_pct = r->machine_steal_pct = FIG_UNKNOWN;
     r->watched_pids[0] = 100 + (pid_t)base; /* different servers: shares add */
     r->nwatched = 1;
     for (int k = 1; k <= 3; k++) {
         struct interval_rec rec = {.t = k, .sent = base * k, .ok = base * k,
-                                   .server_cpu_pct = -1, .client_cpu_pct = -1};
-        struct proc_point p = {.t_ns = k * 1000000000LL, .server_pct = (double)base,
-                               .client_pct = -1};
+                                   .server_cpu_pct = FIG_UNKNOWN,
+                                   .client_cpu_pct = FIG_UNKNOWN, .server_rss_kb = FIG_UNKNOWN};
+        struct proc_point p;
+        proc_point_unknown(&p, k * 1000000000LL);
+        p.server_pct = (double)base;
         assert_int_equal(result_add_interval(r, &rec), 0);
         assert_int_equal(result_add_sample(r, &p), 0);
         r->sent += rec.sent;

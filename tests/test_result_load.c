@@ -17,6 +17,7 @@
 #include "report/report.h"
 #include "model/result_json.h"
 #include "model/result_merge.h"
+#include "model/server_cpu.h"
 
 static uint64_t lcg(uint64_t *s)
 {
@@ -350,7 +351,7 @@ static void test_steal_saved_and_shown(void **state)
     json_object_put(o);
     assert_int_equal(result_load(&back, path, err), 0);
     unlink(path);
-    assert_true(back.machine_steal_pct == -1);
+    assert_false(fig_known(back.machine_steal_pct));
     assert_true(back.machine_busy_pct > 39.73 && back.machine_busy_pct < 39.75);
     machine_line(&back, line, sizeof line);
     assert_non_null(strstr(line, "busy 39.7% (all cores), load 0.83; client CPU"));
@@ -413,6 +414,97 @@ static void test_steal_warnings(void **state)
     result_free(&r);
 }
 
+/* Sets key of o to -1 (or, as older versions wrote an RSS, to 0). */
+static void mark(json_object *o, const char *key, int v)
+{
+    json_object_object_add(o, key, json_object_new_int(v));
+}
+
+/* A result as a version before unknown was null saved it: every figure it
+ * had not measured as -1, each RSS as 0 (tests the loader, not a writer). */
+static void write_old_file(const char *path)
+{
+    struct run_result r;
+    fill(&r, 5, 90, 1);
+    json_object *o = result_to_json(&r), *cpu, *sys, *a;
+    result_free(&r);
+    assert_true(json_object_object_get_ex(o, "intervals", &a));
+    for (size_t i = 0; i < json_object_array_length(a); i++) {
+        json_object *x = json_object_array_get_idx(a, i);
+        mark(x, "server_cpu_pct", -1), mark(x, "client_cpu_pct", -1), mark(x, "server_rss_kb", 0);
+    }
+    assert_true(json_object_object_get_ex(o, "server_cpu", &cpu));
+    static const char *const cpu_keys[] = {"mean_pct", "p50_pct", "max_pct", "cpu_ms"};
+    for (size_t i = 0; i < 4; i++)
+        mark(cpu, cpu_keys[i], -1);
+    mark(cpu, "rss_start_kb", 0), mark(cpu, "rss_end_kb", 0);
+    assert_true(json_object_object_get_ex(cpu, "samples", &a));
+    for (size_t i = 0; i < json_object_array_length(a); i++)
+        mark(json_object_array_get_idx(a, i), "pct", -1), mark(json_object_array_get_idx(a, i),
+                                                               "rss_kb", 0);
+    assert_true(json_object_object_get_ex(o, "system", &sys));
+    mark(sys, "busy_pct", -1), mark(sys, "steal_pct", -1), mark(sys, "loadavg", -1);
+    assert_int_equal(json_object_to_file(path, o), 0);
+    json_object_put(o);
+}
+
+/* What the saved -1s became, written again: null in JSON. */
+static void assert_nulls(const struct run_result *r)
+{
+    json_object *o = result_to_json(r), *cpu, *sys, *v, *a;
+    assert_true(json_object_object_get_ex(o, "server_cpu", &cpu));
+    static const char *const keys[] = {"mean_pct", "p50_pct", "max_pct", "cpu_ms",
+                                       "cpu_ms_per_call", "rss_start_kb", "rss_end_kb"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        assert_true(json_object_object_get_ex(cpu, keys[i], &v) && v == NULL);
+    assert_true(json_object_object_get_ex(cpu, "samples", &a));
+    v = json_object_array_get_idx(a, 0);
+    assert_true(json_object_object_get_ex(v, "pct", &v) && v == NULL);
+    assert_true(json_object_object_get_ex(o, "system", &sys));
+    assert_true(json_object_object_get_ex(sys, "busy_pct", &v) && v == NULL);
+    assert_true(json_object_object_get_ex(sys, "loadavg", &v) && v == NULL);
+    assert_true(json_object_object_get_ex(o, "intervals", &a));
+    v = json_object_array_get_idx(a, 0);
+    assert_true(json_object_object_get_ex(v, "server_rss_kb", &v) && v == NULL);
+    json_object_put(o);
+}
+
+/* A file saved by an older version, -1 (RSS 0) for what it had not
+ * measured, loads with those figures unknown: never -1 or 0 in memory, so
+ * n/a in the text, empty in the CSV, null in the JSON (issue 36). */
+static void test_old_markers_load_as_unknown(void **state)
+{
+    (void)state;
+    struct run_result back;
+    char path[64], err[ERR_LEN] = "", line[256];
+    tmp_path(path, sizeof path);
+    write_old_file(path);
+    assert_int_equal(result_load(&back, path, err), 0);
+    unlink(path);
+    assert_false(fig_known(back.server_cpu_ms) || fig_known(back.rss_start_kb) ||
+                 fig_known(back.rss_end_kb) || fig_known(back.machine_busy_pct) ||
+                 fig_known(back.machine_steal_pct) || fig_known(back.loadavg1));
+    for (size_t i = 0; i < back.nsamples; i++)
+        assert_false(fig_known(back.samples[i].server_pct) ||
+                     fig_known(back.samples[i].server_rss_kb));
+    assert_false(fig_known(back.intervals[0].server_cpu_pct) ||
+                 fig_known(back.intervals[0].client_cpu_pct) ||
+                 fig_known(back.intervals[0].server_rss_kb));
+    assert_false(result_server_measured(&back));
+    assert_false(fig_known(result_cpu_ms_per_call(&back)));
+    machine_line(&back, line, sizeof line);
+    assert_non_null(strstr(line, "busy n/a (all cores), load n/a; client CPU mean n/a"));
+    char *csv = NULL;
+    size_t n = 0;
+    FILE *f = open_memstream(&csv, &n);
+    report_csv(f, &back);
+    fclose(f);
+    assert_non_null(strstr(csv, "\n1.000,0,30,0,30,0,1.000,2.000,,,\n")); /* cpu, cpu, rss */
+    free(csv);
+    assert_nulls(&back);
+    result_free(&back);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_csv_shape),
         cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_steal_saved_and_shown),
+        cmocka_unit_test(test_old_markers_load_as_unknown),
         cmocka_unit_test(test_steal_warnings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

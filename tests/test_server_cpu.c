@@ -35,9 +35,11 @@ static void fill(const double *t, const double *p, size_t n)
     res.watched_pids[0] = 42;
     res.server_cpu_ms = 0;
     for (size_t i = 0; i < n; i++) {
-        struct proc_point pt = {.t_ns = (int64_t)(t[i] * 1e9), .server_pct = p[i]};
+        struct proc_point pt;
+        proc_point_unknown(&pt, (int64_t)(t[i] * 1e9));
+        pt.server_pct = p[i];
         assert_int_equal(result_add_sample(&res, &pt), 0);
-        if (p[i] >= 0) /* an interval that could not read the server adds nothing */
+        if (fig_known(p[i])) /* an interval that could not read the server adds nothing */
             res.server_cpu_ms += p[i] / 100 * (t[i] - (i ? t[i - 1] : 0)) * 1000;
     }
     res.duration_s = n ? t[n - 1] : 0;
@@ -53,9 +55,9 @@ static void test_wstats(void **state)
     near(se, sqrt(1.5 * (156.25 + 6.25 + 225)) / 4, 1e-9);
     server_cpu_wstats(x, w, 1, &mean, &se);
     near(mean, 10, 1e-9);
-    assert_true(se == -1);
+    assert_false(fig_known(se));
     server_cpu_wstats(x, w, 0, &mean, &se);
-    assert_true(mean == -1 && se == -1);
+    assert_false(fig_known(mean) || fig_known(se));
 }
 
 /* Two full seconds at 4 %, then 6 ms at 50 % after SIGINT: the plain mean
@@ -79,13 +81,13 @@ static void test_short_last_interval(void **state)
 static void test_unmeasured_is_na(void **state)
 {
     (void)state;
-    double t[] = {1, 2}, p[] = {-1, -1}, mean, p50, max;
+    double t[] = {1, 2}, p[] = {FIG_UNKNOWN, FIG_UNKNOWN}, mean, p50, max;
     fill(t, p, 2);
     res.ok = 10;
     result_cpu_summary(&res, &mean, &p50, &max);
-    assert_true(mean == -1 && p50 == -1 && max == -1);
+    assert_false(fig_known(mean) || fig_known(p50) || fig_known(max));
     assert_false(result_server_measured(&res));
-    assert_true(isnan(result_cpu_ms_per_call(&res))); /* not 0, which `<1` would pass */
+    assert_false(fig_known(result_cpu_ms_per_call(&res))); /* not 0, which `<1` would pass */
     char line[200];
     server_cpu_text(&res, line, sizeof line);
     assert_non_null(strstr(line, "CPU n/a (not measured"));
@@ -143,7 +145,7 @@ static void fill_intervals(const int64_t *ok, const int64_t *errors)
 static void test_per_call_server_killed(void **state)
 {
     (void)state;
-    double t[] = {1, 2, 3, 4, 5, 6}, p[] = {20, 20, 20, 20, -1, -1};
+    double t[] = {1, 2, 3, 4, 5, 6}, p[] = {20, 20, 20, 20, FIG_UNKNOWN, FIG_UNKNOWN};
     int64_t ok[] = {10, 10, 10, 10, 0, 0}, errors[] = {0, 0, 0, 0, 10, 10};
     fill(t, p, 6);
     fill_intervals(ok, errors);
@@ -153,6 +155,35 @@ static void test_per_call_server_killed(void **state)
     struct cpu_per_call c;
     result_cpu_per_call(&res, &c);
     near(c.net, 15, 1e-9); /* 5 % over the 4 s it lived, not the 6 s of the run */
+}
+
+/* The same by stage (3 s each): the server answered 10 calls a second,
+ * and 5 in the 5th second before it was killed, whose CPU was not read.
+ * Stage 2's CPU per call is the CPU where it was read (1 s at 20 %) over
+ * the calls answered there (15 answered, less the 5 of the unread second):
+ * 20, as stage 1's 600 / 30; with none answered it is unknown. */
+static void test_stage_per_call_server_killed(void **state)
+{
+    (void)state;
+    double t[] = {1, 2, 3, 4, 5, 6}, p[] = {20, 20, 20, 20, FIG_UNKNOWN, FIG_UNKNOWN};
+    int64_t ok[] = {10, 10, 10, 10, 5, 0}, errors[] = {0, 0, 0, 0, 5, 10};
+    fill(t, p, 6);
+    res.cfg.stages[0] = res.cfg.stages[1] = (struct run_stage){3000000000LL, 10, 10};
+    res.cfg.nstages = 2;
+    assert_int_equal(result_stages_init(&res), 0);
+    fill_intervals(ok, errors);
+    res.err[ERR_CONNECT] = 15;
+    res.stages[0].answered = 30;
+    res.stages[1].answered = 15;
+    result_stages_cpu(&res);
+    near(res.stages[0].server_cpu_ms, 600, 1e-6);
+    near(res.stages[1].server_cpu_ms, 200, 1e-6); /* where it was read: not 20 % of 3 s */
+    near(result_stage_cpu_per_call(&res, 0), 20, 1e-9);
+    near(result_stage_cpu_per_call(&res, 1), 20, 1e-9);
+    res.stages[1].answered = 5; /* only those of the unread second */
+    assert_false(fig_known(result_stage_cpu_per_call(&res, 1)));
+    res.stages[0].answered = -1; /* a file saved before answered was counted */
+    assert_false(fig_known(result_stage_cpu_per_call(&res, 0)));
 }
 
 /* Calls the server never answered (timeouts, resets, refused connects)
@@ -290,6 +321,7 @@ int main(void)
         cmocka_unit_test(test_per_call_net),
         cmocka_unit_test(test_default_idle_baseline),
         cmocka_unit_test(test_per_call_server_killed),
+        cmocka_unit_test(test_stage_per_call_server_killed),
         cmocka_unit_test(test_per_call_answered_only),
         cmocka_unit_test(test_per_call_se_on_ramp),
         cmocka_unit_test(test_idle_refused),

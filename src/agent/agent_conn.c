@@ -14,6 +14,7 @@
 #include "agent/agent_int.h"
 #include "base/clock.h"
 #include "base/err.h"
+#include "base/figure.h"
 #include "net/sock.h"
 #include "net/tls.h"
 #include "stats/agent_wire.h"
@@ -103,8 +104,8 @@ static void stream(struct agent_conn *c, const struct agent_request *r, struct s
         if (wait_until(c, base + k * r->interval_ns))
             return;
         sampler_sample(s, clock_now_ns(), &out.pt);
-        out.pt.client_pct = -1; /* the agent's own CPU: nobody asked */
-        out.measured = sampler_server_cpu_ms(s) >= 0;
+        out.pt.client_pct = FIG_UNKNOWN; /* the agent's own CPU: nobody asked */
+        out.measured = fig_known(sampler_server_cpu_ms(s));
         out.total_server_ns = s->total_server_ns;
         snprintf(out.source, sizeof out.source, "%s", sampler_cpu_source(s));
         out.npids = s->npids < AGENT_WIRE_PIDS ? s->npids : AGENT_WIRE_PIDS;

@@ -186,15 +186,15 @@ static void lengthen(struct comparison *c)
     if (next == now)
         return;
     c->arm[0].cfg.duration_ns = c->arm[1].cfg.duration_ns = next;
-    char from[32], to[32], most[32];
+    char from[32], to[32], most[32], why[128];
     units_format_duration(now, from, sizeof from);
     units_format_duration(next, to, sizeof to);
     units_format_duration(c->plan.longest_round_ns, most, sizeof most);
+    compare_round_length_why(c, why, sizeof why);
     if (dist_is_root())
-        fprintf(stderr, "rpcbench compare: rounds %zu and on last %s, not %s: a round of rounds "
-                "%zu-%zu held %lld answered calls and %.0f ms of server CPU, too few for CPU per "
-                "call (%d calls and %.0f ms at least; --longest-round %s)\n", c->pairs + 1, to,
-                from, c->pairs - 1, c->pairs, (long long)c->longer.calls, c->longer.cpu_ms,
+        fprintf(stderr, "rpcbench compare: rounds %zu and on last %s, not %s: %s (rounds "
+                "%zu-%zu), too few for CPU per call (%d calls and %.0f ms at least; "
+                "--longest-round %s)\n", c->pairs + 1, to, from, why, c->pairs - 1, c->pairs,
                 COMPARE_MIN_CALLS_CPU, COMPARE_MIN_CPU_MS, most);
 }
 

@@ -40,12 +40,12 @@ struct agent_link *agent_link_open(const struct run_config *cfg, char *warn, cha
 void agent_link_start(struct agent_link *l, int64_t m0_ns, int64_t interval_ns);
 
 /* Puts sample k's server and machine figures into p (the caller's; its
- * t_ns and client_pct are left alone): the agent's, or -1 (rss -1) when
- * sample k did not come in time. Never blocks on the network.
+ * t_ns and client_pct are left alone): the agent's, or FIG_UNKNOWN
+ * (base/figure.h) when sample k did not come in time. Never blocks on the network.
  * @return 1 when sample k was there, else 0. */
 int agent_link_take(struct agent_link *l, int64_t k, struct proc_point *p);
 
-/* After the run: the server's CPU time over the samples (ms; -1 unknown:
+/* After the run: the server's CPU time over the samples (ms; FIG_UNKNOWN:
  * the last interval's sample missing), where it came from ("agent
  * schedstat", "" unknown) into res, the clock offset and its error, the
  * agent's cores and steal, and a warning when samples stopped coming

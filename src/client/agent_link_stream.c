@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/figure.h"
 #include "client/agent_link_int.h"
 #include "net/tls.h"
 
@@ -91,8 +92,8 @@ int agent_link_take(struct agent_link *l, int64_t k, struct proc_point *p)
     p->server_alive = 0;
     p->server_threads = 0;
     if (s.k != k) {
-        p->server_pct = p->machine_busy_pct = p->machine_steal_pct = p->loadavg1 = -1;
-        p->server_rss_kb = -1;
+        p->server_pct = p->machine_busy_pct = p->machine_steal_pct = p->loadavg1 = FIG_UNKNOWN;
+        p->server_rss_kb = FIG_UNKNOWN;
         return 0;
     }
     p->server_pct = s.pt.server_pct;
@@ -102,7 +103,7 @@ int agent_link_take(struct agent_link *l, int64_t k, struct proc_point *p)
     p->machine_busy_pct = s.pt.machine_busy_pct;
     p->machine_steal_pct = s.pt.machine_steal_pct;
     p->loadavg1 = s.pt.loadavg1;
-    if (s.pt.machine_steal_pct >= 0) {
+    if (fig_known(s.pt.machine_steal_pct)) {
         l->steal_x_ns += s.pt.machine_steal_pct * (double)l->interval_ns;
         l->steal_ns += l->interval_ns;
     }
@@ -117,7 +118,7 @@ void agent_link_summarise(const struct agent_link *l, struct run_result *res)
 {
     const struct agent_sample *s = &l->last_got;
     int complete = l->last_k_got > 0 && l->last_k_got == l->last_k_asked;
-    res->server_cpu_ms = complete && s->measured ? (double)s->total_server_ns / 1e6 : -1;
+    res->server_cpu_ms = complete && s->measured ? (double)s->total_server_ns / 1e6 : FIG_UNKNOWN;
     snprintf(res->server_cpu_source, sizeof res->server_cpu_source, "%s%s",
              s->source[0] ? "agent " : "", s->source);
     snprintf(res->agent.url, sizeof res->agent.url, "%s", l->url);
@@ -129,7 +130,7 @@ void agent_link_summarise(const struct agent_link *l, struct run_result *res)
         res->nwatched = l->pids.npids < RUN_MAX_PIDS ? l->pids.npids : RUN_MAX_PIDS;
         memcpy(res->watched_pids, l->pids.pids, res->nwatched * sizeof *res->watched_pids);
     }
-    res->machine_steal_pct = l->steal_ns > 0 ? l->steal_x_ns / (double)l->steal_ns : -1;
+    res->machine_steal_pct = l->steal_ns > 0 ? l->steal_x_ns / (double)l->steal_ns : FIG_UNKNOWN;
     char why[ERR_LEN];
     pthread_mutex_lock((pthread_mutex_t *)&l->mu); /* the reader may still write */
     int dead = l->dead;

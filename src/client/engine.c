@@ -539,7 +539,9 @@ static void finish(struct engine *e)
     timeline_snapshot(e, NULL, &e->hook_hist, 0); /* the drain's answers */
     if (e->hook_hist.total_count) { /* answers that came in the drain */
         struct interval_rec drain = {.t = (double)(clock_now_ns() - e->m0_ns) / 1e9,
-                                     .server_cpu_pct = -1, .client_cpu_pct = -1};
+                                     .server_cpu_pct = FIG_UNKNOWN,
+                                     .client_cpu_pct = FIG_UNKNOWN,
+                                     .server_rss_kb = FIG_UNKNOWN};
         timeline_flush_hook(e, &drain, clock_now_ns());
     }
     /* Achieved is what was written to the wire. */

@@ -163,6 +163,14 @@ static inline struct stage_result *engine_stage(const struct engine *e, int64_t 
     return i < 0 ? NULL : &e->res->stages[i];
 }
 
+/* The stage of a --stages run in which an answer that arrived at at_ns
+ * counts: the one running then; after the window, the one it ended in.
+ * NULL without stages. */
+static inline struct stage_result *engine_stage_at(const struct engine *e, int64_t at_ns)
+{
+    return engine_stage(e, at_ns < e->end_ns ? at_ns : e->end_ns - 1);
+}
+
 /* ledger.c: the one place a request is counted (see its head).
  * ledger_note: event x of a request, into every view of the result.
  * ledger_sent: r was written at r->sent_ns (queued: it found every

@@ -30,26 +30,36 @@ void timeline_flush_hook(struct engine *e, const struct interval_rec *rec, int64
     e->hook_start_ns = t_ns;
 }
 
-/* Closes the interval ending at t_ns (grid index k; k <= 0 is warmup). */
-void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
+/* Interval k's /proc (read at now) and agent figures into pt (the
+ * caller's); at k 0, the grid's start: the sampler's first reading, the
+ * agent's stream. */
+static void sample_interval(struct engine *e, int64_t k, int64_t t_ns, int64_t now,
+                            struct proc_point *pt)
 {
-    struct interval_rec rec = {0};
-    struct proc_point pt = {.server_pct = -1, .client_pct = -1};
-    int64_t now = clock_now_ns();
-    if (k == 0)
-        timeline_window_edge(e, 0);
+    proc_point_unknown(pt, 0); /* what neither the sampler nor the agent reads */
     if (e->smp) {
         if (k == 0)
             sampler_start(e->smp, now);
         else
-            sampler_sample(e->smp, now, &pt);
+            sampler_sample(e->smp, now, pt);
     }
     if (e->agent) { /* the server's host's figures, never waited for */
         if (k == 0)
             agent_link_start(e->agent, t_ns, e->cfg->interval_ns);
         else
-            agent_link_take(e->agent, k, &pt);
+            agent_link_take(e->agent, k, pt);
     }
+}
+
+/* Closes the interval ending at t_ns (grid index k; k <= 0 is warmup). */
+void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
+{
+    struct interval_rec rec = {0};
+    struct proc_point pt;
+    int64_t now = clock_now_ns();
+    if (k == 0)
+        timeline_window_edge(e, 0);
+    sample_interval(e, k, t_ns, now, &pt);
     rec.t = (double)(t_ns - e->m0_ns) / 1e9;
     int64_t from = e->m0_ns + (k - 1) * e->cfg->interval_ns;
     if (from < e->m0_ns - e->cfg->warmup_ns)
@@ -71,8 +81,9 @@ void timeline_close(struct engine *e, int64_t k, int64_t t_ns)
                               .hook = &e->hook_hist};
         e->hooks.on_tick(e->hooks.dist_ctx, &t);
     }
-    rec.p50_ms = (double)hist_percentile(&e->ival_hist, 50) / 1000.0;
-    rec.p99_ms = (double)hist_percentile(&e->ival_hist, 99) / 1000.0;
+    int answered = e->ival_hist.total_count > 0; /* else no latency: unknown, not 0 */
+    rec.p50_ms = answered ? (double)hist_percentile(&e->ival_hist, 50) / 1000.0 : FIG_UNKNOWN;
+    rec.p99_ms = answered ? (double)hist_percentile(&e->ival_hist, 99) / 1000.0 : FIG_UNKNOWN;
     rec.server_cpu_pct = pt.server_pct;
     rec.client_cpu_pct = pt.client_pct;
     rec.server_rss_kb = pt.server_rss_kb;

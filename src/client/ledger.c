@@ -15,13 +15,16 @@
  * so offered = sent + unsent and sent = ok + errors + unfinished, per call,
  * per stage, per target and per rank. Intervals count each column by its
  * own stamp (due and unsent by the intended time, sent by the write, ok and
- * errors by the answer's arrival), so their rows add up to the totals. */
+ * errors by the answer's arrival), so their rows add up to the totals; so
+ * does a stage's answered (the calls the server answered while it ran, what
+ * its CPU was spent on). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "base/clock.h"
 #include "client/engine_int.h"
 #include "client/reqlog.h"
+#include "model/server_cpu.h"
 
 /* One row of --requests-log (none without it): times from the window's
  * start. wait: at the end of the run, where waiting for the writer costs
@@ -225,6 +228,16 @@ static void record_send(struct engine *e, const struct ledger_entry *x)
     res->queued += x->queued;
 }
 
+/* A call the server answered counts in the stage its answer arrived in,
+ * whose CPU was spent on it (its other counts go by intended time): the
+ * divisor of the stage's CPU per call. */
+static void count_answered(struct engine *e, const struct ledger_entry *x)
+{
+    struct stage_result *st = engine_stage_at(e, x->at_ns);
+    if (st && result_kind_answered(x->kind))
+        st->answered++;
+}
+
 /* What the event says beyond the counts: lags, latencies, censored
  * waits, error kinds and samples, the log's row. */
 static void record_measured(struct engine *e, const struct ledger_entry *x, struct verb_result *v,
@@ -236,6 +249,7 @@ static void record_measured(struct engine *e, const struct ledger_entry *x, stru
         record_send(e, x);
         return; /* its row is written when it ends */
     case LEDGER_ENDED:
+        count_answered(e, x);
         if (req_ok(x->kind)) {
             record_latency(e, x, v, st);
         } else {

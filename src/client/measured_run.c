@@ -72,23 +72,24 @@ static int start_sampler(const struct run_config *cfg, const struct child_server
 /* What the samples say over the whole window. */
 static void summarise(struct run_result *r, const struct sampler *smp)
 {
-    double busy = 0, load = 0;
+    double busy = 0, load = FIG_UNKNOWN;
     size_t n = 0;
     for (size_t i = 0; i < r->nsamples; i++) {
         const struct proc_point *p = &r->samples[i];
-        if (p->server_rss_kb > 0 && !r->rss_start_kb)
+        if (fig_known(p->server_rss_kb) && !fig_known(r->rss_start_kb))
             r->rss_start_kb = p->server_rss_kb;
-        if (p->server_rss_kb > 0)
+        if (fig_known(p->server_rss_kb))
             r->rss_end_kb = p->server_rss_kb;
         if (p->server_threads > r->server_threads)
             r->server_threads = p->server_threads;
-        if (p->machine_busy_pct >= 0) {
+        if (fig_known(p->machine_busy_pct)) {
             busy += p->machine_busy_pct;
-            load = p->loadavg1;
             n++;
         }
+        if (fig_known(p->loadavg1)) /* the last one read */
+            load = p->loadavg1;
     }
-    r->machine_busy_pct = n ? busy / (double)n : -1;
+    r->machine_busy_pct = n ? busy / (double)n : FIG_UNKNOWN;
     r->loadavg1 = load;
     r->machine_cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     r->machine_steal_pct = sampler_steal_pct(smp); /* jiffies over the window, exact */
@@ -131,7 +132,7 @@ static void idle_baseline(const struct run_config *cfg, struct sampler *smp,
         sleep_until(t0 + d * i / n);
         int64_t now = clock_now_ns();
         sampler_sample(smp, now, &p);
-        if (p.server_pct >= 0) {
+        if (fig_known(p.server_pct)) {
             x[k] = p.server_pct;
             w[k++] = (double)(now - prev) / 1e9;
         }
@@ -139,9 +140,9 @@ static void idle_baseline(const struct run_config *cfg, struct sampler *smp,
     }
     res->idle.duration_s = (double)(prev - t0) / 1e9;
     res->idle.n = (int)k;
-    res->idle.quiet_pct = -1;
+    res->idle.quiet_pct = FIG_UNKNOWN;
     for (size_t i = 0; i < k; i++)
-        if (res->idle.quiet_pct < 0 || x[i] < res->idle.quiet_pct)
+        if (!fig_known(res->idle.quiet_pct) || x[i] < res->idle.quiet_pct)
             res->idle.quiet_pct = x[i];
     server_cpu_wstats(x, w, k, &res->idle.mean_pct, &res->idle.se_pct);
 }

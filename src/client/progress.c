@@ -17,7 +17,7 @@ void progress_line(const struct run_config *cfg, const struct interval_rec *rec,
 {
     double ival = (double)cfg->interval_ns / 1e9;
     char cpu[32] = "";
-    if (rec->server_cpu_pct >= 0)
+    if (fig_known(rec->server_cpu_pct))
         snprintf(cpu, sizeof cpu, "  srv-cpu %5.1f%%", rec->server_cpu_pct);
     char when[32];
     if (warmup)

@@ -2,12 +2,14 @@
  * live interval merge at rank 0, and the exact merge of the results. */
 #ifdef RPCBENCH_MPI
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/clock.h"
+#include "base/figure.h"
 #include "client/measured_run.h"
 #include "dist/dist_int.h"
 #include "dist/dist_pack.h"
@@ -19,8 +21,8 @@ struct tick_msg {
     int64_t k;
     int32_t last, has_ival;
     int64_t sent, ok, errors, unsent, due;
-    double server_pct, client_pct;
-    int64_t server_rss_kb;
+    double server_pct, client_pct; /* FIG_UNKNOWN: not measured (one binary: NaN as is) */
+    double server_rss_kb;
 };
 
 /* How long rank 0 waits for a rank's interval before calling it lost. */
@@ -33,7 +35,8 @@ static int64_t tick_wait_ns(void)
 static void tick_send(const struct tick_data *t)
 {
     struct tick_msg m = {.k = t->k, .last = t->last, .has_ival = t->ival != NULL,
-                         .server_pct = -1, .client_pct = -1};
+                         .server_pct = FIG_UNKNOWN, .client_pct = FIG_UNKNOWN,
+                         .server_rss_kb = FIG_UNKNOWN};
     if (t->last) {
         m.sent = *t->sent;
         m.ok = *t->ok;
@@ -57,9 +60,10 @@ static void tick_send(const struct tick_data *t)
     dist_send(0, DK_TICK, dist_g.tx.data, dist_g.tx.len, dist_g.deadline_ns);
 }
 
+/* The larger of two figures; one unknown takes the other (fmax's rule). */
 static double larger(double a, double b)
 {
-    return a > b ? a : b;
+    return fmax(a, b);
 }
 
 /* Rank 0's bookkeeping of rank r's measured counts and CPU. */
@@ -71,7 +75,7 @@ static void account(int r, int64_t k, int last, int64_t sent, int64_t ok, int64_
         dist_g.ok[r] += ok;
         dist_g.errors[r] += errors;
     }
-    if (k > 0 && !last && cpu >= 0) {
+    if (k > 0 && !last && fig_known(cpu)) {
         dist_g.cpu_sum[r] += cpu;
         dist_g.cpu_n[r]++;
     }
@@ -112,8 +116,7 @@ static void tick_merge(int r, struct tick_data *t)
         /* One server, seen from its host; the client: the busiest rank. */
         t->pt->server_pct = larger(t->pt->server_pct, m.server_pct);
         t->pt->client_pct = larger(t->pt->client_pct, m.client_pct);
-        if (m.server_rss_kb > t->pt->server_rss_kb)
-            t->pt->server_rss_kb = m.server_rss_kb;
+        t->pt->server_rss_kb = larger(t->pt->server_rss_kb, m.server_rss_kb);
     }
     account(r, m.last ? 1 : m.k, m.last, m.sent, m.ok, m.errors, m.client_pct);
     if (m.last)
@@ -126,7 +129,7 @@ static void tick_collect(struct tick_data *t)
 {
     account(0, t->last ? 1 : t->k, t->last, t->last ? *t->sent : t->rec->sent,
             t->last ? *t->ok : t->rec->ok, t->last ? *t->errors : t->rec->errors,
-            t->last ? -1 : t->pt->client_pct);
+            t->last ? FIG_UNKNOWN : t->pt->client_pct);
     unsigned char *heard = calloc((size_t)dist_g.size, 1);
     int64_t deadline = clock_now_ns() + tick_wait_ns();
     for (;;) {
@@ -185,7 +188,7 @@ static void rank_rec_of(struct rank_rec *rr, int r, const char *host, const stru
     rr->errors = s->errors;
     rr->achieved = s->rate_achieved;
     rr->send_lag_p99_ms = (double)hist_percentile(&s->send_lag, 99) / 1000.0;
-    rr->client_cpu_pct = dist_g.cpu_n[r] ? dist_g.cpu_sum[r] / dist_g.cpu_n[r] : -1;
+    rr->client_cpu_pct = dist_g.cpu_n[r] ? dist_g.cpu_sum[r] / dist_g.cpu_n[r] : FIG_UNKNOWN;
     rr->clock_offset_us = (double)dist_g.offset_ns[r] / 1000.0;
 }
 
@@ -213,7 +216,7 @@ static void as_share(struct run_result *s, int r, const char *host)
     }
     s->cfg.rate = 0;
     if (!s->nwatched) /* no server process on its host */
-        s->server_cpu_ms = -1;
+        s->server_cpu_ms = FIG_UNKNOWN;
 }
 
 /* A rank that stopped answering: what its ticks said it sent counts. */
@@ -226,7 +229,7 @@ static void add_lost(struct run_result *res, struct rank_rec *rr, int r)
     rr->sent = dist_g.sent[r];
     rr->ok = dist_g.ok[r];
     rr->errors = dist_g.errors[r];
-    rr->client_cpu_pct = -1;
+    rr->client_cpu_pct = FIG_UNKNOWN;
     rr->clock_offset_us = (double)dist_g.offset_ns[r] / 1000.0;
     res->sent += rr->sent;
     res->ok += rr->ok;

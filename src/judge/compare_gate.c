@@ -104,6 +104,10 @@ void gate_judge(const struct gate *g, const double *a, const double *b, size_t k
     memset(out, 0, sizeof *out);
     out->conf = compare_stats_look_conf(GATE_ALPHA, looks);
     out->rounds = k;
+    for (size_t i = 0; i < k; i++) { /* an unknown figure has no ratio: no interval */
+        out->unknown[0] += !fig_known(a[i]);
+        out->unknown[1] += !fig_known(b[i]);
+    }
     out->rc = compare_stats_ci_level(a, b, k, out->conf, &out->ci);
     out->verdict = out->rc == 0 ? compare_stats_gate(&out->ci, gate_bound(g), !metric_defs[g->fig].higher_better)
                                 : GATE_INCONCLUSIVE;
@@ -118,6 +122,16 @@ const char *fail_test_method(const struct fail_test *f)
                                       "the exact Cochran-Mantel-Haenszel), one-sided"
                                     : "Cochran-Mantel-Haenszel test (normal, continuity-"
                                       "corrected), one-sided";
+}
+
+int gate_unknown_text(const struct gate *g, const struct gate_result *r, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (!r->unknown[0] && !r->unknown[1])
+        return 0;
+    snprintf(out, len, "%s unknown (not measured) in %zu of %zu rounds of A and %zu of B",
+             gate_metric_name(g->fig), r->unknown[0], r->rounds, r->unknown[1]);
+    return 1;
 }
 
 const char *gate_method(void)

@@ -48,6 +48,8 @@ const char *fail_test_method(const struct fail_test *f);
 
 struct gate_result {
     int rc;                   /* compare_stats_ci_level's: 0 an interval, 1 one round, -1 n/a */
+    size_t unknown[2];        /* rounds of A, of B whose figure is unknown (not measured):
+                                 no interval, so never a pass (gate_unknown_text) */
     struct ci ci;
     double conf;              /* of this look's interval */
     size_t rounds;            /* the rounds it was judged on */
@@ -82,5 +84,10 @@ void gate_judge(const struct gate *g, const double *a, const double *b, size_t k
 
 /* @return the method, for reports (static). */
 const char *gate_method(void);
+
+/* "server_cpu unknown in 3 of 3 rounds of A and 3 of B (not measured)"
+ * into out (len bytes, the caller's) when some round's figure of g was
+ * unknown (r->unknown), else "". @return 1 when it said so, else 0. */
+int gate_unknown_text(const struct gate *g, const struct gate_result *r, char *out, size_t len);
 
 #endif

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/figure.h"
+
 /* t_{0.975, df} for df = 1..30 (any statistics table). */
 static const double t975[30] = {
     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -96,7 +98,7 @@ int compare_stats_ci_level(const double *a, const double *b, size_t k, double co
 
 void compare_stats_fmt_ratio(double x, char *out, size_t len)
 {
-    if (isnan(x) || x < 0)
+    if (!fig_known(x) || x < 0)
         snprintf(out, len, "n/a");
     else
         snprintf(out, len, "%.*f", x < 9.9995 ? 3 : x < 99.995 ? 1 : 0, x);

@@ -55,6 +55,14 @@ int64_t compare_round_length(struct comparison *c, int64_t round_ns)
     return next;
 }
 
+void compare_round_length_why(const struct comparison *c, char *buf, size_t n)
+{
+    char cpu[48] = "server CPU unknown";
+    if (fig_known(c->longer.cpu_ms))
+        snprintf(cpu, sizeof cpu, "%.0f ms of server CPU", c->longer.cpu_ms);
+    snprintf(buf, n, "a round held %lld answered calls and %s", (long long)c->longer.calls, cpu);
+}
+
 void comparison_init(struct comparison *c, const struct compare_plan *p)
 {
     memset(c, 0, sizeof *c);
@@ -84,15 +92,16 @@ static int same_server(const struct run_result *a, const struct run_result *b)
     return 1;
 }
 
-/* The lowest baseline of r's server among the first k rounds but r; -1
- * when none. */
+/* The lowest baseline of r's server among the first k rounds but r;
+ * FIG_UNKNOWN when none. */
 static double quiet_level(const struct comparison *c, size_t k, const struct run_result *r)
 {
-    double q = -1;
+    double q = FIG_UNKNOWN;
     for (int a = 0; a < 2; a++)
         for (size_t i = 0; i < k && i < c->arm[a].nrounds; i++) {
             const struct run_result *o = &c->arm[a].rounds[i];
-            if (o != r && o->idle.n > 0 && same_server(o, r) && (q < 0 || o->idle.mean_pct < q))
+            if (o != r && o->idle.n > 0 && same_server(o, r) &&
+                (!fig_known(q) || o->idle.mean_pct < q))
                 q = o->idle.mean_pct;
         }
     return q;

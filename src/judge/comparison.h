@@ -129,6 +129,11 @@ void comparison_init(struct comparison *c, const struct compare_plan *p);
  * when nothing changes. */
 int64_t compare_round_length(struct comparison *c, int64_t round_ns);
 
+/* Why the rounds were lengthened, for stderr and the report: "a round held
+ * N answered calls and M ms of server CPU" (or "CPU unknown"), into buf
+ * (caller's, n bytes, always terminated). */
+void compare_round_length_why(const struct comparison *c, char *buf, size_t n);
+
 /* Merges each arm's first c->pairs rounds into its merged result
  * (result_init'd here; have_merged says so), then takes the figures and the
  * paired intervals. @return 0, or -1 with err (ERR_LEN, caller-owned: no

@@ -304,8 +304,9 @@ static void measure_stage(const struct condition *c, const struct run_result *r,
         return;
     case CM_SERVER_CPU: case CM_CPU_MS_PER_CALL:
         x = c->kind == CM_SERVER_CPU ? s->server_cpu_pct : result_stage_cpu_per_call(r, i);
-        if (x < 0)
-            na(out, s->server_cpu_pct < 0 ? server_cpu_na_reason(r) : "no request answered");
+        if (!fig_known(x))
+            na(out, !fig_known(s->server_cpu_pct) ? server_cpu_na_reason(r)
+                                                  : "no request answered");
         else
             out->value = x;
         return;
@@ -353,7 +354,7 @@ static void measure(const struct condition *c, const struct run_result *r, int a
     case CM_SERVER_CPU: {
         double p50, mx;
         result_cpu_summary(r, &x, &p50, &mx);
-        if (x < 0)
+        if (!fig_known(x))
             na(out, server_cpu_na_reason(r));
         else
             out->value = x;
@@ -361,7 +362,7 @@ static void measure(const struct condition *c, const struct run_result *r, int a
     }
     case CM_CPU_MS_PER_CALL:
         x = result_cpu_ms_per_call(r);
-        if (isnan(x)) /* not measured, or nothing answered */
+        if (!fig_known(x)) /* not measured, or nothing answered */
             na(out, result_server_measured(r) ? "no request answered" : server_cpu_na_reason(r));
         else
             out->value = x;

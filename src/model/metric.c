@@ -9,7 +9,7 @@
 static double pct_of(const struct run_result *r, double p)
 {
     const struct hist *h = &r->latency;
-    return h->total_count ? (double)hist_percentile(h, p) / 1000 : NAN;
+    return h->total_count ? (double)hist_percentile(h, p) / 1000 : FIG_UNKNOWN;
 }
 
 static double p50(const struct run_result *r) { return pct_of(r, 50); }
@@ -18,7 +18,7 @@ static double p99(const struct run_result *r) { return pct_of(r, 99); }
 
 static double mean(const struct run_result *r)
 {
-    return r->latency.total_count ? hist_mean(&r->latency) / 1000 : NAN;
+    return r->latency.total_count ? hist_mean(&r->latency) / 1000 : FIG_UNKNOWN;
 }
 
 static double rate(const struct run_result *r)
@@ -35,19 +35,18 @@ static double cpu_pct(const struct run_result *r)
 {
     double m, p, max;
     result_cpu_summary(r, &m, &p, &max);
-    return m >= 0 ? m : NAN;
+    return m;
 }
 
 static double cpu_ms(const struct run_result *r)
 {
-    double per = result_cpu_ms_per_call(r);
-    return per >= 0 ? per : NAN;
+    return result_cpu_ms_per_call(r);
 }
 
 static double bytes(const struct run_result *r)
 {
     int64_t answered = r->ok + r->errors;
-    return answered > 0 ? (double)r->bytes_received / (double)answered : NAN;
+    return answered > 0 ? (double)r->bytes_received / (double)answered : FIG_UNKNOWN;
 }
 
 /* The client's CPU per answer: its mean share of a core over the measured
@@ -56,8 +55,8 @@ static double client_ms(const struct run_result *r)
 {
     double max, share = result_client_cpu_mean(r, &max);
     int64_t answered = r->ok + r->errors;
-    return share >= 0 && answered > 0 ? share / 100 * r->duration_s * 1000 / (double)answered
-                                      : NAN;
+    return fig_known(share) && answered > 0
+               ? share / 100 * r->duration_s * 1000 / (double)answered : FIG_UNKNOWN;
 }
 
 const struct metric_def metric_defs[METRIC_N] = {

@@ -32,7 +32,7 @@ struct metric_def {
     const char *html_id;  /* compare's page: the cells' element ids ("p99") */
     enum metric_unit unit;
     int higher_better;    /* a drop is the regression (the rate) */
-    /* The value in r (only read); NAN where it does not exist (no answer,
+    /* The value in r (only read); FIG_UNKNOWN where it does not exist (no answer,
      * CPU not sampled). */
     double (*value)(const struct run_result *r);
 };

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/figure.h"
+
 static void add_num(json_object *o, const char *k, double v)
 {
     json_object_object_add(o, k, isfinite(v) ? json_object_new_double(v) : NULL);
@@ -46,7 +48,7 @@ json_object *profile_sum_json(const struct profile_summary *s)
     json_object_object_add(o, "samples_outside_window", json_object_new_int64(s->outside));
     add_num(o, "window_s", s->window_s);
     add_num(o, "rate_hz", s->rate_hz);
-    add_num(o, "profiler_cpu_ms", s->profiler_cpu_ms >= 0 ? s->profiler_cpu_ms : NAN);
+    add_num(o, "profiler_cpu_ms", s->profiler_cpu_ms);
     add_num(o, "cpu_ms_per_call", s->cpu_ms_per_call);
     json_object_object_add(o, "saturated", json_object_new_boolean(s->saturated));
     json_object_object_add(o, "note", json_object_new_string(s->note));
@@ -137,7 +139,8 @@ void profile_sum_load(json_object *o, struct profile_summary *s)
     s->outside = (int64_t)num(o, "samples_outside_window");
     s->window_s = num(o, "window_s");
     s->rate_hz = num(o, "rate_hz");
-    s->profiler_cpu_ms = isfinite(num(o, "profiler_cpu_ms")) ? num(o, "profiler_cpu_ms") : -1;
+    double cpu = num(o, "profiler_cpu_ms"); /* null or absent: NaN */
+    s->profiler_cpu_ms = isfinite(cpu) ? fig_from_marker(cpu) : FIG_UNKNOWN;
     s->cpu_ms_per_call = num(o, "cpu_ms_per_call");
     json_object *sat = get(o, "saturated");
     s->saturated = sat && json_object_get_boolean(sat);

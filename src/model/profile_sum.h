@@ -51,8 +51,8 @@ struct profile_summary {
     int64_t outside;            /* stacks before or after it, left out */
     double window_s;            /* the window the samples cover */
     double rate_hz;             /* samples per second of the window */
-    double profiler_cpu_ms;     /* the profiler's own CPU; -1 unknown */
-    double cpu_ms_per_call;     /* what the shares were multiplied by; NAN unknown */
+    double profiler_cpu_ms;     /* the profiler's own CPU (FIG_UNKNOWN: base/figure.h) */
+    double cpu_ms_per_call;     /* what the shares were multiplied by (or FIG_UNKNOWN) */
     int saturated;              /* the server reached --cpu-saturation */
     char note[PROFILE_NOTE_LEN]; /* truncated stacks, missing symbols, and
                                     the likely fix ("" none) */

@@ -235,14 +235,15 @@ static void default_config(struct run_config *cfg)
     cfg->warmup_ns = -1;
 }
 
-/* What no requests log holds, unknown in r (result.h: NaN, or -1 for a
- * count): the machine's load, the queued count, the warmup's counts (the client's CPU and
- * the server's are unknown already, with no sample). */
+/* What no requests log holds, unknown in r (result.h: FIG_UNKNOWN, or -1
+ * for a count): the machine's load, the queued count, the warmup's counts
+ * (the client's CPU and the server's are unknown already, with no
+ * sample). */
 static void unknown_figures(struct run_result *r)
 {
-    r->machine_busy_pct = NAN;
-    r->machine_steal_pct = NAN;
-    r->loadavg1 = NAN;
+    r->machine_busy_pct = FIG_UNKNOWN;
+    r->machine_steal_pct = FIG_UNKNOWN;
+    r->loadavg1 = FIG_UNKNOWN;
     r->queued = -1;
     r->warmup = (struct warmup_counts){-1, -1, -1, -1}; /* warmup requests are not logged */
 }

@@ -35,9 +35,19 @@ int64_t result_conn_failures(const struct run_result *r)
     return n;
 }
 
+/* The figures a run measures, unknown until it does (a zero would read
+ * as a measured 0). */
+static void figures_unknown(struct run_result *r)
+{
+    r->server_cpu_ms = r->rss_start_kb = r->rss_end_kb = FIG_UNKNOWN;
+    r->idle.mean_pct = r->idle.se_pct = r->idle.quiet_pct = FIG_UNKNOWN;
+    r->machine_busy_pct = r->machine_steal_pct = r->loadavg1 = FIG_UNKNOWN;
+}
+
 int result_init(struct run_result *r, const struct run_config *cfg)
 {
     memset(r, 0, sizeof *r);
+    figures_unknown(r);
     if (cfg)
         r->cfg = *cfg;
     snprintf(r->build, sizeof r->build, "%s", rpcbench_version()); /* a load replaces it */
@@ -117,29 +127,41 @@ void result_warn(struct run_result *r, const char *fmt, ...)
 
 double result_client_cpu_mean(const struct run_result *r, double *max)
 {
-    double sum = 0, mx = -1;
+    double sum = 0, mx = FIG_UNKNOWN;
     size_t n = 0;
     for (size_t i = 0; i < r->nsamples; i++) {
         double c = r->samples[i].client_pct;
-        if (c < 0)
+        if (!fig_known(c))
             continue;
         sum += c;
         n++;
-        if (c > mx)
+        if (!fig_known(mx) || c > mx)
             mx = c;
     }
     if (max)
         *max = mx;
-    return n ? sum / (double)n : -1;
+    return n ? sum / (double)n : FIG_UNKNOWN;
 }
 
-/* ", hypervisor steal 1.2%" for the client-bound warning, when the run had
- * any steal that shows at one decimal; "" otherwise. */
-static const char *steal_note(const struct run_result *r, char *note, size_t len)
+/* "12%", or "n/a" when unknown, into out (len bytes). @return out. */
+static const char *pct_text(double pct, char *out, size_t len)
 {
-    note[0] = '\0';
-    if (r->machine_steal_pct >= 0.05)
-        snprintf(note, len, ", hypervisor steal %.1f%%", r->machine_steal_pct);
+    if (fig_known(pct))
+        snprintf(out, len, "%.0f%%", pct);
+    else
+        snprintf(out, len, "n/a");
+    return out;
+}
+
+/* "load 0.52, hypervisor steal 1.2%" for the late pacer's warning: the
+ * load when known, the steal when the run had any that shows at one
+ * decimal (unknown fails that test). */
+static const char *load_note(const struct run_result *r, char *note, size_t len)
+{
+    int n = fig_known(r->loadavg1) ? snprintf(note, len, "load %.2f", r->loadavg1)
+                                   : snprintf(note, len, "load n/a");
+    if (n > 0 && (size_t)n < len && r->machine_steal_pct >= 0.05)
+        snprintf(note + n, len - (size_t)n, ", hypervisor steal %.1f%%", r->machine_steal_pct);
     return note;
 }
 
@@ -234,11 +256,6 @@ void result_arrivals_text(unsigned a, char *out, size_t len)
 int result_count_known(int64_t n)
 {
     return n >= 0;
-}
-
-int result_figure_known(double v)
-{
-    return v >= 0; /* false for NaN and for -1 */
 }
 
 int result_lower_bound(const struct censor *cs, int mean, double value_us)
@@ -446,17 +463,17 @@ static void warn_client(struct run_result *r)
 {
     unsigned f = result_limits(r);
     double cmean = result_client_cpu_mean(r, NULL);
-    char note[48];
+    char note[64], cpu[16];
     double lag99;
     late_pacer(r, &lag99);
     if (f & RESULT_CLIENT_BOUND)
         result_warn(r, "client-bound: client CPU %.0f%% of a core; the client, not the server, "
                     "may limit these figures", cmean);
     else if (f & RESULT_LATE_PACER)
-        result_warn(r, "late pacer: pacer lag p99 %.2fms with the client at %.0f%% CPU: the "
-                    "machine (load %.2f%s) kept the client from sending on time; latencies "
-                    "include that delay", lag99, cmean, r->loadavg1,
-                    steal_note(r, note, sizeof note));
+        result_warn(r, "late pacer: pacer lag p99 %.2fms with the client at %s CPU: the "
+                    "machine (%s) kept the client from sending on time; latencies "
+                    "include that delay", lag99, pct_text(cmean, cpu, sizeof cpu),
+                    load_note(r, note, sizeof note));
 }
 
 static void warn_interrupted(struct run_result *r)
@@ -531,10 +548,10 @@ void result_warn_idle(struct run_result *r)
     double mean, se;
     struct cpu_per_call c;
     result_cpu_loaded(r, &mean, &se);
-    if (r->idle.n <= 0 || mean <= 0 || r->idle.mean_pct <= SERVER_CPU_IDLE_WARN_SHARE * mean)
+    if (r->idle.n <= 0 || !(mean > 0) || !(r->idle.mean_pct > SERVER_CPU_IDLE_WARN_SHARE * mean))
         return;
     result_cpu_per_call(r, &c);
-    if (isnan(c.net)) /* nothing answered: no CPU per call to speak of */
+    if (!fig_known(c.net)) /* nothing answered: no CPU per call to speak of */
         return;
     result_warn(r, "the server's idle CPU (%.1f%% of a core before the load) is %.0f%% of its CPU "
                 "under load (%.1f%%): that share of the %.3f CPU-ms/call is its own background; "
@@ -549,14 +566,15 @@ static void refuse_idle(struct run_result *r, const char *why)
     result_warn(r, "idle baseline refused: the server used %.1f%% of a core in the %.1fs before "
                 "the load, %s: not idle (busy with something else, such as a socket a previous "
                 "run left); CPU per call is raw only", r->idle.mean_pct, r->idle.duration_s, why);
-    r->idle = (struct idle_cpu){.quiet_pct = -1};
+    r->idle = (struct idle_cpu){.mean_pct = FIG_UNKNOWN, .se_pct = FIG_UNKNOWN,
+                                .quiet_pct = FIG_UNKNOWN};
 }
 
 /* @return 1 when a baseline of mean % is above the quiet level q (%):
  * more than twice it, and by more than SERVER_CPU_IDLE_QUIET_PTS. */
 static int above_quiet(double mean, double q)
 {
-    return q >= 0 && mean > 2 * q && mean - q > SERVER_CPU_IDLE_QUIET_PTS;
+    return fig_known(q) && mean > 2 * q && mean - q > SERVER_CPU_IDLE_QUIET_PTS;
 }
 
 int result_refuse_idle_above(struct run_result *r, double quiet_pct)
@@ -576,7 +594,7 @@ int result_refuse_idle(struct run_result *r)
     if (i->n <= 0)
         return 0;
     result_cpu_loaded(r, &mean, &se);
-    int above_load = mean >= 0 && i->mean_pct > mean;
+    int above_load = fig_known(mean) && i->mean_pct > mean;
     if (!above_load && !above_quiet(i->mean_pct, i->quiet_pct))
         return 0;
     char why[96];

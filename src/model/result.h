@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "base/err.h"
+#include "base/figure.h"
 #include "stats/hist.h"
 #include "stats/sampler.h"
 #include "model/profile_sum.h"
@@ -235,7 +236,7 @@ struct rank_rec {
     int64_t unsent;          /* offered to this rank and never written */
     double achieved;         /* per second */
     double send_lag_p99_ms;
-    double client_cpu_pct;   /* mean over the window; -1 unknown */
+    double client_cpu_pct;   /* mean over the window (FIG_UNKNOWN: base/figure.h) */
     double clock_offset_us;  /* its monotonic clock minus rank 0's */
     int lost;                /* stopped answering mid-run: figures as last heard */
 };
@@ -277,9 +278,11 @@ struct interval_rec {
     int64_t due, unsent;
     double offered;          /* the schedule's mean rate over the interval, /s
                                 (the whole schedule's, every rank's share) */
-    double p50_ms, p99_ms;
+    double p50_ms, p99_ms;   /* of the answers that arrived in it; FIG_UNKNOWN
+                                (base/figure.h) when none did */
+    /* the samples' figures: FIG_UNKNOWN where not measured */
     double server_cpu_pct, client_cpu_pct;
-    int64_t server_rss_kb;
+    double server_rss_kb;
 };
 
 /* One stage of a --stages run (cfg.stages[i]): its measured requests, by
@@ -288,9 +291,15 @@ struct interval_rec {
 struct stage_result {
     int64_t offered, sent, ok, errors, unfinished, unsent;
     int64_t unsent_failed;   /* of the unsent, given up at once (no connection) */
+    /* The calls the server answered (result_kind_answered) while the stage
+     * ran, by the answer's arrival (client/ledger.c; an answer after the
+     * window joins the stage it ended in): what its CPU was spent on. -1:
+     * unknown (a file saved before it was counted). */
+    int64_t answered;
     struct hist latency;     /* ok latencies (us), allocated with the result */
-    double server_cpu_pct;   /* mean server CPU over the stage, % of a core; -1 unknown */
-    double server_cpu_ms;    /* the server's CPU time in the stage; -1 unknown */
+    double server_cpu_pct;   /* mean server CPU over the stage, % of a core */
+    double server_cpu_ms;    /* the server's CPU time in the part of the stage
+                                where it was read (result_stages_cpu) */
 };
 
 /* One target of a --targets run (the fleet: client/engine_lanes.c): its
@@ -382,7 +391,8 @@ struct run_result {
     size_t nintervals, cap_intervals;
     struct proc_point *samples;
     size_t nsamples, cap_samples;
-    /* CPU summary */
+    /* CPU summary. Every figure (a double) of a result is FIG_UNKNOWN
+     * (base/figure.h) where it was not measured; fig_known tells. */
     double server_cpu_ms;    /* CPU time the server used in the window */
     char server_cpu_source[32]; /* "schedstat", "ticks", "schedstat+ticks", each
                                    maybe after "agent " (--server-agent); "" unknown */
@@ -396,16 +406,16 @@ struct run_result {
                                 measured, or refused: result_refuse_idle):
                                 time-weighted mean % of a core over n
                                 intervals, its standard error, and its
-                                quietest interval's % (-1 unknown) */
+                                quietest interval's % (unknown as figures are) */
         double duration_s, mean_pct, se_pct, quiet_pct;
         int n;
     } idle;
-    int64_t rss_start_kb, rss_end_kb;
+    double rss_start_kb, rss_end_kb; /* the server's resident memory */
     long server_threads;
     double machine_busy_pct, loadavg1;
     int machine_cores;       /* CPUs online on the client's machine; 0 unknown */
     double machine_steal_pct; /* hypervisor steal over the window, % of all
-                                 cores' time; -1 unknown */
+                                 cores' time */
     /* The first error of each kind, described ("HTTP 404 Not Found");
      * "" when none. Filled once per kind into this fixed space. */
     char error_samples[ERR_KINDS][ERR_SAMPLE_LEN];
@@ -457,9 +467,10 @@ double result_stage_offered(const struct run_stage *st);
 int result_stages_parse(const char *arg, struct run_stage *st, size_t *n, char *why);
 /* Fills every stage's server CPU from r's samples (t_ns since the start)
  * once r->duration_s is known: the mean %, weighted by how much of each
- * sample's interval overlaps the stage, and the CPU time it makes over the
- * time the stage ran; -1 for both when no sample measured the server
- * there. */
+ * sample's interval overlaps the stage, and the CPU time of the part of
+ * the stage where the server was read (where it lived: an interval that
+ * could not read it adds no time); FIG_UNKNOWN for both when no sample
+ * measured the server there. */
 void result_stages_cpu(struct run_result *r);
 /* @return how long stage i ran, s: its length, or less when a signal ended
  * the window (r->duration_s) within it (0 when before it). */
@@ -470,8 +481,11 @@ double result_stage_offered_rate(const struct run_result *r, size_t i);
  * and ended (ok + errors; not the unfinished) over the time it ran, as the
  * run's rate_achieved is. */
 double result_stage_achieved(const struct run_result *r, size_t i);
-/* @return stage i's server CPU-ms per answered request; -1 when unknown
- * (not measured, nothing answered). */
+/* @return stage i's server CPU-ms per call it answered: its CPU time over
+ * the calls it answered in the part of the stage where it was read (the
+ * stage's answered, less those of its intervals that could not read the
+ * server, reckoned as server_cpu.h's window does); FIG_UNKNOWN when not
+ * measured, or none answered there. */
 double result_stage_cpu_per_call(const struct run_result *r, size_t i);
 /* The stages' warnings, for result_check_warnings: k = 0, their counts
  * not adding up to the run's (a bug); k = 1..nstages, stage k ran whole
@@ -554,17 +568,13 @@ int result_censored_at(const struct censor *cs, double value_us);
  * figure (a percentile, min, max) as result_censored_at says. */
 int result_lower_bound(const struct censor *cs, int mean, double value_us);
 
-/* Unknown, in memory: a figure (double) that was not measured is NaN;
- * the older marker -1 (still set by the /proc sampler and the agent, and
- * in results saved before) reads the same, as no figure these describe
- * (a %, a CPU time, a load) can be negative. A count that could not be
- * had (queued and the warmup's counts of a result rebuilt from a
- * --requests-log, which holds neither) is -1. Every writer asks these:
- * null in JSON, empty in CSV, n/a in text and HTML. (A signed figure,
- * as CPU net of idle, is unknown when NaN alone.)
+/* Unknown, in memory: a figure (double) that was not measured is
+ * FIG_UNKNOWN, and fig_known tells (base/figure.h); a count that could
+ * not be had (queued and the warmup's counts of a result rebuilt from a
+ * --requests-log, which holds neither) is -1, and this tells. Every
+ * writer asks them: null in JSON, empty in CSV, n/a in text and HTML.
  * @return 1 when known, else 0. */
 int result_count_known(int64_t n);
-int result_figure_known(double v);
 /* "constant" or "poisson", as --arrival and the JSON spell it. */
 const char *result_arrival_name(enum arrival a);
 /* Every arrival process in a (a bit per enum arrival), " + " between
@@ -579,23 +589,23 @@ void result_pacer_text(const struct run_result *r, char *out, size_t len);
 /* Server CPU figures over the samples into *mean (weighted by each
  * interval's length, so a short last interval after SIGINT counts for its
  * length), *p50 (median) and *max (%) of the intervals at least half as
- * long as --interval (all of them when none is); -1 in all three if the
- * server CPU was not measured (or no memory for the median). */
+ * long as --interval (all of them when none is); FIG_UNKNOWN in all three
+ * if the server CPU was not measured (or no memory for the median). */
 void result_cpu_summary(const struct run_result *r, double *mean, double *p50, double *max);
 /* Writes start_unix (s since the epoch) as ISO-8601 UTC with microseconds,
  * "2026-12-01T05:44:37.123456Z", into out (len >= 32 holds it); "" when
  * unknown (<= 0). */
 void result_format_start(double start_unix, char *out, size_t len);
 /* @return the client's mean CPU % over the samples, with its max in *max
- * (max may be NULL); -1 for both when no sample has it. */
+ * (max may be NULL); FIG_UNKNOWN for both when no sample has it. */
 double result_client_cpu_mean(const struct run_result *r, double *max);
 /* @return reconnects per second of the measured window (0 when it is 0). */
 double result_reconnects_per_s(const struct run_result *r);
 /* @return the connection failures of every cause. */
 int64_t result_conn_failures(const struct run_result *r);
 /* @return the server's CPU-ms per call it answered, over the window where
- * it lived (server_cpu.h's Estimator); NAN when not measured or none
- * answered. server_cpu.h has it net of the idle baseline. */
+ * it lived (server_cpu.h's Estimator); FIG_UNKNOWN when not measured or
+ * none answered. server_cpu.h has it net of the idle baseline. */
 double result_cpu_ms_per_call(const struct run_result *r);
 /* What limited a run's figures, as result_limits' bits, the one diagnosis
  * that run's warnings, sweep's flags and --find-max's reasons all use: the

@@ -45,6 +45,12 @@ static void add_known_int(json_object *o, const char *k, int64_t v, int known)
     json_object_object_add(o, k, known ? json_object_new_int64(v) : NULL);
 }
 
+/* k: a memory size (kB) as a whole number, or k: null when not known. */
+static void add_kb(json_object *o, const char *k, double kb)
+{
+    json_object_object_add(o, k, fig_known(kb) ? json_object_new_int64((int64_t)llround(kb)) : NULL);
+}
+
 static json_object *config_json(const struct run_config *c);
 
 json_object *result_config_json(const struct run_config *c, const char *target_url)
@@ -203,11 +209,11 @@ static json_object *intervals_json(const struct run_result *r)
         add_int(o, "unsent", x->unsent);
         add_int(o, "ok", x->ok);
         add_int(o, "errors", x->errors);
-        add_double(o, "p50_ms", x->p50_ms);
-        add_double(o, "p99_ms", x->p99_ms);
-        add_known(o, "server_cpu_pct", x->server_cpu_pct, result_figure_known(x->server_cpu_pct));
-        add_known(o, "client_cpu_pct", x->client_cpu_pct, result_figure_known(x->client_cpu_pct));
-        add_known_int(o, "server_rss_kb", x->server_rss_kb, result_rss_known(x->server_rss_kb));
+        add_known(o, "p50_ms", x->p50_ms, fig_known(x->p50_ms)); /* null: nothing answered */
+        add_known(o, "p99_ms", x->p99_ms, fig_known(x->p99_ms));
+        add_known(o, "server_cpu_pct", x->server_cpu_pct, fig_known(x->server_cpu_pct));
+        add_known(o, "client_cpu_pct", x->client_cpu_pct, fig_known(x->client_cpu_pct));
+        add_kb(o, "server_rss_kb", x->server_rss_kb);
         if (r->cfg.nstages) /* runs without stages offer their --rate throughout */
             add_double(o, "offered", x->offered);
         json_object_array_add(a, o);
@@ -223,9 +229,9 @@ static json_object *idle_json(const struct run_result *r)
     json_object *o = json_object_new_object();
     add_double(o, "duration_s", r->idle.duration_s);
     add_double(o, "mean_pct", r->idle.mean_pct);
-    add_known(o, "se_pct", r->idle.se_pct, result_figure_known(r->idle.se_pct));
+    add_known(o, "se_pct", r->idle.se_pct, fig_known(r->idle.se_pct));
     add_int(o, "intervals", r->idle.n);
-    add_known(o, "quiet_pct", r->idle.quiet_pct, r->idle.quiet_pct >= 0);
+    add_known(o, "quiet_pct", r->idle.quiet_pct, fig_known(r->idle.quiet_pct));
     return o;
 }
 
@@ -242,14 +248,14 @@ static json_object *cpu_json(const struct run_result *r)
     result_cpu_per_call(r, &c);
     int measured = result_server_measured(r);
     /* what was not measured is null, never a number */
-    add_known(o, "mean_pct", mean, result_figure_known(mean));
-    add_known(o, "p50_pct", p50, result_figure_known(p50));
-    add_known(o, "max_pct", max, result_figure_known(max));
+    add_known(o, "mean_pct", mean, fig_known(mean));
+    add_known(o, "p50_pct", p50, fig_known(p50));
+    add_known(o, "max_pct", max, fig_known(max));
     add_known(o, "cpu_ms", r->server_cpu_ms, measured);
-    add_known(o, "cpu_ms_per_call", c.raw, result_figure_known(c.raw));
-    add_known(o, "cpu_ms_per_call_se", c.raw_se, result_figure_known(c.raw_se));
-    add_known(o, "cpu_ms_per_call_net", c.net, !isnan(c.net));
-    add_known(o, "cpu_ms_per_call_net_se", c.net_se, !isnan(c.net_se));
+    add_known(o, "cpu_ms_per_call", c.raw, fig_known(c.raw));
+    add_known(o, "cpu_ms_per_call_se", c.raw_se, fig_known(c.raw_se));
+    add_known(o, "cpu_ms_per_call_net", c.net, fig_known(c.net));
+    add_known(o, "cpu_ms_per_call_net_se", c.net_se, fig_known(c.net_se));
     json_object_object_add(o, "idle", idle_json(r));
     if (r->server_cpu_source[0])
         json_object_object_add(o, "source", json_object_new_string(r->server_cpu_source));
@@ -261,17 +267,16 @@ static json_object *cpu_json(const struct run_result *r)
         json_object_object_add(o, "agent", a);
     }
     add_int(o, "threads", r->server_threads);
-    add_known_int(o, "rss_start_kb", r->rss_start_kb, result_rss_known(r->rss_start_kb));
-    add_known_int(o, "rss_end_kb", r->rss_end_kb, result_rss_known(r->rss_end_kb));
+    add_kb(o, "rss_start_kb", r->rss_start_kb);
+    add_kb(o, "rss_end_kb", r->rss_end_kb);
     json_object_object_add(o, "vanished", json_object_new_boolean(r->server_vanished));
     json_object *samples = json_object_new_array();
     for (size_t i = 0; i < r->nsamples; i++) {
         json_object *s = json_object_new_object();
         add_double(s, "t", (double)r->samples[i].t_ns / 1e9);
         add_known(s, "pct", r->samples[i].server_pct,
-                  result_figure_known(r->samples[i].server_pct));
-        add_known_int(s, "rss_kb", r->samples[i].server_rss_kb,
-                      result_rss_known(r->samples[i].server_rss_kb));
+                  fig_known(r->samples[i].server_pct));
+        add_kb(s, "rss_kb", r->samples[i].server_rss_kb);
         json_object_array_add(samples, s);
     }
     json_object_object_add(o, "samples", samples);
@@ -410,18 +415,18 @@ static json_object *client_json(const struct run_result *r)
 {
     json_object *client = json_object_new_object();
     double cmax, cmean = result_client_cpu_mean(r, &cmax);
-    add_known(client, "mean_pct", cmean, result_figure_known(cmean));
-    add_known(client, "max_pct", cmax, result_figure_known(cmax));
+    add_known(client, "mean_pct", cmean, fig_known(cmean));
+    add_known(client, "max_pct", cmax, fig_known(cmax));
     return client;
 }
 
 static json_object *system_json(const struct run_result *r)
 {
     json_object *sys = json_object_new_object();
-    add_known(sys, "busy_pct", r->machine_busy_pct, result_figure_known(r->machine_busy_pct));
+    add_known(sys, "busy_pct", r->machine_busy_pct, fig_known(r->machine_busy_pct));
     add_known(sys, "steal_pct", r->machine_steal_pct,
-              result_figure_known(r->machine_steal_pct));
-    add_known(sys, "loadavg", r->loadavg1, result_figure_known(r->loadavg1));
+              fig_known(r->machine_steal_pct));
+    add_known(sys, "loadavg", r->loadavg1, fig_known(r->loadavg1));
     if (r->machine_cores > 0)
         json_object_object_add(sys, "cores", json_object_new_int(r->machine_cores));
     return sys;

@@ -63,6 +63,29 @@ static int64_t i64(json_object *o, const char *key)
     return n < 0 ? 0 : n > LOAD_INT_MAX ? LOAD_INT_MAX : n;
 }
 
+/* A measured figure (never negative): unknown when null, absent (a file
+ * saved before the figure existed) or the -1 older versions wrote for
+ * unknown (base/figure.h). */
+static double fig(json_object *o, const char *key)
+{
+    return fig_from_marker(num(o, key, FIG_UNKNOWN));
+}
+
+/* An interval's latency percentile: unknown as fig says, and also when
+ * nothing was answered in it (older versions wrote 0 then). */
+static double latency_fig(json_object *x, const char *key)
+{
+    return i64(x, "ok") > 0 ? fig(x, key) : FIG_UNKNOWN;
+}
+
+/* A server memory size (kB): unknown as fig says, and also 0, which older
+ * versions wrote when nothing was read. */
+static double kb(json_object *o, const char *key)
+{
+    double x = fig_rss_from_marker(num(o, key, FIG_UNKNOWN));
+    return x > (double)LOAD_INT_MAX ? (double)LOAD_INT_MAX : x; /* as i64 clamps a count */
+}
+
 /* A saved file is input too: an old one (or anyone's) may hold a peer's
  * raw bytes, and json-c passes invalid UTF-8 through and decodes "\u001b"
  * into a raw ESC. Made safe as the run would have stored it. */
@@ -306,8 +329,10 @@ static int load_stages(json_object *root, struct run_result *r, char *err)
         s->offered = get(o, "offered_count") ? i64(o, "offered_count") : s->sent + s->unsent;
         s->unfinished = get(o, "unfinished") ? i64(o, "unfinished")
                                              : s->sent - s->ok - s->errors;
-        s->server_cpu_pct = num(o, "server_cpu_pct", -1);
-        s->server_cpu_ms = num(o, "server_cpu_ms", -1);
+        /* null, or a file saved before it was counted: unknown */
+        s->answered = get(o, "answered") ? i64(o, "answered") : -1;
+        s->server_cpu_pct = fig(o, "server_cpu_pct");
+        s->server_cpu_ms = fig(o, "server_cpu_ms");
         if (i < array_len(h) &&
             load_hist_value(json_object_array_get_idx(h, i), "stages", &s->latency, err))
             return -1;
@@ -353,10 +378,10 @@ static int client_samples(struct run_result *r)
 {
     for (size_t i = 0; i < r->nintervals; i++) {
         const struct interval_rec *x = &r->intervals[i];
-        struct proc_point p = {.t_ns = secs_ns(x->t), .server_pct = -1,
-                               .client_pct = x->client_cpu_pct, .machine_busy_pct = -1,
-                               .machine_steal_pct = -1};
-        if (x->client_cpu_pct >= 0 && result_add_sample(r, &p))
+        struct proc_point p;
+        proc_point_unknown(&p, secs_ns(x->t));
+        p.client_pct = x->client_cpu_pct;
+        if (fig_known(x->client_cpu_pct) && result_add_sample(r, &p))
             return -1;
     }
     return 0;
@@ -371,10 +396,9 @@ static int load_timeline(json_object *root, struct run_result *r)
             .t = num(x, "t", 0), .sent = i64(x, "sent"), .ok = i64(x, "ok"),
             .unsent = i64(x, "unsent"),
             .due = get(x, "due") ? i64(x, "due") : i64(x, "sent") + i64(x, "unsent"),
-            .errors = i64(x, "errors"), .p50_ms = num(x, "p50_ms", 0),
-            .p99_ms = num(x, "p99_ms", 0), .server_cpu_pct = num(x, "server_cpu_pct", -1),
-            .client_cpu_pct = num(x, "client_cpu_pct", -1),
-            .server_rss_kb = i64(x, "server_rss_kb"),
+            .errors = i64(x, "errors"), .p50_ms = latency_fig(x, "p50_ms"),
+            .p99_ms = latency_fig(x, "p99_ms"), .server_cpu_pct = fig(x, "server_cpu_pct"),
+            .client_cpu_pct = fig(x, "client_cpu_pct"), .server_rss_kb = kb(x, "server_rss_kb"),
             .offered = num(x, "offered", r->cfg.rate), /* saved with stages only */
         };
         if (result_add_interval(r, &rec))
@@ -386,12 +410,12 @@ static int load_timeline(json_object *root, struct run_result *r)
     for (size_t i = 0; i < array_len(sm); i++) {
         json_object *x = json_object_array_get_idx(sm, i);
         /* The client's CPU is saved per interval, one sample per interval. */
-        struct proc_point p = {
-            .t_ns = secs_ns(num(x, "t", 0)), .server_pct = num(x, "pct", -1),
-            .server_rss_kb = i64(x, "rss_kb"),
-            .client_pct = i < r->nintervals ? r->intervals[i].client_cpu_pct : -1,
-            .machine_busy_pct = -1, .machine_steal_pct = -1,
-        };
+        struct proc_point p;
+        proc_point_unknown(&p, secs_ns(num(x, "t", 0)));
+        p.server_pct = fig(x, "pct");
+        p.server_rss_kb = kb(x, "rss_kb");
+        if (i < r->nintervals)
+            p.client_pct = r->intervals[i].client_cpu_pct;
         if (result_add_sample(r, &p))
             return -1;
     }
@@ -416,7 +440,7 @@ static void load_cpu(json_object *root, struct run_result *r)
     json_object *cpu = get(root, "server_cpu"), *pids = get(cpu, "pids");
     for (size_t i = 0; i < array_len(pids) && r->nwatched < RUN_MAX_PIDS; i++)
         r->watched_pids[r->nwatched++] = (pid_t)json_object_get_int(json_object_array_get_idx(pids, i));
-    r->server_cpu_ms = num(cpu, "cpu_ms", -1);
+    r->server_cpu_ms = fig(cpu, "cpu_ms");
     str(cpu, "source", r->server_cpu_source, sizeof r->server_cpu_source);
     json_object *agent = get(cpu, "agent");
     if (agent) {
@@ -425,22 +449,22 @@ static void load_cpu(json_object *root, struct run_result *r)
         r->agent.clock_error_us = num(agent, "clock_error_us", 0);
     }
     r->server_threads = (long)i64(cpu, "threads");
-    r->rss_start_kb = i64(cpu, "rss_start_kb");
-    r->rss_end_kb = i64(cpu, "rss_end_kb");
+    r->rss_start_kb = kb(cpu, "rss_start_kb");
+    r->rss_end_kb = kb(cpu, "rss_end_kb");
     r->server_vanished = boolean(cpu, "vanished");
     json_object *idle = get(cpu, "idle");
-    if (idle && num(idle, "mean_pct", -1) >= 0) {
+    if (idle && fig_known(fig(idle, "mean_pct"))) {
         long long n = i64(idle, "intervals");
         r->idle = (struct idle_cpu){.duration_s = num(idle, "duration_s", 0),
-                                    .mean_pct = num(idle, "mean_pct", -1),
-                                    .se_pct = num(idle, "se_pct", -1),
-                                    .quiet_pct = num(idle, "quiet_pct", -1),
+                                    .mean_pct = fig(idle, "mean_pct"),
+                                    .se_pct = fig(idle, "se_pct"),
+                                    .quiet_pct = fig(idle, "quiet_pct"),
                                     .n = n > 0 && n < 1000000 ? (int)n : 1};
     }
     json_object *sys = get(root, "system");
-    r->machine_busy_pct = num(sys, "busy_pct", -1);
-    r->machine_steal_pct = num(sys, "steal_pct", -1); /* absent in older files: unknown */
-    r->loadavg1 = is_null(sys, "loadavg") ? NAN : num(sys, "loadavg", 0);
+    r->machine_busy_pct = fig(sys, "busy_pct");
+    r->machine_steal_pct = fig(sys, "steal_pct"); /* absent in older files: unknown */
+    r->loadavg1 = fig(sys, "loadavg");
     r->machine_cores = (int)i64(sys, "cores"); /* absent in older files: 0, unknown */
     load_pacer(get(root, "pacer"), &r->pacer);
     json_object *tr = get(root, "transport"), *es = get(root, "error_samples");

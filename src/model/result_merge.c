@@ -21,9 +21,6 @@ static int same_servers(const struct run_result *a, const struct run_result *b)
     return 1;
 }
 
-/* Two readings of one figure taken at the same time: the same server seen
- * by two clients reads the same (take the larger), different servers add
- * up. -1 means unknown. */
 /* The idle baseline of one server is the same whoever measured it; of
  * different servers, their backgrounds add up. */
 static void merge_idle(struct idle_cpu *dst, const struct idle_cpu *src, int same)
@@ -35,9 +32,8 @@ static void merge_idle(struct idle_cpu *dst, const struct idle_cpu *src, int sam
         return;
     }
     dst->mean_pct += src->mean_pct;
-    dst->quiet_pct = -1; /* the sum of two quietest intervals is no interval's */
-    dst->se_pct = dst->se_pct >= 0 && src->se_pct >= 0
-                      ? sqrt(dst->se_pct * dst->se_pct + src->se_pct * src->se_pct) : -1;
+    dst->quiet_pct = FIG_UNKNOWN; /* the sum of two quietest intervals is no interval's */
+    dst->se_pct = sqrt(dst->se_pct * dst->se_pct + src->se_pct * src->se_pct); /* NaN: unknown */
 }
 
 /* Runs back to back each with its baseline: the idle CPU they subtract
@@ -55,25 +51,28 @@ static void merge_idle_sequential(struct run_result *dst, const struct run_resul
         return;
     }
     if (d->n <= 0 || s->n <= 0 || td + ts <= 0) {
-        *d = (struct idle_cpu){.quiet_pct = -1};
+        *d = (struct idle_cpu){.mean_pct = FIG_UNKNOWN, .se_pct = FIG_UNKNOWN,
+                               .quiet_pct = FIG_UNKNOWN};
         return;
     }
     d->mean_pct = (d->mean_pct * td + s->mean_pct * ts) / (td + ts);
-    d->se_pct = d->se_pct >= 0 && s->se_pct >= 0
-                    ? sqrt(d->se_pct * td * d->se_pct * td + s->se_pct * ts * s->se_pct * ts) /
-                          (td + ts)
-                    : -1;
+    /* an unknown se (NaN) on either side leaves the merged one unknown */
+    d->se_pct = sqrt(d->se_pct * td * d->se_pct * td + s->se_pct * ts * s->se_pct * ts) /
+                (td + ts);
     d->duration_s += s->duration_s;
     d->n += s->n;
-    if (d->quiet_pct < 0 || (s->quiet_pct >= 0 && s->quiet_pct < d->quiet_pct))
+    if (!fig_known(d->quiet_pct) || s->quiet_pct < d->quiet_pct) /* NaN: never smaller */
         d->quiet_pct = s->quiet_pct;
 }
 
+/* Two readings of one figure taken at the same time: the same server seen
+ * by two clients reads the same (take the larger), different servers add
+ * up. One unknown takes the other. */
 static double combine(double a, double b, int same)
 {
-    if (a < 0)
+    if (!fig_known(a))
         return b;
-    if (b < 0)
+    if (!fig_known(b))
         return a;
     return same ? (a > b ? a : b) : a + b;
 }
@@ -178,8 +177,7 @@ static void merge_counts(struct run_result *dst, const struct run_result *src)
     dst->server_vanished |= src->server_vanished;
     if (src->server_threads > dst->server_threads)
         dst->server_threads = src->server_threads;
-    if (src->loadavg1 > dst->loadavg1)
-        dst->loadavg1 = src->loadavg1;
+    dst->loadavg1 = combine(dst->loadavg1, src->loadavg1, 1); /* the larger known */
     for (size_t i = 0; i < src->nwarnings; i++) {
         size_t j = 0;
         while (j < dst->nwarnings && strcmp(dst->warnings[j], src->warnings[i]))
@@ -190,10 +188,10 @@ static void merge_counts(struct run_result *dst, const struct run_result *src)
 }
 
 /* Two machine shares over back-to-back windows of ta and tb seconds:
- * weighted by time; -1 (unknown) on one side takes the other. */
+ * weighted by time; unknown on one side takes the other. */
 static double weigh(double a, double ta, double b, double tb)
 {
-    if (a < 0 || b < 0)
+    if (!fig_known(a) || !fig_known(b))
         return combine(a, b, 1);
     return ta + tb > 0 ? (a * ta + b * tb) / (ta + tb) : a;
 }
@@ -212,7 +210,7 @@ static void sequential_figures(struct run_result *dst, const struct run_result *
     dst->duration_s = total;
     dst->rate_achieved = total > 0 ? (double)dst->sent / total : 0;
     dst->server_cpu_ms = combine(dst->server_cpu_ms, src->server_cpu_ms, 0);
-    if (src->rss_end_kb)
+    if (fig_known(src->rss_end_kb))
         dst->rss_end_kb = src->rss_end_kb;
 }
 
@@ -320,7 +318,7 @@ static int merge_intervals(struct run_result *dst, const struct run_result *src,
         d->p99_ms = fmax(d->p99_ms, s->p99_ms);
         d->server_cpu_pct = combine(d->server_cpu_pct, s->server_cpu_pct, same);
         d->client_cpu_pct = combine(d->client_cpu_pct, s->client_cpu_pct, 0);
-        d->server_rss_kb = (int64_t)combine((double)d->server_rss_kb, (double)s->server_rss_kb, same);
+        d->server_rss_kb = combine(d->server_rss_kb, s->server_rss_kb, same);
     }
     return 0;
 }
@@ -343,7 +341,7 @@ static int merge_samples(struct run_result *dst, const struct run_result *src,
         struct proc_point *d = &dst->samples[j];
         d->server_pct = combine(d->server_pct, p.server_pct, same);
         d->client_pct = combine(d->client_pct, p.client_pct, 0);
-        d->server_rss_kb = (int64_t)combine((double)d->server_rss_kb, (double)p.server_rss_kb, same);
+        d->server_rss_kb = combine(d->server_rss_kb, p.server_rss_kb, same);
     }
     return 0;
 }
@@ -416,8 +414,8 @@ static int merge_concurrent(struct run_result *dst, const struct run_result *src
         dst->machine_cores = src->machine_cores;
     dst->machine_steal_pct = combine(dst->machine_steal_pct, src->machine_steal_pct, 1);
     if (!same) {
-        dst->rss_start_kb += src->rss_start_kb;
-        dst->rss_end_kb += src->rss_end_kb;
+        dst->rss_start_kb = combine(dst->rss_start_kb, src->rss_start_kb, 0);
+        dst->rss_end_kb = combine(dst->rss_end_kb, src->rss_end_kb, 0);
     }
     return 0;
 }
@@ -484,9 +482,9 @@ static void adopt(struct run_result *dst, const struct run_result *src, enum res
 {
     if (!fresh(dst))
         return;
-    dst->server_cpu_ms = -1;
-    dst->machine_busy_pct = -1;
-    dst->machine_steal_pct = -1;
+    dst->server_cpu_ms = FIG_UNKNOWN;
+    dst->machine_busy_pct = FIG_UNKNOWN;
+    dst->machine_steal_pct = FIG_UNKNOWN;
     dst->rss_start_kb = src->rss_start_kb;
     dst->start_unix = src->start_unix;
     snprintf(dst->target_url, sizeof dst->target_url, "%s", src->target_url);
@@ -530,6 +528,7 @@ static int merge_stages(struct run_result *dst, const struct run_result *src, in
         d->unfinished += s->unfinished;
         d->ok += s->ok;
         d->errors += s->errors;
+        add_count(&d->answered, s->answered);
         int same = same_servers(dst, src);
         if (concurrent) {
             dc->from += sc->from;
@@ -540,8 +539,7 @@ static int merge_stages(struct run_result *dst, const struct run_result *src, in
         }
         dc->duration_ns += sc->duration_ns;
         d->server_cpu_ms = combine(d->server_cpu_ms, s->server_cpu_ms, 0);
-        d->server_cpu_pct = d->server_cpu_ms < 0 ? -1
-                            : d->server_cpu_ms / ((double)dc->duration_ns / 1e6) * 100;
+        d->server_cpu_pct = d->server_cpu_ms / ((double)dc->duration_ns / 1e6) * 100; /* NaN stays */
     }
     return 0;
 }

@@ -10,6 +10,12 @@ static void add_d(json_object *o, const char *k, double v)
     json_object_object_add(o, k, json_object_new_double(v));
 }
 
+/* k: v, or k: null when the figure is not known. */
+static void add_fig(json_object *o, const char *k, double v)
+{
+    json_object_object_add(o, k, fig_known(v) ? json_object_new_double(v) : NULL);
+}
+
 static void add_i(json_object *o, const char *k, int64_t v)
 {
     json_object_object_add(o, k, json_object_new_int64(v));
@@ -20,10 +26,11 @@ void result_ranks_json(json_object *root, const struct run_result *r)
     if (!r->nranks)
         return;
     json_object *a = json_object_new_array();
-    double total = 0;
+    double total = FIG_UNKNOWN; /* the ranks' known figures summed; none known: unknown */
     for (size_t i = 0; i < r->nranks; i++) {
         const struct rank_rec *k = &r->ranks[i];
-        total += k->client_cpu_pct > 0 ? k->client_cpu_pct : 0;
+        if (fig_known(k->client_cpu_pct))
+            total = (fig_known(total) ? total : 0) + k->client_cpu_pct;
         json_object *o = json_object_new_object();
         add_i(o, "rank", k->rank);
         json_object_object_add(o, "host", json_object_new_string(k->host));
@@ -33,14 +40,14 @@ void result_ranks_json(json_object *root, const struct run_result *r)
         add_i(o, "errors", k->errors);
         add_d(o, "achieved", k->achieved);
         add_d(o, "send_lag_p99", k->send_lag_p99_ms);
-        add_d(o, "client_cpu_pct", k->client_cpu_pct);
+        add_fig(o, "client_cpu_pct", k->client_cpu_pct);
         add_d(o, "clock_offset_us", k->clock_offset_us);
         json_object_object_add(o, "lost", json_object_new_boolean(k->lost));
         json_object_array_add(a, o);
     }
     json_object_object_add(root, "ranks", a);
     add_d(root, "clock_error_us", r->clock_error_us);
-    add_d(root, "client_cpu_total_pct", total);
+    add_fig(root, "client_cpu_total_pct", total);
 }
 
 static double get_d(json_object *o, const char *k, double dflt)
@@ -74,7 +81,8 @@ int result_ranks_load(json_object *root, struct run_result *r)
         k->errors = (int64_t)get_d(o, "errors", 0);
         k->achieved = get_d(o, "achieved", 0);
         k->send_lag_p99_ms = get_d(o, "send_lag_p99", 0);
-        k->client_cpu_pct = get_d(o, "client_cpu_pct", -1);
+        /* null, absent, or the -1 of older files: unknown */
+        k->client_cpu_pct = fig_from_marker(get_d(o, "client_cpu_pct", FIG_UNKNOWN));
         k->clock_offset_us = get_d(o, "clock_offset_us", 0);
         k->lost = json_object_object_get_ex(o, "lost", &h) && json_object_get_boolean(h);
     }

@@ -9,12 +9,13 @@
 
 #include "base/units.h"
 #include "model/result.h"
+#include "model/server_cpu.h"
 
 int result_stages_init(struct run_result *r)
 {
     r->nstages = r->cfg.nstages <= RUN_MAX_STAGES ? r->cfg.nstages : RUN_MAX_STAGES;
     for (size_t i = 0; i < r->nstages; i++) {
-        r->stages[i].server_cpu_pct = r->stages[i].server_cpu_ms = -1;
+        r->stages[i].server_cpu_pct = r->stages[i].server_cpu_ms = FIG_UNKNOWN;
         if (hist_init_latency(&r->stages[i].latency))
             return -1;
     }
@@ -122,30 +123,51 @@ static int64_t overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
     return hi > lo ? hi - lo : 0;
 }
 
-/* Sample i covers the time since the one before it (the first: since the
+/* What the samples say of stage i: where the server was read, its CPU %
+ * times ns and for how long; where it was not (it had exited, or was not
+ * found yet), the calls answered there, each interval's by how much of it
+ * lies in the stage (none when the timeline does not line up with the
+ * samples: a merge). */
+struct stage_cover {
+    double pct_x_ns;
+    int64_t read_ns;
+    double unread_answered;
+};
+
+/* Sample j covers the time since the one before it (the first: since the
  * window's start) up to its t_ns. */
-static void stage_cpu(struct run_result *r, size_t i)
+static void stage_cover(const struct run_result *r, size_t i, struct stage_cover *c)
 {
     int64_t s0 = result_stage_start(&r->cfg, i);
-    int64_t s1 = s0 + (int64_t)llround(result_stage_ran_s(r, i) * 1e9);
-    double weighted = 0;
-    int64_t covered = 0, prev = 0;
+    int64_t s1 = s0 + (int64_t)llround(result_stage_ran_s(r, i) * 1e9), prev = 0;
+    int lined_up = r->nintervals == r->nsamples;
+    *c = (struct stage_cover){0};
     for (size_t j = 0; j < r->nsamples; j++) {
         const struct proc_point *p = &r->samples[j];
-        int64_t ov = overlap(prev, p->t_ns, s0, s1);
+        int64_t ov = overlap(prev, p->t_ns, s0, s1), len = p->t_ns - prev;
         prev = p->t_ns;
-        if (ov == 0 || p->server_pct < 0)
+        if (ov == 0)
             continue;
-        weighted += p->server_pct * (double)ov;
-        covered += ov;
+        if (fig_known(p->server_pct)) {
+            c->pct_x_ns += p->server_pct * (double)ov;
+            c->read_ns += ov;
+        } else if (lined_up && len > 0) {
+            c->unread_answered += result_interval_answered(r, j) * (double)ov / (double)len;
+        }
     }
+}
+
+static void stage_cpu(struct run_result *r, size_t i)
+{
+    struct stage_cover c;
     struct stage_result *st = &r->stages[i];
-    if (covered == 0) {
-        st->server_cpu_pct = st->server_cpu_ms = -1;
+    stage_cover(r, i, &c);
+    if (c.read_ns == 0) {
+        st->server_cpu_pct = st->server_cpu_ms = FIG_UNKNOWN;
         return;
     }
-    st->server_cpu_pct = weighted / (double)covered;
-    st->server_cpu_ms = st->server_cpu_pct / 100 * (double)(s1 - s0) / 1e6;
+    st->server_cpu_pct = c.pct_x_ns / (double)c.read_ns;
+    st->server_cpu_ms = c.pct_x_ns / 100 / 1e6; /* % of a core x ns: ms where it was read */
 }
 
 void result_stages_cpu(struct run_result *r)
@@ -181,9 +203,12 @@ double result_stage_achieved(const struct run_result *r, size_t i)
 double result_stage_cpu_per_call(const struct run_result *r, size_t i)
 {
     const struct stage_result *st = &r->stages[i];
-    if (st->server_cpu_ms < 0 || st->ok <= 0)
-        return -1;
-    return st->server_cpu_ms / (double)st->ok;
+    struct stage_cover c;
+    if (!fig_known(st->server_cpu_ms) || st->answered < 0) /* -1: a count unknown */
+        return FIG_UNKNOWN;
+    stage_cover(r, i, &c);
+    double answered = (double)st->answered - c.unread_answered; /* where it lived */
+    return answered > 0 ? st->server_cpu_ms / answered : FIG_UNKNOWN;
 }
 
 /* Every measured request is intended inside some stage: the stages' counts

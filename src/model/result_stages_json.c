@@ -12,10 +12,10 @@ static void add_count(json_object *o, const char *k, int64_t v)
     json_object_object_add(o, k, json_object_new_int64(v));
 }
 
-/* k: v, or k: null when it is not known (negative). */
+/* k: v, or k: null when it is not known. */
 static void add_known(json_object *o, const char *k, double v)
 {
-    json_object_object_add(o, k, result_figure_known(v) ? json_object_new_double(v) : NULL);
+    json_object_object_add(o, k, fig_known(v) ? json_object_new_double(v) : NULL);
 }
 
 json_object *result_stages_config_json(const struct run_config *c)
@@ -51,6 +51,8 @@ static json_object *stage_json(const struct run_result *r, size_t i)
     add_count(o, "ok", s->ok);
     add_count(o, "errors", s->errors);
     add_count(o, "unfinished", s->unfinished);
+    json_object_object_add(o, "answered", result_count_known(s->answered)
+                                              ? json_object_new_int64(s->answered) : NULL);
     add_num(o, "rate_achieved", result_stage_achieved(r, i));
     json_object_object_add(o, "latency_ms",
                            result_hist_json(&s->latency, r->cfg.pcts, r->cfg.npcts));

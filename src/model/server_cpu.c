@@ -17,7 +17,7 @@ int64_t server_cpu_idle_ns(const struct run_config *cfg)
 void server_cpu_wstats(const double *x, const double *w, size_t n, double *mean, double *se)
 {
     double sw = 0, swx = 0, ss = 0;
-    *mean = *se = -1;
+    *mean = *se = FIG_UNKNOWN;
     for (size_t i = 0; i < n; i++) {
         sw += w[i];
         swx += w[i] * x[i];
@@ -52,17 +52,12 @@ int result_server_sampled(const struct run_result *r)
     return r->nwatched > 0 || r->agent.url[0] || r->server_cpu_source[0];
 }
 
-int result_rss_known(int64_t rss_kb)
-{
-    return rss_kb > 0;
-}
-
 int result_server_measured(const struct run_result *r)
 {
-    if (r->nwatched == 0 || r->server_cpu_ms < 0)
+    if (r->nwatched == 0 || !fig_known(r->server_cpu_ms))
         return 0;
     for (size_t i = 0; i < r->nsamples; i++)
-        if (r->samples[i].server_pct >= 0)
+        if (fig_known(r->samples[i].server_pct))
             return 1;
     return 0;
 }
@@ -73,7 +68,7 @@ static size_t loaded_samples(const struct run_result *r, double *x, double *w)
 {
     size_t n = 0;
     for (size_t i = 0; i < r->nsamples; i++) {
-        if (r->samples[i].server_pct < 0)
+        if (!fig_known(r->samples[i].server_pct))
             continue;
         x[n] = r->samples[i].server_pct;
         w[n++] = sample_len(r, i);
@@ -83,7 +78,7 @@ static size_t loaded_samples(const struct run_result *r, double *x, double *w)
 
 void result_cpu_loaded(const struct run_result *r, double *mean, double *se)
 {
-    *mean = *se = -1;
+    *mean = *se = FIG_UNKNOWN;
     double *x = malloc((r->nsamples + 1) * 2 * sizeof *x);
     if (x && result_server_measured(r))
         server_cpu_wstats(x, x + r->nsamples + 1, loaded_samples(r, x, x + r->nsamples + 1),
@@ -103,14 +98,14 @@ static int cmp_double(const void *a, const void *b)
 void result_cpu_summary(const struct run_result *r, double *mean, double *p50, double *max)
 {
     double se;
-    *p50 = *max = -1;
+    *p50 = *max = FIG_UNKNOWN;
     result_cpu_loaded(r, mean, &se);
     double *x = malloc((r->nsamples + 1) * sizeof *x);
     size_t k = 0;
     /* the full intervals; when every one is short, all of them */
-    for (int all = 0; x && *mean >= 0 && all < 2 && k == 0; all++)
+    for (int all = 0; x && fig_known(*mean) && all < 2 && k == 0; all++)
         for (size_t i = 0; i < r->nsamples; i++)
-            if (r->samples[i].server_pct >= 0 && (all || result_sample_is_full(r, i)))
+            if (fig_known(r->samples[i].server_pct) && (all || result_sample_is_full(r, i)))
                 x[k++] = r->samples[i].server_pct;
     if (k) {
         qsort(x, k, sizeof *x, cmp_double);
@@ -120,22 +115,38 @@ void result_cpu_summary(const struct run_result *r, double *mean, double *p50, d
     free(x);
 }
 
-int64_t result_answered_calls(const struct run_result *r)
+int result_kind_answered(int kind)
 {
     /* the kinds whose answer came from the server; connect, timeout,
      * closed and handshake failures never reached it or never came back */
-    static const int answered[] = {ERR_HTTP, ERR_FAULT, ERR_DECODE, ERR_AUTH, ERR_CHECK};
+    return req_ok(kind) || kind == ERR_HTTP || kind == ERR_FAULT || kind == ERR_DECODE ||
+           kind == ERR_AUTH || kind == ERR_CHECK;
+}
+
+int64_t result_answered_calls(const struct run_result *r)
+{
     int64_t n = r->ok;
-    for (size_t i = 0; i < sizeof answered / sizeof *answered; i++)
-        n += r->err[answered[i]];
+    for (int k = 0; k < ERR_KINDS; k++)
+        n += result_kind_answered(k) ? r->err[k] : 0;
     return n;
 }
 
-/* Interval i's answered calls: its ok, and its errors in the run's share
- * of answered errors (intervals count errors, not their kinds). */
+/* The share of r's errors that the server answered (0 without errors). */
+static double answered_error_share(const struct run_result *r)
+{
+    int64_t errs = result_answered_calls(r) - r->ok;
+    return r->errors > 0 ? (double)errs / (double)r->errors : 0;
+}
+
+/* Interval i's answered calls, given the share of errors answered. */
 static double interval_answered(const struct run_result *r, size_t i, double err_share)
 {
     return (double)r->intervals[i].ok + (double)r->intervals[i].errors * err_share;
+}
+
+double result_interval_answered(const struct run_result *r, size_t i)
+{
+    return interval_answered(r, i, answered_error_share(r));
 }
 
 /* @return 1 when every sample measured the server, 0 when some did not (it
@@ -143,7 +154,7 @@ static double interval_answered(const struct run_result *r, size_t i, double err
 static int all_measured(const struct run_result *r)
 {
     for (size_t i = 0; i < r->nsamples; i++)
-        if (r->samples[i].server_pct < 0)
+        if (!fig_known(r->samples[i].server_pct))
             return 0;
     return 1;
 }
@@ -165,16 +176,15 @@ static int cpu_window(const struct run_result *r, struct cpu_window *w)
 {
     if (!result_server_measured(r))
         return -1;
-    int64_t errs = result_answered_calls(r) - r->ok;
     *w = (struct cpu_window){.cpu_ms = r->server_cpu_ms, .len_s = r->duration_s,
                              .answered = (double)result_answered_calls(r),
-                             .err_share = r->errors > 0 ? (double)errs / (double)r->errors : 0,
+                             .err_share = answered_error_share(r),
                              .by_interval = r->nintervals == r->nsamples && r->nsamples > 0};
     if (all_measured(r) || !w->by_interval)
         return 0;
     w->len_s = w->answered = 0;
     for (size_t i = 0; i < r->nsamples; i++)
-        if (r->samples[i].server_pct >= 0) {
+        if (fig_known(r->samples[i].server_pct)) {
             w->len_s += sample_len(r, i);
             w->answered += interval_answered(r, i, w->err_share);
         }
@@ -193,13 +203,13 @@ double result_cpu_ms_per_call(const struct run_result *r)
  * interval's CPU (ms) and answered calls, so that a planned change of
  * rate (a ramp) moves CPU and calls together and is no noise:
  * se^2 = n/(n-1) * sum (cpu_i - per * a_i)^2 / (sum a_i)^2. @return it, or
- * -1 when fewer than 2 intervals measured the server. */
+ * FIG_UNKNOWN when fewer than 2 intervals measured the server. */
 static double per_call_se(const struct run_result *r, const struct cpu_window *w, double per)
 {
     double ss = 0, sa = 0;
     size_t n = 0;
     for (size_t i = 0; i < r->nsamples; i++) {
-        if (r->samples[i].server_pct < 0)
+        if (!fig_known(r->samples[i].server_pct))
             continue;
         double cpu = r->samples[i].server_pct / 100 * sample_len(r, i) * 1000;
         double a = interval_answered(r, i, w->err_share);
@@ -208,7 +218,7 @@ static double per_call_se(const struct run_result *r, const struct cpu_window *w
         n++;
     }
     if (n < 2 || !(sa > 0))
-        return -1;
+        return FIG_UNKNOWN;
     return sqrt((double)n / (double)(n - 1) * ss) / sa;
 }
 
@@ -216,7 +226,7 @@ void result_cpu_per_call(const struct run_result *r, struct cpu_per_call *out)
 {
     struct cpu_window w;
     double mean, se;
-    *out = (struct cpu_per_call){NAN, NAN, NAN, NAN};
+    *out = (struct cpu_per_call){FIG_UNKNOWN, FIG_UNKNOWN, FIG_UNKNOWN, FIG_UNKNOWN};
     if (cpu_window(r, &w) || !(w.answered > 0))
         return;
     out->raw = w.cpu_ms / w.answered;
@@ -225,17 +235,16 @@ void result_cpu_per_call(const struct run_result *r, struct cpu_per_call *out)
     result_cpu_loaded(r, &mean, &se);
     if (w.by_interval)
         se = per_call_se(r, &w, out->raw);
-    else if (se >= 0) /* no timeline: the spread of CPU % (rates assumed even) */
+    else /* no timeline: the spread of CPU % (rates assumed even; unknown stays so) */
         se *= scale;
-    if (se >= 0)
-        out->raw_se = se;
+    out->raw_se = se;
     if (r->idle.n <= 0)
         return;
     double net = out->raw - r->idle.mean_pct * scale;
     if (net < 0) /* idle above the load: refused (result_refuse_idle), never negative */
         return;
     out->net = net;
-    if (se >= 0 && r->idle.se_pct >= 0)
+    if (fig_known(se) && fig_known(r->idle.se_pct))
         out->net_se = sqrt(se * se + r->idle.se_pct * scale * r->idle.se_pct * scale);
 }
 
@@ -254,13 +263,13 @@ void server_cpu_text(const struct run_result *r, char *out, size_t len)
 {
     double mean, p50, max;
     result_cpu_summary(r, &mean, &p50, &max);
-    if (mean < 0) {
+    if (!fig_known(mean)) {
         snprintf(out, len, "CPU n/a (%s)", server_cpu_na_reason(r));
         return;
     }
     double per = result_cpu_ms_per_call(r);
     char call[48] = "";
-    if (!isnan(per))
+    if (fig_known(per))
         snprintf(call, sizeof call, ", %.3f CPU-ms/call", per);
     snprintf(out, len, "CPU mean %.1f%% p50 %.1f%% max %.1f%%%s", mean, p50, max, call);
 }
@@ -269,7 +278,7 @@ void server_cpu_text(const struct run_result *r, char *out, size_t len)
 static void fmt_se(double se, const char *fmt, char *out, size_t len)
 {
     out[0] = '\0';
-    if (!isnan(se) && se >= 0)
+    if (fig_known(se))
         snprintf(out, len, fmt, se);
 }
 
@@ -284,7 +293,7 @@ void server_cpu_idle_text(const struct run_result *r, char *out, size_t len)
     fmt_se(r->idle.se_pct, " +/- %.1f%%", ise, sizeof ise);
     fmt_se(c.net_se, " +/- %.3f", nse, sizeof nse);
     fmt_se(c.raw_se, " +/- %.3f", rse, sizeof rse);
-    if (!isnan(c.net))
+    if (fig_known(c.net))
         snprintf(net, sizeof net, "; net of idle %.3f%s CPU-ms/call (raw %.3f%s)", c.net, nse,
                  c.raw, rse);
     snprintf(out, len, "idle %.1f%%%s (%.1fs before the load)%s", r->idle.mean_pct, ise,

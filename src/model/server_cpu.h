@@ -40,7 +40,7 @@
 /* Warn when the idle CPU exceeds this share of the loaded CPU. */
 #define SERVER_CPU_IDLE_WARN_SHARE 0.2
 
-/* CPU-ms per call; NAN where unknown (never negative). */
+/* CPU-ms per call; FIG_UNKNOWN where unknown (never negative). */
 struct cpu_per_call {
     double raw, raw_se, net, net_se;
 };
@@ -50,7 +50,8 @@ struct cpu_per_call {
 int64_t server_cpu_idle_ns(const struct run_config *cfg);
 
 /* The time-weighted mean of the n values x (weights w > 0) into *mean and
- * its standard error into *se (-1 when n < 2); both -1 when n == 0. */
+ * its standard error into *se (FIG_UNKNOWN when n < 2); both FIG_UNKNOWN
+ * when n == 0. */
 void server_cpu_wstats(const double *x, const double *w, size_t n, double *mean, double *se);
 
 /* @return 1 when sample i of r covers at least half an --interval (the
@@ -64,12 +65,6 @@ int result_sample_is_full(const struct run_result *r, size_t i);
  * figures are unknown (JSON server_cpu null, text n/a). */
 int result_server_sampled(const struct run_result *r);
 
-/* A server RSS reading (kB) is known when it is above 0: a live process
- * always has resident pages, so 0 is no reading (not sampled, no pid
- * readable) and -1 an agent's unknown sample.
- * @return 1 when known, else 0. */
-int result_rss_known(int64_t rss_kb);
-
 /* @return 1 when r's server CPU was measured (a watched process read at
  * both ends of an interval), else 0. */
 int result_server_measured(const struct run_result *r);
@@ -78,14 +73,26 @@ int result_server_measured(const struct run_result *r);
  * sampled: no --server-pid or --server-name"); a static string. */
 const char *server_cpu_na_reason(const struct run_result *r);
 
-/* The time-weighted loaded CPU % and its standard error; -1 unknown. */
+/* The time-weighted loaded CPU % and its standard error; FIG_UNKNOWN
+ * where unknown. */
 void result_cpu_loaded(const struct run_result *r, double *mean, double *se);
 
+/* @return 1 when a request that ended with kind (REQ_OK or an ERR_*) was
+ * answered by the server: ok, or an error found in its answer (HTTP
+ * status, fault, decode, auth, check); 0 for connect, timeout, closed and
+ * handshake failures, which it never answered. */
+int result_kind_answered(int kind);
+
 /* @return the calls r's server answered: ok plus the errors it answered
- * (HTTP status, fault, decode, auth, check). */
+ * (result_kind_answered). */
 int64_t result_answered_calls(const struct run_result *r);
 
-/* Fills out with r's CPU per call (NAN where unknown: not measured,
+/* @return interval i's calls the server answered: its ok, and its errors
+ * in the run's share of answered errors (intervals count errors, not
+ * their kinds). */
+double result_interval_answered(const struct run_result *r, size_t i);
+
+/* Fills out with r's CPU per call (FIG_UNKNOWN where unknown: not measured,
  * nothing answered, no idle baseline for the net figures, or net below 0). */
 void result_cpu_per_call(const struct run_result *r, struct cpu_per_call *out);
 

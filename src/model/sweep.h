@@ -42,8 +42,8 @@ enum sweep_fig {
 extern const char *const sweep_fig_names[SF_N]; /* "achieved", "p50", ... */
 
 /* A cell's figures over its repeats: the median and the min and max.
- * A figure unknown in every repeat (no answer, no CPU reading) is -1 in
- * all three. flags: what limited any repeat, from result_limits (the one
+ * A figure unknown in every repeat (no answer, no CPU reading) is
+ * FIG_UNKNOWN (base/figure.h) in all three. flags: what limited any repeat, from result_limits (the one
  * diagnosis of run, sweep and --find-max): a rate not held is put on the
  * side that held it back (result_rate_holder). */
 #define SWEEP_SATURATED 1     /* the server reached --cpu-saturation */
@@ -142,11 +142,12 @@ void sweep_param_value(const struct sweep_params *p, unsigned bit, char *out, si
 void sweep_params_text(const struct sweep_params *p, unsigned which, char *out, size_t len);
 /* c's figures over its repeats into *row (the caller's): median, min and
  * max of each figure in enum sweep_fig, over the repeats where it is
- * known; -1 in all three where it is known in none (or c has no repeat);
+ * known; FIG_UNKNOWN in all three where it is known in none (or c has no
+ * repeat);
  * flags from result_limits of every repeat (sweep_limit_flags),
  * SWEEP_CUT_SHORT for a repeat SIGINT ended early, SWEEP_UNFINISHED for one
  * with unfinished requests. c is only read.
- * @return 0, or -1 when memory cannot be had (*row then all -1). */
+ * @return 0, or -1 when memory cannot be had (*row then all unknown). */
 int sweep_cell_row(const struct sweep_cell *c, struct sweep_row *row);
 /* One cell of s from spec: a cell number as the table shows it (1-based),
  * or "key=value,..." with keys rate, connections, vms, proto, verb (a verb

@@ -72,11 +72,10 @@ static const enum metric sweep_metric[SF_N] = {
     [SF_CPU_MS_CALL] = METRIC_CPU_MS, [SF_BYTES_RESP] = METRIC_BYTES,
 };
 
-/* Figure f of one result; -1 when unknown. */
+/* Figure f of one result; FIG_UNKNOWN when unknown. */
 static double figure(const struct run_result *r, int f)
 {
-    double v = metric_defs[sweep_metric[f]].value(r);
-    return isnan(v) ? -1 : v;
+    return metric_defs[sweep_metric[f]].value(r);
 }
 
 static int by_value(const void *a, const void *b)
@@ -89,7 +88,7 @@ static int by_value(const void *a, const void *b)
 static void spread(double *v, size_t n, double *med, double *mn, double *mx)
 {
     if (n == 0) {
-        *med = *mn = *mx = -1;
+        *med = *mn = *mx = FIG_UNKNOWN;
         return;
     }
     qsort(v, n, sizeof *v, by_value);
@@ -127,7 +126,7 @@ int sweep_cell_row(const struct sweep_cell *c, struct sweep_row *row)
         size_t n = 0;
         for (size_t k = 0; v && k < c->nreps; k++) {
             double x = figure(&c->reps[k], f);
-            if (x >= 0)
+            if (fig_known(x))
                 v[n++] = x;
         }
         spread(v, n, &row->med[f], &row->min[f], &row->max[f]);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/figure.h"
 #include "profile/child.h"
 
 /* perf's default copy of a sample's stack for DWARF unwinding: deep enough
@@ -151,7 +152,7 @@ int perf_start(struct perf_rec *p, const char *dir, const pid_t *pids, size_t n,
 
 int perf_stop(struct perf_rec *p, double *cpu_ms, char *err)
 {
-    *cpu_ms = -1;
+    *cpu_ms = FIG_UNKNOWN;
     if (p->pid <= 0)
         return 0;
     int rc = child_stop(p->pid, SIGINT, 30000, cpu_ms);

@@ -37,7 +37,7 @@ int perf_check(char *err);
 int perf_start(struct perf_rec *p, const char *dir, const pid_t *pids, size_t n, int hz,
                int dwarf, char *err);
 /* Stops perf record (SIGINT, so that it writes its file). *cpu_ms gets its
- * CPU. @return 0, or -1 with err (perf failed: its last message). */
+ * CPU (FIG_UNKNOWN, base/figure.h, when perf was not running). @return 0, or -1 with err (perf failed: its last message). */
 int perf_stop(struct perf_rec *p, double *cpu_ms, char *err);
 /* Folds the recorded samples stamped within [t0_ns, t1_ns]
  * (CLOCK_MONOTONIC) into f; *outside counts the others. The sampling

@@ -186,7 +186,7 @@ static void note(const struct fold *f, struct profile_summary *p)
 int profile_end(struct profile_session *s, struct run_result *res, const char *name, char *err)
 {
     struct profile_summary *p = &res->profile;
-    double cpu_ms = -1;
+    double cpu_ms = FIG_UNKNOWN;
     int64_t outside = 0;
     if (collect(s, &cpu_ms, &outside, err))
         return -1;

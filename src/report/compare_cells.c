@@ -19,7 +19,7 @@ static int is_latency(int f)
 /* One time unit for every latency a table shows (ms figures, NAN skipped). */
 static void unit_widen(double ms, double *mn, double *mx)
 {
-    if (isnan(ms) || ms <= 0)
+    if (!fig_known(ms) || ms <= 0)
         return;
     if (*mn <= 0 || ms * 1000 < *mn)
         *mn = ms * 1000;
@@ -29,7 +29,7 @@ static void unit_widen(double ms, double *mn, double *mx)
 
 int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, size_t len)
 {
-    if (!is_latency(f) || isnan(v) ||
+    if (!is_latency(f) || !fig_known(v) ||
         !result_lower_bound(&r->censored, f == METRIC_MEAN, (double)llround(v * 1000)))
         return 0;
     char was[64];
@@ -143,7 +143,7 @@ static int summary_row(const struct comparison *c, struct doc_table *t, int f,
     compare_mark_bound(&A->merged, f, A->fig[f], va, sizeof va);
     compare_mark_bound(&B->merged, f, B->fig[f], vb, sizeof vb);
     double x = compare_figure_ratio(c, f);
-    if (!isnan(x))
+    if (fig_known(x))
         compare_stats_fmt_ratio(x, r, sizeof r);
     enum cmp_verdict kind = compare_verdict(c, f, v, sizeof v);
     int fails_more = f == METRIC_ERRORS && c->failures.verdict == GATE_REGRESSION;
@@ -198,7 +198,7 @@ static int round_row(const struct comparison *c, struct doc_table *t, size_t i, 
 {
     const struct run_result *r = &c->arm[a].rounds[i];
     double v[METRIC_N], va[METRIC_N];
-    char n[24], arm[4], p50[40], p99[40], rate[32], cpu[32], steal[16] = "-", ratio[32] = "";
+    char n[24], arm[4], p50[40], p99[40], rate[32], cpu[32], steal[16] = "n/a", ratio[32] = "";
     compare_figures(c, r, v);
     compare_figures(c, &c->arm[0].rounds[i], va);
     snprintf(n, sizeof n, "%zu", i + 1);
@@ -209,10 +209,10 @@ static int round_row(const struct comparison *c, struct doc_table *t, size_t i, 
     compare_mark_bound(r, METRIC_P99, v[METRIC_P99], p99, sizeof p99);
     report_fmt_metric(METRIC_RATE, v[METRIC_RATE], u, rate, sizeof rate);
     report_fmt_metric(METRIC_CPU_MS, v[METRIC_CPU_MS], u, cpu, sizeof cpu);
-    if (r->machine_steal_pct >= 0)
+    if (fig_known(r->machine_steal_pct))
         snprintf(steal, sizeof steal, "%.1f%%", r->machine_steal_pct);
     double x = compare_ratio(va[METRIC_P99], v[METRIC_P99]);
-    if (a == 1 && !isnan(x))
+    if (a == 1 && fig_known(x))
         compare_stats_fmt_ratio(x, ratio, sizeof ratio); /* as the summary's B/A */
     const char *cells[9] = {n, arm, compare_arm_name(&c->arm[a]), p50, p99, rate, cpu, steal,
                             r->interrupted ? "interrupted" : ratio};

@@ -85,6 +85,12 @@ json_object *compare_gates_json(const struct comparison *c)
             json_object_object_add(o, "failures", fail_json(&r->fail));
         if (!isnan(r->half_width)) /* an inconclusive gate: what would decide it */
             json_object_object_add(o, "needs", needs_json(r));
+        if (r->unknown[0] || r->unknown[1]) { /* rounds whose figure was not measured */
+            json_object *u = json_object_new_object();
+            json_object_object_add(u, "A", json_object_new_int64((int64_t)r->unknown[0]));
+            json_object_object_add(u, "B", json_object_new_int64((int64_t)r->unknown[1]));
+            json_object_object_add(o, "unknown_rounds", u);
+        }
         json_object_array_add(arr, o);
     }
     return arr;
@@ -102,7 +108,7 @@ json_object *compare_thresholds_json(const struct comparison *c)
 
 static json_object *num_or_null(double v)
 {
-    return isnan(v) ? NULL : json_object_new_double(v);
+    return !fig_known(v) ? NULL : json_object_new_double(v);
 }
 
 static json_object *arm_json(const struct comparison *c, const struct compare_arm *a)

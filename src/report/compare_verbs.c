@@ -82,7 +82,7 @@ static void row_cells(const struct verb_pair *p, const struct report_unit *u,
         double r = compare_ratio(va, vb);
         report_fmt_metric(METRIC_P50, va, u, cells[3 + 3 * k], 32);
         report_fmt_metric(METRIC_P50, vb, u, cells[4 + 3 * k], 32);
-        snprintf(cells[5 + 3 * k], 32, isnan(r) ? "-" : "%.3g", r);
+        snprintf(cells[5 + 3 * k], 32, !fig_known(r) ? "-" : "%.3g", r);
     }
 }
 
@@ -237,8 +237,8 @@ static json_object *arm_verb_json(const struct verb_result *v)
     json_object_object_add(o, "ok", json_object_new_int64(v->ok));
     json_object_object_add(o, "errors", json_object_new_int64(v->errors));
     double p50 = pct_ms(v, 50), p99 = pct_ms(v, 99);
-    json_object_object_add(o, "p50_ms", isnan(p50) ? NULL : json_object_new_double(p50));
-    json_object_object_add(o, "p99_ms", isnan(p99) ? NULL : json_object_new_double(p99));
+    json_object_object_add(o, "p50_ms", !fig_known(p50) ? NULL : json_object_new_double(p50));
+    json_object_object_add(o, "p99_ms", !fig_known(p99) ? NULL : json_object_new_double(p99));
     return o;
 }
 
@@ -254,8 +254,8 @@ json_object *compare_verbs_json(const struct comparison *c)
         json_object_object_add(o, "b", arm_verb_json(p[i].v[1]));
         double r50 = compare_ratio(pct_ms(p[i].v[0], 50), pct_ms(p[i].v[1], 50));
         double r99 = compare_ratio(pct_ms(p[i].v[0], 99), pct_ms(p[i].v[1], 99));
-        json_object_object_add(o, "p50_ratio", isnan(r50) ? NULL : json_object_new_double(r50));
-        json_object_object_add(o, "p99_ratio", isnan(r99) ? NULL : json_object_new_double(r99));
+        json_object_object_add(o, "p50_ratio", !fig_known(r50) ? NULL : json_object_new_double(r50));
+        json_object_object_add(o, "p99_ratio", !fig_known(r99) ? NULL : json_object_new_double(r99));
         json_object_array_add(arr, o);
     }
     return arr;

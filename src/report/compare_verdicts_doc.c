@@ -127,7 +127,7 @@ static void gate_verdicts(struct doc_verdicts *d, const struct comparison *c)
                      "B/A %s, interval [%s, %s] at %.1f%% after %zu rounds, bound %s%s%s", ratio,
                      lo, hi, r->conf * 100, r->rounds, bound, needs[0] ? "; " : "", needs);
         }
-        else
+        else if (!gate_unknown_text(&c->plan.gates[i], r, k->detail, sizeof k->detail))
             snprintf(k->detail, sizeof k->detail, "no interval (%zu rounds)", r->rounds);
     }
 }
@@ -221,14 +221,14 @@ static void gates_notes(struct doc_table *t, const struct comparison *c)
             n += snprintf(t->notes + n, sizeof t->notes - (size_t)n, "\n%s", needs);
     }
     if (c->longer.from && n > 0 && (size_t)n < sizeof t->notes) {
-        char from[32], to[32];
+        char from[32], to[32], why[128];
         units_format_duration(c->longer.from_ns, from, sizeof from);
         units_format_duration(c->longer.to_ns, to, sizeof to);
+        compare_round_length_why(c, why, sizeof why);
         n += snprintf(t->notes + n, sizeof t->notes - (size_t)n, "\nrounds lengthened from "
-                      "round %zu, from %s up to %s: a round held %lld answered calls and %.0f "
-                      "ms of server CPU, too few for CPU per call (%d calls and %.0f ms at "
-                      "least)", c->longer.from, from, to, (long long)c->longer.calls,
-                      c->longer.cpu_ms, COMPARE_MIN_CALLS_CPU, COMPARE_MIN_CPU_MS);
+                      "round %zu, from %s up to %s: %s, too few for CPU per call (%d calls "
+                      "and %.0f ms at least)", c->longer.from, from, to, why,
+                      COMPARE_MIN_CALLS_CPU, COMPARE_MIN_CPU_MS);
     }
     /* an arm that stopped answering ended them too, and says so in the header */
     if (c->plan.rounds_auto && !c->interrupted && c->stop.arm < 0 &&
@@ -246,7 +246,7 @@ static int failure_row(struct doc_table *t, const char *expr, const struct fail_
     char ratio[16] = "-", p[64], rounds[24];
     double sa = share_pct(f->failed[0], f->requests[0]);
     double sb = share_pct(f->failed[1], f->requests[1]);
-    if (sa > 0 && !isnan(sb))
+    if (sa > 0 && fig_known(sb))
         compare_stats_fmt_ratio(sb / sa, ratio, sizeof ratio);
     snprintf(p, sizeof p, "p %.2g (counts)", f->p);
     snprintf(rounds, sizeof rounds, "%zu", f->rounds);
@@ -272,6 +272,8 @@ static int gate_row(struct doc_table *t, const struct comparison *c, int g,
         compare_stats_fmt_ratio(r->ci.low, lo, sizeof lo);
         compare_stats_fmt_ratio(r->ci.high, hi, sizeof hi);
         snprintf(iv, sizeof iv, "[%s, %s] %.4g%%", lo, hi, r->conf * 100);
+    } else if (r->unknown[0] || r->unknown[1]) {
+        snprintf(iv, sizeof iv, "n/a (figure unknown)");
     } else if (r->rc == 1) {
         snprintf(iv, sizeof iv, "n/a (1 round)");
     }

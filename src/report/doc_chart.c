@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/figure.h"
+
 void doc_chart_init(struct doc_chart *c, const char *id, const char *title)
 {
     memset(c, 0, sizeof *c);
@@ -39,7 +41,7 @@ void doc_chart_free(struct doc_chart *c)
 
 int doc_chart_gap(double y)
 {
-    return isnan(y) || y < 0;
+    return !fig_known(y);
 }
 
 int doc_series_drawn(const struct doc_series *s)

@@ -27,8 +27,8 @@ enum doc_xaxis {
     DOC_X_PERCENTILE   /* x = percentile (0..100), drawn on log 1/(1-p) */
 };
 
-/* One line of a chart: n points (x[i], y[i]); a point whose y is negative
- * or NaN is a gap (unknown: no answer, no CPU reading). x NULL takes the
+/* One line of a chart: n points (x[i], y[i]); a point whose y is
+ * FIG_UNKNOWN (NaN) is a gap (unknown: no answer, no CPU reading). x NULL takes the
  * chart's shared x. dec: the decimals its values are given with. axis 1
  * puts it on the right-hand axis. */
 struct doc_series {
@@ -78,7 +78,7 @@ double *doc_chart_alloc(struct doc_chart *c, size_t n);
 /* Frees c's values (not c, which is the caller's); c stays valid, empty
  * of series. */
 void doc_chart_free(struct doc_chart *c);
-/* @return 1 when y is a gap (NaN or negative: unknown), else 0. */
+/* @return 1 when y is a gap (FIG_UNKNOWN, base/figure.h), else 0. */
 int doc_chart_gap(double y);
 /* @return 1 when series s has a point to draw (not all gaps), else 0. */
 int doc_series_drawn(const struct doc_series *s);

@@ -96,7 +96,8 @@ static void buckets(FILE *out, const struct sweep *s)
 
 static void rep_row(FILE *out, size_t i, size_t r, const struct run_result *x)
 {
-    char c[24], rep[24], n[4][32], steal[16] = "unknown", load[16], busy[16], kinds[200] = "";
+    char c[24], rep[24], n[4][32], steal[16] = "n/a", load[16] = "n/a", busy[16],
+        kinds[200] = "";
     snprintf(c, sizeof c, "%zu", i + 1);
     snprintf(rep, sizeof rep, "%zu", r + 1);
     snprintf(n[0], sizeof n[0], "%lld", (long long)x->sent);
@@ -106,10 +107,11 @@ static void rep_row(FILE *out, size_t i, size_t r, const struct run_result *x)
         if (x->err[k])
             snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), "%s%s %lld",
                      kinds[0] ? ", " : "", err_kind_names[k], (long long)x->err[k]);
-    if (x->machine_steal_pct >= 0)
+    if (fig_known(x->machine_steal_pct))
         snprintf(steal, sizeof steal, "%.1f%%", x->machine_steal_pct);
-    snprintf(load, sizeof load, "%.2f", x->loadavg1);
-    snprintf(busy, sizeof busy, "%.1f%%", x->machine_busy_pct);
+    if (fig_known(x->loadavg1))
+        snprintf(load, sizeof load, "%.2f", x->loadavg1);
+    report_fmt_pct(x->machine_busy_pct, busy, sizeof busy);
     const char *cells[9] = {c, rep, n[0], n[1], n[2], kinds, busy, steal, load};
     html_row(out, cells, 9);
 }

@@ -21,7 +21,7 @@ static int log_edges(double *edges_s)
 int om_init(struct om_state *s, const char *buckets_spec, char *err)
 {
     memset(s, 0, sizeof *s);
-    s->server_cpu = s->client_cpu = s->steal = -1;
+    s->server_cpu = s->client_cpu = s->steal = s->server_rss_kb = FIG_UNKNOWN;
     if (!buckets_spec[0] || !strcmp(buckets_spec, "auto")) {
         s->nedges = log_edges(s->edges_s);
         return 0;
@@ -54,8 +54,7 @@ void om_begin_run(struct om_state *s, const struct run_config *cfg,
     s->rate_offered = cfg->rate > 0 ? cfg->rate : 0;
     s->rate_achieved = s->pacer_lag_p99_s = 0;
     s->in_flight = 0;
-    s->server_cpu = s->client_cpu = s->steal = -1;
-    s->server_rss_kb = 0;
+    s->server_cpu = s->client_cpu = s->steal = s->server_rss_kb = FIG_UNKNOWN;
 }
 
 static void take_counts(struct om_state *s, const struct run_result *r)
@@ -182,7 +181,7 @@ static void family(struct om_out *o, const char *name, const char *type, const c
 
 static void sample(struct om_out *o, const char *name, const char *labels, double v)
 {
-    if (isnan(v))
+    if (!fig_known(v))
         return;
     o->failed |= buf_appendf(o->b, "%s{%s} %.17g\n", name, labels, v);
 }
@@ -190,7 +189,7 @@ static void sample(struct om_out *o, const char *name, const char *labels, doubl
 static void gauge(struct om_out *o, const char *name, const char *help, double v)
 {
     char l[2048];
-    if (v < 0)
+    if (!fig_known(v))
         return; /* unknown: no sample, rather than a false 0 */
     family(o, name, "gauge", help);
     label_set(o->s, NULL, NULL, NULL, NULL, l, sizeof l);
@@ -269,7 +268,7 @@ int om_render(const struct om_state *s, int openmetrics, struct buf *out)
         gauge(&o, "rpcbench_server_cpu_percent", "The server's CPU in the last interval, "
               "% of one core.", s->server_cpu);
         gauge(&o, "rpcbench_server_rss_bytes", "The server's resident memory.",
-              s->server_rss_kb > 0 ? (double)s->server_rss_kb * 1024.0 : -1);
+              s->server_rss_kb * 1024.0); /* unknown stays so */
         gauge(&o, "rpcbench_client_cpu_percent", "rpcbench's own CPU in the last interval, "
               "% of one core.", s->client_cpu);
         gauge(&o, "rpcbench_machine_steal_percent", "CPU taken by the hypervisor, % of all "

@@ -54,8 +54,8 @@ struct om_state {
     } c;
     double rate_offered, rate_achieved, pacer_lag_p99_s;
     int64_t in_flight;
-    double server_cpu, client_cpu, steal; /* -1: unknown */
-    int64_t server_rss_kb;                /* 0: unknown */
+    /* FIG_UNKNOWN (base/figure.h): unknown, no sample written */
+    double server_cpu, client_cpu, steal, server_rss_kb;
 };
 
 /* The latency buckets' edges: a --buckets spec given as edges

@@ -42,7 +42,7 @@ static void ms_cell(char *out, size_t len, double v)
 static void caption(const struct profile_summary *p, struct doc_table *t)
 {
     char cost[96] = "";
-    if (p->profiler_cpu_ms >= 0)
+    if (fig_known(p->profiler_cpu_ms))
         snprintf(cost, sizeof cost, "; the profiler's own CPU %.0f ms", p->profiler_cpu_ms);
     snprintf(t->caption, sizeof t->caption,
              "server profile (%s): %lld samples in the %.1fs window (%.0f/s)%s; CPU-ms/call "

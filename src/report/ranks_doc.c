@@ -37,18 +37,23 @@ int report_ranks_doc(const struct run_result *r, struct doc_table *t, char *err)
         snprintf(v[5], sizeof v[5], "%lld", (long long)k->errors);
         snprintf(v[6], sizeof v[6], "%.2f", k->achieved);
         snprintf(v[7], sizeof v[7], "%.3fms", k->send_lag_p99_ms);
-        snprintf(v[8], sizeof v[8], "%.1f", k->client_cpu_pct);
+        if (fig_known(k->client_cpu_pct)) /* the column says "cpu %" */
+            snprintf(v[8], sizeof v[8], "%.1f", k->client_cpu_pct);
+        else
+            snprintf(v[8], sizeof v[8], "n/a");
         snprintf(v[9], sizeof v[9], "%.1f", k->clock_offset_us);
         const char *cells[11] = {v[0], k->host, v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9],
                                  k->lost ? "LOST" : ""};
         if (doc_table_add_row(t, cells, NULL, k->lost ? DOC_ROW_MARKED : 0, err))
             return -1;
-        if (k->client_cpu_pct >= 0) {
+        if (fig_known(k->client_cpu_pct)) {
             total += k->client_cpu_pct;
             known++;
         }
     }
-    snprintf(t->notes, sizeof t->notes, "ranks       %zu; client CPU %.1f%% of a core in total; "
-             "clock offsets known to %.1f us", r->nranks, known ? total : -1.0, r->clock_error_us);
+    char cpu[16];
+    report_fmt_pct(known ? total : FIG_UNKNOWN, cpu, sizeof cpu);
+    snprintf(t->notes, sizeof t->notes, "ranks       %zu; client CPU %s of a core in total; "
+             "clock offsets known to %.1f us", r->nranks, cpu, r->clock_error_us);
     return 0;
 }

@@ -183,7 +183,7 @@ int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err)
 
 const char *report_fmt_pct(double v, char *buf, size_t len)
 {
-    snprintf(buf, len, !result_figure_known(v) ? "n/a" : "%.1f%%", v);
+    snprintf(buf, len, !fig_known(v) ? "n/a" : "%.1f%%", v);
     return buf;
 }
 
@@ -284,15 +284,20 @@ void report_csv(FILE *out, const struct run_result *r)
     for (size_t i = 0; i < r->nintervals; i++) {
         const struct interval_rec *x = &r->intervals[i];
         char scpu[24] = "", ccpu[24] = "", rss[24] = ""; /* empty: not measured */
-        if (result_figure_known(x->server_cpu_pct))
+        char p50[24] = "", p99[24] = "";                /* empty: nothing answered */
+        if (fig_known(x->p50_ms))
+            snprintf(p50, sizeof p50, "%.3f", x->p50_ms);
+        if (fig_known(x->p99_ms))
+            snprintf(p99, sizeof p99, "%.3f", x->p99_ms);
+        if (fig_known(x->server_cpu_pct))
             snprintf(scpu, sizeof scpu, "%.1f", x->server_cpu_pct);
-        if (result_figure_known(x->client_cpu_pct))
+        if (fig_known(x->client_cpu_pct))
             snprintf(ccpu, sizeof ccpu, "%.1f", x->client_cpu_pct);
-        if (result_rss_known(x->server_rss_kb))
-            snprintf(rss, sizeof rss, "%lld", (long long)x->server_rss_kb);
-        fprintf(out, "%.3f,%lld,%lld,%lld,%lld,%lld,%.3f,%.3f,%s,%s,%s", x->t, (long long)x->due,
+        if (fig_known(x->server_rss_kb))
+            snprintf(rss, sizeof rss, "%.0f", x->server_rss_kb);
+        fprintf(out, "%.3f,%lld,%lld,%lld,%lld,%lld,%s,%s,%s,%s,%s", x->t, (long long)x->due,
                 (long long)x->sent, (long long)x->unsent, (long long)x->ok, (long long)x->errors,
-                x->p50_ms, x->p99_ms, scpu, ccpu, rss);
+                p50, p99, scpu, ccpu, rss);
         if (staged)
             fprintf(out, ",%.3f", x->offered);
         fputc('\n', out);

@@ -66,7 +66,7 @@ static void metric_columns(FILE *out, const struct doc_kv *d, int head)
             if (head)
                 fprintf(out, ",%s", metric_defs[l->metric].json_key);
             else
-                num(out, l->raw, !isnan(l->raw));
+                num(out, l->raw, fig_known(l->raw));
         }
 }
 
@@ -120,11 +120,11 @@ void report_csv_summary(FILE *out, const struct run_result *r)
     double per = result_cpu_ms_per_call(r);
     struct cpu_per_call c;
     result_cpu_per_call(r, &c);
-    num(out, mean, result_figure_known(mean));
-    num(out, per, result_figure_known(per));
+    num(out, mean, fig_known(mean));
+    num(out, per, fig_known(per));
     fprintf(out, ",%lld", (long long)r->bytes_received);
     num(out, r->idle.mean_pct, r->idle.n > 0); /* empty: no idle baseline */
-    num(out, c.net, !isnan(c.net));
+    num(out, c.net, fig_known(c.net));
     metric_columns(out, d, 0);
     fputc('\n', out);
 }

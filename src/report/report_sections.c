@@ -16,7 +16,7 @@ static const char *plural(int64_t n, const char *one, const char *many)
 
 void report_fmt_metric(int m, double v, const struct report_unit *u, char *out, size_t len)
 {
-    if (isnan(v)) { /* no answer, CPU not sampled */
+    if (!fig_known(v)) { /* no answer, CPU not sampled */
         snprintf(out, len, "n/a");
         return;
     }
@@ -334,10 +334,10 @@ static void server_lines(struct doc_kv *d, const struct run_result *r)
     char a[32], b[32];
     snprintf(a, sizeof a, "n/a");
     snprintf(b, sizeof b, "n/a");
-    if (result_rss_known(r->rss_start_kb))
-        report_fmt_bytes((double)r->rss_start_kb * 1024, a, sizeof a);
-    if (result_rss_known(r->rss_end_kb))
-        report_fmt_bytes((double)r->rss_end_kb * 1024, b, sizeof b);
+    if (fig_known(r->rss_start_kb))
+        report_fmt_bytes(r->rss_start_kb * 1024, a, sizeof a);
+    if (fig_known(r->rss_end_kb))
+        report_fmt_bytes(r->rss_end_kb * 1024, b, sizeof b);
     doc_kv_add(d, DOC_IN_BOTH, "", "RSS %s -> %s", a, b);
 }
 
@@ -347,13 +347,13 @@ void report_machine_doc(const struct run_result *r, struct doc_kv *d)
     server_lines(d, r);
     double cmax, cmean = result_client_cpu_mean(r, &cmax);
     char steal[32] = ""; /* unknown in results saved before steal was measured */
-    if (r->machine_steal_pct >= 0)
+    if (fig_known(r->machine_steal_pct))
         snprintf(steal, sizeof steal, ", steal %.1f%%", r->machine_steal_pct);
     char cores[24] = "";
     if (r->machine_cores > 0)
         snprintf(cores, sizeof cores, "%d cores, ", r->machine_cores);
     char busy[16], cm[16], cx[16], load[24] = "n/a";
-    if (result_figure_known(r->loadavg1))
+    if (fig_known(r->loadavg1))
         snprintf(load, sizeof load, "%.2f", r->loadavg1);
     doc_kv_add(d, DOC_IN_BOTH, "machine", "%sbusy %s (all cores)%s, load %s; client CPU mean "
                "%s max %s", cores, report_fmt_pct(r->machine_busy_pct, busy, sizeof busy), steal,

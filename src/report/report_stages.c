@@ -46,7 +46,8 @@ static void heads(struct doc_table *t)
     }
     snprintf(t->caption, sizeof t->caption, "stages");
     snprintf(t->legend, sizeof t->legend, "each request counts in the stage its intended send "
-             "time falls in; achieved = sent (written) over the time the stage ran");
+             "time falls in; achieved = sent (written) over the time the stage ran; CPU-ms/call "
+             "over the calls answered while it ran");
     snprintf(t->id, sizeof t->id, "stages");
 }
 
@@ -74,7 +75,7 @@ static int stage_row(const struct run_result *r, size_t i, const struct report_u
                            (double)hist_percentile(&s->latency, pcts[k]), p[k], sizeof p[k]);
     report_fmt_pct(s->server_cpu_pct, cpu, sizeof cpu);
     double per = result_stage_cpu_per_call(r, i);
-    if (per < 0)
+    if (!fig_known(per))
         snprintf(ms, sizeof ms, "n/a");
     else
         snprintf(ms, sizeof ms, "%.3f", per);

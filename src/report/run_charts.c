@@ -76,12 +76,12 @@ static double tl_value(const struct run_result *r, size_t i, enum tl_col k)
     case TL_T: return x->t;
     case TL_RATE: return len > 0 ? (double)x->sent / len : NAN;
     case TL_OFFERED: return x->offered;
-    case TL_P50: return x->ok ? x->p50_ms : NAN; /* no answer: no latency */
-    case TL_P99: return x->ok ? x->p99_ms : NAN;
-    case TL_SCPU: return x->server_cpu_pct;      /* -1: not sampled */
+    case TL_P50: return x->p50_ms; /* FIG_UNKNOWN: no answer, no latency */
+    case TL_P99: return x->p99_ms;
+    case TL_SCPU: return x->server_cpu_pct;      /* FIG_UNKNOWN (NaN): not sampled */
     case TL_CCPU: return x->client_cpu_pct;
     default:
-        return r->nwatched && x->server_rss_kb > 0 ? (double)x->server_rss_kb * 1024 / 1e6 : NAN;
+        return r->nwatched ? x->server_rss_kb * 1024 / 1e6 : FIG_UNKNOWN;
     }
 }
 

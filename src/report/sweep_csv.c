@@ -17,7 +17,7 @@ static const char *const csv_names[SF_N] = {
 /* ",value", or "," alone when unknown. */
 static void csv_num(FILE *out, double v)
 {
-    if (v < 0)
+    if (!fig_known(v))
         fputc(',', out);
     else
         fprintf(out, ",%.6g", v);
@@ -41,11 +41,11 @@ static void csv_header(FILE *out, int with_base)
  * wherever it has the figure; empty where unknown or the baseline's is 0. */
 static double pct(double v, double base, int is_base)
 {
-    if (v < 0 || base < 0)
-        return -1;
+    if (!fig_known(v) || !fig_known(base))
+        return FIG_UNKNOWN;
     if (is_base)
         return 100;
-    return base == 0 ? -1 : 100 * v / base;
+    return base == 0 ? FIG_UNKNOWN : 100 * v / base;
 }
 
 static void csv_row(FILE *out, const struct sweep *s, size_t i, const struct sweep_row *r,

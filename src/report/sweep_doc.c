@@ -38,7 +38,7 @@ static void span(const struct sweep_row *rows, size_t n, int f, double *mn, doub
     *mx = 0;
     for (size_t i = 0; i < n; i++)
         for (int k = 0; k < 2; k++) {
-            double v = k ? rows[i].max[f] : rows[i].min[f];
+            double v = k ? rows[i].max[f] : rows[i].min[f]; /* unknown: no test holds */
             if (v > 0 && (*mn == 0 || v < *mn))
                 *mn = v;
             if (v > *mx)
@@ -102,7 +102,7 @@ static void pick_unit(const struct sweep_row *rows, size_t n, int f, struct col_
 
 static void fmt_val(const struct col_unit *u, double v, char *out, size_t len)
 {
-    if (v < 0)
+    if (!fig_known(v))
         snprintf(out, len, "n/a");
     else
         snprintf(out, len, "%.*f", u->dec, v / u->div);
@@ -143,7 +143,7 @@ static struct sweep_row *all_rows(const struct sweep *s)
  * baseline's figure is 0. */
 static void fmt_pct(double v, double base, int is_base, char *out, size_t len)
 {
-    if (v < 0 || base < 0)
+    if (!fig_known(v) || !fig_known(base))
         snprintf(out, len, "n/a");
     else if (is_base)
         snprintf(out, len, "100.0%%");
@@ -199,7 +199,7 @@ static int body_row(struct doc_table *t, const struct sweep *s, size_t i, unsign
         fmt_val(&units[f], r->med[f], med, sizeof med);
         fmt_val(&units[f], r->min[f], lo, sizeof lo);
         fmt_val(&units[f], r->max[f], hi, sizeof hi);
-        if (r->nreps > 1 && r->med[f] >= 0)
+        if (r->nreps > 1 && fig_known(r->med[f]))
             snprintf(cell[c++], DOC_CELL_LEN, "%.18s [%.18s-%.18s]", med, lo, hi);
         else
             snprintf(cell[c++], DOC_CELL_LEN, "%s", med);
@@ -321,14 +321,14 @@ void sweep_probe_text(const struct sweep *s, const struct sweep_probe *p,
     if (!have)
         return;
     snprintf(t->cell, sizeof t->cell, "%zu", p->cell + 1);
-    if (r.med[SF_ACHIEVED] >= 0)
+    if (fig_known(r.med[SF_ACHIEVED]))
         snprintf(t->achieved, sizeof t->achieved, "%.2f", r.med[SF_ACHIEVED]);
-    if (r.med[SF_P99] >= 0) /* ms, three digits, and never "1.23e+03" */
+    if (fig_known(r.med[SF_P99])) /* ms, three digits, and never "1.23e+03" */
         snprintf(t->p99, sizeof t->p99, "%.*f", r.med[SF_P99] >= 100 ? 0 : r.med[SF_P99] >= 10 ? 1
                                                 : r.med[SF_P99] >= 1 ? 2 : 3, r.med[SF_P99]);
-    if (r.med[SF_ERRORS] >= 0)
+    if (fig_known(r.med[SF_ERRORS]))
         snprintf(t->errors, sizeof t->errors, "%.0f", r.med[SF_ERRORS]);
-    if (r.med[SF_CPU_PCT] >= 0)
+    if (fig_known(r.med[SF_CPU_PCT]))
         snprintf(t->cpu, sizeof t->cpu, "%.1f", r.med[SF_CPU_PCT]);
 }
 

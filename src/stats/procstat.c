@@ -12,6 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/figure.h"
+
 
 /* ---- parsing ------------------------------------------------------------ */
 
@@ -124,8 +126,8 @@ double procstat_machine_pct(const struct sys_times *a, const struct sys_times *b
                        ? (double)wall_ns / 1e9 * (double)hz * b->ncpu
                        : (double)(b->total - a->total);
     if (b->idle < a->idle || b->steal < a->steal || whole <= 0) {
-        *steal_pct = -1;
-        return -1;
+        *steal_pct = FIG_UNKNOWN;
+        return FIG_UNKNOWN;
     }
     *steal_pct = steal >= whole ? 100 : steal / whole * 100;
     double busy = whole - idle - steal;

@@ -51,7 +51,8 @@ struct sys_times {
 int procstat_parse_system(const char *text, struct sys_times *out);
 /* The machine's load between readings a and b taken wall_ns apart; hz:
  * jiffies per second. *steal_pct gets the steal % (100 % = every core).
- * @return the busy % (100 % = every core); -1 for both when unknown. */
+ * @return the busy % (100 % = every core); FIG_UNKNOWN (base/figure.h) for
+ * both when unknown. */
 double procstat_machine_pct(const struct sys_times *a, const struct sys_times *b, int64_t wall_ns,
                             long hz, double *steal_pct);
 /* Parses /proc/loadavg's first three fields into load.

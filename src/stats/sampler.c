@@ -34,6 +34,14 @@ static void resolve_name(struct sampler *s)
 
 /* ---- the sampler ---------------------------------------------------------- */
 
+void proc_point_unknown(struct proc_point *p, int64_t t_ns)
+{
+    *p = (struct proc_point){.t_ns = t_ns, .server_pct = FIG_UNKNOWN,
+                             .server_rss_kb = FIG_UNKNOWN, .client_pct = FIG_UNKNOWN,
+                             .machine_busy_pct = FIG_UNKNOWN,
+                             .machine_steal_pct = FIG_UNKNOWN, .loadavg1 = FIG_UNKNOWN};
+}
+
 __attribute__((format(printf, 2, 3))) static int fail(char *err, const char *fmt, ...)
 {
     va_list ap;
@@ -175,8 +183,8 @@ static int64_t read_server_pid(struct sampler *s, pid_t pid, struct proc_point *
     p->server_alive++;
     p->server_threads += st.num_threads;
     if (procstat_read_file(s->root, who, "statm", buf, sizeof(buf)) > 0 &&
-        procstat_parse_statm(buf, s->page_kb, &rss) == 0)
-        p->server_rss_kb += rss;
+        procstat_parse_statm(buf, s->page_kb, &rss) == 0) /* the first read one starts the sum */
+        p->server_rss_kb = (fig_known(p->server_rss_kb) ? p->server_rss_kb : 0) + (double)rss;
     const struct procstat_prev *before = find_prev(s, pid, st.starttime);
     *paired = before != NULL;
     return (int64_t)pid_delta_ns(s, cur, before);
@@ -239,7 +247,7 @@ static void sample_machine(struct sampler *s, struct proc_point *p, int64_t dt_n
     if (s->have_prev && dt_ns > 0) {
         p->machine_busy_pct = procstat_machine_pct(&s->prev_sys, &now, dt_ns, s->ticks_per_sec,
                                                    &p->machine_steal_pct);
-        if (p->machine_steal_pct >= 0) { /* the window's: weighted by time */
+        if (fig_known(p->machine_steal_pct)) { /* the window's: weighted by time */
             s->window_steal_pct_x_ns += p->machine_steal_pct * (double)dt_ns;
             s->window_ns += dt_ns;
         }
@@ -252,13 +260,13 @@ static void sample_machine(struct sampler *s, struct proc_point *p, int64_t dt_n
  * clock's (against /proc; a fixture's at t_ns). Over t_ns's interval
  * instead, the /proc reads between t_ns and the CPU reading counted as
  * the client's but not as the interval's: 119 % of a core under ASan,
- * on a short last interval. @return the %, or -1 when unknown. */
+ * on a short last interval. @return the %, or FIG_UNKNOWN. */
 static double client_share(struct sampler *s, int64_t t_ns)
 {
     int ok;
     uint64_t cpu = read_client_ns(s, &ok);
     int64_t wall = strcmp(s->root, "/proc") ? t_ns : clock_now_ns();
-    double share = -1;
+    double share = FIG_UNKNOWN;
     if (ok && s->have_prev && s->prev_client_ok && wall > s->prev_client_wall_ns)
         share = pct(delta(cpu, s->prev_client_ns), wall - s->prev_client_wall_ns);
     s->prev_client_ok = ok;
@@ -273,9 +281,7 @@ static void sample_all(struct sampler *s, int64_t t_ns, struct proc_point *p)
 {
     int64_t dt_ns = t_ns - s->prev_t_ns;
     int known = s->have_prev && dt_ns > 0;
-    *p = (struct proc_point){.t_ns = t_ns, .server_pct = -1, .client_pct = -1,
-                             .machine_busy_pct = -1, .machine_steal_pct = -1,
-                             .loadavg1 = -1};
+    proc_point_unknown(p, t_ns);
     p->client_pct = client_share(s, t_ns);
     size_t paired;
     uint64_t server = sample_server(s, p, &paired);
@@ -310,7 +316,7 @@ void sampler_sample(struct sampler *s, int64_t t_ns, struct proc_point *p)
 
 double sampler_server_cpu_ms(const struct sampler *s)
 {
-    return s->measured ? (double)s->total_server_ns / 1e6 : -1;
+    return s->measured ? (double)s->total_server_ns / 1e6 : FIG_UNKNOWN;
 }
 
 const char *sampler_cpu_source(const struct sampler *s)
@@ -322,5 +328,5 @@ const char *sampler_cpu_source(const struct sampler *s)
 
 double sampler_steal_pct(const struct sampler *s)
 {
-    return s->window_ns > 0 ? s->window_steal_pct_x_ns / (double)s->window_ns : -1;
+    return s->window_ns > 0 ? s->window_steal_pct_x_ns / (double)s->window_ns : FIG_UNKNOWN;
 }

@@ -8,15 +8,17 @@
 #ifndef RPCBENCH_SAMPLER_H
 #define RPCBENCH_SAMPLER_H
 
+#include "base/figure.h"
 #include "stats/procstat.h"
 #include "stats/proctree.h"
 
 /* One point of the timeline. Percentages are over the interval since the
- * previous sample; -1 where unknown (first sample, no server). */
+ * previous sample; every figure (a double) is FIG_UNKNOWN (base/figure.h)
+ * where unknown (first sample, no server, a file not readable). */
 struct proc_point {
     int64_t t_ns;          /* since run start */
     double server_pct;     /* summed over the watched pids */
-    int64_t server_rss_kb; /* summed over the readable pids (0 if none) */
+    double server_rss_kb;  /* summed over the pids whose memory was read */
     long server_threads;   /* summed over the readable pids (0 if none) */
     int server_alive;      /* how many watched pids were readable */
     double client_pct;     /* this process */
@@ -24,6 +26,10 @@ struct proc_point {
     double machine_steal_pct; /* taken by the hypervisor, 100 % = all cores */
     double loadavg1;
 };
+
+/* Sets every figure of p (the caller's) to FIG_UNKNOWN, its counts to 0
+ * and its time to t_ns: a point nothing was read into yet. */
+void proc_point_unknown(struct proc_point *p, int64_t t_ns);
 
 struct sampler {
     pid_t pids[PROCSTAT_MAX_PIDS];
@@ -77,19 +83,20 @@ int sampler_init(struct sampler *s, const pid_t *pids, size_t npids, const char 
  * differences from it. */
 void sampler_start(struct sampler *s, int64_t t_ns);
 /* Reads /proc now and fills p (the caller's) with figures over
- * [previous sample, t_ns]; -1 in p where a figure is unknown (server_pct
- * is known only when a watched process was read at both ends). */
+ * [previous sample, t_ns]; FIG_UNKNOWN in p where a figure is unknown
+ * (server_pct is known only when a watched process was read at both
+ * ends). */
 void sampler_sample(struct sampler *s, int64_t t_ns, struct proc_point *p);
-/* @return the server's CPU time since sampler_start, in milliseconds; -1
- * when it was not measured (no watched process was read at both ends of
- * any interval). */
+/* @return the server's CPU time since sampler_start, in milliseconds;
+ * FIG_UNKNOWN when it was not measured (no watched process was read at
+ * both ends of any interval). */
 double sampler_server_cpu_ms(const struct sampler *s);
 /* @return where the server CPU came from since sampler_start:
  * "schedstat", "ticks", "schedstat+ticks" (some pids or samples each), or
  * "" when no server was read; a static string, not to be freed. */
 const char *sampler_cpu_source(const struct sampler *s);
 /* @return the hypervisor's steal since sampler_start, % of all cores'
- * time; -1 when /proc/stat could not be read twice. */
+ * time; FIG_UNKNOWN when /proc/stat could not be read twice. */
 double sampler_steal_pct(const struct sampler *s);
 
 #endif
