@@ -14,10 +14,11 @@
 #include <cmocka.h>
 
 #include "base/rng.h"
+#include "judge/compare_gate.h"
 #include "judge/compare_stats.h"
 
 #define MAX_ROUNDS 12
-#define MIN_ROUNDS 3
+#define MIN_ROUNDS GATE_MIN_ROUNDS
 #define ALPHA 0.05
 
 static double normal(uint64_t *s) /* Box-Muller */
@@ -34,8 +35,8 @@ struct outcome {
 
 /* n sequential comparisons of a true ratio `effect` with per-round log
  * noise sd (each round's A and B lognormal, so the ratio's log sd is
- * sd*sqrt(2)), gate bound 1 + tol, looks after round 3..MAX_ROUNDS at
- * confidence conf each. */
+ * sd*sqrt(2)), gate bound 1 + tol, looks after each whole block from
+ * round 4 to MAX_ROUNDS (gate_is_look) at confidence conf each. */
 static struct outcome simulate(int n, double effect, double sd, double tol, double conf,
                                uint64_t seed)
 {
@@ -52,7 +53,7 @@ static struct outcome simulate(int n, double effect, double sd, double tol, doub
             b[k] = drift * effect * exp(sd * normal(&s));
             k++;
             struct ci ci;
-            if (k >= MIN_ROUNDS && compare_stats_ci_level(a, b, (size_t)k, conf, &ci) == 0)
+            if (gate_is_look((size_t)k, MAX_ROUNDS) && compare_stats_ci_level(a, b, (size_t)k, conf, &ci) == 0)
                 v = compare_stats_gate(&ci, 1 + tol, 1);
         }
         o.verdict[v]++;
@@ -69,7 +70,7 @@ static struct outcome simulate(int n, double effect, double sd, double tol, doub
 
 static double spent(void)
 {
-    return compare_stats_look_conf(ALPHA, MAX_ROUNDS - MIN_ROUNDS + 1);
+    return compare_stats_look_conf(ALPHA, gate_looks(MAX_ROUNDS));
 }
 
 static void print(const char *what, int n, struct outcome o)
@@ -119,7 +120,7 @@ static void test_aa_false_regressions(void **state)
 {
     (void)state;
     const int n = 10000;
-    printf("A/A, %d (or fewer, as printed) sequential comparisons, looks at rounds %d..%d, alpha %.2f\n", n,
+    printf("A/A, %d (or fewer, as printed) sequential comparisons, looks at blocks, rounds %d..%d, alpha %.2f\n", n,
            MIN_ROUNDS, MAX_ROUNDS, ALPHA);
     double sds[2] = {0.03, 0.08};
     for (int i = 0; i < 2; i++) {

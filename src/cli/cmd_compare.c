@@ -220,7 +220,7 @@ static int rounds_loop(struct comparison *c, const struct child_server *cs,
         if (c->arm[0].nrounds == i + 1 && c->arm[1].nrounds == i + 1)
             c->pairs = i + 1;
         lengthen(c);
-        if (rc == 0 && c->plan.rounds_auto && c->pairs >= GATE_MIN_ROUNDS &&
+        if (rc == 0 && c->plan.rounds_auto && gate_is_look(c->pairs, (size_t)c->plan.rounds) &&
             compare_judge_gates(c, c->pairs)) /* a look: stop once every gate is decided */
             break;
     }

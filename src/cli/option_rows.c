@@ -302,8 +302,9 @@ const struct opt_row opt_rows[] = {
      .def = "3", .cmds = IN_COMPARE, .why_only = "run makes one run",
      .help = "K rounds in blocks A B, B A ... (1..1000;\n"
              "fewer than 3 cannot show most differences), or\n"
-             "auto: add rounds (3 at least, MAX default 12)\n"
-             "until every --gate is decided; with a --gate\n"
+             "auto: add rounds (4 at least, MAX default 12),\n"
+             "looking after each block, until every --gate\n"
+             "is decided; with a --gate\n"
              "and no --rounds: auto"},
     {.name = "longest-round", .no_diff = 1,
      .type = OT_DURATION, O_AT(longest_round_ns), .arg = "D", .def = "0",

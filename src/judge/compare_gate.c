@@ -52,6 +52,19 @@ int gate_parse(const char *s, struct gate *g, char *err)
     return 0;
 }
 
+int gate_is_look(size_t k, size_t max)
+{
+    return k >= GATE_MIN_ROUNDS && k <= max && (k % 2 == 0 || k == max);
+}
+
+int gate_looks(size_t max)
+{
+    int n = 0;
+    for (size_t k = GATE_MIN_ROUNDS; k <= max; k++)
+        n += gate_is_look(k, max);
+    return n > 0 ? n : 1;
+}
+
 double gate_bound(const struct gate *g)
 {
     return metric_defs[g->fig].higher_better ? 1 - g->tol : 1 + g->tol;

@@ -19,7 +19,7 @@
 #define GATES_MAX 16
 #define GATE_ALPHA 0.05       /* the whole sequence's error rate */
 #define GATE_AUTO_MAX 12      /* --rounds auto */
-#define GATE_MIN_ROUNDS 3     /* the first look */
+#define GATE_MIN_ROUNDS 4     /* the first look: two whole blocks (A B, B A) */
 #define GATE_NEEDS_MAX 1000   /* beyond it, "no number of rounds" */
 
 struct gate {
@@ -42,6 +42,16 @@ struct fail_test {
     double alpha;              /* GATE_ALPHA / looks */
     enum gate_verdict verdict; /* GATE_PASS or GATE_REGRESSION */
 };
+
+/* --rounds auto looks at the gates only after a whole block (A B, B A),
+ * so that each look has A first as often as B and a drift of the machine
+ * cancels, from GATE_MIN_ROUNDS on, and after the last round max.
+ * @return 1 when the rounds done (k) are a look, else 0. */
+int gate_is_look(size_t k, size_t max);
+
+/* @return the looks --rounds auto:max plans (gate_is_look), at least 1:
+ * what alpha is spent over. */
+int gate_looks(size_t max);
 
 /* @return the test's name, for reports (static). */
 const char *fail_test_method(const struct fail_test *f);

@@ -70,8 +70,8 @@ void comparison_init(struct comparison *c, const struct compare_plan *p)
     c->arm[0].letter = 'A';
     c->arm[1].letter = 'B';
     c->stop.arm = -1;
-    /* one look on fixed or saved rounds; auto's after each round from 3 to MAX */
-    c->looks = p->rounds_auto && p->ninputs == 0 ? p->rounds - GATE_MIN_ROUNDS + 1 : 1;
+    /* one look on fixed or saved rounds; auto's after each block (gate_is_look) */
+    c->looks = p->rounds_auto && p->ninputs == 0 ? gate_looks((size_t)p->rounds) : 1;
 }
 
 /* @return 1 when r was to take an idle baseline (a named server, and

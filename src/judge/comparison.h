@@ -25,7 +25,7 @@ struct compare_plan {
     struct gate gates[GATES_MAX];  /* --gate */
     int ngates;
     int rounds;                    /* --rounds: K, or auto's maximum */
-    int rounds_auto;               /* --rounds auto: a look after each round from the 3rd */
+    int rounds_auto;               /* --rounds auto: a look after each block (gate_is_look) */
     int bisect;                    /* --bisect: git bisect run's exit codes */
     int64_t longest_round_ns;      /* --longest-round: --rounds auto lengthens rounds up to it */
     char buckets[sizeof ((struct run_config *)0)->buckets]; /* --buckets spec */
@@ -105,8 +105,8 @@ struct comparison {
 /* Zeroes c, copies plan p into it (p only read; its inputs stay the
  * caller's), names the arms 'A' and 'B', marks no arm stopped, and plans
  * the looks at the gates:
- * one on fixed or saved rounds, one after each round from GATE_MIN_ROUNDS
- * to the maximum with --rounds auto. */
+ * one on fixed or saved rounds, one after each whole block from
+ * GATE_MIN_ROUNDS to the maximum with --rounds auto (gate_is_look). */
 void comparison_init(struct comparison *c, const struct compare_plan *p);
 
 /* A round's CPU per call rests on at least this many answered calls per
