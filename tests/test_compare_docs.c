@@ -132,7 +132,7 @@ static void text_and_page(void **state)
     static const char *const text[] = {
         "\ngate                        B/A  interval of B/A            rounds  verdict\n",
         "\np99:+10%                  1.200  [0.900, 1.600] 99%              3  inconclusive\n",
-        "\nmethod: ", "; 6 looks, alpha ",
+        "\nmethod: ", "; 3 looks, alpha ",
         "\nstopped after 3 of at most 8 rounds: the outcome was decided (a regression; the "
         "gates still open could not change the exit code)\n", NULL};
     static const char *const page[] = {

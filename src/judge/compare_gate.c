@@ -149,6 +149,7 @@ int gate_unknown_text(const struct gate *g, const struct gate_result *r, char *o
 
 const char *gate_method(void)
 {
-    return "Bonferroni alpha spending: alpha 5% split evenly over the looks (one per round from "
-           "round 3 to the maximum), each look a paired t-interval of the rounds' log ratios";
+    return "Bonferroni alpha spending: alpha 5% split evenly over the looks (one after each "
+           "whole block A B, B A from round 4, and after the last round), each look a paired "
+           "t-interval of the rounds' log ratios";
 }

@@ -77,8 +77,8 @@ static void gate_needs_text(const struct comparison *c, int g, int terse, char *
 {
     const struct gate_result *r = &c->gate[g];
     out[0] = 0;
-    if (r->verdict != GATE_INCONCLUSIVE || isnan(r->half_width))
-        return;
+    if (r->verdict != GATE_INCONCLUSIVE || !(r->half_width > 0))
+        return; /* decided, no interval, or no noise to scale */
     char bound[16];
     compare_stats_fmt_ratio(gate_bound(&c->plan.gates[g]), bound, sizeof bound);
     double round_s = ceil(r->longer * (double)c->arm[0].cfg.duration_ns / 1e9);
