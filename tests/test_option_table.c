@@ -14,6 +14,7 @@
 #include "cli/option_table.h"
 #include "cli/options.h"
 #include "cli/sweep_args.h"
+#include "model/config_keys.h"
 #include "server/server.h"
 
 static struct options o; /* large: off the stack */
@@ -178,6 +179,36 @@ static void test_every_run_option_compared(void **state)
         assert_true(f[i].kind != CK_BY_TYPE);
 }
 
+/* Every option compared by its value in run_config is saved under a key
+ * of config_keys (result_json walks it) or, for the few a saved result
+ * keeps elsewhere, named here with where: else compare A.json B.json
+ * would call two runs an A/A that differ by it. */
+static void test_every_compared_option_saved(void **state)
+{
+    (void)state;
+    static const char *const elsewhere[] = {
+        "insecure", /* tls_insecure, in the transport object */
+    };
+    struct config_field f[CONFIG_FIELDS_MAX];
+    char err[ERR_LEN] = "";
+    int n = options_diff_fields(f, err);
+    assert_true(n > 0);
+    int missing = 0;
+    for (int i = 0; i < n; i++) {
+        if (f[i].kind > CK_TEXT)
+            continue; /* read from the result: verbs, URL, server... */
+        int saved = 0;
+        for (size_t k = 0; k < config_nkeys; k++)
+            saved |= config_keys[k].off == f[i].off;
+        for (size_t e = 0; e < sizeof elsewhere / sizeof *elsewhere; e++)
+            saved |= !strcmp(f[i].name, elsewhere[e]);
+        if (!saved)
+            print_error("--%s is compared but not saved (model/config_keys.c)\n", f[i].name);
+        missing += !saved;
+    }
+    assert_int_equal(missing, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_sweep_lists_one_pass),
         cmocka_unit_test(test_bisect_seen_after_error),
         cmocka_unit_test(test_every_run_option_compared),
+        cmocka_unit_test(test_every_compared_option_saved),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,8 +28,6 @@
 #define SERVE_ONLY .cmds = IN_SERVE, .repeatable = 1
 #define AGENT_ONLY .cmds = IN_AGENT, .repeatable = 1
 
-static const char *const arrivals[] = {"constant", "poisson"};
-static const char *const validates[] = {"none", "cheap", "full"};
 static const char *const call_graphs[] = {"auto", "fp", "dwarf"}; /* enum profile_call_graph */
 
 const struct opt_row opt_rows[] = {
@@ -106,7 +104,7 @@ const struct opt_row opt_rows[] = {
                              "both arms the same); A,B gives each its own",
      .help_in[CMD_SWEEP] = "4,16"},
     {.name = "arrival", .type = OT_CHOICE, C_AT(arrival), .arg = "A", .def = "constant",
-     .choices = arrivals, .nchoices = 2, .cmds = IN_LOAD, .help = "poisson: seeded by --seed"},
+     .choices = arrival_names, .nchoices = ARRIVAL_N, .cmds = IN_LOAD, .help = "poisson: seeded by --seed"},
     {.name = "seed", .type = OT_INT, C_AT(seed), .arg = "N", .def = "1", .min = 0,
      .max = 0x7fffffffL, .cmds = IN_LOAD, .help = "seed of the poisson arrivals"},
     {.name = "busy-poll", .type = OT_FLAG, C_AT(busy_poll), .cmds = IN_LOAD,
@@ -134,7 +132,7 @@ const struct opt_row opt_rows[] = {
      .def_not_in = IN_REPORT, .help = "increasing, each 0..100",
      .help_in[CMD_REPORT] = "increasing, each 0..100 (default: as saved)"},
     {.name = "validate", .type = OT_CHOICE, C_AT(validate), .arg = "V", .def = "cheap",
-     .choices = validates, .nchoices = 3, .cmds = IN_LOAD,
+     .choices = validate_names, .nchoices = VALIDATE_N, .cmds = IN_LOAD,
      .help = "none: frame only; cheap: fault, error, status;\nfull: decode"},
     {.name = "expect", .diff = CK_EXPECTS,
      .type = OT_CUSTOM, .parse = opt_parse_expect, .arg = "CHECK",

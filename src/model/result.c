@@ -239,15 +239,26 @@ int result_censored_at(const struct censor *cs, double value_us)
     return cs->n > 0 && value_us >= (double)cs->min_us;
 }
 
+const char *const arrival_names[ARRIVAL_N] = {"constant", "poisson"};
+const char *const validate_names[VALIDATE_N] = {"none", "cheap", "full"};
+
 const char *result_arrival_name(enum arrival a)
 {
-    return a == ARRIVAL_POISSON ? "poisson" : "constant";
+    return arrival_names[a == ARRIVAL_POISSON ? ARRIVAL_POISSON : ARRIVAL_CONSTANT];
+}
+
+int result_name_index(const char *s, const char *const *names, int n, int def)
+{
+    for (int i = 0; s && i < n; i++)
+        if (!strcmp(s, names[i]))
+            return i;
+    return def;
 }
 
 void result_arrivals_text(unsigned a, char *out, size_t len)
 {
     out[0] = '\0';
-    for (enum arrival k = ARRIVAL_CONSTANT; k <= ARRIVAL_POISSON; k++)
+    for (enum arrival k = ARRIVAL_CONSTANT; k < ARRIVAL_N; k++)
         if (a & 1u << k)
             snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? " + " : "",
                      result_arrival_name(k));

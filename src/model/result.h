@@ -52,7 +52,10 @@ enum conn_cause {
 };
 extern const char *const conn_cause_names[CONN_CAUSES];
 
-enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL };
+enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL, VALIDATE_N };
+/* By enum validate, as --validate, the JSON and the report spell them: the
+ * one list of these names. */
+extern const char *const validate_names[VALIDATE_N];
 
 /* --pacer-window D: its cap (client/pacer_window.h says why there is a
  * window; the default is auto) */
@@ -82,7 +85,10 @@ struct reqlog;
 struct targets_file;
 
 /* How requests arrive: t0 + k/R, or a seeded Poisson process. */
-enum arrival { ARRIVAL_CONSTANT, ARRIVAL_POISSON };
+enum arrival { ARRIVAL_CONSTANT, ARRIVAL_POISSON, ARRIVAL_N };
+/* By enum arrival, as --arrival, the JSON and the report spell them: the
+ * one list of these names. */
+extern const char *const arrival_names[ARRIVAL_N];
 
 /* --stages: at most RUN_MAX_STAGES stages end to end make the measured
  * window, each a hold (from == to) or a linear ramp from one rate to the
@@ -575,8 +581,11 @@ int result_lower_bound(const struct censor *cs, int mean, double value_us);
  * writer asks them: null in JSON, empty in CSV, n/a in text and HTML.
  * @return 1 when known, else 0. */
 int result_count_known(int64_t n);
-/* "constant" or "poisson", as --arrival and the JSON spell it. */
+/* "constant" or "poisson" (arrival_names). */
 const char *result_arrival_name(enum arrival a);
+/* @return the index of s in names[0..n), or def when it is none of them
+ * (a saved file's unknown or missing name). */
+int result_name_index(const char *s, const char *const *names, int n, int def);
 /* Every arrival process in a (a bit per enum arrival), " + " between
  * them, into out (len bytes): "constant + poisson". */
 void result_arrivals_text(unsigned a, char *out, size_t len);

@@ -1,6 +1,7 @@
 #include "model/result_json.h"
 #include "model/result_ranks.h"
 #include "model/result_merge.h"
+#include "model/config_keys.h"
 
 #include <errno.h>
 #include <math.h>
@@ -64,9 +65,8 @@ json_object *result_config_json(const struct run_config *c, const char *target_u
     return o;
 }
 
-static json_object *config_json(const struct run_config *c)
+static json_object *config_verbs_json(const struct run_config *c)
 {
-    json_object *o = json_object_new_object();
     json_object *verbs = json_object_new_array();
     for (size_t i = 0; i < c->nverbs; i++) {
         json_object *v = json_object_new_object();
@@ -74,36 +74,60 @@ static json_object *config_json(const struct run_config *c)
         add_int(v, "weight", c->verbs[i].weight);
         json_object_array_add(verbs, v);
     }
-    json_object_object_add(o, "verbs", verbs);
-    json_object_object_add(o, "custom_method", json_object_new_boolean(c->custom_method));
-    json_object_object_add(o, "label", json_object_new_string(c->label));
-    add_double(o, "rate", c->rate);
-    add_double(o, "duration_s", (double)c->duration_ns / 1e9);
-    add_known(o, "warmup_s", (double)c->warmup_ns / 1e9, c->warmup_ns >= 0); /* -1: unknown */
-    add_known(o, "timeout_s", (double)c->timeout_ns / 1e9, c->timeout_ns >= 0);
-    add_double(o, "interval_s", (double)c->interval_ns / 1e9);
-    add_int(o, "connections", c->connections);
-    json_object_object_add(o, "arrival", json_object_new_string(
-                                             result_arrival_name(c->arrival)));
-    json_object_object_add(o, "busy_poll", json_object_new_boolean(c->busy_poll));
-    json_object_object_add(o, "pacer_window_auto", json_object_new_boolean(c->pacer_window_auto));
-    add_double(o, "pacer_window_us", (double)c->pacer_window_ns / 1e3); /* fixed; 0 in auto */
-    add_int(o, "seed", (int64_t)c->seed);
-    static const char *const validates[] = {"none", "cheap", "full"};
-    json_object_object_add(o, "validate", json_object_new_string(validates[c->validate]));
-    add_int(o, "vms", c->vms);
-    json_object_object_add(o, "buckets", json_object_new_string(c->buckets));
+    return verbs;
+}
+
+static json_object *config_pcts_json(const struct run_config *c)
+{
     json_object *pcts = json_object_new_array();
     for (size_t i = 0; i < c->npcts; i++)
         json_object_array_add(pcts, json_object_new_double(c->pcts[i]));
-    json_object_object_add(o, "percentiles", pcts);
-    add_double(o, "cpu_saturation", c->cpu_saturation);
-    if (c->nstages)
-        json_object_object_add(o, "stages", result_stages_config_json(c));
-    json_object_object_add(o, "options", json_object_new_string(c->options_given));
-    if (c->job_file[0]) {
-        json_object_object_add(o, "job_file", json_object_new_string(c->job_file));
-        json_object_object_add(o, "job_options", json_object_new_string(c->options_from_job));
+    return pcts;
+}
+
+/* One row of config_keys as its kind writes it. @return the value, or
+ * NULL for none (the key is then left out, or written null for
+ * CFK_SECONDS_OR_NULL: *null_out set). */
+static json_object *config_value(const struct config_key *k, const struct run_config *c,
+                                 int *null_out)
+{
+    const void *at = config_key_in(k, c);
+    int64_t ns = k->size == sizeof(int64_t) ? *(const int64_t *)at : 0;
+    *null_out = 0;
+    switch (k->kind) {
+    case CFK_BOOL: return json_object_new_boolean(*(const int *)at);
+    case CFK_INT: return json_object_new_int64(*(const int *)at);
+    case CFK_U64: return json_object_new_int64((int64_t)*(const uint64_t *)at);
+    case CFK_DOUBLE: return json_object_new_double(*(const double *)at);
+    case CFK_SECONDS: return json_object_new_double((double)ns / 1e9);
+    case CFK_SECONDS_OR_NULL:
+        *null_out = ns < 0; /* -1: unknown */
+        return ns < 0 ? NULL : json_object_new_double((double)ns / 1e9);
+    case CFK_WINDOW_US: return json_object_new_double((double)ns / 1e3);
+    case CFK_SIZE: return json_object_new_int64((int64_t)*(const size_t *)at);
+    case CFK_CHOICE: {
+        int v = *(const int *)at;
+        return json_object_new_string(v >= 0 && v < k->nchoices ? k->choices[v] : "");
+    }
+    case CFK_TEXT:
+        return (k->flags & CFK_OMIT_EMPTY) && !*(const char *)at
+                   ? NULL : json_object_new_string((const char *)at);
+    case CFK_VERBS: return config_verbs_json(c);
+    case CFK_PCTS: return config_pcts_json(c);
+    case CFK_STAGES: return c->nstages ? result_stages_config_json(c) : NULL;
+    }
+    return NULL;
+}
+
+/* The "config" object: every row of config_keys, in its order. */
+static json_object *config_json(const struct run_config *c)
+{
+    json_object *o = json_object_new_object();
+    for (size_t i = 0; i < config_nkeys; i++) {
+        int null_value;
+        json_object *v = config_value(&config_keys[i], c, &null_value);
+        if (v || null_value)
+            json_object_object_add(o, config_keys[i].key, v);
     }
     return o;
 }

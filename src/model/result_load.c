@@ -8,6 +8,7 @@
 #include "model/result_json.h"
 #include "model/result_ranks.h"
 #include "model/result_merge.h"
+#include "model/config_keys.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -152,9 +153,8 @@ static void load_stage_config(json_object *a, struct run_config *cfg)
     }
 }
 
-static void load_config(json_object *c, struct run_config *cfg)
+static void load_verbs(json_object *verbs, struct run_config *cfg)
 {
-    json_object *verbs = get(c, "verbs");
     for (size_t i = 0; i < array_len(verbs) && cfg->nverbs < RUN_MAX_VERBS; i++) {
         json_object *v = json_object_array_get_idx(verbs, i);
         struct verb_spec *vs = &cfg->verbs[cfg->nverbs];
@@ -164,42 +164,62 @@ static void load_config(json_object *c, struct run_config *cfg)
         if (vs->name[0])
             cfg->nverbs++;
     }
-    cfg->custom_method = boolean(c, "custom_method");
-    str(c, "options", cfg->options_given, sizeof cfg->options_given);
-    str(c, "job_file", cfg->job_file, sizeof cfg->job_file);
-    str(c, "job_options", cfg->options_from_job, sizeof cfg->options_from_job);
-    str(c, "label", cfg->label, sizeof cfg->label);
-    cfg->rate = num(c, "rate", 0);
-    cfg->duration_ns = secs_ns(num(c, "duration_s", 0));
-    cfg->warmup_ns = is_null(c, "warmup_s") ? -1 : secs_ns(num(c, "warmup_s", 0));
-    cfg->timeout_ns = is_null(c, "timeout_s") ? -1 : secs_ns(num(c, "timeout_s", 10));
-    cfg->interval_ns = secs_ns(num(c, "interval_s", 1));
-    int64_t n = i64(c, "connections");
-    cfg->connections = n > 0 && n < 1000000 ? (int)n : 0;
-    char s[32] = "";
-    str(c, "arrival", s, sizeof s);
-    cfg->arrival = !strcmp(s, result_arrival_name(ARRIVAL_POISSON)) ? ARRIVAL_POISSON
-                                                                    : ARRIVAL_CONSTANT;
-    cfg->busy_poll = boolean(c, "busy_poll");
-    cfg->pacer_window_auto = boolean(c, "pacer_window_auto"); /* older files: fixed */
-    cfg->pacer_window_ns = window_ns(c, "pacer_window_us"); /* older files: none */
-    cfg->seed = (uint64_t)i64(c, "seed");
-    s[0] = '\0';
-    str(c, "validate", s, sizeof s);
-    cfg->validate = !strcmp(s, "none") ? VALIDATE_NONE
-                    : !strcmp(s, "full") ? VALIDATE_FULL : VALIDATE_CHEAP;
-    n = i64(c, "vms");
-    cfg->vms = n >= 0 && n < 1000000 ? (int)n : 0;
-    snprintf(cfg->buckets, sizeof cfg->buckets, "auto");
-    str(c, "buckets", cfg->buckets, sizeof cfg->buckets);
-    json_object *p = get(c, "percentiles");
+}
+
+static void load_pcts(json_object *p, struct run_config *cfg)
+{
     for (size_t i = 0; i < array_len(p) && cfg->npcts < RUN_MAX_PCTS; i++) {
         double v = json_object_get_double(json_object_array_get_idx(p, i));
         if (v >= 0 && v <= 100)
             cfg->pcts[cfg->npcts++] = v;
     }
-    cfg->cpu_saturation = num(c, "cpu_saturation", 95);
-    load_stage_config(get(c, "stages"), cfg);
+}
+
+/* One row of config_keys from the config object c into cfg, as its kind
+ * reads it (config_keys.h: absent or out of range gives the default). */
+static void load_config_key(const struct config_key *k, json_object *c, struct run_config *cfg)
+{
+    void *at = config_key_at(k, cfg);
+    char name[32] = "";
+    switch (k->kind) {
+    case CFK_BOOL: *(int *)at = boolean(c, k->key); break;
+    case CFK_INT: {
+        double v = num(c, k->key, k->dflt);
+        *(int *)at = v >= k->lo && v <= k->hi ? (int)v : (int)k->dflt;
+        break;
+    }
+    case CFK_U64: *(uint64_t *)at = (uint64_t)i64(c, k->key); break;
+    case CFK_DOUBLE: *(double *)at = num(c, k->key, k->dflt); break;
+    case CFK_SECONDS: *(int64_t *)at = secs_ns(num(c, k->key, k->dflt)); break;
+    case CFK_SECONDS_OR_NULL: {
+        double s = num(c, k->key, k->dflt);
+        *(int64_t *)at = is_null(c, k->key) || s < 0 ? -1 : secs_ns(s);
+        break;
+    }
+    case CFK_SIZE: {
+        double v = num(c, k->key, k->dflt);
+        *(size_t *)at = v >= 0 && v <= k->hi ? (size_t)v : (size_t)k->dflt;
+        break;
+    }
+    case CFK_WINDOW_US: *(int64_t *)at = window_ns(c, k->key); break;
+    case CFK_CHOICE:
+        str(c, k->key, name, sizeof name);
+        *(int *)at = result_name_index(name, k->choices, k->nchoices, (int)k->dflt);
+        break;
+    case CFK_TEXT:
+        snprintf(at, k->size, "%s", k->dflt_text ? k->dflt_text : "");
+        str(c, k->key, at, k->size);
+        break;
+    case CFK_VERBS: load_verbs(get(c, k->key), cfg); break;
+    case CFK_PCTS: load_pcts(get(c, k->key), cfg); break;
+    case CFK_STAGES: load_stage_config(get(c, k->key), cfg); break;
+    }
+}
+
+static void load_config(json_object *c, struct run_config *cfg)
+{
+    for (size_t i = 0; i < config_nkeys; i++)
+        load_config_key(&config_keys[i], c, cfg);
 }
 
 /* requests.censored and censored_min_us (result_json's censor_json);
@@ -236,8 +256,8 @@ static void load_merged(json_object *m, struct run_result *r)
     json_object *a = get(m, "arrivals");
     for (size_t i = 0; i < array_len(a); i++) {
         const char *s = json_object_get_string(json_object_array_get_idx(a, i));
-        r->merged.arrivals |= 1u << (s && !strcmp(s, result_arrival_name(ARRIVAL_POISSON))
-                                         ? ARRIVAL_POISSON : ARRIVAL_CONSTANT);
+        r->merged.arrivals |= 1u << result_name_index(s, arrival_names, ARRIVAL_N,
+                                                      ARRIVAL_CONSTANT);
     }
 }
 

@@ -136,7 +136,6 @@ void report_verbs_append(struct doc_kv *d, const struct run_config *c)
 
 void report_config_doc(const struct run_result *r, struct doc_kv *d)
 {
-    static const char *const validates[] = {"none", "cheap", "full"};
     const struct run_config *c = &r->cfg;
     doc_kv_init(d, "configuration");
     doc_kv_add(d, DOC_IN_BOTH, "target", "%s (%s)%s", r->target_url, c->encoding,
@@ -148,7 +147,7 @@ void report_config_doc(const struct run_result *r, struct doc_kv *d)
     char iv[32];
     units_format_duration(c->interval_ns, iv, sizeof iv);
     doc_kv_add(d, DOC_IN_PAGE, "load", "interval %s; seed %llu; validate %s", iv,
-               (unsigned long long)c->seed, validates[c->validate % 3]);
+               (unsigned long long)c->seed, validate_names[c->validate % VALIDATE_N]);
     if (!c->url[0])
         doc_kv_add(d, DOC_IN_PAGE, "simulator", "%d VMs", c->vms);
     doc_kv_add(d, DOC_IN_PAGE, "buckets", "%s", c->buckets[0] ? c->buckets : "auto");

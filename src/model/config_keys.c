@@ -1,0 +1,45 @@
+/* config_keys: the saved configuration's table (config_keys.h). */
+#include "model/config_keys.h"
+
+#define AT(f) .off = offsetof(struct run_config, f), .size = sizeof(((struct run_config *)0)->f)
+
+const struct config_key config_keys[] = {
+    {"verbs", CFK_VERBS, AT(verbs)},
+    {"custom_method", CFK_BOOL, AT(custom_method)},
+    {"label", CFK_TEXT, AT(label)},
+    {"rate", CFK_DOUBLE, AT(rate)},
+    {"duration_s", CFK_SECONDS, AT(duration_ns)},
+    {"warmup_s", CFK_SECONDS_OR_NULL, AT(warmup_ns)},
+    {"timeout_s", CFK_SECONDS_OR_NULL, AT(timeout_ns), .dflt = 10}, /* the option's default */
+    {"interval_s", CFK_SECONDS, AT(interval_ns), .dflt = 1},
+    {"connections", CFK_INT, AT(connections), .lo = 1, .hi = 999999},
+    {"arrival", CFK_CHOICE, AT(arrival), .choices = arrival_names, .nchoices = ARRIVAL_N,
+     .dflt = ARRIVAL_CONSTANT},
+    {"busy_poll", CFK_BOOL, AT(busy_poll)},
+    {"pacer_window_auto", CFK_BOOL, AT(pacer_window_auto)}, /* older files: fixed */
+    {"pacer_window_us", CFK_WINDOW_US, AT(pacer_window_ns)}, /* fixed; 0 in auto */
+    {"seed", CFK_U64, AT(seed)},
+    {"validate", CFK_CHOICE, AT(validate), .choices = validate_names, .nchoices = VALIDATE_N,
+     .dflt = VALIDATE_CHEAP},
+    {"vms", CFK_INT, AT(vms), .lo = 0, .hi = 999999},
+    {"buckets", CFK_TEXT, AT(buckets), .dflt_text = "auto"},
+    {"percentiles", CFK_PCTS, AT(pcts)},
+    {"cpu_saturation", CFK_DOUBLE, AT(cpu_saturation), .dflt = 95},
+    {"stages", CFK_STAGES, AT(stages), .flags = CFK_OMIT_EMPTY},
+    {"options", CFK_TEXT, AT(options_given)},
+    {"job_file", CFK_TEXT, AT(job_file), .flags = CFK_OMIT_EMPTY},
+    {"job_options", CFK_TEXT, AT(options_from_job), .flags = CFK_OMIT_EMPTY},
+    /* compared (cli/options_diff.c), so saved too: test_option_table says so */
+    {"vm_id", CFK_TEXT, AT(vm_id), .flags = CFK_OMIT_EMPTY},
+    {"params", CFK_TEXT, AT(method_params), .flags = CFK_OMIT_EMPTY},
+    {"targets_file", CFK_TEXT, AT(targets_file), .flags = CFK_OMIT_EMPTY},
+    {"server_agent", CFK_TEXT, AT(agent_url), .flags = CFK_OMIT_EMPTY},
+    {"idle_baseline_s", CFK_SECONDS_OR_NULL, AT(idle_baseline_ns), .dflt = -1}, /* null: default */
+    {"max_response", CFK_SIZE, AT(max_response), .dflt = 64 << 20, .hi = 1e12},
+    {"cacert", CFK_TEXT, AT(cacert), .flags = CFK_OMIT_EMPTY},
+    {"cert", CFK_TEXT, AT(cert), .flags = CFK_OMIT_EMPTY},
+    {"key", CFK_TEXT, AT(key), .flags = CFK_OMIT_EMPTY}, /* its path: no secret */
+    {"stomp_destination", CFK_TEXT, AT(stomp_destination), .flags = CFK_OMIT_EMPTY},
+};
+
+const size_t config_nkeys = sizeof config_keys / sizeof config_keys[0];

@@ -1,0 +1,63 @@
+/* config_keys: the one list of a run's configuration as a saved result's
+ * "config" object holds it: each field's JSON key, how it is stored in
+ * struct run_config and read back. result_json.c writes it by walking
+ * this table and result_load.c reads it by walking the same table, so a
+ * field saved is a field loaded, under one key, with one default.
+ *
+ * A new field of the config object is one row here (compare's diff of
+ * the configurations comes from the option table: cli/options_diff.c).
+ * The rows are in the order the object is written. */
+#ifndef RPCBENCH_CONFIG_KEYS_H
+#define RPCBENCH_CONFIG_KEYS_H
+
+#include <stddef.h>
+
+#include "model/result.h"
+
+enum config_key_kind {
+    CFK_BOOL,       /* int: true / false; absent: 0 */
+    CFK_INT,        /* int in [lo, hi]; absent or outside: dflt */
+    CFK_U64,        /* uint64_t, saved as an integer */
+    CFK_DOUBLE,     /* double; absent: dflt */
+    CFK_SECONDS,    /* int64_t ns, saved in s; absent: dflt s */
+    CFK_SECONDS_OR_NULL, /* the same, where -1 ns is null: "not known" (or,
+                       for --idle-baseline, "the default"); absent: dflt s,
+                       -1 when dflt < 0 */
+    CFK_SIZE,       /* size_t bytes; absent, negative or above hi: dflt */
+    CFK_WINDOW_US,  /* int64_t ns of --pacer-window, saved in us; outside its range: 0 */
+    CFK_CHOICE,     /* an enum (int): choices[value]; an unknown name: dflt */
+    CFK_TEXT,       /* char[size]; absent: dflt_text */
+    CFK_VERBS,      /* the verb mix: [{name, weight}] */
+    CFK_PCTS,       /* the percentiles: [50, 99] */
+    CFK_STAGES      /* --stages (result_stages.h) */
+};
+
+#define CFK_OMIT_EMPTY 1 /* not written when empty (text) or absent (stages) */
+
+struct config_key {
+    const char *key;           /* in the config object: "timeout_s" */
+    enum config_key_kind kind;
+    size_t off, size;          /* in struct run_config */
+    const char *const *choices; /* CFK_CHOICE */
+    int nchoices;
+    double dflt, lo, hi;       /* see the kinds */
+    const char *dflt_text;     /* CFK_TEXT: NULL for "" */
+    int flags;                 /* CFK_OMIT_EMPTY */
+};
+
+extern const struct config_key config_keys[];
+extern const size_t config_nkeys;
+
+/* @return the address of k's field in c (the caller's, as c is). */
+static inline void *config_key_at(const struct config_key *k, struct run_config *c)
+{
+    return (char *)c + k->off;
+}
+
+/* @return the same, read only. */
+static inline const void *config_key_in(const struct config_key *k, const struct run_config *c)
+{
+    return (const char *)c + k->off;
+}
+
+#endif
