@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "judge/condition.h"
+#include "judge/condition_testing.h"
 #include "report/doc_verdicts.h"
 
 static struct cond_list list;

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "base/safetext.h"
+#include "base/safetext_testing.h"
 #include "client/errtext.h"
 
 /* safetext of a string literal (which may hold NULs: n given). */

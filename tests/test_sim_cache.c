@@ -10,6 +10,7 @@
 
 #include "base/err.h"
 #include "server/sim_cache.h"
+#include "server/vmsim_testing.h"
 
 /* A call to host: its stats (builds objects) or its list (builds none). */
 static void call(struct sim_cache *c, int host, int want_stats)

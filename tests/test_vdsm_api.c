@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "base/safetext.h"
+#include "base/safetext_testing.h"
 #include "base/units.h"
 #include "server/vdsm_api.h"
 

@@ -11,6 +11,7 @@
 
 #include "base/units.h"
 #include "server/vmsim.h"
+#include "server/vmsim_testing.h"
 #include "vmsim_check.h"
 
 /* "%.2f": digits, one dot, exactly two decimals. */

@@ -13,6 +13,7 @@
 
 #include "base/units.h"
 #include "server/vmsim.h"
+#include "server/vmsim_testing.h"
 #include "vmsim_check.h"
 
 /* VMFullInfo's properties without a default in VDSM's schema (vdsm-api.yml):

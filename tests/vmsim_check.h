@@ -7,6 +7,7 @@
 
 #include "base/err.h"
 #include "server/vmsim.h"
+#include "server/vmsim_testing.h"
 
 /* A simulator of n VMs from seed, its clock set to 0 (fails the test when
  * it cannot be made). The caller frees it with vmsim_free. */

@@ -5,6 +5,7 @@
  * to be shown escaped. Units are copied whole or not at all, which is how
  * an output is never cut inside a character or an escape. */
 #include "base/safetext.h"
+#include "base/safetext_testing.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -60,9 +60,6 @@ size_t safetext_vprintf(char *out, size_t outlen, const char *fmt, va_list ap)
  * quoting of request values). */
 size_t safetext_char(const char *s, size_t n);
 
-/* @return 1 when s[0..len) is well-formed UTF-8 (controls allowed), else 0. */
-int safetext_utf8_valid(const char *s, size_t len);
-
 /* @return 1 when s[0..len) is already safe: safetext with flags (0 or
  * SAFETEXT_KEEP_LINES) would copy it unchanged, given room. Else 0. */
 int safetext_is_safe(const char *s, size_t len, unsigned flags);

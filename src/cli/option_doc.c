@@ -136,7 +136,8 @@ static int entry_head(FILE *out, const struct opt_row *r, enum opt_cmd cmd)
     return fprintf(out, "      --%s%s%s", r->name, arg ? " " : "", arg ? arg : "");
 }
 
-void opt_usage_row(FILE *out, const struct opt_row *r, enum opt_cmd cmd)
+/* One row's --help entry as cmd shows it (report borrows run's). */
+static void opt_usage_row(FILE *out, const struct opt_row *r, enum opt_cmd cmd)
 {
     int col = entry_head(out, r, cmd);
     char suffix[300];

@@ -153,7 +153,6 @@ int opt_parse_rounds(struct options *o, const char *arg, char *err);
 int opt_parse_gate(struct options *o, const char *arg, char *err);
 int opt_parse_threshold(struct options *o, const char *arg, char *err);
 int sweep_list_rate(struct options *o, const char *arg, char *err);
-int sweep_list_conns(struct options *o, const char *arg, char *err);
 int opt_list_conns(struct options *o, const char *arg, char *err);
 int sweep_list_vms(struct options *o, const char *arg, char *err);
 int sweep_list_proto(struct options *o, const char *arg, char *err);
@@ -191,9 +190,6 @@ const char *opt_cmd_name(enum opt_cmd cmd);
 
 /* cmd's --help: usage line, one entry per row cmd takes, exit codes. */
 void opt_usage(FILE *out, enum opt_cmd cmd);
-
-/* One row's --help entry as cmd shows it (report borrows run's). */
-void opt_usage_row(FILE *out, const struct opt_row *r, enum opt_cmd cmd);
 
 /* The man page rpcbench(1), in roff (`rpcbench help-man`). */
 void opt_man(FILE *out);

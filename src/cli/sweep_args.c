@@ -206,7 +206,7 @@ int sweep_list_rate(struct options *o, const char *arg, char *err)
     return parse_list(o->sweep, SO_RATE, arg, err);
 }
 
-int sweep_list_conns(struct options *o, const char *arg, char *err)
+static int sweep_list_conns(struct options *o, const char *arg, char *err)
 {
     return parse_list(o->sweep, SO_CONNS, arg, err);
 }

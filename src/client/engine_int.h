@@ -319,10 +319,6 @@ void lanes_free(struct engine *e);
  * engine_setup_transport also fills e->cx but its loop (setup_loop's). */
 int engine_setup_transport(struct engine *e, int connections, request_end_fn expire, char *err);
 int engine_setup_requests(struct engine *e, char *err);
-/* engine_render_requests: the rendering alone, each verb's body once,
- * prepared for every lane (engine_setup_requests calls it, after the
- * --expect checks). */
-int engine_render_requests(struct engine *e, char *err);
 /* The start of the sends: now, or the common start of a distributed run
  * (hooks.on_start), slept until. @return it, or 0 when the run must not
  * start (PHASE_FAILED, e->fatal says why; the loop is told to stop). */

@@ -28,12 +28,10 @@ static int parse_checks(struct engine *e, char *err)
     return 0;
 }
 
-int engine_setup_requests(struct engine *e, char *err)
-{
-    return parse_checks(e, err) ? -1 : engine_render_requests(e, err);
-}
-
-int engine_render_requests(struct engine *e, char *err)
+/* The rendering alone, each verb's body once,
+ * prepared for every lane (engine_setup_requests calls it, after the
+ * --expect checks). */
+static int render_requests(struct engine *e, char *err)
 {
     const struct run_config *cfg = e->cfg;
     for (size_t i = 0; i < cfg->nverbs; i++) {
@@ -73,6 +71,11 @@ int engine_render_requests(struct engine *e, char *err)
             return -1;
     }
     return 0;
+}
+
+int engine_setup_requests(struct engine *e, char *err)
+{
+    return parse_checks(e, err) ? -1 : render_requests(e, err);
 }
 
 /* One descriptor per connection: raise the soft limit as far as the hard

@@ -1,5 +1,6 @@
 /* condition: parsing and judging --threshold conditions (condition.h). */
 #include "judge/condition.h"
+#include "judge/condition_testing.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -434,7 +435,8 @@ const char *cond_unit(const struct condition *c)
     return "";
 }
 
-const char *cond_op_text(enum cond_op op)
+/* "<", "<=", ... */
+static const char *cond_op_text(enum cond_op op)
 {
     static const char *const names[] = {"<", "<=", ">", ">=", "="};
     return names[op];

@@ -87,11 +87,6 @@ struct cond_result {
  * the conditions it had before. */
 int condition_parse_list(const char *s, struct cond_list *l, char *err);
 
-/* Judges c on r (both only read) into *out, as in a list with no
- * unfinished condition (unfinished requests not allowed). */
-void condition_eval(const struct condition *c, const struct run_result *r,
-                    struct cond_result *out);
-
 /* Judges every condition of l into out[0..l->n) (unfinished requests are
  * allowed when l holds an unfinished condition). @return how many failed. */
 size_t condition_eval_list(const struct cond_list *l, const struct run_result *r,
@@ -99,8 +94,6 @@ size_t condition_eval_list(const struct cond_list *l, const struct run_result *r
 
 /* The unit values and bounds of c are in: "ms", "%", "" (a count, CPU-ms). */
 const char *cond_unit(const struct condition *c);
-/* "<", "<=", ... */
-const char *cond_op_text(enum cond_op op);
 
 /* "p99 = 20.13ms, bound < 5ms" (or "p99 n/a (no successful response), bound
  * < 5ms") into buf (len bytes, always terminated). @return buf. */

@@ -75,9 +75,9 @@ static void list_text(const char (*items)[RUN_EXPECT_LEN], size_t n, char *out, 
 
 static void auth_text(const struct run_config *c, char *out, size_t len)
 {
-    snprintf(out, len, "%s%s%s", c->auth_shown, c->auth_shown[0] && c->headers_shown[0] ? "; " : "",
-             c->headers_shown);
-    if (!out[0])
+    int n = snprintf(out, len, "%s%s%s", c->auth_shown,
+                     c->auth_shown[0] && c->headers_shown[0] ? "; " : "", c->headers_shown);
+    if (n <= 0) /* cut to the cell when longer */
         snprintf(out, len, "none");
 }
 
@@ -114,8 +114,10 @@ static void value_text(const struct config_field *f, const struct run_config *c,
     }
 }
 
-int config_field_text(const struct config_field *f, const struct run_result *r, char *out,
-                      size_t len)
+/* Field f of r as a report shows it, into out (len bytes, the caller's).
+ * @return 0, or -1 when f's kind reads nothing (CK_BY_TYPE). */
+static int config_field_text(const struct config_field *f, const struct run_result *r, char *out,
+                             size_t len)
 {
     const struct run_config *c = &r->cfg;
     out[0] = '\0';

@@ -63,11 +63,6 @@ struct config_diff {
 size_t config_diff(const struct run_result *a, const struct run_result *b,
                    const struct config_field *fields, size_t n, struct config_diff *out);
 
-/* Field f of r as a report shows it, into out (len bytes, the caller's).
- * @return 0, or -1 when f's kind reads nothing (CK_BY_TYPE). */
-int config_field_text(const struct config_field *f, const struct run_result *r, char *out,
-                      size_t len);
-
 /* "verb (list:1 vs getAllVmStats:1), connections (1 vs 4)" into text (len
  * bytes, the caller's, always terminated; cut short at len). */
 void config_diff_text(const struct config_diff *d, size_t n, char *text, size_t len);

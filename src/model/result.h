@@ -478,9 +478,6 @@ int result_stages_parse(const char *arg, struct run_stage *st, size_t *n, char *
  * could not read it adds no time); FIG_UNKNOWN for both when no sample
  * measured the server there. */
 void result_stages_cpu(struct run_result *r);
-/* @return how long stage i ran, s: its length, or less when a signal ended
- * the window (r->duration_s) within it (0 when before it). */
-double result_stage_ran_s(const struct run_result *r, size_t i);
 /* @return the mean rate stage i offered over the time it ran, per second. */
 double result_stage_offered_rate(const struct run_result *r, size_t i);
 /* @return stage i's achieved rate, per second: its requests that went out

@@ -123,6 +123,17 @@ static int64_t overlap(int64_t a0, int64_t a1, int64_t b0, int64_t b1)
     return hi > lo ? hi - lo : 0;
 }
 
+/* @return how long stage i ran, s: its length, or less when a signal ended
+ * the window (r->duration_s) within it (0 when before it). */
+static double result_stage_ran_s(const struct run_result *r, size_t i)
+{
+    double t0 = (double)result_stage_start(&r->cfg, i) / 1e9;
+    double len = (double)r->cfg.stages[i].duration_ns / 1e9;
+    if (r->duration_s > 0 && r->duration_s < t0 + len) /* a signal ended it early */
+        len = r->duration_s > t0 ? r->duration_s - t0 : 0;
+    return len;
+}
+
 /* What the samples say of stage i: where the server was read, its CPU %
  * times ns and for how long; where it was not (it had exited, or was not
  * found yet), the calls answered there, each interval's by how much of it
@@ -174,15 +185,6 @@ void result_stages_cpu(struct run_result *r)
 {
     for (size_t i = 0; i < r->nstages; i++)
         stage_cpu(r, i);
-}
-
-double result_stage_ran_s(const struct run_result *r, size_t i)
-{
-    double t0 = (double)result_stage_start(&r->cfg, i) / 1e9;
-    double len = (double)r->cfg.stages[i].duration_ns / 1e9;
-    if (r->duration_s > 0 && r->duration_s < t0 + len) /* a signal ended it early */
-        len = r->duration_s > t0 ? r->duration_s - t0 : 0;
-    return len;
 }
 
 double result_stage_offered_rate(const struct run_result *r, size_t i)

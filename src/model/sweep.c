@@ -4,11 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const sweep_fig_names[SF_N] = {
-    "achieved", "p50", "p90", "p99", "errors", "server_cpu_pct", "cpu_ms_per_call",
-    "bytes_per_response",
-};
-
 /* Grows *arr (of *cap elements of size sz) to hold one more than n,
  * doubling. @return 0, or -1 with *arr unchanged. */
 static int grow(void **arr, size_t *cap, size_t n, size_t sz)

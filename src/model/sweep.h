@@ -39,7 +39,6 @@ enum sweep_fig {
     SF_BYTES_RESP,            /* bytes received per answer */
     SF_N
 };
-extern const char *const sweep_fig_names[SF_N]; /* "achieved", "p50", ... */
 
 /* A cell's figures over its repeats: the median and the min and max.
  * A figure unknown in every repeat (no answer, no CPU reading) is

@@ -36,7 +36,6 @@ struct metrics_endpoint {
     pthread_cond_t scraped;
     struct body text, om;     /* under mu */
     uint64_t published, served; /* generations, under mu */
-    int64_t scrapes;            /* under mu */
 };
 
 /* Reads the request head (up to the blank line) into buf, within
@@ -119,7 +118,6 @@ static void answer_metrics(struct metrics_endpoint *ep, int fd, int om)
     free(copy);
     pthread_mutex_lock(&ep->mu);
     ep->served = ep->served > gen ? ep->served : gen;
-    ep->scrapes++;
     pthread_cond_broadcast(&ep->scraped);
     pthread_mutex_unlock(&ep->mu);
 }
@@ -255,14 +253,6 @@ int metrics_endpoint_wait_scrape(struct metrics_endpoint *ep, int64_t timeout_ms
     int got = ep->served >= ep->published;
     pthread_mutex_unlock(&ep->mu);
     return got;
-}
-
-int64_t metrics_endpoint_scrapes(struct metrics_endpoint *ep)
-{
-    pthread_mutex_lock(&ep->mu);
-    int64_t n = ep->scrapes;
-    pthread_mutex_unlock(&ep->mu);
-    return n;
 }
 
 void metrics_endpoint_stop(struct metrics_endpoint *ep)

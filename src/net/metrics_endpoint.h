@@ -41,8 +41,6 @@ int metrics_endpoint_publish(struct metrics_endpoint *ep, const char *text, size
  * or timeout_ms passed. @return 1 when it was scraped, 0 on timeout. */
 int metrics_endpoint_wait_scrape(struct metrics_endpoint *ep, int64_t timeout_ms);
 
-/* Scrapes answered so far (GET /metrics with 200). */
-int64_t metrics_endpoint_scrapes(struct metrics_endpoint *ep);
 
 /* Stops the thread, closes the socket and frees ep (NULL: nothing). */
 void metrics_endpoint_stop(struct metrics_endpoint *ep);

@@ -87,7 +87,11 @@ enum io_status sock_read_stamped(int fd, SSL *ssl, void *buf, size_t len, size_t
     return from_sys(r, n);
 }
 
-enum io_status sock_write(int fd, SSL *ssl, const void *buf, size_t len, size_t *n)
+/* Writes up to len bytes of buf (the caller's; with TLS, a write that
+ * returned IO_AGAIN must be retried with the same bytes).
+ * @return IO_DONE with *n > 0, IO_AGAIN or IO_ERROR (*n is 0 then); never
+ * IO_EOF (a closed peer is IO_ERROR). */
+static enum io_status sock_write(int fd, SSL *ssl, const void *buf, size_t len, size_t *n)
 {
     *n = 0;
     ssize_t r;

@@ -33,11 +33,6 @@ int sock_rx_timestamps(int fd);
  * @return as sock_read. */
 enum io_status sock_read_stamped(int fd, SSL *ssl, void *buf, size_t len, size_t *n,
                                  int64_t *rx_real_ns);
-/* Writes up to len bytes of buf (the caller's; with TLS, a write that
- * returned IO_AGAIN must be retried with the same bytes).
- * @return IO_DONE with *n > 0, IO_AGAIN or IO_ERROR (*n is 0 then); never
- * IO_EOF (a closed peer is IO_ERROR). */
-enum io_status sock_write(int fd, SSL *ssl, const void *buf, size_t len, size_t *n);
 /* Writes p[*off..len) until it is all out or the socket is full, moving
  * *off past what was written. @return IO_DONE (all written), IO_AGAIN
  * (some left: call again when writable) or IO_ERROR. */

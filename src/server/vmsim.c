@@ -7,6 +7,7 @@
  * vmsim_tree.c). A VM is its numbers, drawn here once from the seed; its
  * objects are built from them when first needed. */
 #include "server/vmsim.h"
+#include "server/vmsim_testing.h"
 
 #include <inttypes.h>
 #include <stdio.h>

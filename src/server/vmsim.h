@@ -44,13 +44,6 @@ int vmsim_has_trees(const struct vmsim *sim);
 
 /* @return the number of VMs. */
 int vmsim_count(const struct vmsim *sim);
-/* @return the vmId of VM i, a UUID string owned by sim (valid until
- * vmsim_free), or NULL when i is not in 0..count-1. */
-const char *vmsim_vm_id(const struct vmsim *sim, int i);
-
-/* Switches sim to a manual clock and moves it to t_ns since its start
- * (never backwards); later calls do not read the real clock. For tests. */
-void vmsim_set_time(struct vmsim *sim, int64_t t_ns);
 
 /* The arrays below are new references the caller puts (json_object_put).
  *

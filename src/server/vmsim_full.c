@@ -289,7 +289,10 @@ static json_object *build_full(const struct vmsim *sim, struct vm *v)
     return o;
 }
 
-json_object *vmsim_full_of(const struct vmsim *sim, struct vm *v)
+/* Builds VM v's VMFullInfo object on first use and stamps its statusTime.
+ * @return it, owned by v (vmsim_free puts it; borrowed: json_object_get to
+ * keep it), or NULL without memory. */
+static json_object *vmsim_full_of(const struct vmsim *sim, struct vm *v)
 {
     if (!v->full)
         v->full = build_full(sim, v);

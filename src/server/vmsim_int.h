@@ -100,10 +100,6 @@ static inline int64_t vmsim_status_time_ms(const struct vmsim *sim)
 }
 /* Moves the sim to the real clock's now (no-op on a manual clock). */
 void vmsim_advance(struct vmsim *sim);
-/* Builds VM v's VMFullInfo object on first use and stamps its statusTime.
- * @return it, owned by v (vmsim_free puts it; borrowed: json_object_get to
- * keep it), or NULL without memory. */
-json_object *vmsim_full_of(const struct vmsim *sim, struct vm *v);
 /* vmsim_tree.c: builds v's VmStats objects from its numbers if they are
  * not built, and writes its current numbers into them (once per sim time).
  * @return v's object (owned by v: json_object_get to keep it), or NULL

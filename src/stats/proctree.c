@@ -188,7 +188,9 @@ int proctree_is_marked(const struct proctree_proc *t, size_t n, pid_t pid)
     return p && p->match;
 }
 
-void proctree_cmdline(pid_t pid, char *out, size_t len)
+/* The command line of /proc/<pid> (arguments joined by spaces, control
+ * bytes shown as '?') into out, cut to len; "" when unreadable. */
+static void proctree_cmdline(pid_t pid, char *out, size_t len)
 {
     char who[24], buf[4096];
     snprintf(who, sizeof who, "%d", (int)pid);
@@ -208,7 +210,8 @@ void proctree_cmdline(pid_t pid, char *out, size_t len)
     out[k] = '\0';
 }
 
-int proctree_exists(pid_t pid)
+/* @return 1 when /proc/<pid> is a process we can see, else 0. */
+static int proctree_exists(pid_t pid)
 {
     struct proc_stat st;
     return pid > 0 && procstat_read_pid(pid, &st) == 0;

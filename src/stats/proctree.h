@@ -53,13 +53,6 @@ size_t proctree_members(const struct proctree_proc *t, size_t n, pid_t root, pid
 /* @return 1 when pid is listed in t and marked, else 0. */
 int proctree_is_marked(const struct proctree_proc *t, size_t n, pid_t pid);
 
-/* The command line of /proc/<pid> (arguments joined by spaces, control
- * bytes shown as '?') into out, cut to len; "" when unreadable. */
-void proctree_cmdline(pid_t pid, char *out, size_t len);
-
-/* @return 1 when /proc/<pid> is a process we can see, else 0. */
-int proctree_exists(pid_t pid);
-
 /* Resolves name for a check before a run: finds its trees in the real
  * /proc with the caller's table t (max entries). @return 0 with *root set
  * when exactly one tree matches; -1 with err (ERR_LEN, one line: nothing

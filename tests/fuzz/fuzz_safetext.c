@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/safetext.h"
+#include "base/safetext_testing.h"
 #include "client/errtext.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

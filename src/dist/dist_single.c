@@ -1,5 +1,5 @@
-/* dist without MPI (the default build): one process, dist.h's calls are
- * the plain ones. */
+/* dist_single: dist.h for one process, the default build (without MPI):
+ * its calls are the plain ones (dist_mpi.c is the MPI build's). */
 #ifndef RPCBENCH_MPI
 #include "dist/dist.h"
 
@@ -83,5 +83,5 @@ int dist_measured_run(const struct run_config *cfg, const struct run_hooks *hook
 }
 #else
 /* ISO C forbids an empty translation unit. */
-typedef int dist_stub_unused;
+typedef int dist_single_unused;
 #endif
