@@ -60,7 +60,7 @@ REPLAY_BIN := $(REPLAY_SRC:tests/fuzz/%.c=$(BUILD)/fuzz-replay/%)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCH_BIN := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all deps build man check check-layers test demo bench fuzz clean
+.PHONY: all deps build man check check-layers test test-build demo bench fuzz clean
 all: deps
 	$(Q)$(MAKE) --no-print-directory build
 
@@ -134,7 +134,7 @@ deb:
 # running keeps its old file.
 .PHONY: rpcbench
 rpcbench: $(BUILD)/rpcbench
-	$(Q)cmp -s $< $@ || { cp $< $@.tmp && mv -f $@.tmp $@; }
+	$(Q)cmp -s $< $@ || { cp $< $@.tmp.$$$$ && mv -f $@.tmp.$$$$ $@; }
 
 $(BUILD)/rpcbench: $(MAIN_OBJ) $(BUILD)/librpcbench.a
 	@echo "  LINK  $@"
@@ -192,9 +192,13 @@ $(PLANTED): tests/planted/planted_server.c
 	$(Q)$(CC) -std=gnu11 -O1 -g -fno-omit-frame-pointer -fno-inline $(WARN) $(SANFLAGS) \
 		-o $@ $< -pthread
 
-test: rpcbench $(REPLAY_BIN) $(UNIT_BIN) $(PLANTED)
-	$(Q)scripts/check-cycles.sh $(BUILD)
+# test-build: everything the tests run, built (.ci/run builds both flavors
+# first, then runs their suites side by side).
+test-build: rpcbench $(REPLAY_BIN) $(UNIT_BIN) $(PLANTED)
 	$(Q)$(if $(MPI_BIN),$(MAKE) --no-print-directory MPI=1 SAN= build/mpi/rpcbench)
+
+test: test-build
+	$(Q)scripts/check-cycles.sh $(BUILD)
 	$(Q)BUILD=$(BUILD) SAN=$(SAN) RPCBENCH_MPI=$(if $(MPI_BIN),$(CURDIR)/$(MPI_BIN)) T='$(T)' tests/run.sh
 
 demo:

@@ -52,6 +52,14 @@ def write(path, text, mode=0o644):
     os.chmod(path, mode)
 
 
+def tree_env(**extra):
+    """The environment for run.sh in a fake tree: this one's, without a
+    make T= that names a program of the real tree, or a strict mode."""
+    e = {k: v for k, v in os.environ.items() if k not in ("T", "RPCTEST_STRICT")}
+    e.update(extra)
+    return e
+
+
 def run_script(d, text, *flags, env=None):
     """Runs text as a script next to a copy of rpctest.py; returns (code, output)."""
     write(os.path.join(d, "rpctest.py"), open(os.path.join(HERE, "rpctest.py")).read())
@@ -147,7 +155,7 @@ def test_run_sh_bounds_a_hung_file():
             shutil.copy(os.path.join(HERE, f), os.path.join(d, "tests", f))
         pidfile = os.path.join(d, "pid")
         write(os.path.join(d, "tests", "it_hang.py"), HANGS % pidfile)
-        env = dict(os.environ, BUILD="build/rel", PY=PY, RPCTEST_FILE_TIMEOUT="3")
+        env = tree_env(BUILD="build/rel", PY=PY, RPCTEST_FILE_TIMEOUT="3")
         t0 = time.monotonic()
         p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
                            text=True, timeout=120, env=env)
@@ -175,7 +183,7 @@ def fake_tree(d):
 def test_run_sh_shows_skips():
     with tempfile.TemporaryDirectory() as d:
         fake_tree(d)
-        env = dict(os.environ, BUILD="build/rel", PY=PY)
+        env = tree_env(BUILD="build/rel", PY=PY)
         env.pop("RPCTEST_STRICT", None)
         p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
                            text=True, timeout=120, env=env)
@@ -223,8 +231,7 @@ def test_run_sh_runs_in_parallel_and_alone():
         for name, head in (("it_p1", ""), ("it_p2", ""),
                            ("it_solo", "# rpctest: alone: it times something\n")):
             write(os.path.join(d, "tests", name + ".py"), head + TIMED % (times, name))
-        env = dict(os.environ, BUILD="build/rel", PY=PY, RPCTEST_JOBS="2")
-        env.pop("RPCTEST_STRICT", None)
+        env = tree_env(BUILD="build/rel", PY=PY, RPCTEST_JOBS="2")
         p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
                            text=True, timeout=120, env=env)
         check(p.returncode == 0 and p.stdout.strip().endswith("check: 5 passed, 0 failed, 3 skipped"),
@@ -235,12 +242,40 @@ def test_run_sh_runs_in_parallel_and_alone():
         check(c0 >= max(a1, b1), "the alone program %r overlapped %r" % (s["it_solo"], s))
 
 
+def test_two_suites_keep_alone_alone():
+    """Two run.sh of one checkout at once (.ci/run runs the plain and the
+    sanitizer suite so): a program that runs alone overlaps no program of
+    either suite, while the suites' other programs do run side by side."""
+    with tempfile.TemporaryDirectory() as d:
+        fake_tree(d)
+        times = os.path.join(d, "times")
+        for name, head in (("it_p1", ""), ("it_p2", ""),
+                           ("it_solo", "# rpctest: alone: it times something\n")):
+            timed = TIMED.replace('"%s %%.3f', '"%s-" + __import__("os").environ["SUITE"] + " %%.3f')
+            write(os.path.join(d, "tests", name + ".py"), head + timed % (times, name))
+        suites = [subprocess.Popen(["sh", os.path.join(d, "tests", "run.sh")], text=True,
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   env=tree_env(BUILD="build/rel", PY=PY, RPCTEST_JOBS="2",
+                                                SUITE=x)) for x in "xy"]
+        for p in suites:
+            out = p.communicate(timeout=120)[0]
+            check(p.returncode == 0, "a suite failed:\n%s" % out)
+        s = spans(times)
+        for solo in ("it_solo-x", "it_solo-y"):
+            c0, c1 = s[solo]
+            for name, (a0, a1) in s.items():
+                check(name == solo or a1 <= c0 or a0 >= c1,
+                      "%s %r overlapped %s %r" % (solo, s[solo], name, (a0, a1)))
+        (a0, a1), (b0, b1) = s["it_p1-x"], s["it_p1-y"]
+        check(a0 < b1 and b0 < a1, "the suites' it_p1 did not run side by side: %r" % s)
+
+
 def test_run_sh_runs_one_test():
     """T=PROGRAM runs one program, T=PROGRAM::TEST one function of it; an
     unknown program exits 2 and an unknown function fails, naming it."""
     with tempfile.TemporaryDirectory() as d:
         fake_tree(d)
-        env = dict(os.environ, BUILD="build/rel", PY=PY)
+        env = tree_env(BUILD="build/rel", PY=PY)
         env.pop("RPCTEST_STRICT", None)
 
         def run(t):
@@ -263,4 +298,4 @@ if __name__ == "__main__":
     main([test_main_counts_a_skip_apart, test_check_fails_under_python_O,
           test_main_fails_a_forgotten_test, test_run_sh_shows_skips,
           test_bounded_kills_the_group, test_run_sh_bounds_a_hung_file,
-          test_run_sh_runs_in_parallel_and_alone, test_run_sh_runs_one_test])
+          test_run_sh_runs_in_parallel_and_alone, test_two_suites_keep_alone_alone, test_run_sh_runs_one_test])

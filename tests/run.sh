@@ -7,7 +7,11 @@
 # wait on sockets and timers, not on a CPU. A program that measures timing
 # a second program would disturb says so with a line
 #     # rpctest: alone: why
-# and runs after the others, by itself.
+# and runs after the others, by itself. "By itself" holds across suites of
+# one checkout too (.ci/run runs the plain and the sanitizer suite side by
+# side): every program holds build/rpctest.lock, shared, while it runs, and
+# one that runs alone holds it exclusively (flock(1)), so it waits for the
+# other suite's running programs and they wait for it.
 #
 # One line per program as it ends: PASS, FAIL or SKIP (everything in it
 # skipped). At the end, in a fixed order: each failure's output (failure_of),
@@ -32,7 +36,11 @@ BUILD=${BUILD:-build/rel}
 # Debian's python3, where python3-stomp lives (a pyenv shim may shadow it).
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
-export BUILD PY RPCBENCH="$PWD/rpcbench"
+# The flavor's own binary, not ./rpcbench (a copy of whichever was built
+# last): two suites may run at once.
+export BUILD PY RPCBENCH="$PWD/$BUILD/rpcbench"
+LOCK=build/rpctest.lock
+mkdir -p build
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 STRICT=${RPCTEST_STRICT:-0}
@@ -67,9 +75,12 @@ command_of() { # program name: how to run it (words without spaces)
 run_one() {
     log=$1 name=$2
     shift 2
+    how=-s
+    alone "$name" && how=-x
     start=$(date +%s)
     # shellcheck disable=SC2046 # split on purpose: no word has a space
-    timeout -k 5 "$BOUND" $(command_of "$name") "$@" >"$log/$name.out" 2>&1
+    flock "$how" "$LOCK" timeout -k 5 "$BOUND" $(command_of "$name") "$@" \
+        >"$log/$name.out" 2>&1
     rc=$?
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
         echo "timed out: killed after ${BOUND}s (RPCTEST_FILE_TIMEOUT)" >>"$log/$name.out"
