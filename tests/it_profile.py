@@ -225,7 +225,7 @@ def compared(srv, *extra, rounds="3"):
 
 def test_compare_diff():
     """B - A: the XML-only function first and most of the difference, the
-    JSON-only one up, the common one not significant."""
+    JSON-only one up, the common one within 15 % of its 1 ms."""
     need_perf()
     with planted() as srv:
         res, out, files = compared(srv)
@@ -243,7 +243,9 @@ def test_compare_diff():
     j = fs["planted_json_only"]
     check(abs(j["delta_self_ms_per_call"] - 0.5) <= 0.15 and j["significant"], "json %r" % j)
     c = fs["planted_common"]
-    check(not c["significant"] and abs(c["delta_self_ms_per_call"]) < 0.3, "common %r" % c)
+    # the same 1 ms of work in both arms: no difference worth a row's rank
+    # (a few % of real difference, caches and clocks, can be significant)
+    check(abs(c["delta_self_ms_per_call"]) < 0.15, "common %r" % c)
     check("jsonrpc costs" in out and "planted_xml_" in out.split("jsonrpc costs")[1].split("\n")[0],
           "no sum line")
     m = res["profile_diff_modules"]["functions"]
