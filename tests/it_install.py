@@ -1,3 +1,4 @@
+# rpctest: alone: make install and make deb build in the tree: a second suite of this checkout would race their outputs, and the build's CPU would disturb timed programs
 """it_install: rpcbench installed as a Debian tool. `make install DESTDIR`
 puts the binary, rpcbench(1), the bash completion and the README under the
 prefix, and `make uninstall` takes them away again. The installed man page
