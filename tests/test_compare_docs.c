@@ -48,11 +48,14 @@ static void setup_gates(void)
     memcpy(cmp.gate, r, sizeof r);
 }
 
+/* The writers' settings of the last table build made. */
+static struct doc_table_style style;
+
 /* compare_gates_doc's table of cmp, into t (the caller frees it). */
 static void build(struct doc_table *t)
 {
     char err[ERR_LEN];
-    assert_int_equal(compare_gates_doc(&cmp, t, err), 0);
+    assert_int_equal(compare_gates_doc(&cmp, t, &style, err), 0);
 }
 
 /* What the text (html 0) or the page writes of t, else of d: malloc'd,
@@ -63,8 +66,10 @@ static char *written(const struct doc_table *t, const struct doc_kv *d, int html
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    if (t)
-        (html ? doc_table_html : doc_table_text)(f, t);
+    if (t && html)
+        doc_table_html(f, t, &style.html);
+    else if (t)
+        doc_table_text(f, t, &style.text);
     else
         (html ? doc_kv_html : doc_kv_text)(f, d);
     assert_int_equal(fclose(f), 0);

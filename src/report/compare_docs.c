@@ -166,7 +166,8 @@ static void heads(struct doc_table *t, const char *const *h, const int *w, int n
     }
 }
 
-int compare_pct_doc(const struct comparison *c, struct doc_table *t, char *err)
+int compare_pct_doc(const struct comparison *c, struct doc_table *t,
+                    struct doc_table_style *st, char *err)
 {
     static const char *const h[5] = {"percentile", "A latency", "B latency", "A service",
                                      "B service"};
@@ -178,8 +179,9 @@ int compare_pct_doc(const struct comparison *c, struct doc_table *t, char *err)
         report_unit_span(hs[i], &mn, &mx);
     struct report_unit u = report_unit_pick(mx, mn);
     doc_table_init(t, 5);
+    doc_table_style_init(st);
     heads(t, h, w, 5);
-    snprintf(t->html_caption, sizeof t->html_caption, "merged rounds; latency from the "
+    snprintf(st->html.caption, sizeof st->html.caption, "merged rounds; latency from the "
              "intended send time, service from the actual write");
     for (size_t i = 0; i <= A->cfg.npcts; i++) { /* the last row: the mean */
         int mean = i == A->cfg.npcts;
@@ -210,14 +212,16 @@ static int count_row(struct doc_table *t, const char *name, int64_t a, int64_t b
     return doc_table_add(t, cells, err);
 }
 
-int compare_counts_doc(const struct comparison *c, struct doc_table *t, char *err)
+int compare_counts_doc(const struct comparison *c, struct doc_table *t,
+                       struct doc_table_style *st, char *err)
 {
     const struct run_result *A = &c->arm[0].merged, *B = &c->arm[1].merged;
     const char *h[3] = {"requests", compare_arm_name(&c->arm[0]), compare_arm_name(&c->arm[1])};
     static const int w[3] = {-20, 10, 10};
     doc_table_init(t, 3);
+    doc_table_style_init(st);
     heads(t, h, w, 3);
-    snprintf(t->html_caption, sizeof t->html_caption,
+    snprintf(st->html.caption, sizeof st->html.caption,
              "requests and errors by kind (merged rounds)");
     if (count_row(t, "offered", A->offered, B->offered, err) ||
         count_row(t, "sent", A->sent, B->sent, err) ||

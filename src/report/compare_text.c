@@ -11,9 +11,10 @@
 static int table(FILE *out, const struct comparison *c, compare_doc_builder build, char *err)
 {
     struct doc_table t;
-    if (build(c, &t, err))
+    struct doc_table_style st;
+    if (build(c, &t, &st, err))
         return -1;
-    doc_table_text(out, &t);
+    doc_table_text(out, &t, &st.text);
     doc_table_free(&t);
     return 0;
 }

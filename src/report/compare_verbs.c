@@ -147,12 +147,14 @@ static int verb_buckets(FILE *out, const struct comparison *c, const struct verb
     return 0;
 }
 
-int compare_verbs_doc(const struct comparison *c, struct doc_table *t, char *err)
+int compare_verbs_doc(const struct comparison *c, struct doc_table *t,
+                      struct doc_table_style *st, char *err)
 {
     static const int widths[VCOLS] = {-16, 10, 10, 10, 10, 8, 10, 10, 8, 9, 9};
     struct verb_pair p[2 * RUN_MAX_VERBS];
     size_t n = pairs(c, p);
     doc_table_init(t, VCOLS);
+    doc_table_style_init(st);
     if (n == 0)
         return 1;
     for (int k = 0; k < VCOLS; k++) {
@@ -161,7 +163,7 @@ int compare_verbs_doc(const struct comparison *c, struct doc_table *t, char *err
     }
     snprintf(t->legend, sizeof t->legend,
              "per verb: the merged rounds of each arm; -: the arm did not send it");
-    snprintf(t->html_caption, sizeof t->html_caption,
+    snprintf(st->html.caption, sizeof st->html.caption,
              "per verb: the merged rounds of each arm (-: the arm did not send it)");
     struct report_unit u = unit_of(p, n);
     for (size_t i = 0; i < n; i++) {
@@ -197,20 +199,22 @@ static int count_rows(const struct comparison *c, struct doc_table *t, int a,
     return 0;
 }
 
-int compare_verb_counts_doc(const struct comparison *c, struct doc_table *t, char *err)
+int compare_verb_counts_doc(const struct comparison *c, struct doc_table *t,
+                            struct doc_table_style *st, char *err)
 {
     static const char *const h[7] = {"verb", "arm", "requests", "ok", "errors", "p50", "p99"};
     static const int w[7] = {-16, -3, 10, 10, 9, 10, 10};
     struct verb_pair p[2 * RUN_MAX_VERBS];
     size_t n = pairs(c, p);
     doc_table_init(t, 7);
+    doc_table_style_init(st);
     if (n == 0)
         return 1;
     for (int k = 0; k < 7; k++) {
         snprintf(t->heads[k], DOC_CELL_LEN, "%s", h[k]);
         t->width[k] = w[k];
     }
-    snprintf(t->html_caption, sizeof t->html_caption, "per verb");
+    snprintf(st->html.caption, sizeof st->html.caption, "per verb");
     struct report_unit u = unit_of(p, n); /* the per-verb table's */
     return count_rows(c, t, 0, &u, err) || count_rows(c, t, 1, &u, err) ? -1 : 0;
 }
@@ -218,9 +222,10 @@ int compare_verb_counts_doc(const struct comparison *c, struct doc_table *t, cha
 int compare_verbs_text(FILE *out, const struct comparison *c, char *err)
 {
     struct doc_table t;
-    int rc = compare_verbs_doc(c, &t, err);
+    struct doc_table_style st;
+    int rc = compare_verbs_doc(c, &t, &st, err);
     if (rc == 0)
-        doc_table_text(out, &t);
+        doc_table_text(out, &t, &st.text);
     doc_table_free(&t);
     if (rc)
         return rc < 0 ? -1 : 0;
@@ -264,10 +269,11 @@ json_object *compare_verbs_json(const struct comparison *c)
 void compare_verbs_html(FILE *out, const struct comparison *c)
 {
     struct doc_table t;
+    struct doc_table_style st;
     char err[ERR_LEN];
-    int rc = compare_verbs_doc(c, &t, err);
+    int rc = compare_verbs_doc(c, &t, &st, err);
     if (rc == 0)
-        doc_table_html(out, &t);
+        doc_table_html(out, &t, &st.html);
     doc_table_free(&t);
     struct verb_pair p[2 * RUN_MAX_VERBS];
     size_t idx[BUCKET_VERBS], of, n = rc == 0 ? pairs(c, p) : 0;

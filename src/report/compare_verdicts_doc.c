@@ -284,12 +284,14 @@ static int gate_row(struct doc_table *t, const struct comparison *c, int g,
     return doc_table_add_row(t, cells, id, v->status == DOC_PASS ? 0 : DOC_ROW_MARKED, err);
 }
 
-int compare_gates_doc(const struct comparison *c, struct doc_table *t, char *err)
+int compare_gates_doc(const struct comparison *c, struct doc_table *t,
+                      struct doc_table_style *st, char *err)
 {
     static const char *const heads[5] = {"gate", "B/A", "interval of B/A", "rounds",
                                          "verdict"};
     static const int widths[5] = {-22, 8, -26, 6, 0}, gaps[5] = {0, 0, 1, 0, 1};
     doc_table_init(t, 5);
+    doc_table_style_init(st);
     for (int k = 0; k < 5; k++) {
         snprintf(t->heads[k], DOC_CELL_LEN, "%s", heads[k]);
         t->width[k] = widths[k];
@@ -298,7 +300,7 @@ int compare_gates_doc(const struct comparison *c, struct doc_table *t, char *err
     snprintf(t->id, sizeof t->id, "gates");
     snprintf(t->cell_ids, sizeof t->cell_ids, "gate");
     snprintf(t->col_id[4], sizeof t->col_id[4], "verdict");
-    t->html_left = t->stick_last = 1;
+    st->html.left = st->html.stick_last = 1;
     if (!compare_has_gates(c))
         return 0;
     gates_notes(t, c);

@@ -14,6 +14,15 @@ void doc_table_init(struct doc_table *t, int ncols)
     t->ncols = ncols < 1 ? 1 : ncols > DOC_MAX_COLS ? DOC_MAX_COLS : ncols;
 }
 
+void doc_table_style_init(struct doc_table_style *st)
+{
+    memset(st, 0, sizeof *st);
+}
+
+/* The writers' defaults, for a caller that passes no style. */
+static const struct doc_text_style text_plain;
+static const struct doc_html_style html_plain;
+
 /* A cell's bytes with its NUL. */
 static size_t cell_size(const struct doc_table *t)
 {
@@ -93,15 +102,15 @@ static int text_chars(const char *s, int max)
 
 /* The text's widths: the builder's, or with text_fit the widest cell's
  * (or head's) in characters, the builder's sign kept. */
-static void text_widths(const struct doc_table *t, int *w)
+static void text_widths(const struct doc_table *t, const struct doc_text_style *st, int *w)
 {
     for (int c = 0; c < t->ncols; c++) {
         w[c] = t->width[c];
-        if (!t->text_fit)
+        if (!st->fit)
             continue;
-        int most = t->text_head[0] ? 0 : text_chars(t->heads[c], t->text_max[c]);
+        int most = st->head[0] ? 0 : text_chars(t->heads[c], st->max[c]);
         for (int r = 0; r < t->nrows; r++) {
-            int n = text_chars(doc_table_cell(t, r, c), t->text_max[c]);
+            int n = text_chars(doc_table_cell(t, r, c), st->max[c]);
             most = n > most ? n : most;
         }
         w[c] = w[c] < 0 ? -most : most;
@@ -111,12 +120,13 @@ static void text_widths(const struct doc_table *t, int *w)
 /* One text line of ncols cells (cell(r, c), r -1 the heads), padded to the
  * widths in characters; blanks are held back until something follows them,
  * so that no line ends in blanks (an empty last note, a short flag). */
-static void text_line(FILE *out, const struct doc_table *t, int r, const int *width)
+static void text_line(FILE *out, const struct doc_table *t, const struct doc_text_style *st,
+                      int r, const int *width)
 {
     int blanks = 0;
     for (int c = 0; c < t->ncols; c++) {
         const char *s = r < 0 ? t->heads[c] : doc_table_cell(t, r, c);
-        int bytes = text_bytes(s, t->text_max[c]);
+        int bytes = text_bytes(s, st->max[c]);
         int chars = bytes - extra_bytes_n(s, bytes), w = width[c] < 0 ? -width[c] : width[c];
         int pad = w > chars ? w - chars : 0;
         blanks += (c ? 1 + t->gap[c] : 0) + (width[c] > 0 ? pad : 0);
@@ -129,22 +139,24 @@ static void text_line(FILE *out, const struct doc_table *t, int r, const int *wi
     fputc('\n', out);
 }
 
-void doc_table_text(FILE *out, const struct doc_table *t)
+void doc_table_text(FILE *out, const struct doc_table *t, const struct doc_text_style *st)
 {
     int width[DOC_MAX_COLS];
-    text_widths(t, width);
-    if (!t->text_tight)
+    if (!st)
+        st = &text_plain;
+    text_widths(t, st, width);
+    if (!st->tight)
         fputc('\n', out);
     if (t->caption[0])
         fprintf(out, "%s\n", t->caption);
-    if (t->text_head[0])
-        fprintf(out, "%s\n", t->text_head);
+    if (st->head[0])
+        fprintf(out, "%s\n", st->head);
     else
-        text_line(out, t, -1, width);
+        text_line(out, t, st, -1, width);
     if (!t->nrows && t->empty[0])
         fprintf(out, "%s\n", t->empty);
     for (int r = 0; r < t->nrows; r++)
-        text_line(out, t, r, width);
+        text_line(out, t, st, r, width);
     if (t->legend[0])
         fprintf(out, "(%s)\n", t->legend);
     if (t->warning[0])
@@ -154,16 +166,15 @@ void doc_table_text(FILE *out, const struct doc_table *t)
 }
 
 /* The page aligns column c left, as the text does. */
-static int html_left(const struct doc_table *t, int c)
+static int html_left(const struct doc_table *t, const struct doc_html_style *st, int c)
 {
-    return t->html_left && c > 0 && t->width[c] < 0;
+    return st->left && c > 0 && t->width[c] < 0;
 }
 
 /* The page's head row: the last column sticks when asked. */
-static void html_head(FILE *out, const struct doc_table *t)
+static void html_head(FILE *out, const struct doc_table *t, const struct doc_html_style *st)
 {
-    const char *cap = t->html_caption[0] ? t->html_caption : t->caption[0] ? t->caption
-                                                                             : t->legend;
+    const char *cap = st->caption[0] ? st->caption : t->caption[0] ? t->caption : t->legend;
     fputs("<div class=\"scroll\"><table", out);
     if (t->id[0])
         fprintf(out, " id=\"%s\"", t->id); /* the builder's own word, never a peer's */
@@ -175,8 +186,8 @@ static void html_head(FILE *out, const struct doc_table *t)
     }
     fputs("<thead><tr>", out);
     for (int c = 0; c < t->ncols; c++) {
-        fputs(t->stick_last && c == t->ncols - 1 ? "<th class=\"stick\">"
-              : html_left(t, c) ? "<th style=\"text-align:left\">" : "<th>", out);
+        fputs(st->stick_last && c == t->ncols - 1 ? "<th class=\"stick\">"
+              : html_left(t, st, c) ? "<th style=\"text-align:left\">" : "<th>", out);
         html_esc(out, t->heads[c]);
         fputs("</th>", out);
     }
@@ -184,7 +195,8 @@ static void html_head(FILE *out, const struct doc_table *t)
 }
 
 /* One row: its first cell heads it; a cell gets its id and class. */
-static void html_body_row(FILE *out, const struct doc_table *t, int r)
+static void html_body_row(FILE *out, const struct doc_table *t, const struct doc_html_style *st,
+                          int r)
 {
     const struct doc_row *row = &t->rows[r];
     fputs("<tr>", out);
@@ -200,10 +212,10 @@ static void html_body_row(FILE *out, const struct doc_table *t, int r)
         if (t->cell_ids[0] && row->id[0] && t->col_id[c][0])
             fprintf(out, " id=\"%s-%s-%s\"", t->cell_ids, row->id, t->col_id[c]);
         int last = c == t->ncols - 1, sig = last && (row->flags & DOC_ROW_MARKED);
-        if (last && (t->stick_last || sig))
-            fprintf(out, " class=\"%s%s\"", t->stick_last ? "stick" : "",
-                    sig ? (t->stick_last ? " sig" : "sig") : "");
-        if (html_left(t, c))
+        if (last && (st->stick_last || sig))
+            fprintf(out, " class=\"%s%s\"", st->stick_last ? "stick" : "",
+                    sig ? (st->stick_last ? " sig" : "sig") : "");
+        if (html_left(t, st, c))
             fputs(" style=\"text-align:left\"", out);
         fputs(">", out);
         html_esc(out, text);
@@ -212,11 +224,13 @@ static void html_body_row(FILE *out, const struct doc_table *t, int r)
     fputs("</tr>\n", out);
 }
 
-void doc_table_html(FILE *out, const struct doc_table *t)
+void doc_table_html(FILE *out, const struct doc_table *t, const struct doc_html_style *st)
 {
-    html_head(out, t);
+    if (!st)
+        st = &html_plain;
+    html_head(out, t, st);
     for (int r = 0; r < t->nrows; r++)
-        html_body_row(out, t, r);
+        html_body_row(out, t, st, r);
     html_table_end(out);
     if (!t->nrows && t->empty[0]) {
         fputs("<p>", out);

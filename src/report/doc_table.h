@@ -17,9 +17,6 @@
 struct doc_table {
     /* a capacity search's names its condition, a sweep's its parameters: long */
     char caption[800];      /* the line above the table, in every format ("" none) */
-    char html_caption[800]; /* the page's, where the text has none ("" the caption) */
-    char text_head[200];    /* the text's header line, where it is not the heads
-                               laid out as the rows are ("" laid out so) */
     char empty[120];        /* said when there is no row ("" nothing) */
     char legend[200];       /* what the figures mean: the text's "(...)" line after
                                the rows, the page's caption where it has none */
@@ -33,12 +30,6 @@ struct doc_table {
     char heads[DOC_MAX_COLS][DOC_CELL_LEN];
     int width[DOC_MAX_COLS]; /* text: the column's least width; negative: left-aligned */
     int gap[DOC_MAX_COLS];   /* text: blanks before the column beyond the one */
-    int text_max[DOC_MAX_COLS]; /* text: at most this many characters (0: all) */
-    int text_fit;            /* text: each column as wide as its widest cell or head
-                                (width's sign still says the alignment) */
-    int text_tight;          /* text: no blank line before the caption */
-    int html_left;           /* the page: the columns left-aligned in the text
-                                (width < 0) but the first are left-aligned too */
     int cell_len;            /* a cell's most bytes with its NUL, for a column of
                                 long reasons (0: DOC_CELL_LEN); set before adding */
     /* The page, for a table a script or a test finds by its parts: the
@@ -47,10 +38,39 @@ struct doc_table {
     char id[24];
     char cell_ids[16];
     char col_id[DOC_MAX_COLS][16];
-    int stick_last;          /* the page: the last column stays in view (class stick) */
     char *cells;             /* nrows x ncols cells of cell_len bytes, the table's own */
     struct doc_row *rows;    /* nrows, the table's own */
     int nrows, cap;
+};
+
+/* How the text writer lays a table out beyond its widths: settings of
+ * the format, not content, so they live outside the document and a
+ * builder returns them beside it (struct doc_table_style). Zeroed: the
+ * heads laid out as the rows, every character, the builder's widths, a
+ * blank line before. */
+struct doc_text_style {
+    char head[200];          /* the header line, where it is not the heads laid
+                                out as the rows are ("" laid out so) */
+    int max[DOC_MAX_COLS];   /* at most this many characters of a cell (0: all) */
+    int fit;                 /* each column as wide as its widest cell or head
+                                (width's sign still says the alignment) */
+    int tight;               /* no blank line before the caption */
+};
+
+/* How the page's writer shows a table. Zeroed: the table's caption,
+ * numbers right-aligned, nothing stuck. */
+struct doc_html_style {
+    char caption[800];       /* the page's caption, where the text has none
+                                ("" the caption, else the legend) */
+    int left;                /* the columns left-aligned in the text (width < 0)
+                                but the first are left-aligned too */
+    int stick_last;          /* the last column stays in view (class stick) */
+};
+
+/* What a builder returns beside its table: each writer's settings. */
+struct doc_table_style {
+    struct doc_text_style text;
+    struct doc_html_style html;
 };
 
 /* What a row says beyond its cells. */
@@ -63,6 +83,8 @@ struct doc_row {
 /* Clears t for ncols columns (1..DOC_MAX_COLS); heads, widths and the
  * texts are then the builder's to fill. Allocates nothing. */
 void doc_table_init(struct doc_table *t, int ncols);
+/* Clears st (the caller's) to the writers' defaults. */
+void doc_table_style_init(struct doc_table_style *st);
 /* Adds a row of ncols cells (copied as safetext makes them: cut at a
  * character, with "...", to fit cell_len, else DOC_CELL_LEN).
  * @return 0, or -1 with err ("out of memory", ERR_LEN bytes) and t's rows
@@ -77,18 +99,21 @@ const char *doc_table_cell(const struct doc_table *t, int r, int c);
 /* Frees the rows (t may be added to again after doc_table_init). */
 void doc_table_free(struct doc_table *t);
 
-/* The text: a blank line (none with text_tight), the caption's line, the
- * header line, the empty note when there is no row, then one line per
- * row: cells joined by one blank (and the column's gap), each padded to
- * its column's width (text_fit: its widest cell's) in characters (a "\u2265" mark is one column), without trailing blanks;
- * then the legend in parentheses, the warning and the notes, each on its
- * own line. */
-void doc_table_text(FILE *out, const struct doc_table *t);
-/* The page's table, in a box that scrolls: its id, caption
- * (html_caption, else caption, else legend), heads, rows (the first cell
- * heads its row; cell ids and classes as the fields say), then the empty
- * note as a paragraph when there is no row, the warning in a warning
- * box, and the notes as a paragraph. */
-void doc_table_html(FILE *out, const struct doc_table *t);
+/* The text of t laid out as st says (both only read; st NULL: the
+ * defaults): a blank line (none with tight), the caption's line, the
+ * header line (st's head, else the heads), the empty note when there is
+ * no row, then one line per row: cells joined by one blank (and the
+ * column's gap), each padded to its column's width (fit: its widest
+ * cell's) in characters (a "\u2265" mark is one column), without trailing
+ * blanks; then the legend in parentheses, the warning and the notes,
+ * each on its own line. */
+void doc_table_text(FILE *out, const struct doc_table *t, const struct doc_text_style *st);
+/* The page's table as st says (both only read; st NULL: the defaults),
+ * in a box that scrolls: its id, caption (st's, else caption, else
+ * legend), heads, rows (the first cell heads its row; cell ids and
+ * classes as the fields say), then the empty note as a paragraph when
+ * there is no row, the warning in a warning box, and the notes as a
+ * paragraph. */
+void doc_table_html(FILE *out, const struct doc_table *t, const struct doc_html_style *st);
 
 #endif

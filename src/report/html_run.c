@@ -132,33 +132,33 @@ static void run_tables(FILE *out, const struct run_doc *d)
 {
     if (d->stages.nrows) {
         html_section(out, "Stages");
-        doc_table_html(out, &d->stages);
+        doc_table_html(out, &d->stages, &d->stages_style.html);
         html_section_end(out);
     }
     html_section(out, "Latency");
     fputs("<div class=\"tables\">\n", out);
-    doc_table_html(out, &d->pcts);
-    doc_table_html(out, &d->buckets);
+    doc_table_html(out, &d->pcts, &d->pcts_style.html);
+    doc_table_html(out, &d->buckets, &d->buckets_style.html);
     fputs("</div>\n", out);
     html_section_end(out);
     html_section(out, "Requests, errors and transport");
     fputs("<div class=\"tables\">\n", out);
     errors_table(out, d->r);
     if (d->mix) {
-        doc_table_html(out, &d->verbs);
+        doc_table_html(out, &d->verbs, &d->verbs_style.html);
         html_bucket_grid(out, "cumulative % of each verb's answers under each edge",
                          "response time", d->verb_names, &d->verb_grid);
     }
     doc_kv_html(out, &d->requests);
     doc_kv_html(out, &d->transport);
     if (d->ranks.nrows)
-        doc_table_html(out, &d->ranks);
+        doc_table_html(out, &d->ranks, &d->ranks_style.html);
     if (d->targets.nrows)
-        doc_table_html(out, &d->targets);
+        doc_table_html(out, &d->targets, &d->targets_style.html);
     if (d->r->profile.taken)
-        doc_table_html(out, &d->profile);
+        doc_table_html(out, &d->profile, &d->profile_style.html);
     if (d->profile_modules.nrows)
-        doc_table_html(out, &d->profile_modules);
+        doc_table_html(out, &d->profile_modules, &d->profile_modules_style.html);
     fputs("</div>\n", out);
     html_section_end(out);
     html_flame_run(out, d->r);

@@ -62,14 +62,15 @@ static void warnings(FILE *out, const struct sweep *s)
 static int cells_tables(FILE *out, const struct sweep *s, long baseline, char *err)
 {
     struct doc_table t;
-    if (sweep_table_doc(&t, s, baseline, err))
+    struct doc_table_style st;
+    if (sweep_table_doc(&t, &st, s, baseline, err))
         return -1;
-    doc_table_html(out, &t);
+    doc_table_html(out, &t, &st.html);
     doc_table_free(&t);
     for (size_t i = 0; i < s->ncaps; i++) {
-        if (sweep_probes_doc(&t, s, i, err))
+        if (sweep_probes_doc(&t, &st, s, i, err))
             return -1;
-        doc_table_html(out, &t);
+        doc_table_html(out, &t, &st.html);
         doc_table_free(&t);
     }
     return 0;

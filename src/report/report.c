@@ -108,7 +108,8 @@ void report_fmt_bytes(double bytes, char *out, size_t len)
 
 /* ---- sections ---------------------------------------------------------- */
 
-int report_bucket_doc(const struct run_result *r, struct doc_table *t, char *err)
+int report_bucket_doc(const struct run_result *r, struct doc_table *t,
+                      struct doc_table_style *st, char *err)
 {
     const struct hist *h = &r->latency;
     double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
@@ -116,9 +117,10 @@ int report_bucket_doc(const struct run_result *r, struct doc_table *t, char *err
     if (n < 0)
         return -1;
     doc_table_init(t, 2);
+    doc_table_style_init(st);
     snprintf(t->heads[0], DOC_CELL_LEN, "response time");
     snprintf(t->heads[1], DOC_CELL_LEN, "percentage");
-    snprintf(t->text_head, sizeof t->text_head, "response time: percentage");
+    snprintf(st->text.head, sizeof st->text.head, "response time: percentage");
     snprintf(t->caption, sizeof t->caption, "average=n/a min=n/a max=n/a (no successful response)");
     if (h->total_count) {
         struct report_unit u = report_unit_pick(1000, (double)(h->min > 0 ? h->min : 1));
@@ -150,12 +152,14 @@ struct report_unit report_pct_unit(const struct run_result *r)
     return report_unit_pick(mx, mn);
 }
 
-int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err)
+int report_pct_doc(const struct run_result *r, struct doc_table *t,
+                   struct doc_table_style *st, char *err)
 {
     static const char *const heads[3] = {"percentile", "latency", "service"};
     static const int widths[3] = {-10, 12, 12};
     const struct hist *lat = &r->latency, *svc = &r->service;
     doc_table_init(t, 3);
+    doc_table_style_init(st);
     for (int c = 0; c < 3; c++) {
         snprintf(t->heads[c], DOC_CELL_LEN, "%s", heads[c]);
         t->width[c] = widths[c];
@@ -240,15 +244,17 @@ void report_bucket_grid_text(FILE *out, const char *title, const char *const *na
         fprintf(out, "(%s)\n", g->note);
 }
 
-int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err)
+int report_verb_doc(const struct run_result *r, struct doc_table *t,
+                    struct doc_table_style *st, char *err)
 {
     static const char *const heads[8] = {"verb", "requests", "ok", "errors", "unfinished",
                                          "unsent", "p50", "p99"};
     static const int widths[8] = {-16, 8, 8, 8, 10, 8, 10, 10};
     doc_table_init(t, 8);
+    doc_table_style_init(st);
     if (r->nverbs < 2)
         return 1;
-    snprintf(t->html_caption, sizeof t->html_caption, "per verb");
+    snprintf(st->html.caption, sizeof st->html.caption, "per verb");
     for (int c = 0; c < 8; c++) {
         snprintf(t->heads[c], DOC_CELL_LEN, "%s", heads[c]);
         t->width[c] = widths[c];

@@ -14,6 +14,10 @@
 /* The results (only read) are the caller's; err is ERR_LEN bytes,
  * caller-owned. Write errors on out are the caller's to check (ferror). */
 
+/* The *_doc builders below fill a table t and, beside it, st: each
+ * writer's settings for it (doc_table.h's doc_table_style; both the
+ * caller's, st initialised by the builder). */
+
 /* Writes the full text report. @return 0, or -1 with err (bad --buckets). */
 int report_text(FILE *out, const struct run_result *r, char *err);
 /* --format csv: the timeline, a header row and one row per interval. */
@@ -23,40 +27,49 @@ void report_csv(FILE *out, const struct run_result *r);
  * and per edge the % of answers under it ("n/a" when none succeeded),
  * into t (initialised here; the caller's to doc_table_free).
  * @return 0, or -1 with err (a bad --buckets spec, out of memory). */
-int report_bucket_doc(const struct run_result *r, struct doc_table *t, char *err);
+int report_bucket_doc(const struct run_result *r, struct doc_table *t,
+                      struct doc_table_style *st, char *err);
 /* The percentile table of r: each --percentiles and the mean, latency
  * and service in one unit (lower bounds marked), its legend and the
  * censored note as its warning, into t, as report_bucket_doc.
  * @return 0, or -1 with err (out of memory). */
-int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err);
+int report_pct_doc(const struct run_result *r, struct doc_table *t,
+                   struct doc_table_style *st, char *err);
 /* The per-verb table of a mix (requests, ok, errors, unfinished, p50
  * and p99 in one unit, lower bounds marked) into t, as report_bucket_doc.
  * @return 0, 1 when there is no table (one verb: t has no row), or -1
  * with err (out of memory). */
-int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err);
+int report_verb_doc(const struct run_result *r, struct doc_table *t,
+                    struct doc_table_style *st, char *err);
 /* A distributed run's ranks (r->ranks) into t (doc_table_free it after a
  * 0): a row per rank, LOST marked, the job's totals as its notes.
  * @return 0, or -1 with err (no memory; t freed). */
-int report_ranks_doc(const struct run_result *r, struct doc_table *t, char *err);
+int report_ranks_doc(const struct run_result *r, struct doc_table *t,
+                     struct doc_table_style *st, char *err);
 /* targets_doc.c: a --targets run's worst hosts and a summary of all in
  * t (nrows 0 without targets). @return 0, or -1 with err (no memory). */
-int report_targets_doc(const struct run_result *r, struct doc_table *t, char *err);
+int report_targets_doc(const struct run_result *r, struct doc_table *t,
+                       struct doc_table_style *st, char *err);
 /* profile_doc.c: r's server profile (--profile) as a table of its top
  * r->profile.top functions, with how it was taken and its caveats; no
  * row nor caption when r has none. @return 0, or -1 with err. */
-int report_profile_doc(const struct run_result *r, struct doc_table *t, char *err);
+int report_profile_doc(const struct run_result *r, struct doc_table *t,
+                       struct doc_table_style *st, char *err);
 /* The same profile by module (profile/fold.h's fold_by_module), in t (no
  * row when r has none). @return 0, or -1 with err. */
-int report_profile_modules_doc(const struct run_result *r, struct doc_table *t, char *err);
+int report_profile_modules_doc(const struct run_result *r, struct doc_table *t,
+                               struct doc_table_style *st, char *err);
 /* compare --profile's B - A as a table of its top d->top rows, the sum as
  * its notes. @return 0, or -1 with err (t's rows then freed). */
-int report_profile_diff_doc(const struct profile_diff *d, struct doc_table *t, char *err);
+int report_profile_diff_doc(const struct profile_diff *d, struct doc_table *t,
+                            struct doc_table_style *st, char *err);
 /* report_stages.c: a --stages run's table into t, one row per stage (id
  * "stageN"): its time in the window, the rate it offered and the rate it
  * achieved, ok, errors, unfinished, p50/p90/p99 in one unit, the server's mean CPU and
  * CPU-ms per call over it (n/a where unknown). No stages: t has no row.
  * @return 0, or -1 with err (out of memory). */
-int report_stage_doc(const struct run_result *r, struct doc_table *t, char *err);
+int report_stage_doc(const struct run_result *r, struct doc_table *t,
+                     struct doc_table_style *st, char *err);
 /* A stage's rates as --stages takes them, "20.00/s" for a hold and
  * "0/s-100.00/s" for a ramp, into out (len bytes; 72 hold any). */
 void report_stage_rates(const struct run_stage *st, char *out, size_t len);

@@ -87,13 +87,14 @@ struct run_doc *run_doc_new(const struct run_result *r, char *err)
     report_machine_doc(r, &d->machine);
     headline(&d->cards, r);
     int verbs = 1;
-    if (report_bucket_doc(r, &d->buckets, err) || report_pct_doc(r, &d->pcts, err) ||
-        report_stage_doc(r, &d->stages, err) ||
-        (verbs = report_verb_doc(r, &d->verbs, err)) < 0 ||
-        (verbs == 0 && verb_grid(d, err)) || report_ranks_doc(r, &d->ranks, err) ||
-        report_targets_doc(r, &d->targets, err) ||
-        report_profile_doc(r, &d->profile, err) ||
-        report_profile_modules_doc(r, &d->profile_modules, err)) {
+    if (report_bucket_doc(r, &d->buckets, &d->buckets_style, err) ||
+        report_pct_doc(r, &d->pcts, &d->pcts_style, err) ||
+        report_stage_doc(r, &d->stages, &d->stages_style, err) ||
+        (verbs = report_verb_doc(r, &d->verbs, &d->verbs_style, err)) < 0 ||
+        (verbs == 0 && verb_grid(d, err)) || report_ranks_doc(r, &d->ranks, &d->ranks_style, err) ||
+        report_targets_doc(r, &d->targets, &d->targets_style, err) ||
+        report_profile_doc(r, &d->profile, &d->profile_style, err) ||
+        report_profile_modules_doc(r, &d->profile_modules, &d->profile_modules_style, err)) {
         run_doc_free(d);
         return NULL;
     }
@@ -121,25 +122,25 @@ void run_doc_text(FILE *out, const struct run_doc *d)
     const struct run_result *r = d->r;
     fprintf(out, "rpcbench %s\n", rpcbench_version());
     doc_kv_text(out, &d->config);
-    doc_table_text(out, &d->buckets);
-    doc_table_text(out, &d->pcts);
+    doc_table_text(out, &d->buckets, &d->buckets_style.text);
+    doc_table_text(out, &d->pcts, &d->pcts_style.text);
     if (d->stages.nrows)
-        doc_table_text(out, &d->stages);
+        doc_table_text(out, &d->stages, &d->stages_style.text);
     doc_kv_text(out, &d->requests);
     doc_kv_text(out, &d->transport);
     doc_kv_text(out, &d->machine);
     if (d->mix) {
-        doc_table_text(out, &d->verbs);
+        doc_table_text(out, &d->verbs, &d->verbs_style.text);
         report_bucket_grid_text(out, "response time %", d->verb_names, &d->verb_grid);
     }
     if (d->ranks.nrows)
-        doc_table_text(out, &d->ranks);
+        doc_table_text(out, &d->ranks, &d->ranks_style.text);
     if (d->targets.nrows)
-        doc_table_text(out, &d->targets);
+        doc_table_text(out, &d->targets, &d->targets_style.text);
     if (r->profile.taken)
-        doc_table_text(out, &d->profile);
+        doc_table_text(out, &d->profile, &d->profile_style.text);
     if (d->profile_modules.nrows)
-        doc_table_text(out, &d->profile_modules);
+        doc_table_text(out, &d->profile_modules, &d->profile_modules_style.text);
     if (r->nwarnings) {
         fprintf(out, "\nwarnings\n");
         for (size_t i = 0; i < r->nwarnings; i++)

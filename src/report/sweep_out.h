@@ -26,11 +26,13 @@
 int sweep_table_text(FILE *out, const struct sweep *s, long baseline, char *err);
 /* The same table as a document, for each format's writer (doc_table.h):
  * a head row, then one row per cell; the text lays it out fitted to its
- * cells, the page as table "cells" with its own caption. Into *t (the
- * caller's: doc_table_free it after a 0).
+ * cells, the page as table "cells" with its own caption (the writers'
+ * settings into *st, the caller's). Into *t (the caller's: doc_table_free
+ * it after a 0).
  * @return 0, or -1 with err (no cell, baseline out of range, no memory)
  * and nothing to free. */
-int sweep_table_doc(struct doc_table *t, const struct sweep *s, long baseline, char *err);
+int sweep_table_doc(struct doc_table *t, struct doc_table_style *st, const struct sweep *s,
+                    long baseline, char *err);
 /* Per capacity search: the headline ("capacity jsonrpc getAllVmStats under
  * 'p99<100ms': 64/s; first bad 68/s", "even --rate-min 1/s breaks it:
  * <reason>", "--rate-max 100000/s still holds") and the evidence table of
@@ -38,10 +40,11 @@ int sweep_table_doc(struct doc_table *t, const struct sweep *s, long baseline, c
  * has no search. */
 void sweep_capacity_text(FILE *out, const struct sweep *s);
 /* Capacity search i (< s->ncaps) as a document: the text's headline as
- * its caption, the page's shorter one (sweep_capacity_value) as its
- * html_caption, one row per probe. Into *t (the caller's: doc_table_free
+ * its caption, the page's shorter one (sweep_capacity_value) as st's
+ * page caption, one row per probe. Into *t (the caller's: doc_table_free
  * it after a 0). @return 0, or -1 with err (no memory), nothing to free. */
-int sweep_probes_doc(struct doc_table *t, const struct sweep *s, size_t i, char *err);
+int sweep_probes_doc(struct doc_table *t, struct doc_table_style *st, const struct sweep *s,
+                     size_t i, char *err);
 /* A capacity search's outcome in short, as the page's card and its probe
  * table's caption say it: "64/s", "under 1/s", "over 100000/s",
  * "interrupted"; into out (len bytes, the caller's). */
