@@ -124,6 +124,7 @@ static void verdict_cell_is_junit_word(void **state)
     assert_true(fail < strstr(tc, "</testcase>"));
     assert_non_null(strstr(fail, ": inconclusive\""));
     doc_table_free(&t);
+    doc_verdicts_free(&verdicts);
 }
 
 /* The text lays the rows out as the report always did; the method and
@@ -188,7 +189,7 @@ static void header_text_and_page(void **state)
         round_of[a].cfg = m->cfg;
         cmp.arm[a].rounds = &round_of[a];
     }
-    static struct doc_kv d;
+    struct doc_kv d;
     compare_header_doc(&cmp, &d);
     char *buf = written(NULL, &d, 0);
     assert_string_equal(buf, "A           xmlrpc: http://sim/RPC2 (xmlrpc)\n"
@@ -206,7 +207,7 @@ static void header_text_and_page(void **state)
                                 "configuration (A/A): their differences are the noise of the "
                                 "setup</td>"));
     assert_non_null(strstr(buf, "ab.json, 3 rounds per arm; rate 20.00/s, verbs list:1</td>"));
-    free(buf);
+    free(buf);    doc_kv_free(&d);
 }
 
 static struct run_result runs[2][3]; /* large: off the stack */
@@ -317,6 +318,7 @@ static void stopped_arm(void **state)
     assert_string_equal(verdicts.v[0].detail, "arm B (new) stopped answering in round 4 of at "
                         "most 8 while A answered, a failed arm: cannot connect to h:2: "
                         "Connection refused");
+    doc_verdicts_free(&verdicts);
     cmp.stop.other_answered = 0;
     snprintf(cmp.stop.other_why, sizeof cmp.stop.other_why, "cannot connect to h:1: refused");
     assert_int_equal(compare_stop_exit(&cmp), EXIT_BISECT_SKIP);
@@ -327,6 +329,7 @@ static void stopped_arm(void **state)
     assert_non_null(strstr(verdicts.v[0].detail, " and A did not answer either, so the "
                            "comparison could not run: B: cannot connect to h:2: Connection "
                            "refused; A: cannot connect to h:1: refused"));
+    doc_verdicts_free(&verdicts);
     cmp.stop.arm = 0;
     cmp.stop.round = 0;
     cmp.pairs = 0;
@@ -337,6 +340,7 @@ static void stopped_arm(void **state)
     assert_string_equal(verdicts.v[0].detail, "arm A (old) did not answer its call before "
                         "round 1, so without its baseline the comparison could not run: "
                         "cannot connect to h:2: Connection refused");
+    doc_verdicts_free(&verdicts);
 }
 
 int main(void)

@@ -109,7 +109,7 @@ void compare_header_doc(const struct comparison *c, struct doc_kv *d)
  * document the text and the JUnit file write too. */
 static void verdict_cards(struct doc_cards *d, const struct comparison *c)
 {
-    static struct doc_verdicts v; /* large */
+    struct doc_verdicts v;
     compare_verdicts_doc(&v, c);
     size_t failed, n = doc_verdicts_count(&v, DOC_V_GATE, NULL);
     int reg = 0, inc = 0;
@@ -122,6 +122,7 @@ static void verdict_cards(struct doc_cards *d, const struct comparison *c)
                       reg ? "FAIL (regression)" : inc ? "inconclusive" : "pass");
     n = doc_verdicts_count(&v, DOC_V_THRESHOLD, &failed);
     doc_cards_verdict(d, "h-verdict", "thresholds (both arms)", failed, n);
+    doc_verdicts_free(&v);
 }
 
 /* An arm that stopped answering, and what it gives: bad either way (the

@@ -13,12 +13,14 @@
 
 static void headline(FILE *out, const struct comparison *c)
 {
-    static struct doc_cards cards; /* large */
+    struct doc_cards cards;
     compare_cards_doc(c, &cards);
     doc_cards_html(out, &cards);
-    static struct doc_kv head; /* large */
+    doc_cards_free(&cards);
+    struct doc_kv head;
     compare_header_doc(c, &head);
     doc_kv_html(out, &head);
+    doc_kv_free(&head);
 }
 
 struct page_warnings {

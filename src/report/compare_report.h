@@ -41,7 +41,8 @@ int compare_write_junit(const char *path, const struct comparison *c, char *err)
  * (group "arm A (NAME)", testcase "A EXPR"), a gate verdict per --gate (a
  * regression DOC_FAIL, an undecided gate DOC_INCONCLUSIVE: neither lets a
  * CI pipeline through), and a "complete run" DOC_ERROR when a signal cut
- * the rounds short. The text, the page and the JUnit file write it. */
+ * the rounds short. The text, the page and the JUnit file write it. Into
+ * d (the caller's, initialised here: doc_verdicts_free it after). */
 void compare_verdicts_doc(struct doc_verdicts *d, const struct comparison *c);
 
 /* What c->stop says (an arm stopped answering: c->stop.arm >= 0), into
@@ -176,13 +177,13 @@ void compare_arm_text(const struct comparison *c, int a, char *out, size_t len);
  * are an A/A), the saved files or the rounds with the rate and verbs,
  * and an arm that stopped answering (compare_stop_text, with the rounds
  * the figures are of). The text's header and the page's table under the
- * cards. */
+ * cards. Into d (the caller's, initialised here: doc_kv_free it after). */
 void compare_header_doc(const struct comparison *c, struct doc_kv *d);
 /* The page's headline into d (the caller's; initialised here): each arm
  * (compare_arm_text), the rounds per arm, an arm that stopped answering
  * (bad), the gates (good when all pass, bad on a regression or an open
  * gate) and the thresholds of both arms (doc_cards_verdict); the last two
- * only when asked for. */
+ * only when asked for. The caller's to doc_cards_free. */
 void compare_cards_doc(const struct comparison *c, struct doc_cards *d);
 /* The merged rounds' percentiles: each --percentiles and the mean, A's
  * and B's latency and service in one unit, into t as

@@ -304,25 +304,26 @@ int compare_gates_doc(const struct comparison *c, struct doc_table *t,
     if (!compare_has_gates(c))
         return 0;
     gates_notes(t, c);
-    static struct doc_verdicts d; /* large */
+    struct doc_verdicts d;
     compare_verdicts_doc(&d, c);
-    int g = 0;
-    for (size_t i = 0; i < d.n; i++) { /* the gates' verdicts, in order; the implied last */
+    int g = 0, rc = 0;
+    for (size_t i = 0; i < d.n && !rc; i++) { /* the gates' verdicts, in order; the implied last */
         if (d.v[i].kind != DOC_V_GATE)
             continue;
-        int rc = g < c->plan.ngates ? gate_row(t, c, g, &d.v[i], err)
-                                    : failure_row(t, COMPARE_FAILURES_EXPR, &c->failures,
-                                                  "g-failures", &d.v[i], err);
-        if (rc)
-            return -1;
+        rc = g < c->plan.ngates ? gate_row(t, c, g, &d.v[i], err)
+                                : failure_row(t, COMPARE_FAILURES_EXPR, &c->failures,
+                                              "g-failures", &d.v[i], err);
         g++;
     }
-    return 0;
+    doc_verdicts_free(&d);
+    return rc ? -1 : 0;
 }
 
 int compare_write_junit(const char *path, const struct comparison *c, char *err)
 {
-    static struct doc_verdicts d;
+    struct doc_verdicts d;
     compare_verdicts_doc(&d, c);
-    return doc_verdicts_junit(path, &d, err);
+    int rc = doc_verdicts_junit(path, &d, err);
+    doc_verdicts_free(&d);
+    return rc;
 }

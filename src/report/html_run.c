@@ -117,6 +117,7 @@ void html_run_config(FILE *out, const struct run_result *r)
     struct doc_kv d;
     report_config_doc(r, &d);
     doc_kv_html(out, &d);
+    doc_kv_free(&d);
 }
 
 void html_run_machine(FILE *out, const struct run_result *r)
@@ -124,6 +125,7 @@ void html_run_machine(FILE *out, const struct run_result *r)
     struct doc_kv d;
     report_machine_doc(r, &d);
     doc_kv_html(out, &d);
+    doc_kv_free(&d);
 }
 
 /* The tables, in the page's sections: the run's document (run_doc.h),

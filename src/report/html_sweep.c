@@ -163,9 +163,10 @@ int html_write_sweep(const char *path, const struct sweep *s, long baseline, cha
     snprintf(title, sizeof title, "rpcbench sweep: %zu cell%s x %zu repeat%s", s->ncells,
              s->ncells == 1 ? "" : "s", s->repeats, s->repeats == 1 ? "" : "s");
     html_begin(out, title);
-    static struct doc_cards cards; /* large */
+    struct doc_cards cards;
     sweep_cards_doc(s, &cards);
     doc_cards_html(out, &cards);
+    doc_cards_free(&cards);
     warnings(out, s);
     charts(out, s);
     int rc = tables(out, s, baseline, err);

@@ -148,8 +148,8 @@ void report_bucket_grid_text(FILE *out, const char *title, const char *const *na
 
 /* ---- the key-value sections (report_sections.c) ------------------------------ */
 
-/* Each fills d (doc_kv_init'd here; the caller's, nothing allocated) with
- * a section of r (only read), for doc_kv_text and doc_kv_html. */
+/* Each fills d (the caller's, doc_kv_init'd here: doc_kv_free it after)
+ * with a section of r (only read), for doc_kv_text and doc_kv_html. */
 /* target, verbs, rate, duration, start; the page adds load, simulator
  * and buckets. */
 void report_config_doc(const struct run_result *r, struct doc_kv *d);
@@ -164,7 +164,7 @@ void report_transport_doc(const struct run_result *r, struct doc_kv *d);
 /* The server's CPU (idle, RSS) and the machine's, and the client's. */
 void report_machine_doc(const struct run_result *r, struct doc_kv *d);
 /* All four, in the report's order (the CSV summary reads their metric
- * lines). */
+ * lines); each the caller's to doc_kv_free. */
 #define REPORT_SECTIONS 4
 void report_sections(const struct run_result *r, struct doc_kv d[REPORT_SECTIONS]);
 /* A metric's line (model/metric.h's enum metric m) in d, shown where:

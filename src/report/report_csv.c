@@ -127,6 +127,8 @@ void report_csv_summary(FILE *out, const struct run_result *r)
     num(out, c.net, fig_known(c.net));
     metric_columns(out, d, 0);
     fputc('\n', out);
+    for (int i = 0; i < REPORT_SECTIONS; i++)
+        doc_kv_free(&d[i]);
 }
 
 int report_csv_buckets(FILE *out, const struct run_result *r, char *err)

@@ -114,6 +114,11 @@ void run_doc_free(struct run_doc *d)
     doc_table_free(&d->stages);
     doc_table_free(&d->profile);
     doc_table_free(&d->profile_modules);
+    doc_kv_free(&d->config);
+    doc_kv_free(&d->requests);
+    doc_kv_free(&d->transport);
+    doc_kv_free(&d->machine);
+    doc_cards_free(&d->cards);
     free(d);
 }
 

@@ -53,7 +53,7 @@ void sweep_capacity_value(const struct sweep_capacity *c, char *out, size_t len)
  * repeats per cell (bad when interrupted), what varies, and per capacity
  * search its outcome named as sweep_capacity_text's headline: the rate
  * (good), "under <least rate>" (bad), "over <most rate>" (no verdict),
- * "interrupted" (bad); past DOC_CARDS_MAX a search has no card. */
+ * "interrupted" (bad). The caller's to doc_cards_free. */
 void sweep_cards_doc(const struct sweep *s, struct doc_cards *d);
 /* A row's flags in words, joined by sep: "not run", "saturated",
  * "client-bound", "cut short"; "" when none. Into out (len bytes, the
