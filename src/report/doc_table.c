@@ -188,7 +188,7 @@ static void html_head(FILE *out, const struct doc_table *t, const struct doc_htm
     for (int c = 0; c < t->ncols; c++) {
         fputs(st->stick_last && c == t->ncols - 1 ? "<th class=\"stick\">"
               : html_left(t, st, c) ? "<th style=\"text-align:left\">" : "<th>", out);
-        html_esc(out, t->heads[c]);
+        html_esc(out, c == 0 && st->first_head[0] ? st->first_head : t->heads[c]);
         fputs("</th>", out);
     }
     fputs("</tr></thead><tbody>\n", out);

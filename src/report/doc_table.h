@@ -62,6 +62,8 @@ struct doc_text_style {
 struct doc_html_style {
     char caption[800];       /* the page's caption, where the text has none
                                 ("" the caption, else the legend) */
+    char first_head[DOC_CELL_LEN]; /* the first column's head, where the page
+                                names it otherwise than the text ("" the head) */
     int left;                /* the columns left-aligned in the text (width < 0)
                                 but the first are left-aligned too */
     int stick_last;          /* the last column stays in view (class stick) */

@@ -79,11 +79,6 @@ void html_flame_compare(FILE *out, const struct run_result *const arm[2], size_t
  * table ("p99<5ms: p99 = 2.1ms, bound < 5ms" and the status word).
  * @return 0, or -1 with err (a bad --buckets spec; a write error). */
 struct doc_verdicts;
-/* A bucket grid (report.h) as a table: caption, a head row "corner,
- * names[0..ncols)", a row per edge. g and names are only read. */
-struct report_bucket_grid;
-void html_bucket_grid(FILE *out, const char *caption, const char *corner,
-                      const char *const *names, const struct report_bucket_grid *g);
 int html_write_run(const char *path, const struct run_result *r, const struct doc_verdicts *v,
                    char *err);
 

@@ -191,22 +191,47 @@ const char *report_fmt_pct(double v, char *buf, size_t len)
     return buf;
 }
 
-int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
-                       struct report_bucket_grid *g, char *err)
+/* The grid's heads and the words around it (report_grid_words). */
+static void grid_words(struct doc_table *t, struct doc_table_style *st,
+                       const char *const *names, const struct report_grid_words *w)
 {
-    double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
-    g->ncols = n < REPORT_GRID_COLS ? n : REPORT_GRID_COLS;
-    g->note[0] = 0;
-    g->nrows = buckets_edges(spec, hs, g->ncols, edges, err);
-    if (g->nrows < 0)
+    snprintf(t->heads[0], DOC_CELL_LEN, "%s", w->title);
+    snprintf(st->html.first_head, sizeof st->html.first_head, "%s", w->corner);
+    t->width[0] = -16;
+    for (int k = 1; k < t->ncols; k++) {
+        snprintf(t->heads[k], DOC_CELL_LEN, "%s", names[k - 1]);
+        int len = (int)strlen(t->heads[k]);
+        t->width[k] = len < 8 ? 8 : len;
+    }
+    snprintf(t->legend, sizeof t->legend, "%s", w->note);
+    snprintf(st->html.caption, sizeof st->html.caption, w->note[0] ? "%s (%s)" : "%s",
+             w->caption, w->note);
+}
+
+int report_bucket_grid_doc(const char *spec, const struct hist *const *hs,
+                           const char *const *names, int n, const struct report_grid_words *w,
+                           struct doc_table *t, struct doc_table_style *st, char *err)
+{
+    double edges[BUCKETS_MAX], pct[REPORT_GRID_COLS][BUCKETS_MAX];
+    int ncols = n < REPORT_GRID_COLS ? n : REPORT_GRID_COLS;
+    int nrows = buckets_edges(spec, hs, ncols, edges, err);
+    if (nrows < 0)
         return -1;
-    for (int i = 0; i < g->nrows; i++)
-        buckets_row_label(edges[i], g->label[i], sizeof g->label[i]);
-    for (int k = 0; k < g->ncols; k++) {
-        buckets_fill(hs[k], edges, g->nrows, pct);
-        for (int i = 0; i < g->nrows; i++) /* no answer: no share */
-            snprintf(g->cell[i][k], sizeof g->cell[i][k], hs[k]->total_count ? "%.1f" : "n/a",
-                     pct[i]);
+    doc_table_init(t, ncols + 1);
+    doc_table_style_init(st);
+    grid_words(t, st, names, w);
+    for (int k = 0; k < ncols; k++)
+        buckets_fill(hs[k], edges, nrows, pct[k]);
+    for (int i = 0; i < nrows; i++) {
+        char label[24], v[REPORT_GRID_COLS][16];
+        const char *cells[REPORT_GRID_COLS + 1] = {label};
+        buckets_row_label(edges[i], label, sizeof label);
+        for (int k = 0; k < ncols; k++) { /* no answer: no share */
+            snprintf(v[k], sizeof v[k], hs[k]->total_count ? "%.1f" : "n/a", pct[k][i]);
+            cells[k + 1] = v[k];
+        }
+        if (doc_table_add(t, cells, err))
+            return -1;
     }
     return 0;
 }
@@ -222,26 +247,6 @@ size_t report_busiest(const int64_t *counts, size_t n, size_t k, size_t *idx)
             idx[m++] = i;
     }
     return m;
-}
-
-void report_bucket_grid_text(FILE *out, const char *title, const char *const *names,
-                             const struct report_bucket_grid *g)
-{
-    int w[REPORT_GRID_COLS];
-    fprintf(out, "\n%-16s", title);
-    for (int k = 0; k < g->ncols; k++) {
-        w[k] = (int)strlen(names[k]) < 8 ? 8 : (int)strlen(names[k]);
-        fprintf(out, " %*s", w[k], names[k]);
-    }
-    fputc('\n', out);
-    for (int i = 0; i < g->nrows; i++) {
-        fprintf(out, "%-16s", g->label[i]);
-        for (int k = 0; k < g->ncols; k++)
-            fprintf(out, " %*s", w[k], g->cell[i][k]);
-        fputc('\n', out);
-    }
-    if (g->note[0])
-        fprintf(out, "(%s)\n", g->note);
 }
 
 int report_verb_doc(const struct run_result *r, struct doc_table *t,

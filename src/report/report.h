@@ -120,31 +120,31 @@ void report_fmt_bytes(double bytes, char *out, size_t len);
  * connection at the end, 2 given up at once: no connection (connect
  * failed)") into out (len bytes, the caller's). @return out. */
 const char *report_unsent_text(const struct run_result *r, char *out, size_t len);
-/* A cumulative bucket table with one column per histogram, computed once
- * for the text and the HTML writers: the edges from a --buckets spec over
- * all the histograms (buckets_edges), each row's label ("<5ms:") and its
- * cells ("12.0"; "n/a" in the column of an empty histogram). */
+/* A cumulative bucket table with one column per histogram, a document
+ * (doc_table.h) as every table: the edges from a --buckets spec over all
+ * the histograms (buckets_edges), a row per edge, its label ("<5ms:")
+ * then its cells ("12.0"; "n/a" in the column of an empty histogram). */
 #define REPORT_GRID_COLS 16
-struct report_bucket_grid {
-    int nrows, ncols;
-    char label[BUCKETS_MAX][24];
-    char cell[BUCKETS_MAX][REPORT_GRID_COLS][16];
-    char note[128];          /* "": every histogram has its column */
+struct report_grid_words {
+    const char *title;   /* the text's first head ("response time %") */
+    const char *corner;  /* the page's ("response time") */
+    const char *caption; /* the page's caption */
+    const char *note;    /* "" or what the columns leave out: the text's legend,
+                            the page's caption "caption (note)" */
 };
-/* Fills g (the caller's; large) from the n histograms hs (only read; at
- * most REPORT_GRID_COLS are taken). @return 0, or -1 with err (a spec that
- * does not parse). */
-int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
-                       struct report_bucket_grid *g, char *err);
+/* The grid of the n histograms hs (only read; at most REPORT_GRID_COLS
+ * are taken), the columns headed names[0..n) (only read), into t and st
+ * (the caller's; doc_table_free t after a 0): each text column at least
+ * 8 wide, the first 16 and left-aligned. @return 0, or -1 with err (a
+ * spec that does not parse, no memory; nothing to free). */
+int report_bucket_grid_doc(const char *spec, const struct hist *const *hs,
+                           const char *const *names, int n, const struct report_grid_words *w,
+                           struct doc_table *t, struct doc_table_style *st, char *err);
 /* A mix of many calls keeps its tables of buckets readable with the
  * busiest calls only: the indices of the at most k largest of
  * counts[0..n) into idx, in their order there (a tie: the first).
  * @return how many (n when n <= k). */
 size_t report_busiest(const int64_t *counts, size_t n, size_t k, size_t *idx);
-/* The grid as text: a head line "title  name0 name1 ..." (names: one per
- * column), then a line per row, then the note when there is one. */
-void report_bucket_grid_text(FILE *out, const char *title, const char *const *names,
-                             const struct report_bucket_grid *g);
 
 /* ---- the key-value sections (report_sections.c) ------------------------------ */
 
