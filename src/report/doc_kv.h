@@ -5,7 +5,8 @@
  * "n/a" where unknown); the text writer pads the key to the report's
  * 12 columns, the page makes each line a row of a two-column table and
  * escapes it. A line may be a metric's (model/metric.h): then it carries
- * the raw value too, and the run's CSV summary gets a column of it. */
+ * the raw value too (the CSV summary's columns are its own document,
+ * report_summary_doc, never read from these lines). */
 #ifndef RPCBENCH_DOC_KV_H
 #define RPCBENCH_DOC_KV_H
 

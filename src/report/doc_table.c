@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/figure.h"
 #include "base/safetext.h"
 #include "report/html.h"
 
@@ -34,30 +35,87 @@ const char *doc_table_cell(const struct doc_table *t, int r, int c)
     return t->cells + ((size_t)r * (size_t)t->ncols + (size_t)c) * cell_size(t);
 }
 
+/* Room for one more row. @return 0, or -1 with err and t's rows freed. */
+static int grow(struct doc_table *t, char *err)
+{
+    if (t->nrows < t->cap)
+        return 0;
+    int cap = t->cap ? 2 * t->cap : 16;
+    size_t cells = (size_t)cap * (size_t)t->ncols;
+    void *p = realloc(t->cells, cells * cell_size(t));
+    if (p)
+        t->cells = p;
+    void *v = p ? realloc(t->raw, cells * sizeof *t->raw) : NULL;
+    if (v)
+        t->raw = v;
+    void *q = v ? realloc(t->rows, (size_t)cap * sizeof *t->rows) : NULL;
+    if (!q) {
+        doc_table_free(t);
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    t->rows = q;
+    t->cap = cap;
+    return 0;
+}
+
+/* v as column c's kind writes it, into out (len bytes); "" unknown. */
+static void raw_text(const struct doc_table *t, int c, double v, char *out, size_t len)
+{
+    out[0] = 0;
+    if (!fig_known(v))
+        return;
+    switch (t->raw_kind[c]) {
+    case DOC_RAW_INT: snprintf(out, len, "%.0f", v); break;
+    case DOC_RAW_FIXED: snprintf(out, len, "%.*f", t->raw_dec[c], v); break;
+    case DOC_RAW_G: snprintf(out, len, "%.*g", t->raw_dec[c], v); break;
+    case DOC_RAW_NONE: break;
+    }
+}
+
+/* Row r's cells: texts (NULL: from raw) and raw values (NULL: unknown). */
+static void put_cells(struct doc_table *t, int r, const char *const *cells, const double *raw)
+{
+    size_t size = cell_size(t);
+    for (int c = 0; c < t->ncols; c++) {
+        double v = raw && t->raw_kind[c] != DOC_RAW_NONE ? raw[c] : FIG_UNKNOWN;
+        char own[64];
+        const char *s = cells && cells[c] ? cells[c] : own;
+        if (s == own)
+            raw_text(t, c, v, own, sizeof own);
+        /* a label may be cut: never inside a character */
+        safetext(s, strlen(s), (char *)doc_table_cell(t, r, c), size, 0);
+        t->raw[(size_t)r * (size_t)t->ncols + (size_t)c] = v;
+    }
+}
+
 int doc_table_add_row(struct doc_table *t, const char *const *cells, const char *id,
                       unsigned flags, char *err)
 {
-    size_t size = cell_size(t);
-    if (t->nrows == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 16;
-        void *p = realloc(t->cells, (size_t)cap * (size_t)t->ncols * size);
-        void *q = p ? realloc(t->rows, (size_t)cap * sizeof *t->rows) : NULL;
-        if (p)
-            t->cells = p;
-        if (!q) {
-            doc_table_free(t);
-            snprintf(err, ERR_LEN, "out of memory");
-            return -1;
-        }
-        t->rows = q;
-        t->cap = cap;
-    }
-    for (int c = 0; c < t->ncols; c++) /* a label may be cut: never inside a character */
-        safetext(cells[c], strlen(cells[c]), (char *)doc_table_cell(t, t->nrows, c), size, 0);
+    if (grow(t, err))
+        return -1;
+    put_cells(t, t->nrows, cells, NULL);
     snprintf(t->rows[t->nrows].id, sizeof t->rows[t->nrows].id, "%s", id ? id : "");
     t->rows[t->nrows].flags = flags;
     t->nrows++;
     return 0;
+}
+
+int doc_table_add_raw(struct doc_table *t, const char *const *cells, const double *raw,
+                      char *err)
+{
+    if (grow(t, err))
+        return -1;
+    put_cells(t, t->nrows, cells, raw);
+    t->rows[t->nrows].id[0] = 0;
+    t->rows[t->nrows].flags = 0;
+    t->nrows++;
+    return 0;
+}
+
+double doc_table_raw(const struct doc_table *t, int r, int c)
+{
+    return t->raw[(size_t)r * (size_t)t->ncols + (size_t)c];
 }
 
 int doc_table_add(struct doc_table *t, const char *const *cells, char *err)
@@ -69,8 +127,10 @@ void doc_table_free(struct doc_table *t)
 {
     free(t->cells);
     free(t->rows);
+    free(t->raw);
     t->cells = NULL;
     t->rows = NULL;
+    t->raw = NULL;
     t->nrows = t->cap = 0;
 }
 
@@ -246,5 +306,48 @@ void doc_table_html(FILE *out, const struct doc_table *t, const struct doc_html_
         fputs("<p class=\"sub\">", out);
         html_esc(out, t->notes);
         fputs("</p>\n", out);
+    }
+}
+
+/* ---- CSV ----------------------------------------------------------------------- */
+
+void doc_csv_field(FILE *out, const char *s)
+{
+    char tmp[1024];
+    s = safetext_view(s, tmp, sizeof tmp, 0); /* defence in depth: one line, valid UTF-8 */
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, out);
+        return;
+    }
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+void doc_table_csv(FILE *out, const struct doc_table *t)
+{
+    for (int c = 0; c < t->ncols; c++) {
+        if (c)
+            fputc(',', out);
+        doc_csv_field(out, t->heads[c]);
+    }
+    fputc('\n', out);
+    for (int r = 0; r < t->nrows; r++) {
+        for (int c = 0; c < t->ncols; c++) {
+            char v[64];
+            if (c)
+                fputc(',', out);
+            if (t->raw_kind[c] == DOC_RAW_NONE) {
+                doc_csv_field(out, doc_table_cell(t, r, c));
+                continue;
+            }
+            raw_text(t, c, doc_table_raw(t, r, c), v, sizeof v);
+            fputs(v, out);
+        }
+        fputc('\n', out);
     }
 }

@@ -9,10 +9,19 @@
 
 #include <stdio.h>
 
-/* A sweep's table has up to 23 columns (#, five parameters, eight
- * figures each with its "% of baseline", the flags): sweep_table_doc. */
-#define DOC_MAX_COLS 24
+/* A run's CSV summary has up to 48 columns (report_csv.c: its counts,
+ * each error kind, 16 percentiles, the CPU); a sweep's table 23. */
+#define DOC_MAX_COLS 64
 #define DOC_CELL_LEN 64
+
+/* What a column's cells hold beside their text: the raw value a writer
+ * of figures (CSV) writes, so that it never parses a formatted text. */
+enum doc_raw {
+    DOC_RAW_NONE,  /* text only: the CSV writes the text */
+    DOC_RAW_INT,   /* a count: "%.0f" */
+    DOC_RAW_FIXED, /* raw_dec decimals: "%.*f" */
+    DOC_RAW_G      /* raw_dec significant digits: "%.*g" */
+};
 
 struct doc_table {
     /* a capacity search's names its condition, a sweep's its parameters: long */
@@ -38,6 +47,10 @@ struct doc_table {
     char id[24];
     char cell_ids[16];
     char col_id[DOC_MAX_COLS][16];
+    enum doc_raw raw_kind[DOC_MAX_COLS]; /* DOC_RAW_NONE unless set */
+    int raw_dec[DOC_MAX_COLS];
+    double *raw;             /* nrows x ncols raw values (FIG_UNKNOWN: unknown, an
+                                empty CSV cell), the table's own */
     char *cells;             /* nrows x ncols cells of cell_len bytes, the table's own */
     struct doc_row *rows;    /* nrows, the table's own */
     int nrows, cap;
@@ -92,9 +105,19 @@ void doc_table_style_init(struct doc_table_style *st);
  * @return 0, or -1 with err ("out of memory", ERR_LEN bytes) and t's rows
  * freed: a builder then returns -1 at once. */
 int doc_table_add(struct doc_table *t, const char *const *cells, char *err);
-/* doc_table_add with the row's id (copied; NULL none) and DOC_ROW_ flags. */
+/* doc_table_add with the row's id (copied; NULL none) and DOC_ROW_ flags.
+ * The raw values of its cells are unknown. */
 int doc_table_add_row(struct doc_table *t, const char *const *cells, const char *id,
                       unsigned flags, char *err);
+/* Adds a row with the raw values raw[0..ncols) (only read; a DOC_RAW_NONE
+ * column's is ignored) and the texts cells as doc_table_add; a cell whose
+ * text is NULL (or every cell, cells NULL) says its raw value as the CSV
+ * writes it ("" where unknown).
+ * @return 0, or -1 with err as doc_table_add. */
+int doc_table_add_raw(struct doc_table *t, const char *const *cells, const double *raw,
+                      char *err);
+/* Row r's raw value of column c (FIG_UNKNOWN unknown). */
+double doc_table_raw(const struct doc_table *t, int r, int c);
 /* Row r's cell c (r < nrows, c < ncols): the table's own, valid until it
  * is freed or added to. */
 const char *doc_table_cell(const struct doc_table *t, int r, int c);
@@ -117,5 +140,14 @@ void doc_table_text(FILE *out, const struct doc_table *t, const struct doc_text_
  * there is no row, the warning in a warning box, and the notes as a
  * paragraph. */
 void doc_table_html(FILE *out, const struct doc_table *t, const struct doc_html_style *st);
+/* The CSV (one rectangular table, for a spreadsheet or csv.DictReader):
+ * a header row of the heads, then a row per row: a DOC_RAW_NONE column's
+ * text as doc_csv_field writes it, another's raw value as its kind says,
+ * empty where unknown. No caption, legend nor notes. */
+void doc_table_csv(FILE *out, const struct doc_table *t);
+/* Writes s as one CSV field: made safe (base/safetext.h: valid UTF-8, a
+ * line break or control as "\xHH"), then as is, or quoted (quotes
+ * doubled) when it holds a comma or a quote. */
+void doc_csv_field(FILE *out, const char *s);
 
 #endif

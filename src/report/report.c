@@ -285,32 +285,3 @@ int report_verb_doc(const struct run_result *r, struct doc_table *t,
     return 0;
 }
 
-void report_csv(FILE *out, const struct run_result *r)
-{
-    int staged = r->cfg.nstages > 0; /* the offered rate varies: a column of its own */
-    /* due and unsent by intended time, sent by the write, ok and errors by
-     * the answer's arrival (client/ledger.c) */
-    fprintf(out, "t,due,sent,unsent,ok,errors,p50_ms,p99_ms,server_cpu_pct,client_cpu_pct,server_rss_kb%s\n",
-            staged ? ",offered" : "");
-    for (size_t i = 0; i < r->nintervals; i++) {
-        const struct interval_rec *x = &r->intervals[i];
-        char scpu[24] = "", ccpu[24] = "", rss[24] = ""; /* empty: not measured */
-        char p50[24] = "", p99[24] = "";                /* empty: nothing answered */
-        if (fig_known(x->p50_ms))
-            snprintf(p50, sizeof p50, "%.3f", x->p50_ms);
-        if (fig_known(x->p99_ms))
-            snprintf(p99, sizeof p99, "%.3f", x->p99_ms);
-        if (fig_known(x->server_cpu_pct))
-            snprintf(scpu, sizeof scpu, "%.1f", x->server_cpu_pct);
-        if (fig_known(x->client_cpu_pct))
-            snprintf(ccpu, sizeof ccpu, "%.1f", x->client_cpu_pct);
-        if (fig_known(x->server_rss_kb))
-            snprintf(rss, sizeof rss, "%.0f", x->server_rss_kb);
-        fprintf(out, "%.3f,%lld,%lld,%lld,%lld,%lld,%s,%s,%s,%s,%s", x->t, (long long)x->due,
-                (long long)x->sent, (long long)x->unsent, (long long)x->ok, (long long)x->errors,
-                p50, p99, scpu, ccpu, rss);
-        if (staged)
-            fprintf(out, ",%.3f", x->offered);
-        fputc('\n', out);
-    }
-}

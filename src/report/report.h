@@ -20,7 +20,8 @@
 
 /* Writes the full text report. @return 0, or -1 with err (bad --buckets). */
 int report_text(FILE *out, const struct run_result *r, char *err);
-/* --format csv: the timeline, a header row and one row per interval. */
+/* --format csv: the timeline, a header row and one row per interval
+ * (report_csv.c: report_timeline_doc written by doc_table_csv). */
 void report_csv(FILE *out, const struct run_result *r);
 /* The VDSM table of r (--buckets): the average/min/max line (ms, one
  * number of decimals for all three, lower bounds marked) as its caption,
@@ -163,8 +164,7 @@ void report_requests_doc(const struct run_result *r, struct doc_kv *d);
 void report_transport_doc(const struct run_result *r, struct doc_kv *d);
 /* The server's CPU (idle, RSS) and the machine's, and the client's. */
 void report_machine_doc(const struct run_result *r, struct doc_kv *d);
-/* All four, in the report's order (the CSV summary reads their metric
- * lines); each the caller's to doc_kv_free. */
+/* All four, in the report's order; each the caller's to doc_kv_free. */
 #define REPORT_SECTIONS 4
 void report_sections(const struct run_result *r, struct doc_kv d[REPORT_SECTIONS]);
 /* A metric's line (model/metric.h's enum metric m) in d, shown where:

@@ -72,8 +72,14 @@ void sweep_probe_text(const struct sweep *s, const struct sweep_probe *p,
  * parameter, repeats, each figure's median, _min and _max (empty when
  * unknown), flags, and with a baseline (index, -1 none; out of range is
  * taken as none) a baseline column (1 on its row) and each figure's
- * _pct_of_baseline. @return 0, or -1 when memory cannot be had. */
+ * _pct_of_baseline: sweep_csv_doc written by doc_table_csv.
+ * @return 0, or -1 when memory cannot be had. */
 int sweep_table_csv(FILE *out, const struct sweep *s, long baseline);
+/* That table as a document (doc_table.h), each cell with its raw value
+ * (figures to 6 digits, unknown empty), into t (the caller's:
+ * doc_table_free it after a 0). @return 0, or -1 with err (no memory;
+ * nothing to free). */
+int sweep_csv_doc(const struct sweep *s, long baseline, struct doc_table *t, char *err);
 /* The cumulative bucket table ("<5ms:" rows, % of each cell's answers
  * below), one column per cell from its repeats' merged latency; edges
  * from spec as run's --buckets (stats/buckets.h), taken over all cells.
