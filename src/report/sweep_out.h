@@ -100,13 +100,9 @@ int sweep_buckets_text(FILE *out, const struct sweep *s, const char *spec, char 
 #define SWEEP_CHARTS_MAX 4
 int sweep_charts(struct doc_chart *c, int n, const struct sweep *s, int *dropped);
 
-/* The plot (gnuplot, one SVG; sweep_plot.c): sweep_charts' charts, one
- * panel each. The script and data (FILE.gp, FILE.<chart id>.dat) are
- * removed once the SVG is made. Without gnuplot: one line to stderr, the script
- * and data kept, 0. @return 0, or -1 with err (a file cannot be written,
- * gnuplot failed, no cell). */
+/* The plot (one standalone SVG, doc_chart_svg; sweep_plot.c):
+ * sweep_charts' charts, one panel each. @return 0, or -1 with err (the
+ * file cannot be written, no cell, no memory). */
 int sweep_plot_svg(const char *svg_path, const struct sweep *s, char *err);
-/* The same; keep (--plot-keep): the script and data stay. */
-int sweep_plot_svg_keep(const char *svg_path, const struct sweep *s, int keep, char *err);
 
 #endif
