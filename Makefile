@@ -206,7 +206,7 @@ demo:
 	$(Q)$(MAKE) --no-print-directory rpcbench
 	$(Q)./rpcbench compare --verb getAllVmStats --vms 150 --rate 5 --duration 8s \
 	    --warmup 2s --rounds 3 --plot demo.svg --html demo.html
-	@echo "demo: wrote demo.svg (gnuplot) and demo.html (one self-contained page: open it in a browser)"
+	@echo "demo: wrote demo.svg (the page's charts) and demo.html (one self-contained page: open it in a browser)"
 	@echo "demo: this measured the built-in C simulator (rpcbench serve), not VDSM: its costs"
 	@echo "      are not VDSM's (VDSM's own server spent about 10x more CPU per getAllVmStats)."
 	@echo "      Against a real host (README, rpcbench compare): ./rpcbench compare --url"

@@ -9,7 +9,7 @@ build="gcc make pkg-config libev-dev libjson-c-dev libxmlrpc-core-c3-dev libhttp
 # The MPI build (make MPI=1): Open MPI's mpicc, mpi.h and mpirun.
 mpi="$build openmpi-bin libopenmpi-dev"
 # Test peers: Python's standard xmlrpc, stomp.py, the Java HdrHistogram
-# reader, openssl for certificates, gnuplot for plots, chromium to load the
+# reader, openssl for certificates, chromium to load the
 # --html pages headless (tests/it_html.py), clang for fuzzing; Open MPI
 # (mpicc, mpirun) for the MPI build (make MPI=1) that tests/it_mpi.py runs
 # under mpirun; man-db and groff-base for `man -l` on the generated
@@ -19,7 +19,7 @@ mpi="$build openmpi-bin libopenmpi-dev"
 # linux-perf for --profile (tests/it_profile.py, it_html.py) and git for
 # --bisect (tests/it_bisect.py). No test skips for a missing package: it
 # fails (tests/rpctest.py need_package), so everything a test runs is here.
-check="$build libcmocka-dev python3 python3-stomp openssl tcpdump default-jdk-headless libhdrhistogram-java gnuplot-nox chromium openmpi-bin libopenmpi-dev man-db groff-base dpkg-dev debhelper fakeroot lintian bash-completion prometheus linux-perf git"
+check="$build libcmocka-dev python3 python3-stomp openssl tcpdump default-jdk-headless libhdrhistogram-java chromium openmpi-bin libopenmpi-dev man-db groff-base dpkg-dev debhelper fakeroot lintian bash-completion prometheus linux-perf git"
 bench="$check wrk hey"
 # libFuzzer: clang, plus its runtime libraries (libclang_rt.fuzzer and the
 # sanitizers), which clang only recommends.

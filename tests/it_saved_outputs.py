@@ -7,7 +7,7 @@ import os
 import shutil
 import tempfile
 
-from rpctest import check, rpcbench  # noqa: E402
+from rpctest import check, rpcbench, svg_charts  # noqa: E402
 from hdrcodec import total as hist_total  # noqa: E402
 
 RPCBENCH = os.environ.get("RPCBENCH", "./rpcbench")
@@ -44,17 +44,18 @@ def main():
         check("Value" in table and "Percentile" in table and "#[Mean" in table,
               "percentile table: %r" % table[:200])
 
-        # --plot: one SVG (gnuplot is installed); its script and data are gone
-        # (--plot-keep keeps them: it_compare); without gnuplot they stay
-        if shutil.which("gnuplot"):
-            check("<svg" in open(svg).read(), "no <svg in the plot")
-            left = sorted(f for f in os.listdir(tmp) if f.startswith("r.") and
-                          (f.endswith(".gp") or f.endswith(".dat")))
-            check(left == [], "plot left %r beside the SVG" % left)
-        else:
-            check("gnuplot not found" in err, "no gnuplot message")
-            for f in ("r.gp", "r.chart-pct.dat", "r.chart-tl-lat.dat"):
-                check(os.path.exists(os.path.join(tmp, f)), "missing " + f)
+        # --plot: one SVG, the page's charts, each panel with its series; no
+        # program runs, so nothing is left beside it
+        charts = svg_charts(svg)
+        check(list(charts) == ["chart-pct", "chart-tl-rate", "chart-tl-lat", "chart-tl-cpu"],
+              "plot panels %r" % list(charts))
+        check(charts["chart-pct"] == ["latency", "service"], "percentile series %r"
+              % charts["chart-pct"])
+        check(charts["chart-tl-lat"] == ["p50", "p99"], "timeline series %r"
+              % charts["chart-tl-lat"])
+        left = sorted(f for f in os.listdir(tmp) if f.startswith("r.") and
+                      (f.endswith(".gp") or f.endswith(".dat")))
+        check(left == [], "plot left %r beside the SVG" % left)
 
         # re-bucket the saved histogram: exactly the rows asked for
         rc, out, err = run(["report", res, "--buckets", "1,2,5", "--percentiles", "50,75"], 20)

@@ -412,6 +412,19 @@ class Recorder:
         return self.server.server_address[1]
 
 
+def svg_charts(path):
+    """--plot's file: well-formed XML (xml.etree raises otherwise), one SVG
+    whose panels are <g id="CHART ID">; {chart id: [series names, in
+    order]} from each panel's paths (data-series)."""
+    import xml.etree.ElementTree as ET
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.parse(path).getroot()
+    check(root.tag == ns + "svg", "%s: the root is %s, not an svg" % (path, root.tag))
+    return {g.get("id"): [p.get("data-series") for p in g.iter(ns + "path")
+                          if p.get("data-series") is not None]
+            for g in root.iter(ns + "g") if g.get("id")}
+
+
 def threshold_verdicts(out):
     """{expr: (line, "pass" | "FAIL")} from the text report's threshold lines."""
     got = {}

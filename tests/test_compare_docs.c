@@ -48,11 +48,14 @@ static void setup_gates(void)
     memcpy(cmp.gate, r, sizeof r);
 }
 
+/* The writers' settings of the last table build made. */
+static struct doc_table_style style;
+
 /* compare_gates_doc's table of cmp, into t (the caller frees it). */
 static void build(struct doc_table *t)
 {
     char err[ERR_LEN];
-    assert_int_equal(compare_gates_doc(&cmp, t, err), 0);
+    assert_int_equal(compare_gates_doc(&cmp, t, &style, err), 0);
 }
 
 /* What the text (html 0) or the page writes of t, else of d: malloc'd,
@@ -63,8 +66,10 @@ static char *written(const struct doc_table *t, const struct doc_kv *d, int html
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
-    if (t)
-        (html ? doc_table_html : doc_table_text)(f, t);
+    if (t && html)
+        doc_table_html(f, t, &style.html);
+    else if (t)
+        doc_table_text(f, t, &style.text);
     else
         (html ? doc_kv_html : doc_kv_text)(f, d);
     assert_int_equal(fclose(f), 0);
@@ -119,6 +124,7 @@ static void verdict_cell_is_junit_word(void **state)
     assert_true(fail < strstr(tc, "</testcase>"));
     assert_non_null(strstr(fail, ": inconclusive\""));
     doc_table_free(&t);
+    doc_verdicts_free(&verdicts);
 }
 
 /* The text lays the rows out as the report always did; the method and
@@ -183,7 +189,7 @@ static void header_text_and_page(void **state)
         round_of[a].cfg = m->cfg;
         cmp.arm[a].rounds = &round_of[a];
     }
-    static struct doc_kv d;
+    struct doc_kv d;
     compare_header_doc(&cmp, &d);
     char *buf = written(NULL, &d, 0);
     assert_string_equal(buf, "A           xmlrpc: http://sim/RPC2 (xmlrpc)\n"
@@ -201,7 +207,7 @@ static void header_text_and_page(void **state)
                                 "configuration (A/A): their differences are the noise of the "
                                 "setup</td>"));
     assert_non_null(strstr(buf, "ab.json, 3 rounds per arm; rate 20.00/s, verbs list:1</td>"));
-    free(buf);
+    free(buf);    doc_kv_free(&d);
 }
 
 static struct run_result runs[2][3]; /* large: off the stack */
@@ -312,6 +318,7 @@ static void stopped_arm(void **state)
     assert_string_equal(verdicts.v[0].detail, "arm B (new) stopped answering in round 4 of at "
                         "most 8 while A answered, a failed arm: cannot connect to h:2: "
                         "Connection refused");
+    doc_verdicts_free(&verdicts);
     cmp.stop.other_answered = 0;
     snprintf(cmp.stop.other_why, sizeof cmp.stop.other_why, "cannot connect to h:1: refused");
     assert_int_equal(compare_stop_exit(&cmp), EXIT_BISECT_SKIP);
@@ -322,6 +329,7 @@ static void stopped_arm(void **state)
     assert_non_null(strstr(verdicts.v[0].detail, " and A did not answer either, so the "
                            "comparison could not run: B: cannot connect to h:2: Connection "
                            "refused; A: cannot connect to h:1: refused"));
+    doc_verdicts_free(&verdicts);
     cmp.stop.arm = 0;
     cmp.stop.round = 0;
     cmp.pairs = 0;
@@ -332,6 +340,7 @@ static void stopped_arm(void **state)
     assert_string_equal(verdicts.v[0].detail, "arm A (old) did not answer its call before "
                         "round 1, so without its baseline the comparison could not run: "
                         "cannot connect to h:2: Connection refused");
+    doc_verdicts_free(&verdicts);
 }
 
 int main(void)

@@ -379,7 +379,7 @@ static void test_junit_escapes(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    static struct doc_verdicts d;
+    struct doc_verdicts d;
     doc_verdicts_init(&d, "rpcbench <run>");
     struct doc_verdict *v = doc_verdicts_add(&d, DOC_V_THRESHOLD, DOC_FAIL);
     snprintf(v->name, sizeof v->name, "p99<5ms & \"x\"");
@@ -396,6 +396,7 @@ static void test_junit_escapes(void **state)
     assert_null(strchr(buf, '\x01'));
     assert_int_equal(doc_verdicts_junit("/nonexistent/dir/x.xml", &d, err), -1);
     assert_non_null(strstr(err, "/nonexistent/dir/x.xml"));
+    doc_verdicts_free(&d);
 }
 
 /* One document, every format: a run cut short is an <error> of type
@@ -405,7 +406,7 @@ static void test_junit_escapes(void **state)
 static void test_verdicts_one_document(void **state)
 {
     (void)state;
-    static struct doc_verdicts d;
+    struct doc_verdicts d;
     doc_verdicts_init(&d, "rpcbench compare");
     static const enum doc_verdict_status st[3] = {DOC_PASS, DOC_FAIL, DOC_INCONCLUSIVE};
     static const enum doc_vkind kind[3] = {DOC_V_THRESHOLD, DOC_V_THRESHOLD, DOC_V_GATE};
@@ -439,6 +440,7 @@ static void test_verdicts_one_document(void **state)
     fclose(f);
     assert_string_equal(text, "threshold p50<5ms: measured 0: pass\n"
                               "threshold p51<5ms: measured 1: FAIL\n");
+    doc_verdicts_free(&d);
 }
 
 int main(void)

@@ -1,9 +1,7 @@
 /* test_doc_chart: a chart is built once and each writer draws the same
- * document: gnuplot's data has a block per drawn line with the values
- * the page's JSON gives, a gap breaks a line in both, an undrawn line is
- * left out of gnuplot's blocks; the panel draws each line from its
- * block, in the page's colour, on its axis; a percentile chart's x is
- * its place on the log axis. */
+ * document: the page's JSON gives its values (a gap a null), and --plot's
+ * standalone SVG draws each line as the page does (the same path, the
+ * same classes), a panel per chart with the chart's id. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -33,17 +31,32 @@ static char *slurp(const char *path)
     return buf;
 }
 
-/* What doc_chart_gp_data wrote for c, malloc'd (the caller frees). */
-static char *gp_data_of(const struct doc_chart *c)
+/* What doc_chart_svg wrote for the n charts c, malloc'd (the caller frees). */
+static char *svg_of(const struct doc_chart *c, int n)
 {
     char path[] = "/tmp/test_doc_chart.XXXXXX", err[ERR_LEN];
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    assert_int_equal(doc_chart_gp_data(c, path, err), 0);
-    char *dat = slurp(path);
+    assert_int_equal(doc_chart_svg(path, c, n, "the <title>", err), 0);
+    char *svg = slurp(path);
     unlink(path);
-    return dat;
+    return svg;
+}
+
+/* The path of series name in a drawing, from its class to its points,
+ * malloc'd (the caller frees). */
+static char *path_of(const char *drawing, const char *name)
+{
+    char key[80];
+    snprintf(key, sizeof key, "data-series=\"%s\" d=\"", name);
+    const char *at = strstr(drawing, key);
+    assert_non_null(at);
+    while (at > drawing && strncmp(at, "<path", 5))
+        at--;
+    const char *end = strchr(at, '>');
+    assert_non_null(end);
+    return strndup(at, (size_t)(end - at));
 }
 
 /* What html_chart writes, malloc'd (the caller frees). */
@@ -54,18 +67,6 @@ static char *html_of(const struct doc_chart *c)
     FILE *f = open_memstream(&buf, &len);
     assert_non_null(f);
     html_chart(f, c);
-    assert_int_equal(fclose(f), 0);
-    return buf;
-}
-
-/* The gnuplot panel of c reading x.dat, malloc'd (the caller frees). */
-static char *panel_of(const struct doc_chart *c)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    doc_chart_gp_panel(f, c, "x.dat");
     assert_int_equal(fclose(f), 0);
     return buf;
 }
@@ -90,89 +91,58 @@ static void build(struct doc_chart *c)
     assert_non_null(doc_chart_add(c, "server RSS", &s));
 }
 
-static void data_and_json_agree(void **state)
+/* The page's JSON: the values as given, the gap a null. */
+static void json_has_the_values(void **state)
 {
     (void)state;
     static struct doc_chart c;
     build(&c);
-    char *dat = gp_data_of(&c);
-    /* p50 broken at its gap, p99 whole, the unmeasured left out, RSS */
-    const char *want = "# p50\n1 0.5\n2 0.25\n\n4 0.75\n\n\n# p99\n1 2\n2 3\n3 4\n4 5\n\n\n"
-                       "# server RSS\n1 10\n2 11\n3 12\n4 13\n";
-    const char *body = strchr(dat, '\n');
-    assert_non_null(body);
-    assert_string_equal(body + 1, want);
-    /* the page's JSON: the same values, the gap a null */
     char *page = html_of(&c);
     assert_non_null(strstr(page, "\"n\":\"p50\",\"u\":\"ms\",\"d\":2,\"y\":[0.50,0.25,null,0.75]"));
     assert_non_null(strstr(page, "\"n\":\"p99\",\"u\":\"ms\",\"d\":2,\"y\":[2.00,3.00,4.00,5.00]"));
     assert_non_null(strstr(page, "\"y\":[10,11,12,13]"));
     assert_non_null(strstr(page, "\"x\":[1,2,3,4]"));
     free(page);
-    free(dat);
     doc_chart_free(&c);
 }
 
-static void panel_draws_each_block(void **state)
+/* --plot's file: XML with the title escaped, a panel per chart, each
+ * line drawn as on the page (p50 broken at its gap: two moves). */
+static void svg_file_draws_the_page_lines(void **state)
 {
     (void)state;
-    static struct doc_chart c;
-    build(&c);
-    char *gp = panel_of(&c);
-    /* hue 2 is the page's second colour (.s1, #d6452a) for p50 and p99,
-     * told apart by width and point (no dashtype); RSS on y2 in the
-     * colour of its place (4th: #8e44ad) */
-    assert_non_null(strstr(gp, "'x.dat' index 0 using 1:2 with linespoints lc rgb '#d6452a' "
-                               "lw 2 pt 7"));
-    assert_non_null(strstr(gp, "'x.dat' index 1 using 1:2 with linespoints lc rgb '#d6452a' "
-                               "lw 1 pt 6"));
-    assert_non_null(strstr(gp, "'x.dat' index 2 using 1:2 axes x1y2 with linespoints "
-                               "lc rgb '#8e44ad'"));
-    assert_null(strstr(gp, "index 3"));
-    assert_null(strstr(gp, "server CPU"));
-    assert_non_null(strstr(gp, "set y2label 'MB'"));
-    assert_null(strstr(gp, "dashtype"));
-    free(gp);
-    doc_chart_free(&c);
-}
-
-static void percentile_x_on_log_axis(void **state)
-{
-    (void)state;
-    static struct doc_chart c;
+    static struct doc_chart c[2];
     static const double pct[3] = {0, 90, 99}, ms[3] = {1, 2, 3};
-    doc_chart_init(&c, "p", "pct");
-    c.xaxis = DOC_X_PERCENTILE;
+    build(&c[0]);
+    doc_chart_init(&c[1], "chart-pct", "pct");
+    c[1].xaxis = DOC_X_PERCENTILE;
     struct doc_series s = {.unit = "ms", .x = pct, .y = ms, .n = 3, .dec = 0};
-    doc_chart_add(&c, "latency", &s);
-    char *dat = gp_data_of(&c);
-    assert_non_null(strstr(dat, "# latency\n0 1 0\n1 2 90\n2 3 99\n"));
-    free(dat);
-    char lab[32];
-    doc_chart_pct_label(3, lab, sizeof lab);
-    assert_string_equal(lab, "99.9%");
-}
-
-/* Two arms at the same rate: A lies wholly under B, so the script draws
- * it wider and its key says so, as the page does; B is drawn as usual. */
-static void hidden_series_still_shows(void **state)
-{
-    (void)state;
-    static struct doc_chart c;
-    static const double same[4] = {20, 20, 20, 20};
-    doc_chart_init(&c, "chart-rate", "rate");
-    c.x = t;
-    struct doc_series s = {.unit = "/s", .y = same, .n = 4, .hue = 1};
-    assert_non_null(doc_chart_add(&c, "A rate", &s));
-    s.hue = 2;
-    assert_non_null(doc_chart_add(&c, "B rate", &s));
-    char *gp = panel_of(&c);
-    assert_non_null(strstr(gp, "index 0 using 1:2 with linespoints lc rgb '#1f6fd1' lw 6 "));
-    assert_non_null(strstr(gp, "title 'A rate (under B rate)'"));
-    assert_non_null(strstr(gp, "lw 2 pt 7 ps 0.5 pi 1 title 'B rate'"));
-    assert_non_null(strstr(gp, "set key below"));
-    free(gp);
-    doc_chart_free(&c);
+    assert_non_null(doc_chart_add(&c[1], "latency", &s));
+    char *svg = svg_of(c, 2), *page = html_of(&c[0]);
+    static const char head[] = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=";
+    assert_memory_equal(svg, head, sizeof head - 1);
+    assert_non_null(strstr(svg, "<title>the &lt;title&gt;</title>"));
+    assert_non_null(strstr(svg, "<g id=\"chart-x\""));
+    assert_non_null(strstr(svg, "<g id=\"chart-pct\""));
+    static const char *const names[] = {"p50", "p99", "server RSS"};
+    for (int k = 0; k < 3; k++) {
+        char *a = path_of(svg, names[k]), *b = path_of(page, names[k]);
+        assert_string_equal(a, b);
+        free(a);
+        free(b);
+    }
+    char *line = path_of(svg, "p50");
+    assert_non_null(strchr(strchr(line, 'M') + 1, 'M')); /* the gap: the pen lifted */
+    free(line);
+    assert_non_null(strstr(svg, "data-series=\"latency\""));
+    assert_non_null(strstr(svg, ">99%</text>")); /* the percentile axis' tick */
+    assert_true(strlen(svg) > 10 && !strcmp(svg + strlen(svg) - 7, "</svg>\n"));
+    free(svg);
+    free(page);
+    doc_chart_free(&c[0]);
+    doc_chart_free(&c[1]);
+    char err[ERR_LEN];
+    assert_int_equal(doc_chart_svg("/tmp/test_doc_chart_none.svg", c, 0, "t", err), -1);
 }
 
 static void full_chart_takes_no_more(void **state)
@@ -194,10 +164,8 @@ static void full_chart_takes_no_more(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(data_and_json_agree),
-        cmocka_unit_test(panel_draws_each_block),
-        cmocka_unit_test(percentile_x_on_log_axis),
-        cmocka_unit_test(hidden_series_still_shows),
+        cmocka_unit_test(json_has_the_values),
+        cmocka_unit_test(svg_file_draws_the_page_lines),
         cmocka_unit_test(full_chart_takes_no_more),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

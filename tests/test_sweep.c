@@ -431,8 +431,9 @@ static void widest_table_one_document(void **state)
     add_rep(&s, i, 1, 0, 10);
     add_rep(&s, (size_t)j, 2, 0, 10);
     struct doc_table t;
+    struct doc_table_style st;
     char err[ERR_LEN];
-    assert_int_equal(sweep_table_doc(&t, &s, 0, err), 0);
+    assert_int_equal(sweep_table_doc(&t, &st, &s, 0, err), 0);
     assert_int_equal(t.ncols, 1 + 5 + 2 * SF_N + 1);
     assert_string_equal(t.heads[5], "verb");
     assert_string_equal(t.heads[t.ncols - 1], "flags");
@@ -442,7 +443,7 @@ static void widest_table_one_document(void **state)
     table(&s, 0, buf, sizeof buf);
     assert_non_null(strstr(buf, "\n1* "));
     assert_null(strstr(buf, " \n"));
-    assert_int_equal(sweep_table_doc(&t, &s, 2, err), -1); /* out of range: nothing to free */
+    assert_int_equal(sweep_table_doc(&t, &st, &s, 2, err), -1); /* out of range: nothing to free */
     sweep_free(&s);
 }
 

@@ -47,8 +47,8 @@
 #define EXIT_BISECT_ABORT 128   /* a usage error: git bisect run reads 128 and above as
                                    "abort", so a mistyped command marks no commit bad */
 
-/* A forked child's, before it becomes another program (gnuplot, the
- * embedded `serve`): never rpcbench's own status, only what its parent
+/* A forked child's, before it becomes another program (the embedded
+ * `serve`): never rpcbench's own status, only what its parent
  * reads of the child, as the shell's codes. */
 #define EXIT_CHILD_SETUP 126    /* the child could not be readied (its stdout redirected) */
 #define EXIT_CHILD_EXEC 127     /* the program could not be started (exec failed) */

@@ -19,11 +19,12 @@ int verdict_write(FILE *out, enum out_format f, const struct run_result *r,
         return -1;
     if (verdict_judged(v)) {
         FILE *to = f == FORMAT_TEXT ? out : stderr;
-        static struct doc_verdicts d; /* the lines the page and JUnit say too */
+        struct doc_verdicts d; /* the lines the page and JUnit say too */
         verdict_doc(&d, "run", v);
         if (f == FORMAT_TEXT)
             fputc('\n', to);
         doc_verdicts_text(to, &d, "");
+        doc_verdicts_free(&d);
     }
     return 0;
 }

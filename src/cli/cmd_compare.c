@@ -128,7 +128,7 @@ static int emit(const struct options *o, const struct comparison *c, char *err)
     if (rc == 0 && o->plot[0]) {
         const struct run_result *arms[2] = {&c->arm[0].merged, &c->arm[1].merged};
         const char *names[2] = {compare_arm_name(&c->arm[0]), compare_arm_name(&c->arm[1])};
-        rc = plot_svg(o->plot, arms, names, 2, o->plot_keep, err);
+        rc = plot_svg(o->plot, arms, names, 2, err);
     }
     return rc ? -1 : 0;
 }

@@ -31,7 +31,6 @@ struct report_opts {
     int profile_top;         /* --profile-top (0: as saved) */
     char plot[512];
     char html[512];          /* --html FILE */
-    int plot_keep;           /* --plot-keep */
     char output[512];
     struct cond_list thresholds; /* --threshold */
     char junit[512];         /* --junit FILE */
@@ -89,7 +88,6 @@ static void from_options(const struct options *o, struct report_opts *ro)
     snprintf(ro->baseline, sizeof ro->baseline, "%s", o->baseline);
     snprintf(ro->hdr_log, sizeof ro->hdr_log, "%s", o->hdr_log);
     snprintf(ro->requests_log, sizeof ro->requests_log, "%s", o->requests_log);
-    ro->plot_keep = o->plot_keep;
     ro->thresholds = o->thresholds;
     ro->files = o->positional;
     ro->nfiles = o->npositional;
@@ -310,7 +308,7 @@ static int emit(const struct report_opts *ro, const struct run_result *r,
     if (rc == 0 && ro->plot[0]) {
         const struct run_result *arms[1] = {r};
         const char *names[1] = {r->cfg.label[0] ? r->cfg.label : r->cfg.encoding};
-        rc = plot_svg(ro->plot, arms, names, 1, ro->plot_keep, err);
+        rc = plot_svg(ro->plot, arms, names, 1, err);
     }
     return rc;
 }
@@ -335,7 +333,7 @@ static int maybe_sweep(const struct report_opts *ro, json_object *root, int *don
                  ro->npcts ? "--percentiles" : "--threshold");
     } else {
         struct report_sweep_opts so = {ro->format, ro->baseline, ro->buckets, ro->plot,
-                                       ro->plot_keep, ro->output, ro->html};
+                                       ro->output, ro->html};
         return cmd_report_sweep(root, ro->files[0], &so);
     }
     if (err[0])

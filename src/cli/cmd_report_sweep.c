@@ -66,7 +66,7 @@ static int render(const struct sweep *s, const struct report_sweep_opts *o, long
     if (rc == 0 && o->output[0])
         rc = sweep_save(s, o->output, err);
     if (rc == 0 && o->plot[0])
-        rc = sweep_plot_svg_keep(o->plot, s, o->plot_keep, err);
+        rc = sweep_plot_svg(o->plot, s, err);
     if (rc == 0 && o->html && o->html[0])
         rc = html_write_sweep(o->html, s, base, err);
     return rc;

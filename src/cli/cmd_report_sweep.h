@@ -15,7 +15,6 @@ struct report_sweep_opts {
     const char *baseline;    /* --baseline SPEC (sweep_select's) */
     const char *buckets;     /* --buckets SPEC: the side-by-side bucket table */
     const char *plot;        /* --plot FILE.svg */
-    int plot_keep;
     const char *output;      /* --output FILE: the sweep saved again */
     const char *html;        /* --html FILE: the sweep's page */
 };

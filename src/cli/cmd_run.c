@@ -90,7 +90,7 @@ static int extras(const struct options *o, const struct run_result *res, const s
     if (o->plot[0]) {
         const struct run_result *arms[1] = {res};
         const char *names[1] = {res->cfg.label};
-        return plot_svg(o->plot, arms, names, 1, o->plot_keep, err);
+        return plot_svg(o->plot, arms, names, 1, err);
     }
     return 0;
 }

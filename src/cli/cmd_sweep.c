@@ -123,7 +123,7 @@ static int emit(struct sweep_cmd *c, long baseline, char *err)
             rc = -1, snprintf(err, ERR_LEN, "--csv: cannot write '%.200s'", c->a->csv);
     }
     if (rc == 0 && o->plot[0] && c->s.ncells)
-        rc = sweep_plot_svg_keep(o->plot, &c->s, o->plot_keep, err);
+        rc = sweep_plot_svg(o->plot, &c->s, err);
     if (rc == 0 && o->html[0] && c->s.ncells)
         rc = html_write_sweep(o->html, &c->s, baseline, err);
     return rc;

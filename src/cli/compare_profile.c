@@ -70,6 +70,7 @@ oom:
 int compare_profile_text(FILE *out, const struct profile_diff d[2], char *err)
 {
     struct doc_table t;
+    struct doc_table_style st;
     if (!d[0].taken)
         return 0;
     if (d[0].refused[0]) {
@@ -77,9 +78,9 @@ int compare_profile_text(FILE *out, const struct profile_diff d[2], char *err)
         return 0;
     }
     for (int i = 0; i < 2; i++) {
-        if (report_profile_diff_doc(&d[i], &t, err))
+        if (report_profile_diff_doc(&d[i], &t, &st, err))
             return -1;
-        doc_table_text(out, &t);
+        doc_table_text(out, &t, &st.text);
         doc_table_free(&t);
     }
     return 0;

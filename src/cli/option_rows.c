@@ -221,12 +221,13 @@ const struct opt_row opt_rows[] = {
                             "csv-targets (a row per host of a fleet)"},
     {.name = "plot", .no_diff = 1,
      .type = OT_STRING, O_AT(plot), .arg = "FILE.svg", .cmds = IN_LOAD | IN_REPORT,
-     .help = "plots with gnuplot (one SVG)",
+     .help = "the page's charts as one SVG file",
      .help_in[CMD_SWEEP] = "latency, CPU and achieved rate against the\n"
                            "offered rate"},
     {.name = "plot-keep", .no_diff = 1,
      .type = OT_FLAG, O_AT(plot_keep), .cmds = IN_LOAD | IN_REPORT,
-     .help = "with --plot, also keep FILE.gp and its .dat\nfiles"},
+     .help = "no effect (once: keep gnuplot's script and data;\n"
+             "--plot now writes the SVG itself)"},
     {.name = "html", .no_diff = 1,
      .type = OT_STRING, O_AT(html), .arg = "FILE.html", .cmds = IN_LOAD | IN_REPORT,
      .help = "one self-contained page: headline, tables, charts",

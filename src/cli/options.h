@@ -28,7 +28,8 @@ struct options {
     char server_pid[256], label[160];
     char output[512];        /* --output FILE (JSON) */
     char plot[512];          /* --plot FILE.svg */
-    int plot_keep;           /* --plot-keep: keep the gnuplot script and data */
+    int plot_keep;           /* --plot-keep: no effect since --plot needs no gnuplot
+                                (no script nor data to keep); accepted for old scripts */
     char html[512];          /* --html FILE: the self-contained page */
     int encoding_given;      /* --proto was on the command line */
     int verb_given;          /* --verb was on the command line */

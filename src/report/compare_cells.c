@@ -83,7 +83,8 @@ int compare_bucket_edges(const struct comparison *c, double *edges, char *err)
     return buckets_edges(c->plan.buckets, hs, 2, edges, err);
 }
 
-int compare_bucket_doc(const struct comparison *c, struct doc_table *t, char *err)
+int compare_bucket_doc(const struct comparison *c, struct doc_table *t,
+                       struct doc_table_style *st, char *err)
 {
     double edges[BUCKETS_MAX], pa[BUCKETS_MAX], pb[BUCKETS_MAX];
     int n = compare_bucket_edges(c, edges, err);
@@ -92,7 +93,8 @@ int compare_bucket_doc(const struct comparison *c, struct doc_table *t, char *er
     buckets_fill(&c->arm[0].merged.latency, edges, n, pa);
     buckets_fill(&c->arm[1].merged.latency, edges, n, pb);
     doc_table_init(t, 3);
-    snprintf(t->html_caption, sizeof t->html_caption, "cumulative %% of answers under each edge");
+    doc_table_style_init(st);
+    snprintf(st->html.caption, sizeof st->html.caption, "cumulative %% of answers under each edge");
     snprintf(t->empty, sizeof t->empty, "(no successful answer in either arm: nothing to bucket)");
     snprintf(t->heads[0], DOC_CELL_LEN, "response time");
     t->width[0] = -16;
@@ -157,11 +159,13 @@ static int summary_row(const struct comparison *c, struct doc_table *t, int f,
     return doc_table_add_row(t, cells, metric_defs[f].html_id, flags, err);
 }
 
-int compare_summary_doc(const struct comparison *c, struct doc_table *t, char *err)
+int compare_summary_doc(const struct comparison *c, struct doc_table *t,
+                        struct doc_table_style *st, char *err)
 {
     static const char *const col_ids[5] = {"", "a", "b", "ratio", "ci"};
     static const int widths[5] = {-20, 14, 14, 8, 0};
     doc_table_init(t, 5);
+    doc_table_style_init(st);
     snprintf(t->heads[0], DOC_CELL_LEN, "figure");
     snprintf(t->heads[1], DOC_CELL_LEN, "A %.60s", compare_arm_name(&c->arm[0]));
     snprintf(t->heads[2], DOC_CELL_LEN, "B %.60s", compare_arm_name(&c->arm[1]));
@@ -178,9 +182,9 @@ int compare_summary_doc(const struct comparison *c, struct doc_table *t, char *e
     t->gap[4] = 1;
     snprintf(t->id, sizeof t->id, "summary");
     snprintf(t->cell_ids, sizeof t->cell_ids, "cmp");
-    t->stick_last = 1; /* at 420 px the figures scroll, the verdict stays in view */
+    st->html.stick_last = 1; /* at 420 px the figures scroll, the verdict stays in view */
     snprintf(t->legend, sizeof t->legend, "%s", COMPARE_RATIO_METHOD);
-    snprintf(t->html_caption, sizeof t->html_caption, "%s (95 %%)", COMPARE_RATIO_METHOD);
+    snprintf(st->html.caption, sizeof st->html.caption, "%s (95 %%)", COMPARE_RATIO_METHOD);
     if (compare_too_few_rounds(c))
         snprintf(t->warning, sizeof t->warning, "2 rounds: the interval cannot exclude 1 unless "
                  "both rounds agree closely (t = %.1f with 1 degree of freedom); use 3 or more "
@@ -219,12 +223,14 @@ static int round_row(const struct comparison *c, struct doc_table *t, size_t i, 
     return doc_table_add_row(t, cells, NULL, 0, err);
 }
 
-int compare_rounds_doc(const struct comparison *c, struct doc_table *t, char *err)
+int compare_rounds_doc(const struct comparison *c, struct doc_table *t,
+                       struct doc_table_style *st, char *err)
 {
     static const char *const heads[9] = {"round", "arm", "label", "p50", "p99", "rate",
                                          "CPU-ms/call", "steal", "B/A p99"};
     static const int widths[9] = {-6, -3, -16, 10, 10, 10, 12, 6, 0};
     doc_table_init(t, 9);
+    doc_table_style_init(st);
     for (int k = 0; k < 9; k++) {
         snprintf(t->heads[k], DOC_CELL_LEN, "%s", heads[k]);
         t->width[k] = widths[k];
@@ -233,8 +239,8 @@ int compare_rounds_doc(const struct comparison *c, struct doc_table *t, char *er
         snprintf(t->heads[6], DOC_CELL_LEN, "net CPU-ms/call");
         t->width[6] = 15;
     }
-    t->text_max[2] = 16; /* a long label keeps the columns in line */
-    snprintf(t->html_caption, sizeof t->html_caption, "per round, the arms in the order run, "
+    st->text.max[2] = 16; /* a long label keeps the columns in line */
+    snprintf(st->html.caption, sizeof st->html.caption, "per round, the arms in the order run, "
              "with the hypervisor's steal; B/A of the p99s of the same round");
     struct report_unit u = compare_rounds_unit(c);
     for (size_t i = 0; i < c->pairs; i++) {

@@ -109,7 +109,7 @@ void compare_header_doc(const struct comparison *c, struct doc_kv *d)
  * document the text and the JUnit file write too. */
 static void verdict_cards(struct doc_cards *d, const struct comparison *c)
 {
-    static struct doc_verdicts v; /* large */
+    struct doc_verdicts v;
     compare_verdicts_doc(&v, c);
     size_t failed, n = doc_verdicts_count(&v, DOC_V_GATE, NULL);
     int reg = 0, inc = 0;
@@ -122,6 +122,7 @@ static void verdict_cards(struct doc_cards *d, const struct comparison *c)
                       reg ? "FAIL (regression)" : inc ? "inconclusive" : "pass");
     n = doc_verdicts_count(&v, DOC_V_THRESHOLD, &failed);
     doc_cards_verdict(d, "h-verdict", "thresholds (both arms)", failed, n);
+    doc_verdicts_free(&v);
 }
 
 /* An arm that stopped answering, and what it gives: bad either way (the
@@ -166,7 +167,8 @@ static void heads(struct doc_table *t, const char *const *h, const int *w, int n
     }
 }
 
-int compare_pct_doc(const struct comparison *c, struct doc_table *t, char *err)
+int compare_pct_doc(const struct comparison *c, struct doc_table *t,
+                    struct doc_table_style *st, char *err)
 {
     static const char *const h[5] = {"percentile", "A latency", "B latency", "A service",
                                      "B service"};
@@ -178,8 +180,9 @@ int compare_pct_doc(const struct comparison *c, struct doc_table *t, char *err)
         report_unit_span(hs[i], &mn, &mx);
     struct report_unit u = report_unit_pick(mx, mn);
     doc_table_init(t, 5);
+    doc_table_style_init(st);
     heads(t, h, w, 5);
-    snprintf(t->html_caption, sizeof t->html_caption, "merged rounds; latency from the "
+    snprintf(st->html.caption, sizeof st->html.caption, "merged rounds; latency from the "
              "intended send time, service from the actual write");
     for (size_t i = 0; i <= A->cfg.npcts; i++) { /* the last row: the mean */
         int mean = i == A->cfg.npcts;
@@ -210,14 +213,16 @@ static int count_row(struct doc_table *t, const char *name, int64_t a, int64_t b
     return doc_table_add(t, cells, err);
 }
 
-int compare_counts_doc(const struct comparison *c, struct doc_table *t, char *err)
+int compare_counts_doc(const struct comparison *c, struct doc_table *t,
+                       struct doc_table_style *st, char *err)
 {
     const struct run_result *A = &c->arm[0].merged, *B = &c->arm[1].merged;
     const char *h[3] = {"requests", compare_arm_name(&c->arm[0]), compare_arm_name(&c->arm[1])};
     static const int w[3] = {-20, 10, 10};
     doc_table_init(t, 3);
+    doc_table_style_init(st);
     heads(t, h, w, 3);
-    snprintf(t->html_caption, sizeof t->html_caption,
+    snprintf(st->html.caption, sizeof st->html.caption,
              "requests and errors by kind (merged rounds)");
     if (count_row(t, "offered", A->offered, B->offered, err) ||
         count_row(t, "sent", A->sent, B->sent, err) ||

@@ -13,12 +13,14 @@
 
 static void headline(FILE *out, const struct comparison *c)
 {
-    static struct doc_cards cards; /* large */
+    struct doc_cards cards;
     compare_cards_doc(c, &cards);
     doc_cards_html(out, &cards);
-    static struct doc_kv head; /* large */
+    doc_cards_free(&cards);
+    struct doc_kv head;
     compare_header_doc(c, &head);
     doc_kv_html(out, &head);
+    doc_kv_free(&head);
 }
 
 struct page_warnings {
@@ -51,11 +53,12 @@ static void warnings(FILE *out, const struct comparison *c)
 static void table(FILE *out, const struct comparison *c, compare_doc_builder build)
 {
     struct doc_table t;
+    struct doc_table_style st;
     char err[ERR_LEN] = "";
     doc_table_init(&t, 1); /* a builder may fail before its own init */
-    int rc = build(c, &t, err);
+    int rc = build(c, &t, &st, err);
     if (rc == 0) {
-        doc_table_html(out, &t);
+        doc_table_html(out, &t, &st.html);
     } else if (rc < 0) {
         html_warn_open(out);
         html_warn_item(out, "a table is missing: ", err[0] ? err : "it could not be built");
@@ -153,7 +156,8 @@ static void tables(FILE *out, const struct comparison *c)
 int compare_write_html(const char *path, const struct comparison *c, char *err)
 {
     struct doc_table summary;
-    if (compare_summary_doc(c, &summary, err))
+    struct doc_table_style summary_style;
+    if (compare_summary_doc(c, &summary, &summary_style, err))
         return -1;
     FILE *out = file_create(path, err);
     if (!out) {
@@ -165,7 +169,7 @@ int compare_write_html(const char *path, const struct comparison *c, char *err)
              compare_arm_name(&c->arm[0]), compare_arm_name(&c->arm[1]));
     html_begin(out, title);
     headline(out, c);
-    doc_table_html(out, &summary);
+    doc_table_html(out, &summary, &summary_style.html);
     doc_table_free(&summary);
     warnings(out, c);
     verdicts(out, c);

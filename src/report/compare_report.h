@@ -41,7 +41,8 @@ int compare_write_junit(const char *path, const struct comparison *c, char *err)
  * (group "arm A (NAME)", testcase "A EXPR"), a gate verdict per --gate (a
  * regression DOC_FAIL, an undecided gate DOC_INCONCLUSIVE: neither lets a
  * CI pipeline through), and a "complete run" DOC_ERROR when a signal cut
- * the rounds short. The text, the page and the JUnit file write it. */
+ * the rounds short. The text, the page and the JUnit file write it. Into
+ * d (the caller's, initialised here: doc_verdicts_free it after). */
 void compare_verdicts_doc(struct doc_verdicts *d, const struct comparison *c);
 
 /* What c->stop says (an arm stopped answering: c->stop.arm >= 0), into
@@ -62,7 +63,8 @@ int compare_write_html(const char *path, const struct comparison *c, char *err);
  * method and why --rounds auto stopped as its notes, into t as
  * compare_summary_doc (no row and no notes without --gate). The text and
  * the page write it. @return 0, or -1 with err (no memory). */
-int compare_gates_doc(const struct comparison *c, struct doc_table *t, char *err);
+int compare_gates_doc(const struct comparison *c, struct doc_table *t,
+                      struct doc_table_style *st, char *err);
 
 /* The failures rule's verdict when no errors gate takes its place: its
  * name in every output. */
@@ -124,6 +126,9 @@ void compare_warnings_each(const struct comparison *c, compare_warn_fn fn, void 
 /* "B round 2: " (or "B: " with one round), before a warning of arm a's
  * round i, into out (len bytes, the caller's). */
 void compare_warning_prefix(const struct comparison *c, int a, size_t i, char *out, size_t len);
+/* Each *_doc builder here fills a table t and, beside it, st: each
+ * writer's settings for it (doc_table.h; both the caller's, st
+ * initialised by the builder). */
 /* One set of bucket edges for both arms (--buckets), from the union of
  * their data, into edges (BUCKETS_MAX). @return how many, or -1 with err
  * (a bucket spec the histograms cannot take). */
@@ -132,24 +137,29 @@ int compare_bucket_edges(const struct comparison *c, double *edges, char *err);
  * share (--buckets), into t (initialised here; the caller's to
  * doc_table_free): the text's table and the page's.
  * @return 0, or -1 with err (a bucket spec the histograms cannot take). */
-int compare_bucket_doc(const struct comparison *c, struct doc_table *t, char *err);
+int compare_bucket_doc(const struct comparison *c, struct doc_table *t,
+                       struct doc_table_style *st, char *err);
 /* The summary table: per figure A, B, B/A and the verdict on its 95 %
  * interval (lower bounds marked, the interval's difference marked for the
  * page; the estimator as its legend, 2 rounds' caveat as its warning),
  * into t (initialised here; the caller's to doc_table_free).
  * @return 0, or -1 with err (no memory). */
-int compare_summary_doc(const struct comparison *c, struct doc_table *t, char *err);
+int compare_summary_doc(const struct comparison *c, struct doc_table *t,
+                        struct doc_table_style *st, char *err);
 /* A mix's per-verb table (requests, p50 and p99 of A and B with B/A,
  * errors) into t as compare_summary_doc. @return 0, 1 when neither arm
  * sent a mix (t has no row), or -1 with err (no memory). */
-int compare_verbs_doc(const struct comparison *c, struct doc_table *t, char *err);
+int compare_verbs_doc(const struct comparison *c, struct doc_table *t,
+                      struct doc_table_style *st, char *err);
 /* One of the builders above (summary, rounds, buckets). */
-typedef int (*compare_doc_builder)(const struct comparison *c, struct doc_table *t, char *err);
+typedef int (*compare_doc_builder)(const struct comparison *c, struct doc_table *t,
+                                   struct doc_table_style *st, char *err);
 /* The rounds table: per round and arm the label, p50, p99, rate, CPU-ms
  * per call, the hypervisor's steal, and on B's row B/A of the round's p99
  * (or "interrupted"), into t as compare_summary_doc. @return 0, or -1 with
  * err (no memory). */
-int compare_rounds_doc(const struct comparison *c, struct doc_table *t, char *err);
+int compare_rounds_doc(const struct comparison *c, struct doc_table *t,
+                       struct doc_table_style *st, char *err);
 /* @return the unit of the summary table's latencies, and of the rounds
  * table's (p50 and p99 of every round). */
 struct report_unit compare_summary_unit(const struct comparison *c);
@@ -167,22 +177,24 @@ void compare_arm_text(const struct comparison *c, int a, char *out, size_t len);
  * are an A/A), the saved files or the rounds with the rate and verbs,
  * and an arm that stopped answering (compare_stop_text, with the rounds
  * the figures are of). The text's header and the page's table under the
- * cards. */
+ * cards. Into d (the caller's, initialised here: doc_kv_free it after). */
 void compare_header_doc(const struct comparison *c, struct doc_kv *d);
 /* The page's headline into d (the caller's; initialised here): each arm
  * (compare_arm_text), the rounds per arm, an arm that stopped answering
  * (bad), the gates (good when all pass, bad on a regression or an open
  * gate) and the thresholds of both arms (doc_cards_verdict); the last two
- * only when asked for. */
+ * only when asked for. The caller's to doc_cards_free. */
 void compare_cards_doc(const struct comparison *c, struct doc_cards *d);
 /* The merged rounds' percentiles: each --percentiles and the mean, A's
  * and B's latency and service in one unit, into t as
  * compare_summary_doc. @return 0, or -1 with err (no memory). */
-int compare_pct_doc(const struct comparison *c, struct doc_table *t, char *err);
+int compare_pct_doc(const struct comparison *c, struct doc_table *t,
+                    struct doc_table_style *st, char *err);
 /* The merged rounds' requests (sent, ok, errors, unfinished, warmup) and
  * errors by kind, A's and B's, into t as compare_summary_doc.
  * @return 0, or -1 with err (no memory). */
-int compare_counts_doc(const struct comparison *c, struct doc_table *t, char *err);
+int compare_counts_doc(const struct comparison *c, struct doc_table *t,
+                       struct doc_table_style *st, char *err);
 
 /* ---- compare_verbs.c ------------------------------------------------------------ */
 
@@ -197,6 +209,7 @@ void compare_verbs_html(FILE *out, const struct comparison *c);
  * and p99 (in the per-verb table's unit), into t as compare_verbs_doc.
  * @return 0, 1 when neither arm sent a mix (t has no row), or -1 with
  * err (no memory). */
-int compare_verb_counts_doc(const struct comparison *c, struct doc_table *t, char *err);
+int compare_verb_counts_doc(const struct comparison *c, struct doc_table *t,
+                            struct doc_table_style *st, char *err);
 
 #endif

@@ -11,9 +11,10 @@
 static int table(FILE *out, const struct comparison *c, compare_doc_builder build, char *err)
 {
     struct doc_table t;
-    if (build(c, &t, err))
+    struct doc_table_style st;
+    if (build(c, &t, &st, err))
         return -1;
-    doc_table_text(out, &t);
+    doc_table_text(out, &t, &st.text);
     doc_table_free(&t);
     return 0;
 }
@@ -22,7 +23,7 @@ void compare_thresholds_text(FILE *out, const struct comparison *c)
 {
     if (!c->plan.thresholds.n)
         return;
-    static struct doc_verdicts d;
+    struct doc_verdicts d;
     compare_verdicts_doc(&d, c);
     for (int a = 0; a < 2; a++) {
         char group[96];
@@ -31,6 +32,7 @@ void compare_thresholds_text(FILE *out, const struct comparison *c)
         fprintf(out, "\nthresholds, %s\n", group);
         doc_verdicts_text(out, &d, group);
     }
+    doc_verdicts_free(&d);
 }
 
 struct text_warnings {
@@ -47,10 +49,11 @@ static void warning_line(void *ctx, const char *prefix, const char *text)
 
 int compare_write_text(FILE *out, const struct comparison *c, char *err)
 {
-    static struct doc_kv head; /* large */
+    struct doc_kv head;
     compare_header_doc(c, &head);
     fprintf(out, "rpcbench %s compare\n", rpcbench_version());
     doc_kv_text(out, &head);
+    doc_kv_free(&head);
     if (table(out, c, compare_summary_doc, err))
         return -1;
     if (compare_has_gates(c) && table(out, c, compare_gates_doc, err))

@@ -99,7 +99,7 @@ static const char *const heads[VCOLS] = {"verb", "A requests", "B requests", "A 
  * order. @return how many; *of: how many both arms sent. */
 static size_t bucket_verbs(const struct verb_pair *p, size_t n, size_t *idx, size_t *of)
 {
-    int64_t req[2 * RUN_MAX_VERBS];
+    int64_t req[2 * RUN_MAX_VERBS] = {0}; /* gcc cannot see only [0, m) is read */
     size_t both[2 * RUN_MAX_VERBS], m = 0, pick[2 * RUN_MAX_VERBS];
     for (size_t i = 0; i < n; i++)
         if (p[i].v[0] && p[i].v[1]) {
@@ -123,36 +123,57 @@ static void bucket_note(size_t k, size_t of, char *out, size_t len)
                  "the per-verb table has them all", (unsigned)k, (unsigned)of);
 }
 
-/* A bucket table per verb both arms sent: A's and B's columns. */
-static int verb_buckets(FILE *out, const struct comparison *c, const struct verb_pair *p, size_t n,
-                        char *err)
+/* Verb p's table of buckets, A's and B's columns, into t and st (the
+ * caller's: doc_table_free t after a 0); note: "" or what the tables
+ * leave out, said under the last. @return 0, or -1 with err. */
+static int verb_grid(const struct comparison *c, const struct verb_pair *p, const char *note,
+                     struct doc_table *t, struct doc_table_style *st, char *err)
+{
+    static const char *const names[2] = {"A", "B"};
+    const struct hist *hs[2] = {&p->v[0]->latency, &p->v[1]->latency};
+    char title[48], caption[96];
+    snprintf(title, sizeof title, "%.30s %%", p->name);
+    snprintf(caption, sizeof caption, "%.40s: cumulative %% of answers under each edge",
+             p->name);
+    struct report_grid_words w = {title, "response time", caption, note};
+    return report_bucket_grid_doc(c->plan.buckets, hs, names, 2, &w, t, st, err);
+}
+
+/* A bucket table per verb both arms sent (the busiest), written as text
+ * (html 0) or on the page. @return 0, or -1 with err (the page leaves a
+ * table it cannot build out, as it always did). */
+static int verb_buckets(FILE *out, const struct comparison *c, const struct verb_pair *p,
+                        size_t n, int html, char *err)
 {
     size_t idx[BUCKET_VERBS], of;
     size_t k = bucket_verbs(p, n, idx, &of);
     char note[160];
-    for (size_t j = 0; j < k; j++) {
-        size_t i = idx[j];
-        const struct hist *hs[2] = {&p[i].v[0]->latency, &p[i].v[1]->latency};
-        static const char *const names[2] = {"A", "B"};
-        static struct report_bucket_grid g; /* large */
-        char title[48];
-        snprintf(title, sizeof title, "%.30s %%", p[i].name);
-        if (report_bucket_grid(c->plan.buckets, hs, 2, &g, err))
-            return -1;
-        report_bucket_grid_text(out, title, names, &g);
-    }
     bucket_note(k, of, note, sizeof note);
-    if (note[0])
-        fprintf(out, "(%s)\n", note);
+    for (size_t j = 0; j < k; j++) {
+        struct doc_table t;
+        struct doc_table_style st;
+        if (verb_grid(c, &p[idx[j]], j == k - 1 ? note : "", &t, &st, err)) {
+            if (html)
+                continue;
+            return -1;
+        }
+        if (html)
+            doc_table_html(out, &t, &st.html);
+        else
+            doc_table_text(out, &t, &st.text);
+        doc_table_free(&t);
+    }
     return 0;
 }
 
-int compare_verbs_doc(const struct comparison *c, struct doc_table *t, char *err)
+int compare_verbs_doc(const struct comparison *c, struct doc_table *t,
+                      struct doc_table_style *st, char *err)
 {
     static const int widths[VCOLS] = {-16, 10, 10, 10, 10, 8, 10, 10, 8, 9, 9};
     struct verb_pair p[2 * RUN_MAX_VERBS];
     size_t n = pairs(c, p);
     doc_table_init(t, VCOLS);
+    doc_table_style_init(st);
     if (n == 0)
         return 1;
     for (int k = 0; k < VCOLS; k++) {
@@ -161,7 +182,7 @@ int compare_verbs_doc(const struct comparison *c, struct doc_table *t, char *err
     }
     snprintf(t->legend, sizeof t->legend,
              "per verb: the merged rounds of each arm; -: the arm did not send it");
-    snprintf(t->html_caption, sizeof t->html_caption,
+    snprintf(st->html.caption, sizeof st->html.caption,
              "per verb: the merged rounds of each arm (-: the arm did not send it)");
     struct report_unit u = unit_of(p, n);
     for (size_t i = 0; i < n; i++) {
@@ -197,20 +218,22 @@ static int count_rows(const struct comparison *c, struct doc_table *t, int a,
     return 0;
 }
 
-int compare_verb_counts_doc(const struct comparison *c, struct doc_table *t, char *err)
+int compare_verb_counts_doc(const struct comparison *c, struct doc_table *t,
+                            struct doc_table_style *st, char *err)
 {
     static const char *const h[7] = {"verb", "arm", "requests", "ok", "errors", "p50", "p99"};
     static const int w[7] = {-16, -3, 10, 10, 9, 10, 10};
     struct verb_pair p[2 * RUN_MAX_VERBS];
     size_t n = pairs(c, p);
     doc_table_init(t, 7);
+    doc_table_style_init(st);
     if (n == 0)
         return 1;
     for (int k = 0; k < 7; k++) {
         snprintf(t->heads[k], DOC_CELL_LEN, "%s", h[k]);
         t->width[k] = w[k];
     }
-    snprintf(t->html_caption, sizeof t->html_caption, "per verb");
+    snprintf(st->html.caption, sizeof st->html.caption, "per verb");
     struct report_unit u = unit_of(p, n); /* the per-verb table's */
     return count_rows(c, t, 0, &u, err) || count_rows(c, t, 1, &u, err) ? -1 : 0;
 }
@@ -218,14 +241,15 @@ int compare_verb_counts_doc(const struct comparison *c, struct doc_table *t, cha
 int compare_verbs_text(FILE *out, const struct comparison *c, char *err)
 {
     struct doc_table t;
-    int rc = compare_verbs_doc(c, &t, err);
+    struct doc_table_style st;
+    int rc = compare_verbs_doc(c, &t, &st, err);
     if (rc == 0)
-        doc_table_text(out, &t);
+        doc_table_text(out, &t, &st.text);
     doc_table_free(&t);
     if (rc)
         return rc < 0 ? -1 : 0;
     struct verb_pair p[2 * RUN_MAX_VERBS];
-    return verb_buckets(out, c, p, pairs(c, p), err);
+    return verb_buckets(out, c, p, pairs(c, p), 0, err);
 }
 
 static json_object *arm_verb_json(const struct verb_result *v)
@@ -264,26 +288,12 @@ json_object *compare_verbs_json(const struct comparison *c)
 void compare_verbs_html(FILE *out, const struct comparison *c)
 {
     struct doc_table t;
+    struct doc_table_style st;
     char err[ERR_LEN];
-    int rc = compare_verbs_doc(c, &t, err);
+    int rc = compare_verbs_doc(c, &t, &st, err);
     if (rc == 0)
-        doc_table_html(out, &t);
+        doc_table_html(out, &t, &st.html);
     doc_table_free(&t);
     struct verb_pair p[2 * RUN_MAX_VERBS];
-    size_t idx[BUCKET_VERBS], of, n = rc == 0 ? pairs(c, p) : 0;
-    size_t k = bucket_verbs(p, n, idx, &of);
-    for (size_t j = 0; j < k; j++) {
-        size_t i = idx[j];
-        static const char *const names[2] = {"A", "B"};
-        static struct report_bucket_grid g; /* large */
-        char caption[96];
-        const struct hist *hs[2] = {&p[i].v[0]->latency, &p[i].v[1]->latency};
-        snprintf(caption, sizeof caption, "%.40s: cumulative %% of answers under each edge",
-                 p[i].name);
-        if (report_bucket_grid(c->plan.buckets, hs, 2, &g, err) == 0) {
-            if (j == k - 1) /* the last one says what the others are */
-                bucket_note(k, of, g.note, sizeof g.note);
-            html_bucket_grid(out, caption, "response time", names, &g);
-        }
-    }
+    verb_buckets(out, c, p, rc == 0 ? pairs(c, p) : 0, 1, err);
 }

@@ -284,12 +284,14 @@ static int gate_row(struct doc_table *t, const struct comparison *c, int g,
     return doc_table_add_row(t, cells, id, v->status == DOC_PASS ? 0 : DOC_ROW_MARKED, err);
 }
 
-int compare_gates_doc(const struct comparison *c, struct doc_table *t, char *err)
+int compare_gates_doc(const struct comparison *c, struct doc_table *t,
+                      struct doc_table_style *st, char *err)
 {
     static const char *const heads[5] = {"gate", "B/A", "interval of B/A", "rounds",
                                          "verdict"};
     static const int widths[5] = {-22, 8, -26, 6, 0}, gaps[5] = {0, 0, 1, 0, 1};
     doc_table_init(t, 5);
+    doc_table_style_init(st);
     for (int k = 0; k < 5; k++) {
         snprintf(t->heads[k], DOC_CELL_LEN, "%s", heads[k]);
         t->width[k] = widths[k];
@@ -298,29 +300,30 @@ int compare_gates_doc(const struct comparison *c, struct doc_table *t, char *err
     snprintf(t->id, sizeof t->id, "gates");
     snprintf(t->cell_ids, sizeof t->cell_ids, "gate");
     snprintf(t->col_id[4], sizeof t->col_id[4], "verdict");
-    t->html_left = t->stick_last = 1;
+    st->html.left = st->html.stick_last = 1;
     if (!compare_has_gates(c))
         return 0;
     gates_notes(t, c);
-    static struct doc_verdicts d; /* large */
+    struct doc_verdicts d;
     compare_verdicts_doc(&d, c);
-    int g = 0;
-    for (size_t i = 0; i < d.n; i++) { /* the gates' verdicts, in order; the implied last */
+    int g = 0, rc = 0;
+    for (size_t i = 0; i < d.n && !rc; i++) { /* the gates' verdicts, in order; the implied last */
         if (d.v[i].kind != DOC_V_GATE)
             continue;
-        int rc = g < c->plan.ngates ? gate_row(t, c, g, &d.v[i], err)
-                                    : failure_row(t, COMPARE_FAILURES_EXPR, &c->failures,
-                                                  "g-failures", &d.v[i], err);
-        if (rc)
-            return -1;
+        rc = g < c->plan.ngates ? gate_row(t, c, g, &d.v[i], err)
+                                : failure_row(t, COMPARE_FAILURES_EXPR, &c->failures,
+                                              "g-failures", &d.v[i], err);
         g++;
     }
-    return 0;
+    doc_verdicts_free(&d);
+    return rc ? -1 : 0;
 }
 
 int compare_write_junit(const char *path, const struct comparison *c, char *err)
 {
-    static struct doc_verdicts d;
+    struct doc_verdicts d;
     compare_verdicts_doc(&d, c);
-    return doc_verdicts_junit(path, &d, err);
+    int rc = doc_verdicts_junit(path, &d, err);
+    doc_verdicts_free(&d);
+    return rc;
 }

@@ -1,20 +1,35 @@
 /* doc_cards: a page's headline cards, built once (doc_cards.h). */
 #include "report/doc_cards.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/html.h"
 
 void doc_cards_init(struct doc_cards *d)
 {
-    d->n = 0;
+    memset(d, 0, sizeof *d);
+}
+
+void doc_cards_free(struct doc_cards *d)
+{
+    free(d->card);
+    doc_cards_init(d);
 }
 
 struct doc_card *doc_cards_add(struct doc_cards *d, const char *id, const char *name,
                                enum doc_status status, const char *value)
 {
-    if (d->n == DOC_CARDS_MAX)
-        return NULL;
+    if (d->n == d->cap) {
+        int cap = d->cap ? 2 * d->cap : 16;
+        void *p = realloc(d->card, (size_t)cap * sizeof *d->card);
+        if (!p) {
+            d->lost++;
+            return NULL;
+        }
+        d->card = p;
+        d->cap = cap;
+    }
     struct doc_card *c = &d->card[d->n++];
     snprintf(c->id, sizeof c->id, "%s", id);
     snprintf(c->name, sizeof c->name, "%s", name);
@@ -59,5 +74,8 @@ void doc_cards_html(FILE *out, const struct doc_cards *d)
         html_esc(out, c->value);
         fputs("</div></div>\n", out);
     }
+    if (d->lost)
+        fprintf(out, "<div class=\"card\"><div class=\"k\">lost</div><div class=\"v bad\">"
+                     "%d cards: out of memory</div></div>\n", d->lost);
     fputs("</div>\n", out);
 }

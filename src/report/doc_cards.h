@@ -12,7 +12,6 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define DOC_CARDS_MAX 32
 #define DOC_CARD_ID 32
 #define DOC_CARD_NAME 420   /* "capacity <proto> <verb> under '<condition>'" */
 #define DOC_CARD_VALUE 700  /* an arm's name, its target URL (512) and encoding */
@@ -32,30 +31,35 @@ struct doc_card {
     enum doc_status status;
 };
 
+/* As many cards as the builder adds: the document allocates them. */
 struct doc_cards {
-    struct doc_card card[DOC_CARDS_MAX];
-    int n;
+    struct doc_card *card; /* n, the document's own */
+    int n, cap;
+    int lost;              /* cards no memory could hold: the writer says so */
 };
 
-/* Clears d (the caller's; nothing allocated). */
+/* Clears d (the caller's). Allocates nothing; a d already built must be
+ * doc_cards_free'd first. */
 void doc_cards_init(struct doc_cards *d);
-/* Adds a card: id, name and value copied (each cut to fit its field). A
- * card past DOC_CARDS_MAX is dropped (a sweep with more capacity searches
- * than that: the page's capacity section still has each).
- * @return the card, or NULL when dropped. */
+/* Frees d's cards (not d); d is then empty. */
+void doc_cards_free(struct doc_cards *d);
+/* Adds a card: id, name and value copied (each cut to fit its field).
+ * @return the card (d's own, valid until d is added to or freed), or
+ * NULL without memory (d->lost counts it). */
 struct doc_card *doc_cards_add(struct doc_cards *d, const char *id, const char *name,
                                enum doc_status status, const char *value);
 /* The --threshold verdict's card: "FAIL (<failed> of <n>)" and bad when
  * any failed, else "pass (<n> of <n>)" and good; nothing when n is 0.
- * @return the card, or NULL (none, or dropped). */
+ * @return the card, or NULL (none, or no memory). */
 struct doc_card *doc_cards_verdict(struct doc_cards *d, const char *id, const char *name,
                                    size_t failed, size_t n);
 
 /* The page's headline: a <div class="cards" id="headline"> holding a card
  * per card of d (name, value; escaped), the value's element carrying the
  * card's id and the class of its status ("good", "bad", none); a value
- * over 16 bytes (a URL) takes two columns. Nothing is omitted when d has
- * no card: the box is then empty. */
+ * over 16 bytes (a URL) takes two columns; a card saying how many were
+ * lost, if any. Nothing is omitted when d has no card: the box is then
+ * empty. */
 void doc_cards_html(FILE *out, const struct doc_cards *d);
 
 #endif

@@ -1,10 +1,10 @@
 /* doc_chart: a chart built once and drawn by each format's writer (issue
  * 25), as doc_table is for tables: the page's SVG (html.h's html_chart)
- * and gnuplot's panel (doc_chart_gp_data + doc_chart_gp_panel, for
- * --plot). The builder says what is on the chart: its title, its axes,
- * the x axis' kind, a shaded band, marked x values, and its series with
- * their units, decimals, axis, colour and dash; a writer says only how
- * its format shows them. So the page and the SVG cannot drift apart.
+ * and --plot's standalone SVG (doc_chart_svg, the same drawing). The
+ * builder says what is on the chart: its title, its axes, the x axis'
+ * kind, a shaded band, marked x values, and its series with their units,
+ * decimals, axis, colour and dash; a writer says only how its format
+ * shows them. So the page and the SVG cannot drift apart.
  *
  * The text fields that are pointers take strings that outlive the chart
  * (literals, as every builder gives); what a builder makes up (the id,
@@ -48,7 +48,7 @@ struct doc_series {
 };
 
 struct doc_chart {
-    char id[64];         /* unique in the page; names the gnuplot data file */
+    char id[64];         /* unique in the page (and in --plot's file) */
     const char *title;
     const char *xname, *xunit; /* "t", "s"; the readout says "t = 12 s" */
     const char *yname, *y2name; /* axis titles (y2 NULL: no right axis) */
@@ -89,29 +89,15 @@ double doc_chart_xpos(enum doc_xaxis a, double x);
  * "99.9%"), into out (len bytes, the caller's). */
 void doc_chart_pct_label(int k, char *out, size_t len);
 
-/* ---- gnuplot (doc_chart_gp.c) ---------------------------------------------- */
+/* ---- a standalone SVG (chart_svg.c) ----------------------------------------- */
 
-/* Writes c's values to path: one block per drawn series (gnuplot's
- * "index", in the order of c's series, the undrawn left out), two
- * columns "x y" per point, a blank line where a gap breaks the line. x of
- * a percentile chart is its position on the log 1/(1-p) axis, log10(100 /
- * (100 - p)), the percentile itself a third column. @return 0, or -1
- * with err (ERR_LEN, the caller's: the file cannot be written). */
-int doc_chart_gp_data(const struct doc_chart *c, const char *path, char *err);
-/* Writes to gp the commands of one panel of a multiplot drawing c from
- * the data file dat (doc_chart_gp_data's), leaving the settings as it
- * found them for the next panel; a chart with no drawn series says so
- * instead of plotting nothing. */
-void doc_chart_gp_panel(FILE *gp, const struct doc_chart *c, const char *dat);
-/* Charts c[0..n) (n 1..8, only read) as one SVG at svg, a panel each
- * under title: writes FILE.<chart id>.dat per chart (FILE: svg without
- * ".svg"; the id made safe for a file name) and the script FILE.gp, then
- * runs gnuplot from PATH; once the SVG is made the script and data are
- * removed unless keep (--plot-keep), so `gnuplot FILE.gp` re-makes it.
- * Without gnuplot it prints one line to stderr and returns 0, the script
- * and data kept. @return 0, or -1 with err (ERR_LEN, the caller's: n out
- * of range, a file cannot be written, gnuplot failed). */
-int doc_chart_gp_svg(const char *svg, const struct doc_chart *c, int n, const char *title,
-                     int keep, char *err);
+/* Charts c[0..n) (n >= 1, only read) as one SVG file at path (created or
+ * truncated): title, then a panel per chart, in order: its title, its
+ * plot area as html_chart draws it (a <g> with the chart's id, a path
+ * per series with data-series its name), its legend. Runs no program.
+ * @return 0, or -1 with err (ERR_LEN, the caller's: no chart, the file
+ * cannot be written). */
+int doc_chart_svg(const char *path, const struct doc_chart *c, int n, const char *title,
+                  char *err);
 
 #endif

@@ -3,31 +3,59 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/html.h"
 
 void doc_kv_init(struct doc_kv *d, const char *caption)
 {
-    d->n = 0;
-    d->blank_before = 0;
+    memset(d, 0, sizeof *d);
     snprintf(d->caption, sizeof d->caption, "%s", caption);
+}
+
+void doc_kv_free(struct doc_kv *d)
+{
+    for (int i = 0; i < d->n; i++)
+        free(d->line[i].value);
+    free(d->line);
+    d->line = NULL;
+    d->n = d->cap = d->lost = 0;
+}
+
+/* Room for one more line. @return 0, or -1 without memory. */
+static int grow(struct doc_kv *d)
+{
+    if (d->n < d->cap)
+        return 0;
+    int cap = d->cap ? 2 * d->cap : 8;
+    void *p = realloc(d->line, (size_t)cap * sizeof *d->line);
+    if (!p)
+        return -1;
+    d->line = p;
+    d->cap = cap;
+    return 0;
 }
 
 struct doc_kv_line *doc_kv_add(struct doc_kv *d, unsigned where, const char *key,
                                const char *fmt, ...)
 {
-    if (d->n == DOC_KV_LINES)
+    char *value = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vasprintf(&value, fmt, ap);
+    va_end(ap);
+    if (n < 0 || grow(d)) {
+        free(n < 0 ? NULL : value);
+        d->lost++;
         return NULL;
+    }
     struct doc_kv_line *l = &d->line[d->n++];
     snprintf(l->key, sizeof l->key, "%s", key);
+    l->value = value;
     l->where = where;
     l->metric = -1;
     l->raw = NAN;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(l->value, sizeof l->value, fmt, ap);
-    va_end(ap);
     return l;
 }
 
@@ -36,11 +64,27 @@ void doc_kv_append(struct doc_kv *d, const char *fmt, ...)
     if (d->n == 0)
         return;
     struct doc_kv_line *l = &d->line[d->n - 1];
-    size_t used = strlen(l->value);
+    char *more = NULL;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(l->value + used, sizeof l->value - used, fmt, ap);
+    int n = vasprintf(&more, fmt, ap);
     va_end(ap);
+    size_t used = strlen(l->value);
+    char *p = n < 0 ? NULL : realloc(l->value, used + (size_t)n + 1);
+    if (!p) {
+        d->lost++;
+    } else {
+        memcpy(p + used, more, (size_t)n + 1);
+        l->value = p;
+    }
+    free(n < 0 ? NULL : more);
+}
+
+/* What the writers say of lines no memory held. */
+static void lost_text(const struct doc_kv *d, char *out, size_t len)
+{
+    snprintf(out, len, "%d line%s of this section lost: out of memory", d->lost,
+             d->lost == 1 ? "" : "s");
 }
 
 void doc_kv_text(FILE *out, const struct doc_kv *d)
@@ -50,6 +94,11 @@ void doc_kv_text(FILE *out, const struct doc_kv *d)
     for (int i = 0; i < d->n; i++)
         if (d->line[i].where & DOC_IN_TEXT)
             fprintf(out, "%-*s%s\n", DOC_KV_TEXT_KEY, d->line[i].key, d->line[i].value);
+    if (d->lost) {
+        char lost[96];
+        lost_text(d, lost, sizeof lost);
+        fprintf(out, "%-*s%s\n", DOC_KV_TEXT_KEY, "!", lost);
+    }
 }
 
 void doc_kv_html(FILE *out, const struct doc_kv *d)
@@ -62,6 +111,14 @@ void doc_kv_html(FILE *out, const struct doc_kv *d)
         if (!opened++)
             html_table(out, NULL, heads, 2);
         const char *cells[2] = {d->line[i].key, d->line[i].value};
+        html_row(out, cells, 2);
+    }
+    if (d->lost) {
+        char lost[96];
+        lost_text(d, lost, sizeof lost);
+        const char *cells[2] = {"!", lost};
+        if (!opened++)
+            html_table(out, NULL, heads, 2);
         html_row(out, cells, 2);
     }
     if (opened)

@@ -35,30 +35,37 @@ struct doc_verdict {
                              bound < 5000ms"; a DOC_ERROR's why */
 };
 
-/* One document of nv verdicts, in the order they are written. Large:
- * callers keep it static. */
-#define DOC_VERDICTS_MAX (2 * 32 + 16 + 1) /* both arms' COND_MAX, GATES_MAX, a run's */
+/* One document of n verdicts, in the order they are written; as many as
+ * the builder adds (allocated: doc_verdicts_free). */
 struct doc_verdicts {
     char suite[64]; /* the JUnit testsuite's name: "rpcbench run thresholds" */
-    size_t n;
-    struct doc_verdict v[DOC_VERDICTS_MAX];
+    size_t n, cap;
+    struct doc_verdict *v; /* n, the document's own */
+    size_t lost;    /* verdicts no memory could hold: every writer counts them
+                       as errors, never a silent pass */
 };
 
-/* Empties d with its suite's name (copied). */
+/* Clears d (the caller's) with its suite's name (copied). Allocates
+ * nothing; a d already built must be doc_verdicts_free'd first. */
 void doc_verdicts_init(struct doc_verdicts *d, const char *suite);
-/* The next verdict of d, zeroed, its kind and status set; NULL when d is
- * full (DOC_VERDICTS_MAX: the builders' own lists never are). */
+/* Frees d's verdicts (not d); d is then empty, its suite kept. */
+void doc_verdicts_free(struct doc_verdicts *d);
+/* The next verdict of d (d's own, valid until d is added to or freed),
+ * zeroed, its kind and status set; NULL without memory (d->lost counts
+ * it). */
 struct doc_verdict *doc_verdicts_add(struct doc_verdicts *d, enum doc_vkind kind,
                                      enum doc_verdict_status status);
 /* The status as every format writes it: "pass", "FAIL", "regression" (a
  * gate's failure), "inconclusive", "error". A static string. */
 const char *doc_verdict_word(const struct doc_verdict *v);
 /* @return the verdicts of d of kind k, and into *failed (NULL: not
- * counted) how many of them are not DOC_PASS. */
+ * counted) how many of them are not DOC_PASS; the lost count as failed
+ * verdicts of every kind. */
 size_t doc_verdicts_count(const struct doc_verdicts *d, enum doc_vkind k, size_t *failed);
 
 /* The text: "threshold EXPR: DETAIL: WORD", a line per threshold verdict
- * of group (only read; "" the one result's). */
+ * of group (only read; "" the one result's); then, of the one result's,
+ * a line saying how many verdicts were lost, if any. */
 void doc_verdicts_text(FILE *out, const struct doc_verdicts *d, const char *group);
 
 /* The JUnit file at path (created or truncated): one testsuite, one
@@ -66,7 +73,8 @@ void doc_verdicts_text(FILE *out, const struct doc_verdicts *d, const char *grou
  * hold become "\xHH"). A passed verdict's message ("GROUP: DETAIL: WORD",
  * without "GROUP: " when it has none) is its system-out, a failed or
  * inconclusive one's a <failure type="threshold">, a DOC_ERROR's detail
- * an <error type="interrupted">. junit.c.
+ * an <error type="interrupted">; the lost, if any, one testcase with an
+ * <error type="lost">. junit.c.
  * @return 0, or -1 with err (ERR_LEN, caller-owned): cannot write. */
 int doc_verdicts_junit(const char *path, const struct doc_verdicts *d, char *err);
 

@@ -58,6 +58,21 @@ void html_warn_close(FILE *out);
  * that a later one lies on wholly is drawn wider beneath it, and its
  * legend says so. */
 void html_chart(FILE *out, const struct doc_chart *c);
+/* The room a chart's plot area takes and needs around it, px. */
+struct html_chart_box {
+    int pad_top, pad_right, pad_bottom, pad_left; /* the labels' */
+    double height;                                /* the area's */
+};
+/* c's plot area's box into *b (the caller's). */
+void html_chart_box(const struct doc_chart *c, struct html_chart_box *b);
+/* What html_chart draws in c's plot area (only read), for a standalone
+ * SVG (chart_svg.c): grid, ticks, axis titles, shading, marks, each
+ * series' path (class "sN dN", data-series its name) and dots, as
+ * elements of an <svg> viewport of html_chart_box's height (x in % of its
+ * width). No hover script, no readout. */
+void html_chart_area(FILE *out, const struct doc_chart *c);
+/* Series k's colour and dash classes ("s3 d1") into out (len bytes). */
+void html_chart_class(const struct doc_chart *c, int k, char *out, size_t len);
 
 /* ---- flame graphs (html_flame.c) -------------------------------------------- */
 
@@ -79,11 +94,6 @@ void html_flame_compare(FILE *out, const struct run_result *const arm[2], size_t
  * table ("p99<5ms: p99 = 2.1ms, bound < 5ms" and the status word).
  * @return 0, or -1 with err (a bad --buckets spec; a write error). */
 struct doc_verdicts;
-/* A bucket grid (report.h) as a table: caption, a head row "corner,
- * names[0..ncols)", a row per edge. g and names are only read. */
-struct report_bucket_grid;
-void html_bucket_grid(FILE *out, const char *caption, const char *corner,
-                      const char *const *names, const struct report_bucket_grid *g);
 int html_write_run(const char *path, const struct run_result *r, const struct doc_verdicts *v,
                    char *err);
 

@@ -430,17 +430,12 @@ static void legend(FILE *out, const struct doc_series *s, int ns, const struct o
     fputs("</div>\n", out);
 }
 
-/* The plot: the outer <svg> is the plot area, the padding of its box the
- * room for the labels around it. */
-static void plot(FILE *out, const struct frame *f, const struct doc_chart *c,
+/* What lies in the plot area, from the shading to the dots: the page's
+ * and a standalone file's (html_chart_area). */
+static void area(FILE *out, const struct frame *f, const struct doc_chart *c,
                  const struct doc_series *s, int ns, const struct overlap *o)
 {
     int pad_right = c->y2name ? PAD_RIGHT_TWO : PAD_RIGHT_ONE;
-    fprintf(out, "<div class=\"plot\" style=\"padding:%dpx %dpx %dpx %dpx\">"
-                 "<svg height=\"%.0f\" role=\"img\" aria-label=\"", PAD_TOP, pad_right,
-            PAD_BOTTOM, PAD_LEFT, PH);
-    html_esc(out, c->title);
-    fputs("\" xmlns=\"http://www.w3.org/2000/svg\">\n", out);
     shade_and_mark(out, f, c);
     x_ticks(out, f);
     y_ticks(out, f, 0);
@@ -456,8 +451,45 @@ static void plot(FILE *out, const struct frame *f, const struct doc_chart *c,
     fputs("</svg>\n", out);
     for (int k = 0; k < ns; k++)
         series_dots(out, f, c, &s[k], k, o->depth[k]);
+}
+
+/* The plot: the outer <svg> is the plot area, the padding of its box the
+ * room for the labels around it. */
+static void plot(FILE *out, const struct frame *f, const struct doc_chart *c,
+                 const struct doc_series *s, int ns, const struct overlap *o)
+{
+    int pad_right = c->y2name ? PAD_RIGHT_TWO : PAD_RIGHT_ONE;
+    fprintf(out, "<div class=\"plot\" style=\"padding:%dpx %dpx %dpx %dpx\">"
+                 "<svg height=\"%.0f\" role=\"img\" aria-label=\"", PAD_TOP, pad_right,
+            PAD_BOTTOM, PAD_LEFT, PH);
+    html_esc(out, c->title);
+    fputs("\" xmlns=\"http://www.w3.org/2000/svg\">\n", out);
+    area(out, f, c, s, ns, o);
     fprintf(out, "<line class=\"xhair\" x1=\"0\" x2=\"0\" y1=\"0\" y2=\"%.0f\"/>\n</svg></div>\n",
             PH);
+}
+
+void html_chart_box(const struct doc_chart *c, struct html_chart_box *b)
+{
+    *b = (struct html_chart_box){PAD_TOP, c->y2name ? PAD_RIGHT_TWO : PAD_RIGHT_ONE,
+                                 PAD_BOTTOM, PAD_LEFT, PH};
+}
+
+void html_chart_area(FILE *out, const struct doc_chart *c)
+{
+    const struct doc_series *s = c->s;
+    int ns = c->ns > DOC_CHART_MAX_SERIES ? DOC_CHART_MAX_SERIES : c->ns;
+    struct frame f = {.xaxis = c->xaxis};
+    x_range(&f, c, s, ns);
+    y_ranges(&f, s, ns);
+    struct overlap o;
+    overlaps(&o, &f, c, s, ns);
+    area(out, &f, c, s, ns, &o);
+}
+
+void html_chart_class(const struct doc_chart *c, int k, char *out, size_t len)
+{
+    style_of(&c->s[k], k, out, len);
 }
 
 void html_chart(FILE *out, const struct doc_chart *c)

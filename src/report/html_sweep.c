@@ -62,14 +62,15 @@ static void warnings(FILE *out, const struct sweep *s)
 static int cells_tables(FILE *out, const struct sweep *s, long baseline, char *err)
 {
     struct doc_table t;
-    if (sweep_table_doc(&t, s, baseline, err))
+    struct doc_table_style st;
+    if (sweep_table_doc(&t, &st, s, baseline, err))
         return -1;
-    doc_table_html(out, &t);
+    doc_table_html(out, &t, &st.html);
     doc_table_free(&t);
     for (size_t i = 0; i < s->ncaps; i++) {
-        if (sweep_probes_doc(&t, s, i, err))
+        if (sweep_probes_doc(&t, &st, s, i, err))
             return -1;
-        doc_table_html(out, &t);
+        doc_table_html(out, &t, &st.html);
         doc_table_free(&t);
     }
     return 0;
@@ -94,7 +95,9 @@ static void buckets(FILE *out, const struct sweep *s)
     free(buf);
 }
 
-static void rep_row(FILE *out, size_t i, size_t r, const struct run_result *x)
+/* Run r of cell i as a row of the runs table. @return 0, or -1 with err. */
+static int rep_row(struct doc_table *t, size_t i, size_t r, const struct run_result *x,
+                   char *err)
 {
     char c[24], rep[24], n[4][32], steal[16] = "n/a", load[16] = "n/a", busy[16],
         kinds[200] = "";
@@ -113,18 +116,29 @@ static void rep_row(FILE *out, size_t i, size_t r, const struct run_result *x)
         snprintf(load, sizeof load, "%.2f", x->loadavg1);
     report_fmt_pct(x->machine_busy_pct, busy, sizeof busy);
     const char *cells[9] = {c, rep, n[0], n[1], n[2], kinds, busy, steal, load};
-    html_row(out, cells, 9);
+    return doc_table_add(t, cells, err);
 }
 
-static void runs_table(FILE *out, const struct sweep *s)
+/* Every run of s: its requests, errors by kind and machine, into t and
+ * st (the caller's: doc_table_free t after a 0). @return 0, or -1 with
+ * err (no memory). */
+static int runs_doc(const struct sweep *s, struct doc_table *t, struct doc_table_style *st,
+                    char *err)
 {
     static const char *const heads[] = {"cell", "repeat", "sent", "ok", "errors",
                                         "errors by kind", "machine busy", "steal", "load"};
-    html_table(out, "every run: requests, errors by kind, and the machine", heads, 9);
+    doc_table_init(t, 9);
+    doc_table_style_init(st);
+    t->cell_len = 200; /* the kinds, whole */
+    for (int c = 0; c < 9; c++)
+        snprintf(t->heads[c], DOC_CELL_LEN, "%s", heads[c]);
+    snprintf(st->html.caption, sizeof st->html.caption,
+             "every run: requests, errors by kind, and the machine");
     for (size_t i = 0; i < s->ncells; i++)
         for (size_t r = 0; r < s->cells[i].nreps; r++)
-            rep_row(out, i, r, &s->cells[i].reps[r]);
-    html_table_end(out);
+            if (rep_row(t, i, r, &s->cells[i].reps[r], err))
+                return -1;
+    return 0;
 }
 
 static int tables(FILE *out, const struct sweep *s, long baseline, char *err)
@@ -137,7 +151,12 @@ static int tables(FILE *out, const struct sweep *s, long baseline, char *err)
     buckets(out, s);
     html_section_end(out);
     html_section(out, "Runs, errors and machine");
-    runs_table(out, s);
+    struct doc_table t;
+    struct doc_table_style st;
+    if (runs_doc(s, &t, &st, err))
+        return -1;
+    doc_table_html(out, &t, &st.html);
+    doc_table_free(&t);
     html_section_end(out);
     for (size_t i = 0; i < s->ncells; i++)
         if (s->cells[i].nreps) { /* what every cell shares, from the first run */
@@ -162,9 +181,10 @@ int html_write_sweep(const char *path, const struct sweep *s, long baseline, cha
     snprintf(title, sizeof title, "rpcbench sweep: %zu cell%s x %zu repeat%s", s->ncells,
              s->ncells == 1 ? "" : "s", s->repeats, s->repeats == 1 ? "" : "s");
     html_begin(out, title);
-    static struct doc_cards cards; /* large */
+    struct doc_cards cards;
     sweep_cards_doc(s, &cards);
     doc_cards_html(out, &cards);
+    doc_cards_free(&cards);
     warnings(out, s);
     charts(out, s);
     int rc = tables(out, s, baseline, err);

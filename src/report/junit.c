@@ -3,6 +3,7 @@
 #include "report/doc_verdicts.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "base/file.h"
 #include "base/safetext.h"
@@ -29,12 +30,16 @@ static void put_escaped(FILE *f, const char *s)
 /* One testcase: its message says what the text's line says. */
 static void put_case(FILE *f, const struct doc_verdict *v)
 {
-    char msg[ERR_LEN]; /* as long as the text once held: the same bytes */
+    char full[sizeof v->group + sizeof v->detail + 32], msg[ERR_LEN];
     if (v->status == DOC_ERROR)
-        snprintf(msg, sizeof msg, "%s", v->detail);
+        snprintf(full, sizeof full, "%s", v->detail);
     else
-        snprintf(msg, sizeof msg, "%s%s%s: %s", v->group, v->group[0] ? ": " : "", v->detail,
-                 doc_verdict_word(v));
+        snprintf(full, sizeof full, "%s%s%s: %s", v->group, v->group[0] ? ": " : "",
+                 v->detail, doc_verdict_word(v));
+    /* cut to ERR_LEN as the message always was: the same bytes as before */
+    size_t n = strnlen(full, sizeof msg - 1);
+    memcpy(msg, full, n);
+    msg[n] = 0;
     fputs("    <testcase classname=\"", f);
     put_escaped(f, v->classname);
     fputs("\" name=\"", f);
@@ -67,10 +72,14 @@ int doc_verdicts_junit(const char *path, const struct doc_verdicts *d, char *err
     }
     fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n  <testsuite name=\"", f);
     put_escaped(f, d->suite);
-    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\">\n", d->n,
-            failures, errors);
+    fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\">\n",
+            d->n + (d->lost > 0), failures, errors + (d->lost > 0));
     for (size_t i = 0; i < d->n; i++)
         put_case(f, &d->v[i]);
+    if (d->lost) /* a verdict no memory held is no pass */
+        fprintf(f, "    <testcase classname=\"rpcbench\" name=\"lost verdicts\">\n"
+                   "      <error message=\"%zu verdicts lost: out of memory\" type=\"lost\">"
+                   "%zu verdicts lost: out of memory</error>\n    </testcase>\n", d->lost, d->lost);
     fputs("  </testsuite>\n</testsuites>\n", f);
     return file_close_checked(f, path, err);
 }

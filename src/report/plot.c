@@ -1,5 +1,5 @@
 /* plot: --plot of a run or a comparison, the page's chart documents
- * (run_charts.h) drawn by gnuplot (doc_chart_gp.c). */
+ * (run_charts.h) as one standalone SVG (chart_svg.c). */
 #include "report/plot.h"
 
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include "report/run_charts.h"
 
 int plot_svg(const char *svg_path, const struct run_result *const *arms,
-             const char *const *names, size_t narms, int keep, char *err)
+             const char *const *names, size_t narms, char *err)
 {
     if (narms < 1 || narms > 2) {
         snprintf(err, ERR_LEN, "--plot: 1 or 2 arms");
@@ -35,7 +35,7 @@ int plot_svg(const char *svg_path, const struct run_result *const *arms,
         size_t len = strlen(title);
         snprintf(title + len, sizeof title - len, "%s %s", i ? " vs" : "", names[i]);
     }
-    int rc = doc_chart_gp_svg(svg_path, c, n, title, keep, err);
+    int rc = doc_chart_svg(svg_path, c, n, title, err);
     run_charts_free(c, n);
     return rc;
 }

@@ -18,14 +18,14 @@ static void set_heads(struct doc_table *t, const char *const *h, const int *w, i
     t->cell_len = PROFILE_FUNC_LEN;
 }
 
-static void heads(struct doc_table *t)
+static void heads(struct doc_table *t, struct doc_table_style *st)
 {
     static const char *const h[] = {"function", "module", "self ms/call", "total ms/call",
                                     "self %", "total %"};
     static const int w[] = {-40, -18, 12, 13, 7, 7};
     set_heads(t, h, w, 6);
-    t->text_max[0] = 60;
-    t->text_max[1] = 24;
+    st->text.max[0] = 60;
+    st->text.max[1] = 24;
     snprintf(t->id, sizeof t->id, "profile");
     snprintf(t->cell_ids, sizeof t->cell_ids, "prof");
 }
@@ -79,28 +79,32 @@ static int add_rows(struct doc_table *t, const struct profile_row *rows, int n, 
     return 0;
 }
 
-int report_profile_doc(const struct run_result *r, struct doc_table *t, char *err)
+int report_profile_doc(const struct run_result *r, struct doc_table *t,
+                       struct doc_table_style *st, char *err)
 {
     const struct profile_summary *p = &r->profile;
     doc_table_init(t, 6);
+    doc_table_style_init(st);
     if (!p->taken)
         return 0;
-    heads(t);
+    heads(t, st);
     caption(p, t);
     return add_rows(t, p->rows, p->nrows < p->top ? p->nrows : p->top, 1, err);
 }
 
-int report_profile_modules_doc(const struct run_result *r, struct doc_table *t, char *err)
+int report_profile_modules_doc(const struct run_result *r, struct doc_table *t,
+                               struct doc_table_style *st, char *err)
 {
     static const char *const h[] = {"module", "self ms/call", "total ms/call", "self %",
                                     "total %"};
     static const int w[] = {-40, 12, 13, 7, 7};
     const struct profile_summary *p = &r->profile;
     doc_table_init(t, 5);
+    doc_table_style_init(st);
     if (!p->taken || !p->nmodules)
         return 0;
     set_heads(t, h, w, 5);
-    t->text_max[0] = 60;
+    st->text.max[0] = 60;
     snprintf(t->id, sizeof t->id, "profile-modules");
     snprintf(t->cell_ids, sizeof t->cell_ids, "profm");
     snprintf(t->caption, sizeof t->caption, "server profile by module (the same samples)");
@@ -110,7 +114,8 @@ int report_profile_modules_doc(const struct run_result *r, struct doc_table *t, 
 }
 
 /* The diff's heads: A and B side by side, then B - A with its interval. */
-static void diff_heads(const struct profile_diff *d, struct doc_table *t)
+static void diff_heads(const struct profile_diff *d, struct doc_table *t,
+                       struct doc_table_style *st)
 {
     char a[DOC_CELL_LEN], b[DOC_CELL_LEN];
     snprintf(a, sizeof a, "%.20s self", d->names[0]);
@@ -119,8 +124,8 @@ static void diff_heads(const struct profile_diff *d, struct doc_table *t)
                        ""};
     static const int w[] = {-36, -16, 10, 10, 9, 19, 10, 7, 0};
     set_heads(t, h, w, 9);
-    t->text_max[0] = 50;
-    t->text_max[1] = 20;
+    st->text.max[0] = 50;
+    st->text.max[1] = 20;
     snprintf(t->id, sizeof t->id, d->modules ? "profile-diff-modules" : "profile-diff");
     snprintf(t->caption, sizeof t->caption, "server profile%s, B - A (CPU-ms per call, %d "
              "paired rounds, perf samples x each round's CPU per call)",
@@ -133,10 +138,12 @@ static void diff_heads(const struct profile_diff *d, struct doc_table *t)
     snprintf(t->notes, sizeof t->notes, "%s", d->summary);
 }
 
-int report_profile_diff_doc(const struct profile_diff *d, struct doc_table *t, char *err)
+int report_profile_diff_doc(const struct profile_diff *d, struct doc_table *t,
+                            struct doc_table_style *st, char *err)
 {
     doc_table_init(t, 9);
-    diff_heads(d, t);
+    doc_table_style_init(st);
+    diff_heads(d, t, st);
     for (int i = 0; i < d->nrows && i < d->top; i++) {
         const struct profile_diff_row *r = &d->rows[i];
         char v[6][48];

@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-static void heads(struct doc_table *t)
+static void heads(struct doc_table *t, struct doc_table_style *st)
 {
     static const char *const h[] = {"rank", "host", "sent", "unsent", "ok", "errors",
                                     "achieved/s", "lag p99", "cpu %", "clock us", ""};
@@ -15,16 +15,18 @@ static void heads(struct doc_table *t)
         snprintf(t->heads[c], sizeof t->heads[c], "%s", h[c]);
         t->width[c] = w[c];
     }
-    t->text_max[1] = 20;
+    st->text.max[1] = 20;
     t->gap[10] = 1; /* "  LOST" after the clock */
     snprintf(t->id, sizeof t->id, "ranks");
-    snprintf(t->html_caption, sizeof t->html_caption, "MPI ranks");
+    snprintf(st->html.caption, sizeof st->html.caption, "MPI ranks");
 }
 
-int report_ranks_doc(const struct run_result *r, struct doc_table *t, char *err)
+int report_ranks_doc(const struct run_result *r, struct doc_table *t,
+                     struct doc_table_style *st, char *err)
 {
     doc_table_init(t, 11);
-    heads(t);
+    doc_table_style_init(st);
+    heads(t, st);
     double total = 0;
     int known = 0;
     for (size_t i = 0; i < r->nranks; i++) {

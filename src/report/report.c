@@ -108,7 +108,8 @@ void report_fmt_bytes(double bytes, char *out, size_t len)
 
 /* ---- sections ---------------------------------------------------------- */
 
-int report_bucket_doc(const struct run_result *r, struct doc_table *t, char *err)
+int report_bucket_doc(const struct run_result *r, struct doc_table *t,
+                      struct doc_table_style *st, char *err)
 {
     const struct hist *h = &r->latency;
     double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
@@ -116,9 +117,10 @@ int report_bucket_doc(const struct run_result *r, struct doc_table *t, char *err
     if (n < 0)
         return -1;
     doc_table_init(t, 2);
+    doc_table_style_init(st);
     snprintf(t->heads[0], DOC_CELL_LEN, "response time");
     snprintf(t->heads[1], DOC_CELL_LEN, "percentage");
-    snprintf(t->text_head, sizeof t->text_head, "response time: percentage");
+    snprintf(st->text.head, sizeof st->text.head, "response time: percentage");
     snprintf(t->caption, sizeof t->caption, "average=n/a min=n/a max=n/a (no successful response)");
     if (h->total_count) {
         struct report_unit u = report_unit_pick(1000, (double)(h->min > 0 ? h->min : 1));
@@ -150,12 +152,14 @@ struct report_unit report_pct_unit(const struct run_result *r)
     return report_unit_pick(mx, mn);
 }
 
-int report_pct_doc(const struct run_result *r, struct doc_table *t, char *err)
+int report_pct_doc(const struct run_result *r, struct doc_table *t,
+                   struct doc_table_style *st, char *err)
 {
     static const char *const heads[3] = {"percentile", "latency", "service"};
     static const int widths[3] = {-10, 12, 12};
     const struct hist *lat = &r->latency, *svc = &r->service;
     doc_table_init(t, 3);
+    doc_table_style_init(st);
     for (int c = 0; c < 3; c++) {
         snprintf(t->heads[c], DOC_CELL_LEN, "%s", heads[c]);
         t->width[c] = widths[c];
@@ -187,22 +191,47 @@ const char *report_fmt_pct(double v, char *buf, size_t len)
     return buf;
 }
 
-int report_bucket_grid(const char *spec, const struct hist *const *hs, int n,
-                       struct report_bucket_grid *g, char *err)
+/* The grid's heads and the words around it (report_grid_words). */
+static void grid_words(struct doc_table *t, struct doc_table_style *st,
+                       const char *const *names, const struct report_grid_words *w)
 {
-    double edges[BUCKETS_MAX], pct[BUCKETS_MAX];
-    g->ncols = n < REPORT_GRID_COLS ? n : REPORT_GRID_COLS;
-    g->note[0] = 0;
-    g->nrows = buckets_edges(spec, hs, g->ncols, edges, err);
-    if (g->nrows < 0)
+    snprintf(t->heads[0], DOC_CELL_LEN, "%s", w->title);
+    snprintf(st->html.first_head, sizeof st->html.first_head, "%s", w->corner);
+    t->width[0] = -16;
+    for (int k = 1; k < t->ncols; k++) {
+        snprintf(t->heads[k], DOC_CELL_LEN, "%s", names[k - 1]);
+        int len = (int)strlen(t->heads[k]);
+        t->width[k] = len < 8 ? 8 : len;
+    }
+    snprintf(t->legend, sizeof t->legend, "%s", w->note);
+    snprintf(st->html.caption, sizeof st->html.caption, w->note[0] ? "%s (%s)" : "%s",
+             w->caption, w->note);
+}
+
+int report_bucket_grid_doc(const char *spec, const struct hist *const *hs,
+                           const char *const *names, int n, const struct report_grid_words *w,
+                           struct doc_table *t, struct doc_table_style *st, char *err)
+{
+    double edges[BUCKETS_MAX], pct[REPORT_GRID_COLS][BUCKETS_MAX];
+    int ncols = n < REPORT_GRID_COLS ? n : REPORT_GRID_COLS;
+    int nrows = buckets_edges(spec, hs, ncols, edges, err);
+    if (nrows < 0)
         return -1;
-    for (int i = 0; i < g->nrows; i++)
-        buckets_row_label(edges[i], g->label[i], sizeof g->label[i]);
-    for (int k = 0; k < g->ncols; k++) {
-        buckets_fill(hs[k], edges, g->nrows, pct);
-        for (int i = 0; i < g->nrows; i++) /* no answer: no share */
-            snprintf(g->cell[i][k], sizeof g->cell[i][k], hs[k]->total_count ? "%.1f" : "n/a",
-                     pct[i]);
+    doc_table_init(t, ncols + 1);
+    doc_table_style_init(st);
+    grid_words(t, st, names, w);
+    for (int k = 0; k < ncols; k++)
+        buckets_fill(hs[k], edges, nrows, pct[k]);
+    for (int i = 0; i < nrows; i++) {
+        char label[24], v[REPORT_GRID_COLS][16];
+        const char *cells[REPORT_GRID_COLS + 1] = {label};
+        buckets_row_label(edges[i], label, sizeof label);
+        for (int k = 0; k < ncols; k++) { /* no answer: no share */
+            snprintf(v[k], sizeof v[k], hs[k]->total_count ? "%.1f" : "n/a", pct[k][i]);
+            cells[k + 1] = v[k];
+        }
+        if (doc_table_add(t, cells, err))
+            return -1;
     }
     return 0;
 }
@@ -220,35 +249,17 @@ size_t report_busiest(const int64_t *counts, size_t n, size_t k, size_t *idx)
     return m;
 }
 
-void report_bucket_grid_text(FILE *out, const char *title, const char *const *names,
-                             const struct report_bucket_grid *g)
-{
-    int w[REPORT_GRID_COLS];
-    fprintf(out, "\n%-16s", title);
-    for (int k = 0; k < g->ncols; k++) {
-        w[k] = (int)strlen(names[k]) < 8 ? 8 : (int)strlen(names[k]);
-        fprintf(out, " %*s", w[k], names[k]);
-    }
-    fputc('\n', out);
-    for (int i = 0; i < g->nrows; i++) {
-        fprintf(out, "%-16s", g->label[i]);
-        for (int k = 0; k < g->ncols; k++)
-            fprintf(out, " %*s", w[k], g->cell[i][k]);
-        fputc('\n', out);
-    }
-    if (g->note[0])
-        fprintf(out, "(%s)\n", g->note);
-}
-
-int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err)
+int report_verb_doc(const struct run_result *r, struct doc_table *t,
+                    struct doc_table_style *st, char *err)
 {
     static const char *const heads[8] = {"verb", "requests", "ok", "errors", "unfinished",
                                          "unsent", "p50", "p99"};
     static const int widths[8] = {-16, 8, 8, 8, 10, 8, 10, 10};
     doc_table_init(t, 8);
+    doc_table_style_init(st);
     if (r->nverbs < 2)
         return 1;
-    snprintf(t->html_caption, sizeof t->html_caption, "per verb");
+    snprintf(st->html.caption, sizeof st->html.caption, "per verb");
     for (int c = 0; c < 8; c++) {
         snprintf(t->heads[c], DOC_CELL_LEN, "%s", heads[c]);
         t->width[c] = widths[c];
@@ -274,32 +285,3 @@ int report_verb_doc(const struct run_result *r, struct doc_table *t, char *err)
     return 0;
 }
 
-void report_csv(FILE *out, const struct run_result *r)
-{
-    int staged = r->cfg.nstages > 0; /* the offered rate varies: a column of its own */
-    /* due and unsent by intended time, sent by the write, ok and errors by
-     * the answer's arrival (client/ledger.c) */
-    fprintf(out, "t,due,sent,unsent,ok,errors,p50_ms,p99_ms,server_cpu_pct,client_cpu_pct,server_rss_kb%s\n",
-            staged ? ",offered" : "");
-    for (size_t i = 0; i < r->nintervals; i++) {
-        const struct interval_rec *x = &r->intervals[i];
-        char scpu[24] = "", ccpu[24] = "", rss[24] = ""; /* empty: not measured */
-        char p50[24] = "", p99[24] = "";                /* empty: nothing answered */
-        if (fig_known(x->p50_ms))
-            snprintf(p50, sizeof p50, "%.3f", x->p50_ms);
-        if (fig_known(x->p99_ms))
-            snprintf(p99, sizeof p99, "%.3f", x->p99_ms);
-        if (fig_known(x->server_cpu_pct))
-            snprintf(scpu, sizeof scpu, "%.1f", x->server_cpu_pct);
-        if (fig_known(x->client_cpu_pct))
-            snprintf(ccpu, sizeof ccpu, "%.1f", x->client_cpu_pct);
-        if (fig_known(x->server_rss_kb))
-            snprintf(rss, sizeof rss, "%.0f", x->server_rss_kb);
-        fprintf(out, "%.3f,%lld,%lld,%lld,%lld,%lld,%s,%s,%s,%s,%s", x->t, (long long)x->due,
-                (long long)x->sent, (long long)x->unsent, (long long)x->ok, (long long)x->errors,
-                p50, p99, scpu, ccpu, rss);
-        if (staged)
-            fprintf(out, ",%.3f", x->offered);
-        fputc('\n', out);
-    }
-}

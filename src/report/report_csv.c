@@ -1,13 +1,16 @@
-/* report_csv: the run's summary and its bucket table as CSV, for the
- * spreadsheet workflow (--format csv-summary, --format csv-buckets); the
- * timeline (--format csv) is report_csv in report.c. Each is one
+/* report_csv: the run's timeline, its summary and its bucket table as CSV,
+ * for the spreadsheet workflow (--format csv, csv-summary, csv-buckets);
+ * the timeline and the summary are documents (report_timeline_doc,
+ * report_summary_doc) that doc_table_csv writes. Each is one
  * rectangular table with a header row, so a spreadsheet or
  * csv.DictReader takes it as is. Figures without data are empty cells. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "base/safetext.h"
+#include "base/err.h"
+#include "base/figure.h"
 #include "stats/buckets.h"
 #include "report/report.h"
 #include "report/report_csv.h"
@@ -16,19 +19,7 @@
 
 void report_csv_field(FILE *out, const char *s)
 {
-    char tmp[1024];
-    s = safetext_view(s, tmp, sizeof tmp, 0); /* defence in depth: one line, valid UTF-8 */
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
+    doc_csv_field(out, s);
 }
 
 static void num(FILE *out, double v, int have)
@@ -39,94 +30,184 @@ static void num(FILE *out, double v, int have)
         fputs(",", out);
 }
 
-static void summary_head(FILE *out, const struct run_result *r)
-{
-    fputs("label,proto,url,duration_s,rate_target,rate_achieved,offered,sent,unsent,ok,errors,"
-          "unfinished", out);
-    for (int k = 0; k < ERR_KINDS; k++)
-        fprintf(out, ",errors_%s", err_kind_names[k]);
-    fputs(",latency_min_ms,latency_mean_ms,latency_max_ms", out);
-    for (size_t i = 0; i < r->cfg.npcts; i++)
-        fprintf(out, ",latency_p%g_ms", r->cfg.pcts[i]);
-    fputs(",censored,latency_lower_bound", out);
-    fputs(",server_cpu_mean_pct,server_cpu_ms_per_call,bytes_received", out);
-    fputs(",server_idle_pct,server_cpu_ms_per_call_net", out);
-}
+/* ---- the summary: one document, one row --------------------------------------- */
 
-/* The metric lines of the run's sections (report_kv_metric), in their
- * order: a figure the report shows gets its column here without a line of
- * its own. head: their names, else their values. */
-static void metric_columns(FILE *out, const struct doc_kv *d, int head)
+/* The metrics the summary carries beyond its own columns (model/metric.h),
+ * named by their JSON keys: a figure of the report's sections that the
+ * columns above do not already hold. A list of its own, so that the
+ * columns never depend on which lines a text section shows. */
+static const int summary_metrics[] = {METRIC_CLIENT_CPU_MS};
+#define SUMMARY_METRICS (int)(sizeof summary_metrics / sizeof summary_metrics[0])
+
+/* A summary under construction: its columns' heads, kinds and values. */
+struct summary {
+    struct doc_table *t;
+    const char *text[DOC_MAX_COLS]; /* a text column's cell, else NULL */
+    double raw[DOC_MAX_COLS];
+};
+
+/* The next column: named name (printf), holding a count (kind
+ * DOC_RAW_INT), a figure (DOC_RAW_G, 10 digits; FIG_UNKNOWN unless have)
+ * or a text (DOC_RAW_NONE, text). */
+static void column(struct summary *m, enum doc_raw kind, double v, const char *text,
+                   const char *name, ...) __attribute__((format(printf, 5, 6)));
+static void column(struct summary *m, enum doc_raw kind, double v, const char *text,
+                   const char *name, ...)
 {
-    for (int s = 0; s < REPORT_SECTIONS; s++)
-        for (int i = 0; i < d[s].n; i++) {
-            const struct doc_kv_line *l = &d[s].line[i];
-            if (l->metric < 0)
-                continue;
-            if (head)
-                fprintf(out, ",%s", metric_defs[l->metric].json_key);
-            else
-                num(out, l->raw, fig_known(l->raw));
-        }
+    struct doc_table *t = m->t;
+    if (t->ncols == DOC_MAX_COLS) /* a bug: DOC_MAX_COLS holds the most a run has */
+        return;
+    int c = t->ncols++;
+    va_list ap;
+    va_start(ap, name);
+    vsnprintf(t->heads[c], DOC_CELL_LEN, name, ap);
+    va_end(ap);
+    t->raw_kind[c] = kind;
+    t->raw_dec[c] = 10;
+    m->raw[c] = v;
+    m->text[c] = text;
 }
 
 /* latency_lower_bound: the names of the latency columns that censored
  * values reach (result_lower_bound), space-separated, as JSON's
- * latency_ms.lower_bound lists them; empty when every figure is exact. */
-static void lower_bound_cell(FILE *out, const struct run_result *r)
+ * latency_ms.lower_bound lists them; "" when every figure is exact. */
+static void lower_bound_cell(const struct run_result *r, char *out, size_t len)
 {
     const struct hist *h = &r->latency;
     const struct censor *cs = &r->censored;
-    const char *sep = "";
-    fputc(',', out);
+    out[0] = 0;
     if (cs->n <= 0 || !h->total_count)
         return;
-    if (result_censored_at(cs, (double)h->min))
-        fputs("latency_min_ms", out), sep = " ";
-    fprintf(out, "%slatency_mean_ms latency_max_ms", sep);
+    int min = result_censored_at(cs, (double)h->min);
+    snprintf(out, len, "%slatency_mean_ms latency_max_ms", min ? "latency_min_ms " : "");
     for (size_t i = 0; i < r->cfg.npcts; i++)
         if (result_censored_at(cs, (double)hist_percentile(h, r->cfg.pcts[i])))
-            fprintf(out, " latency_p%g_ms", r->cfg.pcts[i]);
+            snprintf(out + strlen(out), len - strlen(out), " latency_p%g_ms", r->cfg.pcts[i]);
+}
+
+/* The counts: the requests' fate, then each error kind. */
+static void count_columns(struct summary *m, const struct run_result *r)
+{
+    const int64_t n[] = {r->offered, r->sent, r->unsent, r->ok, r->errors, r->unfinished};
+    static const char *const names[] = {"offered", "sent", "unsent", "ok", "errors",
+                                        "unfinished"};
+    for (int i = 0; i < 6; i++)
+        column(m, DOC_RAW_INT, (double)n[i], NULL, "%s", names[i]);
+    for (int k = 0; k < ERR_KINDS; k++)
+        column(m, DOC_RAW_INT, (double)r->err[k], NULL, "errors_%s", err_kind_names[k]);
+}
+
+/* The latency (ms, unknown without an answer), its censoring. */
+static void latency_columns(struct summary *m, const struct run_result *r, char *lower,
+                            size_t len)
+{
+    const struct hist *h = &r->latency;
+    double no = FIG_UNKNOWN;
+    int any = h->total_count > 0;
+    column(m, DOC_RAW_G, any ? (double)h->min / 1000 : no, NULL, "latency_min_ms");
+    column(m, DOC_RAW_G, any ? hist_mean(h) / 1000 : no, NULL, "latency_mean_ms");
+    column(m, DOC_RAW_G, any ? (double)h->max / 1000 : no, NULL, "latency_max_ms");
+    for (size_t i = 0; i < r->cfg.npcts; i++)
+        column(m, DOC_RAW_G,
+               any ? (double)hist_percentile(h, r->cfg.pcts[i]) / 1000 : no, NULL,
+               "latency_p%g_ms", r->cfg.pcts[i]);
+    column(m, DOC_RAW_INT, (double)r->censored.n, NULL, "censored");
+    lower_bound_cell(r, lower, len);
+    column(m, DOC_RAW_NONE, 0, lower, "latency_lower_bound");
+}
+
+/* The server's CPU and bytes, then the metrics of the sections. */
+static void cpu_columns(struct summary *m, const struct run_result *r)
+{
+    double mean, p50, max;
+    result_cpu_summary(r, &mean, &p50, &max);
+    struct cpu_per_call c;
+    result_cpu_per_call(r, &c);
+    column(m, DOC_RAW_G, mean, NULL, "server_cpu_mean_pct");
+    column(m, DOC_RAW_G, result_cpu_ms_per_call(r), NULL, "server_cpu_ms_per_call");
+    column(m, DOC_RAW_INT, (double)r->bytes_received, NULL, "bytes_received");
+    /* unknown: no idle baseline */
+    column(m, DOC_RAW_G, r->idle.n > 0 ? r->idle.mean_pct : FIG_UNKNOWN, NULL,
+           "server_idle_pct");
+    column(m, DOC_RAW_G, c.net, NULL, "server_cpu_ms_per_call_net");
+    for (int i = 0; i < SUMMARY_METRICS; i++) {
+        const struct metric_def *d = &metric_defs[summary_metrics[i]];
+        column(m, DOC_RAW_G, d->value(r), NULL, "%s", d->json_key);
+    }
+}
+
+int report_summary_doc(const struct run_result *r, struct doc_table *t, char *err)
+{
+    struct summary m = {t, {NULL}, {0}};
+    char lower[400];
+    doc_table_init(t, 1);
+    t->ncols = 0; /* column() adds them */
+    t->cell_len = 1024; /* the target's URL, whole */
+    column(&m, DOC_RAW_NONE, 0, r->cfg.label[0] ? r->cfg.label : r->cfg.encoding, "label");
+    column(&m, DOC_RAW_NONE, 0, r->cfg.encoding, "proto");
+    column(&m, DOC_RAW_NONE, 0, r->target_url, "url");
+    column(&m, DOC_RAW_G, r->duration_s, NULL, "duration_s");
+    column(&m, DOC_RAW_G, r->cfg.rate, NULL, "rate_target");
+    column(&m, DOC_RAW_G, r->rate_achieved, NULL, "rate_achieved");
+    count_columns(&m, r);
+    latency_columns(&m, r, lower, sizeof lower);
+    cpu_columns(&m, r);
+    return doc_table_add_raw(t, m.text, m.raw, err); /* a figure's text: its raw value */
 }
 
 void report_csv_summary(FILE *out, const struct run_result *r)
 {
-    const struct hist *h = &r->latency;
-    int any = h->total_count > 0;
-    struct doc_kv d[REPORT_SECTIONS];
-    report_sections(r, d);
-    summary_head(out, r);
-    metric_columns(out, d, 1);
-    fputc('\n', out);
-    report_csv_field(out, r->cfg.label[0] ? r->cfg.label : r->cfg.encoding);
-    fputc(',', out);
-    report_csv_field(out, r->cfg.encoding);
-    fputc(',', out);
-    report_csv_field(out, r->target_url);
-    fprintf(out, ",%.10g,%.10g,%.10g,%lld,%lld,%lld,%lld,%lld,%lld", r->duration_s, r->cfg.rate,
-            r->rate_achieved, (long long)r->offered, (long long)r->sent, (long long)r->unsent,
-            (long long)r->ok, (long long)r->errors, (long long)r->unfinished);
-    for (int k = 0; k < ERR_KINDS; k++)
-        fprintf(out, ",%lld", (long long)r->err[k]);
-    num(out, (double)h->min / 1000, any);
-    num(out, hist_mean(h) / 1000, any);
-    num(out, (double)h->max / 1000, any);
-    for (size_t i = 0; i < r->cfg.npcts; i++)
-        num(out, (double)hist_percentile(h, r->cfg.pcts[i]) / 1000, any);
-    fprintf(out, ",%lld", (long long)r->censored.n);
-    lower_bound_cell(out, r);
-    double mean, p50, max;
-    result_cpu_summary(r, &mean, &p50, &max);
-    double per = result_cpu_ms_per_call(r);
-    struct cpu_per_call c;
-    result_cpu_per_call(r, &c);
-    num(out, mean, fig_known(mean));
-    num(out, per, fig_known(per));
-    fprintf(out, ",%lld", (long long)r->bytes_received);
-    num(out, r->idle.mean_pct, r->idle.n > 0); /* empty: no idle baseline */
-    num(out, c.net, fig_known(c.net));
-    metric_columns(out, d, 0);
-    fputc('\n', out);
+    struct doc_table t;
+    char err[ERR_LEN];
+    if (report_summary_doc(r, &t, err)) {
+        fprintf(out, "error\n%s\n", err); /* no memory: said, never an empty file */
+        return;
+    }
+    doc_table_csv(out, &t);
+    doc_table_free(&t);
+}
+
+/* ---- the timeline: a row per interval ------------------------------------------ */
+
+int report_timeline_doc(const struct run_result *r, struct doc_table *t, char *err)
+{
+    /* due and unsent by intended time, sent by the write, ok and errors by
+     * the answer's arrival (client/ledger.c); a staged run's offered rate
+     * varies: a column of its own */
+    static const char *const heads[] = {"t", "due", "sent", "unsent", "ok", "errors",
+                                        "p50_ms", "p99_ms", "server_cpu_pct",
+                                        "client_cpu_pct", "server_rss_kb", "offered"};
+    static const int dec[] = {3, -1, -1, -1, -1, -1, 3, 3, 1, 1, 0, 3}; /* -1: a count */
+    int n = r->cfg.nstages > 0 ? 12 : 11;
+    doc_table_init(t, n);
+    for (int c = 0; c < n; c++) {
+        snprintf(t->heads[c], DOC_CELL_LEN, "%s", heads[c]);
+        t->raw_kind[c] = dec[c] < 0 ? DOC_RAW_INT : DOC_RAW_FIXED;
+        t->raw_dec[c] = dec[c];
+    }
+    for (size_t i = 0; i < r->nintervals; i++) {
+        const struct interval_rec *x = &r->intervals[i];
+        /* unknown (empty): nothing answered, not measured */
+        const double v[12] = {x->t, (double)x->due, (double)x->sent, (double)x->unsent,
+                              (double)x->ok, (double)x->errors, x->p50_ms, x->p99_ms,
+                              x->server_cpu_pct, x->client_cpu_pct, x->server_rss_kb,
+                              x->offered};
+        if (doc_table_add_raw(t, NULL, v, err))
+            return -1;
+    }
+    return 0;
+}
+
+void report_csv(FILE *out, const struct run_result *r)
+{
+    struct doc_table t;
+    char err[ERR_LEN];
+    if (report_timeline_doc(r, &t, err)) {
+        fprintf(out, "error\n%s\n", err); /* no memory: said, never a cut file */
+        return;
+    }
+    doc_table_csv(out, &t);
+    doc_table_free(&t);
 }
 
 int report_csv_buckets(FILE *out, const struct run_result *r, char *err)

@@ -84,9 +84,11 @@ static int stage_row(const struct run_result *r, size_t i, const struct report_u
     return doc_table_add_row(t, cells, id, 0, err);
 }
 
-int report_stage_doc(const struct run_result *r, struct doc_table *t, char *err)
+int report_stage_doc(const struct run_result *r, struct doc_table *t,
+                     struct doc_table_style *st, char *err)
 {
     doc_table_init(t, STAGE_COLS);
+    doc_table_style_init(st);
     if (!r->nstages)
         return 0;
     heads(t);

@@ -1,7 +1,8 @@
 /* run_charts: the charts of a run and of a comparison, each built once as
  * a document (doc_chart.h) by one function here: the pages draw them
- * (html_run.c, compare_html.c) and --plot hands the same documents to
- * gnuplot (plot.c), so the page and the SVG show the same lines.
+ * (html_run.c, compare_html.c) and --plot writes the same documents, drawn
+ * the same way, as one SVG file (plot.c), so the page and the file show the
+ * same lines.
  *
  * Charts are built from the histograms and the interval timeline, never
  * from per-request samples, so they stay small however long the run. The

@@ -24,9 +24,12 @@ struct run_doc {
     struct doc_table targets;                    /* --targets: the worst hosts (else none) */
     struct doc_table profile;                    /* --profile's top functions */
     struct doc_table profile_modules;            /* and its modules */
+    /* each table's writer settings, as its builder returned them */
+    struct doc_table_style buckets_style, pcts_style, verbs_style, ranks_style, stages_style,
+        targets_style, profile_style, profile_modules_style, verb_grid_style, errors_style;
     int mix;                                     /* two verbs or more: verbs and grid */
-    const char *verb_names[RUN_MAX_VERBS];       /* into r */
-    struct report_bucket_grid verb_grid;         /* a mix's cumulative %, per verb */
+    struct doc_table verb_grid;                  /* a mix's cumulative %, per verb */
+    struct doc_table errors;                     /* the page's requests and errors by kind */
     /* the headline: target, protocol, rates, p50 and p99 (as the
      * percentile table writes them), errors (bad when any), CPU-ms/call;
      * the page adds its --threshold verdict (doc_cards_verdict) */

@@ -1,5 +1,5 @@
 /* sweep_charts: a sweep's charts, each built once as a document
- * (doc_chart.h) for both the page (html_sweep.c) and gnuplot
+ * (doc_chart.h) for both the page (html_sweep.c) and --plot's SVG
  * (sweep_plot.c): one line per group of cells sharing every varying
  * parameter but the rate, each figure's median over the repeats against
  * the offered rate (the cell number when the rate does not vary), each

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "stats/buckets.h"
+#include "base/err.h"
 #include "report/report_csv.h"
 
 /* The figures' column names in the CSV, units in the names. */
@@ -14,31 +15,44 @@ static const char *const csv_names[SF_N] = {
     "cpu_ms_per_call", "bytes_per_response",
 };
 
-/* ",value", or "," alone when unknown. */
-static void csv_num(FILE *out, double v)
+/* The next column, headed fmt's (one %s: name), its raw values of kind
+ * (the figures: 6 digits, as %g). */
+static void head(struct doc_table *t, int *c, enum doc_raw kind, const char *fmt,
+                 const char *name)
 {
-    if (!fig_known(v))
-        fputc(',', out);
-    else
-        fprintf(out, ",%.6g", v);
+    snprintf(t->heads[*c], DOC_CELL_LEN, fmt, name);
+    t->raw_kind[*c] = kind;
+    t->raw_dec[*c] = 6;
+    ++*c;
 }
 
-static void csv_header(FILE *out, int with_base)
+/* The columns: the cell's parameters, each figure's median, min and max,
+ * the flags, and with a baseline whether it is the row and each figure's
+ * % of the baseline's. */
+static void csv_heads(struct doc_table *t, int with_base)
 {
-    fprintf(out, "cell,rate,connections,vms,proto,verb,repeats");
-    for (int f = 0; f < SF_N; f++)
-        fprintf(out, ",%s,%s_min,%s_max", csv_names[f], csv_names[f], csv_names[f]);
-    fprintf(out, ",flags");
-    if (with_base) {
-        fprintf(out, ",baseline");
-        for (int f = 0; f < SF_N; f++)
-            fprintf(out, ",%s_pct_of_baseline", csv_names[f]);
+    static const char *const params[] = {"cell", "rate", "connections", "vms", "proto",
+                                         "verb", "repeats"};
+    static const enum doc_raw kind[] = {DOC_RAW_INT, DOC_RAW_G, DOC_RAW_INT, DOC_RAW_INT,
+                                        DOC_RAW_NONE, DOC_RAW_NONE, DOC_RAW_INT};
+    int c = 0;
+    for (int k = 0; k < 7; k++)
+        head(t, &c, kind[k], "%s", params[k]);
+    for (int f = 0; f < SF_N; f++) {
+        head(t, &c, DOC_RAW_G, "%s", csv_names[f]);
+        head(t, &c, DOC_RAW_G, "%s_min", csv_names[f]);
+        head(t, &c, DOC_RAW_G, "%s_max", csv_names[f]);
     }
-    fputc('\n', out);
+    head(t, &c, DOC_RAW_NONE, "%s", "flags");
+    if (!with_base)
+        return;
+    head(t, &c, DOC_RAW_INT, "%s", "baseline");
+    for (int f = 0; f < SF_N; f++)
+        head(t, &c, DOC_RAW_G, "%s_pct_of_baseline", csv_names[f]);
 }
 
 /* "% of baseline" as the text table has it: 100 on the baseline's row
- * wherever it has the figure; empty where unknown or the baseline's is 0. */
+ * wherever it has the figure; unknown where unknown or the baseline's is 0. */
 static double pct(double v, double base, int is_base)
 {
     if (!fig_known(v) || !fig_known(base))
@@ -48,47 +62,62 @@ static double pct(double v, double base, int is_base)
     return base == 0 ? FIG_UNKNOWN : 100 * v / base;
 }
 
-static void csv_row(FILE *out, const struct sweep *s, size_t i, const struct sweep_row *r,
-                    const struct sweep_row *base)
+/* Cell i's row (r its figures, base the baseline's or NULL). */
+static int csv_row(struct doc_table *t, const struct sweep *s, size_t i,
+                   const struct sweep_row *r, const struct sweep_row *base, char *err)
 {
     const struct sweep_params *p = &s->cells[i].p;
-    fprintf(out, "%zu,%g,%d,%d,", i + 1, p->rate, p->connections, p->vms);
-    report_csv_field(out, p->proto);
-    fputc(',', out);
-    report_csv_field(out, p->verb);
-    fprintf(out, ",%zu", r->nreps);
-    for (int f = 0; f < SF_N; f++) {
-        csv_num(out, r->med[f]);
-        csv_num(out, r->min[f]);
-        csv_num(out, r->max[f]);
-    }
+    double v[DOC_MAX_COLS];
+    const char *text[DOC_MAX_COLS] = {NULL};
     char flags[64];
+    int c = 0;
+    v[c++] = (double)(i + 1), v[c++] = p->rate, v[c++] = p->connections, v[c++] = p->vms;
+    text[c++] = p->proto;
+    text[c++] = p->verb;
+    v[c++] = (double)r->nreps;
+    for (int f = 0; f < SF_N; f++)
+        v[c++] = r->med[f], v[c++] = r->min[f], v[c++] = r->max[f];
     sweep_flags_text(r, ";", flags, sizeof flags);
-    fprintf(out, ",%s", flags);
+    text[c++] = flags;
     if (base) {
-        fprintf(out, ",%d", r == base);
+        v[c++] = r == base;
         for (int f = 0; f < SF_N; f++)
-            csv_num(out, pct(r->med[f], base->med[f], r == base));
+            v[c++] = pct(r->med[f], base->med[f], r == base);
     }
-    fputc('\n', out);
+    return doc_table_add_raw(t, text, v, err);
+}
+
+int sweep_csv_doc(const struct sweep *s, long baseline, struct doc_table *t, char *err)
+{
+    struct sweep_row *rows = calloc(s->ncells ? s->ncells : 1, sizeof *rows);
+    if (!rows) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < s->ncells; i++)
+        if ((rc = sweep_cell_row(&s->cells[i], &rows[i])))
+            snprintf(err, ERR_LEN, "cell %zu: out of memory", i + 1);
+    int with_base = baseline >= 0 && baseline < (long)s->ncells;
+    doc_table_init(t, 7 + 3 * SF_N + 1 + (with_base ? 1 + SF_N : 0));
+    csv_heads(t, with_base);
+    for (size_t i = 0; rc == 0 && i < s->ncells; i++)
+        rc = csv_row(t, s, i, &rows[i], with_base ? &rows[baseline] : NULL, err);
+    free(rows);
+    if (rc)
+        doc_table_free(t);
+    return rc ? -1 : 0;
 }
 
 int sweep_table_csv(FILE *out, const struct sweep *s, long baseline)
 {
-    struct sweep_row *rows = calloc(s->ncells ? s->ncells : 1, sizeof *rows);
-    if (!rows)
+    struct doc_table t;
+    char err[ERR_LEN];
+    if (sweep_csv_doc(s, baseline, &t, err))
         return -1;
-    int rc = 0;
-    for (size_t i = 0; rc == 0 && i < s->ncells; i++)
-        rc = sweep_cell_row(&s->cells[i], &rows[i]);
-    int with_base = baseline >= 0 && baseline < (long)s->ncells;
-    if (rc == 0) {
-        csv_header(out, with_base);
-        for (size_t i = 0; i < s->ncells; i++)
-            csv_row(out, s, i, &rows[i], with_base ? &rows[baseline] : NULL);
-    }
-    free(rows);
-    return rc;
+    doc_table_csv(out, &t);
+    doc_table_free(&t);
+    return 0;
 }
 
 /* ---- buckets --------------------------------------------------------------------- */

@@ -214,18 +214,19 @@ static int body_row(struct doc_table *t, const struct sweep *s, size_t i, unsign
 }
 
 /* The page's caption: what every cell shares, and what the figures are. */
-static void captions(struct doc_table *t, const struct sweep *s, long baseline)
+static void captions(struct doc_table_style *st, const struct sweep *s, long baseline)
 {
     char same[400];
     sweep_params_text(&s->cells[0].p, SWEEP_P_ALL & ~sweep_varying(s), same, sizeof same);
-    snprintf(t->html_caption, sizeof t->html_caption, "one row per cell%s%s%s%s",
+    snprintf(st->html.caption, sizeof st->html.caption, "one row per cell%s%s%s%s",
              same[0] ? "; in every cell: " : "", same,
              s->repeats > 1 ? "; the median of the repeats [min-max]" : "",
              baseline >= 0 ? "; * the baseline, each % column the figure before it as a "
                              "percentage of the baseline's" : "");
 }
 
-int sweep_table_doc(struct doc_table *t, const struct sweep *s, long baseline, char *err)
+int sweep_table_doc(struct doc_table *t,
+                    struct doc_table_style *st, const struct sweep *s, long baseline, char *err)
 {
     if (baseline >= (long)s->ncells || baseline < -1) {
         snprintf(err, ERR_LEN, "baseline cell %ld: the sweep has %zu cells", baseline + 1,
@@ -244,10 +245,11 @@ int sweep_table_doc(struct doc_table *t, const struct sweep *s, long baseline, c
     unsigned vary = sweep_varying(s);
     struct col_unit units[SF_N];
     doc_table_init(t, MAX_COLS);
+    doc_table_style_init(st);
     t->ncols = heads(t, vary, baseline, rows, s->ncells, units);
-    t->text_fit = t->text_tight = t->html_left = 1;
+    st->text.fit = st->text.tight = st->html.left = 1;
     snprintf(t->id, sizeof t->id, "cells");
-    captions(t, s, baseline);
+    captions(st, s, baseline);
     int rc = 0;
     for (size_t i = 0; i < s->ncells && rc == 0; i++)
         rc = body_row(t, s, i, vary, baseline, rows, units, err);
@@ -279,7 +281,8 @@ static void cap_name(const struct sweep_capacity *c, char *out, size_t len)
 /* The text's headline ("capacity P V under 'C': 64/s; first bad 68/s") and
  * the page's ("capacity P V under 'C': 64/s; first bad 68/s", "under 2/s",
  * "over 100/s"). */
-static void probe_captions(struct doc_table *t, const struct sweep_capacity *c)
+static void probe_captions(struct doc_table *t, struct doc_table_style *st,
+                           const struct sweep_capacity *c)
 {
     char what[440], v[64], bad[48] = ""; /* what: proto, verb and condition whole */
     cap_name(c, what, sizeof what - 2);
@@ -305,7 +308,7 @@ static void probe_captions(struct doc_table *t, const struct sweep_capacity *c)
     sweep_capacity_value(c, v, sizeof v);
     if (c->first_bad_rate >= 0)
         snprintf(bad, sizeof bad, "; first bad %g/s", c->first_bad_rate);
-    snprintf(t->html_caption, sizeof t->html_caption, "%s%s%s", what, v, bad);
+    snprintf(st->html.caption, sizeof st->html.caption, "%s%s%s", what, v, bad);
 }
 
 void sweep_probe_text(const struct sweep *s, const struct sweep_probe *p,
@@ -332,20 +335,22 @@ void sweep_probe_text(const struct sweep *s, const struct sweep_probe *p,
         snprintf(t->cpu, sizeof t->cpu, "%.1f", r.med[SF_CPU_PCT]);
 }
 
-int sweep_probes_doc(struct doc_table *t, const struct sweep *s, size_t i, char *err)
+int sweep_probes_doc(struct doc_table *t,
+                     struct doc_table_style *st, const struct sweep *s, size_t i, char *err)
 {
     static const char *const head[9] = {"probe", "cell", "rate/s", "held", "achieved/s",
                                         "p99 ms", "errors", "CPU %", "reason"};
     static const int width[9] = {5, 5, 10, -5, 11, 9, 7, 6, 0};
     const struct sweep_capacity *c = &s->caps[i];
     doc_table_init(t, 9);
+    doc_table_style_init(st);
     t->cell_len = RUN_WARNING_LEN; /* the reason, whole */
     for (int k = 0; k < 9; k++) {
         snprintf(t->heads[k], DOC_CELL_LEN, "%s", head[k]);
         t->width[k] = width[k];
     }
     t->gap[8] = 1;
-    probe_captions(t, c);
+    probe_captions(t, st, c);
     for (size_t k = 0; k < c->nprobes; k++) {
         const struct sweep_probe *p = &c->probes[k];
         struct sweep_probe_text x;

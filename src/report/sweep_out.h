@@ -26,11 +26,13 @@
 int sweep_table_text(FILE *out, const struct sweep *s, long baseline, char *err);
 /* The same table as a document, for each format's writer (doc_table.h):
  * a head row, then one row per cell; the text lays it out fitted to its
- * cells, the page as table "cells" with its own caption. Into *t (the
- * caller's: doc_table_free it after a 0).
+ * cells, the page as table "cells" with its own caption (the writers'
+ * settings into *st, the caller's). Into *t (the caller's: doc_table_free
+ * it after a 0).
  * @return 0, or -1 with err (no cell, baseline out of range, no memory)
  * and nothing to free. */
-int sweep_table_doc(struct doc_table *t, const struct sweep *s, long baseline, char *err);
+int sweep_table_doc(struct doc_table *t, struct doc_table_style *st, const struct sweep *s,
+                    long baseline, char *err);
 /* Per capacity search: the headline ("capacity jsonrpc getAllVmStats under
  * 'p99<100ms': 64/s; first bad 68/s", "even --rate-min 1/s breaks it:
  * <reason>", "--rate-max 100000/s still holds") and the evidence table of
@@ -38,10 +40,11 @@ int sweep_table_doc(struct doc_table *t, const struct sweep *s, long baseline, c
  * has no search. */
 void sweep_capacity_text(FILE *out, const struct sweep *s);
 /* Capacity search i (< s->ncaps) as a document: the text's headline as
- * its caption, the page's shorter one (sweep_capacity_value) as its
- * html_caption, one row per probe. Into *t (the caller's: doc_table_free
+ * its caption, the page's shorter one (sweep_capacity_value) as st's
+ * page caption, one row per probe. Into *t (the caller's: doc_table_free
  * it after a 0). @return 0, or -1 with err (no memory), nothing to free. */
-int sweep_probes_doc(struct doc_table *t, const struct sweep *s, size_t i, char *err);
+int sweep_probes_doc(struct doc_table *t, struct doc_table_style *st, const struct sweep *s,
+                     size_t i, char *err);
 /* A capacity search's outcome in short, as the page's card and its probe
  * table's caption say it: "64/s", "under 1/s", "over 100000/s",
  * "interrupted"; into out (len bytes, the caller's). */
@@ -50,7 +53,7 @@ void sweep_capacity_value(const struct sweep_capacity *c, char *out, size_t len)
  * repeats per cell (bad when interrupted), what varies, and per capacity
  * search its outcome named as sweep_capacity_text's headline: the rate
  * (good), "under <least rate>" (bad), "over <most rate>" (no verdict),
- * "interrupted" (bad); past DOC_CARDS_MAX a search has no card. */
+ * "interrupted" (bad). The caller's to doc_cards_free. */
 void sweep_cards_doc(const struct sweep *s, struct doc_cards *d);
 /* A row's flags in words, joined by sep: "not run", "saturated",
  * "client-bound", "cut short"; "" when none. Into out (len bytes, the
@@ -69,8 +72,14 @@ void sweep_probe_text(const struct sweep *s, const struct sweep_probe *p,
  * parameter, repeats, each figure's median, _min and _max (empty when
  * unknown), flags, and with a baseline (index, -1 none; out of range is
  * taken as none) a baseline column (1 on its row) and each figure's
- * _pct_of_baseline. @return 0, or -1 when memory cannot be had. */
+ * _pct_of_baseline: sweep_csv_doc written by doc_table_csv.
+ * @return 0, or -1 when memory cannot be had. */
 int sweep_table_csv(FILE *out, const struct sweep *s, long baseline);
+/* That table as a document (doc_table.h), each cell with its raw value
+ * (figures to 6 digits, unknown empty), into t (the caller's:
+ * doc_table_free it after a 0). @return 0, or -1 with err (no memory;
+ * nothing to free). */
+int sweep_csv_doc(const struct sweep *s, long baseline, struct doc_table *t, char *err);
 /* The cumulative bucket table ("<5ms:" rows, % of each cell's answers
  * below), one column per cell from its repeats' merged latency; edges
  * from spec as run's --buckets (stats/buckets.h), taken over all cells.
@@ -91,13 +100,9 @@ int sweep_buckets_text(FILE *out, const struct sweep *s, const char *spec, char 
 #define SWEEP_CHARTS_MAX 4
 int sweep_charts(struct doc_chart *c, int n, const struct sweep *s, int *dropped);
 
-/* The plot (gnuplot, one SVG; sweep_plot.c): sweep_charts' charts, one
- * panel each. The script and data (FILE.gp, FILE.<chart id>.dat) are
- * removed once the SVG is made. Without gnuplot: one line to stderr, the script
- * and data kept, 0. @return 0, or -1 with err (a file cannot be written,
- * gnuplot failed, no cell). */
+/* The plot (one standalone SVG, doc_chart_svg; sweep_plot.c):
+ * sweep_charts' charts, one panel each. @return 0, or -1 with err (the
+ * file cannot be written, no cell, no memory). */
 int sweep_plot_svg(const char *svg_path, const struct sweep *s, char *err);
-/* The same; keep (--plot-keep): the script and data stay. */
-int sweep_plot_svg_keep(const char *svg_path, const struct sweep *s, int keep, char *err);
 
 #endif

@@ -1,10 +1,10 @@
 /* sweep_plot: --plot of a sweep, its chart documents (sweep_charts.c, the
- * page's and the server CPU per call) drawn by gnuplot (doc_chart_gp.c). */
+ * page's and the server CPU per call) as one standalone SVG (chart_svg.c). */
 #include "report/sweep_out.h"
 
 #include "base/err.h"
 
-int sweep_plot_svg_keep(const char *svg_path, const struct sweep *s, int keep, char *err)
+int sweep_plot_svg(const char *svg_path, const struct sweep *s, char *err)
 {
     size_t run = 0;
     for (size_t i = 0; i < s->ncells; i++)
@@ -24,13 +24,8 @@ int sweep_plot_svg_keep(const char *svg_path, const struct sweep *s, int keep, c
                         "table only\n", SWEEP_CHARTS_LINES, dropped);
     char title[64];
     snprintf(title, sizeof title, "rpcbench sweep: %zu cells", s->ncells);
-    int rc = doc_chart_gp_svg(svg_path, c, n, title, keep, err);
+    int rc = doc_chart_svg(svg_path, c, n, title, err);
     for (int k = 0; k < n; k++)
         doc_chart_free(&c[k]);
     return rc;
-}
-
-int sweep_plot_svg(const char *svg_path, const struct sweep *s, char *err)
-{
-    return sweep_plot_svg_keep(svg_path, s, 0, err);
 }

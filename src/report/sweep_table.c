@@ -93,10 +93,11 @@ int sweep_table_text(FILE *out, const struct sweep *s, long baseline, char *err)
         return 0;
     }
     struct doc_table t;
-    if (sweep_table_doc(&t, s, baseline, err))
+    struct doc_table_style st;
+    if (sweep_table_doc(&t, &st, s, baseline, err))
         return -1;
     preamble(out, s, sweep_varying(s));
-    doc_table_text(out, &t);
+    doc_table_text(out, &t, &st.text);
     notes(out, s, baseline);
     doc_table_free(&t);
     return 0;
@@ -108,12 +109,13 @@ void sweep_capacity_text(FILE *out, const struct sweep *s)
 {
     for (size_t i = 0; i < s->ncaps; i++) {
         struct doc_table t;
+        struct doc_table_style st;
         char err[ERR_LEN];
-        if (sweep_probes_doc(&t, s, i, err)) {
+        if (sweep_probes_doc(&t, &st, s, i, err)) {
             fprintf(out, "\ncapacity: %s\n", err);
             continue;
         }
-        doc_table_text(out, &t);
+        doc_table_text(out, &t, &st.text);
         doc_table_free(&t);
     }
 }

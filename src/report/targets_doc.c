@@ -10,7 +10,7 @@
 
 #define TARGETS_SHOWN 10
 
-static void heads(struct doc_table *t)
+static void heads(struct doc_table *t, struct doc_table_style *st)
 {
     static const char *const h[] = {"target", "rate/s", "start", "sent", "unsent", "ok", "errors",
                                     "unfinished", "p50", "p99"};
@@ -19,9 +19,9 @@ static void heads(struct doc_table *t)
         snprintf(t->heads[c], sizeof t->heads[c], "%s", h[c]);
         t->width[c] = w[c];
     }
-    t->text_max[0] = 34;
+    st->text.max[0] = 34;
     snprintf(t->id, sizeof t->id, "targets");
-    snprintf(t->html_caption, sizeof t->html_caption, "Targets (the worst %d)", TARGETS_SHOWN);
+    snprintf(st->html.caption, sizeof st->html.caption, "Targets (the worst %d)", TARGETS_SHOWN);
 }
 
 /* Worse first: more errors and unfinished, then a higher p99. */
@@ -58,10 +58,12 @@ static int add_row(struct doc_table *t, const struct target_result *k, char *err
                              k->errors + k->unfinished + k->unsent ? DOC_ROW_MARKED : 0, err);
 }
 
-int report_targets_doc(const struct run_result *r, struct doc_table *t, char *err)
+int report_targets_doc(const struct run_result *r, struct doc_table *t,
+                       struct doc_table_style *st, char *err)
 {
     doc_table_init(t, 10);
-    heads(t);
+    doc_table_style_init(st);
+    heads(t, st);
     if (!r->ntargets)
         return 0;
     const struct target_result **order = malloc(r->ntargets * sizeof *order);

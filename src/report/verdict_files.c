@@ -59,15 +59,19 @@ int verdict_save(const char *path, const struct run_result *r, const struct verd
 
 int verdict_junit(const char *path, const char *cmd, const struct verdict *v, char *err)
 {
-    static struct doc_verdicts d;
+    struct doc_verdicts d;
     verdict_doc(&d, cmd, v);
-    return doc_verdicts_junit(path, &d, err);
+    int rc = doc_verdicts_junit(path, &d, err);
+    doc_verdicts_free(&d);
+    return rc;
 }
 
 int verdict_html(const char *path, const struct run_result *r, const struct verdict *v,
                  char *err)
 {
-    static struct doc_verdicts d;
+    struct doc_verdicts d;
     verdict_doc(&d, "run", v);
-    return html_write_run(path, r, &d, err);
+    int rc = html_write_run(path, r, &d, err);
+    doc_verdicts_free(&d);
+    return rc;
 }

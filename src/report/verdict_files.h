@@ -25,7 +25,8 @@ int verdict_save(const char *path, const struct run_result *r, const struct verd
  * (the caller's): one threshold verdict per condition of v (NULL or
  * without conditions: none), classname "rpcbench.CMD", and one more,
  * "complete run", a DOC_ERROR when a signal ended the run early (its
- * verdicts cover only part of it). v only read. */
+ * verdicts cover only part of it). v only read; d the caller's to
+ * doc_verdicts_free. */
 void verdict_doc(struct doc_verdicts *d, const char *cmd, const struct verdict *v);
 
 /* Adds to d the "complete run" DOC_ERROR of command cmd ("run",
