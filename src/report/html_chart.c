@@ -475,16 +475,25 @@ void html_chart_box(const struct doc_chart *c, struct html_chart_box *b)
                                  PAD_BOTTOM, PAD_LEFT, PH};
 }
 
+/* The frame and the overlapping series of c, as both the page's figure
+ * and --plot's panel draw it. @return the series drawn (at most
+ * DOC_CHART_MAX_SERIES). */
+static int frame_of(const struct doc_chart *c, struct frame *f, struct overlap *o)
+{
+    int ns = c->ns > DOC_CHART_MAX_SERIES ? DOC_CHART_MAX_SERIES : c->ns;
+    *f = (struct frame){.xaxis = c->xaxis};
+    x_range(f, c, c->s, ns);
+    y_ranges(f, c->s, ns);
+    overlaps(o, f, c, c->s, ns);
+    return ns;
+}
+
 void html_chart_area(FILE *out, const struct doc_chart *c)
 {
-    const struct doc_series *s = c->s;
-    int ns = c->ns > DOC_CHART_MAX_SERIES ? DOC_CHART_MAX_SERIES : c->ns;
-    struct frame f = {.xaxis = c->xaxis};
-    x_range(&f, c, s, ns);
-    y_ranges(&f, s, ns);
+    struct frame f;
     struct overlap o;
-    overlaps(&o, &f, c, s, ns);
-    area(out, &f, c, s, ns, &o);
+    int ns = frame_of(c, &f, &o);
+    area(out, &f, c, c->s, ns, &o);
 }
 
 void html_chart_class(const struct doc_chart *c, int k, char *out, size_t len)
@@ -495,12 +504,9 @@ void html_chart_class(const struct doc_chart *c, int k, char *out, size_t len)
 void html_chart(FILE *out, const struct doc_chart *c)
 {
     const struct doc_series *s = c->s;
-    int ns = c->ns > DOC_CHART_MAX_SERIES ? DOC_CHART_MAX_SERIES : c->ns;
-    struct frame f = {.xaxis = c->xaxis};
-    x_range(&f, c, s, ns);
-    y_ranges(&f, s, ns);
+    struct frame f;
     struct overlap o;
-    overlaps(&o, &f, c, s, ns);
+    int ns = frame_of(c, &f, &o);
     fputs("<figure class=\"chart\" id=\"", out);
     html_esc(out, c->id);
     fputs("\"><figcaption>", out);
