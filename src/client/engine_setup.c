@@ -28,9 +28,25 @@ static int parse_checks(struct engine *e, char *err)
     return 0;
 }
 
+/* A --workload line's own checks, from the file the engine read for the
+ * params (engine_workload.c), on top of the run's. */
+static void call_checks(struct engine *e)
+{
+    e->cx.checks = e->nexpects > 0;
+    if (!e->wl)
+        return;
+    e->cx.calls = e->wl->call;
+    e->cx.ncalls = e->wl->ncalls;
+    for (size_t i = 0; i < e->wl->ncalls; i++)
+        e->cx.checks |= e->wl->call[i].nexpects > 0;
+}
+
 int engine_setup_requests(struct engine *e, char *err)
 {
-    return parse_checks(e, err) ? -1 : engine_render_requests(e, err);
+    if (parse_checks(e, err) || engine_render_requests(e, err))
+        return -1;
+    call_checks(e);
+    return 0;
 }
 
 int engine_render_requests(struct engine *e, char *err)
