@@ -321,7 +321,9 @@ const struct opt_row opt_rows[] = {
              "p99, mean, cpu_ms_per_call, server_cpu, bytes;\n"
              "rate:-TOL% (below 1-TOL); errors:+TOL%: B's\n"
              "failure share surely TOL points above A's;\n"
-             "repeatable"},
+             "CALL.METRIC:+TOL% one call's p50, p90, p99 or\n"
+             "mean (add.p99:+10%, calls named as in\n"
+             "--threshold); repeatable"},
     {.name = "bisect", .no_diff = 1, .type = OT_FLAG, O_AT(bisect), .cmds = IN_COMPARE,
      .why_only = "with --gate",
      .help = "exit codes for git bisect run: 0 pass, 1\n"
