@@ -432,6 +432,9 @@ def checked(srv, text, *more, code=0):
     check(min(calls.values()) > 0, "both calls ran: %r" % calls)
     check(r["requests"]["sent"] == r["requests"]["ok"] + r["errors"]["check"],
           "every answer came back: %r %r" % (r["requests"], r["errors"]))
+    # what the checks cost is reported whichever form asked for them
+    check(r.get("checks", {}).get("checked", 0) >= r["requests"]["sent"], "checks %r"
+          % r.get("checks"))
     return r["errors"]["check"], r["requests"]["sent"], calls
 
 
