@@ -256,6 +256,13 @@ def test_call_gates_judge_each_call():
         doc = json.load(open(out)) if os.path.exists(out) else {}
         cases = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")} \
             if os.path.exists(junit) else {}
+        # the saved comparison is gated per call too, and checks the call's name
+        src, saved, serr = rpcbench("compare", out, "--gate", "add.p50:+10%", "--format", "json",
+                                    timeout=30)
+        urc, _, uerr = rpcbench("compare", out, "--gate", "nope.p50:+10%", timeout=30)
+    check(src == 3 and gate_of(json.loads(saved or "{}"), "add.p50:+10%")["verdict"] ==
+          "regression", "saved: exit %d %s" % (src, serr[-300:]))
+    check(urc == 2 and "no call 'nope'" in uerr, "saved, unknown call: exit %d %r" % (urc, uerr))
     check(rc == 3, "exit %d, want 3 (regression): %s %s" % (rc, text[-2000:], err[-500:]))
     check(re.search(r"^add\.p50:\+10%\s+[0-9.]+\s+\[[0-9.]+, [0-9.]+\] 95%\s+3\s+regression$",
                     text, re.M), "add gate row: %s" % text[-3000:])
