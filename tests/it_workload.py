@@ -333,6 +333,23 @@ def test_stomp_carries_the_same_file():
     check(abs(share - 0.75) <= 0.05, "ping's share %.3f" % share)
 
 
+def test_stomp_line_expect_checks_its_call():
+    """Over STOMP (answers matched by id, not by connection) a line's own
+    expect still checks only its call's answers."""
+    text = ('{"name": "ping", "method": "Host.ping", "params": {}, "weight": 3}\n'
+            '{"name": "vms", "method": "Host.getVMList", "params": {"onlyUUID": true}, '
+            '"expect": "nosuch exists"}\n')
+    with Files(text) as f, Server("--vms", "5") as srv:
+        _, r, _ = run_json("-u", "stomp://127.0.0.1:%d" % srv.port, "-p", "jsonrpc",
+                           "--workload", f.path, "-R", "100", "-d", "1s")
+    v = r["verbs"]
+    check(v["vms"]["requests"] > 0 and v["vms"]["errors"] == v["vms"]["requests"] ==
+          r["errors"]["check"] and v["ping"]["errors"] == 0 and v["ping"]["ok"] > 0,
+          "per call %r, errors %r" % (v, r["errors"]))
+    check("vms's expect 'nosuch exists' broke: got no member nosuch" in
+          r["error_samples"].get("check", ""), r["error_samples"])
+
+
 def test_stomp_ring_holds_the_periodic_calls():
     """STOMP keeps its requests in flight in a ring sized from the rate:
     a periodic call at 200/s beside a mix at 1/s, each answered after
@@ -515,6 +532,7 @@ if __name__ == "__main__":
           test_same_seed_same_values, test_every_line_runs_at_its_period,
           test_failed_sends_count_under_their_call,
           test_periodic_sends_left_at_the_end_are_unsent, test_forty_calls,
-          test_stomp_carries_the_same_file, test_stomp_ring_holds_the_periodic_calls,
+          test_stomp_carries_the_same_file, test_stomp_line_expect_checks_its_call,
+          test_stomp_ring_holds_the_periodic_calls,
           test_sweep_cells_have_per_call_tables, test_job_file_equals_command_line,
           test_line_expect_checks_its_call_only, test_usage_errors_name_the_line])
