@@ -203,7 +203,10 @@ static int take_expects(json_object *o, struct wl_call *c, char *err)
             return -1;
         }
         if (expect_parse(json_object_get_string(item), &c->expects[i], why)) {
-            snprintf(err, ERR_LEN, "\"expect\" %.200s", why);
+            char *want = strstr(why, "; want "); /* the line's room is for where it broke */
+            if (want)
+                *want = '\0';
+            snprintf(err, ERR_LEN, "\"expect\" %.200s (--expect's grammar)", why);
             return -1;
         }
     }
