@@ -9,9 +9,12 @@
 
 #include "base/err.h"
 
-static const char *const op_text[] = {"!=", "<=", ">=", "=", "<", ">"};
-static const enum expect_op op_of[] = {EXPECT_NE, EXPECT_LE, EXPECT_GE, EXPECT_EQ, EXPECT_LT,
-                                       EXPECT_GT};
+/* Longest first: "==" (a synonym of "=", as most languages write it)
+ * before "=", so that ".==5" is not "." = the string "=5". */
+#define NOPS 7
+static const char *const op_text[NOPS] = {"==", "!=", "<=", ">=", "=", "<", ">"};
+static const enum expect_op op_of[NOPS] = {EXPECT_EQ, EXPECT_NE, EXPECT_LE, EXPECT_GE,
+                                           EXPECT_EQ, EXPECT_LT, EXPECT_GT};
 
 /* Where the operator starts (outside quotes and brackets), its index in
  * op_text into *k; NULL when there is none. */
@@ -22,7 +25,7 @@ static const char *find_op(const char *s, int *k)
         quoted ^= *p == '"';
         depth += !quoted && (*p == '[' || *p == '(');
         depth -= !quoted && (*p == ']' || *p == ')');
-        for (int i = 0; !quoted && depth == 0 && i < 6; i++)
+        for (int i = 0; !quoted && depth == 0 && i < NOPS; i++)
             if (!strncmp(p, op_text[i], strlen(op_text[i]))) {
                 *k = i;
                 return p;
@@ -42,7 +45,8 @@ static void trimmed(const char *s, size_t n, char *out, size_t len)
 }
 
 /* The right side: a number, true, false, null, or a string (quoted, or
- * bare without blanks). @return 0, or -1. */
+ * bare without blanks, quotes and operator characters: "=5" or "<3" bare
+ * is a mistyped operator far more often than a string). @return 0, or -1. */
 static int value_of(struct expect *e, const char *v)
 {
     char *end;
@@ -58,15 +62,43 @@ static int value_of(struct expect *e, const char *v)
         return 0;
     if (n >= 2 && v[0] == '"' && v[n - 1] == '"')
         snprintf(e->str, sizeof e->str, "%.*s", (int)n - 2, v + 1);
-    else if (n && !strpbrk(v, " \t\""))
+    else if (n && !strpbrk(v, " \t\"=<>!()[]"))
         snprintf(e->str, sizeof e->str, "%s", v);
     else
         return -1;
     return 0;
 }
 
-/* The left side: PATH or len(PATH). @return 0, or -1. */
-static int lhs_of(struct expect *e, const char *l)
+/* Where path stops being NAME([N])*(.NAME([N])*)*, "." or ".NAME...":
+ * NULL when it is whole. A path that cannot be walked is a mistake the
+ * user should hear about before the first request, not 40 failed checks. */
+static const char *path_break(const char *path)
+{
+    const char *p = path;
+    if (p[0] == '.' && (!p[1] || p[1] != '.'))
+        p += p[1] != '['; /* ".", ".a", but "[0]" and ".[0]" alike */
+    if (!*p)
+        return p == path ? p : NULL;
+    for (;;) {
+        size_t n = strcspn(p, ".[]()\" \t");
+        p += n;
+        while (*p == '[') {
+            size_t d = strspn(p + 1, "0123456789");
+            if (!d || p[1 + d] != ']')
+                return p;
+            p += d + 2;
+        }
+        if (!*p)
+            return NULL;
+        if (*p != '.' || !p[1] || p[1] == '.' || (!n && p > path && p[-1] != ']'))
+            return p;
+        p++;
+    }
+}
+
+/* The left side: PATH or len(PATH). @return 0, or -1 with why (len
+ * bytes) naming where it broke. */
+static int lhs_of(struct expect *e, const char *l, char *why, size_t len)
 {
     size_t n = strlen(l);
     e->len = !strncmp(l, "len(", 4) && n > 5 && l[n - 1] == ')';
@@ -74,17 +106,37 @@ static int lhs_of(struct expect *e, const char *l)
         trimmed(l + 4, n - 5, e->path, sizeof e->path);
     else
         snprintf(e->path, sizeof e->path, "%s", l);
-    return e->path[0] && !strpbrk(e->path, " \t\"()") ? 0 : -1;
+    const char *at = path_break(e->path);
+    if (!e->path[0])
+        snprintf(why, len, "no path before the operator");
+    else if (at)
+        snprintf(why, len, "path '%.40s' breaks at '%.20s'", e->path, at);
+    return e->path[0] && !at ? 0 : -1;
+}
+
+/* The right side, checked against the left. @return 0, or -1 with why. */
+static int rhs_of(struct expect *e, const char *op, const char *r, char *why, size_t len)
+{
+    if (value_of(e, r)) {
+        snprintf(why, len, r[0] ? "value '%.40s' after '%s': quote a string with blanks, quotes "
+                 "or operator characters" : "no value after '%s'", r[0] ? r : op, op);
+        return -1;
+    }
+    if (e->len && e->kind != EXPECT_NUMBER) {
+        snprintf(why, len, "len(...) compares with a number, not '%.40s'", r);
+        return -1;
+    }
+    return 0;
 }
 
 int expect_parse(const char *s, struct expect *e, char *err)
 {
     memset(e, 0, sizeof *e);
-    char lhs[EXPECT_TEXT], rhs[EXPECT_TEXT];
+    char lhs[EXPECT_TEXT], rhs[EXPECT_TEXT], why[ERR_LEN] = "";
     int k = 0;
     size_t n = strlen(s);
     if (n >= EXPECT_TEXT) {
-        snprintf(err, ERR_LEN, "--expect: at most %d characters", EXPECT_TEXT - 1);
+        snprintf(err, ERR_LEN, "'%.40s...': at most %d characters", s, EXPECT_TEXT - 1);
         return -1;
     }
     snprintf(e->text, sizeof e->text, "%s", s);
@@ -98,13 +150,17 @@ int expect_parse(const char *s, struct expect *e, char *err)
         trimmed(s, (size_t)(op - s), lhs, sizeof lhs);
         trimmed(op + strlen(op_text[k]), strlen(op + strlen(op_text[k])), rhs, sizeof rhs);
     }
-    if ((!op && !exists) || lhs_of(e, lhs) || (op && value_of(e, rhs)) ||
-        (e->len && e->op == EXPECT_EXISTS)) {
-        snprintf(err, ERR_LEN, "--expect '%.80s': want PATH OP VALUE (= != < <= > >=), "
-                 "len(PATH) OP N or PATH exists, e.g. 'status.code=0'", s);
-        return -1;
-    }
-    return 0;
+    if (!op && !exists)
+        snprintf(why, sizeof why, "no operator");
+    else if (lhs_of(e, lhs, why, sizeof why) == 0 && op)
+        rhs_of(e, op_text[k], rhs, why, sizeof why);
+    else if (!why[0] && e->len)
+        snprintf(why, sizeof why, "len(...) takes an operator and a number, not exists");
+    if (!why[0])
+        return 0;
+    snprintf(err, ERR_LEN, "'%.80s': %s; want PATH OP VALUE (= or ==, != < <= > >=), "
+             "len(PATH) OP N or PATH exists", s, why);
+    return -1;
 }
 
 /* One step: member name (n bytes) of object v into *out (NULL: a JSON

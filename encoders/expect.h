@@ -6,10 +6,11 @@
  *   len(vmList)>=150       the length of an array (members of a struct,
  *                          bytes of a string)
  *   statsList[0].vmId exists
- *   status.message="Done"  a string (quotes optional without blanks)
+ *   status.message="Done"  a string (quotes optional without blanks,
+ *                          quotes, or any of = < > ! ( ) [ ])
  *   .                      the result itself ("len(.)=150")
  *
- * Operators: = != < <= > >=, and exists. A number compares as a number,
+ * Operators: = (or ==) != < <= > >=, and exists. A number compares as a number,
  * a string as a string (< and > by bytes), true, false and null as
  * themselves; a value of another type than the node's fails the check.
  * Parsing allocates nothing; neither does evaluation. */
@@ -37,8 +38,13 @@ struct expect {
     char str[EXPECT_TEXT];
 };
 
-/* Parses s into *e (the caller's). @return 0, or -1 with err (ERR_LEN
- * bytes, the caller's: what is wrong, quoting s). */
+/* Parses s into *e (the caller's). A path that cannot be walked, a
+ * value that is not one (a bare string with an operator character:
+ * "n=<3"), or len() against anything but a number is refused here, not
+ * failed on every answer. @return 0, or -1 with err (ERR_LEN bytes, the
+ * caller's, one line with no option name: "'len(.)=5O': len(...)
+ * compares with a number, not '5O'; want ..."; the caller names where s
+ * came from). */
 int expect_parse(const char *s, struct expect *e, char *err);
 
 /* Checks the result tree v (borrowed; NULL is JSON null) against e.

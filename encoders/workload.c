@@ -129,7 +129,7 @@ static int take_schedule(json_object *o, struct wl_call *c, char *err)
 
 static int check_keys(json_object *o, char *err)
 {
-    static const char *const keys[] = {"name", "method", "params", "weight", "every"};
+    static const char *const keys[] = {"name", "method", "params", "weight", "every", "expect"};
     json_object_object_foreach(o, key, val)
     {
         (void)val;
@@ -138,7 +138,7 @@ static int check_keys(json_object *o, char *err)
             i++;
         if (i == sizeof keys / sizeof keys[0]) {
             snprintf(err, ERR_LEN, "unknown key \"%.40s\" (known: name, method, params, weight, "
-                     "every)", key);
+                     "every, expect)", key);
             return -1;
         }
     }
@@ -181,12 +181,46 @@ static int pick_head(struct wl_call *c, json_object *p, char *err)
     return -1;
 }
 
+/* "expect": one check (a string) or an array of them, each parsed now so
+ * that a bad one is the line's usage error, not a failure per answer. */
+static int take_expects(json_object *o, struct wl_call *c, char *err)
+{
+    json_object *v = json_object_object_get(o, "expect");
+    if (!v)
+        return 0;
+    int one = json_object_is_type(v, json_type_string);
+    size_t n = one ? 1 : json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
+    if (!n || n > WL_MAX_EXPECTS) {
+        snprintf(err, ERR_LEN, "\"expect\": want a check or an array of 1..%d, e.g. "
+                 "\"status.code=0\"", WL_MAX_EXPECTS);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_object *item = one ? v : json_object_array_get_idx(v, i);
+        char why[ERR_LEN];
+        if (!json_object_is_type(item, json_type_string)) {
+            snprintf(err, ERR_LEN, "\"expect\": item %zu is not a string", i + 1);
+            return -1;
+        }
+        if (expect_parse(json_object_get_string(item), &c->expects[i], why)) {
+            char *want = strstr(why, "; want "); /* the line's room is for where it broke */
+            if (want)
+                *want = '\0';
+            snprintf(err, ERR_LEN, "\"expect\" %.200s (--expect's grammar)", why);
+            return -1;
+        }
+    }
+    c->nexpects = n;
+    return 0;
+}
+
 /* One call from its line's object o. */
 static int take_call(struct workload *w, json_object *o, const char *dir, struct wl_call *c,
                      char *err)
 {
     if (check_keys(o, err) || take_string(o, "method", c->method, sizeof c->method, 1, err) ||
-        take_string(o, "name", c->name, sizeof c->name, 0, err) || take_schedule(o, c, err))
+        take_string(o, "name", c->name, sizeof c->name, 0, err) || take_schedule(o, c, err) ||
+        take_expects(o, c, err))
         return -1;
     if (!c->name[0] && strlen(c->method) >= sizeof c->name) {
         snprintf(err, ERR_LEN, "the method is too long to name the call: give \"name\"");

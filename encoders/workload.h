@@ -11,7 +11,9 @@
  * {"$i8": ...}) included, and templates in its strings (tmpl.h). weight
  * (1..1000, default 1) is the call's share of the weighted mix; a call
  * with "every" is instead sent on its own fixed period and takes no
- * weight. */
+ * weight. "expect" (a check, or an array of up to WL_MAX_EXPECTS, in
+ * expect.h's grammar) checks that call's answers only, on top of the
+ * run's --expect, which checks every call's: both apply. */
 #ifndef RPCBENCH_WORKLOAD_H
 #define RPCBENCH_WORKLOAD_H
 
@@ -19,10 +21,12 @@
 #include <stdint.h>
 
 #include "encoders/encoder.h"
+#include "encoders/expect.h"
 #include "encoders/tmpl.h"
 
 #define WL_MAX_CALLS 64 /* model/result.h's RUN_MAX_VERBS */
 #define WL_NAME_LEN 64 /* and its verb_spec's name */
+#define WL_MAX_EXPECTS 4 /* a line's own checks */
 
 struct wl_call {
     char name[WL_NAME_LEN];
@@ -34,6 +38,8 @@ struct wl_call {
     int line;            /* where it is in the file */
     int templated;       /* it has templates */
     char head[TMPL_HEAD_LEN + 1]; /* its markers' (tmpl_head): text it has not */
+    struct expect expects[WL_MAX_EXPECTS]; /* "expect": this call's own checks */
+    size_t nexpects;
 };
 
 struct workload {

@@ -5,7 +5,9 @@ with n = 0, `--expect 'n!=0'` fails exactly those answers (the error kind
 `check`, its sample quoting the value found), with the same check and the
 same tree in both encodings; the simulator's getAllVmStats passes a length
 check in both (XML-RPC's statsList, JSON-RPC's bare list); the report
-shows what the checks cost; bad checks are usage errors."""
+shows what the checks cost; `==` is `=`; bad checks, and checks that
+could only fail ("len(.)=5O"), are usage errors saying where they broke,
+before the first request."""
 import http.server
 import json
 import os
@@ -98,15 +100,36 @@ def test_simulator_lengths_both_encodings():
         check(r["config"]["validate"] == "full", "--expect sets the full decode")
 
 
+def test_double_equals_is_equality():
+    counter = Counter()
+    srv = json_server(counter)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        url = "http://127.0.0.1:%d/" % srv.server_address[1]
+        r, _ = run("-u", url, "-p", "jsonrpc", "--method", "next", "-R", "40", "-d", "1s",
+                   "--expect", "tag==x", "--expect", "len(.)==2")
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    check(r["requests"]["ok"] == r["requests"]["sent"] == counter.k > 0 and
+          r["errors"]["check"] == 0, "'==' held on %r: %r" % (r["requests"], r["errors"]))
+
+
 def test_usage_errors():
-    for args, says in ((["--expect", "n="], "want PATH OP VALUE"),
+    for args, says in ((["--expect", "n="], "no value after '='"),
+                       (["--expect", ".===5"], "value '=5' after '=='"),
+                       (["--expect", "len(.)=5O"], "len(...) compares with a number, not '5O'"),
+                       (["--expect", "a..b=1"], "breaks at '..b'"),
                        (["--expect", "len(x) exists"], "want PATH OP VALUE"),
                        (["--validate", "cheap", "--expect", "n=1"], "--validate full"),
                        (["--expect", "n=1", "--validate", "none"], "--validate full")):
-        rc, out, err = rpcbench("run", *args, "-d", "1s")
-        check(rc == 2 and says in err, "%r: rc %d %r" % (args, rc, err))
+        # no server at this port: a check that parsed would fail to connect, not exit 2
+        rc, out, err = rpcbench("run", "-u", "http://127.0.0.1:9/", *args, "-d", "1s")
+        check(rc == 2 and says in err and len(err.strip().splitlines()) == 1,
+              "%r: rc %d %r" % (args, rc, err))
 
 
 if __name__ == "__main__":
     main([test_exact_failures_xmlrpc, test_exact_failures_jsonrpc,
-          test_simulator_lengths_both_encodings, test_usage_errors])
+          test_simulator_lengths_both_encodings, test_double_equals_is_equality,
+          test_usage_errors])

@@ -4,15 +4,20 @@ real `rpcbench serve` (--delay 10ms and 14ms): an A/A passes (exit 0), a B
 report and the JSON show the ratio, the interval, the rounds, the verdict
 and the method; saved comparisons and saved runs are gated too (one look;
 one round has no interval: inconclusive, exit 4; so has a figure never
-measured, which the report, the JSON and JUnit name); bad gates exit 2
+measured, which the report, the JSON and JUnit name); a call's gate
+(CALL.METRIC, as --threshold names calls) is judged the same way on that
+call's figures, in the text, JSON and JUnit, and the per-call rows carry
+their interval; bad gates, and a call the workload does not have, exit 2
 before anything is sent. Every subprocess has a timeout."""
+import http.server
 import json
 import os
 import re
 import tempfile
+import time
 import xml.etree.ElementTree as ET
 
-from rpctest import Server, check, main, rpcbench
+from rpctest import JsonRpcHandler, Recorder, Server, check, main, rpcbench
 
 SHORT = ["--verb", "ping", "-R", "40", "-d", "0.5s", "--warmup", "0.1s", "--quiet"]
 ACCEPTED = "accepted: METRIC:+TOL%"
@@ -209,9 +214,95 @@ def test_short_rounds_are_lengthened_for_cpu_per_call():
         lens = [round(r["duration_s"]) for r in doc["arms"][0]["rounds"]]
         check(lens[:2] == [1, 1] and all(x == 2 for x in lens[2:]), "round lengths %r" % lens)
 
+class SleepyHandler(JsonRpcHandler):
+    """Answers each method after the server's own delay for it (s)."""
+
+    def answer(self, req):
+        with self.server.lock:
+            self.server.seen.append(req["method"])
+        time.sleep(self.server.delays[req["method"]])
+        return 200, True
+
+
+def sleepy(**delays):
+    s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SleepyHandler)
+    s.daemon_threads = True
+    s.delays = delays
+    return Recorder(s)
+
+
+CALLS = '{"name": "add", "method": "add"}\n{"name": "list", "method": "list"}\n'
+
+
+def call_compare(a, b, d, *args, timeout=120):
+    wl = os.path.join(d, "calls.jsonl")
+    with open(wl, "w") as f:
+        f.write(CALLS)
+    urls = "http://127.0.0.1:%d/,http://127.0.0.1:%d/" % (a.port, b.port)
+    return rpcbench("compare", "--url", urls, "-p", "jsonrpc", "--workload", wl, "-R", "40",
+                    "-d", "0.6s", "--warmup", "0.1s", "--quiet", *args, timeout=timeout)
+
+
+def test_call_gates_judge_each_call():
+    """B's add takes twice as long, its list as long as A's: the whole-run
+    p50 mixes both, add.p50 is a regression and list.p50 a pass, each with
+    its own interval, in the text, the JSON and JUnit (it said "unknown
+    metric")."""
+    with sleepy(add=0.005, list=0.005) as a, sleepy(add=0.010, list=0.005) as b, \
+            tempfile.TemporaryDirectory() as d:
+        out, junit = os.path.join(d, "c.json"), os.path.join(d, "c.xml")
+        rc, text, err = call_compare(a, b, d, "--gate", "add.p50:+10%", "--gate",
+                                     "list.p50:+50%", "--rounds", "3", "--output", out,
+                                     "--junit", junit)
+        doc = json.load(open(out)) if os.path.exists(out) else {}
+        cases = {c.get("name"): c for c in ET.parse(junit).getroot().iter("testcase")} \
+            if os.path.exists(junit) else {}
+        # the saved comparison is gated per call too, and checks the call's name
+        src, saved, serr = rpcbench("compare", out, "--gate", "add.p50:+10%", "--format", "json",
+                                    timeout=30)
+        urc, _, uerr = rpcbench("compare", out, "--gate", "nope.p50:+10%", timeout=30)
+    check(src == 3 and gate_of(json.loads(saved or "{}"), "add.p50:+10%")["verdict"] ==
+          "regression", "saved: exit %d %s" % (src, serr[-300:]))
+    check(urc == 2 and "no call 'nope'" in uerr, "saved, unknown call: exit %d %r" % (urc, uerr))
+    check(rc == 3, "exit %d, want 3 (regression): %s %s" % (rc, text[-2000:], err[-500:]))
+    check(re.search(r"^add\.p50:\+10%\s+[0-9.]+\s+\[[0-9.]+, [0-9.]+\] 95%\s+3\s+regression$",
+                    text, re.M), "add gate row: %s" % text[-3000:])
+    check(re.search(r"^list\.p50:\+50%\s+[0-9.]+\s+\[[0-9.]+, [0-9.]+\] 95%\s+3\s+pass$",
+                    text, re.M), "list gate row: %s" % text[-3000:])
+    ga, gl = gate_of(doc, "add.p50:+10%"), gate_of(doc, "list.p50:+50%")
+    check(ga["call"] == "add" and ga["metric"] == "p50" and ga["verdict"] == "regression" and
+          1.1 < ga["ci_low"] <= ga["ratio"] <= ga["ci_high"], "add gate %r" % ga)
+    check(gl["call"] == "list" and gl["verdict"] == "pass" and gl["ci_high"] < 1.5,
+          "list gate %r" % gl)
+    check(cases["gate add.p50:+10%"].find("failure") is not None and
+          cases["gate list.p50:+50%"].find("failure") is None, "JUnit %r" % list(cases))
+    # the per-call rows: B/A with its interval, from the rounds' own per-call figures
+    verbs = {v["verb"]: v for v in doc["verbs"]}
+    add, lst = verbs["add"]["p50_ci"], verbs["list"]["p50_ci"]
+    check(add["low"] > 1.1 and add["verdict"] == "higher" and
+          abs(add["ratio"] - ga["ratio"]) < 1e-9, "add row %r (gate %r)" % (add, ga["ratio"]))
+    check(lst["low"] <= lst["ratio"] <= lst["high"] < 1.5, "list row %r" % lst)
+    check(re.search(r"^add\s+\d+\s+\d+\s+\S+\s+\S+\s+[0-9.]+\s+\[[0-9.]+, [0-9.]+\] higher",
+                    text, re.M), "text row of add: %s" % text[-3000:])
+
+
+def test_call_gate_names_a_call_of_the_workload():
+    """A call the workload does not have, or a figure a call has not, is a
+    usage error before the first request: neither server gets one."""
+    with sleepy(add=0, list=0) as a, sleepy(add=0, list=0) as b, \
+            tempfile.TemporaryDirectory() as d:
+        for gate, says in (("nope.p50:+10%", "no call 'nope' (it has add, list)"),
+                           ("add.rate:-2%", "a call's gate takes p50, p90, p99 or mean")):
+            rc, out, err = call_compare(a, b, d, "--gate", gate, "--rounds", "3")
+            check(rc == 2 and says in err and len(err.strip().splitlines()) == 1,
+                  "--gate %s: exit %d %r" % (gate, rc, err))
+        check(a.seen == [] and b.seen == [], "requests sent: %d, %d" % (len(a.seen), len(b.seen)))
+
+
 if __name__ == "__main__":
     main([test_default_rounds_decide_and_say_what_they_need,
           test_short_rounds_are_lengthened_for_cpu_per_call,
           test_aa_passes, test_ab_regression_in_a_few_rounds,
           test_auto_stops_once_a_regression_decides, test_saved_runs_one_round_is_inconclusive,
-          test_unknown_figure_is_inconclusive_saying_so, test_bad_gates_are_usage_errors])
+          test_unknown_figure_is_inconclusive_saying_so, test_bad_gates_are_usage_errors,
+          test_call_gates_judge_each_call, test_call_gate_names_a_call_of_the_workload])

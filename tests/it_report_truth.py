@@ -1,11 +1,14 @@
 """it_report_truth: what the report says is true (issue 13). Runs where nothing
 succeeded read n/a, warn with the first error of each kind and exit 3; an
 interrupted run says how long it measured and exits 130; the warnings of an
-overloaded server agree with each other and with their figures; `report`
+overloaded server agree with each other and with their figures; the
+failed share is in the ledger's words (answers that broke a check were
+answered, timeouts were not, and neither is counted as the other); `report`
 on the saved JSON reproduces the run's own text line for line; percentiles
 stay within min and max; one unit per table; the automatic bucket table has
 no repeated rows. Real `rpcbench serve` on loopback, every subprocess with
 a timeout."""
+import http.server
 import json
 import os
 import re
@@ -13,10 +16,11 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from rpctest import RPCBENCH, Server, check, main, rpcbench  # noqa: E402
+from rpctest import RPCBENCH, JsonRpcHandler, Recorder, Server, check, main, rpcbench  # noqa: E402
 
 UNIT = re.compile(r"^(-?\d+(?:\.\d+)?)(us|ms|s)$")
 
@@ -112,6 +116,63 @@ def test_partial_failure_exits_zero(srv, d):
     share = "%.1f%% of answered requests failed (%d of %d)" % (
         100.0 * r["requests"]["errors"] / done, r["requests"]["errors"], done)
     check(any(x.startswith(share) for x in warnings_of(out)), "%s in %r" % (share, out))
+
+
+def test_failed_checks_were_answered(srv, d):
+    """Every answer came back and broke its check: all answered, 0 never
+    answered (it said "10 failed, 10 of them never answered")."""
+    out, r, _ = run_saved(d, "allcheck", "--url", srv.url("/RPC2"), "--expect", "nope exists",
+                          "-R", "10", "-d", "1s", code=3)
+    n = r["errors"]["check"]
+    check(n == r["requests"]["errors"] == r["requests"]["sent"] > 0, r["errors"])
+    want = ("no request succeeded: %d of %d answered requests failed (100%%), 0 never answered; "
+            "latency figures are n/a" % (n, n))
+    check(want in warnings_of(out), "%s\nnot in %r" % (want, warnings_of(out)))
+
+
+class StallingHandler(JsonRpcHandler):
+    """Of every three requests: one answered, one refused with HTTP 500 (an
+    answered error), one never answered while the run lasts."""
+
+    def answer(self, req):
+        with self.server.lock:
+            k = len(self.server.seen)
+            self.server.seen.append(k)
+        if k % 3 == 2:
+            self.server.release.wait(20)
+        return (500, None) if k % 3 == 1 else (200, True)
+
+
+class QuietServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, *a):  # the client gave up on a stalled answer: expected
+        pass
+
+
+def test_stalled_server_split(srv, d):
+    """Answered, failed and never answered are each the count its words
+    name: the answered share leaves the timeouts out (it said "62.5% of
+    answered requests failed (250 of 400)" with 249 of them timeouts)."""
+    peer = QuietServer(("127.0.0.1", 0), StallingHandler)
+    peer.release = threading.Event()
+    with Recorder(peer):
+        try:
+            out, r, _ = run_saved(d, "stalled", "--url", "http://127.0.0.1:%d/" % peer.server_address[1],
+                                  "-p", "jsonrpc", "--method", "x", "-R", "40", "-d", "1.5s",
+                                  "-c", "40", "--timeout", "200ms")
+        finally:
+            peer.release.set()
+    e, ok = r["errors"], r["requests"]["ok"]
+    never = e["timeout"] + e["closed"] + e["connect"] + e["handshake"]
+    check(ok > 0 and e["http"] > 0 and e["timeout"] > 0, "ok %d, errors %r" % (ok, e))
+    check(never + e["http"] == r["requests"]["errors"], "only these kinds: %r" % e)
+    kinds = ", ".join("%s %d" % (k, e[k]) for k in ("connect", "timeout", "closed", "handshake")
+                      if e[k])
+    want = ("%.1f%% of answered requests failed (%d of %d), %d never answered (%s); latency "
+            "covers the successful ones" % (100.0 * e["http"] / (ok + e["http"]), e["http"],
+                                            ok + e["http"], never, kinds))
+    check(want in warnings_of(out), "%s\nnot in %r" % (want, warnings_of(out)))
 
 
 def test_help_documents_exit_codes(srv, d):
@@ -253,7 +314,8 @@ def test_auto_buckets_few_rows(srv, d):
 if __name__ == "__main__":
     with Server("--vms", "150") as srv, tempfile.TemporaryDirectory() as tmp:
         main([test_all_fail_wrong_encoding, test_all_fail_wrong_path, test_fault_sample,
-              test_partial_failure_exits_zero, test_help_documents_exit_codes, test_interrupted,
+              test_partial_failure_exits_zero, test_failed_checks_were_answered,
+              test_stalled_server_split, test_help_documents_exit_codes, test_interrupted,
               test_overload_warnings_agree, test_report_reproduces_runs,
               test_percentiles_within_min_max, test_one_unit_per_table,
               test_auto_buckets_few_rows], srv, tmp)

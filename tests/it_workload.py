@@ -10,8 +10,10 @@ were left unsent at the end count under it, as scheduled; STOMP's ring
 holds the periodic calls in flight; 40 calls are each counted as received
 and the reports show them readably; sweep's cells each have their per-call
 table; `workload = FILE` in a job file is the same run as on the command
-line; and every mistake in the file is a usage error naming the file and
-the line, before anything is sent."""
+line; a line's own "expect" checks its call's answers only, and the run's
+--expect every call's, both applying; and every mistake in the file (a
+check that does not parse too) is a usage error naming the file and the
+line, before anything is sent."""
 import datetime
 import http.server
 import json
@@ -331,6 +333,23 @@ def test_stomp_carries_the_same_file():
     check(abs(share - 0.75) <= 0.05, "ping's share %.3f" % share)
 
 
+def test_stomp_line_expect_checks_its_call():
+    """Over STOMP (answers matched by id, not by connection) a line's own
+    expect still checks only its call's answers."""
+    text = ('{"name": "ping", "method": "Host.ping", "params": {}, "weight": 3}\n'
+            '{"name": "vms", "method": "Host.getVMList", "params": {"onlyUUID": true}, '
+            '"expect": "nosuch exists"}\n')
+    with Files(text) as f, Server("--vms", "5") as srv:
+        _, r, _ = run_json("-u", "stomp://127.0.0.1:%d" % srv.port, "-p", "jsonrpc",
+                           "--workload", f.path, "-R", "100", "-d", "1s")
+    v = r["verbs"]
+    check(v["vms"]["requests"] > 0 and v["vms"]["errors"] == v["vms"]["requests"] ==
+          r["errors"]["check"] and v["ping"]["errors"] == 0 and v["ping"]["ok"] > 0,
+          "per call %r, errors %r" % (v, r["errors"]))
+    check("vms's expect 'nosuch exists' broke: got no member nosuch" in
+          r["error_samples"].get("check", ""), r["error_samples"])
+
+
 def test_stomp_ring_holds_the_periodic_calls():
     """STOMP keeps its requests in flight in a ring sized from the rate:
     a periodic call at 200/s beside a mix at 1/s, each answered after
@@ -408,6 +427,56 @@ def test_job_file_equals_command_line():
     check(len(sa) == 40 and sa == sb, "the calls differ: %d vs %d" % (len(sa), len(sb)))
 
 
+class FieldHandler(JsonRpcHandler):
+    """Only the call "with" answers with a member field."""
+
+    def answer(self, req):
+        return 200, {"field": 1} if req["method"] == "with" else {"other": 2}
+
+
+MIX = """{"name": "with", "method": "with"%s}
+{"name": "without", "method": "without"}
+"""
+
+
+def checked(srv, text, *more, code=0):
+    """The run's check failures, its requests, and the calls' requests
+    (code 3: no request succeeded)."""
+    with Files(text) as f:
+        _, r, _ = run_json("-u", "http://127.0.0.1:%d/jsonrpc" % srv.port, "-p", "jsonrpc",
+                           "--workload", f.path, "-R", "100", "-d", "1s", *more, code=code)
+    calls = {k: v["requests"] for k, v in r["verbs"].items()}
+    check(min(calls.values()) > 0, "both calls ran: %r" % calls)
+    check(r["requests"]["sent"] == r["requests"]["ok"] + r["errors"]["check"],
+          "every answer came back: %r %r" % (r["requests"], r["errors"]))
+    # what the checks cost is reported whichever form asked for them
+    check(r.get("checks", {}).get("checked", 0) >= r["requests"]["sent"], "checks %r"
+          % r.get("checks"))
+    return r["errors"]["check"], r["requests"]["sent"], calls
+
+
+def test_line_expect_checks_its_call_only():
+    with Recorder(http.server.ThreadingHTTPServer(("127.0.0.1", 0), FieldHandler)) as srv:
+        # the run's --expect checks every call: "without" has no field
+        failed, _, calls = checked(srv, MIX % "", "--expect", "field exists")
+        check(failed == calls["without"], "--expect fails the other call's %d answers, not %d"
+              % (calls["without"], failed))
+        # the line's own checks only its call's answers
+        failed, sent, _ = checked(srv, MIX % ', "expect": "field exists"')
+        check(failed == 0 and sent > 0, "a line's expect: %d of %d failed" % (failed, sent))
+        # and is applied: a false one fails exactly that call's answers
+        failed, _, calls = checked(srv, MIX % ', "expect": ["field exists", "field==2"]')
+        check(failed == calls["with"], "a false line expect fails %d, not %d"
+              % (calls["with"], failed))
+        # both apply: the run's on every call, the line's on its own
+        failed, _, _ = checked(srv, MIX % ', "expect": "field=1"', "--expect", "len(.)==1")
+        check(failed == 0, "both holding: %d failed" % failed)
+        failed, sent, _ = checked(srv, MIX % ', "expect": "field=1"', "--expect", "len(.)=2",
+                               code=3)
+        check(failed == sent, "the run's --expect still checks every call: %d of %d"
+              % (failed, sent))
+
+
 def usage(f, *args):
     code, out, err = rpcbench("run", "--workload", f, "-R", "5", "-d", "1s", *args, timeout=30)
     return code, err.strip()
@@ -424,6 +493,10 @@ def test_usage_errors_name_the_line():
         ('{"method": "a"}\n{"method": "a"}\n', ':2: the name "a" is line 1'),
         ('{"method": "a", "params": [{"$i8": "x"}]}\n', ':1: {"$i8"'),
         ('# only a comment\n', ":1: no calls"),
+        ('{"method": "a"}\n{"method": "b", "expect": "len(.)=5O"}\n',
+         ":2: \"expect\" 'len(.)=5O': len(...) compares with a number, not '5O'"),
+        ('{"method": "a", "expect": ["n=1", 5]}\n', ':1: "expect": item 2 is not a string'),
+        ('{"method": "a", "expect": []}\n', ':1: "expect": want a check'),
     ]
     for text, says in cases:
         with Files(text) as f:
@@ -447,6 +520,9 @@ def test_usage_errors_name_the_line():
         code, _, err = rpcbench("run", "--workload", f.path, "-R", "max", "-d", "1s", timeout=30)
         check(code == 2 and "--rate max" in err and "never sends" in err,
               "every in a closed loop: %r" % err)
+    with Files('{"method": "a", "expect": "n=1"}\n') as f:
+        code, err = usage(f.path, "--validate", "cheap")
+        check(code == 2 and "--validate full" in err, "a line's expect needs full: %r" % err)
     code, err = usage("/nonexistent/w.jsonl")
     check(code == 2 and "/nonexistent/w.jsonl" in err, err)
 
@@ -456,6 +532,7 @@ if __name__ == "__main__":
           test_same_seed_same_values, test_every_line_runs_at_its_period,
           test_failed_sends_count_under_their_call,
           test_periodic_sends_left_at_the_end_are_unsent, test_forty_calls,
-          test_stomp_carries_the_same_file, test_stomp_ring_holds_the_periodic_calls,
+          test_stomp_carries_the_same_file, test_stomp_line_expect_checks_its_call,
+          test_stomp_ring_holds_the_periodic_calls,
           test_sweep_cells_have_per_call_tables, test_job_file_equals_command_line,
-          test_usage_errors_name_the_line])
+          test_line_expect_checks_its_call_only, test_usage_errors_name_the_line])

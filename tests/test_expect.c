@@ -1,7 +1,9 @@
 /* test_expect: --expect's grammar and its checks on a decoded result: a
  * member, an index, the root, len() of an array, a struct and a string,
  * each operator, strings, booleans and null; a node of another type only
- * passes !=; a missing member says so; bad checks are refused. */
+ * passes !=; a missing member says so; == is =; bad checks, and checks
+ * that could only ever fail ("len(.)=5O", ".===5"), are refused with
+ * where they broke. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,7 +41,9 @@ static void paths_and_operators(void **state)
                           "len(status)>=2", "len(status.message)=4", "vmList[1].vmId=b",
                           "vmList[1].up=true", "status.message=\"Done\"", "n>2", "n<3",
                           "none=null", "vmList[0].vmId exists", "len(.)=4", ".n!=3",
-                          "status.message!=7", "status.message>Dona"};
+                          "status.message!=7", "status.message>Dona",
+                          "status.code==0", "len(vmList)==2", "vmList[0].vmId==\"a\"",
+                          ".status.code==0"};
     for (size_t i = 0; i < sizeof pass / sizeof pass[0]; i++)
         if (!holds(pass[i], got))
             fail_msg("%s should hold (got %s)", pass[i], got);
@@ -60,12 +64,21 @@ static void bad_checks_refused(void **state)
     (void)state;
     struct expect e;
     char err[ERR_LEN];
-    const char *bad[] = {"", "n", "=1", "n=", "len(n) exists", "a b=1", "n=two words",
-                         "n=\"unclosed"};
+    /* each with what the error must name: where it broke */
+    const char *bad[][2] = {{"", "no operator"}, {"n", "no operator"},
+                            {"=1", "no path"}, {"n=", "no value after '='"},
+                            {"len(n) exists", "not exists"}, {"a b=1", "breaks at ' b'"},
+                            {"n=two words", "value 'two words'"},
+                            {"n=\"unclosed", "value '\"unclosed'"},
+                            {"len(.)=5O", "len(...) compares with a number, not '5O'"},
+                            {".===5", "value '=5' after '=='"}, {"n=<3", "value '<3'"},
+                            {"a..b=1", "breaks at '..b'"}, {"a[x]=1", "breaks at '[x]'"},
+                            {"a.=1", "breaks at '.'"}, {"f(a)=1", "breaks at '(a)'"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        if (expect_parse(bad[i], &e, err) == 0)
-            fail_msg("'%s' was taken", bad[i]);
-        assert_non_null(strstr(err, "--expect"));
+        if (expect_parse(bad[i][0], &e, err) == 0)
+            fail_msg("'%s' was taken", bad[i][0]);
+        if (!strstr(err, bad[i][1]) || !strstr(err, "want PATH OP VALUE") || strchr(err, '\n'))
+            fail_msg("'%s': error '%s' does not say '%s'", bad[i][0], err, bad[i][1]);
     }
 }
 

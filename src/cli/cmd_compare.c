@@ -479,6 +479,16 @@ static void print_bisect_cost(const struct comparison *c)
                 most, c->plan.rounds, one);
 }
 
+/* A per-call --gate (CALL.METRIC) names a call both arms send (live: of
+ * their workloads or verbs; saved: of their first rounds). @return 0, or
+ * -1 with err. */
+static int gate_calls(const struct comparison *c, const struct run_config *a,
+                      const struct run_config *b, char *err)
+{
+    return gate_check_calls(c->plan.gates, c->plan.ngates, a, err) ||
+           gate_check_calls(c->plan.gates, c->plan.ngates, b, err) ? -1 : 0;
+}
+
 /* The rounds of both arms: loaded from saved files, or run live.
  * @return 0, or as run_rounds (RUN_ROUNDS_NONE, -1) with err; *usage set
  * when the failure is the command line's. */
@@ -488,6 +498,10 @@ static int measure(struct comparison *c, struct options *o, int *usage, char *er
     if (o->npositional > 0) {
         rc = load_saved(c, err);
         *usage = rc == -2; /* S.json#SEL names no single cell */
+        if (rc == 0 && gate_calls(c, &c->arm[0].rounds[0].cfg, &c->arm[1].rounds[0].cfg, err)) {
+            *usage = 1;
+            return -1;
+        }
         return rc;
     }
     rc = setup_live(c, o, err);
@@ -495,6 +509,10 @@ static int measure(struct comparison *c, struct options *o, int *usage, char *er
     if (rc == 0 && condition_check_verbs(&c->plan.thresholds, &c->arm[0].cfg, err)) {
         cli_name_error("--threshold", err); /* a verb neither arm sends */
         *usage = 1;
+        return -1;
+    }
+    if (rc == 0 && gate_calls(c, &c->arm[0].cfg, &c->arm[1].cfg, err)) {
+        *usage = 1; /* before the first request */
         return -1;
     }
     if (rc == 0 && live_metrics_start(o, err))

@@ -69,7 +69,8 @@ const struct opt_row opt_rows[] = {
      .type = OT_CUSTOM, .parse = opt_parse_workload, .arg = "FILE",
      .cmds = IN_LOAD,
      .help = "calls from FILE, one JSON object a line: name,\nmethod, params (with templates), "
-             "weight or\nevery (not with --verb, --method)"},
+             "weight or\nevery, and expect: checks on that call's\nanswers only (not with --verb, "
+             "--method)"},
     {.name = "params", .type = OT_STRING, C_AT(method_params), .arg = "JSON", .cmds = IN_LOAD,
      .help = "--method's params: a JSON array or object"},
     {.name = "rate", .short_opt = 'R', .type = OT_RATE, C_AT(rate), .arg = "R", .def = "10/s",
@@ -137,9 +138,10 @@ const struct opt_row opt_rows[] = {
     {.name = "expect", .diff = CK_EXPECTS,
      .type = OT_CUSTOM, .parse = opt_parse_expect, .arg = "CHECK",
      .cmds = IN_LOAD, .repeatable = 1,
-     .help = "a check on every answer's result, repeatable:\n'status.code=0', 'len(vmList)>=150',\n"
-             "'version exists'; needs the full decode\n(sets --validate full); a broken one is the\n"
-             "error kind check"},
+     .help = "a check on every call's answers, repeatable:\n'status.code=0' (= or ==), "
+             "'len(vmList)>=150',\n'version exists'; needs the full decode\n(sets --validate full); "
+             "a broken one is the\nerror kind check; one that does not parse is\na usage error. "
+             "A --workload line's expect\nadds checks for its call alone"},
     {.name = "server-pid", .diff = CK_SERVER, .type = OT_STRING, O_AT(server_pid), .arg = "P[,P]",
      .cmds = IN_LOAD, .help = "server processes to sample (pids summed)",
      .help_in[CMD_COMPARE] = "server processes to sample: P+P summed\n"
@@ -319,7 +321,9 @@ const struct opt_row opt_rows[] = {
              "p99, mean, cpu_ms_per_call, server_cpu, bytes;\n"
              "rate:-TOL% (below 1-TOL); errors:+TOL%: B's\n"
              "failure share surely TOL points above A's;\n"
-             "repeatable"},
+             "CALL.METRIC:+TOL% one call's p50, p90, p99 or\n"
+             "mean (add.p99:+10%, calls named as in\n"
+             "--threshold); repeatable"},
     {.name = "bisect", .no_diff = 1, .type = OT_FLAG, O_AT(bisect), .cmds = IN_COMPARE,
      .why_only = "with --gate",
      .help = "exit codes for git bisect run: 0 pass, 1\n"

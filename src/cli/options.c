@@ -78,9 +78,9 @@ static int check(const struct options *o, char *err)
             snprintf(err, ERR_LEN, "getVmStats needs --vm-id UUID (the vmId of a VM, see verb list)");
             return -1;
         }
-    if (c->nexpects && c->validate != VALIDATE_FULL) {
-        snprintf(err, ERR_LEN, "--expect needs the full decode: --validate full (what --expect "
-                 "sets), not another --validate");
+    if ((c->nexpects || o->workload_checks) && c->validate != VALIDATE_FULL) {
+        snprintf(err, ERR_LEN, "%s needs the full decode: --validate full (what it sets), not "
+                 "another --validate", c->nexpects ? "--expect" : "--workload's \"expect\"");
         return -1;
     }
     if (options_check_workload(o, err))

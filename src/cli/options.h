@@ -34,6 +34,7 @@ struct options {
     int encoding_given;      /* --proto was on the command line */
     int verb_given;          /* --verb was on the command line */
     int method_given;        /* --method was */
+    int workload_checks;     /* a --workload line has its own "expect" */
     char hdr_log[512];       /* --hdr-log FILE */
     char pct_dist[512];      /* --percentile-dist FILE */
     char requests_log[512];  /* --requests-log FILE[.gz] (run: written; report: read) */

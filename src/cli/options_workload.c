@@ -41,8 +41,18 @@ int opt_parse_workload(struct options *o, const char *arg, char *err)
         memcpy(c->verbs[i].name, w.call[i].name, sizeof c->verbs[i].name);
         c->verbs[i].weight = w.call[i].weight;
         c->verbs[i].every_ns = w.call[i].every_ns;
+        o->workload_checks |= w.call[i].nexpects > 0;
     }
     workload_free(&w);
+    /* a line's own checks need the full decode, as --expect does */
+    if (o->workload_checks && o->given[opt_find("validate") - opt_rows] &&
+        c->validate != VALIDATE_FULL) {
+        snprintf(err, ERR_LEN, "a line has its own \"expect\", which needs the full decode: "
+                 "--validate full (what it sets), not another --validate");
+        return -1;
+    }
+    if (o->workload_checks)
+        c->validate = VALIDATE_FULL;
     return own_rate(c);
 }
 

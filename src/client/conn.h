@@ -31,6 +31,8 @@
 #include "client/request.h"
 #include "client/request_ring.h"
 
+struct wl_call; /* encoders/workload.h */
+
 /* DOWN -> CONNECTING (TCP) -> HANDSHAKE (TLS) -> LOGIN (STOMP) -> IDLE
  * (free for a request; a STOMP connection stays IDLE with requests in
  * flight) <-> BUSY (HTTP: one request in flight). Failures go to BACKOFF
@@ -255,6 +257,11 @@ struct conn_ctx {
     struct request_ring *ring;    /* STOMP: the requests in flight, by id */
     const struct expect *expects; /* --expect, parsed (answer_decode_full) */
     size_t nexpects;
+    /* --workload's calls, by verb index, for their own "expect" checks
+     * (borrowed from the engine's workload; NULL: none) */
+    const struct wl_call *calls;
+    size_t ncalls;
+    int checks;                   /* any check at all: the decode keeps the tree */
 };
 
 /* Moves the reads of p's up connections (IDLE, BUSY) into a set of their
@@ -359,12 +366,13 @@ int conn_send_bytes(struct conn *c, const char *p, size_t n);
 void conn_goodbye_all(const struct conn_ctx *x);
 
 /* answer_check.c: --expect. answer_decode_full is the full decode of an
- * answer's body (the encoding's decode_response; with checks, decode_result
- * and each check of c->ctx on the result): @return its enc status, and
- * with ENC_OK *broke 1 when a check failed (its first failing value noted
- * as the ERR_CHECK sample), else 0. The decode's and the checks' CPU time
- * is counted in c's pool stats. */
-int answer_decode_full(struct conn *c, const char *body, size_t len, struct enc_result *r,
-                       int *broke);
+ * answer's body to the request of verb index verb (the encoding's
+ * decode_response; with checks, decode_result and each check of c->ctx on
+ * the result: the run's --expect, then that call's own workload checks):
+ * @return its enc status, and with ENC_OK *broke 1 when a check failed
+ * (its first failing value noted as the ERR_CHECK sample), else 0. The
+ * decode's and the checks' CPU time is counted in c's pool stats. */
+int answer_decode_full(struct conn *c, int verb, const char *body, size_t len,
+                       struct enc_result *r, int *broke);
 
 #endif

@@ -218,7 +218,7 @@ static int classify(struct conn *c)
         return REQ_OK;
     int broke = 0;
     int st = x->validate == VALIDATE_FULL
-                 ? answer_decode_full(c, body, c->body.len, &r, &broke)
+                 ? answer_decode_full(c, c->req.verb, body, c->body.len, &r, &broke)
                  : check_stream_finish(&c->check, &r);
     r.status = st;
     if (st == ENC_FAULT)

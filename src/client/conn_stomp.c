@@ -219,7 +219,7 @@ static void on_message(struct conn *c, const struct stomp_frame *f, size_t frame
     }
     int broke = 0;
     if (st == ENC_OK && x->validate == VALIDATE_FULL)
-        st = answer_decode_full(c, f->body, f->body_len, &res, &broke);
+        st = answer_decode_full(c, r->verb, f->body, f->body_len, &res, &broke);
     int kind = st == ENC_OK ? (broke ? ERR_CHECK : REQ_OK)
                : st == ENC_FAULT ? ERR_FAULT : ERR_DECODE;
     char *slot = conn_error_slot(c, kind);

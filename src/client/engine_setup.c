@@ -28,6 +28,19 @@ static int parse_checks(struct engine *e, char *err)
     return 0;
 }
 
+/* A --workload line's own checks, from the file the engine read for the
+ * params (engine_workload.c), on top of the run's. */
+static void call_checks(struct engine *e)
+{
+    e->cx.checks = e->nexpects > 0;
+    if (!e->wl)
+        return;
+    e->cx.calls = e->wl->call;
+    e->cx.ncalls = e->wl->ncalls;
+    for (size_t i = 0; i < e->wl->ncalls; i++)
+        e->cx.checks |= e->wl->call[i].nexpects > 0;
+}
+
 /* The rendering alone, each verb's body once,
  * prepared for every lane (engine_setup_requests calls it, after the
  * --expect checks). */
@@ -75,7 +88,10 @@ static int render_requests(struct engine *e, char *err)
 
 int engine_setup_requests(struct engine *e, char *err)
 {
-    return parse_checks(e, err) ? -1 : render_requests(e, err);
+    if (parse_checks(e, err) || render_requests(e, err))
+        return -1;
+    call_checks(e);
+    return 0;
 }
 
 /* One descriptor per connection: raise the soft limit as far as the hard

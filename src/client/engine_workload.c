@@ -77,6 +77,8 @@ void engine_workload_free(struct engine *e)
     for (size_t i = 0; i < RUN_MAX_VERBS; i++)
         tmpl_free(&e->tmpl[i]);
     buf_free(&e->stamp_body);
+    e->cx.calls = NULL; /* their checks go with the file */
+    e->cx.ncalls = 0;
     if (e->wl)
         workload_free(e->wl);
     free(e->wl);

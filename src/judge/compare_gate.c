@@ -23,19 +23,44 @@ static int bad(const char *s, const char *why, char *err)
         snprintf(list + n, size - n, "%s%s", n ? " " : "", metric_defs[i].name);
     }
     snprintf(err, ERR_LEN, "--gate: '%.40s': %s; accepted: METRIC:+TOL%% (METRIC %s) or "
-             "%s:-TOL%%, e.g. p99:+10%%", s, why, lower, higher);
+             "%s:-TOL%%, e.g. p99:+10%%, or a call's add.p99:+10%%", s, why, lower, higher);
     return -1;
+}
+
+/* The metric of s[0..n), or of its part after the last dot, with the call
+ * before that dot into g->call. @return it, or NULL with why. */
+static const struct metric_def *metric_of(const char *s, size_t n, struct gate *g,
+                                          const char **why)
+{
+    const struct metric_def *m = metric_find(s, n);
+    const char *dot = memrchr(s, '.', n);
+    *why = "unknown metric";
+    if (m || !dot)
+        return m;
+    m = metric_find(dot + 1, n - (size_t)(dot + 1 - s));
+    if (!m)
+        return NULL;
+    if (dot == s || (size_t)(dot - s) >= sizeof g->call) {
+        *why = dot == s ? "no call before the '.'" : "the call's name is too long";
+        return NULL;
+    }
+    if (!metric_per_call(m - metric_defs)) {
+        *why = "a call's gate takes p50, p90, p99 or mean";
+        return NULL;
+    }
+    snprintf(g->call, sizeof g->call, "%.*s", (int)(dot - s), s);
+    return m;
 }
 
 int gate_parse(const char *s, struct gate *g, char *err)
 {
     memset(g, 0, sizeof *g);
-    const char *colon = strchr(s, ':');
+    const char *colon = strrchr(s, ':'), *why;
     if (!colon)
         return bad(s, "no ':'", err);
-    const struct metric_def *m = metric_find(s, (size_t)(colon - s));
+    const struct metric_def *m = metric_of(s, (size_t)(colon - s), g, &why);
     if (!m)
-        return bad(s, "unknown metric", err);
+        return bad(s, why, err);
     g->fig = (enum metric)(m - metric_defs);
     char want = m->higher_better ? '-' : '+';
     if (colon[1] != want)
@@ -63,6 +88,26 @@ int gate_looks(size_t max)
     for (size_t k = GATE_MIN_ROUNDS; k <= max; k++)
         n += gate_is_look(k, max);
     return n > 0 ? n : 1;
+}
+
+int gate_check_calls(const struct gate *g, int n, const struct run_config *cfg, char *err)
+{
+    for (int i = 0; i < n; i++) {
+        size_t j = 0;
+        while (g[i].call[0] && j < cfg->nverbs && strcmp(cfg->verbs[j].name, g[i].call))
+            j++;
+        if (!g[i].call[0] || j < cfg->nverbs)
+            continue;
+        char list[160] = "";
+        for (j = 0; j < cfg->nverbs; j++) {
+            size_t used = strlen(list);
+            snprintf(list + used, sizeof list - used, "%s%s", j ? ", " : "", cfg->verbs[j].name);
+        }
+        snprintf(err, ERR_LEN, "--gate: '%.60s': no call '%.40s' (it has %s)", g[i].expr,
+                 g[i].call, list);
+        return -1;
+    }
+    return 0;
 }
 
 double gate_bound(const struct gate *g)
@@ -142,8 +187,10 @@ int gate_unknown_text(const struct gate *g, const struct gate_result *r, char *o
     out[0] = '\0';
     if (!r->unknown[0] && !r->unknown[1])
         return 0;
-    snprintf(out, len, "%s unknown (not measured) in %zu of %zu rounds of A and %zu of B",
-             gate_metric_name(g->fig), r->unknown[0], r->rounds, r->unknown[1]);
+    snprintf(out, len, "%s%s%s unknown (%s) in %zu of %zu rounds of A and %zu of B", g->call,
+             g->call[0] ? "." : "", gate_metric_name(g->fig),
+             g->call[0] ? "the call had no answer" : "not measured", r->unknown[0], r->rounds,
+             r->unknown[1]);
     return 1;
 }
 

@@ -3,7 +3,10 @@
  * A gate bounds B/A of one of compare's figures: p99:+10% means "B's p99 at
  * most 10 % above A's"; rate:-2% "B's rate at most 2 % below A's". It is
  * judged on the paired interval of B/A (compare_stats.h: Bonferroni alpha
- * spending over the looks of --rounds auto). */
+ * spending over the looks of --rounds auto). CALL.METRIC:+TOL% bounds one
+ * call's figure (add.p99:+10%: the call named add, as --threshold names
+ * it; METRIC a latency: metric_per_call), judged the same way on that
+ * call's figure of each round. */
 #ifndef RPCBENCH_JUDGE_COMPARE_GATE_H
 #define RPCBENCH_JUDGE_COMPARE_GATE_H
 
@@ -23,7 +26,8 @@
 #define GATE_NEEDS_MAX 1000   /* beyond it, "no number of rounds" */
 
 struct gate {
-    char expr[48];            /* as given: "p99:+10%" */
+    char expr[128];           /* as given: "p99:+10%", "add.p99:+10%" */
+    char call[64];            /* "add"; "" the whole run */
     enum metric fig;
     double tol;               /* fraction: 0.10 */
 };
@@ -73,10 +77,17 @@ struct gate_result {
     double longer;            /* or rounds this many times as long, at the same count */
 };
 
-/* Parses "METRIC:+TOL%" into g (errors:+TOL% allows B's failure share
- * TOL points above A's: fail_test). @return 0, or -1 with err (ERR_LEN,
- * caller-owned) naming the gate and the accepted form. */
+/* Parses "METRIC:+TOL%" or "CALL.METRIC:+TOL%" into g (errors:+TOL%
+ * allows B's failure share TOL points above A's: fail_test). A call may
+ * hold dots itself ("Host.getStats.p99": the metric follows the last).
+ * @return 0, or -1 with err (ERR_LEN, caller-owned) naming the gate and
+ * the accepted form. */
 int gate_parse(const char *s, struct gate *g, char *err);
+
+/* @return 0 when every per-call gate of g[0..n) names a call (verb) of
+ * cfg, else -1 with err (ERR_LEN, caller-owned): "'x.p99:+10%': no call
+ * 'x' (it has add, list)", for a usage error before the first request. */
+int gate_check_calls(const struct gate *g, int n, const struct run_config *cfg, char *err);
 
 /* @return the bound on B/A: 1 + tol, or 1 - tol for the rate. */
 double gate_bound(const struct gate *g);

@@ -6,6 +6,24 @@
 
 #include "base/exit_code.h"
 
+/* Round i's figure of gate g in each arm: the run's, or its call's (the
+ * same statistics either way: the gate is judged on these alone). */
+static void gate_figures(const struct comparison *c, const struct gate *g, size_t i, double *a,
+                         double *b)
+{
+    const struct run_result *ra = &c->arm[0].rounds[i], *rb = &c->arm[1].rounds[i];
+    if (g->call[0]) {
+        *a = metric_call_value(ra, g->call, g->fig);
+        *b = metric_call_value(rb, g->call, g->fig);
+        return;
+    }
+    double va[METRIC_N], vb[METRIC_N];
+    compare_figures(c, ra, va);
+    compare_figures(c, rb, vb);
+    *a = va[g->fig];
+    *b = vb[g->fig];
+}
+
 int compare_judge_gates(struct comparison *c, size_t k)
 {
     const struct compare_plan *p = &c->plan;
@@ -14,13 +32,8 @@ int compare_judge_gates(struct comparison *c, size_t k)
     compare_set_cpu_basis(c, k);
     for (int g = 0; g < p->ngates; g++) {
         enum metric f = p->gates[g].fig;
-        for (size_t i = 0; i < k && i < 1000; i++) {
-            double va[METRIC_N], vb[METRIC_N];
-            compare_figures(c, &c->arm[0].rounds[i], va);
-            compare_figures(c, &c->arm[1].rounds[i], vb);
-            a[i] = va[f];
-            b[i] = vb[f];
-        }
+        for (size_t i = 0; i < k && i < 1000; i++)
+            gate_figures(c, &p->gates[g], i, &a[i], &b[i]);
         gate_judge(&p->gates[g], a, b, k < 1000 ? k : 1000, c->looks, &c->gate[g]);
         if (f == METRIC_ERRORS) { /* decided on the counts, never n/a */
             compare_failure_test(c, k, p->gates[g].tol, &c->gate[g].fail);

@@ -189,29 +189,56 @@ double compare_figure_ratio(const struct comparison *c, int f)
     return c->ci_rc[f] >= 0 ? c->ci[f].geo_ratio : NAN;
 }
 
-enum cmp_verdict compare_verdict(const struct comparison *c, int f, char *out, size_t len)
+/* What interval ci (rc: compare_stats_ci's) of c's rounds says, as text. */
+static enum cmp_verdict verdict_of(const struct comparison *c, int rc, const struct ci *ci,
+                                   char *out, size_t len)
 {
     static const char *const words[] = {
         [CMP_B_LOWER] = "B lower", [CMP_B_HIGHER] = "B higher",
         [CMP_TOO_FEW] = "too few rounds to tell",
         [CMP_NO_DIFFERENCE] = "no significant difference"};
-    if (c->ci_rc[f] == 1) {
+    if (rc == 1) {
         snprintf(out, len, "n/a (1 round)");
         return CMP_NA_ONE_ROUND;
     }
-    if (c->ci_rc[f] < 0) {
+    if (rc < 0) {
         snprintf(out, len, "n/a");
         return CMP_NA;
     }
     char lo[16], hi[16];
-    compare_stats_fmt_ratio(c->ci[f].low, lo, sizeof lo);
-    compare_stats_fmt_ratio(c->ci[f].high, hi, sizeof hi);
-    enum cmp_verdict v = compare_stats_significant_shown(&c->ci[f])
-                             ? (c->ci[f].high < 1 ? CMP_B_LOWER : CMP_B_HIGHER)
+    compare_stats_fmt_ratio(ci->low, lo, sizeof lo);
+    compare_stats_fmt_ratio(ci->high, hi, sizeof hi);
+    enum cmp_verdict v = compare_stats_significant_shown(ci)
+                             ? (ci->high < 1 ? CMP_B_LOWER : CMP_B_HIGHER)
                          : c->pairs < 3 ? CMP_TOO_FEW
                                         : CMP_NO_DIFFERENCE;
     snprintf(out, len, "[%s, %s] %s", lo, hi, words[v]);
     return v;
+}
+
+enum cmp_verdict compare_verdict(const struct comparison *c, int f, char *out, size_t len)
+{
+    return verdict_of(c, c->ci_rc[f], &c->ci[f], out, len);
+}
+
+int compare_call_ci(const struct comparison *c, const char *call, enum metric f, struct ci *out)
+{
+    double a[1000], b[1000]; /* --rounds is at most 1000 */
+    size_t k = c->pairs < 1000 ? c->pairs : 1000;
+    for (size_t i = 0; i < k; i++) {
+        a[i] = metric_call_value(&c->arm[0].rounds[i], call, f);
+        b[i] = metric_call_value(&c->arm[1].rounds[i], call, f);
+    }
+    return compare_stats_ci(a, b, k, out);
+}
+
+enum cmp_verdict compare_call_verdict(const struct comparison *c, const char *call,
+                                      enum metric f, double *ratio, char *out, size_t len)
+{
+    struct ci ci;
+    int rc = compare_call_ci(c, call, f, &ci);
+    *ratio = rc >= 0 ? ci.geo_ratio : NAN;
+    return verdict_of(c, rc, &ci, out, len);
 }
 
 int compare_too_few_rounds(const struct comparison *c)

@@ -184,6 +184,20 @@ enum cmp_verdict {
  * out (len bytes, the caller's). @return which verdict it is. */
 enum cmp_verdict compare_verdict(const struct comparison *c, int f, char *out, size_t len);
 
+/* The paired 95 % interval of call's figure f (metric_per_call) over c's
+ * rounds, as the whole run's figures have theirs (compare_stats_ci, the
+ * rounds' own per-call values). @return compare_stats_ci's: 0 with *out,
+ * 1 one round, -1 a ratio undefined (the call absent or unanswered in a
+ * round of an arm). */
+int compare_call_ci(const struct comparison *c, const char *call, enum metric f, struct ci *out);
+
+/* The same as compare_verdict says it, for call's figure f: "[0.91, 0.98]
+ * B lower", "n/a", ... into out (len bytes, the caller's), its estimator
+ * (the geometric mean of the rounds' ratios; NAN when undefined) into
+ * *ratio. @return which verdict it is. */
+enum cmp_verdict compare_call_verdict(const struct comparison *c, const char *call,
+                                      enum metric f, double *ratio, char *out, size_t len);
+
 /* @return 1 when a figure's interval includes 1 only because there are 2
  * rounds (the text says why under its table), else 0. */
 int compare_too_few_rounds(const struct comparison *c);

@@ -88,3 +88,23 @@ void metric_values(const struct run_result *r, double *v)
     for (int i = 0; i < METRIC_N; i++)
         v[i] = metric_defs[i].value(r);
 }
+
+int metric_per_call(enum metric f)
+{
+    return f == METRIC_P50 || f == METRIC_P90 || f == METRIC_P99 || f == METRIC_MEAN;
+}
+
+/* The same figure as the run's, from one call's own histogram. */
+double metric_call_value(const struct run_result *r, const char *call, enum metric f)
+{
+    const struct verb_result *v = NULL;
+    for (size_t i = 0; i < r->nverbs && !v; i++)
+        if (!strcmp(r->verbs[i].name, call))
+            v = &r->verbs[i];
+    if (!v || !metric_per_call(f) || !v->latency.total_count)
+        return FIG_UNKNOWN;
+    if (f == METRIC_MEAN)
+        return hist_mean(&v->latency) / 1000;
+    double p = f == METRIC_P50 ? 50 : f == METRIC_P90 ? 90 : 99;
+    return (double)hist_percentile(&v->latency, p) / 1000;
+}

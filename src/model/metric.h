@@ -44,4 +44,12 @@ const struct metric_def *metric_find(const char *s, size_t len);
 /* Every metric of r into v (METRIC_N values, the caller's), as value. */
 void metric_values(const struct run_result *r, double *v);
 
+/* @return 1 when f has a per-call figure (CALL.METRIC in --gate, as in
+ * --threshold): the latencies p50, p90, p99 and mean; else 0. */
+int metric_per_call(enum metric f);
+/* Figure f of r's call named call (a verb, or a --workload line's name),
+ * from that call's own histogram as f's value takes the run's; FIG_UNKNOWN
+ * when r has no such call, it had no answer, or f has no per-call figure. */
+double metric_call_value(const struct run_result *r, const char *call, enum metric f);
+
 #endif

@@ -322,26 +322,51 @@ int result_signal_number(const char *name)
     return 0;
 }
 
-/* The failed share, then the first error of each kind that occurred. */
+/* The failed kinds that were never answered, with their counts, into
+ * out ("timeout 249, closed 1"). */
+static void unanswered_kinds(const struct run_result *r, char *out, size_t len)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int k = 0; k < ERR_KINDS && used < len; k++)
+        if (r->err[k] && !result_kind_answered(k)) {
+            int w = snprintf(out + used, len - used, "%s%s %lld", used ? ", " : "",
+                             err_kind_names[k], (long long)r->err[k]);
+            used += w > 0 ? (size_t)w : 0;
+        }
+}
+
+/* The failed share in the ledger's words, then the first error of each
+ * kind that occurred. answered = ok + the errors whose answer came back
+ * (result_kind_answered: HTTP, fault, decode, auth, check); the others
+ * (connect, handshake, closed, timeout) were sent and never answered, and
+ * are neither in the answered share nor called answered. */
 static void warn_failures(struct run_result *r)
 {
     if (r->errors == 0)
         return;
-    int64_t done = r->ok + r->errors;
-    /* Kinds that had an answer; the others (connect, handshake, closed,
-     * timeout) never got one, and are not called answered. */
-    int64_t answered = r->err[ERR_HTTP] + r->err[ERR_FAULT] + r->err[ERR_DECODE];
-    if (r->ok == 0 && answered == r->errors)
-        result_warn(r, "no request succeeded: %lld of %lld answered requests failed (100%%); "
-                    "latency figures are n/a", (long long)r->errors, (long long)done);
+    int64_t answered = result_answered_calls(r);
+    int64_t bad = answered - r->ok; /* answered, with an error */
+    int64_t never = r->errors - bad;
+    char kinds[120] = "";
+    if (never) { /* " (timeout 249, closed 1)" */
+        char list[100];
+        unanswered_kinds(r, list, sizeof list);
+        snprintf(kinds, sizeof kinds, " (%s)", list);
+    }
+    if (r->ok == 0 && bad > 0)
+        result_warn(r, "no request succeeded: %lld of %lld answered requests failed (100%%), "
+                    "%lld never answered%s; latency figures are n/a", (long long)bad,
+                    (long long)answered, (long long)never, kinds);
     else if (r->ok == 0)
-        result_warn(r, "no request succeeded: %lld failed, %lld of them never answered; "
-                    "latency figures are n/a", (long long)r->errors,
-                    (long long)(r->errors - answered));
+        result_warn(r, "no request succeeded: %lld failed, none answered: all %lld never "
+                    "answered%s; latency figures are n/a", (long long)r->errors,
+                    (long long)never, kinds);
     else
-        result_warn(r, "%.1f%% of answered requests failed (%lld of %lld); latency covers the "
-                    "successful ones", 100.0 * (double)r->errors / (double)done,
-                    (long long)r->errors, (long long)done);
+        result_warn(r, "%.1f%% of answered requests failed (%lld of %lld), %lld never "
+                    "answered%s; latency covers the successful ones",
+                    100.0 * (double)bad / (double)answered, (long long)bad, (long long)answered,
+                    (long long)never, kinds);
     for (int k = 0; k < ERR_KINDS; k++)
         if (r->err[k])
             result_warn(r, "first %s error (%lld in all): %s", err_kind_names[k],

@@ -407,7 +407,8 @@ static json_object *counts_json(const struct run_result *r, json_object *root)
     add_int(bytes, "sent", r->bytes_sent);
     add_int(bytes, "received", r->bytes_received);
     json_object_object_add(root, "bytes", bytes);
-    if (r->cfg.nexpects) /* --expect: what was checked, and at what cost */
+    /* --expect, or a --workload line's expect: what was checked, at what cost */
+    if (r->cfg.nexpects || r->checks.checked)
         json_object_object_add(root, "checks", checks_json(r));
     return root;
 }

@@ -67,6 +67,8 @@ json_object *compare_gates_json(const struct comparison *c)
         json_object *o = json_object_new_object();
         json_object_object_add(o, "gate", json_object_new_string(gt->expr));
         json_object_object_add(o, "metric", json_object_new_string(gate_metric_name(gt->fig)));
+        if (gt->call[0]) /* a call's own figure (CALL.METRIC) */
+            json_object_object_add(o, "call", json_object_new_string(gt->call));
         json_object_object_add(o, "tolerance_pct", json_object_new_double(gt->tol * 100));
         json_object_object_add(o, "bound", json_object_new_double(gate_bound(gt)));
         json_object_object_add(o, "ratio", r->rc >= 0 ? finite_or_null(r->ci.geo_ratio) : NULL);

@@ -63,32 +63,62 @@ static struct report_unit unit_of(const struct verb_pair *p, size_t n)
     return report_unit_pick(hi, lo);
 }
 
+/* The interval of call p's figure f: its B/A (the geometric mean of the
+ * rounds' ratios, as the summary table's), "[lo, hi]" (or "n/a", "n/a (1
+ * round)"), and its verdict; "-" for a verb one arm did not send. */
+static enum cmp_verdict call_interval(const struct comparison *c, const struct verb_pair *p,
+                                      enum metric f, char *ratio, char *iv, size_t len)
+{
+    struct ci ci;
+    double r;
+    char text[96];
+    snprintf(ratio, len, "-");
+    snprintf(iv, len, "-");
+    if (!p->v[0] || !p->v[1])
+        return CMP_NA;
+    enum cmp_verdict v = compare_call_verdict(c, p->name, f, &r, text, sizeof text);
+    if (fig_known(r))
+        snprintf(ratio, len, "%.3g", r);
+    if (compare_call_ci(c, p->name, f, &ci) == 0) {
+        char lo[16], hi[16];
+        compare_stats_fmt_ratio(ci.low, lo, sizeof lo);
+        compare_stats_fmt_ratio(ci.high, hi, sizeof hi);
+        snprintf(iv, len, "[%.9s, %.9s]%s", lo, hi, v == CMP_B_LOWER ? " lower"
+                 : v == CMP_B_HIGHER ? " higher" : "");
+    } else {
+        snprintf(iv, len, "%.31s", text);
+    }
+    return v;
+}
+
 /* The cells of one row: verb, A and B requests, then p50 and p99 each as
- * A, B, B/A (the summary table's formats), then A and B errors. */
-#define VCOLS 11
-static void row_cells(const struct verb_pair *p, const struct report_unit *u,
-                      char cells[VCOLS][32])
+ * A, B, B/A and its 95 % interval (the summary table's formats and
+ * estimator, on the call's own figure of each round), then A and B
+ * errors. */
+#define VCOLS 13
+static void row_cells(const struct comparison *c, const struct verb_pair *p,
+                      const struct report_unit *u, char cells[VCOLS][32])
 {
     static const double ps[2] = {50, 99};
+    static const enum metric fs[2] = {METRIC_P50, METRIC_P99};
     snprintf(cells[0], 32, "%.31s", p->name);
     for (int a = 0; a < 2; a++) {
         snprintf(cells[1 + a], 32, p->v[a] ? "%lld" : "-",
                  p->v[a] ? (long long)p->v[a]->requests : 0LL);
-        snprintf(cells[9 + a], 32, p->v[a] ? "%lld" : "-",
+        snprintf(cells[11 + a], 32, p->v[a] ? "%lld" : "-",
                  p->v[a] ? (long long)p->v[a]->errors : 0LL);
     }
     for (int k = 0; k < 2; k++) {
         double va = pct_ms(p->v[0], ps[k]), vb = pct_ms(p->v[1], ps[k]);
-        double r = compare_ratio(va, vb);
-        report_fmt_metric(METRIC_P50, va, u, cells[3 + 3 * k], 32);
-        report_fmt_metric(METRIC_P50, vb, u, cells[4 + 3 * k], 32);
-        snprintf(cells[5 + 3 * k], 32, !fig_known(r) ? "-" : "%.3g", r);
+        report_fmt_metric(METRIC_P50, va, u, cells[3 + 4 * k], 32);
+        report_fmt_metric(METRIC_P50, vb, u, cells[4 + 4 * k], 32);
+        call_interval(c, p, fs[k], cells[5 + 4 * k], cells[6 + 4 * k], 32);
     }
 }
 
 static const char *const heads[VCOLS] = {"verb", "A requests", "B requests", "A p50", "B p50",
-                                          "p50 B/A", "A p99", "B p99", "p99 B/A", "A errors",
-                                          "B errors"};
+                                          "p50 B/A", "p50 interval", "A p99", "B p99",
+                                          "p99 B/A", "p99 interval", "A errors", "B errors"};
 
 /* A table of buckets a verb: a mix of dozens of calls shows those of
  * the busiest only (the per-verb table has them all). */
@@ -169,7 +199,7 @@ static int verb_buckets(FILE *out, const struct comparison *c, const struct verb
 int compare_verbs_doc(const struct comparison *c, struct doc_table *t,
                       struct doc_table_style *st, char *err)
 {
-    static const int widths[VCOLS] = {-16, 10, 10, 10, 10, 8, 10, 10, 8, 9, 9};
+    static const int widths[VCOLS] = {-16, 10, 10, 10, 10, 8, -20, 10, 10, 8, -20, 9, 9};
     struct verb_pair p[2 * RUN_MAX_VERBS];
     size_t n = pairs(c, p);
     doc_table_init(t, VCOLS);
@@ -181,14 +211,16 @@ int compare_verbs_doc(const struct comparison *c, struct doc_table *t,
         t->width[k] = widths[k];
     }
     snprintf(t->legend, sizeof t->legend,
-             "per verb: the merged rounds of each arm; -: the arm did not send it");
+             "per verb: the merged rounds of each arm; B/A and its 95%% interval from the "
+             "rounds' own per-verb figures, as above; -: the arm did not send it");
     snprintf(st->html.caption, sizeof st->html.caption,
-             "per verb: the merged rounds of each arm (-: the arm did not send it)");
+             "per verb: the merged rounds of each arm; B/A and its 95%% interval from the "
+             "rounds' own per-verb figures (-: the arm did not send it)");
     struct report_unit u = unit_of(p, n);
     for (size_t i = 0; i < n; i++) {
         char v[VCOLS][32];
         const char *cells[VCOLS];
-        row_cells(&p[i], &u, v);
+        row_cells(c, &p[i], &u, v);
         for (int k = 0; k < VCOLS; k++)
             cells[k] = v[k];
         if (doc_table_add(t, cells, err))
@@ -266,6 +298,34 @@ static json_object *arm_verb_json(const struct verb_result *v)
     return o;
 }
 
+/* Call p's B/A of figure f (the rounds' geometric mean): a number, or
+ * with as_ci set its interval {ratio, low, high, confidence, verdict}
+ * (low and high null without one); null when undefined. */
+static json_object *call_ratio_json(const struct comparison *c, const struct verb_pair *p,
+                                    enum metric f, int as_ci)
+{
+    if (!p->v[0] || !p->v[1])
+        return NULL;
+    struct ci ci;
+    double r;
+    char text[96];
+    enum cmp_verdict v = compare_call_verdict(c, p->name, f, &r, text, sizeof text);
+    int rc = compare_call_ci(c, p->name, f, &ci);
+    if (!as_ci)
+        return fig_known(r) ? json_object_new_double(r) : NULL;
+    static const char *const names[] = {
+        [CMP_NA_ONE_ROUND] = "n/a (1 round)", [CMP_NA] = "n/a", [CMP_B_LOWER] = "lower",
+        [CMP_B_HIGHER] = "higher", [CMP_TOO_FEW] = "too few rounds",
+        [CMP_NO_DIFFERENCE] = "no significant difference"};
+    json_object *o = json_object_new_object();
+    json_object_object_add(o, "ratio", fig_known(r) ? json_object_new_double(r) : NULL);
+    json_object_object_add(o, "low", rc == 0 ? json_object_new_double(ci.low) : NULL);
+    json_object_object_add(o, "high", rc == 0 ? json_object_new_double(ci.high) : NULL);
+    json_object_object_add(o, "confidence", json_object_new_double(0.95));
+    json_object_object_add(o, "verdict", json_object_new_string(names[v]));
+    return o;
+}
+
 json_object *compare_verbs_json(const struct comparison *c)
 {
     struct verb_pair p[2 * RUN_MAX_VERBS];
@@ -276,10 +336,10 @@ json_object *compare_verbs_json(const struct comparison *c)
         json_object_object_add(o, "verb", json_object_new_string(p[i].name));
         json_object_object_add(o, "a", arm_verb_json(p[i].v[0]));
         json_object_object_add(o, "b", arm_verb_json(p[i].v[1]));
-        double r50 = compare_ratio(pct_ms(p[i].v[0], 50), pct_ms(p[i].v[1], 50));
-        double r99 = compare_ratio(pct_ms(p[i].v[0], 99), pct_ms(p[i].v[1], 99));
-        json_object_object_add(o, "p50_ratio", !fig_known(r50) ? NULL : json_object_new_double(r50));
-        json_object_object_add(o, "p99_ratio", !fig_known(r99) ? NULL : json_object_new_double(r99));
+        json_object_object_add(o, "p50_ratio", call_ratio_json(c, &p[i], METRIC_P50, 0));
+        json_object_object_add(o, "p99_ratio", call_ratio_json(c, &p[i], METRIC_P99, 0));
+        json_object_object_add(o, "p50_ci", call_ratio_json(c, &p[i], METRIC_P50, 1));
+        json_object_object_add(o, "p99_ci", call_ratio_json(c, &p[i], METRIC_P99, 1));
         json_object_array_add(arr, o);
     }
     return arr;

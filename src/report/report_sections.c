@@ -233,11 +233,16 @@ void report_requests_doc(const struct run_result *r, struct doc_kv *d)
     if (answered > 0)
         report_fmt_bytes((double)r->bytes_received / (double)answered, resp, sizeof resp);
     doc_kv_add(d, DOC_IN_BOTH, "bytes", "request %s, response %s (mean)", req, resp);
-    if (r->cfg.nexpects) /* what --expect found, and what the full decode cost */
-        doc_kv_add(d, DOC_IN_BOTH, "checks", "%lld %s checked by %zu --expect, %lld broke one; "
+    /* what --expect (or a --workload line's own expect) found, and what
+     * the full decode cost */
+    char by[48] = "the workload's own expect";
+    if (r->cfg.nexpects)
+        snprintf(by, sizeof by, "%zu --expect", r->cfg.nexpects);
+    if (r->cfg.nexpects || r->checks.checked)
+        doc_kv_add(d, DOC_IN_BOTH, "checks", "%lld %s checked by %s, %lld broke one; "
                    "full decode + checks %.1f us of client CPU per answer",
                    (long long)r->checks.checked, plural(r->checks.checked, "answer", "answers"),
-                   r->cfg.nexpects, (long long)r->checks.failed,
+                   by, (long long)r->checks.failed,
                    r->checks.checked ? (double)r->checks.ns / 1e3 / (double)r->checks.checked
                                      : 0.0);
     lag_lines(d, r);
