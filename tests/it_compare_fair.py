@@ -34,12 +34,12 @@ def peer(*args):
     return Listening([sys.executable, PEERS] + [str(a) for a in args], "verdictpeers")
 
 
-def compare(a, b, *args, rate=50, rounds=3, timeout=120):
-    """compare of peers a and b (JSON-RPC over HTTP, 1 s rounds); returns
-    (exit code, stdout, stderr)."""
+def compare(a, b, *args, rate=50, rounds=3, length="1s", timeout=120):
+    """compare of peers a and b (JSON-RPC over HTTP, rounds of `length`);
+    returns (exit code, stdout, stderr)."""
     urls = "%s,%s" % (a.url("/"), b.url("/"))
     return rpcbench("compare", "--proto", "jsonrpc", "--url", urls, "--verb", "ping",
-                    "-R", str(rate), "-d", "1s", "--warmup", "0.2s", "--rounds", str(rounds),
+                    "-R", str(rate), "-d", length, "--warmup", "0.2s", "--rounds", str(rounds),
                     "--quiet", *args, timeout=timeout)
 
 
@@ -79,13 +79,15 @@ def test_errors_gate_allows_a_small_share():
     """B fails every 150th call (0.67 %), A none: 8 or so failures in 1200
     calls per arm is beyond chance (about 1/2^8), so errors:+0% fails;
     errors:+1% counts A as failing 1 % and passes."""
+    # 1200 calls an arm at 200/s, not 400/s in 1 s rounds: at 400/s a loaded
+    # machine left the good peer's last calls of a round unfinished (failed)
     with peer("good") as a, peer("failing", 150, 0) as b:
-        rc, text, err = compare(a, b, "--gate", "errors:+1%", rate=400, rounds=3)
+        rc, text, err = compare(a, b, "--gate", "errors:+1%", rate=200, length="2s", rounds=3)
         check(rc == 0, "errors:+1%%: exit %d, want 0:\n%s%s" % (rc, text, err[-500:]))
         check(re.search(r"^errors:\+1%\s+-\s+p \S+ \(counts\)\s+3\s+pass$", text, re.M),
               "errors:+1% row:\n" + text)
-        rc, text, err = compare(a, b, "--gate", "errors:+0%", "--format", "json", rate=400,
-                                rounds=3)
+        rc, text, err = compare(a, b, "--gate", "errors:+0%", "--format", "json", rate=200,
+                                length="2s", rounds=3)
         gate = json.loads(text)["gates"][0]
         fails = gate["failures"]["b"]["failed"]
         check(rc == 3 and gate["verdict"] == "regression" and fails >= 5,
