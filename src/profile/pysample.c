@@ -1,0 +1,376 @@
+/* pysample: the sampling thread and its record (pysample.h). */
+#include "profile/pysample.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "profile/pysample_int.h"
+#include "profile/strmap.h"
+#include "stats/procstat.h"
+
+#define MAX_TARGETS 16
+#define MAX_TASKS 1024   /* threads of one process followed */
+
+struct tid_ns {
+    pid_t tid;
+    uint64_t ns;
+    int running;
+};
+
+struct target {
+    struct py_target t;
+    struct tid_ns prev[MAX_TASKS]; /* each thread's CPU at the last tick */
+    size_t nprev;
+    int ticked;                    /* prev holds a tick */
+};
+
+struct pysample {
+    struct target tg[MAX_TARGETS];
+    size_t n;
+    int64_t period_ns;
+    uint64_t rng;                  /* the ticks' jitter */
+    FILE *rec;                     /* "T_NS CPU_NS STACK" lines */
+    pthread_t th;
+    int started;
+    atomic_int stop;
+    double cpu_ms;                 /* the thread's own CPU, when it ended */
+    struct tid_ns cur[MAX_TASKS];  /* the tick's scratch */
+    struct py_thread threads[PY_MAX_THREADS];
+};
+
+int pysample_is_python(pid_t pid)
+{
+    return py_maps_python(pid);
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The first bytes of /proc/PID/task/TID/NAME into text (len).
+ * @return 0, or -1 (the thread is gone). */
+static int task_file(pid_t pid, const char *tid, const char *name, char *text, size_t len)
+{
+    char path[96];
+    snprintf(path, sizeof path, "/proc/%d/task/%.16s/%s", (int)pid, tid, name);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t got = read(fd, text, len - 1);
+    close(fd);
+    if (got <= 0)
+        return -1;
+    text[got] = '\0';
+    return 0;
+}
+
+/* One thread now: its CPU ns (schedstat's first field) and whether it is
+ * on a CPU or waiting for one (stat's state R). @return 0, or -1. */
+static int task_now(pid_t pid, const char *tid, struct tid_ns *out)
+{
+    char text[512];
+    if (task_file(pid, tid, "schedstat", text, sizeof text) ||
+        procstat_parse_schedstat(text, &out->ns) || task_file(pid, tid, "stat", text, sizeof text))
+        return -1;
+    const char *paren = strrchr(text, ')'); /* the name before it may hold anything */
+    out->running = paren && paren[1] == ' ' && paren[2] == 'R';
+    return 0;
+}
+
+/* pid's threads now into cur (at most MAX_TASKS).
+ * @return how many, or -1 when the process is gone. */
+static long read_tasks(pid_t pid, struct tid_ns *cur)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    long n = 0;
+    struct dirent *e;
+    while (n < MAX_TASKS && (e = readdir(d))) {
+        char *end;
+        long tid = strtol(e->d_name, &end, 10);
+        if (*end || tid <= 0 || task_now(pid, e->d_name, &cur[n]))
+            continue; /* "." and "..", or a thread that just ended */
+        cur[n++].tid = (pid_t)tid;
+    }
+    closedir(d);
+    return n;
+}
+
+/* The CPU a thread ran since the last tick: all of it for a thread born
+ * since (none at the first tick, which only sets the baseline). */
+static uint64_t delta_of(const struct target *g, const struct tid_ns *c)
+{
+    if (!g->ticked)
+        return 0;
+    for (size_t i = 0; i < g->nprev; i++)
+        if (g->prev[i].tid == c->tid)
+            return c->ns > g->prev[i].ns ? c->ns - g->prev[i].ns : 0;
+    return c->ns;
+}
+
+/* The stack a thread shows in the walk threads[0..n) (n < 0: the walk
+ * failed). */
+static const char *stack_of(const struct pysample *s, const struct target *g, int n, pid_t tid)
+{
+    if (!g->t.l)
+        return PYSAMPLE_NOT_PYTHON;
+    if (n < 0)
+        return PYSAMPLE_UNREADABLE;
+    for (int i = 0; i < n; i++)
+        if (s->threads[i].tid == (unsigned long)tid)
+            return s->threads[i].stack[0] ? s->threads[i].stack : PYSAMPLE_NO_PYTHON;
+    return PYSAMPLE_NO_PYTHON;
+}
+
+/* One tick of one target: "C T NS", the CPU its threads ran since the
+ * last tick, and "S T STACK" for each thread on a CPU now. A process
+ * gone, a thread gone or a failed walk ends this sample only. */
+static void tick_target(struct pysample *s, struct target *g, int64_t t)
+{
+    long n = read_tasks(g->t.pid, s->cur);
+    if (n < 0)
+        return;
+    uint64_t cpu = 0;
+    int running = 0, walked = -1;
+    for (long i = 0; i < n; i++) {
+        cpu += delta_of(g, &s->cur[i]);
+        running |= s->cur[i].running;
+    }
+    if (running && g->t.l)
+        walked = py_walk(&g->t, s->threads, PY_MAX_THREADS);
+    if (cpu)
+        fprintf(s->rec, "C %" PRId64 " %" PRIu64 "\n", t, cpu);
+    for (long i = 0; g->ticked && running && i < n; i++)
+        if (s->cur[i].running)
+            fprintf(s->rec, "S %" PRId64 " %s\n", t, stack_of(s, g, walked, s->cur[i].tid));
+    memcpy(g->prev, s->cur, (size_t)n * sizeof *s->cur);
+    g->nprev = (size_t)n;
+    g->ticked = 1;
+}
+
+/* The pause to the next tick: uniform in [period/2, 3 period/2), so that
+ * the ticks never lock into step with a load paced at a round rate (a
+ * call every 50 ms sampled every 10 ms would show the same instant of
+ * every call). */
+static int64_t jittered(struct pysample *s)
+{
+    s->rng = s->rng * 6364136223846793005ULL + 1442695040888963407ULL;
+    return s->period_ns / 2 + (int64_t)((s->rng >> 33) % (uint64_t)s->period_ns);
+}
+
+static void *run(void *arg)
+{
+    struct pysample *s = arg;
+    int64_t next = now_ns();
+    while (!atomic_load(&s->stop)) {
+        int64_t t = now_ns();
+        for (size_t i = 0; i < s->n; i++)
+            tick_target(s, &s->tg[i], t);
+        next += jittered(s);
+        t = now_ns();
+        if (next < t) /* late (the machine is busy): no burst of ticks to catch up */
+            next = t + jittered(s);
+        struct timespec at = {next / 1000000000LL, next % 1000000000LL};
+        clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &at, NULL);
+    }
+    struct timespec cpu;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
+    s->cpu_ms = (double)cpu.tv_sec * 1e3 + (double)cpu.tv_nsec / 1e6;
+    return NULL;
+}
+
+/* Reading t's memory at all: its runtime's first word. @return 0, or -1
+ * with err naming the fix (EPERM: Yama's ptrace_scope, or another user). */
+static int check_read(const struct py_target *t, char *err)
+{
+    uint64_t word;
+    if (py_read(t->pid, t->runtime, &word, sizeof word) == 0)
+        return 0;
+    if (errno == EPERM)
+        snprintf(err, ERR_LEN, "--profile-mode python: reading pid %d's memory is refused "
+                 "(EPERM): set kernel.yama.ptrace_scope=0 (sysctl), or run rpcbench as root or "
+                 "as the server's user", (int)t->pid);
+    else
+        snprintf(err, ERR_LEN, "--profile-mode python: reading pid %d's memory failed: %s",
+                 (int)t->pid, strerror(errno));
+    return -1;
+}
+
+/* The targets of pids into s, each checked. @return 0, or -1 with err
+ * (no CPython of a known version among them, or one unreadable). */
+static int find_targets(struct pysample *s, const pid_t *pids, size_t n, char *version,
+                        char *err)
+{
+    int python = 0;
+    s->n = n < MAX_TARGETS ? n : MAX_TARGETS;
+    for (size_t i = 0; i < s->n; i++) {
+        struct py_target *t = &s->tg[i].t;
+        int rc = py_target_find(pids[i], t, err);
+        if (rc < 0)
+            return -1;
+        if (rc == 1 && !t->l) {
+            snprintf(err, ERR_LEN, "--profile-mode python: pid %d runs CPython %s; this "
+                     "rpcbench reads CPython %s only", (int)pids[i], t->version,
+                     py_layout_known());
+            return -1;
+        }
+        if (rc == 1 && check_read(t, err))
+            return -1;
+        if (rc == 1 && !python++)
+            snprintf(version, 16, "%s", t->version);
+    }
+    if (!python)
+        snprintf(err, ERR_LEN, "--profile-mode python: pid %d is not CPython (no python3.N "
+                 "nor libpython3.N.so mapped); use --profile-mode perf", (int)pids[0]);
+    return python ? 0 : -1;
+}
+
+struct pysample *pysample_start(const pid_t *pids, size_t n, int hz, const char *path,
+                                char *version, char *err)
+{
+    struct pysample *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, ERR_LEN, "--profile: out of memory");
+        return NULL;
+    }
+    s->period_ns = 1000000000LL / (hz > 0 ? hz : 1);
+    s->rng = (uint64_t)now_ns() | 1;
+    if (find_targets(s, pids, n, version, err)) {
+        free(s);
+        return NULL;
+    }
+    if (!(s->rec = fopen(path, "w+"))) {
+        snprintf(err, ERR_LEN, "--profile: %.200s: %s", path, strerror(errno));
+        free(s);
+        return NULL;
+    }
+    int rc = pthread_create(&s->th, NULL, run, s);
+    if (rc) {
+        snprintf(err, ERR_LEN, "--profile: cannot start the sampler: %s", strerror(rc));
+        pysample_free(s);
+        return NULL;
+    }
+    s->started = 1;
+    return s;
+}
+
+int pysample_stop(struct pysample *s, double *cpu_ms, char *err)
+{
+    if (s->started) {
+        atomic_store(&s->stop, 1);
+        pthread_join(s->th, NULL);
+        s->started = 0;
+    }
+    *cpu_ms = s->cpu_ms;
+    if (fflush(s->rec) || ferror(s->rec)) {
+        snprintf(err, ERR_LEN, "--profile: the Python sampler's record: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Adds stack ("a;b;c", cut in place) to f with weight ns, each frame's
+ * module its file's ("server.py" of "server.func"). @return 0, or -1. */
+static int add_stack(struct fold *f, char *stack, int64_t ns)
+{
+    char *frames[FOLD_MAX_DEPTH], *mods[FOLD_MAX_DEPTH], modbuf[FOLD_MAX_DEPTH][64], *save = NULL;
+    size_t n = 0;
+    for (char *p = strtok_r(stack, ";", &save); p && n < FOLD_MAX_DEPTH;
+         p = strtok_r(NULL, ";", &save), n++) {
+        frames[n] = p;
+        size_t dot = strcspn(p, ".");
+        snprintf(modbuf[n], sizeof modbuf[n], "%.*s.py", (int)(dot < 50 ? dot : 50), p);
+        mods[n] = p[0] == '[' || !p[dot] ? NULL : modbuf[n];
+    }
+    return fold_add(f, (const char *const *)frames, (const char *const *)mods, n, ns);
+}
+
+/* The record's lines within (t0, t1]: the CPU ("C") summed into *cpu,
+ * the samples ("S") counted per stack in m. @return 0, or -1. */
+static int read_window(FILE *rec, int64_t t0, int64_t t1, struct strmap *m, int64_t *cpu,
+                       int64_t *samples, int64_t *outside)
+{
+    static char line[PY_STACK_LEN + 64];
+    while (fgets(line, sizeof line, rec)) {
+        char *end;
+        long long t = strtoll(line + 1, &end, 10);
+        if (*end != ' ' || (line[0] != 'C' && line[0] != 'S'))
+            continue;
+        if (t <= t0 || t > t1) {
+            *outside += line[0] == 'S';
+            continue;
+        }
+        end[strcspn(end, "\n")] = '\0';
+        if (line[0] == 'C') {
+            *cpu += strtoll(end + 1, NULL, 10);
+            continue;
+        }
+        struct strmap_entry *e = strmap_get(m, end + 1, NULL);
+        if (!e)
+            return -1;
+        e->count++;
+        ++*samples;
+    }
+    return 0;
+}
+
+int pysample_fold(const struct pysample *s, int64_t t0_ns, int64_t t1_ns, struct fold *f,
+                  int64_t *samples, int64_t *outside, char *err)
+{
+    struct strmap m;
+    int64_t cpu = 0, acc = 0, given = 0;
+    int rc = 0;
+    strmap_init(&m);
+    *samples = *outside = 0;
+    rewind(s->rec);
+    if (read_window(s->rec, t0_ns, t1_ns, &m, &cpu, samples, outside))
+        rc = -1;
+    /* each stack's share of the samples times the CPU the window measured,
+     * rounded on the running sum so that the weights add up to it */
+    for (size_t i = 0; rc == 0 && *samples && i < m.cap; i++) {
+        if (!m.slots[i].key)
+            continue;
+        acc += m.slots[i].count;
+        int64_t upto = (int64_t)((double)cpu * (double)acc / (double)*samples + 0.5);
+        if (upto > given)
+            rc = add_stack(f, m.slots[i].key, upto - given);
+        given = upto;
+    }
+    if (rc == 0 && !*samples && cpu > 0) {
+        char unseen[] = PYSAMPLE_UNSEEN;
+        rc = add_stack(f, unseen, cpu);
+    }
+    strmap_free(&m);
+    if (rc)
+        snprintf(err, ERR_LEN, "--profile: out of memory");
+    return rc;
+}
+
+void pysample_free(struct pysample *s)
+{
+    if (!s)
+        return;
+    if (s->started) {
+        atomic_store(&s->stop, 1);
+        pthread_join(s->th, NULL);
+    }
+    if (s->rec)
+        fclose(s->rec);
+    free(s);
+}
