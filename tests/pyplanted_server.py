@@ -1,0 +1,78 @@
+"""A Python XML-RPC server with planted CPU costs, for the Python
+sampler's test (tests/it_profile_python.py): run by Debian's
+/usr/bin/python3 (CPython 3.11), stdlib xmlrpc.server on 127.0.0.1:0,
+it prints "listening on 127.0.0.1:PORT". Each call of work() runs
+planted_3ms (3 ms of this thread's CPU) then planted_1ms (1 ms): busy
+loops on time.thread_time(), so the cost is CPU, whatever the machine's
+load. With --json it serves JSON-RPC 2.0 over HTTP POST (any path) too:
+work() there also runs planted_json_encode (1 ms), a cost the XML-RPC
+calls never have."""
+import json
+import sys
+import time
+from http.server import BaseHTTPRequestHandler
+from xmlrpc.server import SimpleXMLRPCRequestHandler, SimpleXMLRPCServer
+
+
+def burn(seconds):
+    end = time.thread_time() + seconds
+    while time.thread_time() < end:
+        pass
+
+
+def planted_3ms():
+    burn(0.003)
+
+
+def planted_1ms():
+    burn(0.001)
+
+
+def planted_json_encode():
+    burn(0.001)
+
+
+def work(*args):
+    planted_3ms()
+    planted_1ms()
+    return 1
+
+
+class Handler(SimpleXMLRPCRequestHandler):
+    rpc_paths = ("/RPC2",)
+
+    def log_message(self, *args):
+        pass
+
+
+class JSONHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_POST(self):
+        req = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        result = work()
+        planted_json_encode()
+        body = json.dumps({"jsonrpc": "2.0", "id": req.get("id"), "result": result}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def main():
+    if "--json" in sys.argv:
+        from http.server import HTTPServer
+        srv = HTTPServer(("127.0.0.1", 0), JSONHandler)
+    else:
+        srv = SimpleXMLRPCServer(("127.0.0.1", 0), requestHandler=Handler, logRequests=False)
+        srv.register_function(work, "work")
+    print("listening on 127.0.0.1:%d" % srv.server_address[1], flush=True)
+    srv.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
