@@ -139,8 +139,12 @@ static const char *stack_of(const struct pysample *s, const struct target *g, in
 }
 
 /* One tick of one target: "C T NS", the CPU its threads ran since the
- * last tick, and "S T STACK" for each thread on a CPU now. A process
- * gone, a thread gone or a failed walk ends this sample only. */
+ * last tick, and "S T STACK" for each thread on a CPU now: in state R
+ * and with CPU run since the last tick. (R alone is also a thread
+ * waiting in the run queue: on a busy machine, a thread just woken from
+ * select() waits there, and its samples would go to select(); one that
+ * ran since the last tick is running, or was preempted a moment ago.)
+ * A process gone, a thread gone or a failed walk ends this sample only. */
 static void tick_target(struct pysample *s, struct target *g, int64_t t)
 {
     long n = read_tasks(g->t.pid, s->cur);
@@ -149,14 +153,16 @@ static void tick_target(struct pysample *s, struct target *g, int64_t t)
     uint64_t cpu = 0;
     int running = 0, walked = -1;
     for (long i = 0; i < n; i++) {
-        cpu += delta_of(g, &s->cur[i]);
+        uint64_t d = delta_of(g, &s->cur[i]);
+        cpu += d;
+        s->cur[i].running = s->cur[i].running && d > 0;
         running |= s->cur[i].running;
     }
     if (running && g->t.l)
         walked = py_walk(&g->t, s->threads, PY_MAX_THREADS);
     if (cpu)
         fprintf(s->rec, "C %" PRId64 " %" PRIu64 "\n", t, cpu);
-    for (long i = 0; g->ticked && running && i < n; i++)
+    for (long i = 0; running && i < n; i++)
         if (s->cur[i].running)
             fprintf(s->rec, "S %" PRId64 " %s\n", t, stack_of(s, g, walked, s->cur[i].tid));
     memcpy(g->prev, s->cur, (size_t)n * sizeof *s->cur);
