@@ -165,8 +165,9 @@ const struct opt_row opt_rows[] = {
     {.name = "profile", .diff = CK_PROFILE,
      .type = OT_FLAG, O_AT(profile.on), .cmds = RUNS | IN_SWEEP,
      .help = "profile the server over the measured window with\n"
-             "Linux perf (needs --server-pid, --server-name, or\n"
-             "the built-in simulator): its top functions in\n"
+             "Linux perf, or its Python functions on CPython\n"
+             "(--profile-mode; needs --server-pid, --server-name,\n"
+             "or the built-in simulator): its top functions in\n"
              "CPU-ms per call",
      .help_in[CMD_COMPARE] = "profile the server in each arm's rounds (perf)\n"
                              "and diff them: CPU-ms per call per function",
