@@ -39,11 +39,11 @@ def check_interpreter(srv):
     check(exe == "/usr/bin/python3.11", "the server runs %s, not /usr/bin/python3.11" % exe)
 
 
-def profiled_run(srv, *extra, duration="3s", code=0):
+def profiled_run(srv, *extra, duration="3s", code=0, path="/RPC2", proto="xmlrpc"):
     """rpcbench run --profile on srv; returns (result, stdout, stderr)."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.json")
-        got, stdout, err = rpcbench("run", "--url", srv.url("/RPC2"), "-p", "xmlrpc", "--method",
+        got, stdout, err = rpcbench("run", "--url", srv.url(path), "-p", proto, "--method",
                                     "work", "--server-pid", str(srv.proc.pid), "--profile",
                                     "-R", "20", "-d", duration, "--idle-baseline", "0",
                                     "--validate", "none", "--output", out, *extra, timeout=120)
@@ -60,21 +60,52 @@ def rows(res):
 
 def test_xmlrpc_per_call():
     """--profile-mode auto picks the Python sampler on CPython; the planted
-    functions' CPU-ms per call (with their callee, burn) within +-30 %."""
+    functions' CPU-ms per call within +-30 %."""
     with python_server() as srv:
         check_interpreter(srv)
-        res, out, _ = profiled_run(srv, "--profile-freq", HZ, "--profile-top", "40")
+        res, out, _ = profiled_run(srv, "--profile-freq", HZ)
     p = res["profile"]
     check(p["sampler"] == "python", "the sampler that ran: %r" % p["sampler"])
     got = rows(res)
     for fn, ms in TRUTH.items():
         check(fn in got, "%s not among the profile's rows: %s" % (fn, sorted(got)[:30]))
-        v = got[fn]["total_ms_per_call"]
+        v = got[fn]["self_ms_per_call"]
         check(abs(v - ms) <= 0.3 * ms, "%s %.3f CPU-ms/call, planted %.1f (+-30 %%)" % (fn, v, ms))
     check("pyplanted_server.planted_json_encode" not in got, "a JSON-only cost in XML-RPC")
     for head in ("server profile (python sampler, CPython 3.11", "the profiler's own CPU",
                  "pyplanted_server.planted_3ms"):
         check(head in out, "the report lacks %r" % head)
+
+
+def test_jsonrpc_per_call():
+    """JSON-RPC on the same server: the JSON-only cost is there too."""
+    with python_server() as srv:
+        res, _, _ = profiled_run(srv, "--profile-freq", HZ, path="/jsonrpc", proto="jsonrpc")
+    got = rows(res)
+    truth = dict(TRUTH, **{"pyplanted_server.planted_json_encode": 1.0})
+    for fn, ms in truth.items():
+        check(fn in got, "%s not among the profile's rows: %s" % (fn, sorted(got)[:30]))
+        v = got[fn]["self_ms_per_call"]
+        check(abs(v - ms) <= 0.3 * ms, "%s %.3f CPU-ms/call, planted %.1f (+-30 %%)" % (fn, v, ms))
+
+
+def test_compare_encoding_first():
+    """compare --profile, XML-RPC (A) against JSON-RPC (B): the function
+    only JSON-RPC calls comes first in B - A, up by its 1 ms, significant."""
+    with python_server() as srv, tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "c.json")
+        code, stdout, err = rpcbench(
+            "compare", "--url", "%s,%s" % (srv.url("/RPC2"), srv.url("/jsonrpc")), "-p",
+            "xmlrpc,jsonrpc", "--method", "work", "--server-pid", str(srv.proc.pid), "-R", "20",
+            "-d", "3s", "--rounds", "3", "--idle-baseline", "0", "--validate", "none",
+            "--profile", "--profile-freq", HZ, "--output", out, "--quiet", timeout=300)
+        check(code == 0, "compare --profile exited %d: %s" % (code, err))
+        res = json.load(open(out))
+    first = res["profile_diff"]["functions"][0]
+    check(first["function"] == "pyplanted_server.planted_json_encode", "first row %r" % first)
+    check(abs(first["delta_self_ms_per_call"] - 1.0) <= 0.3 and first["significant"],
+          "planted_json_encode B-A %r, truth +1.0" % first)
+    check("jsonrpc costs" in stdout, "no sum line in %r" % stdout[-800:])
 
 
 def test_profile_adds_up_to_server_cpu():
@@ -148,6 +179,7 @@ def test_server_dies_mid_run():
 
 
 if __name__ == "__main__":
-    main([test_xmlrpc_per_call, test_profile_adds_up_to_server_cpu,
+    main([test_xmlrpc_per_call, test_jsonrpc_per_call, test_compare_encoding_first,
+          test_profile_adds_up_to_server_cpu,
           test_perf_mode_says_python_is_invisible, test_not_python_refused,
           test_server_dies_mid_run])
