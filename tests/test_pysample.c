@@ -21,11 +21,16 @@
 static const struct py_layout *L;
 static struct py_thread threads[8];
 
-/* A zeroed block of len bytes (freed at exit: the test is short). */
+static void *blocks[256];
+static size_t nblocks;
+
+/* A zeroed block of len bytes (all freed by main at the end). */
 static unsigned char *block(size_t len)
 {
     unsigned char *p = calloc(1, len + 1024); /* slack: reads may go past a fake's end */
     assert_non_null(p);
+    assert_true(nblocks < sizeof blocks / sizeof *blocks);
+    blocks[nblocks++] = p;
     return p;
 }
 
@@ -164,5 +169,8 @@ int main(void)
         cmocka_unit_test(test_thread_cycle_bounded),
         cmocka_unit_test(test_versions),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    while (nblocks)
+        free(blocks[--nblocks]);
+    return rc;
 }
