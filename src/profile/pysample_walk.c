@@ -31,6 +31,16 @@ static char safe_char(uint32_t c)
     return c < 0x80 ? (char)c : '?';
 }
 
+/* The i-th character of a str's data of kind bytes a character (1, 2,
+ * 4; little-endian, as CPython stores them on this machine). */
+static uint32_t char_at(const unsigned char *data, size_t i, unsigned kind)
+{
+    uint32_t c = 0;
+    for (unsigned b = kind; b-- > 0;)
+        c = c << 8 | data[kind * i + b];
+    return c;
+}
+
 /* The str object at addr into out (len bytes, NUL-ended, at most
  * PY_MAX_NAME characters): compact strings of any kind; others "?".
  * @return 0, or -1 when a read failed. */
@@ -40,7 +50,8 @@ static int read_str(const struct py_target *t, uint64_t addr, char *out, size_t 
     unsigned char head[128], data[PY_MAX_NAME * 4];
     int64_t n;
     uint32_t state;
-    if (!addr || l->str_compact_data > sizeof head || py_read(t->pid, addr, head, l->str_compact_data))
+    if (!addr || l->str_compact_data > sizeof head ||
+        py_read(t->pid, addr, head, l->str_compact_data))
         return -1;
     memcpy(&n, head + l->str_length, sizeof n);
     memcpy(&state, head + l->str_state, sizeof state);
@@ -53,13 +64,8 @@ static int read_str(const struct py_target *t, uint64_t addr, char *out, size_t 
     uint64_t at = addr + ((state & l->ascii_bit) ? l->str_ascii_data : l->str_compact_data);
     if (py_read(t->pid, at, data, count * kind))
         return -1;
-    for (size_t i = 0; i < count; i++) {
-        uint32_t c = kind == 1 ? data[i] : kind == 2 ? (uint32_t)(data[2 * i] | data[2 * i + 1] << 8)
-                                                     : (uint32_t)data[4 * i] | (uint32_t)data[4 * i + 1] << 8 |
-                                                       (uint32_t)data[4 * i + 2] << 16 |
-                                                       (uint32_t)data[4 * i + 3] << 24;
-        out[i] = safe_char(c);
-    }
+    for (size_t i = 0; i < count; i++)
+        out[i] = safe_char(char_at(data, i, kind));
     out[count] = '\0';
     return 0;
 }
@@ -127,8 +133,8 @@ static int walk_frames(const struct py_target *t, uint64_t frame, struct py_thre
             break;
         int owner = (signed char)fr[l->fr_owner];
         if (owner != l->owner_cstack &&
-            frame_name(t, ptr_at(fr, sizeof fr, l->fr_code), ptr_at(fr, sizeof fr, l->fr_prev_instr),
-                       owner, names[n], &skip))
+            frame_name(t, ptr_at(fr, sizeof fr, l->fr_code),
+                       ptr_at(fr, sizeof fr, l->fr_prev_instr), owner, names[n], &skip))
             break;
         n += owner != l->owner_cstack && !skip;
         frame = ptr_at(fr, sizeof fr, l->fr_previous);
@@ -143,7 +149,8 @@ static int walk_frames(const struct py_target *t, uint64_t frame, struct py_thre
 
 /* One thread state at ts into out; *next gets the following one.
  * @return 0, or -1 when the thread state itself could not be read. */
-static int walk_thread(const struct py_target *t, uint64_t ts, struct py_thread *out, uint64_t *next)
+static int walk_thread(const struct py_target *t, uint64_t ts, struct py_thread *out,
+                       uint64_t *next)
 {
     const struct py_layout *l = t->l;
     unsigned long tid;
@@ -153,11 +160,16 @@ static int walk_thread(const struct py_target *t, uint64_t ts, struct py_thread 
         py_read(t->pid, ts + l->ts_cframe, &cframe, sizeof cframe))
         return -1;
     out->tid = tid;
-    if (cframe && py_read(t->pid, cframe + l->cf_current_frame, &frame, sizeof frame)) {
-        snprintf(out->stack, sizeof out->stack, "%s", UNREADABLE);
-        return 0;
+    /* A read fails when the thread returned from a frame as it was read
+     * (the frame freed): the walk is tried once more from the top. */
+    for (int tries = 0; tries < 2; tries++) {
+        if (cframe && py_read(t->pid, cframe + l->cf_current_frame, &frame, sizeof frame)) {
+            snprintf(out->stack, sizeof out->stack, "%s", UNREADABLE);
+            return 0;
+        }
+        if (walk_frames(t, frame, out) == 0)
+            break;
     }
-    walk_frames(t, frame, out);
     return 0;
 }
 

@@ -44,9 +44,9 @@ int profile_check(const struct profile_opts *o, int server, char *err)
 static int begin_python(struct profile_session *s, int simulator, int hz, char *err)
 {
     int mode = s->o->mode;
-    if (mode == PROFILE_MODE_PERF || (mode == PROFILE_MODE_AUTO &&
-                                      (simulator || !pysample_is_python(s->pids[0])))) {
-        s->interpreter = pysample_is_python(s->pids[0]);
+    int python = !simulator && pysample_is_python(s->pids[0]);
+    if (mode == PROFILE_MODE_PERF || (mode == PROFILE_MODE_AUTO && !python)) {
+        s->interpreter = python;
         return mode == PROFILE_MODE_AUTO ? perf_check(err) : 0;
     }
     char path[128];
@@ -72,8 +72,8 @@ int profile_begin(struct profile_session *s, const struct profile_opts *o, const
     int dwarf = o->call_graph == PROFILE_CG_DWARF || (o->call_graph == PROFILE_CG_AUTO && simulator);
     int hz = o->hz > 0 ? o->hz : PERF_DEFAULT_HZ;
     int py = o->cmd[0] ? 0 : begin_python(s, simulator, hz, err);
-    if (py == 1 || (py == 0 && (o->cmd[0] ||
-                                perf_start(&s->perf, s->tmp, s->pids, s->npids, hz, dwarf, err) == 0)))
+    if (py == 1 || (py == 0 && (o->cmd[0] || perf_start(&s->perf, s->tmp, s->pids, s->npids,
+                                                         hz, dwarf, err) == 0)))
         return 0;
     profile_free(s);
     return -1;
@@ -208,7 +208,8 @@ static void note(const struct profile_session *s, int64_t n, struct profile_summ
                  "--profile-mode python%s", n < FEW_SAMPLES || cut > TRUNCATED_NOTE_SHARE ||
                  unk > UNKNOWN_NOTE_SHARE ? "; " : "");
     if (n < FEW_SAMPLES)
-        snprintf(p->note + strlen(p->note), sizeof p->note - strlen(p->note), "only %lld samples: the shares are rough; a longer "
+        snprintf(p->note + strlen(p->note), sizeof p->note - strlen(p->note),
+                 "only %lld samples: the shares are rough; a longer "
                  "-d, or a higher --profile-freq (costlier to the server), gives more%s",
                  (long long)n, cut > TRUNCATED_NOTE_SHARE || unk > UNKNOWN_NOTE_SHARE ? "; " : "");
     if (cut > TRUNCATED_NOTE_SHARE)
