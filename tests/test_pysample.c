@@ -3,7 +3,8 @@
  * layout table's offsets, read back through process_vm_readv on our own
  * pid: a plain stack, and what a hostile or moving target can show (a
  * frame cycle, a huge string length, a pointer to nowhere, a thread list
- * that loops, a ';' in a name) stays bounded. */
+ * that loops, a ';' in a name) stays bounded; the names cache follows a
+ * code object's names. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 
 static const struct py_layout *L;
 static struct py_thread threads[8];
+static struct py_scratch scratch; /* its cache is keyed by address: fakes are never freed mid-test */
 
 static void *blocks[256];
 static size_t nblocks;
@@ -97,7 +99,7 @@ static void test_stack(void **state)
     unsigned char *outer = frame(code("main", "/srv/app/server.py"), NULL);
     unsigned char *inner = frame(code("Handler.do;POST", "/srv/app/server.py"), outer);
     struct py_target t = target(inner, NULL);
-    assert_int_equal(py_walk(&t, threads, 8), 1);
+    assert_int_equal(py_walk(&t, &scratch, threads, 8), 1);
     assert_true(threads[0].tid == 42);
     assert_string_equal(threads[0].stack, "server.main;server.Handler.do_POST");
 }
@@ -108,7 +110,7 @@ static void test_frame_cycle_bounded(void **state)
     unsigned char *f = frame(code("spin", "x.py"), NULL);
     put_ptr(f, L->fr_previous, f); /* its own caller */
     struct py_target t = target(f, NULL);
-    assert_int_equal(py_walk(&t, threads, 8), 1);
+    assert_int_equal(py_walk(&t, &scratch, threads, 8), 1);
     size_t n = 1;
     for (const char *p = threads[0].stack; *p; p++)
         n += *p == ';';
@@ -122,7 +124,7 @@ static void test_huge_length_bounded(void **state)
     put_ptr(co, L->co_qualname, str_len("abc", (int64_t)1 << 40));
     put_ptr(co, L->co_filename, str_len("z.py", -5)); /* negative: "?" */
     struct py_target t = target(frame(co, NULL), NULL);
-    assert_int_equal(py_walk(&t, threads, 8), 1);
+    assert_int_equal(py_walk(&t, &scratch, threads, 8), 1);
     assert_true(strlen(threads[0].stack) < 2 + 130 + 2);
     assert_true(strncmp(threads[0].stack, "?.abc", 5) == 0);
 }
@@ -132,7 +134,7 @@ static void test_pointer_to_nowhere(void **state)
     (void)state;
     unsigned char *f = frame(code("f", "y.py"), (void *)(uintptr_t)0x10);
     struct py_target t = target(f, NULL);
-    assert_int_equal(py_walk(&t, threads, 8), 1);
+    assert_int_equal(py_walk(&t, &scratch, threads, 8), 1);
     assert_string_equal(threads[0].stack, "[stack unreadable]");
     uint64_t word;
     assert_int_equal(py_read(getpid(), 0x10, &word, sizeof word), -1);
@@ -145,7 +147,22 @@ static void test_thread_cycle_bounded(void **state)
     unsigned char *ts;
     struct py_target t = target(frame(code("f", "y.py"), NULL), &ts);
     put_ptr(ts, L->ts_next, ts);
-    assert_int_equal(py_walk(&t, threads, 8), 8);
+    assert_int_equal(py_walk(&t, &scratch, threads, 8), 8);
+}
+
+static void test_names_cache(void **state)
+{
+    (void)state;
+    unsigned char *co = code("first", "c.py");
+    struct py_target t = target(frame(co, NULL), NULL);
+    assert_int_equal(py_walk(&t, &scratch, threads, 8), 1);
+    assert_string_equal(threads[0].stack, "c.first");
+    assert_int_equal(py_walk(&t, &scratch, threads, 8), 1); /* from the cache */
+    assert_string_equal(threads[0].stack, "c.first");
+    /* another code object at the same address: other str objects */
+    put_ptr(co, L->co_qualname, str("second"));
+    assert_int_equal(py_walk(&t, &scratch, threads, 8), 1);
+    assert_string_equal(threads[0].stack, "c.second");
 }
 
 static void test_versions(void **state)
@@ -167,6 +184,7 @@ int main(void)
         cmocka_unit_test(test_huge_length_bounded),
         cmocka_unit_test(test_pointer_to_nowhere),
         cmocka_unit_test(test_thread_cycle_bounded),
+        cmocka_unit_test(test_names_cache),
         cmocka_unit_test(test_versions),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -46,6 +46,7 @@ struct pysample {
     double cpu_ms;                 /* the thread's own CPU, when it ended */
     struct tid_ns cur[MAX_TASKS];  /* the tick's scratch */
     struct py_thread threads[PY_MAX_THREADS];
+    struct py_scratch scratch;     /* the walks' memory and names cache */
 };
 
 int pysample_is_python(pid_t pid)
@@ -159,7 +160,7 @@ static void tick_target(struct pysample *s, struct target *g, int64_t t)
         running |= s->cur[i].running;
     }
     if (running && g->t.l)
-        walked = py_walk(&g->t, s->threads, PY_MAX_THREADS);
+        walked = py_walk(&g->t, &s->scratch, s->threads, PY_MAX_THREADS);
     if (cpu)
         fprintf(s->rec, "C %" PRId64 " %" PRIu64 "\n", t, cpu);
     for (long i = 0; running && i < n; i++)

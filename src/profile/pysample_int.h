@@ -17,6 +17,8 @@
 #define PY_MAX_THREADS 256    /* thread states of one interpreter */
 #define PY_MAX_INTERPS 16     /* interpreters of one process */
 #define PY_STACK_LEN 16384    /* one folded stack, "a;b;c" */
+#define PY_NAME_LEN 256       /* one frame's "module.qualname", cut */
+#define PY_CACHE_SLOTS 1024   /* frames' names remembered */
 
 /* One CPython process. */
 struct py_target {
@@ -33,6 +35,23 @@ struct py_thread {
     char stack[PY_STACK_LEN];   /* "mod.func;mod.callee" root first ("" no frame) */
 };
 
+/* A frame's name as read once: valid while the code object at code still
+ * holds the str objects qual and file (they are immutable and it keeps
+ * them alive, so a code object freed and another made at its address
+ * with other names does not match). */
+struct py_name_slot {
+    pid_t pid;
+    uint64_t code, qual, file;
+    char name[PY_NAME_LEN];
+};
+
+/* A walker's memory: its frames' names and the names cache (the caller's,
+ * zeroed before the first walk; about 330 KB). */
+struct py_scratch {
+    char names[PY_MAX_DEPTH][PY_NAME_LEN];
+    struct py_name_slot cache[PY_CACHE_SLOTS];
+};
+
 /* Finds CPython in pid: the python3.N executable or libpython3.N.so
  * mapped (/proc/PID/maps), _PyRuntime and Py_Version in its ELF .dynsym
  * plus the load bias, the version (Py_Version, else the file's name) and
@@ -46,10 +65,11 @@ int py_maps_python(pid_t pid);
  * @return 0, or -1 with errno (EPERM: refused; ESRCH: gone; EFAULT: not
  * mapped) when not all of it could be read. */
 int py_read(pid_t pid, uint64_t addr, void *buf, size_t len);
-/* Walks every thread of every interpreter of t into out (at most max).
- * @return the threads walked, or -1 when a read failed before any thread
- * was whole (the sample is then given up). A thread whose frames stop
- * being readable keeps the frames read so far (its leaf side). */
-int py_walk(const struct py_target *t, struct py_thread *out, size_t max);
+/* Walks every thread of every interpreter of t into out (at most max),
+ * with w's memory. @return the threads walked, or -1 when a read failed
+ * before any thread was whole (the sample is then given up). A thread
+ * whose frames cannot be read (twice: it moved on as it was read) shows
+ * "[stack unreadable]". */
+int py_walk(const struct py_target *t, struct py_scratch *w, struct py_thread *out, size_t max);
 
 #endif

@@ -11,7 +11,6 @@
 
 #define UNREADABLE "[stack unreadable]"
 #define MAX_FRAME_READ 512      /* bytes of a frame or code object read at once */
-#define NAME_LEN 256            /* "module.qualname", cut */
 
 /* @return the pointer at base + off of buf (len bytes), 0 when out of it. */
 static uint64_t ptr_at(const unsigned char *buf, size_t len, size_t off)
@@ -81,11 +80,12 @@ static void module_of(char *file)
         file[n - 3] = '\0';
 }
 
-/* The frame's name "module.qualname" into name (NAME_LEN) from its code
- * object. *skip: the frame has not started running (3.11's incomplete
- * frames, _PyFrame_IsIncomplete). @return 0, or -1. */
-static int frame_name(const struct py_target *t, uint64_t code, uint64_t prev_instr, int owner,
-                      char *name, int *skip)
+/* The frame's name "module.qualname" into name (PY_NAME_LEN) from its code
+ * object, remembered in w's cache. *skip: the frame has not started
+ * running (3.11's incomplete frames, _PyFrame_IsIncomplete).
+ * @return 0, or -1. */
+static int frame_name(const struct py_target *t, struct py_scratch *w, uint64_t code,
+                      uint64_t prev_instr, int owner, char *name, int *skip)
 {
     const struct py_layout *l = t->l;
     unsigned char co[MAX_FRAME_READ];
@@ -98,17 +98,24 @@ static int frame_name(const struct py_target *t, uint64_t code, uint64_t prev_in
             prev_instr < code + l->co_code + 2 * (uint64_t)first;
     if (*skip)
         return 0;
-    if (read_str(t, ptr_at(co, sizeof co, l->co_qualname), qual, sizeof qual) ||
-        read_str(t, ptr_at(co, sizeof co, l->co_filename), file, sizeof file))
+    uint64_t q = ptr_at(co, sizeof co, l->co_qualname), f = ptr_at(co, sizeof co, l->co_filename);
+    struct py_name_slot *slot = &w->cache[(code >> 4) % PY_CACHE_SLOTS];
+    if (slot->pid == t->pid && slot->code == code && slot->qual == q && slot->file == f) {
+        memcpy(name, slot->name, PY_NAME_LEN);
+        return 0;
+    }
+    if (read_str(t, q, qual, sizeof qual) || read_str(t, f, file, sizeof file))
         return -1;
     module_of(file);
-    snprintf(name, NAME_LEN, "%.120s.%.130s", file, qual);
+    snprintf(name, PY_NAME_LEN, "%.120s.%.130s", file, qual);
+    *slot = (struct py_name_slot){.pid = t->pid, .code = code, .qual = q, .file = f};
+    memcpy(slot->name, name, PY_NAME_LEN);
     return 0;
 }
 
 /* names[0..n) (leaf first) joined root first into out (PY_STACK_LEN);
  * too long a stack keeps its leaf side. */
-static void join(char (*names)[NAME_LEN], size_t n, char *out)
+static void join(char (*names)[PY_NAME_LEN], size_t n, char *out)
 {
     size_t keep = 0, len = 0;
     while (keep < n && len + strlen(names[keep]) + 1 < PY_STACK_LEN)
@@ -121,10 +128,11 @@ static void join(char (*names)[NAME_LEN], size_t n, char *out)
 
 /* The frames from frame (a _PyInterpreterFrame *) up into out->stack.
  * @return 0, or -1 when a read failed (the stack is then UNREADABLE). */
-static int walk_frames(const struct py_target *t, uint64_t frame, struct py_thread *out)
+static int walk_frames(const struct py_target *t, struct py_scratch *w, uint64_t frame,
+                       struct py_thread *out)
 {
     const struct py_layout *l = t->l;
-    static _Thread_local char names[PY_MAX_DEPTH][NAME_LEN];
+    char(*names)[PY_NAME_LEN] = w->names;
     unsigned char fr[MAX_FRAME_READ];
     size_t n = 0;
     for (int hops = 0; frame && hops < 4 * PY_MAX_DEPTH && n < PY_MAX_DEPTH; hops++) {
@@ -133,7 +141,7 @@ static int walk_frames(const struct py_target *t, uint64_t frame, struct py_thre
             break;
         int owner = (signed char)fr[l->fr_owner];
         if (owner != l->owner_cstack &&
-            frame_name(t, ptr_at(fr, sizeof fr, l->fr_code),
+            frame_name(t, w, ptr_at(fr, sizeof fr, l->fr_code),
                        ptr_at(fr, sizeof fr, l->fr_prev_instr), owner, names[n], &skip))
             break;
         n += owner != l->owner_cstack && !skip;
@@ -149,8 +157,8 @@ static int walk_frames(const struct py_target *t, uint64_t frame, struct py_thre
 
 /* One thread state at ts into out; *next gets the following one.
  * @return 0, or -1 when the thread state itself could not be read. */
-static int walk_thread(const struct py_target *t, uint64_t ts, struct py_thread *out,
-                       uint64_t *next)
+static int walk_thread(const struct py_target *t, struct py_scratch *w, uint64_t ts,
+                       struct py_thread *out, uint64_t *next)
 {
     const struct py_layout *l = t->l;
     unsigned long tid;
@@ -167,13 +175,13 @@ static int walk_thread(const struct py_target *t, uint64_t ts, struct py_thread 
             snprintf(out->stack, sizeof out->stack, "%s", UNREADABLE);
             return 0;
         }
-        if (walk_frames(t, frame, out) == 0)
+        if (walk_frames(t, w, frame, out) == 0)
             break;
     }
     return 0;
 }
 
-int py_walk(const struct py_target *t, struct py_thread *out, size_t max)
+int py_walk(const struct py_target *t, struct py_scratch *w, struct py_thread *out, size_t max)
 {
     const struct py_layout *l = t->l;
     uint64_t interp;
@@ -185,7 +193,7 @@ int py_walk(const struct py_target *t, struct py_thread *out, size_t max)
         if (py_read(t->pid, interp + l->is_threads_head, &ts, sizeof ts))
             return n ? (int)n : -1;
         for (int k = 0; ts && k < PY_MAX_THREADS && n < max; k++, ts = next)
-            if (walk_thread(t, ts, &out[n], &next) == 0)
+            if (walk_thread(t, w, ts, &out[n], &next) == 0)
                 n++;
             else
                 break;
