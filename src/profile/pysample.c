@@ -32,6 +32,8 @@ struct target {
     struct tid_ns prev[MAX_TASKS]; /* each thread's CPU at the last tick */
     size_t nprev;
     int ticked;                    /* prev holds a tick */
+    clockid_t clock;               /* the process's CPU clock */
+    int64_t clock_ns;              /* its reading at the last tick (-1: none) */
 };
 
 struct pysample {
@@ -139,12 +141,25 @@ static const char *stack_of(const struct pysample *s, const struct target *g, in
     return PYSAMPLE_NO_PYTHON;
 }
 
+/* Whether the process ran since the last tick, by its CPU clock: unlike
+ * schedstat, which the kernel brings up to date for a running thread only
+ * at its scheduler ticks (every 4 ms here) and when it leaves the CPU,
+ * the clock counts up to now. @return 1 ran, 0 not (or unknown). */
+static int process_ran(struct target *g)
+{
+    struct timespec ts;
+    if (clock_gettime(g->clock, &ts) != 0)
+        return 0;
+    int64_t ns = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec, was = g->clock_ns;
+    g->clock_ns = ns;
+    return was >= 0 && ns > was;
+}
+
 /* One tick of one target: "C T NS", the CPU its threads ran since the
- * last tick, and "S T STACK" for each thread on a CPU now: in state R
- * and with CPU run since the last tick. (R alone is also a thread
- * waiting in the run queue: on a busy machine, a thread just woken from
- * select() waits there, and its samples would go to select(); one that
- * ran since the last tick is running, or was preempted a moment ago.)
+ * last tick (schedstat), and "S T STACK" for each thread on a CPU now:
+ * in state R while its process ran since the last tick. (R alone is also
+ * a thread waiting in the run queue: on a busy machine, a thread just
+ * woken from select() waits there, and its samples would go to select().)
  * A process gone, a thread gone or a failed walk ends this sample only. */
 static void tick_target(struct pysample *s, struct target *g, int64_t t)
 {
@@ -152,11 +167,10 @@ static void tick_target(struct pysample *s, struct target *g, int64_t t)
     if (n < 0)
         return;
     uint64_t cpu = 0;
-    int running = 0, walked = -1;
+    int running = 0, walked = -1, ran = process_ran(g);
     for (long i = 0; i < n; i++) {
-        uint64_t d = delta_of(g, &s->cur[i]);
-        cpu += d;
-        s->cur[i].running = s->cur[i].running && d > 0;
+        cpu += delta_of(g, &s->cur[i]);
+        s->cur[i].running = s->cur[i].running && ran;
         running |= s->cur[i].running;
     }
     if (running && g->t.l)
@@ -228,7 +242,14 @@ static int find_targets(struct pysample *s, const pid_t *pids, size_t n, char *v
     s->n = n < MAX_TARGETS ? n : MAX_TARGETS;
     for (size_t i = 0; i < s->n; i++) {
         struct py_target *t = &s->tg[i].t;
-        int rc = py_target_find(pids[i], t, err);
+        s->tg[i].clock_ns = -1;
+        int rc = clock_getcpuclockid(pids[i], &s->tg[i].clock);
+        if (rc) {
+            snprintf(err, ERR_LEN, "--profile-mode python: pid %d's CPU clock: %s", (int)pids[i],
+                     strerror(rc));
+            return -1;
+        }
+        rc = py_target_find(pids[i], t, err);
         if (rc < 0)
             return -1;
         if (rc == 1 && !t->l) {

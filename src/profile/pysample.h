@@ -5,7 +5,8 @@
  * A thread of rpcbench ticks about hz times a second (jittered, so that
  * it never locks into step with a paced load). Each tick reads every
  * server thread's time on CPU (/proc/PID/task/TID/schedstat) and state,
- * and records the Python stack of each thread on a CPU now (its
+ * and records the Python stack of each thread on a CPU now (state R while
+ * the process's CPU clock advanced since the last tick; its
  * PyThreadState's native_thread_id is the TID): a thread that is not
  * running is sampled nothing, so the profile is CPU, not wall time.
  * Folding (fold.h) keeps the measured window only, as perf's samples are,
