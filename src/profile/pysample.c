@@ -25,6 +25,7 @@ struct tid_ns {
     pid_t tid;
     uint64_t ns;
     int running;
+    int sched_fd, stat_fd;         /* its schedstat and stat, open (-1: not) */
 };
 
 struct target {
@@ -63,17 +64,37 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* The first bytes of /proc/PID/task/TID/NAME into text (len).
- * @return 0, or -1 (the thread is gone). */
-static int task_file(pid_t pid, const char *tid, const char *name, char *text, size_t len)
+/* Opens a thread's schedstat and stat, kept open from tick to tick (a
+ * pread at 0 reads them anew): an open of /proc costs more than the
+ * read. @return 0, or -1 (the thread is gone). */
+static int task_open(pid_t pid, const char *tid, struct tid_ns *t)
 {
     char path[96];
-    snprintf(path, sizeof path, "/proc/%d/task/%.16s/%s", (int)pid, tid, name);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t got = read(fd, text, len - 1);
-    close(fd);
+    snprintf(path, sizeof path, "/proc/%d/task/%.16s/schedstat", (int)pid, tid);
+    t->sched_fd = open(path, O_RDONLY | O_CLOEXEC);
+    snprintf(path, sizeof path, "/proc/%d/task/%.16s/stat", (int)pid, tid);
+    t->stat_fd = t->sched_fd < 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
+    if (t->stat_fd >= 0)
+        return 0;
+    if (t->sched_fd >= 0)
+        close(t->sched_fd);
+    t->sched_fd = -1;
+    return -1;
+}
+
+static void task_close(struct tid_ns *t)
+{
+    if (t->sched_fd >= 0)
+        close(t->sched_fd);
+    if (t->stat_fd >= 0)
+        close(t->stat_fd);
+    t->sched_fd = t->stat_fd = -1;
+}
+
+/* One file's first bytes, read anew, into text (len). @return 0, or -1. */
+static int reread(int fd, char *text, size_t len)
+{
+    ssize_t got = pread(fd, text, len - 1, 0);
     if (got <= 0)
         return -1;
     text[got] = '\0';
@@ -82,23 +103,39 @@ static int task_file(pid_t pid, const char *tid, const char *name, char *text, s
 
 /* One thread now: its CPU ns (schedstat's first field) and whether it is
  * on a CPU or waiting for one (stat's state R). @return 0, or -1. */
-static int task_now(pid_t pid, const char *tid, struct tid_ns *out)
+static int task_now(struct tid_ns *t)
 {
     char text[512];
-    if (task_file(pid, tid, "schedstat", text, sizeof text) ||
-        procstat_parse_schedstat(text, &out->ns) || task_file(pid, tid, "stat", text, sizeof text))
+    if (reread(t->sched_fd, text, sizeof text) || procstat_parse_schedstat(text, &t->ns) ||
+        reread(t->stat_fd, text, sizeof text))
         return -1;
     const char *paren = strrchr(text, ')'); /* the name before it may hold anything */
-    out->running = paren && paren[1] == ' ' && paren[2] == 'R';
+    t->running = paren && paren[1] == ' ' && paren[2] == 'R';
     return 0;
 }
 
-/* pid's threads now into cur (at most MAX_TASKS).
+/* Thread tid's open files: the last tick's (taken from g->prev), or new.
+ * @return 0, or -1. */
+static int task_files(struct target *g, pid_t pid, const char *name, pid_t tid,
+                      struct tid_ns *t)
+{
+    for (size_t i = 0; i < g->nprev; i++)
+        if (g->prev[i].tid == tid && g->prev[i].sched_fd >= 0) {
+            t->sched_fd = g->prev[i].sched_fd;
+            t->stat_fd = g->prev[i].stat_fd;
+            g->prev[i].sched_fd = g->prev[i].stat_fd = -1;
+            return 0;
+        }
+    return task_open(pid, name, t);
+}
+
+/* g's threads now into cur (at most MAX_TASKS), their files open (those
+ * of threads gone stay in g->prev, for close_gone).
  * @return how many, or -1 when the process is gone. */
-static long read_tasks(pid_t pid, struct tid_ns *cur)
+static long read_tasks(struct target *g, struct tid_ns *cur)
 {
     char path[64];
-    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    snprintf(path, sizeof path, "/proc/%d/task", (int)g->t.pid);
     DIR *d = opendir(path);
     if (!d)
         return -1;
@@ -107,12 +144,23 @@ static long read_tasks(pid_t pid, struct tid_ns *cur)
     while (n < MAX_TASKS && (e = readdir(d))) {
         char *end;
         long tid = strtol(e->d_name, &end, 10);
-        if (*end || tid <= 0 || task_now(pid, e->d_name, &cur[n]))
+        if (*end || tid <= 0 || task_files(g, g->t.pid, e->d_name, (pid_t)tid, &cur[n]))
             continue; /* "." and "..", or a thread that just ended */
-        cur[n++].tid = (pid_t)tid;
+        cur[n].tid = (pid_t)tid;
+        if (task_now(&cur[n]) == 0)
+            n++;
+        else
+            task_close(&cur[n]);
     }
     closedir(d);
     return n;
+}
+
+/* Closes the files of the threads of the last tick not seen in this one. */
+static void close_gone(struct target *g)
+{
+    for (size_t i = 0; i < g->nprev; i++)
+        task_close(&g->prev[i]);
 }
 
 /* The CPU a thread ran since the last tick: all of it for a thread born
@@ -163,7 +211,7 @@ static int process_ran(struct target *g)
  * A process gone, a thread gone or a failed walk ends this sample only. */
 static void tick_target(struct pysample *s, struct target *g, int64_t t)
 {
-    long n = read_tasks(g->t.pid, s->cur);
+    long n = read_tasks(g, s->cur);
     if (n < 0)
         return;
     uint64_t cpu = 0;
@@ -180,6 +228,7 @@ static void tick_target(struct pysample *s, struct target *g, int64_t t)
     for (long i = 0; running && i < n; i++)
         if (s->cur[i].running)
             fprintf(s->rec, "S %" PRId64 " %s\n", t, stack_of(s, g, walked, s->cur[i].tid));
+    close_gone(g);
     memcpy(g->prev, s->cur, (size_t)n * sizeof *s->cur);
     g->nprev = (size_t)n;
     g->ticked = 1;
@@ -400,5 +449,7 @@ void pysample_free(struct pysample *s)
     }
     if (s->rec)
         fclose(s->rec);
+    for (size_t i = 0; i < s->n; i++)
+        close_gone(&s->tg[i]);
     free(s);
 }
