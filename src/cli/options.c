@@ -52,8 +52,8 @@ static int check_profile(const struct options *o, char *err)
         return 0;
     for (size_t i = 3; i < 6 && p->cmd[0]; i++)
         if (options_given(o, needs[i])) {
-            snprintf(err, ERR_LEN, "--%s: perf's, not --profiler's (CMD sets its own)",
-                     needs[i]);
+            snprintf(err, ERR_LEN, "--%s: the built-in profilers', not --profiler's (CMD "
+                     "sets its own)", needs[i]);
             return -1;
         }
     if (o->cfg.agent_url[0]) {
