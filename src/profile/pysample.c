@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -337,7 +338,13 @@ struct pysample *pysample_start(const pid_t *pids, size_t n, int hz, const char 
         free(s);
         return NULL;
     }
+    /* the thread starts with every signal blocked: Ctrl-C and the rest are
+     * for the threads that wait for them, never for the sampler */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
     int rc = pthread_create(&s->th, NULL, run, s);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (rc) {
         snprintf(err, ERR_LEN, "--profile: cannot start the sampler: %s", strerror(rc));
         pysample_free(s);
