@@ -253,6 +253,10 @@ static void *run(void *arg)
         int64_t t = now_ns();
         for (size_t i = 0; i < s->n; i++)
             tick_target(s, &s->tg[i], t);
+        struct timespec own; /* the sampler's own CPU so far, for the window's share */
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &own);
+        fprintf(s->rec, "P %" PRId64 " %" PRId64 "\n", t,
+                (int64_t)own.tv_sec * 1000000000 + (int64_t)own.tv_nsec);
         next += jittered(s);
         t = now_ns();
         if (next < t) /* late (the machine is busy): no burst of ticks to catch up */
@@ -385,64 +389,95 @@ static int add_stack(struct fold *f, char *stack, int64_t ns)
     return fold_add(f, (const char *const *)frames, (const char *const *)mods, n, ns);
 }
 
-/* The record's lines within (t0, t1]: the CPU ("C") summed into *cpu,
- * the samples ("S") counted per stack in m. @return 0, or -1. */
-static int read_window(FILE *rec, int64_t t0, int64_t t1, struct strmap *m, int64_t *cpu,
-                       int64_t *samples, int64_t *outside)
+/* What the record holds for one window. */
+struct window {
+    int64_t t0, t1;
+    struct strmap stacks;          /* "S" lines: stack -> samples */
+    int64_t cpu;                   /* "C" lines: the server's CPU ns */
+    int64_t samples, outside;
+    int64_t own0, own1;            /* "P" lines: the sampler's CPU ns at the
+                                      window's start and end (-1 none) */
+};
+
+/* One record line into w. @return 0, or -1 (out of memory). */
+static int window_line(struct window *w, char *line)
 {
-    static char line[PY_STACK_LEN + 64];
-    while (fgets(line, sizeof line, rec)) {
-        char *end;
-        long long t = strtoll(line + 1, &end, 10);
-        if (*end != ' ' || (line[0] != 'C' && line[0] != 'S'))
-            continue;
-        if (t <= t0 || t > t1) {
-            *outside += line[0] == 'S';
-            continue;
-        }
-        end[strcspn(end, "\n")] = '\0';
-        if (line[0] == 'C') {
-            *cpu += strtoll(end + 1, NULL, 10);
-            continue;
-        }
-        struct strmap_entry *e = strmap_get(m, end + 1, NULL);
-        if (!e)
-            return -1;
-        e->count++;
-        ++*samples;
+    char *end;
+    long long t = strtoll(line + 1, &end, 10);
+    if (*end != ' ' || (line[0] != 'C' && line[0] != 'S' && line[0] != 'P'))
+        return 0;
+    end[strcspn(end, "\n")] = '\0';
+    if (line[0] == 'P') {
+        long long own = strtoll(end + 1, NULL, 10);
+        if (t <= w->t0 || w->own0 < 0)
+            w->own0 = own;
+        if (t <= w->t1)
+            w->own1 = own;
+        return 0;
     }
+    if (t <= w->t0 || t > w->t1) {
+        w->outside += line[0] == 'S';
+        return 0;
+    }
+    if (line[0] == 'C') {
+        w->cpu += strtoll(end + 1, NULL, 10);
+        return 0;
+    }
+    struct strmap_entry *e = strmap_get(&w->stacks, end + 1, NULL);
+    if (!e)
+        return -1;
+    e->count++;
+    w->samples++;
     return 0;
 }
 
-int pysample_fold(const struct pysample *s, int64_t t0_ns, int64_t t1_ns, struct fold *f,
-                  int64_t *samples, int64_t *outside, char *err)
+/* The record's lines into w. @return 0, or -1 (out of memory). */
+static int read_window(FILE *rec, struct window *w)
 {
-    struct strmap m;
-    int64_t cpu = 0, acc = 0, given = 0;
+    char *line = malloc(PY_STACK_LEN + 64);
+    int rc = line ? 0 : -1;
+    rewind(rec);
+    while (rc == 0 && fgets(line, PY_STACK_LEN + 64, rec))
+        rc = window_line(w, line);
+    free(line);
+    return rc;
+}
+
+/* w's stacks into f, each weighed by its share of the samples times the
+ * CPU the window measured, rounded on the running sum so that the weights
+ * add up to it. @return 0, or -1 (out of memory). */
+static int weigh(const struct window *w, struct fold *f)
+{
+    int64_t acc = 0, given = 0;
     int rc = 0;
-    strmap_init(&m);
-    *samples = *outside = 0;
-    rewind(s->rec);
-    if (read_window(s->rec, t0_ns, t1_ns, &m, &cpu, samples, outside))
-        rc = -1;
-    /* each stack's share of the samples times the CPU the window measured,
-     * rounded on the running sum so that the weights add up to it */
-    for (size_t i = 0; rc == 0 && *samples && i < m.cap; i++) {
-        if (!m.slots[i].key)
+    for (size_t i = 0; rc == 0 && w->samples && i < w->stacks.cap; i++) {
+        if (!w->stacks.slots[i].key)
             continue;
-        acc += m.slots[i].count;
-        int64_t upto = (int64_t)((double)cpu * (double)acc / (double)*samples + 0.5);
+        acc += w->stacks.slots[i].count;
+        int64_t upto = (int64_t)((double)w->cpu * (double)acc / (double)w->samples + 0.5);
         if (upto > given)
-            rc = add_stack(f, m.slots[i].key, upto - given);
+            rc = add_stack(f, w->stacks.slots[i].key, upto - given);
         given = upto;
     }
-    if (rc == 0 && !*samples && cpu > 0) {
+    if (rc == 0 && !w->samples && w->cpu > 0) {
         char unseen[] = PYSAMPLE_UNSEEN;
-        rc = add_stack(f, unseen, cpu);
+        rc = add_stack(f, unseen, w->cpu);
     }
-    strmap_free(&m);
+    return rc;
+}
+
+int pysample_fold(const struct pysample *s, int64_t t0_ns, int64_t t1_ns, struct fold *f,
+                  struct pysample_window *out, char *err)
+{
+    struct window w = {.t0 = t0_ns, .t1 = t1_ns, .own0 = -1, .own1 = -1};
+    strmap_init(&w.stacks);
+    int rc = read_window(s->rec, &w) || weigh(&w, f) ? -1 : 0;
+    strmap_free(&w.stacks);
     if (rc)
         snprintf(err, ERR_LEN, "--profile: out of memory");
+    out->samples = w.samples;
+    out->outside = w.outside;
+    out->own_cpu_ms = w.own0 >= 0 && w.own1 >= w.own0 ? (double)(w.own1 - w.own0) / 1e6 : -1;
     return rc;
 }
 

@@ -44,15 +44,23 @@ int pysample_is_python(pid_t pid);
  * ones, reading refused and kernel.yama.ptrace_scope). */
 struct pysample *pysample_start(const pid_t *pids, size_t n, int hz, const char *path,
                                 char *version, char *err);
-/* Stops the sampling thread. *cpu_ms gets its own CPU time over its life.
+/* Stops the sampling thread. *cpu_ms gets its own CPU time over its life
+ * (pysample_fold: over a window).
  * @return 0, or -1 with err (the record could not be written). */
 int pysample_stop(struct pysample *s, double *cpu_ms, char *err);
+/* What one window held, besides its stacks. */
+struct pysample_window {
+    int64_t samples;        /* the running threads' stacks sampled in it */
+    int64_t outside;        /* those left out, before or after it */
+    double own_cpu_ms;      /* the sampler's own CPU in it (-1: unknown) */
+};
+
 /* Folds the samples recorded within (t0_ns, t1_ns] into f, weighted so
  * that they add up to the CPU ns the server ran there (PYSAMPLE_UNSEEN
- * holds it all when no thread was seen running); *samples counts them,
- * *outside the samples left out. @return 0, or -1 with err. */
+ * holds it all when no thread was seen running), and fills *out.
+ * @return 0, or -1 with err. */
 int pysample_fold(const struct pysample *s, int64_t t0_ns, int64_t t1_ns, struct fold *f,
-                  int64_t *samples, int64_t *outside, char *err);
+                  struct pysample_window *out, char *err);
 /* Stops the thread when still running and frees s (NULL: nothing). */
 void pysample_free(struct pysample *s);
 

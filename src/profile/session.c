@@ -178,8 +178,15 @@ static int collect(struct profile_session *s, double *cpu_ms, int64_t *samples,
         snprintf(err, ERR_LEN, "--profile: the run had no measured window");
         return -1;
     }
-    if (s->py)
-        return pysample_fold(s->py, s->from_ns, s->to_ns, s->fold, samples, outside, err);
+    if (s->py) {
+        struct pysample_window w;
+        if (pysample_fold(s->py, s->from_ns, s->to_ns, s->fold, &w, err))
+            return -1;
+        *samples = w.samples;
+        *outside = w.outside;
+        *cpu_ms = w.own_cpu_ms >= 0 ? w.own_cpu_ms : *cpu_ms; /* the window's, as the run's CPU */
+        return 0;
+    }
     if (perf_fold(&s->perf, s->from_ns, s->to_ns, s->fold, outside, err))
         return -1;
     *samples = fold_samples(s->fold);
