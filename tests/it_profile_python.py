@@ -121,6 +121,25 @@ def test_profile_adds_up_to_server_cpu():
     check(p["samples"] > 0 and p["window_s"] > 2.5, "samples, window: %r" % p)
 
 
+def test_thread_per_connection():
+    """A thread per connection (ThreadingMixIn: each lives for one call):
+    each thread's stack is found by its native_thread_id, and the CPU the
+    stacks hold per call (the profile's own total, which counts threads
+    that ended in the window) gives planted_3ms its 3 ms within +-30 %."""
+    with python_server("--threads") as srv:
+        res, _, _ = profiled_run(srv, "--profile-freq", HZ)
+    p, got = res["profile"], rows(res)
+    calls = res["requests"]["ok"]
+    check(calls > 0 and "pyplanted_server.planted_3ms" in got, "rows: %s" % sorted(got)[:30])
+    for fn, ms in TRUTH.items():
+        v = got[fn]["self_pct"] / 100 * p["profiled_cpu_ms"] / calls
+        check(abs(v - ms) <= 0.3 * ms, "%s %.3f CPU-ms/call, planted %.1f (+-30 %%)" % (fn, v, ms))
+    # a thread's start and end run without Python frames (2-8 % here); a
+    # thread never matched to its thread state would be most of it
+    check(got.get("[no Python frame]", {}).get("self_pct", 0) < 20, "threads not matched: %r"
+          % got.get("[no Python frame]"))
+
+
 def test_perf_mode_says_python_is_invisible():
     """--profile-mode perf on CPython: the note says its Python frames are
     not visible, and to use --profile-mode python (never -X perf, which
@@ -180,6 +199,6 @@ def test_server_dies_mid_run():
 
 if __name__ == "__main__":
     main([test_xmlrpc_per_call, test_jsonrpc_per_call, test_compare_encoding_first,
-          test_profile_adds_up_to_server_cpu,
+          test_profile_adds_up_to_server_cpu, test_thread_per_connection,
           test_perf_mode_says_python_is_invisible, test_not_python_refused,
           test_server_dies_mid_run])

@@ -5,10 +5,13 @@ it prints "listening on 127.0.0.1:PORT". Each call of work() runs
 planted_3ms (3 ms of this thread's CPU) then planted_1ms (1 ms): busy
 loops on time.thread_time(), so the cost is CPU, whatever the machine's
 load. On /jsonrpc it serves JSON-RPC 2.0: work() there is followed by
-planted_json_encode (1 ms), a cost the XML-RPC calls never have."""
+planted_json_encode (1 ms), a cost the XML-RPC calls never have. With
+--threads each connection is served by a thread of its own
+(socketserver.ThreadingMixIn), which ends with it."""
 import json
 import sys
 import time
+from socketserver import ThreadingMixIn
 from xmlrpc.server import SimpleXMLRPCRequestHandler, SimpleXMLRPCServer
 
 
@@ -61,8 +64,13 @@ class Handler(SimpleXMLRPCRequestHandler):
         pass
 
 
+class ThreadingServer(ThreadingMixIn, SimpleXMLRPCServer):
+    daemon_threads = True
+
+
 def main():
-    srv = SimpleXMLRPCServer(("127.0.0.1", 0), requestHandler=Handler, logRequests=False)
+    cls = ThreadingServer if "--threads" in sys.argv else SimpleXMLRPCServer
+    srv = cls(("127.0.0.1", 0), requestHandler=Handler, logRequests=False)
     srv.register_function(work, "work")
     print("listening on 127.0.0.1:%d" % srv.server_address[1], flush=True)
     srv.serve_forever()

@@ -17,23 +17,20 @@
 #include "base/err.h"
 #include "profile/pysample_int.h"
 #include "profile/strmap.h"
-#include "stats/procstat.h"
 
 #define MAX_TARGETS 16
 #define MAX_TASKS 1024   /* threads of one process followed */
 
 struct tid_ns {
     pid_t tid;
-    uint64_t ns;
-    int running;
-    int sched_fd, stat_fd;         /* its schedstat and stat, open (-1: not) */
+    int running;                   /* state R */
+    int stat_fd;                   /* its /proc stat, open (-1: not) */
 };
 
 struct target {
     struct py_target t;
-    struct tid_ns prev[MAX_TASKS]; /* each thread's CPU at the last tick */
+    struct tid_ns prev[MAX_TASKS]; /* the threads of the last tick, their files open */
     size_t nprev;
-    int ticked;                    /* prev holds a tick */
     clockid_t clock;               /* the process's CPU clock */
     int64_t clock_ns;              /* its reading at the last tick (-1: none) */
 };
@@ -65,31 +62,22 @@ static int64_t now_ns(void)
     return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* Opens a thread's schedstat and stat, kept open from tick to tick (a
- * pread at 0 reads them anew): an open of /proc costs more than the
- * read. @return 0, or -1 (the thread is gone). */
+/* Opens a thread's stat, kept open from tick to tick (a pread at 0
+ * reads it anew): an open of /proc costs more than the read.
+ * @return 0, or -1 (the thread is gone). */
 static int task_open(pid_t pid, const char *tid, struct tid_ns *t)
 {
     char path[96];
-    snprintf(path, sizeof path, "/proc/%d/task/%.16s/schedstat", (int)pid, tid);
-    t->sched_fd = open(path, O_RDONLY | O_CLOEXEC);
     snprintf(path, sizeof path, "/proc/%d/task/%.16s/stat", (int)pid, tid);
-    t->stat_fd = t->sched_fd < 0 ? -1 : open(path, O_RDONLY | O_CLOEXEC);
-    if (t->stat_fd >= 0)
-        return 0;
-    if (t->sched_fd >= 0)
-        close(t->sched_fd);
-    t->sched_fd = -1;
-    return -1;
+    t->stat_fd = open(path, O_RDONLY | O_CLOEXEC);
+    return t->stat_fd >= 0 ? 0 : -1;
 }
 
 static void task_close(struct tid_ns *t)
 {
-    if (t->sched_fd >= 0)
-        close(t->sched_fd);
     if (t->stat_fd >= 0)
         close(t->stat_fd);
-    t->sched_fd = t->stat_fd = -1;
+    t->stat_fd = -1;
 }
 
 /* One file's first bytes, read anew, into text (len). @return 0, or -1. */
@@ -102,13 +90,12 @@ static int reread(int fd, char *text, size_t len)
     return 0;
 }
 
-/* One thread now: its CPU ns (schedstat's first field) and whether it is
- * on a CPU or waiting for one (stat's state R). @return 0, or -1. */
+/* One thread now: whether it is on a CPU or waiting for one (stat's
+ * state R). @return 0, or -1. */
 static int task_now(struct tid_ns *t)
 {
     char text[512];
-    if (reread(t->sched_fd, text, sizeof text) || procstat_parse_schedstat(text, &t->ns) ||
-        reread(t->stat_fd, text, sizeof text))
+    if (reread(t->stat_fd, text, sizeof text))
         return -1;
     const char *paren = strrchr(text, ')'); /* the name before it may hold anything */
     t->running = paren && paren[1] == ' ' && paren[2] == 'R';
@@ -121,10 +108,9 @@ static int task_files(struct target *g, pid_t pid, const char *name, pid_t tid,
                       struct tid_ns *t)
 {
     for (size_t i = 0; i < g->nprev; i++)
-        if (g->prev[i].tid == tid && g->prev[i].sched_fd >= 0) {
-            t->sched_fd = g->prev[i].sched_fd;
+        if (g->prev[i].tid == tid && g->prev[i].stat_fd >= 0) {
             t->stat_fd = g->prev[i].stat_fd;
-            g->prev[i].sched_fd = g->prev[i].stat_fd = -1;
+            g->prev[i].stat_fd = -1;
             return 0;
         }
     return task_open(pid, name, t);
@@ -164,18 +150,6 @@ static void close_gone(struct target *g)
         task_close(&g->prev[i]);
 }
 
-/* The CPU a thread ran since the last tick: all of it for a thread born
- * since (none at the first tick, which only sets the baseline). */
-static uint64_t delta_of(const struct target *g, const struct tid_ns *c)
-{
-    if (!g->ticked)
-        return 0;
-    for (size_t i = 0; i < g->nprev; i++)
-        if (g->prev[i].tid == c->tid)
-            return c->ns > g->prev[i].ns ? c->ns - g->prev[i].ns : 0;
-    return c->ns;
-}
-
 /* The stack a thread shows in the walk threads[0..n) (n < 0: the walk
  * failed). */
 static const char *stack_of(const struct pysample *s, const struct target *g, int n, pid_t tid)
@@ -190,36 +164,37 @@ static const char *stack_of(const struct pysample *s, const struct target *g, in
     return PYSAMPLE_NO_PYTHON;
 }
 
-/* Whether the process ran since the last tick, by its CPU clock: unlike
- * schedstat, which the kernel brings up to date for a running thread only
- * at its scheduler ticks (every 4 ms here) and when it leaves the CPU,
- * the clock counts up to now. @return 1 ran, 0 not (or unknown). */
-static int process_ran(struct target *g)
+/* The CPU the process ran since the last tick, by its CPU clock (0 at
+ * the first tick, or when it cannot be read). Not the threads' schedstat:
+ * the kernel brings a running thread's count up to date only at its
+ * scheduler ticks (every ~4 ms here) and when it leaves the CPU, and a
+ * thread that ends between two ticks takes its last count with it; the
+ * process's clock counts up to now, ended threads included. */
+static uint64_t process_ran(struct target *g)
 {
     struct timespec ts;
     if (clock_gettime(g->clock, &ts) != 0)
         return 0;
     int64_t ns = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec, was = g->clock_ns;
     g->clock_ns = ns;
-    return was >= 0 && ns > was;
+    return was >= 0 && ns > was ? (uint64_t)(ns - was) : 0;
 }
 
-/* One tick of one target: "C T NS", the CPU its threads ran since the
- * last tick (schedstat), and "S T STACK" for each thread on a CPU now:
- * in state R while its process ran since the last tick. (R alone is also
- * a thread waiting in the run queue: on a busy machine, a thread just
- * woken from select() waits there, and its samples would go to select().)
+/* One tick of one target: "C T NS", the CPU the process ran since the
+ * last tick, and "S T STACK" for each thread on a CPU now: in state R
+ * while its process ran since the last tick. (R alone is also a thread
+ * waiting in the run queue: on a busy machine, a thread just woken from
+ * select() waits there, and its samples would go to select().)
  * A process gone, a thread gone or a failed walk ends this sample only. */
 static void tick_target(struct pysample *s, struct target *g, int64_t t)
 {
     long n = read_tasks(g, s->cur);
     if (n < 0)
         return;
-    uint64_t cpu = 0;
-    int running = 0, walked = -1, ran = process_ran(g);
+    uint64_t cpu = process_ran(g);
+    int running = 0, walked = -1;
     for (long i = 0; i < n; i++) {
-        cpu += delta_of(g, &s->cur[i]);
-        s->cur[i].running = s->cur[i].running && ran;
+        s->cur[i].running = s->cur[i].running && cpu > 0;
         running |= s->cur[i].running;
     }
     if (running && g->t.l)
@@ -232,7 +207,6 @@ static void tick_target(struct pysample *s, struct target *g, int64_t t)
     close_gone(g);
     memcpy(g->prev, s->cur, (size_t)n * sizeof *s->cur);
     g->nprev = (size_t)n;
-    g->ticked = 1;
 }
 
 /* The pause to the next tick: uniform in [period/2, 3 period/2), so that

@@ -3,12 +3,13 @@
  * this reads the interpreter's own frames from outside the process
  * (process_vm_readv; nothing is injected, the server is never stopped).
  * A thread of rpcbench ticks about hz times a second (jittered, so that
- * it never locks into step with a paced load). Each tick reads every
- * server thread's time on CPU (/proc/PID/task/TID/schedstat) and state,
- * and records the Python stack of each thread on a CPU now (state R while
- * the process's CPU clock advanced since the last tick; its
- * PyThreadState's native_thread_id is the TID): a thread that is not
- * running is sampled nothing, so the profile is CPU, not wall time.
+ * it never locks into step with a paced load). Each tick reads the
+ * server's CPU (its process CPU clock, which counts threads that ended
+ * too) and each thread's state (/proc/PID/task/TID/stat), and records the
+ * Python stack of each thread on a CPU now (state R while the process ran
+ * since the last tick; its PyThreadState's native_thread_id is the TID):
+ * a thread that is not running is sampled nothing, so the profile is CPU,
+ * not wall time.
  * Folding (fold.h) keeps the measured window only, as perf's samples are,
  * and weighs each stack by its share of the window's samples times the
  * CPU ns the server's threads ran in it: "module.func;module.callee NS",
