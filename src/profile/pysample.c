@@ -21,7 +21,7 @@
 #define MAX_TARGETS 16
 #define MAX_TASKS 1024   /* threads of one process followed */
 
-struct tid_ns {
+struct task {
     pid_t tid;
     int running;                   /* state R */
     int stat_fd;                   /* its /proc stat, open (-1: not) */
@@ -29,7 +29,7 @@ struct tid_ns {
 
 struct target {
     struct py_target t;
-    struct tid_ns prev[MAX_TASKS]; /* the threads of the last tick, their files open */
+    struct task prev[MAX_TASKS]; /* the threads of the last tick, their files open */
     size_t nprev;
     clockid_t clock;               /* the process's CPU clock */
     int64_t clock_ns;              /* its reading at the last tick (-1: none) */
@@ -45,7 +45,7 @@ struct pysample {
     int started;
     atomic_int stop;
     double cpu_ms;                 /* the thread's own CPU, when it ended */
-    struct tid_ns cur[MAX_TASKS];  /* the tick's scratch */
+    struct task cur[MAX_TASKS];  /* the tick's scratch */
     struct py_thread threads[PY_MAX_THREADS];
     struct py_scratch scratch;     /* the walks' memory and names cache */
 };
@@ -65,7 +65,7 @@ static int64_t now_ns(void)
 /* Opens a thread's stat, kept open from tick to tick (a pread at 0
  * reads it anew): an open of /proc costs more than the read.
  * @return 0, or -1 (the thread is gone). */
-static int task_open(pid_t pid, const char *tid, struct tid_ns *t)
+static int task_open(pid_t pid, const char *tid, struct task *t)
 {
     char path[96];
     snprintf(path, sizeof path, "/proc/%d/task/%.16s/stat", (int)pid, tid);
@@ -73,7 +73,7 @@ static int task_open(pid_t pid, const char *tid, struct tid_ns *t)
     return t->stat_fd >= 0 ? 0 : -1;
 }
 
-static void task_close(struct tid_ns *t)
+static void task_close(struct task *t)
 {
     if (t->stat_fd >= 0)
         close(t->stat_fd);
@@ -92,7 +92,7 @@ static int reread(int fd, char *text, size_t len)
 
 /* One thread now: whether it is on a CPU or waiting for one (stat's
  * state R). @return 0, or -1. */
-static int task_now(struct tid_ns *t)
+static int task_now(struct task *t)
 {
     char text[512];
     if (reread(t->stat_fd, text, sizeof text))
@@ -105,7 +105,7 @@ static int task_now(struct tid_ns *t)
 /* Thread tid's open files: the last tick's (taken from g->prev), or new.
  * @return 0, or -1. */
 static int task_files(struct target *g, pid_t pid, const char *name, pid_t tid,
-                      struct tid_ns *t)
+                      struct task *t)
 {
     for (size_t i = 0; i < g->nprev; i++)
         if (g->prev[i].tid == tid && g->prev[i].stat_fd >= 0) {
@@ -119,7 +119,7 @@ static int task_files(struct target *g, pid_t pid, const char *name, pid_t tid,
 /* g's threads now into cur (at most MAX_TASKS), their files open (those
  * of threads gone stay in g->prev, for close_gone).
  * @return how many, or -1 when the process is gone. */
-static long read_tasks(struct target *g, struct tid_ns *cur)
+static long read_tasks(struct target *g, struct task *cur)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/task", (int)g->t.pid);
