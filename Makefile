@@ -38,6 +38,10 @@ CFLAGS   ?= -O2 -g
 FPFLAGS  := -fno-omit-frame-pointer
 ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE $(CFLAGS) $(FPFLAGS) $(WARN) $(SANFLAGS) $(MPIFLAGS) -MMD -MP \
               -iquote src -iquote . $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
+# The Python sampler's layout table (src/profile/pysample_layout.c) is
+# taken with offsetof over CPython 3.11's internal headers
+# (libpython3.11-dev): that file alone sees them, as system headers.
+PY_CFLAGS := -isystem /usr/include/python3.11
 LIBS     := $(MPI_LIBS) -lev -lhttp_parser -lssl -lcrypto -lz $(JSONC_LIBS) $(XMLRPC_LIBS) -lm
 LDFLAGS  += $(SANFLAGS)
 
@@ -157,6 +161,8 @@ $(shell mkdir -p $(BUILD) && { echo '$(GIT_DESCRIBE)' | cmp -s - $(VERSION_STAMP
 $(BUILD)/src/base/version.o: $(VERSION_STAMP)
 $(BUILD)/src/base/version.o: ALL_CFLAGS += -DRPCBENCH_GIT_DESCRIBE='"$(GIT_DESCRIBE)"'
 
+$(BUILD)/src/profile/pysample_layout.o: ALL_CFLAGS += $(PY_CFLAGS)
+
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
@@ -235,6 +241,8 @@ fuzz:
 	$(Q)scripts/deps.sh fuzz
 	$(Q)$(MAKE) --no-print-directory $(FUZZ_BIN)
 	$(Q)FUZZ_DIR=$(FUZZ_DIR) FUZZ_SECONDS=$(FUZZ_SECONDS) tests/fuzz/run.sh
+
+$(FUZZ_DIR)/obj/src/profile/pysample_layout.o: FUZZ_CFLAGS += $(PY_CFLAGS)
 
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

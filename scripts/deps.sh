@@ -5,7 +5,7 @@
 # available); otherwise it stops and prints the exact apt-get line to run.
 set -eu
 
-build="gcc make pkg-config libev-dev libjson-c-dev libxmlrpc-core-c3-dev libhttp-parser-dev libssl-dev zlib1g-dev"
+build="gcc make pkg-config libev-dev libjson-c-dev libxmlrpc-core-c3-dev libhttp-parser-dev libssl-dev zlib1g-dev libpython3.11-dev"
 # The MPI build (make MPI=1): Open MPI's mpicc, mpi.h and mpirun.
 mpi="$build openmpi-bin libopenmpi-dev"
 # Test peers: Python's standard xmlrpc, stomp.py, the Java HdrHistogram

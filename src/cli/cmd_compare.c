@@ -433,8 +433,9 @@ static int parse_command(int argc, char **argv, struct options *o, char *err)
     int rc = options_parse(argc, argv, CMD_COMPARE, NULL, o, err);
     if (rc)
         return rc;
+    int server = o->server_pid[0] || o->cfg.server_name[0];
     if (o->npositional == 0 && (cli_profile_alone(o, "compare", err) ||
-                                profile_check(&o->profile, err)))
+                                profile_check(&o->profile, server, err)))
         return -1;
     if (o->npositional > 2) {
         snprintf(err, ERR_LEN, "give two saved results (A.json B.json), one saved comparison, "

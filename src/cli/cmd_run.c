@@ -176,7 +176,7 @@ int cmd_run(int argc, char **argv)
     static struct targets_file tf;
     if (rc < 0 || options_arm(&o, 0, &cfg, err) || check_verbs(&o, &cfg, err) ||
         load_targets(&cfg, &o, &tf, err) || cli_profile_alone(&o, "run", err) ||
-        profile_check(&o.profile, err)) {
+        profile_check(&o.profile, o.server_pid[0] || o.cfg.server_name[0], err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
         targets_file_free(&tf);
         return EXIT_USAGE;

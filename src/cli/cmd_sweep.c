@@ -173,7 +173,8 @@ static int setup(struct sweep_cmd *c, int argc, char **argv, long *baseline, cha
     if (dist_rank() != 0)
         c->a->csv[0] = '\0';
     if (sweep_args_check(c->a, c->o, err) || cli_profile_alone(c->o, "sweep", err) ||
-        profile_check(&c->o->profile, err))
+        profile_check(&c->o->profile, c->o->server_pid[0] || c->o->cfg.server_name[0],
+                      err))
         return -1;
     if (c->a->find_max)
         return sweep_find_check(c, err);

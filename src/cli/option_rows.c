@@ -29,6 +29,7 @@
 #define AGENT_ONLY .cmds = IN_AGENT, .repeatable = 1
 
 static const char *const call_graphs[] = {"auto", "fp", "dwarf"}; /* enum profile_call_graph */
+static const char *const profile_modes[] = {"auto", "perf", "python"}; /* enum profile_mode */
 
 const struct opt_row opt_rows[] = {
     {.name = "config", .no_diff = 1, .type = OT_CUSTOM, .parse = opt_parse_config, .arg = "FILE",
@@ -166,8 +167,9 @@ const struct opt_row opt_rows[] = {
     {.name = "profile", .diff = CK_PROFILE,
      .type = OT_FLAG, O_AT(profile.on), .cmds = RUNS | IN_SWEEP,
      .help = "profile the server over the measured window with\n"
-             "Linux perf (needs --server-pid, --server-name, or\n"
-             "the built-in simulator): its top functions in\n"
+             "Linux perf, or its Python functions on CPython\n"
+             "(--profile-mode; needs --server-pid, --server-name,\n"
+             "or the built-in simulator): its top functions in\n"
              "CPU-ms per call",
      .help_in[CMD_COMPARE] = "profile the server in each arm's rounds (perf)\n"
                              "and diff them: CPU-ms per call per function",
@@ -203,7 +205,15 @@ const struct opt_row opt_rows[] = {
     {.name = "profile-freq", .diff = CK_PROFILE,
      .type = OT_INT, O_AT(profile.hz), .arg = "HZ", .def = "99",
      .min = 1, .max = 10000, .cmds = RUNS | IN_SWEEP,
-     .help = "perf's samples per second of the server's CPU"},
+     .help = "perf's samples per second of the server's CPU\n"
+             "(python: the sampler's ticks per second)"},
+    {.name = "profile-mode", .diff = CK_PROFILE,
+     .type = OT_CHOICE, O_AT(profile.mode), .arg = "M",
+     .def = "auto", .choices = profile_modes, .nchoices = 3, .cmds = RUNS | IN_SWEEP,
+     .help = "the sampler: perf (C functions), or python (a\n"
+             "CPython 3.11 server's Python functions, read from\n"
+             "its memory); auto: python when the server runs\n"
+             "CPython, else perf"},
     {.name = "max-response", .type = OT_SIZE, C_AT(max_response), .arg = "SZ",
      .def = "64MiB", .cmds = IN_LOAD, .help = "larger responses are errors"},
     {.name = "output", .no_diff = 1,

@@ -42,18 +42,18 @@ static int check_profile(const struct options *o, char *err)
 {
     const struct profile_opts *p = &o->profile;
     static const char *const needs[] = {"profile-out", "profile-top", "profile-saturated",
-                                        "profile-call-graph", "profile-freq"};
-    for (size_t i = 0; i < 5 && !p->on; i++)
+                                        "profile-call-graph", "profile-freq", "profile-mode"};
+    for (size_t i = 0; i < 6 && !p->on; i++)
         if (options_given(o, needs[i]) && !p->saved) {
             snprintf(err, ERR_LEN, "--%s: needs --profile (or --profiler CMD)", needs[i]);
             return -1;
         }
     if (!p->on)
         return 0;
-    for (size_t i = 3; i < 5 && p->cmd[0]; i++)
+    for (size_t i = 3; i < 6 && p->cmd[0]; i++)
         if (options_given(o, needs[i])) {
-            snprintf(err, ERR_LEN, "--%s: perf's, not --profiler's (CMD sets its own)",
-                     needs[i]);
+            snprintf(err, ERR_LEN, "--%s: the built-in profilers', not --profiler's (CMD "
+                     "sets its own)", needs[i]);
             return -1;
         }
     if (o->cfg.agent_url[0]) {

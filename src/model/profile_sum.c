@@ -44,11 +44,13 @@ json_object *profile_sum_json(const struct profile_summary *s)
 {
     json_object *o = json_object_new_object();
     json_object_object_add(o, "profiler", json_object_new_string(s->profiler));
+    json_object_object_add(o, "sampler", json_object_new_string(s->sampler));
     json_object_object_add(o, "samples", json_object_new_int64(s->samples));
     json_object_object_add(o, "samples_outside_window", json_object_new_int64(s->outside));
     add_num(o, "window_s", s->window_s);
     add_num(o, "rate_hz", s->rate_hz);
     add_num(o, "profiler_cpu_ms", s->profiler_cpu_ms);
+    add_num(o, "profiled_cpu_ms", s->profiled_cpu_ms);
     add_num(o, "cpu_ms_per_call", s->cpu_ms_per_call);
     json_object_object_add(o, "saturated", json_object_new_boolean(s->saturated));
     json_object_object_add(o, "note", json_object_new_string(s->note));
@@ -135,12 +137,15 @@ void profile_sum_load(json_object *o, struct profile_summary *s)
     s->taken = 1;
     str(o, "profiler", s->profiler, sizeof s->profiler);
     str(o, "note", s->note, sizeof s->note);
+    str(o, "sampler", s->sampler, sizeof s->sampler);
     s->samples = (int64_t)num(o, "samples");
     s->outside = (int64_t)num(o, "samples_outside_window");
     s->window_s = num(o, "window_s");
     s->rate_hz = num(o, "rate_hz");
     double cpu = num(o, "profiler_cpu_ms"); /* null or absent: NaN */
     s->profiler_cpu_ms = isfinite(cpu) ? fig_from_marker(cpu) : FIG_UNKNOWN;
+    double profiled = num(o, "profiled_cpu_ms");
+    s->profiled_cpu_ms = isfinite(profiled) ? fig_from_marker(profiled) : FIG_UNKNOWN;
     s->cpu_ms_per_call = num(o, "cpu_ms_per_call");
     json_object *sat = get(o, "saturated");
     s->saturated = sat && json_object_get_boolean(sat);

@@ -47,11 +47,16 @@ struct profile_summary {
                                    the command's exit code says so; not saved */
     char profiler[64];          /* "perf cpu-clock 999 Hz, call graphs fp" or
                                    "command: py-spy ..." (cut) */
+    char sampler[16];           /* "perf", "python", "command" ("" saved before
+                                   there was a choice) */
     int64_t samples;            /* stacks in the measured window */
     int64_t outside;            /* stacks before or after it, left out */
     double window_s;            /* the window the samples cover */
     double rate_hz;             /* samples per second of the window */
     double profiler_cpu_ms;     /* the profiler's own CPU (FIG_UNKNOWN: base/figure.h) */
+    double profiled_cpu_ms;     /* the server's CPU the stacks add up to: the Python
+                                   sampler weighs them in CPU ns (FIG_UNKNOWN: perf's
+                                   and a command's are counts) */
     double cpu_ms_per_call;     /* what the shares were multiplied by (or FIG_UNKNOWN) */
     int saturated;              /* the server reached --cpu-saturation */
     char note[PROFILE_NOTE_LEN]; /* truncated stacks, missing symbols, and

@@ -20,7 +20,7 @@
 #define TRUNCATED_NOTE_SHARE 0.2
 #define UNKNOWN_NOTE_SHARE 0.1
 
-int profile_check(const struct profile_opts *o, char *err)
+int profile_check(const struct profile_opts *o, int server, char *err)
 {
     if (!o->on)
         return 0;
@@ -33,7 +33,26 @@ int profile_check(const struct profile_opts *o, char *err)
         snprintf(err, ERR_LEN, "--profile-out: %.160s: %s", o->out_dir, strerror(errno));
         return -1;
     }
-    return o->cmd[0] ? 0 : perf_check(err);
+    if (o->cmd[0] || o->mode == PROFILE_MODE_PYTHON ||
+        (o->mode == PROFILE_MODE_AUTO && server))
+        return 0; /* no perf, or not yet known whether perf: profile_begin */
+    return perf_check(err);
+}
+
+/* --profile-mode python, or auto on a CPython server: the Python sampler
+ * starts. @return 1 started, 0 perf's to sample, -1 with err. */
+static int begin_python(struct profile_session *s, int simulator, int hz, char *err)
+{
+    int mode = s->o->mode;
+    int python = !simulator && pysample_is_python(s->pids[0]);
+    if (mode == PROFILE_MODE_PERF || (mode == PROFILE_MODE_AUTO && !python)) {
+        s->interpreter = python;
+        return mode == PROFILE_MODE_AUTO ? perf_check(err) : 0;
+    }
+    char path[128];
+    snprintf(path, sizeof path, "%s/pysample.rec", s->tmp);
+    s->py = pysample_start(s->pids, s->npids, hz, path, s->py_version, err);
+    return s->py ? 1 : -1;
 }
 
 int profile_begin(struct profile_session *s, const struct profile_opts *o, const pid_t *pids,
@@ -52,7 +71,9 @@ int profile_begin(struct profile_session *s, const struct profile_opts *o, const
     snprintf(s->cmd_out, sizeof s->cmd_out, "%s/profiler.folded", s->tmp);
     int dwarf = o->call_graph == PROFILE_CG_DWARF || (o->call_graph == PROFILE_CG_AUTO && simulator);
     int hz = o->hz > 0 ? o->hz : PERF_DEFAULT_HZ;
-    if (o->cmd[0] || perf_start(&s->perf, s->tmp, s->pids, s->npids, hz, dwarf, err) == 0)
+    int py = o->cmd[0] ? 0 : begin_python(s, simulator, hz, err);
+    if (py == 1 || (py == 0 && (o->cmd[0] || perf_start(&s->perf, s->tmp, s->pids, s->npids,
+                                                         hz, dwarf, err) == 0)))
         return 0;
     profile_free(s);
     return -1;
@@ -127,9 +148,12 @@ static int stop_command(struct profile_session *s, char *err)
     return 0;
 }
 
-/* The window's stacks into s->fold, from perf or the --profiler's file.
- * *cpu_ms gets the profiler's own CPU, *outside the samples left out. */
-static int collect(struct profile_session *s, double *cpu_ms, int64_t *outside, char *err)
+/* The window's stacks into s->fold, from perf, the Python sampler or the
+ * --profiler's file. *cpu_ms gets the profiler's own CPU, *samples the
+ * samples taken in the window (the Python sampler's stacks are weighted
+ * by CPU ns, not counted), *outside those left out. */
+static int collect(struct profile_session *s, double *cpu_ms, int64_t *samples,
+                   int64_t *outside, char *err)
 {
     *outside = 0;
     if (!(s->fold = fold_new())) {
@@ -144,15 +168,29 @@ static int collect(struct profile_session *s, double *cpu_ms, int64_t *outside, 
         }
         int rc = stop_command(s, err);
         *cpu_ms = s->cmd_cpu_ms;
-        return rc || fold_read(s->fold, s->cmd_out, err) ? -1 : 0;
+        rc = rc || fold_read(s->fold, s->cmd_out, err) ? -1 : 0;
+        *samples = fold_samples(s->fold);
+        return rc;
     }
-    if (perf_stop(&s->perf, cpu_ms, err))
+    if (s->py ? pysample_stop(s->py, cpu_ms, err) : perf_stop(&s->perf, cpu_ms, err))
         return -1;
     if (!s->to_ns) {
         snprintf(err, ERR_LEN, "--profile: the run had no measured window");
         return -1;
     }
-    return perf_fold(&s->perf, s->from_ns, s->to_ns, s->fold, outside, err);
+    if (s->py) {
+        struct pysample_window w;
+        if (pysample_fold(s->py, s->from_ns, s->to_ns, s->fold, &w, err))
+            return -1;
+        *samples = w.samples;
+        *outside = w.outside;
+        *cpu_ms = w.own_cpu_ms >= 0 ? w.own_cpu_ms : *cpu_ms; /* the window's, as the run's CPU */
+        return 0;
+    }
+    if (perf_fold(&s->perf, s->from_ns, s->to_ns, s->fold, outside, err))
+        return -1;
+    *samples = fold_samples(s->fold);
+    return 0;
 }
 
 /* Under this many samples in the window a function's share is known to
@@ -160,15 +198,25 @@ static int collect(struct profile_session *s, double *cpu_ms, int64_t *outside, 
  * absolute, one standard error), and the report says so. */
 #define FEW_SAMPLES 100
 
-/* The caveats of perf's stacks, with the likely fix. */
-static void note(const struct fold *f, struct profile_summary *p)
+/* The caveats of the stacks, with the likely fix: perf's cut short or
+ * without symbols, or of an interpreter whose Python frames it cannot
+ * see; n samples in the window (the Python sampler's: its own caveats
+ * are not perf's). */
+static void note(const struct profile_session *s, int64_t n, struct profile_summary *p)
 {
-    int64_t n = fold_samples(f);
-    double cut = n ? (double)fold_truncated(f) / (double)n : 0;
-    double unk = n ? (double)fold_unsymbolised(f) / (double)n : 0;
+    const struct fold *f = s->fold;
+    int64_t w = fold_samples(f);
+    double cut = w && !s->py ? (double)fold_truncated(f) / (double)w : 0;
+    double unk = w && !s->py ? (double)fold_unsymbolised(f) / (double)w : 0;
     p->note[0] = '\0';
+    if (s->interpreter)
+        snprintf(p->note, sizeof p->note, "the server runs CPython: perf sees the "
+                 "interpreter's C functions, not the Python functions they run; use "
+                 "--profile-mode python%s", n < FEW_SAMPLES || cut > TRUNCATED_NOTE_SHARE ||
+                 unk > UNKNOWN_NOTE_SHARE ? "; " : "");
     if (n < FEW_SAMPLES)
-        snprintf(p->note, sizeof p->note, "only %lld samples: the shares are rough; a longer "
+        snprintf(p->note + strlen(p->note), sizeof p->note - strlen(p->note),
+                 "only %lld samples: the shares are rough; a longer "
                  "-d, or a higher --profile-freq (costlier to the server), gives more%s",
                  (long long)n, cut > TRUNCATED_NOTE_SHARE || unk > UNKNOWN_NOTE_SHARE ? "; " : "");
     if (cut > TRUNCATED_NOTE_SHARE)
@@ -183,23 +231,38 @@ static void note(const struct fold *f, struct profile_summary *p)
                  "debug symbols (-dbgsym packages) or do not strip it", 100 * unk);
 }
 
+/* What sampled, into p->profiler and p->sampler. */
+static void describe(const struct profile_session *s, struct profile_summary *p)
+{
+    int hz = s->o->hz > 0 ? s->o->hz : PERF_DEFAULT_HZ;
+    if (s->o->cmd[0]) {
+        snprintf(p->sampler, sizeof p->sampler, "command");
+        snprintf(p->profiler, sizeof p->profiler, "command: %.50s", s->o->cmd);
+    } else if (s->py) {
+        snprintf(p->sampler, sizeof p->sampler, "python");
+        snprintf(p->profiler, sizeof p->profiler, "python sampler, CPython %.8s, %d Hz, CPU",
+                 s->py_version, hz);
+    } else {
+        snprintf(p->sampler, sizeof p->sampler, "perf");
+        snprintf(p->profiler, sizeof p->profiler, "perf cpu-clock %d Hz, call graphs %s",
+                 s->perf.hz, s->perf.dwarf ? "dwarf" : "fp");
+    }
+}
+
 int profile_end(struct profile_session *s, struct run_result *res, const char *name, char *err)
 {
     struct profile_summary *p = &res->profile;
     double cpu_ms = FIG_UNKNOWN;
-    int64_t outside = 0;
-    if (collect(s, &cpu_ms, &outside, err))
+    int64_t outside = 0, samples = 0;
+    if (collect(s, &cpu_ms, &samples, &outside, err))
         return -1;
     struct cpu_per_call cpc;
     result_cpu_per_call(res, &cpc);
     memset(p, 0, sizeof *p);
     p->taken = 1;
-    if (s->o->cmd[0])
-        snprintf(p->profiler, sizeof p->profiler, "command: %.50s", s->o->cmd);
-    else
-        snprintf(p->profiler, sizeof p->profiler, "perf cpu-clock %d Hz, call graphs %s",
-                 s->perf.hz, s->perf.dwarf ? "dwarf" : "fp");
-    p->samples = fold_samples(s->fold);
+    describe(s, p);
+    p->samples = samples;
+    p->profiled_cpu_ms = s->py ? (double)fold_samples(s->fold) / 1e6 : FIG_UNKNOWN;
     p->outside = outside;
     p->window_s = (double)(s->to_ns - s->from_ns) / 1e9;
     p->rate_hz = p->window_s > 0 ? (double)p->samples / p->window_s : NAN;
@@ -207,7 +270,7 @@ int profile_end(struct profile_session *s, struct run_result *res, const char *n
     p->cpu_ms_per_call = cpc.raw;
     p->saturated = (result_limits(res) & RESULT_SATURATED) != 0;
     if (!s->o->cmd[0])
-        note(s->fold, p);
+        note(s, samples, p);
     if (fold_summarise(s->fold, cpc.raw, s->o->top, p) ||
         fold_summarise_modules(s->fold, cpc.raw, p) ||
         fold_flame(s->fold, PROFILE_FLAME_MIN_SHARE, p)) {
@@ -225,7 +288,8 @@ int profile_end(struct profile_session *s, struct run_result *res, const char *n
 static void remove_tmp(const char *dir)
 {
     static const char *const names[] = {"perf.data", "perf.data.old", "perf.log", "perf.ctl",
-                                        "perf.ack", "profiler.folded", "profiler.log"};
+                                        "perf.ack", "profiler.folded", "profiler.log",
+                                        "pysample.rec"};
     char path[128];
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -242,6 +306,8 @@ void profile_free(struct profile_session *s)
     if (s->cmd_pid > 0)
         child_stop(s->cmd_pid, SIGINT, 5000, NULL);
     s->cmd_pid = 0;
+    pysample_free(s->py);
+    s->py = NULL;
     if (s->tmp[0])
         remove_tmp(s->tmp);
     s->tmp[0] = '\0';

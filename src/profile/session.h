@@ -13,12 +13,18 @@
 #include "model/result.h"
 #include "profile/fold.h"
 #include "profile/perf.h"
+#include "profile/pysample.h"
 
 /* --profile-call-graph: auto is DWARF for the built-in simulator (its
  * time goes into xmlrpc-c, json-c and libc, built without frame
  * pointers), frame pointers for a --server-pid (DWARF copies 8 KB of stack
  * per sample). The order is the option's choices'. */
 enum profile_call_graph { PROFILE_CG_AUTO, PROFILE_CG_FP, PROFILE_CG_DWARF };
+
+/* --profile-mode: which sampler. auto is python when the server runs
+ * CPython (pysample.h: perf sees only the interpreter's C functions
+ * there), else perf. The order is the option's choices'. */
+enum profile_mode { PROFILE_MODE_AUTO, PROFILE_MODE_PERF, PROFILE_MODE_PYTHON };
 
 /* The profile options (--profile, --profile-out, --profile-top,
  * --profiler, --profile-saturated, --profile-call-graph, --profile-freq),
@@ -32,12 +38,17 @@ struct profile_opts {
     int saved;              /* report: a saved profile is shown, none taken */
     int call_graph;         /* enum profile_call_graph */
     int hz;                 /* --profile-freq: perf's samples per second */
+    int mode;               /* --profile-mode: enum profile_mode */
 };
 
 struct profile_session {
     const struct profile_opts *o;
     char tmp[64];           /* our temporary directory ("" none) */
     struct perf_rec perf;
+    struct pysample *py;    /* the Python sampler, when it runs (else perf) */
+    char py_version[16];    /* the CPython it reads ("3.11") */
+    int interpreter;        /* perf samples a CPython server (the report says
+                               its Python frames are not visible) */
     pid_t cmd_pid;          /* --profiler's shell; 0 none */
     double cmd_cpu_ms;
     char cmd_out[128];      /* its {out} */
@@ -50,11 +61,16 @@ struct profile_session {
 };
 
 /* Checks, before anything is sent, that o can be honoured: perf usable
- * (perf_check's one line), a --profiler with {out}, a --profile-out
- * directory that can be made. @return 0, or -1 with err. */
-int profile_check(const struct profile_opts *o, char *err);
+ * (perf_check's one line) when it is perf that will sample (server: a
+ * --server-pid or --server-name is given, which --profile-mode auto may
+ * find to be CPython: then profile_begin checks), a --profiler with
+ * {out}, a --profile-out directory that can be made. @return 0, or -1
+ * with err. */
+int profile_check(const struct profile_opts *o, int server, char *err);
 /* Starts a session on the server's pids (n > 0; the first PERF_MAX_PIDS):
- * perf starts sampling now (its samples are cut to the window later); a
+ * perf or the Python sampler (--profile-mode; auto: python when the first
+ * pid runs CPython, and not the simulator) starts sampling now (its
+ * samples are cut to the window later); a
  * --profiler starts when the window opens. simulator: the pids are the
  * built-in simulator's (--profile-call-graph auto picks DWARF). s is the
  * caller's (zeroed here). @return 0, or -1 with err (nothing left

@@ -41,9 +41,12 @@ static void ms_cell(char *out, size_t len, double v)
 /* The caption: what was sampled, how often, and at what cost. */
 static void caption(const struct profile_summary *p, struct doc_table *t)
 {
-    char cost[96] = "";
+    char cost[160] = "";
+    if (fig_known(p->profiled_cpu_ms))
+        snprintf(cost, sizeof cost, "; the stacks hold %.0f CPU-ms", p->profiled_cpu_ms);
     if (fig_known(p->profiler_cpu_ms))
-        snprintf(cost, sizeof cost, "; the profiler's own CPU %.0f ms", p->profiler_cpu_ms);
+        snprintf(cost + strlen(cost), sizeof cost - strlen(cost), "; the profiler's own CPU "
+                 "%.0f ms", p->profiler_cpu_ms);
     snprintf(t->caption, sizeof t->caption,
              "server profile (%s): %lld samples in the %.1fs window (%.0f/s)%s; CPU-ms/call "
              "= share x %.3f measured", p->profiler, (long long)p->samples, p->window_s,
