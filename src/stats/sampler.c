@@ -148,6 +148,23 @@ static int read_threads(struct sampler *s, const char *who, struct procstat_prev
     return cur->thr_n ? 0 : -1;
 }
 
+/* The live threads' schedstat, summed, misses a thread that ended since
+ * the last reading: its time went with it (a thread-per-request server
+ * read 0.33 CPU-ms a call where it spent 5.8). The process's own ticks
+ * count ended threads too, truncated to a tick: so the CPU counted since
+ * the pid's first reading is never let fall a tick below what its ticks
+ * say. With no thread ended the schedstat sum is always above that floor
+ * and stays exact. @return the CPU ns to count for this reading. */
+static uint64_t with_ended_threads(const struct sampler *s, const struct procstat_prev *cur,
+                                   const struct procstat_prev *before, uint64_t live_ns)
+{
+    uint64_t tick_ns = (uint64_t)NS_PER_S / (uint64_t)s->ticks_per_sec;
+    uint64_t by_ticks = delta(cur->ticks, before->ticks0) * tick_ns;
+    uint64_t floor = by_ticks > tick_ns ? by_ticks - tick_ns : 0;
+    uint64_t total = before->cpu_ns + live_ns;
+    return total < floor ? floor - before->cpu_ns : live_ns;
+}
+
 /* The CPU ns of one pid since its previous reading (0 without one). */
 static uint64_t pid_delta_ns(struct sampler *s, const struct procstat_prev *cur,
                              const struct procstat_prev *before)
@@ -157,8 +174,9 @@ static uint64_t pid_delta_ns(struct sampler *s, const struct procstat_prev *cur,
     if (cur->exact && before->exact) {
         const struct procstat_thread *was = s->threads[!s->thr_cur] + before->thr_off;
         s->used_schedstat = 1;
-        return procstat_threads_delta(was, before->thr_n,
-                                      s->threads[s->thr_cur] + cur->thr_off, cur->thr_n);
+        uint64_t live = procstat_threads_delta(was, before->thr_n,
+                                               s->threads[s->thr_cur] + cur->thr_off, cur->thr_n);
+        return with_ended_threads(s, cur, before, live);
     }
     s->used_ticks = 1;
     return delta(cur->ticks, before->ticks) * (uint64_t)NS_PER_S / (uint64_t)s->ticks_per_sec;
@@ -187,7 +205,10 @@ static int64_t read_server_pid(struct sampler *s, pid_t pid, struct proc_point *
         p->server_rss_kb = (fig_known(p->server_rss_kb) ? p->server_rss_kb : 0) + (double)rss;
     const struct procstat_prev *before = find_prev(s, pid, st.starttime);
     *paired = before != NULL;
-    return (int64_t)pid_delta_ns(s, cur, before);
+    uint64_t ns = pid_delta_ns(s, cur, before);
+    cur->ticks0 = before ? before->ticks0 : cur->ticks;
+    cur->cpu_ns = before ? before->cpu_ns + ns : 0;
+    return (int64_t)ns;
 }
 
 /* Server side of a sample: returns the CPU ns of pids seen in both

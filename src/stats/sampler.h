@@ -58,6 +58,8 @@ struct sampler {
         pid_t pid;
         uint64_t starttime;
         uint64_t ticks;
+        uint64_t ticks0;        /* its ticks at its first reading */
+        uint64_t cpu_ns;        /* its CPU counted since then */
         int exact;              /* threads[] below hold its schedstat */
         size_t thr_off, thr_n;  /* its threads in the previous table */
     } prev[PROCSTAT_MAX_PIDS];
