@@ -112,6 +112,18 @@ static void test_sampler_ticks_fallback(void **state)
     assert_string_equal(sampler_cpu_source(&s), "");
 }
 
+/* A sampler of this process on the live /proc; skips the test on a
+ * kernel without schedstat. */
+static void self_sampler(struct sampler *s)
+{
+    char err[ERR_LEN], path[64];
+    pid_t self = getpid();
+    snprintf(path, sizeof path, "/proc/%d/task/%d/schedstat", (int)self, (int)self);
+    if (access(path, R_OK) != 0)
+        skip();
+    assert_int_equal(sampler_init(s, &self, 1, NULL, err), 0);
+}
+
 /* This process on the live /proc: 50 ms of spinning is 50 ms, from
  * schedstat when the kernel has it. */
 static void test_sampler_self_schedstat(void **state)
@@ -119,12 +131,7 @@ static void test_sampler_self_schedstat(void **state)
     (void)state;
     struct sampler s;
     struct proc_point p;
-    char err[ERR_LEN], path[64];
-    pid_t self = getpid();
-    snprintf(path, sizeof path, "/proc/%d/task/%d/schedstat", (int)self, (int)self);
-    if (access(path, R_OK) != 0)
-        skip();
-    assert_int_equal(sampler_init(&s, &self, 1, NULL, err), 0);
+    self_sampler(&s);
     int64_t t0 = clock_now_ns();
     sampler_start(&s, t0);
     spin_until(t0 + 50 * NS_PER_MS);
@@ -154,12 +161,7 @@ static void test_sampler_counts_an_ended_thread(void **state)
     (void)state;
     struct sampler s;
     struct proc_point p;
-    char err[ERR_LEN], path[64];
-    pid_t self = getpid();
-    snprintf(path, sizeof path, "/proc/%d/task/%d/schedstat", (int)self, (int)self);
-    if (access(path, R_OK) != 0)
-        skip();
-    assert_int_equal(sampler_init(&s, &self, 1, NULL, err), 0);
+    self_sampler(&s);
     sampler_start(&s, clock_now_ns());
     pthread_t t;
     assert_int_equal(pthread_create(&t, NULL, spin_50ms, NULL), 0);
