@@ -151,16 +151,18 @@ static int read_threads(struct sampler *s, const char *who, struct procstat_prev
 /* The live threads' schedstat, summed, misses a thread that ended since
  * the last reading: its time went with it (a thread-per-request server
  * read 0.33 CPU-ms a call where it spent 5.8). The process's own ticks
- * count ended threads too, truncated to a tick: so the CPU counted since
- * the pid's first reading is never let fall a tick below what its ticks
- * say. With no thread ended the schedstat sum is always above that floor
- * and stays exact. @return the CPU ns to count for this reading. */
+ * count ended threads too, but utime and stime are each truncated to a
+ * tick, at both readings: they may read up to two ticks off the truth. So
+ * the CPU counted since the pid's first reading is never let fall two
+ * ticks below what its ticks say; with no thread ended the schedstat sum
+ * is always above that floor and stays exact. @return the CPU ns to count
+ * for this reading. */
 static uint64_t with_ended_threads(const struct sampler *s, const struct procstat_prev *cur,
                                    const struct procstat_prev *before, uint64_t live_ns)
 {
     uint64_t tick_ns = (uint64_t)NS_PER_S / (uint64_t)s->ticks_per_sec;
     uint64_t by_ticks = delta(cur->ticks, before->ticks0) * tick_ns;
-    uint64_t floor = by_ticks > tick_ns ? by_ticks - tick_ns : 0;
+    uint64_t floor = by_ticks > 2 * tick_ns ? by_ticks - 2 * tick_ns : 0;
     uint64_t total = before->cpu_ns + live_ns;
     return total < floor ? floor - before->cpu_ns : live_ns;
 }
