@@ -111,6 +111,24 @@ def capture(answers):
     return handle
 
 
+def via_peer(d, scheme, answers, talk):
+    """talk(sock) through a record to a capturing peer that answers
+    answers; returns (what talk returned, the bytes the peer got, the
+    recording's header, calls and trailer, the record's stderr)."""
+    peer = Peer(capture(answers), timeout=TIMEOUT)
+    try:
+        out = os.path.join(d, scheme + ".jsonl")
+        with Record("%s://127.0.0.1:%d" % (scheme, peer.port), out) as rec:
+            c = socket.create_connection((rec.host, rec.port), timeout=TIMEOUT)
+            got = talk(c)
+            c.close()
+            peer.wait_done()
+            header, calls, trailer = rec.lines()
+    finally:
+        peer.close()
+    return got, peer.conns[0]["got"], header, calls, trailer, rec.err
+
+
 def test_http_bytes_unchanged_both_ways(d):
     """An XML-RPC call and a JSON-RPC batch (with an Authorization header),
     each written in pieces: the server gets the client's bytes, the client
@@ -118,25 +136,20 @@ def test_http_bytes_unchanged_both_ways(d):
     req1 = http_bytes(b"/RPC2", XML_CALL)
     req2 = http_bytes(b"/jsonrpc", JSON_BATCH, b"Authorization: Basic %s\r\n" % SECRET.encode())
     ans1, ans2 = http_answer(XML_ANSWER), http_answer(JSON_ANSWER)
-    peer = Peer(capture([(len(req1), ans1), (len(req2), ans2)]), timeout=TIMEOUT)
-    try:
-        with Record("http://127.0.0.1:%d" % peer.port, os.path.join(d, "http.jsonl")) as rec:
-            c = socket.create_connection((rec.host, rec.port), timeout=TIMEOUT)
-            for i in range(0, len(req1), 50):  # a request cut in many writes
-                c.sendall(req1[i:i + 50])
-                time.sleep(0.002)
-            got1 = recv_until(c, len(ans1))
-            c.sendall(req2)
-            got2 = recv_until(c, len(ans2))
-            c.close()
-            peer.wait_done()
-            header, calls, trailer = rec.lines()
-    finally:
-        peer.close()
+    def talk(c):
+        for i in range(0, len(req1), 50):  # a request cut in many writes
+            c.sendall(req1[i:i + 50])
+            time.sleep(0.002)
+        got1 = recv_until(c, len(ans1))
+        c.sendall(req2)
+        return got1, recv_until(c, len(ans2))
+
+    (got1, got2), server_got, header, calls, trailer, err = via_peer(
+        d, "http", [(len(req1), ans1), (len(req2), ans2)], talk)
     check(got1 == ans1 and got2 == ans2, "the client got other bytes: %r %r" % (got1, got2))
-    check(peer.conns[0]["got"] == req1 + req2, "the server got other bytes: %r"
-          % peer.conns[0]["got"][:300])
-    check(header["to"].endswith(":%d" % peer.port) and header["tls"] is False, "header %r" % header)
+    check(server_got == req1 + req2, "the server got other bytes: %r" % server_got[:300])
+    check(header["to"].startswith("http://127.0.0.1:") and header["tls"] is False,
+          "header %r" % header)
     check([c["method"] for c in calls] == ["list", "Host.ping", "Host.getVMList"] or
           [c["method"] for c in calls] == ["list", "Host.getVMList", "Host.ping"],
           "methods %r" % [c["method"] for c in calls])
@@ -158,7 +171,7 @@ def test_http_bytes_unchanged_both_ways(d):
           and trailer["added_latency_us"]["samples"] > 0
           and 0 < trailer["added_latency_us"]["p50"] <= trailer["added_latency_us"]["max"],
           "trailer %r" % trailer)
-    check("added latency p50" in rec.err, "no added latency in the summary: %r" % rec.err)
+    check("added latency p50" in err, "no added latency in the summary: %r" % err)
 
 
 def test_stomp_bytes_unchanged_both_ways(d):
@@ -174,19 +187,11 @@ def test_stomp_bytes_unchanged_both_ways(d):
                        json.dumps({"jsonrpc": "2.0", "id": ID % 2, "result": []}))
                + frame("MESSAGE", [("destination", "rq"), ("subscription", "s1")],
                        json.dumps({"jsonrpc": "2.0", "id": ID % 1, "result": [{"vmId": "x"}]})))
-    peer = Peer(capture([(len(reqs), answers)]), timeout=TIMEOUT)
-    try:
-        with Record("stomp://127.0.0.1:%d" % peer.port, os.path.join(d, "stomp.jsonl")) as rec:
-            c = socket.create_connection((rec.host, rec.port), timeout=TIMEOUT)
-            c.sendall(reqs)
-            got = recv_until(c, len(answers))
-            c.close()
-            peer.wait_done()
-            _, calls, trailer = rec.lines()
-    finally:
-        peer.close()
+    got, server_got, _, calls, trailer, _ = via_peer(
+        d, "stomp", [(len(reqs), answers)], lambda c: (c.sendall(reqs),
+                                                       recv_until(c, len(answers)))[1])
     check(got == answers, "the client got other bytes: %r" % got[:300])
-    check(peer.conns[0]["got"] == reqs, "the server got other bytes")
+    check(server_got == reqs, "the server got other bytes")
     check([c["method"] for c in calls] == ["Host.getVMList", "Host.getAllVmStats"],
           "calls in answer order: %r" % calls)
     check(all(c["transport"] == "stomp" and c["encoding"] == "jsonrpc"

@@ -6,9 +6,9 @@
 #include "record/rec_wire.h"
 
 #include <string.h>
-#include <strings.h>
 
 #include "base/err.h"
+#include "net/http_field.h"
 #include "net/stomp.h"
 
 /* A response body's framing never stops for its size here: the body is
@@ -66,11 +66,7 @@ static int on_url(http_parser *p, const char *at, size_t len)
 static int on_field(http_parser *p, const char *at, size_t len)
 {
     struct rec_stream *s = &wire_of(p)->s[REC_UP];
-    if (s->field_len == sizeof s->field) /* a new field after a value */
-        s->field_len = 0;
-    for (size_t i = 0; i < len && s->field_len < sizeof s->field - 1; i++)
-        s->field[s->field_len++] = (char)(at[i] | 0x20);
-    s->field[s->field_len] = '\0';
+    http_field_add(s->field, sizeof s->field, &s->field_len, at, len);
     return 0;
 }
 
@@ -81,7 +77,7 @@ static int on_value(http_parser *p, const char *at, size_t len)
     struct rec_stream *s = &wire_of(p)->s[REC_UP];
     if (!strcmp(s->field, "authorization"))
         s->auth = 1;
-    s->field_len = sizeof s->field;
+    http_field_done(sizeof s->field, &s->field_len);
     return 0;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "net/http_field.h"
 #include "server/serve_conn_int.h"
 
 #define HDR_ROOM 256 /* kept before a body for the status line and headers */
@@ -205,11 +206,7 @@ static int on_url(http_parser *p, const char *at, size_t len)
 static int on_header_field(http_parser *p, const char *at, size_t len)
 {
     struct sconn *c = p->data;
-    if (c->field_len == sizeof c->field) /* a new field after a value */
-        c->field_len = 0;
-    for (size_t i = 0; i < len && c->field_len < sizeof c->field - 1; i++)
-        c->field[c->field_len++] = (char)(at[i] | 0x20);
-    c->field[c->field_len] = '\0';
+    http_field_add(c->field, sizeof c->field, &c->field_len, at, len);
     return 0;
 }
 
@@ -218,7 +215,7 @@ static int on_header_value(http_parser *p, const char *at, size_t len)
     struct sconn *c = p->data;
     if (!strcmp(c->field, "expect") && len >= 12 && !strncasecmp(at, "100-continue", 12))
         c->expect_continue = 1;
-    c->field_len = sizeof c->field; /* the next field callback starts afresh */
+    http_field_done(sizeof c->field, &c->field_len);
     return 0;
 }
 
