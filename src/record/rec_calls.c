@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "encoders/jsonscan.h"
+
 static void pending_clear(struct rec_pending *p)
 {
     json_object_put(p->params);
@@ -87,7 +89,10 @@ static int json_call(struct rec_calls *c, const struct rec_msg *m, json_object *
         pending_from(&p, m, seq);
         p.jsonrpc = 1;
         take(&p, &call);
-        const char *id = call.id ? json_object_to_json_string_ext(call.id, JSON_C_TO_STRING_PLAIN)
+        /* as the answer will write it: no blank, "/" not escaped */
+        const char *id = call.id ? json_object_to_json_string_ext(
+                                       call.id, JSON_C_TO_STRING_PLAIN |
+                                                    JSON_C_TO_STRING_NOSLASHESCAPE)
                                  : NULL;
         p.id = id && !call.is_notification ? strdup(id) : NULL;
         if (!p.id && m->stomp) /* no answer will come: written now */
@@ -173,54 +178,82 @@ static const char *xml_outcome(const struct rec_msg *m)
     return rc == ENC_OK ? "ok" : rc == ENC_FAULT ? "fault" : "error";
 }
 
-/* One JSON-RPC response object's outcome: an error member is a fault. */
-static const char *json_outcome(json_object *resp)
+/* What one JSON-RPC response object says: its id (raw JSON text) and its
+ * outcome (a non-null error member is a fault). */
+struct json_reply {
+    const char *id;
+    size_t id_len;
+    const char *outcome;
+};
+
+/* Reads the response object at s (jsonscan: no tree, nothing allocated:
+ * a getAllVmStats answer is megabytes, and the loop waits meanwhile).
+ * @return 0, or -1 when it is no object. */
+static int scan_reply(struct jsonscan *s, struct json_reply *r)
 {
-    json_object *v;
-    if (json_object_object_get_ex(resp, "error", &v) && v)
-        return "fault";
-    return json_object_object_get_ex(resp, "result", NULL) ? "ok" : "error";
+    int first = 1, rc, result = 0, error = 0;
+    const char *key;
+    size_t klen;
+    *r = (struct json_reply){NULL, 0, "error"};
+    if (jsonscan_expect(s, '{') < 0)
+        return -1;
+    while ((rc = jsonscan_member(s, &first, &key, &klen)) == 1) {
+        char c = jsonscan_peek(s);
+        const char *start = s->p;
+        if (jsonscan_skip(s) < 0)
+            return -1;
+        if (klen == 2 && !memcmp(key, "id", 2)) {
+            r->id = start;
+            r->id_len = (size_t)(s->p - start);
+        }
+        result |= klen == 6 && !memcmp(key, "result", 6);
+        error |= klen == 5 && !memcmp(key, "error", 5) && c != 'n';
+    }
+    r->outcome = error ? "fault" : result ? "ok" : "error";
+    return rc;
 }
 
-/* The waiting call with id (and over HTTP, of request seq). @return its
- * index, or -1. */
-static long find_id(const struct rec_calls *c, const char *id, int http, uint64_t seq)
+/* The waiting call whose id is the JSON text id[0..len) (and over HTTP,
+ * of request seq). @return its index, or -1. */
+static long find_id(const struct rec_calls *c, const char *id, size_t len, int http,
+                    uint64_t seq)
 {
     for (size_t i = 0; i < c->n; i++)
-        if (c->p[i].id && !strcmp(c->p[i].id, id) && (!http || c->p[i].seq == seq))
+        if (c->p[i].id && strlen(c->p[i].id) == len && !memcmp(c->p[i].id, id, len) &&
+            (!http || c->p[i].seq == seq))
             return (long)i;
     return -1;
 }
 
-/* Answers the call resp (one response object, borrowed) names. */
-static void json_answer(struct rec_calls *c, const struct rec_msg *m, json_object *resp)
+/* Answers the call r names (an event, or an answer to nothing we saw, is
+ * not recorded). */
+static void json_answer(struct rec_calls *c, const struct rec_msg *m, const struct json_reply *r)
 {
-    json_object *id;
-    if (!json_object_is_type(resp, json_type_object) ||
-        !json_object_object_get_ex(resp, "id", &id))
-        return;
-    const char *key = json_object_to_json_string_ext(id, JSON_C_TO_STRING_PLAIN);
-    long i = key ? find_id(c, key, !m->stomp, c->http_answered) : -1;
+    long i = r->id ? find_id(c, r->id, r->id_len, !m->stomp, c->http_answered) : -1;
     if (i < 0)
-        return; /* an event, or an answer to nothing we saw */
-    write_done(c, &c->p[i], m->wire_bytes, m->last_ns - c->p[i].t_ns, json_outcome(resp));
+        return;
+    write_done(c, &c->p[i], m->wire_bytes, m->last_ns - c->p[i].t_ns, r->outcome);
     remove_at(c, (size_t)i);
 }
 
+/* A JSON-RPC answer: one response object, or a batch's array of them. */
 static void json_answers(struct rec_calls *c, const struct rec_msg *m)
 {
-    json_object *doc = NULL;
-    char err[ERR_LEN];
-    if (m->truncated || jsonrpc_parse_body(m->body, m->body_len, &doc, err) != ENC_OK || !doc)
+    struct jsonscan s = {m->body, m->body + m->body_len};
+    struct json_reply r;
+    if (m->truncated || !m->body)
         return;
-    if (json_object_is_type(doc, json_type_array)) {
-        size_t n = json_object_array_length(doc);
-        for (size_t i = 0; i < n; i++)
-            json_answer(c, m, json_object_array_get_idx(doc, i));
-    } else {
-        json_answer(c, m, doc);
+    if (jsonscan_peek(&s) != '[') {
+        if (scan_reply(&s, &r) == 0)
+            json_answer(c, m, &r);
+        return;
     }
-    json_object_put(doc);
+    s.p++;
+    for (int first = 1; jsonscan_peek(&s) != ']'; first = 0) {
+        if ((!first && jsonscan_expect(&s, ',') < 0) || scan_reply(&s, &r) < 0)
+            return;
+        json_answer(c, m, &r);
+    }
 }
 
 /* An HTTP answer ends the oldest request: its calls not answered by id
