@@ -200,6 +200,33 @@ def test_stomp_bytes_unchanged_both_ways(d):
     check(trailer["calls"] == 2, "trailer %r" % trailer)
 
 
+def test_half_close_passes_through(d):
+    """A client that sends its request and shuts its side: the server
+    reads to the end, answers and closes; the client gets the whole
+    answer, then the end. The call is recorded with its answer."""
+    req, ans = http_bytes(b"/RPC2", XML_CALL), http_answer(XML_ANSWER)
+
+    def handle(sock, rec):
+        rec["got"] = recv_until(sock, 1 << 20)  # to the client's end
+        sock.sendall(ans)
+
+    peer = Peer(handle, timeout=TIMEOUT)
+    try:
+        with Record("http://127.0.0.1:%d" % peer.port, os.path.join(d, "half.jsonl")) as rec:
+            c = socket.create_connection((rec.host, rec.port), timeout=TIMEOUT)
+            c.sendall(req)
+            c.shutdown(socket.SHUT_WR)
+            got = recv_until(c, 1 << 20)  # to the server's end
+            c.close()
+            peer.wait_done()
+            _, calls, _ = rec.lines()
+    finally:
+        peer.close()
+    check(peer.conns[0]["got"] == req and got == ans, "half close: %r %r"
+          % (peer.conns[0]["got"][-50:], got[-50:]))
+    check(len(calls) == 1 and calls[0]["outcome"] == "ok", "calls %r" % calls)
+
+
 # ---- rpcbench serve behind the proxy: VDSM's client calls -----------------
 
 def xml_calls(url, ctx=None):
@@ -425,6 +452,7 @@ def test_usage_errors(d):
 
 def main():
     tests = [test_http_bytes_unchanged_both_ways, test_stomp_bytes_unchanged_both_ways,
+             test_half_close_passes_through,
              test_vdsm_clients_through_record_to_serve, test_tls_both_sides,
              test_duration_and_garbage, test_usage_errors]
     with tempfile.TemporaryDirectory() as d:

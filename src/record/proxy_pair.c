@@ -143,12 +143,14 @@ static int drain(struct side *s)
             s->want_write = s->ssl && SSL_want_write(s->ssl);
             return 0;
         }
-        if (st == IO_EOF) {
+        /* A reset, or a TLS peer gone without close_notify, ends this
+         * stream like a close: what it sent before still goes through. */
+        if (st == IO_EOF || st == IO_ERROR) {
             s->eof = 1;
             rec_wire_eof(&s->pair->wire, dir, now);
             return 0;
         }
-        if (st == IO_ERROR || forward(other(s), px->rbuf, n, at) < 0)
+        if (forward(other(s), px->rbuf, n, at) < 0)
             return -1;
         rec_wire_feed(&s->pair->wire, dir, px->rbuf, n, at);
     }
@@ -220,19 +222,18 @@ static int step(struct side *s, int revents)
     struct side *o = other(s);
     if (!(revents & EV_READ) && can_read(o) && o->ssl && tls_pending(o->ssl))
         ev_feed_event(s->pair->px->loop, &o->rio, EV_READ); /* room again for o's bytes */
-    pass_end(s);
-    pass_end(o);
     return 0;
 }
 
 /* Whether the pair is over: both ends read and everything delivered, or
- * one end gone before the other side ever opened. */
+ * the server gone before the client's TLS session opened. (A client that
+ * ends before the server side opens still has its bytes delivered.) */
 static int over(struct pair *pr)
 {
     struct side *c = &pr->s[CLIENT], *v = &pr->s[SERVER];
     if (c->eof && v->eof)
         return !waiting(c) && !waiting(v);
-    return (c->eof && v->phase != SIDE_OPEN) || (v->eof && c->phase != SIDE_OPEN);
+    return v->eof && c->phase != SIDE_OPEN;
 }
 
 static void on_io(struct ev_loop *loop, ev_io *w, int revents)
@@ -240,7 +241,13 @@ static void on_io(struct ev_loop *loop, ev_io *w, int revents)
     (void)loop;
     struct side *s = w->data;
     struct pair *pr = s->pair;
-    if (step(s, revents) < 0 || over(pr)) {
+    if (step(s, revents) < 0) {
+        pair_close(pr);
+        return;
+    }
+    pass_end(&pr->s[CLIENT]);
+    pass_end(&pr->s[SERVER]);
+    if (over(pr)) {
         pair_close(pr);
         return;
     }
