@@ -153,6 +153,11 @@ SSL *tls_new_server(SSL_CTX *ctx, int fd, char *err)
 }
 
 /* Maps an SSL_* result to our statuses. */
+/* What SSL_get_error says of rc. It reads the thread's error queue,
+ * which every connection shares: an error left there by another one (a
+ * close_notify refused by a connection that failed) would turn this one's
+ * "want read" into a failure. So every call into OpenSSL's I/O starts
+ * with the queue emptied, and close_notify leaves it empty. */
 static int status(SSL *ssl, int rc)
 {
     switch (SSL_get_error(ssl, rc)) {
@@ -202,6 +207,7 @@ static int plain_answer(SSL *ssl, char *err)
 
 int tls_handshake(SSL *ssl, char *err)
 {
+    ERR_clear_error(); /* see status() */
     int rc = SSL_do_handshake(ssl);
     if (rc == 1)
         return 0;
@@ -222,6 +228,7 @@ int tls_handshake(SSL *ssl, char *err)
 ssize_t tls_read(SSL *ssl, void *buf, size_t n)
 {
     size_t got = 0;
+    ERR_clear_error(); /* see status() */
     int rc = SSL_read_ex(ssl, buf, n, &got);
     if (rc == 1)
         return (ssize_t)got;
@@ -234,6 +241,7 @@ ssize_t tls_read(SSL *ssl, void *buf, size_t n)
 ssize_t tls_write(SSL *ssl, const void *buf, size_t n)
 {
     size_t put = 0;
+    ERR_clear_error(); /* see status() */
     int rc = SSL_write_ex(ssl, buf, n, &put);
     if (rc == 1)
         return (ssize_t)put;
@@ -258,10 +266,16 @@ int tls_pending(SSL *ssl)
     return SSL_pending(ssl) > 0;
 }
 
+void tls_close_notify(SSL *ssl)
+{
+    SSL_shutdown(ssl); /* best effort; never waits */
+    ERR_clear_error(); /* a failed session refuses it: see status() */
+}
+
 void tls_free(SSL *ssl)
 {
     if (!ssl)
         return;
-    SSL_shutdown(ssl); /* best effort close_notify; never waits */
+    tls_close_notify(ssl);
     SSL_free(ssl);
 }

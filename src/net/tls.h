@@ -68,6 +68,9 @@ int tls_pending(SSL *ssl);
  * ("...:tlsv13 alert certificate required") into out (len bytes, the
  * caller's, always NUL-terminated), and the error queue cleared. */
 void tls_last_error(char *out, size_t len);
+/* Sends close_notify if it can without waiting (a half close: the peer
+ * may still send); what OpenSSL says of it is dropped. */
+void tls_close_notify(SSL *ssl);
 /* Sends close_notify if it can without waiting, then frees ssl (NULL is a
  * no-op). The fd is not closed: it is the caller's. */
 void tls_free(SSL *ssl);

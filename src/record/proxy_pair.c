@@ -120,7 +120,7 @@ static void pass_end(struct side *s)
         return;
     s->shut = 1;
     if (s->ssl)
-        SSL_shutdown(s->ssl); /* close_notify, best effort */
+        tls_close_notify(s->ssl);
     shutdown(s->fd, SHUT_WR);
 }
 
