@@ -76,7 +76,8 @@ def test_man_page_reads():
 def test_completion_offers_options_and_values():
     make("build")
     c = os.path.join(ROOT, "build/rpcbench.bash-completion")
-    check({"run", "compare", "sweep", "report", "serve", "agent"} <= complete(c, "rpcbench", ""),
+    check({"run", "compare", "sweep", "report", "serve", "agent", "record"}
+          <= complete(c, "rpcbench", ""),
           "commands")
     verbs = {"ping", "list", "fullList", "getAllVmStats", "getVmStats"}
     check(complete(c, "rpcbench", "run", "--verb", "") == verbs,
@@ -91,6 +92,8 @@ def test_completion_offers_options_and_values():
           "--rounds" not in run_opts, "run's options: %r" % sorted(run_opts))
     check("--rounds" in complete(c, "rpcbench", "compare", "--ro"), "compare --ro")
     check(complete(c, "rpcbench", "serve", "--max-c") == {"--max-connections"}, "serve's own")
+    check(complete(c, "rpcbench", "record", "--tls-") == {"--tls-cert", "--tls-key"},
+          "record's own: %r" % complete(c, "rpcbench", "record", "--tls-"))
     # an option with a free value offers no option names after it
     check(not complete(c, "rpcbench", "run", "--rate", "--"), "after --rate")
 
