@@ -437,6 +437,31 @@ def test_duration_and_garbage(d):
     check("connect" in rec.err.lower() or "refused" in rec.err.lower(), "why: %r" % rec.err)
 
 
+def test_silent_tls_client_is_dropped(d):
+    """A client that connects to the TLS side and never starts its
+    handshake holds the proxy's fds no longer than the setup bound (10 s),
+    while another client is served meanwhile."""
+    ctx = ssl.create_default_context(cafile=os.path.join(d, "ca.pem"))
+    cert = ["--tls-cert", os.path.join(d, "server.pem"), "--tls-key", os.path.join(d, "server.key")]
+    with Server() as srv, Record("http://127.0.0.1:%d" % srv.port,
+                                 os.path.join(d, "silent.jsonl"), *cert) as rec:
+        silent = socket.create_connection((rec.host, rec.port), timeout=TIMEOUT)
+        answers, _ = xml_calls("https://127.0.0.1:%d/RPC2" % rec.port, ctx)
+        check(answers[0]["status"]["code"] == 0, "ping through TLS: %r" % answers[0])
+        start = time.monotonic()
+        silent.settimeout(15)
+        try:
+            gone = silent.recv(1) == b""
+        except ConnectionResetError:
+            gone = True
+        waited = time.monotonic() - start
+        silent.close()
+        _, calls, _ = rec.lines()
+    check(gone and waited < 12, "the silent client was dropped after %.1f s" % waited)
+    check("1 not set up within 10 s" in rec.err, "summary: %r" % rec.err)
+    check(len(calls) == 4, "calls %r" % [c["method"] for c in calls])
+
+
 def test_usage_errors(d):
     for args, why in ((["--to", "http://127.0.0.1:1"], "--listen"),
                       (["--listen", "127.0.0.1:0"], "--to"),
@@ -454,7 +479,7 @@ def main():
     tests = [test_http_bytes_unchanged_both_ways, test_stomp_bytes_unchanged_both_ways,
              test_half_close_passes_through,
              test_vdsm_clients_through_record_to_serve, test_tls_both_sides,
-             test_duration_and_garbage, test_usage_errors]
+             test_duration_and_garbage, test_silent_tls_client_is_dropped, test_usage_errors]
     with tempfile.TemporaryDirectory() as d:
         make_certs(d)
         run_tests(tests, d)

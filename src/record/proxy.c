@@ -18,15 +18,27 @@
 
 #define HIST_MAX_NS (60LL * NS_PER_S)
 
+static void on_resume(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)revents;
+    ev_io_start(loop, &((struct proxy *)w->data)->accept_w);
+}
+
 static void on_accept(struct ev_loop *loop, ev_io *w, int revents)
 {
-    (void)loop;
     (void)revents;
     struct proxy *px = w->data;
     for (int i = 0; i < 64; i++) {
         int fd = accept4(px->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0)
-            return; /* EAGAIN, or out of fds: the next wake-up tries again */
+        if (fd < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR ||
+                       errno == ECONNABORTED))
+            return;
+        if (fd < 0) { /* out of fds: the socket stays readable, so pause, not spin */
+            ev_io_stop(loop, &px->accept_w);
+            ev_timer_set(&px->resume_w, 0.1, 0.);
+            ev_timer_start(loop, &px->resume_w);
+            return;
+        }
         px->accepted++;
         (void)pair_start(px, fd);
     }
@@ -103,6 +115,8 @@ void proxy_run(struct proxy *p)
     p->start_ns = p->rf.start_ns;
     ev_io_init(&p->accept_w, on_accept, p->lfd, EV_READ);
     ev_timer_init(&p->flush_w, on_flush, 1.0, 1.0);
+    ev_timer_init(&p->resume_w, on_resume, 0.1, 0.);
+    p->resume_w.data = p;
     ev_signal_init(&p->sigint_w, on_signal, SIGINT);
     ev_signal_init(&p->sigterm_w, on_signal, SIGTERM);
     p->accept_w.data = p->flush_w.data = p;
@@ -118,6 +132,7 @@ void proxy_run(struct proxy *p)
     ev_io_stop(loop, &p->accept_w);
     ev_timer_stop(loop, &p->flush_w);
     ev_timer_stop(loop, &p->stop_w);
+    ev_timer_stop(loop, &p->resume_w);
     ev_signal_stop(loop, &p->sigint_w);
     ev_signal_stop(loop, &p->sigterm_w);
     while (p->pairs)
@@ -166,11 +181,15 @@ int proxy_finish(struct proxy *p, FILE *out, char *err)
     print_dir(out, "requests", &p->added[REC_UP], p->bytes[REC_UP]);
     print_dir(out, "answers", &p->added[REC_DOWN], p->bytes[REC_DOWN]);
     fprintf(out, "  added latency p50 %.1f us, p99 %.1f us, max %.1f us\n", a.p50, a.p99, a.max);
-    if (p->rf.malformed || p->rf.lost || p->upstream_failed || p->tls_failed)
+    if (p->rf.malformed || p->rf.lost)
         fprintf(out, "  not recorded: %llu requests that were no call, %llu streams not "
-                "followed; %llu server connections failed, %llu TLS handshakes failed\n",
-                (unsigned long long)p->rf.malformed, (unsigned long long)p->rf.lost,
-                (unsigned long long)p->upstream_failed, (unsigned long long)p->tls_failed);
+                "followed\n", (unsigned long long)p->rf.malformed,
+                (unsigned long long)p->rf.lost);
+    if (p->upstream_failed || p->tls_failed || p->setup_expired)
+        fprintf(out, "  failed: %llu server connections, %llu TLS handshakes, %llu not set up "
+                "within %.0f s\n", (unsigned long long)p->upstream_failed,
+                (unsigned long long)p->tls_failed, (unsigned long long)p->setup_expired,
+                PROXY_SETUP_S);
     return rc;
 }
 

@@ -53,13 +53,14 @@ struct proxy {
     SSL_CTX *listen_tls, *to_tls; /* NULL: plain */
     ev_io accept_w;
     ev_timer stop_w, flush_w;
+    ev_timer resume_w;        /* accepts again after running out of fds */
     ev_signal sigint_w, sigterm_w;
     char *rbuf;               /* shared by every pair: one thread */
     struct pair *pairs;       /* open ones */
     struct rec_file rf;
     struct hist added[2];     /* ns, per direction (rec_dir) */
     int64_t start_ns;
-    uint64_t accepted, upstream_failed, tls_failed, bytes[2];
+    uint64_t accepted, upstream_failed, tls_failed, setup_expired, bytes[2];
     int nconn;
 };
 

@@ -10,6 +10,7 @@
 #include "record/rec_wire.h"
 
 #define PROXY_MARKS 64 /* chunks whose added latency waits to be measured */
+#define PROXY_SETUP_S 10.0 /* the connect to the server and both TLS handshakes, at most */
 
 /* Where one side is: connecting (the server's), TLS handshake, open. */
 enum side_phase { SIDE_CONNECTING, SIDE_HANDSHAKE, SIDE_OPEN };
@@ -43,6 +44,7 @@ struct pair {
     struct proxy *px;       /* borrowed */
     struct pair *prev, *next;
     struct side s[2];
+    ev_timer setup;         /* until both sides are open */
     struct rec_wire wire;
     struct rec_calls calls;
 };

@@ -236,15 +236,27 @@ static int over(struct pair *pr)
     return v->eof && c->phase != SIDE_OPEN;
 }
 
-static void on_io(struct ev_loop *loop, ev_io *w, int revents)
+/* The server side or a TLS session did not open in time: a peer that
+ * never answers must not hold two fds for ever. */
+static void on_setup_expired(struct ev_loop *loop, ev_timer *w, int revents)
 {
     (void)loop;
+    (void)revents;
+    struct pair *pr = w->data;
+    pr->px->setup_expired++;
+    pair_close(pr);
+}
+
+static void on_io(struct ev_loop *loop, ev_io *w, int revents)
+{
     struct side *s = w->data;
     struct pair *pr = s->pair;
     if (step(s, revents) < 0) {
         pair_close(pr);
         return;
     }
+    if (pr->s[CLIENT].phase == SIDE_OPEN && pr->s[SERVER].phase == SIDE_OPEN)
+        ev_timer_stop(loop, &pr->setup);
     pass_end(&pr->s[CLIENT]);
     pass_end(&pr->s[SERVER]);
     if (over(pr)) {
@@ -305,6 +317,9 @@ int pair_start(struct proxy *px, int fd)
         pair_close(pr);
         return -1;
     }
+    ev_timer_init(&pr->setup, on_setup_expired, PROXY_SETUP_S, 0.);
+    pr->setup.data = pr;
+    ev_timer_start(px->loop, &pr->setup);
     for (int i = 0; i < 2; i++) {
         ev_io_init(&pr->s[i].rio, on_io, pr->s[i].fd, EV_READ);
         ev_io_init(&pr->s[i].wio, on_io, pr->s[i].fd, EV_WRITE);
@@ -319,6 +334,8 @@ void pair_close(struct pair *pr)
     struct proxy *px = pr->px;
     rec_calls_end(&pr->calls);
     rec_wire_free(&pr->wire);
+    if (pr->setup.cb)
+        ev_timer_stop(px->loop, &pr->setup);
     for (int i = 0; i < 2; i++) {
         struct side *s = &pr->s[i];
         if (s->rio.cb) { /* watchers made */
