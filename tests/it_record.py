@@ -134,7 +134,8 @@ def test_http_bytes_unchanged_both_ways(d):
     each written in pieces: the server gets the client's bytes, the client
     the server's, and the recording has three calls with their params."""
     req1 = http_bytes(b"/RPC2", XML_CALL)
-    req2 = http_bytes(b"/jsonrpc", JSON_BATCH, b"Authorization: Basic %s\r\n" % SECRET.encode())
+    req2 = http_bytes(b"/jsonrpc?token=" + SECRET.encode(), JSON_BATCH,
+                      b"Authorization: Basic %s\r\n" % SECRET.encode())
     ans1, ans2 = http_answer(XML_ANSWER), http_answer(JSON_ANSWER)
     def talk(c):
         for i in range(0, len(req1), 50):  # a request cut in many writes
@@ -160,7 +161,8 @@ def test_http_bytes_unchanged_both_ways(d):
           and by["list"]["response_bytes"] == len(ans1), "list %r" % by["list"])
     check(by["Host.getVMList"]["params"] == {"fullStatus": True}
           and by["Host.getVMList"]["outcome"] == "fault", "getVMList %r" % by["Host.getVMList"])
-    check(by["Host.ping"]["outcome"] == "ok" and by["Host.ping"]["encoding"] == "jsonrpc",
+    check(by["Host.ping"]["outcome"] == "ok" and by["Host.ping"]["encoding"] == "jsonrpc"
+          and by["Host.ping"]["path"] == "/jsonrpc",
           "ping %r" % by["Host.ping"])
     check(all(c["authorization"] == "***" for c in calls if c["encoding"] == "jsonrpc")
           and "authorization" not in by["list"], "authorization %r" % calls)

@@ -106,6 +106,7 @@ static const http_parser_settings req_settings = {
 static void hand_request(struct rec_wire *w, struct rec_stream *s)
 {
     s->where[s->where_len] = '\0';
+    s->where[strcspn(s->where, "?#")] = '\0'; /* a query may carry a token: never recorded */
     struct rec_msg m = {.body = s->acc.data, .body_len = s->acc.len, .truncated = s->truncated,
                         .wire_bytes = s->wire, .first_ns = s->first_ns, .last_ns = s->now_ns,
                         .where = s->where, .auth = s->auth};
