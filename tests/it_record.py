@@ -383,14 +383,31 @@ def test_vdsm_clients_through_record_to_serve(d):
 
 
 def test_tls_both_sides(d):
-    """serve over TLS; record ends the clients' TLS with its own certificate
-    and opens its own to serve (verified against the CA)."""
-    ctx = ssl.create_default_context(cafile=os.path.join(d, "ca.pem"))
-    cert = ["--tls-cert", os.path.join(d, "server.pem"), "--tls-key", os.path.join(d, "server.key")]
+    """serve over TLS, requiring client certificates as VDSM does; record
+    ends the clients' TLS with its own certificate (requiring theirs too:
+    --tls-ca) and opens its own to serve (verified against the CA, with its
+    own client certificate)."""
+    j = lambda f: os.path.join(d, f)  # noqa: E731
+    ctx = ssl.create_default_context(cafile=j("ca.pem"))
+    ctx.load_cert_chain(j("client.pem"), j("client.key"))
+    cert = ["--tls-cert", j("server.pem"), "--tls-key", j("server.key"), "--tls-ca", j("ca.pem")]
     header, calls, trailer, vm, _ = through_serve(
-        d, cert, cert + ["--cacert", os.path.join(d, "ca.pem")], "https", ctx)
+        d, cert, cert + ["--cacert", j("ca.pem"), "--cert", j("client.pem"), "--key", j("client.key")],
+        "https", ctx)
     check_serve_recording(calls, vm, True, header)
     check(trailer["added_latency_us"]["samples"] > 0, "trailer %r" % trailer)
+    with Server(*cert) as srv, Record("https://127.0.0.1:%d" % srv.port, j("nocert.jsonl"),
+                                      *cert, "--cacert", j("ca.pem")) as rec:
+        bare = ssl.create_default_context(cafile=j("ca.pem"))
+        try:  # TLS 1.3: refused at the handshake or at the first read
+            xml_calls("https://127.0.0.1:%d/RPC2" % rec.port, bare)
+            refused = False
+        except (ssl.SSLError, OSError, xmlrpc.client.ProtocolError,
+                __import__("http.client").client.HTTPException):
+            refused = True
+        rec.lines()
+    check(refused, "a client without a certificate was let through")
+    check("1 TLS handshakes" in rec.err, "summary: %r" % rec.err)
 
 
 # ---- bounds: it stops by itself, and bad bytes are only counted -----------

@@ -33,7 +33,7 @@ static int check(const struct record_config *c, char *err)
         snprintf(err, ERR_LEN, "--max-body: 1KiB at least");
         return -1;
     }
-    return cli_check_tls_files(c->tls_cert, c->tls_key, NULL, err) ||
+    return cli_check_tls_files(c->tls_cert, c->tls_key, c->tls_ca, err) ||
                    cli_check_readable("--cacert", c->cacert, err) ||
                    cli_check_readable("--cert", c->cert, err) ||
                    cli_check_readable("--key", c->key, err) ||

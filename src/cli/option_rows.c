@@ -458,6 +458,8 @@ const struct opt_row opt_rows[] = {
      .help = "end the clients' TLS with this certificate\n(PEM); without it clients speak plain"},
     {.name = "tls-key", .type = OT_ARGV, R_AT(tls_key), .arg = "FILE", RECORD_ONLY,
      .def_doc = "in --tls-cert's file", .help = "its private key"},
+    {.name = "tls-ca", .type = OT_ARGV, R_AT(tls_ca), .arg = "FILE", RECORD_ONLY,
+     .help = "require client certificates signed by this CA\n(as VDSM does)"},
     {.name = "cacert", .type = OT_STRING, R_AT(cacert), .arg = "F", RECORD_ONLY,
      .help = "TLS to the server: verify it against this CA"},
     {.name = "cert", .type = OT_STRING, R_AT(cert), .arg = "F", RECORD_ONLY,

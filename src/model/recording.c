@@ -146,7 +146,10 @@ static int call_line(struct recording *r, json_object *o)
     m->unanswered += !strcmp(outcome, "unanswered");
     m->request_bytes += num_of(o, "request_bytes", 0);
     m->response_bytes += num_of(o, "response_bytes", 0);
+    json_object *note;
     double lat = num_of(o, "latency_ms", -1);
+    if (json_object_object_get_ex(o, "notification", &note) && json_object_get_boolean(note))
+        lat = -1; /* nothing answers a notification: no latency */
     if (lat >= 0)
         hist_record(&m->latency_us, (int64_t)(lat * 1000) > 0 ? (int64_t)(lat * 1000) : 1);
     r->last_t = t > r->last_t ? t : r->last_t;

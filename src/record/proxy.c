@@ -71,7 +71,7 @@ static void on_flush(struct ev_loop *loop, ev_timer *w, int revents)
 static int tls_contexts(struct proxy *px, const struct record_config *cfg, char *err)
 {
     if (cfg->tls_cert &&
-        !(px->listen_tls = tls_server_ctx(cfg->tls_cert, cfg->tls_key, NULL, err)))
+        !(px->listen_tls = tls_server_ctx(cfg->tls_cert, cfg->tls_key, cfg->tls_ca, err)))
         return -1;
     if (px->target.scheme != SCHEME_HTTPS && px->target.scheme != SCHEME_STOMPS)
         return 0;

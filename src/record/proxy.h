@@ -36,6 +36,7 @@ struct record_config {
     char to[1024];            /* --to URL */
     char out[512];            /* --out FILE */
     const char *tls_cert, *tls_key; /* the listening side's (NULL: plain); borrowed */
+    const char *tls_ca;       /* require client certificates signed by it (NULL: none) */
     char cacert[512], cert[512], key[512]; /* the server side's TLS, as run's */
     int insecure;
     int64_t duration_ns;      /* -d: 0 until a signal */
