@@ -92,7 +92,7 @@ def test_completion_offers_options_and_values():
           "--rounds" not in run_opts, "run's options: %r" % sorted(run_opts))
     check("--rounds" in complete(c, "rpcbench", "compare", "--ro"), "compare --ro")
     check(complete(c, "rpcbench", "serve", "--max-c") == {"--max-connections"}, "serve's own")
-    check(complete(c, "rpcbench", "record", "--tls-") == {"--tls-cert", "--tls-key"},
+    check(complete(c, "rpcbench", "record", "--tls-") == {"--tls-cert", "--tls-key", "--tls-ca"},
           "record's own: %r" % complete(c, "rpcbench", "record", "--tls-"))
     # an option with a free value offers no option names after it
     check(not complete(c, "rpcbench", "run", "--rate", "--"), "after --rate")
