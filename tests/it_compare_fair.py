@@ -57,7 +57,7 @@ def test_failing_candidate_is_a_regression():
         row = re.search(r"^errors:\+0% \(implied\)\s+-\s+p (\S+) \(counts\)\s+3\s+regression$",
                         text, re.M)
         check(row and float(row.group(1)) < 1e-6, "no implied failures row:\n" + text)
-        check(re.search(r"^errors\s+0\s+\d+\s+-\s+B fails more \(counts, p ", text, re.M),
+        check(re.search(r"^errors\s+0\s+\d+\s+-\s+B fails more: \d+ vs 0 failed \(counts, p ", text, re.M),
               "the errors row is n/a:\n" + text)
         f = json.load(open(out))["failures"]
         check(f["verdict"] == "regression" and f["judged"] and f["a"]["failed"] == 0,

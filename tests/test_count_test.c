@@ -130,6 +130,35 @@ static void test_normal_beyond_the_exact(void **state)
     assert_true(ex < 1e-3 && ex > 1e-6);
 }
 
+/* Failures in bursts (an overload of a few seconds, in whichever arm ran
+ * then): an A/A whose rounds disagree both ways is no regression, though
+ * the requests, counted as independent, say p < 1e-6. */
+static void test_bursts_are_not_a_regression(void **state)
+{
+    (void)state;
+    struct count_table t[4] = {{0, 1000, 300, 1000}, {200, 1000, 0, 1000},
+                               {0, 1000, 150, 1000}, {100, 1000, 5, 1000}};
+    assert_true(count_test_dispersion(t, 4) > 100);
+    enum count_method m = COUNT_EXACT;
+    double p = count_test_stratified(t, 4, &m);
+    assert_int_equal(m, COUNT_OVERDISPERSED);
+    assert_true(p > 0.2);
+}
+
+/* A candidate that fails more in every round, by a share that varies as
+ * chance lets it: the rounds agree, the dispersion stays near 1, and the
+ * regression stands. */
+static void test_steady_excess_stays_a_regression(void **state)
+{
+    (void)state;
+    struct count_table t[4] = {{1, 1000, 12, 1000}, {0, 1000, 9, 1000},
+                               {2, 1000, 15, 1000}, {1, 1000, 10, 1000}};
+    assert_true(count_test_dispersion(t, 4) < 2);
+    assert_true(count_test_stratified(t, 4, NULL) < 1e-4);
+    /* two rounds are too few to tell a dispersion: 1 */
+    assert_true(count_test_dispersion(t, 2) == 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -141,6 +170,8 @@ int main(void)
         cmocka_unit_test(test_failing_candidate),
         cmocka_unit_test(test_allow),
         cmocka_unit_test(test_normal_beyond_the_exact),
+        cmocka_unit_test(test_bursts_are_not_a_regression),
+        cmocka_unit_test(test_steady_excess_stays_a_regression),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

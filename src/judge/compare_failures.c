@@ -36,6 +36,7 @@ void compare_failure_test(const struct comparison *c, size_t k, double tol,
     out->tol = tol;
     out->rounds = k;
     out->p = count_test_stratified(t, k, &out->method);
+    out->dispersion = count_test_dispersion(t, k);
     out->alpha = GATE_ALPHA / (c->looks > 0 ? c->looks : 1);
     out->verdict = out->p < out->alpha ? GATE_REGRESSION : GATE_PASS;
 }

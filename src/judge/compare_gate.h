@@ -43,6 +43,7 @@ struct fail_test {
     size_t rounds;
     double p;                  /* one-sided */
     enum count_method method;
+    double dispersion;         /* count_test_dispersion of the rounds (1: too few) */
     double alpha;              /* GATE_ALPHA / looks */
     enum gate_verdict verdict; /* GATE_PASS or GATE_REGRESSION */
 };

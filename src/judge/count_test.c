@@ -50,23 +50,55 @@ double count_test_fisher(const struct count_table *t)
     return p < 1 ? p : 1;
 }
 
+/* Table h's X against its mean and variance under "B no worse": the
+ * hypergeometric's. @return 0 for a table that tells nothing, else 1. */
+static int table_moments(const struct hyper *h, double *e, double *v)
+{
+    if (h->lo == h->hi || h->N < 2)
+        return 0;
+    double na = h->N - h->nb;
+    *e = h->m * h->nb / h->N;
+    *v = h->m * (h->N - h->m) * na * h->nb / (h->N * h->N * (h->N - 1));
+    return *v > 0;
+}
+
+double count_test_dispersion(const struct count_table *t, size_t k)
+{
+    double sum = 0, sq = 0, n = 0;
+    for (size_t i = 0; i < k; i++) {
+        struct hyper h = hyper_of(&t[i]);
+        double e, v;
+        if (!table_moments(&h, &e, &v))
+            continue;
+        double r = ((double)h.obs - e) / sqrt(v);
+        sum += r;
+        sq += r * r;
+        n++;
+    }
+    if (n < 3)
+        return 1;
+    double d = (sq - sum * sum / n) / (n - 1);
+    return d > 0 ? d : 0;
+}
+
 /* The Cochran-Mantel-Haenszel statistic's one-sided normal tail, with
- * the continuity correction: sum of X against its mean and variance. */
-static double cmh_normal(const struct count_table *t, size_t k)
+ * the continuity correction: sum of X against its mean and variance,
+ * the variance times phi (1: independent requests). */
+static double cmh_normal(const struct count_table *t, size_t k, double phi)
 {
     double s = 0, e = 0, v = 0;
     for (size_t i = 0; i < k; i++) {
         struct hyper h = hyper_of(&t[i]);
-        if (h.lo == h.hi || h.N < 2)
+        double ei, vi;
+        if (!table_moments(&h, &ei, &vi))
             continue;
-        double na = h.N - h.nb;
         s += (double)h.obs;
-        e += h.m * h.nb / h.N;
-        v += h.m * (h.N - h.m) * na * h.nb / (h.N * h.N * (h.N - 1));
+        e += ei;
+        v += vi;
     }
     if (v <= 0)
         return 1;
-    double z = (s - e - 0.5) / sqrt(v);
+    double z = (s - e - 0.5) / sqrt(v * phi);
     return 0.5 * erfc(z / sqrt(2));
 }
 
@@ -122,10 +154,18 @@ static double exact(const struct count_table *t, size_t k)
 
 double count_test_stratified(const struct count_table *t, size_t k, enum count_method *method)
 {
-    double p = exact(t, k);
+    double p = exact(t, k), phi = count_test_dispersion(t, k);
+    enum count_method m = p >= 0 ? COUNT_EXACT : COUNT_NORMAL;
+    if (p < 0)
+        p = cmh_normal(t, k, 1);
+    double scaled = phi > 1 ? cmh_normal(t, k, phi) : 0;
+    if (scaled > p) {
+        p = scaled;
+        m = COUNT_OVERDISPERSED;
+    }
     if (method)
-        *method = p >= 0 ? COUNT_EXACT : COUNT_NORMAL;
-    return p >= 0 ? p : cmh_normal(t, k);
+        *method = m;
+    return p;
 }
 
 void count_test_allow(struct count_table *t, size_t k, double tol)
