@@ -179,23 +179,22 @@ static int run_one(struct comparison *c, int a, size_t i, const struct child_ser
 #define RUN_ROUNDS_STOPPED (-4)
 
 /* --rounds auto: the next rounds longer when these held too few calls
- * for CPU per call (compare_round_length), said on stderr. */
+ * for a gate (compare_round_length), said on stderr. */
 static void lengthen(struct comparison *c)
 {
     int64_t now = c->arm[0].cfg.duration_ns, next = compare_round_length(c, now);
     if (next == now)
         return;
     c->arm[0].cfg.duration_ns = c->arm[1].cfg.duration_ns = next;
-    char from[32], to[32], most[32], why[128];
+    char from[32], to[32], most[32], why[256];
     units_format_duration(now, from, sizeof from);
     units_format_duration(next, to, sizeof to);
     units_format_duration(c->plan.longest_round_ns, most, sizeof most);
     compare_round_length_why(c, why, sizeof why);
     if (dist_is_root())
         fprintf(stderr, "rpcbench compare: rounds %zu and on last %s, not %s: %s (rounds "
-                "%zu-%zu), too few for CPU per call (%d calls and %.0f ms at least; "
-                "--longest-round %s)\n", c->pairs + 1, to, from, why, c->pairs - 1, c->pairs,
-                COMPARE_MIN_CALLS_CPU, COMPARE_MIN_CPU_MS, most);
+                "%zu-%zu; --longest-round %s)\n", c->pairs + 1, to, from, why, c->pairs - 1,
+                c->pairs, most);
 }
 
 /* The rounds in blocks A B, B A (compare_first_arm_planned: a steady

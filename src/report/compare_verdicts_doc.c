@@ -221,14 +221,12 @@ static void gates_notes(struct doc_table *t, const struct comparison *c)
             n += snprintf(t->notes + n, sizeof t->notes - (size_t)n, "\n%s", needs);
     }
     if (c->longer.from && n > 0 && (size_t)n < sizeof t->notes) {
-        char from[32], to[32], why[128];
+        char from[32], to[32], why[256];
         units_format_duration(c->longer.from_ns, from, sizeof from);
         units_format_duration(c->longer.to_ns, to, sizeof to);
         compare_round_length_why(c, why, sizeof why);
         n += snprintf(t->notes + n, sizeof t->notes - (size_t)n, "\nrounds lengthened from "
-                      "round %zu, from %s up to %s: %s, too few for CPU per call (%d calls "
-                      "and %.0f ms at least)", c->longer.from, from, to, why,
-                      COMPARE_MIN_CALLS_CPU, COMPARE_MIN_CPU_MS);
+                      "round %zu, from %s up to %s: %s", c->longer.from, from, to, why);
     }
     /* an arm that stopped answering ended them too, and says so in the header */
     if (c->plan.rounds_auto && !c->interrupted && c->stop.arm < 0 &&
