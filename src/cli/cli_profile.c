@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "dist/dist.h"
-#include "stats/proctree.h"
+#include "proc/proctree.h"
 
 int cli_profile_alone(const struct options *o, const char *what, char *err)
 {

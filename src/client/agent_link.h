@@ -21,7 +21,7 @@
 
 #include "base/err.h"
 #include "model/result.h"
-#include "stats/sampler.h"
+#include "proc/sampler.h"
 
 struct agent_link;
 

@@ -13,7 +13,7 @@
 #include "base/err.h"
 #include "base/figure.h"
 #include "stats/hist.h"
-#include "stats/sampler.h"
+#include "proc/sampler.h"
 #include "model/profile_sum.h"
 
 enum err_kind {
@@ -67,7 +67,7 @@ extern const char *const validate_names[VALIDATE_N];
 #define RUN_MAX_VERBS 64
 #define RUN_MAX_PCTS 16
 #define RUN_MAX_PIDS 16
-#define RUN_MAX_EXPECTS 8    /* encoders/expect.h's EXPECT_MAX */
+#define RUN_MAX_EXPECTS 8    /* workload/expect.h's EXPECT_MAX */
 #define RUN_EXPECT_LEN 160   /* and EXPECT_TEXT */
 #define RUN_MAX_WARNINGS 16
 #define RUN_WARNING_LEN 240
@@ -186,7 +186,7 @@ struct run_config {
      * "***"), and the job file's name ("" none). */
     char options_given[2048], options_from_job[2048], job_file[256];
     /* --expect: checks on every answer's decoded result, as written
-     * (encoders/expect.h parses them); they imply --validate full. */
+     * (workload/expect.h parses them); they imply --validate full. */
     char expects[RUN_MAX_EXPECTS][RUN_EXPECT_LEN];
     size_t nexpects;
     /* A distributed run (dist.h): this process sends the requests

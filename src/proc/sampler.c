@@ -3,7 +3,7 @@
  * keeps the previous reading of each watched pid so that a server that
  * restarts, forks or exits between two samples only ever contributes
  * deltas of processes seen in both (never a negative one). */
-#include "stats/sampler.h"
+#include "proc/sampler.h"
 
 #include <dirent.h>
 #include <stdarg.h>

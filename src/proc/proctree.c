@@ -1,5 +1,5 @@
 /* proctree: a server found by name, and its process tree (proctree.h). */
-#include "stats/proctree.h"
+#include "proc/proctree.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
-#include "stats/procstat.h"
+#include "proc/procstat.h"
 
 /* Ancestor chains longer than this are garbage (or a loop in a fixture). */
 #define MAX_DEPTH 128
