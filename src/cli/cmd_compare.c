@@ -258,7 +258,7 @@ static int run_rounds(struct comparison *c, const struct options *o, char *err)
     }
     if (rc > 0) {
         c->interrupted = rc; /* the signal */
-        fprintf(stderr, "compare: interrupted; reporting %zu complete round(s)\n", c->pairs);
+        fprintf(stderr, "rpcbench compare: interrupted; reporting %zu complete round(s)\n", c->pairs);
     }
     if (rc > 0 && c->pairs == 0) {
         snprintf(err, ERR_LEN, "interrupted (%s) before round 1 was complete: nothing to "

@@ -72,7 +72,8 @@ void doc_verdicts_text(FILE *out, const struct doc_verdicts *d, const char *grou
  * testcase per verdict, every text XML-escaped (characters XML 1.0 cannot
  * hold become "\xHH"). A passed verdict's message ("GROUP: DETAIL: WORD",
  * without "GROUP: " when it has none) is its system-out, a failed or
- * inconclusive one's a <failure type="threshold">, a DOC_ERROR's detail
+ * inconclusive one's a <failure type="threshold"> (a gate's "regression" or
+ * "inconclusive", the run's "run"), a DOC_ERROR's detail
  * an <error type="interrupted">; the lost, if any, one testcase with an
  * <error type="lost">. junit.c.
  * @return 0, or -1 with err (ERR_LEN, caller-owned): cannot write. */

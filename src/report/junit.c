@@ -28,6 +28,20 @@ static void put_escaped(FILE *f, const char *s)
 }
 
 /* One testcase: its message says what the text's line says. */
+/* A failed testcase's type, for a CI's grouping: "threshold" (a --threshold
+ * that failed), "regression" or "inconclusive" (a gate), "run" (the run
+ * itself: an arm that stopped), "interrupted" (a DOC_ERROR). */
+static const char *failure_type(const struct doc_verdict *v)
+{
+    if (v->status == DOC_ERROR)
+        return "interrupted";
+    switch (v->kind) {
+    case DOC_V_THRESHOLD: return "threshold";
+    case DOC_V_GATE: return doc_verdict_word(v);
+    default: return "run";
+    }
+}
+
 static void put_case(FILE *f, const struct doc_verdict *v)
 {
     char full[sizeof v->group + sizeof v->detail + 32], msg[ERR_LEN];
@@ -53,7 +67,7 @@ static void put_case(FILE *f, const struct doc_verdict *v)
         const char *tag = v->status == DOC_ERROR ? "error" : "failure";
         fprintf(f, "      <%s message=\"", tag);
         put_escaped(f, msg);
-        fprintf(f, "\" type=\"%s\">", v->status == DOC_ERROR ? "interrupted" : "threshold");
+        fprintf(f, "\" type=\"%s\">", failure_type(v));
         put_escaped(f, msg);
         fprintf(f, "</%s>\n", tag);
     }
