@@ -427,6 +427,35 @@ static void test_sampler_pid_exits(void **state)
     assert_true(s.vanished);
 }
 
+/* A child killed and not yet reaped is a zombie: its /proc entry stays,
+ * but it is not alive, and the sampler says it vanished. */
+static void test_sampler_zombie_is_gone(void **state)
+{
+    (void)state;
+    struct sampler s;
+    struct proc_point p;
+    char err[ERR_LEN];
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        sleep_ms(2000);
+        _exit(0);
+    }
+    assert_int_equal(sampler_init(&s, &child, 1, NULL, err), 0);
+    sampler_start(&s, clock_now_ns());
+    sleep_ms(10);
+    sampler_sample(&s, clock_now_ns(), &p);
+    assert_int_equal(p.server_alive, 1);
+    kill(child, SIGKILL);
+    siginfo_t si;
+    waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT); /* dead, not reaped */
+    sampler_sample(&s, clock_now_ns(), &p);
+    assert_int_equal(p.server_alive, 0);
+    assert_int_equal(p.server_threads, 0);
+    assert_true(s.vanished);
+    waitpid(child, NULL, 0);
+}
+
 /* Resolving by our own name must not pick the sampling process. */
 static void test_sampler_by_name_not_self(void **state)
 {
@@ -610,6 +639,7 @@ int main(void)
         cmocka_unit_test(test_sampler_self_burn),
         cmocka_unit_test(test_sampler_missing_pid),
         cmocka_unit_test(test_sampler_pid_exits),
+        cmocka_unit_test(test_sampler_zombie_is_gone),
         cmocka_unit_test(test_sampler_by_name_not_self),
         cmocka_unit_test(test_sampler_by_name),
         cmocka_unit_test(test_sampler_half_core),
