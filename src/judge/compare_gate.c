@@ -176,9 +176,6 @@ const char *fail_test_method(const struct fail_test *f)
 {
     if (f->rounds < 2)
         return "Fisher's exact test, one-sided";
-    if (f->method == COUNT_OVERDISPERSED)
-        return "Cochran-Mantel-Haenszel test scaled by the rounds' dispersion (failures came "
-               "in bursts, not one request at a time), one-sided";
     return f->method == COUNT_EXACT ? "exact stratified test (Fisher's, per round, combined as "
                                       "the exact Cochran-Mantel-Haenszel), one-sided"
                                     : "Cochran-Mantel-Haenszel test (normal, continuity-"

@@ -269,6 +269,10 @@ void compare_failure_test(const struct comparison *c, size_t k, double tol,
  * (the implied rule, or an errors gate), else 0. */
 int compare_failures_regressed(const struct comparison *c);
 
+/* @return 1 when the failures rule (implied, or an errors gate) is still
+ * inconclusive: B failed more, in bursts the rounds do not agree on. */
+int compare_failures_open(const struct comparison *c);
+
 /* @return the exit code the gates give (README, base/exit_code.h): EXIT_OK
  * all pass, EXIT_REGRESSION a regression (the failures rule's included),
  * else EXIT_INCONCLUSIVE an inconclusive gate; with --bisect EXIT_OK,

@@ -64,21 +64,25 @@ static int table_moments(const struct hyper *h, double *e, double *v)
 
 double count_test_dispersion(const struct count_table *t, size_t k)
 {
-    double sum = 0, sq = 0, n = 0;
+    double sum = 0, sq = 0, n = 0, fails = 0, reqs = 0, inv = 0;
     for (size_t i = 0; i < k; i++) {
-        struct hyper h = hyper_of(&t[i]);
-        double e, v;
-        if (!table_moments(&h, &e, &v))
+        double na = (double)t[i].n_a, nb = (double)t[i].n_b;
+        if (na <= 0 || nb <= 0)
             continue;
-        double r = ((double)h.obs - e) / sqrt(v);
-        sum += r;
-        sq += r * r;
+        double fa = (double)clamp(t[i].fail_a, 0, t[i].n_a);
+        double fb = (double)clamp(t[i].fail_b, 0, t[i].n_b), d = fb / nb - fa / na;
+        sum += d;
+        sq += d * d;
         n++;
+        fails += fa + fb;
+        reqs += na + nb;
+        inv += 1 / na + 1 / nb;
     }
-    if (n < 3)
+    double p = reqs > 0 ? fails / reqs : 0, expect = p * (1 - p) * inv / (n > 0 ? n : 1);
+    if (n < 3 || !(expect > 0))
         return 1;
-    double d = (sq - sum * sum / n) / (n - 1);
-    return d > 0 ? d : 0;
+    double var = (sq - sum * sum / n) / (n - 1);
+    return var > 0 ? var / expect : 0;
 }
 
 /* The Cochran-Mantel-Haenszel statistic's one-sided normal tail, with
@@ -154,18 +158,15 @@ static double exact(const struct count_table *t, size_t k)
 
 double count_test_stratified(const struct count_table *t, size_t k, enum count_method *method)
 {
-    double p = exact(t, k), phi = count_test_dispersion(t, k);
-    enum count_method m = p >= 0 ? COUNT_EXACT : COUNT_NORMAL;
-    if (p < 0)
-        p = cmh_normal(t, k, 1);
-    double scaled = phi > 1 ? cmh_normal(t, k, phi) : 0;
-    if (scaled > p) {
-        p = scaled;
-        m = COUNT_OVERDISPERSED;
-    }
+    double p = exact(t, k);
     if (method)
-        *method = m;
-    return p;
+        *method = p >= 0 ? COUNT_EXACT : COUNT_NORMAL;
+    return p >= 0 ? p : cmh_normal(t, k, 1);
+}
+
+double count_test_scaled(const struct count_table *t, size_t k, double phi)
+{
+    return cmh_normal(t, k, phi > 0 ? phi : 1);
 }
 
 void count_test_allow(struct count_table *t, size_t k, double tol)

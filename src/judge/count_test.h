@@ -34,10 +34,8 @@ struct count_table {
     int64_t fail_a, n_a, fail_b, n_b;
 };
 
-/* How a p-value was computed: COUNT_OVERDISPERSED when the rounds
- * disagree beyond chance (count_test_dispersion > 1) and the normal test
- * scaled by that dispersion gave the larger p-value. */
-enum count_method { COUNT_EXACT, COUNT_NORMAL, COUNT_OVERDISPERSED };
+/* How a p-value was computed. */
+enum count_method { COUNT_EXACT, COUNT_NORMAL };
 
 /* @return Fisher's exact one-sided p-value P(X >= t->fail_b) of one
  * table (1 when the table holds no failure or an arm no request; counts
@@ -47,29 +45,32 @@ double count_test_fisher(const struct count_table *t);
 /* The stratified test over k tables (only read): @return the one-sided
  * p-value that B's failures, summed, are as many or more under "B no
  * worse than A" (1 for k = 0), and into *method (NULL: not said) how it
- * was computed; over-dispersed rounds (count_test_dispersion > 1) weaken
- * the evidence to the scaled normal test's. Exact while the convolution's support stays within
+ * was computed. Exact while the convolution's support stays within
  * COUNT_EXACT_MAX values and its work within 3e7 products (2 x
  * COUNT_EXACT_MAX doubles at most, freed before it returns); beyond, or
  * out of memory, the normal approximation. */
 double count_test_stratified(const struct count_table *t, size_t k, enum count_method *method);
 
 /* Failures that come in bursts (a second of overload on a shared
- * machine, a server's pause) are not independent requests: one round's
- * table then differs from the next by far more than the hypergeometric
- * law allows, in either arm's favour, and the tests above, which count
- * requests as independent, call an A/A a regression (an A/A at 100/s near
- * saturation, on a loaded machine: p 2e-5). The dispersion is the spread of
- * the rounds' standardised differences r_i = (X_i - E_i) / sqrt(V_i)
- * around their mean: sum (r_i - mean)^2 / (k' - 1) over the k' rounds
- * that hold a failure, about 1 for independent failures, and still about 1
- * for a candidate that fails more in every round (its r_i are alike).
- * count_test_stratified divides the Cochran-Mantel-Haenszel statistic by
- * its square root when it is over 1, as a quasi-likelihood test does, and
- * keeps the larger p-value.
- * @return the dispersion (>= 0), or 1 with fewer than 3 such rounds (too
- * few to tell). */
+ * machine, a server's pause) are not independent requests: B's failure
+ * share minus A's then moves from round to round far more than chance
+ * allows, and the tests above, which count requests as independent, call
+ * one burst in one arm a regression (an A/A at 50/s on a loaded machine:
+ * p < 1e-9 from one round). The dispersion is the rounds' spread of that
+ * difference over the spread independent requests would give: the
+ * variance of d_i = fail_b/n_b - fail_a/n_a over the rounds where both arms
+ * sent, against the mean of p(1 - p)(1/n_a + 1/n_b), p the pooled failure
+ * share. About 1 for independent failures, and still about 1 for a
+ * candidate that fails more in every round (its d_i are alike).
+ * @return the dispersion (>= 0), or 1 with fewer than 3 such rounds or no
+ * failure at all (too few to tell). */
 double count_test_dispersion(const struct count_table *t, size_t k);
+
+/* The Cochran-Mantel-Haenszel test with its variance times phi (the
+ * dispersion, as a quasi-likelihood test scales it): the one-sided normal
+ * p-value, continuity-corrected; phi 1 is the plain normal CMH. @return
+ * it (1 for k = 0 or no failure). */
+double count_test_scaled(const struct count_table *t, size_t k, double phi);
 
 /* The convolution's longest support before the normal approximation. */
 #define COUNT_EXACT_MAX 200000

@@ -140,9 +140,11 @@ void compare_warning_prefix(const struct comparison *c, int a, size_t i, char *o
  * (counts, p 2.3e-05)". */
 static void failures_verdict_text(const struct fail_test *f, int fails_more, char *v, size_t n)
 {
-    snprintf(v, n, "%s: %lld vs %lld failed (counts, p %.2g)",
-             fails_more ? "B fails more" : "no excess in B", (long long)f->failed[1],
-             (long long)f->failed[0], f->p);
+    const char *word = fails_more ? "B fails more"
+                       : f->verdict == GATE_INCONCLUSIVE ? "B fails more in bursts?"
+                                                         : "no excess in B";
+    snprintf(v, n, "%s: %lld vs %lld failed (counts, p %.2g)", word, (long long)f->failed[1],
+             (long long)f->failed[0], f->verdict == GATE_INCONCLUSIVE ? f->p_bursts : f->p);
 }
 
 /* The summary's row of figure f. @return doc_table_add_row's. */

@@ -31,9 +31,10 @@ static json_object *fail_json(const struct fail_test *f)
     json_object_object_add(o, "rounds", json_object_new_int64((int64_t)f->rounds));
     json_object_object_add(o, "p", json_object_new_double(f->p));
     json_object_object_add(o, "alpha", json_object_new_double(f->alpha));
-    static const char *const tests[] = {"exact", "normal", "overdispersed"};
-    json_object_object_add(o, "test", json_object_new_string(tests[f->method]));
+    json_object_object_add(o, "test", json_object_new_string(
+                                          f->method == COUNT_EXACT ? "exact" : "normal"));
     json_object_object_add(o, "dispersion", finite_or_null(f->dispersion));
+    json_object_object_add(o, "p_bursts", finite_or_null(f->p_bursts));
     json_object_object_add(o, "verdict",
                            json_object_new_string(compare_stats_verdict_name(f->verdict)));
     return o;

@@ -40,13 +40,17 @@ static double share_pct(int64_t failed, int64_t requests)
 
 void compare_failure_detail(const struct fail_test *f, char *out, size_t len)
 {
+    char bursts[96] = "";
+    if (f->verdict == GATE_INCONCLUSIVE)
+        snprintf(bursts, sizeof bursts, "; in bursts (dispersion %.3g): p %.2g, more rounds "
+                 "would tell", f->dispersion, f->p_bursts);
     snprintf(out, len, "failed A %lld of %lld (%.1f%%), B %lld of %lld (%.1f%%), B allowed "
-             "+%g points: p %.2g %s alpha %g (%s, %zu round%s)", (long long)f->failed[0],
+             "+%g points: p %.2g %s alpha %g (%s, %zu round%s)%s", (long long)f->failed[0],
              (long long)f->requests[0], share_pct(f->failed[0], f->requests[0]),
              (long long)f->failed[1], (long long)f->requests[1],
              share_pct(f->failed[1], f->requests[1]), f->tol * 100, f->p,
-             f->verdict == GATE_REGRESSION ? "<" : ">=", f->alpha, fail_test_method(f),
-             f->rounds, f->rounds == 1 ? "" : "s");
+             f->verdict == GATE_PASS ? ">=" : "<", f->alpha, fail_test_method(f),
+             f->rounds, f->rounds == 1 ? "" : "s", bursts);
 }
 
 int compare_has_gates(const struct comparison *c)
@@ -60,8 +64,10 @@ static void failure_verdict(struct doc_verdicts *d, const struct comparison *c)
 {
     if (!c->failures_implied)
         return;
-    struct doc_verdict *k = doc_verdicts_add(d, DOC_V_GATE, c->failures.verdict == GATE_REGRESSION
-                                                               ? DOC_FAIL : DOC_PASS);
+    enum gate_verdict v = c->failures.verdict;
+    struct doc_verdict *k = doc_verdicts_add(d, DOC_V_GATE, v == GATE_REGRESSION ? DOC_FAIL
+                                                            : v == GATE_INCONCLUSIVE
+                                                                ? DOC_INCONCLUSIVE : DOC_PASS);
     if (!k)
         return;
     snprintf(k->expr, sizeof k->expr, "%s", COMPARE_FAILURES_EXPR);
@@ -77,8 +83,9 @@ static void gate_needs_text(const struct comparison *c, int g, int terse, char *
 {
     const struct gate_result *r = &c->gate[g];
     out[0] = 0;
-    if (r->verdict != GATE_INCONCLUSIVE || !(r->half_width > 0))
-        return; /* decided, no interval, or no noise to scale */
+    if (r->verdict != GATE_INCONCLUSIVE || !(r->half_width > 0) ||
+        c->plan.gates[g].fig == METRIC_ERRORS)
+        return; /* decided, no interval, no noise to scale, or counts (their detail says) */
     char bound[16];
     compare_stats_fmt_ratio(gate_bound(&c->plan.gates[g]), bound, sizeof bound);
     double round_s = ceil(r->longer * (double)c->arm[0].cfg.duration_ns / 1e9);
