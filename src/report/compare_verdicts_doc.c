@@ -78,7 +78,7 @@ static void failure_verdict(struct doc_verdicts *d, const struct comparison *c)
 
 /* What would decide inconclusive gate g, in words ("" when nothing can be
  * said: no interval, or not inconclusive); terse for a JUnit message,
- * whose detail has ERR_LEN bytes. */
+ * whose detail has DOC_DETAIL_LEN bytes beside the rest. */
 static void gate_needs_text(const struct comparison *c, int g, int terse, char *out, size_t len)
 {
     const struct gate_result *r = &c->gate[g];

@@ -24,6 +24,10 @@ enum doc_verdict_status {
 /* What a verdict judges. */
 enum doc_vkind { DOC_V_THRESHOLD, DOC_V_GATE, DOC_V_RUN };
 
+/* A verdict's detail, whole: a failures rule's counts, test and bursts
+ * line runs past 256 bytes, and a cut one lost what would decide it. */
+#define DOC_DETAIL_LEN 640
+
 struct doc_verdict {
     enum doc_vkind kind;
     enum doc_verdict_status status;
@@ -31,8 +35,8 @@ struct doc_verdict {
     char name[160];      /* its testcase's: "p99<100ms", "A p99<5s", "gate p99:+10%" */
     char classname[64];  /* its testcase's class: "rpcbench.run" */
     char group[96];      /* whose: "arm A (xmlrpc)" ("" the one result's) */
-    char detail[ERR_LEN]; /* the measured value and the bound: "p99 = 8.167ms,
-                             bound < 5000ms"; a DOC_ERROR's why */
+    char detail[DOC_DETAIL_LEN]; /* the measured value and the bound: "p99 = 8.167ms,
+                                    bound < 5000ms"; a DOC_ERROR's why */
 };
 
 /* One document of n verdicts, in the order they are written; as many as
