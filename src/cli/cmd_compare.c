@@ -312,14 +312,21 @@ static int load_saved(struct comparison *c, char *err)
 {
     struct run_result *rounds[2] = {NULL, NULL};
     size_t n[2] = {0, 0};
+    static struct saved_stop stop; /* two error lines: off the stack */
     int rc = compare_load_saved((const char *const *)c->plan.inputs, (size_t)c->plan.ninputs,
-                                rounds, n, err);
+                                rounds, n, &stop, err);
     for (int a = 0; a < 2; a++) {
         c->arm[a].rounds = rounds[a];
         c->arm[a].nrounds = n[a];
     }
     c->pairs = n[0] < n[1] ? n[0] : n[1];
     c->saved = 1;
+    /* an arm that stopped answering decides as it did live (stop_decides) */
+    c->stop.arm = stop.arm;
+    c->stop.round = stop.round;
+    c->stop.other_answered = stop.a_answered;
+    snprintf(c->stop.why, sizeof c->stop.why, "%s", stop.why);
+    snprintf(c->stop.other_why, sizeof c->stop.other_why, "%s", stop.a_why);
     return rc;
 }
 
