@@ -36,8 +36,8 @@ plant() {
 }
 
 plant src/base/buf.c client/engine.h ": base may not include client"
-plant src/stats/hist.c model/result.h ": stats may not include model"
-plant src/server/vdsm_api.c model/result.h ": server may not include model"
+plant src/stats/hist.c model/run_result.h ": stats may not include model"
+plant src/server/vdsm_api.c model/run_result.h ": server may not include model"
 plant src/model/sweep.c judge/capacity.h ": model may not include judge"
 plant src/judge/condition.c report/report.h ": judge may not include report"
 plant src/client/engine.c report/report.h ": client may not include report"

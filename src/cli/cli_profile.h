@@ -7,7 +7,7 @@
 
 #include "cli/options.h"
 #include "client/spawn.h"
-#include "model/result.h"
+#include "model/run_result.h"
 #include "profile/session.h"
 
 /* --profile samples the server from this process, over its own window:

@@ -8,7 +8,7 @@
 #include "client/measured_run.h"
 #include "report/hdrlog_sink.h"
 #include "report/openmetrics.h"
-#include "model/result.h"
+#include "model/run_result.h"
 #include "profile/session.h"
 
 /* What a run is called: its announcement line on stderr ("" none), the

@@ -20,7 +20,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
-#include "model/result.h"
+#include "model/run_result.h"
 #include "proc/sampler.h"
 
 struct agent_link;

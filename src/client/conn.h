@@ -26,7 +26,7 @@
 #include "net/http_response.h"
 #include "net/sock.h"
 #include "net/target.h"
-#include "model/result.h"
+#include "model/run_result.h"
 #include "client/reqid.h"
 #include "client/request.h"
 #include "client/request_ring.h"

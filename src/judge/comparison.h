@@ -15,7 +15,7 @@
 #include "judge/verdict.h"
 #include "model/config_diff.h"
 #include "model/metric.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* What the judging and the reports read of the command line, copied from
  * compare's options by cli/cmd_compare.c: judge/ and report/ never see the

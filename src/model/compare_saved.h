@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* A saved comparison's arm that stopped answering (its "stopped"), so
  * that judging the file again gives the verdict the live compare gave:
