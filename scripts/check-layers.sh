@@ -2,7 +2,7 @@
 # check-layers: every #include "..." of ours names its layer ("base/buf.h")
 # and goes only where the layer rules allow (README, Development):
 #
-#   cli ──> dist ──> client ──> model ──> stats, proc ──> base
+#   cli ──> drive ──> dist ──> client ──> model ──> stats, proc ──> base
 #    │                 │  ├──> workload ──> encoders ──> base
 #    │                 │  └──> net ──────────────────> base
 #    ├──> report ──> judge ──> model
@@ -10,6 +10,11 @@
 #    ├──> agent ──> proc, net, base        (never client or model)
 #    └──> profile ──> judge, model, base   (never client: the engine
 #                     reports its window through run_hooks, see issue 27)
+#
+# drive runs what a command asks for: one measured run among many
+# (round), the profiler around it, the live metrics endpoint, compare's
+# pre-flight and profile diff; it never sees the command line (cli's
+# struct options), only configurations and plans.
 #
 # stats holds the histograms and their files; proc reads /proc (a process
 # tree's CPU, the sampler) and the agent's wire of those samples; encoders
@@ -46,7 +51,8 @@ allowed() {
     agent) echo "agent proc net base" ;;
     profile) echo "profile judge model base" ;;
     dist) echo "dist client model net base" ;;
-    cli) echo "cli dist client server agent profile report judge model stats proc net workload encoders base" ;;
+    drive) echo "drive dist client profile report judge model stats proc net base" ;;
+    cli) echo "cli drive dist client server agent profile report judge model stats proc net workload encoders base" ;;
     *) return 1 ;;
     esac
 }
@@ -67,7 +73,7 @@ for f in src/*/*.[ch] encoders/*.[ch]; do
     dir=${f%/*}
     layer=${dir##*/}
     if ! may=$(allowed "$layer"); then
-        echo "$f: '$layer' is not a layer (base net stats proc encoders workload model judge report client dist server agent profile cli)"
+        echo "$f: '$layer' is not a layer (base net stats proc encoders workload model judge report client dist server agent profile drive cli)"
         bad=$((bad + 1))
         continue
     fi

@@ -19,15 +19,15 @@
 #include "base/exit_code.h"
 #include "base/units.h"
 #include "cli/commands.h"
-#include "cli/cli_profile.h"
-#include "cli/cli_round.h"
-#include "cli/compare_answer.h"
-#include "cli/compare_profile.h"
+#include "drive/profile_run.h"
+#include "drive/round.h"
+#include "drive/compare_answer.h"
+#include "drive/compare_profile.h"
 #include "model/compare_saved.h"
 #include "cli/options.h"
 #include "cli/option_table.h"
 #include "report/compare_report.h"
-#include "cli/live_metrics.h"
+#include "drive/live_metrics.h"
 #include "report/hdrlog_sink.h"
 #include "report/plot.h"
 #include "model/result_json.h"
@@ -151,8 +151,8 @@ static int open_hdr_logs(const char *base, const struct comparison *c, char *err
 static int run_one(struct comparison *c, int a, size_t i, const struct child_server *cs,
                    const struct options *o, char *err)
 {
-    if (cli_round_sigint_seen())
-        return cli_round_sigint_seen(); /* a ^C between rounds: no round starts after it */
+    if (drive_sigint_seen())
+        return drive_sigint_seen(); /* a ^C between rounds: no round starts after it */
     struct compare_arm *arm = &c->arm[a];
     char prefix[96], line[160];
     snprintf(prefix, sizeof prefix, "round %zu/%d %c %.40s", i + 1, c->plan.rounds, arm->letter,
@@ -164,7 +164,7 @@ static int run_one(struct comparison *c, int a, size_t i, const struct child_ser
                             .labels = {.arm = {arm->letter}, .round = (int)i + 1, .cell = -1},
                             .profile = &o->profile, .profile_name = name,
                             .fold = compare_profile_slot(a, i, arm->letter, name, sizeof name)};
-    int rc = cli_round(&arm->cfg, cs, &tag, o->hdr_log[0] ? &hdr[a] : NULL, &arm->rounds[i],
+    int rc = drive_round(&arm->cfg, cs, &tag, o->hdr_log[0] ? &hdr[a] : NULL, &arm->rounds[i],
                        err);
     arm->nrounds++; /* initialised either way: freed with the rest */
     return rc;
@@ -440,7 +440,7 @@ static int parse_command(int argc, char **argv, struct options *o, char *err)
     if (rc)
         return rc;
     int server = o->server_pid[0] || o->cfg.server_name[0];
-    if (o->npositional == 0 && (cli_profile_alone(o, "compare", err) ||
+    if (o->npositional == 0 && (drive_profile_alone(&o->profile, "compare", err) ||
                                 profile_check(&o->profile, server, err)))
         return -1;
     if (o->npositional > 2) {
@@ -522,7 +522,7 @@ static int measure(struct comparison *c, struct options *o, int *usage, char *er
         *usage = 1; /* before the first request */
         return -1;
     }
-    if (rc == 0 && live_metrics_start(o, err))
+    if (rc == 0 && live_metrics_start(o->metrics_listen, &o->cfg, err))
         return -1;
     if (rc == 0)
         print_bisect_cost(c);
