@@ -48,7 +48,7 @@ LDFLAGS  += $(SANFLAGS)
 # Every .c under src/<layer>/ and encoders/ is part of the program; main.c
 # alone is left out of the library the tests link against. Includes name
 # their layer ("base/buf.h"); `make check-layers` enforces who may include
-# whom (scripts/check-layers.sh, README's Development section), and `make
+# whom (scripts/check-layers.sh, docs/development.md), and `make
 # test` that no file calls one that calls it back (scripts/check-cycles.sh,
 # on the objects just built).
 LIB_SRC  := $(filter-out src/cli/main.c,$(wildcard src/*/*.c)) $(wildcard encoders/*.c)
@@ -215,7 +215,7 @@ demo:
 	@echo "demo: wrote demo.svg (the page's charts) and demo.html (one self-contained page: open it in a browser)"
 	@echo "demo: this measured the built-in C simulator (rpcbench serve), not VDSM: its costs"
 	@echo "      are not VDSM's (VDSM's own server spent about 10x more CPU per getAllVmStats)."
-	@echo "      Against a real host (README, rpcbench compare): ./rpcbench compare --url"
+	@echo "      Against a real host (README, A/B): ./rpcbench compare --url"
 	@echo "      https://HOST:54321/RPC2,stomps://HOST:54321 --proto xmlrpc,jsonrpc --cacert CA.pem"
 	@echo "      --cert CLIENT.pem --key CLIENT.key --server-pid VDSM_PID"
 
