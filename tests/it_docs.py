@@ -27,9 +27,18 @@ COMMANDS = ("serve", "run", "compare", "report", "sweep", "agent")
 
 
 def help_options(cmd):
-    rc, out, err = rpcbench(cmd, "--help", timeout=10)
+    """The options cmd's `--help all` names (each one it takes, and those
+    their help names), but for its values' lines (indented past the help
+    column: a value's help may name an option of another command)."""
+    rc, out, err = rpcbench(cmd, "--help", "all", timeout=10)
     check(rc == 0 and out, "%s --help: rc %d %r" % (cmd, rc, err))
+    out = "\n".join(line for line in out.splitlines() if not line.startswith(" " * 26))
     return set(OPTION.findall(out)) - COMMON
+
+
+def help_heads(out):
+    """The options a --help text has an entry for."""
+    return set(re.findall(r"^  (?:-\w, |    )(--[a-z0-9-]+)", out, re.M))
 
 
 # Flags of other programs that the manual quotes, and the program.
@@ -196,40 +205,108 @@ def man_text(path):
     shown = subprocess.run(["man", "-l", path], env=env, capture_output=True, text=True,
                            timeout=30)
     check(shown.returncode == 0, "man -l %s: %d %r" % (path, shown.returncode, shown.stderr))
-    return subprocess.run(["col", "-b"], input=shown.stdout, capture_output=True, text=True,
+    return subprocess.run(["col", "-bx"], input=shown.stdout, capture_output=True, text=True,
                           timeout=30).stdout
 
 
-def check_man(text, where):
+def check_man(text, where, cmd):
+    """rpcbench-CMD(1) as man shows it: within 80 columns, its sections,
+    every option cmd takes under its group's title, in the groups' order,
+    with its help (cmd's own where it has one), its default and each value's
+    line."""
     check(all(len(line) <= 80 for line in text.splitlines()), "%s: wider than 80" % where)
+    for section in ("NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXAMPLES", "EXIT STATUS",
+                    "SEE ALSO"):
+        check(re.search(r"^%s$" % section, text, re.M), "%s: no %s" % (where, section))
     flat = " ".join(text.split())
-    for row in option_rows():
-        check("--" + row["name"] in flat, "%s: no --%s" % (where, row["name"]))
-        check(" ".join(row["help"].split()) in flat, "%s: --%s's help %r"
-              % (where, row["name"], row["help"]))
-        if row["default"]:
-            check("Default: %s." % row["default"] in flat, "%s: --%s's default"
-                  % (where, row["name"]))
-        for cmd in ("run", "compare", "sweep", "report", "serve", "agent"):
-            own = " ".join(row["help_" + cmd].split())
-            check(not own or "In %s: %s" % (cmd, own) in flat, "%s: --%s's help in %s %r"
-                  % (where, row["name"], cmd, own))
+    rows = [r for r in option_rows() if cmd in r["commands"].split(",")]
+    titles = {"rate": "rate and time", "connections": "connections and TLS"}
+    at = {}
+    for r in rows:
+        title = "%s (--help %s)" % (titles.get(r["group"], r["group"]), r["group"])
+        check(title in flat, "%s: no group %r" % (where, title))
+        at.setdefault(r["group"], flat.index(title))
+        found = flat.find("--" + r["name"], at[r["group"]])
+        check(found > 0, "%s: no --%s after its group's title" % (where, r["name"]))
+        own = " ".join((r["help_" + cmd] or r["help"]).split())
+        check(own in flat, "%s: --%s's help %r" % (where, r["name"], own))
+        if r["default"] and ("Default: %s." % r["default"]) not in flat:
+            check(cmd in ("compare", "report") or cmd in r["lists"].split(","),
+                  "%s: --%s's default" % (where, r["name"]))
+        for v in r["values"].split("|") if r["values"] and cmd not in r["lists"] else ():
+            check(re.search(r"^ {8,}%s\b" % re.escape(v), text, re.M),
+                  "%s: --%s's value %s" % (where, r["name"], v))
+    order = [at[g] for g in GROUPS if g in at]
+    check(order == sorted(order), "%s: groups out of order" % where)
 
 
 def test_man_page_has_every_option():
-    """rpcbench(1), as man(1) shows it at 80 columns: every row's option,
-    its help (words as written, lines filled) and its default; both as the
-    binary writes it (help-man) and as `make` left it (build/rpcbench.1)."""
+    """rpcbench-CMD(1) of every command, as man(1) shows it at 80 columns,
+    renders every option of `CMD --help all`, grouped (check_man); both as
+    the binary writes it (help-man CMD) and as `make` left it
+    (build/man/). rpcbench(1) names every command's page."""
     need_package(shutil.which("man"), "man", "man-db")
+    rc, out, err = rpcbench("help-man-list", timeout=10)
+    check(rc == 0 and set(out.split()) == set(COMMANDS), "help-man-list: %r" % out)
     rc, roff, err = rpcbench("help-man", timeout=10)
     check(rc == 0 and roff.startswith(".TH RPCBENCH 1"), "help-man: %d %r" % (rc, err))
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "rpcbench.1")
         open(path, "w").write(roff)
-        check_man(man_text(path), "help-man")
-    built = os.path.join(ROOT, "build", "rpcbench.1")
-    if os.path.exists(built):
-        check_man(man_text(built), built)
+        text = man_text(path)
+        for cmd in COMMANDS:
+            check("rpcbench-%s(1)" % cmd in text, "rpcbench(1) names no rpcbench-%s" % cmd)
+            rc, roff, err = rpcbench("help-man", cmd, timeout=10)
+            check(rc == 0 and roff.startswith(".TH RPCBENCH-%s 1" % cmd.upper()),
+                  "help-man %s: %d %r" % (cmd, rc, err))
+            path = os.path.join(tmp, "rpcbench-%s.1" % cmd)
+            open(path, "w").write(roff)
+            check_man(man_text(path), "help-man " + cmd, cmd)
+            built = os.path.join(ROOT, "build", "man", "rpcbench-%s.1" % cmd)
+            if os.path.exists(built):
+                check_man(man_text(built), built, cmd)
+    rc, _, err = rpcbench("help-man", "nosuch", timeout=10)
+    check(rc == 2 and "no command" in err, "help-man nosuch: %d %r" % (rc, err))
+
+GROUPS = ("target", "rate", "workload", "connections", "measurement", "verdicts", "outputs",
+          "distribution", "profile")
+
+
+def test_help_in_groups():
+    """run --help fits in 40 lines of 79 columns and names the groups;
+    --help GROUP shows that group's options (every row of the table in the
+    group it says, and nothing else) with each value's line; --help all
+    shows every option the command takes; a word that is no group is exit
+    2. Every row but -h and -V has a group."""
+    rows = option_rows()
+    check(all(r["group"] in GROUPS for r in rows), "rows without a group: %s"
+          % [r["name"] for r in rows if r["group"] not in GROUPS])
+    rc, out, _ = rpcbench("run", "--help", timeout=10)
+    lines = out.splitlines()
+    check(rc == 0 and len(lines) <= 40 and max(map(len, lines)) <= 79,
+          "run --help: %d lines, widest %d" % (len(lines), max(map(len, lines))))
+    check(all(g in out for g in GROUPS), "run --help names the groups: %r" % out[-600:])
+    check(len(help_heads(out)) <= 16, "run --help: %d options" % len(help_heads(out)))
+    for cmd in COMMANDS:
+        takes = [r for r in rows if cmd in r["commands"].split(",")]
+        everything = help_options(cmd)
+        check({"--" + r["name"] for r in takes} <= everything, "%s --help all lacks %s"
+              % (cmd, sorted({"--" + r["name"] for r in takes} - everything)))
+        for group in GROUPS:
+            rc, out, err = rpcbench(cmd, "--help", group, timeout=10)
+            check(rc == 0, "%s --help %s: %d %r" % (cmd, group, rc, err))
+            shown = help_heads(out)
+            mine = {"--" + r["name"] for r in takes if r["group"] == group}
+            check(shown == mine, "%s --help %s: shows %s, the table says %s"
+                  % (cmd, group, sorted(shown), sorted(mine)))
+            for r in takes:
+                if r["group"] == group and r["values"] and cmd not in r["lists"].split(","):
+                    for v in r["values"].split("|"):
+                        check(re.search(r"^ {20,}%s +\S" % re.escape(v), out, re.M),
+                              "%s --help %s: no line for --%s's value %s"
+                              % (cmd, group, r["name"], v))
+    rc, _, err = rpcbench("run", "--help", "bogus", timeout=10)
+    check(rc == 2 and "not a group" in err, "run --help bogus: %d %r" % (rc, err))
 
 
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
@@ -297,5 +374,5 @@ def test_readme_is_short_and_names_real_flags():
 if __name__ == "__main__":
     main([test_every_help_option_in_readme_and_back, test_version_and_help_on_every_subcommand,
           test_exit_codes_in_help_and_readme_agree, test_readme_tables_match_option_table,
-          test_man_page_has_every_option, test_links_and_anchors,
+          test_man_page_has_every_option, test_links_and_anchors, test_help_in_groups,
           test_readme_is_short_and_names_real_flags])
