@@ -23,7 +23,19 @@ from rpctest import check, main, need_package, rpcbench
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 COMMON = {"--help", "--version"}
-COMMANDS = ("serve", "run", "compare", "report", "sweep", "agent")
+KNOWN = ("serve", "run", "compare", "report", "sweep", "agent")
+
+
+def binary_commands():
+    """The commands the binary has (`rpcbench help-man-list`: the option
+    table's, each with a man page): a command added there (record) is
+    held to the same checks with no change here."""
+    rc, out, err = rpcbench("help-man-list", timeout=10)
+    check(rc == 0 and set(KNOWN) <= set(out.split()), "help-man-list: %d %r %r" % (rc, out, err))
+    return tuple(out.split())
+
+
+COMMANDS = binary_commands()
 
 
 def help_options(cmd):
@@ -246,8 +258,10 @@ def test_man_page_has_every_option():
     the binary writes it (help-man CMD) and as `make` left it
     (build/man/). rpcbench(1) names every command's page."""
     need_package(shutil.which("man"), "man", "man-db")
-    rc, out, err = rpcbench("help-man-list", timeout=10)
-    check(rc == 0 and set(out.split()) == set(COMMANDS), "help-man-list: %r" % out)
+    rc, out, err = rpcbench("--help", timeout=10)
+    listed = set(re.findall(r"^  (\w+) ", out, re.M))
+    check(set(COMMANDS) <= listed, "rpcbench --help lists %s, the table %s"
+          % (sorted(listed), sorted(COMMANDS)))
     rc, roff, err = rpcbench("help-man", timeout=10)
     check(rc == 0 and roff.startswith(".TH RPCBENCH 1"), "help-man: %d %r" % (rc, err))
     with tempfile.TemporaryDirectory() as tmp:

@@ -21,14 +21,26 @@ from rpctest import bounded, check, main, need_package
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SAN = os.environ.get("SAN", "")
-COMMANDS = ("serve", "run", "compare", "sweep", "report", "agent")
-PAGES = (("1", "rpcbench"),) + tuple(("1", "rpcbench-" + c) for c in COMMANDS) + \
-    (("5", "rpcbench-files"),)
+KNOWN = ("serve", "run", "compare", "sweep", "report", "agent")
 DOCS = ["README.md"] + ["docs/" + f for f in os.listdir(os.path.join(ROOT, "docs"))
                         if f.endswith((".md", ".png"))]
-FILES = ("bin/rpcbench", "share/bash-completion/completions/rpcbench") + \
-    tuple("share/man/man%s/%s.%s" % (s, p, s) for s, p in PAGES) + \
-    tuple("share/doc/rpcbench/" + f for f in DOCS)
+
+
+def pages(binary):
+    """(section, page) of every man page: rpcbench(1), rpcbench-CMD(1) for
+    each command the binary names, rpcbench-files(5)."""
+    r = bounded([binary, "help-man-list"], 10)
+    check(r.returncode == 0 and set(KNOWN) <= set(r.stdout.split()), "help-man-list: %r"
+          % r.stdout)
+    return ((("1", "rpcbench"),) + tuple(("1", "rpcbench-" + c) for c in r.stdout.split())
+            + (("5", "rpcbench-files"),))
+
+
+def files(binary):
+    """What make install puts under the prefix."""
+    return (("bin/rpcbench", "share/bash-completion/completions/rpcbench")
+            + tuple("share/man/man%s/%s.%s" % (s, p, s) for s, p in pages(binary))
+            + tuple("share/doc/rpcbench/" + f for f in DOCS))
 
 
 def make(*args, timeout=300):
@@ -53,7 +65,8 @@ def test_install_and_uninstall():
     d = tempfile.mkdtemp(prefix="rpcbench-install.")
     try:
         make("install", "DESTDIR=" + d, "PREFIX=/usr")
-        for f in FILES:
+        want = files(os.path.join(d, "usr/bin/rpcbench"))
+        for f in want:
             check(os.path.isfile(os.path.join(d, "usr", f)), "not installed: /usr/" + f)
         binary = os.path.join(d, "usr/bin/rpcbench")
         check(os.access(binary, os.X_OK), "the binary is not executable")
@@ -62,7 +75,7 @@ def test_install_and_uninstall():
               "--version: %r" % r.stdout)
         installed = sorted(os.path.relpath(os.path.join(p, f), d)
                            for p, _, fs in os.walk(d) for f in fs)
-        check(installed == sorted("usr/" + f for f in FILES), "installed: %r" % installed)
+        check(installed == sorted("usr/" + f for f in want), "installed: %r" % installed)
         make("uninstall", "DESTDIR=" + d, "PREFIX=/usr")
         left = [os.path.join(p, f) for p, _, fs in os.walk(d) for f in fs]
         check(not left, "left after uninstall: %r" % left)
@@ -88,7 +101,7 @@ def test_man_page_reads():
     try:
         make("install", "DESTDIR=" + d, "PREFIX=/usr")
         manpath = os.path.join(d, "usr/share/man")
-        for section, page in PAGES:
+        for section, page in pages(os.path.join(d, "usr/bin/rpcbench")):
             text = man_page(manpath, section, page)
             check(page.upper() in text and "SEE ALSO" in text, "man %s %s: %r"
                   % (section, page, text[:300]))
@@ -158,9 +171,10 @@ def test_deb_package():
     deb = os.path.join(ROOT, debs[0])
     r = bounded(["dpkg-deb", "-c", deb], 30)
     files = {l.split()[-1].lstrip(".") for l in r.stdout.splitlines() if not l.startswith("d")}
-    pages = tuple("/usr/share/man/man%s/%s.%s.gz" % (s, p, s) for s, p in PAGES)
+    man = tuple("/usr/share/man/man%s/%s.%s.gz" % (s, p, s)
+                for s, p in pages(os.path.join(ROOT, "rpcbench")))
     for f in ("/usr/bin/rpcbench", "/usr/share/bash-completion/completions/rpcbench",
-              "/usr/share/doc/rpcbench/copyright", "/usr/share/doc/rpcbench/docs/files.md.gz") + pages:
+              "/usr/share/doc/rpcbench/copyright", "/usr/share/doc/rpcbench/docs/files.md.gz") + man:
         check(f in files, "not in the .deb: %s (it has %r)" % (f, sorted(files)))
     depends = dpkg_field(deb, "Depends")
     for lib in ("libev4", "libjson-c5", "libssl3", "libxmlrpc-core-c3", "libhttp-parser2.9"):
