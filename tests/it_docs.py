@@ -259,8 +259,8 @@ def test_man_page_has_every_option():
     (build/man/). rpcbench(1) names every command's page."""
     need_package(shutil.which("man"), "man", "man-db")
     rc, out, err = rpcbench("--help", timeout=10)
-    listed = set(re.findall(r"^  (\w+) ", out, re.M))
-    check(set(COMMANDS) <= listed, "rpcbench --help lists %s, the table %s"
+    listed = dict(re.findall(r"^  (\w+) +(\S.*)$", out, re.M))
+    check(set(COMMANDS) <= set(listed), "rpcbench --help lists %s, the table %s"
           % (sorted(listed), sorted(COMMANDS)))
     rc, roff, err = rpcbench("help-man", timeout=10)
     check(rc == 0 and roff.startswith(".TH RPCBENCH 1"), "help-man: %d %r" % (rc, err))
@@ -275,7 +275,10 @@ def test_man_page_has_every_option():
                   "help-man %s: %d %r" % (cmd, rc, err))
             path = os.path.join(tmp, "rpcbench-%s.1" % cmd)
             open(path, "w").write(roff)
-            check_man(man_text(path), "help-man " + cmd, cmd)
+            shown = man_text(path)
+            check_man(shown, "help-man " + cmd, cmd)
+            name = "rpcbench-%s - %s" % (cmd, listed[cmd])  # main's list says the same
+            check(name in " ".join(shown.split()), "rpcbench-%s(1)'s NAME is not %r" % (cmd, name))
             built = os.path.join(ROOT, "build", "man", "rpcbench-%s.1" % cmd)
             if os.path.exists(built):
                 check_man(man_text(built), built, cmd)

@@ -27,7 +27,7 @@ static const struct {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: rpcbench <command> [options]   (rpcbench <command> --help)\n\n");
+    fprintf(out, "usage: rpcbench <command> [options]   (rpcbench <command> --help [GROUP|all])\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].what);
     fprintf(out, "\n  -V, --version  the version\n  %s", USAGE_EXIT_CODES);
