@@ -14,11 +14,14 @@ within 300 lines, and the man page made from the table (`rpcbench
 help-man`) is read with man(1): every row is there with its help."""
 import os
 import re
+import shlex
 import shutil
+import socket
 import subprocess
 import tempfile
+import time
 
-from rpctest import check, main, need_package, rpcbench
+from rpctest import check, kill_group, main, need_package, rpcbench, spawn
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
@@ -388,8 +391,72 @@ def test_readme_is_short_and_names_real_flags():
     check(not stale, "FOREIGN/EXPECTED_LATER name rpcbench's own options now: %s" % sorted(stale))
 
 
+def readme_blocks(lang):
+    """The README's fenced blocks of a language, in order."""
+    text = open(os.path.join(ROOT, "README.md")).read()
+    return re.findall(r"^```%s\n(.*?)^```" % lang, text, re.M | re.S)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def readme_command(block, ports, pids):
+    """The rpcbench command of a README block as argv: one line once its
+    continuations are joined, our ports for 8001 and 8002, our pids for $A
+    and $B, and 1 s windows."""
+    line = next(l for l in block.replace("\\\n", " ").splitlines() if "rpcbench " in l)
+    for old, new in (("8001", ports[0]), ("8002", ports[1]), ("$A", pids[0]), ("$B", pids[1])):
+        line = line.replace(old, str(new))
+    argv = shlex.split(line)
+    argv = argv[argv.index("./rpcbench") + 1:]
+    argv[argv.index("-d") + 1] = "1s"
+    return argv
+
+
+def serve_readme(d, name, port):
+    """The README's Python server as d/name on port, once it listens."""
+    path = os.path.join(d, name)
+    open(path, "w").write(readme_blocks("python")[0])
+    p = spawn(["python3", path, str(port)], cwd=d)
+    deadline = time.time() + 10
+    while time.time() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), 1).close()
+            return p
+        except OSError:
+            time.sleep(0.05)
+    check(False, "the README's server did not listen on %d" % port)
+
+
+def test_readme_first_run_and_ab_work():
+    """The README's first run and its A/B of two builds, as written (the
+    server its Python block, srv.py then a copy srv_new.py, ports free ones,
+    windows of 1 s): both exit 0; the run reports the server's CPU per call
+    and no error, the compare names what A and B differ in."""
+    blocks = [b for b in readme_blocks("sh") if "--method add" in b]
+    check(len(blocks) == 2, "README: the first run and the A/B: %d blocks" % len(blocks))
+    ports, procs = [free_port(), free_port()], []
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            procs.append(serve_readme(d, "srv.py", ports[0]))
+            rc, out, err = rpcbench(*readme_command(blocks[0], ports, [0, 0]), timeout=60)
+            check(rc == 0 and re.search(r"^server .* CPU-ms/call", out, re.M)
+                  and re.search(r"^requests .* errors 0 ", out, re.M),
+                  "README's first run: %d %s %s" % (rc, out[-800:], err[-400:]))
+            procs.append(serve_readme(d, "srv_new.py", ports[1]))
+            pids = [p.pid for p in procs]
+            rc, out, err = rpcbench(*readme_command(blocks[1], ports, pids), timeout=120)
+            check(rc == 0 and "A and B differ in: URL" in out and "server CPU-ms/call" in out,
+                  "README's A/B: %d %s %s" % (rc, out[-800:], err[-400:]))
+        finally:
+            for p in procs:
+                kill_group(p)
+
 if __name__ == "__main__":
     main([test_every_help_option_in_readme_and_back, test_version_and_help_on_every_subcommand,
           test_exit_codes_in_help_and_readme_agree, test_readme_tables_match_option_table,
           test_man_page_has_every_option, test_links_and_anchors, test_help_in_groups,
-          test_readme_is_short_and_names_real_flags])
+          test_readme_is_short_and_names_real_flags, test_readme_first_run_and_ab_work])
