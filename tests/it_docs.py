@@ -10,8 +10,9 @@ the manual names that no command takes fails, unless it is another
 program's (FOREIGN) or a command's still being written (EXPECTED_LATER).
 Every link and anchor of README.md and docs/*.md resolves (a link to a page
 in EXPECTED_LATER_PAGES is checked once that page exists), the README stays
-within 300 lines, and the man page made from the table (`rpcbench
-help-man`) is read with man(1): every row is there with its help."""
+within 300 lines, its first run and A/B run as written against its own
+Python server, and the man pages made from the table (`rpcbench help-man
+CMD`) are read with man(1): every row is there, by group, with its help."""
 import os
 import re
 import shlex
