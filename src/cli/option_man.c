@@ -131,6 +131,13 @@ static void examples(FILE *out, const char *s)
         fputs(".fi\n.RE\n", out);
 }
 
+/* A command's one line; its name when its docs have none (a command
+ * added to the table without it still gets a page). */
+static const char *what_of(const struct opt_cmd_doc *d)
+{
+    return d->what ? d->what : d->name;
+}
+
 /* SEE ALSO: the other pages, and the manual by topic. */
 static void see_also(FILE *out, int except)
 {
@@ -155,11 +162,11 @@ void opt_man_cmd(FILE *out, enum opt_cmd cmd)
     snprintf(name, sizeof name, "rpcbench-%s", d->name);
     for (size_t i = 0; i <= strlen(name); i++)
         title[i] = (char)(name[i] >= 'a' && name[i] <= 'z' ? name[i] - 32 : name[i]);
-    page_head(out, title, name, d->what);
+    page_head(out, title, name, what_of(d));
     fputs(".SH SYNOPSIS\n", out);
     synopsis(out, cmd);
     roff_span(out, ".SH DESCRIPTION\n\\fBrpcbench ", d->name, "\\fR: ");
-    roff_span(out, "", d->what, ".\n");
+    roff_span(out, "", what_of(d), ".\n");
     if (d->intro[0])
         roff_flow(out, d->intro, 0);
     if (d->tail)
@@ -188,7 +195,9 @@ void opt_man_cmd(FILE *out, enum opt_cmd cmd)
           "built in.\n",
           out);
     fputs(".SH EXAMPLES\n", out);
-    examples(out, d->examples);
+    char help[80];
+    snprintf(help, sizeof help, "# Its options, by group\nrpcbench %s --help all\n", d->name);
+    examples(out, d->examples ? d->examples : help);
     fputs(".SH EXIT STATUS\n", out);
     roff_flow(out, USAGE_EXIT_CODES, strlen("exit status:"));
     if (d->exit_more[0])
@@ -221,7 +230,7 @@ void opt_man(FILE *out)
     for (int c = 0; c < CMD_N; c++) {
         const struct opt_cmd_doc *d = opt_cmd_doc((enum opt_cmd)c);
         fprintf(out, ".TP\n\\fBrpcbench\\-%s\\fR(1)\n", d->name);
-        roff_span(out, "", d->what, ".\n");
+        roff_span(out, "", what_of(d), ".\n");
     }
     fputs(".SH OPTIONS\nEach command's page lists its options by group: ", out);
     for (int g = G_NONE + 1; g < G_N; g++)
