@@ -151,7 +151,7 @@ static void see_also(FILE *out, int except)
           "docs/ "
           "(measurement, compare\\-and\\-gates, workloads, servers, profiles, "
           "distributed, "
-          "files, development), installed in /usr/share/doc/rpcbench.\n",
+          "files, development), installed under share/doc/rpcbench.\n",
           out);
 }
 
@@ -200,8 +200,10 @@ void opt_man_cmd(FILE *out, enum opt_cmd cmd)
     examples(out, d->examples ? d->examples : help);
     fputs(".SH EXIT STATUS\n", out);
     roff_flow(out, USAGE_EXIT_CODES, strlen("exit status:"));
-    if (d->exit_more[0])
+    if (d->exit_more[0]) {
+        fputs(".br\n", out); /* the command's own codes, on a line of their own */
         roff_flow(out, d->exit_more, 0);
+    }
     see_also(out, (int)cmd);
 }
 
