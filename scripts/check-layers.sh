@@ -1,6 +1,6 @@
 #!/bin/sh
 # check-layers: every #include "..." of ours names its layer ("base/buf.h")
-# and goes only where the layer rules allow (README, Development):
+# and goes only where the layer rules allow (docs/development.md):
 #
 #   cli ──> drive ──> dist ──> client ──> model ──> stats, proc ──> base
 #    │                 │  ├──> workload ──> encoders ──> base
