@@ -72,6 +72,25 @@ const struct opt_row opt_rows[] = {
      .help = "calls from FILE, one JSON object a line: name,\nmethod, params (with templates), "
              "weight or\nevery, and expect: checks on that call's\nanswers only (not with --verb, "
              "--method)"},
+    {.name = "replay", .type = OT_STRING, C_AT(replay), .arg = "FILE", .cmds = RUNS,
+     .why_only = "a sweep's cells set their own rates",
+     .help = "send the calls of a recording (rpcbench record)\n"
+             "at their recorded times, each recorded\n"
+             "connection's on one connection (not with --verb,\n"
+             "--method, --workload, --rate, -c, --targets)"},
+    {.name = "as", .type = OT_STRING, C_AT(replay_as), .arg = "P", .cmds = RUNS,
+     .complete = "xmlrpc jsonrpc", .why_only = "it goes with --replay",
+     .help = "--replay's calls sent as xmlrpc | jsonrpc, VDSM's\n"
+             "verbs translated (default: as recorded; compare:\n"
+             "each arm's --proto)"},
+    {.name = "speed", .type = OT_CUSTOM, .parse = opt_parse_speed, .arg = "N", .def = "1",
+     .cmds = RUNS, .no_diff = 1, .why_only = "it goes with --replay",
+     .help = "--replay: the recording's time compressed N-fold\n"
+             "(compare's arms share it)"},
+    {.name = "loop", .type = OT_FLAG, C_AT(replay_loop), .cmds = RUNS,
+     .why_only = "it goes with --replay",
+     .help = "--replay: the recording repeats until -d is over\n"
+             "(without it the run ends with the recording)"},
     {.name = "params", .type = OT_STRING, C_AT(method_params), .arg = "JSON", .cmds = IN_LOAD,
      .help = "--method's params: a JSON array or object"},
     {.name = "rate", .short_opt = 'R', .type = OT_RATE, C_AT(rate), .arg = "R", .def = "10/s",

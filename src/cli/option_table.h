@@ -96,7 +96,7 @@ struct opt_row {
 
 extern const struct opt_row opt_rows[];
 extern const size_t opt_nrows;
-#define OPT_ROWS_MAX 104/* the size of the per-row tables of a parse */
+#define OPT_ROWS_MAX 112 /* the size of the per-row tables of a parse */
 
 /* The first row named name (without "--"), or NULL: run's, compare's,
  * sweep's or report's (serve's --vms and --seed are rows of their own,
@@ -141,6 +141,8 @@ int opt_parse_config(struct options *o, const char *arg, char *err);
 int opt_parse_expect(struct options *o, const char *arg, char *err);
 /* options_stages.c: --stages into o->cfg.stages (each checked alone). */
 int opt_parse_stages(struct options *o, const char *arg, char *err);
+/* options_replay.c: --speed N (a factor > 0). */
+int opt_parse_speed(struct options *o, const char *arg, char *err);
 /* options_auth.c: one Authorization at most, and HTTP's options only
  * over HTTP, STOMP's only over STOMP (c's url, "" the simulator: HTTP).
  * @return 0, or -1 with err (never quoting a secret). */

@@ -293,8 +293,6 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
         snprintf(err, ERR_LEN, "--proto: unknown protocol '%s' (xmlrpc or jsonrpc)", cfg->encoding);
         return -1;
     }
-    if (!cfg->label[0])
-        snprintf(cfg->label, sizeof cfg->label, "%s", cfg->encoding);
     if (pids[0] && parse_pids(pids, cfg, err))
         return -1;
     /* compare: the same connections in both arms unless told otherwise.
@@ -303,6 +301,10 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
      * against 4 at a low rate, charged to the STOMP arm. */
     if (o->compare)
         cfg->connections = o->conns[arm] ? o->conns[arm] : 1;
+    if (options_replay_arm(o, cfg, err)) /* its encoding may be the recording's */
+        return -1;
+    if (!cfg->label[0])
+        snprintf(cfg->label, sizeof cfg->label, "%s", cfg->encoding);
     return options_check_arm(cfg, err);
 }
 

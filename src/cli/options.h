@@ -122,6 +122,14 @@ int options_check_arm(const struct run_config *cfg, char *err);
 int options_check_workload(const struct options *o, char *err);
 int options_workload_arm(const struct run_config *cfg, char *err);
 
+/* options_replay.c: --replay's recording read in cfg's encoding (--as,
+ * else the arm's --proto, else as recorded) into cfg: its calls as the
+ * verbs, its connections, its mean rate and, without --loop, its span
+ * (sped up) as the window, bounded by -d. Refuses --as, --speed and
+ * --loop without --replay, and the options the recording decides with
+ * it. @return 0, or -1 with err. */
+int options_replay_arm(const struct options *o, struct run_config *cfg, char *err);
+
 /* options_stages.c: with --stages, refuses --rate and --duration beside
  * them and sets o->cfg's duration_ns (the stages' sum) and rate (their
  * mean offered rate); without, nothing. @return 0, or -1 with err. */

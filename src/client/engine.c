@@ -245,7 +245,7 @@ static void end_run(struct engine *e, int64_t at_ns)
     /* A fleet's spread starts and the periodic calls' phases offer less in
      * the window than their nominal rates: the target is what the window
      * was offered (a rank of a fleet offers only its own hosts'). */
-    if (e->cfg->rate > 0 && e->end_ns > e->m0_ns && (e->lanes[0].periodic.n || e->fleet) &&
+    if (e->cfg->rate > 0 && e->end_ns > e->m0_ns && (e->lanes[0].periodic.n || e->fleet || e->rec) &&
         !(e->fleet && e->cfg->split_ranks > 1))
         e->res->cfg.rate = lanes_offered(e, e->m0_ns, e->end_ns);
     else if (e->end_ns > e->m0_ns && e->fleet) /* a rank's share of a fleet: its own hosts' */
@@ -315,6 +315,7 @@ static void begin(struct engine *e)
         e->tick_k = 1;
     }
     periodic_longest(cfg, &e->mix_off);
+    e->mix_off |= e->rec != NULL; /* a replay sends the recorded calls alone */
     if (cfg->rate > 0) /* the target rate the reports judge by: every call, every target */
         e->res->cfg.rate = lanes_target_rate(e);
     lanes_begin(e, now);

@@ -11,6 +11,11 @@
 
 static int load(struct engine *e, char *err)
 {
+    if (e->rec) { /* a replay's calls: the recording's, loaded by lanes_setup */
+        e->wl = &e->rec->wl;
+        e->wl_xml = !strcmp(e->enc->name, "xmlrpc");
+        return 0;
+    }
     e->wl = calloc(1, sizeof *e->wl);
     if (!e->wl) {
         snprintf(err, ERR_LEN, "out of memory");
@@ -79,8 +84,13 @@ void engine_workload_free(struct engine *e)
     buf_free(&e->stamp_body);
     e->cx.calls = NULL; /* their checks go with the file */
     e->cx.ncalls = 0;
-    if (e->wl)
+    if (e->wl && !e->rec)
         workload_free(e->wl);
-    free(e->wl);
+    if (!e->rec)
+        free(e->wl);
     e->wl = NULL;
+    if (e->rec)
+        recording_free(e->rec);
+    free(e->rec);
+    e->rec = NULL;
 }

@@ -374,6 +374,23 @@ static void walk_unsent_periodic(struct engine *e, struct lane *l, int censor)
     }
 }
 
+/* The same for a replay's recorded calls (l->replay stays where the
+ * sends stopped). */
+static void walk_unsent_replay(struct engine *e, struct lane *l, int censor)
+{
+    struct replay_sched s = l->replay;
+    int verb;
+    while (e->rec && replay_sched_peek(&s, NULL) < e->end_ns) {
+        int64_t t = replay_sched_take(&s, &verb);
+        if (t < e->m0_ns)
+            continue;
+        if (censor)
+            result_censor(e->res, verb, (e->over_ns - t) / NS_PER_US);
+        else
+            count_one_unsent(e, l, verb, t);
+    }
+}
+
 /* The requests due in the window that never went out (every connection
  * was busy): unsent, the mix's each given the verb the mix had next, a
  * periodic call's its own. Where the mix's began is kept for
@@ -383,6 +400,7 @@ void engine_count_unsent(struct engine *e, struct lane *l)
     if (e->cfg->rate <= 0) /* a closed loop has no schedule */
         return;
     walk_unsent_periodic(e, l, 0);
+    walk_unsent_replay(e, l, 0);
     if (e->mix_off)
         return;
     l->unsent = l->sched;
@@ -401,8 +419,10 @@ void engine_count_unsent(struct engine *e, struct lane *l)
  * stored per request. */
 void engine_censor_unsent(struct engine *e, struct lane *l)
 {
-    if (e->cfg->rate > 0)
+    if (e->cfg->rate > 0) {
         walk_unsent_periodic(e, l, 1);
+        walk_unsent_replay(e, l, 1);
+    }
     if (!l->have_unsent)
         return;
     struct sched s = l->unsent;

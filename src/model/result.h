@@ -198,6 +198,14 @@ struct run_config {
     struct run_stage stages[RUN_MAX_STAGES];
     size_t nstages;
     char targets_file[256];  /* --targets FILE ("" none): a fleet (run only) */
+    /* --replay FILE ("" none): the recorded calls at their recorded times,
+     * the verbs its distinct calls (encoders/recording.h); --as: the
+     * encoding they are sent in ("" as recorded); --speed: time
+     * compressed so many fold; --loop: the recording repeats for -d. */
+    char replay[256];
+    char replay_as[16];
+    double replay_speed;
+    int replay_loop;
 };
 
 /* What a run looks like while it goes, handed to run_hooks.on_snapshot as

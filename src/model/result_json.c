@@ -95,10 +95,14 @@ static json_object *config_value(const struct config_key *k, const struct run_co
     int64_t ns = k->size == sizeof(int64_t) ? *(const int64_t *)at : 0;
     *null_out = 0;
     switch (k->kind) {
-    case CFK_BOOL: return json_object_new_boolean(*(const int *)at);
+    case CFK_BOOL:
+        return (k->flags & CFK_OMIT_EMPTY) && !*(const int *)at
+                   ? NULL : json_object_new_boolean(*(const int *)at);
     case CFK_INT: return json_object_new_int64(*(const int *)at);
     case CFK_U64: return json_object_new_int64((int64_t)*(const uint64_t *)at);
-    case CFK_DOUBLE: return json_object_new_double(*(const double *)at);
+    case CFK_DOUBLE:
+        return (k->flags & CFK_OMIT_EMPTY) && *(const double *)at == k->dflt
+                   ? NULL : json_object_new_double(*(const double *)at);
     case CFK_SECONDS: return json_object_new_double((double)ns / 1e9);
     case CFK_SECONDS_OR_NULL:
         *null_out = ns < 0; /* -1: unknown */
