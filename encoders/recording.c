@@ -127,15 +127,14 @@ static int take_call(struct recording *r, json_object *o, size_t *cap, char *why
     return 0;
 }
 
-/* One line (lineno from 1). @return 0, 1 at the trailer, or -1 with why. */
+/* One line (lineno from 1). Lines that are no call (not JSON, or a kind
+ * a later recorder writes) are skipped, as the format says.
+ * @return 0, 1 at the trailer, or -1 with why. */
 static int take_line(struct recording *r, const char *text, int lineno, size_t *cap, char *why)
 {
     json_object *o = json_tokener_parse(text);
     int rc = 0;
-    if (!json_object_is_type(o, json_type_object)) {
-        snprintf(why, ERR_LEN, "not a JSON object");
-        rc = -1;
-    } else if (lineno == 1 && !is_header(o)) {
+    if (lineno == 1 && !is_header(o)) {
         snprintf(why, ERR_LEN, "not a recording (line 1 is no {\"rpcbench_recording\": 1} "
                  "header)");
         rc = -1;
@@ -144,7 +143,7 @@ static int take_line(struct recording *r, const char *text, int lineno, size_t *
         if (json_object_object_get_ex(o, "t", &t))
             r->span_ns = llround(json_object_get_double(t) * 1e9);
         rc = 1;
-    } else if (lineno > 1 && json_object_object_get_ex(o, "method", NULL)) {
+    } else if (json_object_object_get_ex(o, "method", NULL)) { /* other lines: skipped */
         rc = take_call(r, o, cap, why);
     }
     json_object_put(o);
