@@ -59,9 +59,10 @@ int opt_parse_workload(struct options *o, const char *arg, char *err)
 int options_check_workload(const struct options *o, char *err)
 {
     const struct run_config *c = &o->cfg;
-    if (!c->workload[0])
+    if (!c->workload[0] && !o->verb_given)
         return 0;
-    if (o->verb_given || o->method_given || c->method_params[0]) {
+    const char *what = c->workload[0] ? c->workload : "--verb";
+    if (c->workload[0] && (o->verb_given || o->method_given || c->method_params[0])) {
         snprintf(err, ERR_LEN, "--workload: not with --verb, --method or --params (the file "
                  "names its calls)");
         return -1;
@@ -70,14 +71,14 @@ int options_check_workload(const struct options *o, char *err)
     for (size_t i = 0; i < c->nverbs; i++)
         own += c->verbs[i].every_ns > 0;
     if (own == c->nverbs && o->given[opt_find("rate") - opt_rows]) {
-        snprintf(err, ERR_LEN, "--rate: every call of %.100s has its own period (\"every\"); "
-                 "give no --rate", c->workload);
+        snprintf(err, ERR_LEN, "--rate: every call of %.100s has its own period (\"every\", "
+                 "V@P); give no --rate", what);
         return -1;
     }
     /* a closed loop has no schedule: the periodic calls would never go */
     if (own && c->rate <= 0) {
-        snprintf(err, ERR_LEN, "--rate max: %.100s has calls with their own period (\"every\"), "
-                 "which a closed loop never sends; give a rate", c->workload);
+        snprintf(err, ERR_LEN, "--rate max: %.100s has calls with their own period (\"every\", "
+                 "V@P), which a closed loop never sends; give a rate", what);
         return -1;
     }
     return 0;

@@ -72,6 +72,9 @@ static json_object *config_verbs_json(const struct run_config *c)
         json_object *v = json_object_new_object();
         json_object_object_add(v, "name", json_object_new_string(c->verbs[i].name));
         add_int(v, "weight", c->verbs[i].weight);
+        if (c->verbs[i].every_ns) /* its own period: weight 0 says no share of the mix */
+            json_object_object_add(v, "every_s",
+                                   json_object_new_double((double)c->verbs[i].every_ns / 1e9));
         json_object_array_add(verbs, v);
     }
     return verbs;

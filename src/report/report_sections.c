@@ -46,16 +46,30 @@ void report_kv_metric(struct doc_kv *d, unsigned where, const char *key,
 
 /* ---- configuration --------------------------------------------------------- */
 
-/* What the target rate is where it is not --rate: said plainly. */
-static const char *target_note(const struct run_config *c)
+/* What the target rate is where it is not --rate, said plainly, into
+ * buf. A fleet's window is offered less than its hosts' steady rates
+ * while their spread starts come in: both are said. @return buf. */
+static const char *target_note(const struct run_result *r, char *buf, size_t len)
 {
+    const struct run_config *c = &r->cfg;
+    double steady = 0, own = 0; /* a host's row: its mix's rate, or its periods' if no mix */
+    size_t mixed = 0;
+    for (size_t i = 0; i < c->nverbs; i++) {
+        own += c->verbs[i].every_ns ? 1e9 / (double)c->verbs[i].every_ns : 0;
+        mixed += !c->verbs[i].every_ns;
+    }
+    for (size_t i = 0; i < r->ntargets; i++)
+        steady += r->targets[i].rate + (mixed ? own : 0);
+    buf[0] = '\0';
     if (c->nstages)
         return " (the stages' mean)";
     if (c->replay[0])
         return " (the recorded calls intended in the window)";
-    if (c->targets_file[0])
-        return " (what the window offered: the hosts' starts spread over their first period "
-               "included)";
+    if (c->targets_file[0] && r->ntargets) {
+        snprintf(buf, len, " (what the window offered, the hosts' starts spread over their "
+                 "first period included; steady %.2f/s)", steady);
+        return buf;
+    }
     for (size_t i = 0; i < c->nverbs; i++)
         if (c->verbs[i].every_ns)
             return " (what the window offered: the periodic calls' sends in it)";
@@ -76,8 +90,9 @@ static void rate_line(struct doc_kv *d, const struct run_result *r)
     /* a merge names every process its runs had, not the first one's */
     result_arrivals_text(r->merged.arrivals ? r->merged.arrivals : 1u << c->arrival, arrivals,
                          sizeof arrivals);
+    char note[160];
     doc_kv_add(d, DOC_IN_BOTH, "rate", "%s target%s, %.2f/s achieved (%s arrivals, %s)", target,
-               target_note(c), r->rate_achieved, arrivals, pacer);
+               target_note(r, note, sizeof note), r->rate_achieved, arrivals, pacer);
     if (!c->nstages)
         return;
     doc_kv_add(d, DOC_IN_BOTH, "stages", "%s", ""); /* as --stages takes them */
