@@ -103,8 +103,7 @@ const struct opt_row opt_rows[] = {
      .help = "measured time (units us ms s m h; a bare number\nis seconds)"},
     {.name = "warmup", .type = OT_DURATION, C_AT(warmup_ns), .arg = "D", .def = "0",
      .cmds = IN_LOAD, .help = "excluded from every figure"},
-    {.name = "targets", .type = OT_STRING, C_AT(targets_file), .arg = "FILE", .cmds = IN_RUN,
-     .why_only = "run drives one fleet",
+    {.name = "targets", .type = OT_STRING, C_AT(targets_file), .arg = "FILE", .cmds = IN_LOAD,
      .help = "a fleet of hosts, one a line: URL [rate=R |\n"
              "stages=S] (R as --rate's, default --rate; S as\n"
              "--stages'); each host has its own connections\n"

@@ -1,4 +1,5 @@
 #include "cli/options.h"
+#include "cli/cli_targets.h"
 #include "dist/dist.h"
 
 #include <getopt.h>
@@ -264,6 +265,20 @@ static int parse_pids(const char *s, struct run_config *cfg, char *err)
     return 0;
 }
 
+/* compare's and sweep's --targets, checked before anything is sent as
+ * run checks its own (cmd_run.c); each of their runs reads the file again
+ * (measured_run). @return 0, or -1 with err. */
+static int fleet_arm(const struct options *o, struct run_config *cfg, char *err)
+{
+    static struct targets_file tf;
+    if (!cfg->targets_file[0] || !(o->compare || o->sweep))
+        return 0;
+    int rc = cli_targets_load(cfg, o->url[0] != 0, options_given(o, "duration"),
+                              options_given(o, "connections"), &tf, err);
+    targets_file_free(&tf);
+    return rc;
+}
+
 int options_arm(const struct options *o, int arm, struct run_config *cfg, char *err)
 {
     *cfg = o->cfg;
@@ -301,7 +316,7 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
      * against 4 at a low rate, charged to the STOMP arm. */
     if (o->compare)
         cfg->connections = o->conns[arm] ? o->conns[arm] : 1;
-    if (options_replay_arm(o, cfg, err)) /* its encoding may be the recording's */
+    if (options_replay_arm(o, cfg, err) || fleet_arm(o, cfg, err)) /* its encoding may be the recording's */
         return -1;
     if (!cfg->label[0])
         snprintf(cfg->label, sizeof cfg->label, "%s", cfg->encoding);
