@@ -279,6 +279,22 @@ static int fleet_arm(const struct options *o, struct run_config *cfg, char *err)
     return rc;
 }
 
+/* --workload A,B: the arm's own file and its calls (compare); run has
+ * one arm. @return 0, or -1 with err. */
+static int workload_arm(const struct options *o, int arm, struct run_config *cfg, char *err)
+{
+    int checks;
+    if (!o->workload_arms[1][0])
+        return 0;
+    if (!o->compare) {
+        snprintf(err, ERR_LEN, "--workload: one file for %s ('%.64s,%.64s' is a pair: A,B pairs "
+                 "are for compare)", o->sweep ? "sweep" : "run", o->workload_arms[0],
+                 o->workload_arms[1]);
+        return -1;
+    }
+    return options_workload_verbs(o->workload_arms[arm], cfg, &checks, err);
+}
+
 int options_arm(const struct options *o, int arm, struct run_config *cfg, char *err)
 {
     *cfg = o->cfg;
@@ -316,7 +332,7 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
      * against 4 at a low rate, charged to the STOMP arm. */
     if (o->compare)
         cfg->connections = o->conns[arm] ? o->conns[arm] : 1;
-    if (options_replay_arm(o, cfg, err) || fleet_arm(o, cfg, err)) /* its encoding may be the recording's */
+    if (workload_arm(o, arm, cfg, err) || options_replay_arm(o, cfg, err) || fleet_arm(o, cfg, err)) /* its encoding may be the recording's */
         return -1;
     if (!cfg->label[0])
         snprintf(cfg->label, sizeof cfg->label, "%s", cfg->encoding);

@@ -21,7 +21,8 @@ static int load(struct engine *e, char *err)
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }
-    if (workload_load(e->wl, e->cfg->workload, err))
+    e->wl_xml = !strcmp(e->enc->name, "xmlrpc");
+    if (workload_load(e->wl, e->cfg->workload, err) || workload_resolve(e->wl, e->wl_xml, err))
         return -1;
     if (e->wl->ncalls != e->cfg->nverbs) {
         snprintf(err, ERR_LEN, "%.100s: changed since the run began", e->cfg->workload);
