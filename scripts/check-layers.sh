@@ -6,6 +6,8 @@
 #    │                 │  └──> net, encoders ──────────> base
 #    ├──> report ──> judge ──> model
 #    ├──> server ──> net, encoders, base   (never client or model)
+#    ├──> record ──> server, stats, net, encoders, base  (the recording
+#    │               proxy: it listens as serve does, never client or model)
 #    ├──> agent ──> stats, net, base        (never client or model)
 #    └──> profile ──> judge, model, stats, base  (never client: the engine
 #                     reports its window through run_hooks, see issue 27)
@@ -35,10 +37,11 @@ allowed() {
     report) echo "report judge model stats base" ;;
     client) echo "client net encoders stats model base" ;;
     server) echo "server net encoders base" ;;
+    record) echo "record server net encoders stats base" ;;
     agent) echo "agent stats net base" ;;
     profile) echo "profile judge model stats base" ;;
     dist) echo "dist client model stats net base" ;;
-    cli) echo "cli dist client server agent profile report judge model stats net encoders base" ;;
+    cli) echo "cli dist client server record agent profile report judge model stats net encoders base" ;;
     *) return 1 ;;
     esac
 }
@@ -59,7 +62,7 @@ for f in src/*/*.[ch] encoders/*.[ch]; do
     dir=${f%/*}
     layer=${dir##*/}
     if ! may=$(allowed "$layer"); then
-        echo "$f: '$layer' is not a layer (base net stats encoders model judge report client dist server agent profile cli)"
+        echo "$f: '$layer' is not a layer (base net stats encoders model judge report client dist server record agent profile cli)"
         bad=$((bad + 1))
         continue
     fi

@@ -18,7 +18,9 @@ from rpctest import check, main, need_package, rpcbench
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 COMMON = {"--help", "--version"}
-COMMANDS = ("serve", "run", "compare", "report", "sweep", "agent")
+COMMANDS = ("serve", "run", "compare", "report", "sweep", "agent", "record")
+# Where each command's section is: the README, or a page of its own.
+DOC_FILES = ("README.md", os.path.join("docs", "record.md"))
 
 
 def help_options(cmd):
@@ -28,8 +30,9 @@ def help_options(cmd):
 
 
 def readme_sections():
-    """{command: text of its '### `rpcbench command`' section}."""
-    text = open(os.path.join(ROOT, "README.md")).read()
+    """{command: text of its '### `rpcbench command`' section} (README.md's,
+    and docs/record.md's for record)."""
+    text = "\n".join(open(os.path.join(ROOT, f)).read() for f in DOC_FILES)
     parts = re.split(r"^(#{2,3} .*)$", text, flags=re.M)
     sections = {}
     for head, body in zip(parts[1::2], parts[2::2]):
@@ -46,7 +49,7 @@ def readme_options(sections, cmd):
 
 def test_every_help_option_in_readme_and_back():
     sections = readme_sections()
-    for cmd in ("serve", "run", "report", "agent"):
+    for cmd in ("serve", "run", "report", "agent", "record"):
         helped, documented = help_options(cmd), readme_options(sections, cmd)
         check(helped - documented == set(), "%s: in --help, not in README: %s"
               % (cmd, sorted(helped - documented)))
@@ -181,7 +184,7 @@ def check_man(text, where):
         if row["default"]:
             check("Default: %s." % row["default"] in flat, "%s: --%s's default"
                   % (where, row["name"]))
-        for cmd in ("run", "compare", "sweep", "report", "serve", "agent"):
+        for cmd in ("run", "compare", "sweep", "report", "serve", "agent", "record"):
             own = " ".join(row["help_" + cmd].split())
             check(not own or "In %s: %s" % (cmd, own) in flat, "%s: --%s's help in %s %r"
                   % (where, row["name"], cmd, own))

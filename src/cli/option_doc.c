@@ -31,6 +31,15 @@ static const struct {
                    "  machine's busy, steal and load, on the run's interval grid. Read-only;\n"
                    "  answers only with the token; loopback unless --listen says otherwise.\n",
                    "", "  Prints \"listening on HOST:PORT\" once ready; SIGINT/SIGTERM stop it.\n"},
+    [CMD_RECORD] = {"record", "rpcbench record --listen HOST:PORT --to URL [--out FILE] [options]",
+                    "  A proxy between real clients and a real server: forwards every byte\n"
+                    "  unchanged both ways (HTTP with XML-RPC or JSON-RPC, and STOMP, on one\n"
+                    "  port, plain or TLS) and writes each call it sees to a recording\n"
+                    "  (JSON Lines: time, connection, method, params, sizes, latency,\n"
+                    "  outcome; credentials as ***). `rpcbench report FILE` summarises it.\n",
+                    "",
+                    "  Prints \"listening on HOST:PORT\" once ready; -d, SIGINT or SIGTERM stop\n"
+                    "  it (exit 0): the recording ends with the proxy's added latency.\n"},
     [CMD_RUN] = {"run", "rpcbench run [options]", "",
                  "             3 a --threshold condition failed, or no request succeeded;\n"
                  "             130 interrupted by SIGINT, 143 by SIGTERM (128 + the signal;\n"

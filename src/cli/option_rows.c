@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "cli/sweep_args.h"
 #include "agent/agent.h"
+#include "record/proxy.h"
 #include "server/server.h"
 #include "server/serve_fleet.h"
 #include "server/vmsim.h"
@@ -20,6 +21,7 @@
 #define S_AT(f) AT(struct sweep_args, HOME_SWEEP, f)
 #define V_AT(f) AT(struct server_config, HOME_SERVE, f)
 #define A_AT(f) AT(struct agent_config, HOME_AGENT, f)
+#define R_AT(f) AT(struct record_config, HOME_RECORD, f)
 
 #define RUNS (IN_RUN | IN_COMPARE)
 /* sweep's and serve's own rows: the last one given counts, as it always
@@ -27,6 +29,7 @@
 #define SWEEP_ONLY .cmds = IN_SWEEP, .repeatable = 1
 #define SERVE_ONLY .cmds = IN_SERVE, .repeatable = 1
 #define AGENT_ONLY .cmds = IN_AGENT, .repeatable = 1
+#define RECORD_ONLY .cmds = IN_RECORD, .repeatable = 1
 
 static const char *const call_graphs[] = {"auto", "fp", "dwarf"}; /* enum profile_call_graph */
 static const char *const profile_modes[] = {"auto", "perf", "python"}; /* enum profile_mode */
@@ -457,11 +460,35 @@ const struct opt_row opt_rows[] = {
      .def_doc = "in --tls-cert's file", .help = "its private key"},
     {.name = "tls-ca", .type = OT_ARGV, A_AT(tls_ca), .arg = "FILE", AGENT_ONLY,
      .help = "require client certificates signed by this CA"},
+    /* record's: the proxy between a client and its server (record/proxy.h) */
+    {.name = "listen", .type = OT_STRING, R_AT(listen), .arg = "HOST:PORT", RECORD_ONLY,
+     .help = "where the clients connect (required; port 0\npicks one; HTTP and STOMP on one port)"},
+    {.name = "to", .type = OT_STRING, R_AT(to), .arg = "URL", RECORD_ONLY,
+     .help = "the real server (required): http[s]://H:P or\nstomp[s]://H:P; https/stomps: TLS to it"},
+    {.name = "out", .type = OT_STRING, R_AT(out), .arg = "FILE", .def = "recording.jsonl",
+     RECORD_ONLY, .help = "the recording (JSON Lines, docs/record.md)"},
+    {.name = "duration", .short_opt = 'd', .type = OT_DURATION, R_AT(duration_ns), .arg = "D",
+     .def_doc = "until SIGINT/SIGTERM", RECORD_ONLY, .help = "stop after D"},
+    {.name = "max-body", .type = OT_SIZE, R_AT(max_msg), .arg = "SIZE", .def = "16MiB",
+     RECORD_ONLY,
+     .help = "largest message recorded (a longer one is\nforwarded whole, recorded as an error)"},
+    {.name = "tls-cert", .type = OT_ARGV, R_AT(tls_cert), .arg = "FILE", RECORD_ONLY,
+     .help = "end the clients' TLS with this certificate\n(PEM); without it clients speak plain"},
+    {.name = "tls-key", .type = OT_ARGV, R_AT(tls_key), .arg = "FILE", RECORD_ONLY,
+     .def_doc = "in --tls-cert's file", .help = "its private key"},
+    {.name = "cacert", .type = OT_STRING, R_AT(cacert), .arg = "F", RECORD_ONLY,
+     .help = "TLS to the server: verify it against this CA"},
+    {.name = "cert", .type = OT_STRING, R_AT(cert), .arg = "F", RECORD_ONLY,
+     .help = "TLS to the server: the client certificate"},
+    {.name = "key", .type = OT_STRING, R_AT(key), .arg = "F", RECORD_ONLY,
+     .help = "TLS to the server: the certificate's key"},
+    {.name = "insecure", .type = OT_FLAG, R_AT(insecure), RECORD_ONLY,
+     .help = "TLS to the server without verifying it"},
     {.name = "version", .no_diff = 1, .short_opt = 'V', .type = OT_VERSION,
-     .cmds = IN_LOAD | IN_REPORT | IN_SERVE | IN_AGENT,
+     .cmds = IN_LOAD | IN_REPORT | IN_SERVE | IN_AGENT | IN_RECORD,
      .help = "the version"},
     {.name = "help", .no_diff = 1, .short_opt = 'h', .type = OT_HELP,
-     .cmds = IN_LOAD | IN_REPORT | IN_SERVE | IN_AGENT,
+     .cmds = IN_LOAD | IN_REPORT | IN_SERVE | IN_AGENT | IN_RECORD,
      .help = "this text"},
 };
 

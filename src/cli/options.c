@@ -10,6 +10,7 @@
 #include "cli/sweep_args.h"
 #include "encoders/encoder.h"
 #include "agent/agent.h"
+#include "record/proxy.h"
 #include "server/server.h"
 
 /* OT_CHOICE rows store an int into these. */
@@ -100,7 +101,8 @@ static int check(const struct options *o, char *err)
 
 /* Fills o with the defaults of the table, from the rows' own parsers. */
 static int defaults(struct options *o, enum opt_cmd cmd, struct sweep_args *sweep,
-                    struct server_config *serve, struct agent_config *agent, char *err)
+                    struct server_config *serve, struct agent_config *agent,
+                    struct record_config *record, char *err)
 {
     memset(o, 0, sizeof *o);
     o->compare = cmd == CMD_COMPARE;
@@ -113,6 +115,9 @@ static int defaults(struct options *o, enum opt_cmd cmd, struct sweep_args *swee
     o->agent = agent;
     if (agent)
         memset(agent, 0, sizeof *agent);
+    o->record = record;
+    if (record)
+        memset(record, 0, sizeof *record);
     o->cfg.idle_baseline_ns = -1; /* no value says it: server_cpu_idle_ns decides */
     if (opt_defaults(o, cmd, err))
         return -1;
@@ -129,7 +134,7 @@ static void rest_flags(int argc, char **argv, enum opt_cmd cmd, const char *shor
     int opt;
     char ignored[ERR_LEN];
     while ((opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-        const struct opt_row *r = opt_from_getopt(opt);
+        const struct opt_row *r = opt_from_getopt(opt, cmd);
         if (r && r->type == OT_FLAG)
             (void)opt_apply(r, o, cmd, NULL, ignored);
     }
@@ -147,7 +152,7 @@ static int parse_argv(int argc, char **argv, enum opt_cmd cmd, struct options *o
     opterr = 0;
     int opt, rc = 0;
     while (rc == 0 && (opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-        const struct opt_row *r = opt_from_getopt(opt);
+        const struct opt_row *r = opt_from_getopt(opt, cmd);
         if (r && r->type == OT_HELP) {
             opt_usage(stdout, cmd);
             return 1;
@@ -174,12 +179,13 @@ static int parse_argv(int argc, char **argv, enum opt_cmd cmd, struct options *o
     return rc;
 }
 
-/* serve's and agent's: their own rows only, none of run's checks. */
+/* serve's, agent's and record's: their own rows only (home the one not
+ * NULL of sc, ac, rc), none of run's checks. */
 static int parse_own(int argc, char **argv, enum opt_cmd cmd, struct server_config *sc,
-                     struct agent_config *ac, char *err)
+                     struct agent_config *ac, struct record_config *rec, char *err)
 {
     static struct options o; /* large: off the stack */
-    if (defaults(&o, cmd, NULL, sc, ac, err))
+    if (defaults(&o, cmd, NULL, sc, ac, rec, err))
         return -1;
     int rc = parse_argv(argc, argv, cmd, &o, err);
     if (rc == 0 && optind < argc) {
@@ -191,18 +197,23 @@ static int parse_own(int argc, char **argv, enum opt_cmd cmd, struct server_conf
 
 int options_parse_serve(int argc, char **argv, struct server_config *sc, char *err)
 {
-    return parse_own(argc, argv, CMD_SERVE, sc, NULL, err);
+    return parse_own(argc, argv, CMD_SERVE, sc, NULL, NULL, err);
 }
 
 int options_parse_agent(int argc, char **argv, struct agent_config *ac, char *err)
 {
-    return parse_own(argc, argv, CMD_AGENT, NULL, ac, err);
+    return parse_own(argc, argv, CMD_AGENT, NULL, ac, NULL, err);
+}
+
+int options_parse_record(int argc, char **argv, struct record_config *rc, char *err)
+{
+    return parse_own(argc, argv, CMD_RECORD, NULL, NULL, rc, err);
 }
 
 int options_parse(int argc, char **argv, enum opt_cmd cmd, struct sweep_args *sweep,
                   struct options *o, char *err)
 {
-    if (defaults(o, cmd, sweep, NULL, NULL, err))
+    if (defaults(o, cmd, sweep, NULL, NULL, NULL, err))
         return -1;
     int rc = parse_argv(argc, argv, cmd, o, err);
     if (rc)

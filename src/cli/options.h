@@ -18,6 +18,7 @@
 struct sweep_args;
 struct server_config;
 struct agent_config;
+struct record_config;
 
 /* Large: callers keep it static. positional points into the argv given to
  * options_parse, which must outlive it. */
@@ -66,6 +67,7 @@ struct options {
                                  rows), the caller's; NULL for run, compare */
     struct server_config *serve; /* serve's (HOME_SERVE rows), the caller's */
     struct agent_config *agent;  /* agent's (HOME_AGENT rows), the caller's */
+    struct record_config *record; /* record's (HOME_RECORD rows), the caller's */
     struct profile_opts profile; /* --profile, --profiler, --profile-* */
 };
 
@@ -91,6 +93,8 @@ int options_parse(int argc, char **argv, enum opt_cmd cmd, struct sweep_args *sw
 int options_parse_serve(int argc, char **argv, struct server_config *sc, char *err);
 /* The same for `agent`, into ac (the caller's). */
 int options_parse_agent(int argc, char **argv, struct agent_config *ac, char *err);
+/* The same for `record`, into rc (the caller's). */
+int options_parse_record(int argc, char **argv, struct record_config *rc, char *err);
 
 /* @return 1 when the option named name (opt_rows) was on the command
  * line, else 0. */
