@@ -20,7 +20,7 @@ import tempfile
 import threading
 import time
 
-from rpctest import JsonRpcHandler, Recorder, Server, check, main, rpcbench
+from rpctest import RPCBENCH, JsonRpcHandler, Listening, Recorder, Server, check, main, rpcbench
 
 # (t, conn, method, params): three connections, a poll of each as the engine sends
 CALLS = sorted(
@@ -224,8 +224,43 @@ def test_compare_replay_each_arm_translated():
                   "%s: %r" % (name, rows.get(name)))
 
 
+def test_record_then_replay():
+    """rpcbench record between a client (rpcbench run over STOMP, two
+    connections) and serve, then its recording replayed against serve: the
+    same calls, methods and connections, at the recorded times."""
+    with tempfile.TemporaryDirectory() as d:
+        rec, log = os.path.join(d, "rec.jsonl"), os.path.join(d, "rl.csv")
+        with Server("--vms", "5") as srv:
+            proxy = Listening([RPCBENCH, "record", "--listen", "127.0.0.1:0", "--to",
+                               "stomp://%s" % srv.addr, "--out", rec], "record")
+            with proxy:
+                rc, _, err = rpcbench("run", "-u", "stomp://%s" % proxy.addr, "--verb",
+                                      "list@200ms,getAllVmStats@500ms", "-d", "2s", "-c", "2",
+                                      "--quiet", "--output", os.devnull, timeout=60)
+                check(rc == 0, "the client through record: rc %d %r" % (rc, err[-400:]))
+                proxy.stop()
+            with open(rec) as f:
+                calls = [json.loads(x) for x in f if '"method"' in x]
+            rc, _, err = rpcbench("run", "--replay", rec, "-u", "stomp://%s" % srv.addr,
+                                  "--quiet", "--requests-log", log, "--output", os.devnull,
+                                  timeout=60)
+            check(rc == 0, "replay: rc %d %r" % (rc, err[-400:]))
+        with open(log) as f:
+            rows = list(csv.DictReader(x for x in f if not x.startswith("#")))
+        check(len(rows) == len(calls) >= 10, "%d rows, %d recorded" % (len(rows), len(calls)))
+        want = sorted(round(c["t"] * 1e6) for c in calls)
+        got = sorted(int(r["intended_us"]) for r in rows)
+        check(all(abs(a - b) <= 2 for a, b in zip(want, got)), "times %r vs %r" % (got, want))
+        check(sorted(r["call"] for r in rows) == sorted(c["method"] for c in calls),
+              "methods differ")
+        check(len({r["conn"] for r in rows}) == len({c["conn"] for c in calls}),
+              "connections differ")
+        check(all(r["outcome"] == "ok" for r in rows), "outcomes %r" % rows[:3])
+
+
 if __name__ == "__main__":
     main([test_replay_sends_recorded_calls_at_their_times, test_speed_divides_intervals,
           test_loop_repeats_for_duration, test_serve_counts_every_call_over_stomp,
           test_as_xmlrpc_reaches_xmlrpc_verbs, test_no_counterpart_refused_before_sending,
-          test_thresholds_html_and_log_on_a_replay, test_compare_replay_each_arm_translated])
+          test_thresholds_html_and_log_on_a_replay, test_compare_replay_each_arm_translated,
+          test_record_then_replay])

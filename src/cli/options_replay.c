@@ -3,7 +3,7 @@
  * call with no counterpart in it is a usage error naming its method),
  * and its distinct calls become the run's verbs, so that every report,
  * table and threshold is per call as it is per verb. The engine reads
- * the file again for the schedule (encoders/recording.h). */
+ * the file again for the schedule (encoders/replay_file.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 
 #include "cli/option_table.h"
 #include "cli/options.h"
-#include "encoders/recording.h"
+#include "encoders/replay_file.h"
 
 int opt_parse_speed(struct options *o, const char *arg, char *err)
 {
@@ -65,7 +65,7 @@ static int check_alone(const struct options *o, const struct run_config *c, char
 
 /* The recording's calls into cfg: its verbs, connections, rate and
  * window. */
-static void take_recording(const struct options *o, const struct recording *r,
+static void take_recording(const struct options *o, const struct replay_file *r,
                            struct run_config *c)
 {
     snprintf(c->encoding, sizeof c->encoding, "%s", r->encoding);
@@ -97,13 +97,13 @@ int options_replay_arm(const struct options *o, struct run_config *c, char *err)
     /* --as, else the arm's --proto (a stomp:// URL's jsonrpc), else as recorded */
     const char *as = c->replay_as[0] ? c->replay_as
                      : o->encoding_given || !strncmp(c->url, "stomp", 5) ? c->encoding : "";
-    static struct recording r; /* its workload is large: off the stack */
+    static struct replay_file r; /* its workload is large: off the stack */
     char why[ERR_LEN];
-    int rc = recording_load(&r, c->replay, as, why);
+    int rc = replay_file_load(&r, c->replay, as, why);
     if (rc)
         snprintf(err, ERR_LEN, "--replay: %.200s", why);
     else
         take_recording(o, &r, c);
-    recording_free(&r);
+    replay_file_free(&r);
     return rc;
 }

@@ -62,7 +62,7 @@ struct engine {
      * (engine_workload.c); each request of such a call is stamped into
      * stamp_body (the wire frames it in cx.scratch): one loop thread. */
     struct workload *wl;        /* NULL: no workload file (--replay: rec's) */
-    struct recording *rec;      /* --replay: the recording, loaded once (NULL: none) */
+    struct replay_file *rec;      /* --replay: the recording, loaded once (NULL: none) */
     struct tmpl tmpl[RUN_MAX_VERBS];
     struct tmpl_state tstate;
     int wl_xml;                 /* the encoding is XML-RPC: decided once, at load */

@@ -109,7 +109,7 @@ static int replay_lanes(struct engine *e, const struct target *target, int *conn
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }
-    if (recording_load(e->rec, cfg->replay, e->enc->name, err))
+    if (replay_file_load(e->rec, cfg->replay, e->enc->name, err))
         return -1;
     if (e->rec->wl.ncalls != cfg->nverbs) {
         snprintf(err, ERR_LEN, "%.100s: changed since the run began", cfg->replay);
@@ -269,7 +269,7 @@ static void begin_one(struct engine *e, struct lane *l, int64_t now)
 /* --replay: each lane's recorded calls from now. */
 static void begin_replay(struct engine *e, int64_t now)
 {
-    const struct recording *r = e->rec;
+    const struct replay_file *r = e->rec;
     for (int k = 0; k < e->nlanes; k++)
         replay_sched_init(&e->lanes[k].replay, r->calls + r->first[k],
                           r->first[k + 1] - r->first[k], now, r->period_ns,

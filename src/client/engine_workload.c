@@ -91,7 +91,7 @@ void engine_workload_free(struct engine *e)
         free(e->wl);
     e->wl = NULL;
     if (e->rec)
-        recording_free(e->rec);
+        replay_file_free(e->rec);
     free(e->rec);
     e->rec = NULL;
 }

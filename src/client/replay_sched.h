@@ -1,5 +1,5 @@
 /* replay_sched: the intended send times of one recorded connection's
- * calls (encoders/recording.h), for `run --replay`: call i of round k is
+ * calls (encoders/replay_file.h), for `run --replay`: call i of round k is
  * due at t0 + (t_i + k * period) / speed, from absolute time as sched.h's
  * are, so its latency counts from the time it was recorded at. Without
  * loop there is one round. Nothing is allocated: the calls are the
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "encoders/recording.h"
+#include "encoders/replay_file.h"
 
 struct replay_sched {
     const struct rec_call *c; /* borrowed: n calls by time */

@@ -199,7 +199,7 @@ struct run_config {
     size_t nstages;
     char targets_file[256];  /* --targets FILE ("" none): a fleet (run only) */
     /* --replay FILE ("" none): the recorded calls at their recorded times,
-     * the verbs its distinct calls (encoders/recording.h); --as: the
+     * the verbs its distinct calls (encoders/replay_file.h); --as: the
      * encoding they are sent in ("" as recorded); --speed: time
      * compressed so many fold; --loop: the recording repeats for -d. */
     char replay[256];

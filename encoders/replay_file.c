@@ -1,8 +1,8 @@
-/* recording: a recording read for replay (recording.h). Each line is
+/* replay_file: a recording read for replay (replay_file.h). Each line is
  * parsed once, its call found among the distinct ones or added, and its
  * time and connection kept in 16 bytes; the calls are then sorted by
  * connection and time, so a connection's calls are one run of the array. */
-#include "encoders/recording.h"
+#include "encoders/replay_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -24,7 +24,7 @@ static int is_header(json_object *o)
 
 /* The call method(params) as one of r's distinct calls, added when new.
  * @return its index, or -1 with why (too many). */
-static int find_call(struct recording *r, const char *name, const char *method,
+static int find_call(struct replay_file *r, const char *name, const char *method,
                      json_object *params, char *why)
 {
     struct workload *w = &r->wl;
@@ -55,7 +55,7 @@ static int find_call(struct recording *r, const char *name, const char *method,
 /* A call line's method and params in r's encoding (translated when it
  * was recorded in the other). @return its distinct call's index, or -1
  * with why. */
-static int take_method(struct recording *r, json_object *o, char *why)
+static int take_method(struct replay_file *r, json_object *o, char *why)
 {
     json_object *m = NULL, *enc = NULL, *params = NULL;
     json_object_object_get_ex(o, "params", &params);
@@ -88,7 +88,7 @@ static int take_method(struct recording *r, json_object *o, char *why)
 }
 
 /* One call line: its time, connection and call. @return 0, or -1 with why. */
-static int take_call(struct recording *r, json_object *o, size_t *cap, char *why)
+static int take_call(struct replay_file *r, json_object *o, size_t *cap, char *why)
 {
     json_object *t = NULL, *conn = NULL;
     json_object_object_get_ex(o, "t", &t);
@@ -104,9 +104,9 @@ static int take_call(struct recording *r, json_object *o, size_t *cap, char *why
         snprintf(why, ERR_LEN, "\"conn\": want the connection's number, from 1");
         return -1;
     }
-    if (r->ncalls == RECORDING_MAX_CALLS) {
+    if (r->ncalls == REPLAY_FILE_MAX_CALLS) {
         snprintf(why, ERR_LEN, "more than %d calls: too large to replay (cut it; --loop "
-                 "repeats a part)", RECORDING_MAX_CALLS);
+                 "repeats a part)", REPLAY_FILE_MAX_CALLS);
         return -1;
     }
     int verb = take_method(r, o, why);
@@ -130,7 +130,7 @@ static int take_call(struct recording *r, json_object *o, size_t *cap, char *why
 /* One line (lineno from 1). Lines that are no call (not JSON, or a kind
  * a later recorder writes) are skipped, as the format says.
  * @return 0, 1 at the trailer, or -1 with why. */
-static int take_line(struct recording *r, const char *text, int lineno, size_t *cap, char *why)
+static int take_line(struct replay_file *r, const char *text, int lineno, size_t *cap, char *why)
 {
     json_object *o = json_tokener_parse(text);
     int rc = 0;
@@ -160,7 +160,7 @@ static int by_conn_time(const void *a, const void *b)
 
 /* Sorted by connection and time; the connections numbered densely from
  * 0; the span and the loop's round. @return 0, or -1 with why. */
-static int finish(struct recording *r, char *why)
+static int finish(struct replay_file *r, char *why)
 {
     qsort(r->calls, r->ncalls, sizeof *r->calls, by_conn_time);
     int64_t last = 0;
@@ -174,9 +174,9 @@ static int finish(struct recording *r, char *why)
             last = r->calls[i].t_ns;
     }
     r->nconns = k + 1;
-    if (r->nconns > RECORDING_MAX_CONNS) {
+    if (r->nconns > REPLAY_FILE_MAX_CONNS) {
         snprintf(why, ERR_LEN, "%u connections: replay opens one per recorded connection, "
-                 "%d at most", r->nconns, RECORDING_MAX_CONNS);
+                 "%d at most", r->nconns, REPLAY_FILE_MAX_CONNS);
         return -1;
     }
     r->first = calloc(r->nconns + 1, sizeof *r->first);
@@ -194,7 +194,7 @@ static int finish(struct recording *r, char *why)
 }
 
 /* The lines of f. @return 0, or -1 with err "PATH:LINE: why". */
-static int read_lines(struct recording *r, FILE *f, char *err)
+static int read_lines(struct replay_file *r, FILE *f, char *err)
 {
     char *line = NULL, why[ERR_LEN] = "";
     size_t len = 0, cap = 0;
@@ -221,7 +221,7 @@ static int read_lines(struct recording *r, FILE *f, char *err)
     return rc < 0 ? -1 : 0;
 }
 
-int recording_load(struct recording *r, const char *path, const char *as, char *err)
+int replay_file_load(struct replay_file *r, const char *path, const char *as, char *err)
 {
     memset(r, 0, sizeof *r);
     snprintf(r->wl.path, sizeof r->wl.path, "%s", path);
@@ -237,7 +237,7 @@ int recording_load(struct recording *r, const char *path, const char *as, char *
     return rc;
 }
 
-void recording_free(struct recording *r)
+void replay_file_free(struct replay_file *r)
 {
     workload_free(&r->wl);
     free(r->calls);

@@ -1,4 +1,4 @@
-/* recording: a recording of `rpcbench record` (JSON Lines), read for
+/* replay_file: a recording of `rpcbench record` (JSON Lines), read for
  * replay. Line 1 is the header {"rpcbench_recording": 1, ...}; then one
  * line per call {"t": s since the start, "conn": N (from 1), "encoding":
  * "xmlrpc"|"jsonrpc", "method": ..., "params": ..., ...}; a trailer
@@ -9,17 +9,17 @@
  * set of params), rendered once by the engine as a workload's calls are;
  * and a schedule: each recorded call as its time, its connection and
  * which of those calls it is (16 bytes a call, the whole recording held
- * once, bounded by RECORDING_MAX_CALLS). */
-#ifndef RPCBENCH_RECORDING_H
-#define RPCBENCH_RECORDING_H
+ * once, bounded by REPLAY_FILE_MAX_CALLS). */
+#ifndef RPCBENCH_REPLAY_FILE_H
+#define RPCBENCH_REPLAY_FILE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "encoders/workload.h"
 
-#define RECORDING_MAX_CALLS 2000000
-#define RECORDING_MAX_CONNS 10000 /* --connections' bound */
+#define REPLAY_FILE_MAX_CALLS 2000000
+#define REPLAY_FILE_MAX_CONNS 10000 /* --connections' bound */
 
 struct rec_call {
     int64_t t_ns;   /* since the recording's start */
@@ -27,7 +27,7 @@ struct rec_call {
     uint16_t verb;  /* its call in the workload */
 };
 
-struct recording {
+struct replay_file {
     struct workload wl;      /* the distinct calls (wl.path: the file) */
     struct rec_call *calls;  /* owned: ncalls, by conn then time */
     size_t ncalls;
@@ -44,10 +44,10 @@ struct recording {
  * as recorded, which must then be one encoding). A call recorded in the
  * other encoding is translated (vdsm_verbs.h). @return 0, or -1 with a
  * one-line err (ERR_LEN) naming the file and line: not a recording, a
- * bad call line, no calls, more than RECORDING_MAX_CALLS calls, more than
+ * bad call line, no calls, more than REPLAY_FILE_MAX_CALLS calls, more than
  * WL_MAX_CALLS distinct calls, or a call with no counterpart in as (its
  * method named). Free with recording_free (after -1 too). */
-int recording_load(struct recording *r, const char *path, const char *as, char *err);
-void recording_free(struct recording *r);
+int replay_file_load(struct replay_file *r, const char *path, const char *as, char *err);
+void replay_file_free(struct replay_file *r);
 
 #endif
