@@ -20,7 +20,7 @@ OPTION = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]*[a-z0-9]")
 COMMON = {"--help", "--version"}
 COMMANDS = ("serve", "run", "compare", "report", "sweep", "agent", "record")
 # Where each command's section is: the README, or a page of its own.
-DOC_FILES = ("README.md", os.path.join("docs", "record.md"))
+DOC_FILES = ("README.md", os.path.join("docs", "record.md"), os.path.join("docs", "replay.md"))
 
 
 def help_options(cmd):
@@ -30,15 +30,16 @@ def help_options(cmd):
 
 
 def readme_sections():
-    """{command: text of its '### `rpcbench command`' section} (README.md's,
-    and docs/record.md's for record)."""
+    """{command: text of its '### `rpcbench command`' sections} (README.md's,
+    docs/record.md's for record, docs/replay.md's for run's and compare's
+    replay options: a command's sections in several files are one)."""
     text = "\n".join(open(os.path.join(ROOT, f)).read() for f in DOC_FILES)
     parts = re.split(r"^(#{2,3} .*)$", text, flags=re.M)
     sections = {}
     for head, body in zip(parts[1::2], parts[2::2]):
         m = re.match(r"### `rpcbench (\w+)`", head)
         if m:
-            sections[m.group(1)] = body
+            sections[m.group(1)] = sections.get(m.group(1), "") + body
     check(set(COMMANDS) <= set(sections), "README sections: %r" % sorted(sections))
     return sections
 
