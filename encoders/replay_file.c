@@ -32,8 +32,9 @@ static int find_call(struct replay_file *r, const char *name, const char *method
     for (size_t i = 0; i < w->ncalls; i++) {
         if (!strcmp(w->call[i].method, method) && json_object_equal(w->call[i].params, params))
             return (int)i;
-        same_name += !strncmp(w->call[i].name, name, strlen(name)) &&
-                     (w->call[i].name[strlen(name)] == '\0' || w->call[i].name[strlen(name)] == '#');
+        size_t n = strlen(name);
+        same_name += !strncmp(w->call[i].name, name, n) &&
+                     (w->call[i].name[n] == '\0' || w->call[i].name[n] == '#');
     }
     if (w->ncalls == WL_MAX_CALLS) {
         snprintf(why, ERR_LEN, "more than %d distinct calls (method and params): replay renders "

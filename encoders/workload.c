@@ -391,7 +391,8 @@ static int resolve_call(struct wl_call *c, int xml, char *why)
     if (c->by_enc[0][0] || c->by_enc[1][0]) {
         m = c->by_enc[xml ? 0 : 1];
         if (!*m) {
-            snprintf(why, ERR_LEN, "no \"%s\" method for this encoding", xml ? "xmlrpc" : "jsonrpc");
+            snprintf(why, ERR_LEN, "no \"%s\" method for this encoding",
+                     xml ? "xmlrpc" : "jsonrpc");
             json_object_put(p);
             return -1;
         }

@@ -27,14 +27,17 @@ def fleet(d, n=3):
     return srv, targets, stats
 
 
-def run_fleet(srv, d, targets, stats, *args, window=True):
+def run_fleet(srv, d, targets, stats, *args, window=True, text=None):
     """run --targets with args (and -d DURATION_S when window) against
     srv, stopped after: the saved JSON and what each host counted itself
-    (url: requests)."""
+    (url: requests); text, a list, gets the report's text (else --quiet)."""
     saved = os.path.join(d, "r.json")
     dur = ["-d", "%ds" % DURATION_S] if window else []
-    rc, out, err = rpcbench("run", "--targets", targets, *dur, "--quiet", "--output", saved,
+    quiet = [] if text is not None else ["--quiet"]
+    rc, out, err = rpcbench("run", "--targets", targets, *dur, *quiet, "--output", saved,
                             *args, timeout=60)
+    if text is not None:
+        text.append(out)
     check(rc == 0, "run: rc %d %r" % (rc, err[-600:]))
     srv.stop()
     with open(saved) as f:
@@ -387,17 +390,11 @@ def test_verb_periods_name_the_fleet():
     the spread-in of the starts, beside the steady rate."""
     with tempfile.TemporaryDirectory() as d:
         srv, targets, stats = fleet(d)
+        texts = []
         with srv:
-            out = os.path.join(d, "r.json")
-            rc, text, err = rpcbench("run", "--targets", targets, "--verb",
-                                     "list@250ms,getAllVmStats@1s", "-d", "%ds" % DURATION_S,
-                                     "--output", out, timeout=60)
-            check(rc == 0, "run: rc %d %r" % (rc, err[-600:]))
-            srv.stop()
-        with open(out) as f:
-            doc = json.load(f)
-        with open(stats) as f:
-            served = {row["url"]: int(row["requests"]) for row in csv.DictReader(f)}
+            doc, served = run_fleet(srv, d, targets, stats, "--verb",
+                                    "list@250ms,getAllVmStats@1s", text=texts)
+        text = texts[0]
     check("3 targets from %s" % targets in text, "target line: %r" % text[:600])
     check("verbs       list@250ms,getAllVmStats@1s" in text, "verbs line: %r" % text[:900])
     check("spread" in text and "steady 15.00/s" in text, "rate line: %r" % text[:900])

@@ -343,7 +343,9 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
      * against 4 at a low rate, charged to the STOMP arm. */
     if (o->compare)
         cfg->connections = o->conns[arm] ? o->conns[arm] : 1;
-    if (workload_arm(o, arm, cfg, err) || options_replay_arm(o, cfg, err) || fleet_arm(o, cfg, err)) /* its encoding may be the recording's */
+    /* a replay's encoding may be the recording's */
+    if (workload_arm(o, arm, cfg, err) || options_replay_arm(o, cfg, err) ||
+        fleet_arm(o, cfg, err))
         return -1;
     if (!cfg->label[0])
         snprintf(cfg->label, sizeof cfg->label, "%s", cfg->encoding);
