@@ -137,6 +137,7 @@ struct lane {
     struct sched sched;         /* the weighted mix's, at its rate */
     struct periodic periodic;   /* its calls with their own period */
     struct replay_sched replay; /* --replay: its recorded connection's calls */
+    uint32_t rec_conn;          /* ... which (the recording's, from 0) */
     int wrr_current[RUN_MAX_VERBS]; /* smooth weighted round robin state */
     /* The schedule and verb mix where the requests never sent began (at
      * the end), replayed when the run is over to censor their waits. */

@@ -115,16 +115,20 @@ static int replay_lanes(struct engine *e, const struct target *target, int *conn
         snprintf(err, ERR_LEN, "%.100s: changed since the run began", cfg->replay);
         return -1;
     }
-    e->nlanes = (int)e->rec->nconns;
+    /* under mpirun the recorded connections are dealt out to the ranks whole */
+    unsigned ranks = cfg->split_ranks > 1 ? cfg->split_ranks : 1;
+    e->nlanes = (int)(e->rec->nconns / ranks + (cfg->split_rank < e->rec->nconns % ranks));
     e->multi = e->nlanes > 1;
-    e->lanes = calloc((size_t)e->nlanes, sizeof *e->lanes);
+    e->lanes = e->nlanes ? calloc((size_t)e->nlanes, sizeof *e->lanes) : NULL;
     if (!e->lanes) {
-        snprintf(err, ERR_LEN, "out of memory");
+        snprintf(err, ERR_LEN, e->nlanes ? "out of memory" : "--replay: %u recorded connections "
+                 "for %u ranks: rank %u has none", e->rec->nconns, ranks, cfg->split_rank);
         return -1;
     }
     for (int k = 0; k < e->nlanes; k++) {
         struct lane *l = &e->lanes[k];
-        size_t n = e->rec->first[k + 1] - e->rec->first[k];
+        l->rec_conn = (uint32_t)k * ranks + cfg->split_rank;
+        size_t n = e->rec->first[l->rec_conn + 1] - e->rec->first[l->rec_conn];
         l->index = k;
         l->first_conn = k;
         l->nconns = 1;
@@ -270,10 +274,11 @@ static void begin_one(struct engine *e, struct lane *l, int64_t now)
 static void begin_replay(struct engine *e, int64_t now)
 {
     const struct replay_file *r = e->rec;
-    for (int k = 0; k < e->nlanes; k++)
-        replay_sched_init(&e->lanes[k].replay, r->calls + r->first[k],
-                          r->first[k + 1] - r->first[k], now, r->period_ns,
-                          e->cfg->replay_speed, e->cfg->replay_loop);
+    for (int k = 0; k < e->nlanes; k++) {
+        uint32_t c = e->lanes[k].rec_conn;
+        replay_sched_init(&e->lanes[k].replay, r->calls + r->first[c], r->first[c + 1] - r->first[c],
+                          now, r->period_ns, e->cfg->replay_speed, e->cfg->replay_loop);
+    }
 }
 
 void lanes_begin(struct engine *e, int64_t now)
