@@ -15,6 +15,23 @@ static int all_periodic(const struct run_config *cfg)
     return cfg->nverbs > 0;
 }
 
+int cli_targets_stomp(const char *path)
+{
+    char line[512];
+    FILE *f = fopen(path, "r");
+    int stomp = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        const char *p = line + strspn(line, " \t");
+        if (*p == '#' || *p == '\n' || *p == '\r' || !*p)
+            continue;
+        stomp = !strncmp(p, "stomp", 5);
+        break;
+    }
+    if (f)
+        fclose(f);
+    return stomp;
+}
+
 int cli_targets_load(struct run_config *cfg, int url_given, int dur_given, int conns_given,
                      struct targets_file *tf, char *err)
 {

@@ -16,4 +16,9 @@
 int cli_targets_load(struct run_config *cfg, int url_given, int dur_given, int conns_given,
                      struct targets_file *tf, char *err);
 
+/* @return 1 when the first host of the targets file at path is a
+ * stomp:// or stomps:// URL (its fleet speaks JSON-RPC only), else 0
+ * (unreadable files are cli_targets_load's to refuse). */
+int cli_targets_stomp(const char *path);
+
 #endif

@@ -329,7 +329,8 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
     else if (pick_arm("--server-pid", o->server_pid, arm, pids, sizeof pids, err))
         return -1;
     /* STOMP carries JSON-RPC only: without --proto, that is the default */
-    if (!o->encoding_given && !strncmp(cfg->url, "stomp", 5))
+    if (!o->encoding_given && (!strncmp(cfg->url, "stomp", 5) ||
+                               (cfg->targets_file[0] && cli_targets_stomp(cfg->targets_file))))
         snprintf(cfg->encoding, sizeof cfg->encoding, "jsonrpc");
     if (!enc_find(cfg->encoding)) {
         snprintf(err, ERR_LEN, "--proto: unknown protocol '%s' (xmlrpc or jsonrpc)", cfg->encoding);

@@ -90,6 +90,8 @@ static void rate_line(struct doc_kv *d, const struct run_result *r)
     /* a merge names every process its runs had, not the first one's */
     result_arrivals_text(r->merged.arrivals ? r->merged.arrivals : 1u << c->arrival, arrivals,
                          sizeof arrivals);
+    if (c->replay[0]) /* a replay's calls come at their recorded times */
+        snprintf(arrivals, sizeof arrivals, "recorded");
     char note[160];
     doc_kv_add(d, DOC_IN_BOTH, "rate", "%s target%s, %.2f/s achieved (%s arrivals, %s)", target,
                target_note(r, note, sizeof note), r->rate_achieved, arrivals, pacer);
