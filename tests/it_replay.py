@@ -28,6 +28,9 @@ CALLS = sorted(
     [(0.10 + 0.5 * k, 2, "Host.getAllVmStats", {}) for k in range(4)] +
     [(0.20 + 0.7 * k, 3, "VM.getStats", {"vmID": "vm-%d" % k}) for k in range(3)])
 SEND_LAG_P99_MS = 5.0  # the pacer's usual figure on a loaded 2-core machine, with room
+# ... unless the run itself says the machine held its pacer back ("late pacer"): a wake
+# late by a busy machine is no replay's doing, but it stays bounded
+SEND_LAG_LATE_MACHINE_MS = 50.0
 ARRIVAL_SLACK_S = 0.03  # a Python server's thread stamps arrivals that late at worst
 
 
@@ -80,7 +83,7 @@ def p99(xs):
     return xs[min(len(xs) - 1, int(0.99 * len(xs)))]
 
 
-def check_times(seen, rows, speed):
+def check_times(seen, rows, speed, doc):
     """Arrivals and intended times as recorded, divided by speed."""
     want = [t / speed for t, *_ in CALLS]
     intended = sorted(int(r["intended_us"]) for r in rows)
@@ -88,7 +91,11 @@ def check_times(seen, rows, speed):
     for w, got in zip(want, intended):
         check(abs(got - w * 1e6) <= 2, "intended %d us, recorded %.0f us" % (got, w * 1e6))
     lag = [(int(r["sent_us"]) - int(r["intended_us"])) / 1000 for r in rows]
-    check(p99(lag) < SEND_LAG_P99_MS, "send lag p99 %.3f ms" % p99(lag))
+    late = any("late pacer" in w for w in doc["warnings"])
+    bound = SEND_LAG_LATE_MACHINE_MS if late else SEND_LAG_P99_MS
+    check(p99(lag) < bound, "send lag p99 %.3f ms (bound %g ms)" % (p99(lag), bound))
+    check(late or doc["send_lag_ms"]["p99"] < SEND_LAG_P99_MS, "the run's own send lag: %r"
+          % doc["send_lag_ms"])
     arrived = sorted(s[0] for s in seen)
     for k in range(1, len(arrived)):
         gap, rec_gap = arrived[k] - arrived[0], want[k] - want[0]
@@ -102,7 +109,7 @@ def test_replay_sends_recorded_calls_at_their_times():
         got = sorted((m, json.dumps(p, sort_keys=True)) for _, _, m, p in seen)
         want = sorted((m, json.dumps(p, sort_keys=True)) for _, _, m, p in CALLS)
         check(got == want, "the server got %r, recorded %r" % (got, want))
-        check_times(seen, rows, 1)
+        check_times(seen, rows, 1, doc)
         # one TCP connection per recorded connection, and none shared
         ports = {}
         for (_, port, m, p) in seen:
@@ -119,7 +126,7 @@ def test_speed_divides_intervals():
     with tempfile.TemporaryDirectory() as d:
         seen, rows, doc = replay_logged(d, "--speed", "10")
         check(len(seen) == len(CALLS), "the server got %d calls" % len(seen))
-        check_times(seen, rows, 10)
+        check_times(seen, rows, 10, doc)
         check(doc["duration_s"] < 0.3, "a 2.2 s recording at x10 took %.3fs" % doc["duration_s"])
 
 
