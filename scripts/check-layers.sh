@@ -7,6 +7,8 @@
 #    │                 │  └──> net ──────────────────> base
 #    ├──> report ──> judge ──> model
 #    ├──> server ──> net, encoders, base   (never client or model)
+#    ├──> record ──> server, stats, net, encoders, base  (the recording
+#    │               proxy: it listens as serve does, never client or model)
 #    ├──> agent ──> proc, net, base        (never client or model)
 #    └──> profile ──> judge, model, base   (never client: the engine
 #                     reports its window through run_hooks, see issue 27)
@@ -48,11 +50,12 @@ allowed() {
     report) echo "report judge model stats base" ;;
     client) echo "client net workload encoders stats proc model base" ;;
     server) echo "server net encoders base" ;;
+    record) echo "record server net encoders stats base" ;;
     agent) echo "agent proc net base" ;;
     profile) echo "profile judge model base" ;;
     dist) echo "dist client model net base" ;;
     drive) echo "drive dist client profile report judge model stats proc net base" ;;
-    cli) echo "cli drive dist client server agent profile report judge model stats proc net workload encoders base" ;;
+    cli) echo "cli drive dist client server record agent profile report judge model stats proc net workload encoders base" ;;
     *) return 1 ;;
     esac
 }
@@ -73,7 +76,7 @@ for f in src/*/*.[ch] encoders/*.[ch]; do
     dir=${f%/*}
     layer=${dir##*/}
     if ! may=$(allowed "$layer"); then
-        echo "$f: '$layer' is not a layer (base net stats proc encoders workload model judge report client dist server agent profile drive cli)"
+        echo "$f: '$layer' is not a layer (base net stats proc encoders workload model judge report client dist server record agent profile drive cli)"
         bad=$((bad + 1))
         continue
     fi

@@ -16,9 +16,11 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "report/plot.h"
+#include "report/recording_doc.h"
 #include "report/verdict_files.h"
 #include "model/result_json.h"
 #include "model/reqlog_read.h"
+#include "model/recording.h"
 #include "model/result_merge.h"
 #include "model/sweep_json.h"
 #include "stats/hlog_merge.h"
@@ -363,6 +365,37 @@ static int merge_logs(const struct report_opts *ro, char *err)
     return -1;
 }
 
+/* A recording (`rpcbench record --out`): its own summary, in text, alone.
+ * @return the exit status. */
+static int report_recording(const struct report_opts *ro)
+{
+    static struct recording rec;
+    struct doc_kv kv;
+    struct doc_table t;
+    struct doc_table_style st;
+    char err[ERR_LEN] = "";
+    int rc = EXIT_OK;
+    if (ro->nfiles > 1 || ro->output[0] || ro->html[0] || ro->plot[0] || ro->junit[0] ||
+        ro->thresholds.n) {
+        fprintf(stderr, "rpcbench report: a recording is reported alone, as text\n");
+        return EXIT_USAGE;
+    }
+    int loaded = recording_load(ro->files[0], &rec, err) == 0;
+    if (!loaded || recording_doc(&rec, ro->files[0], &kv, &t, &st, err) < 0) {
+        fprintf(stderr, "rpcbench report: %s\n", err);
+        rc = EXIT_RUN_FAILED;
+    } else {
+        doc_kv_text(stdout, &kv);
+        doc_table_text(stdout, &t, &st.text);
+    }
+    if (loaded) { /* the documents were built, in full or in part */
+        doc_kv_free(&kv);
+        doc_table_free(&t);
+    }
+    recording_free(&rec);
+    return rc;
+}
+
 int cmd_report(int argc, char **argv)
 {
     static struct report_opts ro;
@@ -376,6 +409,8 @@ int cmd_report(int argc, char **argv)
         fprintf(stderr, "rpcbench report: %s\n", err);
         return EXIT_USAGE;
     }
+    if (ro.nfiles && recording_is(ro.files[0]))
+        return report_recording(&ro);
     if (ro.hlogs) {
         if (merge_logs(&ro, err)) {
             fprintf(stderr, "rpcbench report: %s\n", err);

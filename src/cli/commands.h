@@ -18,5 +18,6 @@ int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_agent(int argc, char **argv);
+int cmd_record(int argc, char **argv);
 
 #endif

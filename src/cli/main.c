@@ -23,6 +23,7 @@ static const struct {
     {"sweep", cmd_sweep, "grids of runs, and capacity search under a condition"},
     {"report", cmd_report, "re-render or merge saved results"},
     {"agent", cmd_agent, "sample a server's CPU for runs on other hosts"},
+    {"record", cmd_record, "proxy a real client to its server and record the calls"},
 };
 
 static void usage(FILE *out)
@@ -113,7 +114,8 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
-            return strcmp(argv[1], "serve") && strcmp(argv[1], "agent")
+            return strcmp(argv[1], "serve") && strcmp(argv[1], "agent") &&
+                           strcmp(argv[1], "record")
                        ? run_distributed(commands[i].fn, argc, argv)
                        : commands[i].fn(argc - 1, argv + 1); /* never ranks */
     fprintf(stderr, "rpcbench: unknown command '%s'\n", argv[1]);

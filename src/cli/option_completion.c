@@ -86,7 +86,7 @@ void opt_completion(FILE *out)
           "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}\n"
           "    local words= opts=\n    COMPREPLY=()\n"
           "    if [ \"$COMP_CWORD\" -eq 1 ]; then\n", out);
-    fputs("        _rpcbench_words 'run compare sweep report serve agent help --help --version'\n"
+    fputs("        _rpcbench_words 'run compare sweep report serve agent record help --help --version'\n"
           "        return\n    fi\n", out);
     values_case(out);
     takes_value_case(out);

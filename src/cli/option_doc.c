@@ -44,6 +44,21 @@ static const struct opt_cmd_doc cmd_docs[CMD_N] = {
         "# On the client's host: the run samples vdsmd over there\n"
         "rpcbench run --url https://host:54321/RPC2 --server-agent \\\n"
         "    http://host:9465 --token-file token --server-name vdsmd\n"},
+    [CMD_RECORD] = {"record", "rpcbench record --listen HOST:PORT --to URL [--out FILE] [options]",
+                    "  A proxy between real clients and a real server: forwards every byte\n"
+                    "  unchanged both ways (HTTP with XML-RPC or JSON-RPC, and STOMP, on one\n"
+                    "  port, plain or TLS) and writes each call it sees to a recording\n"
+                    "  (JSON Lines: time, connection, method, params, sizes, latency,\n"
+                    "  outcome; credentials as ***). `rpcbench report FILE` summarises it.\n",
+                    "",
+                    "  Prints \"listening on HOST:PORT\" once ready; -d, SIGINT or SIGTERM stop\n"
+                    "  it (exit 0): the recording ends with the proxy's added latency.\n",
+        "proxy a real client to its server and record the calls",
+        "# Between VDSM's clients and VDSM, for a minute\n"
+        "rpcbench record --listen 127.0.0.1:54322 \\\n"
+        "    --to stomp://127.0.0.1:54321 --out engine.jsonl -d 60s\n"
+        "# What it holds: calls per method, periods, sizes, latencies\n"
+        "rpcbench report engine.jsonl\n"},
     [CMD_RUN] = {"run", "rpcbench run [options]", "",
                  "             3 a --threshold condition failed, or no request succeeded;\n"
                  "             130 interrupted by SIGINT, 143 by SIGTERM (128 + the signal;\n"

@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "cli/sweep_args.h"
 #include "agent/agent.h"
+#include "record/proxy.h"
 #include "server/server.h"
 #include "server/serve_fleet.h"
 #include "server/vmsim.h"
@@ -20,6 +21,7 @@
 #define S_AT(f) AT(struct sweep_args, HOME_SWEEP, f)
 #define V_AT(f) AT(struct server_config, HOME_SERVE, f)
 #define A_AT(f) AT(struct agent_config, HOME_AGENT, f)
+#define R_AT(f) AT(struct record_config, HOME_RECORD, f)
 
 #define RUNS (IN_RUN | IN_COMPARE)
 /* sweep's and serve's own rows: the last one given counts, as it always
@@ -27,6 +29,7 @@
 #define SWEEP_ONLY .cmds = IN_SWEEP, .repeatable = 1
 #define SERVE_ONLY .cmds = IN_SERVE, .repeatable = 1
 #define AGENT_ONLY .cmds = IN_AGENT, .repeatable = 1
+#define RECORD_ONLY .cmds = IN_RECORD, .repeatable = 1
 
 static const char *const call_graphs[] = {"auto", "fp", "dwarf"}; /* enum profile_call_graph */
 static const char *const profile_modes[] = {"auto", "perf", "python"}; /* enum profile_mode */
@@ -114,6 +117,25 @@ const struct opt_row opt_rows[] = {
      .help = "calls from FILE, one JSON object a line: name,\nmethod, params (with templates), "
              "weight or\nevery, and expect: checks on that call's\nanswers only (not with --verb, "
              "--method)"},
+    {.name = "replay", .group = G_WORKLOAD, .type = OT_STRING, C_AT(replay), .arg = "FILE", .cmds = RUNS,
+     .why_only = "a sweep's cells set their own rates",
+     .help = "send the calls of a recording (rpcbench record)\n"
+             "at their recorded times, each recorded\n"
+             "connection's on one connection (not with --verb,\n"
+             "--method, --workload, --rate, -c, --targets)"},
+    {.name = "as", .group = G_WORKLOAD, .type = OT_STRING, C_AT(replay_as), .arg = "P", .cmds = RUNS,
+     .complete = "xmlrpc jsonrpc", .why_only = "it goes with --replay",
+     .help = "--replay's calls sent as xmlrpc | jsonrpc, VDSM's\n"
+             "verbs translated (default: as recorded; compare:\n"
+             "each arm's --proto)"},
+    {.name = "speed", .group = G_WORKLOAD, .type = OT_CUSTOM, .parse = opt_parse_speed, .arg = "N", .def = "1",
+     .cmds = RUNS, .no_diff = 1, .why_only = "it goes with --replay",
+     .help = "--replay: the recording's time compressed N-fold\n"
+             "(compare's arms share it)"},
+    {.name = "loop", .group = G_WORKLOAD, .type = OT_FLAG, C_AT(replay_loop), .cmds = RUNS,
+     .why_only = "it goes with --replay",
+     .help = "--replay: the recording repeats until -d is over\n"
+             "(without it the run ends with the recording)"},
     {.name = "params", .group = G_WORKLOAD, .essential = IN_LOAD, .type = OT_STRING, C_AT(method_params), .arg = "JSON", .cmds = IN_LOAD,
      .help = "--method's params: a JSON array or object"},
     {.name = "rate", .group = G_RATE, .essential = IN_LOAD, .short_opt = 'R', .type = OT_RATE, C_AT(rate), .arg = "R", .def = "10/s",
@@ -126,8 +148,7 @@ const struct opt_row opt_rows[] = {
      .help = "measured time (units us ms s m h; a bare number\nis seconds)"},
     {.name = "warmup", .group = G_RATE, .type = OT_DURATION, C_AT(warmup_ns), .arg = "D", .def = "0",
      .cmds = IN_LOAD, .help = "excluded from every figure"},
-    {.name = "targets", .group = G_TARGET, .type = OT_STRING, C_AT(targets_file), .arg = "FILE", .cmds = IN_RUN,
-     .why_only = "run drives one fleet",
+    {.name = "targets", .group = G_TARGET, .type = OT_STRING, C_AT(targets_file), .arg = "FILE", .cmds = IN_LOAD,
      .help = "a fleet of hosts, one a line: URL [rate=R |\n"
              "stages=S] (R as --rate's, default --rate; S as\n"
              "--stages'); each host has its own connections\n"
@@ -481,11 +502,35 @@ const struct opt_row opt_rows[] = {
      .def_doc = "in --tls-cert's file", .help = "its private key"},
     {.name = "tls-ca", .group = G_CONN, .type = OT_ARGV, A_AT(tls_ca), .arg = "FILE", AGENT_ONLY,
      .help = "require client certificates signed by this CA"},
+    /* record's: the proxy between a client and its server (record/proxy.h) */
+    {.name = "listen", .group = G_TARGET, .essential = IN_RECORD, .type = OT_STRING, R_AT(listen), .arg = "HOST:PORT", RECORD_ONLY,
+     .help = "where the clients connect (required; port 0\npicks one; HTTP and STOMP on one port)"},
+    {.name = "to", .group = G_TARGET, .essential = IN_RECORD, .type = OT_STRING, R_AT(to), .arg = "URL", RECORD_ONLY,
+     .help = "the real server (required): http[s]://H:P or\nstomp[s]://H:P; https/stomps: TLS to it"},
+    {.name = "out", .group = G_OUTPUT, .essential = IN_RECORD, .type = OT_STRING, R_AT(out), .arg = "FILE", .def = "recording.jsonl",
+     RECORD_ONLY, .help = "the recording (JSON Lines, docs/record.md)"},
+    {.name = "duration", .group = G_RATE, .essential = IN_RECORD, .short_opt = 'd', .type = OT_DURATION, R_AT(duration_ns), .arg = "D",
+     .def_doc = "until SIGINT/SIGTERM", RECORD_ONLY, .help = "stop after D"},
+    {.name = "max-body", .group = G_MEASURE, .type = OT_SIZE, R_AT(max_msg), .arg = "SIZE", .def = "16MiB",
+     RECORD_ONLY,
+     .help = "largest message recorded (a longer one is\nforwarded whole, recorded as an error)"},
+    {.name = "tls-cert", .group = G_CONN, .type = OT_ARGV, R_AT(tls_cert), .arg = "FILE", RECORD_ONLY,
+     .help = "end the clients' TLS with this certificate\n(PEM); without it clients speak plain"},
+    {.name = "tls-key", .group = G_CONN, .type = OT_ARGV, R_AT(tls_key), .arg = "FILE", RECORD_ONLY,
+     .def_doc = "in --tls-cert's file", .help = "its private key"},
+    {.name = "cacert", .group = G_CONN, .type = OT_STRING, R_AT(cacert), .arg = "F", RECORD_ONLY,
+     .help = "TLS to the server: verify it against this CA"},
+    {.name = "cert", .group = G_CONN, .type = OT_STRING, R_AT(cert), .arg = "F", RECORD_ONLY,
+     .help = "TLS to the server: the client certificate"},
+    {.name = "key", .group = G_CONN, .type = OT_STRING, R_AT(key), .arg = "F", RECORD_ONLY,
+     .help = "TLS to the server: the certificate's key"},
+    {.name = "insecure", .group = G_CONN, .type = OT_FLAG, R_AT(insecure), RECORD_ONLY,
+     .help = "TLS to the server without verifying it"},
     {.name = "version", .no_diff = 1, .short_opt = 'V', .type = OT_VERSION,
-     .cmds = IN_LOAD | IN_REPORT | IN_SERVE | IN_AGENT,
+     .cmds = IN_LOAD | IN_REPORT | IN_SERVE | IN_AGENT | IN_RECORD,
      .help = "the version"},
     {.name = "help", .no_diff = 1, .short_opt = 'h', .type = OT_HELP,
-     .cmds = IN_LOAD | IN_REPORT | IN_SERVE | IN_AGENT,
+     .cmds = IN_LOAD | IN_REPORT | IN_SERVE | IN_AGENT | IN_RECORD,
      .help = "this text"},
 };
 

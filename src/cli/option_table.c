@@ -17,12 +17,23 @@ const struct opt_row *opt_find(const char *name)
     return NULL;
 }
 
-const struct opt_row *opt_from_getopt(int ch)
+/* The rows getopt knows for cmd: its own and, but for the commands with
+ * options of their own, run's and compare's (refused by name). */
+static unsigned known_rows(enum opt_cmd cmd)
+{
+    return cmd == CMD_SERVE    ? IN_SERVE
+           : cmd == CMD_AGENT  ? IN_AGENT
+           : cmd == CMD_RECORD ? IN_RECORD
+                               : (1u << cmd) | IN_RUN | IN_COMPARE;
+}
+
+const struct opt_row *opt_from_getopt(int ch, enum opt_cmd cmd)
 {
     if (ch >= 256 && (size_t)(ch - 256) < opt_nrows)
         return &opt_rows[ch - 256];
+    /* a letter two commands' rows share (-d): the row of cmd's */
     for (size_t i = 0; i < opt_nrows && ch > 0 && ch < 256; i++)
-        if (opt_rows[i].short_opt == ch)
+        if (opt_rows[i].short_opt == ch && (opt_rows[i].cmds & known_rows(cmd)))
             return &opt_rows[i];
     return NULL;
 }
@@ -36,9 +47,7 @@ void opt_getopt_tables(enum opt_cmd cmd, struct option *longs, char *shorts)
 {
     size_t n = 0, ns = 0;
     shorts[ns++] = ':'; /* a missing value is ':', not '?' */
-    unsigned known = cmd == CMD_SERVE   ? IN_SERVE
-                     : cmd == CMD_AGENT ? IN_AGENT
-                                        : (1u << cmd) | IN_RUN | IN_COMPARE;
+    unsigned known = known_rows(cmd);
     for (size_t i = 0; i < opt_nrows; i++) {
         const struct opt_row *r = &opt_rows[i];
         if (!(r->cmds & known))
@@ -64,6 +73,7 @@ static char *home(const struct opt_row *r, struct options *o)
     case HOME_SWEEP: return (char *)o->sweep;
     case HOME_SERVE: return (char *)o->serve;
     case HOME_AGENT: return (char *)o->agent;
+    case HOME_RECORD: return (char *)o->record;
     default: return (char *)o;
     }
 }
@@ -141,7 +151,7 @@ static int parse_value(const struct opt_row *r, struct options *o, const char *a
 static void commands_text(unsigned bits, char *out, size_t len)
 {
     static const char *const names[CMD_N] = {"run", "compare", "sweep", "report", "serve",
-                                             "agent"};
+                                             "agent", "record"};
     size_t used = 0;
     int k = 0, total = __builtin_popcount(bits);
     out[0] = '\0';

@@ -21,13 +21,15 @@
 #include "model/config_diff.h"
 
 /* The commands the table serves; IN_ bits say which take a row. */
-enum opt_cmd { CMD_RUN, CMD_COMPARE, CMD_SWEEP, CMD_REPORT, CMD_SERVE, CMD_AGENT, CMD_N };
+enum opt_cmd { CMD_RUN, CMD_COMPARE, CMD_SWEEP, CMD_REPORT, CMD_SERVE, CMD_AGENT, CMD_RECORD,
+               CMD_N };
 #define IN_RUN (1u << CMD_RUN)
 #define IN_COMPARE (1u << CMD_COMPARE)
 #define IN_SWEEP (1u << CMD_SWEEP)
 #define IN_REPORT (1u << CMD_REPORT)
 #define IN_SERVE (1u << CMD_SERVE)
 #define IN_AGENT (1u << CMD_AGENT)
+#define IN_RECORD (1u << CMD_RECORD)
 #define IN_LOAD (IN_RUN | IN_COMPARE | IN_SWEEP) /* the commands that send */
 
 enum opt_type {
@@ -68,9 +70,9 @@ struct opt_value {
 };
 
 /* Where off points: into struct options, its cfg, the sweep_args that
- * sweep hands options_parse, serve's server_config or agent's
- * agent_config. */
-enum opt_home { HOME_OPTIONS, HOME_CFG, HOME_SWEEP, HOME_SERVE, HOME_AGENT };
+ * sweep hands options_parse, serve's server_config, agent's
+ * agent_config or record's record_config. */
+enum opt_home { HOME_OPTIONS, HOME_CFG, HOME_SWEEP, HOME_SERVE, HOME_AGENT, HOME_RECORD };
 
 struct options;
 
@@ -126,7 +128,7 @@ struct opt_row {
 
 extern const struct opt_row opt_rows[];
 extern const size_t opt_nrows;
-#define OPT_ROWS_MAX 104/* the size of the per-row tables of a parse */
+#define OPT_ROWS_MAX 128 /* the size of the per-row tables of a parse */
 
 /* The first row named name (without "--"), or NULL: run's, compare's,
  * sweep's or report's (serve's --vms and --seed are rows of their own,
@@ -134,8 +136,8 @@ extern const size_t opt_nrows;
 const struct opt_row *opt_find(const char *name);
 
 /* The row a getopt_long return value stands for (built by
- * opt_getopt_tables), or NULL. */
-const struct opt_row *opt_from_getopt(int ch);
+ * opt_getopt_tables for cmd), or NULL. */
+const struct opt_row *opt_from_getopt(int ch, enum opt_cmd cmd);
 
 /* getopt_long's tables for cmd into longs (room for OPT_ROWS_MAX + 1,
  * the caller's) and shorts (room for 64): the rows cmd takes and, so that
@@ -171,6 +173,8 @@ int opt_parse_config(struct options *o, const char *arg, char *err);
 int opt_parse_expect(struct options *o, const char *arg, char *err);
 /* options_stages.c: --stages into o->cfg.stages (each checked alone). */
 int opt_parse_stages(struct options *o, const char *arg, char *err);
+/* options_replay.c: --speed N (a factor > 0). */
+int opt_parse_speed(struct options *o, const char *arg, char *err);
 /* options_auth.c: one Authorization at most, and HTTP's options only
  * over HTTP, STOMP's only over STOMP (c's url, "" the simulator: HTTP).
  * @return 0, or -1 with err (never quoting a secret). */

@@ -1,4 +1,5 @@
 #include "cli/options.h"
+#include "cli/cli_targets.h"
 #include "dist/dist.h"
 
 #include <getopt.h>
@@ -9,6 +10,7 @@
 #include "cli/sweep_args.h"
 #include "encoders/encoder.h"
 #include "agent/agent.h"
+#include "record/proxy.h"
 #include "server/server.h"
 
 /* OT_CHOICE rows store an int into these. */
@@ -99,7 +101,8 @@ static int check(const struct options *o, char *err)
 
 /* Fills o with the defaults of the table, from the rows' own parsers. */
 static int defaults(struct options *o, enum opt_cmd cmd, struct sweep_args *sweep,
-                    struct server_config *serve, struct agent_config *agent, char *err)
+                    struct server_config *serve, struct agent_config *agent,
+                    struct record_config *record, char *err)
 {
     memset(o, 0, sizeof *o);
     o->compare = cmd == CMD_COMPARE;
@@ -112,6 +115,9 @@ static int defaults(struct options *o, enum opt_cmd cmd, struct sweep_args *swee
     o->agent = agent;
     if (agent)
         memset(agent, 0, sizeof *agent);
+    o->record = record;
+    if (record)
+        memset(record, 0, sizeof *record);
     o->cfg.idle_baseline_ns = -1; /* no value says it: server_cpu_idle_ns decides */
     if (opt_defaults(o, cmd, err))
         return -1;
@@ -128,7 +134,7 @@ static void rest_flags(int argc, char **argv, enum opt_cmd cmd, const char *shor
     int opt;
     char ignored[ERR_LEN];
     while ((opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-        const struct opt_row *r = opt_from_getopt(opt);
+        const struct opt_row *r = opt_from_getopt(opt, cmd);
         if (r && r->type == OT_FLAG)
             (void)opt_apply(r, o, cmd, NULL, ignored);
     }
@@ -161,7 +167,7 @@ static int parse_argv(int argc, char **argv, enum opt_cmd cmd, struct options *o
     opterr = 0;
     int opt, rc = 0;
     while (rc == 0 && (opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-        const struct opt_row *r = opt_from_getopt(opt);
+        const struct opt_row *r = opt_from_getopt(opt, cmd);
         if (r && r->type == OT_HELP)
             return help(argc, argv, cmd, err);
         if (r && r->type == OT_VERSION) {
@@ -186,12 +192,13 @@ static int parse_argv(int argc, char **argv, enum opt_cmd cmd, struct options *o
     return rc;
 }
 
-/* serve's and agent's: their own rows only, none of run's checks. */
+/* serve's, agent's and record's: their own rows only (home the one not
+ * NULL of sc, ac, rc), none of run's checks. */
 static int parse_own(int argc, char **argv, enum opt_cmd cmd, struct server_config *sc,
-                     struct agent_config *ac, char *err)
+                     struct agent_config *ac, struct record_config *rec, char *err)
 {
     static struct options o; /* large: off the stack */
-    if (defaults(&o, cmd, NULL, sc, ac, err))
+    if (defaults(&o, cmd, NULL, sc, ac, rec, err))
         return -1;
     int rc = parse_argv(argc, argv, cmd, &o, err);
     if (rc == 0 && optind < argc) {
@@ -203,18 +210,23 @@ static int parse_own(int argc, char **argv, enum opt_cmd cmd, struct server_conf
 
 int options_parse_serve(int argc, char **argv, struct server_config *sc, char *err)
 {
-    return parse_own(argc, argv, CMD_SERVE, sc, NULL, err);
+    return parse_own(argc, argv, CMD_SERVE, sc, NULL, NULL, err);
 }
 
 int options_parse_agent(int argc, char **argv, struct agent_config *ac, char *err)
 {
-    return parse_own(argc, argv, CMD_AGENT, NULL, ac, err);
+    return parse_own(argc, argv, CMD_AGENT, NULL, ac, NULL, err);
+}
+
+int options_parse_record(int argc, char **argv, struct record_config *rc, char *err)
+{
+    return parse_own(argc, argv, CMD_RECORD, NULL, NULL, rc, err);
 }
 
 int options_parse(int argc, char **argv, enum opt_cmd cmd, struct sweep_args *sweep,
                   struct options *o, char *err)
 {
-    if (defaults(o, cmd, sweep, NULL, NULL, err))
+    if (defaults(o, cmd, sweep, NULL, NULL, NULL, err))
         return -1;
     int rc = parse_argv(argc, argv, cmd, o, err);
     if (rc)
@@ -277,6 +289,36 @@ static int parse_pids(const char *s, struct run_config *cfg, char *err)
     return 0;
 }
 
+/* compare's and sweep's --targets, checked before anything is sent as
+ * run checks its own (cmd_run.c); each of their runs reads the file again
+ * (measured_run). @return 0, or -1 with err. */
+static int fleet_arm(const struct options *o, struct run_config *cfg, char *err)
+{
+    static struct targets_file tf;
+    if (!cfg->targets_file[0] || !(o->compare || o->sweep))
+        return 0;
+    int rc = cli_targets_load(cfg, o->url[0] != 0, options_given(o, "duration"),
+                              options_given(o, "connections"), &tf, err);
+    targets_file_free(&tf);
+    return rc;
+}
+
+/* --workload A,B: the arm's own file and its calls (compare); run has
+ * one arm. @return 0, or -1 with err. */
+static int workload_arm(const struct options *o, int arm, struct run_config *cfg, char *err)
+{
+    int checks;
+    if (!o->workload_arms[1][0])
+        return 0;
+    if (!o->compare) {
+        snprintf(err, ERR_LEN, "--workload: one file for %s ('%.64s,%.64s' is a pair: A,B pairs "
+                 "are for compare)", o->sweep ? "sweep" : "run", o->workload_arms[0],
+                 o->workload_arms[1]);
+        return -1;
+    }
+    return options_workload_verbs(o->workload_arms[arm], cfg, &checks, err);
+}
+
 int options_arm(const struct options *o, int arm, struct run_config *cfg, char *err)
 {
     *cfg = o->cfg;
@@ -300,14 +342,13 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
     else if (pick_arm("--server-pid", o->server_pid, arm, pids, sizeof pids, err))
         return -1;
     /* STOMP carries JSON-RPC only: without --proto, that is the default */
-    if (!o->encoding_given && !strncmp(cfg->url, "stomp", 5))
+    if (!o->encoding_given && (!strncmp(cfg->url, "stomp", 5) ||
+                               (cfg->targets_file[0] && cli_targets_stomp(cfg->targets_file))))
         snprintf(cfg->encoding, sizeof cfg->encoding, "jsonrpc");
     if (!enc_find(cfg->encoding)) {
         snprintf(err, ERR_LEN, "--proto: unknown protocol '%s' (xmlrpc or jsonrpc)", cfg->encoding);
         return -1;
     }
-    if (!cfg->label[0])
-        snprintf(cfg->label, sizeof cfg->label, "%s", cfg->encoding);
     if (pids[0] && parse_pids(pids, cfg, err))
         return -1;
     /* compare: the same connections in both arms unless told otherwise.
@@ -316,6 +357,12 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
      * against 4 at a low rate, charged to the STOMP arm. */
     if (o->compare)
         cfg->connections = o->conns[arm] ? o->conns[arm] : 1;
+    /* a replay's encoding may be the recording's */
+    if (workload_arm(o, arm, cfg, err) || options_replay_arm(o, cfg, err) ||
+        fleet_arm(o, cfg, err))
+        return -1;
+    if (!cfg->label[0])
+        snprintf(cfg->label, sizeof cfg->label, "%s", cfg->encoding);
     return options_check_arm(cfg, err);
 }
 

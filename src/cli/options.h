@@ -18,6 +18,7 @@
 struct sweep_args;
 struct server_config;
 struct agent_config;
+struct record_config;
 
 /* Large: callers keep it static. positional points into the argv given to
  * options_parse, which must outlive it. */
@@ -35,6 +36,7 @@ struct options {
     int verb_given;          /* --verb was on the command line */
     int method_given;        /* --method was */
     int workload_checks;     /* a --workload line has its own "expect" */
+    char workload_arms[2][256]; /* compare --workload A,B: each arm's ("" one file) */
     char hdr_log[512];       /* --hdr-log FILE */
     char pct_dist[512];      /* --percentile-dist FILE */
     char requests_log[512];  /* --requests-log FILE[.gz] (run: written; report: read) */
@@ -65,6 +67,7 @@ struct options {
                                  rows), the caller's; NULL for run, compare */
     struct server_config *serve; /* serve's (HOME_SERVE rows), the caller's */
     struct agent_config *agent;  /* agent's (HOME_AGENT rows), the caller's */
+    struct record_config *record; /* record's (HOME_RECORD rows), the caller's */
     struct profile_opts profile; /* --profile, --profiler, --profile-* */
 };
 
@@ -90,6 +93,8 @@ int options_parse(int argc, char **argv, enum opt_cmd cmd, struct sweep_args *sw
 int options_parse_serve(int argc, char **argv, struct server_config *sc, char *err);
 /* The same for `agent`, into ac (the caller's). */
 int options_parse_agent(int argc, char **argv, struct agent_config *ac, char *err);
+/* The same for `record`, into rc (the caller's). */
+int options_parse_record(int argc, char **argv, struct record_config *rc, char *err);
 
 /* @return 1 when the option named name (opt_rows) was on the command
  * line, else 0. */
@@ -120,7 +125,19 @@ int options_check_arm(const struct run_config *cfg, char *err);
  * --verb, --method or --params; options_workload_arm refuses an XML-RPC
  * arm a workload with named params. @return 0, or -1 with err. */
 int options_check_workload(const struct options *o, char *err);
+/* The workload at path into c: c->workload, its calls as c's verbs (names,
+ * weights, periods; the rate when every call has its own period), *checks
+ * 1 when a line has its own "expect". @return 0, or -1 with err. */
+int options_workload_verbs(const char *path, struct run_config *c, int *checks, char *err);
 int options_workload_arm(const struct run_config *cfg, char *err);
+
+/* options_replay.c: --replay's recording read in cfg's encoding (--as,
+ * else the arm's --proto, else as recorded) into cfg: its calls as the
+ * verbs, its connections, its mean rate and, without --loop, its span
+ * (sped up) as the window, bounded by -d. Refuses --as, --speed and
+ * --loop without --replay, and the options the recording decides with
+ * it. @return 0, or -1 with err. */
+int options_replay_arm(const struct options *o, struct run_config *cfg, char *err);
 
 /* options_stages.c: with --stages, refuses --rate and --duration beside
  * them and sets o->cfg's duration_ns (the stages' sum) and rate (their

@@ -115,7 +115,15 @@ struct run_config {
      * "rate not held" figure still compares against what was asked. */
     struct run_stage stages[RUN_MAX_STAGES];
     size_t nstages;
-    char targets_file[256];  /* --targets FILE ("" none): a fleet (run only) */
+    char targets_file[256];  /* --targets FILE ("" none): a fleet */
+    /* --replay FILE ("" none): the recorded calls at their recorded times,
+     * the verbs its distinct calls (workload/replay_file.h); --as: the
+     * encoding they are sent in ("" as recorded); --speed: time
+     * compressed so many fold; --loop: the recording repeats for -d. */
+    char replay[256];
+    char replay_as[16];
+    double replay_speed;
+    int replay_loop;
 };
 
 /* @return the index of the stage of cfg that off_ns (since the measured

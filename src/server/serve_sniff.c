@@ -21,7 +21,7 @@ static int stomp_command(const char *p, size_t n)
     return 0;
 }
 
-const struct serve_proto *serve_sniff(const char *p, size_t n)
+enum sniff_kind sniff_kind(const char *p, size_t n)
 {
     size_t i = 0, start;
     while (i < n && (p[i] == '\r' || p[i] == '\n'))
@@ -30,8 +30,17 @@ const struct serve_proto *serve_sniff(const char *p, size_t n)
     while (i < n && p[i] >= 'A' && p[i] <= 'Z')
         i++;
     if (i == n)
-        return n < SNIFF_MAX ? NULL : &serve_http;
+        return n < SNIFF_MAX ? SNIFF_MORE : SNIFF_HTTP;
     if ((p[i] == '\n' || p[i] == '\r') && stomp_command(p + start, i - start))
-        return &serve_stomp;
-    return &serve_http;
+        return SNIFF_STOMP;
+    return SNIFF_HTTP;
+}
+
+const struct serve_proto *serve_sniff(const char *p, size_t n)
+{
+    switch (sniff_kind(p, n)) {
+    case SNIFF_STOMP: return &serve_stomp;
+    case SNIFF_HTTP: return &serve_http;
+    default: return NULL;
+    }
 }

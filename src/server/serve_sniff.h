@@ -15,4 +15,10 @@ struct serve_proto;
  * still be either (an undecided connection is HTTP past 16 bytes). */
 const struct serve_proto *serve_sniff(const char *p, size_t n);
 
+/* What serve_sniff decides, as a kind, for those who only listen in on a
+ * connection (`rpcbench record`) rather than serve it. p[0..n) is only read.
+ * @return SNIFF_MORE while undecided, else SNIFF_HTTP or SNIFF_STOMP. */
+enum sniff_kind { SNIFF_MORE, SNIFF_HTTP, SNIFF_STOMP };
+enum sniff_kind sniff_kind(const char *p, size_t n);
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "encoders/vdsm_verbs.h"
 #include "encoders/xmlconv.h"
 
 #define LINE_MAX_LEN 65536
@@ -214,11 +215,52 @@ static int take_expects(json_object *o, struct wl_call *c, char *err)
     return 0;
 }
 
+/* "method": a string, or {"xmlrpc": M, "jsonrpc": M} (one at least):
+ * c->method is then the XML-RPC one, else the JSON-RPC one, until
+ * workload_resolve. */
+static int take_method(json_object *o, struct wl_call *c, char *err)
+{
+    json_object *m = json_object_object_get(o, "method");
+    if (!json_object_is_type(m, json_type_object))
+        return take_string(o, "method", c->method, sizeof c->method, 1, err);
+    static const char *const encs[2] = {"xmlrpc", "jsonrpc"};
+    size_t known = 0;
+    for (int i = 0; i < 2; i++)
+        if (json_object_object_get(m, encs[i])) {
+            known++;
+            if (take_string(m, encs[i], c->by_enc[i], sizeof c->by_enc[i], 1, err))
+                return -1;
+        }
+    if (!known || known != (size_t)json_object_object_length(m)) {
+        snprintf(err, ERR_LEN, "\"method\": a string, or {\"xmlrpc\": ..., \"jsonrpc\": ...} "
+                 "(one or both)");
+        return -1;
+    }
+    snprintf(c->method, sizeof c->method, "%s", c->by_enc[0][0] ? c->by_enc[0] : c->by_enc[1]);
+    return 0;
+}
+
+/* "params" per encoding: with a method per encoding, an object of
+ * nothing but "xmlrpc" and "jsonrpc". */
+static int params_by_enc(const struct wl_call *c, json_object *p)
+{
+    if ((!c->by_enc[0][0] && !c->by_enc[1][0]) || !json_object_is_type(p, json_type_object) ||
+        !json_object_object_length(p))
+        return 0;
+    json_object_object_foreach(p, key, val)
+    {
+        (void)val;
+        if (strcmp(key, "xmlrpc") && strcmp(key, "jsonrpc"))
+            return 0;
+    }
+    return 1;
+}
+
 /* One call from its line's object o. */
 static int take_call(struct workload *w, json_object *o, const char *dir, struct wl_call *c,
                      char *err)
 {
-    if (check_keys(o, err) || take_string(o, "method", c->method, sizeof c->method, 1, err) ||
+    if (check_keys(o, err) || take_method(o, c, err) ||
         take_string(o, "name", c->name, sizeof c->name, 0, err) || take_schedule(o, c, err) ||
         take_expects(o, c, err))
         return -1;
@@ -237,8 +279,9 @@ static int take_call(struct workload *w, json_object *o, const char *dir, struct
     json_object *p = json_object_object_get(o, "params");
     if (!p)
         return 0;
-    c->named = json_object_is_type(p, json_type_object);
-    if (!c->named && !json_object_is_type(p, json_type_array)) {
+    c->params_by_enc = params_by_enc(c, p);
+    c->named = json_object_is_type(p, json_type_object) && !c->params_by_enc;
+    if (!c->named && !c->params_by_enc && !json_object_is_type(p, json_type_array)) {
         snprintf(err, ERR_LEN, "\"params\": want an array (or an object, for JSON-RPC)");
         return -1;
     }
@@ -329,6 +372,60 @@ void workload_free(struct workload *w)
         json_object_put(w->call[i].params);
     tmpl_files_free(w->files, w->nfiles);
     w->ncalls = w->nfiles = w->nvars = 0;
+}
+
+/* c's params for the encoding when given per encoding (NULL: none for
+ * it), a new reference. */
+static json_object *params_for(const struct wl_call *c, int xml)
+{
+    if (!c->params_by_enc)
+        return json_object_get(c->params);
+    return json_object_get(json_object_object_get(c->params, xml ? "xmlrpc" : "jsonrpc"));
+}
+
+/* One call fitted to the encoding. @return 0, or -1 with why. */
+static int resolve_call(struct wl_call *c, int xml, char *why)
+{
+    const char *m = c->method, *to = NULL;
+    json_object *p = params_for(c, xml), *out = NULL;
+    if (c->by_enc[0][0] || c->by_enc[1][0]) {
+        m = c->by_enc[xml ? 0 : 1];
+        if (!*m) {
+            snprintf(why, ERR_LEN, "no \"%s\" method for this encoding",
+                     xml ? "xmlrpc" : "jsonrpc");
+            json_object_put(p);
+            return -1;
+        }
+        out = json_object_get(p);
+        to = m;
+    } else if (vdsm_verb_by_method(m, !xml)) { /* a VDSM verb of the other: maps itself */
+        if (vdsm_translate(m, p, xml, &to, &out, why)) {
+            json_object_put(p);
+            return -1;
+        }
+    } else {
+        out = json_object_get(p);
+        to = m;
+    }
+    json_object_put(p);
+    memmove(c->method, to, strlen(to) + 1);
+    json_object_put(c->params);
+    c->params = out;
+    c->params_by_enc = 0;
+    c->named = json_object_is_type(out, json_type_object);
+    return 0;
+}
+
+int workload_resolve(struct workload *w, int xml, char *err)
+{
+    for (size_t i = 0; i < w->ncalls; i++) {
+        char why[ERR_LEN];
+        if (resolve_call(&w->call[i], xml, why)) {
+            snprintf(err, ERR_LEN, "%.80s:%d: %.150s", w->path, w->call[i].line, why);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* Tagged values as plain JSON, recursively, in the copy v. @return v, or

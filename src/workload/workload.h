@@ -13,7 +13,15 @@
  * with "every" is instead sent on its own fixed period and takes no
  * weight. "expect" (a check, or an array of up to WL_MAX_EXPECTS, in
  * expect.h's grammar) checks that call's answers only, on top of the
- * run's --expect, which checks every call's: both apply. */
+ * run's --expect, which checks every call's: both apply.
+ *
+ * One file serves both encodings: "method" may name the call per encoding,
+ * {"xmlrpc": "list", "jsonrpc": "Host.getVMList"}, and then "params" may
+ * too, {"xmlrpc": [...], "jsonrpc": {...}} (else both take the one given);
+ * a plain method that is a VDSM verb of the other encoding maps itself,
+ * params included (vdsm_verbs.h). workload_resolve makes the choice once
+ * the encoding is known; the call's default name is the method as written
+ * (the XML-RPC one of a pair). */
 #ifndef RPCBENCH_WORKLOAD_H
 #define RPCBENCH_WORKLOAD_H
 
@@ -30,8 +38,12 @@
 
 struct wl_call {
     char name[WL_NAME_LEN];
-    char method[ENC_METHOD_MAX];
+    char method[ENC_METHOD_MAX]; /* for the encoding resolved (as written before) */
     json_object *params; /* owned; templates replaced by markers; NULL: none */
+    char by_enc[2][ENC_METHOD_MAX]; /* "method" per encoding (0 XML-RPC, 1
+                                       JSON-RPC; "" none): both empty when
+                                       it was one string */
+    int params_by_enc;   /* params is {"xmlrpc": ..., "jsonrpc": ...} */
     int named;           /* params is an object (JSON-RPC only) */
     unsigned weight;     /* 0 with every */
     int64_t every_ns;    /* 0: the call is in the weighted mix */
@@ -58,6 +70,11 @@ struct workload {
  * freed. Free a loaded w with workload_free. */
 int workload_load(struct workload *w, const char *path, char *err);
 void workload_free(struct workload *w);
+/* Fits every call of w to the encoding (xml 1: XML-RPC): its method and
+ * params for it, per encoding or translated (a VDSM verb of the other).
+ * Once per loaded w. @return 0, or -1 with err "PATH:LINE: what" (no
+ * method for this encoding, params that do not translate). */
+int workload_resolve(struct workload *w, int xml, char *err);
 /* @return c's params in the encoding's terms, a new reference (NULL:
  * none): XML-RPC as they are (xmlconv renders the tagged values), JSON-RPC
  * with each tagged value as plain JSON (the base64 and datetime text, the

@@ -1,0 +1,57 @@
+/* proxy_int: what proxy.c (listening, the loop, the end) shares with
+ * proxy_pair.c (one client connection and its connection to the server).
+ * Not for use outside src/record/proxy*.c. */
+#ifndef RPCBENCH_PROXY_INT_H
+#define RPCBENCH_PROXY_INT_H
+
+#include "base/buf.h"
+#include "record/proxy.h"
+#include "record/rec_calls.h"
+#include "record/rec_wire.h"
+
+#define PROXY_MARKS 64 /* chunks whose added latency waits to be measured */
+
+/* Where one side is: connecting (the server's), TLS handshake, open. */
+enum side_phase { SIDE_CONNECTING, SIDE_HANDSHAKE, SIDE_OPEN };
+
+/* A chunk queued for this side: the stream offset of its first byte and
+ * when it was read from the other side. */
+struct mark {
+    uint64_t pos;
+    int64_t read_ns;
+};
+
+struct side {
+    struct pair *pair;
+    int fd;                 /* owned */
+    SSL *ssl;               /* owned; NULL: plain */
+    enum side_phase phase;
+    int want_write;         /* the handshake or a TLS read waits for writability */
+    int eof;                /* read its end */
+    int shut;               /* its write side was shut (after the other's eof) */
+    ev_io rio, wio;
+    struct buf out;         /* bytes for this side, not yet written */
+    size_t out_off;
+    uint64_t queued, written; /* stream offsets */
+    struct mark marks[PROXY_MARKS];
+    int nmarks, mark0;
+};
+
+/* A client connection (side 0, REC_UP's source) and its server connection
+ * (side 1). Owned by the proxy's list from pair_start to pair_close. */
+struct pair {
+    struct proxy *px;       /* borrowed */
+    struct pair *prev, *next;
+    struct side s[2];
+    struct rec_wire wire;
+    struct rec_calls calls;
+};
+
+/* Takes the accepted, non-blocking fd and starts the connection to the
+ * server. @return 0, or -1 (fd closed, counted). */
+int pair_start(struct proxy *px, int fd);
+/* Closes and frees a pair: its calls still waiting are recorded as
+ * unanswered. */
+void pair_close(struct pair *pr);
+
+#endif
