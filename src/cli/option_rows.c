@@ -29,7 +29,7 @@
 #define AGENT_ONLY .cmds = IN_AGENT, .repeatable = 1
 
 static const char *const call_graphs[] = {"auto", "fp", "dwarf"}; /* enum profile_call_graph */
-static const char *const profile_modes[] = {"auto", "perf", "python"}; /* enum profile_mode */
+static const char *const profile_modes[] = {"auto", "perf", "python", "mixed"}; /* enum profile_mode */
 
 const struct opt_row opt_rows[] = {
     {.name = "config", .no_diff = 1, .type = OT_CUSTOM, .parse = opt_parse_config, .arg = "FILE",
@@ -209,11 +209,11 @@ const struct opt_row opt_rows[] = {
              "(python: the sampler's ticks per second)"},
     {.name = "profile-mode", .diff = CK_PROFILE,
      .type = OT_CHOICE, O_AT(profile.mode), .arg = "M",
-     .def = "auto", .choices = profile_modes, .nchoices = 3, .cmds = RUNS | IN_SWEEP,
+     .def = "auto", .choices = profile_modes, .nchoices = 4, .cmds = RUNS | IN_SWEEP,
      .help = "the sampler: perf (C functions), or python (a\n"
              "CPython 3.11 server's Python functions, read from\n"
              "its memory); auto: python when the server runs\n"
-             "CPython, else perf"},
+             "CPython, else perf; mixed is refused (see README)"},
     {.name = "max-response", .type = OT_SIZE, C_AT(max_response), .arg = "SZ",
      .def = "64MiB", .cmds = IN_LOAD, .help = "larger responses are errors"},
     {.name = "output", .no_diff = 1,
