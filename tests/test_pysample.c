@@ -119,7 +119,7 @@ static void test_module_file_line(void **state)
     struct py_target t = target(frame(lib, frame(pkg, frame(init, NULL))), NULL);
     assert_int_equal(py_walk(&t, &scratch, threads, 8), 1);
     assert_string_equal(threads[0].stack, "password.walk@password/__init__.py:0;"
-                        "vdsm.api.vdsmapi.Schema._verify_type@api/vdsmapi.py:0;"
+                        "vdsm.api.vdsmapi.Schema._verify_type@vdsm/api/vdsmapi.py:0;"
                         "json.encoder.JSONEncoder.iterencode@json/encoder.py:205");
 }
 

@@ -79,8 +79,10 @@ static int read_str(const struct py_target *t, uint64_t addr, char *out, size_t 
  * dist-packages/ or lib/python3.N/ with '/' made '.' ("json.encoder",
  * "vdsm.rpc.bridge"), else its base name ("server" of
  * "/srv/app/server.py"); a package's __init__.py outside those roots is
- * named by its directory. ".py" and ".__init__.py" dropped. */
-static void module_of(const char *path, char *out, size_t len)
+ * named by its directory. ".py" and ".__init__.py" dropped.
+ * @return where in path the part under the root starts, NULL when the
+ * file is under none. */
+static const char *module_of(const char *path, char *out, size_t len)
 {
     static const char *const roots[] = {"site-packages/", "dist-packages/", "/lib/python3."};
     const char *p = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -90,15 +92,15 @@ static void module_of(const char *path, char *out, size_t len)
             q--;
         p = q;
     }
-    for (size_t i = 0; i < sizeof roots / sizeof *roots; i++) {
+    const char *under = NULL;
+    for (size_t i = 0; i < sizeof roots / sizeof *roots && !under; i++) {
         const char *r = strstr(path, roots[i]);
         if (!r)
             continue;
         r += strlen(roots[i]);
         if (i == 2) /* past "lib/python3.11/" */
             r = strchr(r, '/') ? strchr(r, '/') + 1 : p;
-        p = r;
-        break;
+        p = under = r;
     }
     size_t k = 0;
     for (; *p && k + 1 < len; p++)
@@ -108,13 +110,17 @@ static void module_of(const char *path, char *out, size_t len)
         out[k - 12] = '\0';
     else if (k >= 3 && !strcmp(out + k - 3, ".py"))
         out[k - 3] = '\0';
+    return under;
 }
 
-/* The file's last two path components ("rpc/bridge.py"): the report's
- * module column, short enough for it and still telling two files of one
- * name apart. */
-static const char *short_file(const char *path)
+/* The report's module column of path: under a library root, the part
+ * under it (from: "json/encoder.py", "threading.py"), else the file's
+ * last two path components ("app/server.py"): short, and still telling
+ * two files of one name apart. */
+static const char *short_file(const char *path, const char *from)
 {
+    if (from)
+        return from;
     const char *p = path + strlen(path);
     int slashes = 0;
     while (p > path && slashes < 2)
@@ -150,10 +156,10 @@ static int frame_name(const struct py_target *t, struct py_scratch *w, uint64_t 
     }
     if (read_str(t, q, qual, sizeof qual) || read_str(t, f, file, sizeof file))
         return -1;
-    module_of(file, mod, sizeof mod);
+    const char *from = module_of(file, mod, sizeof mod);
     memcpy(&line, co + l->co_firstlineno, sizeof line);
     snprintf(name, PY_NAME_LEN, "%.90s.%.110s" PY_FILE_MARK "%.40s:%d", mod, qual,
-             short_file(file), line > 0 ? line : 0);
+             short_file(file, from), line > 0 ? line : 0);
     *slot = (struct py_name_slot){.pid = t->pid, .code = code, .qual = q, .file = f};
     memcpy(slot->name, name, PY_NAME_LEN);
     return 0;

@@ -139,7 +139,7 @@ static void diff_heads(const struct profile_diff *d, struct doc_table *t,
     cut_to_columns(st, w, 2);
     snprintf(t->id, sizeof t->id, d->modules ? "profile-diff-modules" : "profile-diff");
     snprintf(t->caption, sizeof t->caption, "server profile%s, B - A (CPU-ms per call, %d "
-             "paired rounds, perf samples x each round's CPU per call)",
+             "paired rounds, the samples' shares x each round's CPU per call)",
              d->modules ? " by module" : "", d->rounds);
     snprintf(t->legend, sizeof t->legend, "rows by how much of the difference they explain "
              "(self%s); * the interval excludes 0",
