@@ -114,9 +114,8 @@ static int task_now(struct task *t)
  * (schedstat's CPU against its run-queue wait). State R is also a thread
  * waiting for a CPU: on a busy machine a thread just woken from
  * Condition.wait or select() waits there with that frame on top, and
- * counted as running it took CPU it never used (VDSM's idle main thread,
- * waking twice a second, held 0.9 % of the server's CPU in
- * threading.Condition.wait). 1000 when nothing is known yet. */
+ * counted as running it took CPU it never used (bench/RESULTS.md, part
+ * Q). 1000 when nothing is known yet. */
 static int64_t on_cpu_weight(pid_t pid, struct task *t)
 {
     char text[128];
