@@ -25,9 +25,6 @@ struct task {
     pid_t tid;
     int running;                   /* state R */
     int stat_fd;                   /* its /proc stat, open (-1: not) */
-    int sched_fd;                  /* its schedstat, open once it ran (-1: not) */
-    uint64_t ran_ns, waited_ns;    /* schedstat's CPU and run-queue wait at its
-                                      last reading (0 0: none yet) */
 };
 
 struct target {
@@ -73,8 +70,6 @@ static int task_open(pid_t pid, const char *tid, struct task *t)
     char path[96];
     snprintf(path, sizeof path, "/proc/%d/task/%.16s/stat", (int)pid, tid);
     t->stat_fd = open(path, O_RDONLY | O_CLOEXEC);
-    t->sched_fd = -1;
-    t->ran_ns = t->waited_ns = 0;
     return t->stat_fd >= 0 ? 0 : -1;
 }
 
@@ -82,9 +77,7 @@ static void task_close(struct task *t)
 {
     if (t->stat_fd >= 0)
         close(t->stat_fd);
-    if (t->sched_fd >= 0)
-        close(t->sched_fd);
-    t->stat_fd = t->sched_fd = -1;
+    t->stat_fd = -1;
 }
 
 /* One file's first bytes, read anew, into text (len). @return 0, or -1. */
@@ -109,35 +102,6 @@ static int task_now(struct task *t)
     return 0;
 }
 
-/* A running thread's sample's weight, in thousandths: the share of its
- * runnable time since its last reading that it spent on a CPU
- * (schedstat's CPU against its run-queue wait). State R is also a thread
- * waiting for a CPU: on a busy machine a thread just woken from
- * Condition.wait or select() waits there with that frame on top, and
- * counted as running it took CPU it never used (bench/RESULTS.md, part
- * Q). 1000 when nothing is known yet. */
-static int64_t on_cpu_weight(pid_t pid, struct task *t)
-{
-    char text[128];
-    unsigned long long ran, waited;
-    if (t->sched_fd < 0) {
-        snprintf(text, sizeof text, "/proc/%d/task/%d/schedstat", (int)pid, (int)t->tid);
-        t->sched_fd = open(text, O_RDONLY | O_CLOEXEC);
-    }
-    if (t->sched_fd < 0 || reread(t->sched_fd, text, sizeof text) ||
-        sscanf(text, "%llu %llu", &ran, &waited) != 2)
-        return 1000;
-    uint64_t dr = ran > t->ran_ns ? ran - t->ran_ns : 0;
-    uint64_t dw = waited > t->waited_ns ? waited - t->waited_ns : 0;
-    int known = t->ran_ns || t->waited_ns;
-    t->ran_ns = ran;
-    t->waited_ns = waited;
-    if (!known || dr + dw == 0)
-        return 1000;
-    int64_t w = (int64_t)(1000.0 * (double)dr / (double)(dr + dw) + 0.5);
-    return w > 0 ? w : 1;
-}
-
 /* Thread tid's open files: the last tick's (taken from g->prev), or new.
  * @return 0, or -1. */
 static int task_files(struct target *g, pid_t pid, const char *name, pid_t tid,
@@ -145,8 +109,8 @@ static int task_files(struct target *g, pid_t pid, const char *name, pid_t tid,
 {
     for (size_t i = 0; i < g->nprev; i++)
         if (g->prev[i].tid == tid && g->prev[i].stat_fd >= 0) {
-            *t = g->prev[i];
-            g->prev[i].stat_fd = g->prev[i].sched_fd = -1;
+            t->stat_fd = g->prev[i].stat_fd;
+            g->prev[i].stat_fd = -1;
             return 0;
         }
     return task_open(pid, name, t);
@@ -239,8 +203,7 @@ static void tick_target(struct pysample *s, struct target *g, int64_t t)
         fprintf(s->rec, "C %" PRId64 " %" PRIu64 "\n", t, cpu);
     for (long i = 0; running && i < n; i++)
         if (s->cur[i].running)
-            fprintf(s->rec, "S %" PRId64 " %" PRId64 " %s\n", t, on_cpu_weight(g->t.pid, &s->cur[i]),
-                    stack_of(s, g, walked, s->cur[i].tid));
+            fprintf(s->rec, "S %" PRId64 " %s\n", t, stack_of(s, g, walked, s->cur[i].tid));
     close_gone(g);
     memcpy(g->prev, s->cur, (size_t)n * sizeof *s->cur);
     g->nprev = (size_t)n;
@@ -406,10 +369,9 @@ static int add_stack(struct fold *f, char *stack, int64_t ns)
 /* What the record holds for one window. */
 struct window {
     int64_t t0, t1;
-    struct strmap stacks;          /* "S" lines: stack -> its samples' weight */
+    struct strmap stacks;          /* "S" lines: stack -> samples */
     int64_t cpu;                   /* "C" lines: the server's CPU ns */
     int64_t samples, outside;
-    int64_t weight;                /* the window's samples' weights */
     int64_t own0, own1;            /* "P" lines: the sampler's CPU ns at the
                                       window's start and end (-1 none) */
 };
@@ -438,14 +400,10 @@ static int window_line(struct window *w, char *line)
         w->cpu += strtoll(end + 1, NULL, 10);
         return 0;
     }
-    long long weight = strtoll(end + 1, &end, 10);
-    if (*end != ' ' || weight < 1 || weight > 1000)
-        return 0; /* not this build's record */
     struct strmap_entry *e = strmap_get(&w->stacks, end + 1, NULL);
     if (!e)
         return -1;
-    e->count += weight;
-    w->weight += weight;
+    e->count++;
     w->samples++;
     return 0;
 }
@@ -462,7 +420,7 @@ static int read_window(FILE *rec, struct window *w)
     return rc;
 }
 
-/* w's stacks into f, each weighed by its share of the samples' weights times the
+/* w's stacks into f, each weighed by its share of the samples times the
  * CPU the window measured, rounded on the running sum so that the weights
  * add up to it. @return 0, or -1 (out of memory). */
 static int weigh(const struct window *w, struct fold *f)
@@ -473,7 +431,7 @@ static int weigh(const struct window *w, struct fold *f)
         if (!w->stacks.slots[i].key)
             continue;
         acc += w->stacks.slots[i].count;
-        int64_t upto = (int64_t)((double)w->cpu * (double)acc / (double)w->weight + 0.5);
+        int64_t upto = (int64_t)((double)w->cpu * (double)acc / (double)w->samples + 0.5);
         if (upto > given)
             rc = add_stack(f, w->stacks.slots[i].key, upto - given);
         given = upto;

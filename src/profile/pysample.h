@@ -12,9 +12,7 @@
  * not wall time.
  * Folding (fold.h) keeps the measured window only, as perf's samples are,
  * and weighs each stack by its share of the window's samples times the
- * CPU ns the server's threads ran in it, each sample counted by the share
- * of its thread's runnable time that was on a CPU (schedstat: state R is
- * also a thread waiting in the run queue): "module.func;module.callee NS",
+ * CPU ns the server's threads ran in it: "module.func;module.callee NS",
  * whose total is the server's CPU. (Charging each tick's CPU delta to the
  * stack shown at the tick would not do: a call that burns 4 ms and then
  * waits in select() would have its CPU charged to select().) Threads
