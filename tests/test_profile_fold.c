@@ -137,14 +137,22 @@ static void test_fold_lines(void **state)
     fold_free(f);
 }
 
+/* f by module, indexed for fold_share (the caller frees it). */
+static struct fold *by_module(const struct fold *f)
+{
+    struct fold *m = fold_new();
+    assert_non_null(m);
+    assert_int_equal(fold_by_module(f, m), 0);
+    assert_int_equal(fold_index(m), 0);
+    return m;
+}
+
 static void test_by_module(void **state)
 {
     (void)state;
     int64_t outside;
     struct fold *f = parse(SCRIPT, 0, 11000000000LL, &outside);
-    struct fold *m = fold_new();
-    assert_int_equal(fold_by_module(f, m), 0);
-    assert_int_equal(fold_index(m), 0);
+    struct fold *m = by_module(f);
     /* malloc's time charged to the library that called it */
     assert_true(fold_share(m, "libxmlrpc.so.3", 1) == 0.5);
     assert_true(fold_share(m, "libjson-c.so.5", 1) == 0.5);
@@ -159,7 +167,7 @@ static void test_by_module(void **state)
 static void test_by_module_jit_and_lines(void **state)
 {
     (void)state;
-    struct fold *f = fold_new(), *m = fold_new();
+    struct fold *f = fold_new();
     const char *js[] = {"node::Start", "JS:*burn"}, *jsmod[] = {"node", "perf-3274.map"};
     const char *js2[] = {"node::Start", "JS:*work"}, *jsmod2[] = {"node", "perf-5603.map"};
     const char *py[] = {"server.main", "server.burn"};
@@ -167,8 +175,7 @@ static void test_by_module_jit_and_lines(void **state)
     assert_int_equal(fold_add(f, js, jsmod, 2, 30), 0);
     assert_int_equal(fold_add(f, js2, jsmod2, 2, 30), 0);
     assert_int_equal(fold_add(f, py, pymod, 2, 40), 0);
-    assert_int_equal(fold_by_module(f, m), 0);
-    assert_int_equal(fold_index(m), 0);
+    struct fold *m = by_module(f);
     assert_true(fold_share(m, "JIT", 1) == 0.6);
     assert_true(fold_share(m, "perf-3274.map", 0) == 0);
     assert_true(fold_share(m, "app/server.py", 1) == 0.4);
