@@ -219,6 +219,29 @@ static void test_diff_explains_by_totals(void **state)
     }
 }
 
+/* By module, the runtime (node) calls the JIT's code, which calls the
+ * runtime back (builtins): each is above the other in some stacks. The
+ * JIT, called in most of them, is what the sentence names. */
+static void test_diff_explains_mutual_callers(void **state)
+{
+    (void)state;
+    struct fold *fa[1] = {fold_new()}, *fb[1] = {fold_new()};
+    assert_int_equal(fold_add_line(fa[0], "node 50"), 0);
+    assert_int_equal(fold_add_line(fa[0], "node;JIT 45"), 0);
+    assert_int_equal(fold_add_line(fa[0], "node;JIT;node 5"), 0);
+    assert_int_equal(fold_add_line(fb[0], "node 60"), 0);
+    assert_int_equal(fold_add_line(fb[0], "node;JIT 125"), 0);
+    assert_int_equal(fold_add_line(fb[0], "node;JIT;node 15"), 0);
+    double ca[1] = {1.0}, cb[1] = {2.0};
+    int sat[1] = {0};
+    struct profile_arm a = {"A", fa, ca, sat}, b = {"B", fb, cb, sat};
+    static struct profile_diff d;
+    assert_int_equal(profile_diff(&a, &b, 1, 0, 10, &d), 0);
+    assert_non_null(strstr(d.summary, "; JIT explains 0.900 ms with its callees"));
+    fold_free(fa[0]);
+    fold_free(fb[0]);
+}
+
 /* Two rounds per arm: "x" costs 2 ms more per call in A, "c" the same. */
 static void test_diff(void **state)
 {
@@ -342,6 +365,7 @@ int main(void)
         cmocka_unit_test(test_diff),
         cmocka_unit_test(test_by_module_jit_and_lines),
         cmocka_unit_test(test_diff_explains_by_totals),
+        cmocka_unit_test(test_diff_explains_mutual_callers),
         cmocka_unit_test(test_flame),
         cmocka_unit_test(test_flame_load),
     };

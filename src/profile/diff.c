@@ -111,9 +111,11 @@ static int by_total_change(const void *x, const void *y)
 
 /* Which of c[0..n) (by |d_total|, descending) explain the difference,
  * each by its own total, a caller and its callee never both: into
- * pick (indices, at most EXPLAIN_MAX). calls: fold_calls's n x n.
+ * pick (indices, at most EXPLAIN_MAX). calls: fold_calls's n x n. Where
+ * each calls the other (a JIT's code and the runtime it calls back,
+ * recursion), the callee is the one called in more samples.
  * @return how many. */
-static size_t explainers(const struct profile_diff_row *c, size_t n, const unsigned char *calls,
+static size_t explainers(const struct profile_diff_row *c, size_t n, const int64_t *calls,
                          size_t *pick)
 {
     size_t k = 0;
@@ -124,7 +126,7 @@ static size_t explainers(const struct profile_diff_row *c, size_t n, const unsig
                 rel = j;
         if (rel == k && k < EXPLAIN_MAX)
             pick[k++] = i;
-        else if (rel < k && calls[pick[rel] * n + i] &&
+        else if (rel < k && calls[pick[rel] * n + i] > calls[i * n + pick[rel]] &&
                  c[i].d_total / c[pick[rel]].d_total >= CALLEE_SHARE)
             pick[rel] = i;
     }
@@ -138,7 +140,7 @@ static size_t explainers(const struct profile_diff_row *c, size_t n, const unsig
 static int explaining(const struct profile_arm *const arms[2], size_t k,
                       struct profile_diff_row *all, size_t n, struct profile_diff_row *pick)
 {
-    static unsigned char calls[PROFILE_MAX_ROWS * PROFILE_MAX_ROWS];
+    static int64_t calls[PROFILE_MAX_ROWS * PROFILE_MAX_ROWS]; /* large: off the stack */
     const char *names[PROFILE_MAX_ROWS];
     size_t m = n < PROFILE_MAX_ROWS ? n : PROFILE_MAX_ROWS, at[EXPLAIN_MAX];
     qsort(all, n, sizeof *all, by_total_change);

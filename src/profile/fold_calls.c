@@ -6,14 +6,14 @@
 
 #include "profile/fold_int.h"
 
-/* Marks calls[i * n + j] for each pair of the candidates' indices in
- * at[0..k), root first, where i is above j. */
-static void mark_pairs(const size_t *at, size_t k, size_t n, unsigned char *calls)
+/* Adds count to calls[i * n + j] for each pair of the candidates'
+ * indices in at[0..k), root first, where i is above j. */
+static void mark_pairs(const size_t *at, size_t k, size_t n, int64_t count, int64_t *calls)
 {
     for (size_t p = 0; p < k; p++)
         for (size_t q = p + 1; q < k; q++)
             if (at[p] != at[q])
-                calls[at[p] * n + at[q]] = 1;
+                calls[at[p] * n + at[q]] += count;
 }
 
 /* The candidates' indices (idx's counts) along stack key (modified),
@@ -31,7 +31,7 @@ static size_t candidates_on(const struct strmap *idx, char *key, size_t *at)
     return k;
 }
 
-int fold_calls(const struct fold *f, const char *const *names, size_t n, unsigned char *calls)
+int fold_calls(const struct fold *f, const char *const *names, size_t n, int64_t *calls)
 {
     static size_t at[FOLD_MAX_DEPTH]; /* large: off the stack */
     struct strmap idx;
@@ -52,7 +52,7 @@ int fold_calls(const struct fold *f, const char *const *names, size_t n, unsigne
             rc = -1;
             break;
         }
-        mark_pairs(at, candidates_on(&idx, key, at), n, calls);
+        mark_pairs(at, candidates_on(&idx, key, at), n, f->stacks.slots[i].count, calls);
         free(key);
     }
     strmap_free(&idx);
