@@ -61,7 +61,7 @@ def help_heads(out):
 FOREIGN = {"--call-graph": "perf record", "--enable-recovery": "mpirun",
            "--hostfile": "mpirun", "--oversubscribe": "mpirun", "--port": "a server of yours",
            "--trace-children": "valgrind", "--error-exitcode": "valgrind",
-           "--leak-check": "valgrind"}
+           "--leak-check": "valgrind", "--perf-basic-prof": "node"}
 # Options and pages that helpers are adding beside this one (run --replay,
 # rpcbench record): named by the manual before they reach main. Once they
 # exist they are checked as any other; drop them from here then.

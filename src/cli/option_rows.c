@@ -32,7 +32,7 @@
 #define RECORD_ONLY .cmds = IN_RECORD, .repeatable = 1
 
 static const char *const call_graphs[] = {"auto", "fp", "dwarf"}; /* enum profile_call_graph */
-static const char *const profile_modes[] = {"auto", "perf", "python"}; /* enum profile_mode */
+static const char *const profile_modes[] = {"auto", "perf", "python", "mixed"}; /* enum profile_mode */
 
 /* Each value's line of help (option_table.h: struct opt_value), in the
  * order of the row's choices or complete words. */
@@ -66,6 +66,7 @@ static const struct opt_value profile_mode_values[] = {
     {"auto", "python when the server runs CPython, else perf"},
     {"perf", "Linux perf: the server's C functions"},
     {"python", "a CPython 3.11 server's Python functions"},
+    {"mixed", "refused: needs CPython 3.12's perf trampolines"},
 };
 static const struct opt_value format_values[] = {
     {"text", "the report, for a person"},
@@ -272,11 +273,12 @@ const struct opt_row opt_rows[] = {
              "(python: the sampler's ticks per second)"},
     {.name = "profile-mode", VALUES(profile_mode_values), .group = G_PROFILE, .diff = CK_PROFILE,
      .type = OT_CHOICE, O_AT(profile.mode), .arg = "M",
-     .def = "auto", .choices = profile_modes, .nchoices = 3, .cmds = RUNS | IN_SWEEP,
+     .def = "auto", .choices = profile_modes, .nchoices = 4, .cmds = RUNS | IN_SWEEP,
      .help = "the sampler: perf (C functions), or python (a\n"
              "CPython 3.11 server's Python functions, read from\n"
              "its memory); auto: python when the server runs\n"
-             "CPython, else perf"},
+             "CPython, else perf; mixed is refused (see\n"
+             "docs/profiles.md)"},
     {.name = "max-response", .group = G_CONN, .type = OT_SIZE, C_AT(max_response), .arg = "SZ",
      .def = "64MiB", .cmds = IN_LOAD, .help = "larger responses are errors"},
     {.name = "output", .group = G_OUTPUT, .essential = IN_LOAD, .no_diff = 1,

@@ -58,6 +58,12 @@ static int check_profile(const struct options *o, char *err)
                      "sets its own)", needs[i]);
             return -1;
         }
+    if (p->mode == PROFILE_MODE_MIXED) {
+        snprintf(err, ERR_LEN, "--profile-mode mixed: not offered: joining perf's C frames to "
+                 "the Python ones needs CPython 3.12's perf trampolines or unwinding the "
+                 "interpreter's C stack here; use python or perf");
+        return -1;
+    }
     if (o->cfg.agent_url[0]) {
         snprintf(err, ERR_LEN, "--profile: the profiler runs on this host, the server on "
                  "--server-agent's: profile it there");
