@@ -5,6 +5,7 @@
  * Python json module writes them. */
 #include "encoders/encoder.h"
 #include "encoders/jsonscan.h"
+#include "encoders/vdsm_verbs.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -17,26 +18,18 @@
 static int verb_call(const char *verb, const char *vm_id, const char **method,
                      json_object **params, char *err)
 {
+    const struct vdsm_verb *v = vdsm_verb_find(verb);
     *params = NULL;
-    if (strcmp(verb, "ping") == 0) {
-        *method = "Host.ping";
-    } else if (strcmp(verb, "list") == 0) {
-        *method = "Host.getVMList";
-    } else if (strcmp(verb, "fullList") == 0) {
-        /* The engine's fullList: getVMFullList, vmList left out when empty
-         * (VDSM's Bridge ignores Host.getVMList's fullStatus). */
-        *method = "Host.getVMFullList";
-    } else if (strcmp(verb, "getAllVmStats") == 0) {
-        *method = "Host.getAllVmStats";
-    } else if (strcmp(verb, "getVmStats") == 0) {
-        if (!vm_id) {
-            enc_seterr(err, "getVmStats needs a VM id");
-            return ENC_INVALID;
-        }
-        *method = "VM.getStats";
-    } else {
+    if (!v) {
         enc_seterr(err, "unknown verb '%s' (want ping, list, fullList, getAllVmStats, getVmStats)",
                    verb);
+        return ENC_INVALID;
+    }
+    /* The engine's fullList: getVMFullList, vmList left out when empty
+     * (VDSM's Bridge ignores Host.getVMList's fullStatus). */
+    *method = v->json;
+    if (strcmp(verb, "getVmStats") == 0 && !vm_id) {
+        enc_seterr(err, "getVmStats needs a VM id");
         return ENC_INVALID;
     }
     json_object *p = json_object_new_object();

@@ -4,6 +4,7 @@
 #include "encoders/encoder.h"
 #include "encoders/xmlconv.h"
 #include "encoders/xmlscan.h"
+#include "encoders/vdsm_verbs.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -45,24 +46,22 @@ static int verb_call(const char *verb, const char *vm_id, const char **method,
                      json_object **params, char *err)
 {
     raise_limit();
+    const struct vdsm_verb *v = vdsm_verb_find(verb);
     *params = NULL;
-    if (strcmp(verb, "ping") == 0 || strcmp(verb, "list") == 0 ||
-        strcmp(verb, "getAllVmStats") == 0) {
-        *method = verb;
-        return ENC_OK;
-    }
-    if (strcmp(verb, "fullList") == 0) /* vdsClient's "list table": list(True, []) */
-        return full_list_call(method, params, err);
-    if (strcmp(verb, "getVmStats") != 0) {
+    if (!v) {
         enc_seterr(err, "unknown verb '%s' (want ping, list, fullList, getAllVmStats, getVmStats)",
                    verb);
         return ENC_INVALID;
     }
+    if (v->xml_full) /* vdsClient's "list table": list(True, []) */
+        return full_list_call(method, params, err);
+    *method = v->xml;
+    if (strcmp(verb, "getVmStats")) /* ping, list, getAllVmStats: no params */
+        return ENC_OK;
     if (!vm_id) {
         enc_seterr(err, "getVmStats needs a VM id");
         return ENC_INVALID;
     }
-    *method = "getVmStats";
     json_object *a = json_object_new_array();
     if (!a || json_object_array_add(a, json_object_new_string(vm_id)) < 0) {
         json_object_put(a);

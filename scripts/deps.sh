@@ -16,10 +16,11 @@ mpi="$build openmpi-bin libopenmpi-dev"
 # rpcbench.1 (tests/it_docs.py); dpkg-dev, debhelper, fakeroot, lintian and
 # bash-completion for the package and install test (tests/it_install.py);
 # prometheus, which tests/it_metrics.py starts on loopback to scrape a run;
-# linux-perf for --profile (tests/it_profile.py, it_html.py) and git for
+# linux-perf for --profile (tests/it_profile.py, it_html.py), nodejs for a
+# JIT's profile (tests/it_profile_node.py) and git for
 # --bisect (tests/it_bisect.py). No test skips for a missing package: it
 # fails (tests/rpctest.py need_package), so everything a test runs is here.
-check="$build libcmocka-dev python3 python3-stomp openssl tcpdump default-jdk-headless libhdrhistogram-java chromium openmpi-bin libopenmpi-dev man-db groff-base dpkg-dev debhelper fakeroot lintian bash-completion prometheus linux-perf git"
+check="$build libcmocka-dev python3 python3-stomp openssl tcpdump default-jdk-headless libhdrhistogram-java chromium openmpi-bin libopenmpi-dev man-db groff-base dpkg-dev debhelper fakeroot lintian bash-completion prometheus linux-perf git nodejs"
 bench="$check wrk hey"
 # libFuzzer: clang, plus its runtime libraries (libclang_rt.fuzzer and the
 # sanitizers), which clang only recommends.

@@ -27,14 +27,17 @@ def fleet(d, n=3):
     return srv, targets, stats
 
 
-def run_fleet(srv, d, targets, stats, *args, window=True):
+def run_fleet(srv, d, targets, stats, *args, window=True, text=None):
     """run --targets with args (and -d DURATION_S when window) against
     srv, stopped after: the saved JSON and what each host counted itself
-    (url: requests)."""
+    (url: requests); text, a list, gets the report's text (else --quiet)."""
     saved = os.path.join(d, "r.json")
     dur = ["-d", "%ds" % DURATION_S] if window else []
-    rc, out, err = rpcbench("run", "--targets", targets, *dur, "--quiet", "--output", saved,
+    quiet = [] if text is not None else ["--quiet"]
+    rc, out, err = rpcbench("run", "--targets", targets, *dur, *quiet, "--output", saved,
                             *args, timeout=60)
+    if text is not None:
+        text.append(out)
     check(rc == 0, "run: rc %d %r" % (rc, err[-600:]))
     srv.stop()
     with open(saved) as f:
@@ -380,6 +383,63 @@ def test_every_host_polled_on_its_own_periods():
           "target %r for %d sent" % (rate, doc["requests"]["sent"]))
     check(not any("rate not held" in w for w in doc["warnings"]), doc["warnings"])
 
+def test_verb_periods_name_the_fleet():
+    """--verb V@P polls every host on its own periods, as a workload's
+    "every" does; the report names the fleet (never its first host), shows
+    the periods (never weight 0) and says that its target rate includes
+    the spread-in of the starts, beside the steady rate."""
+    with tempfile.TemporaryDirectory() as d:
+        srv, targets, stats = fleet(d)
+        texts = []
+        with srv:
+            doc, served = run_fleet(srv, d, targets, stats, "--verb",
+                                    "list@250ms,getAllVmStats@1s", text=texts)
+        text = texts[0]
+    check("3 targets from %s" % targets in text, "target line: %r" % text[:600])
+    check("verbs       list@250ms,getAllVmStats@1s" in text, "verbs line: %r" % text[:900])
+    check("spread" in text and "steady 15.00/s" in text, "rate line: %r" % text[:900])
+    for r in doc["targets"]:
+        left = DURATION_S - r["start_s"]
+        want = int(-(-left // 1)) + int(-(-left // 0.25))
+        check(abs(r["sent"] - want) <= 1 and served[r["url"]] == r["sent"],
+              "host %r: sent %d, periods give %d, served %d" % (r["url"], r["sent"], want,
+                                                               served[r["url"]]))
+    every = {v["name"]: v.get("every_s") for v in doc["config"]["verbs"]}
+    check(every == {"list": 0.25, "getAllVmStats": 1.0}, "saved periods: %r" % every)
+
+
+def test_compare_and_sweep_a_fleet():
+    """compare --targets compares the encodings over a fleet, per-verb rows
+    in each arm, each arm naming the fleet; sweep --targets sweeps it."""
+    with tempfile.TemporaryDirectory() as d:
+        srv, targets, stats = fleet(d)
+        out = os.path.join(d, "c.json")
+        with srv:
+            rc, text, err = rpcbench("compare", "--targets", targets, "--proto",
+                                     "xmlrpc,jsonrpc", "--verb", "list@500ms,getAllVmStats@1s",
+                                     "-d", "2s", "--rounds", "1", "--output", out, timeout=120)
+            check(rc == 0, "compare --targets: rc %d %r" % (rc, err[-600:]))
+            rc2, stext, err2 = rpcbench("sweep", "--targets", targets, "--verb", "ping",
+                                        "-R", "2,4", "-d", "2s", "--quiet", timeout=120)
+            srv.stop()
+        check(rc2 == 0, "sweep --targets: rc %d %r" % (rc2, err2[-600:]))
+        with open(out) as f:
+            doc = json.load(f)
+        with open(stats) as f:
+            served = sum(int(row["requests"]) for row in csv.DictReader(f))
+    check(text.count("3 targets from %s" % targets) >= 2, "arms: %r" % text[:400])
+    rows = {v["verb"]: v for v in doc["verbs"]}
+    for name in ("list", "getAllVmStats"):
+        check(rows[name]["a"]["ok"] > 0 and rows[name]["b"]["ok"] > 0, "%s: %r"
+              % (name, rows.get(name)))
+    lines = [line.split() for line in stext.splitlines() if line[:2] in ("1 ", "2 ")]
+    got = [float(x[2]) for x in lines]
+    # each host gets the cell's rate: 3 hosts at 2/s and 4/s
+    check(len(got) == 2 and abs(got[0] - 6) < 1 and abs(got[1] - 12) < 1.5,
+          "sweep rows: %r" % stext[-600:])
+    check(served > 0, "the hosts counted nothing")
+
+
 def test_bad_targets_files():
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "hosts.txt")
@@ -398,8 +458,10 @@ def test_bad_targets_files():
                             (["-R", "max"], "closed loop")):
             rc, _, err = rpcbench("run", "--targets", path, *extra, timeout=20)
             check(rc == 2 and want in err, "%r: %d %r" % (extra, rc, err))
-        rc, _, err = rpcbench("compare", "--targets", path, timeout=20)
-        check(rc == 2, "compare --targets: %d %r" % (rc, err))
+        for cmd in ("compare", "sweep"):  # their fleets are checked as run's, before a send
+            rc, _, err = rpcbench(cmd, "--targets", path, "--url", "http://127.0.0.1:1/RPC2",
+                                  timeout=20)
+            check(rc == 2 and "--url" in err, "%s --targets --url: %d %r" % (cmd, rc, err))
         # every call on its own period: a line's rate= or stages= sets nothing
         work = os.path.join(d, "periodic.jsonl")
         with open(work, "w") as f:
@@ -425,6 +487,7 @@ def test_serve_hosts_bad():
 
 if __name__ == "__main__":
     main([test_fleet_counts_add_up, test_every_host_polled_on_its_own_periods,
+          test_verb_periods_name_the_fleet, test_compare_and_sweep_a_fleet,
           test_dead_host_does_not_abort_the_fleet, test_hostile_hosts_do_not_abort_the_fleet,
           test_per_target_stages, test_rows_everywhere,
           test_requests_log_names_each_host, test_stomp_fleet,

@@ -160,7 +160,20 @@ def test_perf_mode_says_python_is_invisible():
     note = res["profile"]["note"]
     check(res["profile"]["sampler"] == "perf", "sampler: %r" % res["profile"]["sampler"])
     check("--profile-mode python" in note and "-X perf" not in note, "note: %r" % note)
-    check("--profile-mode python" in stdout, "the text report lacks the note")
+    check("dbgsym" not in note and "frame-pointer" not in note, "perf's C advice: %r" % note)
+    check("Python frames are not visible" in stdout and "--profile-mode python" in stdout,
+          "the text report lacks the note")
+
+
+def test_mixed_refused():
+    """--profile-mode mixed is not offered: one line saying why, exit 2,
+    before the run."""
+    with python_server() as srv:
+        code, out, err = rpcbench("run", "--url", srv.url("/RPC2"), "-p", "xmlrpc",
+                                  "--method", "work", "--server-pid", str(srv.proc.pid),
+                                  "--profile", "--profile-mode", "mixed", "-d", "1s", timeout=60)
+    check(code == 2 and err.count("\n") == 1 and "trampolines" in err and "requests" not in out,
+          "mixed: %d %r" % (code, err))
 
 
 def test_not_python_refused():
@@ -200,5 +213,5 @@ def test_server_dies_mid_run():
 if __name__ == "__main__":
     main([test_xmlrpc_per_call, test_jsonrpc_per_call, test_compare_encoding_first,
           test_profile_adds_up_to_server_cpu, test_thread_per_connection,
-          test_perf_mode_says_python_is_invisible, test_not_python_refused,
+          test_perf_mode_says_python_is_invisible, test_mixed_refused, test_not_python_refused,
           test_server_dies_mid_run])

@@ -13,7 +13,10 @@ table; `workload = FILE` in a job file is the same run as on the command
 line; a line's own "expect" checks its call's answers only, and the run's
 --expect every call's, both applying; and every mistake in the file (a
 check that does not parse too) is a usage error naming the file and the
-line, before anything is sent."""
+line, before anything is sent. One file serves both encodings (a method
+named per encoding, VDSM's verbs mapping themselves) and compare runs it
+in both arms without a fault; compare --workload A,B gives each arm its
+own file, run refuses a pair."""
 import datetime
 import http.server
 import json
@@ -135,6 +138,78 @@ def test_one_file_both_encodings_same_shares():
     # the same values in both: the JSON-RPC side sees the tagged values as plain JSON
     jt = [c[1] for c in jcalls if c[0] == "system.types"][0]
     check(jt == ["aGVsbG8=", "20240102T03:04:05", 7, 1.5, True, "plain"], "jsonrpc types %r" % jt)
+
+
+ENGINE = """# one file for both encodings: VDSM's verbs map themselves
+{"name": "vms", "method": "list", "weight": 3}
+{"name": "stats", "method": "Host.getAllVmStats", "every": "500ms"}
+{"name": "one", "method": {"xmlrpc": "getVmStats", "jsonrpc": "VM.getStats"}, "params": {"xmlrpc": ["vm-1"], "jsonrpc": {"vmID": "vm-1"}}}
+"""
+
+
+def vdsm_xml_server():
+    rec = xml_server()
+    for name in ("list", "getAllVmStats", "getVmStats"):
+        rec.server.register_function(lambda *a: {"status": {"code": 0, "message": "Done"}}, name)
+    return rec
+
+
+def test_one_file_names_each_encodings_methods():
+    """A call named per encoding, and VDSM's verbs mapping themselves:
+    each encoding's server gets its own methods and params from one file,
+    and compare runs it in both arms without a fault."""
+    with Files(ENGINE) as f:
+        with vdsm_xml_server() as xs:
+            rx = run_against(xs, "xmlrpc", f.path, rate="20")
+            xcalls = xs.seen
+        with json_server() as js:
+            rj = run_against(js, "jsonrpc", f.path, rate="20")
+            jcalls = js.seen
+        check_counts(rx, xcalls, {"vms": "list", "stats": "getAllVmStats", "one": "getVmStats"})
+        check_counts(rj, jcalls, {"vms": "Host.getVMList", "stats": "Host.getAllVmStats",
+                                  "one": "VM.getStats"})
+        check(("vm-1",) in [c[1] for c in xcalls if c[0] == "getVmStats"][:1],
+              "xml getVmStats params %r" % xcalls[:3])
+        check({"vmID": "vm-1"} in [c[1] for c in jcalls if c[0] == "VM.getStats"][:1],
+              "json VM.getStats params %r" % jcalls[:3])
+        with Server("--vms", "5") as srv:
+            out = os.path.join(f.dir, "c.json")
+            rc, _, err = rpcbench("compare", "--workload", f.path, "--proto", "xmlrpc,jsonrpc",
+                                  "-u", "%s,%s" % (srv.url("/RPC2"), srv.url("/jsonrpc")),
+                                  "-R", "10", "-d", "2s", "--rounds", "1", "--quiet",
+                                  "--output", out, timeout=120)
+        check(rc == 0, "compare: rc %d %r" % (rc, err[-500:]))
+        with open(out) as fo:
+            rows = {v["verb"]: v for v in json.load(fo)["verbs"]}
+        for name in ("vms", "stats"):
+            for arm in ("a", "b"):
+                check(rows[name][arm]["ok"] > 0 and rows[name][arm]["errors"] == 0,
+                      "%s arm %s: %r" % (name, arm, rows[name]))
+
+
+def test_compare_workload_a_b():
+    """--workload A,B gives each arm its own file; run takes one."""
+    a = ('{"name": "vms", "method": "list", "params": [false], "weight": 2}\n'
+         '{"name": "ping", "method": "ping"}\n')
+    b = ('{"name": "vms", "method": "Host.getVMList", "params": {"onlyUUID": true}, "weight": 2}\n'
+         '{"name": "ping", "method": "Host.ping"}\n')
+    with Files(a) as f, Server("--vms", "5") as srv:
+        pb = f.write("b.jsonl", b)
+        pair = "%s,%s" % (f.path, pb)
+        out = os.path.join(f.dir, "c.json")
+        rc, text, err = rpcbench("compare", "--workload", pair, "--proto", "xmlrpc,jsonrpc",
+                                 "-u", "%s,%s" % (srv.url("/RPC2"), srv.url("/jsonrpc")),
+                                 "-R", "10", "-d", "1s", "--rounds", "1", "--quiet",
+                                 "--output", out, timeout=120)
+        check(rc == 0, "compare --workload A,B: rc %d %r" % (rc, err[-500:]))
+        with open(out) as fo:
+            doc = json.load(fo)
+        row = {v["verb"]: v for v in doc["verbs"]}["vms"]
+        check(row["a"]["ok"] > 0 and row["b"]["ok"] > 0 and not row["a"]["errors"] and
+              not row["b"]["errors"], "vms: %r" % row)
+        check(pb in json.dumps(doc) and f.path in json.dumps(doc), "the files are not named")
+        rc, _, err = rpcbench("run", "--workload", pair, timeout=20)
+        check(rc == 2 and "one file" in err, "run --workload A,B: rc %d %r" % (rc, err))
 
 
 def check_seq(values):
@@ -528,7 +603,8 @@ def test_usage_errors_name_the_line():
 
 
 if __name__ == "__main__":
-    main([test_one_file_both_encodings_same_shares, test_templates_give_what_they_promise,
+    main([test_one_file_both_encodings_same_shares, test_one_file_names_each_encodings_methods,
+          test_compare_workload_a_b, test_templates_give_what_they_promise,
           test_same_seed_same_values, test_every_line_runs_at_its_period,
           test_failed_sends_count_under_their_call,
           test_periodic_sends_left_at_the_end_are_unsent, test_forty_calls,

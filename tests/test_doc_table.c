@@ -16,6 +16,7 @@
 #include "base/err.h"
 #include "base/figure.h"
 #include "report/doc_table.h"
+#include "report/report.h"
 
 /* What the CSV (csv 1) or the text writer wrote of t, malloc'd. */
 static char *written(const struct doc_table *t, int csv)
@@ -83,11 +84,51 @@ static void plain_rows_have_no_raw(void **state)
     doc_table_free(&t);
 }
 
+/* The profile's table: a name longer than its column (a JIT's, with
+ * its path) is cut to the column with "...", in the text and on the page,
+ * the whole name in the page's title; the columns after it stay put. */
+static void profile_names_cut_to_column(void **state)
+{
+    (void)state;
+    static struct run_result r;
+    static const char name[] = "JS:*burnTheCpuForTwoMilliseconds /home/dev/project/node_modules/"
+                               "some-package/lib/deeply/nested/file.js:123:45";
+    struct doc_table t;
+    struct doc_table_style st;
+    char err[ERR_LEN], *text = NULL, *page = NULL;
+    size_t len = 0, plen = 0;
+    r.profile.taken = 1;
+    r.profile.nrows = r.profile.top = 2;
+    snprintf(r.profile.rows[0].func, PROFILE_FUNC_LEN, "%s", name);
+    snprintf(r.profile.rows[0].module, PROFILE_MODULE_LEN, "perf-3274.map");
+    snprintf(r.profile.rows[1].func, PROFILE_FUNC_LEN, "short");
+    r.profile.rows[0].self_ms = r.profile.rows[1].self_ms = 1.5;
+    assert_int_equal(report_profile_doc(&r, &t, &st, err), 0);
+    FILE *f = open_memstream(&text, &len), *h = open_memstream(&page, &plen);
+    doc_table_text(f, &t, &st.text);
+    doc_table_html(h, &t, &st.html);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(fclose(h), 0);
+    const char *row = strstr(text, "JS:*burn"), *other = strstr(text, "\nshort");
+    assert_non_null(row);
+    assert_non_null(other);
+    /* the module column starts where it does on the short name's row */
+    assert_int_equal(strstr(row, "perf-3274.map") - row, strstr(other, "-") - (other + 1));
+    assert_non_null(strstr(row, "JS:*burnTheCpuForTwoMilliseconds /hom...")); /* 40 characters */
+    assert_null(strstr(text, "file.js"));
+    assert_non_null(strstr(page, "title=\"JS:*burnTheCpuForTwoMilliseconds /home/dev/project/"));
+    assert_non_null(strstr(page, "file.js:123:45\">JS:*burnTheCpuForTwoMilliseconds /hom...<"));
+    free(text);
+    free(page);
+    doc_table_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(csv_writes_raw_values),
         cmocka_unit_test(plain_rows_have_no_raw),
+        cmocka_unit_test(profile_names_cut_to_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

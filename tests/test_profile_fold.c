@@ -137,14 +137,22 @@ static void test_fold_lines(void **state)
     fold_free(f);
 }
 
+/* f by module, indexed for fold_share (the caller frees it). */
+static struct fold *by_module(const struct fold *f)
+{
+    struct fold *m = fold_new();
+    assert_non_null(m);
+    assert_int_equal(fold_by_module(f, m), 0);
+    assert_int_equal(fold_index(m), 0);
+    return m;
+}
+
 static void test_by_module(void **state)
 {
     (void)state;
     int64_t outside;
     struct fold *f = parse(SCRIPT, 0, 11000000000LL, &outside);
-    struct fold *m = fold_new();
-    assert_int_equal(fold_by_module(f, m), 0);
-    assert_int_equal(fold_index(m), 0);
+    struct fold *m = by_module(f);
     /* malloc's time charged to the library that called it */
     assert_true(fold_share(m, "libxmlrpc.so.3", 1) == 0.5);
     assert_true(fold_share(m, "libjson-c.so.5", 1) == 0.5);
@@ -152,6 +160,86 @@ static void test_by_module(void **state)
     assert_true(fold_share(m, "server", 0) == 1.0);
     fold_free(m);
     fold_free(f);
+}
+
+/* A JIT's map is one module whatever the process's pid, and a Python
+ * frame's file is one module whatever its function's line. */
+static void test_by_module_jit_and_lines(void **state)
+{
+    (void)state;
+    struct fold *f = fold_new();
+    const char *js[] = {"node::Start", "JS:*burn"}, *jsmod[] = {"node", "perf-3274.map"};
+    const char *js2[] = {"node::Start", "JS:*work"}, *jsmod2[] = {"node", "perf-5603.map"};
+    const char *py[] = {"server.main", "server.burn"};
+    const char *pymod[] = {"app/server.py:10", "app/server.py:42"};
+    assert_int_equal(fold_add(f, js, jsmod, 2, 30), 0);
+    assert_int_equal(fold_add(f, js2, jsmod2, 2, 30), 0);
+    assert_int_equal(fold_add(f, py, pymod, 2, 40), 0);
+    struct fold *m = by_module(f);
+    assert_true(fold_share(m, "JIT", 1) == 0.6);
+    assert_true(fold_share(m, "perf-3274.map", 0) == 0);
+    assert_true(fold_share(m, "app/server.py", 1) == 0.4);
+    fold_free(m);
+    fold_free(f);
+}
+
+/* Node's case (issue 37): 0.62 ms planted in "burn" under the handler,
+ * half of it in the clock reads it makes. By self time the clock read
+ * leads the table; the sentence names burn, by its total, once (not its
+ * callers, whose totals grew as much, nor its callee). */
+static void test_diff_explains_by_totals(void **state)
+{
+    (void)state;
+    struct fold *fa[2], *fb[2];
+    double ca[2], cb[2];
+    for (int i = 0; i < 2; i++) {
+        fa[i] = fold_new();
+        fb[i] = fold_new();
+        assert_int_equal(fold_add_line(fa[i], "main;handle;work 60"), 0);
+        assert_int_equal(fold_add_line(fa[i], "main;handle;parse 40"), 0);
+        assert_int_equal(fold_add_line(fb[i], "main;handle;work 60"), 0);
+        assert_int_equal(fold_add_line(fb[i], "main;handle;parse 40"), 0);
+        assert_int_equal(fold_add_line(fb[i], i ? "main;handle;burn 31" : "main;handle;burn 29"),
+                         0);
+        assert_int_equal(fold_add_line(fb[i], "main;handle;burn;__vdso_clock_gettime 32"), 0);
+        ca[i] = 1.0;
+        cb[i] = (double)fold_samples(fb[i]) / 100.0;
+    }
+    int sat[2] = {0, 0};
+    struct profile_arm a = {"A", fa, ca, sat}, b = {"B", fb, cb, sat};
+    static struct profile_diff d;
+    assert_int_equal(profile_diff(&a, &b, 2, 0, 10, &d), 0);
+    assert_string_equal(d.rows[0].func, "__vdso_clock_gettime"); /* the table: by self */
+    const char *say = strstr(d.summary, "; burn explains 0.620 ms with its callees");
+    assert_non_null(say);
+    assert_null(strstr(d.summary, "then")); /* nothing else changed */
+    for (int i = 0; i < 2; i++) {
+        fold_free(fa[i]);
+        fold_free(fb[i]);
+    }
+}
+
+/* By module, the runtime (node) calls the JIT's code, which calls the
+ * runtime back (builtins): each is above the other in some stacks. The
+ * JIT, called in most of them, is what the sentence names. */
+static void test_diff_explains_mutual_callers(void **state)
+{
+    (void)state;
+    struct fold *fa[1] = {fold_new()}, *fb[1] = {fold_new()};
+    assert_int_equal(fold_add_line(fa[0], "node 50"), 0);
+    assert_int_equal(fold_add_line(fa[0], "node;JIT 45"), 0);
+    assert_int_equal(fold_add_line(fa[0], "node;JIT;node 5"), 0);
+    assert_int_equal(fold_add_line(fb[0], "node 60"), 0);
+    assert_int_equal(fold_add_line(fb[0], "node;JIT 125"), 0);
+    assert_int_equal(fold_add_line(fb[0], "node;JIT;node 15"), 0);
+    double ca[1] = {1.0}, cb[1] = {2.0};
+    int sat[1] = {0};
+    struct profile_arm a = {"A", fa, ca, sat}, b = {"B", fb, cb, sat};
+    static struct profile_diff d;
+    assert_int_equal(profile_diff(&a, &b, 1, 0, 10, &d), 0);
+    assert_non_null(strstr(d.summary, "; JIT explains 0.900 ms with its callees"));
+    fold_free(fa[0]);
+    fold_free(fb[0]);
 }
 
 /* Two rounds per arm: "x" costs 2 ms more per call in A, "c" the same. */
@@ -275,6 +363,9 @@ int main(void)
         cmocka_unit_test(test_fold_lines),
         cmocka_unit_test(test_by_module),
         cmocka_unit_test(test_diff),
+        cmocka_unit_test(test_by_module_jit_and_lines),
+        cmocka_unit_test(test_diff_explains_by_totals),
+        cmocka_unit_test(test_diff_explains_mutual_callers),
         cmocka_unit_test(test_flame),
         cmocka_unit_test(test_flame_load),
     };

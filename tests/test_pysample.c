@@ -101,7 +101,26 @@ static void test_stack(void **state)
     struct py_target t = target(inner, NULL);
     assert_int_equal(py_walk(&t, &scratch, threads, 8), 1);
     assert_true(threads[0].tid == 42);
-    assert_string_equal(threads[0].stack, "server.main;server.Handler.do_POST");
+    assert_string_equal(threads[0].stack, "server.main@app/server.py:0;"
+                                          "server.Handler.do_POST@app/server.py:0");
+}
+
+/* A frame is named module.qualname with its file and def line; the
+ * module of a file under the library or site-packages is its dotted
+ * path, a package's __init__.py outside them its directory. */
+static void test_module_file_line(void **state)
+{
+    (void)state;
+    unsigned char *lib = code("JSONEncoder.iterencode", "/usr/lib/python3.11/json/encoder.py");
+    unsigned char *pkg = code("Schema._verify_type", "/usr/lib/python3/dist-packages/vdsm/api/vdsmapi.py");
+    unsigned char *init = code("walk", "/srv/app/password/__init__.py");
+    int32_t line = 205;
+    memcpy(lib + L->co_firstlineno, &line, sizeof line);
+    struct py_target t = target(frame(lib, frame(pkg, frame(init, NULL))), NULL);
+    assert_int_equal(py_walk(&t, &scratch, threads, 8), 1);
+    assert_string_equal(threads[0].stack, "password.walk@password/__init__.py:0;"
+                        "vdsm.api.vdsmapi.Schema._verify_type@vdsm/api/vdsmapi.py:0;"
+                        "json.encoder.JSONEncoder.iterencode@json/encoder.py:205");
 }
 
 static void test_frame_cycle_bounded(void **state)
@@ -156,13 +175,13 @@ static void test_names_cache(void **state)
     unsigned char *co = code("first", "c.py");
     struct py_target t = target(frame(co, NULL), NULL);
     assert_int_equal(py_walk(&t, &scratch, threads, 8), 1);
-    assert_string_equal(threads[0].stack, "c.first");
+    assert_string_equal(threads[0].stack, "c.first@c.py:0");
     assert_int_equal(py_walk(&t, &scratch, threads, 8), 1); /* from the cache */
-    assert_string_equal(threads[0].stack, "c.first");
+    assert_string_equal(threads[0].stack, "c.first@c.py:0");
     /* another code object at the same address: other str objects */
     put_ptr(co, L->co_qualname, str("second"));
     assert_int_equal(py_walk(&t, &scratch, threads, 8), 1);
-    assert_string_equal(threads[0].stack, "c.second");
+    assert_string_equal(threads[0].stack, "c.second@c.py:0");
 }
 
 static void test_versions(void **state)
@@ -185,6 +204,7 @@ int main(void)
         cmocka_unit_test(test_pointer_to_nowhere),
         cmocka_unit_test(test_thread_cycle_bounded),
         cmocka_unit_test(test_names_cache),
+        cmocka_unit_test(test_module_file_line),
         cmocka_unit_test(test_versions),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

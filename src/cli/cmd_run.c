@@ -3,10 +3,11 @@
 #include <string.h>
 
 #include "base/exit_code.h"
+#include "cli/cli_targets.h"
 #include "cli/cli_verdict.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "cli/live_metrics.h"
+#include "drive/live_metrics.h"
 #include "report/hdrlog_sink.h"
 #include "report/plot.h"
 #include "report/verdict_files.h"
@@ -15,58 +16,8 @@
 #include "client/reqlog.h"
 #include "client/targets_file.h"
 #include "encoders/encoder.h"
-#include "cli/cli_profile.h"
+#include "drive/profile_run.h"
 #include "dist/dist.h"
-
-/* --targets FILE: read and checked before anything is sent (a usage
- * error names the file and line); the first target stands as cfg's url,
- * the longest of the hosts' stages= is the window unless -d is given, and
- * a host gets one connection unless -c is given.
- * @return 0 (tf filled, or empty without --targets), or -1 with err. */
-/* @return 1 when every call of the run has its own period ("every"). */
-static int all_periodic(const struct run_config *cfg)
-{
-    for (size_t i = 0; i < cfg->nverbs; i++)
-        if (!cfg->verbs[i].every_ns)
-            return 0;
-    return cfg->nverbs > 0;
-}
-
-static int load_targets(struct run_config *cfg, const struct options *o, struct targets_file *tf,
-                        char *err)
-{
-    memset(tf, 0, sizeof *tf);
-    if (!cfg->targets_file[0])
-        return 0;
-    if (cfg->url[0] || cfg->nstages) {
-        snprintf(err, ERR_LEN, "--targets: not with %s (each target's URL and rate are "
-                 "its line's)", cfg->url[0] ? "--url" : "--stages");
-        return -1;
-    }
-    const struct encoder *enc = enc_find(cfg->encoding);
-    if (targets_file_read(cfg->targets_file, cfg->rate, enc->default_path, tf, err))
-        return -1;
-    if (cfg->rate <= 0) {
-        snprintf(err, ERR_LEN, "--targets: --rate max (closed loop) has no schedule to give "
-                 "each host: give a rate");
-        return -1;
-    }
-    if (all_periodic(cfg))
-        for (size_t i = 0; i < tf->n; i++)
-            if (tf->t[i].own_rate) {
-                snprintf(err, ERR_LEN, "--targets: %.60s:%d: every call of %.60s has its own "
-                         "period (\"every\"): a line's rate= or stages= would set nothing",
-                         cfg->targets_file, tf->t[i].line, cfg->workload);
-                return -1;
-            }
-    snprintf(cfg->url, sizeof cfg->url, "%s", tf->t[0].url);
-    /* a host's own stages: without -d the window is the longest ramp */
-    if (targets_file_stages_ns(tf) && !options_given(o, "duration"))
-        cfg->duration_ns = targets_file_stages_ns(tf);
-    if (!options_given(o, "connections")) /* as oVirt's engine: one per host */
-        cfg->connections = 1;
-    return 0;
-}
 
 /* The result and its verdicts: --output, stdout, --junit. */
 static int emit(const struct options *o, const struct run_result *res, const struct verdict *v,
@@ -175,7 +126,8 @@ int cmd_run(int argc, char **argv)
         return EXIT_OK; /* --help, --version */
     static struct targets_file tf;
     if (rc < 0 || options_arm(&o, 0, &cfg, err) || check_verbs(&o, &cfg, err) ||
-        load_targets(&cfg, &o, &tf, err) || cli_profile_alone(&o, "run", err) ||
+        cli_targets_load(&cfg, o.url[0] != 0, options_given(&o, "duration"),
+                         options_given(&o, "connections"), &tf, err) || drive_profile_alone(&o.profile, "run", err) ||
         profile_check(&o.profile, o.server_pid[0] || o.cfg.server_name[0], err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
         targets_file_free(&tf);
@@ -189,20 +141,20 @@ int cmd_run(int argc, char **argv)
     struct run_result res;
     static struct verdict v;
     static struct profile_session ps;
-    if (open_logs(&o, &hdr, &rl, err) || live_metrics_start(&o, err) ||
+    if (open_logs(&o, &hdr, &rl, err) || live_metrics_start(o.metrics_listen, &o.cfg, err) ||
         (!cfg.url[0] && dist_spawn_server(&cfg, &cs, err)))
         return start_failed(&cs, rl, err);
     /* after live_metrics_start: its hook is given only once it is up; the
      * run's intervals to --hdr-log, dated by res.start_unix */
     struct run_hooks hooks =
         live_metrics_hooks(hdrlog_sink_next_run(o.hdr_log[0] ? &hdr : NULL, &res), &cfg, NULL);
-    if (cli_profile_start(&o.profile, &cfg, &cs, &ps, &hooks, err))
+    if (drive_profile_start(&o.profile, &cfg, &cs, &ps, &hooks, err))
         return start_failed(&cs, rl, err);
     hooks.reqlog = rl;
     hooks.targets = tf.n ? &tf : NULL;
     rc = dist_measured_run(&cfg, &hooks, &cs, &res, err);
     if (rc == 0)
-        cli_profile_finish(&ps, &res, "run", 0);
+        drive_profile_finish(&ps, &res, "run", 0);
     profile_free(&ps);
     spawn_stop(&cs);
     if (close_reqlog(rl, &res, rc == 0, rc ? herr : err) && rc == 0)

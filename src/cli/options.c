@@ -1,4 +1,5 @@
 #include "cli/options.h"
+#include "cli/cli_targets.h"
 #include "dist/dist.h"
 
 #include <getopt.h>
@@ -57,6 +58,12 @@ static int check_profile(const struct options *o, char *err)
                      "sets its own)", needs[i]);
             return -1;
         }
+    if (p->mode == PROFILE_MODE_MIXED) {
+        snprintf(err, ERR_LEN, "--profile-mode mixed: not offered: joining perf's C frames to "
+                 "the Python ones needs CPython 3.12's perf trampolines or unwinding the "
+                 "interpreter's C stack here; use python or perf");
+        return -1;
+    }
     if (o->cfg.agent_url[0]) {
         snprintf(err, ERR_LEN, "--profile: the profiler runs on this host, the server on "
                  "--server-agent's: profile it there");
@@ -139,6 +146,21 @@ static void rest_flags(int argc, char **argv, enum opt_cmd cmd, const char *shor
     }
 }
 
+/* --help, or --help TOPIC when the next word is one (a group, or all; a
+ * word that is no file name and no group is a mistake). @return 1 once
+ * written, or -1 with err. */
+static int help(int argc, char **argv, enum opt_cmd cmd, char *err)
+{
+    const char *topic = optind < argc ? argv[optind] : NULL;
+    if (topic && (topic[0] == '-' || strpbrk(topic, "./")))
+        topic = NULL; /* an option or a file (report's): plain --help */
+    if (!topic) {
+        opt_usage(stdout, cmd);
+        return 1;
+    }
+    return opt_usage_topic(stdout, cmd, topic, err) ? -1 : 1;
+}
+
 /* One getopt_long pass over argv. @return 0, 1 after --help or
  * --version, or -1 with err. */
 static int parse_argv(int argc, char **argv, enum opt_cmd cmd, struct options *o, char *err)
@@ -152,10 +174,8 @@ static int parse_argv(int argc, char **argv, enum opt_cmd cmd, struct options *o
     int opt, rc = 0;
     while (rc == 0 && (opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         const struct opt_row *r = opt_from_getopt(opt, cmd);
-        if (r && r->type == OT_HELP) {
-            opt_usage(stdout, cmd);
-            return 1;
-        }
+        if (r && r->type == OT_HELP)
+            return help(argc, argv, cmd, err);
         if (r && r->type == OT_VERSION) {
             cli_print_version();
             return 1;
@@ -275,6 +295,36 @@ static int parse_pids(const char *s, struct run_config *cfg, char *err)
     return 0;
 }
 
+/* compare's and sweep's --targets, checked before anything is sent as
+ * run checks its own (cmd_run.c); each of their runs reads the file again
+ * (measured_run). @return 0, or -1 with err. */
+static int fleet_arm(const struct options *o, struct run_config *cfg, char *err)
+{
+    static struct targets_file tf;
+    if (!cfg->targets_file[0] || !(o->compare || o->sweep))
+        return 0;
+    int rc = cli_targets_load(cfg, o->url[0] != 0, options_given(o, "duration"),
+                              options_given(o, "connections"), &tf, err);
+    targets_file_free(&tf);
+    return rc;
+}
+
+/* --workload A,B: the arm's own file and its calls (compare); run has
+ * one arm. @return 0, or -1 with err. */
+static int workload_arm(const struct options *o, int arm, struct run_config *cfg, char *err)
+{
+    int checks;
+    if (!o->workload_arms[1][0])
+        return 0;
+    if (!o->compare) {
+        snprintf(err, ERR_LEN, "--workload: one file for %s ('%.64s,%.64s' is a pair: A,B pairs "
+                 "are for compare)", o->sweep ? "sweep" : "run", o->workload_arms[0],
+                 o->workload_arms[1]);
+        return -1;
+    }
+    return options_workload_verbs(o->workload_arms[arm], cfg, &checks, err);
+}
+
 int options_arm(const struct options *o, int arm, struct run_config *cfg, char *err)
 {
     *cfg = o->cfg;
@@ -298,14 +348,13 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
     else if (pick_arm("--server-pid", o->server_pid, arm, pids, sizeof pids, err))
         return -1;
     /* STOMP carries JSON-RPC only: without --proto, that is the default */
-    if (!o->encoding_given && !strncmp(cfg->url, "stomp", 5))
+    if (!o->encoding_given && (!strncmp(cfg->url, "stomp", 5) ||
+                               (cfg->targets_file[0] && cli_targets_stomp(cfg->targets_file))))
         snprintf(cfg->encoding, sizeof cfg->encoding, "jsonrpc");
     if (!enc_find(cfg->encoding)) {
         snprintf(err, ERR_LEN, "--proto: unknown protocol '%s' (xmlrpc or jsonrpc)", cfg->encoding);
         return -1;
     }
-    if (!cfg->label[0])
-        snprintf(cfg->label, sizeof cfg->label, "%s", cfg->encoding);
     if (pids[0] && parse_pids(pids, cfg, err))
         return -1;
     /* compare: the same connections in both arms unless told otherwise.
@@ -314,6 +363,12 @@ int options_arm(const struct options *o, int arm, struct run_config *cfg, char *
      * against 4 at a low rate, charged to the STOMP arm. */
     if (o->compare)
         cfg->connections = o->conns[arm] ? o->conns[arm] : 1;
+    /* a replay's encoding may be the recording's */
+    if (workload_arm(o, arm, cfg, err) || options_replay_arm(o, cfg, err) ||
+        fleet_arm(o, cfg, err))
+        return -1;
+    if (!cfg->label[0])
+        snprintf(cfg->label, sizeof cfg->label, "%s", cfg->encoding);
     return options_check_arm(cfg, err);
 }
 

@@ -12,7 +12,7 @@
 #include "cli/cli_args.h"
 #include "judge/compare_gate.h"
 #include "cli/option_table.h"
-#include "model/result.h"
+#include "model/run_result.h"
 #include "profile/session.h"
 
 struct sweep_args;
@@ -36,6 +36,7 @@ struct options {
     int verb_given;          /* --verb was on the command line */
     int method_given;        /* --method was */
     int workload_checks;     /* a --workload line has its own "expect" */
+    char workload_arms[2][256]; /* compare --workload A,B: each arm's ("" one file) */
     char hdr_log[512];       /* --hdr-log FILE */
     char pct_dist[512];      /* --percentile-dist FILE */
     char requests_log[512];  /* --requests-log FILE[.gz] (run: written; report: read) */
@@ -124,7 +125,19 @@ int options_check_arm(const struct run_config *cfg, char *err);
  * --verb, --method or --params; options_workload_arm refuses an XML-RPC
  * arm a workload with named params. @return 0, or -1 with err. */
 int options_check_workload(const struct options *o, char *err);
+/* The workload at path into c: c->workload, its calls as c's verbs (names,
+ * weights, periods; the rate when every call has its own period), *checks
+ * 1 when a line has its own "expect". @return 0, or -1 with err. */
+int options_workload_verbs(const char *path, struct run_config *c, int *checks, char *err);
 int options_workload_arm(const struct run_config *cfg, char *err);
+
+/* options_replay.c: --replay's recording read in cfg's encoding (--as,
+ * else the arm's --proto, else as recorded) into cfg: its calls as the
+ * verbs, its connections, its mean rate and, without --loop, its span
+ * (sped up) as the window, bounded by -d. Refuses --as, --speed and
+ * --loop without --replay, and the options the recording decides with
+ * it. @return 0, or -1 with err. */
+int options_replay_arm(const struct options *o, struct run_config *cfg, char *err);
 
 /* options_stages.c: with --stages, refuses --rate and --duration beside
  * them and sets o->cfg's duration_ns (the stages' sum) and rate (their

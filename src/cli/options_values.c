@@ -8,7 +8,37 @@
 #include <string.h>
 
 #include "cli/options.h"
-#include "encoders/expect.h"
+#include "base/units.h"
+#include "workload/expect.h"
+
+/* V@P: the verb on its own period P (as a workload's "every"), in no
+ * mix; at points at the '@', cut there. @return 0, or -1 with err. */
+static int verb_period(char *at, struct verb_spec *v, char *err)
+{
+    char why[ERR_LEN];
+    *at = '\0';
+    if (strchr(at + 1, ':') || units_parse_duration(at + 1, &v->every_ns, why) ||
+        v->every_ns < 1000000) {
+        snprintf(err, ERR_LEN, "--verb: bad period '%.40s' (V@P, P 1ms or more, e.g. list@3s; "
+                 "no weight with it)", at + 1);
+        return -1;
+    }
+    v->weight = 0;
+    return 0;
+}
+
+/* Every verb has its own period: the run's rate is what they offer
+ * together (a workload whose calls all have "every" gets the same). */
+static void periodic_rate_of(struct run_config *cfg)
+{
+    double sum = 0;
+    for (size_t i = 0; i < cfg->nverbs; i++) {
+        if (!cfg->verbs[i].every_ns)
+            return;
+        sum += 1e9 / (double)cfg->verbs[i].every_ns;
+    }
+    cfg->rate = sum;
+}
 
 int options_parse_verbs(const char *s, struct run_config *cfg, char *err)
 {
@@ -22,8 +52,11 @@ int options_parse_verbs(const char *s, struct run_config *cfg, char *err)
             return -1;
         }
         struct verb_spec *v = &cfg->verbs[cfg->nverbs++];
-        char *colon = strchr(tok, ':');
+        char *colon = strchr(tok, ':'), *at = strchr(tok, '@');
         v->weight = 1;
+        v->every_ns = 0;
+        if (at && verb_period(at, v, err))
+            return -1;
         if (colon) {
             *colon = '\0';
             char *end;
@@ -44,6 +77,7 @@ int options_parse_verbs(const char *s, struct run_config *cfg, char *err)
         snprintf(err, ERR_LEN, "--verb: empty");
         return -1;
     }
+    periodic_rate_of(cfg);
     return 0;
 }
 

@@ -14,7 +14,7 @@
 
 #include "base/clock.h"
 #include "client/engine_int.h"
-#include "stats/sampler.h"
+#include "proc/sampler.h"
 #include "client/agent_link.h"
 #include "client/reqlog.h"
 
@@ -245,10 +245,11 @@ static void end_run(struct engine *e, int64_t at_ns)
     /* A fleet's spread starts and the periodic calls' phases offer less in
      * the window than their nominal rates: the target is what the window
      * was offered (a rank of a fleet offers only its own hosts'). */
-    if (e->cfg->rate > 0 && e->end_ns > e->m0_ns && (e->lanes[0].periodic.n || e->fleet) &&
-        !(e->fleet && e->cfg->split_ranks > 1))
+    int dealt = (e->fleet || e->rec) && e->cfg->split_ranks > 1; /* lanes dealt to ranks */
+    if (e->cfg->rate > 0 && e->end_ns > e->m0_ns &&
+        (e->lanes[0].periodic.n || e->fleet || e->rec) && !dealt)
         e->res->cfg.rate = lanes_offered(e, e->m0_ns, e->end_ns);
-    else if (e->end_ns > e->m0_ns && e->fleet) /* a rank's share of a fleet: its own hosts' */
+    else if (e->end_ns > e->m0_ns && dealt) /* a rank's share: its own hosts' or connections' */
         e->res->share_offered = lanes_offered(e, e->m0_ns, e->end_ns);
     result_stages_cpu(e->res); /* the samples are all in, the window's end known */
 }
@@ -315,6 +316,7 @@ static void begin(struct engine *e)
         e->tick_k = 1;
     }
     periodic_longest(cfg, &e->mix_off);
+    e->mix_off |= e->rec != NULL; /* a replay sends the recorded calls alone */
     if (cfg->rate > 0) /* the target rate the reports judge by: every call, every target */
         e->res->cfg.rate = lanes_target_rate(e);
     lanes_begin(e, now);

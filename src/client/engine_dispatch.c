@@ -11,6 +11,8 @@
  * the mix's (its verb by weight). @return its intended time. */
 static int64_t due_take(struct engine *e, struct lane *l, int *verb)
 {
+    if (e->rec)
+        return replay_sched_take(&l->replay, verb);
     int64_t mix = e->mix_off ? SCHED_NEVER : sched_peek(&l->sched);
     if (periodic_peek(&l->periodic, NULL) < mix)
         return periodic_take(&l->periodic, verb);

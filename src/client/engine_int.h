@@ -9,12 +9,13 @@
 
 #include "base/buf.h"
 #include "encoders/encoder.h"
-#include "encoders/expect.h"
-#include "encoders/workload.h"
+#include "workload/expect.h"
+#include "workload/workload.h"
 #include "client/conn.h"
 #include "client/engine.h"
 #include "client/pacer_window.h"
 #include "client/periodic.h"
+#include "client/replay_sched.h"
 #include "client/reqid.h"
 #include "client/request_ring.h"
 #include "client/sched.h"
@@ -60,7 +61,8 @@ struct engine {
     /* --workload: its calls, and those with templates cut at them
      * (engine_workload.c); each request of such a call is stamped into
      * stamp_body (the wire frames it in cx.scratch): one loop thread. */
-    struct workload *wl;        /* NULL: no workload file */
+    struct workload *wl;        /* NULL: no workload file (--replay: rec's) */
+    struct replay_file *rec;      /* --replay: the recording, loaded once (NULL: none) */
     struct tmpl tmpl[RUN_MAX_VERBS];
     struct tmpl_state tstate;
     int wl_xml;                 /* the encoding is XML-RPC: decided once, at load */
@@ -116,6 +118,8 @@ struct engine {
      * or each host of --targets (fleet 1); every run has at least one. */
     struct lane *lanes;
     int nlanes, fleet;
+    int multi;                  /* more than one lane: the pacer asks each
+                                   (a fleet, or a replay's connections) */
 };
 
 /* One target: its connections (pool.conns[first_conn..first_conn +
@@ -132,6 +136,8 @@ struct lane {
     struct prepared prep[RUN_MAX_VERBS]; /* each verb's request, its Host line */
     struct sched sched;         /* the weighted mix's, at its rate */
     struct periodic periodic;   /* its calls with their own period */
+    struct replay_sched replay; /* --replay: its recorded connection's calls */
+    uint32_t rec_conn;          /* ... which (the recording's, from 0) */
     int wrr_current[RUN_MAX_VERBS]; /* smooth weighted round robin state */
     /* The schedule and verb mix where the requests never sent began (at
      * the end), replayed when the run is over to censor their waits. */

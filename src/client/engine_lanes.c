@@ -75,6 +75,8 @@ static int log_targets(struct engine *e, char *err)
  * goes back from here to the dispatch). */
 int64_t engine_due_peek(const struct engine *e, const struct lane *l)
 {
+    if (e->rec)
+        return replay_sched_peek(&l->replay, NULL);
     int64_t mix = e->mix_off ? SCHED_NEVER : sched_peek(&l->sched);
     int64_t own = periodic_peek(&l->periodic, NULL);
     return own < mix ? own : mix;
@@ -95,11 +97,55 @@ static int one_lane(struct engine *e, const struct target *target, char *err)
     return 0;
 }
 
+/* --replay: a lane per recorded connection, each with one connection to
+ * target, so that a recorded connection's calls go on one connection and
+ * wait for none of the others'. The recording is loaded here, once. */
+static int replay_lanes(struct engine *e, const struct target *target, int *connections,
+                        char *err)
+{
+    const struct run_config *cfg = e->cfg;
+    e->rec = calloc(1, sizeof *e->rec);
+    if (!e->rec) {
+        snprintf(err, ERR_LEN, "out of memory");
+        return -1;
+    }
+    if (replay_file_load(e->rec, cfg->replay, e->enc->name, err))
+        return -1;
+    if (e->rec->wl.ncalls != cfg->nverbs) {
+        snprintf(err, ERR_LEN, "%.100s: changed since the run began", cfg->replay);
+        return -1;
+    }
+    /* under mpirun the recorded connections are dealt out to the ranks whole */
+    unsigned ranks = cfg->split_ranks > 1 ? cfg->split_ranks : 1;
+    e->nlanes = (int)(e->rec->nconns / ranks + (cfg->split_rank < e->rec->nconns % ranks));
+    e->multi = e->nlanes > 1;
+    e->lanes = e->nlanes ? calloc((size_t)e->nlanes, sizeof *e->lanes) : NULL;
+    if (!e->lanes) {
+        snprintf(err, ERR_LEN, e->nlanes ? "out of memory" : "--replay: %u recorded connections "
+                 "for %u ranks: rank %u has none", e->rec->nconns, ranks, cfg->split_rank);
+        return -1;
+    }
+    for (int k = 0; k < e->nlanes; k++) {
+        struct lane *l = &e->lanes[k];
+        l->rec_conn = (uint32_t)k * ranks + cfg->split_rank;
+        size_t n = e->rec->first[l->rec_conn + 1] - e->rec->first[l->rec_conn];
+        l->index = k;
+        l->first_conn = k;
+        l->nconns = 1;
+        l->target = target;
+        l->rate = (double)n / ((double)e->rec->period_ns / 1e9) * cfg->replay_speed;
+    }
+    *connections = e->nlanes;
+    return 0;
+}
+
 int lanes_setup(struct engine *e, const struct target *target, int *connections, char *err)
 {
     const struct targets_file *tf = e->hooks.targets;
     const struct run_config *cfg = e->cfg;
     *connections = cfg->connections;
+    if (cfg->replay[0])
+        return replay_lanes(e, target, connections, err);
     if (!tf)
         return one_lane(e, target, err);
     unsigned ranks = cfg->split_ranks > 1 ? cfg->split_ranks : 1;
@@ -115,7 +161,7 @@ int lanes_setup(struct engine *e, const struct target *target, int *connections,
         return -1;
     }
     e->nlanes = (int)mine;
-    e->fleet = 1;
+    e->fleet = e->multi = 1;
     for (size_t k = 0; k < mine; k++) {
         size_t i = k * ranks + cfg->split_rank; /* the targets are dealt out to the ranks */
         struct lane *l = &e->lanes[k];
@@ -180,7 +226,7 @@ void lanes_each_due(struct engine *e, void (*fn)(struct engine *e, struct lane *
     /* One target: its dispatch asks for the pacer's timer itself, and must
      * run even with nothing due (arm_cb looks for the next lane only in a
      * fleet). */
-    if (!e->fleet) {
+    if (!e->multi) {
         fn(e, &e->lanes[0]);
         return;
     }
@@ -224,9 +270,24 @@ static void begin_one(struct engine *e, struct lane *l, int64_t now)
     periodic_init(&l->periodic, cfg, now, 1);
 }
 
+/* --replay: each lane's recorded calls from now. */
+static void begin_replay(struct engine *e, int64_t now)
+{
+    const struct replay_file *r = e->rec;
+    for (int k = 0; k < e->nlanes; k++) {
+        uint32_t c = e->lanes[k].rec_conn;
+        replay_sched_init(&e->lanes[k].replay, r->calls + r->first[c], r->first[c + 1] - r->first[c],
+                          now, r->period_ns, e->cfg->replay_speed, e->cfg->replay_loop);
+    }
+}
+
 void lanes_begin(struct engine *e, int64_t now)
 {
     const struct run_config *cfg = e->cfg;
+    if (e->rec) {
+        begin_replay(e, now);
+        return;
+    }
     if (!e->fleet) {
         begin_one(e, &e->lanes[0], now);
         return;
@@ -248,6 +309,8 @@ double lanes_target_rate(const struct engine *e)
 {
     const struct targets_file *tf = e->hooks.targets;
     double own = periodic_rate(e->cfg), sum = 0;
+    if (e->rec) /* the recording's mean rate, sped up */
+        return (double)e->rec->ncalls / ((double)e->rec->period_ns / 1e9) * e->cfg->replay_speed;
     if (!tf) /* one target: the mix's --rate, unless no call is in it */
         return (e->mix_off ? 0 : e->cfg->rate) + (e->mix_off && own <= 0 ? e->cfg->rate : own);
     for (size_t i = 0; i < tf->n; i++) /* every rank's targets: the job's rate */
@@ -270,6 +333,12 @@ static double mix_offered(const struct sched *s, int64_t a_ns, int64_t b_ns)
 double lanes_offered(const struct engine *e, int64_t a_ns, int64_t b_ns)
 {
     double sum = 0;
+    if (e->rec) { /* the recorded calls intended in [a, b) */
+        int64_t n = 0;
+        for (int i = 0; i < e->nlanes && b_ns > a_ns; i++)
+            n += replay_sched_count(&e->lanes[i].replay, a_ns, b_ns);
+        return b_ns > a_ns ? (double)n / ((double)(b_ns - a_ns) / 1e9) : 0;
+    }
     if (!e->fleet) { /* one target: its mix (none in closed loop) and its own periods */
         const struct lane *l = &e->lanes[0];
         return (e->cfg->rate > 0 && !e->mix_off ? sched_offered(&l->sched, a_ns, b_ns) : 0) +

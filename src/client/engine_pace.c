@@ -66,7 +66,7 @@ void engine_arm_cb(struct ev_loop *loop, ev_prepare *w, int revents)
     if (engine_ended(e))
         return;
     struct lane *l = &e->lanes[0];
-    if (e->fleet) { /* what is due goes out, the timer is for the next lane's */
+    if (e->multi) { /* what is due goes out, the timer is for the next lane's */
         lanes_each_due(e, engine_dispatch_all);
         l = lanes_next(e);
         e->arm_pending = l != NULL;
@@ -130,7 +130,7 @@ void engine_poll_cb(struct ev_loop *loop, ev_idle *w, int revents)
     (void)loop;
     (void)revents;
     struct engine *e = w->data;
-    if (e->fleet && !engine_ended(e))
+    if (e->multi && !engine_ended(e))
         lanes_each_due(e, engine_dispatch_all);
     else if (!engine_ended(e) && engine_due_peek(e, &e->lanes[0]) <= clock_now_ns())
         engine_dispatch_all(e, &e->lanes[0]);

@@ -52,7 +52,7 @@ static int render_requests(struct engine *e, char *err)
         json_object *params = NULL;
         struct enc_request body = {0};
         int rc;
-        if (cfg->workload[0]) {
+        if (cfg->workload[0] || e->rec) {
             if (engine_workload_call(e, i, &method, &params, err))
                 return -1;
         } else if (cfg->custom_method) {
@@ -136,6 +136,19 @@ static void fill_conn_ctx(struct engine *e)
     x->ring = &e->ring;
 }
 
+/* The rate the request ring is sized for: the target's; a replay's may
+ * come in bursts above its mean, so there room for a timeout's worth of
+ * the recording's calls (up to 64k) at once. */
+static double ring_rate(const struct engine *e)
+{
+    double rate = lanes_target_rate(e);
+    if (!e->rec)
+        return rate;
+    double burst = (double)(e->rec->ncalls < 65536 ? e->rec->ncalls : 65536) /
+                   ((double)e->cfg->timeout_ns / 1e9);
+    return burst > rate ? burst : rate;
+}
+
 /* Picks HTTP or STOMP, plain or TLS, from the target's scheme. */
 int engine_setup_transport(struct engine *e, int connections, request_end_fn expire, char *err)
 {
@@ -158,8 +171,9 @@ int engine_setup_transport(struct engine *e, int connections, request_end_fn exp
      * for the mix alone, a slot reused early ended a live request as a
      * timeout. */
     periodic_longest(cfg, &e->mix_off); /* lanes_target_rate reads it */
+    e->mix_off |= e->rec != NULL;
     if (stomp &&
-        request_ring_init(&e->ring, lanes_target_rate(e), cfg->timeout_ns, expire, e, err))
+        request_ring_init(&e->ring, ring_rate(e), cfg->timeout_ns, expire, e, err))
         return -1;
     if (sc == SCHEME_HTTPS || sc == SCHEME_STOMPS) {
         struct tls_client_opts o = {

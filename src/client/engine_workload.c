@@ -1,4 +1,4 @@
-/* engine_workload: a --workload run's calls (encoders/workload.h), loaded
+/* engine_workload: a --workload run's calls (workload/workload.h), loaded
  * again by the engine from the file the options checked (every MPI rank
  * reads it itself: the configuration crosses as bytes, the file does not),
  * and its templated requests stamped per send without a malloc: each goes
@@ -11,12 +11,18 @@
 
 static int load(struct engine *e, char *err)
 {
+    if (e->rec) { /* a replay's calls: the recording's, loaded by lanes_setup */
+        e->wl = &e->rec->wl;
+        e->wl_xml = !strcmp(e->enc->name, "xmlrpc");
+        return 0;
+    }
     e->wl = calloc(1, sizeof *e->wl);
     if (!e->wl) {
         snprintf(err, ERR_LEN, "out of memory");
         return -1;
     }
-    if (workload_load(e->wl, e->cfg->workload, err))
+    e->wl_xml = !strcmp(e->enc->name, "xmlrpc");
+    if (workload_load(e->wl, e->cfg->workload, err) || workload_resolve(e->wl, e->wl_xml, err))
         return -1;
     if (e->wl->ncalls != e->cfg->nverbs) {
         snprintf(err, ERR_LEN, "%.100s: changed since the run began", e->cfg->workload);
@@ -79,8 +85,13 @@ void engine_workload_free(struct engine *e)
     buf_free(&e->stamp_body);
     e->cx.calls = NULL; /* their checks go with the file */
     e->cx.ncalls = 0;
-    if (e->wl)
+    if (e->wl && !e->rec)
         workload_free(e->wl);
-    free(e->wl);
+    if (!e->rec)
+        free(e->wl);
     e->wl = NULL;
+    if (e->rec)
+        replay_file_free(e->rec);
+    free(e->rec);
+    e->rec = NULL;
 }

@@ -355,16 +355,22 @@ static void count_one_unsent(struct engine *e, struct lane *l, int verb, int64_t
     ledger_note(e, &x);
 }
 
-/* Lane l's periodic calls' sends due in the window and never sent,
- * walked on a copy: l->periodic stays where the sends stopped, for
+/* Lane l's calls on their own schedules (a periodic call's, a replay's
+ * recorded calls) due in the window and never sent, walked on copies:
+ * l->periodic and l->replay stay where the sends stopped, for
  * engine_censor_unsent to walk again (nothing sends after the end).
  * censor 0 counts them, 1 censors their waits. */
-static void walk_unsent_periodic(struct engine *e, struct lane *l, int censor)
+static void walk_unsent_own(struct engine *e, struct lane *l, int censor)
 {
     struct periodic p = l->periodic;
+    struct replay_sched s = l->replay;
     int verb;
-    while (periodic_peek(&p, NULL) < e->end_ns) {
-        int64_t t = periodic_take(&p, &verb);
+    for (;;) {
+        int64_t tp = periodic_peek(&p, NULL);
+        int64_t tr = e->rec ? replay_sched_peek(&s, NULL) : SCHED_NEVER;
+        if ((tp < tr ? tp : tr) >= e->end_ns)
+            return;
+        int64_t t = tp < tr ? periodic_take(&p, &verb) : replay_sched_take(&s, &verb);
         if (t < e->m0_ns)
             continue;
         if (censor)
@@ -382,7 +388,7 @@ void engine_count_unsent(struct engine *e, struct lane *l)
 {
     if (e->cfg->rate <= 0) /* a closed loop has no schedule */
         return;
-    walk_unsent_periodic(e, l, 0);
+    walk_unsent_own(e, l, 0);
     if (e->mix_off)
         return;
     l->unsent = l->sched;
@@ -402,7 +408,7 @@ void engine_count_unsent(struct engine *e, struct lane *l)
 void engine_censor_unsent(struct engine *e, struct lane *l)
 {
     if (e->cfg->rate > 0)
-        walk_unsent_periodic(e, l, 1);
+        walk_unsent_own(e, l, 1);
     if (!l->have_unsent)
         return;
     struct sched s = l->unsent;

@@ -10,8 +10,9 @@
 
 #include "encoders/encoder.h"
 #include "client/engine.h"
-#include "stats/sampler.h"
+#include "proc/sampler.h"
 #include "client/agent_link.h"
+#include "client/targets_file.h"
 #include "net/target.h"
 #include "base/clock.h"
 #include "base/units.h"
@@ -155,8 +156,27 @@ static int usable_cpus(void)
     return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
 }
 
-int measured_run(const struct run_config *cfg, const struct run_hooks *hooks,
-                 const struct child_server *cs, struct run_result *res, char *err)
+/* A fleet (cfg->targets_file) whose caller handed no targets (compare's
+ * rounds, sweep's cells): the file read for this run, at its rate, into
+ * tf, and mine the hooks that carry it. @return the hooks to run with,
+ * or NULL with err. */
+static const struct run_hooks *fleet_hooks(const struct run_config *cfg,
+                                           const struct run_hooks *hooks, struct run_hooks *mine,
+                                           struct targets_file *tf, char *err)
+{
+    memset(tf, 0, sizeof *tf);
+    if (!cfg->targets_file[0] || (hooks && hooks->targets))
+        return hooks ? hooks : mine;
+    if (targets_file_read(cfg->targets_file, cfg->rate, enc_find(cfg->encoding)->default_path,
+                          tf, err))
+        return NULL;
+    mine->targets = tf;
+    return mine;
+}
+
+/* measured_run with its hooks settled. */
+static int run_with(const struct run_config *cfg, const struct run_hooks *hooks,
+                    const struct child_server *cs, struct run_result *res, char *err)
 {
     struct target target;
     struct sampler smp;
@@ -197,4 +217,15 @@ int measured_run(const struct run_config *cfg, const struct run_hooks *hooks,
         result_warn(res, "--busy-poll on a single CPU: the polling client takes it from everything "
                          "else, a server on this machine included");
     return 0;
+}
+
+int measured_run(const struct run_config *cfg, const struct run_hooks *hooks,
+                 const struct child_server *cs, struct run_result *res, char *err)
+{
+    struct run_hooks mine = hooks ? *hooks : (struct run_hooks){0};
+    struct targets_file tf;
+    const struct run_hooks *h = fleet_hooks(cfg, hooks, &mine, &tf, err);
+    int rc = h ? run_with(cfg, h, cs, res, err) : (result_init(res, cfg), -1);
+    targets_file_free(&tf);
+    return rc;
 }

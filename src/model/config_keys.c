@@ -33,6 +33,10 @@ const struct config_key config_keys[] = {
     {"vm_id", CFK_TEXT, AT(vm_id), .flags = CFK_OMIT_EMPTY},
     {"params", CFK_TEXT, AT(method_params), .flags = CFK_OMIT_EMPTY},
     {"targets_file", CFK_TEXT, AT(targets_file), .flags = CFK_OMIT_EMPTY},
+    {"replay", CFK_TEXT, AT(replay), .flags = CFK_OMIT_EMPTY},
+    {"replay_as", CFK_TEXT, AT(replay_as), .flags = CFK_OMIT_EMPTY},
+    {"replay_speed", CFK_DOUBLE, AT(replay_speed), .dflt = 1, .flags = CFK_OMIT_EMPTY},
+    {"replay_loop", CFK_BOOL, AT(replay_loop), .flags = CFK_OMIT_EMPTY},
     {"server_agent", CFK_TEXT, AT(agent_url), .flags = CFK_OMIT_EMPTY},
     {"idle_baseline_s", CFK_SECONDS_OR_NULL, AT(idle_baseline_ns), .dflt = -1}, /* null: default */
     {"max_response", CFK_SIZE, AT(max_response), .dflt = 64 << 20, .hi = 1e12},

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 
 enum config_key_kind {
     CFK_BOOL,       /* int: true / false; absent: 0 */
@@ -32,7 +32,8 @@ enum config_key_kind {
     CFK_STAGES      /* --stages (result_stages.h) */
 };
 
-#define CFK_OMIT_EMPTY 1 /* not written when empty (text) or absent (stages) */
+#define CFK_OMIT_EMPTY 1 /* not written when empty (text), absent (stages), false
+                          (bool) or the default (double) */
 
 struct config_key {
     const char *key;           /* in the config object: "timeout_s" */

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* In the order compare's tables show them. */
 enum metric {

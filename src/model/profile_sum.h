@@ -14,7 +14,7 @@
 
 #define PROFILE_MAX_ROWS 64
 #define PROFILE_MAX_MODULES 12
-#define PROFILE_FUNC_LEN 128
+#define PROFILE_FUNC_LEN 256 /* a JIT's names carry their paths; the JSON keeps them whole */
 #define PROFILE_MODULE_LEN 48
 #define PROFILE_NOTE_LEN 400
 #define PROFILE_DEFAULT_TOP 15

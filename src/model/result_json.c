@@ -72,6 +72,9 @@ static json_object *config_verbs_json(const struct run_config *c)
         json_object *v = json_object_new_object();
         json_object_object_add(v, "name", json_object_new_string(c->verbs[i].name));
         add_int(v, "weight", c->verbs[i].weight);
+        if (c->verbs[i].every_ns) /* its own period: weight 0 says no share of the mix */
+            json_object_object_add(v, "every_s",
+                                   json_object_new_double((double)c->verbs[i].every_ns / 1e9));
         json_object_array_add(verbs, v);
     }
     return verbs;
@@ -95,10 +98,14 @@ static json_object *config_value(const struct config_key *k, const struct run_co
     int64_t ns = k->size == sizeof(int64_t) ? *(const int64_t *)at : 0;
     *null_out = 0;
     switch (k->kind) {
-    case CFK_BOOL: return json_object_new_boolean(*(const int *)at);
+    case CFK_BOOL:
+        return (k->flags & CFK_OMIT_EMPTY) && !*(const int *)at
+                   ? NULL : json_object_new_boolean(*(const int *)at);
     case CFK_INT: return json_object_new_int64(*(const int *)at);
     case CFK_U64: return json_object_new_int64((int64_t)*(const uint64_t *)at);
-    case CFK_DOUBLE: return json_object_new_double(*(const double *)at);
+    case CFK_DOUBLE:
+        return (k->flags & CFK_OMIT_EMPTY) && *(const double *)at == k->dflt
+                   ? NULL : json_object_new_double(*(const double *)at);
     case CFK_SECONDS: return json_object_new_double((double)ns / 1e9);
     case CFK_SECONDS_OR_NULL:
         *null_out = ns < 0; /* -1: unknown */

@@ -160,7 +160,12 @@ static void load_verbs(json_object *verbs, struct run_config *cfg)
         struct verb_spec *vs = &cfg->verbs[cfg->nverbs];
         str(v, "name", vs->name, sizeof vs->name);
         int64_t w = i64(v, "weight");
+        double every = json_object_get_double(json_object_object_get(v, "every_s"));
         vs->weight = w >= 1 && w <= 1000 ? (unsigned)w : 1;
+        if (every > 0 && every < 1e9) /* a call with its own period, in no mix */
+            vs->every_ns = (int64_t)(every * 1e9 + 0.5);
+        if (json_object_object_get(v, "weight") && w == 0) /* a periodic call, a replay's */
+            vs->weight = 0;
         if (vs->name[0])
             cfg->nverbs++;
     }

@@ -91,23 +91,93 @@ static int by_explained(const void *x, const void *y)
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
-/* The one line: the whole difference, and what its first row explains. */
-static void summary(struct profile_diff *d)
+/* A callee takes its caller's place in the sentence when it carries at
+ * least this share of the caller's B - A with callees: it explains the
+ * same difference, more precisely (a planted function under the
+ * request's handler). Below it, the callee is part of its caller's
+ * figure, and the caller is named (a planted function whose clock reads
+ * are half its cost). */
+#define CALLEE_SHARE (2.0 / 3.0)
+#define EXPLAIN_MAX 2 /* functions the sentence names */
+/* A change under this share of the largest is not named: noise. */
+#define EXPLAIN_FLOOR 0.05
+
+static int by_total_change(const void *x, const void *y)
 {
-    const char *more = d->d_cpu >= 0 ? "more" : "less";
-    int n = snprintf(d->summary, sizeof d->summary, "%s costs %.3f ms %s per call than %s "
-                     "(%.0f%% CI %.3f..%.3f)", d->names[1], fabs(d->d_cpu), more, d->names[0],
-                     100 * d->conf, d->d_cpu_lo, d->d_cpu_hi);
-    if (d->nrows && n > 0 && (size_t)n < sizeof d->summary)
-        snprintf(d->summary + n, sizeof d->summary - (size_t)n, "; %s explains %.3f ms "
-                 "(with its callees %.3f ms)", d->rows[0].func, d->rows[0].d_self,
-                 d->rows[0].d_total);
+    double a = fabs(((const struct profile_diff_row *)x)->d_total);
+    double b = fabs(((const struct profile_diff_row *)y)->d_total);
+    return a < b ? 1 : a > b ? -1 : 0;
 }
 
-/* Every function's row, the most explaining first, into d. */
+/* Which of c[0..n) (by |d_total|, descending) explain the difference,
+ * each by its own total, a caller and its callee never both: into
+ * pick (indices, at most EXPLAIN_MAX). calls: fold_calls's n x n. Where
+ * each calls the other (a JIT's code and the runtime it calls back,
+ * recursion), the callee is the one called in more samples.
+ * @return how many. */
+static size_t explainers(const struct profile_diff_row *c, size_t n, const int64_t *calls,
+                         size_t *pick)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && fabs(c[i].d_total) > EXPLAIN_FLOOR * fabs(c[0].d_total); i++) {
+        size_t rel = k;
+        for (size_t j = 0; j < k && rel == k; j++)
+            if (calls[pick[j] * n + i] || calls[i * n + pick[j]])
+                rel = j;
+        if (rel == k && k < EXPLAIN_MAX)
+            pick[k++] = i;
+        else if (rel < k && calls[pick[rel] * n + i] > calls[i * n + pick[rel]] &&
+                 c[i].d_total / c[pick[rel]].d_total >= CALLEE_SHARE)
+            pick[rel] = i;
+    }
+    return k;
+}
+
+/* The functions that explain B - A, named in the sentence: the rows
+ * all[0..n) by their totals' change, among the most changed, with which
+ * calls which in every round of both arms. Into pick (EXPLAIN_MAX rows,
+ * copied). @return how many, or -1 (out of memory). */
+static int explaining(const struct profile_arm *const arms[2], size_t k,
+                      struct profile_diff_row *all, size_t n, struct profile_diff_row *pick)
+{
+    static int64_t calls[PROFILE_MAX_ROWS * PROFILE_MAX_ROWS]; /* large: off the stack */
+    const char *names[PROFILE_MAX_ROWS];
+    size_t m = n < PROFILE_MAX_ROWS ? n : PROFILE_MAX_ROWS, at[EXPLAIN_MAX];
+    qsort(all, n, sizeof *all, by_total_change);
+    memset(calls, 0, sizeof calls);
+    for (size_t i = 0; i < m; i++)
+        names[i] = all[i].func;
+    for (int a = 0; a < 2; a++)
+        for (size_t i = 0; i < k; i++)
+            if (fold_calls(arms[a]->folds[i], names, m, calls))
+                return -1;
+    size_t got = explainers(all, m, calls, at);
+    for (size_t i = 0; i < got; i++)
+        pick[i] = all[at[i]];
+    return (int)got;
+}
+
+/* The one line: the whole difference, and what explains it
+ * (ex[0..nex)). */
+static void summary(struct profile_diff *d, const struct profile_diff_row *ex, int nex)
+{
+    const char *more = d->d_cpu >= 0 ? "more" : "less";
+    size_t n = (size_t)snprintf(d->summary, sizeof d->summary, "%s costs %.3f ms %s per call "
+                                "than %s (%.0f%% CI %.3f..%.3f)", d->names[1], fabs(d->d_cpu),
+                                more, d->names[0], 100 * d->conf, d->d_cpu_lo, d->d_cpu_hi);
+    for (int i = 0; i < nex && n < sizeof d->summary; i++)
+        n += (size_t)snprintf(d->summary + n, sizeof d->summary - n, i ? ", then %s %.3f ms" :
+                              "; %s explains %.3f ms with its callees (%.3f ms in itself)",
+                              ex[i].func, ex[i].d_total, ex[i].d_self);
+}
+
+/* Every function's row, the most explaining first, into d, and the
+ * sentence. */
 static int rows(const struct profile_arm *a, const struct profile_arm *b, size_t k,
                 struct profile_diff *d)
 {
+    struct profile_diff_row ex[EXPLAIN_MAX];
+    int nex;
     const struct profile_arm *const arms[2] = {a, b};
     struct strmap m;
     strmap_init(&m);
@@ -119,6 +189,9 @@ static int rows(const struct profile_arm *a, const struct profile_arm *b, size_t
     for (size_t i = 0; i < m.cap; i++)
         if (m.slots[i].key)
             diff_row(a, b, k, &m.slots[i], &all[n++]);
+    if ((nex = explaining(arms, k, all, n, ex)) < 0)
+        goto out;
+    summary(d, ex, nex);
     qsort(all, n, sizeof *all, by_explained);
     for (size_t i = 0; i < n && d->nrows < PROFILE_MAX_ROWS; i++)
         d->rows[d->nrows++] = all[i];
@@ -150,8 +223,5 @@ int profile_diff(const struct profile_arm *a, const struct profile_arm *b, size_
         dc[i] = b->cpu_ms[i] - a->cpu_ms[i];
     }
     mean_ci(dc, k < DIFF_MAX_ROUNDS ? k : DIFF_MAX_ROUNDS, &d->d_cpu, &d->d_cpu_lo, &d->d_cpu_hi);
-    if (rows(a, b, k, d))
-        return -1;
-    summary(d);
-    return 0;
+    return rows(a, b, k, d);
 }

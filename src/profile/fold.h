@@ -57,6 +57,12 @@ int64_t fold_unsymbolised(const struct fold *f);
  * entries point into f), *n entries in no order. @return 0, or -1 (out
  * of memory). */
 int fold_functions(const struct fold *f, struct fold_func **out, size_t *n);
+/* Adds to calls[i * n + j] (n x n, the caller's, not cleared) the
+ * samples of f's stacks where names[i] is above names[j]: i calls j,
+ * directly or through others (i == j, recursion, is not counted; a
+ * stack counts once per pair of its frames). @return 0, or -1 (out of
+ * memory). */
+int fold_calls(const struct fold *f, const char *const *names, size_t n, int64_t *calls);
 /* Fills s's rows (the functions first by self samples, then those among
  * the top by total samples not already there, at most PROFILE_MAX_ROWS,
  * ordered by self share) from f, its samples, and the CPU-ms per call

@@ -1,5 +1,6 @@
-/* fold_int: struct fold's insides, shared by fold.c (the stacks) and
- * fold_funcs.c (the function table); nothing else includes it. */
+/* fold_int: struct fold's insides, shared by fold.c (the stacks) and the
+ * other fold_*.c (functions, modules, flame, calls); nothing else
+ * includes it. */
 #ifndef RPCBENCH_FOLD_INT_H
 #define RPCBENCH_FOLD_INT_H
 

@@ -21,6 +21,23 @@ static int charged_to_caller(const char *m)
     return 0;
 }
 
+/* The module a frame's module column stands for, into out (MODULE_LEN):
+ * a JIT's map (perf-PID.map) is "JIT" whatever the process, so that two
+ * processes' JIT code is one module in a comparison; a Python file's
+ * ":LINE" (pysample.h) is dropped, so that a file is one module. */
+static void module_name(const char *m, char *out)
+{
+    int pid_end = 0;
+    if (sscanf(m, "perf-%*[0-9].map%n", &pid_end) == 0 && pid_end && !m[pid_end]) {
+        snprintf(out, MODULE_LEN, "JIT");
+        return;
+    }
+    snprintf(out, MODULE_LEN, "%s", m);
+    char *colon = strrchr(out, ':');
+    if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1))
+        *colon = '\0';
+}
+
 /* Splits key (modified) into its frames' modules, consecutive repeats
  * made one, into mods (at most FOLD_MAX_DEPTH). @return their count. */
 static size_t module_frames(const struct fold *f, char *key, char mods[][MODULE_LEN])
@@ -30,10 +47,10 @@ static size_t module_frames(const struct fold *f, char *key, char mods[][MODULE_
     for (char *t = strtok_r(key, ";", &save); t && n < FOLD_MAX_DEPTH;
          t = strtok_r(NULL, ";", &save)) {
         const struct strmap_entry *e = strmap_find(&f->modules, t);
-        const char *m = e && e->aux && e->aux[0] ? e->aux : "[unknown]";
-        if (n && !strcmp(mods[n - 1], m))
+        module_name(e && e->aux && e->aux[0] ? e->aux : "[unknown]", mods[n]);
+        if (n && !strcmp(mods[n - 1], mods[n]))
             continue;
-        snprintf(mods[n++], MODULE_LEN, "%s", m);
+        n++;
     }
     return n;
 }

@@ -36,13 +36,18 @@ static int64_t parse_time(const char *s)
     return (int64_t)sec * 1000000000LL + ns;
 }
 
-/* A module's short name: the DSO's file name, "kernel" for the kernel. */
+/* A module's short name: the DSO's file name, "kernel" for the kernel,
+ * "JIT" for a JIT's symbol map (/tmp/perf-PID.map: its pid would make
+ * the same code two modules between two processes). */
 static char *module_of(char *dso)
 {
     if (strncmp(dso, "[kernel", 7) == 0)
         return "kernel";
-    char *slash = strrchr(dso, '/');
-    return slash ? slash + 1 : dso;
+    char *slash = strrchr(dso, '/'), *name = slash ? slash + 1 : dso;
+    int end = 0;
+    if (sscanf(name, "perf-%*[0-9].map%n", &end) == 0 && end && !name[end])
+        return "JIT";
+    return name;
 }
 
 /* Splits a frame line "\t ADDR SYMBOL (DSO)" in place into its symbol and

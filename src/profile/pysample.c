@@ -347,18 +347,21 @@ int pysample_stop(struct pysample *s, double *cpu_ms, char *err)
     return 0;
 }
 
-/* Adds stack ("a;b;c", cut in place) to f with weight ns, each frame's
- * module its file's ("server.py" of "server.func"). @return 0, or -1. */
+/* Adds stack ("a@f.py:1;b@g.py:9", cut in place) to f with weight ns:
+ * each frame's name before PY_FILE_MARK, its module (the report's file
+ * column) after it; a frame without one ("[no Python frame]") has no
+ * module. @return 0, or -1. */
 static int add_stack(struct fold *f, char *stack, int64_t ns)
 {
-    char *frames[FOLD_MAX_DEPTH], *mods[FOLD_MAX_DEPTH], modbuf[FOLD_MAX_DEPTH][64], *save = NULL;
+    char *frames[FOLD_MAX_DEPTH], *mods[FOLD_MAX_DEPTH], *save = NULL;
     size_t n = 0;
     for (char *p = strtok_r(stack, ";", &save); p && n < FOLD_MAX_DEPTH;
          p = strtok_r(NULL, ";", &save), n++) {
+        char *mark = strchr(p, PY_FILE_MARK[0]);
         frames[n] = p;
-        size_t dot = strcspn(p, ".");
-        snprintf(modbuf[n], sizeof modbuf[n], "%.*s.py", (int)(dot < 50 ? dot : 50), p);
-        mods[n] = p[0] == '[' || !p[dot] ? NULL : modbuf[n];
+        mods[n] = mark ? mark + 1 : NULL;
+        if (mark)
+            *mark = '\0';
     }
     return fold_add(f, (const char *const *)frames, (const char *const *)mods, n, ns);
 }

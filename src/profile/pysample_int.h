@@ -1,7 +1,8 @@
 /* pysample_int: the Python sampler's insides, shared by pysample_elf.c
  * (finding the interpreter in a process), pysample_walk.c (reading its
- * threads' stacks) and pysample.c (the sampling thread); nothing else
- * includes it. Everything read from the target is untrusted: lengths,
+ * threads' stacks) and pysample.c (the sampling thread), and the fuzz
+ * harness that feeds the walk a forged memory image
+ * (tests/fuzz/fuzz_pywalk.c). Everything read from the target is untrusted: lengths,
  * counts and depths are bounded here. */
 #ifndef RPCBENCH_PYSAMPLE_INT_H
 #define RPCBENCH_PYSAMPLE_INT_H
@@ -19,10 +20,21 @@
 #define PY_STACK_LEN 16384    /* one folded stack, "a;b;c" */
 #define PY_NAME_LEN 256       /* one frame's "module.qualname", cut */
 #define PY_CACHE_SLOTS 1024   /* frames' names remembered */
+/* Between a frame's name and its file in a walked stack:
+ * "json.encoder.JSONEncoder.iterencode@json/encoder.py:205" (no name
+ * read holds it: the walk makes it '_'). */
+#define PY_FILE_MARK "@"
+
+/* Reads len bytes at addr of a target's memory into buf.
+ * @return 0, or -1 (not all of it could be read). */
+typedef int (*py_read_fn)(void *ctx, uint64_t addr, void *buf, size_t len);
 
 /* One CPython process. */
 struct py_target {
     pid_t pid;
+    py_read_fn read;            /* NULL: pid's memory (py_read); else this,
+                                   with read_ctx (the fuzz harness's image) */
+    void *read_ctx;
     const struct py_layout *l;  /* NULL: not CPython (its CPU is charged unnamed) */
     uint64_t runtime;           /* _PyRuntime's address in the target */
     char path[256];             /* the interpreter's file, as mapped */
@@ -32,7 +44,8 @@ struct py_target {
 /* One Python thread as one walk saw it. */
 struct py_thread {
     unsigned long tid;          /* its native_thread_id: the kernel's TID */
-    char stack[PY_STACK_LEN];   /* "mod.func;mod.callee" root first ("" no frame) */
+    char stack[PY_STACK_LEN];   /* "mod.func@f.py:1;mod.callee@f.py:9" root
+                                   first ("" no frame) */
 };
 
 /* A frame's name as read once: valid while the code object at code still
@@ -42,7 +55,7 @@ struct py_thread {
 struct py_name_slot {
     pid_t pid;
     uint64_t code, qual, file;
-    char name[PY_NAME_LEN];
+    char name[PY_NAME_LEN];     /* "module.qualname@dir/file.py:LINE" */
 };
 
 /* A walker's memory: its frames' names and the names cache (the caller's,

@@ -12,6 +12,12 @@
 #define UNREADABLE "[stack unreadable]"
 #define MAX_FRAME_READ 512      /* bytes of a frame or code object read at once */
 
+/* Reads the target's memory through its reader. @return 0, or -1. */
+static int target_read(const struct py_target *t, uint64_t addr, void *buf, size_t len)
+{
+    return t->read ? t->read(t->read_ctx, addr, buf, len) : py_read(t->pid, addr, buf, len);
+}
+
 /* @return the pointer at base + off of buf (len bytes), 0 when out of it. */
 static uint64_t ptr_at(const unsigned char *buf, size_t len, size_t off)
 {
@@ -25,7 +31,7 @@ static uint64_t ptr_at(const unsigned char *buf, size_t len, size_t off)
  * anything not ASCII as '?'. */
 static char safe_char(uint32_t c)
 {
-    if (c == ';' || c == ' ' || c < 0x20 || c == 0x7f)
+    if (c == ';' || c == ' ' || c == (uint32_t)PY_FILE_MARK[0] || c < 0x20 || c == 0x7f)
         return '_';
     return c < 0x80 ? (char)c : '?';
 }
@@ -50,7 +56,7 @@ static int read_str(const struct py_target *t, uint64_t addr, char *out, size_t 
     int64_t n;
     uint32_t state;
     if (!addr || l->str_compact_data > sizeof head ||
-        py_read(t->pid, addr, head, l->str_compact_data))
+        target_read(t, addr, head, l->str_compact_data))
         return -1;
     memcpy(&n, head + l->str_length, sizeof n);
     memcpy(&state, head + l->str_state, sizeof state);
@@ -61,7 +67,7 @@ static int read_str(const struct py_target *t, uint64_t addr, char *out, size_t 
     size_t count = (size_t)n < PY_MAX_NAME ? (size_t)n : PY_MAX_NAME;
     count = count < len - 1 ? count : len - 1;
     uint64_t at = addr + ((state & l->ascii_bit) ? l->str_ascii_data : l->str_compact_data);
-    if (py_read(t->pid, at, data, count * kind))
+    if (target_read(t, at, data, count * kind))
         return -1;
     for (size_t i = 0; i < count; i++)
         out[i] = safe_char(char_at(data, i, kind));
@@ -69,19 +75,63 @@ static int read_str(const struct py_target *t, uint64_t addr, char *out, size_t 
     return 0;
 }
 
-/* The module of a code object's file: "server" of "/srv/app/server.py". */
-static void module_of(char *file)
+/* The module of a code object's file: the path after site-packages/,
+ * dist-packages/ or lib/python3.N/ with '/' made '.' ("json.encoder",
+ * "vdsm.rpc.bridge"), else its base name ("server" of
+ * "/srv/app/server.py"); a package's __init__.py outside those roots is
+ * named by its directory. ".py" and ".__init__.py" dropped.
+ * @return where in path the part under the root starts, NULL when the
+ * file is under none. */
+static const char *module_of(const char *path, char *out, size_t len)
 {
-    char *slash = strrchr(file, '/');
-    if (slash)
-        memmove(file, slash + 1, strlen(slash + 1) + 1);
-    size_t n = strlen(file);
-    if (n > 3 && strcmp(file + n - 3, ".py") == 0)
-        file[n - 3] = '\0';
+    static const char *const roots[] = {"site-packages/", "dist-packages/", "/lib/python3."};
+    const char *p = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (!strcmp(p, "__init__.py") && p > path + 1) {
+        const char *q = p - 1;
+        while (q > path && q[-1] != '/')
+            q--;
+        p = q;
+    }
+    const char *under = NULL;
+    for (size_t i = 0; i < sizeof roots / sizeof *roots && !under; i++) {
+        const char *r = strstr(path, roots[i]);
+        if (!r)
+            continue;
+        r += strlen(roots[i]);
+        if (i == 2) /* past "lib/python3.11/" */
+            r = strchr(r, '/') ? strchr(r, '/') + 1 : p;
+        p = under = r;
+    }
+    size_t k = 0;
+    for (; *p && k + 1 < len; p++)
+        out[k++] = *p == '/' ? '.' : *p;
+    out[k] = '\0';
+    if (k >= 12 && !strcmp(out + k - 12, ".__init__.py"))
+        out[k - 12] = '\0';
+    else if (k >= 3 && !strcmp(out + k - 3, ".py"))
+        out[k - 3] = '\0';
+    return under;
 }
 
-/* The frame's name "module.qualname" into name (PY_NAME_LEN) from its code
- * object, remembered in w's cache. *skip: the frame has not started
+/* The report's module column of path: under a library root, the part
+ * under it (from: "json/encoder.py", "threading.py"), else the file's
+ * last two path components ("app/server.py"): short, and still telling
+ * two files of one name apart. */
+static const char *short_file(const char *path, const char *from)
+{
+    if (from)
+        return from;
+    const char *p = path + strlen(path);
+    int slashes = 0;
+    while (p > path && slashes < 2)
+        if (*--p == '/' && ++slashes == 2)
+            p++;
+    return p;
+}
+
+/* The frame's name "module.qualname@dir/file.py:LINE" into name
+ * (PY_NAME_LEN) from its code object (LINE: its def line,
+ * co_firstlineno), remembered in w's cache. *skip: the frame has not started
  * running (3.11's incomplete frames, _PyFrame_IsIncomplete).
  * @return 0, or -1. */
 static int frame_name(const struct py_target *t, struct py_scratch *w, uint64_t code,
@@ -89,9 +139,9 @@ static int frame_name(const struct py_target *t, struct py_scratch *w, uint64_t 
 {
     const struct py_layout *l = t->l;
     unsigned char co[MAX_FRAME_READ];
-    char qual[PY_MAX_NAME + 1], file[PY_MAX_NAME + 1];
-    int32_t first;
-    if (!code || l->co_size > sizeof co || py_read(t->pid, code, co, l->co_size))
+    char qual[PY_MAX_NAME + 1], file[PY_MAX_NAME + 1], mod[PY_MAX_NAME + 1];
+    int32_t first, line;
+    if (!code || l->co_size > sizeof co || target_read(t, code, co, l->co_size))
         return -1;
     memcpy(&first, co + l->co_firsttraceable, sizeof first);
     *skip = owner != l->owner_generator && first >= 0 &&
@@ -106,8 +156,10 @@ static int frame_name(const struct py_target *t, struct py_scratch *w, uint64_t 
     }
     if (read_str(t, q, qual, sizeof qual) || read_str(t, f, file, sizeof file))
         return -1;
-    module_of(file);
-    snprintf(name, PY_NAME_LEN, "%.120s.%.130s", file, qual);
+    const char *from = module_of(file, mod, sizeof mod);
+    memcpy(&line, co + l->co_firstlineno, sizeof line);
+    snprintf(name, PY_NAME_LEN, "%.90s.%.110s" PY_FILE_MARK "%.40s:%d", mod, qual,
+             short_file(file, from), line > 0 ? line : 0);
     *slot = (struct py_name_slot){.pid = t->pid, .code = code, .qual = q, .file = f};
     memcpy(slot->name, name, PY_NAME_LEN);
     return 0;
@@ -137,7 +189,7 @@ static int walk_frames(const struct py_target *t, struct py_scratch *w, uint64_t
     size_t n = 0;
     for (int hops = 0; frame && hops < 4 * PY_MAX_DEPTH && n < PY_MAX_DEPTH; hops++) {
         int skip = 0;
-        if (l->fr_size > sizeof fr || py_read(t->pid, frame, fr, l->fr_size))
+        if (l->fr_size > sizeof fr || target_read(t, frame, fr, l->fr_size))
             break;
         int owner = (signed char)fr[l->fr_owner];
         if (owner != l->owner_cstack &&
@@ -163,15 +215,15 @@ static int walk_thread(const struct py_target *t, struct py_scratch *w, uint64_t
     const struct py_layout *l = t->l;
     unsigned long tid;
     uint64_t cframe, frame = 0;
-    if (py_read(t->pid, ts + l->ts_next, next, sizeof *next) ||
-        py_read(t->pid, ts + l->ts_native_tid, &tid, sizeof tid) ||
-        py_read(t->pid, ts + l->ts_cframe, &cframe, sizeof cframe))
+    if (target_read(t, ts + l->ts_next, next, sizeof *next) ||
+        target_read(t, ts + l->ts_native_tid, &tid, sizeof tid) ||
+        target_read(t, ts + l->ts_cframe, &cframe, sizeof cframe))
         return -1;
     out->tid = tid;
     /* A read fails when the thread returned from a frame as it was read
      * (the frame freed): the walk is tried once more from the top. */
     for (int tries = 0; tries < 2; tries++) {
-        if (cframe && py_read(t->pid, cframe + l->cf_current_frame, &frame, sizeof frame)) {
+        if (cframe && target_read(t, cframe + l->cf_current_frame, &frame, sizeof frame)) {
             snprintf(out->stack, sizeof out->stack, "%s", UNREADABLE);
             return 0;
         }
@@ -186,18 +238,18 @@ int py_walk(const struct py_target *t, struct py_scratch *w, struct py_thread *o
     const struct py_layout *l = t->l;
     uint64_t interp;
     size_t n = 0;
-    if (!l || py_read(t->pid, t->runtime + l->rt_interp_head, &interp, sizeof interp))
+    if (!l || target_read(t, t->runtime + l->rt_interp_head, &interp, sizeof interp))
         return -1;
     for (int i = 0; interp && i < PY_MAX_INTERPS; i++) {
         uint64_t ts, next;
-        if (py_read(t->pid, interp + l->is_threads_head, &ts, sizeof ts))
+        if (target_read(t, interp + l->is_threads_head, &ts, sizeof ts))
             return n ? (int)n : -1;
         for (int k = 0; ts && k < PY_MAX_THREADS && n < max; k++, ts = next)
             if (walk_thread(t, w, ts, &out[n], &next) == 0)
                 n++;
             else
                 break;
-        if (py_read(t->pid, interp + l->is_next, &interp, sizeof interp))
+        if (target_read(t, interp + l->is_next, &interp, sizeof interp))
             break;
     }
     return (int)n;

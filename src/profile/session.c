@@ -206,12 +206,15 @@ static void note(const struct profile_session *s, int64_t n, struct profile_summ
 {
     const struct fold *f = s->fold;
     int64_t w = fold_samples(f);
-    double cut = w && !s->py ? (double)fold_truncated(f) / (double)w : 0;
-    double unk = w && !s->py ? (double)fold_unsymbolised(f) / (double)w : 0;
+    /* frame pointers and -dbgsym packages are perf's cures for C code, not
+     * for an interpreter's stacks: its note says what is */
+    int perf_advice = w && !s->py && !s->interpreter;
+    double cut = perf_advice ? (double)fold_truncated(f) / (double)w : 0;
+    double unk = perf_advice ? (double)fold_unsymbolised(f) / (double)w : 0;
     p->note[0] = '\0';
     if (s->interpreter)
         snprintf(p->note, sizeof p->note, "the server runs CPython: perf sees the "
-                 "interpreter's C functions, not the Python functions they run; use "
+                 "interpreter's C functions; its Python frames are not visible: use "
                  "--profile-mode python%s", n < FEW_SAMPLES || cut > TRUNCATED_NOTE_SHARE ||
                  unk > UNKNOWN_NOTE_SHARE ? "; " : "");
     if (n < FEW_SAMPLES)

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 #include "profile/fold.h"
 #include "profile/perf.h"
 #include "profile/pysample.h"
@@ -24,7 +24,8 @@ enum profile_call_graph { PROFILE_CG_AUTO, PROFILE_CG_FP, PROFILE_CG_DWARF };
 /* --profile-mode: which sampler. auto is python when the server runs
  * CPython (pysample.h: perf sees only the interpreter's C functions
  * there), else perf. The order is the option's choices'. */
-enum profile_mode { PROFILE_MODE_AUTO, PROFILE_MODE_PERF, PROFILE_MODE_PYTHON };
+enum profile_mode { PROFILE_MODE_AUTO, PROFILE_MODE_PERF, PROFILE_MODE_PYTHON,
+                    PROFILE_MODE_MIXED /* named, and refused with why (options.c) */ };
 
 /* The profile options (--profile, --profile-out, --profile-top,
  * --profiler, --profile-saturated, --profile-call-graph, --profile-freq),

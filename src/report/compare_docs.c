@@ -14,8 +14,17 @@
 void compare_arm_text(const struct comparison *c, int a, char *out, size_t len)
 {
     const struct run_result *r = &c->arm[a].merged;
-    snprintf(out, len, "%s: %s (%s)", compare_arm_name(&c->arm[a]), r->target_url,
-             r->cfg.encoding);
+    /* a fleet: never its first host (the merged rounds keep no targets' rows) */
+    size_t n = c->arm[a].nrounds ? c->arm[a].rounds[0].ntargets : r->ntargets;
+    if (r->cfg.targets_file[0] && n)
+        snprintf(out, len, "%s: %zu targets from %s (%s)", compare_arm_name(&c->arm[a]), n,
+                 r->cfg.targets_file, r->cfg.encoding);
+    else if (r->cfg.targets_file[0])
+        snprintf(out, len, "%s: the targets of %s (%s)", compare_arm_name(&c->arm[a]),
+                 r->cfg.targets_file, r->cfg.encoding);
+    else
+        snprintf(out, len, "%s: %s (%s)", compare_arm_name(&c->arm[a]), r->target_url,
+                 r->cfg.encoding);
 }
 
 /* The header's line of the rounds: saved files, or rounds of what length,

@@ -187,11 +187,15 @@ static void text_line(FILE *out, const struct doc_table *t, const struct doc_tex
     for (int c = 0; c < t->ncols; c++) {
         const char *s = r < 0 ? t->heads[c] : doc_table_cell(t, r, c);
         int bytes = text_bytes(s, st->max[c]);
-        int chars = bytes - extra_bytes_n(s, bytes), w = width[c] < 0 ? -width[c] : width[c];
+        const char *more = st->cut && s[bytes] && st->max[c] > 3 ? "..." : "";
+        if (more[0])
+            bytes = text_bytes(s, st->max[c] - 3);
+        int chars = bytes - extra_bytes_n(s, bytes) + (int)strlen(more);
+        int w = width[c] < 0 ? -width[c] : width[c];
         int pad = w > chars ? w - chars : 0;
         blanks += (c ? 1 + t->gap[c] : 0) + (width[c] > 0 ? pad : 0);
         if (bytes) {
-            fprintf(out, "%*s%.*s", blanks, "", bytes, s);
+            fprintf(out, "%*s%.*s%s", blanks, "", bytes, s, more);
             blanks = 0;
         }
         blanks += width[c] < 0 ? pad : 0;
@@ -254,6 +258,25 @@ static void html_head(FILE *out, const struct doc_table *t, const struct doc_htm
     fputs("</tr></thead><tbody>\n", out);
 }
 
+/* The rest of a cell's opening tag and its text, cut to max characters
+ * (0: all) with "...", the whole in its title. */
+static void html_cell(FILE *out, const char *text, int max)
+{
+    int bytes = text_bytes(text, max);
+    if (!max || !text[bytes] || max <= 3) {
+        fputs(">", out);
+        html_esc(out, text);
+        return;
+    }
+    char shown[DOC_CELL_LEN];
+    bytes = text_bytes(text, max - 3);
+    snprintf(shown, sizeof shown, "%.*s...", bytes, text);
+    fputs(" title=\"", out);
+    html_esc(out, text);
+    fputs("\">", out);
+    html_esc(out, shown);
+}
+
 /* One row: its first cell heads it; a cell gets its id and class. */
 static void html_body_row(FILE *out, const struct doc_table *t, const struct doc_html_style *st,
                           int r)
@@ -263,8 +286,8 @@ static void html_body_row(FILE *out, const struct doc_table *t, const struct doc
     for (int c = 0; c < t->ncols; c++) {
         const char *text = doc_table_cell(t, r, c);
         if (c == 0) {
-            fputs("<th scope=\"row\">", out);
-            html_esc(out, text);
+            fputs("<th scope=\"row\"", out);
+            html_cell(out, text, st->max[c]);
             fputs("</th>", out);
             continue;
         }
@@ -277,8 +300,7 @@ static void html_body_row(FILE *out, const struct doc_table *t, const struct doc
                     sig ? (st->stick_last ? " sig" : "sig") : "");
         if (html_left(t, st, c))
             fputs(" style=\"text-align:left\"", out);
-        fputs(">", out);
-        html_esc(out, text);
+        html_cell(out, text, st->max[c]);
         fputs("</td>", out);
     }
     fputs("</tr>\n", out);

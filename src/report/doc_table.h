@@ -68,6 +68,8 @@ struct doc_text_style {
     int fit;                 /* each column as wide as its widest cell or head
                                 (width's sign still says the alignment) */
     int tight;               /* no blank line before the caption */
+    int cut;                 /* a cell longer than its max ends in "...", so
+                                that a cut name does not pass for whole */
 };
 
 /* How the page's writer shows a table. Zeroed: the table's caption,
@@ -80,6 +82,9 @@ struct doc_html_style {
     int left;                /* the columns left-aligned in the text (width < 0)
                                 but the first are left-aligned too */
     int stick_last;          /* the last column stays in view (class stick) */
+    int max[DOC_MAX_COLS];   /* a longer cell is cut to this many characters,
+                                "..." ending it, its whole text on hover (its
+                                title); 0: all */
 };
 
 /* What a builder returns beside its table: each writer's settings. */

@@ -18,14 +18,23 @@ static void set_heads(struct doc_table *t, const char *const *h, const int *w, i
     t->cell_len = PROFILE_FUNC_LEN;
 }
 
+/* The name columns (the first n) cut to their widths, in the text and on
+ * the page alike, the whole name on hover and in the JSON: a long name
+ * (a JIT's, with its path) never runs into the next column. */
+static void cut_to_columns(struct doc_table_style *st, const int *w, int n)
+{
+    st->text.cut = 1;
+    for (int c = 0; c < n; c++)
+        st->text.max[c] = st->html.max[c] = w[c] < 0 ? -w[c] : w[c];
+}
+
 static void heads(struct doc_table *t, struct doc_table_style *st)
 {
     static const char *const h[] = {"function", "module", "self ms/call", "total ms/call",
                                     "self %", "total %"};
-    static const int w[] = {-40, -18, 12, 13, 7, 7};
+    static const int w[] = {-40, -24, 12, 13, 7, 7};
     set_heads(t, h, w, 6);
-    st->text.max[0] = 60;
-    st->text.max[1] = 24;
+    cut_to_columns(st, w, 2);
     snprintf(t->id, sizeof t->id, "profile");
     snprintf(t->cell_ids, sizeof t->cell_ids, "prof");
 }
@@ -107,7 +116,7 @@ int report_profile_modules_doc(const struct run_result *r, struct doc_table *t,
     if (!p->taken || !p->nmodules)
         return 0;
     set_heads(t, h, w, 5);
-    st->text.max[0] = 60;
+    cut_to_columns(st, w, 1);
     snprintf(t->id, sizeof t->id, "profile-modules");
     snprintf(t->cell_ids, sizeof t->cell_ids, "profm");
     snprintf(t->caption, sizeof t->caption, "server profile by module (the same samples)");
@@ -125,13 +134,12 @@ static void diff_heads(const struct profile_diff *d, struct doc_table *t,
     snprintf(b, sizeof b, "%.20s self", d->names[1]);
     const char *h[] = {"function", "module", a, b, "B-A self", "95% CI", "B-A total", "B/A",
                        ""};
-    static const int w[] = {-36, -16, 10, 10, 9, 19, 10, 7, 0};
+    static const int w[] = {-36, -20, 10, 10, 9, 19, 10, 7, 0};
     set_heads(t, h, w, 9);
-    st->text.max[0] = 50;
-    st->text.max[1] = 20;
+    cut_to_columns(st, w, 2);
     snprintf(t->id, sizeof t->id, d->modules ? "profile-diff-modules" : "profile-diff");
     snprintf(t->caption, sizeof t->caption, "server profile%s, B - A (CPU-ms per call, %d "
-             "paired rounds, perf samples x each round's CPU per call)",
+             "paired rounds, the samples' shares x each round's CPU per call)",
              d->modules ? " by module" : "", d->rounds);
     snprintf(t->legend, sizeof t->legend, "rows by how much of the difference they explain "
              "(self%s); * the interval excludes 0",

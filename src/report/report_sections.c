@@ -46,6 +46,36 @@ void report_kv_metric(struct doc_kv *d, unsigned where, const char *key,
 
 /* ---- configuration --------------------------------------------------------- */
 
+/* What the target rate is where it is not --rate, said plainly, into
+ * buf. A fleet's window is offered less than its hosts' steady rates
+ * while their spread starts come in: both are said. @return buf. */
+static const char *target_note(const struct run_result *r, char *buf, size_t len)
+{
+    const struct run_config *c = &r->cfg;
+    double steady = 0, own = 0; /* a host's row: its mix's rate, or its periods' if no mix */
+    size_t mixed = 0;
+    for (size_t i = 0; i < c->nverbs; i++) {
+        own += c->verbs[i].every_ns ? 1e9 / (double)c->verbs[i].every_ns : 0;
+        mixed += !c->verbs[i].every_ns;
+    }
+    for (size_t i = 0; i < r->ntargets; i++)
+        steady += r->targets[i].rate + (mixed ? own : 0);
+    buf[0] = '\0';
+    if (c->nstages)
+        return " (the stages' mean)";
+    if (c->replay[0])
+        return " (the recorded calls intended in the window)";
+    if (c->targets_file[0] && r->ntargets) {
+        snprintf(buf, len, " (what the window offered, the hosts' starts spread over their "
+                 "first period included; steady %.2f/s)", steady);
+        return buf;
+    }
+    for (size_t i = 0; i < c->nverbs; i++)
+        if (c->verbs[i].every_ns)
+            return " (what the window offered: the periodic calls' sends in it)";
+    return "";
+}
+
 static void rate_line(struct doc_kv *d, const struct run_result *r)
 {
     const struct run_config *c = &r->cfg;
@@ -60,8 +90,11 @@ static void rate_line(struct doc_kv *d, const struct run_result *r)
     /* a merge names every process its runs had, not the first one's */
     result_arrivals_text(r->merged.arrivals ? r->merged.arrivals : 1u << c->arrival, arrivals,
                          sizeof arrivals);
+    if (c->replay[0]) /* a replay's calls come at their recorded times */
+        snprintf(arrivals, sizeof arrivals, "recorded");
+    char note[160];
     doc_kv_add(d, DOC_IN_BOTH, "rate", "%s target%s, %.2f/s achieved (%s arrivals, %s)", target,
-               c->nstages ? " (the stages' mean)" : "", r->rate_achieved, arrivals, pacer);
+               target_note(r, note, sizeof note), r->rate_achieved, arrivals, pacer);
     if (!c->nstages)
         return;
     doc_kv_add(d, DOC_IN_BOTH, "stages", "%s", ""); /* as --stages takes them */
@@ -128,8 +161,21 @@ static void duration_lines(struct doc_kv *d, const struct run_result *r)
 void report_verbs_append(struct doc_kv *d, const struct run_config *c)
 {
     size_t n = c->nverbs > VERBS_NAMED ? VERBS_NAMED : c->nverbs;
-    for (size_t i = 0; i < n; i++)
-        doc_kv_append(d, "%s%s:%u", i ? "," : "", c->verbs[i].name, c->verbs[i].weight);
+    if (c->replay[0]) /* the recorded calls: at their times, by no weight */
+        doc_kv_append(d, "replay of %s%s%s, x%g%s: ", c->replay, c->replay_as[0] ? " as " : "",
+                      c->replay_as, c->replay_speed > 0 ? c->replay_speed : 1,
+                      c->replay_loop ? ", looped" : "");
+    for (size_t i = 0; i < n; i++) {
+        char every[32];
+        const struct verb_spec *v = &c->verbs[i];
+        units_format_duration(v->every_ns, every, sizeof every);
+        if (c->replay[0])
+            doc_kv_append(d, "%s%s", i ? "," : "", v->name);
+        else if (v->every_ns) /* its own period, as --verb V@P and "every" take it */
+            doc_kv_append(d, "%s%s@%s", i ? "," : "", v->name, every);
+        else
+            doc_kv_append(d, "%s%s:%u", i ? "," : "", v->name, v->weight);
+    }
     if (n < c->nverbs)
         doc_kv_append(d, ", ... (%zu calls; each in the per-verb table)", c->nverbs);
 }
@@ -138,8 +184,12 @@ void report_config_doc(const struct run_result *r, struct doc_kv *d)
 {
     const struct run_config *c = &r->cfg;
     doc_kv_init(d, "configuration");
-    doc_kv_add(d, DOC_IN_BOTH, "target", "%s (%s)%s", r->target_url, c->encoding,
-               c->url[0] ? "" : " built-in simulator");
+    if (c->targets_file[0] && r->ntargets) /* a fleet: never its first host */
+        doc_kv_add(d, DOC_IN_BOTH, "target", "%zu targets from %s (%s)", r->ntargets,
+                   c->targets_file, c->encoding);
+    else
+        doc_kv_add(d, DOC_IN_BOTH, "target", "%s (%s)%s", r->target_url, c->encoding,
+                   c->url[0] ? "" : " built-in simulator");
     doc_kv_add(d, DOC_IN_BOTH, "verbs", "%s", "");
     report_verbs_append(d, c);
     rate_line(d, r);

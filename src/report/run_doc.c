@@ -123,7 +123,10 @@ static void headline(struct doc_cards *d, const struct run_result *r)
     metric_cell(r, METRIC_ERRORS, errs, sizeof errs);
     metric_cell(r, METRIC_CPU_MS, cpu, sizeof cpu);
     doc_cards_init(d);
-    doc_cards_add(d, "h-target", "target", DOC_STATUS_NONE, r->target_url);
+    char fleet[320];
+    snprintf(fleet, sizeof fleet, "%zu targets from %s", r->ntargets, r->cfg.targets_file);
+    doc_cards_add(d, "h-target", "target", DOC_STATUS_NONE,
+                  r->cfg.targets_file[0] && r->ntargets ? fleet : r->target_url);
     doc_cards_add(d, "h-proto", "protocol", DOC_STATUS_NONE, r->cfg.encoding);
     doc_cards_add(d, "h-rate-target", "rate target", DOC_STATUS_NONE, rt);
     doc_cards_add(d, "h-rate", "rate achieved", DOC_STATUS_NONE, ra);

@@ -6,6 +6,7 @@
 #include "base/clock.h"
 #include "base/safetext.h"
 #include "server/sim_cache.h"
+#include "encoders/vdsm_verbs.h"
 
 #define TEXT_LEN 512 /* error texts that quote the caller's input */
 
@@ -182,25 +183,25 @@ static void verb_vm_stats(struct vdsm_api *api, const struct enc_call *call, str
         set_error_ctx(o, ENC_ERROR_APP, VDSM_ERR_NO_VM, VDSM_MSG_NO_VM, "vmId", id);
 }
 
+/* Each verb's handler; its methods by encoding are vdsm_verbs.h's. */
 static const struct {
-    const char *xml;  /* XML-RPC method, NULL when XML-RPC has none */
-    const char *json; /* JSON-RPC method */
+    const char *verb;
     void (*fn)(struct vdsm_api *, const struct enc_call *, struct outcome *);
 } verbs[] = {
-    {"ping", "Host.ping", verb_ping},
-    {"list", "Host.getVMList", verb_list},
-    {"getAllVmStats", "Host.getAllVmStats", verb_all_stats},
-    {"getVmStats", "VM.getStats", verb_vm_stats},
-    {NULL, "Host.getVMFullList", verb_full_list},
+    {"ping", verb_ping},
+    {"list", verb_list},
+    {"getAllVmStats", verb_all_stats},
+    {"getVmStats", verb_vm_stats},
+    {"fullList", verb_full_list},
 };
 
 static void dispatch(struct vdsm_api *api, const struct encoder *enc, const struct enc_call *call,
                      struct outcome *o)
 {
     int json = enc == &enc_jsonrpc;
-    for (size_t i = 0; i < sizeof verbs / sizeof verbs[0]; i++) {
-        const char *name = json ? verbs[i].json : verbs[i].xml;
-        if (name && !strcmp(call->method, name)) {
+    const struct vdsm_verb *v = vdsm_verb_by_method(call->method, !json);
+    for (size_t i = 0; v && i < sizeof verbs / sizeof verbs[0]; i++) {
+        if (!strcmp(v->verb, verbs[i].verb)) {
             verbs[i].fn(api, call, o);
             return;
         }
