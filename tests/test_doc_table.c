@@ -16,6 +16,7 @@
 #include "base/err.h"
 #include "base/figure.h"
 #include "report/doc_table.h"
+#include "report/doc_table_testing.h"
 
 /* What the CSV (csv 1) or the text writer wrote of t, malloc'd. */
 static char *written(const struct doc_table *t, int csv)

@@ -19,6 +19,8 @@
 #include "base/clock.h"
 #include "stats/sampler.h"
 #include "base/units.h"
+#include "stats/procstat_testing.h"
+#include "stats/proctree_testing.h"
 
 #define DATA "tests/data/proc/"
 

@@ -16,6 +16,8 @@
 #include "model/result_json.h"
 #include "model/sweep_json.h"
 #include "report/sweep_out.h"
+#include "report/sweep_out_testing.h"
+#include "stats/hist_testing.h"
 
 /* A result whose n answers all took ms milliseconds, at achieved rate,
  * with errs errors, server CPU pct (%) and bytes per answer. */

@@ -17,7 +17,14 @@
 #include "model/metric.h"
 #include "model/server_cpu.h"
 
-void report_csv_field(FILE *out, const char *s)
+static int report_timeline_doc(const struct run_result *r, struct doc_table *t, char *err);
+
+static int report_summary_doc(const struct run_result *r, struct doc_table *t, char *err);
+
+/* Writes s as one CSV field: made safe (base/safetext.h: valid UTF-8, a
+ * line break or control as "\xHH"), then as is, or quoted (quotes doubled)
+ * when it holds a comma or a quote. */
+static void report_csv_field(FILE *out, const char *s)
 {
     doc_csv_field(out, s);
 }
@@ -136,7 +143,17 @@ static void cpu_columns(struct summary *m, const struct run_result *r)
     }
 }
 
-int report_summary_doc(const struct run_result *r, struct doc_table *t, char *err)
+/* r's summary as a document of one row, a column per figure, each cell
+ * with its raw value (doc_table.h), built from r alone (never from a text
+ * section, so its columns are the same whatever the text shows): label,
+ * proto, url, duration_s, rate_target, rate_achieved, the counts,
+ * errors_<kind> per kind, latency_{min,mean,max}_ms and latency_pP_ms
+ * per --percentiles (unknown without an answer), censored,
+ * latency_lower_bound, the server's CPU, bytes_received, its idle and net
+ * CPU, and the sections' metrics by their JSON keys. Into t (the
+ * caller's: doc_table_free it after a 0). @return 0, or -1 with err (no
+ * memory; nothing to free). */
+static int report_summary_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
     struct summary m = {t, {NULL}, {0}};
     char lower[400];
@@ -169,7 +186,13 @@ void report_csv_summary(FILE *out, const struct run_result *r)
 
 /* ---- the timeline: a row per interval ------------------------------------------ */
 
-int report_timeline_doc(const struct run_result *r, struct doc_table *t, char *err)
+/* r's timeline as a document, a row per interval, each cell with its raw
+ * value: t (s, 3 decimals), due, sent, unsent, ok, errors, p50_ms and
+ * p99_ms (3; unknown: nothing answered), server_cpu_pct and
+ * client_cpu_pct (1; unknown: not measured), server_rss_kb (0), and a
+ * staged run's offered rate (3). Into t as report_summary_doc.
+ * @return 0, or -1 with err (no memory). */
+static int report_timeline_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
     /* due and unsent by intended time, sent by the write, ok and errors by
      * the answer's arrival (client/ledger.c); a staged run's offered rate

@@ -8,6 +8,7 @@
 #include "model/result_merge.h"
 #include "model/server_cpu.h"
 #include "report/report.h"
+#include "report/report_testing.h"
 
 static const char *plural(int64_t n, const char *one, const char *many)
 {

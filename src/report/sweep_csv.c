@@ -87,7 +87,11 @@ static int csv_row(struct doc_table *t, const struct sweep *s, size_t i,
     return doc_table_add_raw(t, text, v, err);
 }
 
-int sweep_csv_doc(const struct sweep *s, long baseline, struct doc_table *t, char *err)
+/* That table as a document (doc_table.h), each cell with its raw value
+ * (figures to 6 digits, unknown empty), into t (the caller's:
+ * doc_table_free it after a 0). @return 0, or -1 with err (no memory;
+ * nothing to free). */
+static int sweep_csv_doc(const struct sweep *s, long baseline, struct doc_table *t, char *err)
 {
     struct sweep_row *rows = calloc(s->ncells ? s->ncells : 1, sizeof *rows);
     if (!rows) {

@@ -2,6 +2,7 @@
  * once: the text and the page write it, so they say the same figures to
  * the same digits, one unit per column. */
 #include "report/sweep_out.h"
+#include "report/sweep_out_testing.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -259,7 +260,10 @@ int sweep_table_doc(struct doc_table *t,
 
 /* ---- capacity ------------------------------------------------------------------ */
 
-void sweep_capacity_value(const struct sweep_capacity *c, char *out, size_t len)
+/* A capacity search's outcome in short, as the page's card and its probe
+ * table's caption say it: "64/s", "under 1/s", "over 100000/s",
+ * "interrupted"; into out (len bytes, the caller's). */
+static void sweep_capacity_value(const struct sweep_capacity *c, char *out, size_t len)
 {
     switch (c->outcome) {
     case CAPACITY_FOUND: snprintf(out, len, "%g/s", c->max_good_rate); break;
