@@ -63,7 +63,7 @@ left=$(echo "$out" | while IFS= read -r line; do
     name=${line#*: }
     name=${name%%:*}
     case $line in *"yet the program calls it"*) echo "$line"; continue ;; esac
-    others=$(grep -lw -- "$name" "$root"/src/*/*.c "$root"/encoders/*.c | grep -v "/$file\$" || true)
+    others=$(grep -lw -- "$name" "$root"/src/*/*.c "$root"/encoders/*.c 2>/dev/null | grep -v "/$file\$" || true)
     [ -n "$others" ] || echo "$line"
 done)
 if [ -n "$left" ]; then
