@@ -6,6 +6,7 @@
  * live run would have. A saved file is input from outside: every number is
  * range-checked and every array bounded. */
 #include "model/result_json.h"
+#include "model/metric.h"
 #include "model/result_ranks.h"
 #include "model/result_merge.h"
 #include "model/config_keys.h"
@@ -351,7 +352,7 @@ static int load_stages(json_object *root, struct run_result *r, char *err)
                                              : s->sent - s->ok - s->errors;
         /* null, or a file saved before it was counted: unknown */
         s->answered = get(o, "answered") ? i64(o, "answered") : -1;
-        s->server_cpu_pct = fig(o, "server_cpu_pct");
+        s->server_cpu_pct = fig(o, metric_defs[METRIC_CPU_PCT].json_key);
         s->server_cpu_ms = fig(o, "server_cpu_ms");
         if (i < array_len(h) &&
             load_hist_value(json_object_array_get_idx(h, i), "stages", &s->latency, err))

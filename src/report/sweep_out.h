@@ -16,7 +16,7 @@
 
 /* The table: a line naming what every cell shares, then one row per cell:
  * its number (#, as sweep_select takes it), the parameters that vary,
- * then the figures of enum sweep_fig (medians over the repeats; with more
+ * then the figures of the sweep's columns (model/metric.h's sweep_col; medians over the repeats; with more
  * than one repeat also "[min-max]"), each column in one unit, and the
  * flags (sweep_flags_text). baseline: a cell index, or -1
  * for none; with one, each figure is followed by its "% of baseline"
