@@ -7,7 +7,6 @@
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/thread.h"
 #include "net/listen.h"
 
 #define REQUEST_MAX 8192
@@ -185,11 +185,7 @@ struct metrics_endpoint *metrics_endpoint_start(const char *listen_at, char *err
     pthread_mutex_init(&ep->mu, NULL);
     pthread_cond_init(&ep->scraped, NULL);
     /* The thread takes no signal: SIGINT and SIGTERM are the load loop's. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(&ep->thread, NULL, serve_loop, ep);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    int rc = thread_start_quiet(&ep->thread, serve_loop, ep);
     if (rc) {
         snprintf(err, ERR_LEN, "--metrics-listen: thread: %s", strerror(rc));
         close(ep->fd);
