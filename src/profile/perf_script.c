@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "profile/child.h"
+#include "base/child.h"
 #include "profile/perf.h"
 #include "profile/perf_testing.h"
 
