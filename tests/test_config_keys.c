@@ -92,9 +92,14 @@ static void test_every_row_round_trips(void **state)
         set_distinct(&config_keys[i], &in, (int)i);
     round_trip();
     for (size_t i = 0; i < config_nkeys; i++) {
-        if (!same(&config_keys[i], &in, &out))
+        int back = same(&config_keys[i], &in, &out);
+        if (config_keys[i].flags & CFK_UNSAVED) { /* never written, never read */
+            assert_false(back);
+            continue;
+        }
+        if (!back)
             print_error("config key %s did not come back\n", config_keys[i].key);
-        assert_true(same(&config_keys[i], &in, &out));
+        assert_true(back);
     }
 }
 

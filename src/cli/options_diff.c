@@ -1,12 +1,14 @@
 /* options_diff: the fields compare compares, from the option table
  * (option_table.h), so that an option added to the table is compared
- * without a second list to remember. */
+ * without a second list to remember; a run_config field is read where its
+ * row of model/config_keys.c says. */
 #include "cli/option_table.h"
 
 #include <stdio.h>
 #include <stdint.h>
 
 #include "base/err.h"
+#include "model/config_keys.h"
 
 /* The kind a typed value in run_config is read as; CK_BY_TYPE when its
  * type says nothing (a custom parser, a value elsewhere). */
@@ -15,7 +17,7 @@ static enum config_kind kind_of(const struct opt_row *r)
     if (r->home != HOME_CFG)
         return CK_BY_TYPE;
     switch (r->type) {
-    case OT_INT: return r->size == sizeof(uint64_t) ? CK_U64 : CK_INT;
+    case OT_INT: return opt_size(r) == sizeof(uint64_t) ? CK_U64 : CK_INT;
     case OT_DURATION: return CK_DURATION;
     case OT_RATE: return CK_RATE;
     case OT_SIZE: return CK_SIZE;
@@ -56,9 +58,11 @@ int options_diff_fields(struct config_field *out, char *err)
             snprintf(err, ERR_LEN, "more than %d fields to compare", CONFIG_FIELDS_MAX);
             return -1;
         }
-        out[n++] = (struct config_field){.name = r->name, .kind = k, .off = r->off,
-                                         .size = r->size, .choices = r->choices,
-                                         .nchoices = r->nchoices};
+        /* a run_config field is where its config_keys row says */
+        const struct config_key *key = r->cfg_key ? config_key_find(r->cfg_key) : NULL;
+        out[n++] = (struct config_field){.name = r->name, .kind = k,
+                                         .off = key ? key->off : 0, .size = key ? key->size : 0,
+                                         .choices = r->choices, .nchoices = r->nchoices};
     }
     return (int)n;
 }

@@ -1,6 +1,8 @@
 /* config_keys: the saved configuration's table (config_keys.h). */
 #include "model/config_keys.h"
 
+#include <string.h>
+
 #define AT(f) .off = offsetof(struct run_config, f), .size = sizeof(((struct run_config *)0)->f)
 
 const struct config_key config_keys[] = {
@@ -40,6 +42,19 @@ const struct config_key config_keys[] = {
     {"cert", CFK_TEXT, AT(cert), .flags = CFK_OMIT_EMPTY},
     {"key", CFK_TEXT, AT(key), .flags = CFK_OMIT_EMPTY}, /* its path: no secret */
     {"stomp_destination", CFK_TEXT, AT(stomp_destination), .flags = CFK_OMIT_EMPTY},
+    /* options' fields that no file keeps */
+    {"server_name", CFK_TEXT, AT(server_name), .flags = CFK_UNSAVED}, /* the pids are saved */
+    {"token_file", CFK_TEXT, AT(agent_token_file), .flags = CFK_UNSAVED},
+    {"insecure", CFK_BOOL, AT(tls_insecure), .flags = CFK_UNSAVED}, /* the TLS line says it */
+    {"quiet", CFK_BOOL, AT(quiet), .flags = CFK_UNSAVED},
 };
 
 const size_t config_nkeys = sizeof config_keys / sizeof config_keys[0];
+
+const struct config_key *config_key_find(const char *key)
+{
+    for (size_t i = 0; i < config_nkeys; i++)
+        if (!strcmp(config_keys[i].key, key))
+            return &config_keys[i];
+    return NULL;
+}

@@ -1,12 +1,15 @@
-/* config_keys: the one list of a run's configuration as a saved result's
- * "config" object holds it: each field's JSON key, how it is stored in
- * struct run_config and read back. result_json.c writes it by walking
- * this table and result_load.c reads it by walking the same table, so a
- * field saved is a field loaded, under one key, with one default.
+/* config_keys: the one list of a run's configuration fields: each field's
+ * JSON key, where it is in struct run_config (the only offsetof of a
+ * run_config field: the option rows of cli/option_rows.c name their field
+ * by its key here, C_KEY), how it is saved and read back. result_json.c
+ * writes the "config" object by walking this table and result_load.c
+ * reads it by walking the same table, so a field saved is a field loaded,
+ * under one key, with one default; compare's diff (cli/options_diff.c)
+ * reads each option's field where its row here says.
  *
- * A new field of the config object is one row here (compare's diff of
- * the configurations comes from the option table: cli/options_diff.c).
- * The rows are in the order the object is written. */
+ * A new field of the config object is one row here. The rows are in the
+ * order the object is written; CFK_UNSAVED rows (an option's field a
+ * saved file does not keep) are not written. */
 #ifndef RPCBENCH_CONFIG_KEYS_H
 #define RPCBENCH_CONFIG_KEYS_H
 
@@ -33,6 +36,8 @@ enum config_key_kind {
 };
 
 #define CFK_OMIT_EMPTY 1 /* not written when empty (text) or absent (stages) */
+#define CFK_UNSAVED 2    /* an option's field no saved file holds (a path to a
+                            secret, a switch of this process's output) */
 
 struct config_key {
     const char *key;           /* in the config object: "timeout_s" */
@@ -42,11 +47,14 @@ struct config_key {
     int nchoices;
     double dflt, lo, hi;       /* see the kinds */
     const char *dflt_text;     /* CFK_TEXT: NULL for "" */
-    int flags;                 /* CFK_OMIT_EMPTY */
+    int flags;                 /* CFK_OMIT_EMPTY, CFK_UNSAVED */
 };
 
 extern const struct config_key config_keys[];
 extern const size_t config_nkeys;
+
+/* @return the row whose key is key, or NULL. */
+const struct config_key *config_key_find(const char *key);
 
 /* @return the address of k's field in c (the caller's, as c is). */
 static inline void *config_key_at(const struct config_key *k, struct run_config *c)
