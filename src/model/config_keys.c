@@ -42,7 +42,27 @@ const struct config_key config_keys[] = {
     {"cert", CFK_TEXT, AT(cert), .flags = CFK_OMIT_EMPTY},
     {"key", CFK_TEXT, AT(key), .flags = CFK_OMIT_EMPTY}, /* its path: no secret */
     {"stomp_destination", CFK_TEXT, AT(stomp_destination), .flags = CFK_OMIT_EMPTY},
-    /* options' fields that no file keeps */
+    /* fields no file keeps: options' (their rows name them), what other rows
+     * or objects save (target.url, the verbs' count...), secrets, and what
+     * the ranks of an MPI run share; every field of struct run_config has a
+     * row, so dist_pack.c sends the whole configuration by walking them */
+    {"url", CFK_TEXT, AT(url), .flags = CFK_UNSAVED},         /* target.url */
+    {"encoding", CFK_TEXT, AT(encoding), .flags = CFK_UNSAVED}, /* target.proto */
+    {"nverbs", CFK_BYTES, AT(nverbs), .flags = CFK_UNSAVED},   /* with verbs */
+    {"workload", CFK_TEXT, AT(workload), .flags = CFK_UNSAVED}, /* options says it */
+    {"npcts", CFK_BYTES, AT(npcts), .flags = CFK_UNSAVED},     /* with percentiles */
+    {"server_pids", CFK_BYTES, AT(server_pids), .flags = CFK_UNSAVED}, /* server_cpu.pids */
+    {"nserver_pids", CFK_BYTES, AT(nserver_pids), .flags = CFK_UNSAVED},
+    {"headers", CFK_BYTES, AT(headers), .flags = CFK_UNSAVED}, /* secrets */
+    {"stomp_login", CFK_BYTES, AT(stomp_login), .flags = CFK_UNSAVED},
+    {"stomp_passcode", CFK_BYTES, AT(stomp_passcode), .flags = CFK_UNSAVED},
+    {"auth_shown", CFK_TEXT, AT(auth_shown), .flags = CFK_UNSAVED}, /* the transport object */
+    {"headers_shown", CFK_TEXT, AT(headers_shown), .flags = CFK_UNSAVED},
+    {"expects", CFK_BYTES, AT(expects), .flags = CFK_UNSAVED}, /* the checks object */
+    {"nexpects", CFK_BYTES, AT(nexpects), .flags = CFK_UNSAVED},
+    {"split_ranks", CFK_BYTES, AT(split_ranks), .flags = CFK_UNSAVED},
+    {"split_rank", CFK_BYTES, AT(split_rank), .flags = CFK_UNSAVED},
+    {"nstages", CFK_BYTES, AT(nstages), .flags = CFK_UNSAVED}, /* with stages */
     {"server_name", CFK_TEXT, AT(server_name), .flags = CFK_UNSAVED}, /* the pids are saved */
     {"token_file", CFK_TEXT, AT(agent_token_file), .flags = CFK_UNSAVED},
     {"insecure", CFK_BOOL, AT(tls_insecure), .flags = CFK_UNSAVED}, /* the TLS line says it */

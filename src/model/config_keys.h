@@ -1,11 +1,14 @@
-/* config_keys: the one list of a run's configuration fields: each field's
+/* config_keys: the one list of a run's configuration fields (every field
+ * of struct run_config has its row: test_config_keys checks that the rows
+ * cover the struct): each field's
  * JSON key, where it is in struct run_config (the only offsetof of a
  * run_config field: the option rows of cli/option_rows.c name their field
  * by its key here, C_KEY), how it is saved and read back. result_json.c
  * writes the "config" object by walking this table and result_load.c
  * reads it by walking the same table, so a field saved is a field loaded,
  * under one key, with one default; compare's diff (cli/options_diff.c)
- * reads each option's field where its row here says.
+ * reads each option's field where its row here says, and an MPI rank's
+ * result carries its configuration row by row (dist/dist_pack.c).
  *
  * A new field of the config object is one row here. The rows are in the
  * order the object is written; CFK_UNSAVED rows (an option's field a
@@ -32,7 +35,9 @@ enum config_key_kind {
     CFK_TEXT,       /* char[size]; absent: dflt_text */
     CFK_VERBS,      /* the verb mix: [{name, weight}] */
     CFK_PCTS,       /* the percentiles: [50, 99] */
-    CFK_STAGES      /* --stages (result_stages.h) */
+    CFK_STAGES,     /* --stages (result_stages.h) */
+    CFK_BYTES       /* bytes no file keeps (CFK_UNSAVED): a count the rows above
+                       save with their arrays, a secret, what the ranks share */
 };
 
 #define CFK_OMIT_EMPTY 1 /* not written when empty (text) or absent (stages) */

@@ -115,6 +115,7 @@ static json_object *config_value(const struct config_key *k, const struct run_co
     case CFK_VERBS: return config_verbs_json(c);
     case CFK_PCTS: return config_pcts_json(c);
     case CFK_STAGES: return c->nstages ? result_stages_config_json(c) : NULL;
+    case CFK_BYTES: return NULL; /* never saved (config_keys.h) */
     }
     return NULL;
 }

@@ -214,6 +214,7 @@ static void load_config_key(const struct config_key *k, json_object *c, struct r
     case CFK_VERBS: load_verbs(get(c, k->key), cfg); break;
     case CFK_PCTS: load_pcts(get(c, k->key), cfg); break;
     case CFK_STAGES: load_stage_config(get(c, k->key), cfg); break;
+    case CFK_BYTES: break; /* never saved (config_keys.h) */
     }
 }
 
