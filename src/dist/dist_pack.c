@@ -94,8 +94,8 @@ static size_t hists_of(struct run_result *r, struct hist **out)
  * says where it is, as it is saved and loaded. */
 static int pack_config(struct buf *b, const struct run_config *c)
 {
-    for (size_t i = 0; i < config_nkeys; i++)
-        if (buf_append(b, config_key_in(&config_keys[i], c), config_keys[i].size))
+    for (size_t i = 0; i < config_keys_n(); i++)
+        if (buf_append(b, config_key_in(config_key_i(i), c), config_key_i(i)->size))
             return -1;
     return 0;
 }
@@ -103,8 +103,8 @@ static int pack_config(struct buf *b, const struct run_config *c)
 static int unpack_config(const unsigned char *data, size_t len, size_t *pos, struct run_config *c)
 {
     memset(c, 0, sizeof *c);
-    for (size_t i = 0; i < config_nkeys; i++)
-        if (take(data, len, pos, config_key_at(&config_keys[i], c), config_keys[i].size))
+    for (size_t i = 0; i < config_keys_n(); i++)
+        if (take(data, len, pos, config_key_at(config_key_i(i), c), config_key_i(i)->size))
             return -1;
     return 0;
 }

@@ -1,7 +1,12 @@
 /* config_keys: the saved configuration's table (config_keys.h). */
 #include "model/config_keys.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "base/units.h"
+#include "model/config_keys_testing.h"
 
 #define AT(f) .off = offsetof(struct run_config, f), .size = sizeof(((struct run_config *)0)->f)
 
@@ -71,10 +76,56 @@ const struct config_key config_keys[] = {
 
 const size_t config_nkeys = sizeof config_keys / sizeof config_keys[0];
 
+/* A test's row (config_keys_testing.h), walked after the table's. */
+static const struct config_key *test_row;
+
+void config_keys_test_add(const struct config_key *row)
+{
+    test_row = row;
+}
+
+size_t config_keys_n(void)
+{
+    return config_nkeys + (test_row != NULL);
+}
+
+const struct config_key *config_key_i(size_t i)
+{
+    return i < config_nkeys ? &config_keys[i] : test_row;
+}
+
 const struct config_key *config_key_find(const char *key)
 {
-    for (size_t i = 0; i < config_nkeys; i++)
-        if (!strcmp(config_keys[i].key, key))
-            return &config_keys[i];
+    for (size_t i = 0; i < config_keys_n(); i++)
+        if (!strcmp(config_key_i(i)->key, key))
+            return config_key_i(i);
     return NULL;
+}
+
+void config_key_text(const struct config_key *k, const struct run_config *c, char *out,
+                     size_t len)
+{
+    const char *at = config_key_in(k, c);
+    int i;
+    int64_t ns;
+    out[0] = '\0';
+    switch (k->kind) {
+    case CFK_BOOL: memcpy(&i, at, sizeof i); snprintf(out, len, "%s", i ? "on" : "off"); break;
+    case CFK_INT: memcpy(&i, at, sizeof i); snprintf(out, len, "%d", i); break;
+    case CFK_U64: snprintf(out, len, "%llu", (unsigned long long)*(const uint64_t *)at); break;
+    case CFK_DOUBLE: snprintf(out, len, "%g", *(const double *)at); break;
+    case CFK_SECONDS: case CFK_SECONDS_OR_NULL: case CFK_WINDOW_US:
+        memcpy(&ns, at, sizeof ns);
+        units_format_duration(ns, out, len);
+        break;
+    case CFK_SIZE: snprintf(out, len, "%zu B", *(const size_t *)at); break;
+    case CFK_CHOICE:
+        memcpy(&i, at, sizeof i);
+        snprintf(out, len, "%s", i >= 0 && i < k->nchoices ? k->choices[i] : "?");
+        break;
+    case CFK_TEXT: snprintf(out, len, "%.*s", (int)strnlen(at, k->size), at); break;
+    default: return; /* verbs, percentiles, stages, bytes: their own lines */
+    }
+    if (!out[0])
+        snprintf(out, len, "none");
 }

@@ -43,6 +43,11 @@ enum config_key_kind {
 #define CFK_OMIT_EMPTY 1 /* not written when empty (text) or absent (stages) */
 #define CFK_UNSAVED 2    /* an option's field no saved file holds (a path to a
                             secret, a switch of this process's output) */
+#define CFK_SHOWN 4      /* a line of its own in the report's configuration
+                            section (text and page, "KEY value"), a column
+                            config_KEY of csv-summary, and compared by compare
+                            (named KEY) when no option row compares it: a new
+                            field is then seen everywhere by its one row */
 
 struct config_key {
     const char *key;           /* in the config object: "timeout_s" */
@@ -52,14 +57,25 @@ struct config_key {
     int nchoices;
     double dflt, lo, hi;       /* see the kinds */
     const char *dflt_text;     /* CFK_TEXT: NULL for "" */
-    int flags;                 /* CFK_OMIT_EMPTY, CFK_UNSAVED */
+    int flags;                 /* CFK_OMIT_EMPTY, CFK_UNSAVED, CFK_SHOWN */
 };
 
 extern const struct config_key config_keys[];
 extern const size_t config_nkeys;
 
+/* The rows every walker walks (save, load, compare's diff, the report's
+ * header and csv-summary, the MPI pack): config_keys, and a test's own
+ * row after them (config_keys_testing.h). @return how many. */
+size_t config_keys_n(void);
+/* @return row i (i < config_keys_n()). */
+const struct config_key *config_key_i(size_t i);
 /* @return the row whose key is key, or NULL. */
 const struct config_key *config_key_find(const char *key);
+/* k's value in c as a report shows it ("on", "10s", "xmlrpc", "none" for
+ * an empty text) into out (len bytes, the caller's, always terminated);
+ * "" for the kinds a line of their own does not show (verbs, stages...). */
+void config_key_text(const struct config_key *k, const struct run_config *c, char *out,
+                     size_t len);
 
 /* @return the address of k's field in c (the caller's, as c is). */
 static inline void *config_key_at(const struct config_key *k, struct run_config *c)

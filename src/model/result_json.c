@@ -124,13 +124,14 @@ static json_object *config_value(const struct config_key *k, const struct run_co
 static json_object *config_json(const struct run_config *c)
 {
     json_object *o = json_object_new_object();
-    for (size_t i = 0; i < config_nkeys; i++) {
+    for (size_t i = 0; i < config_keys_n(); i++) {
+        const struct config_key *k = config_key_i(i);
         int null_value;
-        if (config_keys[i].flags & CFK_UNSAVED)
+        if (k->flags & CFK_UNSAVED)
             continue;
-        json_object *v = config_value(&config_keys[i], c, &null_value);
+        json_object *v = config_value(k, c, &null_value);
         if (v || null_value)
-            json_object_object_add(o, config_keys[i].key, v);
+            json_object_object_add(o, k->key, v);
     }
     return o;
 }

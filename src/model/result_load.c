@@ -220,9 +220,9 @@ static void load_config_key(const struct config_key *k, json_object *c, struct r
 
 static void load_config(json_object *c, struct run_config *cfg)
 {
-    for (size_t i = 0; i < config_nkeys; i++)
-        if (!(config_keys[i].flags & CFK_UNSAVED))
-            load_config_key(&config_keys[i], c, cfg);
+    for (size_t i = 0; i < config_keys_n(); i++)
+        if (!(config_key_i(i)->flags & CFK_UNSAVED))
+            load_config_key(config_key_i(i), c, cfg);
 }
 
 /* requests.censored and censored_min_us (result_json's censor_json);

@@ -14,6 +14,7 @@
 #include "stats/buckets.h"
 #include "report/report.h"
 #include "report/report_csv.h"
+#include "model/config_keys.h"
 #include "model/metric.h"
 #include "model/server_cpu.h"
 
@@ -51,6 +52,7 @@ struct summary {
     struct doc_table *t;
     const char *text[DOC_MAX_COLS]; /* a text column's cell, else NULL */
     double raw[DOC_MAX_COLS];
+    char shown[4][160];             /* the CFK_SHOWN fields' cells */
 };
 
 /* The next column: named name (printf), holding a count (kind
@@ -144,6 +146,20 @@ static void cpu_columns(struct summary *m, const struct run_result *r)
     }
 }
 
+/* The configuration fields shown by their row (config_keys.h's
+ * CFK_SHOWN), as the report's header shows them: config_KEY. */
+static void config_columns(struct summary *m, const struct run_result *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < config_keys_n() && n < sizeof m->shown / sizeof m->shown[0]; i++) {
+        const struct config_key *k = config_key_i(i);
+        if (!(k->flags & CFK_SHOWN))
+            continue;
+        config_key_text(k, &r->cfg, m->shown[n], sizeof m->shown[n]);
+        column(m, DOC_RAW_NONE, 0, m->shown[n++], "config_%s", k->key);
+    }
+}
+
 /* r's summary as a document of one row, a column per figure, each cell
  * with its raw value (doc_table.h), built from r alone (never from a text
  * section, so its columns are the same whatever the text shows): label,
@@ -156,7 +172,7 @@ static void cpu_columns(struct summary *m, const struct run_result *r)
  * memory; nothing to free). */
 static int report_summary_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
-    struct summary m = {t, {NULL}, {0}};
+    struct summary m = {.t = t};
     char lower[400];
     doc_table_init(t, 1);
     t->ncols = 0; /* column() adds them */
@@ -170,6 +186,7 @@ static int report_summary_doc(const struct run_result *r, struct doc_table *t, c
     count_columns(&m, r);
     latency_columns(&m, r, lower, sizeof lower);
     cpu_columns(&m, r);
+    config_columns(&m, r);
     return doc_table_add_raw(t, m.text, m.raw, err); /* a figure's text: its raw value */
 }
 
