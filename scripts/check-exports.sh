@@ -13,15 +13,9 @@
 set -eu
 build=${1:?usage: $0 BUILD_DIR [ROOT]}
 root=${2:-$(cd "$(dirname "$0")/.." && pwd)}
-objs=""
-for src in "$root"/src/*/*.c "$root"/encoders/*.c; do
-    [ -e "$src" ] || continue
-    o=$build/${src#"$root"/}
-    o=${o%.c}.o
-    [ -e "$o" ] || { echo "check-exports: $o is not built (build first)" >&2; exit 2; }
-    objs="$objs $o"
-done
-[ -n "$objs" ] || { echo "check-exports: no sources under $root" >&2; exit 2; }
+me=check-exports
+# shellcheck source=scripts/objects.sh
+. "$(dirname "$0")/objects.sh"
 
 # The names the test headers declare: "name(" in any *_testing.h.
 hooks=$(cat "$root"/src/*/*_testing.h "$root"/encoders/*_testing.h 2>/dev/null |
