@@ -48,7 +48,7 @@ LDFLAGS  += $(SANFLAGS)
 # Every .c under src/<layer>/ and encoders/ is part of the program; main.c
 # alone is left out of the library the tests link against. Includes name
 # their layer ("base/buf.h"); `make check-layers` enforces who may include
-# whom (scripts/check-layers.sh, README's Development section), and `make
+# whom (scripts/check-layers.sh, docs/development.md), and `make
 # test` that no file calls one that calls it back (scripts/check-cycles.sh,
 # on the objects just built).
 LIB_SRC  := $(filter-out src/cli/main.c,$(wildcard src/*/*.c)) $(wildcard encoders/*.c)
@@ -76,14 +76,24 @@ deps:
 
 build: rpcbench man completion
 
-# rpcbench(1), written by the binary from its option table (`rpcbench
-# help-man`, src/cli/option_doc.c): a build output, never committed.
-MAN := build/rpcbench.1
+# The man pages, build outputs never committed: rpcbench(1) and
+# rpcbench-CMD(1) for each command the binary names (`rpcbench
+# help-man-list`; a new command gets its page with nothing to add here),
+# written by the binary from its option table (src/cli/option_man.c), and
+# rpcbench-files(5) made from docs/files.md (scripts/md2man.awk).
+MAN_DIR := build/man
+MAN := $(MAN_DIR)/rpcbench.1
 .PHONY: man
 man: $(MAN)
-$(MAN): $(BUILD)/rpcbench
-	@echo "  MAN   $@"
-	$(Q)$(BUILD)/rpcbench help-man > $@.tmp && mv -f $@.tmp $@
+$(MAN): $(BUILD)/rpcbench docs/files.md scripts/md2man.awk
+	@echo "  MAN   $(MAN_DIR)/"
+	$(Q)rm -rf $(MAN_DIR).tmp && mkdir -p $(MAN_DIR).tmp
+	$(Q)for c in $$($(BUILD)/rpcbench help-man-list); do \
+	    $(BUILD)/rpcbench help-man $$c > $(MAN_DIR).tmp/rpcbench-$$c.1 || exit 1; done
+	$(Q)awk -v version="$$($(BUILD)/rpcbench --version | cut -d' ' -f2)" \
+	    -f scripts/md2man.awk docs/files.md > $(MAN_DIR).tmp/rpcbench-files.5
+	$(Q)$(BUILD)/rpcbench help-man > $(MAN_DIR).tmp/rpcbench.1
+	$(Q)rm -rf $(MAN_DIR) && mv $(MAN_DIR).tmp $(MAN_DIR)
 
 # The bash completion, written as the man page is (`rpcbench
 # help-completion`, src/cli/option_completion.c): a build output.
@@ -94,27 +104,33 @@ $(COMPLETION): $(BUILD)/rpcbench
 	@echo "  GEN   $@"
 	$(Q)$(BUILD)/rpcbench help-completion > $@.tmp && mv -f $@.tmp $@
 
-# install / uninstall: the binary, rpcbench(1), the bash completion and the
-# README, under $(DESTDIR)$(PREFIX) (the Debian package installs with
-# PREFIX=/usr). The completion goes where bash-completion looks for it
-# under the prefix.
+# install / uninstall: the binary, the man pages, the bash completion and
+# the manual (README.md, docs/), under $(DESTDIR)$(PREFIX) (the Debian
+# package installs with PREFIX=/usr). The completion goes where
+# bash-completion looks for it under the prefix.
 PREFIX      ?= /usr/local
 BINDIR      := $(PREFIX)/bin
 MAN1DIR     := $(PREFIX)/share/man/man1
+MAN5DIR     := $(PREFIX)/share/man/man5
 COMPDIR     := $(PREFIX)/share/bash-completion/completions
 DOCDIR      := $(PREFIX)/share/doc/rpcbench
-INSTALLED   := $(BINDIR)/rpcbench $(MAN1DIR)/rpcbench.1 $(COMPDIR)/rpcbench $(DOCDIR)/README.md
+DOCS        := README.md $(wildcard docs/*.md docs/*.png)
+INSTALLED   := $(BINDIR)/rpcbench $(MAN1DIR)/rpcbench.1 $(MAN1DIR)/rpcbench-*.1 \
+               $(MAN5DIR)/rpcbench-files.5 $(COMPDIR)/rpcbench $(addprefix $(DOCDIR)/,$(DOCS))
 .PHONY: install uninstall
 install: build
-	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(COMPDIR) $(DESTDIR)$(DOCDIR)
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MAN1DIR) $(DESTDIR)$(MAN5DIR) \
+	    $(DESTDIR)$(COMPDIR) $(DESTDIR)$(DOCDIR)/docs
 	$(Q)install -m 755 $(BUILD)/rpcbench $(DESTDIR)$(BINDIR)/rpcbench
-	$(Q)install -m 644 $(MAN) $(DESTDIR)$(MAN1DIR)/rpcbench.1
+	$(Q)install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(MAN1DIR)/
+	$(Q)install -m 644 $(MAN_DIR)/*.5 $(DESTDIR)$(MAN5DIR)/
 	$(Q)install -m 644 $(COMPLETION) $(DESTDIR)$(COMPDIR)/rpcbench
 	$(Q)install -m 644 README.md $(DESTDIR)$(DOCDIR)/README.md
-	@echo "  INSTALL $(DESTDIR)$(PREFIX): $(INSTALLED)"
+	$(Q)install -m 644 $(filter docs/%,$(DOCS)) $(DESTDIR)$(DOCDIR)/docs/
+	@echo "  INSTALL $(DESTDIR)$(PREFIX): bin/rpcbench, $(words $(wildcard $(MAN_DIR)/*)) man pages, the completion, the manual"
 uninstall:
 	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
-	$(Q)rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+	$(Q)rmdir $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 # deb: the Debian package, built by dpkg-buildpackage (debian/) in a copy
 # of the tree's files under build/deb/src, so that its `debian/rules
@@ -215,7 +231,7 @@ demo:
 	@echo "demo: wrote demo.svg (the page's charts) and demo.html (one self-contained page: open it in a browser)"
 	@echo "demo: this measured the built-in C simulator (rpcbench serve), not VDSM: its costs"
 	@echo "      are not VDSM's (VDSM's own server spent about 10x more CPU per getAllVmStats)."
-	@echo "      Against a real host (README, rpcbench compare): ./rpcbench compare --url"
+	@echo "      Against a real host (README, A/B): ./rpcbench compare --url"
 	@echo "      https://HOST:54321/RPC2,stomps://HOST:54321 --proto xmlrpc,jsonrpc --cacert CA.pem"
 	@echo "      --cert CLIENT.pem --key CLIENT.key --server-pid VDSM_PID"
 

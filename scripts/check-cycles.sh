@@ -1,6 +1,6 @@
 #!/bin/sh
 # check-cycles: no file of the program calls a file that calls it back,
-# directly or through others (README, Development). Read from the built
+# directly or through others (docs/development.md). Read from the built
 # objects: A calls B when A's object needs a function that B's defines
 # (a call, or a function's address put in a table). Reading B's data (a
 # table of rows, a table of encodings) is not a call.

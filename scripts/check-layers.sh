@@ -1,14 +1,25 @@
 #!/bin/sh
 # check-layers: every #include "..." of ours names its layer ("base/buf.h")
-# and goes only where the layer rules allow (README, Development):
+# and goes only where the layer rules allow (docs/development.md):
 #
-#   cli ──> dist ──> client ──> model ──> stats ──> base
-#    │                 │  └──> net, encoders ──────────> base
+#   cli ──> drive ──> dist ──> client ──> model ──> stats, proc ──> base
+#    │                 │  ├──> workload ──> encoders ──> base
+#    │                 │  └──> net ──────────────────> base
 #    ├──> report ──> judge ──> model
 #    ├──> server ──> net, encoders, base   (never client or model)
-#    ├──> agent ──> stats, net, base        (never client or model)
-#    └──> profile ──> judge, model, stats, base  (never client: the engine
+#    ├──> agent ──> proc, net, base        (never client or model)
+#    └──> profile ──> judge, model, base   (never client: the engine
 #                     reports its window through run_hooks, see issue 27)
+#
+# drive runs what a command asks for: one measured run among many
+# (round), the profiler around it, the live metrics endpoint, compare's
+# pre-flight and profile diff; it never sees the command line (cli's
+# struct options), only configurations and plans.
+#
+# stats holds the histograms and their files; proc reads /proc (a process
+# tree's CPU, the sampler) and the agent's wire of those samples; encoders
+# the codecs and their scanners; workload what a run sends (workload
+# files, templates, --expect checks), built on the codecs.
 #
 # dist (distributed runs) holds every MPI call of the program.
 #
@@ -29,16 +40,19 @@ allowed() {
     base) echo "base" ;;
     net) echo "net base" ;;
     stats) echo "stats base" ;;
+    proc) echo "proc base" ;;
     encoders) echo "encoders base" ;;
-    model) echo "model stats base" ;;
+    workload) echo "workload encoders base" ;;
+    model) echo "model stats proc base" ;;
     judge) echo "judge model stats base" ;;
     report) echo "report judge model stats base" ;;
-    client) echo "client net encoders stats model base" ;;
+    client) echo "client net workload encoders stats proc model base" ;;
     server) echo "server net encoders base" ;;
-    agent) echo "agent stats net base" ;;
-    profile) echo "profile judge model stats base" ;;
-    dist) echo "dist client model stats net base" ;;
-    cli) echo "cli dist client server agent profile report judge model stats net encoders base" ;;
+    agent) echo "agent proc net base" ;;
+    profile) echo "profile judge model base" ;;
+    dist) echo "dist client model net base" ;;
+    drive) echo "drive dist client profile report judge model stats proc net base" ;;
+    cli) echo "cli drive dist client server agent profile report judge model stats proc net workload encoders base" ;;
     *) return 1 ;;
     esac
 }
@@ -59,7 +73,7 @@ for f in src/*/*.[ch] encoders/*.[ch]; do
     dir=${f%/*}
     layer=${dir##*/}
     if ! may=$(allowed "$layer"); then
-        echo "$f: '$layer' is not a layer (base net stats encoders model judge report client dist server agent profile cli)"
+        echo "$f: '$layer' is not a layer (base net stats proc encoders workload model judge report client dist server agent profile drive cli)"
         bad=$((bad + 1))
         continue
     fi

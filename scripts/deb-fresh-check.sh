@@ -4,7 +4,7 @@
 # and checks, inside that chroot, that
 #   - `rpcbench run -R 5 -d 2s` works from the PATH (embedded simulator);
 #   - `rpcbench --version` says the package's version;
-#   - `man rpcbench` shows the page;
+#   - `man rpcbench`, `man rpcbench-run` and `man 5 rpcbench-files` show their pages;
 #   - bash completion offers --verb's values.
 # man-db and bash-completion are Priority: standard (a Debian 12 install
 # with "standard system utilities" has them; debootstrap's base does not),
@@ -50,6 +50,14 @@ in_root sh -c 'MANPAGER=cat COLUMNS=80 man rpcbench' > "$root/tmp/man.txt"
 grep -q 'load generator for XML-RPC and JSON-RPC' "$root/tmp/man.txt" ||
     { head -20 "$root/tmp/man.txt"; echo "deb-fresh-check: man rpcbench: no page" >&2; exit 1; }
 step "man rpcbench: $(wc -l < "$root/tmp/man.txt") lines"
+# a page per command, and the files' page in section 5
+in_root sh -c 'MANPAGER=cat COLUMNS=80 man rpcbench-run' > "$root/tmp/man-run.txt"
+grep -q 'rate and time (--help rate)' "$root/tmp/man-run.txt" ||
+    { head -20 "$root/tmp/man-run.txt"; echo "deb-fresh-check: man rpcbench-run: no groups" >&2; exit 1; }
+in_root sh -c 'MANPAGER=cat COLUMNS=80 man 5 rpcbench-files' > "$root/tmp/man-files.txt"
+grep -q 'workload file' "$root/tmp/man-files.txt" ||
+    { head -20 "$root/tmp/man-files.txt"; echo "deb-fresh-check: man 5 rpcbench-files: no page" >&2; exit 1; }
+step "man rpcbench-run: $(wc -l < "$root/tmp/man-run.txt") lines, man 5 rpcbench-files: $(wc -l < "$root/tmp/man-files.txt") lines"
 
 words=$(in_root bash -c '. /usr/share/bash-completion/bash_completion
     _completion_loader rpcbench

@@ -1,5 +1,5 @@
 """it_bisect: `git bisect run` with `rpcbench compare --gate ... --bisect`
-names the commit that made a server slower (README "Finding the commit that
+names the commit that made a server slower (docs/compare-and-gates.md "Finding the commit that
 made it slower"). A throwaway git repository (a temp dir) holds 8 commits of
 a tiny XML-RPC server written with Python's standard library
 (tests/bisect_server.py); commit 5 makes every call 40 % slower (sleep 10 ms

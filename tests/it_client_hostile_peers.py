@@ -54,7 +54,7 @@ from hostile_peers import (CLOSE, HOLD, READ, RAW, RST, STALL, HttpPeer, StompPe
 from rpctest import RPCBENCH, main, need_package, openssl  # noqa: E402
 from rpctest import check as need  # noqa: E402 - a hard check: what follows depends on it
 
-# The exit statuses README.md documents (its exit-status table): 0 success,
+# The exit statuses docs/measurement.md documents (its exit-status table): 0 success,
 # 1 failure at run time, 2 bad usage, 3 a threshold failed or nothing
 # succeeded, 4 find-max / gate undecided, 130 SIGINT. A case may expect a
 # narrower set; none may give anything else.

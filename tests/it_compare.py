@@ -153,7 +153,7 @@ def check_interrupted(tmp):
     finally:
         p.kill()
     check(p.returncode == 130, "exit %d after SIGINT: %s" % (p.returncode, err[-800:]))
-    check("compare: interrupted; reporting 1 complete round(s)" in err, err[-800:])
+    check("rpcbench compare: interrupted; reporting 1 complete round(s)" in err, err[-800:])
     check(len(re.findall(r"^1\s+[AB]\s+", out, re.M)) == 2, "round 1 reported:\n" + out)
 
 

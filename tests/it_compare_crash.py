@@ -23,7 +23,7 @@ import threading
 import xml.etree.ElementTree as ET
 import xmlrpc.client
 
-from rpctest import (RPCBENCH, Server, check, http_peer, http_response, kill_group, main,
+from rpctest import (RPCBENCH, Server, check, rpcbench, http_peer, http_response, kill_group, main,
                      spawn)
 
 DONE = http_response(xmlrpc.client.dumps(({"status": {"code": 0, "message": "Done"}},),
@@ -165,6 +165,13 @@ def test_b_stops_after_round_1():
                 b.close()
             check_b_failed(code, out, err, f, want, 2, b.port, 1)
             check("round 2/3 arm A" not in err, "A ran round 2: " + err[-800:])
+            # judged again from the saved comparison: the same verdict, the
+            # stopped arm read back (it was lost: exit 0, the gate passed)
+            code, out, err = rpcbench("compare", f["json"], "--gate", "p99:+50%", *extra)
+            check(code == want, "the saved comparison: exit %d, want %d: %s%s"
+                  % (code, want, out[-800:], err[-500:]))
+            check(re.search(r"^stopped\s+arm B .*stopped answering in round 2 of", out, re.M),
+                  "the saved comparison does not say B stopped:\n" + out[:1500])
 
 
 def test_b_killed_after_round_2():

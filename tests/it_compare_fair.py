@@ -6,7 +6,7 @@ library JSON-RPC servers):
   on every 7th is a regression whatever its latency: gates on p50 and CPU
   per call fail (exit 3), `--bisect` says bad (1), and an errors gate is
   decided on the counts, never n/a (on main: exit 0, 0 and 125);
-- `--gate errors:+1%` lets a B that fails 0.67 % of its calls pass, where
+- `--gate errors:+3%` lets a B that fails 2 % of its calls pass, where
   `errors:+0%` fails it (on main: inconclusive, exit 4);
 - an A/A on a server whose service time grows 1.5x per second is not
   significant, as the arms run in blocks A B, B A, which the report, the
@@ -43,6 +43,24 @@ def compare(a, b, *args, rate=50, rounds=3, length="1s", timeout=120):
                     "--quiet", *args, timeout=timeout)
 
 
+def test_a_burst_is_neither_regression_nor_pass():
+    """B fails 40 calls in a row in its first round and none after (a
+    burst, as a second of overload gives): counted as independent requests
+    that is p < 1e-9, but the rounds disagree (dispersion far above 1), so
+    the failures rule is inconclusive, exit 4: not a regression an A/A on a
+    loaded machine would fail on, and not a pass either."""
+    with peer("good") as a, peer("burst", 20, 40) as b, tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "c.json")
+        rc, text, err = compare(a, b, "--gate", "p50:+1000%", "--output", out, rounds=4)
+        check(rc == 4, "a burst: exit %d, want 4:\n%s%s" % (rc, text, err[-800:]))
+        f = json.load(open(out))["failures"]
+        check(f["verdict"] == "inconclusive" and f["p"] < 1e-6 and f["dispersion"] > 5 and
+              f["p_bursts"] > 0.0125 and f["b"]["failed"] == 40, "JSON failures %r" % f)
+        check(re.search(r"^errors:\+0% \(implied\)\s+.*inconclusive$", text, re.M),
+              "the implied row:\n" + text)
+        check("B fails more in bursts?: 40 vs 0 failed" in text, "the errors row:\n" + text)
+
+
 def test_failing_candidate_is_a_regression():
     """The issue's command: p50:+50% and cpu_ms_per_call:+100% pass on the
     latency and the CPU, and the candidate still fails 31 % of its calls:
@@ -57,7 +75,7 @@ def test_failing_candidate_is_a_regression():
         row = re.search(r"^errors:\+0% \(implied\)\s+-\s+p (\S+) \(counts\)\s+3\s+regression$",
                         text, re.M)
         check(row and float(row.group(1)) < 1e-6, "no implied failures row:\n" + text)
-        check(re.search(r"^errors\s+0\s+\d+\s+-\s+B fails more \(counts, p ", text, re.M),
+        check(re.search(r"^errors\s+0\s+\d+\s+-\s+B fails more: \d+ vs 0 failed \(counts, p ", text, re.M),
               "the errors row is n/a:\n" + text)
         f = json.load(open(out))["failures"]
         check(f["verdict"] == "regression" and f["judged"] and f["a"]["failed"] == 0,
@@ -76,21 +94,24 @@ def test_failing_candidate_is_a_regression():
 
 
 def test_errors_gate_allows_a_small_share():
-    """B fails every 150th call (0.67 %), A none: 8 or so failures in 1200
-    calls per arm is beyond chance (about 1/2^8), so errors:+0% fails;
-    errors:+1% counts A as failing 1 % and passes."""
+    """B fails every 50th call (2 %), A none: 24 or so failures in 1200
+    calls per arm is far beyond chance, so errors:+0% fails; errors:+3%
+    counts A as failing 3 % more and passes. The margins are wide on
+    purpose: a loaded machine leaves a few of the good peer's last calls
+    of a round unfinished (failed), and an A with 3 of them against a B
+    failing every 150th call read p 0.17, a pass, under errors:+0%."""
     # 1200 calls an arm at 200/s, not 400/s in 1 s rounds: at 400/s a loaded
     # machine left the good peer's last calls of a round unfinished (failed)
-    with peer("good") as a, peer("failing", 150, 0) as b:
-        rc, text, err = compare(a, b, "--gate", "errors:+1%", rate=200, length="2s", rounds=3)
-        check(rc == 0, "errors:+1%%: exit %d, want 0:\n%s%s" % (rc, text, err[-500:]))
-        check(re.search(r"^errors:\+1%\s+-\s+p \S+ \(counts\)\s+3\s+pass$", text, re.M),
-              "errors:+1% row:\n" + text)
+    with peer("good") as a, peer("failing", 50, 0) as b:
+        rc, text, err = compare(a, b, "--gate", "errors:+3%", rate=200, length="2s", rounds=3)
+        check(rc == 0, "errors:+3%%: exit %d, want 0:\n%s%s" % (rc, text, err[-500:]))
+        check(re.search(r"^errors:\+3%\s+-\s+p \S+ \(counts\)\s+3\s+pass$", text, re.M),
+              "errors:+3% row:\n" + text)
         rc, text, err = compare(a, b, "--gate", "errors:+0%", "--format", "json", rate=200,
                                 length="2s", rounds=3)
         gate = json.loads(text)["gates"][0]
         fails = gate["failures"]["b"]["failed"]
-        check(rc == 3 and gate["verdict"] == "regression" and fails >= 5,
+        check(rc == 3 and gate["verdict"] == "regression" and fails >= 15,
               "errors:+0%%: exit %d, %r" % (rc, gate))
 
 
@@ -166,6 +187,7 @@ def test_sweep_failing_cells_fail():
 
 
 if __name__ == "__main__":
-    main([test_failing_candidate_is_a_regression, test_errors_gate_allows_a_small_share,
+    main([test_failing_candidate_is_a_regression, test_a_burst_is_neither_regression_nor_pass,
+          test_errors_gate_allows_a_small_share,
           test_drifting_aa_is_not_significant, test_repeated_warnings_are_one_line,
           test_sweep_failing_cells_fail])

@@ -214,6 +214,24 @@ def test_short_rounds_are_lengthened_for_cpu_per_call():
         lens = [round(r["duration_s"]) for r in doc["arms"][0]["rounds"]]
         check(lens[:2] == [1, 1] and all(x == 2 for x in lens[2:]), "round lengths %r" % lens)
 
+def test_short_rounds_are_lengthened_for_a_percentile():
+    """A p99 gate rests on the calls beyond p99: rounds of 50 calls (fewer
+    than the 1000 that leave 10 beyond it) are lengthened like a CPU gate's,
+    and the reason names the gate and its need."""
+    with Server("--vms", "5", "--work-us-per-vm", "50") as s, tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "l.json")
+        rc, text, err = rpcbench("compare", "--url", s.url("/RPC2"), "--verb", "list",
+                                 "-R", "50", "-d", "1s", "--longest-round", "2s",
+                                 "--gate", "p99:+50%", "--rounds", "auto:4", "--quiet",
+                                 "--output", out, timeout=240)
+        check(rc in (0, 4), "exit %d: %s" % (rc, err[-800:]))
+        lg = json.load(open(out)).get("lengthened")
+        check(lg and lg["from_round"] == 3 and lg["to_s"] == 2 and lg["min_calls"] == 1000 and
+              lg["for_gate"] == "p99:+50%" and lg["server_cpu_ms"] is None, "lengthened %r" % lg)
+        check("too few for p99:+50% (1000 calls at least)" in err, "stderr: %r" % err[-800:])
+        check("rounds lengthened from round 3, from 1s up to 2s" in text, "text: %s" % text[:3000])
+
+
 class SleepyHandler(JsonRpcHandler):
     """Answers each method after the server's own delay for it (s)."""
 
@@ -302,6 +320,7 @@ def test_call_gate_names_a_call_of_the_workload():
 if __name__ == "__main__":
     main([test_default_rounds_decide_and_say_what_they_need,
           test_short_rounds_are_lengthened_for_cpu_per_call,
+          test_short_rounds_are_lengthened_for_a_percentile,
           test_aa_passes, test_ab_regression_in_a_few_rounds,
           test_auto_stops_once_a_regression_decides, test_saved_runs_one_round_is_inconclusive,
           test_unknown_figure_is_inconclusive_saying_so, test_bad_gates_are_usage_errors,

@@ -13,8 +13,9 @@ protocol (tests/cdp.py) and the test fails when
 - at 420 or 1400 CSS px wide, the page is wider than the window, a chart's
   text renders under 10 px, or an axis title touches a tick label; on a
   compare page, an arm changes colour between charts, its p50 and p99 are
-  told apart by colour, the verdict column is out of view at 420 px, or a
-  line lying exactly on another hides it.
+  told apart by colour, the verdict column or the B/A column is out of view
+  at 420 px (or under the sticky verdict column), a table's caption runs
+  past the window, or a line lying exactly on another hides it.
 
 A one-hour result (3600 intervals, made from a saved run) must stay under
 1 MB. Screenshots (light, one dark), and one PDF, are kept in
@@ -126,10 +127,35 @@ VERDICTS_JS = r"""Array.from(document.querySelectorAll('#summary td[id$="-ci"]')
  function(c){var r=c.getBoundingClientRect();return [c.id,r.left,r.right];})"""
 
 
+# The compare summary's B/A cells beside its verdict cells, and every
+# caption's box: whether each is in the window, not under another.
+RATIOS_JS = r"""Array.from(document.querySelectorAll('#summary td[id$="-ratio"]')).map(
+ function(c){var r=c.getBoundingClientRect(),
+  v=document.getElementById(c.id.replace(/-ratio$/,'-ci')).getBoundingClientRect();
+  return [c.id,r.left,r.right,v.left];})"""
+CAPTIONS_JS = r"""Array.from(document.querySelectorAll('caption')).map(function(c){
+ var r=c.getBoundingClientRect();return [c.textContent.slice(0,40),r.left,r.right];})"""
+
+
+def check_ratios_in_view(p, name, width, iw):
+    """The B/A column of compare's summary is in the window and left of the
+    sticky verdict column; no caption runs past the window."""
+    ratios = p.eval(RATIOS_JS)
+    check(ratios, "%s: no B/A cells in the summary" % name)
+    for ident, left, right, verdict_left in ratios:
+        check(left >= 0 and right <= iw and right <= verdict_left + 1,
+              "%s at %d px: B/A %s at %.0f-%.0f px, the verdict column from %.0f px"
+              % (name, width, ident, left, right, verdict_left))
+    for text, left, right in p.eval(CAPTIONS_JS):
+        check(left >= 0 and right <= iw, "%s at %d px: caption %r at %.0f-%.0f px"
+              % (name, width, text, left, right))
+
+
 def check_layout(p, name, verdicts=False):
     """At 420 and 1400 px: nothing wider than the window, chart text at
     least 10 px, no axis title on a tick label; verdicts: the compare
-    summary's verdict column in view (at 420 px too)."""
+    summary's verdict column and B/A column in view, and its captions
+    within the window (at 420 px too)."""
     for width in (420, 1400):
         p.viewport(width)
         got = p.eval(LAYOUT_JS)
@@ -146,6 +172,8 @@ def check_layout(p, name, verdicts=False):
         for ident, left, right in p.eval(VERDICTS_JS) if verdicts else []:
             check(left >= 0 and right <= got["iw"], "%s at %d px: verdict %s at %.0f-%.0f px"
                   % (name, width, ident, left, right))
+        if verdicts:
+            check_ratios_in_view(p, name, width, got["iw"])
         shot(p, "%s-%d" % (name, width))
     p.viewport(1200)
 

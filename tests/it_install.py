@@ -1,8 +1,9 @@
 # rpctest: alone: make install and make deb build in the tree: a second suite of this checkout would race their outputs, and the build's CPU would disturb timed programs
 """it_install: rpcbench installed as a Debian tool. `make install DESTDIR`
-puts the binary, rpcbench(1), the bash completion and the README under the
-prefix, and `make uninstall` takes them away again. The installed man page
-reads with man(1); the installed completion, sourced into a real bash,
+puts the binary, the man pages (rpcbench(1), rpcbench-CMD(1) for each
+command, rpcbench-files(5)), the bash completion and the manual (README.md,
+docs/) under the prefix, and `make uninstall` takes them away again. Each
+installed man page reads with man(1) from the prefix's MANPATH; the installed completion, sourced into a real bash,
 offers each command's options, --verb's and --proto's values, and the
 values after a comma of sweep's lists. `make deb` builds the package with
 dpkg-buildpackage: its files are those, its Depends were computed from the
@@ -20,8 +21,26 @@ from rpctest import bounded, check, main, need_package
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SAN = os.environ.get("SAN", "")
-FILES = ("bin/rpcbench", "share/man/man1/rpcbench.1",
-         "share/bash-completion/completions/rpcbench", "share/doc/rpcbench/README.md")
+KNOWN = ("serve", "run", "compare", "sweep", "report", "agent")
+DOCS = ["README.md"] + ["docs/" + f for f in os.listdir(os.path.join(ROOT, "docs"))
+                        if f.endswith((".md", ".png"))]
+
+
+def pages(binary):
+    """(section, page) of every man page: rpcbench(1), rpcbench-CMD(1) for
+    each command the binary names, rpcbench-files(5)."""
+    r = bounded([binary, "help-man-list"], 10)
+    check(r.returncode == 0 and set(KNOWN) <= set(r.stdout.split()), "help-man-list: %r"
+          % r.stdout)
+    return ((("1", "rpcbench"),) + tuple(("1", "rpcbench-" + c) for c in r.stdout.split())
+            + (("5", "rpcbench-files"),))
+
+
+def files(binary):
+    """What make install puts under the prefix."""
+    return (("bin/rpcbench", "share/bash-completion/completions/rpcbench")
+            + tuple("share/man/man%s/%s.%s" % (s, p, s) for s, p in pages(binary))
+            + tuple("share/doc/rpcbench/" + f for f in DOCS))
 
 
 def make(*args, timeout=300):
@@ -46,7 +65,8 @@ def test_install_and_uninstall():
     d = tempfile.mkdtemp(prefix="rpcbench-install.")
     try:
         make("install", "DESTDIR=" + d, "PREFIX=/usr")
-        for f in FILES:
+        want = files(os.path.join(d, "usr/bin/rpcbench"))
+        for f in want:
             check(os.path.isfile(os.path.join(d, "usr", f)), "not installed: /usr/" + f)
         binary = os.path.join(d, "usr/bin/rpcbench")
         check(os.access(binary, os.X_OK), "the binary is not executable")
@@ -55,7 +75,7 @@ def test_install_and_uninstall():
               "--version: %r" % r.stdout)
         installed = sorted(os.path.relpath(os.path.join(p, f), d)
                            for p, _, fs in os.walk(d) for f in fs)
-        check(installed == sorted("usr/" + f for f in FILES), "installed: %r" % installed)
+        check(installed == sorted("usr/" + f for f in want), "installed: %r" % installed)
         make("uninstall", "DESTDIR=" + d, "PREFIX=/usr")
         left = [os.path.join(p, f) for p, _, fs in os.walk(d) for f in fs]
         check(not left, "left after uninstall: %r" % left)
@@ -63,14 +83,43 @@ def test_install_and_uninstall():
         shutil.rmtree(d)
 
 
+def man_page(manpath, section, page):
+    """What `man SECTION PAGE` shows from manpath, at 80 columns."""
+    r = bounded(["man", section, page], 30,
+                env=dict(os.environ, MANPATH=manpath, MANPAGER="cat", MANWIDTH="80",
+                         LC_ALL="C"))
+    check(r.returncode == 0, "man %s %s: %s" % (section, page, r.stderr))
+    return r.stdout
+
+
 def test_man_page_reads():
+    """Installed under a prefix, every page reads with man(1) by its name;
+    rpcbench-run(1) shows its options by group, rpcbench-files(5) the
+    files, and man reports no roff warning."""
     need_package(shutil.which("man"), "man", "man-db")
-    make("build")
-    r = bounded(["man", "-l", os.path.join(ROOT, "build/rpcbench.1")], 30,
-                env=dict(os.environ, MANPAGER="cat", COLUMNS="80"))
-    check(r.returncode == 0, "man -l: %s" % r.stderr)
-    check("load generator for XML-RPC and JSON-RPC" in r.stdout and "--pacer-window" in r.stdout,
-          "man -l rpcbench.1: %r" % r.stdout[:300])
+    d = tempfile.mkdtemp(prefix="rpcbench-man.")
+    try:
+        make("install", "DESTDIR=" + d, "PREFIX=/usr")
+        manpath = os.path.join(d, "usr/share/man")
+        for section, page in pages(os.path.join(d, "usr/bin/rpcbench")):
+            text = man_page(manpath, section, page)
+            check(page.upper() in text and "SEE ALSO" in text, "man %s %s: %r"
+                  % (section, page, text[:300]))
+            r = bounded(["man", "--warnings", "-l", os.path.join(
+                manpath, "man" + section, "%s.%s" % (page, section))], 30,
+                env=dict(os.environ, MANPAGER="cat", MANWIDTH="80", LC_ALL="C"))
+            check(not r.stderr.strip(), "man --warnings %s: %s" % (page, r.stderr))
+        run = man_page(manpath, "1", "rpcbench-run")
+        check("rate and time (--help rate)" in run and "--pacer-window" in run,
+              "man rpcbench-run: %r" % run[:300])
+        top = man_page(manpath, "1", "rpcbench")
+        check("load generator for XML-RPC and JSON-RPC" in top and "rpcbench-sweep(1)" in top,
+              "man rpcbench: %r" % top[:300])
+        files = man_page(manpath, "5", "rpcbench-files")
+        check("workload file" in files and "#rpcbench-config" in files,
+              "man 5 rpcbench-files: %r" % files[:300])
+    finally:
+        shutil.rmtree(d)
 
 
 def test_completion_offers_options_and_values():
@@ -122,9 +171,10 @@ def test_deb_package():
     deb = os.path.join(ROOT, debs[0])
     r = bounded(["dpkg-deb", "-c", deb], 30)
     files = {l.split()[-1].lstrip(".") for l in r.stdout.splitlines() if not l.startswith("d")}
-    for f in ("/usr/bin/rpcbench", "/usr/share/man/man1/rpcbench.1.gz",
-              "/usr/share/bash-completion/completions/rpcbench",
-              "/usr/share/doc/rpcbench/copyright"):
+    man = tuple("/usr/share/man/man%s/%s.%s.gz" % (s, p, s)
+                for s, p in pages(os.path.join(ROOT, "rpcbench")))
+    for f in ("/usr/bin/rpcbench", "/usr/share/bash-completion/completions/rpcbench",
+              "/usr/share/doc/rpcbench/copyright", "/usr/share/doc/rpcbench/docs/files.md.gz") + man:
         check(f in files, "not in the .deb: %s (it has %r)" % (f, sorted(files)))
     depends = dpkg_field(deb, "Depends")
     for lib in ("libev4", "libjson-c5", "libssl3", "libxmlrpc-core-c3", "libhttp-parser2.9"):

@@ -1,5 +1,5 @@
 # rpctest: alone: mpirun starts 3-4 ranks and the percentile test needs a quiet machine
-"""it_mpi: distributed runs under Open MPI's mpirun (README, "More than one
+"""it_mpi: distributed runs under Open MPI's mpirun (docs/distributed.md, "More than one
 client"), with the MPI build that `make check` puts in build/mpi/rpcbench
 and names in RPCBENCH_MPI (never ./rpcbench). Against one real
 `rpcbench serve` on loopback:

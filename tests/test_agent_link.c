@@ -14,7 +14,7 @@
 
 #include "base/clock.h"
 #include "client/agent_link_int.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 static struct agent_link *new_link(void)
 {

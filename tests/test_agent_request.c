@@ -1,6 +1,6 @@
 /* test_agent_request: the agent's protocol: its request heads
  * (agent/agent_request.h: the clock, the samples and the server check),
- * its sample and clock lines (stats/agent_wire.h) and the token's
+ * its sample and clock lines (proc/agent_wire.h) and the token's
  * comparison (net/auth_token.h). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,7 +17,7 @@
 #include "agent/agent_request.h"
 #include "base/err.h"
 #include "net/auth_token.h"
-#include "stats/agent_wire.h"
+#include "proc/agent_wire.h"
 
 static struct agent_request req;
 static char err[ERR_LEN];

@@ -130,6 +130,44 @@ static void test_normal_beyond_the_exact(void **state)
     assert_true(ex < 1e-3 && ex > 1e-6);
 }
 
+/* Failures in bursts (an overload of a few seconds, in whichever arm ran
+ * then): one round's burst, the others clean, is an excess the counts call
+ * p < 1e-9, and the dispersion shows it for the burst it is. */
+static void test_bursts_disperse(void **state)
+{
+    (void)state;
+    struct count_table t[4] = {{0, 250, 0, 250}, {0, 250, 120, 250}, {0, 250, 0, 250},
+                               {0, 250, 0, 250}};
+    assert_true(count_test_stratified(t, 4, NULL) < 1e-9);
+    double phi = count_test_dispersion(t, 4);
+    assert_true(phi > 50);
+    assert_true(count_test_scaled(t, 4, phi) > 0.05);
+    /* bursts both ways: more than chance, whoever ran then */
+    struct count_table u[4] = {{0, 1000, 300, 1000}, {200, 1000, 0, 1000},
+                               {0, 1000, 150, 1000}, {100, 1000, 5, 1000}};
+    assert_true(count_test_dispersion(u, 4) > 100);
+}
+
+/* A candidate that fails more in every round, by a share that varies as
+ * chance lets it: the dispersion stays near 1, and the scaled test still
+ * sees the excess; the failing candidate of issue 41 too. Three rounds
+ * are the least that tell a dispersion. */
+static void test_steady_excess_is_not_a_burst(void **state)
+{
+    (void)state;
+    struct count_table t[4] = {{1, 1000, 12, 1000}, {0, 1000, 9, 1000},
+                               {2, 1000, 15, 1000}, {1, 1000, 10, 1000}};
+    double phi = count_test_dispersion(t, 4);
+    assert_true(phi < 2);
+    assert_true(count_test_scaled(t, 4, phi > 1 ? phi : 1) < 1e-3);
+    struct count_table f[3] = {{0, 50, 16, 50}, {0, 50, 16, 50}, {0, 50, 15, 50}};
+    assert_true(count_test_dispersion(f, 3) < 1);
+    assert_true(count_test_dispersion(t, 2) == 1);
+    struct count_table none[3] = {{0, 50, 0, 50}, {0, 50, 0, 50}, {0, 50, 0, 50}};
+    assert_true(count_test_dispersion(none, 3) == 1);
+    assert_true(count_test_scaled(none, 3, 1) == 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -141,6 +179,8 @@ int main(void)
         cmocka_unit_test(test_failing_candidate),
         cmocka_unit_test(test_allow),
         cmocka_unit_test(test_normal_beyond_the_exact),
+        cmocka_unit_test(test_bursts_disperse),
+        cmocka_unit_test(test_steady_excess_is_not_a_burst),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

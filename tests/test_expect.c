@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "base/err.h"
-#include "encoders/expect.h"
+#include "workload/expect.h"
 
 static const char *doc = "{\"status\": {\"code\": 0, \"message\": \"Done\"},"
                          " \"vmList\": [{\"vmId\": \"a\"}, {\"vmId\": \"b\", \"up\": true}],"

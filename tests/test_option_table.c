@@ -52,7 +52,36 @@ static void test_rows_whole(void **state)
             assert_true(n <= 54); /* 25 + 54 columns */
             h += n + (h[n] == '\n');
         }
+        /* a group for every row but -h and -V, shown only where it is taken */
+        assert_true((r->group == G_NONE) == (r->type == OT_HELP || r->type == OT_VERSION));
+        assert_true(r->group < G_N && (r->essential & ~r->cmds) == 0);
     }
+}
+
+/* A row's values are its choices, in their order, or its completion's
+ * words; each has a line of help. */
+static void test_values_are_the_rows(void **state)
+{
+    (void)state;
+    int with = 0;
+    for (size_t i = 0; i < opt_nrows; i++) {
+        const struct opt_row *r = &opt_rows[i];
+        if (!r->nvalues)
+            continue;
+        with++;
+        assert_true(r->type == OT_CHOICE || r->type == OT_CUSTOM);
+        assert_true(r->type != OT_CHOICE || r->nvalues == r->nchoices);
+        for (int v = 0; v < r->nvalues; v++) {
+            assert_non_null(r->values[v].help);
+            if (r->type == OT_CHOICE)
+                assert_string_equal(r->values[v].name, r->choices[v]);
+            else
+                assert_non_null(strstr(r->complete, r->values[v].name));
+        }
+    }
+    for (size_t i = 0; i < opt_nrows; i++) /* every choice row has them */
+        assert_true(opt_rows[i].type != OT_CHOICE || opt_rows[i].nvalues);
+    assert_true(with >= 7);
 }
 
 /* argv of a command from a NULL-terminated list. */
@@ -216,6 +245,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rows_whole),
+        cmocka_unit_test(test_values_are_the_rows),
         cmocka_unit_test(test_defaults_from_rows),
         cmocka_unit_test(test_serve_rows),
         cmocka_unit_test(test_values_and_messages),

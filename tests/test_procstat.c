@@ -17,10 +17,10 @@
 #include <cmocka.h>
 
 #include "base/clock.h"
-#include "stats/sampler.h"
+#include "proc/sampler.h"
 #include "base/units.h"
-#include "stats/procstat_testing.h"
-#include "stats/proctree_testing.h"
+#include "proc/procstat_testing.h"
+#include "proc/proctree_testing.h"
 
 #define DATA "tests/data/proc/"
 
@@ -402,12 +402,10 @@ static void test_sampler_missing_pid(void **state)
     assert_false(fig_known(sampler_server_cpu_ms(&s))); /* not measured, not 0 */
 }
 
-/* A child that exits between two samples: alive, then vanished. */
-static void test_sampler_pid_exits(void **state)
+/* A child that sleeps 2 s, watched by s and sampled once: alive.
+ * @return its pid. */
+static pid_t watched_child(struct sampler *s, struct proc_point *p)
 {
-    (void)state;
-    struct sampler s;
-    struct proc_point p;
     char err[ERR_LEN];
     pid_t child = fork();
     assert_true(child >= 0);
@@ -415,11 +413,21 @@ static void test_sampler_pid_exits(void **state)
         sleep_ms(2000);
         _exit(0);
     }
-    assert_int_equal(sampler_init(&s, &child, 1, NULL, err), 0);
-    sampler_start(&s, clock_now_ns());
+    assert_int_equal(sampler_init(s, &child, 1, NULL, err), 0);
+    sampler_start(s, clock_now_ns());
     sleep_ms(10);
-    sampler_sample(&s, clock_now_ns(), &p);
-    assert_int_equal(p.server_alive, 1);
+    sampler_sample(s, clock_now_ns(), p);
+    assert_int_equal(p->server_alive, 1);
+    return child;
+}
+
+/* A child that exits between two samples: alive, then vanished. */
+static void test_sampler_pid_exits(void **state)
+{
+    (void)state;
+    struct sampler s;
+    struct proc_point p;
+    pid_t child = watched_child(&s, &p);
     assert_false(s.vanished);
     assert_true(p.server_pct >= 0 && p.server_threads == 1 && p.server_rss_kb > 0);
     kill(child, SIGKILL);
@@ -427,6 +435,24 @@ static void test_sampler_pid_exits(void **state)
     sampler_sample(&s, clock_now_ns(), &p);
     assert_int_equal(p.server_alive, 0);
     assert_true(s.vanished);
+}
+
+/* A child killed and not yet reaped is a zombie: its /proc entry stays,
+ * but it is not alive, and the sampler says it vanished. */
+static void test_sampler_zombie_is_gone(void **state)
+{
+    (void)state;
+    struct sampler s;
+    struct proc_point p;
+    pid_t child = watched_child(&s, &p);
+    kill(child, SIGKILL);
+    siginfo_t si;
+    waitid(P_PID, (id_t)child, &si, WEXITED | WNOWAIT); /* dead, not reaped */
+    sampler_sample(&s, clock_now_ns(), &p);
+    assert_int_equal(p.server_alive, 0);
+    assert_int_equal(p.server_threads, 0);
+    assert_true(s.vanished);
+    waitpid(child, NULL, 0);
 }
 
 /* Resolving by our own name must not pick the sampling process. */
@@ -612,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_sampler_self_burn),
         cmocka_unit_test(test_sampler_missing_pid),
         cmocka_unit_test(test_sampler_pid_exits),
+        cmocka_unit_test(test_sampler_zombie_is_gone),
         cmocka_unit_test(test_sampler_by_name_not_self),
         cmocka_unit_test(test_sampler_by_name),
         cmocka_unit_test(test_sampler_half_core),

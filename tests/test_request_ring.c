@@ -11,7 +11,7 @@
 #include "base/clock.h"
 #include "base/err.h"
 #include "client/request_ring.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 struct ended {
     int n;

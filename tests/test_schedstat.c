@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "base/clock.h"
-#include "stats/sampler.h"
+#include "proc/sampler.h"
 #include "base/units.h"
 
 #define DATA "tests/data/proc/"

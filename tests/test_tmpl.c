@@ -17,8 +17,8 @@
 
 #include "base/err.h"
 #include "encoders/encoder.h"
-#include "encoders/tmpl.h"
-#include "encoders/workload.h"
+#include "workload/tmpl.h"
+#include "workload/workload.h"
 
 struct fixture {
     struct tmpl_var vars[TMPL_MAX_VARS];

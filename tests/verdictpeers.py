@@ -6,6 +6,9 @@ prints "listening on 127.0.0.1:PORT" once it accepts (rpctest.Listening):
   verdictpeers.py failing [N M]     HTTP 500 on every Nth call (5), a truncated
                                     JSON answer on every Mth (7; 0 never; the
                                     35th of the defaults: a 500)
+  verdictpeers.py burst FROM N      HTTP 500 on calls FROM .. FROM+N-1 only (a
+                                    burst of failures, as a second of overload
+                                    gives, in one round of one arm)
   verdictpeers.py drifting MS0 G    each call takes MS0 ms x G ** (seconds
                                     since the server started): a server
                                     whose cost grows steadily, by the same
@@ -27,6 +30,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     mode, ms0, growth, t0 = "good", 0.0, 1.0, 0.0
     every500, every_cut = 5, 7
+    burst_from, burst_n = 0, 0
     lock, calls = threading.Lock(), 0
 
     def setup(self):
@@ -48,6 +52,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if self.mode == "drifting":
             time.sleep(self.ms0 * self.growth ** (time.monotonic() - self.t0) / 1000)
         body = json.dumps({"jsonrpc": "2.0", "id": req.get("id"), "result": True}).encode()
+        if self.mode == "burst" and self.burst_from <= n < self.burst_from + self.burst_n:
+            return self.reply(500, b'{"error": "internal"}')
         if self.mode == "failing" and self.every500 and n % self.every500 == 0:
             return self.reply(500, b'{"error": "internal"}')
         if self.mode == "failing" and self.every_cut and n % self.every_cut == 0:
@@ -62,6 +68,8 @@ def main():
     Handler.mode = sys.argv[1]
     if Handler.mode == "failing" and len(sys.argv) > 3:
         Handler.every500, Handler.every_cut = int(sys.argv[2]), int(sys.argv[3])
+    if Handler.mode == "burst":
+        Handler.burst_from, Handler.burst_n = int(sys.argv[2]), int(sys.argv[3])
     if Handler.mode == "drifting":
         Handler.ms0, Handler.growth = float(sys.argv[2]), float(sys.argv[3])
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)

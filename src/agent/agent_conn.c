@@ -17,9 +17,9 @@
 #include "base/figure.h"
 #include "net/sock.h"
 #include "net/tls.h"
-#include "stats/agent_wire.h"
-#include "stats/proctree.h"
-#include "stats/sampler.h"
+#include "proc/agent_wire.h"
+#include "proc/proctree.h"
+#include "proc/sampler.h"
 
 #define CLOCK_REQUESTS_MAX 64 /* requests on one connection before a stream */
 

@@ -20,7 +20,7 @@
 #include <sys/types.h>
 
 #include "net/auth_token.h"
-#include "stats/procstat.h"
+#include "proc/procstat.h"
 
 #define AGENT_REQUEST_MAX 4096 /* bytes of a head; more is refused (431) */
 #define AGENT_PIDS_MAX 16      /* pids one request may watch */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "cli/cli_args.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* Writes r (only read, the caller's) to out as format f: the text report,
  * JSON, or one of the CSV tables. Write errors on out are the caller's to

@@ -9,7 +9,7 @@
 
 #include "cli/cli_args.h"
 #include "judge/verdict.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* Writes r to out as format f followed by the verdicts: text lines after
  * the text report, a "thresholds" array in the JSON; for the CSV formats

@@ -19,15 +19,15 @@
 #include "base/exit_code.h"
 #include "base/units.h"
 #include "cli/commands.h"
-#include "cli/cli_profile.h"
-#include "cli/cli_round.h"
-#include "cli/compare_answer.h"
-#include "cli/compare_profile.h"
+#include "drive/profile_run.h"
+#include "drive/round.h"
+#include "drive/compare_answer.h"
+#include "drive/compare_profile.h"
 #include "model/compare_saved.h"
 #include "cli/options.h"
 #include "cli/option_table.h"
 #include "report/compare_report.h"
-#include "cli/live_metrics.h"
+#include "drive/live_metrics.h"
 #include "report/hdrlog_sink.h"
 #include "report/plot.h"
 #include "model/result_json.h"
@@ -151,8 +151,8 @@ static int open_hdr_logs(const char *base, const struct comparison *c, char *err
 static int run_one(struct comparison *c, int a, size_t i, const struct child_server *cs,
                    const struct options *o, char *err)
 {
-    if (cli_round_sigint_seen())
-        return cli_round_sigint_seen(); /* a ^C between rounds: no round starts after it */
+    if (drive_sigint_seen())
+        return drive_sigint_seen(); /* a ^C between rounds: no round starts after it */
     struct compare_arm *arm = &c->arm[a];
     char prefix[96], line[160];
     snprintf(prefix, sizeof prefix, "round %zu/%d %c %.40s", i + 1, c->plan.rounds, arm->letter,
@@ -164,7 +164,7 @@ static int run_one(struct comparison *c, int a, size_t i, const struct child_ser
                             .labels = {.arm = {arm->letter}, .round = (int)i + 1, .cell = -1},
                             .profile = &o->profile, .profile_name = name,
                             .fold = compare_profile_slot(a, i, arm->letter, name, sizeof name)};
-    int rc = cli_round(&arm->cfg, cs, &tag, o->hdr_log[0] ? &hdr[a] : NULL, &arm->rounds[i],
+    int rc = drive_round(&arm->cfg, cs, &tag, o->hdr_log[0] ? &hdr[a] : NULL, &arm->rounds[i],
                        err);
     arm->nrounds++; /* initialised either way: freed with the rest */
     return rc;
@@ -179,23 +179,22 @@ static int run_one(struct comparison *c, int a, size_t i, const struct child_ser
 #define RUN_ROUNDS_STOPPED (-4)
 
 /* --rounds auto: the next rounds longer when these held too few calls
- * for CPU per call (compare_round_length), said on stderr. */
+ * for a gate (compare_round_length), said on stderr. */
 static void lengthen(struct comparison *c)
 {
     int64_t now = c->arm[0].cfg.duration_ns, next = compare_round_length(c, now);
     if (next == now)
         return;
     c->arm[0].cfg.duration_ns = c->arm[1].cfg.duration_ns = next;
-    char from[32], to[32], most[32], why[128];
+    char from[32], to[32], most[32], why[256];
     units_format_duration(now, from, sizeof from);
     units_format_duration(next, to, sizeof to);
     units_format_duration(c->plan.longest_round_ns, most, sizeof most);
     compare_round_length_why(c, why, sizeof why);
     if (dist_is_root())
         fprintf(stderr, "rpcbench compare: rounds %zu and on last %s, not %s: %s (rounds "
-                "%zu-%zu), too few for CPU per call (%d calls and %.0f ms at least; "
-                "--longest-round %s)\n", c->pairs + 1, to, from, why, c->pairs - 1, c->pairs,
-                COMPARE_MIN_CALLS_CPU, COMPARE_MIN_CPU_MS, most);
+                "%zu-%zu; --longest-round %s)\n", c->pairs + 1, to, from, why, c->pairs - 1,
+                c->pairs, most);
 }
 
 /* The rounds in blocks A B, B A (compare_first_arm_planned: a steady
@@ -259,7 +258,7 @@ static int run_rounds(struct comparison *c, const struct options *o, char *err)
     }
     if (rc > 0) {
         c->interrupted = rc; /* the signal */
-        fprintf(stderr, "compare: interrupted; reporting %zu complete round(s)\n", c->pairs);
+        fprintf(stderr, "rpcbench compare: interrupted; reporting %zu complete round(s)\n", c->pairs);
     }
     if (rc > 0 && c->pairs == 0) {
         snprintf(err, ERR_LEN, "interrupted (%s) before round 1 was complete: nothing to "
@@ -313,14 +312,21 @@ static int load_saved(struct comparison *c, char *err)
 {
     struct run_result *rounds[2] = {NULL, NULL};
     size_t n[2] = {0, 0};
+    static struct saved_stop stop; /* two error lines: off the stack */
     int rc = compare_load_saved((const char *const *)c->plan.inputs, (size_t)c->plan.ninputs,
-                                rounds, n, err);
+                                rounds, n, &stop, err);
     for (int a = 0; a < 2; a++) {
         c->arm[a].rounds = rounds[a];
         c->arm[a].nrounds = n[a];
     }
     c->pairs = n[0] < n[1] ? n[0] : n[1];
     c->saved = 1;
+    /* an arm that stopped answering decides as it did live (stop_decides) */
+    c->stop.arm = stop.arm;
+    c->stop.round = stop.round;
+    c->stop.other_answered = stop.a_answered;
+    snprintf(c->stop.why, sizeof c->stop.why, "%s", stop.why);
+    snprintf(c->stop.other_why, sizeof c->stop.other_why, "%s", stop.a_why);
     return rc;
 }
 
@@ -434,7 +440,7 @@ static int parse_command(int argc, char **argv, struct options *o, char *err)
     if (rc)
         return rc;
     int server = o->server_pid[0] || o->cfg.server_name[0];
-    if (o->npositional == 0 && (cli_profile_alone(o, "compare", err) ||
+    if (o->npositional == 0 && (drive_profile_alone(&o->profile, "compare", err) ||
                                 profile_check(&o->profile, server, err)))
         return -1;
     if (o->npositional > 2) {
@@ -516,7 +522,7 @@ static int measure(struct comparison *c, struct options *o, int *usage, char *er
         *usage = 1; /* before the first request */
         return -1;
     }
-    if (rc == 0 && live_metrics_start(o, err))
+    if (rc == 0 && live_metrics_start(o->metrics_listen, &o->cfg, err))
         return -1;
     if (rc == 0)
         print_bisect_cost(c);

@@ -6,7 +6,7 @@
 #include "cli/cli_verdict.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "cli/live_metrics.h"
+#include "drive/live_metrics.h"
 #include "report/hdrlog_sink.h"
 #include "report/plot.h"
 #include "report/verdict_files.h"
@@ -15,7 +15,7 @@
 #include "client/reqlog.h"
 #include "client/targets_file.h"
 #include "encoders/encoder.h"
-#include "cli/cli_profile.h"
+#include "drive/profile_run.h"
 #include "dist/dist.h"
 
 /* --targets FILE: read and checked before anything is sent (a usage
@@ -175,7 +175,7 @@ int cmd_run(int argc, char **argv)
         return EXIT_OK; /* --help, --version */
     static struct targets_file tf;
     if (rc < 0 || options_arm(&o, 0, &cfg, err) || check_verbs(&o, &cfg, err) ||
-        load_targets(&cfg, &o, &tf, err) || cli_profile_alone(&o, "run", err) ||
+        load_targets(&cfg, &o, &tf, err) || drive_profile_alone(&o.profile, "run", err) ||
         profile_check(&o.profile, o.server_pid[0] || o.cfg.server_name[0], err)) {
         fprintf(stderr, "rpcbench run: %s\n", err);
         targets_file_free(&tf);
@@ -189,20 +189,20 @@ int cmd_run(int argc, char **argv)
     struct run_result res;
     static struct verdict v;
     static struct profile_session ps;
-    if (open_logs(&o, &hdr, &rl, err) || live_metrics_start(&o, err) ||
+    if (open_logs(&o, &hdr, &rl, err) || live_metrics_start(o.metrics_listen, &o.cfg, err) ||
         (!cfg.url[0] && dist_spawn_server(&cfg, &cs, err)))
         return start_failed(&cs, rl, err);
     /* after live_metrics_start: its hook is given only once it is up; the
      * run's intervals to --hdr-log, dated by res.start_unix */
     struct run_hooks hooks =
         live_metrics_hooks(hdrlog_sink_next_run(o.hdr_log[0] ? &hdr : NULL, &res), &cfg, NULL);
-    if (cli_profile_start(&o.profile, &cfg, &cs, &ps, &hooks, err))
+    if (drive_profile_start(&o.profile, &cfg, &cs, &ps, &hooks, err))
         return start_failed(&cs, rl, err);
     hooks.reqlog = rl;
     hooks.targets = tf.n ? &tf : NULL;
     rc = dist_measured_run(&cfg, &hooks, &cs, &res, err);
     if (rc == 0)
-        cli_profile_finish(&ps, &res, "run", 0);
+        drive_profile_finish(&ps, &res, "run", 0);
     profile_free(&ps);
     spawn_stop(&cs);
     if (close_reqlog(rl, &res, rc == 0, rc ? herr : err) && rc == 0)

@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "base/exit_code.h"
-#include "cli/cli_profile.h"
-#include "cli/cli_round.h"
+#include "drive/profile_run.h"
+#include "drive/round.h"
 #include "cli/cmd_sweep.h"
 #include "judge/fail_rule.h"
-#include "cli/live_metrics.h"
+#include "drive/live_metrics.h"
 #include "cli/commands.h"
 #include "client/measured_run.h"
 #include "dist/dist.h"
@@ -172,7 +172,7 @@ static int setup(struct sweep_cmd *c, int argc, char **argv, long *baseline, cha
     options_distribute(c->o); /* under mpirun: files are rank 0's */
     if (dist_rank() != 0)
         c->a->csv[0] = '\0';
-    if (sweep_args_check(c->a, c->o, err) || cli_profile_alone(c->o, "sweep", err) ||
+    if (sweep_args_check(c->a, c->o, err) || drive_profile_alone(&c->o->profile, "sweep", err) ||
         profile_check(&c->o->profile, c->o->server_pid[0] || c->o->cfg.server_name[0],
                       err))
         return -1;
@@ -222,11 +222,11 @@ int cmd_sweep(int argc, char **argv)
         fprintf(stderr, "rpcbench sweep: %s\n", err);
         return EXIT_USAGE;
     }
-    cli_round_catch_sigint();
+    drive_catch_sigint();
     if (o.hdr_log[0])
         rc = hdrlog_sink_open(&c.hdr, o.hdr_log, err);
     if (rc == 0)
-        rc = live_metrics_start(&o, err);
+        rc = live_metrics_start(o.metrics_listen, &o.cfg, err);
     if (rc == 0)
         rc = a.find_max ? sweep_find_run(&c, err) : run_grid(&c, err);
     live_metrics_stop(o.metrics_linger_ns);

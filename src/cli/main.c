@@ -27,10 +27,31 @@ static const struct {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: rpcbench <command> [options]   (rpcbench <command> --help)\n\n");
+    fprintf(out, "usage: rpcbench <command> [options]   (rpcbench <command> --help [GROUP|all])\n\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].what);
     fprintf(out, "\n  -V, --version  the version\n  %s", USAGE_EXIT_CODES);
+}
+
+/* `rpcbench help-man CMD`: the page rpcbench-CMD(1) (make writes
+ * build/man/rpcbench-CMD.1 with it, for every command help-man-list
+ * names). @return the exit code. */
+static int help_man_cmd(const char *name)
+{
+    for (int c = 0; c < CMD_N; c++)
+        if (!strcmp(name, opt_cmd_name((enum opt_cmd)c))) {
+            opt_man_cmd(stdout, (enum opt_cmd)c);
+            return fflush(stdout) ? EXIT_RUN_FAILED : EXIT_OK;
+        }
+    fprintf(stderr, "rpcbench: help-man: no command '%s'\n", name);
+    return EXIT_USAGE;
+}
+
+/* The commands that have a man page, one a line (`rpcbench help-man-list`). */
+static void man_list(FILE *out)
+{
+    for (int c = 0; c < CMD_N; c++)
+        fprintf(out, "%s\n", opt_cmd_name((enum opt_cmd)c));
 }
 
 /* A command under MPI (dist.h; a single process otherwise): only rank 0
@@ -71,12 +92,16 @@ int main(int argc, char **argv)
         usage(stdout);
         return EXIT_OK;
     }
-    /* hidden: the option table as roff (make writes build/rpcbench.1 with
-     * it), as TSV (tests/it_docs.py checks the README against it) and as
+    /* hidden: the option table as roff (make writes build/man/ with it:
+     * rpcbench.1, and rpcbench-CMD.1 for each command of help-man-list),
+     * as TSV (tests/it_docs.py checks docs/ against it) and as
      * bash completion (make writes build/rpcbench.bash-completion) */
+    if (!strcmp(argv[1], "help-man") && argc > 2)
+        return help_man_cmd(argv[2]);
     void (*from_table)(FILE *) = !strcmp(argv[1], "help-man")        ? opt_man
                                  : !strcmp(argv[1], "help-options")    ? opt_tsv
                                  : !strcmp(argv[1], "help-completion") ? opt_completion
+                                 : !strcmp(argv[1], "help-man-list")   ? man_list
                                                                        : NULL;
     if (from_table) {
         from_table(stdout);

@@ -1,12 +1,13 @@
-/* option_doc: what is written from the option table (option_table.h):
- * every --help of run, compare and sweep, the man page rpcbench(1), and
- * the TSV dump the docs test checks the README against. A row's default,
- * range and allowed values are printed from its fields, never typed into
- * its help. */
+/* option_doc: what is written from the option table (option_table.h) for
+ * a terminal: every command's --help (short: the essential rows; --help
+ * GROUP; --help all) and the TSV dump the docs test checks docs/ against.
+ * The man pages are option_man.c's. A row's default, range and allowed
+ * values are printed from its fields, never typed into its help. */
 #include "cli/option_table.h"
 
 #include <string.h>
 
+#include "base/err.h"
 #include "base/units.h"
 #include "base/version.h"
 #include "cli/cli_args.h"
@@ -14,28 +15,49 @@
 
 #define HELP_COL 25 /* where the help of a --help entry starts */
 
-/* What a command's --help says around its rows (tail NULL: nothing after;
- * every field is given, so clang's -Wmissing-field-initializers, in the
- * fuzz build, has nothing to say). */
-static const struct {
-    const char *name, *synopsis, *intro, *exit_more, *tail;
-} cmd_docs[CMD_N] = {
+/* What a command's --help and its man page say around its rows (tail
+ * NULL: nothing after; every field is given, so clang's
+ * -Wmissing-field-initializers, in the fuzz build, has nothing to say). */
+static const struct opt_cmd_doc cmd_docs[CMD_N] = {
     [CMD_SERVE] = {"serve", "rpcbench serve [options]",
                    "  Runs a simulated VDSM host: XML-RPC at POST /RPC2 (and /),\n"
                    "  JSON-RPC 2.0 at POST /jsonrpc (HTTP/1.1), and JSON-RPC over STOMP 1.2\n"
                    "  (SEND to jms.topic.vdsm_requests with reply-to), all on one port.\n",
-                   "", "  Prints \"listening on HOST:PORT\" once ready; SIGINT/SIGTERM stop it.\n"},
+                   "", "  Prints \"listening on HOST:PORT\" once ready; SIGINT/SIGTERM stop it.\n",
+        "run the built-in simulated VDSM host",
+        "# A simulated host of 150 VMs on the default port\n"
+        "rpcbench serve\n"
+        "# A server with a known capacity of 100 calls/s, on a free port\n"
+        "rpcbench serve --listen 127.0.0.1:0 --workers 1 --delay 10ms\n"
+        "# Fifty hosts for a fleet run, their URLs in a targets file\n"
+        "rpcbench serve --listen 127.0.0.1:0 --hosts 50 --targets-out \\\n"
+        "    hosts.txt\n"},
     [CMD_AGENT] = {"agent", "rpcbench agent --token-file FILE [options]",
                    "  Samples /proc on this host for a run on another one (run's server-agent):\n"
                    "  the CPU, RSS and threads of the processes the run names, and this\n"
                    "  machine's busy, steal and load, on the run's interval grid. Read-only;\n"
                    "  answers only with the token; loopback unless --listen says otherwise.\n",
-                   "", "  Prints \"listening on HOST:PORT\" once ready; SIGINT/SIGTERM stop it.\n"},
+                   "", "  Prints \"listening on HOST:PORT\" once ready; SIGINT/SIGTERM stop it.\n",
+        "sample a server's CPU for runs on other hosts",
+        "# On the server's host, for runs from other hosts\n"
+        "rpcbench agent --token-file token --listen 0.0.0.0:9465\n"
+        "# On the client's host: the run samples vdsmd over there\n"
+        "rpcbench run --url https://host:54321/RPC2 --server-agent \\\n"
+        "    http://host:9465 --token-file token --server-name vdsmd\n"},
     [CMD_RUN] = {"run", "rpcbench run [options]", "",
                  "             3 a --threshold condition failed, or no request succeeded;\n"
                  "             130 interrupted by SIGINT, 143 by SIGTERM (128 + the signal;\n"
                  "             figures still reported)\n",
-                 NULL},
+                 NULL,
+        "drive a server at a fixed rate for a fixed time",
+        "# The built-in simulator, XML-RPC, 50 calls/s for 20 s\n"
+        "rpcbench run -p xmlrpc -R 50 -d 20s\n"
+        "# Your own server: one method, its CPU per call, a page to attach\n"
+        "rpcbench run --url http://127.0.0.1:8001/RPC2 --method add --params \\\n"
+        "    \'[2,3]\' -R 50 -d 10s --server-name srv.py --html run.html\n"
+        "# A verdict for CI\n"
+        "rpcbench run --url http://vdsm:54321/jsonrpc -p jsonrpc --threshold \\\n"
+        "    \'p99<100ms,errors=0\' --junit out.xml\n"},
     [CMD_COMPARE] = {"compare", "rpcbench compare [options] | rpcbench compare A.json B.json",
                      "",
                      "             3 arm B stopped answering while A answered, no request\n"
@@ -43,7 +65,17 @@ static const struct {
                      "             arm, or a --gate regression; 4 a --gate inconclusive after\n"
                      "             the last round; 130 interrupted by SIGINT, 143 by SIGTERM\n"
                      "             (128 + the signal; figures still reported)\n",
-                     NULL},
+                     NULL,
+        "A/B: two protocols or two servers, interleaved rounds",
+        "# XML-RPC against JSON-RPC on the built-in simulator\n"
+        "rpcbench compare --proto xmlrpc,jsonrpc --rounds 3 -R 20 -d 10s\n"
+        "# Two builds of a server, gated on CPU per call (CI)\n"
+        "rpcbench compare --url \\\n"
+        "    http://127.0.0.1:8081/RPC2,http://127.0.0.1:8082/RPC2 \\\n"
+        "    --server-pid $A,$B -R 50 -d 5s --gate cpu_ms_per_call:+10% \\\n"
+        "    --junit rpcbench.xml\n"
+        "# Two saved runs\n"
+        "rpcbench compare A.json B.json\n"},
     [CMD_REPORT] = {"report",
                     "rpcbench report FILE.json [FILE.json ...] [options]\n"
                     "       rpcbench report FILE.hlog [FILE.hlog ...] [--hdr-log MERGED.hlog]",
@@ -55,7 +87,12 @@ static const struct {
                     "  slot by slot, into one log HdrHistogram's tools read (--hdr-log FILE);\n"
                     "  without --hdr-log only the summary is printed\n",
                     "             3 a --threshold condition failed\n",
-                    NULL},
+                    NULL,
+        "re-render or merge saved results",
+        "# Re-bucket and merge two saved runs\n"
+        "rpcbench report run1.json run2.json --buckets 3000:12000:500\n"
+        "# One row for a spreadsheet\n"
+        "rpcbench report run.json --format csv-summary\n"},
     [CMD_SWEEP] = {"sweep",
                    "rpcbench sweep [any run option] [lists] [--repeat N] [--baseline SPEC]\n"
                    "                      [--output S.json] [--csv S.csv] [--plot S.svg]\n"
@@ -69,7 +106,14 @@ static const struct {
                    "             still holds (several searches: 3 before 4 before 0);\n"
                    "             130 interrupted by SIGINT, 143 by SIGTERM (what was measured is\n"
                    "             still written)\n",
-                   NULL},
+                   NULL,
+        "grids of runs, and capacity search under a condition",
+        "# Both encodings at four rates\n"
+        "rpcbench sweep --proto xmlrpc,jsonrpc --rate 5,10,20,40 -d 10s \\\n"
+        "    --output S.json\n"
+        "# The highest rate whose p99 stays under 100 ms with no error\n"
+        "rpcbench sweep --find-max \'p99<100ms,errors=0\' --rate-min 10 \\\n"
+        "    --rate-max 2000\n"},
 };
 
 const char *opt_cmd_name(enum opt_cmd cmd)
@@ -77,13 +121,42 @@ const char *opt_cmd_name(enum opt_cmd cmd)
     return cmd_docs[cmd].name;
 }
 
+const struct opt_cmd_doc *opt_cmd_doc(enum opt_cmd cmd)
+{
+    return &cmd_docs[cmd];
+}
+
+/* The groups in --help's order: the word --help takes, and the title. */
+static const struct {
+    const char *word, *title;
+} groups[G_N] = {
+    [G_NONE] = {"", ""},
+    [G_TARGET] = {"target", "target"},
+    [G_RATE] = {"rate", "rate and time"},
+    [G_WORKLOAD] = {"workload", "workload"},
+    [G_CONN] = {"connections", "connections and TLS"},
+    [G_MEASURE] = {"measurement", "measurement"},
+    [G_VERDICT] = {"verdicts", "verdicts"},
+    [G_OUTPUT] = {"outputs", "outputs"},
+    [G_DIST] = {"distribution", "distribution"},
+    [G_PROFILE] = {"profile", "profile"},
+};
+
+const char *opt_group_word(enum opt_group g)
+{
+    return groups[g].word;
+}
+
+const char *opt_group_title(enum opt_group g)
+{
+    return groups[g].title;
+}
+
 static const char *const type_names[] = {"flag",   "int",    "duration", "rate",
                                          "size",   "choice", "string",   "argv",
                                          "custom", "help",   "version"};
 
-/* "1..10000", "constant|poisson" (sep between choices), "10ms at least",
- * or "". */
-static void range_text(const struct opt_row *r, const char *sep, char *out, size_t len)
+void opt_range_text(const struct opt_row *r, const char *sep, char *out, size_t len)
 {
     out[0] = '\0';
     if (r->type == OT_INT)
@@ -100,9 +173,35 @@ static void range_text(const struct opt_row *r, const char *sep, char *out, size
     }
 }
 
-static const char *default_text(const struct opt_row *r)
+const char *opt_default_text(const struct opt_row *r)
 {
     return r->def_doc ? r->def_doc : r->def ? r->def : "";
+}
+
+void opt_commands_csv(unsigned bits, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (int c = 0; c < CMD_N; c++)
+        if (bits & (1u << c)) {
+            size_t used = strlen(out);
+            snprintf(out + used, len - used, "%s%s", used ? "," : "", cmd_docs[c].name);
+        }
+}
+
+/* A row --help lists in a group (not -h or -V, which close every help). */
+static int listed(const struct opt_row *r, enum opt_cmd cmd)
+{
+    return (r->cmds & (1u << cmd)) && r->group != G_NONE;
+}
+
+#define SMALL_ROWS 16 /* a command with this many rows at most shows them all */
+
+int opt_cmd_is_small(enum opt_cmd cmd)
+{
+    int n = 0;
+    for (size_t i = 0; i < opt_nrows; i++)
+        n += listed(&opt_rows[i], cmd);
+    return n <= SMALL_ROWS;
 }
 
 /* "(1..10000; default 4)": what the fields say that the help does not.
@@ -114,8 +213,8 @@ static void suffix_text(const struct opt_row *r, enum opt_cmd cmd, char *out, si
     if (r->lists & (1u << cmd))
         return; /* L: the intro says what a list is */
     if (!r->help_in[cmd])
-        range_text(r, " | ", range, sizeof range);
-    const char *def = r->def_not_in & (1u << cmd) ? "" : default_text(r);
+        opt_range_text(r, " | ", range, sizeof range);
+    const char *def = r->def_not_in & (1u << cmd) ? "" : opt_default_text(r);
     if (range[0] || def[0])
         snprintf(out, len, "(%s%s%s%s)", range, range[0] && def[0] ? "; " : "",
                  def[0] ? "default: " : "", def);
@@ -136,8 +235,40 @@ static int entry_head(FILE *out, const struct opt_row *r, enum opt_cmd cmd)
     return fprintf(out, "      --%s%s%s", r->name, arg ? " " : "", arg ? arg : "");
 }
 
-/* One row's --help entry as cmd shows it (report borrows run's). */
-static void opt_usage_row(FILE *out, const struct opt_row *r, enum opt_cmd cmd)
+/* The words of text (its '\n' as blanks) from column col, each line within
+ * 79 columns, a new one indented to indent. @return the column reached. */
+static int words(FILE *out, int col, int indent, const char *text)
+{
+    for (const char *w = text; *w;) {
+        int n = (int)strcspn(w, " \n");
+        if (col + 1 + n > 79) {
+            fprintf(out, "\n%*s", indent, "");
+            col = indent;
+        }
+        fprintf(out, " %.*s", n, w);
+        col += 1 + n;
+        w += n;
+        w += strspn(w, " \n");
+    }
+    return col;
+}
+
+/* Each of r's values on a line of its own, under its entry. */
+static void value_lines(FILE *out, const struct opt_row *r)
+{
+    int width = 0;
+    for (int i = 0; i < r->nvalues; i++)
+        width = (int)strlen(r->values[i].name) > width ? (int)strlen(r->values[i].name) : width;
+    for (int i = 0; i < r->nvalues; i++) {
+        int col = fprintf(out, "%*s%-*s ", HELP_COL + 1, "", width, r->values[i].name);
+        words(out, col - 1, HELP_COL + width + 2, r->values[i].help);
+        fputc('\n', out);
+    }
+}
+
+/* One row's --help entry as cmd shows it (report borrows run's); with
+ * values, each value's line too. */
+static void opt_usage_row(FILE *out, const struct opt_row *r, enum opt_cmd cmd, int values)
 {
     int col = entry_head(out, r, cmd);
     char suffix[300];
@@ -157,25 +288,33 @@ static void opt_usage_row(FILE *out, const struct opt_row *r, enum opt_cmd cmd)
         col = 0;
         line += n + 1;
     }
-    for (const char *w = suffix; *w;) { /* word by word, within 79 columns */
-        int n = (int)strcspn(w, " ");
-        if (col + 1 + n > 79) {
-            fprintf(out, "\n%*s", HELP_COL - 1, "");
-            col = HELP_COL - 1;
-        }
-        fprintf(out, " %.*s", n, w);
-        col += 1 + n;
-        w += n + (w[n] == ' ');
-    }
+    words(out, col, HELP_COL - 1, suffix);
     fputc('\n', out);
+    if (values && !(r->lists & (1u << cmd)))
+        value_lines(out, r);
 }
 
-void opt_usage(FILE *out, enum opt_cmd cmd)
+/* The rows of group g that cmd takes (essential ones only, if so),
+ * under the group's title. @return how many. */
+static int group_rows(FILE *out, enum opt_cmd cmd, enum opt_group g, int essential, int values)
 {
-    fprintf(out, "usage: %s\n%s", cmd_docs[cmd].synopsis, cmd_docs[cmd].intro);
-    for (size_t i = 0; i < opt_nrows; i++)
-        if (opt_rows[i].cmds & (1u << cmd))
-            opt_usage_row(out, &opt_rows[i], cmd);
+    int n = 0;
+    for (size_t i = 0; i < opt_nrows; i++) {
+        const struct opt_row *r = &opt_rows[i];
+        if (!listed(r, cmd) || r->group != g || (essential && !(r->essential & (1u << cmd))))
+            continue;
+        if (!n++ && !essential)
+            fprintf(out, "%s (--help %s):\n", groups[g].title, groups[g].word);
+        opt_usage_row(out, r, cmd, values);
+    }
+    return n;
+}
+
+/* What closes every help: -h and -V, sweep's limits, the tail, the exit codes. */
+static void usage_end(FILE *out, enum opt_cmd cmd)
+{
+    fprintf(out, "  -h, --help [GROUP|all]  this help, one group's options, or every option\n"
+                 "  -V, --version           the version, its commit, and whether MPI is in\n");
     if (cmd == CMD_SWEEP)
         fprintf(out, "  Limits: %d values per list, %d cells, %d runs (cells x repeats; each\n"
                 "  run's histograms are kept to the end), %d searches.\n",
@@ -186,17 +325,67 @@ void opt_usage(FILE *out, enum opt_cmd cmd)
     fputs(cmd_docs[cmd].exit_more, out);
 }
 
-/* ---- the TSV dump --------------------------------------------------------- */
-
-static void commands_csv(unsigned bits, char *out, size_t len)
+/* "target, rate, workload, ...": the words of the groups cmd has. */
+static void group_words(FILE *out, enum opt_cmd cmd)
 {
-    out[0] = '\0';
-    for (int c = 0; c < CMD_N; c++)
-        if (bits & (1u << c)) {
-            size_t used = strlen(out);
-            snprintf(out + used, len - used, "%s%s", used ? "," : "", cmd_docs[c].name);
-        }
+    char list[200] = "";
+    for (int g = G_NONE + 1; g < G_N; g++) {
+        int has = 0;
+        for (size_t i = 0; i < opt_nrows && !has; i++)
+            has = listed(&opt_rows[i], cmd) && opt_rows[i].group == (enum opt_group)g;
+        size_t used = strlen(list);
+        if (has)
+            snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", groups[g].word);
+    }
+    fputc(' ', out);
+    words(out, 1, 1, list);
+    fputc('\n', out);
 }
+
+void opt_usage(FILE *out, enum opt_cmd cmd)
+{
+    int small = opt_cmd_is_small(cmd);
+    fprintf(out, "usage: %s\n%s", cmd_docs[cmd].synopsis, cmd_docs[cmd].intro);
+    if (!small) {
+        fprintf(out, "essential options:\n");
+        for (int g = G_NONE + 1; g < G_N; g++)
+            group_rows(out, cmd, (enum opt_group)g, 1, 0);
+    }
+    for (int g = G_NONE + 1; small && g < G_N; g++)
+        group_rows(out, cmd, (enum opt_group)g, 0, 0);
+    fprintf(out, "%s (--help GROUP, or --help all):\n",
+            small ? "the groups" : "more options, by group");
+    group_words(out, cmd);
+    usage_end(out, cmd);
+}
+
+int opt_usage_topic(FILE *out, enum opt_cmd cmd, const char *topic, char *err)
+{
+    int all = !strcmp(topic, "all");
+    enum opt_group one = G_NONE;
+    for (int g = G_NONE + 1; g < G_N; g++)
+        if (!strcmp(topic, groups[g].word))
+            one = (enum opt_group)g;
+    if (!all && one == G_NONE) {
+        snprintf(err, ERR_LEN, "--help: '%.40s' is not a group: target, rate, workload, "
+                 "connections, measurement, verdicts, outputs, distribution, profile, or all",
+                 topic);
+        return -1;
+    }
+    if (!all) {
+        if (!group_rows(out, cmd, one, 0, 1))
+            fprintf(out, "%s: no %s options (rpcbench %s --help all: every option)\n",
+                    cmd_docs[cmd].name, groups[one].title, cmd_docs[cmd].name);
+        return 0;
+    }
+    fprintf(out, "usage: %s\n%s", cmd_docs[cmd].synopsis, cmd_docs[cmd].intro);
+    for (int g = G_NONE + 1; g < G_N; g++)
+        group_rows(out, cmd, (enum opt_group)g, 0, 1);
+    usage_end(out, cmd);
+    return 0;
+}
+
+/* ---- the TSV dump --------------------------------------------------------- */
 
 /* A help text as one TSV cell: its lines joined by spaces. */
 static void tsv_help(FILE *out, const char *h)
@@ -211,111 +400,23 @@ void opt_tsv(FILE *out)
     fprintf(out, "name\tshort\ttype\tdefault\trange\tcommands\tlists\thelp");
     for (int c = 0; c < CMD_N; c++)
         fprintf(out, "\thelp_%s", cmd_docs[c].name);
-    fputc('\n', out);
+    fputs("\tgroup\tvalues\n", out);
     for (size_t i = 0; i < opt_nrows; i++) {
         const struct opt_row *r = &opt_rows[i];
         char range[200], cmds[64], lists[64];
-        range_text(r, "|", range, sizeof range);
-        commands_csv(r->cmds, cmds, sizeof cmds);
-        commands_csv(r->lists, lists, sizeof lists);
+        opt_range_text(r, "|", range, sizeof range);
+        opt_commands_csv(r->cmds, cmds, sizeof cmds);
+        opt_commands_csv(r->lists, lists, sizeof lists);
         char flag[3] = {'-', r->short_opt, '\0'};
         fprintf(out, "%s\t%s\t%s\t%s\t%s\t%s\t%s", r->name, r->short_opt ? flag : "",
-                type_names[r->type], default_text(r), range, cmds, lists);
+                type_names[r->type], opt_default_text(r), range, cmds, lists);
         tsv_help(out, r->help);
         for (int c = 0; c < CMD_N; c++)
             tsv_help(out, r->cmds & (1u << c) ? r->help_in[c] : NULL);
+        fprintf(out, "\t%s\t", groups[r->group].word);
+        for (int v = 0; v < r->nvalues; v++)
+            fprintf(out, "%s%s", v ? "|" : "", r->values[v].name);
         fputc('\n', out);
     }
 }
 
-/* ---- the man page ---------------------------------------------------------- */
-
-/* Text as roff: backslash and minus escaped, a quote or a dot that starts
- * a line made plain, '\n' kept. */
-static void roff_text(FILE *out, const char *s)
-{
-    int bol = 1;
-    for (; *s; s++) {
-        if (bol && (*s == '.' || *s == '\''))
-            fputs("\\&", out);
-        bol = *s == '\n';
-        if (*s == '\\')
-            fputs("\\e", out);
-        else if (*s == '-')
-            fputs("\\-", out);
-        else if (*s == '\'')
-            fputs("\\(aq", out);
-        else
-            fputc(*s, out);
-    }
-}
-
-/* pre, text as roff, post. */
-static void roff_span(FILE *out, const char *pre, const char *text, const char *post)
-{
-    fputs(pre, out);
-    roff_text(out, text);
-    fputs(post, out);
-}
-
-/* One option: its head, its help, each command's own help where it has
- * one, then what the fields say. */
-static void man_row(FILE *out, const struct opt_row *r)
-{
-    char range[200], cmds[64], lists[64];
-    fputs(".TP\n", out);
-    if (r->short_opt)
-        fprintf(out, "\\fB\\-%c\\fR, ", r->short_opt);
-    roff_span(out, "\\fB\\-\\-", r->name, "\\fR");
-    if (r->arg)
-        roff_span(out, " \\fI", r->arg, "\\fR");
-    roff_span(out, "\n", r->help, "\n.br\n");
-    for (int c = 0; c < CMD_N; c++) /* where a command says it its own way */
-        if (r->help_in[c] && (r->cmds & (1u << c))) {
-            fprintf(out, "In \\fB%s\\fR: ", cmd_docs[c].name);
-            roff_span(out, "", r->help_in[c], "\n.br\n");
-        }
-    range_text(r, ", ", range, sizeof range);
-    commands_csv(r->cmds, cmds, sizeof cmds);
-    commands_csv(r->lists, lists, sizeof lists);
-    roff_span(out, "Commands: ", cmds, lists[0] ? "" : ".");
-    if (lists[0])
-        roff_span(out, "; a comma list in ", lists, ".");
-    if (range[0])
-        roff_span(out, r->type == OT_CHOICE ? " Values: " : " Range: ", range, ".");
-    if (default_text(r)[0])
-        roff_span(out, " Default: ", default_text(r), ".");
-    commands_csv(r->def_not_in, cmds, sizeof cmds);
-    if (cmds[0])
-        roff_span(out, " Not the default in ", cmds, " (see its \\-\\-help).");
-    fputs("\n", out);
-}
-
-void opt_man(FILE *out)
-{
-    fprintf(out, ".TH RPCBENCH 1 \"\" \"rpcbench %s\" \"User Commands\"\n.nh\n.ad l\n",
-            rpcbench_version());
-    fputs(".SH NAME\nrpcbench \\- load generator for XML\\-RPC and JSON\\-RPC servers\n"
-          ".SH SYNOPSIS\n", out);
-    fputs(".nf\n", out);
-    for (int c = 0; c < CMD_N; c++) /* --help's indents are not roff's */
-        for (const char *l = cmd_docs[c].synopsis; *l;) {
-            l += strspn(l, " ");
-            size_t n = strcspn(l, "\n");
-            char line[200];
-            snprintf(line, sizeof line, "%.*s", (int)n, l);
-            roff_span(out, strncmp(line, "rpcbench", 8) ? "    " : "", line, "\n");
-            l += n + (l[n] == '\n');
-        }
-    fputs(".fi\n", out);
-    fputs(".SH DESCRIPTION\n\\fBrun\\fR drives a server at a fixed rate for a fixed time; "
-          "\\fBcompare\\fR runs two arms in interleaved rounds; \\fBsweep\\fR runs a grid of "
-          "runs, or searches for the capacity under a condition; \\fBreport\\fR re-renders "
-          "or merges saved results. See README.md.\n"
-          ".SH OPTIONS\n", out);
-    for (size_t i = 0; i < opt_nrows; i++)
-        man_row(out, &opt_rows[i]);
-    fputs(".SH EXIT STATUS\n0 ok, 1 failure at run time, 2 bad usage (nothing sent), 3 a "
-          "condition failed or no request succeeded, 4 inconclusive; 130 SIGINT, 143 "
-          "SIGTERM.\n", out);
-}

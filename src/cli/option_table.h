@@ -7,7 +7,7 @@
  * sweep's grid). Two rows share a name only for disjoint commands (serve's
  * --vms and --seed are the server's). Everything else comes from the
  * table: getopt_long's tables (built per command), the parsing and range
- * messages, the defaults, every --help, the man page rpcbench(1) and the
+ * messages, the defaults, every --help (by group), the man pages and the
  * `rpcbench help-options` dump the docs test reads. Adding an option is
  * one row in option_rows.c (and, for an odd value, one parse function).
  * Internal to cli/. */
@@ -42,6 +42,29 @@ enum opt_type {
     OT_CUSTOM,   /* parse() decides: the odd ones (--verb, --gate, ...) */
     OT_HELP,     /* -h, --help */
     OT_VERSION,  /* -V, --version */
+};
+
+/* The groups of --help GROUP and the man pages' OPTIONS, in their order
+ * (option_doc.c names them). G_NONE is only -h and -V's: every other row
+ * says its group (test_option_table fails one that does not). */
+enum opt_group {
+    G_NONE,
+    G_TARGET,   /* what is measured: --url, --proto, --vms, serve's --listen */
+    G_RATE,     /* rate and time: --rate, --duration, --stages, --rounds ... */
+    G_WORKLOAD, /* what is sent: --verb, --method, --workload, --expect ... */
+    G_CONN,     /* connections and TLS: -c, --cacert, auth, STOMP ... */
+    G_MEASURE,  /* measurement: --server-pid, --buckets, --interval ... */
+    G_VERDICT,  /* verdicts: --threshold, --gate, --find-max ... */
+    G_OUTPUT,   /* outputs: --output, --format, --html, logs ... */
+    G_DIST,     /* distribution: MPI, live metrics */
+    G_PROFILE,  /* profile: --profile and its settings */
+    G_N
+};
+
+/* One allowed value of an option and its line of help (as fio's posval):
+ * "poisson", "exponential gaps, seeded by --seed". */
+struct opt_value {
+    const char *name, *help;
 };
 
 /* Where off points: into struct options, its cfg, the sweep_args that
@@ -92,6 +115,13 @@ struct opt_row {
      * the unit test fails otherwise, so no option is forgotten. */
     enum config_kind diff;
     int no_diff;
+    enum opt_group group;    /* its --help group */
+    unsigned essential;      /* IN_ bits: commands whose short --help shows it */
+    /* Its values, one line of help each, shown by --help GROUP, --help all
+     * and the man pages: a choice's (the same names, in the same order as
+     * choices) or a custom row's (each one of its complete words). */
+    const struct opt_value *values;
+    int nvalues;
     const char *help;        /* lines joined by '\n', under 55 columns each */
     const char *help_in[CMD_N]; /* a command's own help, NULL: help */
 };
@@ -198,17 +228,56 @@ int options_diff_fields(struct config_field *out, char *err);
 /* cmd's name as typed ("run"): static. */
 const char *opt_cmd_name(enum opt_cmd cmd);
 
-/* cmd's --help: usage line, one entry per row cmd takes, exit codes. */
+/* What a command's --help and man page say around its rows: static. */
+struct opt_cmd_doc {
+    const char *name;      /* "run" */
+    const char *synopsis;  /* usage lines, '\n' between, without "usage: " */
+    const char *intro;     /* what it does, lines indented by 2 ("" none) */
+    const char *exit_more; /* its own exit codes, after USAGE_EXIT_CODES */
+    const char *tail;      /* after the options (NULL: nothing) */
+    const char *what;      /* one line: the man page's NAME, rpcbench's list */
+    const char *examples;  /* "# what it does\n" then its command lines */
+};
+const struct opt_cmd_doc *opt_cmd_doc(enum opt_cmd cmd);
+
+/* Shared by --help and the man pages (option_doc.c). A row's range or
+ * allowed values ("1..10000", "constant<sep>poisson", "10ms at least") or
+ * "", into out. */
+void opt_range_text(const struct opt_row *r, const char *sep, char *out, size_t len);
+/* Its default as shown (def_doc, else def, else ""): static. */
+const char *opt_default_text(const struct opt_row *r);
+/* The names of the commands of bits, ',' between, into out. */
+void opt_commands_csv(unsigned bits, char *out, size_t len);
+/* Whether cmd's rows are so few that its --help shows them all: 1 or 0. */
+int opt_cmd_is_small(enum opt_cmd cmd);
+
+/* cmd's --help: usage line, the essential rows (all of them for a command
+ * with few), the names of the groups, exit codes. */
 void opt_usage(FILE *out, enum opt_cmd cmd);
 
-/* The man page rpcbench(1), in roff (`rpcbench help-man`). */
+/* cmd's --help TOPIC: topic "all" (every row, by group, with the values'
+ * help) or a group's word ("target", "rate", ...: that group). @return 0,
+ * or -1 with err when topic is neither (nothing written). */
+int opt_usage_topic(FILE *out, enum opt_cmd cmd, const char *topic, char *err);
+
+/* A group's word ("rate", as --help takes it) and its title ("rate and
+ * time"): static. */
+const char *opt_group_word(enum opt_group g);
+const char *opt_group_title(enum opt_group g);
+
+/* The man page rpcbench(1), in roff (`rpcbench help-man`): the commands
+ * and what every page shares. */
 void opt_man(FILE *out);
+
+/* The man page rpcbench-CMD(1) of a command (`rpcbench help-man CMD`):
+ * DESCRIPTION, OPTIONS by group, EXAMPLES, EXIT STATUS, SEE ALSO. */
+void opt_man_cmd(FILE *out, enum opt_cmd cmd);
 
 /* One TSV line per row (`rpcbench help-options`): name, short, type,
  * default, range or choices ('|' between), commands and list-in (',' between),
  * help (its lines joined by spaces), then one column per command
- * (help_run, ...): that command's own help, empty when it has none; a
- * header line first. */
+ * (help_run, ...): that command's own help, empty when it has none, then
+ * its group's word and its values ('|' between); a header line first. */
 void opt_tsv(FILE *out);
 
 /* option_completion.c: the bash completion script (`rpcbench

@@ -134,6 +134,21 @@ static void rest_flags(int argc, char **argv, enum opt_cmd cmd, const char *shor
     }
 }
 
+/* --help, or --help TOPIC when the next word is one (a group, or all; a
+ * word that is no file name and no group is a mistake). @return 1 once
+ * written, or -1 with err. */
+static int help(int argc, char **argv, enum opt_cmd cmd, char *err)
+{
+    const char *topic = optind < argc ? argv[optind] : NULL;
+    if (topic && (topic[0] == '-' || strpbrk(topic, "./")))
+        topic = NULL; /* an option or a file (report's): plain --help */
+    if (!topic) {
+        opt_usage(stdout, cmd);
+        return 1;
+    }
+    return opt_usage_topic(stdout, cmd, topic, err) ? -1 : 1;
+}
+
 /* One getopt_long pass over argv. @return 0, 1 after --help or
  * --version, or -1 with err. */
 static int parse_argv(int argc, char **argv, enum opt_cmd cmd, struct options *o, char *err)
@@ -147,10 +162,8 @@ static int parse_argv(int argc, char **argv, enum opt_cmd cmd, struct options *o
     int opt, rc = 0;
     while (rc == 0 && (opt = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         const struct opt_row *r = opt_from_getopt(opt);
-        if (r && r->type == OT_HELP) {
-            opt_usage(stdout, cmd);
-            return 1;
-        }
+        if (r && r->type == OT_HELP)
+            return help(argc, argv, cmd, err);
         if (r && r->type == OT_VERSION) {
             cli_print_version();
             return 1;

@@ -12,7 +12,7 @@
 #include "cli/cli_args.h"
 #include "judge/compare_gate.h"
 #include "cli/option_table.h"
-#include "model/result.h"
+#include "model/run_result.h"
 #include "profile/session.h"
 
 struct sweep_args;

@@ -11,7 +11,7 @@
 #include "dist/dist.h"
 #include "encoders/encoder.h"
 #include "net/sock.h"
-#include "stats/proctree.h"
+#include "proc/proctree.h"
 
 static int check_files(const struct options *o, char *err)
 {

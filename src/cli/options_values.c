@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/options.h"
-#include "encoders/expect.h"
+#include "workload/expect.h"
 
 int options_parse_verbs(const char *s, struct run_config *cfg, char *err)
 {

@@ -2,13 +2,13 @@
  * anything is sent (a mistake is a usage error naming its line), and its
  * calls become the run's verbs: names, weights and periods, so that every
  * report, table and threshold is per call name as it is per verb. The
- * engine reads the file again for the params (encoders/workload.h). */
+ * engine reads the file again for the params (workload/workload.h). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/option_table.h"
 #include "cli/options.h"
-#include "encoders/workload.h"
+#include "workload/workload.h"
 
 /* A file of calls that all have their own period needs no --rate: the
  * run's rate is then what they offer together (the reports' offered rate). */

@@ -6,7 +6,7 @@
 
 #include "base/clock.h"
 #include "base/units.h"
-#include "cli/cli_round.h"
+#include "drive/round.h"
 #include "cli/cmd_sweep.h"
 #include "dist/dist.h"
 
@@ -48,8 +48,8 @@ int sweep_run_cell(struct sweep_cmd *c, size_t cell, const struct run_config *cf
                    const char *what, char *err)
 {
     static struct run_result res; /* large; moved into the sweep after */
-    if (cli_round_sigint_seen())
-        return cli_round_sigint_seen();
+    if (drive_sigint_seen())
+        return drive_sigint_seen();
     const struct child_server *cs = server_for(c, cfg, err);
     if (!cs && !cfg->url[0])
         return -1;
@@ -65,7 +65,7 @@ int sweep_run_cell(struct sweep_cmd *c, size_t cell, const struct run_config *cf
     snprintf(name, sizeof name, "cell%zu.r%zu", cell + 1, c->s.cells[cell].nreps + 1);
     struct round_tag tag = {.line = line, .prefix = prefix, .labels = {.cell = (int)cell},
                             .profile = &c->o->profile, .profile_name = name, .fold = &fold};
-    int rc = cli_round(cfg, cs, &tag, c->o->hdr_log[0] ? &c->hdr : NULL, &res, err);
+    int rc = drive_round(cfg, cs, &tag, c->o->hdr_log[0] ? &c->hdr : NULL, &res, err);
     fold_free(fold); /* the cell keeps its summary, --profile-out the stacks */
     c->runs_done++;
     if (rc >= 0 && sweep_add_rep(&c->s, cell, &res)) {
@@ -73,5 +73,5 @@ int sweep_run_cell(struct sweep_cmd *c, size_t cell, const struct run_config *cf
         rc = -1;
     }
     result_free(&res); /* a no-op once moved */
-    return rc == 0 && cli_round_sigint_seen() ? cli_round_sigint_seen() : rc;
+    return rc == 0 && drive_sigint_seen() ? drive_sigint_seen() : rc;
 }

@@ -20,8 +20,8 @@
 #include <stdint.h>
 
 #include "base/err.h"
-#include "model/result.h"
-#include "stats/sampler.h"
+#include "model/run_result.h"
+#include "proc/sampler.h"
 
 struct agent_link;
 

@@ -11,7 +11,7 @@
 #include "client/agent_link.h"
 #include "net/auth_token.h"
 #include "net/target.h"
-#include "stats/agent_wire.h"
+#include "proc/agent_wire.h"
 
 #define AGENT_LINK_RING 8           /* samples kept: the tick takes the newest */
 #define AGENT_LINK_TIMEOUT_S 5      /* connect, handshake, each clock answer */

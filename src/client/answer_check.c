@@ -1,12 +1,12 @@
 /* answer_check: --expect, the checks on every answer's decoded result, and
- * a --workload line's "expect", on its own call's (encoders/expect.h,
+ * a --workload line's "expect", on its own call's (workload/expect.h,
  * parsed by the owner into the connections' context), and what the full
  * decode they need costs. */
 #include <stdio.h>
 #include <time.h>
 
 #include "client/conn.h"
-#include "encoders/workload.h"
+#include "workload/workload.h"
 
 /* This thread's CPU time, ns: what the decode costs the client, whatever
  * else the machine does. */

@@ -22,16 +22,16 @@
 #include "base/buf.h"
 #include "encoders/check_stream.h"
 #include "encoders/encoder.h"
-#include "encoders/expect.h"
+#include "workload/expect.h"
 #include "net/http_response.h"
 #include "net/sock.h"
 #include "net/target.h"
-#include "model/result.h"
+#include "model/run_result.h"
 #include "client/reqid.h"
 #include "client/request.h"
 #include "client/request_ring.h"
 
-struct wl_call; /* encoders/workload.h */
+struct wl_call; /* workload/workload.h */
 
 /* DOWN -> CONNECTING (TCP) -> HANDSHAKE (TLS) -> LOGIN (STOMP) -> IDLE
  * (free for a request; a STOMP connection stays IDLE with requests in

@@ -14,7 +14,7 @@
 
 #include "base/clock.h"
 #include "client/engine_int.h"
-#include "stats/sampler.h"
+#include "proc/sampler.h"
 #include "client/agent_link.h"
 #include "client/reqlog.h"
 

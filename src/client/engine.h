@@ -9,7 +9,7 @@
 #ifndef RPCBENCH_ENGINE_H
 #define RPCBENCH_ENGINE_H
 
-#include "model/result.h"
+#include "model/run_result.h"
 #include "net/target.h"
 #include "base/units.h"
 

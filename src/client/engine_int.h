@@ -9,8 +9,8 @@
 
 #include "base/buf.h"
 #include "encoders/encoder.h"
-#include "encoders/expect.h"
-#include "encoders/workload.h"
+#include "workload/expect.h"
+#include "workload/workload.h"
 #include "client/conn.h"
 #include "client/engine.h"
 #include "client/pacer_window.h"

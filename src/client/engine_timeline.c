@@ -4,7 +4,7 @@
  * sit at m0 + k * interval, so timelines of different runs line up. */
 #include "base/clock.h"
 #include "client/engine_int.h"
-#include "stats/sampler.h"
+#include "proc/sampler.h"
 #include "client/agent_link.h"
 #include "client/progress.h"
 

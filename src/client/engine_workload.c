@@ -1,4 +1,4 @@
-/* engine_workload: a --workload run's calls (encoders/workload.h), loaded
+/* engine_workload: a --workload run's calls (workload/workload.h), loaded
  * again by the engine from the file the options checked (every MPI rank
  * reads it itself: the configuration crosses as bytes, the file does not),
  * and its templated requests stamped per send without a malloc: each goes

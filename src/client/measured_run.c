@@ -10,7 +10,7 @@
 
 #include "encoders/encoder.h"
 #include "client/engine.h"
-#include "stats/sampler.h"
+#include "proc/sampler.h"
 #include "client/agent_link.h"
 #include "net/target.h"
 #include "base/clock.h"

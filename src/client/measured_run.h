@@ -6,7 +6,7 @@
 #ifndef RPCBENCH_MEASURED_RUN_H
 #define RPCBENCH_MEASURED_RUN_H
 
-#include "model/result.h"
+#include "model/run_result.h"
 #include "client/spawn.h"
 
 /* Starts the built-in simulator (`rpcbench serve`) sized by cfg->vms into

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 
 struct periodic {
     size_t n;                      /* calls with a period (0: none) */

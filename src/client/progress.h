@@ -3,7 +3,7 @@
 #ifndef RPCBENCH_PROGRESS_H
 #define RPCBENCH_PROGRESS_H
 
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* Sets a prefix for the following lines ("round 2/6 A xmlrpc"), or NULL
  * for none. The text is copied (at most 95 bytes kept): the caller keeps

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "base/err.h"
-#include "model/result.h"
+#include "model/run_result.h"
 #include "model/reqlog_read.h" /* REQLOG_CONFIG_TAG */
 
 /* The header line, naming each column and its unit. */

@@ -27,7 +27,7 @@ struct request {
 };
 
 /* How a request ended, for its owner: err_kind REQ_OK (req_ok) when it
- * was answered well, else an ERR_* kind (model/result.h). r stays the
+ * was answered well, else an ERR_* kind (model/run_result.h). r stays the
  * caller's. */
 typedef void (*request_end_fn)(void *owner, struct request *r, int err_kind);
 

@@ -7,7 +7,7 @@
 
 #include "base/clock.h"
 #include "base/err.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 int request_ring_init(struct request_ring *ring, double rate, int64_t timeout_ns,
                       request_end_fn expire, void *owner, char *err)

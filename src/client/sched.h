@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "model/result.h" /* enum arrival: part of the run's configuration */
+#include "model/run_result.h" /* enum arrival: part of the run's configuration */
 
 struct sched {
     enum arrival arrival;

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 #include "net/target.h"
 
 #define TARGETS_MAX 10000

@@ -16,7 +16,7 @@
 #define RPCBENCH_DIST_H
 
 #include "client/spawn.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* What --version says of MPI: "with MPI, Open MPI 4.1.4" or "without
  * MPI". @return a static string. */

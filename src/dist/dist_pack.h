@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "base/buf.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* Appends h (its non-zero buckets and sums) to b. @return 0, or -1 when
  * memory cannot be had. */

@@ -17,6 +17,19 @@ static int64_t failed_of(const struct run_result *r)
     return known(r->errors) + known(r->unfinished) + known(r->unsent);
 }
 
+/* Pass when not even independent requests would show an excess in B; a
+ * regression when it shows with the rounds' dispersion too (failures in
+ * bursts weigh as the bursts they are); between the two, inconclusive: B
+ * failed more, in bursts the rounds do not agree on, and more rounds would
+ * tell (--rounds auto goes on; at the last look it blocks, exit 4, rather
+ * than pass a candidate that may fail). */
+static enum gate_verdict fail_verdict(const struct fail_test *f)
+{
+    if (!(f->p < f->alpha))
+        return GATE_PASS;
+    return f->p_bursts < f->alpha ? GATE_REGRESSION : GATE_INCONCLUSIVE;
+}
+
 void compare_failure_test(const struct comparison *c, size_t k, double tol,
                           struct fail_test *out)
 {
@@ -36,8 +49,18 @@ void compare_failure_test(const struct comparison *c, size_t k, double tol,
     out->tol = tol;
     out->rounds = k;
     out->p = count_test_stratified(t, k, &out->method);
+    out->dispersion = count_test_dispersion(t, k);
+    out->p_bursts = out->dispersion > 1 ? count_test_scaled(t, k, out->dispersion) : out->p;
     out->alpha = GATE_ALPHA / (c->looks > 0 ? c->looks : 1);
-    out->verdict = out->p < out->alpha ? GATE_REGRESSION : GATE_PASS;
+    out->verdict = fail_verdict(out);
+}
+
+int compare_failures_open(const struct comparison *c)
+{
+    int open = c->failures_implied && c->failures.verdict == GATE_INCONCLUSIVE;
+    for (int g = 0; g < c->plan.ngates; g++)
+        open |= c->plan.gates[g].fig == METRIC_ERRORS && c->gate[g].verdict == GATE_INCONCLUSIVE;
+    return open;
 }
 
 int compare_failures_regressed(const struct comparison *c)

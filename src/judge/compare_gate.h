@@ -43,8 +43,11 @@ struct fail_test {
     size_t rounds;
     double p;                  /* one-sided */
     enum count_method method;
+    double dispersion;         /* count_test_dispersion of the rounds (1: too few) */
+    double p_bursts;           /* p with the variance times the dispersion (> 1), else p */
     double alpha;              /* GATE_ALPHA / looks */
-    enum gate_verdict verdict; /* GATE_PASS or GATE_REGRESSION */
+    enum gate_verdict verdict; /* GATE_PASS, GATE_REGRESSION, or GATE_INCONCLUSIVE:
+                                  an excess in bursts the rounds do not agree on */
 };
 
 /* --rounds auto looks at the gates only after a whole block (A B, B A),

@@ -48,6 +48,7 @@ int compare_judge_gates(struct comparison *c, size_t k)
     compare_failure_test(c, k, 0, &c->failures);
     c->failures_implied = !errors_gate && (p->ngates || p->thresholds.n || p->bisect);
     regression |= c->failures_implied && c->failures.verdict == GATE_REGRESSION;
+    decided &= !(c->failures_implied && c->failures.verdict == GATE_INCONCLUSIVE);
     /* one regression fixes the exit code (compare_gates_exit): the gates
      * still open could not change it */
     return decided || regression;
@@ -61,6 +62,7 @@ int compare_gates_exit(const struct comparison *c)
         inconclusive |= c->gate[g].verdict == GATE_INCONCLUSIVE;
     }
     regression |= compare_failures_regressed(c);
+    inconclusive |= compare_failures_open(c);
     if (c->plan.bisect)
         return regression ? EXIT_BISECT_BAD : inconclusive ? EXIT_BISECT_SKIP : EXIT_OK;
     return regression ? EXIT_REGRESSION : inconclusive ? EXIT_INCONCLUSIVE : EXIT_OK;

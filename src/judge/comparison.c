@@ -10,57 +10,92 @@
 #include "model/result_merge.h"
 #include "model/server_cpu.h"
 
-/* The fewest calls an arm answered, and the least server CPU (ms; NAN
- * unknown) an arm's server used, in rounds [from, to). */
-static void least_in_rounds(const struct comparison *c, size_t from, size_t to, int64_t *calls,
-                            double *cpu_ms)
+/* The answered calls gate g's figure rests on in round r: the run's, or
+ * its call's for a per-call gate. */
+static int64_t gate_calls(const struct run_result *r, const struct gate *g)
 {
-    *calls = INT64_MAX;
-    *cpu_ms = INFINITY;
-    for (int a = 0; a < 2; a++)
-        for (size_t i = from; i < to; i++) {
-            const struct run_result *r = &c->arm[a].rounds[i];
-            int64_t n = result_answered_calls(r);
-            double cpu = result_cpu_ms_per_call(r) * (double)n;
-            *calls = n < *calls ? n : *calls;
-            *cpu_ms = isnan(cpu) || cpu < *cpu_ms ? cpu : *cpu_ms;
-        }
+    if (!g->call[0])
+        return result_answered_calls(r);
+    for (size_t i = 0; i < r->nverbs; i++)
+        if (!strcmp(r->verbs[i].name, g->call))
+            return r->verbs[i].latency.total_count;
+    return 0;
 }
 
-static int gates_cpu_per_call(const struct compare_plan *p)
+int64_t compare_gate_min_calls(const struct gate *g)
 {
-    for (int g = 0; g < p->ngates; g++)
-        if (p->gates[g].fig == METRIC_CPU_MS)
-            return 1;
+    switch (g->fig) {
+    case METRIC_P99:
+        return (int64_t)(COMPARE_TAIL_CALLS / 0.01);
+    case METRIC_P90:
+        return (int64_t)(COMPARE_TAIL_CALLS / 0.10);
+    case METRIC_P50:
+    case METRIC_MEAN:
+    case METRIC_CPU_MS:
+        return COMPARE_MIN_CALLS_CPU;
+    default:
+        return 0;
+    }
+}
+
+/* Round r too short for gate g: fewer calls than it needs, or (CPU per
+ * call) less server CPU than COMPARE_MIN_CPU_MS. Records the first such
+ * in *l (calls, need, cpu_ms, what). @return 1 when too short. */
+static int too_short(const struct run_result *r, const struct gate *g, struct round_length *l)
+{
+    int64_t calls = gate_calls(r, g), need = compare_gate_min_calls(g);
+    double cpu = g->fig == METRIC_CPU_MS ? result_cpu_ms_per_call(r) * (double)calls : INFINITY;
+    if (calls >= need && !(cpu < COMPARE_MIN_CPU_MS))
+        return 0;
+    l->calls = calls;
+    l->need = need;
+    l->cpu_ms = g->fig == METRIC_CPU_MS ? cpu : FIG_UNKNOWN;
+    snprintf(l->what, sizeof l->what, "%s", g->expr);
+    return 1;
+}
+
+/* The last whole block's rounds (c->pairs - 2, c->pairs), either arm:
+ * @return 1 when one was too short for a gate (too_short), else 0. */
+static int block_too_short(struct comparison *c, struct round_length *l)
+{
+    for (int a = 0; a < 2; a++)
+        for (size_t i = c->pairs - 2; i < c->pairs; i++)
+            for (int g = 0; g < c->plan.ngates; g++)
+                if (too_short(&c->arm[a].rounds[i], &c->plan.gates[g], l))
+                    return 1;
     return 0;
 }
 
 int64_t compare_round_length(struct comparison *c, int64_t round_ns)
 {
-    if (!c->plan.rounds_auto || !gates_cpu_per_call(&c->plan) || c->pairs < 2 ||
-        c->pairs % 2 || round_ns >= c->plan.longest_round_ns)
+    if (!c->plan.rounds_auto || c->pairs < 2 || c->pairs % 2 ||
+        round_ns >= c->plan.longest_round_ns)
         return round_ns;
-    int64_t calls;
-    double cpu_ms;
-    least_in_rounds(c, c->pairs - 2, c->pairs, &calls, &cpu_ms);
-    if (calls >= COMPARE_MIN_CALLS_CPU && !(cpu_ms < COMPARE_MIN_CPU_MS))
+    struct round_length l = c->longer;
+    if (!block_too_short(c, &l))
         return round_ns;
     int64_t next = round_ns * 2 < c->plan.longest_round_ns ? round_ns * 2
                                                            : c->plan.longest_round_ns;
-    if (!c->longer.from)
-        c->longer = (struct round_length){.from = c->pairs + 1, .from_ns = round_ns};
-    c->longer.to_ns = next;
-    c->longer.calls = calls;
-    c->longer.cpu_ms = cpu_ms;
+    if (!c->longer.from) {
+        l.from = c->pairs + 1;
+        l.from_ns = round_ns;
+    }
+    l.to_ns = next;
+    c->longer = l;
     return next;
 }
 
 void compare_round_length_why(const struct comparison *c, char *buf, size_t n)
 {
-    char cpu[48] = "server CPU unknown";
-    if (fig_known(c->longer.cpu_ms))
-        snprintf(cpu, sizeof cpu, "%.0f ms of server CPU", c->longer.cpu_ms);
-    snprintf(buf, n, "a round held %lld answered calls and %s", (long long)c->longer.calls, cpu);
+    const struct round_length *l = &c->longer;
+    char cpu[64] = "";
+    if (fig_known(l->cpu_ms))
+        snprintf(cpu, sizeof cpu, " and %.0f ms of server CPU (%.0f at least)", l->cpu_ms,
+                 COMPARE_MIN_CPU_MS);
+    else if (!strncmp(l->what, "cpu", 3) || strstr(l->what, ".cpu"))
+        snprintf(cpu, sizeof cpu, " and server CPU unknown");
+    snprintf(buf, n, "a round held %lld answered calls%s, too few for %s (%lld calls at least)",
+             (long long)l->calls, cpu, l->what, (long long)l->need);
 }
 
 void comparison_init(struct comparison *c, const struct compare_plan *p)

@@ -15,7 +15,7 @@
 #include "judge/verdict.h"
 #include "model/config_diff.h"
 #include "model/metric.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* What the judging and the reports read of the command line, copied from
  * compare's options by cli/cmd_compare.c: judge/ and report/ never see the
@@ -93,12 +93,14 @@ struct comparison {
     struct compare_stop stop;     /* an arm that stopped answering (live rounds only) */
     /* --rounds auto lengthened the rounds (compare_round_length): first
      * from round `from` (1-based; 0: never), from from_ns, and last to
-     * to_ns, because a round before it held `calls` answered calls (fewer
-     * than COMPARE_MIN_CALLS_CPU), using cpu_ms of the server's CPU. */
+     * to_ns, because a round before it held `calls` answered calls, fewer
+     * than the `need` of the gate `what` (compare_gate_min_calls), or
+     * cpu_ms of the server's CPU (a CPU gate's; unknown for others). */
     struct round_length {
         size_t from;
-        int64_t from_ns, to_ns, calls;
+        int64_t from_ns, to_ns, calls, need;
         double cpu_ms;
+        char what[128];
     } longer;
 };
 
@@ -119,18 +121,31 @@ void comparison_init(struct comparison *c, const struct compare_plan *p);
  * rounds of 240 ms each). */
 #define COMPARE_MIN_CPU_MS 1000.0
 
+/* A percentile rests on the calls beyond it: with fewer than this many
+ * per round and arm, p99's ratio between two rounds of one server moves by
+ * tens of percent (an A/A at 50/s, 5 s rounds: 2 or 3 calls beyond p99),
+ * and a +-10 % gate cannot decide. */
+#define COMPARE_TAIL_CALLS 10
+
+/* @return the answered calls per round and arm gate g needs:
+ * COMPARE_TAIL_CALLS beyond its percentile (p99 1000, p90 100),
+ * COMPARE_MIN_CALLS_CPU for p50, the mean and CPU per call, 0 for the
+ * rest (rate, errors, bytes: counts, or figures of every call). */
+int64_t compare_gate_min_calls(const struct gate *g);
+
 /* --rounds auto's longer rounds: after each whole block (A B, B A: the
  * rounds c->pairs - 1 and c->pairs, so both of a block have one length),
- * when a cpu_ms_per_call gate is asked for and an arm answered fewer than
- * COMPARE_MIN_CALLS_CPU calls in one of them, the next rounds are twice as
- * long as round_ns, at most c->plan.longest_round_ns (likewise when the
- * server's CPU in a round was under COMPARE_MIN_CPU_MS); c->longer records
- * the first lengthening. @return the next rounds' length (ns): round_ns
- * when nothing changes. */
+ * when an arm answered fewer calls in one of them than a gate needs
+ * (compare_gate_min_calls; for a cpu_ms_per_call gate also less than
+ * COMPARE_MIN_CPU_MS of server CPU), the next rounds are twice as long as
+ * round_ns, at most c->plan.longest_round_ns; c->longer records the
+ * first lengthening and the last reason. @return the next rounds' length
+ * (ns): round_ns when nothing changes. */
 int64_t compare_round_length(struct comparison *c, int64_t round_ns);
 
 /* Why the rounds were lengthened, for stderr and the report: "a round held
- * N answered calls and M ms of server CPU" (or "CPU unknown"), into buf
+ * N answered calls, too few for p99:+10% (1000 calls at least)", with the
+ * server's CPU for a CPU gate, into buf
  * (caller's, n bytes, always terminated). */
 void compare_round_length_why(const struct comparison *c, char *buf, size_t n);
 
@@ -253,6 +268,10 @@ void compare_failure_test(const struct comparison *c, size_t k, double tol,
 /* @return 1 when the failures rule found B failing more than allowed
  * (the implied rule, or an errors gate), else 0. */
 int compare_failures_regressed(const struct comparison *c);
+
+/* @return 1 when the failures rule (implied, or an errors gate) is still
+ * inconclusive: B failed more, in bursts the rounds do not agree on. */
+int compare_failures_open(const struct comparison *c);
 
 /* @return the exit code the gates give (README, base/exit_code.h): EXIT_OK
  * all pass, EXIT_REGRESSION a regression (the failures rule's included),

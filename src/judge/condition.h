@@ -37,7 +37,7 @@
 #include <json-c/json.h>
 
 #include "base/err.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 #define COND_MAX 32
 #define COND_EXPR_LEN 96

@@ -50,23 +50,59 @@ double count_test_fisher(const struct count_table *t)
     return p < 1 ? p : 1;
 }
 
+/* Table h's X against its mean and variance under "B no worse": the
+ * hypergeometric's. @return 0 for a table that tells nothing, else 1. */
+static int table_moments(const struct hyper *h, double *e, double *v)
+{
+    if (h->lo == h->hi || h->N < 2)
+        return 0;
+    double na = h->N - h->nb;
+    *e = h->m * h->nb / h->N;
+    *v = h->m * (h->N - h->m) * na * h->nb / (h->N * h->N * (h->N - 1));
+    return *v > 0;
+}
+
+double count_test_dispersion(const struct count_table *t, size_t k)
+{
+    double sum = 0, sq = 0, n = 0, fails = 0, reqs = 0, inv = 0;
+    for (size_t i = 0; i < k; i++) {
+        double na = (double)t[i].n_a, nb = (double)t[i].n_b;
+        if (na <= 0 || nb <= 0)
+            continue;
+        double fa = (double)clamp(t[i].fail_a, 0, t[i].n_a);
+        double fb = (double)clamp(t[i].fail_b, 0, t[i].n_b), d = fb / nb - fa / na;
+        sum += d;
+        sq += d * d;
+        n++;
+        fails += fa + fb;
+        reqs += na + nb;
+        inv += 1 / na + 1 / nb;
+    }
+    double p = reqs > 0 ? fails / reqs : 0, expect = p * (1 - p) * inv / (n > 0 ? n : 1);
+    if (n < 3 || !(expect > 0))
+        return 1;
+    double var = (sq - sum * sum / n) / (n - 1);
+    return var > 0 ? var / expect : 0;
+}
+
 /* The Cochran-Mantel-Haenszel statistic's one-sided normal tail, with
- * the continuity correction: sum of X against its mean and variance. */
-static double cmh_normal(const struct count_table *t, size_t k)
+ * the continuity correction: sum of X against its mean and variance,
+ * the variance times phi (1: independent requests). */
+static double cmh_normal(const struct count_table *t, size_t k, double phi)
 {
     double s = 0, e = 0, v = 0;
     for (size_t i = 0; i < k; i++) {
         struct hyper h = hyper_of(&t[i]);
-        if (h.lo == h.hi || h.N < 2)
+        double ei, vi;
+        if (!table_moments(&h, &ei, &vi))
             continue;
-        double na = h.N - h.nb;
         s += (double)h.obs;
-        e += h.m * h.nb / h.N;
-        v += h.m * (h.N - h.m) * na * h.nb / (h.N * h.N * (h.N - 1));
+        e += ei;
+        v += vi;
     }
     if (v <= 0)
         return 1;
-    double z = (s - e - 0.5) / sqrt(v);
+    double z = (s - e - 0.5) / sqrt(v * phi);
     return 0.5 * erfc(z / sqrt(2));
 }
 
@@ -125,7 +161,12 @@ double count_test_stratified(const struct count_table *t, size_t k, enum count_m
     double p = exact(t, k);
     if (method)
         *method = p >= 0 ? COUNT_EXACT : COUNT_NORMAL;
-    return p >= 0 ? p : cmh_normal(t, k);
+    return p >= 0 ? p : cmh_normal(t, k, 1);
+}
+
+double count_test_scaled(const struct count_table *t, size_t k, double phi)
+{
+    return cmh_normal(t, k, phi > 0 ? phi : 1);
 }
 
 void count_test_allow(struct count_table *t, size_t k, double tol)

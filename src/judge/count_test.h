@@ -51,6 +51,27 @@ double count_test_fisher(const struct count_table *t);
  * out of memory, the normal approximation. */
 double count_test_stratified(const struct count_table *t, size_t k, enum count_method *method);
 
+/* Failures that come in bursts (a second of overload on a shared
+ * machine, a server's pause) are not independent requests: B's failure
+ * share minus A's then moves from round to round far more than chance
+ * allows, and the tests above, which count requests as independent, call
+ * one burst in one arm a regression (an A/A at 50/s on a loaded machine:
+ * p < 1e-9 from one round). The dispersion is the rounds' spread of that
+ * difference over the spread independent requests would give: the
+ * variance of d_i = fail_b/n_b - fail_a/n_a over the rounds where both arms
+ * sent, against the mean of p(1 - p)(1/n_a + 1/n_b), p the pooled failure
+ * share. About 1 for independent failures, and still about 1 for a
+ * candidate that fails more in every round (its d_i are alike).
+ * @return the dispersion (>= 0), or 1 with fewer than 3 such rounds or no
+ * failure at all (too few to tell). */
+double count_test_dispersion(const struct count_table *t, size_t k);
+
+/* The Cochran-Mantel-Haenszel test with its variance times phi (the
+ * dispersion, as a quasi-likelihood test scales it): the one-sided normal
+ * p-value, continuity-corrected; phi 1 is the plain normal CMH. @return
+ * it (1 for k = 0 or no failure). */
+double count_test_scaled(const struct count_table *t, size_t k, double phi);
+
 /* The convolution's longest support before the normal approximation. */
 #define COUNT_EXACT_MAX 200000
 

@@ -10,7 +10,7 @@
 #include <stddef.h>
 
 #include "judge/condition.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 #define FAIL_RULE_ALPHA 0.05
 

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "judge/condition.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* Large: callers keep it static. */
 struct verdict {

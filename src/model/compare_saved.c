@@ -127,13 +127,45 @@ static size_t comparison_rounds(json_object *root, json_object *rounds[2])
     return n;
 }
 
+/* A string member of o into out (n bytes, always terminated; "" absent). */
+static void copy_string(json_object *o, const char *key, char *out, size_t n)
+{
+    json_object *v;
+    const char *str = json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string)
+                          ? json_object_get_string(v) : "";
+    snprintf(out, n, "%s", str);
+}
+
+/* The saved "stopped" (compare_json's stop_json) into *stop; arm -1 when
+ * absent or not "A" / "B". */
+static void load_stop(json_object *root, struct saved_stop *stop)
+{
+    json_object *o, *v;
+    char arm[4];
+    memset(stop, 0, sizeof *stop);
+    stop->arm = -1;
+    if (!json_object_object_get_ex(root, "stopped", &o) || !json_object_is_type(o, json_type_object))
+        return;
+    copy_string(o, "arm", arm, sizeof arm);
+    if (strcmp(arm, "A") && strcmp(arm, "B"))
+        return;
+    stop->arm = arm[0] == 'B';
+    if (json_object_object_get_ex(o, "round", &v) && json_object_is_type(v, json_type_int) &&
+        json_object_get_int64(v) >= 0)
+        stop->round = (size_t)json_object_get_int64(v);
+    stop->a_answered = json_object_object_get_ex(o, "a_answered", &v) && json_object_get_boolean(v);
+    copy_string(o, "why", stop->why, sizeof stop->why);
+    copy_string(o, "a_why", stop->a_why, sizeof stop->a_why);
+}
+
 /* compare AB.json: a saved comparison, every round of both arms. */
 static int load_comparison(const char *path, struct run_result *rounds[2], size_t nrounds[2],
-                           char *err)
+                           struct saved_stop *stop, char *err)
 {
     json_object *root = json_object_from_file(path), *arr[2];
     size_t n = comparison_rounds(root, arr);
     int rc = -1;
+    load_stop(root, stop);
     if (n == 0 && result_json_is_sweep(root))
         snprintf(err, ERR_LEN, "%.120s: a saved sweep: name two of its cells, "
                  "FILE#SEL FILE#SEL (SEL: 3, or rate=8,proto=jsonrpc)", path);
@@ -153,14 +185,16 @@ static int load_comparison(const char *path, struct run_result *rounds[2], size_
 }
 
 int compare_load_saved(const char *const *paths, size_t npaths, struct run_result *rounds[2],
-                       size_t nrounds[2], char *err)
+                       size_t nrounds[2], struct saved_stop *stop, char *err)
 {
     rounds[0] = rounds[1] = NULL;
     nrounds[0] = nrounds[1] = 0;
+    memset(stop, 0, sizeof *stop);
+    stop->arm = -1;
     if (npaths == 2)
         return load_pair(paths, rounds, nrounds, err);
     if (npaths == 1)
-        return load_comparison(paths[0], rounds, nrounds, err);
+        return load_comparison(paths[0], rounds, nrounds, stop, err);
     snprintf(err, ERR_LEN, "give two saved results (A.json B.json), one saved comparison, or none");
     return -1;
 }

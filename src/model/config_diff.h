@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 
 #define CONFIG_DIFF_MAX 48 /* differences kept: one per field at most */
 #define CONFIG_FIELDS_MAX 64 /* fields of a list */

@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 
 enum config_key_kind {
     CFK_BOOL,       /* int: true / false; absent: 0 */

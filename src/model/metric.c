@@ -70,7 +70,7 @@ const struct metric_def metric_defs[METRIC_ALL] = {
     [METRIC_CPU_PCT] = {"server_cpu", "server CPU", "server_cpu_pct", "cpu", "CPU %", MU_PCT, 0, 6,
                         cpu_pct},
     /* Files before issue 40 keyed this figure cpu_ms_per_call in the sweep's
-     * CSV and a stage of a saved result (README says so, under JSON and the sweep's CSV). */
+     * CSV and a stage of a saved result (docs/files.md says so). */
     [METRIC_CPU_MS] = {"cpu_ms_per_call", "server CPU-ms/call", "server_cpu_ms_per_call",
                        "cpu-ms", "CPU-ms/call", MU_CPU_MS, 0, 7, cpu_ms},
     [METRIC_BYTES] = {"bytes", "bytes/response", "bytes_per_response", "bytes", "bytes/resp",

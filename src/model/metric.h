@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* In the order compare's tables show them: the first METRIC_N are
  * compare's figures (its tables, JSON, page and --gate); those after it

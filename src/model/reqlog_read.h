@@ -19,7 +19,7 @@
 #define RPCBENCH_REQLOG_READ_H
 
 #include "base/err.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* The line before a --requests-log's header (client/reqlog.c writes it):
  * this tag, a blank, then {"config": ..., "target": ...} as one line of

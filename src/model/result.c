@@ -1,4 +1,4 @@
-#include "model/result.h"
+#include "model/run_result.h"
 #include "model/server_cpu.h"
 
 #include <signal.h>

@@ -13,7 +13,7 @@
 
 #include <json-c/json.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* Errors go into err (ERR_LEN bytes, caller-owned) as one line. */
 

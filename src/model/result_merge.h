@@ -5,7 +5,7 @@
 #ifndef RPCBENCH_RESULT_MERGE_H
 #define RPCBENCH_RESULT_MERGE_H
 
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* How result_merge combines two results:
  * SEQUENTIAL: back to back (compare's rounds of one arm, or saved runs

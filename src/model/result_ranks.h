@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <json-c/json.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* Adds "ranks": [{rank, host, sent, ok, errors, achieved, send_lag_p99,
  * client_cpu_pct, clock_offset_us, lost}], "clock_error_us" and

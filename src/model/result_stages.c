@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/units.h"
-#include "model/result.h"
+#include "model/run_result.h"
 #include "model/server_cpu.h"
 
 int result_stages_init(struct run_result *r)

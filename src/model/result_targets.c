@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "base/safetext.h"
-#include "model/result.h"
+#include "model/run_result.h"
 #include "model/result_json.h"
 #include "stats/hdrlog.h"
 

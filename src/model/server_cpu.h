@@ -30,7 +30,7 @@
 
 #include <stddef.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 
 #define SERVER_CPU_AUTO_IDLE_NS 3000000000LL
 #define SERVER_CPU_AUTO_IDLE_RATE 5.0

@@ -10,7 +10,7 @@
 
 #include "base/err.h"
 #include "model/metric.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* What varies from cell to cell. Fields a sweep does not vary still hold
  * the value every cell used. vms is 0 against --url (not applicable).

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 #include "profile/fold.h"
 #include "profile/perf.h"
 #include "profile/pysample.h"

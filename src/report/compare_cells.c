@@ -143,6 +143,19 @@ void compare_warning_prefix(const struct comparison *c, int a, size_t i, char *o
         snprintf(out, len, "%c: ", c->arm[a].letter);
 }
 
+/* The errors row's verdict: decided on every request that did not end
+ * ok (errors, unfinished, unsent), which the row's figure (errors only)
+ * may not show, so the counts are said: "B fails more: 45 vs 12 failed
+ * (counts, p 2.3e-05)". */
+static void failures_verdict_text(const struct fail_test *f, int fails_more, char *v, size_t n)
+{
+    const char *word = fails_more ? "B fails more"
+                       : f->verdict == GATE_INCONCLUSIVE ? "B fails more in bursts?"
+                                                         : "no excess in B";
+    snprintf(v, n, "%s: %lld vs %lld failed (counts, p %.2g)", word, (long long)f->failed[1],
+             (long long)f->failed[0], f->verdict == GATE_INCONCLUSIVE ? f->p_bursts : f->p);
+}
+
 /* The summary's row of figure f. @return doc_table_add_row's. */
 static int summary_row(const struct comparison *c, struct doc_table *t, int f,
                        const struct report_unit *u, char *err)
@@ -159,8 +172,7 @@ static int summary_row(const struct comparison *c, struct doc_table *t, int f,
     enum cmp_verdict kind = compare_verdict(c, f, v, sizeof v);
     int fails_more = f == METRIC_ERRORS && c->failures.verdict == GATE_REGRESSION;
     if (f == METRIC_ERRORS) /* decided on the counts (compare_failures.c), never n/a */
-        snprintf(v, sizeof v, "%s (counts, p %.2g)", fails_more ? "B fails more" :
-                 "no excess in B", c->failures.p);
+        failures_verdict_text(&c->failures, fails_more, v, sizeof v);
     const char *cells[5] = {compare_fig_name(c, f), va, vb, r, v};
     /* an interval that shows a difference either way stands out */
     unsigned flags = kind == CMP_B_LOWER || kind == CMP_B_HIGHER || fails_more

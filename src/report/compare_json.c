@@ -33,6 +33,8 @@ static json_object *fail_json(const struct fail_test *f)
     json_object_object_add(o, "alpha", json_object_new_double(f->alpha));
     json_object_object_add(o, "test", json_object_new_string(
                                           f->method == COUNT_EXACT ? "exact" : "normal"));
+    json_object_object_add(o, "dispersion", finite_or_null(f->dispersion));
+    json_object_object_add(o, "p_bursts", finite_or_null(f->p_bursts));
     json_object_object_add(o, "verdict",
                            json_object_new_string(compare_stats_verdict_name(f->verdict)));
     return o;
@@ -212,7 +214,8 @@ static json_object *longer_json(const struct round_length *l)
     json_object_object_add(o, "from_s", json_object_new_double((double)l->from_ns / 1e9));
     json_object_object_add(o, "to_s", json_object_new_double((double)l->to_ns / 1e9));
     json_object_object_add(o, "answered_calls", json_object_new_int64(l->calls));
-    json_object_object_add(o, "min_calls", json_object_new_int(COMPARE_MIN_CALLS_CPU));
+    json_object_object_add(o, "min_calls", json_object_new_int64(l->need));
+    json_object_object_add(o, "for_gate", json_object_new_string(l->what));
     json_object_object_add(o, "server_cpu_ms", finite_or_null(l->cpu_ms));
     json_object_object_add(o, "min_server_cpu_ms", json_object_new_double(COMPARE_MIN_CPU_MS));
     return o;

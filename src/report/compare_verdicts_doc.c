@@ -44,13 +44,17 @@ static double share_pct(int64_t failed, int64_t requests)
  * and the JUnit file. */
 static void compare_failure_detail(const struct fail_test *f, char *out, size_t len)
 {
+    char bursts[96] = "";
+    if (f->verdict == GATE_INCONCLUSIVE)
+        snprintf(bursts, sizeof bursts, "; in bursts (dispersion %.3g): p %.2g, more rounds "
+                 "would tell", f->dispersion, f->p_bursts);
     snprintf(out, len, "failed A %lld of %lld (%.1f%%), B %lld of %lld (%.1f%%), B allowed "
-             "+%g points: p %.2g %s alpha %g (%s, %zu round%s)", (long long)f->failed[0],
+             "+%g points: p %.2g %s alpha %g (%s, %zu round%s)%s", (long long)f->failed[0],
              (long long)f->requests[0], share_pct(f->failed[0], f->requests[0]),
              (long long)f->failed[1], (long long)f->requests[1],
              share_pct(f->failed[1], f->requests[1]), f->tol * 100, f->p,
-             f->verdict == GATE_REGRESSION ? "<" : ">=", f->alpha, fail_test_method(f),
-             f->rounds, f->rounds == 1 ? "" : "s");
+             f->verdict == GATE_PASS ? ">=" : "<", f->alpha, fail_test_method(f),
+             f->rounds, f->rounds == 1 ? "" : "s", bursts);
 }
 
 int compare_has_gates(const struct comparison *c)
@@ -64,8 +68,10 @@ static void failure_verdict(struct doc_verdicts *d, const struct comparison *c)
 {
     if (!c->failures_implied)
         return;
-    struct doc_verdict *k = doc_verdicts_add(d, DOC_V_GATE, c->failures.verdict == GATE_REGRESSION
-                                                               ? DOC_FAIL : DOC_PASS);
+    enum gate_verdict v = c->failures.verdict;
+    struct doc_verdict *k = doc_verdicts_add(d, DOC_V_GATE, v == GATE_REGRESSION ? DOC_FAIL
+                                                            : v == GATE_INCONCLUSIVE
+                                                                ? DOC_INCONCLUSIVE : DOC_PASS);
     if (!k)
         return;
     snprintf(k->expr, sizeof k->expr, "%s", COMPARE_FAILURES_EXPR);
@@ -76,13 +82,14 @@ static void failure_verdict(struct doc_verdicts *d, const struct comparison *c)
 
 /* What would decide inconclusive gate g, in words ("" when nothing can be
  * said: no interval, or not inconclusive); terse for a JUnit message,
- * whose detail has ERR_LEN bytes. */
+ * whose detail has DOC_DETAIL_LEN bytes beside the rest. */
 static void gate_needs_text(const struct comparison *c, int g, int terse, char *out, size_t len)
 {
     const struct gate_result *r = &c->gate[g];
     out[0] = 0;
-    if (r->verdict != GATE_INCONCLUSIVE || !(r->half_width > 0))
-        return; /* decided, no interval, or no noise to scale */
+    if (r->verdict != GATE_INCONCLUSIVE || !(r->half_width > 0) ||
+        c->plan.gates[g].fig == METRIC_ERRORS)
+        return; /* decided, no interval, no noise to scale, or counts (their detail says) */
     char bound[16];
     compare_stats_fmt_ratio(gate_bound(&c->plan.gates[g]), bound, sizeof bound);
     double round_s = ceil(r->longer * (double)c->arm[0].cfg.duration_ns / 1e9);
@@ -225,14 +232,12 @@ static void gates_notes(struct doc_table *t, const struct comparison *c)
             n += snprintf(t->notes + n, sizeof t->notes - (size_t)n, "\n%s", needs);
     }
     if (c->longer.from && n > 0 && (size_t)n < sizeof t->notes) {
-        char from[32], to[32], why[128];
+        char from[32], to[32], why[256];
         units_format_duration(c->longer.from_ns, from, sizeof from);
         units_format_duration(c->longer.to_ns, to, sizeof to);
         compare_round_length_why(c, why, sizeof why);
         n += snprintf(t->notes + n, sizeof t->notes - (size_t)n, "\nrounds lengthened from "
-                      "round %zu, from %s up to %s: %s, too few for CPU per call (%d calls "
-                      "and %.0f ms at least)", c->longer.from, from, to, why,
-                      COMPARE_MIN_CALLS_CPU, COMPARE_MIN_CPU_MS);
+                      "round %zu, from %s up to %s: %s", c->longer.from, from, to, why);
     }
     /* an arm that stopped answering ended them too, and says so in the header */
     if (c->plan.rounds_auto && !c->interrupted && c->stop.arm < 0 &&

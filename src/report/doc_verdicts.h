@@ -24,6 +24,10 @@ enum doc_verdict_status {
 /* What a verdict judges. */
 enum doc_vkind { DOC_V_THRESHOLD, DOC_V_GATE, DOC_V_RUN };
 
+/* A verdict's detail, whole: a failures rule's counts, test and bursts
+ * line runs past 256 bytes, and a cut one lost what would decide it. */
+#define DOC_DETAIL_LEN 640
+
 struct doc_verdict {
     enum doc_vkind kind;
     enum doc_verdict_status status;
@@ -31,8 +35,8 @@ struct doc_verdict {
     char name[160];      /* its testcase's: "p99<100ms", "A p99<5s", "gate p99:+10%" */
     char classname[64];  /* its testcase's class: "rpcbench.run" */
     char group[96];      /* whose: "arm A (xmlrpc)" ("" the one result's) */
-    char detail[ERR_LEN]; /* the measured value and the bound: "p99 = 8.167ms,
-                             bound < 5000ms"; a DOC_ERROR's why */
+    char detail[DOC_DETAIL_LEN]; /* the measured value and the bound: "p99 = 8.167ms,
+                                    bound < 5000ms"; a DOC_ERROR's why */
 };
 
 /* One document of n verdicts, in the order they are written; as many as
@@ -72,7 +76,8 @@ void doc_verdicts_text(FILE *out, const struct doc_verdicts *d, const char *grou
  * testcase per verdict, every text XML-escaped (characters XML 1.0 cannot
  * hold become "\xHH"). A passed verdict's message ("GROUP: DETAIL: WORD",
  * without "GROUP: " when it has none) is its system-out, a failed or
- * inconclusive one's a <failure type="threshold">, a DOC_ERROR's detail
+ * inconclusive one's a <failure type="threshold"> (a gate's "regression" or
+ * "inconclusive", the run's "run"), a DOC_ERROR's detail
  * an <error type="interrupted">; the lost, if any, one testcase with an
  * <error type="lost">. junit.c.
  * @return 0, or -1 with err (ERR_LEN, caller-owned): cannot write. */

@@ -18,7 +18,7 @@
 #include "base/err.h"
 #include "stats/hdrlog.h"
 #include "stats/hist.h"
-#include "model/result.h"
+#include "model/run_result.h"
 
 /* --hdr-log: an interval log that may span several runs (compare's
  * rounds of one arm); timestamps are wall-clock seconds since the first

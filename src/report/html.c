@@ -91,6 +91,12 @@ static const char css[] =
     "td.sig{font-weight:600}pre{background:var(--card);padding:8px;white-space:pre-wrap}"
     "h3{font-size:1em;margin:1em 0 .2em}\n"
     "footer{color:var(--mute);font-size:.85em;margin-top:2em}\n"
+    /* a phone's width (after the rules it overrides): tables tighter, so
+     * that compare's summary (figure, A, B, B/A, the interval) fits whole
+     * and no column hides under the sticky verdict column; a caption wraps
+     * within the window, never past it */
+    "@media (max-width:600px){table{font-size:12px}th,td{padding:3px 4px}"
+    "caption{max-width:calc(100vw - 24px)}}\n"
     "@media print{body{max-width:none;padding:0;font-size:11px}.readout{display:none}"
     "figure.chart,table,.warn,.cards{break-inside:avoid}}\n";
 

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 #include "report/doc_chart.h"
 
 /* The document up to <main>: doctype, title (escaped), inline CSS, an empty

@@ -27,19 +27,29 @@ static void put_escaped(FILE *f, const char *s)
     }
 }
 
-/* One testcase: its message says what the text's line says. */
+/* A failed testcase's type, for a CI's grouping: "threshold" (a --threshold
+ * that failed), "regression" or "inconclusive" (a gate), "run" (the run
+ * itself: an arm that stopped), "interrupted" (a DOC_ERROR). */
+static const char *failure_type(const struct doc_verdict *v)
+{
+    if (v->status == DOC_ERROR)
+        return "interrupted";
+    switch (v->kind) {
+    case DOC_V_THRESHOLD: return "threshold";
+    case DOC_V_GATE: return doc_verdict_word(v);
+    default: return "run";
+    }
+}
+
+/* One testcase: its message says what the text's line says, whole. */
 static void put_case(FILE *f, const struct doc_verdict *v)
 {
-    char full[sizeof v->group + sizeof v->detail + 32], msg[ERR_LEN];
+    char msg[sizeof v->group + sizeof v->detail + 32];
     if (v->status == DOC_ERROR)
-        snprintf(full, sizeof full, "%s", v->detail);
+        snprintf(msg, sizeof msg, "%s", v->detail);
     else
-        snprintf(full, sizeof full, "%s%s%s: %s", v->group, v->group[0] ? ": " : "",
+        snprintf(msg, sizeof msg, "%s%s%s: %s", v->group, v->group[0] ? ": " : "",
                  v->detail, doc_verdict_word(v));
-    /* cut to ERR_LEN as the message always was: the same bytes as before */
-    size_t n = strnlen(full, sizeof msg - 1);
-    memcpy(msg, full, n);
-    msg[n] = 0;
     fputs("    <testcase classname=\"", f);
     put_escaped(f, v->classname);
     fputs("\" name=\"", f);
@@ -53,7 +63,7 @@ static void put_case(FILE *f, const struct doc_verdict *v)
         const char *tag = v->status == DOC_ERROR ? "error" : "failure";
         fprintf(f, "      <%s message=\"", tag);
         put_escaped(f, msg);
-        fprintf(f, "\" type=\"%s\">", v->status == DOC_ERROR ? "interrupted" : "threshold");
+        fprintf(f, "\" type=\"%s\">", failure_type(v));
         put_escaped(f, msg);
         fprintf(f, "</%s>\n", tag);
     }

@@ -2,7 +2,7 @@
  * scrapes (--metrics-listen): the OpenMetrics text format, or Prometheus'
  * older text format 0.0.4 for a scraper that does not ask for
  * OpenMetrics. The state follows the run through the engine's live views
- * (model/result.h's struct live_view, one per interval), so a scrape
+ * (model/run_result.h's struct live_view, one per interval), so a scrape
  * reads figures at most one --interval old; the figures are the report's:
  *
  *   rpcbench_requests_total{call}            offered (due) in the measured window
@@ -24,7 +24,7 @@
 #define RPCBENCH_OPENMETRICS_H
 
 #include "base/buf.h"
-#include "model/result.h"
+#include "model/run_result.h"
 #include "stats/buckets.h"
 
 /* Which run of a command the figures are: compare's arm and round, sweep's

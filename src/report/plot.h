@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 #include "base/units.h"
 
 /* Writes the SVG of narms results (1: a run; 2: a comparison's arms A

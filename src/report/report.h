@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 #include "base/units.h"
 #include "stats/buckets.h"
 #include "report/doc_kv.h"

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 #include "report/doc_table.h"
 
 /* r is only read; write errors on out are the caller's to check. */

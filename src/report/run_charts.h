@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "model/result.h"
+#include "model/run_result.h"
 #include "report/doc_chart.h"
 
 /* The timeline charts: achieved rate, latency (p50, p99), CPU (and the

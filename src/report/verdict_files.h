@@ -9,7 +9,7 @@
 #include <json-c/json.h>
 
 #include "judge/verdict.h"
-#include "model/result.h"
+#include "model/run_result.h"
 #include "report/doc_verdicts.h"
 
 /* @return r's JSON with a "thresholds" array of the verdicts when v judged

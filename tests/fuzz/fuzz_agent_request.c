@@ -5,7 +5,7 @@
  * agent_conn.c's read_request does), then in one read: both must agree
  * (complete or not, the head's length, refused or not, the status), and
  * what is accepted must respect the documented bounds. The sample lines a
- * run parses (stats/agent_wire.h) get the same bytes, line by line.
+ * run parses (proc/agent_wire.h) get the same bytes, line by line.
  *
  * Byte 0: the read size (0: everything at once, else 1..255 bytes per
  * read). The rest is the byte stream. */
@@ -15,7 +15,7 @@
 
 #include "agent/agent_request.h"
 #include "base/err.h"
-#include "stats/agent_wire.h"
+#include "proc/agent_wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

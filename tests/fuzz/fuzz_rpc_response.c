@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "encoders/encoder.h"
-#include "encoders/expect.h"
+#include "workload/expect.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /* agent_wire: the agent's sample and clock lines (agent_wire.h). */
-#include "stats/agent_wire.h"
+#include "proc/agent_wire.h"
 
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* expect: --expect's checks on a decoded result (expect.h). */
-#include "encoders/expect.h"
+#include "workload/expect.h"
 
 #include <ctype.h>
 #include <math.h>

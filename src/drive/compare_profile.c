@@ -1,5 +1,5 @@
 /* compare_profile: see compare_profile.h. */
-#include "cli/compare_profile.h"
+#include "drive/compare_profile.h"
 
 #include <math.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #ifndef RPCBENCH_PROCTREE_TESTING_H
 #define RPCBENCH_PROCTREE_TESTING_H
 
-#include "stats/proctree.h"
+#include "proc/proctree.h"
 
 /* @return 1 when a process with this comm and command line (cmdline:
  * argv as NUL-separated strings, len bytes) is called name, else 0. A name

@@ -1,6 +1,6 @@
 /* workload: reads a workload file into calls (workload.h says what a line
  * holds). Every mistake names the file and line, before anything is sent. */
-#include "encoders/workload.h"
+#include "workload/workload.h"
 
 #include <errno.h>
 #include <stdio.h>

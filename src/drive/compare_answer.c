@@ -1,12 +1,12 @@
 /* compare_answer: one call to an arm, before round 1 and after B stopped
  * answering (compare_answer.h). */
-#include "cli/compare_answer.h"
+#include "drive/compare_answer.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "base/clock.h"
-#include "cli/cli_round.h"
+#include "drive/round.h"
 #include "dist/dist.h"
 
 /* How long the call waits for its answer at most: the answer does not
@@ -53,13 +53,13 @@ static int call_arm(const struct comparison *c, int a, const struct child_server
     static struct run_config cfg; /* large: off the stack */
     static struct run_result res;
     call_config(&c->arm[a].cfg, &cfg);
-    cli_round_catch_sigint();
+    drive_catch_sigint();
     int rc = dist_measured_run(&cfg, NULL, cs, &res, why); /* every rank decides alike */
-    cli_round_catch_sigint(); /* the engine let SIGINT go: a ^C is noted again */
+    drive_catch_sigint(); /* the engine let SIGINT go: a ^C is noted again */
     int sig = rc == 0 ? res.interrupted : 0;
     result_free(&res);
     if (sig) {
-        cli_round_note_signal(sig);
+        drive_note_signal(sig);
         return -sig;
     }
     return rc == 0;

@@ -1,7 +1,7 @@
 /* live_metrics: the endpoint, fed from the runs' live views
  * (live_metrics.h). The load loop renders once per interval; the endpoint's
  * thread only copies bytes out. */
-#include "cli/live_metrics.h"
+#include "drive/live_metrics.h"
 
 #include <stdio.h>
 
@@ -31,17 +31,17 @@ static void on_snapshot(void *ctx, const struct live_view *v)
     publish();
 }
 
-int live_metrics_start(const struct options *o, char *err)
+int live_metrics_start(const char *listen, const struct run_config *cfg, char *err)
 {
-    if (!o->metrics_listen[0] || !dist_is_root())
+    if (!listen[0] || !dist_is_root())
         return 0; /* under mpirun rank 0 serves the job's figures */
-    if (om_init(&live.om, o->cfg.buckets, err))
+    if (om_init(&live.om, cfg->buckets, err))
         return -1;
-    live.ep = metrics_endpoint_start(o->metrics_listen, err);
+    live.ep = metrics_endpoint_start(listen, err);
     if (!live.ep)
         return -1;
     publish();
-    if (!o->cfg.quiet)
+    if (!cfg->quiet)
         fprintf(stderr, "metrics: http://%s/metrics\n", metrics_endpoint_address(live.ep));
     return 0;
 }

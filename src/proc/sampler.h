@@ -9,8 +9,8 @@
 #define RPCBENCH_SAMPLER_H
 
 #include "base/figure.h"
-#include "stats/procstat.h"
-#include "stats/proctree.h"
+#include "proc/procstat.h"
+#include "proc/proctree.h"
 
 /* One point of the timeline. Percentages are over the interval since the
  * previous sample; every figure (a double) is FIG_UNKNOWN (base/figure.h)

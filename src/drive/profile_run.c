@@ -1,16 +1,16 @@
-/* cli_profile: see cli_profile.h. */
-#include "cli/cli_profile.h"
+/* profile_run: see profile_run.h. */
+#include "drive/profile_run.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dist/dist.h"
-#include "stats/proctree.h"
+#include "proc/proctree.h"
 
-int cli_profile_alone(const struct options *o, const char *what, char *err)
+int drive_profile_alone(const struct profile_opts *o, const char *what, char *err)
 {
-    if (!o->profile.on || dist_size() <= 1)
+    if (!o->on || dist_size() <= 1)
         return 0;
     snprintf(err, ERR_LEN, "--profile: not under mpirun (the profiler runs beside one "
              "process); profile a %s of one process", what);
@@ -65,7 +65,7 @@ static long profiled_pids(const struct run_config *cfg, const struct child_serve
     return -1;
 }
 
-int cli_profile_start(const struct profile_opts *o, const struct run_config *cfg,
+int drive_profile_start(const struct profile_opts *o, const struct run_config *cfg,
                       const struct child_server *cs, struct profile_session *ps,
                       struct run_hooks *hooks, char *err)
 {
@@ -84,7 +84,7 @@ int cli_profile_start(const struct profile_opts *o, const struct run_config *cfg
     return 0;
 }
 
-struct fold *cli_profile_finish(struct profile_session *ps, struct run_result *res,
+struct fold *drive_profile_finish(struct profile_session *ps, struct run_result *res,
                                 const char *name, int keep)
 {
     char err[ERR_LEN];

@@ -17,7 +17,7 @@
  * without A nothing can be judged, whatever B says). cs: the embedded
  * simulator the rounds use (cs->pid 0: none). The calls are outside every
  * figure, quiet, and sample no server. A signal that ends a call is noted
- * for the rounds (cli_round_sigint_seen), which then start none.
+ * for the rounds (drive_sigint_seen), which then start none.
  * @return 0 when both answered (or a signal came), else -1 with c->stop
  * set (round 0). */
 int compare_preflight(struct comparison *c, const struct child_server *cs);

@@ -1,6 +1,6 @@
 /* proctree: a server found by name, and its process tree (proctree.h). */
-#include "stats/proctree.h"
-#include "stats/proctree_testing.h"
+#include "proc/proctree.h"
+#include "proc/proctree_testing.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
-#include "stats/procstat.h"
+#include "proc/procstat.h"
 
 /* Ancestor chains longer than this are garbage (or a loop in a fixture). */
 #define MAX_DEPTH 128

@@ -21,10 +21,10 @@
 #include <stdint.h>
 
 #include "encoders/encoder.h"
-#include "encoders/expect.h"
-#include "encoders/tmpl.h"
+#include "workload/expect.h"
+#include "workload/tmpl.h"
 
-#define WL_MAX_CALLS 64 /* model/result.h's RUN_MAX_VERBS */
+#define WL_MAX_CALLS 64 /* model/run_result.h's RUN_MAX_VERBS */
 #define WL_NAME_LEN 64 /* and its verb_spec's name */
 #define WL_MAX_EXPECTS 4 /* a line's own checks */
 

@@ -1,6 +1,6 @@
 /* tmpl: parses the templates of a workload's strings, cuts a rendered call
  * at them, and stamps one request at a time (tmpl.h says what each does). */
-#include "encoders/tmpl.h"
+#include "workload/tmpl.h"
 
 #include <errno.h>
 #include <inttypes.h>

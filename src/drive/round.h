@@ -1,14 +1,14 @@
-/* cli_round: one measured run inside a command that makes many (compare's
+/* round: one measured run inside a command that makes many (compare's
  * rounds, sweep's cells and probes): its announcement line and progress
  * prefix on stderr, its --hdr-log section and intervals, the run itself (measured_run),
  * and SIGINT between runs. Internal to cli/. */
-#ifndef RPCBENCH_CLI_ROUND_H
-#define RPCBENCH_CLI_ROUND_H
+#ifndef RPCBENCH_DRIVE_ROUND_H
+#define RPCBENCH_DRIVE_ROUND_H
 
 #include "client/measured_run.h"
 #include "report/hdrlog_sink.h"
 #include "report/openmetrics.h"
-#include "model/result.h"
+#include "model/run_result.h"
 #include "profile/session.h"
 
 /* What a run is called: its announcement line on stderr ("" none), the
@@ -29,12 +29,12 @@ struct round_tag {
  * under tag->labels, starts a --hdr-log section in hdr (NULL: none) and
  * writes the run's intervals to it, and runs cfg against cfg->url or cs.
  * res is initialised here and is the caller's (result_free, even on
- * failure). SIGINT and SIGTERM are caught (cli_round_catch_sigint) before
+ * failure). SIGINT and SIGTERM are caught (drive_catch_sigint) before
  * the run and again after it, so one that comes between runs is noted: a
- * caller checks cli_round_sigint_seen before it starts another.
+ * caller checks drive_sigint_seen before it starts another.
  * @return 0, the signal number (> 0) when SIGINT or SIGTERM ended it (stop),
  * or -1 with err (measured_run's). */
-int cli_round(const struct run_config *cfg, const struct child_server *cs,
+int drive_round(const struct run_config *cfg, const struct child_server *cs,
               const struct round_tag *tag, struct hdrlog_sink *hdr, struct run_result *res,
               char *err);
 
@@ -42,14 +42,14 @@ int cli_round(const struct run_config *cfg, const struct child_server *cs,
  * kill the process and lose what was measured; this catches them into a
  * flag instead.
  * The engine takes SIGINT over while a run goes and lets it go after;
- * cli_round catches it again on both sides of its run. */
-void cli_round_catch_sigint(void);
+ * drive_round catches it again on both sides of its run. */
+void drive_catch_sigint(void);
 /* @return the signal (SIGINT, SIGTERM) once one came while caught (between
  * runs), else 0. */
-int cli_round_sigint_seen(void);
-/* Notes sig (SIGINT, SIGTERM) as cli_round_sigint_seen's, for a run made
- * outside cli_round (compare's call to each arm before round 1) that the
+int drive_sigint_seen(void);
+/* Notes sig (SIGINT, SIGTERM) as drive_sigint_seen's, for a run made
+ * outside drive_round (compare's call to each arm before round 1) that the
  * signal ended: the engine took it, so no handler here saw it. */
-void cli_round_note_signal(int sig);
+void drive_note_signal(int sig);
 
 #endif

@@ -1,12 +1,12 @@
-/* cli_round: one run among many (cli_round.h). */
-#include "cli/cli_round.h"
-#include "cli/cli_profile.h"
+/* drive/round: one run among many (round.h). */
+#include "drive/round.h"
+#include "drive/profile_run.h"
 
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/live_metrics.h"
+#include "drive/live_metrics.h"
 #include "dist/dist.h"
 #include "client/progress.h"
 
@@ -17,7 +17,7 @@ static void on_sigint(int sig)
     sigint_seen = sig;
 }
 
-void cli_round_catch_sigint(void)
+void drive_catch_sigint(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -27,21 +27,21 @@ void cli_round_catch_sigint(void)
     sigaction(SIGTERM, &sa, NULL); /* a CI timeout: report what was measured too */
 }
 
-int cli_round_sigint_seen(void)
+int drive_sigint_seen(void)
 {
     return sigint_seen;
 }
 
-void cli_round_note_signal(int sig)
+void drive_note_signal(int sig)
 {
     sigint_seen = sig;
 }
 
-int cli_round(const struct run_config *cfg, const struct child_server *cs,
+int drive_round(const struct run_config *cfg, const struct child_server *cs,
               const struct round_tag *tag, struct hdrlog_sink *hdr, struct run_result *res,
               char *err)
 {
-    cli_round_catch_sigint(); /* until the engine's loop takes SIGINT over */
+    drive_catch_sigint(); /* until the engine's loop takes SIGINT over */
     if (!cfg->quiet && tag->line[0])
         fprintf(stderr, "%s\n", tag->line);
     progress_set_prefix(tag->prefix);
@@ -50,7 +50,7 @@ int cli_round(const struct run_config *cfg, const struct child_server *cs,
         live_metrics_hooks(hdrlog_sink_next_run(hdr, res), cfg, &tag->labels);
     static struct profile_session ps;
     static const struct profile_opts off;
-    int rc = cli_profile_start(tag->profile ? tag->profile : &off, cfg, cs, &ps, &hooks, err);
+    int rc = drive_profile_start(tag->profile ? tag->profile : &off, cfg, cs, &ps, &hooks, err);
     if (rc == 0)
         rc = dist_measured_run(cfg, &hooks, cs, res, err); /* measured_run outside mpirun */
     else
@@ -60,9 +60,9 @@ int cli_round(const struct run_config *cfg, const struct child_server *cs,
         hdrlog_sink_run_done(hdr, res); /* its failure waits for the close */
     }
     if (rc == 0 && tag->fold)
-        *tag->fold = cli_profile_finish(&ps, res, tag->profile_name, 1);
+        *tag->fold = drive_profile_finish(&ps, res, tag->profile_name, 1);
     profile_free(&ps);
-    cli_round_catch_sigint(); /* the engine let SIGINT go: a ^C is noted again */
+    drive_catch_sigint(); /* the engine let SIGINT go: a ^C is noted again */
     progress_set_prefix(NULL);
     if (rc)
         return -1;

@@ -3,7 +3,7 @@
 #ifndef RPCBENCH_PROCSTAT_TESTING_H
 #define RPCBENCH_PROCSTAT_TESTING_H
 
-#include "stats/procstat.h"
+#include "proc/procstat.h"
 
 /* Parses the text of /proc/<pid>/stat (comm may hold spaces and ')').
  * @return 0, or -1 when the text is not a stat line. */

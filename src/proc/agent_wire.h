@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stats/sampler.h"
+#include "proc/sampler.h"
 
 #define AGENT_LINE_MAX 512 /* bytes of a line, its '\n' included */
 #define AGENT_WIRE_PIDS 16 /* pids a line names at most */

@@ -3,7 +3,7 @@
  * keeps the previous reading of each watched pid so that a server that
  * restarts, forks or exits between two samples only ever contributes
  * deltas of processes seen in both (never a negative one). */
-#include "stats/sampler.h"
+#include "proc/sampler.h"
 
 #include <dirent.h>
 #include <stdarg.h>
@@ -185,10 +185,13 @@ static uint64_t pid_delta_ns(struct sampler *s, const struct procstat_prev *cur,
 }
 
 /* Reads one watched pid into the point and the new table; *paired is set
- * when it was read at the previous sample too (its delta is then known).
- * @return its CPU ns since the previous sample, or -1 if unreadable. */
+ * when it was read at the previous sample too (its delta is then known),
+ * *ended when it has exited and waits for its parent (a zombie, 'Z', or
+ * dying, 'X'): its last CPU counts, but it is no longer alive, and leaves
+ * the table (so it reads as vanished). @return its CPU ns since the
+ * previous sample, or -1 if unreadable. */
 static int64_t read_server_pid(struct sampler *s, pid_t pid, struct proc_point *p,
-                               struct procstat_prev *cur, int *paired)
+                               struct procstat_prev *cur, int *paired, int *ended)
 {
     char who[24], buf[256];
     struct proc_stat st;
@@ -199,9 +202,10 @@ static int64_t read_server_pid(struct sampler *s, pid_t pid, struct proc_point *
     cur->pid = pid;
     cur->starttime = st.starttime;
     cur->ticks = st.utime + st.stime;
-    cur->exact = read_threads(s, who, cur) == 0;
-    p->server_alive++;
-    p->server_threads += st.num_threads;
+    *ended = st.state == 'Z' || st.state == 'X';
+    cur->exact = !*ended && read_threads(s, who, cur) == 0;
+    p->server_alive += !*ended;
+    p->server_threads += *ended ? 0 : st.num_threads;
     if (procstat_read_file(s->root, who, "statm", buf, sizeof(buf)) > 0 &&
         procstat_parse_statm(buf, s->page_kb, &rss) == 0) /* the first read one starts the sum */
         p->server_rss_kb = (fig_known(p->server_rss_kb) ? p->server_rss_kb : 0) + (double)rss;
@@ -226,13 +230,13 @@ static uint64_t sample_server(struct sampler *s, struct proc_point *p, size_t *p
     s->thr_used = 0;
     *paired = 0;
     for (size_t i = 0; i < s->npids; i++) {
-        int both = 0;
-        int64_t d = read_server_pid(s, s->pids[i], p, &cur[ncur], &both);
+        int both = 0, ended = 0;
+        int64_t d = read_server_pid(s, s->pids[i], p, &cur[ncur], &both, &ended);
         if (d < 0)
             continue;
         ns += (uint64_t)d;
         *paired += (size_t)both;
-        ncur++;
+        ncur += !ended;
     }
     if (any_gone(s, cur, ncur))
         s->vanished = 1;

@@ -1,10 +1,10 @@
-/* result: what one run measured, and its configuration.
+/* run_result: what one run measured (with its configuration, cfg).
  *
  * Everything counted per request lives in fixed-size histograms and
  * counters; only the timeline (one record per --interval) grows with the
  * run's length, by a few dozen bytes per interval. */
-#ifndef RPCBENCH_RESULT_H
-#define RPCBENCH_RESULT_H
+#ifndef RPCBENCH_RUN_RESULT_H
+#define RPCBENCH_RUN_RESULT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,8 +13,14 @@
 #include "base/err.h"
 #include "base/figure.h"
 #include "stats/hist.h"
-#include "stats/sampler.h"
+#include "proc/sampler.h"
 #include "model/profile_sum.h"
+#include "model/run_config.h"
+#include "model/run_hooks.h"
+
+#define RUN_MAX_WARNINGS 16
+#define RUN_WARNING_LEN 240
+#define ERR_SAMPLE_LEN 160   /* the first error of each kind, as text */
 
 enum err_kind {
     ERR_CONNECT, /* could not connect */
@@ -51,188 +57,6 @@ enum conn_cause {
     CONN_CAUSES
 };
 extern const char *const conn_cause_names[CONN_CAUSES];
-
-enum validate { VALIDATE_NONE, VALIDATE_CHEAP, VALIDATE_FULL, VALIDATE_N };
-/* By enum validate, as --validate, the JSON and the report spell them: the
- * one list of these names. */
-extern const char *const validate_names[VALIDATE_N];
-
-/* --pacer-window D: its cap (client/pacer_window.h says why there is a
- * window; the default is auto) */
-#define PACER_WINDOW_MAX_NS (10 * 1000000LL)
-
-/* Verbs or --workload calls of one run. A slot unused costs a
- * verb_result and a verb_spec; the latency histograms, the bulk, are
- * allocated for the verbs used only (result_init; bench/RESULTS.md). */
-#define RUN_MAX_VERBS 64
-#define RUN_MAX_PCTS 16
-#define RUN_MAX_PIDS 16
-#define RUN_MAX_EXPECTS 8    /* encoders/expect.h's EXPECT_MAX */
-#define RUN_EXPECT_LEN 160   /* and EXPECT_TEXT */
-#define RUN_MAX_WARNINGS 16
-#define RUN_WARNING_LEN 240
-#define ERR_SAMPLE_LEN 160   /* the first error of each kind, as text */
-
-struct verb_spec {
-    char name[64];     /* verb ("list"), with --method the method name, with
-                          --workload the call's name */
-    unsigned weight;   /* share in the mix; 0: a --workload call with its own period */
-    int64_t every_ns;  /* that period (0: in the mix) */
-};
-
-struct interval_rec;
-struct reqlog;
-struct targets_file;
-
-/* How requests arrive: t0 + k/R, or a seeded Poisson process. */
-enum arrival { ARRIVAL_CONSTANT, ARRIVAL_POISSON, ARRIVAL_N };
-/* By enum arrival, as --arrival, the JSON and the report spell them: the
- * one list of these names. */
-extern const char *const arrival_names[ARRIVAL_N];
-
-/* --stages: at most RUN_MAX_STAGES stages end to end make the measured
- * window, each a hold (from == to) or a linear ramp from one rate to the
- * other (per second, >= 0) over its duration. */
-#define RUN_MAX_STAGES 16
-struct run_stage {
-    int64_t duration_ns; /* > 0 */
-    double from, to;
-};
-
-/* Called for every measured interval with the histogram of the latencies
- * (us, from the intended send time) of the requests answered ok in it; the
- * last call covers the drain after the window, so the calls' counts add up
- * to requests.ok. start_s is since the measured window's start. */
-typedef void (*interval_hook)(void *ctx, const struct interval_rec *rec, const struct hist *h,
-                              double start_s, double len_s);
-
-/* What the engine hands run_hooks.on_tick when it closes an interval,
- * before the interval's percentiles are taken (a distributed run merges
- * the other ranks' intervals into it there: dist.h). last: the call after
- * the drain, with no interval (rec, pt and ival NULL) but the drain's
- * counts, which go to the last interval. Everything stays the engine's. */
-struct tick_data {
-    int64_t k;                /* grid index; k <= 0: warmup */
-    int last;
-    struct interval_rec *rec;
-    struct proc_point *pt;
-    struct hist *ival;        /* ok latencies of the interval (warmup too) */
-    struct hist *hook;        /* measured ok latencies since the last hook call */
-    int64_t *sent, *ok, *errors, *unsent, *due; /* last: the counts after the ticks */
-};
-/* Called once the connections are up, before the first send: may set
- * *t0_ns (CLOCK_MONOTONIC, in the future) as the common start. @return 0,
- * or -1 with err (ERR_LEN): the run does not start, engine_run fails. */
-typedef int (*start_hook)(void *ctx, int64_t *t0_ns, char *err);
-typedef void (*tick_hook)(void *ctx, struct tick_data *t);
-/* The measured window's edges (CLOCK_MONOTONIC ns): called once as it
- * opens (end 0: from_ns its start, to_ns its planned end) and once as it
- * closes (end 1: [from_ns, to_ns] the window as measured, shorter after a
- * signal). A profiler is started and stopped there (issue 27); the call
- * must not block. */
-typedef void (*window_hook)(void *ctx, int end, int64_t from_ns, int64_t to_ns);
-
-struct run_config {
-    char url[512];           /* empty: the embedded simulator */
-    char encoding[16];       /* "xmlrpc" | "jsonrpc" (the user's --proto) */
-    char label[64];          /* compare's arm label; defaults to encoding */
-    struct verb_spec verbs[RUN_MAX_VERBS];
-    size_t nverbs;
-    char method_params[1024]; /* --params JSON for --method */
-    char vm_id[64];          /* getVmStats' argument */
-    int custom_method;       /* verbs[0].name is a raw method */
-    char workload[256];      /* --workload FILE: verbs are its calls ("" none) */
-    double rate;             /* per second; 0 = closed loop (max) */
-    int64_t duration_ns, warmup_ns, timeout_ns, interval_ns;
-    int connections;
-    enum arrival arrival;
-    int busy_poll;           /* the pacer polls instead of sleeping (--busy-poll) */
-    int pacer_window_auto;   /* --pacer-window auto (the default): the engine
-                                chooses the window from its timer's lateness */
-    int64_t pacer_window_ns; /* otherwise: sends due within it share a wake */
-    uint64_t seed;
-    enum validate validate;
-    int vms;                 /* embedded simulator size */
-    char buckets[256];       /* --buckets spec */
-    double pcts[RUN_MAX_PCTS];
-    size_t npcts;
-    pid_t server_pids[RUN_MAX_PIDS];
-    size_t nserver_pids;
-    char server_name[64];
-    char agent_url[256];     /* --server-agent: the server sampled there; "" here */
-    char agent_token_file[256]; /* --token-file: the agent's token (not the token) */
-    int64_t idle_baseline_ns; /* --idle-baseline: the server sampled idle for
-                                 this long before the load; -1: the default
-                                 (server_cpu.h), 0: none */
-    double cpu_saturation;   /* % of one core */
-    size_t max_response;     /* bytes */
-    int quiet;
-    /* TLS (https://, stomps://) and STOMP */
-    char cacert[256], cert[256], key[256];
-    int tls_insecure;
-    char stomp_destination[128];
-    /* Headers and auth (--header, --user, --bearer, --stomp-login): the
-     * lines every HTTP request carries ("Name: value\r\n" each, an
-     * Authorization line included) and the STOMP CONNECT's login. The
-     * secrets stay here, in this process and its MPI ranks; reports,
-     * saved files and pages show auth_shown and headers_shown instead,
-     * and a saved file has neither headers nor login (result_json). */
-    char headers[2048];
-    char stomp_login[128], stomp_passcode[128];
-    char auth_shown[160];     /* "--user alice:***", "--bearer ***", "" */
-    char headers_shown[1024]; /* "X-Trace: 7; Cookie: ***", "" */
-    /* How the run was asked for: the options given on the command line
-     * and those a --config job file added, as "--name value" (secrets
-     * "***"), and the job file's name ("" none). */
-    char options_given[2048], options_from_job[2048], job_file[256];
-    /* --expect: checks on every answer's decoded result, as written
-     * (encoders/expect.h parses them); they imply --validate full. */
-    char expects[RUN_MAX_EXPECTS][RUN_EXPECT_LEN];
-    size_t nexpects;
-    /* A distributed run (dist.h): this process sends the requests
-     * k * split_ranks + split_rank of the schedule (0 or 1 ranks: all). */
-    unsigned split_ranks, split_rank;
-    /* --stages (nstages 0: none). With stages, rate is their mean offered
-     * rate (requests offered / duration_ns, their sum), so that every
-     * "rate not held" figure still compares against what was asked. */
-    struct run_stage stages[RUN_MAX_STAGES];
-    size_t nstages;
-    char targets_file[256];  /* --targets FILE ("" none): a fleet (run only) */
-};
-
-/* What a run looks like while it goes, handed to run_hooks.on_snapshot as
- * each interval closes (warmup too) and once more for the drain after the
- * window: the live figures for --metrics-listen. latency: the measured ok
- * latencies (us) since the last call (NULL in warmup), so that the calls'
- * counts add up to requests.ok, as interval_hook's do. Everything is the
- * engine's, valid during the call only. */
-struct live_view {
-    const struct run_result *res;   /* counters so far (measured window) */
-    const struct interval_rec *rec; /* the interval just closed; NULL: the drain */
-    const struct hist *latency;
-    int warmup;                     /* the interval was the warmup's */
-    int64_t in_flight;              /* requests sent and not yet answered */
-    double interval_s;              /* the interval's length */
-};
-typedef void (*snapshot_hook)(void *ctx, const struct live_view *v);
-
-/* What a run calls back while it goes: not part of its configuration
- * (which is saved, sent to MPI ranks as bytes and compared), since
- * pointers mean nothing outside this process. Each may be NULL. */
-struct run_hooks {
-    interval_hook on_interval; /* --hdr-log's sink */
-    void *interval_ctx;
-    snapshot_hook on_snapshot; /* --metrics-listen's live figures */
-    void *snapshot_ctx;
-    start_hook on_start;       /* a distributed run (dist.h): the common start */
-    tick_hook on_tick;         /* ... and its live interval merge */
-    void *dist_ctx;            /* on_start's and on_tick's */
-    struct reqlog *reqlog;     /* --requests-log (client/reqlog.h), the caller's */
-    const struct targets_file *targets; /* --targets (client/targets_file.h): the
-                                           fleet, the caller's; NULL: cfg's url */
-    window_hook on_window;     /* --profile: the window's edges */
-    void *window_ctx;
-};
 
 /* One rank of a distributed run (dist.h), as rank 0 saw it. */
 struct rank_rec {
@@ -460,17 +284,6 @@ void result_free(struct run_result *r);
  * allocated (result_init calls it; result_free frees them). @return 0, or
  * -1 when memory cannot be had. */
 int result_stages_init(struct run_result *r);
-/* @return the index of the stage of cfg that off_ns (since the measured
- * window's start) falls in, or -1 outside every stage (or none). */
-int result_stage_of(const struct run_config *cfg, int64_t off_ns);
-/* @return where stage i of cfg starts, ns since the measured window's start. */
-int64_t result_stage_start(const struct run_config *cfg, size_t i);
-/* @return the requests stage st offers: the integral of its rate. */
-double result_stage_offered(const struct run_stage *st);
-/* result_stages_parse: "D:R[-R2],..." (--stages' syntax; a rate 0 is
- * allowed, "max" is not) into st[0..*n) (RUN_MAX_STAGES of the caller's).
- * @return 0, or -1 with why (ERR_LEN: "stage 2 '5s:x': ...", *n 0). */
-int result_stages_parse(const char *arg, struct run_stage *st, size_t *n, char *why);
 /* Fills every stage's server CPU from r's samples (t_ns since the start)
  * once r->duration_s is known: the mean %, weighted by how much of each
  * sample's interval overlaps the stage, and the CPU time of the part of
@@ -578,14 +391,6 @@ int result_lower_bound(const struct censor *cs, int mean, double value_us);
  * writer asks them: null in JSON, empty in CSV, n/a in text and HTML.
  * @return 1 when known, else 0. */
 int result_count_known(int64_t n);
-/* "constant" or "poisson" (arrival_names). */
-const char *result_arrival_name(enum arrival a);
-/* @return the index of s in names[0..n), or def when it is none of them
- * (a saved file's unknown or missing name). */
-int result_name_index(const char *s, const char *const *names, int n, int def);
-/* Every arrival process in a (a bit per enum arrival), " + " between
- * them, into out (len bytes): "constant + poisson". */
-void result_arrivals_text(unsigned a, char *out, size_t len);
 /* The pacer of an open-loop run in words, into out (len >= 112 holds it):
  * "busy-poll pacer", "pacer window 50us; 0.80 wakes/request", or in auto
  * "pacer window auto: 50us to 210us, mean 62us; 0.31 wakes/request" (the

@@ -3,18 +3,19 @@
  * every run it makes with the figures report/openmetrics.h renders, each
  * run under its own labels (compare's arm and round, sweep's cell). Between
  * runs the last run's final figures stay. Process-wide: the commands make
- * one run at a time. Internal to cli/. */
+ * one run at a time. */
 #ifndef RPCBENCH_LIVE_METRICS_H
 #define RPCBENCH_LIVE_METRICS_H
 
-#include "cli/options.h"
+#include "model/run_config.h"
 #include "report/openmetrics.h"
 
-/* Starts the endpoint when o asks for one (--metrics-listen) and says
- * where on stderr; nothing otherwise. Called after the options are
- * checked, before the first request. @return 0, or -1 with err (ERR_LEN,
- * caller-owned: a bad address, the port taken, a --buckets spec). */
-int live_metrics_start(const struct options *o, char *err);
+/* Starts the endpoint on listen (--metrics-listen's HOST:PORT; "" none:
+ * nothing) with cfg's --buckets, and says where on stderr unless
+ * cfg->quiet. Called after the options are checked, before the first
+ * request. @return 0, or -1 with err (ERR_LEN, caller-owned: a bad
+ * address, the port taken, a --buckets spec). */
+int live_metrics_start(const char *listen, const struct run_config *cfg, char *err);
 
 /* The next run's hooks: h with on_snapshot set to feed the endpoint (h
  * unchanged when there is none). cfg and labels are only read (labels
