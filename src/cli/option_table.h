@@ -246,10 +246,6 @@ const struct opt_cmd_doc *opt_cmd_doc(enum opt_cmd cmd);
 void opt_range_text(const struct opt_row *r, const char *sep, char *out, size_t len);
 /* Its default as shown (def_doc, else def, else ""): static. */
 const char *opt_default_text(const struct opt_row *r);
-/* The names of the commands of bits, ',' between, into out. */
-void opt_commands_csv(unsigned bits, char *out, size_t len);
-/* Whether cmd's rows are so few that its --help shows them all: 1 or 0. */
-int opt_cmd_is_small(enum opt_cmd cmd);
 
 /* cmd's --help: usage line, the essential rows (all of them for a command
  * with few), the names of the groups, exit codes. */
