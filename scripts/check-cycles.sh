@@ -15,15 +15,9 @@
 set -eu
 build=${1:?usage: $0 BUILD_DIR [ROOT]}
 root=${2:-$(cd "$(dirname "$0")/.." && pwd)}
-objs=""
-for src in "$root"/src/*/*.c "$root"/encoders/*.c; do
-    [ -e "$src" ] || continue
-    o=$build/${src#"$root"/}
-    o=${o%.c}.o
-    [ -e "$o" ] || { echo "check-cycles: $o is not built (build first)" >&2; exit 2; }
-    objs="$objs $o"
-done
-[ -n "$objs" ] || { echo "check-cycles: no sources under $root" >&2; exit 2; }
+me=check-cycles
+# shellcheck source=scripts/objects.sh
+. "$(dirname "$0")/objects.sh"
 
 # "D file symbol" for every global definition, "U file symbol" for every
 # undefined reference; the file as its source path (src/client/engine.c).

@@ -78,4 +78,34 @@ case $out in
 *c.c*) fail "c.c calls nobody, yet is named: $out" ;;
 esac
 echo "ok   planted cycle: $(echo "$out" | head -1)"
+# Exports: each exported function is called from another file, or is a
+# test hook in a *_testing.h; then a planted one that only its file calls.
+out=$(scripts/check-exports.sh "$BUILD" 2>&1) || fail "exports in $BUILD: $out"
+echo "$out"
+printf 'int c_alone(void);\nint c_user(void) { return c_alone(); }\n' >"$tmp/t/src/x/d.c"
+cc -c -o "$tmp/b/src/x/d.o" "$tmp/t/src/x/d.c" || fail "cc d.c"
+printf 'int c_lonely(void) { return 2; }\n' >>"$tmp/t/src/x/c.c"
+cc -c -o "$tmp/b/src/x/c.o" "$tmp/t/src/x/c.c" || fail "cc c.c"
+if out=$(scripts/check-exports.sh "$tmp/b" "$tmp/t" 2>&1); then
+    fail "a planted function only its file calls passed: $out"
+fi
+case $out in
+*"src/x/c.c: c_lonely: no other file of the program calls it"*) ;;
+*) fail "the planted lonely function is not named: $out" ;;
+esac
+case $out in
+*c_alone*) fail "c_alone is called from d.c, yet is named: $out" ;;
+esac
+echo "ok   planted lonely export: $(echo "$out" | head -1)"
+# Function length: the tree, then a planted 61-line body.
+out=$(scripts/check-func-length.sh 2>&1) || fail "$out"
+echo "$out"
+{ printf 'int long_one(void)\n{\n'; for i in $(seq 61); do printf '    (void)0;\n'; done; printf '}\n'; } >"$tmp/t/src/x/e.c"
+if out=$(scripts/check-func-length.sh "$tmp/t" 2>&1); then
+    fail "a planted 61-line function passed: $out"
+fi
+case $out in
+*"src/x/e.c:2: 61 lines"*) echo "ok   planted long function: $out" ;;
+*) fail "the planted long function is not named: $out" ;;
+esac
 echo "it_layers: ok"

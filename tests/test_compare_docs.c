@@ -21,6 +21,7 @@
 
 #include "base/exit_code.h"
 #include "report/compare_report.h"
+#include "report/doc_table_testing.h"
 
 static struct comparison cmp; /* large: off the stack */
 static struct doc_verdicts verdicts;

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "judge/compare_stats.h"
+#include "judge/compare_stats_testing.h"
 
 static void test_t_table(void **state)
 {

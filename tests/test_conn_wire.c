@@ -25,6 +25,7 @@
 
 #include "base/clock.h"
 #include "client/conn.h"
+#include "client/conn_testing.h"
 #include "net/stomp.h"
 
 #define GUARD_S 5.0

@@ -21,6 +21,12 @@ static void fill(struct run_result *r)
                              .stages = {{NS_PER_S, 100, 100}, {2 * NS_PER_S, 100, 300}}};
     snprintf(cfg.verbs[0].name, sizeof cfg.verbs[0].name, "ping");
     snprintf(cfg.verbs[1].name, sizeof cfg.verbs[1].name, "list");
+    /* fields no file keeps travel too: every field has its config_keys row */
+    snprintf(cfg.headers, sizeof cfg.headers, "X-Secret: 1\r\n");
+    snprintf(cfg.expects[0], sizeof cfg.expects[0], "result.status=ok");
+    cfg.nexpects = 1;
+    cfg.split_ranks = 3, cfg.split_rank = 2;
+    cfg.tls_insecure = 1;
     assert_int_equal(result_init(r, &cfg), 0);
     for (int64_t v = 1; v < 100000; v = v * 3 + 1) {
         hist_record(&r->latency, v);
@@ -89,6 +95,8 @@ static void test_result_round_trip(void **state)
     assert_int_equal(back.ranks[1].sent, 300);
     /* the configuration is plain data (no hooks): it comes back whole */
     assert_memory_equal(&back.cfg, &r.cfg, sizeof r.cfg);
+    assert_string_equal(back.cfg.headers, "X-Secret: 1\r\n");
+    assert_true(back.cfg.split_rank == 2 && back.cfg.nexpects == 1 && back.cfg.tls_insecure);
     result_free(&back);
     /* cut short anywhere: refused */
     for (size_t cut = 0; cut < b.len; cut += b.len / 13 + 1) {

@@ -16,6 +16,7 @@
 
 #include "report/doc_cards.h"
 #include "report/run_doc.h"
+#include "report/doc_table_testing.h"
 
 static struct run_result res; /* large: off the stack */
 static struct doc_cards cards;

@@ -17,6 +17,7 @@
 #include "model/metric.h"
 #include "report/doc_kv.h"
 #include "report/report.h"
+#include "report/report_testing.h"
 #include "report/report_csv.h"
 
 static struct run_result res; /* large: off the stack */

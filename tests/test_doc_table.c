@@ -17,6 +17,7 @@
 #include "base/figure.h"
 #include "report/doc_table.h"
 #include "report/report.h"
+#include "report/doc_table_testing.h"
 
 /* What the CSV (csv 1) or the text writer wrote of t, malloc'd. */
 static char *written(const struct doc_table *t, int csv)

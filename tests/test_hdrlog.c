@@ -20,6 +20,7 @@
 #include "base/buf.h"
 #include "stats/hdrlog.h"
 #include "stats/hist.h"
+#include "stats/hist_testing.h"
 #include "stats/inflate.h"
 #include "base/units.h"
 

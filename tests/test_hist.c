@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "stats/hist.h"
+#include "stats/hist_testing.h"
 
 /* Deterministic values for tests: a 64-bit LCG. */
 static uint64_t lcg(uint64_t *s)

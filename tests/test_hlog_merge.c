@@ -17,6 +17,7 @@
 #include "stats/hdrlog.h"
 #include "stats/hdrlog_read.h"
 #include "stats/hlog_merge.h"
+#include "stats/hist_testing.h"
 
 struct tmp {
     char path[64];

@@ -17,6 +17,7 @@
 
 #include "report/html.h"
 #include "report/run_charts.h"
+#include "report/run_charts_testing.h"
 
 /* What f wrote, as a string the caller frees. */
 struct mem {

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "client/pacer_window.h"
+#include "client/pacer_window_testing.h"
 
 #define US 1000LL
 

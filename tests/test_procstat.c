@@ -19,6 +19,8 @@
 #include "base/clock.h"
 #include "proc/sampler.h"
 #include "base/units.h"
+#include "proc/procstat_testing.h"
+#include "proc/proctree_testing.h"
 
 #define DATA "tests/data/proc/"
 

@@ -14,7 +14,9 @@
 
 #include "profile/diff.h"
 #include "profile/fold.h"
+#include "profile/fold_testing.h"
 #include "profile/perf.h"
+#include "profile/perf_testing.h"
 
 /* perf_fold_stream over text, the window [t0, t1] in ns. */
 static struct fold *parse(const char *text, int64_t t0, int64_t t1, int64_t *outside)

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "client/reqlog.h"
+#include "client/reqlog_testing.h"
 #include "model/reqlog_read.h"
 
 static void config(struct run_config *cfg)

@@ -18,6 +18,7 @@
 #include "model/result_json.h"
 #include "model/result_merge.h"
 #include "model/server_cpu.h"
+#include "stats/hist_testing.h"
 
 static uint64_t lcg(uint64_t *s)
 {

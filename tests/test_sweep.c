@@ -16,6 +16,8 @@
 #include "model/result_json.h"
 #include "model/sweep_json.h"
 #include "report/sweep_out.h"
+#include "report/sweep_out_testing.h"
+#include "stats/hist_testing.h"
 
 /* A result whose n answers all took ms milliseconds, at achieved rate,
  * with errs errors, server CPU pct (%) and bytes per answer. */
@@ -88,14 +90,14 @@ static void medians_and_spread(void **state)
     assert_int_equal(sweep_cell_row(&s.cells[0], &row), 0);
     assert_int_equal(row.nreps, 3);
     /* p50 of the repeats 2, 5, 1 ms (histogram-equivalent values) */
-    assert_true(row.med[SF_P50] > 1.9 && row.med[SF_P50] < 2.1);
-    assert_true(row.min[SF_P50] > 0.9 && row.min[SF_P50] < 1.1);
-    assert_true(row.max[SF_P50] > 4.9 && row.max[SF_P50] < 5.1);
-    assert_true(row.med[SF_ERRORS] == 1 && row.min[SF_ERRORS] == 0 && row.max[SF_ERRORS] == 3);
-    assert_true(row.med[SF_CPU_PCT] == 20 && row.min[SF_CPU_PCT] == 20 &&
-                row.max[SF_CPU_PCT] == 30);
-    assert_true(row.med[SF_ACHIEVED] == 2);
-    assert_true(row.med[SF_BYTES_RESP] == 500);
+    assert_true(row.med[METRIC_P50] > 1.9 && row.med[METRIC_P50] < 2.1);
+    assert_true(row.min[METRIC_P50] > 0.9 && row.min[METRIC_P50] < 1.1);
+    assert_true(row.max[METRIC_P50] > 4.9 && row.max[METRIC_P50] < 5.1);
+    assert_true(row.med[METRIC_ERRORS] == 1 && row.min[METRIC_ERRORS] == 0 && row.max[METRIC_ERRORS] == 3);
+    assert_true(row.med[METRIC_CPU_PCT] == 20 && row.min[METRIC_CPU_PCT] == 20 &&
+                row.max[METRIC_CPU_PCT] == 30);
+    assert_true(row.med[METRIC_RATE] == 2);
+    assert_true(row.med[METRIC_BYTES] == 500);
     assert_int_equal(row.flags, 0);
     /* one repeat saturated the server (99 % >= 95 %) and held half its rate */
     static struct run_result r;
@@ -143,7 +145,7 @@ static void medians_and_spread(void **state)
     struct sweep_params p = params(16, "xmlrpc");
     long i = sweep_add_cell(&s, &p);
     assert_int_equal(sweep_cell_row(&s.cells[i], &row), 0);
-    for (int f = 0; f < SF_N; f++)
+    for (int f = 0; f < METRIC_N; f++)
         assert_false(fig_known(row.med[f]) || fig_known(row.min[f]) || fig_known(row.max[f]));
     sweep_flags_text(&row, ",", flags, sizeof flags);
     assert_string_equal(flags, "not run");
@@ -191,10 +193,10 @@ static void baseline_is_100(void **state)
     table(&s, 4, buf, sizeof buf); /* rate=4 jsonrpc */
     row_of(buf, 5, line, sizeof line);
     assert_non_null(strstr(line, "5*"));
-    assert_int_equal(count(line, "100.0%"), SF_N); /* every figure, 0 errors too */
+    assert_int_equal(count(line, "100.0%"), METRIC_SWEEP_N); /* every figure, 0 errors too */
     for (int n = 1; n <= 6; n++) /* no other row is 100% in all, nor 100% of 0 errors */
         if (n != 5)
-            assert_true(count(row_of(buf, n, line, sizeof line), "100.0%") < SF_N - 1);
+            assert_true(count(row_of(buf, n, line, sizeof line), "100.0%") < METRIC_SWEEP_N - 1);
     /* rate=8 jsonrpc: twice the baseline's achieved rate and latency */
     assert_non_null(strstr(row_of(buf, 6, line, sizeof line), "200.0%"));
     /* the varying columns only; medians [min-max] with repeats */
@@ -434,7 +436,7 @@ static void widest_table_one_document(void **state)
     struct doc_table_style st;
     char err[ERR_LEN];
     assert_int_equal(sweep_table_doc(&t, &st, &s, 0, err), 0);
-    assert_int_equal(t.ncols, 1 + 5 + 2 * SF_N + 1);
+    assert_int_equal(t.ncols, 1 + 5 + 2 * METRIC_SWEEP_N + 1);
     assert_string_equal(t.heads[5], "verb");
     assert_string_equal(t.heads[t.ncols - 1], "flags");
     assert_int_equal(t.nrows, 2);

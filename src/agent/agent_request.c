@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "base/err.h"
+#include "net/http_head.h"
 
 __attribute__((format(printf, 4, 5))) static int refuse(struct agent_request *r, int status,
                                                         char *err, const char *fmt, ...)
@@ -20,15 +21,6 @@ __attribute__((format(printf, 4, 5))) static int refuse(struct agent_request *r,
     va_end(ap);
     r->status = status;
     return -1;
-}
-
-/* The end of the head (just past its blank line) in buf, or 0. */
-static size_t head_end(const char *buf, size_t len)
-{
-    for (size_t i = 0; i + 3 < len; i++)
-        if (buf[i] == '\r' && buf[i + 1] == '\n' && buf[i + 2] == '\r' && buf[i + 3] == '\n')
-            return i + 4;
-    return 0;
 }
 
 /* A decimal int64 in [min, max], the whole of s. @return 0, or -1. */
@@ -119,17 +111,17 @@ static int parse_query(struct agent_request *r, char *q, char *err)
     return 0;
 }
 
-/* "GET TARGET HTTP/1.x" */
-static int parse_request_line(struct agent_request *r, char *line, char *err)
+/* The request line as http_head read it: only GET, one of our paths. */
+static int parse_target(struct agent_request *r, const struct http_head *h, char *err)
 {
-    char *sp1 = strchr(line, ' '), *sp2 = sp1 ? strchr(sp1 + 1, ' ') : NULL;
-    if (!sp2 || strchr(sp2 + 1, ' ') || strncmp(sp2 + 1, "HTTP/1.", 7) ||
-        (sp2[8] != '0' && sp2[8] != '1') || sp2[9])
-        return refuse(r, 400, err, "not an HTTP/1 request line");
-    *sp1 = *sp2 = '\0';
-    if (strcmp(line, "GET"))
+    char target[AGENT_REQUEST_MAX + 1];
+    if (strcmp(h->method, "GET"))
         return refuse(r, 405, err, "only GET");
-    char *target = sp1 + 1, *q = strchr(target, '?');
+    if (!h->target || h->target_len > AGENT_REQUEST_MAX)
+        return refuse(r, 400, err, "no request target");
+    memcpy(target, h->target, h->target_len);
+    target[h->target_len] = '\0';
+    char *q = strchr(target, '?');
     if (q)
         *q++ = '\0';
     if (!strcmp(target, "/v1/clock") && !q) {
@@ -147,20 +139,38 @@ static int parse_request_line(struct agent_request *r, char *line, char *err)
     return refuse(r, 404, err, "no such path");
 }
 
-static int parse_header(struct agent_request *r, const char *line, char *err)
+/* The headers' state: the first header refused is answered only after
+ * the request line is judged, as it comes first. */
+struct fields {
+    struct agent_request *r;
+    int status;
+    char why[ERR_LEN];
+};
+
+/* Each header (http_head's callback): only Authorization is read. */
+static int on_header(void *ctx, const char *name, size_t nlen, const char *v, size_t vlen)
 {
-    const char *colon = strchr(line, ':');
-    if (!colon || colon == line || strcspn(line, " \t") < (size_t)(colon - line))
-        return refuse(r, 400, err, "malformed header");
-    if ((size_t)(colon - line) != 13 || strncasecmp(line, "authorization", 13))
+    struct fields *f = ctx;
+    struct agent_request *r = f->r;
+    if (f->status || nlen != 13 || strncasecmp(name, "authorization", 13))
         return 0;
-    const char *v = colon + 1 + strspn(colon + 1, " \t");
-    if (strncmp(v, "Bearer ", 7) || r->token[0])
-        return refuse(r, 400, err, "Authorization: Bearer TOKEN, once");
-    v += 7;
-    size_t n = strcspn(v, " \t");
-    if (n == 0 || n > AUTH_TOKEN_MAX || v[n + strspn(v + n, " \t")])
-        return refuse(r, 400, err, "malformed token");
+    size_t n = 0;
+    if (vlen < 7 || strncmp(v, "Bearer ", 7) || r->token[0]) {
+        f->status = 400;
+        snprintf(f->why, sizeof f->why, "Authorization: Bearer TOKEN, once");
+        return 0;
+    }
+    v += 7, vlen -= 7;
+    while (n < vlen && v[n] != ' ' && v[n] != '\t')
+        n++;
+    size_t rest = n;
+    while (rest < vlen && (v[rest] == ' ' || v[rest] == '\t'))
+        rest++;
+    if (n == 0 || n > AUTH_TOKEN_MAX || rest != vlen) {
+        f->status = 400;
+        snprintf(f->why, sizeof f->why, "malformed token");
+        return 0;
+    }
     memcpy(r->token, v, n);
     r->token[n] = '\0';
     return 0;
@@ -168,22 +178,19 @@ static int parse_header(struct agent_request *r, const char *line, char *err)
 
 int agent_request_parse(const char *buf, size_t len, struct agent_request *r, char *err)
 {
-    char head[AGENT_REQUEST_MAX + 1];
     memset(r, 0, sizeof *r);
-    size_t end = head_end(buf, len < AGENT_REQUEST_MAX ? len : AGENT_REQUEST_MAX);
-    if (!end)
-        return len >= AGENT_REQUEST_MAX ? refuse(r, 431, err, "request head too long") : 0;
-    if (memchr(buf, '\0', end))
-        return refuse(r, 400, err, "a NUL in the request");
-    memcpy(head, buf, end - 2); /* every line with its CRLF */
-    head[end - 2] = '\0';
-    for (char *line = head, *eol; *line; line = eol + 2) {
-        eol = strstr(line, "\r\n");
-        *eol = '\0';
-        if (!*line || strpbrk(line, "\r\n"))
-            return refuse(r, 400, err, "an empty line, or a bare CR or LF");
-        if (line == head ? parse_request_line(r, line, err) : parse_header(r, line, err))
-            return -1;
-    }
-    return (int)end;
+    struct fields f = {.r = r};
+    struct http_head h = {.on_field = on_header, .ctx = &f};
+    int end = http_head_parse(buf, len, AGENT_REQUEST_MAX, HTTP_HEAD_STRICT, &h);
+    if (end < 0 && h.too_long)
+        return refuse(r, 431, err, "request head too long");
+    if (end < 0)
+        return refuse(r, h.bad_method ? 405 : 400, err, "%s", h.bad_method ? "only GET" : h.why);
+    if (end == 0)
+        return 0;
+    if (parse_target(r, &h, err))
+        return -1;
+    if (f.status)
+        return refuse(r, f.status, err, "%s", f.why);
+    return end;
 }

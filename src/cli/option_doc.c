@@ -193,7 +193,8 @@ const char *opt_default_text(const struct opt_row *r)
     return r->def_doc ? r->def_doc : r->def ? r->def : "";
 }
 
-void opt_commands_csv(unsigned bits, char *out, size_t len)
+/* The names of the commands of bits, ',' between, into out. */
+static void opt_commands_csv(unsigned bits, char *out, size_t len)
 {
     out[0] = '\0';
     for (int c = 0; c < CMD_N; c++)
@@ -211,7 +212,8 @@ static int listed(const struct opt_row *r, enum opt_cmd cmd)
 
 #define SMALL_ROWS 16 /* a command with this many rows at most shows them all */
 
-int opt_cmd_is_small(enum opt_cmd cmd)
+/* Whether cmd's rows are so few that its --help shows them all: 1 or 0. */
+static int opt_cmd_is_small(enum opt_cmd cmd)
 {
     int n = 0;
     for (size_t i = 0; i < opt_nrows; i++)

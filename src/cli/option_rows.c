@@ -13,11 +13,13 @@
 #include "server/serve_fleet.h"
 #include "server/vmsim.h"
 
-/* Where a row's value lives: the field f of struct options, of its
- * run_config, or of sweep's struct sweep_args. */
+/* Where a row's value lives: the field f of struct options, of sweep's
+ * struct sweep_args, serve's or agent's config. */
 #define AT(type, h, f) .home = h, .off = offsetof(type, f), .size = sizeof(((type *)0)->f)
 #define O_AT(f) AT(struct options, HOME_OPTIONS, f)
-#define C_AT(f) AT(struct run_config, HOME_CFG, f)
+/* A run_config field: named by its row in model/config_keys.c, which
+ * alone says where it is (opt_at) */
+#define C_KEY(k) .home = HOME_CFG, .cfg_key = k
 #define S_AT(f) AT(struct sweep_args, HOME_SWEEP, f)
 #define V_AT(f) AT(struct server_config, HOME_SERVE, f)
 #define A_AT(f) AT(struct agent_config, HOME_AGENT, f)
@@ -108,7 +110,7 @@ const struct opt_row opt_rows[] = {
      .help_in[CMD_SWEEP] = "ping,getAllVmStats; a mix within one cell joins\n"
                            "its verbs with '+': list:4+getAllVmStats:1,ping\n"
                            "is 2 cells"},
-    {.name = "vm-id", .group = G_WORKLOAD, .type = OT_STRING, C_AT(vm_id), .arg = "UUID", .cmds = IN_LOAD,
+    {.name = "vm-id", .group = G_WORKLOAD, .type = OT_STRING, C_KEY("vm_id"), .arg = "UUID", .cmds = IN_LOAD,
      .help = "the VM of getVmStats"},
     {.name = "method", .group = G_WORKLOAD, .essential = IN_LOAD, .diff = CK_VERBS, .type = OT_CUSTOM, .parse = opt_parse_method, .arg = "M",
      .cmds = IN_LOAD, .help = "call any other method (not with --verb)"},
@@ -118,13 +120,13 @@ const struct opt_row opt_rows[] = {
      .help = "calls from FILE, one JSON object a line: name,\nmethod, params (with templates), "
              "weight or\nevery, and expect: checks on that call's\nanswers only (not with --verb, "
              "--method)"},
-    {.name = "replay", .group = G_WORKLOAD, .type = OT_STRING, C_AT(replay), .arg = "FILE", .cmds = RUNS,
+    {.name = "replay", .group = G_WORKLOAD, .type = OT_STRING, C_KEY("replay"), .arg = "FILE", .cmds = RUNS,
      .why_only = "a sweep's cells set their own rates",
      .help = "send the calls of a recording (rpcbench record)\n"
              "at their recorded times, each recorded\n"
              "connection's on one connection (not with --verb,\n"
              "--method, --workload, --rate, -c, --targets)"},
-    {.name = "as", .group = G_WORKLOAD, .type = OT_STRING, C_AT(replay_as), .arg = "P", .cmds = RUNS,
+    {.name = "as", .group = G_WORKLOAD, .type = OT_STRING, C_KEY("replay_as"), .arg = "P", .cmds = RUNS,
      .complete = "xmlrpc jsonrpc", .why_only = "it goes with --replay",
      .help = "--replay's calls sent as xmlrpc | jsonrpc, VDSM's\n"
              "verbs translated (default: as recorded; compare:\n"
@@ -133,23 +135,23 @@ const struct opt_row opt_rows[] = {
      .cmds = RUNS, .no_diff = 1, .why_only = "it goes with --replay",
      .help = "--replay: the recording's time compressed N-fold\n"
              "(compare's arms share it)"},
-    {.name = "loop", .group = G_WORKLOAD, .type = OT_FLAG, C_AT(replay_loop), .cmds = RUNS,
+    {.name = "loop", .group = G_WORKLOAD, .type = OT_FLAG, C_KEY("replay_loop"), .cmds = RUNS,
      .why_only = "it goes with --replay",
      .help = "--replay: the recording repeats until -d is over\n"
              "(without it the run ends with the recording)"},
-    {.name = "params", .group = G_WORKLOAD, .essential = IN_LOAD, .type = OT_STRING, C_AT(method_params), .arg = "JSON", .cmds = IN_LOAD,
+    {.name = "params", .group = G_WORKLOAD, .essential = IN_LOAD, .type = OT_STRING, C_KEY("params"), .arg = "JSON", .cmds = IN_LOAD,
      .help = "--method's params: a JSON array or object"},
-    {.name = "rate", .group = G_RATE, .essential = IN_LOAD, .short_opt = 'R', .type = OT_RATE, C_AT(rate), .arg = "R", .def = "10/s",
+    {.name = "rate", .group = G_RATE, .essential = IN_LOAD, .short_opt = 'R', .type = OT_RATE, C_KEY("rate"), .arg = "R", .def = "10/s",
      .cmds = IN_LOAD, .lists = IN_SWEEP, .parse_list = sweep_list_rate,
      .help = "50, 50/s, 4/m, 1/15s, max (closed loop)",
      .help_in[CMD_SWEEP] = "5,10,20,40 or START:END:STEP (per second), or\n"
                            "both (5,10:40:10); max is a closed loop"},
-    {.name = "duration", .group = G_RATE, .essential = IN_LOAD, .short_opt = 'd', .type = OT_DURATION, C_AT(duration_ns), .arg = "D",
+    {.name = "duration", .group = G_RATE, .essential = IN_LOAD, .short_opt = 'd', .type = OT_DURATION, C_KEY("duration_s"), .arg = "D",
      .def = "30s", .min = 1, .cmds = IN_LOAD,
      .help = "measured time (units us ms s m h; a bare number\nis seconds)"},
-    {.name = "warmup", .group = G_RATE, .type = OT_DURATION, C_AT(warmup_ns), .arg = "D", .def = "0",
+    {.name = "warmup", .group = G_RATE, .type = OT_DURATION, C_KEY("warmup_s"), .arg = "D", .def = "0",
      .cmds = IN_LOAD, .help = "excluded from every figure"},
-    {.name = "targets", .group = G_TARGET, .type = OT_STRING, C_AT(targets_file), .arg = "FILE", .cmds = IN_LOAD,
+    {.name = "targets", .group = G_TARGET, .type = OT_STRING, C_KEY("targets_file"), .arg = "FILE", .cmds = IN_LOAD,
      .help = "a fleet of hosts, one a line: URL [rate=R |\n"
              "stages=S] (R as --rate's, default --rate; S as\n"
              "--stages'); each host has its own connections\n"
@@ -162,18 +164,18 @@ const struct opt_row opt_rows[] = {
              "R for D, D:R1-R2 ramps linearly, e.g.\n"
              "30s:10/s,60s:10/s-100/s,120s:100/s; --warmup\n"
              "runs at the first stage's rate"},
-    {.name = "connections", .group = G_CONN, .essential = IN_LOAD, .short_opt = 'c', .type = OT_INT, C_AT(connections), .arg = "N",
+    {.name = "connections", .group = G_CONN, .essential = IN_LOAD, .short_opt = 'c', .type = OT_INT, C_KEY("connections"), .arg = "N",
      .def = "4", .def_not_in = IN_COMPARE, .min = 1, .max = 10000, .cmds = IN_LOAD,
      .lists = IN_SWEEP | IN_COMPARE, .parse_list = opt_list_conns,
      .help = "keep-alive connections (with --targets: per\nhost, default 1)",
      .help_in[CMD_COMPARE] = "keep-alive connections of each arm (default 1:\n"
                              "both arms the same); A,B gives each its own",
      .help_in[CMD_SWEEP] = "4,16"},
-    {.name = "arrival", VALUES(arrival_values), .group = G_RATE, .type = OT_CHOICE, C_AT(arrival), .arg = "A", .def = "constant",
+    {.name = "arrival", VALUES(arrival_values), .group = G_RATE, .type = OT_CHOICE, C_KEY("arrival"), .arg = "A", .def = "constant",
      .choices = arrival_names, .nchoices = ARRIVAL_N, .cmds = IN_LOAD, .help = "poisson: seeded by --seed"},
-    {.name = "seed", .group = G_RATE, .type = OT_INT, C_AT(seed), .arg = "N", .def = "1", .min = 0,
+    {.name = "seed", .group = G_RATE, .type = OT_INT, C_KEY("seed"), .arg = "N", .def = "1", .min = 0,
      .max = 0x7fffffffL, .cmds = IN_LOAD, .help = "seed of the poisson arrivals"},
-    {.name = "busy-poll", .group = G_RATE, .type = OT_FLAG, C_AT(busy_poll), .cmds = IN_LOAD,
+    {.name = "busy-poll", .group = G_RATE, .type = OT_FLAG, C_KEY("busy_poll"), .cmds = IN_LOAD,
      .help = "the pacer polls instead of sleeping: sends on\n"
              "time on a VM that is slow to wake (costs a core)"},
     {.name = "pacer-window", .group = G_RATE, .diff = CK_PACER_WINDOW,
@@ -182,9 +184,9 @@ const struct opt_row opt_rows[] = {
      .help = "D (at most 10ms) | auto: sends due within D go\n"
              "out on one wake, each timed from its own intended\n"
              "time; auto is half the timer's p99 lateness,\n50us-1ms"},
-    {.name = "timeout", .group = G_RATE, .type = OT_DURATION, C_AT(timeout_ns), .arg = "D", .def = "10s",
+    {.name = "timeout", .group = G_RATE, .type = OT_DURATION, C_KEY("timeout_s"), .arg = "D", .def = "10s",
      .min = 1, .cmds = IN_LOAD, .help = "per request"},
-    {.name = "interval", .group = G_MEASURE, .type = OT_DURATION, C_AT(interval_ns), .arg = "D", .def = "1s",
+    {.name = "interval", .group = G_MEASURE, .type = OT_DURATION, C_KEY("interval_s"), .arg = "D", .def = "1s",
      .min = 10000000, .cmds = IN_LOAD, .help = "progress and timeline step"},
     {.name = "buckets", .group = G_MEASURE, .no_diff = 1, .type = OT_CUSTOM, .parse = opt_parse_buckets, .arg = "SPEC",
      .def = "auto", .cmds = IN_LOAD | IN_REPORT, .def_not_in = IN_REPORT,
@@ -197,7 +199,7 @@ const struct opt_row opt_rows[] = {
      .def = "50,90,99,99.9", .cmds = IN_LOAD | IN_REPORT,
      .def_not_in = IN_REPORT, .help = "increasing, each 0..100",
      .help_in[CMD_REPORT] = "increasing, each 0..100 (default: as saved)"},
-    {.name = "validate", VALUES(validate_values), .group = G_WORKLOAD, .type = OT_CHOICE, C_AT(validate), .arg = "V", .def = "cheap",
+    {.name = "validate", VALUES(validate_values), .group = G_WORKLOAD, .type = OT_CHOICE, C_KEY("validate"), .arg = "V", .def = "cheap",
      .choices = validate_names, .nchoices = VALIDATE_N, .cmds = IN_LOAD,
      .help = "none: frame only; cheap: fault, error, status;\nfull: decode"},
     {.name = "expect", .group = G_WORKLOAD, .diff = CK_EXPECTS,
@@ -211,16 +213,16 @@ const struct opt_row opt_rows[] = {
      .cmds = IN_LOAD, .help = "server processes to sample (pids summed)",
      .help_in[CMD_COMPARE] = "server processes to sample: P+P summed\n"
                              "within an arm; A,B gives each arm its own"},
-    {.name = "server-name", .group = G_MEASURE, .essential = IN_LOAD, .diff = CK_SERVER, .type = OT_STRING, C_AT(server_name), .arg = "NAME",
+    {.name = "server-name", .group = G_MEASURE, .essential = IN_LOAD, .diff = CK_SERVER, .type = OT_STRING, C_KEY("server_name"), .arg = "NAME",
      .cmds = IN_LOAD, .help = "the server to sample: the executable's name,\n"
                              "or an interpreter's script's"},
-    {.name = "server-agent", .group = G_MEASURE, .type = OT_STRING, C_AT(agent_url), .arg = "URL", .cmds = IN_LOAD,
+    {.name = "server-agent", .group = G_MEASURE, .type = OT_STRING, C_KEY("server_agent"), .arg = "URL", .cmds = IN_LOAD,
      .help = "sample the server on its host: the rpcbench\n"
              "agent at http[s]://HOST:PORT (with --token-file;\n"
              "https: --cacert, --cert, --key as for --url)"},
-    {.name = "token-file", .group = G_MEASURE, .no_diff = 1, .type = OT_STRING, C_AT(agent_token_file), .arg = "FILE",
+    {.name = "token-file", .group = G_MEASURE, .no_diff = 1, .type = OT_STRING, C_KEY("token_file"), .arg = "FILE",
      .cmds = IN_LOAD, .help = "--server-agent's token: the file's first line"},
-    {.name = "idle-baseline", .group = G_MEASURE, .type = OT_DURATION, C_AT(idle_baseline_ns), .arg = "D",
+    {.name = "idle-baseline", .group = G_MEASURE, .type = OT_DURATION, C_KEY("idle_baseline_s"), .arg = "D",
      .def_doc = "3s with --server-pid/--server-name under 5/s, else 0", .cmds = IN_LOAD,
      .help = "sample the server idle for D before the load,\n"
              "for CPU-ms/call net of its background; 0: none"},
@@ -279,7 +281,7 @@ const struct opt_row opt_rows[] = {
              "its memory); auto: python when the server runs\n"
              "CPython, else perf; mixed is refused (see\n"
              "docs/profiles.md)"},
-    {.name = "max-response", .group = G_CONN, .type = OT_SIZE, C_AT(max_response), .arg = "SZ",
+    {.name = "max-response", .group = G_CONN, .type = OT_SIZE, C_KEY("max_response"), .arg = "SZ",
      .def = "64MiB", .cmds = IN_LOAD, .help = "larger responses are errors"},
     {.name = "output", .group = G_OUTPUT, .essential = IN_LOAD, .no_diff = 1,
      .type = OT_STRING, O_AT(output), .arg = "FILE", .cmds = IN_LOAD | IN_REPORT,
@@ -336,18 +338,18 @@ const struct opt_row opt_rows[] = {
     {.name = "label", .group = G_MEASURE, .no_diff = 1, .type = OT_STRING, O_AT(label), .arg = "NAME", .cmds = IN_LOAD,
      .def_doc = "the protocol", .help = "the run's name in reports and plots",
      .help_in[CMD_COMPARE] = "the arms' names in reports and plots (A,B)"},
-    {.name = "vms", .group = G_TARGET, .diff = CK_VMS, .type = OT_INT, C_AT(vms), .arg = "N", .def = "150", .min = 0,
+    {.name = "vms", .group = G_TARGET, .diff = CK_VMS, .type = OT_INT, C_KEY("vms"), .arg = "N", .def = "150", .min = 0,
      .max = VMSIM_MAX_VMS, .cmds = IN_LOAD, .lists = IN_SWEEP, .parse_list = sweep_list_vms,
      .help = "size of the built-in simulator",
      .help_in[CMD_SWEEP] = "50,150,300: the built-in simulator (one per\n"
                            "size, kept for the whole sweep); not with --url"},
-    {.name = "cacert", .group = G_CONN, .type = OT_STRING, C_AT(cacert), .arg = "F", .cmds = IN_LOAD,
+    {.name = "cacert", .group = G_CONN, .type = OT_STRING, C_KEY("cacert"), .arg = "F", .cmds = IN_LOAD,
      .help = "TLS: verify the server against this CA"},
-    {.name = "cert", .group = G_CONN, .type = OT_STRING, C_AT(cert), .arg = "F", .cmds = IN_LOAD,
+    {.name = "cert", .group = G_CONN, .type = OT_STRING, C_KEY("cert"), .arg = "F", .cmds = IN_LOAD,
      .help = "TLS: the client certificate"},
-    {.name = "key", .group = G_CONN, .type = OT_STRING, C_AT(key), .arg = "F", .cmds = IN_LOAD,
+    {.name = "key", .group = G_CONN, .type = OT_STRING, C_KEY("key"), .arg = "F", .cmds = IN_LOAD,
      .help = "TLS: the client certificate's key"},
-    {.name = "insecure", .group = G_CONN, .type = OT_FLAG, C_AT(tls_insecure), .cmds = IN_LOAD,
+    {.name = "insecure", .group = G_CONN, .type = OT_FLAG, C_KEY("insecure"), .cmds = IN_LOAD,
      .help = "TLS without verifying the server (said in the\nreport)"},
     {.name = "header", .group = G_CONN, .diff = CK_AUTH,
      .short_opt = 'H', .type = OT_CUSTOM, .secret = 1, .parse = opt_parse_header,
@@ -363,10 +365,10 @@ const struct opt_row opt_rows[] = {
      .type = OT_CUSTOM, .secret = 1, .parse = opt_parse_stomp_login,
      .arg = "USER:PASS", .cmds = IN_LOAD,
      .help = "STOMP CONNECT's login and passcode"},
-    {.name = "stomp-destination", .group = G_CONN, .type = OT_STRING, C_AT(stomp_destination), .arg = "D",
+    {.name = "stomp-destination", .group = G_CONN, .type = OT_STRING, C_KEY("stomp_destination"), .arg = "D",
      .def_doc = "jms.topic.vdsm_requests", .cmds = IN_LOAD, .help = "where SEND frames go"},
     {.name = "quiet", .group = G_OUTPUT, .no_diff = 1,
-     .type = OT_FLAG, C_AT(quiet), .cmds = IN_LOAD, .help = "no progress lines"},
+     .type = OT_FLAG, C_KEY("quiet"), .cmds = IN_LOAD, .help = "no progress lines"},
     {.name = "server-host", .group = G_DIST, .no_diff = 1,
      .type = OT_STRING, O_AT(server_host), .arg = "H", .cmds = IN_LOAD,
      .help = "under mpirun: the ranks on host H sample the\nserver"},

@@ -85,7 +85,9 @@ struct opt_row {
     char short_opt;          /* 'c', or 0 */
     enum opt_type type;
     enum opt_home home;
-    size_t off, size;        /* where the value goes, and its size */
+    size_t off, size;        /* where the value goes, and its size (not for
+                                HOME_CFG: opt_at, opt_size) */
+    const char *cfg_key;     /* HOME_CFG: its field's row in model/config_keys.c */
     const char *arg;         /* the value's name in help ("N"); NULL for a flag */
     const char *def;         /* the default, as a user writes it: parsed by
                                 the row itself before argv; NULL: none */
@@ -125,6 +127,14 @@ struct opt_row {
     const char *help;        /* lines joined by '\n', under 55 columns each */
     const char *help_in[CMD_N]; /* a command's own help, NULL: help */
 };
+
+/* @return where r's value is in o (o's), or NULL for a row without one
+ * (OT_CUSTOM, or a HOME_CFG row whose cfg_key has no config_keys row:
+ * test_option_table fails on that). */
+char *opt_at(const struct opt_row *r, struct options *o);
+/* @return the size of r's value (its config_keys row's for HOME_CFG; 0
+ * when it has none). */
+size_t opt_size(const struct opt_row *r);
 
 extern const struct opt_row opt_rows[];
 extern const size_t opt_nrows;
@@ -240,10 +250,6 @@ const struct opt_cmd_doc *opt_cmd_doc(enum opt_cmd cmd);
 void opt_range_text(const struct opt_row *r, const char *sep, char *out, size_t len);
 /* Its default as shown (def_doc, else def, else ""): static. */
 const char *opt_default_text(const struct opt_row *r);
-/* The names of the commands of bits, ',' between, into out. */
-void opt_commands_csv(unsigned bits, char *out, size_t len);
-/* Whether cmd's rows are so few that its --help shows them all: 1 or 0. */
-int opt_cmd_is_small(enum opt_cmd cmd);
 
 /* cmd's --help: usage line, the essential rows (all of them for a command
  * with few), the names of the groups, exit codes. */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "client/agent_link_int.h"
+#include "net/http_head.h"
 #include "net/sock.h"
 #include "net/tls.h"
 
@@ -72,6 +73,21 @@ int agent_link_send(struct agent_link *l, const char *p, size_t len)
     return sock_write_all(l->fd, l->ssl, p, len, &off) == IO_DONE ? 0 : -1;
 }
 
+/* Moves what is not taken yet to the start of l->in and reads more after
+ * it. @return 0, or -1 (full, closed, timed out, an error). */
+static int fill(struct agent_link *l)
+{
+    memmove(l->in, l->in + l->in_off, l->in_len - l->in_off);
+    l->in_len -= l->in_off;
+    l->in_off = 0;
+    size_t got = 0;
+    if (l->in_len == sizeof l->in ||
+        sock_read(l->fd, l->ssl, l->in + l->in_len, sizeof l->in - l->in_len, &got) != IO_DONE)
+        return -1;
+    l->in_len += got;
+    return 0;
+}
+
 int agent_link_line(struct agent_link *l, char *out, size_t cap)
 {
     for (;;) {
@@ -87,33 +103,37 @@ int agent_link_line(struct agent_link *l, char *out, size_t cap)
             l->in_off = (size_t)(nl - l->in) + 1;
             return (int)n;
         }
-        memmove(l->in, l->in + l->in_off, l->in_len - l->in_off);
-        l->in_len -= l->in_off;
-        l->in_off = 0;
-        size_t got = 0;
-        if (l->in_len == sizeof l->in ||
-            sock_read(l->fd, l->ssl, l->in + l->in_len, sizeof l->in - l->in_len, &got) != IO_DONE)
+        if (fill(l))
             return -1;
-        l->in_len += got;
     }
+}
+
+/* Each header of the agent's answer (http_head's callback): ctx is the
+ * Content-Length, -1 until one is read. */
+static int on_header(void *ctx, const char *name, size_t nlen, const char *v, size_t vlen)
+{
+    char num[24];
+    if (nlen != 14 || strncasecmp(name, "content-length", 14))
+        return 0;
+    snprintf(num, sizeof num, "%.*s", (int)(vlen < sizeof num ? vlen : sizeof num - 1), v);
+    *(long *)ctx = strtol(num, NULL, 10);
+    return 0;
 }
 
 int agent_link_head(struct agent_link *l, long *content_length)
 {
-    char line[AGENT_LINE_MAX];
-    int status = -1;
     *content_length = -1;
-    if (agent_link_line(l, line, sizeof line) < 0 ||
-        sscanf(line, "HTTP/1.%*[01] %d", &status) != 1)
-        return -1;
-    for (int i = 0; i < 64; i++) {
-        int n = agent_link_line(l, line, sizeof line);
-        if (n < 0)
+    struct http_head h = {.on_field = on_header, .ctx = content_length};
+    for (;;) {
+        int n = http_head_parse(l->in + l->in_off, l->in_len - l->in_off, sizeof l->in,
+                                HTTP_HEAD_RESPONSE, &h);
+        if (n < 0 || (n > 0 && h.major != 1))
             return -1;
-        if (n == 0)
-            return status;
-        if (!strncasecmp(line, "Content-Length:", 15))
-            *content_length = strtol(line + 15, NULL, 10);
+        if (n > 0) {
+            l->in_off += (size_t)n;
+            return (int)h.status;
+        }
+        if (fill(l))
+            return -1;
     }
-    return -1;
 }

@@ -13,6 +13,7 @@
 #include "base/rng.h"
 #include "base/safetext.h"
 #include "client/conn.h"
+#include "client/conn_testing.h"
 #include "net/sock.h"
 #include "net/tls.h"
 

@@ -287,11 +287,6 @@ void conn_init(const struct conn_ctx *x, struct conn *c, int idx, struct lane *l
 /* Opens c (DOWN): connect, TLS, then wire->on_ready. A connect that fails
  * at once goes to BACKOFF (conn_events.down says so before this returns). */
 void conn_start(struct conn *c);
-/* Gives c (conn_init'ed, DOWN) fd, a connected non-blocking stream socket
- * (a test's socketpair end), as if its plain TCP connect had just
- * succeeded: the wire's on_ready follows. c owns fd from here (conn_close
- * closes it). */
-void conn_adopt(struct conn *c, int fd);
 /* Closes the socket and stops c's watchers; nothing is told or counted. */
 void conn_close(struct conn *c);
 /* Frees c's buffers (after conn_close, at the end of the run). */

@@ -212,7 +212,6 @@ struct ledger_entry {
     int64_t intended_ns, sent_ns, at_ns; /* at_ns 0: not known yet */
     const struct request *r;             /* its bytes and connection (may be NULL) */
 };
-void ledger_note(struct engine *e, const struct ledger_entry *x);
 void ledger_sent(struct engine *e, const struct request *r, int queued, int on_demand);
 void engine_request_ended(void *owner, struct request *r, int kind);
 void engine_fail_unconnectable(struct engine *e, struct lane *l, int64_t intended, int verb);

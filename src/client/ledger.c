@@ -26,6 +26,8 @@
 #include "client/reqlog.h"
 #include "model/server_cpu.h"
 
+static void ledger_note(struct engine *e, const struct ledger_entry *x);
+
 /* One row of --requests-log (none without it): times from the window's
  * start. wait: at the end of the run, where waiting for the writer costs
  * no measured request its time; otherwise a full ring drops the row. */
@@ -280,7 +282,7 @@ static void record_measured(struct engine *e, const struct ledger_entry *x, stru
     }
 }
 
-void ledger_note(struct engine *e, const struct ledger_entry *x)
+static void ledger_note(struct engine *e, const struct ledger_entry *x)
 {
     count_intervals(e, x);
     if (x->ev == LEDGER_ENDED && req_ok(x->kind) && !x->measured)

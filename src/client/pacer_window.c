@@ -1,5 +1,6 @@
 /* pacer_window: the adaptive --pacer-window (pacer_window.h says why). */
 #include "client/pacer_window.h"
+#include "client/pacer_window_testing.h"
 
 #include <string.h>
 

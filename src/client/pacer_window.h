@@ -39,8 +39,5 @@ void pacer_window_init(struct pacer_window *w, int is_auto, int64_t fixed_ns);
 void pacer_window_wake(struct pacer_window *w, int64_t late_ns);
 /* @return the window in use, in ns. */
 static inline int64_t pacer_window_ns(const struct pacer_window *w) { return w->window_ns; }
-/* @return the p99 of the recent wakes' lateness (ns, to the bucket's top;
- * 0 before any wake). */
-int64_t pacer_window_late_p99(const struct pacer_window *w);
 
 #endif

@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "client/reqlog.h"
+#include "client/reqlog_testing.h"
 #include "model/result_json.h"
 
 #define REQLOG_RING_DEFAULT 16384 /* ~0.8 MB: over 1 s of rows at 10k/s */

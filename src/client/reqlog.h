@@ -72,12 +72,6 @@ int reqlog_targets(struct reqlog *l, const char *const *urls, size_t n);
  * rather than dropping. */
 void reqlog_put_wait(struct reqlog *l, const struct reqlog_rec *rec);
 
-/* Formats one record as a CSV row (no newline) into out (len bytes, the
- * caller's); verb names and target as reqlog_begin set them.
- * @return the row's length (cut at len - 1). */
-size_t reqlog_format(const struct reqlog *l, const struct reqlog_rec *rec, char *out,
-                     size_t len);
-
 /* The run was over at over_ns (since the measured window's start):
  * reqlog_close writes it after the rows (REQLOG_END_TAG). */
 void reqlog_end(struct reqlog *l, int64_t over_ns);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/config_keys.h"
+
 /* What a packed histogram starts with. */
 struct hist_head {
     int64_t total_count, min, max;
@@ -87,11 +89,36 @@ static size_t hists_of(struct run_result *r, struct hist **out)
     return n;
 }
 
+/* The configuration row by row (model/config_keys.c: every field has
+ * one), after the result's other bytes: a field is sent because its row
+ * says where it is, as it is saved and loaded. */
+static int pack_config(struct buf *b, const struct run_config *c)
+{
+    for (size_t i = 0; i < config_keys_n(); i++)
+        if (buf_append(b, config_key_in(config_key_i(i), c), config_key_i(i)->size))
+            return -1;
+    return 0;
+}
+
+static int unpack_config(const unsigned char *data, size_t len, size_t *pos, struct run_config *c)
+{
+    memset(c, 0, sizeof *c);
+    for (size_t i = 0; i < config_keys_n(); i++)
+        if (take(data, len, pos, config_key_at(config_key_i(i), c), config_key_i(i)->size))
+            return -1;
+    return 0;
+}
+
+/* The result's bytes but its configuration's, which goes by its rows. */
+#define CFG_AT offsetof(struct run_result, cfg)
+#define CFG_END (CFG_AT + sizeof(struct run_config))
+
 int dist_pack_result(struct buf *b, const struct run_result *r)
 {
     struct hist *h[HISTS_MAX];
     size_t nh = hists_of((struct run_result *)r, h);
-    if (buf_append(b, r, sizeof *r))
+    if (buf_append(b, r, CFG_AT) || buf_append(b, (const char *)r + CFG_END, sizeof *r - CFG_END) ||
+        pack_config(b, &r->cfg))
         return -1;
     for (size_t i = 0; i < nh; i++)
         if (dist_pack_hist(b, h[i]))
@@ -159,8 +186,11 @@ int dist_unpack_result(const unsigned char *data, size_t len, struct run_result 
     static struct run_result raw; /* large: off the stack; one thread */
     size_t pos = 0;
     memset(r, 0, sizeof *r);
-    if (take(data, len, &pos, &raw, sizeof raw) || raw.nverbs > RUN_MAX_VERBS ||
-        raw.cfg.nstages > RUN_MAX_STAGES) {
+    if (take(data, len, &pos, &raw, CFG_AT) ||
+        take(data, len, &pos, (char *)&raw + CFG_END, sizeof raw - CFG_END) ||
+        unpack_config(data, len, &pos, &raw.cfg) ||
+        raw.nverbs > RUN_MAX_VERBS || raw.cfg.nstages > RUN_MAX_STAGES ||
+        raw.cfg.nverbs > RUN_MAX_VERBS || raw.cfg.npcts > RUN_MAX_PCTS) {
         snprintf(err, ERR_LEN, "a rank's result is truncated (%zu bytes)", len);
         return -1;
     }

@@ -1,7 +1,7 @@
 /* dist_pack: a run's figures as compact bytes for the ranks of a
  * distributed run (dist.h) to exchange: histograms as their non-zero
- * buckets, the rest as the fixed structs themselves (every rank runs the
- * same binary). No MPI here: it is plain data, unit-tested alone. */
+ * buckets, the configuration by its rows (model/config_keys.c), the rest
+ * as the fixed structs themselves (every rank runs the same binary). No MPI here: it is plain data, unit-tested alone. */
 #ifndef RPCBENCH_DIST_PACK_H
 #define RPCBENCH_DIST_PACK_H
 
@@ -18,7 +18,8 @@ int dist_pack_hist(struct buf *b, const struct hist *h);
  * are short or do not fit dst. */
 int dist_unpack_hist_add(const unsigned char *data, size_t len, size_t *pos, struct hist *dst);
 
-/* Appends r whole (counters, histograms, verbs, timeline, ranks) to b.
+/* Appends r whole (counters, histograms, verbs, timeline, ranks) to b;
+ * its configuration field by field, by the rows of model/config_keys.c.
  * @return 0, or -1 when memory cannot be had. */
 int dist_pack_result(struct buf *b, const struct run_result *r);
 /* Rebuilds a result from dist_pack_result's bytes into r (fresh: r is

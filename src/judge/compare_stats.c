@@ -1,4 +1,5 @@
 #include "judge/compare_stats.h"
+#include "judge/compare_stats_testing.h"
 
 #include <math.h>
 #include <stdio.h>

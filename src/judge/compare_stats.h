@@ -65,9 +65,6 @@ const char *compare_stats_verdict_name(enum gate_verdict v);
  * or negative. Into out (len bytes, always terminated). */
 void compare_stats_fmt_ratio(double x, char *out, size_t len);
 
-/* @return 1 when the interval excludes 1 (a significant difference), 0
- * otherwise. */
-int compare_stats_significant(const struct ci *ci);
 /* The same, judged on the interval as compare_stats_fmt_ratio writes it:
  * rounds alike to within a tick give "[1.000, 1.000]", which must not say
  * "B lower" in one output and "significant": true in another. Every

@@ -22,7 +22,11 @@ static int64_t gate_calls(const struct run_result *r, const struct gate *g)
     return 0;
 }
 
-int64_t compare_gate_min_calls(const struct gate *g)
+/* @return the answered calls per round and arm gate g needs:
+ * COMPARE_TAIL_CALLS beyond its percentile (p99 1000, p90 100),
+ * COMPARE_MIN_CALLS_CPU for p50, the mean and CPU per call, 0 for the
+ * rest (rate, errors, bytes: counts, or figures of every call). */
+static int64_t compare_gate_min_calls(const struct gate *g)
 {
     switch (g->fig) {
     case METRIC_P99:

@@ -127,12 +127,6 @@ void comparison_init(struct comparison *c, const struct compare_plan *p);
  * and a +-10 % gate cannot decide. */
 #define COMPARE_TAIL_CALLS 10
 
-/* @return the answered calls per round and arm gate g needs:
- * COMPARE_TAIL_CALLS beyond its percentile (p99 1000, p90 100),
- * COMPARE_MIN_CALLS_CPU for p50, the mean and CPU per call, 0 for the
- * rest (rate, errors, bytes: counts, or figures of every call). */
-int64_t compare_gate_min_calls(const struct gate *g);
-
 /* --rounds auto's longer rounds: after each whole block (A B, B A: the
  * rounds c->pairs - 1 and c->pairs, so both of a block have one length),
  * when an arm answered fewer calls in one of them than a gate needs

@@ -8,16 +8,27 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "model/metric.h"
 #include "model/server_cpu.h"
 #include "stats/hist.h"
 
-struct named { const char *name; enum cond_metric kind; };
-
-static const struct named plain[] = {
-    {"mean", CM_MEAN}, {"max", CM_MAX}, {"min", CM_MIN}, {"errors", CM_ERRORS},
-    {"rate", CM_RATE}, {"server_cpu", CM_SERVER_CPU}, {"cpu_ms_per_call", CM_CPU_MS_PER_CALL},
-    {"send_lag_max", CM_SEND_LAG_MAX}, {"unfinished", CM_UNFINISHED},
-};
+/* The condition's kind of each figure of model/metric.h a condition takes
+ * (its names are there; "pNN" and "send_lag_pNN" are read below). */
+static int plain_kind(enum metric m)
+{
+    switch (m) {
+    case METRIC_MEAN: return CM_MEAN;
+    case METRIC_MAX: return CM_MAX;
+    case METRIC_MIN: return CM_MIN;
+    case METRIC_ERRORS: return CM_ERRORS;
+    case METRIC_RATE: return CM_RATE;
+    case METRIC_CPU_PCT: return CM_SERVER_CPU;
+    case METRIC_CPU_MS: return CM_CPU_MS_PER_CALL;
+    case METRIC_SEND_LAG_MAX: return CM_SEND_LAG_MAX;
+    case METRIC_UNFINISHED: return CM_UNFINISHED;
+    default: return -1; /* p50..p99 as pNN; bytes and the client's CPU: no condition */
+    }
+}
 
 static int fail(char *err, const char *expr, const char *why)
 {
@@ -41,11 +52,12 @@ static int parse_pct(const char *s, double *pct)
 /* A metric name (no verb) into c. @return 0, or -1 when unknown. */
 static int parse_metric(const char *name, struct condition *c)
 {
-    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++)
-        if (!strcmp(name, plain[i].name)) {
-            c->kind = plain[i].kind;
-            return 0;
-        }
+    const struct metric_def *m = metric_named(name);
+    int kind = m ? plain_kind((enum metric)(m - metric_defs)) : -1;
+    if (kind >= 0) {
+        c->kind = (enum cond_metric)kind;
+        return 0;
+    }
     if (name[0] == 'p' && parse_pct(name + 1, &c->pct) == 0) {
         c->kind = CM_PCT;
         return 0;

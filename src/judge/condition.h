@@ -92,9 +92,6 @@ int condition_parse_list(const char *s, struct cond_list *l, char *err);
 size_t condition_eval_list(const struct cond_list *l, const struct run_result *r,
                            struct cond_result *out);
 
-/* The unit values and bounds of c are in: "ms", "%", "" (a count, CPU-ms). */
-const char *cond_unit(const struct condition *c);
-
 /* "p99 = 20.13ms, bound < 5ms" (or "p99 n/a (no successful response), bound
  * < 5ms") into buf (len bytes, always terminated). @return buf. */
 const char *condition_describe(const struct condition *c, const struct cond_result *res,

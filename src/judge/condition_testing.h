@@ -11,4 +11,7 @@
 void condition_eval(const struct condition *c, const struct run_result *r,
                     struct cond_result *out);
 
+/* The unit values and bounds of c are in: "ms", "%", "" (a count, CPU-ms). */
+const char *cond_unit(const struct condition *c);
+
 #endif

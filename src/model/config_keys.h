@@ -1,12 +1,18 @@
-/* config_keys: the one list of a run's configuration as a saved result's
- * "config" object holds it: each field's JSON key, how it is stored in
- * struct run_config and read back. result_json.c writes it by walking
- * this table and result_load.c reads it by walking the same table, so a
- * field saved is a field loaded, under one key, with one default.
+/* config_keys: the one list of a run's configuration fields (every field
+ * of struct run_config has its row: test_config_keys checks that the rows
+ * cover the struct): each field's
+ * JSON key, where it is in struct run_config (the only offsetof of a
+ * run_config field: the option rows of cli/option_rows.c name their field
+ * by its key here, C_KEY), how it is saved and read back. result_json.c
+ * writes the "config" object by walking this table and result_load.c
+ * reads it by walking the same table, so a field saved is a field loaded,
+ * under one key, with one default; compare's diff (cli/options_diff.c)
+ * reads each option's field where its row here says, and an MPI rank's
+ * result carries its configuration row by row (dist/dist_pack.c).
  *
- * A new field of the config object is one row here (compare's diff of
- * the configurations comes from the option table: cli/options_diff.c).
- * The rows are in the order the object is written. */
+ * A new field of the config object is one row here. The rows are in the
+ * order the object is written; CFK_UNSAVED rows (an option's field a
+ * saved file does not keep) are not written. */
 #ifndef RPCBENCH_CONFIG_KEYS_H
 #define RPCBENCH_CONFIG_KEYS_H
 
@@ -29,11 +35,20 @@ enum config_key_kind {
     CFK_TEXT,       /* char[size]; absent: dflt_text */
     CFK_VERBS,      /* the verb mix: [{name, weight}] */
     CFK_PCTS,       /* the percentiles: [50, 99] */
-    CFK_STAGES      /* --stages (result_stages.h) */
+    CFK_STAGES,     /* --stages (result_stages.h) */
+    CFK_BYTES       /* bytes no file keeps (CFK_UNSAVED): a count the rows above
+                       save with their arrays, a secret, what the ranks share */
 };
 
 #define CFK_OMIT_EMPTY 1 /* not written when empty (text), absent (stages), false
                           (bool) or the default (double) */
+#define CFK_UNSAVED 2    /* an option's field no saved file holds (a path to a
+                            secret, a switch of this process's output) */
+#define CFK_SHOWN 4      /* a line of its own in the report's configuration
+                            section (text and page, "KEY value"), a column
+                            config_KEY of csv-summary, and compared by compare
+                            (named KEY) when no option row compares it: a new
+                            field is then seen everywhere by its one row */
 
 struct config_key {
     const char *key;           /* in the config object: "timeout_s" */
@@ -43,11 +58,25 @@ struct config_key {
     int nchoices;
     double dflt, lo, hi;       /* see the kinds */
     const char *dflt_text;     /* CFK_TEXT: NULL for "" */
-    int flags;                 /* CFK_OMIT_EMPTY */
+    int flags;                 /* CFK_OMIT_EMPTY, CFK_UNSAVED, CFK_SHOWN */
 };
 
 extern const struct config_key config_keys[];
 extern const size_t config_nkeys;
+
+/* The rows every walker walks (save, load, compare's diff, the report's
+ * header and csv-summary, the MPI pack): config_keys, and a test's own
+ * row after them (config_keys_testing.h). @return how many. */
+size_t config_keys_n(void);
+/* @return row i (i < config_keys_n()). */
+const struct config_key *config_key_i(size_t i);
+/* @return the row whose key is key, or NULL. */
+const struct config_key *config_key_find(const char *key);
+/* k's value in c as a report shows it ("on", "10s", "xmlrpc", "none" for
+ * an empty text) into out (len bytes, the caller's, always terminated);
+ * "" for the kinds a line of their own does not show (verbs, stages...). */
+void config_key_text(const struct config_key *k, const struct run_config *c, char *out,
+                     size_t len);
 
 /* @return the address of k's field in c (the caller's, as c is). */
 static inline void *config_key_at(const struct config_key *k, struct run_config *c)

@@ -1,7 +1,9 @@
 /* metric: the figures of a run that outputs and verdicts name, one row
- * each, so that compare's table, its JSON and its page, --gate and the
- * sweep's columns say the same figure by the same names and take it from
- * a result the same way (issue 25). A new figure is one row here. */
+ * each, so that compare's table, its JSON and its page, --gate, the
+ * --threshold conditions, the sweep's columns and every CSV say the same
+ * figure by the same names and take it from a result the same way (issues
+ * 25 and 40). This is the only list of figures: a new figure is one row
+ * here, with its JSON/CSV key, column head, unit and where it shows. */
 #ifndef RPCBENCH_METRIC_H
 #define RPCBENCH_METRIC_H
 
@@ -9,11 +11,17 @@
 
 #include "model/run_result.h"
 
-/* In the order compare's tables show them. */
+/* In the order compare's tables show them: the first METRIC_N are
+ * compare's figures (its tables, JSON, page and --gate); those after it
+ * only --threshold conditions name (METRIC_ALL rows in all). */
 enum metric {
     METRIC_P50, METRIC_P90, METRIC_P99, METRIC_MEAN, METRIC_RATE, METRIC_ERRORS,
-    METRIC_CPU_PCT, METRIC_CPU_MS, METRIC_BYTES, METRIC_CLIENT_CPU_MS, METRIC_N
+    METRIC_CPU_PCT, METRIC_CPU_MS, METRIC_BYTES, METRIC_CLIENT_CPU_MS, METRIC_N,
+    METRIC_MAX = METRIC_N, METRIC_MIN, METRIC_UNFINISHED, METRIC_SEND_LAG_MAX, METRIC_ALL
 };
+
+/* The sweep's table has these many figure columns (metric_def.sweep_col). */
+#define METRIC_SWEEP_N 8
 
 /* What a value is, for a writer to show it. */
 enum metric_unit {
@@ -26,22 +34,31 @@ enum metric_unit {
 };
 
 struct metric_def {
-    const char *name;     /* what the user writes (--gate p99:+10%) */
+    const char *name;     /* what the user writes (--gate p99:+10%, --threshold p99<5ms) */
     const char *label;    /* a table's row ("p99 latency") */
-    const char *json_key; /* compare's JSON ("p99_ms") */
+    /* Its one key in every JSON and CSV: compare's figures, the summary and
+     * sweep CSVs, a stage of a saved result ("p99_ms"); NULL for the
+     * conditions' own figures, which no file keys. */
+    const char *json_key;
     const char *html_id;  /* compare's page: the cells' element ids ("p99") */
-    enum metric_unit unit;
+    const char *head;     /* a column's head, its unit after it where one is picked ("p99") */
+    enum metric_unit unit; /* also its kind: a latency is MU_MS */
     int higher_better;    /* a drop is the regression (the rate) */
+    int sweep_col;        /* its column in the sweep's table, 1..METRIC_SWEEP_N; 0: none */
     /* The value in r (only read); FIG_UNKNOWN where it does not exist (no answer,
-     * CPU not sampled). */
+     * CPU not sampled); NULL for the conditions' own figures (judge/condition.c). */
     double (*value)(const struct run_result *r);
 };
 
-extern const struct metric_def metric_defs[METRIC_N];
+extern const struct metric_def metric_defs[METRIC_ALL];
 
-/* @return the row whose name is s[0..len), or NULL. */
+/* @return compare's figure (below METRIC_N) whose name is s[0..len), or NULL. */
 const struct metric_def *metric_find(const char *s, size_t len);
-/* Every metric of r into v (METRIC_N values, the caller's), as value. */
+/* @return any figure (a condition's too) whose name is the string s, or NULL. */
+const struct metric_def *metric_named(const char *s);
+/* @return the figure of the sweep table's column k (0..METRIC_SWEEP_N). */
+enum metric metric_sweep_fig(int k);
+/* Every figure of compare of r into v (METRIC_N values, the caller's), as value. */
 void metric_values(const struct run_result *r, double *v);
 
 /* @return 1 when f has a per-call figure (CALL.METRIC in --gate, as in

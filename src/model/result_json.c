@@ -122,6 +122,7 @@ static json_object *config_value(const struct config_key *k, const struct run_co
     case CFK_VERBS: return config_verbs_json(c);
     case CFK_PCTS: return config_pcts_json(c);
     case CFK_STAGES: return c->nstages ? result_stages_config_json(c) : NULL;
+    case CFK_BYTES: return NULL; /* never saved (config_keys.h) */
     }
     return NULL;
 }
@@ -130,11 +131,14 @@ static json_object *config_value(const struct config_key *k, const struct run_co
 static json_object *config_json(const struct run_config *c)
 {
     json_object *o = json_object_new_object();
-    for (size_t i = 0; i < config_nkeys; i++) {
+    for (size_t i = 0; i < config_keys_n(); i++) {
+        const struct config_key *k = config_key_i(i);
         int null_value;
-        json_object *v = config_value(&config_keys[i], c, &null_value);
+        if (k->flags & CFK_UNSAVED)
+            continue;
+        json_object *v = config_value(k, c, &null_value);
         if (v || null_value)
-            json_object_object_add(o, config_keys[i].key, v);
+            json_object_object_add(o, k->key, v);
     }
     return o;
 }

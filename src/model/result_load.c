@@ -6,6 +6,7 @@
  * live run would have. A saved file is input from outside: every number is
  * range-checked and every array bounded. */
 #include "model/result_json.h"
+#include "model/metric.h"
 #include "model/result_ranks.h"
 #include "model/result_merge.h"
 #include "model/config_keys.h"
@@ -218,13 +219,15 @@ static void load_config_key(const struct config_key *k, json_object *c, struct r
     case CFK_VERBS: load_verbs(get(c, k->key), cfg); break;
     case CFK_PCTS: load_pcts(get(c, k->key), cfg); break;
     case CFK_STAGES: load_stage_config(get(c, k->key), cfg); break;
+    case CFK_BYTES: break; /* never saved (config_keys.h) */
     }
 }
 
 static void load_config(json_object *c, struct run_config *cfg)
 {
-    for (size_t i = 0; i < config_nkeys; i++)
-        load_config_key(&config_keys[i], c, cfg);
+    for (size_t i = 0; i < config_keys_n(); i++)
+        if (!(config_key_i(i)->flags & CFK_UNSAVED))
+            load_config_key(config_key_i(i), c, cfg);
 }
 
 /* requests.censored and censored_min_us (result_json's censor_json);
@@ -356,7 +359,7 @@ static int load_stages(json_object *root, struct run_result *r, char *err)
                                              : s->sent - s->ok - s->errors;
         /* null, or a file saved before it was counted: unknown */
         s->answered = get(o, "answered") ? i64(o, "answered") : -1;
-        s->server_cpu_pct = fig(o, "server_cpu_pct");
+        s->server_cpu_pct = fig(o, metric_defs[METRIC_CPU_PCT].json_key);
         s->server_cpu_ms = fig(o, "server_cpu_ms");
         if (i < array_len(h) &&
             load_hist_value(json_object_array_get_idx(h, i), "stages", &s->latency, err))

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "base/err.h"
+#include "model/metric.h"
 #include "model/run_result.h"
 
 /* What varies from cell to cell. Fields a sweep does not vary still hold
@@ -29,18 +30,8 @@ struct sweep_cell {
     size_t nreps, cap_reps;
 };
 
-/* The figures of a sweep table row, in column order. */
-enum sweep_fig {
-    SF_ACHIEVED,              /* requests sent per second */
-    SF_P50, SF_P90, SF_P99,   /* latency, ms (from the intended send time) */
-    SF_ERRORS,                /* failed requests (count) */
-    SF_CPU_PCT,               /* server CPU, mean % of one core */
-    SF_CPU_MS_CALL,           /* server CPU-ms per answered call */
-    SF_BYTES_RESP,            /* bytes received per answer */
-    SF_N
-};
-
-/* A cell's figures over its repeats: the median and the min and max.
+/* A cell's figures over its repeats, indexed by enum metric (model/metric.h:
+ * the sweep's table shows those with a sweep_col): the median and the min and max.
  * A figure unknown in every repeat (no answer, no CPU reading) is
  * FIG_UNKNOWN (base/figure.h) in all three. flags: what limited any repeat, from result_limits (the one
  * diagnosis of run, sweep and --find-max): a rate not held is put on the
@@ -55,7 +46,7 @@ enum sweep_fig {
                                   hold their waits, lower bounds (result.h) */
 #define SWEEP_NFLAGS 7
 struct sweep_row {
-    double med[SF_N], min[SF_N], max[SF_N];
+    double med[METRIC_N], min[METRIC_N], max[METRIC_N];
     unsigned flags;
     size_t nreps;
 };
@@ -140,7 +131,7 @@ void sweep_param_value(const struct sweep_params *p, unsigned bit, char *out, si
  * "" when which is 0). Rates print as "%g". */
 void sweep_params_text(const struct sweep_params *p, unsigned which, char *out, size_t len);
 /* c's figures over its repeats into *row (the caller's): median, min and
- * max of each figure in enum sweep_fig, over the repeats where it is
+ * max of each of compare's figures (enum metric), over the repeats where it is
  * known; FIG_UNKNOWN in all three where it is known in none (or c has no
  * repeat);
  * flags from result_limits of every repeat (sweep_limit_flags),

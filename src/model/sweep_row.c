@@ -64,20 +64,6 @@ void sweep_params_text(const struct sweep_params *p, unsigned which, char *out, 
 
 /* ---- a row ----------------------------------------------------------------- */
 
-/* The metric of each sweep figure (enum sweep_fig): the sweep keeps its
- * own names in saved files, and takes the values from the one table. */
-static const enum metric sweep_metric[SF_N] = {
-    [SF_ACHIEVED] = METRIC_RATE, [SF_P50] = METRIC_P50, [SF_P90] = METRIC_P90,
-    [SF_P99] = METRIC_P99, [SF_ERRORS] = METRIC_ERRORS, [SF_CPU_PCT] = METRIC_CPU_PCT,
-    [SF_CPU_MS_CALL] = METRIC_CPU_MS, [SF_BYTES_RESP] = METRIC_BYTES,
-};
-
-/* Figure f of one result; FIG_UNKNOWN when unknown. */
-static double figure(const struct run_result *r, int f)
-{
-    return metric_defs[sweep_metric[f]].value(r);
-}
-
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -122,10 +108,10 @@ int sweep_cell_row(const struct sweep_cell *c, struct sweep_row *row)
     memset(row, 0, sizeof *row);
     row->nreps = c->nreps;
     double *v = malloc((c->nreps ? c->nreps : 1) * sizeof *v);
-    for (int f = 0; f < SF_N; f++) {
+    for (int f = 0; f < METRIC_N; f++) {
         size_t n = 0;
         for (size_t k = 0; v && k < c->nreps; k++) {
-            double x = figure(&c->reps[k], f);
+            double x = metric_defs[f].value(&c->reps[k]);
             if (fig_known(x))
                 v[n++] = x;
         }

@@ -7,7 +7,6 @@
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,8 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/thread.h"
+#include "net/http_head.h"
 #include "net/listen.h"
 
 #define REQUEST_MAX 8192
@@ -38,38 +39,38 @@ struct metrics_endpoint {
     uint64_t published, served; /* generations, under mu */
 };
 
-/* Reads the request head (up to the blank line) into buf, within
- * REQUEST_MAX bytes and REQUEST_TIMEOUT_S seconds. @return its length, or
- * -1 (too long, too slow, closed). */
-static ssize_t read_head(int fd, char *buf, size_t cap)
+/* Each header of a scrape (http_head's callback): *ctx becomes 1 when
+ * Accept names OpenMetrics. */
+static int on_header(void *ctx, const char *name, size_t nlen, const char *v, size_t vlen)
+{
+    static const char om[] = "application/openmetrics-text";
+    if (nlen != 6 || strncasecmp(name, "accept", 6))
+        return 0;
+    for (size_t i = 0; i + sizeof om - 1 <= vlen; i++)
+        if (!memcmp(v + i, om, sizeof om - 1))
+            *(int *)ctx = 1;
+    return 0;
+}
+
+/* Reads the request head into buf (cap bytes) and parses it into *h,
+ * within REQUEST_TIMEOUT_S seconds. @return 0, or -1 (too long, too slow,
+ * closed, not a request head). */
+static int read_head(int fd, char *buf, size_t cap, struct http_head *h)
 {
     struct timeval tv = {.tv_sec = REQUEST_TIMEOUT_S};
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     time_t deadline = time(NULL) + REQUEST_TIMEOUT_S;
     size_t len = 0;
-    while (len + 1 < cap && time(NULL) <= deadline) {
-        ssize_t n = recv(fd, buf + len, cap - 1 - len, 0);
+    while (len < cap && time(NULL) <= deadline) {
+        ssize_t n = recv(fd, buf + len, cap - len, 0);
         if (n <= 0)
             return -1;
         len += (size_t)n;
-        buf[len] = '\0';
-        if (strstr(buf, "\r\n\r\n") || strstr(buf, "\n\n"))
-            return (ssize_t)len;
+        int rc = http_head_parse(buf, len, cap, 0, h);
+        if (rc)
+            return rc > 0 ? 0 : -1;
     }
     return -1;
-}
-
-/* 1 when the head's Accept header names OpenMetrics. */
-static int wants_openmetrics(const char *head)
-{
-    for (const char *l = strchr(head, '\n'); l; l = strchr(l + 1, '\n'))
-        if (!strncasecmp(l + 1, "accept:", 7)) {
-            size_t n = strcspn(l + 8, "\r\n");
-            char v[1024];
-            snprintf(v, sizeof v, "%.*s", (int)(n < sizeof v ? n : sizeof v - 1), l + 8);
-            return strstr(v, "application/openmetrics-text") != NULL;
-        }
-    return 0;
 }
 
 static void send_all(int fd, const char *p, size_t len)
@@ -125,22 +126,22 @@ static void answer_metrics(struct metrics_endpoint *ep, int fd, int om)
 static void serve_one(struct metrics_endpoint *ep, int fd)
 {
     char head[REQUEST_MAX];
-    if (read_head(fd, head, sizeof head) < 0) {
-        answer_status(fd, "400 Bad Request");
+    int om = 0;
+    struct http_head h = {.on_field = on_header, .ctx = &om};
+    if (read_head(fd, head, sizeof head, &h) < 0) {
+        answer_status(fd, h.bad_method ? "405 Method Not Allowed" : "400 Bad Request");
         return;
     }
-    char method[16], path[256];
-    if (sscanf(head, "%15s %255s", method, path) != 2) {
-        answer_status(fd, "400 Bad Request");
-        return;
-    }
-    path[strcspn(path, "?")] = '\0';
-    if (strcmp(method, "GET"))
+    size_t path = h.target_len;
+    const char *q = memchr(h.target, '?', h.target_len);
+    if (q)
+        path = (size_t)(q - h.target);
+    if (strcmp(h.method, "GET"))
         answer_status(fd, "405 Method Not Allowed");
-    else if (strcmp(path, "/metrics"))
+    else if (path != 8 || memcmp(h.target, "/metrics", 8))
         answer_status(fd, "404 Not Found");
     else
-        answer_metrics(ep, fd, wants_openmetrics(head));
+        answer_metrics(ep, fd, om);
 }
 
 static void *serve_loop(void *arg)
@@ -185,11 +186,7 @@ struct metrics_endpoint *metrics_endpoint_start(const char *listen_at, char *err
     pthread_mutex_init(&ep->mu, NULL);
     pthread_cond_init(&ep->scraped, NULL);
     /* The thread takes no signal: SIGINT and SIGTERM are the load loop's. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    int rc = pthread_create(&ep->thread, NULL, serve_loop, ep);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    int rc = thread_start_quiet(&ep->thread, serve_loop, ep);
     if (rc) {
         snprintf(err, ERR_LEN, "--metrics-listen: thread: %s", strerror(rc));
         close(ep->fd);

@@ -3,6 +3,7 @@
  * The parsers take the text of one /proc file and never trust it: every
  * field is checked, a short or garbled line is an error, never a crash. */
 #include "proc/procstat.h"
+#include "proc/procstat_testing.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -35,9 +35,6 @@ struct proc_stat {
     uint64_t starttime; /* ticks after boot: tells a reused pid apart */
 };
 
-/* Parses the text of /proc/<pid>/stat (comm may hold spaces and ')').
- * @return 0, or -1 when the text is not a stat line. */
-int procstat_parse_stat(const char *text, struct proc_stat *out);
 /* /proc/stat's first "cpu" line (all cores), in jiffies: busy (the
  * guest's own work), idle (with iowait), steal (time the hypervisor ran
  * something else while a vCPU wanted to run; 0 on kernels that do not

@@ -1,5 +1,6 @@
 /* proctree: a server found by name, and its process tree (proctree.h). */
 #include "proc/proctree.h"
+#include "proc/proctree_testing.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -28,11 +28,6 @@ struct proctree_proc {
     int match;          /* called the name looked for */
 };
 
-/* @return 1 when a process with this comm and command line (cmdline:
- * argv as NUL-separated strings, len bytes) is called name, else 0. A name
- * holding '/' is compared with argv[0] or the script as written. */
-int proctree_cmd_matches(const char *comm, const char *cmdline, size_t len, const char *name);
-
 /* Lists the processes of the proc tree at root ("/proc"; tests give a
  * fixture) into t (at most max, sorted by pid) and marks those called
  * name (none when name is NULL); this process and its ancestors are

@@ -1,5 +1,6 @@
 /* fold: folded stacks and their function table (fold.h). */
 #include "profile/fold.h"
+#include "profile/fold_testing.h"
 
 #include <errno.h>
 #include <math.h>

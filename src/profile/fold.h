@@ -35,10 +35,6 @@ void fold_free(struct fold *f);
  * stack always writes back as one line. @return 0, or -1 (out of memory). */
 int fold_add(struct fold *f, const char *const *frames, const char *const *modules, size_t n,
              int64_t count);
-/* Adds one folded line ("a;b;c 12"; a trailing newline allowed).
- * @return 0, 1 for a line that is no folded stack (blank, no count: it is
- * skipped), or -1 (out of memory). */
-int fold_add_line(struct fold *f, const char *line);
 /* Adds every line of path. @return 0, or -1 with err (ERR_LEN) naming
  * the file: unreadable, or no stack in it at all. */
 int fold_read(struct fold *f, const char *path, char *err);

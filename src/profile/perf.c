@@ -16,7 +16,7 @@
 
 #include "base/err.h"
 #include "base/figure.h"
-#include "profile/child.h"
+#include "base/child.h"
 
 /* perf's default copy of a sample's stack for DWARF unwinding: deep enough
  * for a server's event loop down to its libraries' leaves. */
@@ -138,7 +138,8 @@ int perf_start(struct perf_rec *p, const char *dir, const pid_t *pids, size_t n,
                           control, "-k", "mono", "-F", freq, "-e", "cpu-clock", "--call-graph",
                           dwarf ? PERF_DWARF_STACK : "fp", "-p",
                           list, "-o", p->data, NULL};
-    if ((p->pid = child_start(argv, p->log, 0, err)) < 0) {
+    struct child_spec c = {.argv = argv, .log = p->log};
+    if ((p->pid = child_spawn(&c, NULL, err)) < 0) {
         p->pid = 0;
         return -1;
     }

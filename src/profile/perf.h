@@ -44,11 +44,6 @@ int perf_stop(struct perf_rec *p, double *cpu_ms, char *err);
  * interrupt's own kernel frames are left out. @return 0, or -1 with err. */
 int perf_fold(const struct perf_rec *p, int64_t t0_ns, int64_t t1_ns, struct fold *f,
               int64_t *outside, char *err);
-/* perf_fold's parser: `perf script -F tid,time,ip,sym,dso` output read
- * from in (external input: lines that are no header nor frame are
- * skipped, a stack deeper than FOLD_MAX_DEPTH keeps its leaf side).
- * @return 0, or -1 (out of memory). */
-int perf_fold_stream(FILE *in, int64_t t0_ns, int64_t t1_ns, struct fold *f, int64_t *outside);
 /* Fills err (ERR_LEN) with "what: " and perf's last message line. */
 void perf_message(const struct perf_rec *p, const char *what, char *err);
 

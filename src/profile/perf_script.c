@@ -9,8 +9,9 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "profile/child.h"
+#include "base/child.h"
 #include "profile/perf.h"
+#include "profile/perf_testing.h"
 
 struct sample {
     char *names[FOLD_MAX_DEPTH], *mods[FOLD_MAX_DEPTH];

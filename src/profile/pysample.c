@@ -6,7 +6,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/thread.h"
 #include "profile/pysample_int.h"
 #include "profile/strmap.h"
 
@@ -316,13 +316,8 @@ struct pysample *pysample_start(const pid_t *pids, size_t n, int hz, const char 
         free(s);
         return NULL;
     }
-    /* the thread starts with every signal blocked: Ctrl-C and the rest are
-     * for the threads that wait for them, never for the sampler */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    int rc = pthread_create(&s->th, NULL, run, s);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    /* Ctrl-C and the rest are for the threads that wait for them */
+    int rc = thread_start_quiet(&s->th, run, s);
     if (rc) {
         snprintf(err, ERR_LEN, "--profile: cannot start the sampler: %s", strerror(rc));
         pysample_free(s);

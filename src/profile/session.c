@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "model/server_cpu.h"
-#include "profile/child.h"
+#include "base/child.h"
 
 /* Too many stacks cut short or unsymbolised above these shares gets the
  * report's note. */
@@ -110,7 +110,8 @@ static void start_command(struct profile_session *s, int64_t from_ns, int64_t to
     expand(s, secs > 0 ? secs : 1, cmd, sizeof cmd);
     snprintf(log, sizeof log, "%s/profiler.log", s->tmp);
     const char *argv[] = {"/bin/sh", "-c", cmd, NULL};
-    s->cmd_pid = child_start(argv, log, 1, s->err);
+    struct child_spec c = {.argv = argv, .log = log, .flags = CHILD_GROUP};
+    s->cmd_pid = child_spawn(&c, NULL, s->err);
     if (s->cmd_pid < 0) {
         s->cmd_pid = 0;
         s->failed = 1;

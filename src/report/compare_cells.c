@@ -27,18 +27,25 @@ static void unit_widen(double ms, double *mn, double *mx)
         *mx = ms * 1000;
 }
 
-int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, size_t len)
+/* Puts RESULT_LOWER_BOUND_MARK ("≥") before cell (len bytes), the
+ * formatted figure f of value v (ms) of r, when it is a latency figure that
+ * r's censored waits of unfinished requests reach (result_lower_bound).
+ * @return the bytes the mark adds beyond its one column, 0 when unmarked. */
+static int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, size_t len)
 {
     if (!is_latency(f) || !fig_known(v) ||
         !result_lower_bound(&r->censored, f == METRIC_MEAN, (double)llround(v * 1000)))
         return 0;
-    char was[64];
-    snprintf(was, sizeof was, "%s", cell);
-    snprintf(cell, len, "%s%s", RESULT_LOWER_BOUND_MARK, was);
+    size_t mark = strlen(RESULT_LOWER_BOUND_MARK), n = strlen(cell);
+    if (n + mark >= len) /* no room for the mark: the figure stays whole */
+        return 0;
+    memmove(cell + mark, cell, n + 1);
+    memcpy(cell, RESULT_LOWER_BOUND_MARK, mark);
     return (int)strlen(RESULT_LOWER_BOUND_MARK) - 1;
 }
 
-const char *compare_fig_name(const struct comparison *c, int f)
+/* "p50 latency", "server CPU-ms/call (net of idle)" as c's CPU basis says */
+static const char *compare_fig_name(const struct comparison *c, int f)
 {
     if (f == METRIC_CPU_MS && c->cpu_basis == CPU_NET)
         return "server CPU-ms/call (net of idle)";
@@ -52,7 +59,9 @@ const char *compare_fig_key(int f)
     return metric_defs[f].json_key;
 }
 
-struct report_unit compare_summary_unit(const struct comparison *c)
+/* @return the unit of the summary table's latencies, and of the rounds
+ * table's (p50 and p99 of every round). */
+static struct report_unit compare_summary_unit(const struct comparison *c)
 {
     double mn = 0, mx = 0;
     for (int f = 0; f < METRIC_N; f++)
@@ -63,7 +72,7 @@ struct report_unit compare_summary_unit(const struct comparison *c)
     return report_unit_pick(mx, mn);
 }
 
-struct report_unit compare_rounds_unit(const struct comparison *c)
+static struct report_unit compare_rounds_unit(const struct comparison *c)
 {
     double mn = 0, mx = 0;
     for (size_t i = 0; i < c->pairs; i++)

@@ -11,7 +11,10 @@
 #include "base/units.h"
 #include "report/doc_verdicts.h"
 
-void compare_arm_text(const struct comparison *c, int a, char *out, size_t len)
+/* "xmlrpc: http://host/RPC2 (xmlrpc)": arm a's name, target and encoding,
+ * into out (len bytes, the caller's): the text's line of the arm and the
+ * page's card. */
+static void compare_arm_text(const struct comparison *c, int a, char *out, size_t len)
 {
     const struct run_result *r = &c->arm[a].merged;
     /* a fleet: never its first host (the merged rounds keep no targets' rows) */

@@ -60,7 +60,8 @@ static json_object *needs_json(const struct gate_result *r)
     return o;
 }
 
-json_object *compare_gates_json(const struct comparison *c)
+/* @return the gates as a new JSON array, the caller's to json_object_put. */
+static json_object *compare_gates_json(const struct comparison *c)
 {
     json_object *arr = json_object_new_array();
     for (int g = 0; g < c->plan.ngates; g++) {
@@ -100,7 +101,8 @@ json_object *compare_gates_json(const struct comparison *c)
     return arr;
 }
 
-json_object *compare_thresholds_json(const struct comparison *c)
+/* @return a new {"A": [...], "B": [...]} of the verdicts (the caller puts it). */
+static json_object *compare_thresholds_json(const struct comparison *c)
 {
     json_object *o = json_object_new_object();
     for (int a = 0; a < 2; a++) {

@@ -70,12 +70,6 @@ int compare_gates_doc(const struct comparison *c, struct doc_table *t,
  * name in every output. */
 #define COMPARE_FAILURES_EXPR "errors:+0% (implied)"
 
-/* "failed A 0 of 150 (0.0%), B 47 of 150 (31.3%), B allowed +0 points:
- * p 2e-16 < alpha 0.05 (exact stratified test ..., 3 rounds)" into out
- * (len bytes): the detail of a failures verdict, in the text, the page
- * and the JUnit file. */
-void compare_failure_detail(const struct fail_test *f, char *out, size_t len);
-
 /* @return 1 when c has a gates table: a --gate, or the implied failures
  * rule (comparison.h), else 0. */
 int compare_has_gates(const struct comparison *c);
@@ -88,24 +82,10 @@ void compare_thresholds_text(FILE *out, const struct comparison *c);
 
 /* ---- compare_json.c ---------------------------------------------------------- */
 
-/* @return the gates as a new JSON array, the caller's to json_object_put. */
-json_object *compare_gates_json(const struct comparison *c);
-
-/* @return a new {"A": [...], "B": [...]} of the verdicts (the caller puts it). */
-json_object *compare_thresholds_json(const struct comparison *c);
-
 /* ---- compare_cells.c: the pieces every format shares --------------------------- */
 
-/* "p50 latency", "server CPU-ms/call (net of idle)" as c's CPU basis says
- * (static) */
-const char *compare_fig_name(const struct comparison *c, int f);
 const char *compare_fig_key(int f);      /* "p50_ms" (static): its JSON key */
 /* A figure's value in a cell: report.h's report_fmt_metric. */
-/* Puts RESULT_LOWER_BOUND_MARK ("≥") before cell (len bytes), the
- * formatted figure f of value v (ms) of r, when it is a latency figure that
- * r's censored waits of unfinished requests reach (result_lower_bound).
- * @return the bytes the mark adds beyond its one column, 0 when unmarked. */
-int compare_mark_bound(const struct run_result *r, int f, double v, char *cell, size_t len);
 /* Round i's order as "AB" or "BA" (the arm that ran first first), "?"
  * when the rounds' start times do not say, into out (len bytes, 3 at
  * least). @return 1 when known, else 0. */
@@ -146,11 +126,6 @@ int compare_bucket_doc(const struct comparison *c, struct doc_table *t,
  * @return 0, or -1 with err (no memory). */
 int compare_summary_doc(const struct comparison *c, struct doc_table *t,
                         struct doc_table_style *st, char *err);
-/* A mix's per-verb table (requests, p50 and p99 of A and B with B/A,
- * errors) into t as compare_summary_doc. @return 0, 1 when neither arm
- * sent a mix (t has no row), or -1 with err (no memory). */
-int compare_verbs_doc(const struct comparison *c, struct doc_table *t,
-                      struct doc_table_style *st, char *err);
 /* One of the builders above (summary, rounds, buckets). */
 typedef int (*compare_doc_builder)(const struct comparison *c, struct doc_table *t,
                                    struct doc_table_style *st, char *err);
@@ -160,17 +135,9 @@ typedef int (*compare_doc_builder)(const struct comparison *c, struct doc_table 
  * err (no memory). */
 int compare_rounds_doc(const struct comparison *c, struct doc_table *t,
                        struct doc_table_style *st, char *err);
-/* @return the unit of the summary table's latencies, and of the rounds
- * table's (p50 and p99 of every round). */
-struct report_unit compare_summary_unit(const struct comparison *c);
-struct report_unit compare_rounds_unit(const struct comparison *c);
 
 /* ---- compare_docs.c: the page's headline and its tables of the merged rounds -- */
 
-/* "xmlrpc: http://host/RPC2 (xmlrpc)": arm a's name, target and encoding,
- * into out (len bytes, the caller's): the text's line of the arm and the
- * page's card. */
-void compare_arm_text(const struct comparison *c, int a, char *out, size_t len);
 /* Who was compared and how, into d (the caller's; initialised here): each
  * arm (compare_arm_text; the text's only: the page's cards say it), the
  * simulator when an arm measured it, what A and B differ in (or that they

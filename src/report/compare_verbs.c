@@ -196,7 +196,10 @@ static int verb_buckets(FILE *out, const struct comparison *c, const struct verb
     return 0;
 }
 
-int compare_verbs_doc(const struct comparison *c, struct doc_table *t,
+/* A mix's per-verb table (requests, p50 and p99 of A and B with B/A,
+ * errors) into t as compare_summary_doc. @return 0, 1 when neither arm
+ * sent a mix (t has no row), or -1 with err (no memory). */
+static int compare_verbs_doc(const struct comparison *c, struct doc_table *t,
                       struct doc_table_style *st, char *err)
 {
     static const int widths[VCOLS] = {-16, 10, 10, 10, 10, 8, -20, 10, 10, 8, -20, 9, 9};

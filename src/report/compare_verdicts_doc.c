@@ -38,7 +38,11 @@ static double share_pct(int64_t failed, int64_t requests)
     return requests > 0 ? 100.0 * (double)failed / (double)requests : NAN;
 }
 
-void compare_failure_detail(const struct fail_test *f, char *out, size_t len)
+/* "failed A 0 of 150 (0.0%), B 47 of 150 (31.3%), B allowed +0 points:
+ * p 2e-16 < alpha 0.05 (exact stratified test ..., 3 rounds)" into out
+ * (len bytes): the detail of a failures verdict, in the text, the page
+ * and the JUnit file. */
+static void compare_failure_detail(const struct fail_test *f, char *out, size_t len)
 {
     char bursts[96] = "";
     if (f->verdict == GATE_INCONCLUSIVE)

@@ -1,5 +1,6 @@
 /* doc_table: one table, every format (doc_table.h). */
 #include "report/doc_table.h"
+#include "report/doc_table_testing.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -121,11 +121,6 @@ int doc_table_add_row(struct doc_table *t, const char *const *cells, const char 
  * @return 0, or -1 with err as doc_table_add. */
 int doc_table_add_raw(struct doc_table *t, const char *const *cells, const double *raw,
                       char *err);
-/* Row r's raw value of column c (FIG_UNKNOWN unknown). */
-double doc_table_raw(const struct doc_table *t, int r, int c);
-/* Row r's cell c (r < nrows, c < ncols): the table's own, valid until it
- * is freed or added to. */
-const char *doc_table_cell(const struct doc_table *t, int r, int c);
 /* Frees the rows (t may be added to again after doc_table_init). */
 void doc_table_free(struct doc_table *t);
 

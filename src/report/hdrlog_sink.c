@@ -7,6 +7,9 @@
 
 #include "base/file.h"
 
+static void hdrlog_sink_hook(void *ctx, const struct interval_rec *rec, const struct hist *h,
+                      double start_s, double len_s);
+
 static double epoch_now(void)
 {
     struct timespec ts;
@@ -87,7 +90,10 @@ static int add_to_run(struct hdrlog_sink *s, const struct hist *h)
     return 0;
 }
 
-void hdrlog_sink_hook(void *ctx, const struct interval_rec *rec, const struct hist *h,
+/* The engine's interval_hook (result.h); ctx is the sink. Writes h (only
+ * read, still the engine's) as one interval. A write error is kept in the
+ * sink and reported by hdrlog_sink_close; it never stops the run. */
+static void hdrlog_sink_hook(void *ctx, const struct interval_rec *rec, const struct hist *h,
                    double start_s, double len_s)
 {
     (void)rec;

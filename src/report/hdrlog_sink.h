@@ -60,12 +60,6 @@ int hdrlog_sink_open(struct hdrlog_sink *s, const char *path, char *err);
  * hooks, and nothing else is done. */
 struct run_hooks hdrlog_sink_next_run(struct hdrlog_sink *s, const struct run_result *res);
 
-/* The engine's interval_hook (result.h); ctx is the sink. Writes h (only
- * read, still the engine's) as one interval. A write error is kept in the
- * sink and reported by hdrlog_sink_close; it never stops the run. */
-void hdrlog_sink_hook(void *ctx, const struct interval_rec *rec, const struct hist *h,
-                      double start_s, double len_s);
-
 /* Call once a run that hdrlog_sink_next_run began is over, with its
  * result (only read): writes what res's latency histogram holds beyond
  * the intervals written for that run, the waits of the requests still

@@ -80,7 +80,10 @@ int report_latency_fmt(const struct report_unit *u, const struct hist *h, const 
     return lower ? (int)strlen(RESULT_LOWER_BOUND_MARK) - 1 : 0;
 }
 
-void report_censor_note(const struct censor *cs, char *out, size_t len)
+/* "≥: a lower bound: 216 requests unfinished, ..." (the text and HTML
+ * reports' note under a latency table) into out; "" when cs has nothing
+ * censored. */
+static void report_censor_note(const struct censor *cs, char *out, size_t len)
 {
     char least[32] = "";
     if (cs->n <= 0) {

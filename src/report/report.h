@@ -110,10 +110,6 @@ const char *report_fmt_pct(double v, char *buf, size_t len);
  * printf widths), 0 when unmarked. */
 int report_latency_fmt(const struct report_unit *u, const struct hist *h, const struct censor *cs,
                        int mean, double us, char *out, size_t len);
-/* "≥: a lower bound: 216 requests unfinished, ..." (the text and HTML
- * reports' note under a latency table) into out; "" when cs has nothing
- * censored. */
-void report_censor_note(const struct censor *cs, char *out, size_t len);
 /* "146 B", "2.32 MB": a size in bytes, 1000-based, about 3 digits, into
  * out (len bytes, always terminated). */
 void report_fmt_bytes(double bytes, char *out, size_t len);
@@ -166,12 +162,6 @@ void report_transport_doc(const struct run_result *r, struct doc_kv *d);
 void report_machine_doc(const struct run_result *r, struct doc_kv *d);
 /* All four, in the report's order; each the caller's to doc_kv_free. */
 #define REPORT_SECTIONS 4
-void report_sections(const struct run_result *r, struct doc_kv d[REPORT_SECTIONS]);
-/* A metric's line (model/metric.h's enum metric m) in d, shown where:
- * key, then "<label> <value>" formatted by its unit, and the raw value
- * (the CSV summary's column, named by its json_key). */
-void report_kv_metric(struct doc_kv *d, unsigned where, const char *key,
-                      const struct run_result *r, int m);
 /* Metric m's value v as every table shows it: by its unit, latencies in u;
  * "n/a" for NAN (no answer, CPU not sampled). Into out (len bytes). */
 void report_fmt_metric(int m, double v, const struct report_unit *u, char *out, size_t len);

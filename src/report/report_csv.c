@@ -14,10 +14,18 @@
 #include "stats/buckets.h"
 #include "report/report.h"
 #include "report/report_csv.h"
+#include "model/config_keys.h"
 #include "model/metric.h"
 #include "model/server_cpu.h"
 
-void report_csv_field(FILE *out, const char *s)
+static int report_timeline_doc(const struct run_result *r, struct doc_table *t, char *err);
+
+static int report_summary_doc(const struct run_result *r, struct doc_table *t, char *err);
+
+/* Writes s as one CSV field: made safe (base/safetext.h: valid UTF-8, a
+ * line break or control as "\xHH"), then as is, or quoted (quotes doubled)
+ * when it holds a comma or a quote. */
+static void report_csv_field(FILE *out, const char *s)
 {
     doc_csv_field(out, s);
 }
@@ -44,6 +52,7 @@ struct summary {
     struct doc_table *t;
     const char *text[DOC_MAX_COLS]; /* a text column's cell, else NULL */
     double raw[DOC_MAX_COLS];
+    char shown[4][160];             /* the CFK_SHOWN fields' cells */
 };
 
 /* The next column: named name (printf), holding a count (kind
@@ -124,21 +133,46 @@ static void cpu_columns(struct summary *m, const struct run_result *r)
     struct cpu_per_call c;
     result_cpu_per_call(r, &c);
     column(m, DOC_RAW_G, mean, NULL, "server_cpu_mean_pct");
-    column(m, DOC_RAW_G, result_cpu_ms_per_call(r), NULL, "server_cpu_ms_per_call");
+    const char *per_call = metric_defs[METRIC_CPU_MS].json_key;
+    column(m, DOC_RAW_G, metric_defs[METRIC_CPU_MS].value(r), NULL, "%s", per_call);
     column(m, DOC_RAW_INT, (double)r->bytes_received, NULL, "bytes_received");
     /* unknown: no idle baseline */
     column(m, DOC_RAW_G, r->idle.n > 0 ? r->idle.mean_pct : FIG_UNKNOWN, NULL,
            "server_idle_pct");
-    column(m, DOC_RAW_G, c.net, NULL, "server_cpu_ms_per_call_net");
+    column(m, DOC_RAW_G, c.net, NULL, "%s_net", per_call);
     for (int i = 0; i < SUMMARY_METRICS; i++) {
         const struct metric_def *d = &metric_defs[summary_metrics[i]];
         column(m, DOC_RAW_G, d->value(r), NULL, "%s", d->json_key);
     }
 }
 
-int report_summary_doc(const struct run_result *r, struct doc_table *t, char *err)
+/* The configuration fields shown by their row (config_keys.h's
+ * CFK_SHOWN), as the report's header shows them: config_KEY. */
+static void config_columns(struct summary *m, const struct run_result *r)
 {
-    struct summary m = {t, {NULL}, {0}};
+    size_t n = 0;
+    for (size_t i = 0; i < config_keys_n() && n < sizeof m->shown / sizeof m->shown[0]; i++) {
+        const struct config_key *k = config_key_i(i);
+        if (!(k->flags & CFK_SHOWN))
+            continue;
+        config_key_text(k, &r->cfg, m->shown[n], sizeof m->shown[n]);
+        column(m, DOC_RAW_NONE, 0, m->shown[n++], "config_%s", k->key);
+    }
+}
+
+/* r's summary as a document of one row, a column per figure, each cell
+ * with its raw value (doc_table.h), built from r alone (never from a text
+ * section, so its columns are the same whatever the text shows): label,
+ * proto, url, duration_s, rate_target, rate_achieved, the counts,
+ * errors_<kind> per kind, latency_{min,mean,max}_ms and latency_pP_ms
+ * per --percentiles (unknown without an answer), censored,
+ * latency_lower_bound, the server's CPU, bytes_received, its idle and net
+ * CPU, and the sections' metrics by their JSON keys. Into t (the
+ * caller's: doc_table_free it after a 0). @return 0, or -1 with err (no
+ * memory; nothing to free). */
+static int report_summary_doc(const struct run_result *r, struct doc_table *t, char *err)
+{
+    struct summary m = {.t = t};
     char lower[400];
     doc_table_init(t, 1);
     t->ncols = 0; /* column() adds them */
@@ -152,6 +186,7 @@ int report_summary_doc(const struct run_result *r, struct doc_table *t, char *er
     count_columns(&m, r);
     latency_columns(&m, r, lower, sizeof lower);
     cpu_columns(&m, r);
+    config_columns(&m, r);
     return doc_table_add_raw(t, m.text, m.raw, err); /* a figure's text: its raw value */
 }
 
@@ -169,7 +204,13 @@ void report_csv_summary(FILE *out, const struct run_result *r)
 
 /* ---- the timeline: a row per interval ------------------------------------------ */
 
-int report_timeline_doc(const struct run_result *r, struct doc_table *t, char *err)
+/* r's timeline as a document, a row per interval, each cell with its raw
+ * value: t (s, 3 decimals), due, sent, unsent, ok, errors, p50_ms and
+ * p99_ms (3; unknown: nothing answered), server_cpu_pct and
+ * client_cpu_pct (1; unknown: not measured), server_rss_kb (0), and a
+ * staged run's offered rate (3). Into t as report_summary_doc.
+ * @return 0, or -1 with err (no memory). */
+static int report_timeline_doc(const struct run_result *r, struct doc_table *t, char *err)
 {
     /* due and unsent by intended time, sent by the write, ok and errors by
      * the answer's arrival (client/ledger.c); a staged run's offered rate

@@ -4,10 +4,12 @@
 #include <string.h>
 
 #include "base/units.h"
+#include "model/config_keys.h"
 #include "model/metric.h"
 #include "model/result_merge.h"
 #include "model/server_cpu.h"
 #include "report/report.h"
+#include "report/report_testing.h"
 
 static const char *plural(int64_t n, const char *one, const char *many)
 {
@@ -210,6 +212,13 @@ void report_config_doc(const struct run_result *r, struct doc_kv *d)
     if (c->job_file[0])
         doc_kv_append(d, "%sfrom %s: %s", c->options_given[0] ? "; " : "", c->job_file,
                       c->options_from_job);
+    for (size_t i = 0; i < config_keys_n(); i++) { /* the fields shown by their row */
+        char v[160];
+        if (!(config_key_i(i)->flags & CFK_SHOWN))
+            continue;
+        config_key_text(config_key_i(i), c, v, sizeof v);
+        doc_kv_add(d, DOC_IN_BOTH, config_key_i(i)->key, "%s", v);
+    }
 }
 
 /* ---- requests, bytes and lags ---------------------------------------------- */

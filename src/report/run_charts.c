@@ -1,4 +1,5 @@
 #include "report/run_charts.h"
+#include "report/run_charts_testing.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +23,12 @@ size_t run_chart_pct_points(const struct hist *h, double *pct, double *ms, size_
     return n;
 }
 
-int run_chart_pct(struct doc_chart *c, const char *id, const struct run_result *const *rs,
+/* The latency-by-percentile chart, id id: one line per result (names[i],
+ * in result i's colour; n at most DOC_CHART_MAX_SERIES), on the log
+ * 1/(1-p) axis; service adds each one's service time (dashed).
+ * @return 0 (c->ns 0 when no histogram has a value: nothing to draw), or
+ * -1 (no memory; c empty). */
+static int run_chart_pct(struct doc_chart *c, const char *id, const struct run_result *const *rs,
                   const char *const *names, int n, int service)
 {
     doc_chart_init(c, id, "Latency by percentile (log 1/(1-p) axis; from the histograms)");
@@ -116,7 +122,11 @@ static int tl_chart(struct doc_chart *c, const struct run_result *r, const char 
     return 0;
 }
 
-int run_chart_timeline(struct doc_chart *c, const struct run_result *r, const char *idp)
+/* One run's timeline charts into c[0..RUN_CHARTS_TIMELINE), ids idp-rate,
+ * idp-lat, idp-cpu, over the intervals' shared t, the warmup shaded.
+ * @return RUN_CHARTS_TIMELINE, or 0 (no intervals, or no memory: c
+ * empty). */
+static int run_chart_timeline(struct doc_chart *c, const struct run_result *r, const char *idp)
 {
     /* --stages: what the schedule offered beside what went out */
     static const struct tl_fig rate[2] = {{"achieved rate", "/s", TL_RATE, 1, 0, 0, 0, 0, 0},
@@ -177,7 +187,12 @@ static int arms_chart(struct doc_chart *c, const struct run_result *const *rs,
     return 0;
 }
 
-int run_chart_arms_timeline(struct doc_chart *c, const struct run_result *const *rs,
+/* The arms' timeline charts of a comparison into c[0..RUN_CHARTS_TIMELINE),
+ * ids chart-rate, chart-lat, chart-cpu: each arm (names[a], "A xmlrpc";
+ * n at most 2) in its own colour on every chart, its figures told apart
+ * by dash, each over its own t (its rounds end to end). @return
+ * RUN_CHARTS_TIMELINE, or 0 (no memory: c empty). */
+static int run_chart_arms_timeline(struct doc_chart *c, const struct run_result *const *rs,
                             const char *const *names, int n)
 {
     static const struct tl_fig rate[1] = {{"rate", "/s", TL_RATE, 1, 0, 0, 0, 0, 0}};

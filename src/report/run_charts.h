@@ -20,34 +20,6 @@
  * server's RSS on the right-hand axis). */
 #define RUN_CHARTS_TIMELINE 3
 
-/* x values (percentiles, 0..100) for a latency percentile plot of h:
- * 0 up to the last the count can tell (1 - 1/count), evenly on the log
- * 1/(1-p) axis, into pct (at most max) and the latency (ms) of each into
- * ms. @return how many (0 for an empty h). */
-size_t run_chart_pct_points(const struct hist *h, double *pct, double *ms, size_t max);
-
-/* The latency-by-percentile chart, id id: one line per result (names[i],
- * in result i's colour; n at most DOC_CHART_MAX_SERIES), on the log
- * 1/(1-p) axis; service adds each one's service time (dashed).
- * @return 0 (c->ns 0 when no histogram has a value: nothing to draw), or
- * -1 (no memory; c empty). */
-int run_chart_pct(struct doc_chart *c, const char *id, const struct run_result *const *rs,
-                  const char *const *names, int n, int service);
-
-/* One run's timeline charts into c[0..RUN_CHARTS_TIMELINE), ids idp-rate,
- * idp-lat, idp-cpu, over the intervals' shared t, the warmup shaded.
- * @return RUN_CHARTS_TIMELINE, or 0 (no intervals, or no memory: c
- * empty). */
-int run_chart_timeline(struct doc_chart *c, const struct run_result *r, const char *idp);
-
-/* The arms' timeline charts of a comparison into c[0..RUN_CHARTS_TIMELINE),
- * ids chart-rate, chart-lat, chart-cpu: each arm (names[a], "A xmlrpc";
- * n at most 2) in its own colour on every chart, its figures told apart
- * by dash, each over its own t (its rounds end to end). @return
- * RUN_CHARTS_TIMELINE, or 0 (no memory: c empty). */
-int run_chart_arms_timeline(struct doc_chart *c, const struct run_result *const *rs,
-                            const char *const *names, int n);
-
 /* Every chart of a run's page, in its order, into c[0..RUN_CHARTS_MAX):
  * the percentile chart (chart-pct: latency and service), when a histogram
  * has values, then the timeline charts (chart-tl-*). @return how many

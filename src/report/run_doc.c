@@ -188,7 +188,10 @@ void run_doc_free(struct run_doc *d)
     free(d);
 }
 
-void run_doc_text(FILE *out, const struct run_doc *d)
+/* The text report: the version, the configuration, the bucket and
+ * percentile tables, the requests, transport and machine sections, then
+ * a mix's tables, the ranks and the warnings. */
+static void run_doc_text(FILE *out, const struct run_doc *d)
 {
     const struct run_result *r = d->r;
     fprintf(out, "rpcbench %s\n", rpcbench_version());

@@ -43,9 +43,4 @@ struct run_doc *run_doc_new(const struct run_result *r, char *err);
 /* Frees d and its tables (NULL is nothing). */
 void run_doc_free(struct run_doc *d);
 
-/* The text report: the version, the configuration, the bucket and
- * percentile tables, the requests, transport and machine sections, then
- * a mix's tables, the ranks and the warnings. */
-void run_doc_text(FILE *out, const struct run_doc *d);
-
 #endif

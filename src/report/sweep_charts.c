@@ -17,16 +17,11 @@ struct sweep_chart_kind {
     int dec;
 };
 
-/* The figures' names in chart legends and readouts. */
-static const char *const fig_label[SF_N] = {
-    "achieved", "p50", "p90", "p99", "errors", "server CPU", "CPU-ms/call", "bytes/response",
-};
-
 /* Cells sharing every varying parameter but the rate: one line each. */
 struct groups {
     size_t n;
     char name[SWEEP_CHARTS_LINES][200];
-    double *x[SWEEP_CHARTS_LINES], *y[SWEEP_CHARTS_LINES][SF_N];
+    double *x[SWEEP_CHARTS_LINES], *y[SWEEP_CHARTS_LINES][METRIC_N];
     size_t len[SWEEP_CHARTS_LINES];
     int by_rate;                /* x is the offered rate, else the cell number */
     int dropped;                /* cells of lines past SWEEP_CHARTS_LINES, not drawn */
@@ -50,12 +45,12 @@ static int groups_fill(struct groups *g, const struct sweep *s)
     unsigned vary = sweep_varying(s);
     g->by_rate = (vary & SWEEP_P_RATE) || s->ncells == 1;
     size_t per = s->ncells + 1;
-    g->mem = calloc((size_t)SWEEP_CHARTS_LINES * (SF_N + 1) * per, sizeof *g->mem);
+    g->mem = calloc((size_t)SWEEP_CHARTS_LINES * (METRIC_N + 1) * per, sizeof *g->mem);
     if (!g->mem)
         return -1;
     for (int k = 0; k < SWEEP_CHARTS_LINES; k++) {
-        g->x[k] = g->mem + (size_t)k * (SF_N + 1) * per;
-        for (int f = 0; f < SF_N; f++)
+        g->x[k] = g->mem + (size_t)k * (METRIC_N + 1) * per;
+        for (int f = 0; f < METRIC_N; f++)
             g->y[k][f] = g->x[k] + (size_t)(f + 1) * per;
     }
     for (size_t i = 0; i < s->ncells; i++) {
@@ -69,7 +64,7 @@ static int groups_fill(struct groups *g, const struct sweep *s)
             continue;
         size_t j = g->len[k]++;
         g->x[k][j] = g->by_rate ? s->cells[i].p.rate : (double)(i + 1);
-        for (int f = 0; f < SF_N; f++)
+        for (int f = 0; f < METRIC_N; f++)
             g->y[k][f][j] = row.med[f];
     }
     return 0;
@@ -83,7 +78,7 @@ static void groups_sort(struct groups *g)
             for (size_t j = i; j > 0 && g->x[k][j - 1] > g->x[k][j]; j--) {
                 double t = g->x[k][j];
                 g->x[k][j] = g->x[k][j - 1], g->x[k][j - 1] = t;
-                for (int f = 0; f < SF_N; f++) {
+                for (int f = 0; f < METRIC_N; f++) {
                     t = g->y[k][f][j];
                     g->y[k][f][j] = g->y[k][f][j - 1], g->y[k][f][j - 1] = t;
                 }
@@ -126,7 +121,7 @@ static int fig_chart(struct doc_chart *c, const struct sweep *s, const struct gr
         for (int f = 0; f < k->nf; f++, m += g->len[j]) {
             char name[DOC_CHART_NAME];
             snprintf(name, sizeof name, "%s%s%s", g->name[j], g->name[j][0] ? " " : "",
-                     fig_label[k->figs[f]]);
+                     metric_defs[k->figs[f]].head);
             memcpy(m, g->y[j][k->figs[f]], g->len[j] * sizeof *m);
             struct doc_series ser = {.unit = k->unit, .x = x, .y = m, .n = g->len[j],
                                      .dec = k->dec, .hue = (int)j + 1, .dash = f};
@@ -142,10 +137,10 @@ int sweep_charts(struct doc_chart *c, int n, const struct sweep *s, int *dropped
 {
     static const struct sweep_chart_kind kinds[SWEEP_CHARTS_MAX] = {
         {"chart-sweep-lat", "Latency against the offered rate (median of the repeats), "
-         "capacity marked", "ms", {SF_P50, SF_P99}, 2, "ms", 3},
-        {"chart-sweep-rate", "Achieved rate", "requests/s", {SF_ACHIEVED}, 1, "/s", 2},
-        {"chart-sweep-cpu", "Server CPU", "% of one core", {SF_CPU_PCT}, 1, "%", 1},
-        {"chart-sweep-cpu-call", "Server CPU per call", "CPU-ms per call", {SF_CPU_MS_CALL}, 1,
+         "capacity marked", "ms", {METRIC_P50, METRIC_P99}, 2, "ms", 3},
+        {"chart-sweep-rate", "Achieved rate", "requests/s", {METRIC_RATE}, 1, "/s", 2},
+        {"chart-sweep-cpu", "Server CPU", "% of one core", {METRIC_CPU_PCT}, 1, "%", 1},
+        {"chart-sweep-cpu-call", "Server CPU per call", "CPU-ms per call", {METRIC_CPU_MS}, 1,
          "ms", 3},
     };
     struct groups g;

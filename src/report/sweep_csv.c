@@ -9,12 +9,6 @@
 #include "base/err.h"
 #include "report/report_csv.h"
 
-/* The figures' column names in the CSV, units in the names. */
-static const char *const csv_names[SF_N] = {
-    "achieved_per_s", "p50_ms", "p90_ms", "p99_ms", "errors", "server_cpu_pct",
-    "cpu_ms_per_call", "bytes_per_response",
-};
-
 /* The next column, headed fmt's (one %s: name), its raw values of kind
  * (the figures: 6 digits, as %g). */
 static void head(struct doc_table *t, int *c, enum doc_raw kind, const char *fmt,
@@ -38,17 +32,18 @@ static void csv_heads(struct doc_table *t, int with_base)
     int c = 0;
     for (int k = 0; k < 7; k++)
         head(t, &c, kind[k], "%s", params[k]);
-    for (int f = 0; f < SF_N; f++) {
-        head(t, &c, DOC_RAW_G, "%s", csv_names[f]);
-        head(t, &c, DOC_RAW_G, "%s_min", csv_names[f]);
-        head(t, &c, DOC_RAW_G, "%s_max", csv_names[f]);
+    for (int k = 0; k < METRIC_SWEEP_N; k++) { /* the figures' keys, units in them */
+        const char *key = metric_defs[metric_sweep_fig(k)].json_key;
+        head(t, &c, DOC_RAW_G, "%s", key);
+        head(t, &c, DOC_RAW_G, "%s_min", key);
+        head(t, &c, DOC_RAW_G, "%s_max", key);
     }
     head(t, &c, DOC_RAW_NONE, "%s", "flags");
     if (!with_base)
         return;
     head(t, &c, DOC_RAW_INT, "%s", "baseline");
-    for (int f = 0; f < SF_N; f++)
-        head(t, &c, DOC_RAW_G, "%s_pct_of_baseline", csv_names[f]);
+    for (int k = 0; k < METRIC_SWEEP_N; k++)
+        head(t, &c, DOC_RAW_G, "%s_pct_of_baseline", metric_defs[metric_sweep_fig(k)].json_key);
 }
 
 /* "% of baseline" as the text table has it: 100 on the baseline's row
@@ -75,19 +70,27 @@ static int csv_row(struct doc_table *t, const struct sweep *s, size_t i,
     text[c++] = p->proto;
     text[c++] = p->verb;
     v[c++] = (double)r->nreps;
-    for (int f = 0; f < SF_N; f++)
+    for (int k = 0; k < METRIC_SWEEP_N; k++) {
+        enum metric f = metric_sweep_fig(k);
         v[c++] = r->med[f], v[c++] = r->min[f], v[c++] = r->max[f];
+    }
     sweep_flags_text(r, ";", flags, sizeof flags);
     text[c++] = flags;
     if (base) {
         v[c++] = r == base;
-        for (int f = 0; f < SF_N; f++)
+        for (int k = 0; k < METRIC_SWEEP_N; k++) {
+            enum metric f = metric_sweep_fig(k);
             v[c++] = pct(r->med[f], base->med[f], r == base);
+        }
     }
     return doc_table_add_raw(t, text, v, err);
 }
 
-int sweep_csv_doc(const struct sweep *s, long baseline, struct doc_table *t, char *err)
+/* That table as a document (doc_table.h), each cell with its raw value
+ * (figures to 6 digits, unknown empty), into t (the caller's:
+ * doc_table_free it after a 0). @return 0, or -1 with err (no memory;
+ * nothing to free). */
+static int sweep_csv_doc(const struct sweep *s, long baseline, struct doc_table *t, char *err)
 {
     struct sweep_row *rows = calloc(s->ncells ? s->ncells : 1, sizeof *rows);
     if (!rows) {
@@ -99,7 +102,7 @@ int sweep_csv_doc(const struct sweep *s, long baseline, struct doc_table *t, cha
         if ((rc = sweep_cell_row(&s->cells[i], &rows[i])))
             snprintf(err, ERR_LEN, "cell %zu: out of memory", i + 1);
     int with_base = baseline >= 0 && baseline < (long)s->ncells;
-    doc_table_init(t, 7 + 3 * SF_N + 1 + (with_base ? 1 + SF_N : 0));
+    doc_table_init(t, 7 + 3 * METRIC_SWEEP_N + 1 + (with_base ? 1 + METRIC_SWEEP_N : 0));
     csv_heads(t, with_base);
     for (size_t i = 0; rc == 0 && i < s->ncells; i++)
         rc = csv_row(t, s, i, &rows[i], with_base ? &rows[baseline] : NULL, err);

@@ -2,6 +2,7 @@
  * once: the text and the page write it, so they say the same figures to
  * the same digits, one unit per column. */
 #include "report/sweep_out.h"
+#include "report/sweep_out_testing.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -10,7 +11,7 @@
 #include "report/report.h"
 
 /* #, the parameters, each figure and its "%", the flags */
-#define MAX_COLS (1 + 5 + 2 * SF_N + 1)
+#define MAX_COLS (1 + 5 + 2 * METRIC_SWEEP_N + 1)
 _Static_assert(MAX_COLS <= DOC_MAX_COLS, "a sweep's table fits a document");
 
 /* ---- one unit per column ------------------------------------------------------- */
@@ -48,7 +49,7 @@ static void span(const struct sweep_row *rows, size_t n, int f, double *mn, doub
 
 static int is_latency(int f)
 {
-    return f == SF_P50 || f == SF_P90 || f == SF_P99;
+    return metric_defs[f].unit == MU_MS;
 }
 
 /* The span of every latency column together: they share one unit, as the
@@ -58,8 +59,11 @@ static void latency_span(const struct sweep_row *rows, size_t n, double *mn, dou
 {
     *mn = 0;
     *mx = 0;
-    for (int f = SF_P50; f <= SF_P99; f++) {
+    for (int k = 0; k < METRIC_SWEEP_N; k++) {
+        int f = metric_sweep_fig(k);
         double lo, hi;
+        if (!is_latency(f))
+            continue;
         span(rows, n, f, &lo, &hi);
         if (lo > 0 && (*mn == 0 || lo < *mn))
             *mn = lo;
@@ -69,8 +73,7 @@ static void latency_span(const struct sweep_row *rows, size_t n, double *mn, dou
 
 static void pick_unit(const struct sweep_row *rows, size_t n, int f, struct col_unit *u)
 {
-    static const char *const heads[SF_N] = {"achieved/s", "p50", "p90", "p99", "errors",
-                                             "CPU %", "CPU-ms/call", "bytes/resp"};
+    const char *head = metric_defs[f].head;
     double mn, mx;
     if (is_latency(f))
         latency_span(rows, n, &mn, &mx);
@@ -78,24 +81,24 @@ static void pick_unit(const struct sweep_row *rows, size_t n, int f, struct col_
         span(rows, n, f, &mn, &mx);
     u->div = 1;
     u->dec = decimals(mn);
-    snprintf(u->head, sizeof u->head, "%s", heads[f]);
+    snprintf(u->head, sizeof u->head, "%s", head);
     if (is_latency(f)) {
         struct report_unit ru = report_unit_pick(mx * 1000, mn * 1000);
         u->div = ru.div / 1000;
         u->dec = ru.dec;
-        snprintf(u->head, sizeof u->head, "%s %s", heads[f], ru.name);
-    } else if (f == SF_BYTES_RESP) {
+        snprintf(u->head, sizeof u->head, "%s %s", head, ru.name);
+    } else if (metric_defs[f].unit == MU_BYTES) {
         static const char *const names[] = {"B", "kB", "MB", "GB"};
         int i = 0;
         while (i < 3 && mx / u->div >= 999.5)
             u->div *= 1000, i++;
         u->dec = i ? decimals(mn / u->div) : 0;
-        snprintf(u->head, sizeof u->head, "%s %s", heads[f], names[i]);
-    } else if (f == SF_ERRORS) {
+        snprintf(u->head, sizeof u->head, "%s %s", head, names[i]);
+    } else if (metric_defs[f].unit == MU_COUNT) {
         u->dec = 0;
-    } else if (f == SF_CPU_PCT) {
+    } else if (metric_defs[f].unit == MU_PCT) {
         u->dec = 1;
-    } else if (f == SF_ACHIEVED) {
+    } else if (metric_defs[f].unit == MU_PER_S) {
         u->dec = mx >= 100 ? 1 : 2;
     }
 }
@@ -166,10 +169,10 @@ static int heads(struct doc_table *t, unsigned vary, long baseline, const struct
             t->width[c] = -1;
             snprintf(t->heads[c++], DOC_CELL_LEN, "%s", sweep_param_names[k]);
         }
-    for (int f = 0; f < SF_N; f++) {
-        pick_unit(rows, n, f, &units[f]);
+    for (int k = 0; k < METRIC_SWEEP_N; k++) {
+        pick_unit(rows, n, metric_sweep_fig(k), &units[k]);
         t->width[c] = 1;
-        snprintf(t->heads[c++], DOC_CELL_LEN, "%.31s", units[f].head);
+        snprintf(t->heads[c++], DOC_CELL_LEN, "%.31s", units[k].head);
         if (baseline >= 0) {
             t->width[c] = 1;
             snprintf(t->heads[c++], DOC_CELL_LEN, "%%");
@@ -194,11 +197,12 @@ static int body_row(struct doc_table *t, const struct sweep *s, size_t i, unsign
     for (unsigned k = 0; k < 5; k++)
         if (vary & (1u << k))
             sweep_param_value(&s->cells[i].p, 1u << k, cell[c++], DOC_CELL_LEN);
-    for (int f = 0; f < SF_N; f++) {
+    for (int k = 0; k < METRIC_SWEEP_N; k++) {
+        enum metric f = metric_sweep_fig(k);
         char med[24], lo[24], hi[24];
-        fmt_val(&units[f], r->med[f], med, sizeof med);
-        fmt_val(&units[f], r->min[f], lo, sizeof lo);
-        fmt_val(&units[f], r->max[f], hi, sizeof hi);
+        fmt_val(&units[k], r->med[f], med, sizeof med);
+        fmt_val(&units[k], r->min[f], lo, sizeof lo);
+        fmt_val(&units[k], r->max[f], hi, sizeof hi);
         if (r->nreps > 1 && fig_known(r->med[f]))
             snprintf(cell[c++], DOC_CELL_LEN, "%.18s [%.18s-%.18s]", med, lo, hi);
         else
@@ -243,7 +247,7 @@ int sweep_table_doc(struct doc_table *t,
         return -1;
     }
     unsigned vary = sweep_varying(s);
-    struct col_unit units[SF_N];
+    struct col_unit units[METRIC_SWEEP_N];
     doc_table_init(t, MAX_COLS);
     doc_table_style_init(st);
     t->ncols = heads(t, vary, baseline, rows, s->ncells, units);
@@ -259,7 +263,10 @@ int sweep_table_doc(struct doc_table *t,
 
 /* ---- capacity ------------------------------------------------------------------ */
 
-void sweep_capacity_value(const struct sweep_capacity *c, char *out, size_t len)
+/* A capacity search's outcome in short, as the page's card and its probe
+ * table's caption say it: "64/s", "under 1/s", "over 100000/s",
+ * "interrupted"; into out (len bytes, the caller's). */
+static void sweep_capacity_value(const struct sweep_capacity *c, char *out, size_t len)
 {
     switch (c->outcome) {
     case CAPACITY_FOUND: snprintf(out, len, "%g/s", c->max_good_rate); break;
@@ -324,15 +331,15 @@ void sweep_probe_text(const struct sweep *s, const struct sweep_probe *p,
     if (!have)
         return;
     snprintf(t->cell, sizeof t->cell, "%zu", p->cell + 1);
-    if (fig_known(r.med[SF_ACHIEVED]))
-        snprintf(t->achieved, sizeof t->achieved, "%.2f", r.med[SF_ACHIEVED]);
-    if (fig_known(r.med[SF_P99])) /* ms, three digits, and never "1.23e+03" */
-        snprintf(t->p99, sizeof t->p99, "%.*f", r.med[SF_P99] >= 100 ? 0 : r.med[SF_P99] >= 10 ? 1
-                                                : r.med[SF_P99] >= 1 ? 2 : 3, r.med[SF_P99]);
-    if (fig_known(r.med[SF_ERRORS]))
-        snprintf(t->errors, sizeof t->errors, "%.0f", r.med[SF_ERRORS]);
-    if (fig_known(r.med[SF_CPU_PCT]))
-        snprintf(t->cpu, sizeof t->cpu, "%.1f", r.med[SF_CPU_PCT]);
+    if (fig_known(r.med[METRIC_RATE]))
+        snprintf(t->achieved, sizeof t->achieved, "%.2f", r.med[METRIC_RATE]);
+    if (fig_known(r.med[METRIC_P99])) /* ms, three digits, and never "1.23e+03" */
+        snprintf(t->p99, sizeof t->p99, "%.*f", r.med[METRIC_P99] >= 100 ? 0 : r.med[METRIC_P99] >= 10 ? 1
+                                                : r.med[METRIC_P99] >= 1 ? 2 : 3, r.med[METRIC_P99]);
+    if (fig_known(r.med[METRIC_ERRORS]))
+        snprintf(t->errors, sizeof t->errors, "%.0f", r.med[METRIC_ERRORS]);
+    if (fig_known(r.med[METRIC_CPU_PCT]))
+        snprintf(t->cpu, sizeof t->cpu, "%.1f", r.med[METRIC_CPU_PCT]);
 }
 
 int sweep_probes_doc(struct doc_table *t,

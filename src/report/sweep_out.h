@@ -16,7 +16,7 @@
 
 /* The table: a line naming what every cell shares, then one row per cell:
  * its number (#, as sweep_select takes it), the parameters that vary,
- * then the figures of enum sweep_fig (medians over the repeats; with more
+ * then the figures of the sweep's columns (model/metric.h's sweep_col; medians over the repeats; with more
  * than one repeat also "[min-max]"), each column in one unit, and the
  * flags (sweep_flags_text). baseline: a cell index, or -1
  * for none; with one, each figure is followed by its "% of baseline"
@@ -45,10 +45,6 @@ void sweep_capacity_text(FILE *out, const struct sweep *s);
  * it after a 0). @return 0, or -1 with err (no memory), nothing to free. */
 int sweep_probes_doc(struct doc_table *t, struct doc_table_style *st, const struct sweep *s,
                      size_t i, char *err);
-/* A capacity search's outcome in short, as the page's card and its probe
- * table's caption say it: "64/s", "under 1/s", "over 100000/s",
- * "interrupted"; into out (len bytes, the caller's). */
-void sweep_capacity_value(const struct sweep_capacity *c, char *out, size_t len);
 /* The page's headline into d (the caller's; initialised here): cells,
  * repeats per cell (bad when interrupted), what varies, and per capacity
  * search its outcome named as sweep_capacity_text's headline: the rate
@@ -65,9 +61,6 @@ void sweep_flags_text(const struct sweep_row *r, const char *sep, char *out, siz
 struct sweep_probe_text {
     char cell[24], achieved[24], p99[24], errors[24], cpu[24];
 };
-/* Fills *t (the caller's) for probe p of sweep s (both only read). */
-void sweep_probe_text(const struct sweep *s, const struct sweep_probe *p,
-                      struct sweep_probe_text *t);
 /* The CSV: a header row, then one row per cell: cell number, every
  * parameter, repeats, each figure's median, _min and _max (empty when
  * unknown), flags, and with a baseline (index, -1 none; out of range is
@@ -75,11 +68,6 @@ void sweep_probe_text(const struct sweep *s, const struct sweep_probe *p,
  * _pct_of_baseline: sweep_csv_doc written by doc_table_csv.
  * @return 0, or -1 when memory cannot be had. */
 int sweep_table_csv(FILE *out, const struct sweep *s, long baseline);
-/* That table as a document (doc_table.h), each cell with its raw value
- * (figures to 6 digits, unknown empty), into t (the caller's:
- * doc_table_free it after a 0). @return 0, or -1 with err (no memory;
- * nothing to free). */
-int sweep_csv_doc(const struct sweep *s, long baseline, struct doc_table *t, char *err);
 /* The cumulative bucket table ("<5ms:" rows, % of each cell's answers
  * below), one column per cell from its repeats' merged latency; edges
  * from spec as run's --buckets (stats/buckets.h), taken over all cells.

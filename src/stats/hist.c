@@ -6,6 +6,7 @@
  * previous width. Index arithmetic follows HdrHistogram_c/Java exactly so the
  * counts can be written in their V2 encoding and read by their tools. */
 #include "stats/hist.h"
+#include "stats/hist_testing.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -51,7 +51,6 @@ void hist_reset(struct hist *h);
 /* Values above `highest` are clamped to it (and still counted);
  * negative values are recorded as 0. */
 void hist_record(struct hist *h, int64_t value);
-void hist_record_n(struct hist *h, int64_t value, int64_t count);
 
 /* Adds src's counts (and min, max, sums) into dst; src is unchanged.
  * @return 0, or -1 (dst unchanged) when their lowest, highest or sigfigs

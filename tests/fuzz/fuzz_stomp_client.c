@@ -25,6 +25,7 @@
 
 #include "base/clock.h"
 #include "client/conn.h"
+#include "client/conn_testing.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,9 +1,10 @@
 /* child: see child.h. */
-#include "profile/child.h"
+#include "base/child.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -13,35 +14,54 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/exit_code.h"
 
-/* In the child: stdin from /dev/null, stdout to out_fd (or the log), the
- * log for stderr; dies with its parent. Never returns. */
-static void exec_child(const char *const *argv, const char *log, int out_fd, int group)
+/* In the child: stdin from /dev/null, stdout to out_fd (or where stderr
+ * goes), stderr to the log (or /dev/null); dies with its parent. Never
+ * returns. */
+static void exec_child(const struct child_spec *s, int out_fd)
 {
-    if (group)
+    if (s->flags & CHILD_GROUP)
         setpgid(0, 0);
-    int nul = open("/dev/null", O_RDONLY);
-    int lg = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+    if (s->flags & CHILD_NO_INT)
+        signal(SIGINT, SIG_IGN);
+    int nul = open("/dev/null", O_RDWR);
+    int lg = s->log ? open(s->log, O_WRONLY | O_CREAT | O_APPEND, 0600) : nul;
     if (nul < 0 || lg < 0)
-        _exit(127);
+        _exit(EXIT_CHILD_EXEC);
     dup2(nul, 0);
     dup2(out_fd >= 0 ? out_fd : lg, 1);
     dup2(lg, 2);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
-    execvp(argv[0], (char *const *)argv);
-    dprintf(2, "%s: %s\n", argv[0], strerror(errno));
-    _exit(127);
+    if (s->exe)
+        execv(s->exe, (char *const *)s->argv);
+    else
+        execvp(s->argv[0], (char *const *)s->argv);
+    dprintf(2, "%s: %s\n", s->exe ? s->exe : s->argv[0], strerror(errno));
+    _exit(EXIT_CHILD_EXEC);
 }
 
-pid_t child_start(const char *const *argv, const char *log, int group, char *err)
+pid_t child_spawn(const struct child_spec *s, int *out_fd, char *err)
 {
+    int fd[2] = {-1, -1};
+    if (out_fd && pipe2(fd, O_CLOEXEC) < 0) {
+        snprintf(err, ERR_LEN, "pipe: %s", strerror(errno));
+        return -1;
+    }
+    fflush(NULL); /* nothing buffered is written twice */
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, ERR_LEN, "fork: %s", strerror(errno));
+        if (out_fd)
+            close(fd[0]), close(fd[1]);
         return -1;
     }
     if (pid == 0)
-        exec_child(argv, log, -1, group);
+        exec_child(s, fd[1]);
+    if (out_fd) {
+        close(fd[1]);
+        *out_fd = fd[0];
+    }
     return pid;
 }
 
@@ -83,25 +103,14 @@ int child_stop(pid_t pid, int sig, int wait_ms, double *cpu_ms)
 
 FILE *child_read(const char *const *argv, const char *log, pid_t *pid, char *err)
 {
-    int fd[2];
-    if (pipe2(fd, O_CLOEXEC) < 0) {
-        snprintf(err, ERR_LEN, "pipe: %s", strerror(errno));
+    struct child_spec s = {.argv = argv, .log = log};
+    int fd;
+    if ((*pid = child_spawn(&s, &fd, err)) < 0)
         return NULL;
-    }
-    *pid = fork();
-    if (*pid < 0) {
-        snprintf(err, ERR_LEN, "fork: %s", strerror(errno));
-        close(fd[0]);
-        close(fd[1]);
-        return NULL;
-    }
-    if (*pid == 0)
-        exec_child(argv, log, fd[1], 0);
-    close(fd[1]);
-    FILE *in = fdopen(fd[0], "r");
+    FILE *in = fdopen(fd, "r");
     if (!in) {
         snprintf(err, ERR_LEN, "fdopen: %s", strerror(errno));
-        close(fd[0]);
+        close(fd);
         child_stop(*pid, SIGKILL, 1000, NULL);
     }
     return in;
