@@ -12,6 +12,9 @@ call with no counterpart is refused by name before anything is sent
 (exit 2); thresholds, --html and the request log work on a replay; --loop
 repeats it for -d. Every subprocess is bounded."""
 import csv
+import re
+import subprocess
+import sys
 import http.server
 import json
 import os
@@ -20,7 +23,8 @@ import tempfile
 import threading
 import time
 
-from rpctest import RPCBENCH, JsonRpcHandler, Listening, Recorder, Server, check, main, rpcbench
+from rpctest import (RPCBENCH, JsonRpcHandler, Listening, Recorder, Server, check, kill_group,
+                     main, rpcbench, spawn)
 
 # (t, conn, method, params): three connections, a poll of each as the engine sends
 CALLS = sorted(
@@ -215,6 +219,68 @@ def test_thresholds_html_and_log_on_a_replay():
         check("replay of" in page and "Host.getVMList" in page, "the page names no replay")
 
 
+def free_port():
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_live_metrics_and_a_gate_on_a_replay():
+    """A replay serves --metrics-listen like any run: mid-run, /metrics
+    counts the recorded methods' calls; and compare --replay judges a gate
+    (on the server's CPU per call, --server-pid) as any compare does."""
+    import urllib.request
+    with tempfile.TemporaryDirectory() as d:
+        rec, port = recording_for_serve(d), free_port()
+        with Server("--vms", "5") as srv:
+            p = spawn([RPCBENCH, "run", "--replay", rec, "--loop", "-d", "4s", "-u",
+                       srv.url("/jsonrpc"), "--metrics-listen", "127.0.0.1:%d" % port,
+                       "--quiet"], stdout=subprocess.DEVNULL)
+            try:
+                page, until = "", time.time() + 10
+                while "Host.getVMList" not in page and time.time() < until:
+                    time.sleep(0.3)
+                    try:
+                        with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % port,
+                                                    timeout=2) as r:
+                            page = r.read().decode()
+                    except OSError:
+                        pass
+                check("rpcbench_requests" in page and "Host.getVMList" in page,
+                      "no replayed calls on /metrics: %r" % page[:600])
+                check(p.wait(20) == 0, "run --replay --metrics-listen: rc %r" % p.returncode)
+            finally:
+                kill_group(p)
+            rc, out, err = rpcbench("compare", "--replay", rec, "-u",
+                                    "%s,%s" % (srv.url("/jsonrpc"), srv.url("/jsonrpc")),
+                                    "--server-pid", "%d,%d" % (srv.proc.pid, srv.proc.pid),
+                                    "--rounds", "2", "--gate", "p50:+1000%", timeout=120)
+        check(rc in (0, 4), "compare --replay --gate: rc %d %r" % (rc, err[-600:]))
+        check(re.search(r"^p50:\+1000%\s", out, re.M), "no gate row:\n" + out[-1500:])
+
+
+def test_profile_on_a_replay():
+    """--profile over a replay's window, through --profiler (a stand-in
+    that writes folded stacks naming what it was given: no perf needed):
+    the profile is in the result, over the replay's window."""
+    fake = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_profiler.py")
+    with tempfile.TemporaryDirectory() as d:
+        rec, out = recording_for_serve(d), os.path.join(d, "r.json")
+        with Server("--vms", "5") as srv:
+            rc, _, err = rpcbench("run", "--replay", rec, "-u", srv.url("/jsonrpc"),
+                                  "--server-pid", str(srv.proc.pid), "--idle-baseline", "0",
+                                  "--profiler", "%s %s {pid} {seconds} {out}"
+                                  % (sys.executable, fake), "--output", out, "--quiet",
+                                  timeout=60)
+        check(rc == 0, "run --replay --profiler: rc %d %r" % (rc, err[-600:]))
+        with open(out) as f:
+            prof = json.load(f)["profile"]
+        names = {r["function"] for r in prof["functions"]}
+        check("fake_hot" in names and "pid_%d" % srv.proc.pid in names,
+              "the replay's profile: %r" % sorted(names))
+
+
 def test_compare_replay_each_arm_translated():
     with tempfile.TemporaryDirectory() as d:
         rec, out = recording_for_serve(d), os.path.join(d, "c.json")
@@ -270,4 +336,5 @@ if __name__ == "__main__":
           test_loop_repeats_for_duration, test_serve_counts_every_call_over_stomp,
           test_as_xmlrpc_reaches_xmlrpc_verbs, test_no_counterpart_refused_before_sending,
           test_thresholds_html_and_log_on_a_replay, test_compare_replay_each_arm_translated,
-          test_record_then_replay])
+          test_record_then_replay, test_live_metrics_and_a_gate_on_a_replay,
+          test_profile_on_a_replay])
