@@ -140,9 +140,9 @@ def test_one_file_both_encodings_same_shares():
     check(jt == ["aGVsbG8=", "20240102T03:04:05", 7, 1.5, True, "plain"], "jsonrpc types %r" % jt)
 
 
-ENGINE = """# one file for both encodings: VDSM's verbs map themselves
-{"name": "vms", "method": "list", "weight": 3}
-{"name": "stats", "method": "Host.getAllVmStats", "every": "500ms"}
+ENGINE = """# one file for both encodings: VDSM's verbs ("verb") map themselves
+{"name": "vms", "verb": "list", "weight": 3}
+{"name": "stats", "verb": "Host.getAllVmStats", "every": "500ms"}
 {"name": "one", "method": {"xmlrpc": "getVmStats", "jsonrpc": "VM.getStats"}, "params": {"xmlrpc": ["vm-1"], "jsonrpc": {"vmID": "vm-1"}}}
 """
 

@@ -130,7 +130,8 @@ static int take_schedule(json_object *o, struct wl_call *c, char *err)
 
 static int check_keys(json_object *o, char *err)
 {
-    static const char *const keys[] = {"name", "method", "params", "weight", "every", "expect"};
+    static const char *const keys[] = {"name", "method", "verb", "params", "weight", "every",
+                                       "expect"};
     json_object_object_foreach(o, key, val)
     {
         (void)val;
@@ -138,8 +139,8 @@ static int check_keys(json_object *o, char *err)
         while (i < sizeof keys / sizeof keys[0] && strcmp(key, keys[i]))
             i++;
         if (i == sizeof keys / sizeof keys[0]) {
-            snprintf(err, ERR_LEN, "unknown key \"%.40s\" (known: name, method, params, weight, "
-                     "every, expect)", key);
+            snprintf(err, ERR_LEN, "unknown key \"%.40s\" (known: name, method, verb, params, "
+                     "weight, every, expect)", key);
             return -1;
         }
     }
@@ -215,12 +216,35 @@ static int take_expects(json_object *o, struct wl_call *c, char *err)
     return 0;
 }
 
+/* "verb": one of VDSM's verbs, by its --verb name or its method in either
+ * encoding ("list", "Host.getVMList"): sent in the run's encoding's name,
+ * params translated (workload_resolve). A plain "method" is sent as
+ * written: a server of its own may well have a method named "list". */
+static int take_verb(json_object *o, struct wl_call *c, char *err)
+{
+    if (take_string(o, "verb", c->method, sizeof c->method, 1, err))
+        return -1;
+    if (!vdsm_verb_find(c->method) && !vdsm_verb_by_method(c->method, 1) &&
+        !vdsm_verb_by_method(c->method, 0)) {
+        snprintf(err, ERR_LEN, "\"verb\": '%.64s' is none of VDSM's verbs (as --verb names "
+                 "them, or their methods in either encoding); a method of your own is "
+                 "\"method\"", c->method);
+        return -1;
+    }
+    c->verb = 1;
+    return 0;
+}
+
 /* "method": a string, or {"xmlrpc": M, "jsonrpc": M} (one at least):
  * c->method is then the XML-RPC one, else the JSON-RPC one, until
  * workload_resolve. */
 static int take_method(json_object *o, struct wl_call *c, char *err)
 {
     json_object *m = json_object_object_get(o, "method");
+    if (json_object_object_get(o, "verb"))
+        return m ? (snprintf(err, ERR_LEN, "give \"method\" (sent as written) or \"verb\" (one "
+                             "of VDSM's, in each encoding's name), not both"), -1)
+                 : take_verb(o, c, err);
     if (!json_object_is_type(m, json_type_object))
         return take_string(o, "method", c->method, sizeof c->method, 1, err);
     static const char *const encs[2] = {"xmlrpc", "jsonrpc"};
@@ -398,7 +422,7 @@ static int resolve_call(struct wl_call *c, int xml, char *why)
         }
         out = json_object_get(p);
         to = m;
-    } else if (vdsm_verb_by_method(m, !xml)) { /* a VDSM verb of the other: maps itself */
+    } else if (c->verb) { /* "verb": in this encoding's name (take_verb) */
         if (vdsm_translate(m, p, xml, &to, &out, why)) {
             json_object_put(p);
             return -1;

@@ -44,6 +44,7 @@ struct wl_call {
                                        JSON-RPC; "" none): both empty when
                                        it was one string */
     int params_by_enc;   /* params is {"xmlrpc": ..., "jsonrpc": ...} */
+    int verb;            /* given as "verb": one of VDSM's, named per encoding */
     int named;           /* params is an object (JSON-RPC only) */
     unsigned weight;     /* 0 with every */
     int64_t every_ns;    /* 0: the call is in the weighted mix */
