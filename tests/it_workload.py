@@ -572,6 +572,8 @@ def test_usage_errors_name_the_line():
          ":2: \"expect\" 'len(.)=5O': len(...) compares with a number, not '5O'"),
         ('{"method": "a", "expect": ["n=1", 5]}\n', ':1: "expect": item 2 is not a string'),
         ('{"method": "a", "expect": []}\n', ':1: "expect": want a check'),
+        ('{"verb": "add"}\n', ':1: "verb": \'add\' is none of VDSM\'s verbs'),
+        ('{"verb": "list", "method": "list"}\n', ':1: give "method" (sent as written) or "verb"'),
     ]
     for text, says in cases:
         with Files(text) as f:
