@@ -396,18 +396,28 @@ def test_tls_both_sides(d):
         "https", ctx)
     check_serve_recording(calls, vm, True, header)
     check(trailer["added_latency_us"]["samples"] > 0, "trailer %r" % trailer)
-    with Server(*cert) as srv, Record("https://127.0.0.1:%d" % srv.port, j("nocert.jsonl"),
-                                      *cert, "--cacert", j("ca.pem")) as rec:
-        bare = ssl.create_default_context(cafile=j("ca.pem"))
-        try:  # TLS 1.3: refused at the handshake or at the first read
-            xml_calls("https://127.0.0.1:%d/RPC2" % rec.port, bare)
-            refused = False
-        except (ssl.SSLError, OSError, xmlrpc.client.ProtocolError,
-                __import__("http.client").client.HTTPException):
-            refused = True
-        rec.lines()
-    check(refused, "a client without a certificate was let through")
-    check("1 TLS handshakes" in rec.err, "summary: %r" % rec.err)
+    # a client without a certificate: refused, and counted. On a loaded
+    # machine the client may give up (a timeout is an OSError too) before
+    # record has read its handshake, and record is stopped with nothing to
+    # count: up to 3 tries, each refused, one at least counted
+    said = []
+    for _ in range(3):
+        with Server(*cert) as srv, Record("https://127.0.0.1:%d" % srv.port,
+                                          j("nocert.jsonl"), *cert, "--cacert",
+                                          j("ca.pem")) as rec:
+            bare = ssl.create_default_context(cafile=j("ca.pem"))
+            try:  # TLS 1.3: refused at the handshake or at the first read
+                xml_calls("https://127.0.0.1:%d/RPC2" % rec.port, bare)
+                refused = False
+            except (ssl.SSLError, OSError, xmlrpc.client.ProtocolError,
+                    __import__("http.client").client.HTTPException):
+                refused = True
+            rec.lines()
+        check(refused, "a client without a certificate was let through")
+        said.append(rec.err)
+        if "1 TLS handshakes" in rec.err:
+            break
+    check("1 TLS handshakes" in said[-1], "summary: %r" % said)
 
 
 # ---- bounds: it stops by itself, and bad bytes are only counted -----------
