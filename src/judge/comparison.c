@@ -53,7 +53,8 @@ static int too_short(const struct run_result *r, const struct gate *g, struct ro
         return 0;
     l->calls = calls;
     l->need = need;
-    l->cpu_ms = g->fig == METRIC_CPU_MS ? cpu : FIG_UNKNOWN;
+    l->cpu_gate = g->fig == METRIC_CPU_MS;
+    l->cpu_ms = l->cpu_gate ? cpu : FIG_UNKNOWN;
     snprintf(l->what, sizeof l->what, "%s", g->expr);
     return 1;
 }
@@ -96,7 +97,7 @@ void compare_round_length_why(const struct comparison *c, char *buf, size_t n)
     if (fig_known(l->cpu_ms))
         snprintf(cpu, sizeof cpu, " and %.0f ms of server CPU (%.0f at least)", l->cpu_ms,
                  COMPARE_MIN_CPU_MS);
-    else if (!strncmp(l->what, "cpu", 3) || strstr(l->what, ".cpu"))
+    else if (l->cpu_gate)
         snprintf(cpu, sizeof cpu, " and server CPU unknown");
     snprintf(buf, n, "a round held %lld answered calls%s, too few for %s (%lld calls at least)",
              (long long)l->calls, cpu, l->what, (long long)l->need);

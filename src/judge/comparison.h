@@ -100,6 +100,7 @@ struct comparison {
         size_t from;
         int64_t from_ns, to_ns, calls, need;
         double cpu_ms;
+        int cpu_gate;    /* `what` is a cpu_ms_per_call gate: its CPU is said */
         char what[128];
     } longer;
 };
