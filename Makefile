@@ -10,7 +10,11 @@ Q        := $(if $(V),,@)
 
 # MPI=1: the Open MPI build (mpicc, -DRPCBENCH_MPI: src/dist/ talks MPI),
 # in build/mpi; without it src/dist/ is a single process and needs no mpi.h.
-FLAVOR   := $(if $(MPI),mpi,$(if $(SAN),san,rel))
+# FIGURE_ROW=1: the figure-row build (build/figrow), with one more figure
+# in model/metric.h's table (-DRPCBENCH_TEST_FIGURE): only
+# tests/it_figure_row.py runs it, to see a figure added in one row
+# everywhere.
+FLAVOR   := $(if $(MPI),mpi,$(if $(SAN),san,$(if $(FIGURE_ROW),figrow,rel)))
 BUILD    := build/$(FLAVOR)
 ifneq ($(MPI),)
 CC       := mpicc
@@ -36,7 +40,8 @@ CFLAGS   ?= -O2 -g
 # Frame pointers: perf (--profile) walks the stacks of `rpcbench serve`, the
 # same binary, without DWARF unwinding.
 FPFLAGS  := -fno-omit-frame-pointer
-ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE $(CFLAGS) $(FPFLAGS) $(WARN) $(SANFLAGS) $(MPIFLAGS) -MMD -MP \
+ROWFLAGS := $(if $(FIGURE_ROW),-DRPCBENCH_TEST_FIGURE)
+ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE $(CFLAGS) $(FPFLAGS) $(WARN) $(SANFLAGS) $(MPIFLAGS) $(ROWFLAGS) -MMD -MP \
               -iquote src -iquote . $(JSONC_CFLAGS) $(XMLRPC_CFLAGS)
 # The Python sampler's layout table (src/profile/pysample_layout.c) is
 # taken with offsetof over CPython 3.11's internal headers
@@ -218,10 +223,12 @@ $(PLANTED): tests/planted/planted_server.c
 # first, then runs their suites side by side).
 test-build: rpcbench $(REPLAY_BIN) $(UNIT_BIN) $(PLANTED)
 	$(Q)$(if $(MPI_BIN),$(MAKE) --no-print-directory MPI=1 SAN= build/mpi/rpcbench)
+	$(Q)$(MAKE) --no-print-directory FIGURE_ROW=1 SAN= build/figrow/rpcbench
 
 test: test-build
 	$(Q)scripts/check-cycles.sh $(BUILD)
-	$(Q)BUILD=$(BUILD) SAN=$(SAN) RPCBENCH_MPI=$(if $(MPI_BIN),$(CURDIR)/$(MPI_BIN)) T='$(T)' tests/run.sh
+	$(Q)BUILD=$(BUILD) SAN=$(SAN) RPCBENCH_MPI=$(if $(MPI_BIN),$(CURDIR)/$(MPI_BIN)) \
+	    RPCBENCH_FIGURE_ROW=$(CURDIR)/build/figrow/rpcbench T='$(T)' tests/run.sh
 
 demo:
 	$(Q)scripts/deps.sh check

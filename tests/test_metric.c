@@ -47,37 +47,46 @@ static void test_one_key_for_cpu_per_call(void **state)
 static void test_sweep_columns(void **state)
 {
     (void)state;
-    int seen[METRIC_SWEEP_N] = {0};
+    int seen[METRIC_N] = {0};
     for (int i = 0; i < METRIC_ALL; i++) {
         int col = metric_defs[i].sweep_col;
-        assert_true(col >= 0 && col <= METRIC_SWEEP_N);
+        assert_true(col >= 0 && col <= metric_sweep_n());
         assert_true(col == 0 || i < METRIC_N); /* a sweep row holds compare's figures */
         if (col)
             seen[col - 1]++;
     }
-    for (int k = 0; k < METRIC_SWEEP_N; k++) {
+    assert_int_equal(metric_sweep_n(), 8);
+    for (int k = 0; k < metric_sweep_n(); k++) {
         assert_int_equal(seen[k], 1);
         assert_int_equal(metric_defs[metric_sweep_fig(k)].sweep_col, k + 1);
     }
     assert_int_equal(metric_sweep_fig(0), METRIC_RATE); /* after the parameters */
 }
 
-/* Every figure a condition takes parses by the table's name; one it does
- * not take (bytes) is an unknown metric. */
+/* Every figure parses as a condition by the table's name (bytes and the
+ * client's CPU by their value, bare, for the whole run only); a name the
+ * table does not have is an unknown metric. */
 static void test_conditions_by_name(void **state)
 {
     (void)state;
     static const char *const ok[] = {"mean<5ms", "max<5ms", "min<5ms", "errors<1",
                                      "rate>=90%", "server_cpu<50", "cpu_ms_per_call<1",
-                                     "send_lag_max<5ms", "unfinished=0", "p99.9<1s"};
+                                     "send_lag_max<5ms", "unfinished=0", "p99.9<1s",
+                                     "bytes<100", "client_cpu_ms<2"};
     char err[ERR_LEN];
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         struct cond_list l = {0};
         assert_int_equal(condition_parse_list(ok[i], &l, err), 0);
     }
-    struct cond_list l = {0};
-    assert_int_equal(condition_parse_list("bytes<100", &l, err), -1);
-    assert_non_null(strstr(err, "unknown metric"));
+    static const char *const bad[] = {"size<100", "bytes<100ms", "getVdsCaps.bytes<100",
+                                      "stage1.bytes<100"};
+    static const char *const why[] = {"unknown metric", "bare number", "a verb takes",
+                                      "a stage takes"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        struct cond_list l = {0};
+        assert_int_equal(condition_parse_list(bad[i], &l, err), -1);
+        assert_non_null(strstr(err, why[i]));
+    }
 }
 
 int main(void)

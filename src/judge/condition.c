@@ -26,7 +26,7 @@ static int plain_kind(enum metric m)
     case METRIC_CPU_MS: return CM_CPU_MS_PER_CALL;
     case METRIC_SEND_LAG_MAX: return CM_SEND_LAG_MAX;
     case METRIC_UNFINISHED: return CM_UNFINISHED;
-    default: return -1; /* p50..p99 as pNN; bytes and the client's CPU: no condition */
+    default: return -1; /* p50..p99 as pNN; the others by their value (CM_FIGURE) */
     }
 }
 
@@ -56,6 +56,11 @@ static int parse_metric(const char *name, struct condition *c)
     int kind = m ? plain_kind((enum metric)(m - metric_defs)) : -1;
     if (kind >= 0) {
         c->kind = (enum cond_metric)kind;
+        return 0;
+    }
+    if (m && m->value && !metric_per_call((enum metric)(m - metric_defs))) {
+        c->kind = CM_FIGURE; /* bytes, client_cpu_ms: a figure is one row (metric.h) */
+        c->fig = (int)(m - metric_defs);
         return 0;
     }
     if (name[0] == 'p' && parse_pct(name + 1, &c->pct) == 0) {
@@ -94,6 +99,9 @@ static int stage_prefix(struct condition *c, char *err)
         return fail(err, c->expr, "stages are numbered from 1 to 16");
     if (c->kind == CM_SEND_LAG_PCT || c->kind == CM_SEND_LAG_MAX)
         return fail(err, c->expr, "a stage has no send lag of its own");
+    if (c->kind == CM_FIGURE)
+        return fail(err, c->expr, "a stage takes pNN, mean, max, min, errors, unfinished, rate, "
+                    "server_cpu or cpu_ms_per_call");
     c->stage = (int)n;
     c->verb[0] = '\0';
     return 0;
@@ -174,6 +182,10 @@ static int parse_value(const char *v, struct condition *c, char *err)
     case CM_SERVER_CPU:
         if (*unit && !pct)
             return fail(err, c->expr, "server_cpu takes a % of one core");
+        break;
+    case CM_FIGURE:
+        if (*unit)
+            return fail(err, c->expr, "this figure takes a bare number, in its unit");
         break;
     default: /* cpu_ms_per_call */
         if (*unit && strcmp(unit, "ms"))
@@ -328,6 +340,15 @@ static void measure_stage(const struct condition *c, const struct run_result *r,
     }
 }
 
+/* x into out, or n/a for why when x is not known. */
+static void known_or_na(double x, const char *why, struct cond_result *out)
+{
+    if (!fig_known(x))
+        na(out, why);
+    else
+        out->value = x;
+}
+
 /* The value of c on r into out (or n/a); allowed: unfinished requests are
  * allowed (else they count as errors). */
 static void measure(const struct condition *c, const struct run_result *r, int allowed,
@@ -375,13 +396,16 @@ static void measure(const struct condition *c, const struct run_result *r, int a
     }
     case CM_CPU_MS_PER_CALL:
         x = result_cpu_ms_per_call(r);
-        if (!fig_known(x)) /* not measured, or nothing answered */
-            na(out, result_server_measured(r) ? "no request answered" : server_cpu_na_reason(r));
-        else
-            out->value = x;
+        /* not measured, or nothing answered */
+        known_or_na(x, result_server_measured(r) ? "no request answered"
+                                                 : server_cpu_na_reason(r), out);
         return;
     case CM_SEND_LAG_PCT: case CM_SEND_LAG_MAX:
         from_hist(c, &r->send_lag, NULL, "nothing sent", out);
+        return;
+    case CM_FIGURE:
+        known_or_na(metric_defs[c->fig].value(r), "not measured in this run, or nothing answered",
+                    out);
         return;
     default:
         from_hist(c, v ? &v->latency : &r->latency, v ? &v->censored : &r->censored,

@@ -52,6 +52,7 @@ enum cond_metric {
     CM_PCT, CM_MEAN, CM_MAX, CM_MIN,         /* latency */
     CM_ERRORS, CM_ERROR_SHARE, CM_RATE, CM_SERVER_CPU, CM_CPU_MS_PER_CALL,
     CM_SEND_LAG_PCT, CM_SEND_LAG_MAX, CM_UNFINISHED, CM_UNFINISHED_SHARE,
+    CM_FIGURE, /* any other figure of model/metric.h with a value: the whole run's, bare */
 };
 
 struct condition {
@@ -61,6 +62,7 @@ struct condition {
     char metric[32];          /* "p99", "errors", "send_lag_max" */
     enum cond_metric kind;
     double pct;               /* of CM_PCT and CM_SEND_LAG_PCT */
+    int fig;                  /* of CM_FIGURE: its enum metric */
     enum cond_op op;
     double bound;             /* in the metric's unit (cond_unit) */
 };

@@ -16,12 +16,15 @@
  * only --threshold conditions name (METRIC_ALL rows in all). */
 enum metric {
     METRIC_P50, METRIC_P90, METRIC_P99, METRIC_MEAN, METRIC_RATE, METRIC_ERRORS,
-    METRIC_CPU_PCT, METRIC_CPU_MS, METRIC_BYTES, METRIC_CLIENT_CPU_MS, METRIC_N,
+    METRIC_CPU_PCT, METRIC_CPU_MS, METRIC_BYTES, METRIC_CLIENT_CPU_MS,
+#ifdef RPCBENCH_TEST_FIGURE
+    /* The figure-row build's one more figure (make figure-row-build,
+     * tests/it_figure_row.py): a row added here is seen everywhere. */
+    METRIC_TEST_FIGURE,
+#endif
+    METRIC_N,
     METRIC_MAX = METRIC_N, METRIC_MIN, METRIC_UNFINISHED, METRIC_SEND_LAG_MAX, METRIC_ALL
 };
-
-/* The sweep's table has these many figure columns (metric_def.sweep_col). */
-#define METRIC_SWEEP_N 8
 
 /* What a value is, for a writer to show it. */
 enum metric_unit {
@@ -44,7 +47,11 @@ struct metric_def {
     const char *head;     /* a column's head, its unit after it where one is picked ("p99") */
     enum metric_unit unit; /* also its kind: a latency is MU_MS */
     int higher_better;    /* a drop is the regression (the rate) */
-    int sweep_col;        /* its column in the sweep's table, 1..METRIC_SWEEP_N; 0: none */
+    int sweep_col;        /* its column in the sweep's table, 1..metric_sweep_n(); 0: none */
+    /* 1: a line of a run's report (text and page) and a column of its
+     * csv-summary, after the lines the report builds itself (latency,
+     * rate, errors and the server's CPU have sections of their own). */
+    int run_line;
     /* The value in r (only read); FIG_UNKNOWN where it does not exist (no answer,
      * CPU not sampled); NULL for the conditions' own figures (judge/condition.c). */
     double (*value)(const struct run_result *r);
@@ -56,7 +63,10 @@ extern const struct metric_def metric_defs[METRIC_ALL];
 const struct metric_def *metric_find(const char *s, size_t len);
 /* @return any figure (a condition's too) whose name is the string s, or NULL. */
 const struct metric_def *metric_named(const char *s);
-/* @return the figure of the sweep table's column k (0..METRIC_SWEEP_N). */
+/* @return how many figures the sweep's table has (rows with a sweep_col);
+ * at most METRIC_N, which sizes arrays of them. */
+int metric_sweep_n(void);
+/* @return the figure of the sweep table's column k (0..metric_sweep_n()-1). */
 enum metric metric_sweep_fig(int k);
 /* Every figure of compare of r into v (METRIC_N values, the caller's), as value. */
 void metric_values(const struct run_result *r, double *v);

@@ -2,6 +2,7 @@
 #include "model/result_ranks.h"
 #include "model/result_merge.h"
 #include "model/config_keys.h"
+#include "model/metric.h"
 
 #include <errno.h>
 #include <math.h>
@@ -496,6 +497,21 @@ static json_object *transport_json(const struct run_result *r)
     return tr;
 }
 
+/* Every figure of model/metric.h's table by its one key, as compare's arms
+ * have them: derived from the rest, written for readers, never read back. */
+static json_object *figures_json(const struct run_result *r)
+{
+    json_object *o = json_object_new_object();
+    for (int i = 0; i < METRIC_N; i++) {
+        double v = metric_defs[i].value(r);
+        if (metric_defs[i].unit == MU_COUNT) /* a count, written as one */
+            add_known_int(o, metric_defs[i].json_key, (int64_t)v, fig_known(v));
+        else
+            add_known(o, metric_defs[i].json_key, v, fig_known(v));
+    }
+    return o;
+}
+
 json_object *result_to_json(const struct run_result *r)
 {
     json_object *root = json_object_new_object();
@@ -526,6 +542,7 @@ json_object *result_to_json(const struct run_result *r)
     json_object_object_add(root, "pacing_lag_ms",
                            result_hist_json(&r->pacing_lag, p, r->cfg.npcts));
     json_object_object_add(root, "buckets", buckets_json(r));
+    json_object_object_add(root, "figures", figures_json(r));
     json_object_object_add(root, "verbs", verbs_json(r));
     if (r->nstages)
         json_object_object_add(root, "stages", result_stages_json(r));

@@ -40,13 +40,6 @@ static void num(FILE *out, double v, int have)
 
 /* ---- the summary: one document, one row --------------------------------------- */
 
-/* The metrics the summary carries beyond its own columns (model/metric.h),
- * named by their JSON keys: a figure of the report's sections that the
- * columns above do not already hold. A list of its own, so that the
- * columns never depend on which lines a text section shows. */
-static const int summary_metrics[] = {METRIC_CLIENT_CPU_MS};
-#define SUMMARY_METRICS (int)(sizeof summary_metrics / sizeof summary_metrics[0])
-
 /* A summary under construction: its columns' heads, kinds and values. */
 struct summary {
     struct doc_table *t;
@@ -140,9 +133,10 @@ static void cpu_columns(struct summary *m, const struct run_result *r)
     column(m, DOC_RAW_G, r->idle.n > 0 ? r->idle.mean_pct : FIG_UNKNOWN, NULL,
            "server_idle_pct");
     column(m, DOC_RAW_G, c.net, NULL, "%s_net", per_call);
-    for (int i = 0; i < SUMMARY_METRICS; i++) {
-        const struct metric_def *d = &metric_defs[summary_metrics[i]];
-        column(m, DOC_RAW_G, d->value(r), NULL, "%s", d->json_key);
+    for (int i = 0; i < METRIC_N; i++) { /* a run's own lines (metric_def.run_line) */
+        const struct metric_def *d = &metric_defs[i];
+        if (d->run_line)
+            column(m, DOC_RAW_G, d->value(r), NULL, "%s", d->json_key);
     }
 }
 

@@ -422,7 +422,9 @@ void report_machine_doc(const struct run_result *r, struct doc_kv *d)
                "%s max %s", cores, report_fmt_pct(r->machine_busy_pct, busy, sizeof busy), steal,
                load, report_fmt_pct(cmean, cm, sizeof cm),
                report_fmt_pct(cmax, cx, sizeof cx));
-    report_kv_metric(d, DOC_IN_BOTH, "", r, METRIC_CLIENT_CPU_MS);
+    for (int m = 0; m < METRIC_N; m++) /* the figures a run shows by their row */
+        if (metric_defs[m].run_line)
+            report_kv_metric(d, DOC_IN_BOTH, "", r, m);
 }
 
 void report_sections(const struct run_result *r, struct doc_kv d[REPORT_SECTIONS])

@@ -20,6 +20,8 @@ static void head(struct doc_table *t, int *c, enum doc_raw kind, const char *fmt
     ++*c;
 }
 
+_Static_assert(7 + 3 * METRIC_N + 2 + METRIC_N <= DOC_MAX_COLS, "a sweep's CSV fits a document");
+
 /* The columns: the cell's parameters, each figure's median, min and max,
  * the flags, and with a baseline whether it is the row and each figure's
  * % of the baseline's. */
@@ -32,7 +34,7 @@ static void csv_heads(struct doc_table *t, int with_base)
     int c = 0;
     for (int k = 0; k < 7; k++)
         head(t, &c, kind[k], "%s", params[k]);
-    for (int k = 0; k < METRIC_SWEEP_N; k++) { /* the figures' keys, units in them */
+    for (int k = 0; k < metric_sweep_n(); k++) { /* the figures' keys, units in them */
         const char *key = metric_defs[metric_sweep_fig(k)].json_key;
         head(t, &c, DOC_RAW_G, "%s", key);
         head(t, &c, DOC_RAW_G, "%s_min", key);
@@ -42,7 +44,7 @@ static void csv_heads(struct doc_table *t, int with_base)
     if (!with_base)
         return;
     head(t, &c, DOC_RAW_INT, "%s", "baseline");
-    for (int k = 0; k < METRIC_SWEEP_N; k++)
+    for (int k = 0; k < metric_sweep_n(); k++)
         head(t, &c, DOC_RAW_G, "%s_pct_of_baseline", metric_defs[metric_sweep_fig(k)].json_key);
 }
 
@@ -70,7 +72,7 @@ static int csv_row(struct doc_table *t, const struct sweep *s, size_t i,
     text[c++] = p->proto;
     text[c++] = p->verb;
     v[c++] = (double)r->nreps;
-    for (int k = 0; k < METRIC_SWEEP_N; k++) {
+    for (int k = 0; k < metric_sweep_n(); k++) {
         enum metric f = metric_sweep_fig(k);
         v[c++] = r->med[f], v[c++] = r->min[f], v[c++] = r->max[f];
     }
@@ -78,7 +80,7 @@ static int csv_row(struct doc_table *t, const struct sweep *s, size_t i,
     text[c++] = flags;
     if (base) {
         v[c++] = r == base;
-        for (int k = 0; k < METRIC_SWEEP_N; k++) {
+        for (int k = 0; k < metric_sweep_n(); k++) {
             enum metric f = metric_sweep_fig(k);
             v[c++] = pct(r->med[f], base->med[f], r == base);
         }
@@ -102,7 +104,7 @@ static int sweep_csv_doc(const struct sweep *s, long baseline, struct doc_table 
         if ((rc = sweep_cell_row(&s->cells[i], &rows[i])))
             snprintf(err, ERR_LEN, "cell %zu: out of memory", i + 1);
     int with_base = baseline >= 0 && baseline < (long)s->ncells;
-    doc_table_init(t, 7 + 3 * METRIC_SWEEP_N + 1 + (with_base ? 1 + METRIC_SWEEP_N : 0));
+    doc_table_init(t, 7 + 3 * metric_sweep_n() + 1 + (with_base ? 1 + metric_sweep_n() : 0));
     csv_heads(t, with_base);
     for (size_t i = 0; rc == 0 && i < s->ncells; i++)
         rc = csv_row(t, s, i, &rows[i], with_base ? &rows[baseline] : NULL, err);

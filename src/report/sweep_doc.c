@@ -11,7 +11,7 @@
 #include "report/report.h"
 
 /* #, the parameters, each figure and its "%", the flags */
-#define MAX_COLS (1 + 5 + 2 * METRIC_SWEEP_N + 1)
+#define MAX_COLS (1 + 5 + 2 * METRIC_N + 1)
 _Static_assert(MAX_COLS <= DOC_MAX_COLS, "a sweep's table fits a document");
 
 /* ---- one unit per column ------------------------------------------------------- */
@@ -59,7 +59,7 @@ static void latency_span(const struct sweep_row *rows, size_t n, double *mn, dou
 {
     *mn = 0;
     *mx = 0;
-    for (int k = 0; k < METRIC_SWEEP_N; k++) {
+    for (int k = 0; k < metric_sweep_n(); k++) {
         int f = metric_sweep_fig(k);
         double lo, hi;
         if (!is_latency(f))
@@ -169,7 +169,7 @@ static int heads(struct doc_table *t, unsigned vary, long baseline, const struct
             t->width[c] = -1;
             snprintf(t->heads[c++], DOC_CELL_LEN, "%s", sweep_param_names[k]);
         }
-    for (int k = 0; k < METRIC_SWEEP_N; k++) {
+    for (int k = 0; k < metric_sweep_n(); k++) {
         pick_unit(rows, n, metric_sweep_fig(k), &units[k]);
         t->width[c] = 1;
         snprintf(t->heads[c++], DOC_CELL_LEN, "%.31s", units[k].head);
@@ -197,7 +197,7 @@ static int body_row(struct doc_table *t, const struct sweep *s, size_t i, unsign
     for (unsigned k = 0; k < 5; k++)
         if (vary & (1u << k))
             sweep_param_value(&s->cells[i].p, 1u << k, cell[c++], DOC_CELL_LEN);
-    for (int k = 0; k < METRIC_SWEEP_N; k++) {
+    for (int k = 0; k < metric_sweep_n(); k++) {
         enum metric f = metric_sweep_fig(k);
         char med[24], lo[24], hi[24];
         fmt_val(&units[k], r->med[f], med, sizeof med);
@@ -247,7 +247,7 @@ int sweep_table_doc(struct doc_table *t,
         return -1;
     }
     unsigned vary = sweep_varying(s);
-    struct col_unit units[METRIC_SWEEP_N];
+    struct col_unit units[METRIC_N];
     doc_table_init(t, MAX_COLS);
     doc_table_style_init(st);
     t->ncols = heads(t, vary, baseline, rows, s->ncells, units);
