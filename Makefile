@@ -139,9 +139,9 @@ uninstall:
 
 # deb: the Debian package, built by dpkg-buildpackage (debian/) in a copy
 # of the tree's files under build/deb/src, so that its `debian/rules
-# clean` never wipes this tree's build; the .deb lands in build/deb/. The
+# clean` never wipes this tree's build; the .deb lands in build/deb/ (DEB_DIR). The
 # copy has no .git: the commit it was built from is passed down.
-DEB_DIR := build/deb
+DEB_DIR ?= build/deb
 .PHONY: deb
 deb:
 	$(Q)scripts/deps.sh deb

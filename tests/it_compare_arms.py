@@ -1,4 +1,4 @@
-# rpctest: alone: the idle baseline measures the server's CPU at rest, which a neighbour's load reads as not idle (under the sanitizer pass at 3 jobs it was refused)
+# rpctest: alone test_table_shows_net_of_idle: the idle baseline measures the server's CPU at rest, which a neighbour's load reads as not idle (under the sanitizer pass at 3 jobs it was refused)
 """it_compare_arms: what `rpcbench compare` says of its two arms (issue 36):
 the table shows the CPU per call its verdict uses, net of idle when every
 round took an idle baseline, and says so; every option that changes a run

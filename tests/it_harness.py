@@ -244,6 +244,52 @@ def test_run_sh_runs_in_parallel_and_alone():
         check(c0 >= max(a1, b1), "the alone program %r overlapped %r" % (s["it_solo"], s))
 
 
+TWO_TIMED = """import sys, time
+from rpctest import main
+def timed(name):
+    t0 = time.time()
+    time.sleep(2)
+    open(%r, "a").write("%%s %%.3f %%.3f\\n" %% (name, t0, time.time()))
+def test_quick():
+    timed("it_part.quick")
+def test_timing():
+    timed("it_part.timing")
+if __name__ == "__main__":
+    main([test_quick, test_timing])
+"""
+
+
+def test_run_sh_runs_alone_tests_apart():
+    """"# rpctest: alone test_timing: why": the program's other test runs
+    beside another program, test_timing after them, by itself, as the
+    program it_part.py[alone]; T=it_part.py::test_timing runs it alone."""
+    with tempfile.TemporaryDirectory() as d:
+        fake_tree(d)
+        times = os.path.join(d, "times")
+        write(os.path.join(d, "tests", "it_p1.py"), TIMED % (times, "it_p1"))
+        write(os.path.join(d, "tests", "it_part.py"), "# rpctest: alone test_timing: it times\n"
+              + TWO_TIMED % times)
+        env = tree_env(BUILD="build/rel", PY=PY, RPCTEST_JOBS="2")
+        p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
+                           text=True, timeout=120, env=env)
+        out = p.stdout
+        check(p.returncode == 0 and "  PASS  it_part.py (" in out and
+              "  PASS  it_part.py[alone] (" in out, "exit %d\n%s%s" % (p.returncode, out, p.stderr))
+        s = spans(times)
+        (a0, a1), (q0, q1), (t0, t1) = s["it_p1"], s["it_part.quick"], s["it_part.timing"]
+        check(a0 < q1 and q0 < a1, "test_quick %r did not run beside it_p1 %r" % ((q0, q1), (a0, a1)))
+        check(t0 >= max(a1, q1), "test_timing %r overlapped %r" % ((t0, t1), s))
+        os.remove(times)
+        p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
+                           text=True, timeout=120, env=dict(env, T="it_part.py::test_timing"))
+        check(p.returncode == 0 and "  PASS  it_part.py[alone] (" in p.stdout and
+              list(spans(times)) == ["it_part.timing"], "T=: %s" % p.stdout)
+        p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
+                           text=True, timeout=120, env=dict(env, RPCTEST_ALONE="leave"))
+        check(p.returncode == 0 and "it_part.py[alone]" in p.stdout.strip().splitlines()[-1]
+              and "  PASS  it_part.py (" in p.stdout, "RPCTEST_ALONE=leave: %s" % p.stdout)
+
+
 def test_two_suites_keep_alone_alone():
     """Two run.sh of one checkout at once (.ci/run runs the plain and the
     sanitizer suite so): a program that runs alone overlaps no program of
@@ -300,4 +346,4 @@ if __name__ == "__main__":
     main([test_main_counts_a_skip_apart, test_check_fails_under_python_O,
           test_main_fails_a_forgotten_test, test_run_sh_shows_skips,
           test_bounded_kills_the_group, test_run_sh_bounds_a_hung_file,
-          test_run_sh_runs_in_parallel_and_alone, test_two_suites_keep_alone_alone, test_run_sh_runs_one_test])
+          test_run_sh_runs_in_parallel_and_alone, test_run_sh_runs_alone_tests_apart, test_two_suites_keep_alone_alone, test_run_sh_runs_one_test])

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# rpctest: alone: chromium renders the flame pages and the page timings under a deadline
+# rpctest: alone test_flame_pages: perf profiles the planted server at 499 Hz for the flame pages while chromium renders them
 """--html FILE, checked in a real browser: Debian's headless chromium loads
 each kind of page (run, compare live and saved, sweep with and without a
 capacity search, a saved result through `report`) over the DevTools

@@ -1,4 +1,4 @@
-# rpctest: alone: mpirun starts 3-4 ranks and the percentile test needs a quiet machine
+# rpctest: alone test_split_two_and_four_ranks test_delay_mixture_percentiles test_server_cpu_on_its_host: mpirun starts 3-4 ranks, and the percentiles and the server's CPU need a quiet machine
 """it_mpi: distributed runs under Open MPI's mpirun (docs/distributed.md, "More than one
 client"), with the MPI build that `make check` puts in build/mpi/rpcbench
 and names in RPCBENCH_MPI (never ./rpcbench). Against one real

@@ -1,4 +1,4 @@
-# rpctest: alone: perf samples at 499 Hz, and a second program on the 2 cores takes the planted functions' samples
+# rpctest: alone test_xmlrpc_per_call test_jsonrpc_per_call test_window_is_the_measured_one test_compare_diff test_sweep_cells test_simulator_names_the_libraries: they judge the planted functions' CPU-ms per call, or the window's samples, to 30 %: perf samples at 499 Hz, and a second program on the 2 cores takes the planted functions' samples
 """--profile: the server's profile over the measured window, per call
 (issue 27). A C server with planted costs (tests/planted/planted_server.c:
 per XML-RPC call planted_xml_only burns 1 ms and its callee

@@ -1,4 +1,4 @@
-# rpctest: alone: it measures CPU per call
+# rpctest: alone test_xmlrpc_per_call test_jsonrpc_per_call test_compare_encoding_first test_profile_adds_up_to_server_cpu test_thread_per_connection: they measure the planted functions' CPU per call, to 30 %, and the sampler's total against schedstat, to 5 %
 """--profile on a CPython server (issue 37): the Python sampler
 (src/profile/pysample*.c) names the server's Python functions with their
 CPU-ms per call. tests/pyplanted_server.py, run by Debian's

@@ -474,37 +474,44 @@ def check(cond, what):
 
 
 def run_one(t, args):
-    """Runs test t(*args) and prints its line; returns "ok", "skip" or "FAIL"."""
+    """Runs test t(*args) and prints its line, with the seconds it took
+    (to find the slow tests of a slow program); returns "ok", "skip" or "FAIL"."""
+    start = time.monotonic()
     try:
         t(*args)
     except Skip as e:
         print("skip %s: %s" % (t.__name__, e))
         return "skip"
     except Exception:  # noqa: BLE001 - report every failure
-        print("FAIL %s" % t.__name__)
+        print("FAIL %s (%.1fs)" % (t.__name__, time.monotonic() - start))
         traceback.print_exc(file=sys.stdout)  # in order with the lines around it
         return "FAIL"
-    print("ok   %s" % t.__name__)
+    print("ok   %s (%.1fs)" % (t.__name__, time.monotonic() - start))
     return "ok"
 
 
 def _chosen(tests, names):
-    """The tests named in names (all when none), in the list's order; a
-    name that is not a test here ends the program with exit 2, so that
-    `make check T=it_x.py::test_typo` cannot pass by running nothing."""
+    """The tests named in names (all when none; all but those after a first
+    "--except"), in the list's order; a name that is not a test here ends
+    the program with exit 2, so that `make check T=it_x.py::test_typo`
+    cannot pass by running nothing."""
     if not names:
         return tests
+    but = names[0] == "--except"
+    names = names[1:] if but else names
     known = {t.__name__: t for t in tests}
     unknown = [n for n in names if n not in known]
     if unknown:
         print("FAIL no such test in %s: %s" % (os.path.basename(sys.argv[0]), ", ".join(unknown)))
         sys.exit(2)
-    return [t for t in tests if t.__name__ in names]
+    return [t for t in tests if (t.__name__ in names) != but]
 
 
 def main(tests, *args):
     """Runs each test function (with args), or only those named on the
-    command line (`it_x.py test_a test_b`); prints ok/skip/FAIL per test, the
+    command line (`it_x.py test_a test_b`), or all but those
+    (`it_x.py --except test_a test_b`: tests/run.sh runs a program's tests
+    marked alone apart from the others); prints ok/skip/FAIL per test, the
     traceback of each failure and a closing "N passed, N failed, N skipped".
     Exits 1 on any failure, 2 for a name that is no test here. A skip
     (skip()) is no failure, unless RPCTEST_STRICT=1 is set in the

@@ -3,12 +3,16 @@
 # their seeds and past crashes, then the integration tests (tests/it_*.sh
 # and tests/it_*.py, real sockets on loopback against the real ./rpcbench).
 #
-# Programs run RPCTEST_JOBS at a time (default: the number of CPUs plus
-# one): most wait on sockets and timers, not on a CPU (a whole suite used
-# 7 CPU-minutes of 34 on 2 cores). A program that measures timing
+# Programs run RPCTEST_JOBS at a time (default: twice the number of CPUs
+# plus one, or the CPUs plus one for a sanitizer build; below): most wait
+# on sockets and timers, not on a CPU. A program that measures timing
 # a second program would disturb says so with a line
 #     # rpctest: alone: why
-# and runs after the others, by itself. "By itself" holds across suites of
+# and runs after the others, by itself. A program of which only some tests
+# judge timing names them instead,
+#     # rpctest: alone test_a test_b: why
+# and runs twice: its other tests with the others (it_x.py --except test_a
+# test_b), then those by themselves, as the program it_x.py[alone]. "By itself" holds across suites of
 # one checkout too (.ci/run runs the plain and the sanitizer suite side by
 # side): every program holds build/rpctest.lock, shared, while it runs, and
 # one that runs alone holds it exclusively (flock(1)), so it waits for the
@@ -34,8 +38,9 @@
 # summary counts them ("N left out"), never as passed.
 #
 # The programs that run together start longest first (their times in the
-# last run of this build, $BUILD/rpctest.times; unknown ones first), so the two slowest
-# do not end up last on one job.
+# last run of this build, $BUILD/rpctest.times, or the fallbacks at ORDER
+# below; unknown ones first), so the two slowest do not end up last on one
+# job.
 #
 # Internal entry points (run by this script itself, through xargs):
 #     run.sh --one LOGDIR PROGRAM [TEST]   one program, its result in LOGDIR
@@ -77,6 +82,27 @@ command_of() { # program name: how to run it (words without spaces)
     test_*) echo "$BUILD/tests/$1" ;;
     *.sh) echo sh "tests/$1" ;;
     *.py) echo "$PY" "tests/$1" ;;
+    *.py\[alone\]) echo "$PY" "tests/${1%\[alone\]}" $(alone_tests "${1%\[alone\]}") ;;
+    esac
+}
+
+alone_tests() { # file name: the tests its "# rpctest: alone test_...: why" names
+    case $1 in
+    it_*.py) sed -n 's/^# rpctest: alone \(test_[^:]*\): .*/\1/p' "tests/$1" | head -1 ;;
+    esac
+}
+
+# The arguments of program $1 beyond its command, given test function $2
+# (or none): that one test; else all but its alone tests, for a program
+# that has some (run apart as PROGRAM[alone]).
+args_of() {
+    if [ -n "$2" ]; then
+        echo "$2"
+        return
+    fi
+    case $1 in
+    *\[alone\]) ;;
+    *) some=$(alone_tests "$1"); [ -n "$some" ] && echo --except $some ;;
     esac
 }
 
@@ -84,14 +110,15 @@ command_of() { # program name: how to run it (words without spaces)
 # NAME.out (its output), NAME.res (pass, fail or skip) and NAME.skips.
 run_one() {
     log=$1 name=$2
-    shift 2
+    shift 2 # $1: a test function, or none
     how=-s
     alone "$name" && how=-x
     # the time counts from holding the lock: a program waiting for one
     # that runs alone is not slow
     # shellcheck disable=SC2046 # split on purpose: no word has a space
     flock "$how" "$LOCK" sh -c 'date +%s >"$0"; exec "$@"' "$log/$name.start" \
-        timeout -k 5 "$BOUND" $(command_of "$name") "$@" >"$log/$name.out" 2>&1
+        timeout -k 5 "$BOUND" $(command_of "$name") $(args_of "$name" "${1:-}") \
+        >"$log/$name.out" 2>&1
     rc=$?
     start=$(cat "$log/$name.start" 2>/dev/null || date +%s)
     if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
@@ -135,11 +162,16 @@ fuzz_replay() {
 programs() { # every program, one name per line, in the summary's order
     for t in "$BUILD"/tests/test_*; do [ -x "$t" ] && basename "$t"; done
     ls "$BUILD"/fuzz-replay/fuzz_* >/dev/null 2>&1 && echo fuzz_replay
-    for t in tests/it_*.sh tests/it_*.py; do [ -f "$t" ] && basename "$t"; done
+    for t in tests/it_*.sh tests/it_*.py; do
+        [ -f "$t" ] || continue
+        basename "$t"
+        [ -n "$(alone_tests "${t#tests/}")" ] && echo "${t#tests/}[alone]"
+    done
 }
 
-alone() { # program name: true when its file asks to run by itself
+alone() { # program name: true when it runs by itself (its file asks to)
     case $1 in
+    *\[alone\]) true ;;
     it_*) grep -q '^# rpctest: alone: ' "tests/$1" ;;
     *) false ;;
     esac
@@ -155,7 +187,7 @@ failure_of() { # output file: all of it when short; else each failing
 }
 
 longest_first() { # program names on stdin: by their last time, longest first
-    awk -v times="$TIMES" 'BEGIN { while ((getline l < times) > 0) { split(l, f, " "); t[f[1]] = f[2] } }
+    awk -v times="$ORDER" 'BEGIN { while ((getline l < times) > 0) { split(l, f, " "); t[f[1]] = f[2] } }
          { print ($0 in t ? t[$0] : 100000), $0 }' | sort -k1,1nr -k2 | cut -d' ' -f2
 }
 
@@ -193,8 +225,20 @@ case ${1:-} in
 --fuzz-replay) fuzz_replay; exit ;;
 esac
 
-JOBS=${RPCTEST_JOBS:-$(( $(nproc 2>/dev/null || echo 2) + 1 ))}
+CPUS=$(nproc 2>/dev/null || echo 2)
+# Twice the CPUs plus one: the plain build's programs wait on sockets and
+# timers (a suite keeps 2 cores about a third busy); the sanitizer build's
+# burn 2-5x the CPU, and at that many its timed verdicts failed for want of
+# it (bench/RESULTS.md, "CI time"): the CPUs plus one.
+if [ -n "${SAN:-}" ]; then jobs=$((CPUS + 1)); else jobs=$((2 * CPUS + 1)); fi
+JOBS=${RPCTEST_JOBS:-$jobs}
 TIMES=$BUILD/rpctest.times
+# The times the order takes: this build's last run; else the plain
+# build's (a first sanitizer pass); else the checked-in ones of a CI run
+# (a fresh clone), tests/rpctest.times.
+ORDER=$TIMES
+[ -f "$ORDER" ] || ORDER=build/rel/rpctest.times
+[ -f "$ORDER" ] || ORDER=tests/rpctest.times
 left_out=""
 all=$(programs)
 fn=""
@@ -209,7 +253,14 @@ if [ -n "${T:-}" ]; then
     *.py) ;;
     *) [ -n "$fn" ] && { echo "run.sh: T=$T: only an it_*.py runs one test function" >&2; exit 2; } ;;
     esac
-    all=$prog
+    # the program's both parts; one test function: the part that holds it
+    all=$(printf '%s\n' "$all" | grep -xF -e "$prog" -e "$prog[alone]")
+    if [ -n "$fn" ] && [ -n "$(alone_tests "$prog")" ]; then
+        case " $(alone_tests "$prog") " in
+        *" $fn "*) all="$prog[alone]" ;;
+        *) all=$prog ;;
+        esac
+    fi
 fi
 together="" by_itself=""
 for name in $all; do
