@@ -1,3 +1,4 @@
+# rpctest: timed test_control_every_commit_good: every commit of an A/A control must read good on a latency gate
 """it_bisect: `git bisect run` with `rpcbench compare --gate ... --bisect`
 names the commit that made a server slower (docs/compare-and-gates.md "Finding the commit that
 made it slower"). A throwaway git repository (a temp dir) holds 8 commits of

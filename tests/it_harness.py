@@ -262,13 +262,14 @@ if __name__ == "__main__":
 def test_run_sh_runs_alone_tests_apart():
     """"# rpctest: alone test_timing: why": the program's other test runs
     beside another program, test_timing after them, by itself, as the
-    program it_part.py[alone]; T=it_part.py::test_timing runs it alone."""
+    program it_part.py[alone]; T=it_part.py::test_timing runs it alone.
+    RPCTEST_ALONE=leave leaves it out, and test_quick, marked timed."""
     with tempfile.TemporaryDirectory() as d:
         fake_tree(d)
         times = os.path.join(d, "times")
         write(os.path.join(d, "tests", "it_p1.py"), TIMED % (times, "it_p1"))
         write(os.path.join(d, "tests", "it_part.py"), "# rpctest: alone test_timing: it times\n"
-              + TWO_TIMED % times)
+              "# rpctest: timed test_quick: it judges\n" + TWO_TIMED % times)
         env = tree_env(BUILD="build/rel", PY=PY, RPCTEST_JOBS="2")
         p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
                            text=True, timeout=120, env=env)
@@ -284,10 +285,13 @@ def test_run_sh_runs_alone_tests_apart():
                            text=True, timeout=120, env=dict(env, T="it_part.py::test_timing"))
         check(p.returncode == 0 and "  PASS  it_part.py[alone] (" in p.stdout and
               list(spans(times)) == ["it_part.timing"], "T=: %s" % p.stdout)
+        os.remove(times)
         p = subprocess.run(["sh", os.path.join(d, "tests", "run.sh")], capture_output=True,
                            text=True, timeout=120, env=dict(env, RPCTEST_ALONE="leave"))
-        check(p.returncode == 0 and "it_part.py[alone]" in p.stdout.strip().splitlines()[-1]
-              and "  PASS  it_part.py (" in p.stdout, "RPCTEST_ALONE=leave: %s" % p.stdout)
+        last = p.stdout.strip().splitlines()[-1]
+        check(p.returncode == 0 and "it_part.py[alone]" in last and "it_part.py::test_quick" in last
+              and "  PASS  it_part.py (" in p.stdout and list(spans(times)) == ["it_p1"],
+              "RPCTEST_ALONE=leave (the alone and the timed test left out): %s" % p.stdout)
 
 
 def test_two_suites_keep_alone_alone():

@@ -1,3 +1,4 @@
+# rpctest: alone: perf samples two Node.js servers at 499 Hz, and a second program on the 2 cores takes the planted function's samples (at 5 jobs a run lost the long name's rows)
 """it_profile_node.py: the profile's words for a JIT runtime (issue 37,
 "The profile's words, for every runtime"), with perf on two Node.js
 servers (tests/nodeplanted_server.js under `node --perf-basic-prof`):

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# rpctest: timed test_capacity_of_one_worker: the capacity found must be 85-100/s of a 100/s worker, which a sanitizer build cannot reach
 """Integration test of `rpcbench sweep`: grids on the built-in simulator and
 capacity searches against `rpcbench serve --workers 1 --delay 10ms`, a server
 whose capacity is known (one worker, 10 ms a call: 100 calls/s). Short runs,

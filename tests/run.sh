@@ -3,9 +3,9 @@
 # their seeds and past crashes, then the integration tests (tests/it_*.sh
 # and tests/it_*.py, real sockets on loopback against the real ./rpcbench).
 #
-# Programs run RPCTEST_JOBS at a time (default: twice the number of CPUs
-# plus one, or the CPUs plus one for a sanitizer build; below): most wait
-# on sockets and timers, not on a CPU. A program that measures timing
+# Programs run RPCTEST_JOBS at a time (default: twice the number of CPUs,
+# or the CPUs plus one for a sanitizer build; below): most wait on sockets
+# and timers, not on a CPU. A program that measures timing
 # a second program would disturb says so with a line
 #     # rpctest: alone: why
 # and runs after the others, by itself. A program of which only some tests
@@ -32,10 +32,13 @@
 # T=PROGRAM runs one program (test_buckets, it_fleet.py); T=PROGRAM::TEST
 # one test function of an it_*.py. A name that matches nothing exits 2.
 #
-# RPCTEST_ALONE=leave leaves out the programs marked alone: they judge
-# timing or CPU to the millisecond, which a sanitizer build (2-5x slower)
-# distorts, so CI's sanitizer pass runs everything else (.ci/run). The
-# summary counts them ("N left out"), never as passed.
+# RPCTEST_ALONE=leave leaves out the programs and tests marked alone, and
+# the tests marked
+#     # rpctest: timed test_a test_b: why
+# which run with the others but judge a verdict on timing with margins
+# for neighbours, not for a sanitizer build (2-5x slower), so CI's
+# sanitizer pass runs everything else (.ci/run). The summary counts them
+# ("N left out"), never as passed.
 #
 # The programs that run together start longest first (their times in the
 # last run of this build, $BUILD/rpctest.times, or the fallbacks at ORDER
@@ -87,9 +90,17 @@ command_of() { # program name: how to run it (words without spaces)
 }
 
 alone_tests() { # file name: the tests its "# rpctest: alone test_...: why" names
-    case $1 in
-    it_*.py) sed -n 's/^# rpctest: alone \(test_[^:]*\): .*/\1/p' "tests/$1" | head -1 ;;
+    marked_tests alone "$1"
+}
+
+marked_tests() { # mark (alone, timed), file name: the tests the file marks so
+    case $2 in
+    it_*.py) sed -n "s/^# rpctest: $1 \(test_[^:]*\): .*/\1/p" "tests/$2" | head -1 ;;
     esac
+}
+
+left_tests() { # file name: the tests RPCTEST_ALONE=leave leaves out of its run with the others
+    [ "${RPCTEST_ALONE:-}" = leave ] && marked_tests timed "$1"
 }
 
 # The arguments of program $1 beyond its command, given test function $2
@@ -102,7 +113,7 @@ args_of() {
     fi
     case $1 in
     *\[alone\]) ;;
-    *) some=$(alone_tests "$1"); [ -n "$some" ] && echo --except $some ;;
+    *) some=$(echo $(alone_tests "$1") $(left_tests "$1")); [ -n "$some" ] && echo --except $some ;;
     esac
 }
 
@@ -215,7 +226,7 @@ summary() { # log dir, program names: failures, skips, the closing line
         done <"$log/$name.skips"
     done
     out=""
-    [ -n "$left_out" ] && out=", $(echo $left_out | wc -w) left out (alone, RPCTEST_ALONE=leave:$left_out)"
+    [ -n "$left_out" ] && out=", $(echo $left_out | wc -w) left out (alone or timed, RPCTEST_ALONE=leave:$left_out)"
     echo "check: $pass passed, $fail failed, $skipped skipped$out"
     [ "$fail" = 0 ]
 }
@@ -226,11 +237,12 @@ case ${1:-} in
 esac
 
 CPUS=$(nproc 2>/dev/null || echo 2)
-# Twice the CPUs plus one: the plain build's programs wait on sockets and
-# timers (a suite keeps 2 cores about a third busy); the sanitizer build's
-# burn 2-5x the CPU, and at that many its timed verdicts failed for want of
-# it (bench/RESULTS.md, "CI time"): the CPUs plus one.
-if [ -n "${SAN:-}" ]; then jobs=$((CPUS + 1)); else jobs=$((2 * CPUS + 1)); fi
+# Twice the CPUs: the plain build's programs wait on sockets and timers (a
+# suite keeps 2 cores about a third busy; at 5 jobs on 2 cores a gate's
+# verdict and a perf profile failed for the neighbours' load); the
+# sanitizer build's burn 2-5x the CPU: the CPUs plus one (bench/RESULTS.md,
+# "CI time").
+if [ -n "${SAN:-}" ]; then jobs=$((CPUS + 1)); else jobs=$((2 * CPUS)); fi
 JOBS=${RPCTEST_JOBS:-$jobs}
 TIMES=$BUILD/rpctest.times
 # The times the order takes: this build's last run; else the plain
@@ -266,6 +278,7 @@ together="" by_itself=""
 for name in $all; do
     if ! alone "$name"; then
         together="$together $name"
+        [ -z "${T:-}" ] && for t in $(left_tests "$name"); do left_out="$left_out $name::$t"; done
     elif [ "${RPCTEST_ALONE:-}" = leave ] && [ -z "${T:-}" ]; then
         left_out="$left_out $name"
     else
