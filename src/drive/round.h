@@ -1,7 +1,7 @@
 /* round: one measured run inside a command that makes many (compare's
  * rounds, sweep's cells and probes): its announcement line and progress
  * prefix on stderr, its --hdr-log section and intervals, the run itself (measured_run),
- * and SIGINT between runs. Internal to cli/. */
+ * and SIGINT between runs. */
 #ifndef RPCBENCH_DRIVE_ROUND_H
 #define RPCBENCH_DRIVE_ROUND_H
 
