@@ -3,9 +3,8 @@
 # their seeds and past crashes, then the integration tests (tests/it_*.sh
 # and tests/it_*.py, real sockets on loopback against the real ./rpcbench).
 #
-# Programs run RPCTEST_JOBS at a time (default: twice the number of CPUs,
-# or the CPUs plus one for a sanitizer build; below): most wait on sockets
-# and timers, not on a CPU. A program that measures timing
+# Programs run RPCTEST_JOBS at a time (default: twice the number of CPUs;
+# below): most wait on sockets and timers, not on a CPU. A program that measures timing
 # a second program would disturb says so with a line
 #     # rpctest: alone: why
 # and runs after the others, by itself. A program of which only some tests
@@ -237,12 +236,11 @@ case ${1:-} in
 esac
 
 CPUS=$(nproc 2>/dev/null || echo 2)
-# Twice the CPUs: the plain build's programs wait on sockets and timers (a
-# suite keeps 2 cores about a third busy; at 5 jobs on 2 cores a gate's
-# verdict and a perf profile failed for the neighbours' load); the
-# sanitizer build's burn 2-5x the CPU: the CPUs plus one (bench/RESULTS.md,
-# "CI time").
-if [ -n "${SAN:-}" ]; then jobs=$((CPUS + 1)); else jobs=$((2 * CPUS)); fi
+# Twice the CPUs: the programs wait on sockets and timers (a suite keeps 2
+# cores about a third busy; at 5 jobs on 2 cores a gate's verdict and a
+# perf profile failed for the neighbours' load; the sanitizer pass leaves
+# the timed tests out). bench/RESULTS.md, "CI time".
+jobs=$((2 * CPUS))
 JOBS=${RPCTEST_JOBS:-$jobs}
 TIMES=$BUILD/rpctest.times
 # The times the order takes: this build's last run; else the plain
