@@ -1,4 +1,5 @@
-# rpctest: timed test_default_rounds_decide_and_say_what_they_need test_aa_passes test_ab_regression_in_a_few_rounds test_auto_stops_once_a_regression_decides: their verdicts judge latency gates round by round, which a sanitizer build's late pacer turns undecided
+# rpctest: alone test_ab_regression_in_a_few_rounds: its --bisect must decide a 40 % p50 regression within --rounds auto's rounds, which three neighbours' load made undecided (exit 125, CI runs 2 and 4)
+# rpctest: timed test_default_rounds_decide_and_say_what_they_need test_aa_passes test_auto_stops_once_a_regression_decides: their verdicts judge latency gates round by round, which a sanitizer build's late pacer turns undecided
 """it_gate: `compare --gate METRIC:+TOL%` with `--rounds auto` against two
 real `rpcbench serve` (--delay 10ms and 14ms): an A/A passes (exit 0), a B
 40 % slower is a regression (exit 3; 1 with --bisect) in a few rounds; the
