@@ -12,8 +12,8 @@
 #     # rpctest: alone test_a test_b: why
 # and runs twice: its other tests with the others (it_x.py --except test_a
 # test_b), then those by themselves, as the program it_x.py[alone]. "By itself" holds across suites of
-# one checkout too (.ci/run runs the plain and the sanitizer suite side by
-# side): every program holds build/rpctest.lock, shared, while it runs, and
+# one checkout too (a plain and a sanitizer suite run side by side by
+# hand): every program holds build/rpctest.lock, shared, while it runs, and
 # one that runs alone holds it exclusively (flock(1)), so it waits for the
 # other suite's running programs and they wait for it.
 #

@@ -295,6 +295,15 @@ static void count_or_share(const struct condition *c, int64_t n, int64_t sent,
         out->value = 100.0 * (double)n / (double)sent;
 }
 
+/* x into out, or n/a for why when x is not known. */
+static void known_or_na(double x, const char *why, struct cond_result *out)
+{
+    if (!fig_known(x))
+        na(out, why);
+    else
+        out->value = x;
+}
+
 /* The value of a stage's condition on r's stage c->stage into out (or
  * n/a): its own histogram and counts; rate is achieved / offered over
  * the stage; the server CPU is the stage's (result_stages_cpu). */
@@ -329,24 +338,12 @@ static void measure_stage(const struct condition *c, const struct run_result *r,
         return;
     case CM_SERVER_CPU: case CM_CPU_MS_PER_CALL:
         x = c->kind == CM_SERVER_CPU ? s->server_cpu_pct : result_stage_cpu_per_call(r, i);
-        if (!fig_known(x))
-            na(out, !fig_known(s->server_cpu_pct) ? server_cpu_na_reason(r)
-                                                  : "no request answered");
-        else
-            out->value = x;
+        known_or_na(x, !fig_known(s->server_cpu_pct) ? server_cpu_na_reason(r)
+                                                     : "no request answered", out);
         return;
     default:
         from_hist(c, &s->latency, NULL, "no successful response", out);
     }
-}
-
-/* x into out, or n/a for why when x is not known. */
-static void known_or_na(double x, const char *why, struct cond_result *out)
-{
-    if (!fig_known(x))
-        na(out, why);
-    else
-        out->value = x;
 }
 
 /* The value of c on r into out (or n/a); allowed: unfinished requests are
@@ -388,10 +385,7 @@ static void measure(const struct condition *c, const struct run_result *r, int a
     case CM_SERVER_CPU: {
         double p50, mx;
         result_cpu_summary(r, &x, &p50, &mx);
-        if (!fig_known(x))
-            na(out, server_cpu_na_reason(r));
-        else
-            out->value = x;
+        known_or_na(x, server_cpu_na_reason(r), out);
         return;
     }
     case CM_CPU_MS_PER_CALL:

@@ -497,19 +497,25 @@ static json_object *transport_json(const struct run_result *r)
     return tr;
 }
 
-/* Every figure of model/metric.h's table by its one key, as compare's arms
- * have them: derived from the rest, written for readers, never read back. */
-static json_object *figures_json(const struct run_result *r)
+json_object *result_figures_json(const double *v)
 {
     json_object *o = json_object_new_object();
     for (int i = 0; i < METRIC_N; i++) {
-        double v = metric_defs[i].value(r);
         if (metric_defs[i].unit == MU_COUNT) /* a count, written as one */
-            add_known_int(o, metric_defs[i].json_key, (int64_t)v, fig_known(v));
+            add_known_int(o, metric_defs[i].json_key, (int64_t)v[i], fig_known(v[i]));
         else
-            add_known(o, metric_defs[i].json_key, v, fig_known(v));
+            add_known(o, metric_defs[i].json_key, v[i], fig_known(v[i]));
     }
     return o;
+}
+
+/* Every figure of r: derived from the rest, written for readers, never
+ * read back. */
+static json_object *figures_json(const struct run_result *r)
+{
+    double v[METRIC_N];
+    metric_values(r, v);
+    return result_figures_json(v);
 }
 
 json_object *result_to_json(const struct run_result *r)

@@ -66,6 +66,11 @@ int result_json_is_sweep(json_object *root);
 /* Names of the run-wide histograms under "histograms" and "exact_us", in
  * the order latency, service, send_lag, pacing_lag, handshake. */
 extern const char *const result_hist_names[5];
+/* Figures v (METRIC_N of them, enum metric order: metric_values) as a new
+ * JSON object, each by its one key (model/metric.h), null where unknown, a
+ * count as an integer: a run's "figures" and each compare arm's. The
+ * caller's to put. */
+json_object *result_figures_json(const double *v);
 /* The figures of a latency histogram as a new JSON object ({min, mean,
  * max, stddev, pNN}, ms; each null when the histogram is empty), the
  * caller's to put (or to add to a parent). h and pcts only read. */

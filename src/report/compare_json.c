@@ -125,10 +125,7 @@ static json_object *arm_json(const struct comparison *c, const struct compare_ar
     json_object_object_add(o, "label", json_object_new_string(compare_arm_name(a)));
     json_object_object_add(o, "proto", json_object_new_string(a->merged.cfg.encoding));
     json_object_object_add(o, "url", json_object_new_string(a->merged.target_url));
-    json_object *f = json_object_new_object();
-    for (int i = 0; i < METRIC_N; i++)
-        json_object_object_add(f, compare_fig_key(i), num_or_null(a->fig[i]));
-    json_object_object_add(o, "figures", f);
+    json_object_object_add(o, "figures", result_figures_json(a->fig));
     const struct run_config *cfg = &a->merged.cfg;
     json_object_object_add(o, "latency_ms", result_hist_json(&a->merged.latency, cfg->pcts,
                                                              cfg->npcts));
