@@ -12,6 +12,7 @@ Python frames; a target that is no CPython is refused in one line before
 the run; a server that dies mid-run ends samples, not rpcbench."""
 import json
 import os
+import re
 import signal
 import sys
 import tempfile
@@ -106,6 +107,13 @@ def test_compare_encoding_first():
     check(abs(first["delta_self_ms_per_call"] - 1.0) <= 0.3 and first["significant"],
           "planted_json_encode B-A %r, truth +1.0" % first)
     check("jsonrpc costs" in stdout, "no sum line in %r" % stdout[-800:])
+    # Which profiler made each side, and its own CPU beside the server's.
+    for arm, label in zip(res["profile_diff"]["profilers"], ("xmlrpc", "jsonrpc")):
+        check(arm["label"] == label and arm["profiler"].startswith("python sampler, CPython 3.")
+              and 0 < arm["profiler_cpu_ms"] < arm["server_cpu_ms"], "profilers %r" % arm)
+        check(re.search(r"^%s %s: python sampler, CPython 3\.\d+, %s Hz, CPU; its own CPU \d+ ms, "
+                        r"[\d.]+%% of the server's \d+ ms$" % ("AB"[label == "jsonrpc"], label, HZ),
+                        stdout, re.M), "no profiler line for %s in %r" % (label, stdout[-1200:]))
 
 
 def test_profile_adds_up_to_server_cpu():

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/figure.h"
 #include "model/server_cpu.h"
 #include "report/report.h"
 
@@ -26,6 +27,25 @@ static int by_module(size_t k)
                                 fold_by_module(folds[a][i], mfolds[a][i])))
                 return -1;
     return 0;
+}
+
+/* x + y where both are known, else FIG_UNKNOWN: a sum missing a round is
+ * no sum. */
+static double known_sum(double x, double y)
+{
+    return fig_known(x) && fig_known(y) ? x + y : FIG_UNKNOWN;
+}
+
+/* Arm a's profiler and its own CPU beside the server's over k rounds,
+ * into d->arm[a]. */
+static void arm_profiler(const struct compare_arm *arm, size_t k, struct profile_diff_arm *d)
+{
+    snprintf(d->profiler, sizeof d->profiler, "%s", k ? arm->rounds[0].profile.profiler : "");
+    d->own_cpu_ms = d->server_cpu_ms = k ? 0 : FIG_UNKNOWN;
+    for (size_t i = 0; i < k; i++) {
+        d->own_cpu_ms = known_sum(d->own_cpu_ms, arm->rounds[i].profile.profiler_cpu_ms);
+        d->server_cpu_ms = known_sum(d->server_cpu_ms, arm->rounds[i].server_cpu_ms);
+    }
 }
 
 int compare_profile_diff(const struct comparison *c, const struct profile_opts *o,
@@ -61,6 +81,10 @@ int compare_profile_diff(const struct comparison *c, const struct profile_opts *
     if (profile_diff(&arm[0], &arm[1], k, o->saturated_ok, PROFILE_MAX_MODULES, &d[1]))
         goto oom;
     d[1].modules = 1;
+    for (int a = 0; a < 2; a++)
+        arm_profiler(&c->arm[a], k, &d[0].arm[a]);
+    d[1].arm[0] = d[0].arm[0];
+    d[1].arm[1] = d[0].arm[1];
     return 0;
 oom:
     snprintf(err, ERR_LEN, "--profile: out of memory");

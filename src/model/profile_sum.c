@@ -178,6 +178,22 @@ static json_object *diff_row_json(const struct profile_diff_row *r)
     return o;
 }
 
+/* Each arm's profiler and its cost, A then B. @return a new array. */
+static json_object *diff_arms_json(const struct profile_diff *d)
+{
+    json_object *a = json_object_new_array();
+    for (int i = 0; i < 2; i++) {
+        const struct profile_diff_arm *arm = &d->arm[i];
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "label", json_object_new_string(d->names[i]));
+        json_object_object_add(o, "profiler", json_object_new_string(arm->profiler));
+        add_num(o, "profiler_cpu_ms", arm->own_cpu_ms);
+        add_num(o, "server_cpu_ms", arm->server_cpu_ms);
+        json_object_array_add(a, o);
+    }
+    return a;
+}
+
 json_object *profile_diff_json(const struct profile_diff *d)
 {
     json_object *o = json_object_new_object();
@@ -195,5 +211,6 @@ json_object *profile_diff_json(const struct profile_diff *d)
     for (int i = 0; i < d->nrows; i++)
         json_object_array_add(a, diff_row_json(&d->rows[i]));
     json_object_object_add(o, "functions", a);
+    json_object_object_add(o, "profilers", diff_arms_json(d));
     return o;
 }

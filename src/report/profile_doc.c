@@ -125,6 +125,24 @@ int report_profile_modules_doc(const struct run_result *r, struct doc_table *t,
     return add_rows(t, p->modules, p->nmodules, 0, err);
 }
 
+/* Under the function table: which profiler made each arm's side, and what
+ * it cost beside the server, into out (len bytes, appended lines). */
+static void diff_profilers(const struct profile_diff *d, char *out, size_t len)
+{
+    size_t n = 0;
+    for (int i = 0; i < 2 && n < len; i++) {
+        const struct profile_diff_arm *a = &d->arm[i];
+        char cost[96] = "";
+        if (fig_known(a->own_cpu_ms) && fig_known(a->server_cpu_ms) && a->server_cpu_ms > 0)
+            snprintf(cost, sizeof cost, "; its own CPU %.0f ms, %.1f%% of the server's %.0f ms",
+                     a->own_cpu_ms, 100 * a->own_cpu_ms / a->server_cpu_ms, a->server_cpu_ms);
+        else if (fig_known(a->own_cpu_ms))
+            snprintf(cost, sizeof cost, "; its own CPU %.0f ms", a->own_cpu_ms);
+        n += (size_t)snprintf(out + n, len - n, "\n%c %s: %s%s", 'A' + i, d->names[i],
+                              a->profiler[0] ? a->profiler : "profiler unknown", cost);
+    }
+}
+
 /* The diff's heads: A and B side by side, then B - A with its interval. */
 static void diff_heads(const struct profile_diff *d, struct doc_table *t,
                        struct doc_table_style *st)
@@ -147,6 +165,8 @@ static void diff_heads(const struct profile_diff *d, struct doc_table *t,
     if (d->modules)
         snprintf(t->heads[0], sizeof t->heads[0], "module");
     snprintf(t->notes, sizeof t->notes, "%s", d->summary);
+    if (!d->modules)
+        diff_profilers(d, t->notes + strlen(t->notes), sizeof t->notes - strlen(t->notes));
 }
 
 int report_profile_diff_doc(const struct profile_diff *d, struct doc_table *t,
