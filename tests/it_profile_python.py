@@ -173,6 +173,30 @@ def test_perf_mode_says_python_is_invisible():
           "the text report lacks the note")
 
 
+def test_compare_perf_mode_says_python_is_invisible():
+    """compare --profile-mode perf on CPython: under B - A, each arm's line
+    names perf and says the Python frames are not visible (the text, not
+    only each round's JSON)."""
+    with python_server() as srv, tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "c.json")
+        code, stdout, err = rpcbench(
+            "compare", "--url", "%s,%s" % (srv.url("/RPC2"), srv.url("/jsonrpc")), "-p",
+            "xmlrpc,jsonrpc", "--method", "work", "--server-pid", str(srv.proc.pid), "-R", "20",
+            "-d", "1s", "--rounds", "1", "--idle-baseline", "0", "--validate", "none",
+            "--profile", "--profile-mode", "perf", "--output", out, "--quiet", timeout=120)
+        if code == 2:
+            check(err.count("\n") == 1 and "perf" in err, "perf refused: %r" % err)
+            return
+        check(code == 0, "compare --profile-mode perf exited %d: %s" % (code, err))
+        arms = json.load(open(out))["profile_diff"]["profilers"]
+    for letter, arm in zip("AB", arms):
+        check(arm["profiler"].startswith("perf ") and "--profile-mode python" in arm["note"],
+              "arm %s: %r" % (letter, arm))
+        check(re.search(r"^%s %s: perf .*its Python frames are not visible: use "
+                        r"--profile-mode python" % (letter, arm["label"]), stdout, re.M),
+              "no perf caveat for %s in %r" % (letter, stdout[-1500:]))
+
+
 def test_mixed_refused():
     """--profile-mode mixed is not offered: one line saying why, exit 2,
     before the run."""
@@ -221,5 +245,6 @@ def test_server_dies_mid_run():
 if __name__ == "__main__":
     main([test_xmlrpc_per_call, test_jsonrpc_per_call, test_compare_encoding_first,
           test_profile_adds_up_to_server_cpu, test_thread_per_connection,
-          test_perf_mode_says_python_is_invisible, test_mixed_refused, test_not_python_refused,
+          test_perf_mode_says_python_is_invisible,
+          test_compare_perf_mode_says_python_is_invisible, test_mixed_refused, test_not_python_refused,
           test_server_dies_mid_run])

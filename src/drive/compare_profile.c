@@ -36,11 +36,12 @@ static double known_sum(double x, double y)
     return fig_known(x) && fig_known(y) ? x + y : FIG_UNKNOWN;
 }
 
-/* Arm a's profiler and its own CPU beside the server's over k rounds,
+/* Arm a's profiler, its first round's caveat, and its own CPU beside the server's over k rounds,
  * into d->arm[a]. */
 static void arm_profiler(const struct compare_arm *arm, size_t k, struct profile_diff_arm *d)
 {
     snprintf(d->profiler, sizeof d->profiler, "%s", k ? arm->rounds[0].profile.profiler : "");
+    snprintf(d->note, sizeof d->note, "%s", k ? arm->rounds[0].profile.note : "");
     d->own_cpu_ms = d->server_cpu_ms = k ? 0 : FIG_UNKNOWN;
     for (size_t i = 0; i < k; i++) {
         d->own_cpu_ms = known_sum(d->own_cpu_ms, arm->rounds[i].profile.profiler_cpu_ms);

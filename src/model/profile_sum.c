@@ -187,6 +187,7 @@ static json_object *diff_arms_json(const struct profile_diff *d)
         json_object *o = json_object_new_object();
         json_object_object_add(o, "label", json_object_new_string(d->names[i]));
         json_object_object_add(o, "profiler", json_object_new_string(arm->profiler));
+        json_object_object_add(o, "note", json_object_new_string(arm->note));
         add_num(o, "profiler_cpu_ms", arm->own_cpu_ms);
         add_num(o, "server_cpu_ms", arm->server_cpu_ms);
         json_object_array_add(a, o);

@@ -100,12 +100,14 @@ struct profile_diff {
     int nrows;
     int top;                        /* rows the table shows */
     int modules;                    /* the rows are modules (fold_by_module's) */
-    /* Each arm's profiler (its first round's words: "python sampler, CPython
-     * 3.11, 99 Hz, CPU") and its own CPU beside the server's, both summed over
-     * the rounds (FIG_UNKNOWN where a round did not measure it): a reader of
-     * B - A sees which profiler made each side and what it cost. */
+    /* Each arm's profiler and its caveat (its first round's words: "python
+     * sampler, CPython 3.11, 99 Hz, CPU"; perf on CPython says its Python
+     * frames are not visible) and its own CPU beside the server's, both
+     * summed over the rounds (FIG_UNKNOWN where a round did not measure it):
+     * a reader of B - A sees which profiler made each side and what it cost. */
     struct profile_diff_arm {
         char profiler[64];
+        char note[PROFILE_NOTE_LEN];
         double own_cpu_ms;
         double server_cpu_ms;
     } arm[2];

@@ -31,7 +31,7 @@ struct doc_table {
                                the rows, the page's caption where it has none */
     char warning[240];      /* a caveat on the figures (lower bounds): the text's
                                line after the legend, the page's warning box */
-    char notes[800];        /* how the rows were reached (compare's gates: the method,
+    char notes[1600];       /* how the rows were reached (compare's gates: the method,
                                why the rounds stopped): the text's lines after the
                                warning as written, the page's paragraph after the
                                table, its lines joined ("" none) */

@@ -125,8 +125,9 @@ int report_profile_modules_doc(const struct run_result *r, struct doc_table *t,
     return add_rows(t, p->modules, p->nmodules, 0, err);
 }
 
-/* Under the function table: which profiler made each arm's side, and what
- * it cost beside the server, into out (len bytes, appended lines). */
+/* Under the function table: which profiler made each arm's side, what it
+ * cost beside the server, and its caveat (round 1's), into out (len bytes,
+ * appended lines). */
 static void diff_profilers(const struct profile_diff *d, char *out, size_t len)
 {
     size_t n = 0;
@@ -138,8 +139,9 @@ static void diff_profilers(const struct profile_diff *d, char *out, size_t len)
                      a->own_cpu_ms, 100 * a->own_cpu_ms / a->server_cpu_ms, a->server_cpu_ms);
         else if (fig_known(a->own_cpu_ms))
             snprintf(cost, sizeof cost, "; its own CPU %.0f ms", a->own_cpu_ms);
-        n += (size_t)snprintf(out + n, len - n, "\n%c %s: %s%s", 'A' + i, d->names[i],
-                              a->profiler[0] ? a->profiler : "profiler unknown", cost);
+        n += (size_t)snprintf(out + n, len - n, "\n%c %s: %s%s%s%s", 'A' + i, d->names[i],
+                              a->profiler[0] ? a->profiler : "profiler unknown", cost,
+                              a->note[0] ? "; " : "", a->note);
     }
 }
 
