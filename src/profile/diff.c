@@ -101,6 +101,18 @@ static int by_explained(const void *x, const void *y)
 #define EXPLAIN_MAX 2 /* functions the sentence names */
 /* A change under this share of the largest is not named: noise. */
 #define EXPLAIN_FLOOR 0.05
+/* A named function whose own code explains less than this share of its
+ * change (a request's handler, 0 in itself) is followed by the callees
+ * that explain it, each with at least PART_SHARE of it. */
+#define OWN_SHARE 0.25
+#define PART_SHARE 0.2
+
+/* A function the sentence names, and the callees that explain it. */
+struct explainer {
+    struct profile_diff_row row;
+    struct profile_diff_row part[EXPLAIN_MAX];
+    int nparts;
+};
 
 static int by_total_change(const void *x, const void *y)
 {
@@ -109,17 +121,34 @@ static int by_total_change(const void *x, const void *y)
     return a < b ? 1 : a > b ? -1 : 0;
 }
 
-/* Which of c[0..n) (by |d_total|, descending) explain the difference,
- * each by its own total, a caller and its callee never both: into
- * pick (indices, at most EXPLAIN_MAX). calls: fold_calls's n x n. Where
- * each calls the other (a JIT's code and the runtime it calls back,
- * recursion), the callee is the one called in more samples.
- * @return how many. */
+/* 1 when row i is a candidate under row `under` (any row when under is
+ * n): not under itself, called by it, its change of the same sign. */
+static int beneath(const struct profile_diff_row *c, size_t n, const int64_t *calls,
+                   size_t under, size_t i)
+{
+    return under == n || (i != under && calls[under * n + i] > 0 &&
+                          (c[i].d_total > 0) == (c[under].d_total > 0));
+}
+
+/* Which of c[0..n) (by |d_total|, descending), among those under row
+ * `under` (n: all), explain the difference, each by its own total, a
+ * caller and its callee never both: into pick (indices, at most
+ * EXPLAIN_MAX). calls: fold_calls's n x n. Where each calls the other (a
+ * JIT's code and the runtime it calls back, recursion), the callee is the
+ * one called in more samples. A change under floor x the first
+ * candidate's is left out. @return how many. */
 static size_t explainers(const struct profile_diff_row *c, size_t n, const int64_t *calls,
-                         size_t *pick)
+                         size_t under, double floor, size_t *pick)
 {
     size_t k = 0;
-    for (size_t i = 0; i < n && fabs(c[i].d_total) > EXPLAIN_FLOOR * fabs(c[0].d_total); i++) {
+    double first = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (!beneath(c, n, calls, under, i))
+            continue;
+        if (first < 0)
+            first = fabs(c[i].d_total);
+        if (fabs(c[i].d_total) <= floor * first)
+            break;
         size_t rel = k;
         for (size_t j = 0; j < k && rel == k; j++)
             if (calls[pick[j] * n + i] || calls[i * n + pick[j]])
@@ -135,14 +164,16 @@ static size_t explainers(const struct profile_diff_row *c, size_t n, const int64
 
 /* The functions that explain B - A, named in the sentence: the rows
  * all[0..n) by their totals' change, among the most changed, with which
- * calls which in every round of both arms. Into pick (EXPLAIN_MAX rows,
- * copied). @return how many, or -1 (out of memory). */
+ * calls which in every round of both arms; and, for one whose own code
+ * explains little of its change (a request's handler), the callees that
+ * explain it. Into ex (EXPLAIN_MAX, copied). @return how many, or -1
+ * (out of memory). */
 static int explaining(const struct profile_arm *const arms[2], size_t k,
-                      struct profile_diff_row *all, size_t n, struct profile_diff_row *pick)
+                      struct profile_diff_row *all, size_t n, struct explainer *ex)
 {
     static int64_t calls[PROFILE_MAX_ROWS * PROFILE_MAX_ROWS]; /* large: off the stack */
     const char *names[PROFILE_MAX_ROWS];
-    size_t m = n < PROFILE_MAX_ROWS ? n : PROFILE_MAX_ROWS, at[EXPLAIN_MAX];
+    size_t m = n < PROFILE_MAX_ROWS ? n : PROFILE_MAX_ROWS, at[EXPLAIN_MAX], part[EXPLAIN_MAX];
     qsort(all, n, sizeof *all, by_total_change);
     memset(calls, 0, sizeof calls);
     for (size_t i = 0; i < m; i++)
@@ -151,24 +182,43 @@ static int explaining(const struct profile_arm *const arms[2], size_t k,
         for (size_t i = 0; i < k; i++)
             if (fold_calls(arms[a]->folds[i], names, m, calls))
                 return -1;
-    size_t got = explainers(all, m, calls, at);
-    for (size_t i = 0; i < got; i++)
-        pick[i] = all[at[i]];
+    size_t got = explainers(all, m, calls, m, EXPLAIN_FLOOR, at);
+    for (size_t i = 0; i < got; i++) {
+        ex[i].row = all[at[i]];
+        ex[i].nparts = 0;
+        if (fabs(all[at[i]].d_self) >= OWN_SHARE * fabs(all[at[i]].d_total))
+            continue;
+        size_t np = explainers(all, m, calls, at[i], 0, part);
+        for (size_t j = 0; j < np; j++)
+            if (fabs(all[part[j]].d_total) >= PART_SHARE * fabs(all[at[i]].d_total))
+                ex[i].part[ex[i].nparts++] = all[part[j]];
+    }
     return (int)got;
 }
 
 /* The one line: the whole difference, and what explains it
- * (ex[0..nex)). */
-static void summary(struct profile_diff *d, const struct profile_diff_row *ex, int nex)
+ * (ex[0..nex)), with the parts of a handler's change its callees explain. */
+static void summary(struct profile_diff *d, const struct explainer *ex, int nex)
 {
+    char *s = d->summary;
+    const size_t len = sizeof d->summary;
     const char *more = d->d_cpu >= 0 ? "more" : "less";
-    size_t n = (size_t)snprintf(d->summary, sizeof d->summary, "%s costs %.3f ms %s per call "
-                                "than %s (%.0f%% CI %.3f..%.3f)", d->names[1], fabs(d->d_cpu),
-                                more, d->names[0], 100 * d->conf, d->d_cpu_lo, d->d_cpu_hi);
-    for (int i = 0; i < nex && n < sizeof d->summary; i++)
-        n += (size_t)snprintf(d->summary + n, sizeof d->summary - n, i ? ", then %s %.3f ms" :
-                              "; %s explains %.3f ms with its callees (%.3f ms in itself)",
-                              ex[i].func, ex[i].d_total, ex[i].d_self);
+    size_t n = (size_t)snprintf(s, len, "%s costs %.3f ms %s per call than %s (%.0f%% CI "
+                                "%.3f..%.3f)", d->names[1], fabs(d->d_cpu), more, d->names[0],
+                                100 * d->conf, d->d_cpu_lo, d->d_cpu_hi);
+    for (int i = 0; i < nex && n < len; i++) {
+        const struct profile_diff_row *r = &ex[i].row;
+        if (i)
+            n += (size_t)snprintf(s + n, len - n, ", then %s %.3f ms", r->func, r->d_total);
+        else
+            n += (size_t)snprintf(s + n, len - n, "; %s explains %.3f ms with its callees "
+                                  "(%.3f ms in itself", r->func, r->d_total, r->d_self);
+        for (int j = 0; j < ex[i].nparts && n < len; j++)
+            n += (size_t)snprintf(s + n, len - n, "%s %s %.3f", j ? "," : i ? " (of it" :
+                                  "; of it", ex[i].part[j].func, ex[i].part[j].d_total);
+        if ((!i || ex[i].nparts) && n < len)
+            n += (size_t)snprintf(s + n, len - n, ")");
+    }
 }
 
 /* Every function's row, the most explaining first, into d, and the
@@ -176,7 +226,7 @@ static void summary(struct profile_diff *d, const struct profile_diff_row *ex, i
 static int rows(const struct profile_arm *a, const struct profile_arm *b, size_t k,
                 struct profile_diff *d)
 {
-    struct profile_diff_row ex[EXPLAIN_MAX];
+    struct explainer ex[EXPLAIN_MAX];
     int nex;
     const struct profile_arm *const arms[2] = {a, b};
     struct strmap m;
