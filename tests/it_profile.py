@@ -191,13 +191,18 @@ def test_profiler_failure_exits_1():
 
 def test_server_name():
     """--profile --server-name NAME: the one process tree called NAME is
-    profiled (its planted functions are in the rows)."""
+    profiled (its planted functions are in the rows). The server runs as a
+    copy named for this test's pid: another checkout's suite on the same
+    machine may run its own planted_server at the same time."""
     need_perf()
-    with planted() as srv:
-        with tempfile.TemporaryDirectory() as d:
+    with tempfile.TemporaryDirectory() as d:
+        name = "planted_%d" % os.getpid()  # under 16 bytes: the kernel's comm
+        exe = os.path.join(d, name)
+        shutil.copy2(PLANTED, exe)
+        with Listening([exe, "1"], name) as srv:
             out = os.path.join(d, "r.json")
             code, _, err = rpcbench("run", "--url", srv.url("/RPC2"), "-p", "xmlrpc",
-                                    "--server-name", os.path.basename(PLANTED), "-R", "20",
+                                    "--server-name", name, "-R", "20",
                                     "-d", "2s", "--idle-baseline", "0", "--validate", "none",
                                     "--profile", "--profile-freq", str(HZ), "--output", out,
                                     "--quiet", timeout=120)
