@@ -587,8 +587,19 @@ def test_flame_pages():
         check(red(diff.get("planted_json_only")) and blue(diff.get("all")),
               "differential colours: json-only %s, all %s"
               % (diff.get("planted_json_only"), diff.get("all")))
-        check("a table is missing" not in p.eval("document.body.textContent"),
+        text = p.eval("document.body.textContent")
+        check("a table is missing" not in text,
               "a warning of a missing table on a compare of one verb")
+        # B - A's tables, as the text has them: the JSON-only function a
+        # row, the sentence, and each arm's profiler on its own line
+        rows = p.eval("(function(){return [].map.call(document.querySelectorAll("
+                      "'#profile-diff tbody tr'),function(r){return r.cells[0].textContent})})()")
+        check("planted_json_only" in rows, "B - A rows on the page: %r" % rows)
+        check(p.eval("!!document.querySelector('#profile-diff-modules tbody tr')"),
+              "no B - A by module on the page")
+        check("jsonrpc costs" in text and re.search(r"A xmlrpc: perf [^\n]*\nB jsonrpc: perf",
+                                                    p.eval("document.body.innerText")),
+              "the sentence or the arms' profiler lines are missing from the page")
         click_zooms(p, "flame-diff", "planted_json_only")
         check_layout(p, "compare-flame")
 

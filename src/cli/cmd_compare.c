@@ -124,7 +124,7 @@ static int emit(const struct options *o, const struct comparison *c, char *err)
     if (rc == 0 && o->junit[0])
         rc = compare_write_junit(o->junit, c, err);
     if (rc == 0 && o->html[0])
-        rc = compare_write_html(o->html, c, err);
+        rc = compare_write_html(o->html, c, pdiff, err);
     if (rc == 0 && o->plot[0]) {
         const struct run_result *arms[2] = {&c->arm[0].merged, &c->arm[1].merged};
         const char *names[2] = {compare_arm_name(&c->arm[0]), compare_arm_name(&c->arm[1])};

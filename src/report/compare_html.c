@@ -108,6 +108,35 @@ static void charts(FILE *out, const struct comparison *c)
     html_section_end(out);
 }
 
+/* compare --profile's B - A: its two tables (functions, modules) with the
+ * sentence and each arm's profiler under the first, as the text has them;
+ * or why there is no diff. */
+static void profile_diff_tables(FILE *out, const struct profile_diff pd[2])
+{
+    if (!pd || !pd[0].taken)
+        return;
+    html_section(out, "Server profile, B - A");
+    if (pd[0].refused[0]) {
+        fputs("<p id=\"profile-diff-refused\">", out);
+        html_esc(out, pd[0].refused);
+        fputs("</p>\n", out);
+    }
+    for (int i = 0; i < 2 && !pd[0].refused[0]; i++) {
+        struct doc_table t;
+        struct doc_table_style st;
+        char err[ERR_LEN] = "";
+        if (report_profile_diff_doc(&pd[i], &t, &st, err) == 0) {
+            doc_table_html(out, &t, &st.html);
+        } else {
+            html_warn_open(out);
+            html_warn_item(out, "a table is missing: ", err[0] ? err : "it could not be built");
+            html_warn_close(out);
+        }
+        doc_table_free(&t);
+    }
+    html_section_end(out);
+}
+
 /* The arms' flame graphs and their differential, from the complete rounds. */
 static void flames(FILE *out, const struct comparison *c)
 {
@@ -153,7 +182,8 @@ static void tables(FILE *out, const struct comparison *c)
     arms_config(out, c);
 }
 
-int compare_write_html(const char *path, const struct comparison *c, char *err)
+int compare_write_html(const char *path, const struct comparison *c,
+                       const struct profile_diff pd[2], char *err)
 {
     struct doc_table summary;
     struct doc_table_style summary_style;
@@ -174,6 +204,7 @@ int compare_write_html(const char *path, const struct comparison *c, char *err)
     warnings(out, c);
     verdicts(out, c);
     charts(out, c);
+    profile_diff_tables(out, pd);
     flames(out, c);
     tables(out, c);
     html_end(out);

@@ -53,9 +53,12 @@ void compare_verdicts_doc(struct doc_verdicts *d, const struct comparison *c);
  * JSON say it. */
 void compare_stop_text(const struct comparison *c, char *out, size_t len);
 
-/* --html FILE: the comparison's page at path (report/html.h).
- * @return 0, or -1 with err. */
-int compare_write_html(const char *path, const struct comparison *c, char *err);
+/* --html FILE: the comparison's page at path (report/html.h), with
+ * compare --profile's B - A tables pd[0] (functions) and pd[1] (modules)
+ * above the flame graphs (pd NULL, or pd[0] not taken: none). Only reads
+ * c and pd. @return 0, or -1 with err. */
+int compare_write_html(const char *path, const struct comparison *c,
+                       const struct profile_diff pd[2], char *err);
 
 /* The gates' table: per --gate its expression, B/A, its interval, the
  * rounds judged and the verdict (doc_verdict_word of compare_verdicts_doc's

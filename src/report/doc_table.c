@@ -307,6 +307,22 @@ static void html_body_row(FILE *out, const struct doc_table *t, const struct doc
     fputs("</tr>\n", out);
 }
 
+/* The notes' lines as one paragraph, each line kept (a <br> between). */
+static void notes_html(FILE *out, const char *notes)
+{
+    char line[sizeof ((struct doc_table *)0)->notes];
+    fputs("<p class=\"sub\">", out);
+    for (const char *p = notes; *p;) {
+        size_t n = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)n, p);
+        if (p != notes)
+            fputs("<br>\n", out);
+        html_esc(out, line);
+        p += n + (p[n] == '\n');
+    }
+    fputs("</p>\n", out);
+}
+
 void doc_table_html(FILE *out, const struct doc_table *t, const struct doc_html_style *st)
 {
     if (!st)
@@ -325,11 +341,8 @@ void doc_table_html(FILE *out, const struct doc_table *t, const struct doc_html_
         html_warn_item(out, NULL, t->warning);
         html_warn_close(out);
     }
-    if (t->notes[0]) { /* its lines' breaks are blanks on the page */
-        fputs("<p class=\"sub\">", out);
-        html_esc(out, t->notes);
-        fputs("</p>\n", out);
-    }
+    if (t->notes[0])
+        notes_html(out, t->notes);
 }
 
 /* ---- CSV ----------------------------------------------------------------------- */

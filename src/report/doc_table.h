@@ -34,7 +34,7 @@ struct doc_table {
     char notes[1600];       /* how the rows were reached (compare's gates: the method,
                                why the rounds stopped): the text's lines after the
                                warning as written, the page's paragraph after the
-                               table, its lines joined ("" none) */
+                               table, a line break between its lines ("" none) */
     int ncols;
     char heads[DOC_MAX_COLS][DOC_CELL_LEN];
     int width[DOC_MAX_COLS]; /* text: the column's least width; negative: left-aligned */
@@ -138,7 +138,7 @@ void doc_table_text(FILE *out, const struct doc_table *t, const struct doc_text_
  * legend), heads, rows (the first cell heads its row; cell ids and
  * classes as the fields say), then the empty note as a paragraph when
  * there is no row, the warning in a warning box, and the notes as a
- * paragraph. */
+ * paragraph, its lines kept. */
 void doc_table_html(FILE *out, const struct doc_table *t, const struct doc_html_style *st);
 /* The CSV (one rectangular table, for a spreadsheet or csv.DictReader):
  * a header row of the heads, then a row per row: a DOC_RAW_NONE column's
