@@ -254,6 +254,28 @@ static void test_diff_explains_handler_parts(void **state)
     }
 }
 
+/* The parts in order of what they explain, after a callee took its
+ * caller's place: mid (0.45) gives way to leaf (0.40, all but 0.05 of
+ * it), which explains less than copy (0.42). */
+static void test_diff_parts_in_order(void **state)
+{
+    (void)state;
+    struct fold *fa[1] = {fold_new()}, *fb[1] = {fold_new()};
+    assert_int_equal(fold_add_line(fa[0], "main;handle;work 100"), 0);
+    assert_int_equal(fold_add_line(fb[0], "main;handle;work 100"), 0);
+    assert_int_equal(fold_add_line(fb[0], "main;handle;mid 5"), 0);
+    assert_int_equal(fold_add_line(fb[0], "main;handle;mid;leaf 40"), 0);
+    assert_int_equal(fold_add_line(fb[0], "main;handle;copy 42"), 0);
+    double ca[1] = {1.0}, cb[1] = {1.87};
+    int sat[1] = {0};
+    struct profile_arm a = {"A", fa, ca, sat}, b = {"B", fb, cb, sat};
+    static struct profile_diff d;
+    assert_int_equal(profile_diff(&a, &b, 1, 0, 10, &d), 0);
+    assert_non_null(strstr(d.summary, "(0.000 ms in itself; of it copy 0.420, leaf 0.400)"));
+    fold_free(fa[0]);
+    fold_free(fb[0]);
+}
+
 /* By module, the runtime (node) calls the JIT's code, which calls the
  * runtime back (builtins): each is above the other in some stacks. The
  * JIT, called in most of them, is what the sentence names. */
@@ -402,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_diff_explains_by_totals),
         cmocka_unit_test(test_diff_explains_mutual_callers),
         cmocka_unit_test(test_diff_explains_handler_parts),
+        cmocka_unit_test(test_diff_parts_in_order),
         cmocka_unit_test(test_flame),
         cmocka_unit_test(test_flame_load),
     };

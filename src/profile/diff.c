@@ -162,6 +162,18 @@ static size_t explainers(const struct profile_diff_row *c, size_t n, const int64
     return k;
 }
 
+/* Indices into rows sorted by |d_total|, descending (by_total_change):
+ * ascending indices, n at most EXPLAIN_MAX. */
+static void sort_indices(size_t *at, size_t n)
+{
+    for (size_t i = 1; i < n; i++)
+        for (size_t j = i; j > 0 && at[j] < at[j - 1]; j--) {
+            size_t t = at[j];
+            at[j] = at[j - 1];
+            at[j - 1] = t;
+        }
+}
+
 /* The functions that explain B - A, named in the sentence: the rows
  * all[0..n) by their totals' change, among the most changed, with which
  * calls which in every round of both arms; and, for one whose own code
@@ -183,12 +195,14 @@ static int explaining(const struct profile_arm *const arms[2], size_t k,
             if (fold_calls(arms[a]->folds[i], names, m, calls))
                 return -1;
     size_t got = explainers(all, m, calls, m, EXPLAIN_FLOOR, at);
+    sort_indices(at, got); /* a callee that took its caller's place may lead now */
     for (size_t i = 0; i < got; i++) {
         ex[i].row = all[at[i]];
         ex[i].nparts = 0;
         if (fabs(all[at[i]].d_self) >= OWN_SHARE * fabs(all[at[i]].d_total))
             continue;
         size_t np = explainers(all, m, calls, at[i], 0, part);
+        sort_indices(part, np);
         for (size_t j = 0; j < np; j++)
             if (fabs(all[part[j]].d_total) >= PART_SHARE * fabs(all[at[i]].d_total))
                 ex[i].part[ex[i].nparts++] = all[part[j]];

@@ -9,13 +9,20 @@
 #include <string.h>
 
 /* n heads and their text widths; the function and module columns long. */
-static void set_heads(struct doc_table *t, const char *const *h, const int *w, int n)
+/* Columns from..from+n get the heads h and widths w. */
+static void set_heads_from(struct doc_table *t, int from, const char *const *h, const int *w,
+                           int n)
 {
     for (int c = 0; c < n; c++) {
-        snprintf(t->heads[c], sizeof t->heads[c], "%s", h[c]);
-        t->width[c] = w[c];
+        snprintf(t->heads[from + c], sizeof t->heads[from + c], "%s", h[c]);
+        t->width[from + c] = w[c];
     }
     t->cell_len = PROFILE_FUNC_LEN;
+}
+
+static void set_heads(struct doc_table *t, const char *const *h, const int *w, int n)
+{
+    set_heads_from(t, 0, h, w, n);
 }
 
 /* The name columns (the first n) cut to their widths, in the text and on
@@ -152,11 +159,14 @@ static void diff_heads(const struct profile_diff *d, struct doc_table *t,
     char a[DOC_CELL_LEN], b[DOC_CELL_LEN];
     snprintf(a, sizeof a, "%.20s self", d->names[0]);
     snprintf(b, sizeof b, "%.20s self", d->names[1]);
+    /* by module, the first column is the module: no second name column */
     const char *h[] = {"function", "module", a, b, "B-A self", "95% CI", "B-A total", "B/A",
                        ""};
     static const int w[] = {-36, -20, 10, 10, 9, 19, 10, 7, 0};
-    set_heads(t, h, w, 9);
-    cut_to_columns(st, w, 2);
+    int skip = d->modules ? 1 : 0;
+    set_heads(t, h, w, 1);
+    set_heads_from(t, 1, h + 1 + skip, w + 1 + skip, 8 - skip);
+    cut_to_columns(st, w, 2 - skip);
     snprintf(t->id, sizeof t->id, d->modules ? "profile-diff-modules" : "profile-diff");
     snprintf(t->caption, sizeof t->caption, "server profile%s, B - A (CPU-ms per call, %d "
              "paired rounds, the samples' shares x each round's CPU per call)",
@@ -174,7 +184,8 @@ static void diff_heads(const struct profile_diff *d, struct doc_table *t,
 int report_profile_diff_doc(const struct profile_diff *d, struct doc_table *t,
                             struct doc_table_style *st, char *err)
 {
-    doc_table_init(t, 9);
+    int skip = d->modules ? 1 : 0; /* diff_heads' */
+    doc_table_init(t, 9 - skip);
     doc_table_style_init(st);
     diff_heads(d, t, st);
     for (int i = 0; i < d->nrows && i < d->top; i++) {
@@ -194,6 +205,8 @@ int report_profile_diff_doc(const struct profile_diff *d, struct doc_table *t,
             snprintf(v[5], sizeof v[5], r->b_self > 0 ? "new" : "-");
         const char *cells[9] = {r->func, r->module[0] ? r->module : "-", v[0], v[1], v[2],
                                 v[3], v[4], v[5], r->significant ? "*" : ""};
+        if (skip)
+            memmove(cells + 1, cells + 2, 7 * sizeof *cells);
         if (doc_table_add_row(t, cells, NULL, r->significant ? DOC_ROW_MARKED : 0, err))
             return -1;
     }
