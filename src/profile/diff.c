@@ -122,10 +122,13 @@ static int by_total_change(const void *x, const void *y)
 }
 
 /* 1 when row i is a candidate under row `under` (any row when under is
- * n): not under itself, called by it, its change of the same sign. */
+ * n): not under itself, called by it, its change of the same sign; never
+ * "[unknown]" (the root of perf's stacks cut short names nothing). */
 static int beneath(const struct profile_diff_row *c, size_t n, const int64_t *calls,
                    size_t under, size_t i)
 {
+    if (strcmp(c[i].func, "[unknown]") == 0) /* perf's frame without a name: no answer */
+        return 0;
     return under == n || (i != under && calls[under * n + i] > 0 &&
                           (c[i].d_total > 0) == (c[under].d_total > 0));
 }
