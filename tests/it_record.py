@@ -466,6 +466,55 @@ def test_duration_and_garbage(d):
     check("connect" in rec.err.lower() or "refused" in rec.err.lower(), "why: %r" % rec.err)
 
 
+PENDING_MAX = 4096  # rec_calls.h: REC_PENDING_MAX
+ID_MAX = 64  # rec_calls.h: REC_ID_MAX, bytes of an id's JSON text
+
+
+def test_pending_table_is_bounded_and_counted(d):
+    """A server that reads every request and answers none: the proxy's
+    table of waiting calls is fixed (4096 a connection, ids inline, at most
+    64 bytes of JSON). 100 calls past it make room by writing the oldest
+    as unanswered, and a call whose id is longer is written at once; both
+    are counted by category in the trailer and the summary, and nothing
+    is lost: every call has its line."""
+    extra = 100
+    ok_id = "x" * (ID_MAX - 2)  # quoted: exactly ID_MAX bytes, kept
+    long_id = "y" * (ID_MAX - 1)  # quoted: one byte over
+    bodies = [json.dumps({"jsonrpc": "2.0", "id": i, "method": "Host.ping", "params": {}})
+              for i in range(PENDING_MAX + extra)]
+    bodies.append(json.dumps({"jsonrpc": "2.0", "id": ok_id, "method": "Host.ok", "params": {}}))
+    bodies.append(json.dumps({"jsonrpc": "2.0", "id": long_id, "method": "Host.long",
+                              "params": {}}))
+    reqs = b"".join(http_bytes(b"/jsonrpc", b.encode()) for b in bodies)
+
+    def handle(sock, rec):
+        rec["got"] = recv_until(sock, len(reqs))
+
+    peer = Peer(handle, timeout=TIMEOUT)
+    try:
+        with Record("http://127.0.0.1:%d" % peer.port, os.path.join(d, "bound.jsonl")) as rec:
+            c = socket.create_connection((rec.host, rec.port), timeout=TIMEOUT)
+            c.sendall(reqs)
+            peer.wait_done()
+            c.close()
+            _, calls, trailer = rec.lines()
+    finally:
+        peer.close()
+    check(len(peer.conns[0]["got"]) == len(reqs), "the server got %d of %d bytes"
+          % (len(peer.conns[0]["got"]), len(reqs)))
+    check(trailer["calls"] == len(bodies) == len(calls), "calls %d, trailer %r"
+          % (len(calls), trailer))
+    check(trailer.get("pending_full") == extra + 1 and trailer.get("ids_too_long") == 1
+          and trailer.get("idle_timeouts") == 0, "trailer %r" % trailer)
+    check(all(c["outcome"] == "unanswered" for c in calls), "outcomes %r"
+          % sorted({c["outcome"] for c in calls}))
+    methods = [c["method"] for c in calls]
+    check(methods[0] == "Host.ping" and methods.count("Host.long") == 1
+          and methods.count("Host.ok") == 1, "methods %r" % methods[:3])
+    check("1 id too long" in rec.err and "%d pending table full" % (extra + 1) in rec.err,
+          "summary: %r" % rec.err)
+
+
 def test_silent_tls_client_is_dropped(d):
     """A client that connects to the TLS side and never starts its
     handshake holds the proxy's fds no longer than the setup bound (10 s),
@@ -508,7 +557,8 @@ def main():
     tests = [test_http_bytes_unchanged_both_ways, test_stomp_bytes_unchanged_both_ways,
              test_half_close_passes_through,
              test_vdsm_clients_through_record_to_serve, test_tls_both_sides,
-             test_duration_and_garbage, test_silent_tls_client_is_dropped, test_usage_errors]
+             test_duration_and_garbage, test_pending_table_is_bounded_and_counted,
+             test_silent_tls_client_is_dropped, test_usage_errors]
     with tempfile.TemporaryDirectory() as d:
         make_certs(d)
         run_tests(tests, d)

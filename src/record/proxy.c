@@ -170,6 +170,18 @@ static void print_dir(FILE *out, const char *what, const struct hist *h, uint64_
             (double)h->max / 1e3, (long long)h->total_count);
 }
 
+/* What the proxy's bounds did, by category (the trailer's ids_too_long,
+ * pending_full, idle_timeouts): a line only when one happened. */
+static void print_bounds(FILE *out, const struct rec_file *rf)
+{
+    if (!rf->id_too_long && !rf->pending_full && !rf->idle_timeouts)
+        return;
+    fprintf(out, "  bounded: %llu id too long (calls unanswered), %llu pending table full "
+            "(oldest calls unanswered), %llu idle timeout (connections closed)\n",
+            (unsigned long long)rf->id_too_long, (unsigned long long)rf->pending_full,
+            (unsigned long long)rf->idle_timeouts);
+}
+
 int proxy_finish(struct proxy *p, FILE *out, char *err)
 {
     struct rec_added a;
@@ -185,6 +197,7 @@ int proxy_finish(struct proxy *p, FILE *out, char *err)
         fprintf(out, "  not recorded: %llu requests that were no call, %llu streams not "
                 "followed\n", (unsigned long long)p->rf.malformed,
                 (unsigned long long)p->rf.lost);
+    print_bounds(out, &p->rf);
     if (p->upstream_failed || p->tls_failed || p->setup_expired)
         fprintf(out, "  failed: %llu server connections, %llu TLS handshakes, %llu not set up "
                 "within %.0f s\n", (unsigned long long)p->upstream_failed,

@@ -312,8 +312,9 @@ int pair_start(struct proxy *px, int fd)
         pr->next->prev = pr;
     px->pairs = pr;
     rec_wire_init(&pr->wire, px->cfg->max_msg, &rec_calls_events, &pr->calls);
-    rec_calls_init(&pr->calls, &px->rf, (int)++px->rf.conns);
-    if (client_side(pr, fd) < 0) {
+    int calls = rec_calls_init(&pr->calls, &px->rf, (int)++px->rf.conns);
+    pr->s[CLIENT].fd = fd;
+    if (calls < 0 || client_side(pr, fd) < 0) {
         pair_close(pr);
         return -1;
     }

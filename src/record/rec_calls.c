@@ -12,7 +12,7 @@
 static void pending_clear(struct rec_pending *p)
 {
     json_object_put(p->params);
-    free(p->id);
+    p->params = NULL;
 }
 
 /* Writes p's line and frees what it holds. */
@@ -25,7 +25,7 @@ static void write_done(struct rec_calls *c, struct rec_pending *p, size_t respon
                          .response_bytes = response_bytes, .latency_ns = latency_ns,
                          .outcome = outcome, .auth = p->auth,
                          .passcode = p->stomp && c->passcode,
-                         .notification = p->jsonrpc && !p->id};
+                         .notification = p->jsonrpc && !p->id_len};
     rec_file_call(c->rf, &l);
     pending_clear(p);
 }
@@ -36,22 +36,14 @@ static void remove_at(struct rec_calls *c, size_t i)
     c->n--;
 }
 
-/* Holds p (taken over) until its answer. */
+/* Holds p (taken over) until its answer; when the table is full, the
+ * oldest call gives its place (written as unanswered, counted). */
 static void push(struct rec_calls *c, struct rec_pending *p)
 {
     if (c->n == REC_PENDING_MAX) {
+        c->rf->pending_full++;
         write_done(c, &c->p[0], 0, -1, "unanswered");
         remove_at(c, 0);
-    }
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 16;
-        struct rec_pending *np = realloc(c->p, cap * sizeof *np);
-        if (!np) { /* out of memory: written now, unanswered */
-            write_done(c, p, 0, -1, "unanswered");
-            return;
-        }
-        c->p = np;
-        c->cap = cap;
     }
     c->p[c->n++] = *p;
 }
@@ -90,15 +82,21 @@ static int json_call(struct rec_calls *c, const struct rec_msg *m, json_object *
         p.jsonrpc = 1;
         take(&p, &call);
         /* as the answer will write it: no blank, "/" not escaped */
-        const char *id = call.id ? json_object_to_json_string_ext(
-                                       call.id, JSON_C_TO_STRING_PLAIN |
-                                                    JSON_C_TO_STRING_NOSLASHESCAPE)
-                                 : NULL;
-        p.id = id && !call.is_notification ? strdup(id) : NULL;
-        if (!p.id && m->stomp) /* no answer will come: written now */
+        const char *id = call.id && !call.is_notification
+                             ? json_object_to_json_string_ext(
+                                   call.id, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+                             : NULL;
+        size_t len = id ? strlen(id) : 0;
+        if (len > REC_ID_MAX) { /* its answer could not be told: written now */
+            c->rf->id_too_long++;
+            write_done(c, &p, 0, -1, "unanswered");
+        } else if (!len && m->stomp) { /* no answer will come: written now */
             write_done(c, &p, 0, 0, "ok");
-        else
+        } else {
+            memcpy(p.id, id ? id : "", len);
+            p.id_len = len;
             push(c, &p);
+        }
     }
     enc_call_clear(&call);
     return rc == ENC_OK ? 0 : -1;
@@ -219,7 +217,7 @@ static long find_id(const struct rec_calls *c, const char *id, size_t len, int h
                     uint64_t seq)
 {
     for (size_t i = 0; i < c->n; i++)
-        if (c->p[i].id && strlen(c->p[i].id) == len && !memcmp(c->p[i].id, id, len) &&
+        if (c->p[i].id_len && c->p[i].id_len == len && !memcmp(c->p[i].id, id, len) &&
             (!http || c->p[i].seq == seq))
             return (long)i;
     return -1;
@@ -272,7 +270,7 @@ static void http_answer(struct rec_calls *c, const struct rec_msg *m)
             i++;
             continue;
         }
-        const char *outcome = !p->jsonrpc ? xml_outcome(m) : p->id ? "error" : "ok";
+        const char *outcome = !p->jsonrpc ? xml_outcome(m) : p->id_len ? "error" : "ok";
         write_done(c, p, m->wire_bytes, m->last_ns - p->t_ns, outcome);
         remove_at(c, i);
     }
@@ -304,11 +302,15 @@ const struct rec_wire_events rec_calls_events = {
     .call = on_call, .answer = on_answer, .passcode = on_passcode, .lost = on_lost,
 };
 
-void rec_calls_init(struct rec_calls *c, struct rec_file *rf, int conn)
+int rec_calls_init(struct rec_calls *c, struct rec_file *rf, int conn)
 {
     memset(c, 0, sizeof *c);
     c->rf = rf;
     c->conn = conn;
+    /* calloc, not malloc and memset: the pages of a table never filled
+     * are never touched, so a connection costs what its calls use */
+    c->p = calloc(REC_PENDING_MAX, sizeof *c->p);
+    return c->p ? 0 : -1;
 }
 
 void rec_calls_end(struct rec_calls *c)
@@ -317,5 +319,5 @@ void rec_calls_end(struct rec_calls *c)
         write_done(c, &c->p[i], 0, -1, "unanswered");
     free(c->p);
     c->p = NULL;
-    c->n = c->cap = 0;
+    c->n = 0;
 }

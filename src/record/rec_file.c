@@ -105,6 +105,10 @@ int rec_file_close(struct rec_file *rf, double duration_s, const struct rec_adde
     json_object_object_add(o, "added_latency_us", lat);
     json_object_object_add(o, "malformed_requests", json_object_new_int64((int64_t)rf->malformed));
     json_object_object_add(o, "streams_lost", json_object_new_int64((int64_t)rf->lost));
+    json_object_object_add(o, "ids_too_long", json_object_new_int64((int64_t)rf->id_too_long));
+    json_object_object_add(o, "pending_full", json_object_new_int64((int64_t)rf->pending_full));
+    json_object_object_add(o, "idle_timeouts",
+                           json_object_new_int64((int64_t)rf->idle_timeouts));
     put_line(rf, o);
     int bad = rf->failed | (fclose(rf->f) != 0);
     rf->f = NULL;

@@ -22,6 +22,9 @@ struct rec_file {
     uint64_t conns;     /* connections accepted */
     uint64_t malformed; /* requests whose body was no call (forwarded, not recorded) */
     uint64_t lost;      /* streams no longer followed (forwarded all the same) */
+    uint64_t id_too_long;  /* calls whose JSON-RPC id is over REC_ID_MAX: unanswered */
+    uint64_t pending_full; /* calls written unanswered to make room (REC_PENDING_MAX) */
+    uint64_t idle_timeouts; /* connections closed after --idle-timeout of silence */
     int failed;         /* a write failed (the disk is full...) */
 };
 
