@@ -515,6 +515,64 @@ def test_pending_table_is_bounded_and_counted(d):
           "summary: %r" % rec.err)
 
 
+def test_idle_timeout_closes_silent_pairs(d):
+    """--idle-timeout 1s: a client that made a call and fell silent is
+    closed, with its server connection, about 1 s after its last byte
+    (the server sees its end), and counted by category; a client that
+    talks every 150 ms for twice that long is not closed (silence counts,
+    not age). --idle-timeout 0 leaves a silent pair open."""
+    req, ans = http_bytes(b"/RPC2", XML_CALL), http_answer(XML_ANSWER)
+
+    def handle(sock, rec):
+        sock.settimeout(30)
+        while len(recv_until(sock, len(req), timeout=30)) == len(req):
+            sock.sendall(ans)
+        rec["end_at"] = time.monotonic()
+
+    peer = Peer(handle)
+    try:
+        with Record("http://127.0.0.1:%d" % peer.port, os.path.join(d, "idle.jsonl"),
+                    "--idle-timeout", "1s") as rec:
+            silent = socket.create_connection((rec.host, rec.port), timeout=TIMEOUT)
+            silent.sendall(req)
+            check(recv_until(silent, len(ans)) == ans, "the silent client's answer")
+            last = time.monotonic()
+            talker = socket.create_connection((rec.host, rec.port), timeout=TIMEOUT)
+            rounds = 0
+            while time.monotonic() - last < 2.2:
+                talker.sendall(req)
+                check(recv_until(talker, len(ans)) == ans, "round %d: the talker was closed"
+                      % rounds)
+                rounds += 1
+                time.sleep(0.15)
+            silent.settimeout(5)
+            check(silent.recv(1) == b"", "the silent client is still open")
+            talker.close()
+            silent.close()
+            _, calls, trailer = rec.lines()
+        ended = peer.conns[0].get("end_at", 1e9) - last
+        check(0.9 <= ended < 2.2, "the silent pair closed %.2f s after its last byte" % ended)
+        check(trailer["idle_timeouts"] == 1 and trailer["calls"] == 1 + rounds == len(calls),
+              "trailer %r, %d rounds" % (trailer, rounds))
+        check("1 idle timeout" in rec.err, "summary: %r" % rec.err)
+        with Record("http://127.0.0.1:%d" % peer.port, os.path.join(d, "idle0.jsonl"),
+                    "--idle-timeout", "0") as rec:
+            silent = socket.create_connection((rec.host, rec.port), timeout=TIMEOUT)
+            silent.sendall(req)
+            check(recv_until(silent, len(ans)) == ans, "the silent client's answer")
+            silent.settimeout(2.5)
+            try:
+                silent.recv(1)
+                check(False, "--idle-timeout 0 closed a silent pair")
+            except socket.timeout:
+                pass
+            silent.close()
+            _, _, trailer = rec.lines()
+        check(trailer["idle_timeouts"] == 0, "trailer %r" % trailer)
+    finally:
+        peer.close()
+
+
 def test_silent_tls_client_is_dropped(d):
     """A client that connects to the TLS side and never starts its
     handshake holds the proxy's fds no longer than the setup bound (10 s),
@@ -547,7 +605,9 @@ def test_usage_errors(d):
                       (["--listen", "127.0.0.1:0", "--to", "http://127.0.0.1:1", "--insecure"],
                        "https"),
                       (["--listen", "127.0.0.1:0", "--to", "http://127.0.0.1:1", "-d", "x"],
-                       "--duration")):
+                       "--duration"),
+                      (["--listen", "127.0.0.1:0", "--to", "http://127.0.0.1:1",
+                        "--idle-timeout", "-1s"], "--idle-timeout")):
         rc, out, err = rpcbench("record", *args, timeout=10)
         check(rc == 2 and why in err and len(err.strip().splitlines()) == 1,
               "record %r: %d %r" % (args, rc, err))
@@ -558,6 +618,7 @@ def main():
              test_half_close_passes_through,
              test_vdsm_clients_through_record_to_serve, test_tls_both_sides,
              test_duration_and_garbage, test_pending_table_is_bounded_and_counted,
+             test_idle_timeout_closes_silent_pairs,
              test_silent_tls_client_is_dropped, test_usage_errors]
     with tempfile.TemporaryDirectory() as d:
         make_certs(d)

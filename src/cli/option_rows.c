@@ -518,6 +518,10 @@ const struct opt_row opt_rows[] = {
     {.name = "max-body", .group = G_MEASURE, .type = OT_SIZE, R_AT(max_msg), .arg = "SIZE", .def = "16MiB",
      RECORD_ONLY,
      .help = "largest message recorded (a longer one is\nforwarded whole, not parsed: counted)"},
+    {.name = "idle-timeout", .group = G_CONN, .type = OT_DURATION, R_AT(idle_ns), .arg = "D", .def = "60s",
+     RECORD_ONLY,
+     .help = "close a client connection and its server's\n"
+             "after D without a byte either way (counted;\n0: never)"},
     {.name = "tls-cert", .group = G_CONN, .type = OT_ARGV, R_AT(tls_cert), .arg = "FILE", RECORD_ONLY,
      .help = "end the clients' TLS with this certificate\n(PEM); without it clients speak plain"},
     {.name = "tls-key", .group = G_CONN, .type = OT_ARGV, R_AT(tls_key), .arg = "FILE", RECORD_ONLY,

@@ -41,6 +41,7 @@ struct record_config {
     int insecure;
     int64_t duration_ns;      /* -d: 0 until a signal */
     size_t max_msg;           /* --max-body: the largest message recorded */
+    int64_t idle_ns;          /* --idle-timeout: close a pair silent that long (0: never) */
 };
 
 struct pair;

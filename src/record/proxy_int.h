@@ -45,6 +45,8 @@ struct pair {
     struct pair *prev, *next;
     struct side s[2];
     ev_timer setup;         /* until both sides are open */
+    ev_timer idle;          /* --idle-timeout: checks last_io_ns (not re-armed per byte) */
+    int64_t last_io_ns;     /* the last byte read or written, either side */
     struct rec_wire wire;
     struct rec_calls calls;
 };

@@ -67,7 +67,7 @@ static void advance(struct side *s, size_t k)
         return;
     s->written += k;
     s->pair->px->bytes[dir_to(s)] += k;
-    int64_t now = clock_now_ns();
+    int64_t now = s->pair->last_io_ns = clock_now_ns();
     while (s->nmarks && s->marks[s->mark0].pos < s->written) {
         int64_t d = now - s->marks[s->mark0].read_ns;
         hist_record(&s->pair->px->added[dir_to(s)], d > 0 ? d : 1);
@@ -143,6 +143,7 @@ static int drain(struct side *s)
             s->want_write = s->ssl && SSL_want_write(s->ssl);
             return 0;
         }
+        s->pair->last_io_ns = now;
         /* A reset, or a TLS peer gone without close_notify, ends this
          * stream like a close: what it sent before still goes through. */
         if (st == IO_EOF || st == IO_ERROR) {
@@ -247,6 +248,24 @@ static void on_setup_expired(struct ev_loop *loop, ev_timer *w, int revents)
     pair_close(pr);
 }
 
+/* --idle-timeout: no byte either way for that long closes the pair (a
+ * peer gone without a FIN, or one that holds its connection open and
+ * silent, must not hold two fds for ever). The timer is not moved on each
+ * byte: when it fires early it waits again for the rest. */
+static void on_idle(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)revents;
+    struct pair *pr = w->data;
+    int64_t idle = pr->px->cfg->idle_ns, left = pr->last_io_ns + idle - clock_now_ns();
+    if (left > 0) {
+        ev_timer_set(w, (double)left / 1e9, 0.);
+        ev_timer_start(loop, w);
+        return;
+    }
+    pr->px->rf.idle_timeouts++;
+    pair_close(pr);
+}
+
 static void on_io(struct ev_loop *loop, ev_io *w, int revents)
 {
     struct side *s = w->data;
@@ -321,6 +340,11 @@ int pair_start(struct proxy *px, int fd)
     ev_timer_init(&pr->setup, on_setup_expired, PROXY_SETUP_S, 0.);
     pr->setup.data = pr;
     ev_timer_start(px->loop, &pr->setup);
+    ev_timer_init(&pr->idle, on_idle, (double)px->cfg->idle_ns / 1e9, 0.);
+    pr->idle.data = pr;
+    pr->last_io_ns = clock_now_ns();
+    if (px->cfg->idle_ns > 0)
+        ev_timer_start(px->loop, &pr->idle);
     for (int i = 0; i < 2; i++) {
         ev_io_init(&pr->s[i].rio, on_io, pr->s[i].fd, EV_READ);
         ev_io_init(&pr->s[i].wio, on_io, pr->s[i].fd, EV_WRITE);
@@ -337,6 +361,8 @@ void pair_close(struct pair *pr)
     rec_wire_free(&pr->wire);
     if (pr->setup.cb)
         ev_timer_stop(px->loop, &pr->setup);
+    if (pr->idle.cb)
+        ev_timer_stop(px->loop, &pr->idle);
     for (int i = 0; i < 2; i++) {
         struct side *s = &pr->s[i];
         if (s->rio.cb) { /* watchers made */
