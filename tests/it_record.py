@@ -17,7 +17,10 @@ import json
 import os
 import queue
 import re
+import select
 import socket
+import subprocess
+import threading
 import ssl
 import sys
 import tempfile
@@ -25,8 +28,8 @@ import time
 import xmlrpc.client
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rpctest import (RPCBENCH, Listening, Peer, main as run_tests, make_certs,  # noqa: E402
-                     rpcbench)
+from rpctest import (RPCBENCH, Listening, Peer, kill_group, main as run_tests,  # noqa: E402
+                     make_certs, rpcbench, spawn)
 from stomptest import REQUESTS, TIMEOUT, Raw, Server, check, frame, request, send  # noqa: E402
 
 ID = "00000000-0000-4000-8000-%012x"
@@ -420,6 +423,113 @@ def test_tls_both_sides(d):
     check("1 TLS handshakes" in said[-1], "summary: %r" % said)
 
 
+class StallRelay:
+    """A TCP relay on 127.0.0.1:0 to port, for one connection: bytes go
+    both ways until stall() is called, then nothing more goes up (from
+    the proxy to the server: it is not even read) until unstall()."""
+
+    def __init__(self, port):
+        self.port_to, self.go, self.down = port, threading.Event(), None
+        self.go.set()
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(1)
+        self.port = self.sock.getsockname()[1]
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def stall(self):
+        self.go.clear()
+
+    def unstall(self):
+        self.go.set()
+
+    def held(self):
+        """Whether bytes from the proxy wait, unread, while stalled."""
+        return (not self.go.is_set() and self.down is not None
+                and bool(select.select([self.down], [], [], 0)[0]))
+
+    def _pipe(self, a, b, gated):
+        try:
+            while True:
+                if gated and not self.go.is_set():
+                    self.go.wait(30)
+                    continue
+                if not select.select([a], [], [], 0.02)[0]:
+                    continue
+                if gated and not self.go.is_set():  # readable as stall() came: leave it
+                    continue
+                data = a.recv(65536)
+                if not data:
+                    return
+                b.sendall(data)
+        except OSError:
+            return
+
+    def _run(self):
+        down, _ = self.sock.accept()
+        self.down = down
+        up = socket.create_connection(("127.0.0.1", self.port_to), timeout=30)
+        threading.Thread(target=self._pipe, args=(up, down, False), daemon=True).start()
+        self._pipe(down, up, True)
+
+
+def proc_cpu_s(pid):
+    """utime + stime of pid from /proc/PID/stat, in seconds."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_tls_write_waiting_for_a_read_sleeps(d):
+    """TLS 1.2 to the server, which asks to renegotiate (openssl s_server's
+    R) while the path from the proxy to it stalls: the proxy's ClientHello
+    waits, so its SSL_write of the client's next bytes wants a read
+    (SSL_ERROR_WANT_READ). It must wait for the socket to be readable, not
+    writable (which it always is): over 2 s of that, the proxy spends
+    under 0.2 s of CPU (it spun at 100% before). Once the path opens, the
+    renegotiation ends and the bytes reach the server."""
+    srv = spawn(["openssl", "s_server", "-accept", "127.0.0.1:0", "-tls1_2",
+                 "-cert", os.path.join(d, "server.pem"), "-key", os.path.join(d, "server.key")],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = []
+    try:
+        threading.Thread(target=lambda: [out.append(b) for b in iter(
+            lambda: srv.stdout.read1(65536), b"")], daemon=True).start()
+        said = lambda: re.search(rb"ACCEPT 127\.0\.0\.1:(\d+)", b"".join(out))  # noqa: E731
+        wait_until(said, "openssl s_server's port")
+        port = int(said().group(1))
+        relay = StallRelay(port)
+        with Record("https://127.0.0.1:%d" % relay.port, os.path.join(d, "reneg.jsonl"),
+                    "--cacert", os.path.join(d, "ca.pem")) as rec:
+            c = socket.create_connection((rec.host, rec.port), timeout=TIMEOUT)
+            c.sendall(b"first-bytes\n")
+            wait_until(lambda: b"first-bytes" in b"".join(out), "the first bytes at the server")
+            relay.stall()
+            srv.stdin.write(b"R\n")  # s_server: renegotiate (a HelloRequest goes down)
+            srv.stdin.flush()
+            wait_until(relay.held, "the proxy's ClientHello")  # held by the relay
+            c.sendall(b"second-bytes\n")
+            time.sleep(0.2)
+            cpu0, t0 = proc_cpu_s(rec.proc.pid), time.monotonic()
+            time.sleep(2)
+            cpu = (proc_cpu_s(rec.proc.pid) - cpu0) / (time.monotonic() - t0)
+            relay.unstall()
+            wait_until(lambda: b"second-bytes" in b"".join(out),
+                       "the bytes after the renegotiation at the server")
+            c.close()
+            rec.lines()
+    finally:
+        kill_group(srv)
+    check(cpu < 0.1, "the proxy spent %.0f%% of a CPU waiting for a TLS read" % (cpu * 100))
+
+
+def wait_until(cond, what, timeout=10):
+    end = time.monotonic() + timeout
+    while not cond():
+        check(time.monotonic() < end, "%s: not within %g s" % (what, timeout))
+        time.sleep(0.02)
+
+
 # ---- bounds: it stops by itself, and bad bytes are only counted -----------
 
 def test_duration_and_garbage(d):
@@ -619,6 +729,7 @@ def main():
              test_vdsm_clients_through_record_to_serve, test_tls_both_sides,
              test_duration_and_garbage, test_pending_table_is_bounded_and_counted,
              test_idle_timeout_closes_silent_pairs,
+             test_tls_write_waiting_for_a_read_sleeps,
              test_silent_tls_client_is_dropped, test_usage_errors]
     with tempfile.TemporaryDirectory() as d:
         make_certs(d)

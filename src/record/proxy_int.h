@@ -27,7 +27,13 @@ struct side {
     int fd;                 /* owned */
     SSL *ssl;               /* owned; NULL: plain */
     enum side_phase phase;
-    int want_write;         /* the handshake or a TLS read waits for writability */
+    int want_write;         /* the handshake waits for writability */
+    /* What a TLS read or write that could not go on waits for, as OpenSSL
+     * said: a read may want the socket writable, and a write readable (a
+     * renegotiation: the peer's handshake must come first). Each is
+     * watched that way only (update): a write that wants a read, watched
+     * for writability, would wake at once, for ever. */
+    int read_wants_write, write_wants_read;
     int eof;                /* read its end */
     int shut;               /* its write side was shut (after the other's eof) */
     ev_io rio, wio;

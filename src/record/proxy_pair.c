@@ -48,15 +48,31 @@ static int can_read(struct side *s)
     return s->phase == SIDE_OPEN && !s->eof && waiting(other(s)) < PROXY_OUT_CAP;
 }
 
-/* Sets s's watchers from its state. */
+/* Sets s's watchers from its state: once open, reading waits for the
+ * readiness its last TLS read asked for, writing for its last write's. */
 static void update(struct side *s)
 {
     struct ev_loop *loop = s->pair->px->loop;
-    int r = s->phase == SIDE_HANDSHAKE ? !s->want_write : can_read(s);
-    int w = s->phase == SIDE_CONNECTING || s->want_write ||
-            (s->phase == SIDE_OPEN && waiting(s) > 0);
+    int r = 0, w = 0;
+    if (s->phase == SIDE_CONNECTING) {
+        w = 1;
+    } else if (s->phase == SIDE_HANDSHAKE) {
+        r = !s->want_write;
+        w = s->want_write;
+    } else {
+        if (can_read(s))
+            *(s->read_wants_write ? &w : &r) = 1;
+        if (waiting(s) > 0)
+            *(s->write_wants_read ? &r : &w) = 1;
+    }
     watch(loop, &s->rio, r);
     watch(loop, &s->wio, w);
+}
+
+/* After a write to s returned st: what it waits for, if it waits. */
+static void note_write(struct side *s, enum io_status st)
+{
+    s->write_wants_read = st == IO_AGAIN && s->ssl && SSL_want_read(s->ssl);
 }
 
 /* k more bytes of s's stream went out: the chunks whose first byte they
@@ -88,6 +104,7 @@ static int forward(struct side *s, const char *p, size_t n, int64_t read_ns)
     if (s->phase == SIDE_OPEN && waiting(s) == 0) {
         enum io_status st = sock_write_all(s->fd, s->ssl, p, n, &off);
         advance(s, off);
+        note_write(s, st);
         if (st == IO_ERROR)
             return -1;
     }
@@ -100,6 +117,7 @@ static int flush(struct side *s)
     size_t before = s->out_off;
     enum io_status st = sock_write_all(s->fd, s->ssl, s->out.data, s->out.len, &s->out_off);
     advance(s, s->out_off - before);
+    note_write(s, st);
     if (st == IO_ERROR)
         return -1;
     if (st == IO_DONE) {
@@ -134,13 +152,13 @@ static int drain(struct side *s)
     for (int i = 0; i < 16 && can_read(s); i++) {
         size_t n;
         int64_t real = 0;
-        s->want_write = 0;
+        s->read_wants_write = 0;
         enum io_status st = sock_read_stamped(s->fd, s->ssl, px->rbuf, PROXY_READ_BUF, &n, &real);
         int64_t now = clock_now_ns();
         /* the kernel's arrival stamp (plain sockets) counts the wake-up too */
         int64_t at = real ? clock_mono_of_real_ns(real) : now;
         if (st == IO_AGAIN) {
-            s->want_write = s->ssl && SSL_want_write(s->ssl);
+            s->read_wants_write = s->ssl && SSL_want_write(s->ssl);
             return 0;
         }
         s->pair->last_io_ns = now;
@@ -216,9 +234,10 @@ static int step(struct side *s, int revents)
         return connected(s);
     if (s->phase == SIDE_HANDSHAKE)
         return handshake(s);
-    if ((revents & EV_WRITE) && waiting(s) && flush(s) < 0)
+    int readable = revents & EV_READ, writable = revents & EV_WRITE;
+    if (waiting(s) && (s->write_wants_read ? readable : writable) && flush(s) < 0)
         return -1;
-    if (((revents & EV_READ) || s->want_write) && drain(s) < 0)
+    if ((s->read_wants_write ? writable : readable) && drain(s) < 0)
         return -1;
     struct side *o = other(s);
     if (!(revents & EV_READ) && can_read(o) && o->ssl && tls_pending(o->ssl))
