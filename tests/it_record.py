@@ -605,7 +605,7 @@ def test_pending_table_is_bounded_and_counted(d):
         with Record("http://127.0.0.1:%d" % peer.port, os.path.join(d, "bound.jsonl")) as rec:
             c = socket.create_connection((rec.host, rec.port), timeout=TIMEOUT)
             c.sendall(reqs)
-            peer.wait_done()
+            peer.wait_done(timeout=TIMEOUT, conns=1)
             c.close()
             _, calls, trailer = rec.lines()
     finally:
@@ -623,6 +623,17 @@ def test_pending_table_is_bounded_and_counted(d):
           and methods.count("Host.ok") == 1, "methods %r" % methods[:3])
     check("1 id too long" in rec.err and "%d pending table full" % (extra + 1) in rec.err,
           "summary: %r" % rec.err)
+
+
+def test_sigterm_right_after_listening(d):
+    """SIGTERM as soon as record says "listening on": it exits 0 with its
+    recording whole (trailer written). Its signal watchers used to start
+    after that line, and a SIGTERM in between killed it (-15) with no
+    trailer."""
+    for i in range(10):
+        with Record("http://127.0.0.1:9", os.path.join(d, "early%d.jsonl" % i)) as rec:
+            _, calls, trailer = rec.lines()  # checks exit 0, header and trailer
+        check(calls == [] and trailer["calls"] == 0, "round %d: %r" % (i, trailer))
 
 
 def test_idle_timeout_closes_silent_pairs(d):
@@ -728,7 +739,7 @@ def main():
              test_half_close_passes_through,
              test_vdsm_clients_through_record_to_serve, test_tls_both_sides,
              test_duration_and_garbage, test_pending_table_is_bounded_and_counted,
-             test_idle_timeout_closes_silent_pairs,
+             test_sigterm_right_after_listening, test_idle_timeout_closes_silent_pairs,
              test_tls_write_waiting_for_a_read_sleeps,
              test_silent_tls_client_is_dropped, test_usage_errors]
     with tempfile.TemporaryDirectory() as d:

@@ -298,9 +298,12 @@ class Peer:
             except OSError:
                 pass
 
-    def wait_done(self, timeout=5):
+    def wait_done(self, timeout=5, conns=0):
+        """Waits until every connection accepted so far is done, and at
+        least `conns` were accepted (a proxy may not have connected yet)."""
         end = time.monotonic() + timeout
-        while time.monotonic() < end and not all(r.get("done") for r in self.conns):
+        while time.monotonic() < end and not (len(self.conns) >= conns and
+                                              all(r.get("done") for r in self.conns)):
             time.sleep(0.02)
 
 

@@ -82,6 +82,30 @@ static int tls_contexts(struct proxy *px, const struct record_config *cfg, char 
     return (px->to_tls = tls_client_ctx(&o, err)) ? 0 : -1;
 }
 
+/* The loop's watchers, signals among them: started before the caller
+ * says "listening on", so a SIGTERM right after it ends the recording
+ * cleanly (trailer written) instead of killing the process. */
+static void arm(struct proxy *p)
+{
+    struct ev_loop *loop = p->loop = ev_default_loop(0);
+    p->start_ns = p->rf.start_ns;
+    ev_io_init(&p->accept_w, on_accept, p->lfd, EV_READ);
+    ev_timer_init(&p->flush_w, on_flush, 1.0, 1.0);
+    ev_timer_init(&p->resume_w, on_resume, 0.1, 0.);
+    p->resume_w.data = p;
+    ev_signal_init(&p->sigint_w, on_signal, SIGINT);
+    ev_signal_init(&p->sigterm_w, on_signal, SIGTERM);
+    p->accept_w.data = p->flush_w.data = p;
+    ev_io_start(loop, &p->accept_w);
+    ev_timer_start(loop, &p->flush_w);
+    ev_signal_start(loop, &p->sigint_w);
+    ev_signal_start(loop, &p->sigterm_w);
+    if (p->cfg->duration_ns > 0) {
+        ev_timer_init(&p->stop_w, on_stop, (double)p->cfg->duration_ns / 1e9, 0.);
+        ev_timer_start(loop, &p->stop_w);
+    }
+}
+
 int proxy_start(struct proxy *p, const struct record_config *cfg, char *bound, size_t blen,
                 char *err)
 {
@@ -106,28 +130,13 @@ int proxy_start(struct proxy *p, const struct record_config *cfg, char *bound, s
         return -1;
     sock_raise_fd_limit(65536);
     signal(SIGPIPE, SIG_IGN);
+    arm(p);
     return 0;
 }
 
 void proxy_run(struct proxy *p)
 {
-    struct ev_loop *loop = p->loop = ev_default_loop(0);
-    p->start_ns = p->rf.start_ns;
-    ev_io_init(&p->accept_w, on_accept, p->lfd, EV_READ);
-    ev_timer_init(&p->flush_w, on_flush, 1.0, 1.0);
-    ev_timer_init(&p->resume_w, on_resume, 0.1, 0.);
-    p->resume_w.data = p;
-    ev_signal_init(&p->sigint_w, on_signal, SIGINT);
-    ev_signal_init(&p->sigterm_w, on_signal, SIGTERM);
-    p->accept_w.data = p->flush_w.data = p;
-    ev_io_start(loop, &p->accept_w);
-    ev_timer_start(loop, &p->flush_w);
-    ev_signal_start(loop, &p->sigint_w);
-    ev_signal_start(loop, &p->sigterm_w);
-    if (p->cfg->duration_ns > 0) {
-        ev_timer_init(&p->stop_w, on_stop, (double)p->cfg->duration_ns / 1e9, 0.);
-        ev_timer_start(loop, &p->stop_w);
-    }
+    struct ev_loop *loop = p->loop;
     ev_run(loop, 0);
     ev_io_stop(loop, &p->accept_w);
     ev_timer_stop(loop, &p->flush_w);

@@ -67,9 +67,10 @@ struct proxy {
 };
 
 /* Resolves the target, makes the TLS contexts, listens and opens the
- * recording; writes the address bound into bound (blen bytes, caller's).
- * @return 0, or -1 with err (ERR_LEN, caller-owned); proxy_free after
- * either. */
+ * recording, and arms the loop (SIGINT and SIGTERM end the recording from
+ * here on, before the caller says it listens); writes the address bound
+ * into bound (blen bytes, caller's). @return 0, or -1 with err (ERR_LEN,
+ * caller-owned); proxy_free after either. */
 int proxy_start(struct proxy *p, const struct record_config *cfg, char *bound, size_t blen,
                 char *err);
 /* Forwards until -d passes or SIGINT/SIGTERM; then closes every pair
