@@ -328,6 +328,17 @@ def test_stream_ends_with_the_run():
                 check(time.monotonic() - t0 < 20, "run %d took %.1f s" % (i, time.monotonic() - t0))
 
 
+def test_sigterm_right_after_listening():
+    """SIGTERM as soon as the agent says "listening on": exit 0, every
+    time (its handlers used to be installed after that line)."""
+    with tempfile.TemporaryDirectory() as d:
+        tok = token_file(d)
+        for i in range(5):
+            with Agent("--token-file", tok) as ag:
+                code, err = ag.stop()
+            check(code == 0, "agent, try %d: exit %r %s" % (i, code, err[-300:]))
+
+
 def test_token_file_checks():
     with tempfile.TemporaryDirectory() as d:
         empty = token_file(d, "\n")
@@ -359,4 +370,4 @@ if __name__ == "__main__":
           test_wrong_token_refused_before_sending, test_missing_server_refused_before_sending,
           test_agent_killed_mid_run,
           test_tls_with_client_certificate, test_agent_refusals, test_stream_ends_with_the_run,
-          test_token_file_checks])
+          test_token_file_checks, test_sigterm_right_after_listening])

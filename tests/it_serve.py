@@ -537,6 +537,17 @@ def test_sigterm_exits_0():
         held.close()
 
 
+def test_sigterm_right_after_listening():
+    """SIGTERM as soon as serve says "listening on", one host and a fleet:
+    exit 0, every time. Its signal watchers used to start after that line,
+    and a SIGTERM in between killed it by the default action (-15)."""
+    for args in ([], ["--hosts", "2"]):
+        for i in range(5):
+            with Server(*args) as srv:
+                code, err = srv.stop()
+            check(code == 0, "serve %r, try %d: exit %r %s" % (args, i, code, err[-300:]))
+
+
 def test_usage():
     def run(*args):
         return subprocess.run([RPCBENCH, "serve", *args], capture_output=True, timeout=TIMEOUT)
@@ -569,7 +580,8 @@ if __name__ == "__main__":
               test_shared_server_stops_cleanly,
               test_max_body, test_idle_timeout, test_max_connections, test_delay_does_not_block,
               test_workers_queue_the_delay,
-              test_seed_reproducible, test_ipv6, test_sigterm_exits_0, test_usage])
+              test_seed_reproducible, test_ipv6, test_sigterm_exits_0,
+              test_sigterm_right_after_listening, test_usage])
     finally:
         for srv in SHARED:
             srv.__exit__(None, None, None)

@@ -49,6 +49,12 @@ struct agent *agent_start(const struct agent_config *c, char *bound, size_t boun
     a->lfd = net_listen_at(c->listen, "--listen", 16, bound, boundlen, err);
     if (a->lfd < 0)
         goto fail;
+    /* before the caller says it listens: a SIGTERM right after that line
+     * stops the agent as any other, not by the default action */
+    struct sigaction sa = {.sa_handler = on_stop}; /* no SA_RESTART: poll returns */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     return a;
 fail:
     agent_free(a);
@@ -82,10 +88,6 @@ static void take(struct agent *a, int fd)
 
 void agent_run(struct agent *a)
 {
-    struct sigaction sa = {.sa_handler = on_stop}; /* no SA_RESTART: poll returns */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
     struct pollfd p = {.fd = a->lfd, .events = POLLIN};
     while (!stopping) {
         if (poll(&p, 1, 500) <= 0)

@@ -28,15 +28,16 @@ struct agent_config {
 
 struct agent;
 
-/* Reads the token, makes the TLS context and binds; writes the address
+/* Reads the token, makes the TLS context and binds, and installs the
+ * SIGINT and SIGTERM handlers (without SA_RESTART, for the process:
+ * agent_run returns on either from then on); writes the address
  * bound into bound (boundlen bytes, the caller's) and a warning (a
  * world-readable token file) into warn (ERR_LEN, the caller's; "" none).
  * @return the agent (the caller's: agent_free), or NULL with err
  * (ERR_LEN, caller-owned). */
 struct agent *agent_start(const struct agent_config *c, char *bound, size_t boundlen,
                           char *warn, char *err);
-/* Accepts and serves until SIGINT or SIGTERM (it installs their
- * handlers, without SA_RESTART, for the process). */
+/* Accepts and serves until SIGINT or SIGTERM (agent_start's handlers). */
 void agent_run(struct agent *a);
 /* Closes the listening socket and frees a (NULL: nothing). Connection
  * threads still streaming end with the process. */

@@ -8,6 +8,20 @@
 
 #define FLEET_RBUF (64 * 1024)
 
+static void on_signal(struct ev_loop *loop, ev_signal *w, int revents);
+
+/* SIGINT and SIGTERM on the default loop, from before the caller says it
+ * listens (serve_fleet_start's last step). */
+static void arm_signals(struct serve_fleet *f)
+{
+    struct ev_loop *loop = EV_DEFAULT;
+    ev_signal_init(&f->sigint_w, on_signal, SIGINT);
+    ev_signal_init(&f->sigterm_w, on_signal, SIGTERM);
+    f->sigint_w.data = f->sigterm_w.data = f;
+    ev_signal_start(loop, &f->sigint_w);
+    ev_signal_start(loop, &f->sigterm_w);
+}
+
 int serve_fleet_start(struct serve_fleet *f, const struct server_config *c, char *err)
 {
     /* Per host: its listening socket, its clients' connections. */
@@ -37,6 +51,7 @@ int serve_fleet_start(struct serve_fleet *f, const struct server_config *c, char
                               f->bound[i], sizeof f->bound[i], err) < 0)
             return -1;
     }
+    arm_signals(f);
     return 0;
 }
 
@@ -62,11 +77,6 @@ void serve_fleet_run(struct serve_fleet *f)
     struct ev_loop *loop = EV_DEFAULT;
     for (int i = 0; i < f->n; i++)
         server_watch(&f->hosts[i], loop);
-    ev_signal_init(&f->sigint_w, on_signal, SIGINT);
-    ev_signal_init(&f->sigterm_w, on_signal, SIGTERM);
-    f->sigint_w.data = f->sigterm_w.data = f;
-    ev_signal_start(loop, &f->sigint_w);
-    ev_signal_start(loop, &f->sigterm_w);
     ev_run(loop, 0);
     ev_signal_stop(loop, &f->sigint_w);
     ev_signal_stop(loop, &f->sigterm_w);

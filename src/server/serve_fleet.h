@@ -33,8 +33,9 @@ struct serve_fleet {
 
 /* Starts c->hosts hosts (1..SERVE_FLEET_MAX) listening on c->host, ports
  * c->port + i (c->port 0: each picks a free one). f is the caller's,
- * zeroed. @return 0, or -1 with err (ERR_LEN: a port taken, no fds, no
- * memory); call serve_fleet_free either way. */
+ * zeroed. SIGINT and SIGTERM are handled from here on (serve_fleet_run
+ * then returns). @return 0, or -1 with err (ERR_LEN: a port taken, no
+ * fds, no memory); call serve_fleet_free either way. */
 int serve_fleet_start(struct serve_fleet *f, const struct server_config *c, char *err);
 /* Writes one URL a line, host i's on line i + 1, in the form `run
  * --targets` reads (http[s]://HOST:PORT/RPC2) to out. @return 0, or -1

@@ -172,11 +172,29 @@ static int start(struct server *s, const struct server_config *o, struct sim_cac
     return s->lfd < 0 ? -1 : 0;
 }
 
+static void on_signal(struct ev_loop *loop, ev_signal *w, int revents);
+
+/* SIGINT and SIGTERM on the default loop, from before the caller says it
+ * listens: one right after "listening on" stops the server as any other
+ * (before, it killed the process by the default action). */
+static void arm_signals(struct server *s)
+{
+    struct ev_loop *loop = EV_DEFAULT;
+    ev_signal_init(&s->sigint_w, on_signal, SIGINT);
+    ev_signal_init(&s->sigterm_w, on_signal, SIGTERM);
+    s->sigint_w.data = s->sigterm_w.data = s;
+    ev_signal_start(loop, &s->sigint_w);
+    ev_signal_start(loop, &s->sigterm_w);
+}
+
 int server_start(struct server *s, const struct server_config *o, char *bound, size_t boundlen,
                  char *err)
 {
     sock_raise_fd_limit((long)o->max_conns + 64); /* short: accept pauses, logged */
-    return start(s, o, NULL, 0, bound, boundlen, err);
+    if (start(s, o, NULL, 0, bound, boundlen, err) < 0)
+        return -1;
+    arm_signals(s);
+    return 0;
 }
 
 int server_start_host(struct server *s, const struct server_config *c, struct sim_cache *cache,
@@ -219,11 +237,6 @@ void server_run(struct server *s)
 {
     struct ev_loop *loop = EV_DEFAULT;
     server_watch(s, loop);
-    ev_signal_init(&s->sigint_w, on_signal, SIGINT);
-    ev_signal_init(&s->sigterm_w, on_signal, SIGTERM);
-    s->sigint_w.data = s->sigterm_w.data = s;
-    ev_signal_start(loop, &s->sigint_w);
-    ev_signal_start(loop, &s->sigterm_w);
     ev_run(loop, 0);
     ev_signal_stop(loop, &s->sigint_w);
     ev_signal_stop(loop, &s->sigterm_w);

@@ -45,7 +45,8 @@ struct server {
     uint64_t quiet_logs; /* log lines held back by the rate limit */
 };
 
-/* Builds the VMs, the TLS context and the listening socket; writes the
+/* Builds the VMs, the TLS context and the listening socket, and handles
+ * SIGINT and SIGTERM from here on (server_run then returns); writes the
  * address bound ("HOST:PORT", IPv6 in brackets) into bound (the caller's,
  * boundlen bytes). s must be zeroed with lfd = -1 before; c is only read
  * here (its strings are not kept).
