@@ -623,6 +623,11 @@ def test_pending_table_is_bounded_and_counted(d):
           and methods.count("Host.ok") == 1, "methods %r" % methods[:3])
     check("1 id too long" in rec.err and "%d pending table full" % (extra + 1) in rec.err,
           "summary: %r" % rec.err)
+    # report of the recording says the same counts, from its trailer
+    rc, out, err = rpcbench("report", rec.out, timeout=30)
+    check(rc == 0 and re.search(r"^bounded\s+1 id too long \(calls unanswered\), %d pending "
+                                r"table full" % (extra + 1), out, re.M),
+          "report of the recording: %d %s %s" % (rc, out, err))
 
 
 def test_sigterm_right_after_listening(d):

@@ -166,11 +166,27 @@ static void header_line(struct recording *r, json_object *o)
     r->tls = json_object_object_get_ex(o, "tls", &v) && json_object_get_boolean(v);
 }
 
+/* A count of the trailer: 0 when missing or not a whole number >= 0
+ * (the file is input: a bad value is no count). */
+static uint64_t count_of(json_object *o, const char *key)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_int))
+        return 0;
+    int64_t n = json_object_get_int64(v);
+    return n > 0 ? (uint64_t)n : 0;
+}
+
 static void trailer_line(struct recording *r, json_object *o)
 {
     json_object *lat;
     r->has_trailer = 1;
     r->duration_s = num_of(o, "duration_s", r->last_t);
+    r->malformed = count_of(o, "malformed_requests");
+    r->streams_lost = count_of(o, "streams_lost");
+    r->ids_too_long = count_of(o, "ids_too_long");
+    r->pending_full = count_of(o, "pending_full");
+    r->idle_timeouts = count_of(o, "idle_timeouts");
     if (json_object_object_get_ex(o, "added_latency_us", &lat)) {
         r->added_p50 = num_of(lat, "p50", -1);
         r->added_p99 = num_of(lat, "p99", -1);

@@ -45,6 +45,11 @@ struct recording {
     double last_t;                        /* the last call's time, s */
     double duration_s;                    /* the trailer's, else last_t */
     double added_p50, added_p99, added_max; /* the trailer's, us (-1: none) */
+    /* the trailer's counts of what the proxy did not record, or cut short:
+     * requests that were no call, streams not followed, calls whose id was
+     * too long or that left a full table unanswered, idle connections
+     * closed (0 in a recording older than the key) */
+    uint64_t malformed, streams_lost, ids_too_long, pending_full, idle_timeouts;
     struct recording_seen *seen;          /* owned, an open-addressing table */
     size_t nseen, capseen;
 };

@@ -77,6 +77,16 @@ static void kv_lines(struct doc_kv *kv, const struct recording *r, const char *p
     if (r->bad_lines)
         doc_kv_add(kv, DOC_IN_BOTH, "skipped", "%llu lines that are no call",
                    (unsigned long long)r->bad_lines);
+    /* the trailer's counts, in record's own summary words */
+    if (r->malformed || r->streams_lost)
+        doc_kv_add(kv, DOC_IN_BOTH, "not recorded", "%llu requests that were no call, %llu "
+                   "streams not followed", (unsigned long long)r->malformed,
+                   (unsigned long long)r->streams_lost);
+    if (r->ids_too_long || r->pending_full || r->idle_timeouts)
+        doc_kv_add(kv, DOC_IN_BOTH, "bounded", "%llu id too long (calls unanswered), %llu "
+                   "pending table full (oldest calls unanswered), %llu idle timeout "
+                   "(connections closed)", (unsigned long long)r->ids_too_long,
+                   (unsigned long long)r->pending_full, (unsigned long long)r->idle_timeouts);
 }
 
 int recording_doc(struct recording *r, const char *path, struct doc_kv *kv, struct doc_table *t,
