@@ -90,16 +90,23 @@ def test_jsonrpc_per_call():
         check(abs(v - ms) <= 0.3 * ms, "%s %.3f CPU-ms/call, planted %.1f (+-30 %%)" % (fn, v, ms))
 
 
+def compare_encodings(srv, out, *extra, timeout):
+    """compare --profile of srv's "work", XML-RPC (A) against JSON-RPC (B),
+    at 20 calls/s, the comparison saved at out; extra: the rounds and the
+    profiler's options. Returns (exit code, stdout, stderr)."""
+    return rpcbench("compare", "--url", "%s,%s" % (srv.url("/RPC2"), srv.url("/jsonrpc")),
+                    "-p", "xmlrpc,jsonrpc", "--method", "work", "--server-pid",
+                    str(srv.proc.pid), "-R", "20", "--idle-baseline", "0", "--validate", "none",
+                    "--profile", "--output", out, "--quiet", *extra, timeout=timeout)
+
+
 def test_compare_encoding_first():
     """compare --profile, XML-RPC (A) against JSON-RPC (B): the function
     only JSON-RPC calls comes first in B - A, up by its 1 ms, significant."""
     with python_server() as srv, tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "c.json")
-        code, stdout, err = rpcbench(
-            "compare", "--url", "%s,%s" % (srv.url("/RPC2"), srv.url("/jsonrpc")), "-p",
-            "xmlrpc,jsonrpc", "--method", "work", "--server-pid", str(srv.proc.pid), "-R", "20",
-            "-d", "3s", "--rounds", "3", "--idle-baseline", "0", "--validate", "none",
-            "--profile", "--profile-freq", HZ, "--output", out, "--quiet", timeout=300)
+        code, stdout, err = compare_encodings(srv, out, "-d", "3s", "--rounds", "3",
+                                              "--profile-freq", HZ, timeout=300)
         check(code == 0, "compare --profile exited %d: %s" % (code, err))
         res = json.load(open(out))
     first = res["profile_diff"]["functions"][0]
@@ -179,11 +186,8 @@ def test_compare_perf_mode_says_python_is_invisible():
     only each round's JSON)."""
     with python_server() as srv, tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "c.json")
-        code, stdout, err = rpcbench(
-            "compare", "--url", "%s,%s" % (srv.url("/RPC2"), srv.url("/jsonrpc")), "-p",
-            "xmlrpc,jsonrpc", "--method", "work", "--server-pid", str(srv.proc.pid), "-R", "20",
-            "-d", "1s", "--rounds", "1", "--idle-baseline", "0", "--validate", "none",
-            "--profile", "--profile-mode", "perf", "--output", out, "--quiet", timeout=120)
+        code, stdout, err = compare_encodings(srv, out, "-d", "1s", "--rounds", "1",
+                                              "--profile-mode", "perf", timeout=120)
         if code == 2:
             check(err.count("\n") == 1 and "perf" in err, "perf refused: %r" % err)
             return

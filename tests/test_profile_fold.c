@@ -185,6 +185,26 @@ static void test_by_module_jit_and_lines(void **state)
     fold_free(f);
 }
 
+/* The sentence of B - A over one round: A's and B's folded lines
+ * (NULL-ended) at ca and cb CPU-ms per call, into summary (len bytes). */
+static void one_round_summary(const char *const *a_lines, double ca, const char *const *b_lines,
+                              double cb, char *summary, size_t len)
+{
+    struct fold *fa[1] = {fold_new()}, *fb[1] = {fold_new()};
+    for (const char *const *l = a_lines; *l; l++)
+        assert_int_equal(fold_add_line(fa[0], *l), 0);
+    for (const char *const *l = b_lines; *l; l++)
+        assert_int_equal(fold_add_line(fb[0], *l), 0);
+    double c_a[1] = {ca}, c_b[1] = {cb};
+    int sat[1] = {0};
+    struct profile_arm a = {"A", fa, c_a, sat}, b = {"B", fb, c_b, sat};
+    static struct profile_diff d;
+    assert_int_equal(profile_diff(&a, &b, 1, 0, 10, &d), 0);
+    snprintf(summary, len, "%s", d.summary);
+    fold_free(fa[0]);
+    fold_free(fb[0]);
+}
+
 /* Node's case (issue 37): 0.62 ms planted in "burn" under the handler,
  * half of it in the clock reads it makes. By self time the clock read
  * leads the table; the sentence names burn, by its total, once (not its
@@ -228,30 +248,13 @@ static void test_diff_explains_by_totals(void **state)
 static void test_diff_explains_handler_parts(void **state)
 {
     (void)state;
-    struct fold *fa[2], *fb[2];
-    double ca[2], cb[2];
-    for (int i = 0; i < 2; i++) {
-        fa[i] = fold_new();
-        fb[i] = fold_new();
-        assert_int_equal(fold_add_line(fa[i], "main;handle;work 60"), 0);
-        assert_int_equal(fold_add_line(fa[i], "main;xml;dump 40"), 0);
-        assert_int_equal(fold_add_line(fb[i], "main;handle;work 60"), 0);
-        assert_int_equal(fold_add_line(fb[i], "main;handle;verify 50"), 0);
-        assert_int_equal(fold_add_line(fb[i], "main;handle;copy 40"), 0);
-        ca[i] = 1.0;
-        cb[i] = 1.5;
-    }
-    int sat[2] = {0, 0};
-    struct profile_arm a = {"A", fa, ca, sat}, b = {"B", fb, cb, sat};
-    static struct profile_diff d;
-    assert_int_equal(profile_diff(&a, &b, 2, 0, 10, &d), 0);
-    assert_non_null(strstr(d.summary, "; handle explains 0.900 ms with its callees (0.000 ms in "
-                                      "itself; of it verify 0.500, copy 0.400), then dump "
-                                      "-0.400 ms"));
-    for (int i = 0; i < 2; i++) {
-        fold_free(fa[i]);
-        fold_free(fb[i]);
-    }
+    const char *a[] = {"main;handle;work 60", "main;xml;dump 40", NULL};
+    const char *b[] = {"main;handle;work 60", "main;handle;verify 50", "main;handle;copy 40",
+                       NULL};
+    char say[PROFILE_NOTE_LEN];
+    one_round_summary(a, 1.0, b, 1.5, say, sizeof say);
+    assert_non_null(strstr(say, "; handle explains 0.900 ms with its callees (0.000 ms in "
+                                "itself; of it verify 0.500, copy 0.400), then dump -0.400 ms"));
 }
 
 /* The parts in order of what they explain, after a callee took its
@@ -260,20 +263,12 @@ static void test_diff_explains_handler_parts(void **state)
 static void test_diff_parts_in_order(void **state)
 {
     (void)state;
-    struct fold *fa[1] = {fold_new()}, *fb[1] = {fold_new()};
-    assert_int_equal(fold_add_line(fa[0], "main;handle;work 100"), 0);
-    assert_int_equal(fold_add_line(fb[0], "main;handle;work 100"), 0);
-    assert_int_equal(fold_add_line(fb[0], "main;handle;mid 5"), 0);
-    assert_int_equal(fold_add_line(fb[0], "main;handle;mid;leaf 40"), 0);
-    assert_int_equal(fold_add_line(fb[0], "main;handle;copy 42"), 0);
-    double ca[1] = {1.0}, cb[1] = {1.87};
-    int sat[1] = {0};
-    struct profile_arm a = {"A", fa, ca, sat}, b = {"B", fb, cb, sat};
-    static struct profile_diff d;
-    assert_int_equal(profile_diff(&a, &b, 1, 0, 10, &d), 0);
-    assert_non_null(strstr(d.summary, "(0.000 ms in itself; of it copy 0.420, leaf 0.400)"));
-    fold_free(fa[0]);
-    fold_free(fb[0]);
+    const char *a[] = {"main;handle;work 100", NULL};
+    const char *b[] = {"main;handle;work 100", "main;handle;mid 5", "main;handle;mid;leaf 40",
+                       "main;handle;copy 42", NULL};
+    char say[PROFILE_NOTE_LEN];
+    one_round_summary(a, 1.0, b, 1.87, say, sizeof say);
+    assert_non_null(strstr(say, "(0.000 ms in itself; of it copy 0.420, leaf 0.400)"));
 }
 
 /* perf's stacks cut short hang under "[unknown]", whose total then holds
@@ -282,20 +277,12 @@ static void test_diff_parts_in_order(void **state)
 static void test_diff_never_names_unknown(void **state)
 {
     (void)state;
-    struct fold *fa[1] = {fold_new()}, *fb[1] = {fold_new()};
-    assert_int_equal(fold_add_line(fa[0], "[unknown];eval 100"), 0);
-    assert_int_equal(fold_add_line(fb[0], "[unknown];eval 100"), 0);
-    assert_int_equal(fold_add_line(fb[0], "[unknown];encode 30"), 0);
-    assert_int_equal(fold_add_line(fb[0], "[unknown];dump 20"), 0);
-    double ca[1] = {1.0}, cb[1] = {1.5};
-    int sat[1] = {0};
-    struct profile_arm a = {"A", fa, ca, sat}, b = {"B", fb, cb, sat};
-    static struct profile_diff d;
-    assert_int_equal(profile_diff(&a, &b, 1, 0, 10, &d), 0);
-    assert_non_null(strstr(d.summary, "; encode explains 0.300 ms with its callees (0.300 ms in "
-                                      "itself), then dump 0.200 ms"));
-    fold_free(fa[0]);
-    fold_free(fb[0]);
+    const char *a[] = {"[unknown];eval 100", NULL};
+    const char *b[] = {"[unknown];eval 100", "[unknown];encode 30", "[unknown];dump 20", NULL};
+    char say[PROFILE_NOTE_LEN];
+    one_round_summary(a, 1.0, b, 1.5, say, sizeof say);
+    assert_non_null(strstr(say, "; encode explains 0.300 ms with its callees (0.300 ms in "
+                                "itself), then dump 0.200 ms"));
 }
 
 /* By module, the runtime (node) calls the JIT's code, which calls the
@@ -304,21 +291,11 @@ static void test_diff_never_names_unknown(void **state)
 static void test_diff_explains_mutual_callers(void **state)
 {
     (void)state;
-    struct fold *fa[1] = {fold_new()}, *fb[1] = {fold_new()};
-    assert_int_equal(fold_add_line(fa[0], "node 50"), 0);
-    assert_int_equal(fold_add_line(fa[0], "node;JIT 45"), 0);
-    assert_int_equal(fold_add_line(fa[0], "node;JIT;node 5"), 0);
-    assert_int_equal(fold_add_line(fb[0], "node 60"), 0);
-    assert_int_equal(fold_add_line(fb[0], "node;JIT 125"), 0);
-    assert_int_equal(fold_add_line(fb[0], "node;JIT;node 15"), 0);
-    double ca[1] = {1.0}, cb[1] = {2.0};
-    int sat[1] = {0};
-    struct profile_arm a = {"A", fa, ca, sat}, b = {"B", fb, cb, sat};
-    static struct profile_diff d;
-    assert_int_equal(profile_diff(&a, &b, 1, 0, 10, &d), 0);
-    assert_non_null(strstr(d.summary, "; JIT explains 0.900 ms with its callees"));
-    fold_free(fa[0]);
-    fold_free(fb[0]);
+    const char *a[] = {"node 50", "node;JIT 45", "node;JIT;node 5", NULL};
+    const char *b[] = {"node 60", "node;JIT 125", "node;JIT;node 15", NULL};
+    char say[PROFILE_NOTE_LEN];
+    one_round_summary(a, 1.0, b, 2.0, say, sizeof say);
+    assert_non_null(strstr(say, "; JIT explains 0.900 ms with its callees"));
 }
 
 /* Two rounds per arm: "x" costs 2 ms more per call in A, "c" the same. */
