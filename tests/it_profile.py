@@ -27,6 +27,11 @@ FAKE = os.path.join(HERE, "fake_profiler.py")
 # The planted costs are a few ms a call at 40 calls/s: 499 Hz (not the
 # default 99) gives enough samples in a few seconds for +-30 %.
 HZ = 499
+# The tests that run alone (the serial phase of make check) send twice
+# that rate for half as long: the same calls and CPU-ms, so the same perf
+# samples and the same margins, in half the time (the server then at
+# about 24 % of a core, far from saturation).
+FAST = "80"
 TRUTH = {"planted_xml_only": ("total", 2.0), "planted_xml_child": ("self", 1.0),
          "planted_common": ("self", 1.0)}
 TRUTH_JSON = {"planted_json_only": ("self", 0.5), "planted_common": ("self", 1.0)}
@@ -92,7 +97,7 @@ def check_truth(res, truth):
 def test_xmlrpc_per_call():
     need_perf()
     with planted() as srv:
-        res, out = profiled_run(srv, "/RPC2", "xmlrpc")
+        res, out = profiled_run(srv, "/RPC2", "xmlrpc", rate=FAST, duration="2s", warmup="0.5s")
     p = res["profile"]
     check_truth(res, TRUTH)
     check("planted_json_only" not in rows(res), "a JSON-only cost in an XML-RPC run")
@@ -105,7 +110,8 @@ def test_xmlrpc_per_call():
 def test_jsonrpc_per_call():
     need_perf()
     with planted() as srv:
-        res, _ = profiled_run(srv, "/jsonrpc", "jsonrpc")
+        res, _ = profiled_run(srv, "/jsonrpc", "jsonrpc", rate=FAST, duration="2s",
+                              warmup="0.5s")
     check_truth(res, TRUTH_JSON)
     check("planted_xml_only" not in rows(res), "an XML-only cost in a JSON-RPC run")
 
@@ -115,7 +121,8 @@ def test_window_is_the_measured_one():
     the window's samples are the server's CPU there at perf's rate."""
     need_perf()
     with planted() as srv:
-        res, _ = profiled_run(srv, "/RPC2", "xmlrpc", duration="3s", warmup="3s")
+        res, _ = profiled_run(srv, "/RPC2", "xmlrpc", rate=FAST, duration="1.5s",
+                              warmup="1.5s")
     p = res["profile"]
     cpu_ms = res["server_cpu"]["cpu_ms"] if "cpu_ms" in res["server_cpu"] else None
     check(cpu_ms, "no server CPU in the result: %r" % res["server_cpu"])
@@ -214,14 +221,14 @@ def test_server_name():
                                                            sorted(got)[:10]))
 
 
-def compared(srv, *extra, rounds="3"):
+def compared(srv, *extra, rounds="3", rate="40", duration="3s"):
     """compare --profile, XML-RPC (A) against JSON-RPC (B) on the planted
     server; returns (the saved comparison, stdout, the folded files)."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "c.json")
         code, stdout, err = rpcbench(
             "compare", "--url", "%s,%s" % (srv.url("/RPC2"), srv.url("/jsonrpc")), "-p",
-            "xmlrpc,jsonrpc", "--server-pid", str(srv.proc.pid), "-R", "40", "-d", "3s",
+            "xmlrpc,jsonrpc", "--server-pid", str(srv.proc.pid), "-R", rate, "-d", duration,
             "--rounds", rounds, "--idle-baseline", "0", "--validate", "none", "--profile",
             "--profile-freq", str(HZ), "--profile-out", d, "--output", out, "--quiet", *extra, timeout=300)
         check(code == 0, "compare --profile exited %d: %s" % (code, err))
@@ -233,7 +240,7 @@ def test_compare_diff():
     JSON-only one up, the common one within 15 % of its 1 ms."""
     need_perf()
     with planted() as srv:
-        res, out, files = compared(srv)
+        res, out, files = compared(srv, rate=FAST, duration="1.5s")
     check(files == ["A.r%d.folded" % i for i in (1, 2, 3)] +
           ["B.r%d.folded" % i for i in (1, 2, 3)], "--profile-out wrote %r" % files)
     d = res["profile_diff"]
@@ -286,8 +293,9 @@ def test_simulator_names_the_libraries():
     for proto, lib in (("xmlrpc", "libxmlrpc"), ("jsonrpc", "libjson-c")):
         with tempfile.TemporaryDirectory() as d:
             out = os.path.join(d, "r.json")
-            code, _, err = rpcbench("run", "-p", proto, "--verb", "getAllVmStats", "-R", "5",
-                                    "-d", "3s", "--profile", "--profile-freq", str(HZ),
+            # 15 calls, as at 5/s for 3 s: the same samples, in half the time
+            code, _, err = rpcbench("run", "-p", proto, "--verb", "getAllVmStats", "-R", "10",
+                                    "-d", "1.5s", "--profile", "--profile-freq", str(HZ),
                                     "--output", out, "--quiet", timeout=120)
             check(code == 0, "run --profile on the simulator exited %d: %s" % (code, err))
             p = json.load(open(out))["profile"]
@@ -331,8 +339,8 @@ def test_sweep_cells():
     with planted() as srv, tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "s.json")
         code, stdout, err = rpcbench("sweep", "--url", srv.url("/RPC2"), "-p", "xmlrpc",
-                                     "--server-pid", str(srv.proc.pid), "-R", "20,40", "-d",
-                                     "3s", "--warmup", "1s", "--idle-baseline", "0",
+                                     "--server-pid", str(srv.proc.pid), "-R", "40,%s" % FAST,
+                                     "-d", "1.5s", "--warmup", "0.5s", "--idle-baseline", "0",
                                      "--validate", "none", "--profile", "--profile-freq",
                                      str(HZ), "--profile-out", d, "--output", out, "--quiet",
                                      timeout=300)

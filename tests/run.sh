@@ -78,13 +78,14 @@ passes_in() { # output file: how many tests passed, when it says (else empty)
         -e 's/^\[  PASSED  \] \([0-9]*\) test(s)\.$/\1/p' "$1" | tail -1
 }
 
-command_of() { # program name: how to run it (words without spaces)
+command_of() { # program name[, one test of it]: how to run it (words without spaces)
     case $1 in
     fuzz_replay) echo sh tests/run.sh --fuzz-replay ;;
     test_*) echo "$BUILD/tests/$1" ;;
     *.sh) echo sh "tests/$1" ;;
     *.py) echo "$PY" "tests/$1" ;;
-    *.py\[alone\]) echo "$PY" "tests/${1%\[alone\]}" $(alone_tests "${1%\[alone\]}") ;;
+    # T=PROG::TEST names its one test (args_of): not every alone test too
+    *.py\[alone\]) echo "$PY" "tests/${1%\[alone\]}" $([ -z "${2:-}" ] && alone_tests "${1%\[alone\]}") ;;
     esac
 }
 
@@ -127,7 +128,7 @@ run_one() {
     # that runs alone is not slow
     # shellcheck disable=SC2046 # split on purpose: no word has a space
     flock "$how" "$LOCK" sh -c 'date +%s >"$0"; exec "$@"' "$log/$name.start" \
-        timeout -k 5 "$BOUND" $(command_of "$name") $(args_of "$name" "${1:-}") \
+        timeout -k 5 "$BOUND" $(command_of "$name" "${1:-}") $(args_of "$name" "${1:-}") \
         >"$log/$name.out" 2>&1
     rc=$?
     start=$(cat "$log/$name.start" 2>/dev/null || date +%s)
