@@ -23,6 +23,9 @@ each request on each connection (one thread per connection) according to
              "5 " and "<i8 >1x"
   stop       answers validly for --stop-after seconds, then closes the
              listening socket and every connection
+  gone       closes the first connection as soon as it is accepted, unread,
+             then the listening socket: the server went away before the
+             client's first request
 
 The accepting and the HTTP framing are rpctest's (Peer, read_http_request,
 http_response), shared with the peers in it_client_wire.py; it_faults.py
@@ -37,6 +40,7 @@ import json
 import socket
 import struct
 import sys
+import threading
 import time
 
 from rpctest import Peer, http_response, jsonrpc_result, read_http_request
@@ -135,6 +139,9 @@ def serve_one(mode, sock, body):
     raise ValueError("unknown mode %r" % mode)
 
 
+GONE = threading.Event()  # mode gone: its one connection came and was closed
+
+
 def hold(sock):
     """Says nothing until the client goes away (bounded by the timeout)."""
     try:
@@ -147,6 +154,9 @@ def hold(sock):
 def handle(mode, sock):
     """Serves one connection in mode; the Peer closes it (an OSError, the
     client going away, is the point of most modes and ends it quietly)."""
+    if mode == "gone":  # closed unread; main closes the port
+        GONE.set()
+        return
     pending = b""
     for _ in range(MAX_REQUESTS):
         got = read_http_request(lambda: sock.recv(65536), pending, MAX_HEAD)
@@ -170,6 +180,9 @@ def main():
         time.sleep(args.stop_after)
         peer.close()
         peer.drop_all()
+    if args.mode == "gone":  # the first connection accepted and closed, then no port
+        GONE.wait(args.lifetime)
+        peer.close()
     # Keep the process around (not the port, in stop mode) until told to go.
     time.sleep(max(0.0, args.lifetime - (time.monotonic() - start)))
     return 0

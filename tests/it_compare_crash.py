@@ -269,9 +269,8 @@ def test_both_stop():
     B stops (in round 1, or in round 2 when its round 1 had connected
     first: 2 s rounds, so the kill lands before A's round 2 either way),
     and A does not answer the call that asks either: could not run, exit 1
-    (125 under --bisect), not a failed arm. When B's round 1 connected
-    first, that round's window starts only after --timeout (10 s by
-    default): 3 s, far above the ms these calls take, keeps that wait short."""
+    (125 under --bisect), not a failed arm. --timeout 3s, far above the ms
+    these calls take, bounds each call to the dead server."""
     for extra, want in ((("--timeout", "3s"), 1), (("--timeout", "3s", "--bisect"), 125)):
         with Server("--vms", "2") as srv, tempfile.TemporaryDirectory() as d:
             f = outputs(d)

@@ -32,14 +32,16 @@ def fault_server(mode, *args):
                      "faultserver --mode " + mode)
 
 
-def run_fault(mode, proto="jsonrpc", extra=(), server_args=()):
-    """Runs rpcbench against a faultserver in mode; returns (result, seconds)."""
+def run_fault(mode, proto="jsonrpc", extra=(), server_args=(), timeout_s=TIMEOUT_S):
+    """Runs rpcbench against a faultserver in mode with --timeout timeout_s;
+    returns (result, the error kinds that occurred). It must end within
+    BUDGET_S, whatever timeout_s."""
     path = "/jsonrpc" if proto == "jsonrpc" else "/RPC2"
     with fault_server(mode, *server_args) as fs, tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.json")
         args = [RPCBENCH, "run", "--url", "http://127.0.0.1:%d%s" % (fs.port, path),
                 "-p", proto, "--verb", "ping", "-R", str(RATE), "-d", "%gs" % DURATION_S,
-                "--timeout", "%gs" % TIMEOUT_S, "--output", out, "--quiet"] + list(extra)
+                "--timeout", "%gs" % timeout_s, "--output", out, "--quiet"] + list(extra)
         t0 = time.monotonic()
         p = subprocess.run(args, capture_output=True, text=True, timeout=60)
         took = time.monotonic() - t0
@@ -175,6 +177,21 @@ def test_stop_listening():
     check(not bad, "stop: errors of sent requests other than closed: %r" % bad)
 
 
+def test_gone_before_the_window():
+    """The server takes the connection and is gone before the first request:
+    the run does not wait out --timeout for it to come back before its
+    window (it waited the whole of it, 8 s here, and the budget is the
+    1 s one's), and the requests find no connection: given up unsent, as
+    connect."""
+    r, kinds = run_fault("gone", timeout_s=8)
+    q = r["requests"]
+    # the first request may go out on the connection before its close is
+    # read (then it fails as closed); every other one finds no connection
+    check(q["sent"] <= 1 and q["unsent_given_up"] >= q["offered"] - 1
+          and q["unsent_given_up_as"] == "connect", "gone: %r" % q)
+    check(set(kinds) <= {"closed"}, "gone: errors of sent requests: %r" % kinds)
+
+
 def print_table():
     print("fault                 sent unsent   ok errors unfin  seconds  kinds")
     for mode, q, kinds, took in TABLE:
@@ -188,4 +205,5 @@ if __name__ == "__main__":
     atexit.register(print_table)
     main([test_control_ok, test_close_mid_response, test_reset, test_garbage, test_truncated_body,
           test_stall, test_big_body_capped, test_trickle, test_wrong_id, test_big_answer_bad_end,
-          test_empty_body, test_bad_i8_full_decode, test_stop_listening])
+          test_empty_body, test_bad_i8_full_decode, test_stop_listening,
+          test_gone_before_the_window])

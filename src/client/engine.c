@@ -342,8 +342,12 @@ static void startup_cb(struct ev_loop *loop, ev_timer *w, int revents)
     for (int i = 0; i < e->pool.n; i++) {
         const struct conn *c = &e->pool.conns[i];
         ready += c->state == CONN_IDLE;
-        /* a fleet's unreachable host is not waited for: it retries */
-        opened += (c->state != CONN_DOWN || c->ever_up) &&
+        /* Not waited for: a fleet's unreachable host (it retries), and a
+         * connection that was up and went down since (the server closed it,
+         * or is gone): its reconnects are the run's, counted there, and
+         * waiting them out held the window back by the whole --timeout. */
+        int went_down = c->ever_up && (c->state == CONN_DOWN || c->state == CONN_BACKOFF);
+        opened += c->state != CONN_DOWN && !went_down &&
                   !(e->fleet && c->state == CONN_BACKOFF && !c->ever_up);
     }
     if (ready < opened && clock_now_ns() < e->startup_deadline_ns)
