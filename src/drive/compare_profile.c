@@ -36,8 +36,8 @@ static double known_sum(double x, double y)
     return fig_known(x) && fig_known(y) ? x + y : FIG_UNKNOWN;
 }
 
-/* Arm a's profiler, its first round's caveat, and its own CPU beside the server's over k rounds,
- * into d->arm[a]. */
+/* An arm's profiler, its first round's caveat, and its own CPU beside
+ * the server's over k rounds, into d. */
 static void arm_profiler(const struct compare_arm *arm, size_t k, struct profile_diff_arm *d)
 {
     snprintf(d->profiler, sizeof d->profiler, "%s", k ? arm->rounds[0].profile.profiler : "");

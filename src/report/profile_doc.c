@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* n heads and their text widths; the function and module columns long. */
-/* Columns from..from+n get the heads h and widths w. */
+/* Columns from..from+n get the heads h and their text widths w; the
+ * function and module columns long. */
 static void set_heads_from(struct doc_table *t, int from, const char *const *h, const int *w,
                            int n)
 {
@@ -20,6 +20,7 @@ static void set_heads_from(struct doc_table *t, int from, const char *const *h, 
     t->cell_len = PROFILE_FUNC_LEN;
 }
 
+/* n heads and their text widths, from the first column. */
 static void set_heads(struct doc_table *t, const char *const *h, const int *w, int n)
 {
     set_heads_from(t, 0, h, w, n);
