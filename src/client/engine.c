@@ -346,7 +346,7 @@ static void startup_cb(struct ev_loop *loop, ev_timer *w, int revents)
          * connection that was up and went down since (the server closed it,
          * or is gone): its reconnects are the run's, counted there, and
          * waiting them out held the window back by the whole --timeout. */
-        int went_down = c->ever_up && (c->state == CONN_DOWN || c->state == CONN_BACKOFF);
+        int went_down = c->ever_up && c->state == CONN_BACKOFF; /* DOWN: not counted anyway */
         opened += c->state != CONN_DOWN && !went_down &&
                   !(e->fleet && c->state == CONN_BACKOFF && !c->ever_up);
     }

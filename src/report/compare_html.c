@@ -46,6 +46,14 @@ static void warnings(FILE *out, const struct comparison *c)
         html_warn_close(out);
 }
 
+/* In a missing table's place: a warning saying why (err, or "" unknown). */
+static void missing_table(FILE *out, const char *err)
+{
+    html_warn_open(out);
+    html_warn_item(out, "a table is missing: ", err[0] ? err : "it could not be built");
+    html_warn_close(out);
+}
+
 /* The table build makes of c, on the page; one it cannot make (no
  * memory, a bucket spec the text report refused already) leaves a
  * warning in its place, never a silent gap. A builder's 1 is "nothing to
@@ -57,13 +65,10 @@ static void table(FILE *out, const struct comparison *c, compare_doc_builder bui
     char err[ERR_LEN] = "";
     doc_table_init(&t, 1); /* a builder may fail before its own init */
     int rc = build(c, &t, &st, err);
-    if (rc == 0) {
+    if (rc == 0)
         doc_table_html(out, &t, &st.html);
-    } else if (rc < 0) {
-        html_warn_open(out);
-        html_warn_item(out, "a table is missing: ", err[0] ? err : "it could not be built");
-        html_warn_close(out);
-    }
+    else if (rc < 0)
+        missing_table(out, err);
     doc_table_free(&t);
 }
 
@@ -125,13 +130,10 @@ static void profile_diff_tables(FILE *out, const struct profile_diff pd[2])
         struct doc_table t;
         struct doc_table_style st;
         char err[ERR_LEN] = "";
-        if (report_profile_diff_doc(&pd[i], &t, &st, err) == 0) {
+        if (report_profile_diff_doc(&pd[i], &t, &st, err) == 0)
             doc_table_html(out, &t, &st.html);
-        } else {
-            html_warn_open(out);
-            html_warn_item(out, "a table is missing: ", err[0] ? err : "it could not be built");
-            html_warn_close(out);
-        }
+        else
+            missing_table(out, err);
         doc_table_free(&t);
     }
     html_section_end(out);
